@@ -1,0 +1,108 @@
+/**
+ * The job-event contract: one zod schema for every event a job emits, the type inferred from it,
+ * and the mapping between event types and MCP notification methods. Server and widget import it.
+ */
+import { z } from "zod";
+
+/** A stage of a job's plan, as announced in `job.created`. */
+export const StageSchema = z.object({ id: z.string().min(1), label: z.string() });
+export type Stage = z.infer<typeof StageSchema>;
+
+const envelope = {
+  eventId: z.string().min(1),
+  jobId: z.string().min(1),
+  seq: z.number().int().min(1),
+  timestamp: z.iso.datetime({ offset: true }),
+};
+
+export const JobCreatedPayload = z.object({
+  kind: z.string(),
+  title: z.string(),
+  stages: z.array(StageSchema),
+});
+export const JobStartedPayload = z.object({ summary: z.string().optional() });
+export const JobProgressPayload = z.object({
+  percentage: z.number().min(0).max(100),
+  stage: z.string().min(1),
+  stageLabel: z.string().optional(),
+  message: z.string().optional(),
+  etaSeconds: z.number().min(0).optional(),
+  processed: z.number().int().min(0).optional(),
+  total: z.number().int().min(0).optional(),
+});
+export const JobCompletedPayload = z.object({
+  summary: z.string(),
+  resultResourceId: z.string().min(1),
+  resultCount: z.number().int().min(0).optional(),
+});
+export const JobFailedPayload = z.object({
+  code: z.string().min(1),
+  message: z.string(),
+  hint: z.string().optional(),
+  retryable: z.boolean(),
+});
+export const JobCanceledPayload = z.object({ reason: z.string().optional() });
+
+/**
+ * Every job event: an envelope (`eventId`, `jobId`, `seq`, `timestamp`) and a payload by `type`.
+ * Unknown fields are stripped at every level (zod's default), so what parses is exactly the contract.
+ */
+export const JobEventSchema = z.discriminatedUnion("type", [
+  z.object({ ...envelope, type: z.literal("job.created"), payload: JobCreatedPayload }),
+  z.object({ ...envelope, type: z.literal("job.started"), payload: JobStartedPayload }),
+  z.object({ ...envelope, type: z.literal("job.progress"), payload: JobProgressPayload }),
+  z.object({ ...envelope, type: z.literal("job.completed"), payload: JobCompletedPayload }),
+  z.object({ ...envelope, type: z.literal("job.failed"), payload: JobFailedPayload }),
+  z.object({ ...envelope, type: z.literal("job.canceled"), payload: JobCanceledPayload }),
+]);
+export type JobEvent = z.infer<typeof JobEventSchema>;
+export type JobEventType = JobEvent["type"];
+export type JobEventOf<T extends JobEventType> = Extract<JobEvent, { type: T }>;
+
+export const JOB_EVENT_TYPES = [
+  "job.created",
+  "job.started",
+  "job.progress",
+  "job.completed",
+  "job.failed",
+  "job.canceled",
+] as const satisfies readonly JobEventType[];
+
+export const TERMINAL_EVENT_TYPES = ["job.completed", "job.failed", "job.canceled"] as const;
+export const isTerminalEvent = (e: JobEvent): boolean =>
+  e.type === "job.completed" || e.type === "job.failed" || e.type === "job.canceled";
+
+/** `job.progress` → `notifications/job/progress`, and likewise for every type. */
+export type JobNotificationMethod = `notifications/job/${JobEventType extends `job.${infer S}` ? S : never}`;
+
+export function notificationMethodFor(type: JobEventType): JobNotificationMethod {
+  return `notifications/job/${type.slice(4)}` as JobNotificationMethod;
+}
+
+/** The inverse of `notificationMethodFor`; undefined for any other method. */
+export function eventTypeForMethod(method: string): JobEventType | undefined {
+  if (!method.startsWith("notifications/job/")) return undefined;
+  const type = `job.${method.slice(18)}`;
+  return (JOB_EVENT_TYPES as readonly string[]).includes(type) ? (type as JobEventType) : undefined;
+}
+
+/** The JSON-RPC notification that carries an event: the event itself is `params`. */
+export function toNotification(event: JobEvent): { method: JobNotificationMethod; params: JobEvent } {
+  return { method: notificationMethodFor(event.type), params: event };
+}
+
+/**
+ * Parses a batch that came over a boundary. Valid events are returned; malformed ones are
+ * counted in `rejected` with their zod issues, and never reach the reducer.
+ */
+export function parseJobEvents(input: unknown): { events: JobEvent[]; rejected: { index: number; error: string }[] } {
+  const events: JobEvent[] = [];
+  const rejected: { index: number; error: string }[] = [];
+  if (!Array.isArray(input)) return { events, rejected: [{ index: -1, error: "expected an array of events" }] };
+  input.forEach((raw, index) => {
+    const r = JobEventSchema.safeParse(raw);
+    if (r.success) events.push(r.data);
+    else rejected.push({ index, error: z.prettifyError(r.error) });
+  });
+  return { events, rejected };
+}
