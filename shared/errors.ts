@@ -2,7 +2,7 @@
  * Domain error codes and the payload of an `isError: true` tool result, in one place.
  * Protocol errors (JSON-RPC codes) are not here: they belong to the transport layer.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 
 export const ERROR_CODES = [
   "invalid_arguments",
@@ -21,7 +21,7 @@ export type ErrorCode = (typeof ERROR_CODES)[number];
 export const ToolErrorSchema = z.object({
   code: z.enum(ERROR_CODES),
   message: z.string(),
-  hint: z.string().optional(),
+  hint: z.optional(z.string()),
 });
 export type ToolError = z.infer<typeof ToolErrorSchema>;
 

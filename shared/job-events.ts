@@ -1,17 +1,18 @@
 /**
  * The job-event contract: one zod schema for every event a job emits, the type inferred from it,
  * and the mapping between event types and MCP notification methods. Server and widget import it.
+ * Written with zod/mini, which tree-shakes: the widget bundle carries only the checks it uses.
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 
 /** A stage of a job's plan, as announced in `job.created`. */
-export const StageSchema = z.object({ id: z.string().min(1), label: z.string() });
+export const StageSchema = z.object({ id: z.string().check(z.minLength(1)), label: z.string() });
 export type Stage = z.infer<typeof StageSchema>;
 
 const envelope = {
-  eventId: z.string().min(1),
-  jobId: z.string().min(1),
-  seq: z.number().int().min(1),
+  eventId: z.string().check(z.minLength(1)),
+  jobId: z.string().check(z.minLength(1)),
+  seq: z.number().check(z.int(), z.gte(1)),
   timestamp: z.iso.datetime({ offset: true }),
 };
 
@@ -20,28 +21,28 @@ export const JobCreatedPayload = z.object({
   title: z.string(),
   stages: z.array(StageSchema),
 });
-export const JobStartedPayload = z.object({ summary: z.string().optional() });
+export const JobStartedPayload = z.object({ summary: z.optional(z.string()) });
 export const JobProgressPayload = z.object({
-  percentage: z.number().min(0).max(100),
-  stage: z.string().min(1),
-  stageLabel: z.string().optional(),
-  message: z.string().optional(),
-  etaSeconds: z.number().min(0).optional(),
-  processed: z.number().int().min(0).optional(),
-  total: z.number().int().min(0).optional(),
+  percentage: z.number().check(z.gte(0), z.lte(100)),
+  stage: z.string().check(z.minLength(1)),
+  stageLabel: z.optional(z.string()),
+  message: z.optional(z.string()),
+  etaSeconds: z.optional(z.number().check(z.gte(0))),
+  processed: z.optional(z.number().check(z.int(), z.gte(0))),
+  total: z.optional(z.number().check(z.int(), z.gte(0))),
 });
 export const JobCompletedPayload = z.object({
   summary: z.string(),
-  resultResourceId: z.string().min(1),
-  resultCount: z.number().int().min(0).optional(),
+  resultResourceId: z.string().check(z.minLength(1)),
+  resultCount: z.optional(z.number().check(z.int(), z.gte(0))),
 });
 export const JobFailedPayload = z.object({
-  code: z.string().min(1),
+  code: z.string().check(z.minLength(1)),
   message: z.string(),
-  hint: z.string().optional(),
+  hint: z.optional(z.string()),
   retryable: z.boolean(),
 });
-export const JobCanceledPayload = z.object({ reason: z.string().optional() });
+export const JobCanceledPayload = z.object({ reason: z.optional(z.string()) });
 
 /**
  * Every job event: an envelope (`eventId`, `jobId`, `seq`, `timestamp`) and a payload by `type`.

@@ -1,8 +1,9 @@
 /**
  * Tool names and their input/output schemas: the server registers tools with them and the widget
- * parses what `callTool` returns with them. Each contract is written once, here.
+ * parses what `callTool` returns with them. Each contract is written once, here, in zod/mini
+ * (tree-shakable, so the widget bundle stays small).
  */
-import { z } from "zod";
+import * as z from "zod/mini";
 import { JobEventSchema, StageSchema } from "./job-events.js";
 import type { JobView } from "./job-reducer.js";
 
@@ -29,10 +30,10 @@ export type Gift = z.infer<typeof GiftSchema>;
 
 // suggest_gifts
 export const SuggestGiftsInput = z.object({
-  occasion: z.string().min(1).describe("The occasion, e.g. birthday, farewell, wedding, promotion"),
-  budget: z.number().positive().describe("Budget per gift, in US dollars"),
-  recipient: z.string().optional().describe("Who the gift is for: role, interests, tastes"),
-  count: z.number().int().min(1).max(20).optional().describe("How many gifts to suggest (default 5)"),
+  occasion: z.string().check(z.minLength(1)).check(z.describe("The occasion, e.g. birthday, farewell, wedding, promotion")),
+  budget: z.number().check(z.positive()).check(z.describe("Budget per gift, in US dollars")),
+  recipient: z.optional(z.string()).check(z.describe("Who the gift is for: role, interests, tastes")),
+  count: z.optional(z.number().check(z.int(), z.gte(1), z.lte(20))).check(z.describe("How many gifts to suggest (default 5)")),
 });
 export const SuggestGiftsOutput = z.object({
   occasion: z.string(),
@@ -43,17 +44,17 @@ export type SuggestGiftsResult = z.infer<typeof SuggestGiftsOutput>;
 
 // start_bulk_gift_analysis
 export const EmployeeSchema = z.object({
-  name: z.string().min(1),
-  department: z.string().optional(),
+  name: z.string().check(z.minLength(1)),
+  department: z.optional(z.string()),
   interests: z.array(z.string()),
-  budget: z.number().positive().optional(),
+  budget: z.optional(z.number().check(z.positive())),
 });
 export type Employee = z.infer<typeof EmployeeSchema>;
 export const StartBulkInput = z.object({
-  csv: z.string().optional().describe("CSV with columns name, department, interests (separated by ; or |), optional budget"),
-  employees: z.array(EmployeeSchema).optional().describe("The employees, instead of csv"),
-  occasion: z.string().min(1),
-  budgetPerPerson: z.number().positive().describe("Default budget per person, in US dollars"),
+  csv: z.optional(z.string()).check(z.describe("CSV with columns name, department, interests (separated by ; or |), optional budget")),
+  employees: z.optional(z.array(EmployeeSchema)).check(z.describe("The employees, instead of csv")),
+  occasion: z.string().check(z.minLength(1)),
+  budgetPerPerson: z.number().check(z.positive()).check(z.describe("Default budget per person, in US dollars")),
 });
 export const StartBulkOutput = z.object({
   jobId: z.string(),
@@ -66,28 +67,28 @@ export type StartBulkResult = z.infer<typeof StartBulkOutput>;
 /** The reducer's view on the wire; `satisfies` below keeps it equal to `JobView`. */
 export const JobViewSchema = z.object({
   jobId: z.string(),
-  kind: z.string().nullable(),
-  title: z.string().nullable(),
+  kind: z.nullable(z.string()),
+  title: z.nullable(z.string()),
   status: JobStatusSchema,
   percentage: z.number(),
-  stage: z.string().nullable(),
-  stageLabel: z.string().nullable(),
-  message: z.string().nullable(),
-  processed: z.number().nullable(),
-  total: z.number().nullable(),
-  etaSeconds: z.number().nullable(),
+  stage: z.nullable(z.string()),
+  stageLabel: z.nullable(z.string()),
+  message: z.nullable(z.string()),
+  processed: z.nullable(z.number()),
+  total: z.nullable(z.number()),
+  etaSeconds: z.nullable(z.number()),
   stages: z.array(z.object({ id: z.string(), label: z.string(), state: z.enum(["pending", "active", "done"]) })),
-  summary: z.string().nullable(),
-  resultResourceId: z.string().nullable(),
-  resultCount: z.number().nullable(),
-  error: z.object({ code: z.string(), message: z.string(), hint: z.string().optional(), retryable: z.boolean() }).nullable(),
-  cancelReason: z.string().nullable(),
-  createdAt: z.string().nullable(),
-  startedAt: z.string().nullable(),
-  finishedAt: z.string().nullable(),
-  updatedAt: z.string().nullable(),
+  summary: z.nullable(z.string()),
+  resultResourceId: z.nullable(z.string()),
+  resultCount: z.nullable(z.number()),
+  error: z.nullable(z.object({ code: z.string(), message: z.string(), hint: z.optional(z.string()), retryable: z.boolean() })),
+  cancelReason: z.nullable(z.string()),
+  createdAt: z.nullable(z.string()),
+  startedAt: z.nullable(z.string()),
+  finishedAt: z.nullable(z.string()),
+  updatedAt: z.nullable(z.string()),
   lastSeq: z.number(),
-  plan: z.array(StageSchema).nullable(),
+  plan: z.nullable(z.array(StageSchema)),
   seen: z.array(z.object({ id: z.string(), seq: z.number(), label: z.string() })),
   createdSeq: z.number(),
   startedSeq: z.number(),
@@ -101,16 +102,16 @@ void viewMatches;
 // get_job_events
 export const MAX_WAIT_MS = 25_000;
 export const GetJobEventsInput = z.object({
-  jobId: z.string().min(1),
-  afterSeq: z.number().int().min(0).default(0),
-  waitMs: z.number().int().min(0).max(MAX_WAIT_MS).default(0),
-  limit: z.number().int().min(1).max(1000).default(500),
+  jobId: z.string().check(z.minLength(1)),
+  afterSeq: z._default(z.number().check(z.int(), z.gte(0)), 0),
+  waitMs: z._default(z.number().check(z.int(), z.gte(0), z.lte(MAX_WAIT_MS)), 0),
+  limit: z._default(z.number().check(z.int(), z.gte(1), z.lte(1000)), 500),
 });
 export const GetJobEventsOutput = z.object({
   jobId: z.string(),
   status: JobStatusSchema,
   events: z.array(JobEventSchema),
-  nextSeq: z.number().int(),
+  nextSeq: z.number().check(z.int()),
   done: z.boolean(),
   view: JobViewSchema,
 });
@@ -118,15 +119,15 @@ export type GetJobEventsResult = z.infer<typeof GetJobEventsOutput>;
 
 // get_job_result
 export const PersonResultSchema = z.object({
-  row: z.number().int(),
+  row: z.number().check(z.int()),
   name: z.string(),
-  department: z.string().nullable(),
+  department: z.nullable(z.string()),
   interests: z.array(z.string()),
   budget: z.number(),
   gifts: z.array(GiftSchema),
 });
 export type PersonResult = z.infer<typeof PersonResultSchema>;
-export const SkippedRowSchema = z.object({ row: z.number().int(), reason: z.string() });
+export const SkippedRowSchema = z.object({ row: z.number().check(z.int()), reason: z.string() });
 export type SkippedRow = z.infer<typeof SkippedRowSchema>;
 /** The full result of a bulk analysis, as stored and as read from the result resource. */
 export const JobResultSchema = z.object({
@@ -139,16 +140,16 @@ export const JobResultSchema = z.object({
 });
 export type JobResult = z.infer<typeof JobResultSchema>;
 export const GetJobResultInput = z.object({
-  jobId: z.string().min(1),
-  offset: z.number().int().min(0).default(0),
-  limit: z.number().int().min(1).max(500).default(50),
+  jobId: z.string().check(z.minLength(1)),
+  offset: z._default(z.number().check(z.int(), z.gte(0)), 0),
+  limit: z._default(z.number().check(z.int(), z.gte(1), z.lte(500)), 50),
 });
 export const GetJobResultOutput = z.object({
   jobId: z.string(),
   summary: z.string(),
-  total: z.number().int(),
-  offset: z.number().int(),
-  nextOffset: z.number().int().nullable(),
+  total: z.number().check(z.int()),
+  offset: z.number().check(z.int()),
+  nextOffset: z.nullable(z.number().check(z.int())),
   people: z.array(PersonResultSchema),
   skipped: z.array(SkippedRowSchema),
   resultUri: z.string(),
@@ -156,13 +157,13 @@ export const GetJobResultOutput = z.object({
 export type GetJobResultResult = z.infer<typeof GetJobResultOutput>;
 
 // cancel_job
-export const CancelJobInput = z.object({ jobId: z.string().min(1) });
+export const CancelJobInput = z.object({ jobId: z.string().check(z.minLength(1)) });
 export const CancelJobOutput = z.object({ jobId: z.string(), status: JobStatusSchema, changed: z.boolean() });
 
 // wait_for_job
 export const WaitForJobInput = z.object({
-  jobId: z.string().min(1),
-  timeoutMs: z.number().int().min(0).max(600_000).default(50_000),
+  jobId: z.string().check(z.minLength(1)),
+  timeoutMs: z._default(z.number().check(z.int(), z.gte(0), z.lte(600_000)), 50_000),
 });
 export const WaitForJobOutput = z.object({ jobId: z.string(), status: JobStatusSchema, done: z.boolean(), view: JobViewSchema });
 
