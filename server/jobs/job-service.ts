@@ -7,9 +7,22 @@ import type { JobEvent } from "../../shared/job-events.js";
 import type { JobView } from "../../shared/job-reducer.js";
 import type { ToolError } from "../../shared/errors.js";
 import type {
-  CancelJobInput, CancelJobOutput, GetJobEventsInput, GetJobEventsResult, GetJobResultInput,
+  Gift, CancelJobInput, CancelJobOutput, GetJobEventsInput, GetJobEventsResult, GetJobResultInput,
   GetJobResultResult, JobResult, StartBulkInput, StartBulkResult, WaitForJobInput, WaitForJobOutput,
 } from "../../shared/tools.js";
+
+/** One person to find gifts for; the matcher ranks catalog items by fit, all within `budget`. */
+export type MatchRequest = {
+  occasion: string;
+  budget: number;
+  interests: string[];
+  department?: string;
+  /** Free text about the recipient (suggest_gifts' `recipient`). */
+  text?: string;
+  count: number;
+};
+/** The gift matcher (server/gifts/matcher.ts): pure and fast, shared by suggest_gifts and the jobs. */
+export type MatchGifts = (request: MatchRequest) => Gift[];
 
 /** Who is calling: the authenticated subject ("anonymous" while auth is off) and the MCP session. */
 export type Caller = { subject: string; sessionId?: string };
