@@ -1,0 +1,56 @@
+/**
+ * What every benchmark returns: a figure beside a baseline measured in the same run, their ratio,
+ * and whether the target holds. `printTable` renders the rows; `run.ts` writes them as JSON.
+ */
+export type BenchRow = {
+  section: string;
+  metric: string;
+  value: number;
+  unit: string;
+  baseline: number | null;
+  baselineName: string;
+  /** value / baseline, or null where there is no baseline. */
+  ratio: number | null;
+  target: string;
+  met: boolean | null;
+};
+
+export type BenchOptions = { quick: boolean };
+
+export function row(r: Omit<BenchRow, "ratio"> & { ratio?: number | null }): BenchRow {
+  const ratio = r.ratio !== undefined ? r.ratio : r.baseline ? r.value / r.baseline : null;
+  return { ...r, ratio };
+}
+
+const fmt = (n: number | null): string =>
+  n === null ? "–" : Math.abs(n) >= 1000 ? Math.round(n).toLocaleString("en-US") : Number(n.toPrecision(3)).toString();
+
+export function printTable(rows: BenchRow[]): void {
+  const cells = rows.map((r) => [
+    r.section, r.metric, `${fmt(r.value)} ${r.unit}`, r.baseline === null ? "–" : `${fmt(r.baseline)} (${r.baselineName})`,
+    r.ratio === null ? "–" : `${r.ratio.toFixed(2)}×`, r.target, r.met === null ? "" : r.met ? "yes" : "NO",
+  ]);
+  const head = ["section", "metric", "figure", "baseline", "ratio", "target", "met"];
+  const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));
+  const line = (c: string[]) => c.map((s, i) => s.padEnd(widths[i])).join("  ");
+  console.log(line(head));
+  console.log(widths.map((w) => "-".repeat(w)).join("  "));
+  for (const c of cells) console.log(line(c));
+}
+
+/** A small seeded PRNG (mulberry32), so every run generates the same workload. */
+export function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];
+}

@@ -1,0 +1,43 @@
+/**
+ * Widget size: gzipped bytes of the built widget HTML against React + react-dom alone (the floor),
+ * both built by Vite the same way, in this run.
+ */
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { gzipSync } from "node:zlib";
+import { build } from "vite";
+import react from "@vitejs/plugin-react";
+import { viteSingleFile } from "vite-plugin-singlefile";
+import { row, type BenchOptions, type BenchRow } from "./table.js";
+
+const gz = (path: string) => gzipSync(readFileSync(path), { level: 9 }).length;
+
+/** Builds a page that renders one element with React + react-dom, the smallest React widget. */
+async function buildFloor(): Promise<number> {
+  // inside the project, so that react resolves from its node_modules
+  mkdirSync("node_modules/.cache", { recursive: true });
+  const dir = mkdtempSync(join(process.cwd(), "node_modules/.cache/gg-floor-"));
+  try {
+    writeFileSync(join(dir, "index.html"), `<!doctype html><html><body><div id="root"></div><script type="module" src="./main.tsx"></script></body></html>`);
+    writeFileSync(join(dir, "main.tsx"), `import { createRoot } from "react-dom/client";\ncreateRoot(document.getElementById("root")!).render(<p>floor</p>);\n`);
+    await build({
+      root: dir, configFile: false, logLevel: "silent", base: "./",
+      plugins: [react(), viteSingleFile({ removeViteModuleLoader: true })],
+      build: { outDir: join(dir, "dist"), target: "es2022", reportCompressedSize: false },
+    });
+    return gz(join(dir, "dist", "index.html"));
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+export async function benchWidget(_: BenchOptions): Promise<BenchRow[]> {
+  await build({ logLevel: "silent" }); // the project's vite.config.ts
+  const html = readFileSync("dist/widget/index.html", "utf8");
+  if (/<script[^>]+src=|<link[^>]+stylesheet/i.test(html)) throw new Error("the widget is not self-contained");
+  const widget = gz("dist/widget/index.html");
+  const floor = await buildFloor();
+  return [
+    row({ section: "widget", metric: "widget HTML, gzipped", value: widget, unit: "B", baseline: floor, baselineName: "React + react-dom alone", target: "≤ floor + 12 KB", met: widget - floor <= 12 * 1024 }),
+  ];
+}
