@@ -32,6 +32,8 @@ export default defineConfig({
     emptyOutDir: true,
     target: "es2022",
     reportCompressedSize: false,
+    // one inlined script: no module preloading to polyfill
+    modulePreload: { polyfill: false },
   },
   logLevel: "info",
 });

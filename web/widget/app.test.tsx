@@ -1,0 +1,159 @@
+// @vitest-environment jsdom
+/**
+ * The whole widget over the fake host: jobs followed through faults to completion, resume from
+ * widget state, failure and retry, cancel, unmount, gift cards, no host, Korean, theme.
+ */
+import { render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { TOOL } from "../../shared/tools.js";
+import { App } from "./app.js";
+import { installFakeHost, START_INPUT, type FakeHost, type FakeHostOptions } from "./fake-host.js";
+import { isFollowing, type FollowTuning } from "./follow-job.js";
+import { createHost, type Host } from "./host.js";
+import { createJobStore, type JobStore } from "./job-store.js";
+
+const FAST: FollowTuning = { waitMs: 0, backoff: { baseMs: 1, maxMs: 4 }, idleMs: 1, callTimeoutMs: 2000 };
+const SLOW = { timeout: 4000 };
+// The follow loop and result loader update the stores from timers, as they do in the host; the tests
+// wait for what a person would see (findBy/waitFor) instead of wrapping each update in act().
+beforeEach(() => Reflect.set(globalThis, "IS_REACT_ACT_ENVIRONMENT", false));
+let fake: FakeHost | undefined;
+let host: Host | undefined;
+let store: JobStore;
+
+function mount(options: FakeHostOptions | null) {
+  fake = options === null ? undefined : installFakeHost(options);
+  host = createHost();
+  store = createJobStore();
+  return render(<App host={host} jobStore={store} tuning={FAST} />);
+}
+afterEach(() => {
+  host?.dispose();
+  fake?.uninstall();
+  fake = undefined;
+});
+
+const bar = () => screen.getByRole("progressbar").getAttribute("aria-valuenow");
+const stageStates = () => within(screen.getByRole("list", { name: /Stages|단계/ })).getAllByRole("listitem").map((li) => li.dataset.state);
+const eventsCalls = () => fake?.argsOf(TOOL.getJobEvents) ?? [];
+
+describe("following a bulk job", () => {
+  it.each(["full", "legacy", "alternate"] as const)("reaches completion through duplicates, reordering and failures (%s replies)", async (shape) => {
+    mount({ jobs: [{ people: 25, skipped: [{ row: 9, reason: "No interests given" }] }], batchSize: 3, faults: { duplicate: true, reorder: true, gaps: true, rejectEvery: 4, shape } });
+    expect(await screen.findByText("Completed", {}, SLOW)).toBeTruthy();
+    expect(screen.getAllByText("Completed")).toHaveLength(1);
+    expect(bar()).toBe("100");
+    expect(stageStates()).toEqual(["done", "done", "done"]);
+    expect(await screen.findByText("Person 20")).toBeTruthy();
+    expect(screen.getByText("Row 9")).toBeTruthy();
+    expect(screen.getByText(/No interests given/)).toBeTruthy();
+    expect(screen.getAllByText("$39.50").length).toBeGreaterThan(0);
+    expect(screen.queryByText("Person 21")).toBeNull();
+
+    await userEvent.click(screen.getByRole("button", { name: "Show more" }));
+    expect(await screen.findByText("Person 25")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Show more" })).toBeNull();
+    expect(fake!.argsOf(TOOL.getJobResult).map((a) => a.offset)).toEqual([0, 20]);
+
+    await userEvent.click(screen.getByRole("button", { name: "Open fullscreen" }));
+    expect(fake!.argsOf("requestDisplayMode")).toEqual([{ mode: "fullscreen" }]);
+    await waitFor(() => expect(screen.queryByRole("button", { name: "Open fullscreen" })).toBeNull());
+    expect(store.getState().diagnostics["job-1"].duplicates).toBeGreaterThan(0);
+  });
+
+  it("resumes from widget state: seeds from the server's view and continues after lastSeq", async () => {
+    mount({ jobs: [{ alreadyAppended: 7 }], batchSize: 2, widgetState: { jobId: "job-1", lastSeq: 5 } });
+    expect(await screen.findByText("Completed", {}, SLOW)).toBeTruthy();
+    expect(eventsCalls()[0]).toMatchObject({ jobId: "job-1", afterSeq: 5 });
+    expect(eventsCalls().slice(1).every((a) => Number(a.afterSeq) >= 7)).toBe(true);
+    expect(stageStates()).toEqual(["done", "done", "done"]);
+    expect(screen.getAllByText("Completed")).toHaveLength(1);
+    expect(store.getState().diagnostics["job-1"].seeds).toBe(1);
+  });
+
+  it("shows the failure, its hint and Try again, which starts the same analysis and follows the new job", async () => {
+    mount({ jobs: [{ outcome: "failed", retryable: true }, { outcome: "completed" }], batchSize: 5 });
+    expect(await screen.findByText("The gift catalog is unavailable.", {}, SLOW)).toBeTruthy();
+    expect(screen.getByText("Try again in a minute.")).toBeTruthy();
+    expect(screen.getByText("Failed")).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "Try again" }));
+    expect(await screen.findByText("Completed", {}, SLOW)).toBeTruthy();
+    expect(fake!.argsOf(TOOL.startBulk)).toEqual([START_INPUT]);
+    expect(eventsCalls().at(-1)).toMatchObject({ jobId: "job-2" });
+    expect(fake!.argsOf("setWidgetState").at(-1)).toMatchObject({ state: { jobId: "job-2" } });
+  });
+
+  it("offers no Try again when the failure is not retryable", async () => {
+    mount({ jobs: [{ outcome: "failed", retryable: false }], batchSize: 5 });
+    expect(await screen.findByText("Try again in a minute.", {}, SLOW)).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Try again" })).toBeNull();
+  });
+
+  it("cancels through cancel_job and says so plainly", async () => {
+    mount({ jobs: [{ progressPerStage: 400 }], batchSize: 1, latencyMs: 5 });
+    await userEvent.click(await screen.findByRole("button", { name: "Cancel" }));
+    expect(await screen.findByText("The analysis was canceled.", {}, SLOW)).toBeTruthy();
+    expect(fake!.argsOf(TOOL.cancelJob)).toEqual([{ jobId: "job-1" }]);
+    expect(screen.getByText("Canceled")).toBeTruthy();
+    expect(screen.queryByRole("button", { name: "Cancel" })).toBeNull();
+  });
+
+  it("leaves no loop behind after unmount", async () => {
+    const view = mount({ jobs: [{ progressPerStage: 400 }], batchSize: 1, latencyMs: 2 });
+    await waitFor(() => expect(eventsCalls().length).toBeGreaterThan(3));
+    view.unmount();
+    const calls = eventsCalls().length;
+    expect(isFollowing("job-1")).toBe(false);
+    await new Promise((r) => setTimeout(r, 40));
+    expect(eventsCalls().length).toBe(calls);
+  });
+
+  it("shows the server's error when the tool output is one", () => {
+    mount({ toolOutput: { error: { code: "invalid_csv", message: "Row 3 has no name.", hint: "Add a name column." } } });
+    expect(screen.getByText("Row 3 has no name.")).toBeTruthy();
+    expect(screen.getByText("Add a name column.")).toBeTruthy();
+  });
+});
+
+describe("the widget's other views", () => {
+  it("renders suggest_gifts results as gift cards", () => {
+    const gifts = [
+      { id: "g1", name: "Pour-over kit", price: 45, category: "coffee", reason: "Loves coffee" },
+      { id: "g2", name: "Trail guide", price: 18.5, category: "books", reason: "Hikes every weekend" },
+    ];
+    mount({ toolOutput: { occasion: "farewell", budget: 50, gifts } });
+    const cards = screen.getAllByRole("listitem");
+    expect(cards).toHaveLength(2);
+    expect(within(cards[0]).getByText("Pour-over kit")).toBeTruthy();
+    expect(within(cards[0]).getByText("coffee")).toBeTruthy();
+    expect(within(cards[0]).getByText("$45.00")).toBeTruthy();
+    expect(within(cards[1]).getByText("Hikes every weekend")).toBeTruthy();
+    expect(screen.getByText("Gift ideas for farewell, up to $50.00")).toBeTruthy();
+    expect(screen.queryByRole("progressbar")).toBeNull();
+  });
+
+  it("says plainly that there is no host", () => {
+    mount(null);
+    expect(screen.getByRole("alert").textContent).toMatch(/window\.openai is not available/);
+  });
+
+  it("speaks Korean for a ko locale and follows the theme and height", async () => {
+    const { container } = mount({ locale: "ko-KR", theme: "dark", maxHeight: 320, jobs: [{ progressPerStage: 400 }], batchSize: 1, latencyMs: 5 });
+    expect(await screen.findByRole("button", { name: "취소" })).toBeTruthy();
+    expect((await screen.findByRole("status")).textContent).toMatch(/시작하는 중…|시작 대기 중|진행 중/);
+    expect(await screen.findByText("진행 중")).toBeTruthy();
+    const root = container.querySelector<HTMLElement>(".gg-root")!;
+    expect(root.dataset.theme).toBe("dark");
+    expect(root.style.maxHeight).toBe("320px");
+    fake!.setGlobals({ theme: "light", locale: "en-US" });
+    expect(await screen.findByRole("button", { name: "Cancel" })).toBeTruthy();
+    expect(root.dataset.theme).toBe("light");
+  });
+
+  it("waits plainly while the tool output has not arrived, then follows it", async () => {
+    mount({ toolOutput: null, batchSize: 10 });
+    expect(screen.getByText("Waiting for the tool result…")).toBeTruthy();
+    fake!.setGlobals({ toolOutput: { jobId: "job-1", status: "pending", stages: [], resultUri: "gifts://jobs/job-1/result" } });
+    expect(await screen.findByText("Completed", {}, SLOW)).toBeTruthy();
+  });
+});

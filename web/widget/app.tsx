@@ -1,0 +1,88 @@
+/**
+ * The widget's root: provides the host and the stores, applies theme, height and language, and
+ * picks the view from the shape of `toolOutput` (gift cards, a bulk job, or a resumed job).
+ */
+import { useMemo, useState } from "react";
+import * as z from "zod/mini";
+import { ToolErrorSchema } from "../../shared/errors.js";
+import { StartBulkOutput, SuggestGiftsOutput } from "../../shared/tools.js";
+import { BulkJob, type FollowedJob } from "./components/bulk-job.js";
+import { FailureText } from "./components/failure-text.js";
+import { GiftCards } from "./components/gift-cards.js";
+import { FollowStateSchema, type FollowTuning } from "./follow-job.js";
+import { HostContext, useHost, useHostGlobal, type Host } from "./host.js";
+import { useMessages } from "./i18n.js";
+import { createJobStore, JobStoreContext, type JobStore } from "./job-store.js";
+import { createResultStore, ResultStoreContext, type ResultStore } from "./result-store.js";
+
+const ErrorOutput = z.object({ error: ToolErrorSchema });
+
+export type AppProps = { host: Host; jobStore?: JobStore; resultStore?: ResultStore; tuning?: FollowTuning };
+
+/** The whole widget over `host`; stores default to fresh ones. */
+export function App({ host, jobStore, resultStore, tuning }: AppProps) {
+  const jobs = useMemo(() => jobStore ?? createJobStore(), [jobStore]);
+  const results = useMemo(() => resultStore ?? createResultStore(), [resultStore]);
+  return (
+    <HostContext.Provider value={host}>
+      <JobStoreContext.Provider value={jobs}>
+        <ResultStoreContext.Provider value={results}>
+          <Frame tuning={tuning} />
+        </ResultStoreContext.Provider>
+      </JobStoreContext.Provider>
+    </HostContext.Provider>
+  );
+}
+
+function Frame({ tuning }: { tuning?: FollowTuning }) {
+  const t = useMessages();
+  const available = useHostGlobal("available");
+  const theme = useHostGlobal("theme");
+  const maxHeight = useHostGlobal("maxHeight");
+  const locale = useHostGlobal("locale");
+  return (
+    <div className="gg-root" data-theme={theme} lang={locale} style={maxHeight === null ? undefined : { maxHeight }}>
+      {available ? <Content tuning={tuning} /> : <p className="gg-panel" role="alert">{t.noHost}</p>}
+    </div>
+  );
+}
+
+type Chosen = { kind: "gifts"; result: z.infer<typeof SuggestGiftsOutput> } | { kind: "job"; job: FollowedJob }
+  | { kind: "error"; error: z.infer<typeof ToolErrorSchema> } | { kind: "waiting" } | { kind: "nothing" };
+
+/** Parses toolOutput and widgetState; a widget state naming a job wins, as it may be a retried job. */
+function choose(toolOutput: unknown, widgetState: unknown): Chosen {
+  const gifts = SuggestGiftsOutput.safeParse(toolOutput);
+  if (gifts.success) return { kind: "gifts", result: gifts.data };
+  const bulk = StartBulkOutput.safeParse(toolOutput);
+  const saved = FollowStateSchema.safeParse(widgetState);
+  if (saved.success) {
+    const stages = bulk.success && bulk.data.jobId === saved.data.jobId ? bulk.data.stages : [];
+    return { kind: "job", job: { jobId: saved.data.jobId, stages, resumeAfterSeq: saved.data.lastSeq } };
+  }
+  if (bulk.success) return { kind: "job", job: { jobId: bulk.data.jobId, stages: bulk.data.stages } };
+  const failed = ErrorOutput.safeParse(toolOutput);
+  if (failed.success) return { kind: "error", error: failed.data.error };
+  return toolOutput === null ? { kind: "waiting" } : { kind: "nothing" };
+}
+
+function Content({ tuning }: { tuning?: FollowTuning }) {
+  const t = useMessages();
+  const toolOutput = useHostGlobal("toolOutput");
+  // widget state is read once: later writes are the loop's own progress, not a new job to follow
+  const host = useHost();
+  const [initialState] = useState(() => host.getGlobals().widgetState);
+  const chosen = useMemo(() => choose(toolOutput, initialState), [toolOutput, initialState]);
+  switch (chosen.kind) {
+    case "gifts":
+      return <GiftCards result={chosen.result} />;
+    case "job":
+      return <BulkJob key={chosen.job.jobId} initial={chosen.job} tuning={tuning} />;
+    case "error":
+      return <div className="gg-panel"><FailureText error={chosen.error} /></div>;
+    case "waiting":
+      return <p className="gg-panel gg-muted">{t.waitingForTool}</p>;
+    case "nothing":
+      return <p className="gg-panel gg-muted">{t.nothingToShow}</p>;
+  }
+}

@@ -1,0 +1,48 @@
+/**
+ * A bulk analysis followed live: starts the follow loop for the current job (stopped on unmount
+ * or when the job changes) and, after a retryable failure, starts the same analysis again with
+ * the original tool input and follows the new job instead.
+ */
+import { useEffect, useState } from "react";
+import type { Stage } from "../../../shared/job-events.js";
+import { followJob, type FollowTuning } from "../follow-job.js";
+import { useHost, useHostGlobal } from "../host.js";
+import { originalStartInput, restartJob } from "../job-actions.js";
+import { useJobStoreApi } from "../job-store.js";
+import type { ToolFailure } from "../tool-reply.js";
+import { FailureText } from "./failure-text.js";
+import { JobPanel } from "./job-panel.js";
+
+/** Which job to follow: from `toolOutput`, or resumed from widget state after `resumeAfterSeq`. */
+export type FollowedJob = { jobId: string; stages: Stage[]; resumeAfterSeq?: number };
+export type BulkJobProps = { initial: FollowedJob; tuning?: FollowTuning };
+
+/** Follows `initial` (or the job a retry started) and renders it. */
+export function BulkJob({ initial, tuning }: BulkJobProps) {
+  const host = useHost();
+  const store = useJobStoreApi();
+  const input = originalStartInput(useHostGlobal("toolInput"));
+  const [job, setJob] = useState(initial);
+  const [retrying, setRetrying] = useState(false);
+  const [retryError, setRetryError] = useState<ToolFailure | null>(null);
+
+  // tuning is fixed for the widget's life, so only a new job (or host/store) restarts the loop
+  useEffect(() => followJob({ ...tuning, host, store, jobId: job.jobId, resumeAfterSeq: job.resumeAfterSeq }), [host, store, job]);
+
+  const retry = async () => {
+    if (input === null || retrying) return;
+    setRetrying(true);
+    setRetryError(null);
+    const reply = await restartJob(host, input);
+    setRetrying(false);
+    if (reply.ok) setJob({ jobId: reply.value.jobId, stages: reply.value.stages });
+    else setRetryError(reply.error);
+  };
+
+  return (
+    <>
+      <JobPanel key={job.jobId} jobId={job.jobId} plannedStages={job.stages} onRetry={input === null || retrying ? undefined : () => void retry()} />
+      {retryError && <FailureText error={retryError} />}
+    </>
+  );
+}

@@ -1,0 +1,21 @@
+/**
+ * The view for a `suggest_gifts` result: the occasion and budget, then one card per gift.
+ */
+import type { SuggestGiftsResult } from "../../../shared/tools.js";
+import { useHostGlobal } from "../host.js";
+import { formatPrice, useMessages } from "../i18n.js";
+import { GiftList } from "./gift-list.js";
+
+export type GiftCardsProps = { result: SuggestGiftsResult };
+
+/** Renders the suggestions, or says plainly that none matched. */
+export function GiftCards({ result }: GiftCardsProps) {
+  const t = useMessages();
+  const locale = useHostGlobal("locale");
+  return (
+    <section className="gg-panel">
+      <h2 className="gg-title">{t.giftsFor(result.occasion, formatPrice(result.budget, locale))}</h2>
+      {result.gifts.length === 0 ? <p>{t.noGifts}</p> : <GiftList gifts={result.gifts} />}
+    </section>
+  );
+}

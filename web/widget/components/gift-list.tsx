@@ -1,0 +1,28 @@
+/**
+ * Gift cards: name, category, price and the reason it fits. Used for `suggest_gifts` results
+ * and for each person in a bulk analysis result.
+ */
+import type { Gift } from "../../../shared/tools.js";
+import { useHostGlobal } from "../host.js";
+import { formatPrice } from "../i18n.js";
+
+export type GiftListProps = { gifts: Gift[] };
+
+/** A list of gift cards; everything in them is text from the server. */
+export function GiftList({ gifts }: GiftListProps) {
+  const locale = useHostGlobal("locale");
+  return (
+    <ul className="gg-gifts">
+      {gifts.map((g) => (
+        <li key={g.id} className="gg-gift">
+          <div className="gg-gift-head">
+            <span className="gg-gift-name">{g.name}</span>
+            <span className="gg-gift-price">{formatPrice(g.price, locale)}</span>
+          </div>
+          <span className="gg-gift-category">{g.category}</span>
+          <p className="gg-gift-reason">{g.reason}</p>
+        </li>
+      ))}
+    </ul>
+  );
+}

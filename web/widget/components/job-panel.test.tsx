@@ -1,0 +1,79 @@
+// @vitest-environment jsdom
+/**
+ * The job panel fed straight from the store (no follow loop): duplicated and shuffled events
+ * still show the right bar, stages and a single "Completed".
+ */
+import { render, screen, within } from "@testing-library/react";
+import type { JobEvent } from "../../../shared/job-events.js";
+import { TOOL } from "../../../shared/tools.js";
+import { act } from "react";
+import { installFakeHost, makeHistory, type FakeHost } from "../fake-host.js";
+import { createHost, HostContext, type Host } from "../host.js";
+import { createJobStore, JobStoreContext, type JobStore } from "../job-store.js";
+import { createResultStore, ResultStoreContext } from "../result-store.js";
+import { JobPanel } from "./job-panel.js";
+
+let fake: FakeHost;
+let host: Host;
+let store: JobStore;
+const plan = { progressPerStage: 4, alreadyAppended: Infinity };
+const history = makeHistory("job-1", plan);
+const shuffled = (events: JobEvent[]) => [...events, ...events.slice(0, 5)].map((e, i) => [(i * 7919) % 13, e] as const).sort((a, b) => a[0] - b[0]).map(([, e]) => structuredClone(e));
+
+beforeEach(() => {
+  fake = installFakeHost({ jobs: [plan] });
+  host = createHost();
+  store = createJobStore();
+  render(
+    <HostContext.Provider value={host}>
+      <JobStoreContext.Provider value={store}>
+        <ResultStoreContext.Provider value={createResultStore()}>
+          <JobPanel jobId="job-1" plannedStages={[{ id: "parse", label: "Reading the list" }]} />
+        </ResultStoreContext.Provider>
+      </JobStoreContext.Provider>
+    </HostContext.Provider>,
+  );
+});
+afterEach(() => {
+  host.dispose();
+  fake.uninstall();
+});
+
+const stageStates = () => within(screen.getByRole("list", { name: "Stages" })).getAllByRole("listitem").map((li) => `${li.querySelector(".gg-stage-label")?.textContent}:${li.dataset.state}`);
+const dispatch = (events: JobEvent[]) => act(() => store.getState().dispatch("job-1", events));
+
+describe("JobPanel over the store", () => {
+  it("shows Starting… and the planned stages before any event", () => {
+    expect(screen.getByRole("status").textContent).toBe("Starting…");
+    expect(screen.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("0");
+    expect(stageStates()).toEqual(["Reading the list:pending"]);
+  });
+
+  it("shows the bar, current stage and stage states from shuffled, duplicated events", () => {
+    const upTo = history.findIndex((e) => e.type === "job.progress" && e.payload.stage === "match" && e.payload.processed === 6);
+    dispatch(shuffled(history.slice(0, upTo + 1)));
+    const last = history[upTo];
+    const pct = last.type === "job.progress" ? last.payload.percentage : -1;
+    const bar = screen.getByRole("progressbar");
+    expect(bar.getAttribute("aria-valuenow")).toBe(String(pct));
+    expect(bar.getAttribute("aria-valuemin")).toBe("0");
+    expect(bar.getAttribute("aria-valuemax")).toBe("100");
+    expect(screen.getByText(`${pct}%`)).toBeTruthy();
+    expect(screen.getByText("Now: Matching gifts")).toBeTruthy();
+    expect(stageStates()).toEqual(["Reading the list:done", "Matching gifts:active", "Writing the result:pending"]);
+    expect(screen.getByRole("status").textContent).toBe("Running");
+    expect(screen.getByRole("button", { name: "Cancel" })).toBeTruthy();
+  });
+
+  it("says Completed exactly once and loads the result once, however many completions arrive", async () => {
+    const completed = history.filter((e) => e.type === "job.completed");
+    dispatch(shuffled(history));
+    for (let i = 0; i < 5; i++) dispatch([...completed, ...shuffled(history.slice(-4))]);
+    expect(screen.getAllByText("Completed")).toHaveLength(1);
+    expect(screen.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("100");
+    expect(stageStates()).toEqual(["Reading the list:done", "Matching gifts:done", "Writing the result:done"]);
+    expect(screen.queryByRole("button", { name: "Cancel" })).toBeNull();
+    expect(await screen.findByText("Chess set 1")).toBeTruthy();
+    expect(fake.argsOf(TOOL.getJobResult)).toEqual([{ jobId: "job-1", offset: 0, limit: 20 }]);
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * A completed job's result: the summary, skipped rows (row and reason), then each person with
+ * their gifts, paged in through `get_job_result` ("Show more"), and a way to go fullscreen.
+ */
+import { useEffect } from "react";
+import { useHost, useHostGlobal } from "../host.js";
+import { formatPrice, useMessages } from "../i18n.js";
+import { loadNextPage, useResultStore, useResultStoreApi } from "../result-store.js";
+import { GiftList } from "./gift-list.js";
+import { FailureText } from "./failure-text.js";
+
+export type JobResultProps = { jobId: string; summary: string | null };
+
+/** Loads the first page once on mount (the loader ignores repeats) and renders what is loaded. */
+export function JobResult({ jobId, summary }: JobResultProps) {
+  const t = useMessages();
+  const host = useHost();
+  const store = useResultStoreApi();
+  const locale = useHostGlobal("locale");
+  const displayMode = useHostGlobal("displayMode");
+  const pages = useResultStore((s) => s.pages[jobId]);
+  useEffect(() => {
+    void loadNextPage(host, store, jobId);
+  }, [host, store, jobId]);
+
+  const more = () => void loadNextPage(host, store, jobId);
+  return (
+    <div className="gg-result">
+      <p className="gg-summary">{pages?.summary ?? summary}</p>
+      {displayMode !== "fullscreen" && (
+        <button type="button" className="gg-button gg-secondary" onClick={() => void host.requestDisplayMode("fullscreen").catch(() => undefined)}>
+          {t.fullscreen}
+        </button>
+      )}
+      {pages !== undefined && pages.skipped.length > 0 && (
+        <section aria-label={t.skipped}>
+          <h3 className="gg-subtitle">{t.skipped}</h3>
+          <ul className="gg-skipped">
+            {pages.skipped.map((s) => (
+              <li key={s.row}><strong>{t.row(s.row)}</strong>: {s.reason}</li>
+            ))}
+          </ul>
+        </section>
+      )}
+      {pages !== undefined && pages.total !== null && <p className="gg-muted">{t.people(pages.people.length, pages.total)}</p>}
+      <ul className="gg-people">
+        {pages?.people.map((p) => (
+          <li key={p.row} className="gg-person">
+            <h3 className="gg-subtitle">
+              {p.name}
+              <span className="gg-muted">{[p.department, t.budget(formatPrice(p.budget, locale))].filter(Boolean).join(" · ")}</span>
+            </h3>
+            {p.gifts.length === 0 ? <p className="gg-muted">{t.noGiftsForPerson}</p> : <GiftList gifts={p.gifts} />}
+          </li>
+        ))}
+      </ul>
+      {pages?.error && <FailureText error={pages.error} />}
+      {pages?.loading && <p className="gg-muted">{t.loading}</p>}
+      {pages !== undefined && !pages.loading && pages.nextOffset !== null && (pages.total !== null || pages.error !== null) && (
+        <button type="button" className="gg-button" onClick={more}>{pages.error ? t.tryAgain : t.showMore}</button>
+      )}
+    </div>
+  );
+}

@@ -1,0 +1,21 @@
+/**
+ * The job's progress bar: an ARIA progressbar (0–100, rounded) with the percentage as text too,
+ * so it reads the same to a screen reader and to the eye.
+ */
+import { useMessages } from "../i18n.js";
+
+export type ProgressBarProps = { percentage: number };
+
+/** Renders `percentage` (0–100) as a bar and a number. */
+export function ProgressBar({ percentage }: ProgressBarProps) {
+  const t = useMessages();
+  const value = Math.round(Math.min(100, Math.max(0, percentage)));
+  return (
+    <div className="gg-progress">
+      <div className="gg-bar" role="progressbar" aria-label={t.progress} aria-valuemin={0} aria-valuemax={100} aria-valuenow={value}>
+        <div className="gg-bar-fill" style={{ width: `${value}%` }} />
+      </div>
+      <span className="gg-percent">{value}%</span>
+    </div>
+  );
+}

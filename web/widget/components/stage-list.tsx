@@ -1,0 +1,27 @@
+/**
+ * The job's stages in order, each done, active or pending: told apart by a mark, by colour and
+ * by a visually hidden word, and by `aria-current` on the active one.
+ */
+import type { StageView } from "../../../shared/job-reducer.js";
+import { useMessages } from "../i18n.js";
+
+const MARK = { done: "✓", active: "●", pending: "○" } as const;
+
+export type StageListProps = { stages: StageView[] };
+
+/** Lists `stages`; labels come from the server and are shown as text. */
+export function StageList({ stages }: StageListProps) {
+  const t = useMessages();
+  if (stages.length === 0) return null;
+  return (
+    <ol className="gg-stages" aria-label={t.stages}>
+      {stages.map((s) => (
+        <li key={s.id} className="gg-stage" data-state={s.state} aria-current={s.state === "active" ? "step" : undefined}>
+          <span className="gg-stage-mark" aria-hidden="true">{MARK[s.state]}</span>
+          <span className="gg-stage-label">{s.label}</span>
+          <span className="gg-sr"> ({t.stageState[s.state]})</span>
+        </li>
+      ))}
+    </ol>
+  );
+}

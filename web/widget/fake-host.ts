@@ -1,0 +1,252 @@
+/**
+ * A stand-in for the host's `window.openai`, for the widget's tests. It runs jobs from generated
+ * event histories (the real reducer makes the server's view) and answers the widget's tool calls,
+ * with faults it can turn on: duplicated, reordered and held-back events, rejected calls, either reply shape.
+ */
+import type { JobEvent, Stage } from "../../shared/job-events.js";
+import { applyJobEvents, createJobView, isTerminalStatus } from "../../shared/job-reducer.js";
+import {
+  GetJobEventsInput, GetJobResultInput, StartBulkInput, TOOL, URI, type PersonResult, type SkippedRow,
+} from "../../shared/tools.js";
+import { SET_GLOBALS_EVENT } from "./host.js";
+
+export type FakeJob = {
+  stages?: Stage[];
+  progressPerStage?: number;
+  outcome?: "completed" | "failed" | "canceled";
+  retryable?: boolean;
+  people?: number;
+  skipped?: SkippedRow[];
+  /** Events the server has appended before the widget's first call (a widget that reloads). */
+  alreadyAppended?: number;
+};
+export type FakeFaults = {
+  /** Repeat events within a batch and replay some sent before. */
+  duplicate?: boolean;
+  /** Shuffle every batch. */
+  reorder?: boolean;
+  /** Hold back one event of a batch, leaving a gap that only a contiguous cursor refetches. */
+  gaps?: boolean;
+  /** Reject every n-th get_job_events call, as a dropped connection would. */
+  rejectEvery?: number;
+  /** Reject these get_job_events calls (1-based). */
+  rejectCalls?: number[];
+  /** "full" tool results, the older { result: string }, or the two in turn. */
+  shape?: "full" | "legacy" | "alternate";
+};
+export type FakeHostOptions = {
+  /** The first job is the one in `toolOutput`; later ones are started by start_bulk_gift_analysis. */
+  jobs?: FakeJob[];
+  faults?: FakeFaults;
+  /** Events the job appends between two get_job_events calls. */
+  batchSize?: number;
+  /** How long each call takes; 0 answers in a microtask. */
+  latencyMs?: number;
+  /** "job" puts the first job's StartBulkOutput there; anything else is passed as it is. */
+  toolOutput?: unknown;
+  toolInput?: unknown;
+  widgetState?: unknown;
+  theme?: "light" | "dark";
+  locale?: string;
+  maxHeight?: number;
+  seed?: number;
+};
+type Call = { name: string; args: Record<string, unknown>; at: number };
+type RunningJob = { id: string; stages: Stage[]; history: JobEvent[]; revealed: number; people: PersonResult[]; skipped: SkippedRow[] };
+
+/** The plan of a fake job unless its FakeJob says otherwise. */
+export const DEFAULT_STAGES: Stage[] = [
+  { id: "parse", label: "Reading the list" },
+  { id: "match", label: "Matching gifts" },
+  { id: "write", label: "Writing the result" },
+];
+/** The fake host's `toolInput`: what start_bulk_gift_analysis was called with. */
+export const START_INPUT = { csv: "name,department,interests\nAda,R&D,chess", occasion: "holidays", budgetPerPerson: 50 };
+
+/** A small seeded PRNG (mulberry32), so every fault pattern is reproducible. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), 1 | a);
+    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** A realistic history: created, started, rising progress over the stages, one terminal event. */
+export function makeHistory(jobId: string, job: FakeJob = {}): JobEvent[] {
+  const stages = job.stages ?? DEFAULT_STAGES;
+  const perStage = job.progressPerStage ?? 3;
+  const outcome = job.outcome ?? "completed";
+  const events: JobEvent[] = [];
+  const at = () => {
+    const seq = events.length + 1;
+    return { eventId: `${jobId}-e${seq}`, jobId, seq, timestamp: new Date(Date.UTC(2026, 2, 1, 9, 0, seq)).toISOString() };
+  };
+  events.push({ ...at(), type: "job.created", payload: { kind: "bulk", title: "Holiday gifts", stages } });
+  events.push({ ...at(), type: "job.started", payload: {} });
+  const total = stages.length * perStage;
+  const steps = outcome === "completed" ? total : Math.ceil(total / 2);
+  for (let i = 0; i < steps; i++) {
+    const stage = stages[Math.floor(i / perStage)];
+    const percentage = Math.round(((i + 1) / total) * 95);
+    events.push({
+      ...at(), type: "job.progress",
+      payload: { percentage, stage: stage.id, stageLabel: stage.label, etaSeconds: (total - i - 1) * 2, processed: i + 1, total },
+    });
+  }
+  if (outcome === "completed") events.push({ ...at(), type: "job.completed", payload: { summary: "Gifts found for 3 people.", resultResourceId: URI.jobResult(jobId), resultCount: 3 } });
+  if (outcome === "failed") events.push({ ...at(), type: "job.failed", payload: { code: "catalog_down", message: "The gift catalog is unavailable.", hint: "Try again in a minute.", retryable: job.retryable ?? true } });
+  if (outcome === "canceled") events.push({ ...at(), type: "job.canceled", payload: { reason: "stopped" } });
+  return events;
+}
+
+function makePeople(count: number): PersonResult[] {
+  return Array.from({ length: count }, (_, i) => ({
+    row: i + 2, name: `Person ${i + 1}`, department: i % 2 === 0 ? "R&D" : null, interests: ["chess"], budget: 50,
+    gifts: [{ id: `g${i}`, name: `Chess set ${i + 1}`, price: 39.5, category: "games", reason: "Likes chess" }],
+  }));
+}
+
+/** Installs the fake as `window.openai`; `uninstall` removes it. */
+export function installFakeHost(options: FakeHostOptions = {}) {
+  const faults = options.faults ?? {};
+  const random = prng(options.seed ?? 7);
+  const plans = options.jobs ?? [{}];
+  const jobs = new Map<string, RunningJob>();
+  const calls: Call[] = [];
+  let eventsCalls = 0;
+  let inFlight = 0;
+  let maxInFlight = 0;
+
+  const startJob = (): RunningJob => {
+    const plan = plans[Math.min(jobs.size, plans.length - 1)];
+    const id = `job-${jobs.size + 1}`;
+    const history = makeHistory(id, plan);
+    const revealed = Math.min(history.length, plan.alreadyAppended ?? 0);
+    const job = { id, stages: plan.stages ?? DEFAULT_STAGES, history, revealed, people: makePeople(plan.people ?? 3), skipped: plan.skipped ?? [] };
+    jobs.set(id, job);
+    return job;
+  };
+  const first = startJob();
+  const started = (job: RunningJob) => ({ jobId: job.id, status: "pending", stages: job.stages, resultUri: URI.jobResult(job.id) });
+
+  const reply = (structuredContent: Record<string, unknown>) => {
+    const legacy = faults.shape === "legacy" || (faults.shape === "alternate" && calls.length % 2 === 0);
+    const text = JSON.stringify(structuredContent);
+    return legacy ? { result: text } : { structuredContent, content: [{ type: "text", text }], isError: false };
+  };
+  const failure = (code: string, message: string) =>
+    faults.shape === "legacy" ? { result: message } : { structuredContent: { error: { code, message } }, content: [{ type: "text", text: message }], isError: true };
+  const viewOf = (job: RunningJob) => applyJobEvents(createJobView(job.id), job.history.slice(0, job.revealed));
+  const shuffle = <T>(xs: T[]) => xs.map((x) => [random(), x] as const).sort((a, b) => a[0] - b[0]).map(([, x]) => x);
+
+  function getEvents(raw: Record<string, unknown>) {
+    const args = GetJobEventsInput.parse(raw);
+    const job = jobs.get(args.jobId);
+    if (job === undefined) return failure("unknown_job", `No job ${args.jobId}. Start one with start_bulk_gift_analysis.`);
+    job.revealed = Math.min(job.history.length, job.revealed + (options.batchSize ?? 4));
+    const visible = job.history.slice(0, job.revealed);
+    let events = visible.filter((e) => e.seq > args.afterSeq);
+    if (faults.gaps && events.length >= 3 && random() < 0.5) events.splice(1, 1);
+    if (faults.duplicate) {
+      const again = [...events.filter(() => random() < 0.5), ...visible.filter((e) => e.seq <= args.afterSeq && random() < 0.3)];
+      events = [...events, ...again.map((e) => structuredClone(e))];
+    }
+    if (faults.reorder) events = shuffle(events);
+    const view = viewOf(job);
+    const done = isTerminalStatus(view.status) && job.revealed === job.history.length;
+    return reply({ jobId: job.id, status: view.status, events, nextSeq: view.lastSeq, done, view });
+  }
+
+  function cancel(raw: Record<string, unknown>) {
+    const job = jobs.get(String(raw.jobId));
+    if (job === undefined) return failure("unknown_job", "No such job.");
+    const last = job.history[job.history.length - 1];
+    if (isTerminalStatus(viewOf(job).status) || last.type === "job.canceled") return reply({ jobId: job.id, status: viewOf(job).status, changed: false });
+    job.history = job.history.slice(0, job.revealed);
+    const seq = job.revealed + 1;
+    job.history.push({ eventId: `${job.id}-e${seq}`, jobId: job.id, seq, timestamp: new Date(Date.UTC(2026, 2, 1, 9, 5)).toISOString(), type: "job.canceled", payload: { reason: "user" } });
+    return reply({ jobId: job.id, status: "running", changed: true });
+  }
+
+  function getResult(raw: Record<string, unknown>) {
+    const args = GetJobResultInput.parse(raw);
+    const job = jobs.get(args.jobId);
+    if (job === undefined) return failure("unknown_job", "No such job.");
+    if (viewOf(job).status !== "completed") return failure("job_not_finished", "The job has not completed yet.");
+    const people = job.people.slice(args.offset, args.offset + args.limit);
+    const end = args.offset + people.length;
+    return reply({
+      jobId: job.id, summary: "Gifts found for 3 people.", total: job.people.length, offset: args.offset,
+      nextOffset: end < job.people.length ? end : null, people, skipped: job.skipped, resultUri: URI.jobResult(job.id),
+    });
+  }
+
+  const setGlobals = (globals: Record<string, unknown>) => {
+    Object.assign(openai, globals);
+    window.dispatchEvent(new CustomEvent(SET_GLOBALS_EVENT, { detail: { globals } }));
+  };
+  const answer = (name: string, args: Record<string, unknown>): unknown => {
+    if (name === TOOL.getJobEvents) return getEvents(args);
+    if (name === TOOL.cancelJob) return cancel(args);
+    if (name === TOOL.getJobResult) return getResult(args);
+    if (name === TOOL.startBulk) return StartBulkInput.safeParse(args).success ? reply(started(startJob())) : failure("invalid_arguments", "Bad input.");
+    return failure("invalid_arguments", `Unknown tool ${name}.`);
+  };
+
+  const openai: Record<string, unknown> = {
+    toolInput: options.toolInput ?? START_INPUT,
+    toolOutput: options.toolOutput === undefined || options.toolOutput === "job" ? started(first) : options.toolOutput,
+    toolResponseMetadata: null,
+    widgetState: options.widgetState ?? null,
+    theme: options.theme ?? "light",
+    displayMode: "inline",
+    maxHeight: options.maxHeight ?? 600,
+    locale: options.locale ?? "en-US",
+    async callTool(name: string, args: Record<string, unknown>) {
+      calls.push({ name, args, at: Date.now() });
+      const isEvents = name === TOOL.getJobEvents;
+      const n = isEvents ? ++eventsCalls : 0;
+      if (isEvents) maxInFlight = Math.max(maxInFlight, ++inFlight);
+      try {
+        const latency = options.latencyMs ?? 1;
+        await (latency > 0 ? new Promise((r) => setTimeout(r, latency)) : Promise.resolve());
+        if ((faults.rejectEvery && n > 0 && n % faults.rejectEvery === 0) || faults.rejectCalls?.includes(n)) throw new Error("network connection lost");
+        return answer(name, args);
+      } finally {
+        if (isEvents) inFlight--;
+      }
+    },
+    async setWidgetState(state: unknown) {
+      calls.push({ name: "setWidgetState", args: { state }, at: Date.now() });
+      setGlobals({ widgetState: state });
+    },
+    async requestDisplayMode(args: { mode: string }) {
+      calls.push({ name: "requestDisplayMode", args, at: Date.now() });
+      setGlobals({ displayMode: args.mode });
+      return { mode: args.mode };
+    },
+    async sendFollowUpMessage(args: { prompt: string }) {
+      calls.push({ name: "sendFollowUpMessage", args, at: Date.now() });
+    },
+  };
+  Reflect.set(window, "openai", openai);
+
+  return {
+    openai,
+    calls,
+    /** The arguments of every call to `name`, in order. */
+    argsOf: (name: string) => calls.filter((c) => c.name === name).map((c) => c.args),
+    /** When each call to `name` was made (Date.now(), so fake timers control it). */
+    timesOf: (name: string) => calls.filter((c) => c.name === name).map((c) => c.at),
+    /** The full planned history of a job (what the server will have appended by the end). */
+    historyOf: (jobId: string) => jobs.get(jobId)?.history ?? [],
+    /** The most get_job_events calls that were ever in flight at once. */
+    maxInFlight: () => maxInFlight,
+    setGlobals,
+    uninstall: () => Reflect.deleteProperty(window, "openai"),
+  };
+}
+export type FakeHost = ReturnType<typeof installFakeHost>;

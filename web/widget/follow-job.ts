@@ -1,0 +1,114 @@
+/**
+ * Follows one job: long-polls `get_job_events` after the highest contiguous seq applied (so a gap
+ * is fetched again), dispatches each batch into the job store, persists { jobId, lastSeq } as
+ * widget state, and backs off with jitter on failure. One loop per job, however many ask.
+ */
+import * as z from "zod/mini";
+import { isTerminalStatus } from "../../shared/job-reducer.js";
+import { GetJobEventsOutput, TOOL } from "../../shared/tools.js";
+import { backoffDelay, DEFAULT_BACKOFF, sleep, type BackoffOptions } from "./backoff.js";
+import type { Host } from "./host.js";
+import { selectAfterSeq, type JobStore } from "./job-store.js";
+import { localFailure, type ToolOutcome } from "./tool-reply.js";
+
+/** What the widget persists with `setWidgetState`, and resumes from. */
+export const FollowStateSchema = z.object({ jobId: z.string().check(z.minLength(1)), lastSeq: z.number().check(z.int(), z.gte(0)) });
+export type FollowState = z.infer<typeof FollowStateSchema>;
+
+/** Timing knobs; tests shorten them. */
+export type FollowTuning = {
+  waitMs?: number;
+  backoff?: BackoffOptions;
+  /** A call that has not answered after this long counts as failed. */
+  callTimeoutMs?: number;
+  /** Pause after a reply that brought nothing new, so a host that ignores waitMs is not hammered. */
+  idleMs?: number;
+  random?: () => number;
+};
+export type FollowOptions = FollowTuning & {
+  host: Host;
+  store: JobStore;
+  jobId: string;
+  /** Resume after this seq (from widget state): the first reply's view seeds the store. */
+  resumeAfterSeq?: number;
+};
+
+type Loop = { refs: number; controller: AbortController };
+const loops = new Map<string, Loop>();
+
+/** True while a loop follows `jobId` (for tests and diagnostics). */
+export const isFollowing = (jobId: string): boolean => loops.has(jobId);
+
+/**
+ * Starts following `jobId`, or joins the loop already doing so. Returns `release`: the loop stops
+ * when every caller has released it, or by itself once the job is over and nothing is missing.
+ */
+export function followJob(options: FollowOptions): () => void {
+  const { jobId } = options;
+  let loop = loops.get(jobId);
+  if (loop === undefined) {
+    const created: Loop = { refs: 0, controller: new AbortController() };
+    loop = created;
+    loops.set(jobId, created);
+    void run(options, created.controller.signal).finally(() => {
+      if (loops.get(jobId) === created) loops.delete(jobId);
+    });
+  }
+  loop.refs++;
+  let released = false;
+  const joined = loop;
+  return () => {
+    if (released) return;
+    released = true;
+    if (--joined.refs > 0) return;
+    joined.controller.abort();
+    if (loops.get(jobId) === joined) loops.delete(jobId);
+  };
+}
+
+/** Resolves with the call's outcome, a timeout failure, or null once aborted. */
+function race<T>(call: Promise<ToolOutcome<T>>, ms: number, signal: AbortSignal): Promise<ToolOutcome<T> | null> {
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  signal.addEventListener("abort", stop);
+  const timeout = sleep(ms, controller.signal).then(() => (signal.aborted ? null : { ok: false as const, error: localFailure("timeout") }));
+  return Promise.race([call, timeout]).finally(() => {
+    stop();
+    signal.removeEventListener("abort", stop);
+  });
+}
+
+/** The job is over and no event before its last one is missing. */
+function isSettled(store: JobStore, jobId: string): boolean {
+  const state = store.getState();
+  const view = state.jobs[jobId];
+  return view !== undefined && isTerminalStatus(view.status) && selectAfterSeq(state, jobId) >= view.lastSeq;
+}
+
+async function run(o: FollowOptions, signal: AbortSignal): Promise<void> {
+  const { host, store, jobId } = o;
+  const waitMs = o.waitMs ?? 20_000;
+  let resume = o.resumeAfterSeq;
+  let attempt = 0;
+  while (!signal.aborted) {
+    const before = selectAfterSeq(store.getState(), jobId);
+    if (resume === undefined && isSettled(store, jobId)) return;
+    const afterSeq = Math.max(before, resume ?? 0);
+    const call = host.callTool(TOOL.getJobEvents, { jobId, afterSeq, waitMs }, GetJobEventsOutput);
+    const reply = await race(call, o.callTimeoutMs ?? waitMs + 15_000, signal);
+    if (reply === null || signal.aborted) return;
+    if (!reply.ok) {
+      store.getState().noteFailure(jobId, reply.error);
+      if (!reply.error.transient) return;
+      await sleep(backoffDelay(attempt++, o.backoff ?? DEFAULT_BACKOFF, o.random), signal);
+      continue;
+    }
+    attempt = 0;
+    if (resume !== undefined) store.getState().seed(reply.value.view);
+    resume = undefined;
+    store.getState().dispatch(jobId, reply.value.events);
+    const lastSeq = selectAfterSeq(store.getState(), jobId);
+    if (lastSeq !== before) host.setWidgetState({ jobId, lastSeq } satisfies FollowState).catch(() => undefined);
+    if (lastSeq === before && !isSettled(store, jobId)) await sleep(o.idleMs ?? 250, signal);
+  }
+}

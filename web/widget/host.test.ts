@@ -1,0 +1,64 @@
+// @vitest-environment jsdom
+import { CancelJobOutput, TOOL } from "../../shared/tools.js";
+import { installFakeHost, type FakeHost } from "./fake-host.js";
+import { createHost, SET_GLOBALS_EVENT } from "./host.js";
+
+let fake: FakeHost | undefined;
+afterEach(() => {
+  fake?.uninstall();
+  fake = undefined;
+});
+
+describe("createHost", () => {
+  it("reads the host's globals, normalizing what it does not recognise", () => {
+    fake = installFakeHost({ theme: "dark", locale: "ko-KR", maxHeight: 480 });
+    const host = createHost();
+    expect(host.getGlobals()).toMatchObject({ available: true, theme: "dark", locale: "ko-KR", maxHeight: 480, displayMode: "inline" });
+    fake.setGlobals({ theme: "sepia", maxHeight: -1, displayMode: "sideways" });
+    expect(host.getGlobals()).toMatchObject({ theme: "light", maxHeight: null, displayMode: "inline" });
+    host.dispose();
+  });
+
+  it("notifies subscribers when openai:set_globals reports a change, and only then", () => {
+    fake = installFakeHost({});
+    const host = createHost();
+    const seen: string[] = [];
+    const unsubscribe = host.subscribe(() => seen.push(host.getGlobals().theme));
+    fake.setGlobals({ theme: "dark" });
+    fake.setGlobals({ theme: "dark" });
+    // a host that sends the change only in the event detail, not on window.openai
+    window.dispatchEvent(new CustomEvent(SET_GLOBALS_EVENT, { detail: { globals: { theme: "light" } } }));
+    expect(seen).toEqual(["dark", "light"]);
+    unsubscribe();
+    host.dispose();
+    fake.setGlobals({ theme: "dark" });
+    expect(seen).toHaveLength(2);
+  });
+
+  it("says plainly when there is no host, and fails calls instead of throwing", async () => {
+    const host = createHost();
+    expect(host.getGlobals().available).toBe(false);
+    await expect(host.callTool(TOOL.cancelJob, { jobId: "job-1" }, CancelJobOutput)).resolves.toMatchObject({ ok: false, error: { code: "unreachable" } });
+    await expect(host.setWidgetState({})).rejects.toThrow(/setWidgetState/);
+    host.dispose();
+  });
+
+  it.each(["full", "legacy"] as const)("parses callTool replies of the %s shape", async (shape) => {
+    fake = installFakeHost({ faults: { shape } });
+    const host = createHost();
+    await expect(host.callTool(TOOL.cancelJob, { jobId: "job-1" }, CancelJobOutput)).resolves.toEqual({ ok: true, value: { jobId: "job-1", status: "running", changed: true } });
+    const unknown = await host.callTool(TOOL.cancelJob, { jobId: "nope" }, CancelJobOutput);
+    expect(unknown).toMatchObject({ ok: false, error: { message: "No such job." } });
+    host.dispose();
+  });
+
+  it("passes setWidgetState and requestDisplayMode through to the host", async () => {
+    fake = installFakeHost({});
+    const host = createHost();
+    await host.setWidgetState({ jobId: "job-1", lastSeq: 3 });
+    await host.requestDisplayMode("fullscreen");
+    expect(fake.openai.widgetState).toEqual({ jobId: "job-1", lastSeq: 3 });
+    expect(host.getGlobals().displayMode).toBe("fullscreen");
+    host.dispose();
+  });
+});

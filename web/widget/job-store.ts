@@ -1,0 +1,118 @@
+/**
+ * The widget's job store: zustand (vanilla) over the shared reducer. It only dispatches batches
+ * through `applyJobEvents`; the feed cursor (highest contiguous seq) and diagnostics live beside
+ * the views, never inside them. Components select from it with `useJobStore` and render.
+ */
+import { createContext, useContext } from "react";
+import { useStore } from "zustand";
+import { createStore, type StoreApi } from "zustand/vanilla";
+import type { JobEvent } from "../../shared/job-events.js";
+import { applyJobEvents, createJobView, type JobView } from "../../shared/job-reducer.js";
+import type { ToolFailure } from "./tool-reply.js";
+
+/** Which seqs of a job were applied: all up to `contiguous`, plus the few `ahead` of a gap. */
+export type FeedCursor = { contiguous: number; ahead: number[] };
+export type FeedDiagnostics = {
+  batches: number;
+  events: number;
+  /** Events whose seq had been applied already (duplicates and replays), ignored by the reducer. */
+  duplicates: number;
+  seeds: number;
+  failures: number;
+  /** The last failed fetch, cleared by the next batch that arrives. */
+  lastError: ToolFailure | null;
+};
+export type JobStoreState = {
+  jobs: Record<string, JobView>;
+  cursors: Record<string, FeedCursor>;
+  diagnostics: Record<string, FeedDiagnostics>;
+  /** Applies a batch for one job; the job's view object stays the same when nothing changed. */
+  dispatch(jobId: string, events: readonly JobEvent[]): void;
+  /** Resumes from the server's view (the same reducer's output over its gapless log). */
+  seed(view: JobView): void;
+  noteFailure(jobId: string, error: ToolFailure): void;
+};
+export type JobStore = StoreApi<JobStoreState>;
+
+const START: FeedCursor = { contiguous: 0, ahead: [] };
+const NO_DIAGNOSTICS: FeedDiagnostics = { batches: 0, events: 0, duplicates: 0, seeds: 0, failures: 0, lastError: null };
+
+/** Marks seqs applied and moves `contiguous` over every gap that is now filled. */
+function advance(cursor: FeedCursor, seqs: number[]): { cursor: FeedCursor; duplicates: number } {
+  let { contiguous } = cursor;
+  const ahead = new Set(cursor.ahead);
+  let duplicates = 0;
+  for (const seq of seqs) {
+    if (seq <= contiguous || ahead.has(seq)) duplicates++;
+    else ahead.add(seq);
+  }
+  while (ahead.delete(contiguous + 1)) contiguous++;
+  if (contiguous === cursor.contiguous && ahead.size === cursor.ahead.length) return { cursor, duplicates };
+  return { cursor: { contiguous, ahead: [...ahead].sort((a, b) => a - b) }, duplicates };
+}
+
+/** Creates a store; the widget makes one, tests make one each. */
+export function createJobStore(): JobStore {
+  return createStore<JobStoreState>()((set) => ({
+    jobs: {},
+    cursors: {},
+    diagnostics: {},
+    dispatch: (jobId, events) =>
+      set((s) => {
+        const mine = events.filter((e) => e.jobId === jobId);
+        const prev = s.jobs[jobId] ?? createJobView(jobId);
+        const view = applyJobEvents(prev, mine);
+        const { cursor, duplicates } = advance(s.cursors[jobId] ?? START, mine.map((e) => e.seq));
+        const d = s.diagnostics[jobId] ?? NO_DIAGNOSTICS;
+        return {
+          jobs: view === s.jobs[jobId] ? s.jobs : { ...s.jobs, [jobId]: view },
+          cursors: cursor === s.cursors[jobId] ? s.cursors : { ...s.cursors, [jobId]: cursor },
+          diagnostics: {
+            ...s.diagnostics,
+            [jobId]: { ...d, batches: d.batches + 1, events: d.events + mine.length, duplicates: d.duplicates + duplicates, lastError: null },
+          },
+        };
+      }),
+    seed: (view) =>
+      set((s) => {
+        const jobId = view.jobId;
+        const local = s.jobs[jobId];
+        // the server's log is gapless, so its view covers every seq up to its lastSeq
+        if (local !== undefined && local.lastSeq > view.lastSeq) return {};
+        const prev = s.cursors[jobId] ?? START;
+        const contiguous = Math.max(prev.contiguous, view.lastSeq);
+        const { cursor } = advance({ contiguous, ahead: prev.ahead.filter((q) => q > contiguous) }, []);
+        const d = s.diagnostics[jobId] ?? NO_DIAGNOSTICS;
+        return {
+          jobs: { ...s.jobs, [jobId]: view },
+          cursors: { ...s.cursors, [jobId]: cursor },
+          diagnostics: { ...s.diagnostics, [jobId]: { ...d, seeds: d.seeds + 1 } },
+        };
+      }),
+    noteFailure: (jobId, error) =>
+      set((s) => {
+        const d = s.diagnostics[jobId] ?? NO_DIAGNOSTICS;
+        return { diagnostics: { ...s.diagnostics, [jobId]: { ...d, failures: d.failures + 1, lastError: error } } };
+      }),
+  }));
+}
+
+/** The highest seq below which nothing is missing: what `get_job_events` should resume after. */
+export const selectAfterSeq = (s: JobStoreState, jobId: string): number => s.cursors[jobId]?.contiguous ?? 0;
+
+/** Carries the job store from <App> to the components. */
+export const JobStoreContext = createContext<JobStore | null>(null);
+
+/** Selects from the job store given to <App>. */
+export function useJobStore<U>(selector: (s: JobStoreState) => U): U {
+  const store = useContext(JobStoreContext);
+  if (store === null) throw new Error("useJobStore needs a <JobStoreContext.Provider>");
+  return useStore(store, selector);
+}
+
+/** The store itself, for the follow loop. */
+export function useJobStoreApi(): JobStore {
+  const store = useContext(JobStoreContext);
+  if (store === null) throw new Error("useJobStoreApi needs a <JobStoreContext.Provider>");
+  return store;
+}

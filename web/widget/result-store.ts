@@ -1,0 +1,72 @@
+/**
+ * The result of a completed job, paged in through `get_job_result`. A small zustand store of its
+ * own: the job store holds what events say, this one holds what the result pages say. Loading is
+ * guarded, so the first page is fetched exactly once however often completion is observed.
+ */
+import { createContext, useContext } from "react";
+import { useStore } from "zustand";
+import { createStore, type StoreApi } from "zustand/vanilla";
+import { GetJobResultOutput, TOOL, type PersonResult, type SkippedRow } from "../../shared/tools.js";
+import type { Host } from "./host.js";
+import type { ToolFailure } from "./tool-reply.js";
+
+export type ResultPages = {
+  summary: string | null;
+  people: PersonResult[];
+  skipped: SkippedRow[];
+  total: number | null;
+  /** Where the next page starts; null once every person is loaded. */
+  nextOffset: number | null;
+  loading: boolean;
+  error: ToolFailure | null;
+};
+export type ResultStoreState = { pages: Record<string, ResultPages> };
+export type ResultStore = StoreApi<ResultStoreState>;
+
+const EMPTY: ResultPages = { summary: null, people: [], skipped: [], total: null, nextOffset: 0, loading: false, error: null };
+/** People per `get_job_result` page. */
+export const PAGE_SIZE = 20;
+
+/** Creates a store; the widget makes one, tests make one each. */
+export const createResultStore = (): ResultStore => createStore<ResultStoreState>()(() => ({ pages: {} }));
+
+const update = (store: ResultStore, jobId: string, change: Partial<ResultPages>) =>
+  store.setState((s) => ({ pages: { ...s.pages, [jobId]: { ...(s.pages[jobId] ?? EMPTY), ...change } } }));
+
+/** Loads the next page of `jobId`'s result; does nothing while a page is loading or when all are in. */
+export async function loadNextPage(host: Host, store: ResultStore, jobId: string, limit = PAGE_SIZE): Promise<void> {
+  const current = store.getState().pages[jobId] ?? EMPTY;
+  if (current.loading || current.nextOffset === null) return;
+  update(store, jobId, { loading: true, error: null });
+  const reply = await host.callTool(TOOL.getJobResult, { jobId, offset: current.nextOffset, limit }, GetJobResultOutput);
+  if (!reply.ok) return update(store, jobId, { loading: false, error: reply.error });
+  const page = reply.value;
+  const latest = store.getState().pages[jobId] ?? EMPTY;
+  const rows = new Set(latest.people.map((p) => p.row));
+  const skippedRows = new Set(latest.skipped.map((s) => s.row));
+  update(store, jobId, {
+    summary: page.summary,
+    people: [...latest.people, ...page.people.filter((p) => !rows.has(p.row))],
+    skipped: [...latest.skipped, ...page.skipped.filter((s) => !skippedRows.has(s.row))],
+    total: page.total,
+    nextOffset: page.nextOffset,
+    loading: false,
+  });
+}
+
+/** Carries the result store from <App> to the components. */
+export const ResultStoreContext = createContext<ResultStore | null>(null);
+
+/** Selects from the result store given to <App>. */
+export function useResultStore<U>(selector: (s: ResultStoreState) => U): U {
+  const store = useContext(ResultStoreContext);
+  if (store === null) throw new Error("useResultStore needs a <ResultStoreContext.Provider>");
+  return useStore(store, selector);
+}
+
+/** The store itself, for actions such as `loadNextPage`. */
+export function useResultStoreApi(): ResultStore {
+  const store = useContext(ResultStoreContext);
+  if (store === null) throw new Error("useResultStoreApi needs a <ResultStoreContext.Provider>");
+  return store;
+}
