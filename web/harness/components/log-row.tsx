@@ -1,0 +1,44 @@
+/**
+ * One log entry: time, direction, method (and tool), id, latency and a mark for protocol errors
+ * and `isError` results. Clicking expands the raw message as pretty-printed text.
+ */
+import { memo, useState } from "react";
+import type { LogEntry } from "../log/rpc-log.js";
+
+const ARROW = { out: "→", in: "←", host: "◆" } as const;
+const DIR_TITLE = { out: "harness → server", in: "server → harness", host: "host event" } as const;
+
+const time = (at: number) => {
+  const d = new Date(at);
+  return `${d.toLocaleTimeString([], { hour12: false })}.${String(d.getMilliseconds()).padStart(3, "0")}`;
+};
+
+function badge(e: LogEntry): { text: string; cls: string } | null {
+  if (e.kind === "error") return { text: "error", cls: "error" };
+  if (e.toolError) return { text: "isError", cls: "warn" };
+  if (e.kind === "host") return { text: "host", cls: "host" };
+  return null;
+}
+
+export const LogRow = memo(function LogRow({ entry: e }: { entry: LogEntry }) {
+  const [open, setOpen] = useState(false);
+  const b = badge(e);
+  const reply = e.kind === "result" || e.kind === "error";
+  return (
+    <li className={`log-row ${e.dir} ${e.kind}${e.toolError ? " tool-error" : ""}`} data-kind={e.kind} data-method={e.method}>
+      <button type="button" className="log-line" aria-expanded={open} onClick={() => setOpen(!open)}>
+        <span className="log-time">{time(e.at)}</span>
+        <span className={`log-dir ${e.dir}`} title={DIR_TITLE[e.dir]}>{ARROW[e.dir]}</span>
+        <span className="log-method">
+          {reply && <span className="log-reply">reply · </span>}
+          {e.method}
+          {e.tool && <span className="log-tool"> {e.tool}</span>}
+        </span>
+        {e.id !== null && <span className="log-id">#{String(e.id)}</span>}
+        {e.latencyMs !== null && <span className="log-latency">{e.latencyMs} ms</span>}
+        {b && <span className={`pill ${b.cls}`}>{b.text}</span>}
+      </button>
+      {open && <pre className="json log-json">{JSON.stringify(e.message, null, 2)}</pre>}
+    </li>
+  );
+});

@@ -1,0 +1,45 @@
+/**
+ * Calls `suggest_gifts` with an occasion, a budget and a recipient, as the model would.
+ */
+import { useState, type FormEvent } from "react";
+import { TOOL } from "../../../shared/tools.js";
+import type { HarnessSession } from "../session.js";
+import { useHarness, type HarnessStore } from "../store.js";
+
+export function SuggestForm({ store, session }: { store: HarnessStore; session: HarnessSession }) {
+  const [occasion, setOccasion] = useState("birthday");
+  const [budget, setBudget] = useState("50");
+  const [recipient, setRecipient] = useState("A colleague who loves hiking and good coffee");
+  const busy = useHarness(store, (s) => s.busy);
+  const ready = useHarness(store, (s) => s.connection.status === "ready");
+
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    const args: Record<string, unknown> = { occasion: occasion.trim(), budget: Number(budget) };
+    if (recipient.trim()) args.recipient = recipient.trim();
+    void session.runTool(TOOL.suggestGifts, args);
+  };
+
+  return (
+    <form className="card" onSubmit={submit} aria-label="Suggest gifts">
+      <h2>suggest_gifts</h2>
+      <div className="row">
+        <label className="field grow">
+          <span>Occasion</span>
+          <input value={occasion} onChange={(e) => setOccasion(e.target.value)} required />
+        </label>
+        <label className="field narrow">
+          <span>Budget ($)</span>
+          <input type="number" min="1" step="any" value={budget} onChange={(e) => setBudget(e.target.value)} required />
+        </label>
+      </div>
+      <label className="field">
+        <span>Recipient</span>
+        <input value={recipient} onChange={(e) => setRecipient(e.target.value)} />
+      </label>
+      <button type="submit" className="button" disabled={!ready || busy !== null}>
+        {busy === TOOL.suggestGifts ? "Calling…" : "Suggest gifts"}
+      </button>
+    </form>
+  );
+}

@@ -1,0 +1,86 @@
+/**
+ * The widget's iframe: the widget HTML with the `window.openai` stand-in first in its <head>,
+ * in `sandbox="allow-scripts"` (no same-origin), wired to the harness through postMessage.
+ * Globals are baked in at mount and pushed live afterwards, so a theme switch never reloads it.
+ */
+import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { CHANNEL } from "../bridge/messages.js";
+import { defaultGlobals, type HostGlobals } from "../bridge/globals.js";
+import { createStandinScript, injectStandin } from "../bridge/standin.js";
+import { listenToWidget, pushGlobals } from "../bridge/widget-host.js";
+import type { HarnessSession } from "../session.js";
+import { maxHeightOf, useHarness, type HarnessStore, type Mount } from "../store.js";
+
+/** An inline frame never collapses below this, even when the widget reports less. */
+const MIN_HEIGHT = 80;
+
+type Props = { store: HarnessStore; session: HarnessSession; mount: Mount };
+
+export function WidgetFrame({ store, session, mount }: Props) {
+  const ref = useRef<HTMLIFrameElement>(null);
+  const theme = useHarness(store, (s) => s.theme);
+  const displayMode = useHarness(store, (s) => s.displayMode);
+  const locale = useHarness(store, (s) => s.locale);
+  const intrinsic = useHarness(store, (s) => s.intrinsicHeight);
+  const maxHeight = maxHeightOf({ displayMode });
+
+  // Read once per mount: later changes travel as openai:set_globals instead of a reload.
+  const baked = useMemo(() => {
+    const s = store.getState();
+    const globals: HostGlobals = {
+      ...defaultGlobals(),
+      theme: s.theme, displayMode: s.displayMode, locale: s.locale, maxHeight: maxHeightOf(s),
+      toolInput: mount.toolInput, toolOutput: mount.toolOutput, toolResponseMetadata: mount.toolResponseMetadata,
+      widgetState: s.widgetState,
+    };
+    const srcDoc = injectStandin(mount.html, createStandinScript({ globals, parentOrigin: window.location.origin, channel: CHANNEL }));
+    return { srcDoc, globals };
+  }, [store, mount]);
+
+  useLayoutEffect(() => {
+    const s = () => store.getState();
+    return listenToWidget(window, () => ref.current?.contentWindow ?? null, {
+      callTool: session.widgetCallTool,
+      setWidgetState: (state) => s().setWidgetState(state),
+      requestDisplayMode: (mode) => (s().setDisplayMode(mode), mode),
+      sendFollowUpMessage: (prompt) => {
+        s().addFollowUp(prompt);
+        s().logNote("openai/sendFollowUpMessage", { prompt });
+      },
+      openExternal: (href) => {
+        s().logNote("openai/openExternal", { href });
+        if (/^https?:\/\//i.test(href)) window.open(href, "_blank", "noopener,noreferrer");
+      },
+      notifyIntrinsicHeight: (height) => s().setIntrinsicHeight(height),
+      onInvalid: (data, error) => s().logNote("bridge/invalid-message", { data, error }),
+    });
+  }, [store, session, mount]);
+
+  // Push only what differs from what the widget already has.
+  const sent = useRef<Partial<HostGlobals>>(baked.globals);
+  useEffect(() => {
+    sent.current = baked.globals;
+  }, [baked]);
+  useEffect(() => {
+    const win = ref.current?.contentWindow;
+    const next: Partial<HostGlobals> = { theme, displayMode, locale, maxHeight };
+    const changed = Object.fromEntries(Object.entries(next).filter(([k, v]) => sent.current[k as keyof HostGlobals] !== v));
+    if (!win || Object.keys(changed).length === 0) return;
+    sent.current = { ...sent.current, ...changed };
+    pushGlobals(win, changed);
+  }, [theme, displayMode, locale, maxHeight]);
+
+  const height = displayMode === "inline" ? Math.max(MIN_HEIGHT, Math.min(maxHeight, intrinsic ?? maxHeight)) : undefined;
+  return (
+    <iframe
+      key={mount.key}
+      ref={ref}
+      title="Widget"
+      data-mount={mount.key}
+      className="widget-frame"
+      sandbox="allow-scripts"
+      srcDoc={baked.srcDoc}
+      style={height ? { height } : undefined}
+    />
+  );
+}

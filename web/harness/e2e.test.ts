@@ -1,0 +1,127 @@
+/**
+ * End to end in a real browser: the real app on an ephemeral port serves the built harness at `/`,
+ * the harness plays ChatGPT's side with the built widget in a sandboxed iframe, and a bulk analysis
+ * of the sample CSV must end in the same widget view with faults (duplicates ×3, shuffling, a
+ * dropped reply) as without. Needs `npm run build` first (dist/harness and dist/widget).
+ */
+import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import { parse } from "csv-parse/sync";
+import { chromium, type Browser, type Page } from "playwright-core";
+import { startTestServer, type TestServer } from "../../server/test-support.js";
+
+const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
+const HARNESS_DIR = root("dist/harness");
+const WIDGET_HTML = root("dist/widget/index.html");
+const SCREENSHOT = root("test-artifacts/harness-e2e.png");
+const SAMPLE_NAMES = (parse(readFileSync(fileURLToPath(new URL("./sample-employees.csv", import.meta.url))), { columns: true }) as { name: string }[]).map(
+  (r) => r.name,
+);
+const JOB_TIMEOUT = 60_000;
+
+let server: TestServer;
+let browser: Browser;
+let page: Page;
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  for (const built of [`${HARNESS_DIR}/index.html`, WIDGET_HTML]) {
+    if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` before this test`);
+  }
+  server = await startTestServer({ staticDir: HARNESS_DIR, widgetHtmlPath: WIDGET_HTML });
+  browser = await chromium.launch({
+    executablePath: "/usr/bin/chromium",
+    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
+  });
+  page = await browser.newPage({ viewport: { width: 1680, height: 1050 } });
+  page.on("pageerror", (e) => pageErrors.push(e.message));
+  await page.goto(`${server.url}/`);
+  await page.getByRole("status").filter({ hasText: "session" }).waitFor({ timeout: 15_000 });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await server?.close();
+});
+
+const frame = () => page.locator('iframe[title="Widget"]');
+
+/** Starts the bulk analysis from the form and waits for the new widget to show the finished job. */
+async function runBulkAnalysis(): Promise<{ stages: string[]; people: string[] }> {
+  const previous = (await frame().count()) > 0 ? await frame().getAttribute("data-mount") : null;
+  await page.getByRole("button", { name: "Start bulk analysis" }).click();
+  // Wait for the widget of this call, not the one still showing the previous result.
+  await expect.poll(() => frame().getAttribute("data-mount").catch(() => null), { timeout: JOB_TIMEOUT }).not.toBe(previous);
+  const widget = page.frameLocator(`iframe[data-mount="${await frame().getAttribute("data-mount")}"]`);
+  const bar = widget.getByRole("progressbar");
+  await expect.poll(() => bar.getAttribute("aria-valuenow").catch(() => null), { timeout: JOB_TIMEOUT, interval: 100 }).toBe("100");
+  const stages = widget.locator(".gg-stage");
+  await expect.poll(async () => (await stages.evaluateAll((els) => els.map((e) => e.getAttribute("data-state")))).join(","), { timeout: JOB_TIMEOUT })
+    .toMatch(/^done(,done)+$/);
+  // The widget pages the result in; "Show more" until every person is on screen.
+  const people = widget.locator(".gg-person");
+  const more = widget.getByRole("button", { name: "Show more" });
+  await expect.poll(async () => {
+    const n = await people.count();
+    if (n < SAMPLE_NAMES.length && (await more.isVisible())) await more.click();
+    return n;
+  }, { timeout: JOB_TIMEOUT, interval: 200 }).toBe(SAMPLE_NAMES.length);
+  return {
+    stages: await stages.evaluateAll((els) => els.map((e) => `${e.textContent}|${e.getAttribute("data-state")}`)),
+    people: await people.allInnerTexts(),
+  };
+}
+
+/** On failure, what the page looked like is the quickest clue. */
+async function screenshotOnFailure(body: () => Promise<void>) {
+  try {
+    await body();
+  } catch (error) {
+    mkdirSync(root("test-artifacts"), { recursive: true });
+    await page.screenshot({ path: root("test-artifacts/harness-e2e-failure.png") }).catch(() => undefined);
+    throw error;
+  }
+}
+
+describe("the harness against the real server", () => {
+  it("shows the same finished bulk analysis with and without faults, and logs every call", () => screenshotOnFailure(async () => {
+    await page.getByRole("button", { name: "Load sample CSV" }).click();
+    await expect.poll(() => page.getByRole("textbox", { name: /Employees CSV/ }).inputValue()).toContain("Zoë Müller");
+
+    const clean = await runBulkAnalysis();
+    for (const name of SAMPLE_NAMES) expect(clean.people.some((text) => text.includes(name))).toBe(true);
+
+    await page.getByLabel("Duplicates ×").fill("3");
+    await page.getByLabel("Shuffle within and across batches").check();
+    await page.getByLabel(/Drop the next reply/).check();
+    const faulted = await runBulkAnalysis();
+
+    expect(faulted).toEqual(clean);
+    // The one-shot drop fired (and switched itself off); the log shows what the faults did.
+    await expect.poll(() => page.getByLabel(/Drop the next reply/).isChecked()).toBe(false);
+    const log = page.locator(".log-list");
+    expect(await log.locator('[data-method="fault/drop"]').count()).toBe(1);
+    expect(await log.locator('[data-method="fault/batch"]').count()).toBeGreaterThan(0);
+
+    const calls = log.locator('[data-method="tools/call"][data-kind="request"]');
+    const replies = log.locator('[data-method="tools/call"][data-kind="result"]');
+    expect(await calls.count()).toBeGreaterThanOrEqual(4);
+    expect(await replies.count()).toBeGreaterThanOrEqual(4);
+    await expect.poll(() => log.locator('.log-row:has(.log-tool:text-is("get_job_events"))').count()).toBeGreaterThan(0);
+    expect(await replies.filter({ hasText: "start_bulk_gift_analysis" }).count()).toBe(2);
+    expect(await log.locator('[data-method="resources/read"][data-kind="result"]').count()).toBeGreaterThanOrEqual(2);
+
+    // Expanding a reply shows its raw JSON as text; a second click folds it again.
+    const startReply = replies.filter({ hasText: "start_bulk_gift_analysis" }).last().getByRole("button");
+    await startReply.click();
+    await expect.poll(() => log.locator(".log-json").first().textContent()).toContain('"jobId"');
+    await startReply.click();
+    expect(await log.locator(".log-json").count()).toBe(0);
+
+    expect(pageErrors).toEqual([]);
+    // The picture worth keeping: the finished job at the top of the widget, the log beside it.
+    await page.frameLocator('iframe[title="Widget"]').getByRole("progressbar").scrollIntoViewIfNeeded();
+    mkdirSync(root("test-artifacts"), { recursive: true });
+    await page.screenshot({ path: SCREENSHOT });
+  }), 3 * JOB_TIMEOUT);
+});

@@ -1,0 +1,66 @@
+/**
+ * Fault injection for `get_job_events` replies, as a pure function of one batch: copy every event
+ * N times, shuffle, and hold some events back to deliver them with a later batch. The widget's
+ * reducer must end in the same view whatever this does, which is what the harness lets you watch.
+ */
+import type { JobEvent } from "../../../shared/job-events.js";
+
+export type FaultConfig = {
+  /** Copies of each event in a batch; 1 means no duplicates. */
+  duplicates: number;
+  /** Shuffle within the batch and carry some events over to a later batch. */
+  shuffle: boolean;
+  /** Extra milliseconds before the widget gets its reply. */
+  delayMs: number;
+  /** Answer the next `get_job_events` call with a network error (one shot). */
+  dropNext: boolean;
+};
+
+export const NO_FAULTS: FaultConfig = { duplicates: 1, shuffle: false, delayMs: 0, dropNext: false };
+
+/** Share of a batch's events held back for a later batch when shuffling. */
+export const HOLD_BACK_SHARE = 0.35;
+
+export type BatchInput = {
+  events: readonly JobEvent[];
+  /** The last batch the widget will ask for (the reply says `done`, or carries a terminal event). */
+  final: boolean;
+};
+export type BatchOutput = { events: JobEvent[]; held: JobEvent[] };
+
+/**
+ * Applies duplicates and shuffling to one batch. `held` are the events carried over from earlier
+ * batches of the same job; they are always delivered in this batch, so none waits more than one
+ * round, and a final batch delivers everything. `random` returns [0, 1), like Math.random.
+ */
+export function faultBatch(batch: BatchInput, held: readonly JobEvent[], config: FaultConfig, random: () => number): BatchOutput {
+  const copies = Math.max(1, Math.floor(config.duplicates));
+  const fresh = batch.events.flatMap((e) => Array.from({ length: copies }, () => e));
+  if (!config.shuffle) return { events: [...held, ...fresh], held: [] };
+  const keep: JobEvent[] = [];
+  const hold: JobEvent[] = [];
+  for (const e of fresh) (!batch.final && random() < HOLD_BACK_SHARE ? hold : keep).push(e);
+  return { events: shuffle([...held, ...keep], random), held: hold };
+}
+
+/** Fisher–Yates on a copy. */
+export function shuffle<T>(items: readonly T[], random: () => number): T[] {
+  const a = items.slice();
+  for (let i = a.length - 1; i > 0; i--) {
+    const j = Math.floor(random() * (i + 1));
+    [a[i], a[j]] = [a[j], a[i]];
+  }
+  return a;
+}
+
+/** A small seeded generator (mulberry32), so a run with faults can be replayed exactly. */
+export function seededRandom(seed: number): () => number {
+  let s = seed >>> 0;
+  return () => {
+    s = (s + 0x6d2b79f5) >>> 0;
+    let t = s;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}

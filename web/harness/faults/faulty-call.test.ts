@@ -1,0 +1,96 @@
+import { applyJobEvents, createJobView } from "../../../shared/job-reducer.js";
+import { parseJobEvents } from "../../../shared/job-events.js";
+import { TOOL } from "../../../shared/tools.js";
+import { NO_FAULTS, seededRandom, type FaultConfig } from "./faults.js";
+import { createFaultyCaller, DroppedReplyError, type CallTool } from "./faulty-call.js";
+import { jobEventStream } from "./test-events.js";
+
+const JOB = "job-f";
+const ALL = jobEventStream(JOB, 12);
+
+/** Answers get_job_events from a fixed event log in slices of three, the way the server pages. */
+const eventLog: CallTool = async (name, args) => {
+  if (name !== TOOL.getJobEvents) return { content: [{ type: "text", text: "ok" }], structuredContent: { name } };
+  const after = typeof args.afterSeq === "number" ? args.afterSeq : 0;
+  const events = ALL.filter((e) => e.seq > after).slice(0, 3);
+  const nextSeq = events.length ? events[events.length - 1].seq : after;
+  const done = nextSeq === ALL.length;
+  const view = applyJobEvents(createJobView(JOB), ALL.slice(0, nextSeq));
+  return { content: [], structuredContent: { jobId: JOB, status: view.status, events, nextSeq, done, view }, _meta: { a: 1 } };
+};
+
+/** A follow loop like the widget's: ask after nextSeq until done, retry on a network error. */
+async function follow(callTool: CallTool) {
+  let view = createJobView(JOB);
+  let afterSeq = 0;
+  let errors = 0;
+  for (let round = 0; round < 100; round++) {
+    let reply;
+    try {
+      reply = await callTool(TOOL.getJobEvents, { jobId: JOB, afterSeq });
+    } catch (e) {
+      expect(e).toBeInstanceOf(DroppedReplyError);
+      errors++;
+      continue;
+    }
+    const sc = reply.structuredContent!;
+    view = applyJobEvents(view, parseJobEvents(sc.events).events);
+    afterSeq = sc.nextSeq as number;
+    if (sc.done) return { view, errors };
+  }
+  throw new Error("the loop never finished");
+}
+
+function caller(config: FaultConfig, seed = 1) {
+  const notes: string[] = [];
+  let current = config;
+  const callTool = createFaultyCaller({
+    call: eventLog,
+    config: () => current,
+    onDropped: () => { current = { ...current, dropNext: false }; },
+    note: (method) => notes.push(method),
+    random: seededRandom(seed),
+    sleep: async () => {},
+  });
+  return { callTool, notes };
+}
+
+describe("createFaultyCaller", () => {
+  const expected = applyJobEvents(createJobView(JOB), ALL);
+
+  it("passes replies through untouched without faults", async () => {
+    const { callTool, notes } = caller(NO_FAULTS);
+    const reply = await callTool(TOOL.getJobEvents, { jobId: JOB, afterSeq: 0 });
+    expect(reply).toEqual(await eventLog(TOOL.getJobEvents, { jobId: JOB, afterSeq: 0 }));
+    expect(notes).toEqual([]);
+  });
+
+  it("leaves other tools alone even with every fault on", async () => {
+    const { callTool, notes } = caller({ duplicates: 3, shuffle: true, delayMs: 10, dropNext: true });
+    expect(await callTool(TOOL.suggestGifts, {})).toEqual(await eventLog(TOOL.suggestGifts, {}));
+    expect(notes).toEqual([]);
+  });
+
+  it("drops exactly one reply, then the follow loop ends in the same view", async () => {
+    const { callTool, notes } = caller({ ...NO_FAULTS, dropNext: true });
+    const { view, errors } = await follow(callTool);
+    expect(errors).toBe(1);
+    expect(notes.filter((n) => n === "fault/drop")).toHaveLength(1);
+    expect(view).toEqual(expected);
+  });
+
+  it("keeps the rest of the reply and only reshapes the events", async () => {
+    const { callTool } = caller({ ...NO_FAULTS, duplicates: 2 });
+    const reply = await callTool(TOOL.getJobEvents, { jobId: JOB, afterSeq: 0 });
+    expect(reply._meta).toEqual({ a: 1 });
+    expect((reply.structuredContent!.events as unknown[]).length).toBe(6);
+    expect(reply.structuredContent!.nextSeq).toBe(3);
+  });
+
+  it.each([1, 2, 3, 4, 5])("ends in the same view with duplicates ×3, shuffling and a drop (seed %i)", async (seed) => {
+    const { callTool, notes } = caller({ duplicates: 3, shuffle: true, delayMs: 5, dropNext: true }, seed);
+    const { view } = await follow(callTool);
+    expect(view).toEqual(expected);
+    expect(notes).toContain("fault/batch");
+  });
+});

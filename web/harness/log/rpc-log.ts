@@ -1,0 +1,127 @@
+/**
+ * The JSON-RPC log as a pure value: every message in arrival order, each reply paired with its
+ * request by `id` (so a reply shows the request's method and the latency), and host-side notes
+ * (follow-ups, injected faults) interleaved where they happened. No React, no I/O.
+ */
+
+/** `out`: harness → server; `in`: server → harness; `host`: something the host itself did. */
+export type Direction = "out" | "in" | "host";
+export type EntryKind = "request" | "notification" | "result" | "error" | "host";
+
+export type LogEntry = {
+  /** Position in the whole log, from 1; never reused, even when old entries are trimmed. */
+  n: number;
+  /** Epoch milliseconds when the message passed the transport. */
+  at: number;
+  dir: Direction;
+  kind: EntryKind;
+  id: string | number | null;
+  /** The message's method; for a reply, the method of the request it answers ("?" when unknown). */
+  method: string;
+  /** The tool name of a `tools/call` request, carried onto its reply. */
+  tool: string | null;
+  /** On a reply: milliseconds since its request. */
+  latencyMs: number | null;
+  /** On a reply: the `n` of its request. On a request: the `n` of its reply, once it came. */
+  pair: number | null;
+  /** A `tools/call` result with `isError: true`: a domain failure, not a protocol error. */
+  toolError: boolean;
+  /** The raw message (for host entries: what the host recorded). */
+  message: unknown;
+};
+
+export type PendingRequest = { n: number; at: number; method: string; tool: string | null };
+
+export type RpcLog = {
+  entries: LogEntry[];
+  /** Requests still waiting for a reply, keyed by `${dir}:${id}`; kept apart from the entries so a
+   * reply still pairs after its request was trimmed or the view was cleared. */
+  pending: Record<string, PendingRequest>;
+  next: number;
+};
+
+/** Entries kept; older ones are trimmed so a long session stays responsive. */
+export const MAX_ENTRIES = 3000;
+
+export function createRpcLog(): RpcLog {
+  return { entries: [], pending: {}, next: 1 };
+}
+
+/** Drops the entries but keeps numbering and the requests still in flight, so their replies pair. */
+export function clearEntries(log: RpcLog): RpcLog {
+  return { entries: [], pending: log.pending, next: log.next };
+}
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const isId = (v: unknown): v is string | number => typeof v === "string" || typeof v === "number";
+
+/** Appends one JSON-RPC message that crossed the transport in direction `dir`. */
+export function appendMessage(log: RpcLog, dir: "out" | "in", message: unknown, at: number): RpcLog {
+  const m = isRecord(message) ? message : {};
+  const id = isId(m.id) ? m.id : null;
+  const base = { n: log.next, at, dir, id, tool: null, latencyMs: null, pair: null, toolError: false, message };
+  if (typeof m.method === "string") {
+    const tool = m.method === "tools/call" && isRecord(m.params) && typeof m.params.name === "string" ? m.params.name : null;
+    const entry: LogEntry = { ...base, kind: id === null ? "notification" : "request", method: m.method, tool };
+    const pending = id === null ? log.pending : { ...log.pending, [`${dir}:${id}`]: { n: entry.n, at, method: m.method, tool } };
+    return push(log, entry, pending);
+  }
+  // A reply answers a request that travelled the other way.
+  const key = `${dir === "in" ? "out" : "in"}:${id}`;
+  const req = id === null ? undefined : log.pending[key];
+  const entry: LogEntry = {
+    ...base,
+    kind: "error" in m ? "error" : "result",
+    method: req?.method ?? "?",
+    tool: req?.tool ?? null,
+    latencyMs: req ? Math.max(0, at - req.at) : null,
+    pair: req?.n ?? null,
+    toolError: isRecord(m.result) && m.result.isError === true,
+  };
+  let pending = log.pending;
+  let entries = log.entries;
+  if (req) {
+    pending = { ...log.pending };
+    delete pending[key];
+    const kept = entryAt(log, req.n);
+    if (kept) {
+      entries = entries.slice();
+      entries[req.n - entries[0].n] = { ...kept, pair: entry.n };
+    }
+  }
+  return push({ ...log, entries }, entry, pending);
+}
+
+/** Appends something the host did (a follow-up message, an injected fault) between the messages. */
+export function appendHostNote(log: RpcLog, method: string, detail: unknown, at: number): RpcLog {
+  const entry: LogEntry = {
+    n: log.next, at, dir: "host", kind: "host", id: null, method, tool: null,
+    latencyMs: null, pair: null, toolError: false, message: detail,
+  };
+  return push(log, entry, log.pending);
+}
+
+/** The entry numbered `n`, if it is still kept. */
+export function entryAt(log: RpcLog, n: number): LogEntry | undefined {
+  const first = log.entries[0]?.n;
+  return first === undefined ? undefined : log.entries[n - first];
+}
+
+/**
+ * Entries whose method (or tool name) contains `query`, case-insensitively; all when it is blank.
+ * `tools/call get_job_events` matches both words, so either narrows to those calls.
+ */
+export function filterEntries(entries: readonly LogEntry[], query: string): LogEntry[] {
+  const words = query.toLowerCase().split(/\s+/).filter(Boolean);
+  if (words.length === 0) return entries.slice();
+  return entries.filter((e) => {
+    const hay = `${e.method} ${e.tool ?? ""}`.toLowerCase();
+    return words.every((w) => hay.includes(w));
+  });
+}
+
+function push(log: RpcLog, entry: LogEntry, pending: Record<string, PendingRequest>): RpcLog {
+  const entries = log.entries.length >= MAX_ENTRIES ? log.entries.slice(log.entries.length - MAX_ENTRIES + 1) : log.entries.slice();
+  entries.push(entry);
+  return { entries, pending, next: entry.n + 1 };
+}

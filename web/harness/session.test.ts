@@ -1,0 +1,95 @@
+import { readFileSync } from "node:fs";
+import { applyJobEvents, createJobView } from "../../shared/job-reducer.js";
+import { parseJobEvents, type JobEvent } from "../../shared/job-events.js";
+import { GetJobEventsOutput, StartBulkOutput, SuggestGiftsOutput, TOOL } from "../../shared/tools.js";
+import { startTestServer, type TestServer } from "../../server/test-support.js";
+import { DroppedReplyError } from "./faults/faulty-call.js";
+import { createHarnessSession, type HarnessSession } from "./session.js";
+import { createHarnessStore, type HarnessStore } from "./store.js";
+
+const SAMPLE = readFileSync(new URL("./sample-employees.csv", import.meta.url), "utf8");
+
+let server: TestServer;
+let store: HarnessStore;
+let session: HarnessSession;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  store = createHarnessStore();
+  session = createHarnessSession(store, server.mcpUrl);
+  await session.connect();
+});
+afterAll(async () => {
+  await session?.close();
+  await server?.close();
+});
+
+const methods = () => store.getState().log.entries.map((e) => `${e.dir} ${e.kind} ${e.method}`);
+
+describe("the harness session against the real server", () => {
+  it("connects and logs the handshake, each reply paired with its request", () => {
+    expect(store.getState().connection).toMatchObject({ status: "ready" });
+    expect(methods().slice(0, 3)).toEqual(["out request initialize", "in result initialize", "out notification notifications/initialized"]);
+    const reply = store.getState().log.entries[1];
+    expect(reply.pair).toBe(store.getState().log.entries[0].n);
+    expect(methods()).toContain("in result resources/list");
+  });
+
+  it("mounts the widget resource for a suggest_gifts result", async () => {
+    await session.runTool(TOOL.suggestGifts, { occasion: "birthday", budget: 40, recipient: "loves tea" });
+    const mount = store.getState().mount!;
+    expect(store.getState().problem).toBeNull();
+    expect(mount.widgetUri).toMatch(/^ui:\/\//);
+    expect(mount.html).toMatch(/<html/i);
+    expect(mount.toolInput).toEqual({ occasion: "birthday", budget: 40, recipient: "loves tea" });
+    expect(SuggestGiftsOutput.parse(mount.toolOutput).gifts.length).toBeGreaterThan(0);
+  });
+
+  it("follows a bulk job through every fault to the server's own view", async () => {
+    await session.runTool(TOOL.startBulk, { occasion: "farewell", budgetPerPerson: 60, csv: SAMPLE });
+    const { jobId } = StartBulkOutput.parse(store.getState().mount!.toolOutput);
+    store.getState().setFaults({ duplicates: 3, shuffle: true, dropNext: true });
+
+    let view = createJobView(jobId);
+    let afterSeq = 0;
+    let dropped = 0;
+    const seen: JobEvent[] = [];
+    for (;;) {
+      let reply;
+      try {
+        reply = await session.widgetCallTool(TOOL.getJobEvents, { jobId, afterSeq, waitMs: 2000 });
+      } catch (error) {
+        expect(error).toBeInstanceOf(DroppedReplyError);
+        dropped++;
+        continue;
+      }
+      const page = GetJobEventsOutput.parse(reply.structuredContent);
+      const { events } = parseJobEvents(page.events);
+      seen.push(...events);
+      view = applyJobEvents(view, events);
+      afterSeq = page.nextSeq;
+      if (page.done) {
+        expect(view).toEqual(page.view);
+        break;
+      }
+    }
+    expect(dropped).toBe(1);
+    expect(store.getState().faults.dropNext).toBe(false);
+    expect(view.status).toBe("completed");
+    // Duplicates ×3 reached the widget: every distinct event came (at least) three times.
+    expect(seen.length).toBeGreaterThanOrEqual(3 * new Set(seen.map((e) => e.eventId)).size);
+    expect(methods()).toContain("host host fault/drop");
+  });
+
+  it("logs job notifications from the session's stream", async () => {
+    await vi.waitFor(() => expect(methods()).toContain("in notification notifications/job/completed"), { timeout: 10_000 });
+  });
+
+  it("explains a tool's isError result beside the controls, and still mounts the widget", async () => {
+    await session.runTool(TOOL.startBulk, { occasion: "farewell", budgetPerPerson: 60, csv: "nothing useful" });
+    expect(store.getState().mount!.isError).toBe(true);
+    expect(store.getState().problem).toMatch(/\w/);
+    const reply = store.getState().log.entries.findLast((e) => e.tool === TOOL.startBulk && e.kind === "result");
+    expect(reply?.toolError).toBe(true);
+  });
+});

@@ -1,0 +1,140 @@
+/**
+ * The host side of one harness session: an MCP client (official SDK, Streamable HTTP, every
+ * message tapped into the log), the form actions that call a tool and mount the widget for its
+ * result, and the widget's own callTool path, with the fault switches applied.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { Resource, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { LoggingTransport } from "./mcp/logging-transport.js";
+import { listAllResources, readWidget, widgetUriFor } from "./mcp/widget-resource.js";
+import { createFaultyCaller, type CallTool, type WidgetToolResult } from "./faults/faulty-call.js";
+import type { HarnessStore } from "./store.js";
+
+export type HarnessSession = {
+  /** Connects (or reconnects) and loads the tool and resource lists. */
+  connect(): Promise<void>;
+  /** Calls a tool as the model would, then shows its result in a fresh widget. */
+  runTool(name: string, args: Record<string, unknown>): Promise<void>;
+  /** What the widget's `window.openai.callTool` reaches. */
+  widgetCallTool: CallTool;
+  /** Ends the session on the server and closes the connection. */
+  close(): Promise<void>;
+};
+
+const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+
+/** The tool result as the widget receives it: the server's fields, nothing added. */
+export function toWidgetResult(raw: Record<string, unknown>): WidgetToolResult {
+  const out: WidgetToolResult = { content: Array.isArray(raw.content) ? raw.content : [] };
+  if (isRecord(raw.structuredContent)) out.structuredContent = raw.structuredContent;
+  if (typeof raw.isError === "boolean") out.isError = raw.isError;
+  if (isRecord(raw._meta)) out._meta = raw._meta;
+  return out;
+}
+
+/** The text of an `isError` result, for the controls' problem line. */
+function errorText(result: WidgetToolResult): string {
+  const text = result.content.map((c) => (isRecord(c) && typeof c.text === "string" ? c.text : "")).join(" ").trim();
+  return text || "The tool reported an error";
+}
+
+export function createHarnessSession(store: HarnessStore, endpoint: URL): HarnessSession {
+  let client: Client | null = null;
+  let http: StreamableHTTPClientTransport | null = null;
+  let tools: Tool[] = [];
+  let resources: Resource[] = [];
+  const s = () => store.getState();
+
+  const call: CallTool = async (name, args) => {
+    if (!client) throw new Error("The harness is not connected to the server");
+    return toWidgetResult(await client.callTool({ name, arguments: args }));
+  };
+
+  async function connect() {
+    await client?.close().catch(() => undefined);
+    s().setConnection({ status: "connecting" });
+    const wire = new StreamableHTTPClientTransport(endpoint);
+    const transport = new LoggingTransport(wire, {
+      message: (direction, message) => s().logMessage(direction, message),
+      error: (error) => s().logNote("transport/error", { message: error.message }),
+    });
+    const next = new Client({ name: "giftgenius-harness", version: "0.1.0" });
+    next.onclose = () => {
+      if (client === next) s().setConnection({ status: "error", error: "The connection closed" });
+    };
+    try {
+      await next.connect(transport);
+      client = next;
+      http = wire;
+      tools = [];
+      for (let cursor: string | undefined, first = true; first || cursor; first = false) {
+        const page = await next.listTools(cursor ? { cursor } : undefined);
+        tools.push(...page.tools);
+        cursor = page.nextCursor;
+      }
+      resources = await listAllResources(next);
+      if (next.getServerCapabilities()?.logging) await next.setLoggingLevel("info").catch(() => undefined);
+      const info = next.getServerVersion();
+      s().setConnection({ status: "ready", sessionId: transport.sessionId ?? null, server: info ? `${info.name} ${info.version}` : "MCP server" });
+    } catch (error) {
+      s().setConnection({ status: "error", error: messageOf(error) });
+    }
+  }
+
+  async function runTool(name: string, args: Record<string, unknown>) {
+    s().setBusy(name);
+    s().setProblem(null);
+    try {
+      const result = await call(name, args);
+      const uri = widgetUriFor(name, tools, resources);
+      if (!uri) throw new Error("The server lists no ui:// widget resource for this tool");
+      const widget = await readWidget(client!, uri);
+      s().mountWidget({
+        toolName: name,
+        toolInput: args,
+        toolOutput: result.structuredContent ?? null,
+        toolResponseMetadata: result._meta ?? null,
+        isError: result.isError === true,
+        widgetUri: uri,
+        html: widget.html,
+      });
+      if (result.isError) s().setProblem(errorText(result));
+      await subscribeToResult(result);
+    } catch (error) {
+      s().setProblem(messageOf(error));
+    } finally {
+      s().setBusy(null);
+    }
+  }
+
+  // A host that keeps the result on screen would subscribe to it; the log then shows resources/updated.
+  async function subscribeToResult(result: WidgetToolResult) {
+    const uri = result.structuredContent?.resultUri;
+    if (!client || typeof uri !== "string" || !client.getServerCapabilities()?.resources?.subscribe) return;
+    await client.subscribeResource({ uri }).catch(() => undefined);
+  }
+
+  const widgetCallTool = createFaultyCaller({
+    call,
+    config: () => s().faults,
+    onDropped: () => s().setFaults({ dropNext: false }),
+    note: (method, detail) => s().logNote(method, detail),
+  });
+
+  return {
+    connect,
+    runTool,
+    widgetCallTool,
+    // Ends the MCP session on the server too (DELETE), rather than leaving it to idle out.
+    close: async () => {
+      const c = client;
+      const h = http;
+      client = null;
+      http = null;
+      await h?.terminateSession().catch(() => undefined);
+      await c?.close();
+    },
+  };
+}

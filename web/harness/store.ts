@@ -1,0 +1,111 @@
+/**
+ * The harness's state in one zustand store: the connection, the JSON-RPC log, the host globals,
+ * the mounted widget (the tool call it shows) and its widgetState, and the fault switches.
+ * Actions only set state; talking to the server is the session's job (session.ts).
+ */
+import { createStore, type StoreApi } from "zustand/vanilla";
+import { useStore } from "zustand";
+import { appendHostNote, appendMessage, clearEntries, createRpcLog, type RpcLog } from "./log/rpc-log.js";
+import { NO_FAULTS, type FaultConfig } from "./faults/faults.js";
+import { maxHeightFor, type DisplayMode, type Theme } from "./bridge/globals.js";
+
+export type Connection =
+  | { status: "connecting" }
+  | { status: "ready"; sessionId: string | null; server: string }
+  | { status: "error"; error: string };
+
+/** A tool call shown in the widget pane: what the widget gets as its toolInput/toolOutput/metadata. */
+export type Mount = {
+  /** Changes on every (re)mount, so the iframe is re-created. */
+  key: number;
+  toolName: string;
+  toolInput: Record<string, unknown>;
+  toolOutput: Record<string, unknown> | null;
+  toolResponseMetadata: Record<string, unknown> | null;
+  isError: boolean;
+  widgetUri: string;
+  html: string;
+  at: number;
+};
+
+export type HarnessState = {
+  connection: Connection;
+  log: RpcLog;
+  theme: Theme;
+  displayMode: DisplayMode;
+  locale: string;
+  mount: Mount | null;
+  widgetState: unknown;
+  faults: FaultConfig;
+  /** The tool the controls are waiting on, if any. */
+  busy: string | null;
+  /** The last failure of a control action, shown beside the controls. */
+  problem: string | null;
+  /** Follow-up prompts the mounted widget sent (`sendFollowUpMessage`). */
+  followUps: string[];
+  /** The height the mounted widget asked for (`notifyIntrinsicHeight`), if it did. */
+  intrinsicHeight: number | null;
+};
+
+export type HarnessActions = {
+  logMessage(direction: "out" | "in", message: unknown): void;
+  logNote(method: string, detail: unknown): void;
+  clearLog(): void;
+  setConnection(connection: Connection): void;
+  setTheme(theme: Theme): void;
+  setDisplayMode(mode: DisplayMode): void;
+  setLocale(locale: string): void;
+  setFaults(patch: Partial<FaultConfig>): void;
+  setWidgetState(state: unknown): void;
+  /** Shows a new tool call: a fresh widget with no widgetState, as a new message in ChatGPT would. */
+  mountWidget(mount: Omit<Mount, "key" | "at">): void;
+  /** Re-creates the iframe for the same call, keeping widgetState, to watch the widget resume. */
+  reloadWidget(): void;
+  setBusy(busy: string | null): void;
+  setProblem(problem: string | null): void;
+  addFollowUp(prompt: string): void;
+  setIntrinsicHeight(height: number): void;
+};
+
+export type HarnessStore = StoreApi<HarnessState & HarnessActions>;
+
+/** The maxHeight global that goes with the current display mode. */
+export const maxHeightOf = (s: Pick<HarnessState, "displayMode">): number => maxHeightFor(s.displayMode);
+
+export function createHarnessStore(now: () => number = Date.now): HarnessStore {
+  return createStore<HarnessState & HarnessActions>()((set) => ({
+    connection: { status: "connecting" },
+    log: createRpcLog(),
+    theme: "light",
+    displayMode: "inline",
+    locale: "en-US",
+    mount: null,
+    widgetState: null,
+    faults: NO_FAULTS,
+    busy: null,
+    problem: null,
+    followUps: [],
+    intrinsicHeight: null,
+    logMessage: (direction, message) => set((s) => ({ log: appendMessage(s.log, direction, message, now()) })),
+    logNote: (method, detail) => set((s) => ({ log: appendHostNote(s.log, method, detail, now()) })),
+    clearLog: () => set((s) => ({ log: clearEntries(s.log) })),
+    setConnection: (connection) => set({ connection }),
+    setTheme: (theme) => set({ theme }),
+    setDisplayMode: (displayMode) => set({ displayMode }),
+    setLocale: (locale) => set({ locale }),
+    setFaults: (patch) => set((s) => ({ faults: { ...s.faults, ...patch } })),
+    setWidgetState: (widgetState) => set({ widgetState }),
+    mountWidget: (m) =>
+      set((s) => ({ mount: { ...m, key: (s.mount?.key ?? 0) + 1, at: now() }, widgetState: null, followUps: [], intrinsicHeight: null })),
+    reloadWidget: () => set((s) => (s.mount ? { mount: { ...s.mount, key: s.mount.key + 1 }, intrinsicHeight: null } : {})),
+    setBusy: (busy) => set({ busy }),
+    setProblem: (problem) => set({ problem }),
+    addFollowUp: (prompt) => set((s) => ({ followUps: [...s.followUps, prompt] })),
+    setIntrinsicHeight: (height) => set({ intrinsicHeight: height }),
+  }));
+}
+
+/** Selects from the store in a component. */
+export function useHarness<T>(store: HarnessStore, select: (s: HarnessState & HarnessActions) => T): T {
+  return useStore(store, select);
+}
