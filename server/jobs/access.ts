@@ -1,0 +1,22 @@
+/**
+ * The one gate in front of every read of a job (events, result, resource, cancel, wait): it loads
+ * the job and lets only its owner see it, while it has not expired. A missing, expired or foreign
+ * job all get the same answer, so job ids cannot be probed.
+ */
+import { isTerminalStatus } from "../../shared/job-reducer.js";
+import type { Caller, Outcome } from "./job-service.js";
+import { ok, unknownJob } from "./outcomes.js";
+import type { JobStore, StoredJob } from "./store.js";
+
+export type Gate = (jobId: string, caller: Caller) => Promise<Outcome<StoredJob>>;
+
+/** `expiredBefore()` is the creation time before which a finished job counts as gone. */
+export function createGate(store: JobStore, expiredBefore: () => number): Gate {
+  return async (jobId, caller) => {
+    const job = await store.getJob(jobId);
+    if (!job || job.owner.subject !== caller.subject) return unknownJob(jobId);
+    // the sweep deletes expired jobs now and then; until it does they must already read as gone
+    if (isTerminalStatus(job.view.status) && job.createdAt < expiredBefore()) return unknownJob(jobId);
+    return ok(job);
+  };
+}

@@ -1,0 +1,66 @@
+/**
+ * Reads a CSV's records in batches with csv-parse, slice by slice, so the caller can report
+ * progress and yield to the event loop between batches. Records that csv-parse cannot read are
+ * returned as skipped rows in their place; every row keeps the number a spreadsheet would show.
+ */
+import { once } from "node:events";
+import { parse, type CsvError, type Options } from "csv-parse";
+
+/** One slice's worth: records with their row numbers, and rows that could not be read. */
+export type CsvBatch = { records: string[][]; rows: number[]; unreadable: { row: number; reason: string }[] };
+
+/** Yields the data records (the header, row 1, is left out) of `csv` in batches. */
+export async function* readCsvBatches(csv: string, sliceBytes = 64 * 1024): AsyncGenerator<CsvBatch> {
+  // csv-parse skips a record it cannot read and says how many good records came before it
+  const failed: { before: number; reason: string }[] = [];
+  const options: Options & { readableHighWaterMark: number } = {
+    bom: true,
+    relax_quotes: true,
+    relax_column_count: true,
+    skip_records_with_error: true,
+    on_skip: (error) => {
+      if (error) failed.push({ before: typeof error.records === "number" ? error.records : good, reason: describe(error) });
+      return undefined;
+    },
+    // batches are drained right after each write, so the buffer never needs to push back
+    readableHighWaterMark: 1 << 30,
+  };
+  const parser = parse(options);
+  let broken: Error | undefined;
+  parser.on("error", (error) => (broken = error));
+  let good = 0; // records read so far, header included
+  let row = 0;
+
+  const drain = (final: boolean): CsvBatch => {
+    const batch: CsvBatch = { records: [], rows: [], unreadable: [] };
+    let record: string[] | null;
+    while ((record = parser.read() as string[] | null) !== null) {
+      while (failed.length > 0 && failed[0].before <= good) batch.unreadable.push({ row: ++row, reason: failed.shift()!.reason });
+      good++;
+      if (++row === 1) continue;
+      batch.records.push(record);
+      batch.rows.push(row);
+    }
+    if (final) while (failed.length > 0) batch.unreadable.push({ row: ++row, reason: failed.shift()!.reason });
+    return batch;
+  };
+
+  const bytes = Buffer.from(csv, "utf8");
+  for (let offset = 0; offset < bytes.length; offset += sliceBytes) {
+    parser.write(bytes.subarray(offset, offset + sliceBytes));
+    if (broken) throw broken;
+    yield drain(false);
+  }
+  const finished = once(parser, "finish");
+  parser.end();
+  await finished;
+  if (broken) throw broken;
+  yield drain(true);
+}
+
+function describe(error: CsvError): string {
+  if (error.code === "CSV_QUOTE_NOT_CLOSED") {
+    return "a quoted value that starts in this row is never closed, so the rest of the file was read as part of it; check for a stray double quote";
+  }
+  return `it could not be read as CSV (${error.message})`;
+}

@@ -1,0 +1,53 @@
+/**
+ * One row at a time: budgets, interest lists, and the reasons a row is skipped.
+ */
+import { parseBudget, readRecord, splitInterests } from "./rows.js";
+
+const columns = { name: 0, department: 1, interests: 2, budget: 3, width: 4 };
+
+describe("parseBudget", () => {
+  it.each([
+    ["50", 50], [" 49.99 ", 49.99], ["$1,250", 1250], ["80 €", 80], ["£5", 5], [".5", 0.5], ["12.", 12],
+  ])("reads %j as %d", (raw, value) => expect(parseBudget(raw)).toBe(value));
+
+  it.each(["", "0", "-5", "abc", "1e3", "0x10", "12,5", "1,25,000", "Infinity", "5 5", "$"])("refuses %j", (raw) => {
+    expect(parseBudget(raw)).toBeUndefined();
+  });
+});
+
+describe("splitInterests", () => {
+  it("splits on ; and |, trims, drops empties and repeats (first spelling wins)", () => {
+    expect(splitInterests(" Coffee; hiking | coffee ;; |Ünïcode ✨ ")).toEqual(["Coffee", "hiking", "Ünïcode ✨"]);
+  });
+
+  it("gives an empty list for nothing", () => {
+    expect(splitInterests("")).toEqual([]);
+    expect(splitInterests(" ; | ")).toEqual([]);
+  });
+});
+
+describe("readRecord", () => {
+  it("reads a person, trimming name and department", () => {
+    expect(readRecord([" Zoë Ærø ", " R&D ", "a;b", "30"], 7, columns, 50)).toEqual({
+      row: 7, name: "Zoë Ærø", department: "R&D", interestsText: "a;b", interests: [], budget: 30, gifts: [],
+    });
+  });
+
+  it("uses the default budget when the cell is empty, and null for no department", () => {
+    expect(readRecord(["A", "", "", " "], 2, columns, 50)).toMatchObject({ department: null, budget: 50 });
+    expect(readRecord(["A", "x", ""], 2, { ...columns, budget: -1, width: 3 }, 40)).toMatchObject({ budget: 40 });
+  });
+
+  it.each([
+    [["", "Sales", "coffee", "10"], "it has no name"],
+    [["   ", "Sales", "coffee", "10"], "it has no name"],
+    [["A", "Sales", "coffee", "ten"], 'its budget "ten" is not a positive number'],
+    [["A", "Sales", "coffee", "0"], 'its budget "0" is not a positive number'],
+    [["A", "Sales", "coffee"], "it has 3 fields but the header has 4"],
+    [["A", "Sales", "coffee", "10", "x"], "it has 5 fields but the header has 4; put quotes around values that contain commas"],
+    [[""], "the row is empty"],
+    [["", " ", "", ""], "the row is empty"],
+  ])("skips %j because %s", (fields, reason) => {
+    expect(readRecord(fields, 3, columns, 50)).toBe(reason);
+  });
+});

@@ -1,0 +1,80 @@
+/**
+ * One employee row, read from CSV fields or from the `employees` list, and the small parsers it
+ * needs (budget, interests). A row is either a person or the reason it was skipped, in words a
+ * person can act on.
+ */
+import type { Gift } from "../../../shared/tools.js";
+import type { CsvColumns } from "./inspect.js";
+
+/**
+ * A person as the stages fill it in: parse sets row, name, department, interestsText and budget;
+ * extract sets interests; match sets gifts. One object per person, all fields set from the start.
+ */
+export type Person = {
+  /** Where the person is: the spreadsheet row (header = 1), or the 1-based place in `employees`. */
+  row: number;
+  name: string;
+  department: string | null;
+  interestsText: string;
+  interests: string[];
+  budget: number;
+  gifts: Gift[];
+};
+
+const NONE: never[] = [];
+
+/** A person with the fields of the later stages still empty; the department trimmed, "" as null. */
+export function newPerson(row: number, name: string, department: string, interestsText: string, budget: number): Person {
+  const d = department.trim();
+  return { row, name, department: d === "" ? null : d, interestsText, interests: NONE, budget, gifts: NONE };
+}
+
+/** Reads one CSV record; a string is the reason to skip it. */
+export function readRecord(fields: string[], row: number, columns: CsvColumns, defaultBudget: number): Person | string {
+  if (fields.length !== columns.width) {
+    if (fields.every((f) => f.trim() === "")) return "the row is empty";
+    const hint = fields.length > columns.width ? "; put quotes around values that contain commas" : "";
+    return `it has ${fields.length} fields but the header has ${columns.width}${hint}`;
+  }
+  const name = fields[columns.name].trim();
+  if (name === "") return fields.every((f) => f.trim() === "") ? "the row is empty" : "it has no name";
+  let budget = defaultBudget;
+  if (columns.budget !== -1) {
+    const raw = fields[columns.budget];
+    if (raw.trim() !== "") {
+      const parsed = parseBudget(raw);
+      if (parsed === undefined) return `its budget ${JSON.stringify(raw.trim())} is not a positive number`;
+      budget = parsed;
+    }
+  }
+  return newPerson(row, name, fields[columns.department], fields[columns.interests], budget);
+}
+
+/** "50", "49.99", "$1,250", "80 €" → a positive amount; anything else → undefined. */
+export function parseBudget(raw: string): number | undefined {
+  let s = raw.trim().replace(/^[$€£]\s*|\s*[$€£]$/g, "");
+  if (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(s)) s = s.replace(/,/g, "");
+  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(s)) return undefined;
+  const n = Number(s);
+  return n > 0 && Number.isFinite(n) ? n : undefined;
+}
+
+/** "Coffee; hiking | coffee" → ["Coffee", "hiking"]: trimmed, no empties, first spelling wins. */
+export function splitInterests(text: string): string[] {
+  const out: string[] = [];
+  let from = 0;
+  // a hand-rolled split: this runs once per person, and most lists are short
+  for (let i = 0; i <= text.length; i++) {
+    const c = i < text.length ? text.charCodeAt(i) : 59;
+    if (c !== 59 && c !== 124) continue; // ";" or "|"
+    const t = text.slice(from, i).trim();
+    from = i + 1;
+    if (t !== "" && !has(out, t)) out.push(t);
+  }
+  return out.length === 0 ? NONE : out;
+}
+
+function has(list: string[], t: string): boolean {
+  for (const o of list) if (o.length === t.length && o.toLowerCase() === t.toLowerCase()) return true;
+  return false;
+}

@@ -1,0 +1,34 @@
+/**
+ * The limits a job system enforces, with their defaults. Each one that a caller can hit has a
+ * clear error (see outcomes.ts); the others keep the server healthy.
+ */
+
+export type JobLimits = {
+  /** Largest CSV accepted, in UTF-8 bytes. */
+  maxCsvBytes: number;
+  /** Most employee rows in one job. */
+  maxRows: number;
+  /** Jobs running at once; later ones wait as `pending`, first come first served. */
+  maxConcurrentJobs: number;
+  /** How long a finished job (events and result) is kept after it was created. */
+  retentionMs: number;
+  /** How often expired jobs are deleted from the store. */
+  sweepIntervalMs: number;
+};
+
+export const DEFAULT_LIMITS: JobLimits = {
+  maxCsvBytes: 8 * 1024 * 1024,
+  maxRows: 200_000,
+  maxConcurrentJobs: 4,
+  retentionMs: 24 * 60 * 60 * 1000,
+  sweepIntervalMs: 10 * 60 * 1000,
+};
+
+/** The defaults overridden by whatever `limits` sets. */
+export function resolveLimits(limits: Partial<JobLimits> = {}): JobLimits {
+  const merged = { ...DEFAULT_LIMITS };
+  for (const [key, value] of Object.entries(limits) as [keyof JobLimits, number | undefined][]) {
+    if (value !== undefined) merged[key] = value;
+  }
+  return merged;
+}

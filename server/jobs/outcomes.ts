@@ -1,0 +1,39 @@
+/**
+ * Building domain outcomes: a value, or an error with a sentence that tells the caller what to do
+ * next. The job system's recurring errors are named here so that every path words them the same.
+ */
+import type { ErrorCode } from "../../shared/errors.js";
+import type { JobStatus } from "../../shared/job-reducer.js";
+import { TOOL } from "../../shared/tools.js";
+import type { Outcome } from "./job-service.js";
+
+export const ok = <T>(value: T): Outcome<T> => ({ ok: true, value });
+
+export function fail<T = never>(code: ErrorCode, message: string, hint?: string): Outcome<T> {
+  return { ok: false, error: hint === undefined ? { code, message } : { code, message, hint } };
+}
+
+/** The one answer for a job that is missing, expired, or someone else's: they must look the same. */
+export function unknownJob<T>(jobId: string): Outcome<T> {
+  return fail("unknown_job", `No job ${jobId}: it may have expired; start a new analysis with ${TOOL.startBulk}.`);
+}
+
+export function notFinished<T>(jobId: string, status: JobStatus, percentage: number): Outcome<T> {
+  if (status === "pending" || status === "running") {
+    const where = status === "pending" ? "is waiting to start" : `is still running (${Math.floor(percentage)}% done)`;
+    return fail(
+      "job_not_finished",
+      `Job ${jobId} ${where}, so it has no result yet.`,
+      `Wait for it with ${TOOL.waitForJob} or follow it with ${TOOL.getJobEvents}, then ask again.`,
+    );
+  }
+  const how = status === "failed" ? "failed" : "was canceled";
+  return fail("job_not_finished", `Job ${jobId} ${how}, so it has no result.`, `Start a new analysis with ${TOOL.startBulk}.`);
+}
+
+/** "1,234,567.5": the same in every locale, and cheap enough for progress messages. */
+export function count(n: number): string {
+  const [whole, fraction] = String(n).split(".");
+  const grouped = whole.replace(/\B(?=(\d{3})+$)/g, ",");
+  return fraction === undefined ? grouped : `${grouped}.${fraction}`;
+}

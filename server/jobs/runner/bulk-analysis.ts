@@ -1,0 +1,155 @@
+/**
+ * The work of a bulk gift analysis, stage by stage: parse the rows, extract interests and
+ * departments, match gifts for each person, compose and store the result. Work is done in short
+ * slices with a turn of the event loop between them, so the server stays responsive and a cancel
+ * is seen within milliseconds; progress follows the items actually processed.
+ */
+import type { ErrorCode } from "../../../shared/errors.js";
+import { URI, type Gift, type SkippedRow } from "../../../shared/tools.js";
+import { readCsvBatches } from "../csv/reader.js";
+import { newPerson, readRecord, splitInterests, type Person } from "../csv/rows.js";
+import type { CsvColumns } from "../csv/inspect.js";
+import type { MatchGifts } from "../job-service.js";
+import { count } from "../outcomes.js";
+import { CHUNK_SIZE, encodeChunk } from "../result-codec.js";
+import type { EventDraft } from "../state-machine.js";
+import type { JobInput, StoredResult } from "../store.js";
+import { createAnswers } from "./answers.js";
+import { createProgress } from "./progress.js";
+
+/** Gift ideas per person. */
+export const GIFTS_PER_PERSON = 3;
+const SLICE_MS = 8;
+const MEMO_LIMIT = 50_000;
+
+/** The job was canceled or the server is closing: stop without another event. */
+export class JobStopped extends Error {
+  override name = "JobStopped";
+}
+/** The job cannot finish; becomes `job.failed` with this code, message and hint. */
+export class JobFailure extends Error {
+  override name = "JobFailure";
+  constructor(readonly code: ErrorCode, message: string, readonly hint?: string) {
+    super(message);
+  }
+}
+
+export type BulkRun = {
+  jobId: string;
+  input: JobInput;
+  /** The CSV's columns (from inspectCsv) and its estimated rows; unused for `employees`. */
+  columns?: CsvColumns;
+  estimatedRows: number;
+  maxRows: number;
+  match: MatchGifts;
+  signal: AbortSignal;
+  /** Appends events (and the result with the last); throws JobStopped when the job has ended. */
+  emit: (drafts: EventDraft[], result?: StoredResult) => Promise<void>;
+};
+
+/**
+ * Runs the four stages and ends with `job.completed` and the stored result. Throws JobStopped when
+ * canceled or closing, JobFailure when the input cannot be analysed; the caller records failures.
+ */
+export async function runBulkAnalysis(run: BulkRun): Promise<void> {
+  const { input, signal } = run;
+  const started = performance.now();
+  await run.emit([{ type: "job.started", payload: { summary: `Finding ${input.occasion} gifts for about ${count(run.estimatedRows)} people` } }]);
+  const progress = createProgress((draft) => run.emit([draft]), () => performance.now() - started);
+  const turn = async () => {
+    await new Promise((resolve) => setImmediate(resolve));
+    if (signal.aborted) throw new JobStopped();
+  };
+  /** Runs `step` for 0..n-1 in slices of about SLICE_MS, looking at the clock every `every` steps. */
+  const sliced = async (n: number, step: (i: number) => void, done: (i: number) => number, every = 256) => {
+    let i = 0;
+    while (i < n) {
+      const until = performance.now() + SLICE_MS;
+      do {
+        for (const end = Math.min(n, i + every); i < end; i++) step(i);
+      } while (i < n && performance.now() < until);
+      await progress.advance(done(i));
+      await turn();
+    }
+  };
+
+  const people: Person[] = [];
+  const skipped: SkippedRow[] = [];
+  await progress.enter("parse", run.estimatedRows);
+  if (input.csv !== undefined && run.columns) {
+    let processed = 0;
+    for await (const batch of readCsvBatches(input.csv)) {
+      for (let k = 0; k < batch.records.length; k++) {
+        const person = readRecord(batch.records[k], batch.rows[k], run.columns, input.budgetPerPerson);
+        if (typeof person === "string") skipped.push({ row: batch.rows[k], reason: person });
+        else people.push(person);
+      }
+      skipped.push(...batch.unreadable);
+      processed += batch.records.length + batch.unreadable.length;
+      if (processed > run.maxRows) {
+        throw new JobFailure("too_many_rows", `The CSV has more than ${count(run.maxRows)} rows.`, "Split it into smaller files and start one analysis for each.");
+      }
+      await progress.advance(processed);
+      await turn();
+    }
+    skipped.sort((a, b) => a.row - b.row);
+  } else {
+    const employees = input.employees ?? [];
+    await sliced(employees.length, (i) => {
+      const e = employees[i];
+      const budget = e.budget ?? input.budgetPerPerson;
+      if (e.name.trim() === "") skipped.push({ row: i + 1, reason: "it has no name" });
+      else if (!(budget > 0 && Number.isFinite(budget))) skipped.push({ row: i + 1, reason: `its budget ${budget} is not a positive number` });
+      else people.push(newPerson(i + 1, e.name.trim(), e.department ?? "", e.interests.join(";"), budget));
+    }, (i) => i);
+  }
+
+  const n = people.length;
+  await progress.enter("extract", n);
+  const lists = new Map<string, string[]>(); // one array per distinct text, shared by its people
+  await sliced(n, (i) => {
+    const p = people[i];
+    let interests = lists.get(p.interestsText);
+    if (interests === undefined) {
+      if (lists.size >= MEMO_LIMIT) lists.clear();
+      interests = splitInterests(p.interestsText);
+      lists.set(p.interestsText, interests);
+    }
+    p.interests = interests;
+  }, (i) => i);
+
+  await progress.enter("match", n);
+  const answers = createAnswers(run.match, MEMO_LIMIT);
+  await sliced(n, (i) => {
+    const p = people[i];
+    const request = { occasion: input.occasion, budget: p.budget, interests: p.interests, department: p.department ?? undefined, count: GIFTS_PER_PERSON };
+    p.gifts = answers(request);
+  }, (i) => i);
+
+  await progress.enter("compose", n);
+  const chunks: string[] = [];
+  const chunkCount = Math.ceil(n / CHUNK_SIZE);
+  const encode = (c: number) => chunks.push(encodeChunk(people, c * CHUNK_SIZE, Math.min(n, (c + 1) * CHUNK_SIZE)));
+  await sliced(chunkCount, encode, (c) => Math.min(n, c * CHUNK_SIZE), 1);
+  const summary = summarize(input.occasion, people, skipped.length);
+  await run.emit(
+    [{ type: "job.completed", payload: { summary, resultResourceId: URI.jobResult(run.jobId), resultCount: n } }],
+    { head: { occasion: input.occasion, budgetPerPerson: input.budgetPerPerson, summary, total: n, chunkSize: CHUNK_SIZE, skipped }, chunks },
+  );
+}
+
+function summarize(occasion: string, people: Person[], skipped: number): string {
+  let withGifts = 0;
+  let topPicks = 0;
+  for (const p of people) {
+    if (p.gifts.length > 0) {
+      withGifts++;
+      topPicks += p.gifts[0].price;
+    }
+  }
+  const parts = [`Found ${occasion} gift ideas for ${count(withGifts)} of ${count(people.length)} people`];
+  if (withGifts > 0) parts.push(`the top picks add up to $${count(Math.round(topPicks * 100) / 100)}`);
+  if (people.length > withGifts) parts.push(`${count(people.length - withGifts)} had nothing within their budget`);
+  if (skipped > 0) parts.push(`${count(skipped)} ${skipped === 1 ? "row was" : "rows were"} skipped (see skipped for why)`);
+  return `${parts.join("; ")}.`;
+}

@@ -1,0 +1,53 @@
+/**
+ * Coalesced progress: every stage change, then one report per whole percent at most, never back.
+ */
+import type { EventDraft } from "../state-machine.js";
+import { createProgress } from "./progress.js";
+import { STAGES, STAGE_START, stageWeight } from "./stages.js";
+
+type Payload = Extract<EventDraft, { type: "job.progress" }>["payload"];
+
+/** Feeds every stage `rows` items in steps of `step`; each report finds another second gone. */
+async function simulate(rows: number, step: number) {
+  const sent: Payload[] = [];
+  let ms = 0;
+  const progress = createProgress(async (d) => void sent.push(d.payload), () => (ms += 1_000));
+  for (const { id } of STAGES) {
+    await progress.enter(id, rows);
+    for (let done = step; done <= rows; done += step) await progress.advance(done);
+  }
+  return sent;
+}
+
+describe("createProgress", () => {
+  it("sends about a hundred reports for a huge job, fed row by row", async () => {
+    const sent = await simulate(200_000, 1);
+    expect(sent.length).toBeLessThanOrEqual(104);
+    expect(sent.length).toBeGreaterThanOrEqual(96);
+    for (let i = 1; i < sent.length; i++) expect(sent[i].percentage).toBeGreaterThanOrEqual(sent[i - 1].percentage);
+    expect(Math.max(...sent.map((p) => p.percentage))).toBe(99);
+  });
+
+  it("always reports entering a stage, with its label, even when nothing else moves", async () => {
+    const sent = await simulate(1, 1);
+    const entries = sent.filter((p) => p.processed === 0);
+    expect(entries.map((p) => [p.stage, p.stageLabel, p.percentage])).toEqual(STAGES.map((s) => [s.id, s.label, STAGE_START[s.id]]));
+  });
+
+  it("tells counts, a message and an ETA from the rate so far", async () => {
+    const sent = await simulate(1_000, 100);
+    const p = sent.find((s) => s.stage === "match" && s.processed === 500)!;
+    expect(p).toMatchObject({ total: 1_000, message: "Matched gifts for 500 of 1,000 people" });
+    // at 75 % after n seconds, the rest takes n / 3 at the same rate
+    const seconds = sent.indexOf(p) + 1;
+    expect(p.percentage).toBe(75);
+    expect(p.etaSeconds).toBeCloseTo(seconds / 3, 1);
+    expect(sent[0].etaSeconds).toBeUndefined();
+  });
+
+  it("stages add up to 100 percent", () => {
+    const last = STAGES[STAGES.length - 1].id;
+    expect(STAGE_START.parse).toBe(0);
+    expect(STAGE_START[last] + stageWeight(last)).toBe(100);
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * Coalesced progress: a stage change is always reported; within a stage a report goes out only
+ * when the whole-number percentage moves, so even a 200,000-row job sends about a hundred. The
+ * ETA is the time taken so far scaled by the work left, at the rate observed.
+ */
+import type { EventDraft } from "../state-machine.js";
+import { count } from "../outcomes.js";
+import { STAGE_START, stageLabel, stageWeight, type StageId } from "./stages.js";
+
+type ProgressDraft = Extract<EventDraft, { type: "job.progress" }>;
+export type Progress = {
+  /** Enters `stage` with `total` items to go through; always reported. */
+  enter(stage: StageId, total: number): Promise<void>;
+  /** `processed` items of the current stage are done; reported when the percentage moves a point. */
+  advance(processed: number): Promise<void>;
+};
+
+const VERB: Record<StageId, (done: string, total: string) => string> = {
+  parse: (d, t) => `Read ${d} of about ${t} rows`,
+  extract: (d, t) => `Extracted interests and departments for ${d} of ${t} people`,
+  match: (d, t) => `Matched gifts for ${d} of ${t} people`,
+  compose: (d, t) => `Composed ${d} of ${t} results`,
+};
+
+/** `elapsed` is the monotonic time since the job started, in ms. */
+export function createProgress(emit: (draft: ProgressDraft) => Promise<void>, elapsed: () => number): Progress {
+  let stage: StageId = "parse";
+  let total = 0;
+  let reported = -1; // last percentage sent
+
+  function draft(processed: number, percentage: number): ProgressDraft {
+    const ms = elapsed();
+    const payload: ProgressDraft["payload"] = {
+      percentage,
+      stage,
+      stageLabel: stageLabel(stage),
+      message: VERB[stage](count(processed), count(total)),
+      processed,
+      total,
+    };
+    if (percentage >= 1 && ms > 0) payload.etaSeconds = Math.round((ms * (100 - percentage)) / percentage / 100) / 10;
+    return { type: "job.progress", payload };
+  }
+
+  function percentAt(processed: number): number {
+    const fraction = total > 0 ? Math.min(1, processed / total) : 1;
+    return Math.max(reported, Math.floor(STAGE_START[stage] + stageWeight(stage) * fraction));
+  }
+
+  return {
+    async enter(next, items) {
+      stage = next;
+      total = items;
+      reported = Math.max(reported, STAGE_START[next]);
+      await emit(draft(0, reported));
+    },
+    async advance(processed) {
+      const p = percentAt(processed);
+      if (p <= reported || p >= 100) return; // 100 belongs to job.completed
+      reported = p;
+      await emit(draft(processed, p));
+    },
+  };
+}

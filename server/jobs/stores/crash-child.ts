@@ -1,0 +1,25 @@
+/**
+ * A process that dies mid-job, for sqlite.test.ts: on the given database file it finishes one
+ * job, starts a large one and queues another behind it, prints their ids once the large one is
+ * under way, and goes on working until it is killed.
+ */
+import { createJobService } from "../index.js";
+import { ALICE, makeCsv, testMatch } from "../test-fixtures.js";
+import { createSqliteStore } from "./sqlite.js";
+
+const service = createJobService({ store: createSqliteStore(process.argv[2]), match: testMatch, limits: { maxConcurrentJobs: 1 } });
+const start = async (rows: number) => {
+  const r = await service.start({ csv: makeCsv(rows), occasion: "holiday", budgetPerPerson: 40 }, ALICE);
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value.jobId;
+};
+
+const done = await start(40);
+await service.waitFor({ jobId: done, timeoutMs: 30_000 }, ALICE, () => {});
+const running = await start(100_000);
+const waiting = await start(5);
+service.onEvent(({ event }) => {
+  if (event.jobId === running && event.type === "job.progress" && event.payload.percentage >= 2) {
+    process.stdout.write(`${JSON.stringify({ done, running, waiting })}\n`);
+  }
+});

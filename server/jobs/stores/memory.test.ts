@@ -1,0 +1,9 @@
+/**
+ * The memory store: the store contract and the whole service suite run against it.
+ */
+import { describeJobService } from "../service-suite.js";
+import { describeJobStore } from "../store-suite.js";
+import { createMemoryStore } from "./memory.js";
+
+describeJobStore("memory", () => createMemoryStore());
+describeJobService("memory", () => createMemoryStore());

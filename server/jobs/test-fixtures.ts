@@ -1,0 +1,48 @@
+/**
+ * Test data for the job system, free of any test framework so that a plain child process can use
+ * it too: a small deterministic gift matcher, CSV files of any size with awkward rows, callers.
+ */
+import type { Gift } from "../../shared/tools.js";
+import type { MatchGifts } from "./job-service.js";
+
+const CATALOG = [
+  { id: "mug", name: "Coffee mug", price: 15, category: "Kitchen", tags: ["coffee", "tea"] },
+  { id: "beans", name: "Coffee beans", price: 30, category: "Food", tags: ["coffee"] },
+  { id: "boots", name: "Hiking socks", price: 25, category: "Outdoors", tags: ["hiking"] },
+  { id: "novel", name: "A novel", price: 20, category: "Books", tags: ["books", "reading"] },
+  { id: "vinyl", name: "A record", price: 40, category: "Music", tags: ["music"] },
+  { id: "mat", name: "Yoga mat", price: 45, category: "Sport", tags: ["yoga"] },
+  { id: "card", name: "Gift card", price: 10, category: "General", tags: [] },
+];
+
+/** Ranks the small catalog by shared interests, then price, never over budget. Pure. */
+export const testMatch: MatchGifts = ({ budget, interests, count }) => {
+  const wanted = interests.map((i) => i.toLowerCase());
+  return CATALOG.filter((g) => g.price <= budget)
+    .map((g) => ({ g, hits: g.tags.filter((t) => wanted.includes(t)) }))
+    .sort((a, b) => b.hits.length - a.hits.length || b.g.price - a.g.price || (a.g.id < b.g.id ? -1 : 1))
+    .slice(0, count)
+    .map(({ g, hits }): Gift => ({
+      id: g.id, name: g.name, price: g.price, category: g.category,
+      reason: hits.length > 0 ? `Likes ${hits.join(" and ")}` : `Fits a $${budget} budget`,
+    }));
+};
+
+const NAMES = ["Ada Lovelace", "Zoë Ærø", "José Núñez", "李小龍", "Ólafur 🎉 Arnalds", "O'Brien, Pat"];
+const DEPARTMENTS = ["Engineering", "Sales, EMEA", "Research & Development", "Customer Support"];
+const INTERESTS = ["coffee;hiking", "books|music", "yoga; tea |coffee", "", "music"];
+
+/** A CSV of `rows` employees with quoted names, commas, Unicode and both separators; every row valid. */
+export function makeCsv(rows: number, { crlf = false } = {}): string {
+  const nl = crlf ? "\r\n" : "\n";
+  const lines = ["name,department,interests,budget"];
+  for (let i = 0; i < rows; i++) {
+    const name = `${NAMES[i % NAMES.length]} ${i}`;
+    const budget = i % 3 === 0 ? "" : String(20 + (i % 5) * 10);
+    lines.push(`"${name.replace(/"/g, '""')}","${DEPARTMENTS[i % DEPARTMENTS.length]}","${INTERESTS[i % INTERESTS.length]}",${budget}`);
+  }
+  return lines.join(nl) + nl;
+}
+
+export const ALICE = { subject: "alice", sessionId: "s-alice" };
+export const BOB = { subject: "bob", sessionId: "s-bob" };
