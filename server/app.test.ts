@@ -1,0 +1,116 @@
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, relative } from "node:path";
+import { TOOL } from "../shared/tools.js";
+import { postRaw, startTestServer, type TestServer } from "./test-support.js";
+
+const list = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+
+describe("the HTTP app", () => {
+  let server: TestServer;
+  let harnessDir: string;
+
+  beforeAll(async () => {
+    harnessDir = mkdtempSync(join(tmpdir(), "harness-"));
+    writeFileSync(join(harnessDir, "index.html"), "<!doctype html><title>harness</title>");
+    server = await startTestServer({ allowedOrigins: ["https://harness.example"], staticDir: relative(process.cwd(), harnessDir) });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  it("answers /healthz with a small JSON status", async () => {
+    const response = await fetch(`${server.url}/healthz`);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toMatchObject({ status: "ok", sessions: expect.any(Number) });
+  });
+
+  it("serves the static files it was given", async () => {
+    const response = await fetch(`${server.url}/index.html`);
+    expect(await response.text()).toContain("<title>harness</title>");
+  });
+
+  it("refuses a browser origin it does not know with 403, before any MCP work", async () => {
+    const response = await postRaw(server.mcpUrl, list, { origin: "https://evil.example" });
+    expect(response.status).toBe(403);
+    expect(await response.json()).toMatchObject({ jsonrpc: "2.0", error: { message: expect.stringContaining("https://evil.example") } });
+  });
+
+  it("lets through clients without an Origin, configured origins and its own loopback origin", async () => {
+    const cases: Record<string, string>[] = [{}, { origin: "https://harness.example" }, { origin: server.url }];
+    for (const headers of cases) {
+      const response = await postRaw(server.mcpUrl, list, headers);
+      expect(response.status, JSON.stringify(headers)).toBe(200);
+    }
+  });
+
+  it("answers CORS preflights for allowed origins only, exposing the session header", async () => {
+    const preflight = (origin: string) =>
+      fetch(server.mcpUrl, { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type,mcp-session-id" } });
+    const allowed = await preflight("https://harness.example");
+    expect(allowed.headers.get("access-control-allow-origin")).toBe("https://harness.example");
+    expect(allowed.headers.get("access-control-allow-headers")).toContain("mcp-session-id");
+    const refused = await preflight("https://evil.example");
+    expect(refused.headers.get("access-control-allow-origin")).toBeNull();
+    const post = await postRaw(server.mcpUrl, list, { origin: "https://harness.example" });
+    expect(post.headers.get("access-control-expose-headers")).toContain("mcp-session-id");
+  });
+
+  it("accepts a 5 MB CSV in one tools/call (the default limit is 6 MB)", async () => {
+    const row = "Someone With A Fairly Long Name,interests go here;and here;and there\n";
+    const csv = `name,interests\n${row.repeat(Math.ceil((5 * 1024 * 1024) / row.length))}`;
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: TOOL.startBulk, arguments: { csv, occasion: "holiday", budgetPerPerson: 30 } } });
+    expect(body.length).toBeGreaterThan(5 * 1024 * 1024);
+    const response = await postRaw(server.mcpUrl, body);
+    expect(response.status).toBe(200);
+    const reply = await response.json();
+    // The header lacks a department column: the job service says so, which proves the body got through.
+    expect(reply.result).toMatchObject({ isError: true, structuredContent: { error: { code: "invalid_csv" } } });
+  });
+
+  it("refuses other methods on /mcp with 405", async () => {
+    const response = await fetch(server.mcpUrl, { method: "PUT", body: list });
+    expect(response.status).toBe(405);
+    expect(response.headers.get("allow")).toBe("GET, POST, DELETE");
+  });
+});
+
+describe("the body limit", () => {
+  let server: TestServer;
+
+  beforeAll(async () => {
+    server = await startTestServer({ maxBodyBytes: 1024 });
+  });
+  afterAll(async () => {
+    await server.close();
+  });
+
+  const tooBig = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: TOOL.suggestGifts, arguments: { occasion: "x".repeat(2000), budget: 10 } } });
+
+  it("answers a body over the limit with 413 and a JSON-RPC error", async () => {
+    const response = await postRaw(server.mcpUrl, tooBig);
+    expect(response.status).toBe(413);
+    expect(await response.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringContaining("1024 bytes") } });
+  });
+
+  it("also catches a chunked body that declares no length", async () => {
+    const bytes = new TextEncoder().encode(tooBig);
+    const body = new ReadableStream<Uint8Array>({
+      start(controller) {
+        for (let i = 0; i < bytes.length; i += 256) controller.enqueue(bytes.slice(i, i + 256));
+        controller.close();
+      },
+    });
+    // Node's fetch needs `duplex` to stream a request body; the DOM typings lack it.
+    const init: RequestInit & { duplex: "half" } = {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body,
+      duplex: "half",
+    };
+    const response = await fetch(server.mcpUrl, init);
+    expect(response.status).toBe(413);
+    const small = await postRaw(server.mcpUrl, list);
+    expect(small.status).toBe(200);
+  });
+});

@@ -1,0 +1,76 @@
+/**
+ * Builds the HTTP app: MCP over Streamable HTTP at /mcp (origin-checked, CORS for allowed
+ * origins), /healthz, and optionally static files (the harness). Owns the MCP sessions;
+ * the job service is the caller's and is not closed here.
+ */
+import type { HttpBindings } from "@hono/node-server";
+import { serveStatic } from "@hono/node-server/serve-static";
+import { Hono } from "hono";
+import { cors } from "hono/cors";
+import { JSONRPC } from "../shared/errors.js";
+import { matchGifts as defaultMatcher } from "./gifts/matcher.js";
+import type { JobService, MatchGifts } from "./jobs/job-service.js";
+import { jsonRpcError } from "./mcp/http-body.js";
+import { createMcpShared } from "./mcp/server.js";
+import { createMcpHttpHandler } from "./mcp/streamable-http.js";
+import { readNodeBody } from "./node-body.js";
+import { isAllowedOrigin } from "./origin.js";
+import { loadWidget } from "./widget.js";
+
+/** 6 MB: a 5 MB CSV still fits once JSON-escaped in a tools/call. */
+export const DEFAULT_MAX_BODY_BYTES = 6 * 1024 * 1024;
+
+export type AppOptions = {
+  jobs: JobService;
+  /** Defaults to the matcher over the shipped catalog. */
+  matchGifts?: MatchGifts;
+  /** The built widget; defaults to dist/widget/index.html. */
+  widgetHtmlPath?: string;
+  /** Browser origins allowed on /mcp besides this server's own loopback origin. */
+  allowedOrigins?: string[];
+  maxBodyBytes?: number;
+  /** Idle MCP sessions (no request, no open stream) are closed after this long. */
+  sessionIdleMs?: number;
+  /** Served at / when set (relative to the working directory), e.g. the built harness. */
+  staticDir?: string;
+  /** Hears about unexpected errors; quiet by default. */
+  onError?: (error: unknown) => void;
+};
+
+/** Under @hono/node-server the Node request is at hand; elsewhere it is not. */
+type Env = { Bindings: Partial<HttpBindings> };
+
+export type App = { app: Hono<Env>; close(): Promise<void> };
+
+export function createApp(options: AppOptions): App {
+  const { jobs, allowedOrigins = [], maxBodyBytes = DEFAULT_MAX_BODY_BYTES, onError = () => {} } = options;
+  const widget = loadWidget(options.widgetHtmlPath ?? "dist/widget/index.html");
+  const shared = createMcpShared({ jobs, matchGifts: options.matchGifts ?? defaultMatcher, widget, onError });
+  const mcp = createMcpHttpHandler({ shared, maxBodyBytes, sessionIdleMs: options.sessionIdleMs, onError });
+  const allowed = new Set(allowedOrigins);
+  const startedAt = Date.now();
+
+  const corsForAllowed = cors({
+    origin: (origin, c) => (isAllowedOrigin(origin, c.req.header("host"), allowed) ? origin : null),
+    allowMethods: ["GET", "POST", "DELETE"],
+    allowHeaders: ["content-type", "accept", "authorization", "mcp-session-id", "mcp-protocol-version", "last-event-id"],
+    exposeHeaders: ["mcp-session-id"],
+  });
+
+  const app = new Hono<Env>();
+  app.get("/healthz", (c) =>
+    c.json({ status: "ok", sessions: mcp.sessionCount, widgetBuilt: widget.built, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) }),
+  );
+  // Only browsers send Origin; other clients skip the CORS work.
+  app.use("/mcp", (c, next) => (c.req.header("origin") ? corsForAllowed(c, next) : next()));
+  app.all("/mcp", (c) => {
+    if (!isAllowedOrigin(c.req.header("origin"), c.req.header("host"), allowed)) {
+      return jsonRpcError(403, JSONRPC.INVALID_REQUEST, `Forbidden: origin ${c.req.header("origin")} may not call this server. Add it to ALLOWED_ORIGINS to allow it.`);
+    }
+    const incoming = c.env?.incoming;
+    return mcp.handle(c.req.raw, incoming ? (max) => readNodeBody(incoming, max) : undefined);
+  });
+  if (options.staticDir) app.use("/*", serveStatic({ root: options.staticDir }));
+
+  return { app, close: () => mcp.close() };
+}

@@ -1,0 +1,76 @@
+/**
+ * Turns free text into the ids of interest tags and occasions the matcher scores with.
+ * Phrases are looked up as two-word pairs first, then single words; results are memoized
+ * per input string because bulk jobs repeat the same interests thousands of times.
+ */
+import { DEPARTMENT_TAGS, OCCASION_WORDS, TAG_WORDS, words } from "./vocabulary.js";
+
+export type TextIndex = {
+  tagNames: string[];
+  occasionNames: string[];
+  tagsOf(text: string): readonly number[];
+  occasionOf(text: string): number;
+  departmentTagsOf(department: string): readonly number[];
+};
+
+const MEMO_LIMIT = 50_000;
+
+function phraseMap(entries: [id: number, phrases: string[]][]): Map<string, number[]> {
+  const map = new Map<string, number[]>();
+  for (const [id, phrases] of entries) {
+    for (const phrase of phrases) {
+      const key = words(phrase).join(" ");
+      const ids = map.get(key) ?? [];
+      if (!ids.includes(id)) ids.push(id);
+      map.set(key, ids);
+    }
+  }
+  return map;
+}
+
+/** Every match in `ws`, two-word phrases winning over the single words they contain. */
+function lookup(map: Map<string, number[]>, ws: string[]): number[] {
+  const found: number[] = [];
+  for (let i = 0; i < ws.length; i++) {
+    const pair = i + 1 < ws.length ? map.get(`${ws[i]} ${ws[i + 1]}`) : undefined;
+    const hit = pair ?? map.get(ws[i]);
+    if (pair) i++;
+    if (hit) for (const id of hit) if (!found.includes(id)) found.push(id);
+  }
+  return found;
+}
+
+function memoize<T>(fn: (key: string) => T): (key: string) => T {
+  const memo = new Map<string, T>();
+  return (key) => {
+    let value = memo.get(key);
+    if (value === undefined) {
+      if (memo.size >= MEMO_LIMIT) memo.clear();
+      value = fn(key);
+      memo.set(key, value);
+    }
+    return value;
+  };
+}
+
+/** Builds the lookups for the given tag and occasion names (ids are indexes into them). */
+export function createTextIndex(tagNames: string[], occasionNames: string[]): TextIndex {
+  const tagId = new Map(tagNames.map((t, i) => [t, i]));
+  const tagPhrases = phraseMap(tagNames.map((t, i) => [i, [t, ...(TAG_WORDS[t] ?? [])]]));
+  const occasionPhrases = phraseMap(occasionNames.map((o, i) => [i, [o, ...(OCCASION_WORDS[o] ?? [])]]));
+  const departments = new Map(
+    Object.entries(DEPARTMENT_TAGS).map(([d, tags]) => [d, tags.flatMap((t) => tagId.get(t) ?? [])]),
+  );
+  const tagsOf = memoize((text) => lookup(tagPhrases, words(text)));
+  return {
+    tagNames,
+    occasionNames,
+    tagsOf,
+    occasionOf: memoize((text) => lookup(occasionPhrases, words(text))[0] ?? -1),
+    departmentTagsOf: memoize((department) => {
+      const key = department.trim().toLowerCase();
+      const direct = departments.get(key) ?? words(key).flatMap((w) => departments.get(w) ?? []);
+      return [...new Set([...direct, ...tagsOf(department)])];
+    }),
+  };
+}

@@ -1,0 +1,152 @@
+/**
+ * The words the matcher understands: which free-text words mean which interest tag, which mean
+ * which occasion, and what a department hints at. Words are normalized the same way on both
+ * sides (lower case, a plural `s` dropped), so "Books" and "book" hit the same tag.
+ */
+
+/** Interest tag → words (or two-word phrases) that mean it; the tag itself always counts. */
+export const TAG_WORDS: Record<string, string[]> = {
+  coffee: ["espresso", "latte", "barista", "caffeine", "cappuccino"],
+  tea: ["matcha", "chai", "earl grey", "green tea"],
+  cooking: ["cook", "chef", "foodie", "food", "cuisine", "grill", "bbq", "barbecue", "recipe", "kitchen"],
+  baking: ["bake", "baker", "pastry", "bread", "sourdough", "cake"],
+  chocolate: ["cocoa", "sweet", "sweets", "candy", "dessert"],
+  snacks: ["snack", "treat", "treats"],
+  wine: ["vino", "sommelier", "red wine", "champagne", "prosecco"],
+  beer: ["brewing", "brew", "craft beer", "ipa", "homebrew"],
+  cocktails: ["cocktail", "mixology", "whiskey", "whisky", "bourbon", "gin", "spirits", "bar"],
+  reading: ["book", "books", "novel", "literature", "book club", "reader", "fiction"],
+  writing: ["writer", "journal", "journaling", "poetry", "stationery", "pen"],
+  learning: ["learn", "course", "study", "education", "language", "languages", "teaching"],
+  tech: ["technology", "gadget", "gadgets", "computer", "computers", "programming", "coding", "code", "developer", "software", "engineer", "engineering", "electronics"],
+  gaming: ["game", "games", "gamer", "video games", "video game", "nintendo", "playstation", "xbox", "esports"],
+  "board-games": ["board game", "board games", "boardgame", "tabletop", "card game", "card games", "dnd"],
+  puzzles: ["puzzle", "crossword", "sudoku", "riddle", "chess", "jigsaw", "escape room"],
+  music: ["musician", "vinyl", "guitar", "piano", "concert", "concerts", "singing", "band", "jazz", "ukulele"],
+  audio: ["podcast", "podcasts", "headphones", "audiophile", "sound"],
+  photography: ["photo", "photos", "camera", "photographer"],
+  fitness: ["gym", "workout", "exercise", "crossfit", "weightlifting", "lifting", "strength", "pilates"],
+  running: ["runner", "marathon", "jogging", "5k", "triathlon"],
+  yoga: ["yogi"],
+  cycling: ["bike", "biking", "cyclist", "bicycle", "mountain biking"],
+  hiking: ["hike", "hiker", "trekking", "trail", "trails", "mountains"],
+  camping: ["camp", "camper", "backpacking", "tent"],
+  outdoors: ["outdoor", "outside", "adventure", "kayaking", "climbing", "fishing"],
+  nature: ["birdwatching", "birds", "wildlife"],
+  travel: ["traveling", "travelling", "traveler", "trip", "trips", "vacation", "wanderlust", "abroad"],
+  gardening: ["garden", "gardener", "grow", "growing"],
+  plants: ["plant", "houseplant", "houseplants", "succulent", "flowers", "bonsai"],
+  art: ["artist", "painting", "paint", "museum", "museums", "gallery"],
+  drawing: ["draw", "sketch", "sketching", "illustration", "illustrator", "doodle"],
+  crafts: ["craft", "crafting", "diy", "maker", "sewing", "pottery", "ceramics", "woodworking", "embroidery"],
+  knitting: ["knit", "crochet", "yarn"],
+  design: ["designer", "ux", "ui", "typography", "architecture", "creative"],
+  home: ["house", "homebody", "interior", "cozy", "nesting"],
+  decor: ["decoration", "interiors", "home decor"],
+  wellness: ["wellbeing", "well being", "health", "healthy", "self care", "self-care", "mindfulness"],
+  meditation: ["meditate", "mindful", "calm"],
+  relaxation: ["relax", "relaxing", "spa", "bath", "chill", "stress"],
+  sleep: ["sleeping", "nap", "insomnia"],
+  skincare: ["skin", "beauty", "cosmetics", "makeup"],
+  fashion: ["style", "stylish", "clothes", "clothing", "accessories", "fashionista"],
+  jewelry: ["jewellery", "necklace", "earrings", "bracelet"],
+  pets: ["pet", "animal", "animals"],
+  dogs: ["dog", "puppy", "pup"],
+  cats: ["cat", "kitten", "kitty"],
+  kids: ["kid", "child", "children", "toddler", "baby"],
+  family: ["parent", "parents", "mom", "dad", "mother", "father", "grandparent"],
+  office: ["desk", "workspace", "work from home", "wfh", "remote"],
+  productivity: ["organized", "organization", "planner", "planning", "efficiency"],
+  sports: ["sport", "athlete", "athletic"],
+  golf: ["golfer", "golfing"],
+  soccer: ["football", "futbol"],
+  tennis: ["padel", "squash", "badminton"],
+  science: ["scientist", "physics", "chemistry", "biology", "stem", "research"],
+  space: ["astronomy", "stars", "stargazing", "astronaut", "nasa"],
+  history: ["historian", "vintage", "antiques", "heritage"],
+  sustainability: ["sustainable", "eco", "environment", "zero waste", "climate", "charity"],
+  experiences: ["experience", "adventures", "outing", "events"],
+  cars: ["car", "racing", "motorsport", "f1", "driving"],
+};
+
+/** Canonical occasions and the words that name them. */
+export const OCCASION_WORDS: Record<string, string[]> = {
+  birthday: ["birthday", "bday", "b-day", "birth day", "turning"],
+  holiday: ["holiday", "holidays", "christmas", "xmas", "hanukkah", "chanukah", "diwali", "eid", "secret santa", "new year", "festive", "seasonal", "end of year"],
+  "thank-you": ["thank you", "thanks", "thank", "gratitude", "grateful"],
+  appreciation: ["appreciation", "recognition", "kudos", "well done", "great job", "employee of the month", "award", "achievement"],
+  farewell: ["farewell", "leaving", "goodbye", "going away", "last day", "departure", "moving on", "send off", "send-off"],
+  retirement: ["retirement", "retiring", "retire", "retired"],
+  promotion: ["promotion", "promoted", "new role", "new title", "step up"],
+  "work-anniversary": ["work anniversary", "anniversary", "service anniversary", "years of service", "milestone", "tenure"],
+  welcome: ["welcome", "onboarding", "new hire", "first day", "new joiner", "new job", "joining"],
+  wedding: ["wedding", "engagement", "engaged", "marriage", "married", "newlywed", "newlyweds", "bridal"],
+  "new-baby": ["new baby", "baby shower", "baby", "newborn", "parental leave", "maternity", "paternity", "expecting"],
+  housewarming: ["housewarming", "house warming", "new home", "new house", "new apartment", "moving", "moved"],
+  "get-well": ["get well", "recovery", "recovering", "surgery", "sick", "illness", "hospital"],
+  graduation: ["graduation", "graduate", "graduating", "degree", "diploma", "certification", "certified"],
+  congratulations: ["congratulations", "congrats", "celebration", "celebrate", "success", "launch", "win"],
+  sympathy: ["sympathy", "condolence", "condolences", "loss", "bereavement", "memorial"],
+};
+
+/** Human label of an occasion in a sentence ("a thoughtful pick for a work anniversary"). */
+export const OCCASION_LABELS: Record<string, string> = {
+  birthday: "a birthday",
+  holiday: "the holidays",
+  "thank-you": "a thank-you",
+  appreciation: "showing appreciation",
+  farewell: "a farewell",
+  retirement: "a retirement",
+  promotion: "a promotion",
+  "work-anniversary": "a work anniversary",
+  welcome: "a warm welcome",
+  wedding: "a wedding",
+  "new-baby": "a new baby",
+  housewarming: "a housewarming",
+  "get-well": "a get-well wish",
+  graduation: "a graduation",
+  congratulations: "a celebration",
+  sympathy: "a sympathy gesture",
+};
+
+/** What a department suggests, weighed less than stated interests. */
+export const DEPARTMENT_TAGS: Record<string, string[]> = {
+  engineering: ["tech", "puzzles"],
+  "r&d": ["tech", "science"],
+  it: ["tech", "gaming"],
+  data: ["tech", "puzzles"],
+  product: ["tech", "design", "productivity"],
+  design: ["design", "art"],
+  marketing: ["design", "writing", "photography"],
+  communications: ["writing", "reading"],
+  sales: ["travel", "golf", "coffee"],
+  "customer success": ["coffee", "wellness"],
+  support: ["coffee", "wellness", "relaxation"],
+  finance: ["productivity", "office"],
+  accounting: ["productivity", "office"],
+  legal: ["reading", "writing"],
+  hr: ["wellness", "writing"],
+  "human resources": ["wellness", "writing"],
+  people: ["wellness", "writing"],
+  operations: ["productivity", "office"],
+  logistics: ["travel", "productivity"],
+  facilities: ["home", "tech"],
+  executive: ["wine", "travel", "fashion"],
+  leadership: ["reading", "wine"],
+  research: ["science", "reading"],
+};
+
+/** Lower-cases and drops one plural `s` (not from "ss"), the same for keywords and input words. */
+export function normalizeWord(word: string): string {
+  const w = word.toLowerCase();
+  if (w.length > 4 && w.endsWith("ies")) return `${w.slice(0, -3)}y`;
+  if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss")) return w.slice(0, -1);
+  return w;
+}
+
+/** Splits text into normalized words; keeps `&`, `+` and digits so "r&d" and "5k" survive. */
+export function words(text: string): string[] {
+  const out: string[] = [];
+  for (const raw of text.toLowerCase().split(/[^a-z0-9&+]+/)) if (raw) out.push(normalizeWord(raw));
+  return out;
+}

@@ -1,0 +1,105 @@
+/**
+ * Reads a POST /mcp body before the SDK sees it: enforces the size limit (413), tells unparseable
+ * JSON (-32700) from JSON that is not JSON-RPC (-32600, where the SDK answers -32700), and notes
+ * what routing needs (is it `initialize`, does a request ask for progress).
+ */
+import { readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
+import { InitializeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
+import { JSONRPC } from "../../shared/errors.js";
+import { describeIssues } from "./input-errors.js";
+
+/** Most messages a batch may hold (the SDK's own limit). */
+const MAX_BATCH = 100;
+
+export type JsonRpcBody =
+  | { ok: true; body: unknown; initialize: boolean; wantsProgress: boolean }
+  | { ok: false; response: Response };
+
+/** A JSON-RPC error response; `id` is null unless it answers a known request. */
+export function jsonRpcError(status: number, code: number, message: string, data?: unknown, id: string | number | null = null): Response {
+  const error = data === undefined ? { code, message } : { code, message, data };
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error, id }), { status, headers: { "content-type": "application/json" } });
+}
+
+type Json = Record<string, unknown>;
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const isId = (v: unknown): boolean => typeof v === "string" || Number.isInteger(v);
+const REQUEST_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
+const RESPONSE_KEYS = new Set(["jsonrpc", "id", "result", "error"]);
+
+/** Why `m` is not a JSON-RPC 2.0 message the SDK accepts, or undefined when it is one. */
+export function jsonRpcProblem(m: unknown): string | undefined {
+  if (!isObject(m)) return "a message must be a JSON object";
+  if (m.jsonrpc !== "2.0") return 'a message needs "jsonrpc": "2.0"';
+  const keys = Object.keys(m);
+  if ("method" in m) {
+    if (typeof m.method !== "string") return '"method" must be a string';
+    if ("id" in m && !isId(m.id)) return '"id" must be a string or an integer';
+    if (m.params !== undefined) {
+      if (!isObject(m.params)) return '"params" must be an object';
+      const meta = m.params._meta;
+      if (meta !== undefined && (!isObject(meta) || (meta.progressToken !== undefined && !isId(meta.progressToken)))) {
+        return '"params._meta" must be an object whose progressToken is a string or an integer';
+      }
+    }
+    const extra = keys.filter((k) => !REQUEST_KEYS.has(k));
+    return extra.length > 0 ? `unexpected field(s) ${extra.join(", ")} in a request` : undefined;
+  }
+  if ("result" in m || "error" in m) {
+    if ("id" in m && !isId(m.id)) return '"id" must be a string or an integer';
+    if ("result" in m && !isObject(m.result)) return '"result" must be an object';
+    if ("error" in m && !(isObject(m.error) && Number.isInteger(m.error.code) && typeof m.error.message === "string")) {
+      return '"error" must be an object with an integer "code" and a string "message"';
+    }
+    const extra = keys.filter((k) => !RESPONSE_KEYS.has(k));
+    return extra.length > 0 ? `unexpected field(s) ${extra.join(", ")} in a response` : undefined;
+  }
+  return 'a message needs a "method" (request or notification) or a "result"/"error" (response)';
+}
+
+async function readText(req: Request, maxBytes: number): Promise<string | undefined> {
+  const declared = req.headers.get("content-length");
+  if (declared !== null) return Number(declared) > maxBytes ? undefined : req.text();
+  const body = await readRequestBody(req, maxBytes);
+  return body.tooLarge ? undefined : body.text;
+}
+
+/** Reads the body as text, or undefined past `maxBytes`; `readText` here is the portable fallback. */
+export type BodyReader = (maxBytes: number) => Promise<string | undefined>;
+
+export async function readJsonRpcBody(req: Request, maxBytes: number, reader?: BodyReader): Promise<JsonRpcBody> {
+  const text = await (reader ? reader(maxBytes) : readText(req, maxBytes));
+  if (text === undefined) {
+    const limit = `${Math.round((maxBytes / 1024 / 1024) * 10) / 10} MB`;
+    return { ok: false, response: jsonRpcError(413, JSONRPC.INVALID_REQUEST, `Request body too large: the limit is ${limit} (${maxBytes} bytes).`) };
+  }
+  let body: unknown;
+  try {
+    body = JSON.parse(text);
+  } catch (error) {
+    return { ok: false, response: jsonRpcError(400, JSONRPC.PARSE_ERROR, "Parse error: the body is not valid JSON.", String(error)) };
+  }
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  if (messages.length === 0 || messages.length > MAX_BATCH) {
+    return { ok: false, response: jsonRpcError(400, JSONRPC.INVALID_REQUEST, `Invalid Request: a batch must hold 1 to ${MAX_BATCH} messages.`) };
+  }
+  for (const [index, message] of messages.entries()) {
+    const problem = jsonRpcProblem(message);
+    if (problem) {
+      const where = Array.isArray(body) ? ` (message ${index})` : "";
+      return { ok: false, response: jsonRpcError(400, JSONRPC.INVALID_REQUEST, `Invalid Request${where}: ${problem}.`) };
+    }
+  }
+  const objects = messages.filter(isObject);
+  const init = objects.find((m) => m.method === "initialize");
+  if (init) {
+    const parsed = InitializeRequestSchema.safeParse(init);
+    if (!parsed.success) {
+      const problems = describeIssues(parsed.error.issues, init).join("; ");
+      const id = typeof init.id === "string" || typeof init.id === "number" ? init.id : null;
+      return { ok: false, response: jsonRpcError(400, JSONRPC.INVALID_PARAMS, `Invalid params for initialize: ${problems}.`, undefined, id) };
+    }
+  }
+  const wantsProgress = objects.some((m) => isObject(m.params) && isObject(m.params._meta) && m.params._meta.progressToken !== undefined);
+  return { ok: true, body, initialize: init !== undefined, wantsProgress };
+}

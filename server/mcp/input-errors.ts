@@ -1,0 +1,88 @@
+/**
+ * Turns schema issues into sentences a caller can act on: which field, what was expected,
+ * what arrived. Used for tool arguments (an `isError` result) and for request params that
+ * break the protocol schema (a -32602 error).
+ */
+
+/** The parts of a zod issue we read; zod and zod/mini issues both fit. */
+export type SchemaIssue = {
+  code: string;
+  path: PropertyKey[];
+  message: string;
+  expected?: string;
+  origin?: string;
+  minimum?: number | bigint;
+  maximum?: number | bigint;
+  inclusive?: boolean;
+  values?: unknown[];
+  keys?: string[];
+  format?: string;
+};
+
+/** `a.b[2]`, or "the value" for the root. */
+function fieldName(path: PropertyKey[], prefix: string): string {
+  const parts = [...(prefix ? [prefix] : []), ...path.map(String)];
+  if (parts.length === 0) return "the value";
+  return `\`${parts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`)).join("")}\``;
+}
+
+function valueAt(input: unknown, path: PropertyKey[]): unknown {
+  let v: unknown = input;
+  for (const key of path) {
+    if (v === null || typeof v !== "object") return undefined;
+    v = (v as Record<PropertyKey, unknown>)[key];
+  }
+  return v;
+}
+
+function kindOf(value: unknown): string {
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "an array";
+  if (typeof value === "number" && !Number.isInteger(value)) return "a fraction";
+  return typeof value === "object" ? "an object" : `a ${typeof value}`;
+}
+
+const EXPECTED: Record<string, string> = {
+  int: "a whole number", number: "a number", string: "a string", boolean: "true or false",
+  object: "an object", array: "an array", record: "an object",
+};
+
+function bound(issue: SchemaIssue, big: boolean): string {
+  const limit = String(big ? issue.maximum : issue.minimum);
+  const { origin, inclusive } = issue;
+  if (origin === "string") return `${big ? "at most" : "at least"} ${limit} character${limit === "1" ? "" : "s"} long`;
+  if (origin === "array" || origin === "set") return `${big ? "at most" : "at least"} ${limit} item${limit === "1" ? "" : "s"}`;
+  if (inclusive === false) return `${big ? "less" : "greater"} than ${limit}`;
+  return `${big ? "at most" : "at least"} ${limit}`;
+}
+
+/** One sentence fragment per issue, e.g. "`budget` must be a number, got a string". */
+export function describeIssues(issues: readonly SchemaIssue[], input: unknown, prefix = ""): string[] {
+  return issues.map((issue) => {
+    const field = fieldName(issue.path, prefix);
+    switch (issue.code) {
+      case "invalid_type": {
+        const expected = EXPECTED[issue.expected ?? ""] ?? issue.expected ?? "another type";
+        const value = valueAt(input, issue.path);
+        if (value === undefined && issue.path.length > 0) return `${field} is required (${expected})`;
+        return `${field} must be ${expected}, got ${kindOf(value)}`;
+      }
+      case "too_small":
+        return issue.origin === "string" && String(issue.minimum) === "1"
+          ? `${field} must not be empty`
+          : `${field} must be ${bound(issue, false)}`;
+      case "too_big":
+        return `${field} must be ${bound(issue, true)}`;
+      case "invalid_value":
+        return `${field} must be one of ${(issue.values ?? []).map((v) => JSON.stringify(v)).join(", ")}`;
+      case "invalid_format":
+        return `${field} must be a valid ${issue.format ?? "value"}`;
+      case "unrecognized_keys":
+        return `${field} has unknown field${(issue.keys ?? []).length === 1 ? "" : "s"} ${(issue.keys ?? []).join(", ")}`;
+      case "invalid_union":
+        return `${field} does not match any accepted form`;
+      default:
+        return `${field} is invalid${issue.message && issue.message !== "Invalid input" ? `: ${issue.message}` : ""}`;
+    }
+  });
+}

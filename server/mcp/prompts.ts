@@ -1,0 +1,64 @@
+/**
+ * The prompt `gift_congrats_style`: messages that ask for a short congratulation to go with a
+ * gift, in a chosen tone and for a chosen occasion (both optional).
+ */
+import type { GetPromptResult, ListPromptsResult } from "@modelcontextprotocol/sdk/types.js";
+import { JSONRPC } from "../../shared/errors.js";
+import { JsonRpcError } from "./rpc-error.js";
+
+export const CONGRATS_PROMPT = "gift_congrats_style";
+
+const TONES: Record<string, string> = {
+  warm: "warm and sincere",
+  playful: "playful, with a light touch of humor",
+  formal: "formal and respectful",
+  heartfelt: "heartfelt and personal",
+  concise: "brief and to the point",
+};
+
+export type Prompts = {
+  readonly list: ListPromptsResult;
+  get(name: string, args: Record<string, string> | undefined): GetPromptResult;
+};
+
+export function createPrompts(): Prompts {
+  const list: ListPromptsResult = {
+    prompts: [
+      {
+        name: CONGRATS_PROMPT,
+        title: "Gift congratulation style",
+        description: "Writes a short congratulation to go with a gift, in the tone and for the occasion you choose.",
+        arguments: [
+          { name: "tone", description: `The tone: ${Object.keys(TONES).join(", ")}, or your own words (default warm).`, required: false },
+          { name: "occasion", description: "The occasion, e.g. birthday, promotion, farewell (default: a general celebration).", required: false },
+        ],
+      },
+    ],
+  };
+  return {
+    list,
+    get(name, args) {
+      if (name !== CONGRATS_PROMPT) {
+        throw new JsonRpcError(JSONRPC.INVALID_PARAMS, `Unknown prompt "${name}". Available prompts: ${CONGRATS_PROMPT}.`, { prompt: name });
+      }
+      const toneKey = args?.tone?.trim().toLowerCase() || "warm";
+      const tone = TONES[toneKey] ?? toneKey;
+      const occasion = args?.occasion?.trim() || "a celebration";
+      return {
+        description: `A ${toneKey} congratulation for ${occasion}`,
+        messages: [
+          {
+            role: "user",
+            content: {
+              type: "text",
+              text:
+                `Write a short congratulation (two or three sentences) to go with a gift for ${occasion}. ` +
+                `Make it ${tone}. Address the recipient directly, mention the occasion, and do not name the gift's price. ` +
+                "Return only the message text.",
+            },
+          },
+        ],
+      };
+    },
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * The resources: the gift catalog (`gifts://catalog`), each job's full result through the
+ * template `gifts://jobs/{jobId}/result`, and the widget (`ui://widget/giftgenius.<hash>.html`).
+ * Listings are built once; an unknown URI or job is JSON-RPC error -32002 with `{ uri }`.
+ */
+import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import { JSONRPC } from "../../shared/errors.js";
+import { URI } from "../../shared/tools.js";
+import type { CatalogItem } from "../gifts/catalog.js";
+import type { Caller, JobService } from "../jobs/job-service.js";
+import type { Widget } from "../widget.js";
+import { JsonRpcError } from "./rpc-error.js";
+
+const JSON_MIME = "application/json";
+const JOB_RESULT = /^gifts:\/\/jobs\/([^/]+)\/result$/;
+
+export type Resources = {
+  readonly list: ListResourcesResult;
+  readonly templates: ListResourceTemplatesResult;
+  read(uri: string, caller: Caller): Promise<ReadResourceResult>;
+  /** Throws -32002 unless `uri` names a resource this server can have (used by subscribe). */
+  assertKnown(uri: string): void;
+};
+
+/** The JSON-RPC error for a URI that names nothing here; `reason` says why when it helps. */
+export function resourceNotFound(uri: string, reason?: { code: string; message: string }): JsonRpcError {
+  return new JsonRpcError(JSONRPC.RESOURCE_NOT_FOUND, "Resource not found", reason ? { uri, reason } : { uri });
+}
+
+export function createResources({ jobs, widget, catalog }: { jobs: JobService; widget: Widget; catalog: readonly CatalogItem[] }): Resources {
+  const catalogText = JSON.stringify({
+    currency: "USD",
+    count: catalog.length,
+    categories: [...new Set(catalog.map((i) => i.category))],
+    occasions: [...new Set(catalog.flatMap((i) => i.occasions))].sort(),
+    items: catalog,
+  });
+  const list: ListResourcesResult = {
+    resources: [
+      {
+        uri: URI.catalog,
+        name: "gift_catalog",
+        title: "Gift catalog",
+        description: `Every gift GiftGenius can suggest (${catalog.length} items): name, category, price in US dollars, interest tags, occasions.`,
+        mimeType: JSON_MIME,
+      },
+      { uri: widget.uri, name: widget.name, title: widget.title, description: widget.description, mimeType: widget.mimeType, _meta: widget.meta },
+    ],
+  };
+  const templates: ListResourceTemplatesResult = {
+    resourceTemplates: [
+      {
+        uriTemplate: URI.jobResultTemplate,
+        name: "job_result",
+        title: "Gift analysis result",
+        description: "The full result of a finished bulk gift analysis: every person with the gifts picked, and skipped rows.",
+        mimeType: JSON_MIME,
+      },
+    ],
+  };
+
+  return {
+    list,
+    templates,
+    async read(uri, caller) {
+      if (uri === URI.catalog) return { contents: [{ uri, mimeType: JSON_MIME, text: catalogText }] };
+      if (uri === widget.uri) return { contents: [{ uri, mimeType: widget.mimeType, text: widget.html, _meta: widget.meta }] };
+      const jobId = JOB_RESULT.exec(uri)?.[1];
+      if (jobId === undefined) throw resourceNotFound(uri);
+      const outcome = await jobs.readResult(jobId, caller);
+      if (!outcome.ok) throw resourceNotFound(uri, outcome.error);
+      return { contents: [{ uri, mimeType: JSON_MIME, text: JSON.stringify(outcome.value) }] };
+    },
+    assertKnown(uri) {
+      if (uri !== URI.catalog && uri !== widget.uri && !JOB_RESULT.test(uri)) throw resourceNotFound(uri);
+    },
+  };
+}

@@ -1,0 +1,125 @@
+/**
+ * Builds the MCP server: everything that does not depend on a connection (tool list with its
+ * JSON Schemas, resource listings, prompts) is made once by `createMcpShared`; `buildMcpServer`
+ * only wires those into a fresh SDK `Server`, one per session or per pooled stateless slot.
+ */
+import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import {
+  CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SetLevelRequestSchema,
+  SubscribeRequestSchema, UnsubscribeRequestSchema, type ServerNotification, type ServerRequest,
+} from "@modelcontextprotocol/sdk/types.js";
+import { JSONRPC } from "../../shared/errors.js";
+import { CATALOG, type CatalogItem } from "../gifts/catalog.js";
+import type { Caller, JobService, MatchGifts } from "../jobs/job-service.js";
+import type { Widget } from "../widget.js";
+import { forwardJobEvents, type SessionState } from "./notifications.js";
+import { createPrompts, type Prompts } from "./prompts.js";
+import { createResources, type Resources } from "./resources.js";
+import { JsonRpcError } from "./rpc-error.js";
+import type { GiftServer } from "./server-types.js";
+import { createToolRegistry, type ToolContext, type ToolRegistry } from "./tool-registry.js";
+import { cancelJobTool } from "./tools/cancel-job.js";
+import { getJobEventsTool } from "./tools/get-job-events.js";
+import { getJobResultTool } from "./tools/get-job-result.js";
+import { startBulkAnalysisTool } from "./tools/start-bulk-analysis.js";
+import { suggestGiftsTool } from "./tools/suggest-gifts.js";
+import { waitForJobTool } from "./tools/wait-for-job.js";
+
+export const SERVER_INFO = { name: "giftgenius", title: "GiftGenius", version: "0.1.0" };
+
+const INSTRUCTIONS =
+  "GiftGenius picks gifts from its catalog, within a budget in US dollars. For one person, call suggest_gifts. " +
+  "For a team or a CSV of employees, call start_bulk_gift_analysis: it answers at once with a jobId while the " +
+  "widget shows live progress; then call wait_for_job, and get_job_result to read the picks.";
+
+export type McpDeps = {
+  jobs: JobService;
+  matchGifts: MatchGifts;
+  widget: Widget;
+  catalog?: readonly CatalogItem[];
+  /** Hears about handlers that threw. */
+  onError?: (error: unknown) => void;
+};
+
+/** The connection-independent parts, built once per app. */
+export type McpShared = { jobs: JobService; tools: ToolRegistry; resources: Resources; prompts: Prompts };
+
+export function createMcpShared({ jobs, matchGifts, widget, catalog = CATALOG, onError }: McpDeps): McpShared {
+  const cheapestPrice = Math.min(...catalog.map((i) => i.price));
+  const tools = createToolRegistry(
+    [
+      suggestGiftsTool({ matchGifts, cheapestPrice, widget }),
+      startBulkAnalysisTool({ jobs, widget }),
+      getJobEventsTool({ jobs, widget }),
+      getJobResultTool({ jobs, widget }),
+      cancelJobTool({ jobs, widget }),
+      waitForJobTool({ jobs, widget }),
+    ],
+    onError,
+  );
+  return { jobs, tools, resources: createResources({ jobs, widget, catalog }), prompts: createPrompts() };
+}
+
+type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+function callerOf(extra: Extra): Caller {
+  return { subject: extra.authInfo?.clientId ?? "anonymous", sessionId: extra.sessionId };
+}
+
+function toolContext(extra: Extra): ToolContext {
+  const token = extra._meta?.progressToken;
+  return {
+    caller: callerOf(extra),
+    signal: extra.signal,
+    progress:
+      token === undefined
+        ? () => {}
+        : (progress, total, message) => {
+            extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress, total, message } }).catch(() => {});
+          },
+  };
+}
+
+export type BuiltServer = { server: GiftServer; state: SessionState; dispose(): void };
+
+/** A fresh SDK server. `stateful` ones follow job events for their session until disposed. */
+export function buildMcpServer(shared: McpShared, stateful: boolean): BuiltServer {
+  const server: GiftServer = new Server(SERVER_INFO, {
+    capabilities: { tools: {}, resources: { subscribe: true }, prompts: {}, logging: {} },
+    instructions: INSTRUCTIONS,
+  });
+  const state: SessionState = { subscriptions: new Set() };
+  const needsSession = (what: string) => {
+    if (!stateful) throw new JsonRpcError(JSONRPC.INVALID_REQUEST, `${what} needs a session: send initialize first and keep its Mcp-Session-Id.`);
+  };
+
+  server.setRequestHandler(ListToolsRequestSchema, () => shared.tools.list);
+  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
+    shared.tools.call(request.params.name, request.params.arguments, toolContext(extra)),
+  );
+  server.setRequestHandler(ListResourcesRequestSchema, () => shared.resources.list);
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => shared.resources.templates);
+  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => shared.resources.read(request.params.uri, callerOf(extra)));
+  server.setRequestHandler(SubscribeRequestSchema, (request) => {
+    needsSession("resources/subscribe");
+    shared.resources.assertKnown(request.params.uri);
+    state.subscriptions.add(request.params.uri);
+    return {};
+  });
+  server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+    state.subscriptions.delete(request.params.uri);
+    return {};
+  });
+  server.setRequestHandler(ListPromptsRequestSchema, () => shared.prompts.list);
+  server.setRequestHandler(GetPromptRequestSchema, (request) => shared.prompts.get(request.params.name, request.params.arguments));
+  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+    needsSession("logging/setLevel");
+    state.logLevel = request.params.level;
+    return {};
+  });
+
+  const unsubscribe = stateful ? forwardJobEvents(server, state, shared.jobs) : () => {};
+  return { server, state, dispose: unsubscribe };
+}

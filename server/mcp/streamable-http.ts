@@ -1,0 +1,69 @@
+/**
+ * MCP Streamable HTTP at one endpoint: routes each request to its session, to a new session
+ * (`initialize`), or to the stateless path, after the body checks of `http-body.ts`. The SDK's
+ * `WebStandardStreamableHTTPServerTransport` does the protocol work behind each route.
+ */
+import { JSONRPC } from "../../shared/errors.js";
+import { jsonRpcError, readJsonRpcBody, type BodyReader } from "./http-body.js";
+import { buildMcpServer, type McpShared } from "./server.js";
+import { createSessions } from "./sessions.js";
+import { createStateless } from "./stateless.js";
+
+export type McpHttpOptions = {
+  shared: McpShared;
+  /** Largest accepted POST body, in bytes. */
+  maxBodyBytes: number;
+  sessionIdleMs?: number;
+  maxSessions?: number;
+  statelessPoolSize?: number;
+  onError?: (error: Error) => void;
+};
+
+export type McpHttpHandler = {
+  /** `readBody` reads the POST body faster than `req` can, when the runtime allows. */
+  handle(req: Request, readBody?: BodyReader): Promise<Response>;
+  readonly sessionCount: number;
+  close(): Promise<void>;
+};
+
+export function createMcpHttpHandler({
+  shared, maxBodyBytes, sessionIdleMs = 30 * 60_000, maxSessions = 10_000, statelessPoolSize = 64, onError = () => {},
+}: McpHttpOptions): McpHttpHandler {
+  const sessions = createSessions({ build: () => buildMcpServer(shared, true), idleMs: sessionIdleMs, maxSessions, onError });
+  const stateless = createStateless({ build: () => buildMcpServer(shared, false), poolSize: statelessPoolSize, onError });
+
+  return {
+    async handle(req, readBody) {
+      const sessionId = req.headers.get("mcp-session-id");
+      switch (req.method) {
+        case "POST": {
+          const read = await readJsonRpcBody(req, maxBodyBytes, readBody);
+          if (!read.ok) return read.response;
+          if (sessionId) return sessions.handle(sessionId, req, read.body);
+          if (read.initialize) return sessions.open(req, read.body);
+          return stateless.handle(req, read.body, read.wantsProgress);
+        }
+        case "GET":
+        case "DELETE":
+          if (sessionId) return sessions.handle(sessionId, req);
+          // Stateless clients have no stream to open or session to end.
+          return req.method === "GET"
+            ? withAllow(jsonRpcError(405, JSONRPC.INVALID_REQUEST, "GET /mcp opens a session's notification stream: send the Mcp-Session-Id from initialize."), "POST")
+            : jsonRpcError(400, JSONRPC.INVALID_REQUEST, "DELETE /mcp ends a session: send its Mcp-Session-Id.");
+        default:
+          return withAllow(jsonRpcError(405, JSONRPC.INVALID_REQUEST, `Method ${req.method} is not allowed on /mcp.`), "GET, POST, DELETE");
+      }
+    },
+    get sessionCount() {
+      return sessions.size;
+    },
+    async close() {
+      await Promise.all([sessions.close(), stateless.close()]);
+    },
+  };
+}
+
+function withAllow(response: Response, allow: string): Response {
+  response.headers.set("allow", allow);
+  return response;
+}

@@ -1,0 +1,99 @@
+/**
+ * The tools as data: each `ToolSpec` carries its shared zod schemas and its handler. The
+ * `tools/list` answer (JSON Schemas included) is computed once per registry, not per request;
+ * `call` checks the arguments against the input schema and turns failures into results.
+ */
+import * as z from "zod/mini";
+import type { CallToolResult, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import { JSONRPC, ToolErrorSchema } from "../../shared/errors.js";
+import type { ToolName } from "../../shared/tools.js";
+import type { Caller } from "../jobs/job-service.js";
+import { describeIssues } from "./input-errors.js";
+import { JsonRpcError } from "./rpc-error.js";
+import { failure } from "./tool-results.js";
+
+export type ToolContext = {
+  caller: Caller;
+  /** Aborted when the request is canceled or its connection closes. */
+  signal: AbortSignal;
+  /** Reports progress when the caller sent a `progressToken`; does nothing otherwise. */
+  progress(progress: number, total: number, message?: string): void;
+};
+
+export type ToolSpec<I extends z.ZodMiniObject = z.ZodMiniObject> = {
+  name: ToolName;
+  title: string;
+  description: string;
+  input: I;
+  output: z.ZodMiniObject;
+  annotations: ToolAnnotations;
+  meta: Record<string, unknown>;
+  run(args: z.output<I>, ctx: ToolContext): Promise<CallToolResult> | CallToolResult;
+};
+
+/** Keeps the handler's argument type tied to the input schema. */
+export const defineTool = <I extends z.ZodMiniObject>(spec: ToolSpec<I>): ToolSpec<I> => spec;
+
+export type ToolRegistry = {
+  /** The `tools/list` result, built once. */
+  readonly list: { tools: Tool[] };
+  call(name: string, args: unknown, ctx: ToolContext): Promise<CallToolResult>;
+};
+
+/** What an `isError` result carries, next to the success shape in each advertised output schema. */
+const ErrorEnvelope = z.object({ error: ToolErrorSchema });
+
+function objectSchema(schema: z.ZodMiniType, io: "input" | "output"): Tool["inputSchema"] {
+  const json = z.toJSONSchema(schema, { target: "draft-7", io });
+  // A union has no root `type`; MCP wants an object schema at the root.
+  return { ...json, type: "object" } as Tool["inputSchema"];
+}
+
+function describe(spec: ToolSpec): Tool {
+  return {
+    name: spec.name,
+    title: spec.title,
+    description: spec.description,
+    inputSchema: objectSchema(spec.input, "input"),
+    // The SDK client checks `structuredContent` against this even on `isError` results,
+    // so the error envelope is part of the advertised shape.
+    outputSchema: objectSchema(z.union([spec.output, ErrorEnvelope]), "output"),
+    annotations: { title: spec.title, ...spec.annotations },
+    _meta: spec.meta,
+  };
+}
+
+/** Builds the registry; `onError` hears about handlers that threw. */
+export function createToolRegistry(specs: ToolSpec[], onError: (error: unknown) => void = () => {}): ToolRegistry {
+  const byName = new Map<string, ToolSpec>(specs.map((s) => [s.name, s]));
+  const names = specs.map((s) => s.name).join(", ");
+  const list = { tools: specs.map(describe) };
+  return {
+    list,
+    async call(name, args, ctx) {
+      const spec = byName.get(name);
+      if (!spec) {
+        throw new JsonRpcError(JSONRPC.INVALID_PARAMS, `Unknown tool "${name}". Available tools: ${names}.`, { tool: name });
+      }
+      const parsed = spec.input.safeParse(args ?? {});
+      if (!parsed.success) {
+        const problems = describeIssues(parsed.error.issues, args ?? {});
+        return failure({
+          code: "invalid_arguments",
+          message: `Invalid arguments for ${name}: ${problems.join("; ")}.`,
+          hint: "Fix these fields and call the tool again.",
+        });
+      }
+      try {
+        return await spec.run(parsed.data, ctx);
+      } catch (error) {
+        onError(error);
+        return failure({
+          code: "internal",
+          message: `${name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}.`,
+          hint: "Try again in a moment.",
+        });
+      }
+    },
+  };
+}

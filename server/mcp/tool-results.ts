@@ -1,0 +1,24 @@
+/**
+ * How tool outcomes become `CallToolResult`s: a value is `structuredContent` plus a text the
+ * model can read; a domain error is `isError: true` with `structuredContent: { error }` and a
+ * sentence that says what to do next.
+ */
+import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolError } from "../../shared/errors.js";
+import type { Outcome } from "../jobs/job-service.js";
+
+/** A successful result. */
+export function success(structured: Record<string, unknown>, text: string, more: ContentBlock[] = []): CallToolResult {
+  return { content: [{ type: "text", text }, ...more], structuredContent: structured };
+}
+
+/** A domain failure the caller can fix or retry. */
+export function failure(error: ToolError): CallToolResult {
+  const text = error.hint ? `${error.message} ${error.hint}` : error.message;
+  return { content: [{ type: "text", text }], structuredContent: { error }, isError: true };
+}
+
+/** Maps a job-service outcome: its value through `render`, its error through `failure`. */
+export function fromOutcome<T>(outcome: Outcome<T>, render: (value: T) => CallToolResult): CallToolResult {
+  return outcome.ok ? render(outcome.value) : failure(outcome.error);
+}

@@ -1,0 +1,153 @@
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { McpError, type CallToolResult, type Progress } from "@modelcontextprotocol/sdk/types.js";
+import { GetJobEventsOutput, GetJobResultOutput, StartBulkOutput, SuggestGiftsOutput, TOOL, WaitForJobOutput } from "../../shared/tools.js";
+import { CATALOG } from "../gifts/catalog.js";
+import { connectClient, startTestServer, type TestServer } from "../test-support.js";
+
+let server: TestServer;
+let client: Client;
+
+beforeAll(async () => {
+  server = await startTestServer();
+  client = await connectClient(server.mcpUrl);
+});
+afterAll(async () => {
+  await client.close();
+  await server.close();
+});
+
+const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+const text = (result: CallToolResult) => result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
+const csvOf = (rows: number) =>
+  ["name,department,interests,budget", ...Array.from({ length: rows }, (_, i) => `Person ${i},${i % 2 ? "Sales" : "Engineering"},coffee;hiking,${30 + (i % 50)}`)].join("\n");
+
+describe("tools/list", () => {
+  it("lists every tool with title, description, schemas and annotations", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual(Object.values(TOOL).sort());
+    for (const tool of tools) {
+      expect(tool.title).toEqual(expect.any(String));
+      expect(tool.description?.length).toBeGreaterThan(20);
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.outputSchema?.type).toBe("object");
+      expect(tool.annotations).toMatchObject({ readOnlyHint: expect.any(Boolean), destructiveHint: expect.any(Boolean), openWorldHint: false });
+    }
+    const suggest = tools.find((t) => t.name === TOOL.suggestGifts);
+    expect(suggest?.inputSchema.required).toEqual(["occasion", "budget"]);
+    expect(suggest?.annotations?.readOnlyHint).toBe(true);
+  });
+
+  it("points the rendering tools at the widget and hides widget-only tools from the model", async () => {
+    const { tools } = await client.listTools();
+    const meta = Object.fromEntries(tools.map((t) => [t.name, t._meta ?? {}]));
+    const { resources } = await client.listResources();
+    const widgetUri = resources.find((r) => r.uri.startsWith("ui://"))?.uri;
+    for (const name of [TOOL.suggestGifts, TOOL.startBulk]) {
+      expect(meta[name]).toMatchObject({
+        "openai/outputTemplate": widgetUri,
+        ui: { resourceUri: widgetUri },
+        "openai/toolInvocation/invoking": expect.any(String),
+        "openai/toolInvocation/invoked": expect.any(String),
+      });
+    }
+    for (const name of [TOOL.getJobEvents, TOOL.cancelJob]) {
+      expect(meta[name]).toMatchObject({ "openai/widgetAccessible": true, "openai/visibility": "private", ui: { visibility: ["app"] } });
+    }
+    expect(meta[TOOL.getJobResult]).toMatchObject({ "openai/widgetAccessible": true });
+    expect(meta[TOOL.getJobResult]).not.toHaveProperty("openai/visibility");
+    expect(meta[TOOL.waitForJob]).not.toHaveProperty("openai/visibility");
+  });
+});
+
+describe("suggest_gifts", () => {
+  it("suggests catalog gifts within budget, ranked for the recipient, with a reason each", async () => {
+    const result = await call(TOOL.suggestGifts, { occasion: "birthday", budget: 50, recipient: "a barista at heart who loves coffee", count: 4 });
+    expect(result.isError).toBeFalsy();
+    const parsed = SuggestGiftsOutput.parse(result.structuredContent);
+    expect(parsed.gifts).toHaveLength(4);
+    for (const gift of parsed.gifts) {
+      const item = CATALOG.find((i) => i.id === gift.id);
+      expect(item?.price).toBe(gift.price);
+      expect(gift.price).toBeLessThanOrEqual(50);
+      expect(gift.reason).toContain("coffee");
+    }
+    expect(text(result)).toContain(parsed.gifts[0].name);
+  });
+
+  it("answers a budget nothing fits with isError and the cheapest workable budget", async () => {
+    const result = await call(TOOL.suggestGifts, { occasion: "birthday", budget: 2 });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ error: { code: "no_gift_fits" } });
+    expect(text(result)).toMatch(/at least \$5/);
+  });
+
+  it("answers arguments that break the input schema with isError naming each field", async () => {
+    const result = await call(TOOL.suggestGifts, { occasion: 7, budget: -3, count: 99 });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ error: { code: "invalid_arguments" } });
+    expect(text(result)).toContain("`occasion` must be a string, got a number");
+    expect(text(result)).toContain("`budget` must be greater than 0");
+    expect(text(result)).toContain("`count` must be at most 20");
+  });
+
+  it("answers an unknown tool with -32602 naming it", async () => {
+    const error = await call("suggest_presents", {}).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(McpError);
+    expect((error as McpError).code).toBe(-32602);
+    expect((error as McpError).message).toContain('Unknown tool "suggest_presents"');
+  });
+});
+
+describe("the job tools", () => {
+  it("start, wait with progress, read events and results", async () => {
+    const started = await call(TOOL.startBulk, { csv: csvOf(300), occasion: "holiday", budgetPerPerson: 40 });
+    expect(started.isError).toBeFalsy();
+    const { jobId, resultUri } = StartBulkOutput.parse(started.structuredContent);
+    expect(text(started)).toContain(jobId);
+
+    const progress: Progress[] = [];
+    const waited = await client.callTool({ name: TOOL.waitForJob, arguments: { jobId } }, undefined, { onprogress: (p) => void progress.push(p) });
+    const done = WaitForJobOutput.parse(waited.structuredContent);
+    expect(done).toMatchObject({ jobId, status: "completed", done: true });
+    expect(progress.length).toBeGreaterThan(0);
+    for (const [i, p] of progress.entries()) {
+      expect(p.total).toBe(100);
+      expect(p.message).toEqual(expect.any(String));
+      if (i > 0) expect(p.progress).toBeGreaterThan(progress[i - 1].progress);
+    }
+
+    const events = GetJobEventsOutput.parse((await call(TOOL.getJobEvents, { jobId })).structuredContent);
+    expect(events.events[0].type).toBe("job.created");
+    expect(events.done).toBe(true);
+    expect(events.events.at(-1)?.type).toBe("job.completed");
+
+    const page = await call(TOOL.getJobResult, { jobId, limit: 10 });
+    const result = GetJobResultOutput.parse(page.structuredContent);
+    expect(result).toMatchObject({ jobId, total: 300, offset: 0, nextOffset: 10, resultUri });
+    expect(result.people).toHaveLength(10);
+    expect(page.content).toContainEqual(expect.objectContaining({ type: "resource_link", uri: resultUri, mimeType: "application/json" }));
+    expect(text(page)).toContain("People 1–10 of 300");
+  });
+
+  it("cancels a running job once, then says there is nothing left to cancel", async () => {
+    const { jobId } = StartBulkOutput.parse((await call(TOOL.startBulk, { csv: csvOf(60_000), occasion: "farewell", budgetPerPerson: 50 })).structuredContent);
+    const first = await call(TOOL.cancelJob, { jobId });
+    expect(first.structuredContent).toEqual({ jobId, status: "canceled", changed: true });
+    const again = await call(TOOL.cancelJob, { jobId });
+    expect(again.structuredContent).toEqual({ jobId, status: "canceled", changed: false });
+    expect(text(again)).toContain("already canceled");
+  });
+
+  it("answers an unknown job with isError and the error in structuredContent", async () => {
+    const result = await call(TOOL.getJobResult, { jobId: "job_nope" });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ error: { code: "unknown_job", message: expect.any(String) } });
+    expect(text(result).length).toBeGreaterThan(10);
+  });
+
+  it("passes the job service's own refusals on as isError results", async () => {
+    const result = await call(TOOL.startBulk, { occasion: "holiday", budgetPerPerson: 40 });
+    expect(result.isError).toBe(true);
+    expect(result.structuredContent).toMatchObject({ error: { code: "invalid_arguments" } });
+  });
+});

@@ -1,0 +1,35 @@
+/**
+ * `get_job_events`: the widget's follow loop. Returns a job's events after a sequence number,
+ * long-polling up to `waitMs` for the next one, plus the job's current view. Hidden from the model.
+ */
+import { GetJobEventsInput, GetJobEventsOutput, TOOL } from "../../../shared/tools.js";
+import type { JobService } from "../../jobs/job-service.js";
+import { toolMeta, type Widget } from "../../widget.js";
+import { defineTool } from "../tool-registry.js";
+import { fromOutcome, success } from "../tool-results.js";
+
+export function getJobEventsTool({ jobs, widget }: { jobs: JobService; widget: Widget }) {
+  return defineTool({
+    name: TOOL.getJobEvents,
+    title: "Get job events",
+    description:
+      "Returns the events of a gift-analysis job after `afterSeq` (waiting up to `waitMs` for new ones) and the " +
+      "job's current view. Pass `nextSeq` from the previous answer as the next `afterSeq`.",
+    input: GetJobEventsInput,
+    output: GetJobEventsOutput,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    meta: toolMeta(widget, { calledByWidget: true, hiddenFromModel: true }),
+    async run(args, { caller, signal }) {
+      return fromOutcome(await jobs.getEvents(args, caller, signal), (page) => {
+        const { view } = page;
+        const stage = view.stageLabel ?? view.stage;
+        return success(
+          page,
+          `${page.events.length} new event(s) for job ${page.jobId}; it is ${page.status} at ${view.percentage}%` +
+            `${stage ? ` (${stage})` : ""}. ` +
+            (page.done ? "The job has ended." : `Call again with afterSeq ${page.nextSeq} for what comes next.`),
+        );
+      });
+    },
+  });
+}

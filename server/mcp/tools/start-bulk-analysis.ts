@@ -1,0 +1,36 @@
+/**
+ * `start_bulk_gift_analysis`: starts a background job that picks gifts for every employee of a
+ * CSV or list, and answers at once with the job id. Rendered by the widget, which follows the job.
+ */
+import { StartBulkInput, StartBulkOutput, TOOL } from "../../../shared/tools.js";
+import type { JobService } from "../../jobs/job-service.js";
+import { toolMeta, type Widget } from "../../widget.js";
+import { defineTool } from "../tool-registry.js";
+import { fromOutcome, success } from "../tool-results.js";
+
+export function startBulkAnalysisTool({ jobs, widget }: { jobs: JobService; widget: Widget }) {
+  return defineTool({
+    name: TOOL.startBulk,
+    title: "Start a bulk gift analysis",
+    description:
+      "Starts a background job that picks gifts for every employee of a team, for one occasion. Pass either " +
+      "`csv` (columns name, department, interests separated by ; or |, optional budget; up to 5 MB) or " +
+      "`employees`, plus the occasion and a default budget per person. Answers at once with a jobId while the " +
+      "work runs; the widget shows live progress. Then call wait_for_job to wait for the end and " +
+      "get_job_result to read the picks.",
+    input: StartBulkInput,
+    output: StartBulkOutput,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    meta: toolMeta(widget, { renders: { invoking: "Starting the gift analysis…", invoked: "Gift analysis started" } }),
+    async run(args, { caller }) {
+      return fromOutcome(await jobs.start(args, caller), (started) =>
+        success(
+          started,
+          `Started job ${started.jobId} (${started.status}); stages: ${started.stages.map((s) => s.label).join(", ")}. ` +
+            `The widget shows its progress live. Call wait_for_job with jobId "${started.jobId}" to wait for it, ` +
+            `then get_job_result for the gifts picked per person.`,
+        ),
+      );
+    },
+  });
+}

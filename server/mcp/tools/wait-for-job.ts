@@ -1,0 +1,49 @@
+/**
+ * `wait_for_job`: waits until a gift-analysis job ends or the timeout passes, sending
+ * `notifications/progress` (percent of 100, the stage as message) when the caller asked for it.
+ */
+import { TOOL, WaitForJobInput, WaitForJobOutput } from "../../../shared/tools.js";
+import type { JobView } from "../../../shared/job-reducer.js";
+import type { JobService } from "../../jobs/job-service.js";
+import type { Widget } from "../../widget.js";
+import { defineTool } from "../tool-registry.js";
+import { fromOutcome, success } from "../tool-results.js";
+
+function ending(view: JobView): string {
+  switch (view.status) {
+    case "completed":
+      return `completed: ${view.summary ?? "done"} Call get_job_result for the picks.`;
+    case "failed":
+      return `failed: ${view.error?.message ?? "unknown error"}${view.error?.hint ? ` ${view.error.hint}` : ""}`;
+    case "canceled":
+      return `was canceled${view.cancelReason ? `: ${view.cancelReason}` : "."}`;
+    default:
+      return `is still ${view.status} at ${view.percentage}%${view.stageLabel ? ` (${view.stageLabel})` : ""}; call wait_for_job again to keep waiting.`;
+  }
+}
+
+export function waitForJobTool({ jobs }: { jobs: JobService; widget: Widget }) {
+  return defineTool({
+    name: TOOL.waitForJob,
+    title: "Wait for job",
+    description:
+      "Waits until a gift-analysis job ends (or `timeoutMs` passes) and returns its final view. Reports " +
+      "progress while waiting when the request carries a progressToken.",
+    input: WaitForJobInput,
+    output: WaitForJobOutput,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    meta: {},
+    async run(args, { caller, signal, progress }) {
+      let sent = -1;
+      const onView = (view: JobView) => {
+        // Progress must strictly increase; a new stage at the same percentage waits for the next step.
+        if (view.percentage <= sent) return;
+        sent = view.percentage;
+        progress(view.percentage, 100, view.stageLabel ?? view.stage ?? view.status);
+      };
+      return fromOutcome(await jobs.waitFor(args, caller, onView, signal), (r) =>
+        success(r, `Job ${r.jobId} ${ending(r.view)}`),
+      );
+    },
+  });
+}

@@ -1,0 +1,85 @@
+/**
+ * The built widget (dist/widget/index.html) as a `ui://` resource: its URI carries a hash of the
+ * content, so hosts that cache templates by URI pick up a new build, and its `_meta` carries what
+ * both MCP Apps hosts (`ui.*`) and ChatGPT (`openai/*`) read: CSP, description, border.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, readFileSync } from "node:fs";
+
+/** The MCP Apps mime type; ChatGPT renders it too. */
+export const WIDGET_MIME_TYPE = "text/html;profile=mcp-app";
+
+export type Widget = {
+  uri: string;
+  name: string;
+  title: string;
+  description: string;
+  mimeType: string;
+  html: string;
+  /** For the resource listing and the read contents. */
+  meta: Record<string, unknown>;
+  /** False when the build was missing and a placeholder page is served instead. */
+  built: boolean;
+};
+
+const DESCRIPTION =
+  "Shows gift suggestions, and the live progress and results of a bulk gift analysis. " +
+  "It already lists every gift and person, so do not repeat them in the reply.";
+
+const PLACEHOLDER =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>GiftGenius</title></head>' +
+  "<body><p>The GiftGenius widget is not built. Run <code>npx vite build</code> and restart the server.</p></body></html>";
+
+/** Reads the built widget once; a missing build yields a placeholder page so the server still starts. */
+export function loadWidget(htmlPath: string): Widget {
+  const built = existsSync(htmlPath);
+  const html = built ? readFileSync(htmlPath, "utf8") : PLACEHOLDER;
+  const hash = createHash("sha256").update(html).digest("hex").slice(0, 8);
+  // No outside domains: the build inlines every script and style, and the widget talks to the
+  // server only through the host's tool calls.
+  const meta = {
+    ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true },
+    "openai/widgetCSP": { connect_domains: [], resource_domains: [] },
+    "openai/widgetDescription": DESCRIPTION,
+    "openai/widgetPrefersBorder": true,
+  };
+  return {
+    uri: `ui://widget/giftgenius.${hash}.html`,
+    name: "giftgenius_widget",
+    title: "GiftGenius widget",
+    description: DESCRIPTION,
+    mimeType: WIDGET_MIME_TYPE,
+    html,
+    meta,
+    built,
+  };
+}
+
+/** How a tool relates to the widget. */
+export type ToolUi = {
+  /** The host renders the widget for this tool's result, showing these while it runs. */
+  renders?: { invoking: string; invoked: string };
+  /** The widget calls this tool itself. */
+  calledByWidget?: boolean;
+  /** Only the widget needs it: keep it out of the model's tool list. */
+  hiddenFromModel?: boolean;
+};
+
+/** A tool's `_meta` in both forms: MCP Apps (`ui`) and ChatGPT (`openai/*`). */
+export function toolMeta(widget: Widget, { renders, calledByWidget, hiddenFromModel }: ToolUi): Record<string, unknown> {
+  const ui: Record<string, unknown> = {};
+  const meta: Record<string, unknown> = {};
+  if (renders) {
+    ui.resourceUri = widget.uri;
+    meta["ui/resourceUri"] = widget.uri;
+    meta["openai/outputTemplate"] = widget.uri;
+    meta["openai/toolInvocation/invoking"] = renders.invoking;
+    meta["openai/toolInvocation/invoked"] = renders.invoked;
+  }
+  if (calledByWidget || hiddenFromModel) meta["openai/widgetAccessible"] = true;
+  if (hiddenFromModel) {
+    ui.visibility = ["app"];
+    meta["openai/visibility"] = "private";
+  }
+  return Object.keys(ui).length > 0 ? { ui, ...meta } : meta;
+}
