@@ -1,22 +1,39 @@
 /**
- * Entry point: reads the environment (PORT, HOST, DATA_DIR, ALLOWED_ORIGINS), wires the job system
- * to the SQLite store, builds the app and listens. Everything else lives in createApp.
+ * Entry point: reads the environment (PORT, HOST, ALLOWED_ORIGINS; STORE = sqlite under DATA_DIR,
+ * the default, | memory | redis at REDIS_URL), wires the job system to that store, builds the app
+ * and listens. Everything else lives in createApp.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.js";
 import { matchGifts } from "./gifts/matcher.js";
-import { createJobService } from "./jobs/index.js";
+import { createJobService, type JobStore } from "./jobs/index.js";
+import { createMemoryStore } from "./jobs/stores/memory.js";
+import { createRedisStore } from "./jobs/stores/redis.js";
 import { createSqliteStore } from "./jobs/stores/sqlite.js";
 import { parseOrigins } from "./origin.js";
 
 const port = Number(process.env.PORT ?? 8787);
 const host = process.env.HOST ?? "127.0.0.1";
-const dataDir = process.env.DATA_DIR ?? "./data";
-mkdirSync(dataDir, { recursive: true });
 
-const jobs = createJobService({ store: createSqliteStore(join(dataDir, "giftgenius.db")), match: matchGifts });
+function openStore(kind = "sqlite"): JobStore {
+  switch (kind) {
+    case "sqlite": {
+      const dataDir = process.env.DATA_DIR ?? "./data";
+      mkdirSync(dataDir, { recursive: true });
+      return createSqliteStore(join(dataDir, "giftgenius.db"));
+    }
+    case "memory":
+      return createMemoryStore();
+    case "redis":
+      return createRedisStore({ url: process.env.REDIS_URL ?? "redis://127.0.0.1:6379" });
+    default:
+      throw new Error(`STORE=${kind} is not a store: use sqlite (the default), memory or redis.`);
+  }
+}
+
+const jobs = createJobService({ store: openStore(process.env.STORE), match: matchGifts });
 const { app, close } = createApp({
   jobs,
   allowedOrigins: parseOrigins(process.env.ALLOWED_ORIGINS),

@@ -1,0 +1,170 @@
+/**
+ * The job store on Redis (ioredis): a hash per job (owner, creation time, last seq, view), a list
+ * per event log (seq n at index n - 1, since seqs are gapless), the result head and a list of its
+ * chunks, and two sorted sets by creation time, unfinished and finished jobs, for recovery and expiry.
+ * Every write is one Lua script, so checks and writes are one atomic step, as in the other stores.
+ */
+import { createHash } from "node:crypto";
+import { Redis } from "ioredis";
+import * as z from "zod/mini";
+import { JobEventSchema } from "../../../shared/job-events.js";
+import { isTerminalStatus } from "../../../shared/job-reducer.js";
+import { JobViewSchema } from "../../../shared/tools.js";
+import { ResultHeadSchema, StoreConflictError, checkContinues, type JobStore, type StoredJob } from "../store.js";
+
+export type RedisStoreOptions = {
+  /** Where to connect when no `client` is given; default redis://127.0.0.1:6379. */
+  url?: string;
+  /** A connection to use instead of opening one; the store leaves it open on `close()`. */
+  client?: Redis;
+  /** Put before every key, so that several stores (or apps) can share one Redis; default "giftgenius:". */
+  keyPrefix?: string;
+};
+
+const OwnerSchema = z.object({ subject: z.string(), sessionId: z.optional(z.string()) });
+
+// Checks first, writes after: Redis does not roll a script back, so a refusal must come before any write.
+const CREATE = script(`
+-- KEYS: job, input, events, unfinished, finished. ARGV: id, owner, createdAt, view, finished, input pairs (count, ...), events...
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'job ' .. ARGV[1] .. ' already exists' end
+local n = tonumber(ARGV[6])
+redis.call('HSET', KEYS[1], 'owner', ARGV[2], 'createdAt', ARGV[3], 'lastSeq', #ARGV - 6 - n, 'view', ARGV[4])
+for i = 7, 6 + n, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
+for i = 7 + n, #ARGV do redis.call('RPUSH', KEYS[3], ARGV[i]) end
+redis.call('ZADD', ARGV[5] == '1' and KEYS[5] or KEYS[4], ARGV[3], ARGV[1])
+return 1`);
+
+const APPEND = script(`
+-- KEYS: job, events, head, chunks, unfinished, finished. ARGV: id, seq before the events (-1: none), view, finished, head ('': none), chunk count, chunks..., events...
+local last = redis.call('HGET', KEYS[1], 'lastSeq')
+if not last then return 'no job ' .. ARGV[1] end
+last = tonumber(last)
+local base = tonumber(ARGV[2])
+if base ~= -1 and base ~= last then return 'expected seq ' .. (last + 1) .. ', got ' .. (base + 1) end
+if ARGV[5] ~= '' and redis.call('EXISTS', KEYS[3]) == 1 then return 'job ' .. ARGV[1] .. ' already has a result' end
+local chunks = tonumber(ARGV[6])
+for i = 7 + chunks, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+redis.call('HSET', KEYS[1], 'lastSeq', last + #ARGV - 6 - chunks, 'view', ARGV[3])
+if ARGV[5] ~= '' then
+  redis.call('SET', KEYS[3], ARGV[5])
+  for i = 7, 6 + chunks do redis.call('RPUSH', KEYS[4], ARGV[i]) end
+end
+-- the job is indexed by the status of the view just written, whichever way it went
+local from, to = 6, 5
+if ARGV[4] == '1' then from, to = 5, 6 end
+redis.call('ZREM', KEYS[from], ARGV[1])
+redis.call('ZADD', KEYS[to], redis.call('HGET', KEYS[1], 'createdAt'), ARGV[1])
+return 1`);
+
+// The per-job keys are built here from their prefixes (ARGV), so this one script needs a single
+// Redis node, not a cluster: fine for the deployments this store is for.
+const EXPIRE = script(`
+-- KEYS: finished. ARGV: max score, then the prefix of each per-job key
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+for _, id in ipairs(ids) do
+  for i = 2, #ARGV do redis.call('UNLINK', ARGV[i] .. id) end
+  redis.call('ZREM', KEYS[1], id)
+end
+return ids`);
+
+/** Creates a store on `client`, or on a new connection to `url` that `close()` ends. */
+export function createRedisStore({ url = "redis://127.0.0.1:6379", client, keyPrefix = "giftgenius:" }: RedisStoreOptions = {}): JobStore {
+  const redis = client ?? new Redis(url);
+  const per = { job: `${keyPrefix}job:`, input: `${keyPrefix}input:`, events: `${keyPrefix}events:`, head: `${keyPrefix}result:`, chunks: `${keyPrefix}chunks:` };
+  const unfinished = `${keyPrefix}jobs:unfinished`;
+  const finished = `${keyPrefix}jobs:finished`;
+  const written = (reply: unknown) => {
+    if (reply !== 1) throw new StoreConflictError(String(reply));
+  };
+  const toJob = (jobId: string, [owner, createdAt, view]: (string | null)[]): StoredJob | undefined =>
+    owner === null || createdAt === null || view === null ? undefined : {
+      jobId,
+      owner: OwnerSchema.parse(JSON.parse(owner)),
+      createdAt: Number(createdAt),
+      view: JobViewSchema.parse(JSON.parse(view)),
+    };
+  const fields = ["owner", "createdAt", "view"] as const;
+
+  return {
+    async create(job, events, view) {
+      checkContinues(0, events);
+      const { occasion, budgetPerPerson, csv, employees } = job.input;
+      // the CSV as it came, not JSON-encoded: it can be megabytes
+      const input = ["occasion", occasion, "budgetPerPerson", budgetPerPerson];
+      if (csv !== undefined) input.push("csv", csv);
+      if (employees !== undefined) input.push("employees", JSON.stringify(employees));
+      const { jobId } = job;
+      const keys = [per.job + jobId, per.input + jobId, per.events + jobId, unfinished, finished];
+      const owner = JSON.stringify({ subject: job.owner.subject, sessionId: job.owner.sessionId });
+      const flag = isTerminalStatus(view.status) ? "1" : "0";
+      const args = [jobId, owner, job.createdAt, JSON.stringify(view), flag, input.length, ...input, ...events.map((e) => JSON.stringify(e))];
+      written(await run(redis, CREATE, keys, args));
+    },
+    async getJob(jobId) {
+      return toJob(jobId, await redis.hmget(per.job + jobId, ...fields));
+    },
+    async append(jobId, events, view, result) {
+      const base = events.length === 0 ? -1 : events[0].seq - 1;
+      checkContinues(Math.max(base, 0), events);
+      const keys = [per.job + jobId, per.events + jobId, per.head + jobId, per.chunks + jobId, unfinished, finished];
+      const chunks = result?.chunks ?? [];
+      const head = result ? JSON.stringify(result.head) : "";
+      const flag = isTerminalStatus(view.status) ? "1" : "0";
+      const args = [jobId, base, JSON.stringify(view), flag, head, chunks.length, ...chunks, ...events.map((e) => JSON.stringify(e))];
+      written(await run(redis, APPEND, keys, args));
+    },
+    async readEvents(jobId, afterSeq, limit) {
+      const from = Math.max(0, afterSeq);
+      if (limit <= 0) return [];
+      const bodies = await redis.lrange(per.events + jobId, from, from + limit - 1);
+      return bodies.map((body) => JobEventSchema.parse(JSON.parse(body)));
+    },
+    async readResultHead(jobId) {
+      const head = await redis.get(per.head + jobId);
+      return head === null ? undefined : ResultHeadSchema.parse(JSON.parse(head));
+    },
+    async readResultChunks(jobId, from, to) {
+      const start = Math.max(0, from);
+      return to <= start ? [] : redis.lrange(per.chunks + jobId, start, to - 1);
+    },
+    async listUnfinished() {
+      const ids = await redis.zrange(unfinished, 0, -1);
+      const pipeline = redis.pipeline();
+      for (const id of ids) pipeline.hmget(per.job + id, ...fields);
+      const rows = (await pipeline.exec()) ?? [];
+      return ids.flatMap((id, i) => {
+        const [error, row] = rows[i] ?? [];
+        if (error) throw error;
+        const job = toJob(id, row as (string | null)[]);
+        // ended between the two reads: its view is the truth
+        return job && !isTerminalStatus(job.view.status) ? [job] : [];
+      });
+    },
+    async expire(createdBefore) {
+      const max = Number.isFinite(createdBefore) ? `(${createdBefore}` : createdBefore > 0 ? "+inf" : "-inf";
+      const ids = await run(redis, EXPIRE, [finished], [max, ...Object.values(per)]);
+      return z.array(z.string()).parse(ids);
+    },
+    async close() {
+      if (client) return;
+      // quit waits for replies in flight; without a connection there is nothing to wait for
+      if (redis.status === "ready") await redis.quit().catch(() => redis.disconnect());
+      else redis.disconnect();
+    },
+  };
+}
+
+type Script = { lua: string; sha: string };
+function script(lua: string): Script {
+  return { lua, sha: createHash("sha1").update(lua).digest("hex") };
+}
+
+/** Runs a script by its hash, sending the text only when this Redis has not seen it yet. */
+async function run(redis: Redis, { lua, sha }: Script, keys: string[], args: (string | number)[]): Promise<unknown> {
+  try {
+    return await redis.evalsha(sha, keys.length, ...keys, ...args);
+  } catch (error) {
+    if (!(error instanceof Error && error.message.startsWith("NOSCRIPT"))) throw error;
+    return redis.eval(lua, keys.length, ...keys, ...args);
+  }
+}
