@@ -4,7 +4,16 @@
  */
 import { serve } from "@hono/node-server";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { StreamableHTTPClientTransport, type StreamableHTTPReconnectionOptions } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { expect } from "vitest";
+import * as z from "zod/mini";
+import { ToolErrorSchema, type ToolError } from "../shared/errors.js";
+import { JobEventSchema, isTerminalEvent, type JobEvent } from "../shared/job-events.js";
+import { applyJobEvents, createJobView, type JobView } from "../shared/job-reducer.js";
+import { GetJobEventsOutput, StartBulkOutput, TOOL, type GetJobEventsResult, type StartBulkResult } from "../shared/tools.js";
 import { createApp, type AppOptions } from "./app.js";
 import { matchGifts } from "./gifts/matcher.js";
 import { createJobService } from "./jobs/index.js";
@@ -140,3 +149,195 @@ export async function openRawSession(mcpUrl: URL, protocolVersion = "2025-11-25"
     },
   };
 }
+
+/** Calls a tool with the official client; the reply is parsed as a `CallToolResult`. */
+export async function callTool(client: Client, name: string, args: Record<string, unknown>, options?: RequestOptions): Promise<CallToolResult> {
+  return CallToolResultSchema.parse(await client.callTool({ name, arguments: args }, undefined, options));
+}
+
+/** The text blocks of a tool result, one per line. */
+export const toolText = (result: CallToolResult): string =>
+  result.content.map((c) => (c.type === "text" ? c.text : "")).filter(Boolean).join("\n");
+
+const ErrorResult = z.object({ error: ToolErrorSchema });
+
+/** The domain error an `isError` result carries; throws when the result is a success. */
+export function toolError(result: CallToolResult): ToolError {
+  if (result.isError !== true) throw new Error(`expected isError, got: ${toolText(result)}`);
+  return ErrorResult.parse(result.structuredContent).error;
+}
+
+/** Starts a bulk analysis; a refusal throws with the tool's own sentence. */
+export async function startJob(client: Client, args: Record<string, unknown>): Promise<StartBulkResult> {
+  const result = await callTool(client, TOOL.startBulk, args);
+  if (result.isError) throw new Error(toolText(result));
+  return StartBulkOutput.parse(result.structuredContent);
+}
+
+/** A CSV of `rows` valid employees with a budget column; every 7th row leaves the budget to the default. */
+export function employeeCsv(rows: number): string {
+  const interests = ["coffee;hiking", "books|music", "tea; yoga", "gardening|cooking|wine", "travel"];
+  const lines = ["name,department,interests,budget"];
+  for (let i = 0; i < rows; i++) {
+    lines.push(`Person ${i},${i % 2 ? "Sales" : "Engineering"},${interests[i % interests.length]},${i % 7 === 0 ? "" : 25 + (i % 60)}`);
+  }
+  return lines.join("\n");
+}
+
+export type JobHistory = {
+  /** Every event from seq 1, as parsed by the tool's output schema. */
+  events: JobEvent[];
+  /** The events exactly as they came over the wire, for checking that nothing else travels. */
+  raw: unknown[];
+  /** The last page read: its view is the server's view of the job. */
+  last: GetJobEventsResult;
+};
+
+/** Reads a job's whole history with get_job_events from afterSeq 0, page by page, without waiting. */
+export async function readJobHistory(client: Client, jobId: string): Promise<JobHistory> {
+  const events: JobEvent[] = [];
+  const raw: unknown[] = [];
+  for (let afterSeq = 0; ; ) {
+    const result = await callTool(client, TOOL.getJobEvents, { jobId, afterSeq, limit: 1000 });
+    if (result.isError) throw new Error(toolText(result));
+    const page = GetJobEventsOutput.parse(result.structuredContent);
+    events.push(...page.events);
+    raw.push(...z.object({ events: z.array(z.unknown()) }).parse(result.structuredContent).events);
+    if (page.done || page.events.length === 0) return { events, raw, last: page };
+    afterSeq = page.nextSeq;
+  }
+}
+
+/** Follows a job with long polls until it has made some progress; returns the seq to continue after. */
+export async function untilJobProgress(client: Client, jobId: string): Promise<number> {
+  for (let afterSeq = 0; ; ) {
+    const result = await callTool(client, TOOL.getJobEvents, { jobId, afterSeq, waitMs: 20_000 });
+    if (result.isError) throw new Error(toolText(result));
+    const page = GetJobEventsOutput.parse(result.structuredContent);
+    if (page.done) throw new Error(`job ${jobId} ended as ${page.status} before it was seen making progress`);
+    afterSeq = page.nextSeq;
+    if (page.events.some((e) => e.type === "job.progress" && e.payload.percentage > 0)) return afterSeq;
+  }
+}
+
+/**
+ * Asserts the event contract on a whole, ended history: each event is exactly a `JobEventSchema`
+ * event, seqs run 1, 2, 3… with unique ids, `job.created` comes first and one terminal event last,
+ * the percentage never falls, the planned stages are entered in order (all of them when it completed),
+ * and folding the events with the shared reducer, in order or backwards, gives `view`. Returns the
+ * terminal event.
+ */
+export function expectJobHistory(events: readonly unknown[], view: JobView): JobEvent {
+  const parsed = events.map((raw) => JobEventSchema.parse(raw));
+  // nothing outside the contract travels: parsing strips unknown fields, so equality means none
+  expect(parsed).toStrictEqual(events);
+  expect(parsed.map((e) => e.seq)).toEqual(parsed.map((_, i) => i + 1));
+  expect(new Set(parsed.map((e) => e.eventId)).size).toBe(parsed.length);
+  expect(new Set(parsed.map((e) => e.jobId))).toEqual(new Set([view.jobId]));
+  const [created] = parsed;
+  if (created?.type !== "job.created") throw new Error(`the history starts with ${created?.type ?? "nothing"}, not job.created`);
+  const terminal = parsed.filter(isTerminalEvent);
+  expect(terminal).toHaveLength(1);
+  expect(parsed.at(-1)).toBe(terminal[0]);
+
+  const percentages = parsed.flatMap((e) => (e.type === "job.progress" ? [e.payload.percentage] : e.type === "job.completed" ? [100] : []));
+  percentages.forEach((p, i) => expect(p).toBeGreaterThanOrEqual(percentages[i - 1] ?? 0));
+  // stages are entered in plan order; a job that completed went through all of them
+  const entered = [...new Set(parsed.flatMap((e) => (e.type === "job.progress" ? [e.payload.stage] : [])))];
+  const plan = created.payload.stages.map((s) => s.id);
+  expect(entered).toEqual(terminal[0].type === "job.completed" ? plan : plan.slice(0, entered.length));
+
+  const empty = createJobView(view.jobId);
+  expect(applyJobEvents(empty, parsed)).toEqual(view);
+  expect(applyJobEvents(empty, [...parsed].reverse())).toEqual(view);
+  return terminal[0];
+}
+
+/** Control over a client's standalone GET stream, as a flaky network would exercise it. */
+export type StreamControl = {
+  /** The fetch to give the client transport; POSTs pass straight through. */
+  fetch: FetchLike;
+  /** The Last-Event-ID each GET was sent with (null for none), in order. */
+  readonly lastEventIds: (string | null)[];
+  /** Resolves once `count` GET streams have been opened. */
+  opened(count: number): Promise<void>;
+  /** Cuts the open GET stream as a dropped connection would; GETs after it wait until `resume()`. */
+  cut(): void;
+  resume(): void;
+};
+
+/** A `StreamControl` over the global fetch. */
+export function createStreamControl(): StreamControl {
+  const lastEventIds: (string | null)[] = [];
+  const waiting: { count: number; resolve: () => void }[] = [];
+  let openedCount = 0;
+  let sever = () => {};
+  let held: { promise: Promise<void>; release: () => void } | undefined;
+
+  const fetchFn: FetchLike = async (url, init) => {
+    if ((init?.method ?? "GET") !== "GET") return fetch(url, init);
+    lastEventIds.push(new Headers(init?.headers).get("last-event-id"));
+    if (held) await held.promise;
+    const response = await fetch(url, init);
+    if (!response.ok || !response.body) return response;
+    const upstream = response.body.getReader();
+    let downstream!: ReadableStreamDefaultController<Uint8Array>;
+    const body = new ReadableStream<Uint8Array>({
+      start: (controller) => void (downstream = controller),
+      async pull(controller) {
+        try {
+          const chunk = await upstream.read();
+          if (chunk.done) controller.close();
+          else controller.enqueue(chunk.value);
+        } catch (error) {
+          controller.error(error); // a no-op once the stream was cut
+        }
+      },
+      cancel: (reason) => upstream.cancel(reason),
+    });
+    sever = () => {
+      downstream.error(new Error("The connection was cut"));
+      // closing the upstream too is what lets the server see the client go
+      upstream.cancel().catch(() => {});
+    };
+    openedCount++;
+    for (const w of waiting.filter((w) => openedCount >= w.count)) w.resolve();
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+
+  return {
+    fetch: fetchFn,
+    lastEventIds,
+    opened: (count) => (openedCount >= count ? Promise.resolve() : new Promise((resolve) => waiting.push({ count, resolve }))),
+    cut() {
+      let release = () => {};
+      held = { promise: new Promise<void>((resolve) => (release = resolve)), release: () => release() };
+      sever();
+    },
+    resume() {
+      held?.release();
+      held = undefined;
+    },
+  };
+}
+
+/** Reconnects within milliseconds and keeps trying, so a test need not wait out the SDK's backoff. */
+const QUICK_RECONNECTION: StreamableHTTPReconnectionOptions = {
+  initialReconnectionDelay: 10,
+  maxReconnectionDelay: 100,
+  reconnectionDelayGrowFactor: 1.5,
+  maxRetries: 50,
+};
+
+/**
+ * Connects an official MCP client whose standalone GET stream is open (so no notification can slip
+ * by before it is), through a `StreamControl` the test may use to cut and resume that stream.
+ */
+export async function connectStreamingClient(mcpUrl: URL): Promise<{ client: Client; stream: StreamControl }> {
+  const stream = createStreamControl();
+  const client = new Client({ name: "giftgenius-test", version: "1.0.0" }, { capabilities: {} });
+  await client.connect(new StreamableHTTPClientTransport(mcpUrl, { fetch: stream.fetch, reconnectionOptions: QUICK_RECONNECTION }));
+  await stream.opened(1);
+  return { client, stream };
+}
+

@@ -36,8 +36,9 @@ export function waitForJobTool({ jobs }: { jobs: JobService; widget: Widget }) {
     async run(args, { caller, signal, progress }) {
       let sent = -1;
       const onView = (view: JobView) => {
-        // Progress must strictly increase; a new stage at the same percentage waits for the next step.
-        if (view.percentage <= sent) return;
+        // Progress must strictly increase and name its stage: a view before the first stage, or a new
+        // stage at the same percentage, waits for the next step.
+        if (view.percentage <= sent || view.stage === null) return;
         sent = view.percentage;
         progress(view.percentage, 100, view.stageLabel ?? view.stage ?? view.status);
       };
