@@ -13,8 +13,8 @@ import type { GiftServer } from "./server-types.js";
 /** What a session remembers between requests. */
 export type SessionState = {
   sessionId?: string;
-  /** Resource URIs the client subscribed to. */
-  subscriptions: Set<string>;
+  /** Resource URIs the client subscribed to, with the subject that subscribed. */
+  subscriptions: Map<string, string>;
   /** Set by `logging/setLevel`; no log notifications before that. */
   logLevel?: LoggingLevel;
 };
@@ -47,7 +47,8 @@ export function forwardJobEvents(server: GiftServer, state: SessionState, jobs: 
     const mine = owner.sessionId === state.sessionId;
     if (mine) send(toNotification(event));
     const resultUri = URI.jobResult(event.jobId);
-    if (isTerminalEvent(event) && state.subscriptions.has(resultUri)) {
+    // only the job's owner learns that its result changed, as only the owner may read it
+    if (isTerminalEvent(event) && state.subscriptions.get(resultUri) === owner.subject) {
       send({ method: "notifications/resources/updated", params: { uri: resultUri } });
     }
     const log = mine && state.logLevel ? logLine(event) : undefined;

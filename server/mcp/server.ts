@@ -90,7 +90,7 @@ export function buildMcpServer(shared: McpShared, stateful: boolean): BuiltServe
     capabilities: { tools: {}, resources: { subscribe: true }, prompts: {}, logging: {} },
     instructions: INSTRUCTIONS,
   });
-  const state: SessionState = { subscriptions: new Set() };
+  const state: SessionState = { subscriptions: new Map() };
   const needsSession = (what: string) => {
     if (!stateful) throw new JsonRpcError(JSONRPC.INVALID_REQUEST, `${what} needs a session: send initialize first and keep its Mcp-Session-Id.`);
   };
@@ -102,10 +102,10 @@ export function buildMcpServer(shared: McpShared, stateful: boolean): BuiltServe
   server.setRequestHandler(ListResourcesRequestSchema, () => shared.resources.list);
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => shared.resources.templates);
   server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => shared.resources.read(request.params.uri, callerOf(extra)));
-  server.setRequestHandler(SubscribeRequestSchema, (request) => {
+  server.setRequestHandler(SubscribeRequestSchema, (request, extra) => {
     needsSession("resources/subscribe");
     shared.resources.assertKnown(request.params.uri);
-    state.subscriptions.add(request.params.uri);
+    state.subscriptions.set(request.params.uri, callerOf(extra).subject);
     return {};
   });
   server.setRequestHandler(UnsubscribeRequestSchema, (request) => {

@@ -1,0 +1,37 @@
+import type { ServerNotification } from "@modelcontextprotocol/sdk/types.js";
+import { URI } from "../../shared/tools.js";
+import { matchGifts } from "../gifts/matcher.js";
+import { createJobService } from "../jobs/index.js";
+import { createMemoryStore } from "../jobs/stores/memory.js";
+import { ALICE, BOB, makeCsv, settle } from "../jobs/test-support.js";
+import { forwardJobEvents, type SessionState } from "./notifications.js";
+import type { GiftServer } from "./server-types.js";
+
+/** A session's outgoing notifications, captured where the SDK server would send them. */
+function session(sessionId: string, subscriptions: [string, string][] = []) {
+  const sent: ServerNotification[] = [];
+  const server = { notification: async (n: ServerNotification) => void sent.push(n) } as unknown as GiftServer;
+  const state: SessionState = { sessionId, subscriptions: new Map(subscriptions), logLevel: "info" };
+  return { server, state, sent, methods: () => sent.map((n) => n.method) };
+}
+
+describe("forwardJobEvents", () => {
+  it("sends a job's events to the session that started it, and result updates only to its owner's subscriptions", async () => {
+    const jobs = createJobService({ store: createMemoryStore(), match: matchGifts });
+    const start = await jobs.start({ csv: makeCsv(20), occasion: "birthday", budgetPerPerson: 40 }, ALICE);
+    if (!start.ok) throw new Error(start.error.message);
+    const uri = URI.jobResult(start.value.jobId);
+    const owner = session(ALICE.sessionId);
+    const ownerElsewhere = session("s-alice-2", [[uri, ALICE.subject]]);
+    const stranger = session(BOB.sessionId, [[uri, BOB.subject]]);
+    const stops = [owner, ownerElsewhere, stranger].map((s) => forwardJobEvents(s.server, s.state, jobs));
+    await settle(jobs, start.value.jobId);
+    stops.forEach((stop) => stop());
+    await jobs.close();
+
+    expect(owner.methods()).toContain("notifications/job/completed");
+    expect(owner.methods()).toContain("notifications/message");
+    expect(ownerElsewhere.methods()).toEqual(["notifications/resources/updated"]);
+    expect(stranger.sent).toEqual([]);
+  });
+});
