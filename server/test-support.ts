@@ -8,7 +8,7 @@ import { StreamableHTTPClientTransport, type StreamableHTTPReconnectionOptions }
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { expect } from "vitest";
+import { afterAll, beforeAll, expect } from "vitest";
 import * as z from "zod/mini";
 import { ToolErrorSchema, type ToolError } from "../shared/errors.js";
 import { JobEventSchema, isTerminalEvent, type JobEvent } from "../shared/job-events.js";
@@ -59,6 +59,23 @@ export async function connectClient(mcpUrl: URL, capabilities: Record<string, un
 }
 
 /** Raw JSON-RPC over HTTP, for what the official client would refuse to send. */
+/**
+ * Starts the app and connects a client before a file's tests, and closes both after them.
+ * Read `server` and `client` inside tests (they are set by the time any test runs).
+ */
+export function useTestClient(options: Partial<AppOptions> = {}): { server: TestServer; client: Client } {
+  const ctx = {} as { server: TestServer; client: Client };
+  beforeAll(async () => {
+    ctx.server = await startTestServer(options);
+    ctx.client = await connectClient(ctx.server.mcpUrl);
+  });
+  afterAll(async () => {
+    await ctx.client?.close();
+    await ctx.server?.close();
+  });
+  return ctx;
+}
+
 export async function postRaw(mcpUrl: URL, body: string, headers: Record<string, string> = {}): Promise<Response> {
   return fetch(mcpUrl, {
     method: "POST",

@@ -1,22 +1,11 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { connectClient, startTestServer, type TestServer } from "../test-support.js";
+import { useTestClient } from "../test-support.js";
 
-let server: TestServer;
-let client: Client;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  client = await connectClient(server.mcpUrl);
-});
-afterAll(async () => {
-  await client.close();
-  await server.close();
-});
+const t = useTestClient();
 
 describe("the gift_congrats_style prompt", () => {
   it("is listed with its two optional arguments", async () => {
-    const { prompts } = await client.listPrompts();
+    const { prompts } = await t.client.listPrompts();
     expect(prompts).toEqual([
       expect.objectContaining({
         name: "gift_congrats_style",
@@ -26,7 +15,7 @@ describe("the gift_congrats_style prompt", () => {
   });
 
   it("styles a short congratulation in the tone and for the occasion given", async () => {
-    const { messages } = await client.getPrompt({ name: "gift_congrats_style", arguments: { tone: "playful", occasion: "a promotion" } });
+    const { messages } = await t.client.getPrompt({ name: "gift_congrats_style", arguments: { tone: "playful", occasion: "a promotion" } });
     expect(messages).toHaveLength(1);
     expect(messages[0].role).toBe("user");
     const content = messages[0].content;
@@ -38,7 +27,7 @@ describe("the gift_congrats_style prompt", () => {
   });
 
   it("falls back to a warm tone and a general celebration", async () => {
-    const { messages } = await client.getPrompt({ name: "gift_congrats_style" });
+    const { messages } = await t.client.getPrompt({ name: "gift_congrats_style" });
     const content = messages[0].content;
     const text = content.type === "text" ? content.text : "";
     expect(text).toContain("warm and sincere");
@@ -46,7 +35,7 @@ describe("the gift_congrats_style prompt", () => {
   });
 
   it("answers an unknown prompt with -32602", async () => {
-    const error = await client.getPrompt({ name: "nope" }).catch((e: unknown) => e);
+    const error = await t.client.getPrompt({ name: "nope" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(-32602);
   });

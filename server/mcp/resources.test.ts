@@ -1,45 +1,34 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
 import { JobResultSchema, StartBulkOutput, TOOL, URI } from "../../shared/tools.js";
-import { connectClient, startTestServer, type TestServer } from "../test-support.js";
+import { useTestClient } from "../test-support.js";
 
-let server: TestServer;
-let client: Client;
-
-beforeAll(async () => {
-  server = await startTestServer();
-  client = await connectClient(server.mcpUrl);
-});
-afterAll(async () => {
-  await client.close();
-  await server.close();
-});
+const t = useTestClient();
 
 /** The text of a resource's first content (blobs have none). */
 const textOf = (contents: ({ text: string } | { blob: string })[]): string => ("text" in contents[0] ? contents[0].text : "");
 
 async function readError(uri: string): Promise<McpError> {
-  const error = await client.readResource({ uri }).catch((e: unknown) => e);
+  const error = await t.client.readResource({ uri }).catch((e: unknown) => e);
   if (!(error instanceof McpError)) throw new Error(`expected an McpError, got ${String(error)}`);
   return error;
 }
 
 async function startJob(rows: number): Promise<string> {
   const csv = ["name,department,interests", ...Array.from({ length: rows }, (_, i) => `P${i},Design,tea|yoga`)].join("\n");
-  const result = await client.callTool({ name: TOOL.startBulk, arguments: { csv, occasion: "welcome", budgetPerPerson: 30 } });
+  const result = await t.client.callTool({ name: TOOL.startBulk, arguments: { csv, occasion: "welcome", budgetPerPerson: 30 } });
   return StartBulkOutput.parse(result.structuredContent).jobId;
 }
 
 describe("resources", () => {
   it("lists the catalog, the widget and the job result template", async () => {
-    const { resources } = await client.listResources();
+    const { resources } = await t.client.listResources();
     expect(resources.map((r) => r.uri)).toEqual([URI.catalog, expect.stringMatching(/^ui:\/\/widget\/giftgenius\.[0-9a-f]{8}\.html$/)]);
-    const { resourceTemplates } = await client.listResourceTemplates();
+    const { resourceTemplates } = await t.client.listResourceTemplates();
     expect(resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: URI.jobResultTemplate, mimeType: "application/json" })]);
   });
 
   it("reads the gift catalog as JSON", async () => {
-    const { contents } = await client.readResource({ uri: URI.catalog });
+    const { contents } = await t.client.readResource({ uri: URI.catalog });
     expect(contents[0]).toMatchObject({ uri: URI.catalog, mimeType: "application/json" });
     const catalog = JSON.parse(textOf(contents));
     expect(catalog.items.length).toBe(catalog.count);
@@ -48,11 +37,11 @@ describe("resources", () => {
   });
 
   it("reads the widget: self-contained HTML with the MCP Apps mime type and CSP in both forms", async () => {
-    const { resources } = await client.listResources();
+    const { resources } = await t.client.listResources();
     const listed = resources.find((r) => r.uri.startsWith("ui://"));
     if (!listed) throw new Error("no widget resource listed");
     expect(listed.mimeType).toBe("text/html;profile=mcp-app");
-    const { contents } = await client.readResource({ uri: listed.uri });
+    const { contents } = await t.client.readResource({ uri: listed.uri });
     const html = textOf(contents);
     expect(contents[0].mimeType).toBe("text/html;profile=mcp-app");
     expect(html).toMatch(/<script[\s>]/);
@@ -68,8 +57,8 @@ describe("resources", () => {
 
   it("reads a finished job's full result through the template", async () => {
     const jobId = await startJob(25);
-    await client.callTool({ name: TOOL.waitForJob, arguments: { jobId } });
-    const { contents } = await client.readResource({ uri: URI.jobResult(jobId) });
+    await t.client.callTool({ name: TOOL.waitForJob, arguments: { jobId } });
+    const { contents } = await t.client.readResource({ uri: URI.jobResult(jobId) });
     const result = JobResultSchema.parse(JSON.parse(textOf(contents)));
     expect(result).toMatchObject({ jobId, occasion: "welcome", budgetPerPerson: 30 });
     expect(result.people).toHaveLength(25);
@@ -87,14 +76,14 @@ describe("resources", () => {
   it("notifies a subscriber when a job's result is ready, and refuses unknown URIs", async () => {
     const jobId = await startJob(40);
     const updated = new Promise<string>((resolve) =>
-      client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri)),
+      t.client.setNotificationHandler(ResourceUpdatedNotificationSchema, (n) => resolve(n.params.uri)),
     );
-    await client.subscribeResource({ uri: URI.jobResult(jobId) });
-    await client.callTool({ name: TOOL.waitForJob, arguments: { jobId } });
+    await t.client.subscribeResource({ uri: URI.jobResult(jobId) });
+    await t.client.callTool({ name: TOOL.waitForJob, arguments: { jobId } });
     expect(await updated).toBe(URI.jobResult(jobId));
-    await client.unsubscribeResource({ uri: URI.jobResult(jobId) });
+    await t.client.unsubscribeResource({ uri: URI.jobResult(jobId) });
 
-    const error = await client.subscribeResource({ uri: "gifts://nothing" }).catch((e: unknown) => e);
+    const error = await t.client.subscribeResource({ uri: "gifts://nothing" }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(McpError);
     expect((error as McpError).code).toBe(-32002);
   });

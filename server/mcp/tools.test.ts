@@ -1,29 +1,18 @@
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError, type CallToolResult, type Progress } from "@modelcontextprotocol/sdk/types.js";
 import { GetJobEventsOutput, GetJobResultOutput, StartBulkOutput, SuggestGiftsOutput, TOOL, WaitForJobOutput } from "../../shared/tools.js";
 import { CATALOG } from "../gifts/catalog.js";
-import { connectClient, startTestServer, type TestServer } from "../test-support.js";
+import { useTestClient } from "../test-support.js";
 
-let server: TestServer;
-let client: Client;
+const t = useTestClient();
 
-beforeAll(async () => {
-  server = await startTestServer();
-  client = await connectClient(server.mcpUrl);
-});
-afterAll(async () => {
-  await client.close();
-  await server.close();
-});
-
-const call = (name: string, args: Record<string, unknown>) => client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+const call = (name: string, args: Record<string, unknown>) => t.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
 const text = (result: CallToolResult) => result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
 const csvOf = (rows: number) =>
   ["name,department,interests,budget", ...Array.from({ length: rows }, (_, i) => `Person ${i},${i % 2 ? "Sales" : "Engineering"},coffee;hiking,${30 + (i % 50)}`)].join("\n");
 
 describe("tools/list", () => {
   it("lists every tool with title, description, schemas and annotations", async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await t.client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual(Object.values(TOOL).sort());
     for (const tool of tools) {
       expect(tool.title).toEqual(expect.any(String));
@@ -38,9 +27,9 @@ describe("tools/list", () => {
   });
 
   it("points the rendering tools at the widget and hides widget-only tools from the model", async () => {
-    const { tools } = await client.listTools();
+    const { tools } = await t.client.listTools();
     const meta = Object.fromEntries(tools.map((t) => [t.name, t._meta ?? {}]));
-    const { resources } = await client.listResources();
+    const { resources } = await t.client.listResources();
     const widgetUri = resources.find((r) => r.uri.startsWith("ui://"))?.uri;
     for (const name of [TOOL.suggestGifts, TOOL.startBulk]) {
       expect(meta[name]).toMatchObject({
@@ -106,7 +95,7 @@ describe("the job tools", () => {
     expect(text(started)).toContain(jobId);
 
     const progress: Progress[] = [];
-    const waited = await client.callTool({ name: TOOL.waitForJob, arguments: { jobId } }, undefined, { onprogress: (p) => void progress.push(p) });
+    const waited = await t.client.callTool({ name: TOOL.waitForJob, arguments: { jobId } }, undefined, { onprogress: (p) => void progress.push(p) });
     const done = WaitForJobOutput.parse(waited.structuredContent);
     expect(done).toMatchObject({ jobId, status: "completed", done: true });
     expect(progress.length).toBeGreaterThan(0);
