@@ -105,11 +105,11 @@ function retainedBytes<T>(build: () => T): { bytes: number; keep: T } {
   return { bytes: process.memoryUsage().heapUsed - before, keep };
 }
 
-export async function benchReducer({ quick }: BenchOptions): Promise<BenchRow[]> {
-  const total = quick ? 200_000 : 1_000_000;
+export async function benchReducer({ quick, smoke }: BenchOptions): Promise<BenchRow[]> {
+  const total = smoke ? 20_000 : quick ? 200_000 : 1_000_000;
   const jobs = 100;
   const events = generateStream(total, jobs);
-  const runs = quick ? 3 : 5;
+  const runs = smoke ? 1 : quick ? 3 : 5;
   const floor = rate(events, runs, runFloor);
   const naive = rate(events, runs, runNaive);
   const ours = rate(events, runs, runOurs);

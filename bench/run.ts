@@ -7,10 +7,18 @@ import { fileURLToPath } from "node:url";
 import { printTable, type BenchOptions, type BenchRow } from "./table.js";
 import { benchReducer } from "./reducer.js";
 import { benchWidget } from "./widget.js";
+import { benchServer } from "./server.js";
+import { benchJobs } from "./jobs.js";
+import { benchDelivery } from "./delivery.js";
+import { benchScale } from "./scale.js";
 
 const sections: [string, (o: BenchOptions) => Promise<BenchRow[]>][] = [
   ["reducer", benchReducer],
   ["widget", benchWidget],
+  ["server", benchServer],
+  ["jobs", benchJobs],
+  ["delivery", benchDelivery],
+  ["scale", benchScale],
 ];
 
 const options: BenchOptions = { quick: process.argv.includes("--quick") };

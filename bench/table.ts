@@ -15,7 +15,12 @@ export type BenchRow = {
   met: boolean | null;
 };
 
-export type BenchOptions = { quick: boolean };
+export type BenchOptions = {
+  /** Smaller inputs and shorter runs: the whole bench in under a minute. */
+  quick: boolean;
+  /** Tiny inputs, for the smoke test: the work checks run, the figures mean nothing. */
+  smoke?: boolean;
+};
 
 export function row(r: Omit<BenchRow, "ratio"> & { ratio?: number | null }): BenchRow {
   const ratio = r.ratio !== undefined ? r.ratio : r.baseline ? r.value / r.baseline : null;

@@ -1,0 +1,61 @@
+/**
+ * Smoke test of the benchmarks: each section runs on tiny inputs, so its work checks (gifts and
+ * events really answered, jobs really completed, every event delivered) run and its rows are
+ * well formed. The figures themselves mean nothing at this size and are not looked at.
+ */
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { benchDelivery } from "./delivery.js";
+import { benchJobs } from "./jobs.js";
+import { benchReducer } from "./reducer.js";
+import { benchScale } from "./scale.js";
+import { benchServer } from "./server.js";
+import type { BenchRow } from "./table.js";
+
+const smoke = { quick: true, smoke: true };
+
+function expectRows(rows: BenchRow[], section: string, count: number): void {
+  expect(rows).toHaveLength(count);
+  for (const r of rows) {
+    expect(r.section).toBe(section);
+    expect(r.metric).not.toBe("");
+    expect(Number.isFinite(r.value)).toBe(true);
+    expect(r.baseline === null || Number.isFinite(r.baseline)).toBe(true);
+    expect(r.ratio === null || Number.isFinite(r.ratio)).toBe(true);
+    if (r.baseline !== null) expect(r.baselineName).not.toBe("");
+    expect(r.target).not.toBe("");
+    expect([true, false, null]).toContain(r.met);
+  }
+  expect(new Set(rows.map((r) => r.metric)).size).toBe(rows.length);
+}
+
+describe("npm run bench, on tiny inputs", () => {
+  it("reducer: every job reduced to completed", async () => {
+    // the retained-heap figures need a forced GC, which `npm run bench` gets from --expose-gc
+    setFlagsFromString("--expose-gc");
+    Object.assign(globalThis, { gc: runInNewContext("gc") });
+    expectRows(await benchReducer(smoke), "reducer", 4);
+  });
+
+  it("server: three targets answer real gifts and events under load", async () => {
+    const rows = await benchServer(smoke);
+    expectRows(rows, "server", 10);
+    expect(rows.filter((r) => r.metric.endsWith("bad answers")).map((r) => r.value)).toEqual([0, 0]);
+  });
+
+  it("jobs: a bulk job completes with every row, and the parser reads them all", async () => {
+    const rows = await benchJobs(smoke);
+    expectRows(rows, "jobs", 4);
+    expect(rows.find((r) => r.metric === "progress events per job")?.met).toBe(true);
+  });
+
+  it("delivery: both clients receive every event of the job", async () => {
+    expectRows(await benchDelivery(smoke), "delivery", 2);
+  });
+
+  it("scale: every watcher follows its job to the end without errors", async () => {
+    const rows = await benchScale(smoke);
+    expectRows(rows, "scale", 4);
+    expect(rows.find((r) => r.metric === "errors")?.value).toBe(0);
+  });
+});

@@ -1,0 +1,111 @@
+/**
+ * Bulk-job throughput: rows per second for a generated 100,000-row CSV from `start` to
+ * `job.completed`, through the JobService in process (SQLite store in a temp dir, the real
+ * matcher), against csv-parse reading the same file alone with the job's options (the ceiling).
+ * Also the events one job emits and the process's peak RSS against its RSS before the job.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { parse, type Options } from "csv-parse";
+import { matchGifts } from "../server/gifts/matcher.js";
+import { createJobService } from "../server/jobs/index.js";
+import { createSqliteStore } from "../server/jobs/stores/sqlite.js";
+import { row, type BenchOptions, type BenchRow } from "./table.js";
+import { makeEmployeeCsv } from "./workload.js";
+
+const CALLER = { subject: "bench" };
+const MB = 1024 * 1024;
+
+/** csv-parse alone, as server/jobs/csv/reader.ts drives it: the same options, 64 KB slices. */
+async function parseOnly(csv: string): Promise<number> {
+  const options: Options & { readableHighWaterMark: number } = {
+    bom: true, relax_quotes: true, relax_column_count: true, skip_records_with_error: true, readableHighWaterMark: 1 << 30,
+  };
+  const parser = parse(options);
+  let records = 0;
+  const drain = () => {
+    while (parser.read() !== null) records++;
+  };
+  const bytes = Buffer.from(csv, "utf8");
+  for (let offset = 0; offset < bytes.length; offset += 64 * 1024) {
+    parser.write(bytes.subarray(offset, offset + 64 * 1024));
+    drain();
+  }
+  const finished = new Promise((resolve) => parser.once("finish", resolve));
+  parser.end();
+  await finished;
+  drain();
+  return records - 1; // the header
+}
+
+/** Runs one job to its end; its duration, events by type, peak RSS and final view. */
+async function runJob(dir: string, csv: string, rows: number) {
+  const jobs = createJobService({ store: createSqliteStore(join(dir, `jobs-${randomUUID()}.db`)), match: matchGifts });
+  const counts = { events: 0, progress: 0, lastSeq: 0, outOfOrder: 0 };
+  let peak = 0;
+  const sample = () => (peak = Math.max(peak, process.memoryUsage().rss));
+  const unsubscribe = jobs.onEvent(({ event }) => {
+    if (event.seq !== counts.lastSeq + 1) counts.outOfOrder++; // a throw here would be swallowed
+    counts.lastSeq = event.seq;
+    counts.events++;
+    if (event.type === "job.progress") counts.progress++;
+    sample();
+  });
+  (globalThis as { gc?: () => void }).gc?.();
+  const before = process.memoryUsage().rss;
+  const sampler = setInterval(sample, 5);
+  try {
+    const t0 = performance.now();
+    const started = await jobs.start({ csv, occasion: "holiday", budgetPerPerson: 50 }, CALLER);
+    if (!started.ok) throw new Error(started.error.message);
+    const waited = await jobs.waitFor({ jobId: started.value.jobId, timeoutMs: 600_000 }, CALLER, () => {});
+    const ms = performance.now() - t0;
+    sample();
+    if (!waited.ok) throw new Error(waited.error.message);
+    const view = waited.value.view;
+    if (view.status !== "completed" || view.resultCount !== rows || view.lastSeq !== counts.events || counts.outOfOrder > 0) {
+      throw new Error(`the job ended ${view.status} with ${view.resultCount} of ${rows} people, ${counts.events} events seen`);
+    }
+    const page = await jobs.getResult({ jobId: view.jobId, offset: rows - 1, limit: 1 }, CALLER);
+    if (!page.ok || page.value.total !== rows || page.value.people[0]?.gifts.length === 0) throw new Error("the result is not readable");
+    return { ms, ...counts, before, peak };
+  } finally {
+    clearInterval(sampler);
+    unsubscribe();
+    await jobs.close();
+  }
+}
+
+/** Rows: end-to-end rows/s against csv-parse alone, progress and total events of one job, peak RSS. */
+export async function benchJobs({ quick, smoke }: BenchOptions): Promise<BenchRow[]> {
+  const rows = smoke ? 500 : quick ? 20_000 : 100_000;
+  const csv = makeEmployeeCsv(rows);
+  const dir = mkdtempSync(join(tmpdir(), "giftgenius-bench-"));
+  try {
+    await runJob(dir, makeEmployeeCsv(Math.min(rows, 5_000), 3), Math.min(rows, 5_000)); // warm-up
+    // the RSS figures come from the first run, before parsing garbage raises the baseline
+    const job = await runJob(dir, csv, rows);
+    if (!smoke) job.ms = Math.min(job.ms, (await runJob(dir, csv, rows)).ms);
+    let parseMs = Infinity;
+    for (let i = 0; i < (smoke ? 1 : 3); i++) {
+      const t0 = performance.now();
+      const records = await parseOnly(csv);
+      parseMs = Math.min(parseMs, performance.now() - t0);
+      if (records !== rows) throw new Error(`csv-parse read ${records} of ${rows} rows`);
+    }
+    const perSec = (ms: number) => rows / (ms / 1000);
+    const n = rows.toLocaleString("en-US");
+    const section = "jobs";
+    const growth = job.peak - job.before;
+    return [
+      row({ section, metric: `rows/s, ${n}-row CSV end to end`, value: perSec(job.ms), unit: "rows/s", baseline: perSec(parseMs), baselineName: "csv-parse alone", target: "≥ 0.5×", met: job.ms <= 2 * parseMs }),
+      row({ section, metric: "progress events per job", value: job.progress, unit: "", baseline: rows, baselineName: "one per row", target: "≤ ~100", met: job.progress <= 110 }),
+      row({ section, metric: "events per job, all types", value: job.events, unit: "", baseline: null, baselineName: "", target: "–", met: null }),
+      row({ section, metric: `peak RSS (growth ${(growth / rows / 1024).toFixed(1)} KB/row)`, value: job.peak / MB, unit: "MB", baseline: job.before / MB, baselineName: "RSS before the job", target: "growth ≤ 2 KB/row", met: growth <= rows * 2048 }),
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
