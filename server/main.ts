@@ -44,6 +44,12 @@ const { app, close } = createApp({
 const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
   console.log(`GiftGenius MCP server: http://${host}:${info.port}/mcp`);
 });
+// Idle sockets outlive the usual 60 s idle timeout of proxies and HTTP clients, so a client never
+// reuses a socket that the server is closing at that moment (Node's default is 5 s).
+if ("keepAliveTimeout" in server) {
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+}
 
 const shutdown = () => {
   server.close();
