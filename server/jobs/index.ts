@@ -12,6 +12,7 @@ import { resolveLimits, type JobLimits } from "./limits.js";
 import { count, fail, ok } from "./outcomes.js";
 import { createReads } from "./reads.js";
 import { JobFailure, JobStopped, runBulkAnalysis, type BulkRun } from "./runner/bulk-analysis.js";
+import { createSliceGate } from "./runner/slice-gate.js";
 import { stagePlan } from "./runner/stages.js";
 import { createScheduler } from "./scheduler.js";
 import { planStart } from "./start-plan.js";
@@ -63,6 +64,8 @@ export function createJobService({ store, match, limits: overrides, now = Date.n
     wake: (jobId) => waiters.wake(jobId),
   });
   const scheduler = createScheduler(limits.maxConcurrentJobs);
+  // one slice of one job per turn of the event loop, however many jobs run
+  const slices = createSliceGate();
   const gate = createGate(store, () => now() - limits.retentionMs);
   /** Jobs of this process that have not ended, with the switch that stops them. */
   const live = new Map<string, { owner: Caller; controller: AbortController }>();
@@ -82,14 +85,17 @@ export function createJobService({ store, match, limits: overrides, now = Date.n
   const sweep = setInterval(() => void expire(), limits.sweepIntervalMs);
   sweep.unref();
 
-  async function execute(jobId: string, owner: Caller, run: Omit<BulkRun, "signal" | "emit">, controller: AbortController) {
+  async function execute(jobId: string, owner: Caller, run: Omit<BulkRun, "signal" | "emit" | "putChunk" | "gate">, controller: AbortController) {
     try {
       if (controller.signal.aborted) return;
       await runBulkAnalysis({
         ...run,
+        gate: slices,
         signal: controller.signal,
-        emit: async (drafts, result) => {
-          const appended = await log.append(jobId, owner, drafts, result);
+        // a chunk refused because the job has just ended fails the run; its end is already recorded
+        putChunk: (index, body) => store.putResultChunk(jobId, index, body),
+        emit: async (drafts, head) => {
+          const appended = await log.append(jobId, owner, drafts, head);
           if (!appended.ok) throw new JobStopped(appended.reason);
         },
       });

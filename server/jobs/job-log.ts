@@ -8,14 +8,17 @@ import type { JobEvent } from "../../shared/job-events.js";
 import { applyJobEvent, createJobView, isTerminalStatus, type JobView } from "../../shared/job-reducer.js";
 import type { Caller, JobEventNotice } from "./job-service.js";
 import { checkTransition, type EventDraft } from "./state-machine.js";
-import type { JobStore, NewJob, StoredResult } from "./store.js";
+import type { JobStore, NewJob, ResultHead } from "./store.js";
 
 export type Appended = { ok: true; view: JobView } | { ok: false; view: JobView; reason: string };
 export type JobLog = {
   /** Stores a new job together with its `job.created` event. */
   create(job: NewJob, created: Extract<EventDraft, { type: "job.created" }>): Promise<JobView>;
-  /** Appends drafts (all or none); refused with the reason when the lifecycle forbids one. */
-  append(jobId: string, owner: Caller, drafts: EventDraft[], result?: StoredResult): Promise<Appended>;
+  /**
+   * Appends drafts (all or none), with the head that commits the result's chunks when the last
+   * is `job.completed`; refused with the reason when the lifecycle forbids one.
+   */
+  append(jobId: string, owner: Caller, drafts: EventDraft[], head?: ResultHead): Promise<Appended>;
 };
 export type JobLogOptions = {
   store: JobStore;
@@ -77,7 +80,7 @@ export function createJobLog({ store, now, publish, wake }: JobLogOptions): JobL
         return view;
       });
     },
-    append(jobId, owner, drafts, result) {
+    append(jobId, owner, drafts, head) {
       return serialize(jobId, async (): Promise<Appended> => {
         const current = views.get(jobId) ?? (await store.getJob(jobId))?.view;
         if (!current) return { ok: false, view: createJobView(jobId), reason: `no job ${jobId}` };
@@ -86,7 +89,7 @@ export function createJobLog({ store, now, publish, wake }: JobLogOptions): JobL
         if (typeof built === "string") return { ok: false, view: current, reason: built };
         const view = built.views[built.views.length - 1];
         try {
-          await store.append(jobId, built.events, view, result);
+          await store.append(jobId, built.events, view, head);
         } catch (error) {
           views.delete(jobId); // read it afresh next time
           throw error;

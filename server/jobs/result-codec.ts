@@ -1,36 +1,68 @@
 /**
  * How the people of a result are stored: in chunks of a fixed size, each a JSON document where a
- * person is a short tuple, and the interest and gift lists that people share (the same text, the
- * matcher's answer to the same request) are written once per chunk. Pages read only the chunks
- * they need, and decoding parses the chunk.
+ * person is a short tuple, and what people share (the same interests list, the matcher's answer to
+ * the same request, the same gift in several answers) is written once per chunk. Pages read only
+ * the chunks they need, and decoding parses the chunk.
  */
 import * as z from "zod/mini";
 import { GiftSchema, type Gift, type PersonResult } from "../../shared/tools.js";
 
 /**
- * People per chunk. Large enough that gift lists shared across a big file are written a few
- * times, not once per thousand people; small enough that a page decodes in milliseconds.
+ * People per chunk: a chunk is encoded in a millisecond or two, well within one slice of a job's
+ * work, and a page decodes little more than it shows. Shared gifts keep the repeats cheap.
  */
-export const CHUNK_SIZE = 5000;
+export const CHUNK_SIZE = 1000;
 
+// [row, name, department, interests list, budget, gift list]
+const PersonTuple = z.tuple([z.number(), z.string(), z.nullable(z.string()), z.number(), z.number(), z.number()]);
+const Index = z.number().check(z.int(), z.gte(0));
+
+// [id, name, price, category, reason]
+const GiftTuple = z.tuple([z.string(), z.string(), z.number(), z.string(), z.string()]);
+type GiftTuple = z.infer<typeof GiftTuple>;
+
+/** The current shape: each gift written once, and gift lists as lists of indexes into `gifts`. */
 const ChunkSchema = z.object({
+  v: z.literal(2),
   interests: z.array(z.array(z.string())),
-  gifts: z.array(z.array(GiftSchema)),
-  // [row, name, department, interests list, budget, gift list]
-  people: z.array(z.tuple([z.number(), z.string(), z.nullable(z.string()), z.number(), z.number(), z.number()])),
+  gifts: z.array(GiftTuple),
+  lists: z.array(z.array(Index)),
+  people: z.array(PersonTuple),
 });
 type Chunk = z.infer<typeof ChunkSchema>;
 
-/** Serializes `people[from, to)`; lists are shared by identity, so equal lists should be one array. */
+/** The first shape, still read: each gift list written out in full. */
+const ChunkV1Schema = z.object({
+  interests: z.array(z.array(z.string())),
+  gifts: z.array(z.array(GiftSchema)),
+  people: z.array(PersonTuple),
+});
+
+/** Serializes `people[from, to)`; lists and gifts are shared by identity, so equal ones should be one object. */
 export function encodeChunk(people: readonly PersonResult[], from: number, to: number): string {
-  const chunk: Chunk = { interests: [], gifts: [], people: [] };
+  const chunk: Chunk = { v: 2, interests: [], gifts: [], lists: [], people: [] };
   const interests = new Map<string[], number>();
-  const gifts = new Map<Gift[], number>();
+  const gifts = new Map<Gift, number>();
+  const lists = new Map<Gift[], number>();
   for (let i = from; i < to; i++) {
     const p = people[i];
-    chunk.people.push([p.row, p.name, p.department, indexOf(interests, chunk.interests, p.interests), p.budget, indexOf(gifts, chunk.gifts, p.gifts)]);
+    let list = lists.get(p.gifts);
+    if (list === undefined) {
+      list = chunk.lists.push(p.gifts.map((g) => giftIndex(gifts, chunk.gifts, g))) - 1;
+      lists.set(p.gifts, list);
+    }
+    chunk.people.push([p.row, p.name, p.department, indexOf(interests, chunk.interests, p.interests), p.budget, list]);
   }
   return JSON.stringify(chunk);
+}
+
+function giftIndex(seen: Map<Gift, number>, out: GiftTuple[], g: Gift): number {
+  let i = seen.get(g);
+  if (i === undefined) {
+    i = out.push([g.id, g.name, g.price, g.category, g.reason]) - 1;
+    seen.set(g, i);
+  }
+  return i;
 }
 
 function indexOf<T>(seen: Map<T, number>, out: T[], value: T): number {
@@ -44,11 +76,27 @@ function indexOf<T>(seen: Map<T, number>, out: T[], value: T): number {
 
 /** The people in a stored chunk; throws if the chunk is not one `encodeChunk` wrote. */
 export function decodeChunk(body: string): PersonResult[] {
-  const chunk = ChunkSchema.parse(JSON.parse(body));
+  const raw: unknown = JSON.parse(body);
+  let giftLists: Gift[][];
+  let chunk: Pick<Chunk, "interests" | "people">;
+  if (typeof raw === "object" && raw !== null && "v" in raw) {
+    const current = ChunkSchema.parse(raw);
+    const gifts = current.gifts.map(([id, name, price, category, reason]): Gift => ({ id, name, price, category, reason }));
+    giftLists = current.lists.map((list) => list.map((g) => gifts[g] ?? fail(`a stored result chunk refers to a missing gift (${g})`)));
+    chunk = current;
+  } else {
+    const v1 = ChunkV1Schema.parse(raw);
+    giftLists = v1.gifts;
+    chunk = v1;
+  }
   return chunk.people.map(([row, name, department, i, budget, g]) => {
     const interests = chunk.interests[i];
-    const gifts = chunk.gifts[g];
-    if (!interests || !gifts) throw new Error(`a stored result chunk refers to a missing list (${i}, ${g})`);
+    const gifts = giftLists[g];
+    if (!interests || !gifts) fail(`a stored result chunk refers to a missing list (${i}, ${g})`);
     return { row, name, department, interests, budget, gifts };
   });
+}
+
+function fail(message: string): never {
+  throw new Error(message);
 }

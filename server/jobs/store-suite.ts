@@ -1,14 +1,16 @@
 /**
  * The JobStore contract as one suite that every store runs: atomic creation and appends with
- * gapless seqs, reads after a seq, results in chunks, unfinished jobs for recovery, and expiry.
+ * gapless seqs, reads after a seq, results put chunk by chunk and seen only once committed with
+ * their head, no chunks left by jobs that end without a result, unfinished jobs, and expiry.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { JobEvent } from "../../shared/job-events.js";
 import { applyJobEvents, createJobView } from "../../shared/job-reducer.js";
-import { StoreConflictError, type JobStore, type NewJob, type StoredResult } from "./store.js";
+import { StoreConflictError, type JobStore, type NewJob, type ResultHead } from "./store.js";
 
 const T = "2026-01-01T00:00:00.000Z";
-const ev = (jobId: string, seq: number, type: "job.created" | "job.started" | "job.progress" | "job.completed"): JobEvent => {
+type EventType = "job.created" | "job.started" | "job.progress" | "job.completed" | "job.canceled" | "job.failed";
+const ev = (jobId: string, seq: number, type: EventType): JobEvent => {
   const envelope = { eventId: `${jobId}:${seq}`, jobId, seq, timestamp: T };
   switch (type) {
     case "job.created":
@@ -19,23 +21,48 @@ const ev = (jobId: string, seq: number, type: "job.created" | "job.started" | "j
       return { ...envelope, type, payload: { percentage: seq, stage: "parse", processed: seq, total: 100 } };
     case "job.completed":
       return { ...envelope, type, payload: { summary: "done", resultResourceId: `gifts://jobs/${jobId}/result`, resultCount: 2 } };
+    case "job.canceled":
+      return { ...envelope, type, payload: { reason: "Canceled on request." } };
+    case "job.failed":
+      return { ...envelope, type, payload: { code: "internal", message: "It broke.", retryable: true } };
   }
 };
+const head = (total: number, chunkSize: number): ResultHead =>
+  ({ occasion: "holiday", budgetPerPerson: 40, summary: "done", total, chunkSize, skipped: [{ row: 3, reason: "it has no name" }] });
 const job = (jobId: string, createdAt = 1_000): NewJob => ({
   jobId, owner: { subject: "alice", sessionId: "s1" }, createdAt,
   input: { occasion: "holiday", budgetPerPerson: 40, csv: "name,department,interests\nA,B,C\n" },
 });
 
-/** Creates a job and appends `types` after its job.created; returns its events. */
-async function seed(store: JobStore, jobId: string, types: Parameters<typeof ev>[2][] = [], createdAt?: number, result?: StoredResult) {
+/** A result: its head and the chunks to put before it. */
+type Result = { head: ResultHead; chunks: string[] };
+
+/** Creates a job and appends `types` after its job.created, putting `result`'s chunks first; returns its events. */
+async function seed(store: JobStore, jobId: string, types: EventType[] = [], createdAt?: number, result?: Result) {
   const created = ev(jobId, 1, "job.created");
   await store.create(job(jobId, createdAt), [created], applyJobEvents(createJobView(jobId), [created]));
   const rest = types.map((t, i) => ev(jobId, i + 2, t));
-  if (rest.length > 0) await store.append(jobId, rest, applyJobEvents(createJobView(jobId), [created, ...rest]), result);
+  if (result) {
+    const [first, ...later] = rest;
+    await store.append(jobId, [first], applyJobEvents(createJobView(jobId), [created, first])); // running from here
+    for (const [i, body] of result.chunks.entries()) await store.putResultChunk(jobId, i, body);
+    await store.append(jobId, later, applyJobEvents(createJobView(jobId), [created, ...rest]), result.head);
+  } else if (rest.length > 0) await store.append(jobId, rest, applyJobEvents(createJobView(jobId), [created, ...rest]));
   return [created, ...rest];
 }
 
-export function describeJobStore(name: string, makeStore: () => JobStore): void {
+/** Appends events of `types` to a seeded job, with `head` if given. */
+async function extend(store: JobStore, jobId: string, types: EventType[], resultHead?: ResultHead) {
+  const before = await store.readEvents(jobId, 0, 1000);
+  const more = types.map((t, i) => ev(jobId, before.length + 1 + i, t));
+  await store.append(jobId, more, applyJobEvents(createJobView(jobId), [...before, ...more]), resultHead);
+}
+
+/** Looks into a store: how many result chunks it keeps for a job, committed or not. */
+export type ChunksKept = (store: JobStore, jobId: string) => Promise<number>;
+
+/** The suite for the store `makeStore` opens; with `chunksKept`, it also checks that chunks are really deleted. */
+export function describeJobStore(name: string, makeStore: () => JobStore, chunksKept?: ChunksKept): void {
   describe(`the ${name} job store`, () => {
     let store: JobStore;
     afterEach(async () => store?.close());
@@ -70,17 +97,69 @@ export function describeJobStore(name: string, makeStore: () => JobStore): void 
       expect((await store.getJob("j1"))!.view.lastSeq).toBe(2);
     });
 
-    it("stores the result with the final event, in chunks", async () => {
+    it("stores the result chunk by chunk, and shows it only once its head comes with the final event", async () => {
       store = makeStore();
-      const result: StoredResult = {
-        head: { occasion: "holiday", budgetPerPerson: 40, summary: "done", total: 3, chunkSize: 2, skipped: [{ row: 3, reason: "it has no name" }] },
-        chunks: ["chunk-0", "chunk-1"],
-      };
-      await seed(store, "j1", ["job.started", "job.completed"], undefined, result);
-      expect(await store.readResultHead("j1")).toEqual(result.head);
+      await seed(store, "j1", ["job.started"]);
+      await store.putResultChunk("j1", 0, "chunk-0");
+      await store.putResultChunk("j1", 1, "chunk-1");
+      expect(await store.readResultHead("j1")).toBeUndefined();
+      expect(await store.readResultChunks("j1", 0, 2)).toEqual([]);
+      await extend(store, "j1", ["job.completed"], head(3, 2));
+      expect(await store.readResultHead("j1")).toEqual(head(3, 2));
       expect(await store.readResultChunks("j1", 0, 2)).toEqual(["chunk-0", "chunk-1"]);
       expect(await store.readResultChunks("j1", 1, 5)).toEqual(["chunk-1"]);
+      expect(await store.readResultChunks("j1", 2, 5)).toEqual([]);
       expect(await store.readResultHead("nope")).toBeUndefined();
+      expect(await store.readResultChunks("nope", 0, 1)).toEqual([]);
+    });
+
+    it("takes chunks in order only, and only for a job that is still going", async () => {
+      store = makeStore();
+      await seed(store, "j1", ["job.started"]);
+      await expect(store.putResultChunk("j1", 1, "too early")).rejects.toBeInstanceOf(StoreConflictError);
+      await store.putResultChunk("j1", 0, "chunk-0");
+      await expect(store.putResultChunk("j1", 0, "again")).rejects.toBeInstanceOf(StoreConflictError);
+      await expect(store.putResultChunk("nope", 0, "x")).rejects.toBeInstanceOf(StoreConflictError);
+      await extend(store, "j1", ["job.completed"], head(1, 1));
+      await expect(store.putResultChunk("j1", 1, "late")).rejects.toBeInstanceOf(StoreConflictError);
+      expect(await store.readResultChunks("j1", 0, 5)).toEqual(["chunk-0"]);
+      await seed(store, "j2", ["job.started", "job.canceled"]);
+      await expect(store.putResultChunk("j2", 0, "after the end")).rejects.toBeInstanceOf(StoreConflictError);
+    });
+
+    it("refuses a head whose chunks are not all there, or a second result, and writes nothing of that append", async () => {
+      store = makeStore();
+      await seed(store, "j1", ["job.started"]);
+      await store.putResultChunk("j1", 0, "chunk-0");
+      const completed = ev("j1", 3, "job.completed");
+      const view = applyJobEvents((await store.getJob("j1"))!.view, [completed]);
+      await expect(store.append("j1", [completed], view, head(3, 2))).rejects.toBeInstanceOf(StoreConflictError);
+      expect((await store.readEvents("j1", 0, 10)).map((e) => e.seq)).toEqual([1, 2]);
+      expect((await store.getJob("j1"))!.view.status).toBe("running");
+      expect(await store.readResultHead("j1")).toBeUndefined();
+      await store.append("j1", [completed], view, head(1, 2));
+      await expect(store.append("j1", [ev("j1", 4, "job.progress")], view, head(1, 2))).rejects.toBeInstanceOf(StoreConflictError);
+      expect(await store.readResultHead("j1")).toEqual(head(1, 2));
+      // an empty result has no chunks at all
+      await seed(store, "empty", ["job.started", "job.completed"], undefined, { head: head(0, 5), chunks: [] });
+      expect(await store.readResultHead("empty")).toEqual(head(0, 5));
+      expect(await store.readResultChunks("empty", 0, 1)).toEqual([]);
+    });
+
+    it.each(["job.canceled", "job.failed"] as const)("deletes the chunks of a job that ends %s, without a result", async (end) => {
+      store = makeStore();
+      await seed(store, "j1", ["job.started"]);
+      await store.putResultChunk("j1", 0, "chunk-0");
+      await store.putResultChunk("j1", 1, "chunk-1");
+      if (chunksKept) expect(await chunksKept(store, "j1")).toBe(2);
+      await extend(store, "j1", [end]);
+      expect(await store.readResultHead("j1")).toBeUndefined();
+      expect(await store.readResultChunks("j1", 0, 5)).toEqual([]);
+      if (chunksKept) expect(await chunksKept(store, "j1")).toBe(0);
+      // a later end cannot touch a committed result
+      await seed(store, "done", ["job.started", "job.completed"], undefined, { head: head(2, 1), chunks: ["a", "b"] });
+      await extend(store, "done", [end]);
+      expect(await store.readResultChunks("done", 0, 5)).toEqual(["a", "b"]);
     });
 
     it("lists unfinished jobs, oldest first", async () => {
@@ -93,14 +172,15 @@ export function describeJobStore(name: string, makeStore: () => JobStore): void 
 
     it("expires finished jobs created before a time, with everything they own", async () => {
       store = makeStore();
-      const result: StoredResult = { head: { occasion: "o", budgetPerPerson: 1, summary: "s", total: 0, chunkSize: 1, skipped: [] }, chunks: [] };
-      await seed(store, "old", ["job.started", "job.completed"], 1_000, result);
+      await seed(store, "old", ["job.started", "job.completed"], 1_000, { head: head(2, 1), chunks: ["a", "b"] });
       await seed(store, "old-running", ["job.started"], 1_000);
       await seed(store, "new", ["job.started", "job.completed"], 5_000);
       expect(await store.expire(2_000)).toEqual(["old"]);
       expect(await store.getJob("old")).toBeUndefined();
       expect(await store.readEvents("old", 0, 10)).toEqual([]);
       expect(await store.readResultHead("old")).toBeUndefined();
+      expect(await store.readResultChunks("old", 0, 5)).toEqual([]);
+      if (chunksKept) expect(await chunksKept(store, "old")).toBe(0);
       expect(await store.getJob("old-running")).toBeDefined();
       expect(await store.getJob("new")).toBeDefined();
       expect(await store.expire(2_000)).toEqual([]);

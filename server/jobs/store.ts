@@ -1,7 +1,8 @@
 /**
  * The storage interface behind the job system: jobs with their owner and input, each job's event
- * log and reduced view, and finished results. Small and promise-based so that memory, SQLite and a
- * later Redis store implement the same thing; every write that belongs together is one atomic call.
+ * log and reduced view, and finished results. Small and promise-based so that memory, SQLite and
+ * Redis implement the same thing; every write that belongs together is one atomic call. A result's
+ * chunks are written one by one as they are composed, and become the result with its head.
  */
 import * as z from "zod/mini";
 import type { JobEvent } from "../../shared/job-events.js";
@@ -29,8 +30,8 @@ export const ResultHeadSchema = z.object({
 });
 export type ResultHead = z.infer<typeof ResultHeadSchema>;
 
-/** A finished result: the head and the people as serialized chunks of `head.chunkSize` (see result-codec.ts). */
-export type StoredResult = { head: ResultHead; chunks: string[] };
+/** How many chunks of `head.chunkSize` people a result with this head has. */
+export const chunkCount = (head: Pick<ResultHead, "total" | "chunkSize">): number => Math.ceil(head.total / head.chunkSize);
 
 /** Thrown by `append` when the events do not continue the job's log (another writer got there first). */
 export class StoreConflictError extends Error {
@@ -49,14 +50,24 @@ export type JobStore = {
   create(job: NewJob, events: JobEvent[], view: JobView): Promise<void>;
   getJob(jobId: string): Promise<StoredJob | undefined>;
   /**
-   * Appends events with their seqs, the view after them and, with the final event, the result: all
-   * or nothing. The first seq must be the job's last seq + 1, otherwise `StoreConflictError`.
+   * Stores chunk `index` (serialized people, see result-codec.ts) of the result a running job is
+   * composing. Chunks come in order from 0; another index, an unknown job or one that has ended
+   * is a `StoreConflictError`. No reader sees them until `append` commits the result's head.
+   * A caller may put the next chunk before the last put resolves: the store keeps the call order.
    */
-  append(jobId: string, events: JobEvent[], view: JobView, result?: StoredResult): Promise<void>;
+  putResultChunk(jobId: string, index: number, body: string): Promise<void>;
+  /**
+   * Appends events with their seqs and the view after them, all or nothing. The first seq must be
+   * the job's last seq + 1, otherwise `StoreConflictError`. With the final event comes the result's
+   * `head`, which makes the chunks put so far the result; they must be `chunkCount(head)`, and a
+   * job has one result, otherwise `StoreConflictError`. An append that ends the job without a head
+   * deletes the chunks put for it.
+   */
+  append(jobId: string, events: JobEvent[], view: JobView, head?: ResultHead): Promise<void>;
   /** Up to `limit` events with seq > `afterSeq`, in seq order. */
   readEvents(jobId: string, afterSeq: number, limit: number): Promise<JobEvent[]>;
   readResultHead(jobId: string): Promise<ResultHead | undefined>;
-  /** Serialized chunks `from` (inclusive) to `to` (exclusive); fewer when the result has fewer. */
+  /** Serialized chunks `from` (inclusive) to `to` (exclusive) of a committed result; fewer when it has fewer. */
   readResultChunks(jobId: string, from: number, to: number): Promise<string[]>;
   /** Jobs that are pending or running, oldest first: after a restart these were interrupted. */
   listUnfinished(): Promise<StoredJob[]>;

@@ -93,7 +93,7 @@ describe("a restart on the same SQLite file", () => {
     a = await startOn(file);
     const clientA = await connectClient(a.mcpUrl);
     clients.push(clientA);
-    // two storage chunks of people, and a skipped row at the end
+    // several storage chunks of people, and a skipped row at the end
     const done = await startJob(clientA, { csv: `${employeeCsv(6_000)}\n,Sales,tea,20\n`, occasion: "holiday", budgetPerPerson: 40 });
     await callTool(clientA, TOOL.waitForJob, { jobId: done.jobId });
     const before = {

@@ -45,6 +45,9 @@ describe("readCsvBatches", () => {
   it("reads the same whatever the slice size, even through multi-byte characters", async () => {
     const whole = await readAll(TRICKY);
     for (const slice of [1, 2, 3, 5, 7, 64]) expect(await readAll(TRICKY, slice)).toEqual(whole);
+    // an emoji is two UTF-16 units: no slice may split it
+    const emoji = "name,department,interests\n🎉🎉🎉,🎉,x🎉\n";
+    for (const slice of [1, 2, 3, 4, 27, 28]) expect((await readAll(emoji, slice)).records).toEqual([["🎉🎉🎉", "🎉", "x🎉"]]);
   });
 
   it("reports an unclosed quote as an unreadable row in its place", async () => {

@@ -9,8 +9,8 @@ import { parse, type CsvError, type Options } from "csv-parse";
 /** One slice's worth: records with their row numbers, and rows that could not be read. */
 export type CsvBatch = { records: string[][]; rows: number[]; unreadable: { row: number; reason: string }[] };
 
-/** Yields the data records (the header, row 1, is left out) of `csv` in batches. */
-export async function* readCsvBatches(csv: string, sliceBytes = 64 * 1024): AsyncGenerator<CsvBatch> {
+/** Yields the data records (the header, row 1, is left out) of `csv` in batches of about `sliceChars` characters. */
+export async function* readCsvBatches(csv: string, sliceChars = 64 * 1024): AsyncGenerator<CsvBatch> {
   // csv-parse skips a record it cannot read and says how many good records came before it
   const failed: { before: number; reason: string }[] = [];
   const options: Options & { readableHighWaterMark: number } = {
@@ -45,9 +45,13 @@ export async function* readCsvBatches(csv: string, sliceBytes = 64 * 1024): Asyn
     return batch;
   };
 
-  const bytes = Buffer.from(csv, "utf8");
-  for (let offset = 0; offset < bytes.length; offset += sliceBytes) {
-    parser.write(bytes.subarray(offset, offset + sliceBytes));
+  // slices of the text, each encoded as it is written: no copy of the whole file at once
+  for (let offset = 0; offset < csv.length; ) {
+    let end = Math.min(csv.length, offset + sliceChars);
+    // never between the two halves of a surrogate pair, which would each become U+FFFD
+    if (end < csv.length && isHighSurrogate(csv.charCodeAt(end - 1))) end += end - 1 > offset ? -1 : 1;
+    parser.write(csv.slice(offset, end));
+    offset = end;
     if (broken) throw broken;
     yield drain(false);
   }
@@ -57,6 +61,8 @@ export async function* readCsvBatches(csv: string, sliceBytes = 64 * 1024): Asyn
   if (broken) throw broken;
   yield drain(true);
 }
+
+const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 function describe(error: CsvError): string {
   if (error.code === "CSV_QUOTE_NOT_CLOSED") {

@@ -1,11 +1,13 @@
 /**
  * The work of a bulk gift analysis, stage by stage: parse the rows, extract interests and
  * departments, match gifts for each person, compose and store the result. Work is done in short
- * slices with a turn of the event loop between them, so the server stays responsive and a cancel
- * is seen within milliseconds; progress follows the items actually processed.
+ * slices, each on a turn of the event loop that the service's slice gate hands out, one slice per
+ * turn across all running jobs, so the server stays responsive however many jobs run and a cancel
+ * is seen within milliseconds. The result goes to the store chunk by chunk as it is composed, and
+ * becomes visible with `job.completed`; progress follows the items actually processed.
  */
 import type { ErrorCode } from "../../../shared/errors.js";
-import { URI, type Gift, type SkippedRow } from "../../../shared/tools.js";
+import { URI, type SkippedRow } from "../../../shared/tools.js";
 import { readCsvBatches } from "../csv/reader.js";
 import { newPerson, readRecord, splitInterests, type Person } from "../csv/rows.js";
 import type { CsvColumns } from "../csv/inspect.js";
@@ -13,14 +15,18 @@ import type { MatchGifts } from "../job-service.js";
 import { count } from "../outcomes.js";
 import { CHUNK_SIZE, encodeChunk } from "../result-codec.js";
 import type { EventDraft } from "../state-machine.js";
-import type { JobInput, StoredResult } from "../store.js";
+import { chunkCount, type JobInput, type ResultHead } from "../store.js";
 import { createAnswers } from "./answers.js";
 import { createProgress } from "./progress.js";
+import type { SliceGate } from "./slice-gate.js";
 
 /** Gift ideas per person. */
 export const GIFTS_PER_PERSON = 3;
+/** The most synchronous work one slice does, in ms, give or take one step. */
 const SLICE_MS = 8;
 const MEMO_LIMIT = 50_000;
+/** Answers remembered: the people hold them anyway, so the memo costs little more than its map. */
+const ANSWER_LIMIT = 100_000;
 
 /** The job was canceled or the server is closing: stop without another event. */
 export class JobStopped extends Error {
@@ -42,9 +48,13 @@ export type BulkRun = {
   estimatedRows: number;
   maxRows: number;
   match: MatchGifts;
+  /** Shared by the service's running jobs: each slice of work waits for its turn here. */
+  gate: SliceGate;
   signal: AbortSignal;
-  /** Appends events (and the result with the last); throws JobStopped when the job has ended. */
-  emit: (drafts: EventDraft[], result?: StoredResult) => Promise<void>;
+  /** Stores chunk `index` of the result (store.putResultChunk); called in order from 0, not awaiting each. */
+  putChunk: (index: number, body: string) => Promise<void>;
+  /** Appends events (and the result's head with the last); throws JobStopped when the job has ended. */
+  emit: (drafts: EventDraft[], head?: ResultHead) => Promise<void>;
 };
 
 /**
@@ -56,20 +66,25 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
   const started = performance.now();
   await run.emit([{ type: "job.started", payload: { summary: `Finding ${input.occasion} gifts for about ${count(run.estimatedRows)} people` } }]);
   const progress = createProgress((draft) => run.emit([draft]), () => performance.now() - started);
+  /** Waits for this job's next slice. */
   const turn = async () => {
-    await new Promise((resolve) => setImmediate(resolve));
+    try {
+      await run.gate.next(signal);
+    } catch {
+      throw new JobStopped();
+    }
     if (signal.aborted) throw new JobStopped();
   };
   /** Runs `step` for 0..n-1 in slices of about SLICE_MS, looking at the clock every `every` steps. */
   const sliced = async (n: number, step: (i: number) => void, done: (i: number) => number, every = 256) => {
     let i = 0;
     while (i < n) {
+      await turn();
       const until = performance.now() + SLICE_MS;
       do {
         for (const end = Math.min(n, i + every); i < end; i++) step(i);
       } while (i < n && performance.now() < until);
       await progress.advance(done(i));
-      await turn();
     }
   };
 
@@ -78,6 +93,8 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
   await progress.enter("parse", run.estimatedRows);
   if (input.csv !== undefined && run.columns) {
     let processed = 0;
+    await turn();
+    // each batch is read when the loop asks for it, so reading it is part of the slice
     for await (const batch of readCsvBatches(input.csv)) {
       for (let k = 0; k < batch.records.length; k++) {
         const person = readRecord(batch.records[k], batch.rows[k], run.columns, input.budgetPerPerson);
@@ -119,7 +136,7 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
   }, (i) => i);
 
   await progress.enter("match", n);
-  const answers = createAnswers(run.match, MEMO_LIMIT);
+  const answers = createAnswers(run.match, ANSWER_LIMIT);
   await sliced(n, (i) => {
     const p = people[i];
     const request = { occasion: input.occasion, budget: p.budget, interests: p.interests, department: p.department ?? undefined, count: GIFTS_PER_PERSON };
@@ -127,14 +144,24 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
   }, (i) => i);
 
   await progress.enter("compose", n);
-  const chunks: string[] = [];
-  const chunkCount = Math.ceil(n / CHUNK_SIZE);
-  const encode = (c: number) => chunks.push(encodeChunk(people, c * CHUNK_SIZE, Math.min(n, (c + 1) * CHUNK_SIZE)));
-  await sliced(chunkCount, encode, (c) => Math.min(n, c * CHUNK_SIZE), 1);
+  const chunks = chunkCount({ total: n, chunkSize: CHUNK_SIZE });
+  for (let c = 0; c < chunks; ) {
+    await turn();
+    const until = performance.now() + SLICE_MS;
+    const puts: Promise<void>[] = [];
+    do {
+      // a local store writes within the call, and that counts towards the slice; one over the
+      // network is awaited after it, so its round trips do not stretch the slice
+      puts.push(run.putChunk(c, encodeChunk(people, c * CHUNK_SIZE, Math.min(n, (c + 1) * CHUNK_SIZE))));
+      c++;
+    } while (c < chunks && performance.now() < until);
+    await Promise.all(puts);
+    await progress.advance(Math.min(n, c * CHUNK_SIZE));
+  }
   const summary = summarize(input.occasion, people, skipped.length);
   await run.emit(
     [{ type: "job.completed", payload: { summary, resultResourceId: URI.jobResult(run.jobId), resultCount: n } }],
-    { head: { occasion: input.occasion, budgetPerPerson: input.budgetPerPerson, summary, total: n, chunkSize: CHUNK_SIZE, skipped }, chunks },
+    { occasion: input.occasion, budgetPerPerson: input.budgetPerPerson, summary, total: n, chunkSize: CHUNK_SIZE, skipped },
   );
 }
 

@@ -1,13 +1,15 @@
 /**
  * The in-memory job store: for tests and single-process use without a disk. Same rules as the
- * durable stores (gapless seqs checked on append, results written with their final event), so the
- * shared service suite runs against it unchanged. Stored values are immutable by convention.
+ * durable stores (gapless seqs checked on append, a result visible only once its head is written
+ * with the final event), so the shared suites run against it unchanged. Stored values are
+ * immutable by convention.
  */
 import type { JobEvent } from "../../../shared/job-events.js";
 import { isTerminalStatus, type JobView } from "../../../shared/job-reducer.js";
-import { StoreConflictError, checkContinues, type JobStore, type NewJob, type StoredJob, type StoredResult } from "../store.js";
+import { StoreConflictError, checkContinues, chunkCount, type JobStore, type NewJob, type ResultHead, type StoredJob } from "../store.js";
 
-type Entry = { job: NewJob; view: JobView; events: JobEvent[]; result?: StoredResult };
+/** `chunks` are the result's once `head` is set, and work in progress before. */
+type Entry = { job: NewJob; view: JobView; events: JobEvent[]; chunks: string[]; head?: ResultHead };
 
 /** Creates an empty store that lives as long as the process. */
 export function createMemoryStore(): JobStore {
@@ -18,29 +20,42 @@ export function createMemoryStore(): JobStore {
     async create(job, events, view) {
       if (jobs.has(job.jobId)) throw new StoreConflictError(`job ${job.jobId} already exists`);
       checkContinues(0, events);
-      jobs.set(job.jobId, { job, view, events: [...events] });
+      jobs.set(job.jobId, { job, view, events: [...events], chunks: [] });
     },
     async getJob(jobId) {
       const e = jobs.get(jobId);
       return e && stored(e);
     },
-    async append(jobId, events, view, result) {
+    async putResultChunk(jobId, index, body) {
+      const e = jobs.get(jobId);
+      if (!e) throw new StoreConflictError(`no job ${jobId}`);
+      if (isTerminalStatus(e.view.status)) throw new StoreConflictError(`job ${jobId} has ended`);
+      if (index !== e.chunks.length) throw new StoreConflictError(`expected chunk ${e.chunks.length}, got ${index}`);
+      e.chunks.push(body);
+    },
+    async append(jobId, events, view, head) {
       const e = jobs.get(jobId);
       if (!e) throw new StoreConflictError(`no job ${jobId}`);
       checkContinues(e.events.length, events);
+      if (head && e.head) throw new StoreConflictError(`job ${jobId} already has a result`);
+      if (head && chunkCount(head) !== e.chunks.length) {
+        throw new StoreConflictError(`the result needs ${chunkCount(head)} chunks, ${e.chunks.length} were put`);
+      }
       e.events.push(...events);
       e.view = view;
-      if (result) e.result = result;
+      if (head) e.head = head;
+      else if (!e.head && isTerminalStatus(view.status)) e.chunks = [];
     },
     async readEvents(jobId, afterSeq, limit) {
       // seqs are gapless from 1, so seq n sits at index n - 1
       return jobs.get(jobId)?.events.slice(afterSeq, afterSeq + limit) ?? [];
     },
     async readResultHead(jobId) {
-      return jobs.get(jobId)?.result?.head;
+      return jobs.get(jobId)?.head;
     },
     async readResultChunks(jobId, from, to) {
-      return jobs.get(jobId)?.result?.chunks.slice(from, to) ?? [];
+      const e = jobs.get(jobId);
+      return e?.head ? e.chunks.slice(from, to) : [];
     },
     async listUnfinished() {
       return [...jobs.values()]

@@ -2,6 +2,7 @@
  * The job store on Redis (ioredis): a hash per job (owner, creation time, last seq, view), a list
  * per event log (seq n at index n - 1, since seqs are gapless), the result head and a list of its
  * chunks, and two sorted sets by creation time, unfinished and finished jobs, for recovery and expiry.
+ * Chunks being composed wait in a list of their own, renamed to the result's with the head.
  * Every write is one Lua script, so checks and writes are one atomic step, as in the other stores.
  */
 import { createHash } from "node:crypto";
@@ -10,7 +11,7 @@ import * as z from "zod/mini";
 import { JobEventSchema } from "../../../shared/job-events.js";
 import { isTerminalStatus } from "../../../shared/job-reducer.js";
 import { JobViewSchema } from "../../../shared/tools.js";
-import { ResultHeadSchema, StoreConflictError, checkContinues, type JobStore, type StoredJob } from "../store.js";
+import { ResultHeadSchema, StoreConflictError, checkContinues, chunkCount, type JobStore, type StoredJob } from "../store.js";
 
 export type RedisStoreOptions = {
   /** Where to connect when no `client` is given; default redis://127.0.0.1:6379. */
@@ -34,24 +35,39 @@ for i = 7 + n, #ARGV do redis.call('RPUSH', KEYS[3], ARGV[i]) end
 redis.call('ZADD', ARGV[5] == '1' and KEYS[5] or KEYS[4], ARGV[3], ARGV[1])
 return 1`);
 
+const PUT_CHUNK = script(`
+-- KEYS: job, parts, finished. ARGV: id, index, body
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'no job ' .. ARGV[1] end
+if redis.call('ZSCORE', KEYS[3], ARGV[1]) then return 'job ' .. ARGV[1] .. ' has ended' end
+local count = redis.call('LLEN', KEYS[2])
+if tonumber(ARGV[2]) ~= count then return 'expected chunk ' .. count .. ', got ' .. ARGV[2] end
+redis.call('RPUSH', KEYS[2], ARGV[3])
+return 1`);
+
 const APPEND = script(`
--- KEYS: job, events, head, chunks, unfinished, finished. ARGV: id, seq before the events (-1: none), view, finished, head ('': none), chunk count, chunks..., events...
+-- KEYS: job, events, head, chunks, parts, unfinished, finished. ARGV: id, seq before the events (-1: none), view, finished, head ('': none), chunk count, events...
 local last = redis.call('HGET', KEYS[1], 'lastSeq')
 if not last then return 'no job ' .. ARGV[1] end
 last = tonumber(last)
 local base = tonumber(ARGV[2])
 if base ~= -1 and base ~= last then return 'expected seq ' .. (last + 1) .. ', got ' .. (base + 1) end
-if ARGV[5] ~= '' and redis.call('EXISTS', KEYS[3]) == 1 then return 'job ' .. ARGV[1] .. ' already has a result' end
-local chunks = tonumber(ARGV[6])
-for i = 7 + chunks, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
-redis.call('HSET', KEYS[1], 'lastSeq', last + #ARGV - 6 - chunks, 'view', ARGV[3])
+local hasHead = redis.call('EXISTS', KEYS[3]) == 1
+if ARGV[5] ~= '' then
+  if hasHead then return 'job ' .. ARGV[1] .. ' already has a result' end
+  local put = redis.call('LLEN', KEYS[5])
+  if put ~= tonumber(ARGV[6]) then return 'the result needs ' .. ARGV[6] .. ' chunks, ' .. put .. ' were put' end
+end
+for i = 7, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+redis.call('HSET', KEYS[1], 'lastSeq', last + #ARGV - 6, 'view', ARGV[3])
 if ARGV[5] ~= '' then
   redis.call('SET', KEYS[3], ARGV[5])
-  for i = 7, 6 + chunks do redis.call('RPUSH', KEYS[4], ARGV[i]) end
+  if redis.call('EXISTS', KEYS[5]) == 1 then redis.call('RENAME', KEYS[5], KEYS[4]) end
+elseif ARGV[4] == '1' and not hasHead then
+  redis.call('UNLINK', KEYS[5])
 end
 -- the job is indexed by the status of the view just written, whichever way it went
-local from, to = 6, 5
-if ARGV[4] == '1' then from, to = 5, 6 end
+local from, to = 7, 6
+if ARGV[4] == '1' then from, to = 6, 7 end
 redis.call('ZREM', KEYS[from], ARGV[1])
 redis.call('ZADD', KEYS[to], redis.call('HGET', KEYS[1], 'createdAt'), ARGV[1])
 return 1`);
@@ -70,7 +86,7 @@ return ids`);
 /** Creates a store on `client`, or on a new connection to `url` that `close()` ends. */
 export function createRedisStore({ url = "redis://127.0.0.1:6379", client, keyPrefix = "giftgenius:" }: RedisStoreOptions = {}): JobStore {
   const redis = client ?? new Redis(url);
-  const per = { job: `${keyPrefix}job:`, input: `${keyPrefix}input:`, events: `${keyPrefix}events:`, head: `${keyPrefix}result:`, chunks: `${keyPrefix}chunks:` };
+  const per = { job: `${keyPrefix}job:`, input: `${keyPrefix}input:`, events: `${keyPrefix}events:`, head: `${keyPrefix}result:`, chunks: `${keyPrefix}chunks:`, parts: `${keyPrefix}parts:` };
   const unfinished = `${keyPrefix}jobs:unfinished`;
   const finished = `${keyPrefix}jobs:finished`;
   const written = (reply: unknown) => {
@@ -84,6 +100,7 @@ export function createRedisStore({ url = "redis://127.0.0.1:6379", client, keyPr
       view: JobViewSchema.parse(JSON.parse(view)),
     };
   const fields = ["owner", "createdAt", "view"] as const;
+  const puts = new Map<string, Promise<void>>(); // the last chunk put of each job, see putResultChunk
 
   return {
     async create(job, events, view) {
@@ -103,14 +120,23 @@ export function createRedisStore({ url = "redis://127.0.0.1:6379", client, keyPr
     async getJob(jobId) {
       return toJob(jobId, await redis.hmget(per.job + jobId, ...fields));
     },
-    async append(jobId, events, view, result) {
+    putResultChunk(jobId, index, body) {
+      // one connection keeps commands in order, but a script resent after NOSCRIPT could overtake
+      // the next put: each put of a job goes out once the one before it is answered
+      const put = (puts.get(jobId) ?? Promise.resolve()).catch(() => {}).then(async () => {
+        written(await run(redis, PUT_CHUNK, [per.job + jobId, per.parts + jobId, finished], [jobId, index, body]));
+      });
+      puts.set(jobId, put);
+      const settled = () => void (puts.get(jobId) === put && puts.delete(jobId));
+      put.then(settled, settled);
+      return put;
+    },
+    async append(jobId, events, view, head) {
       const base = events.length === 0 ? -1 : events[0].seq - 1;
       checkContinues(Math.max(base, 0), events);
-      const keys = [per.job + jobId, per.events + jobId, per.head + jobId, per.chunks + jobId, unfinished, finished];
-      const chunks = result?.chunks ?? [];
-      const head = result ? JSON.stringify(result.head) : "";
+      const keys = [per.job + jobId, per.events + jobId, per.head + jobId, per.chunks + jobId, per.parts + jobId, unfinished, finished];
       const flag = isTerminalStatus(view.status) ? "1" : "0";
-      const args = [jobId, base, JSON.stringify(view), flag, head, chunks.length, ...chunks, ...events.map((e) => JSON.stringify(e))];
+      const args = [jobId, base, JSON.stringify(view), flag, head ? JSON.stringify(head) : "", head ? chunkCount(head) : 0, ...events.map((e) => JSON.stringify(e))];
       written(await run(redis, APPEND, keys, args));
     },
     async readEvents(jobId, afterSeq, limit) {

@@ -1,7 +1,8 @@
 /**
- * The SQLite store on real files in a temporary directory: the store contract and the service
- * suite, then what only a disk gives: results and events that outlive the process, and jobs cut
- * off by a crash (a child process killed mid-job) ending as `interrupted` on the next start.
+ * The SQLite store on real files in a temporary directory: the store contract (looking into the
+ * file for deleted chunks) and the service suite, then what only a disk gives: results and events
+ * that outlive the process, and jobs cut off by a crash (a child process killed mid-job) ending as
+ * `interrupted` on the next start.
  */
 import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
@@ -9,10 +10,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { createJobService } from "../index.js";
 import { describeJobService } from "../service-suite.js";
-import { describeJobStore } from "../store-suite.js";
+import { describeJobStore, type ChunksKept } from "../store-suite.js";
+import type { JobStore } from "../store.js";
 import { ALICE, expectValidHistory, history, makeCsv, settle, testMatch } from "../test-support.js";
 import { createSqliteStore } from "./sqlite.js";
 
@@ -21,7 +24,22 @@ let files = 0;
 const nextFile = () => join(dir, `db-${++files}`, "jobs.sqlite");
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-describeJobStore("sqlite", () => createSqliteStore(nextFile()));
+const fileOf = new WeakMap<JobStore, string>();
+/** Counts a job's chunk rows through a connection of its own, as another process would see them. */
+const chunksKept: ChunksKept = async (store, jobId) => {
+  const db = new Database(fileOf.get(store)!);
+  try {
+    return db.prepare<[string], number>("SELECT count(*) FROM result_chunks WHERE job_id = ?").pluck().get(jobId)!;
+  } finally {
+    db.close();
+  }
+};
+describeJobStore("sqlite", () => {
+  const file = nextFile();
+  const store = createSqliteStore(file);
+  fileOf.set(store, file);
+  return store;
+}, chunksKept);
 describeJobService("sqlite", () => createSqliteStore(nextFile()));
 
 describe("the sqlite store on disk", () => {

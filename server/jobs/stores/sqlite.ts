@@ -1,14 +1,15 @@
 /**
  * The durable job store on SQLite (better-sqlite3, WAL): jobs, their event logs, views and results
- * survive a restart. Each JobStore call is one transaction, so nothing is ever half-written; rows
- * read back are parsed with the shared schemas, as anything crossing a boundary is.
+ * survive a restart. Each JobStore call is one transaction, so nothing is ever half-written; a
+ * result's chunks are written as they are composed and read only once its head is. Rows read back
+ * are parsed with the shared schemas, as anything crossing a boundary is.
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { JobEventSchema, type JobEvent } from "../../../shared/job-events.js";
 import { JobViewSchema } from "../../../shared/tools.js";
-import { ResultHeadSchema, StoreConflictError, checkContinues, type JobStore, type StoredJob } from "../store.js";
+import { ResultHeadSchema, StoreConflictError, checkContinues, chunkCount, type JobStore, type StoredJob } from "../store.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (
@@ -25,6 +26,7 @@ CREATE TABLE IF NOT EXISTS result_chunks (
   job_id TEXT NOT NULL, idx INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (job_id, idx)) WITHOUT ROWID;
 `;
 const UNFINISHED = "status IN ('pending', 'running')";
+const isUnfinished = (status: string) => status === "pending" || status === "running";
 type JobRow = { job_id: string; subject: string; session_id: string | null; created_at: number; view: string };
 
 /** Opens (and creates, with its directory) the database at `path`; ":memory:" for a private one. */
@@ -37,6 +39,9 @@ export function createSqliteStore(path: string): JobStore {
   // WAL with synchronous=NORMAL keeps every commit atomic; a power cut may lose the last ones only
   db.pragma("synchronous = NORMAL");
   db.pragma("busy_timeout = 5000");
+  // checkpoint every 4 MB of WAL (64 pages of 64 KB): a checkpoint blocks the commit that runs
+  // it, so many small ones keep each pause short where one of the default 64 MB would not
+  db.pragma("wal_autocheckpoint = 64");
   db.exec(SCHEMA);
 
   const q = {
@@ -46,6 +51,7 @@ export function createSqliteStore(path: string): JobStore {
     insertInput: db.prepare("INSERT INTO inputs (job_id, occasion, budget_per_person, csv, employees) VALUES (?, ?, ?, ?, ?)"),
     getJob: db.prepare<[string], JobRow>("SELECT job_id, subject, session_id, created_at, view FROM jobs WHERE job_id = ?"),
     lastSeq: db.prepare<[string], number>("SELECT last_seq FROM jobs WHERE job_id = ?").pluck(),
+    status: db.prepare<[string], string>("SELECT status FROM jobs WHERE job_id = ?").pluck(),
     updateJob: db.prepare("UPDATE jobs SET status = ?, last_seq = ?, view = ? WHERE job_id = ?"),
     insertEvent: db.prepare("INSERT INTO events (job_id, seq, body) VALUES (?, ?, ?)"),
     readEvents: db.prepare<[string, number, number], string>(
@@ -53,9 +59,13 @@ export function createSqliteStore(path: string): JobStore {
     ).pluck(),
     insertHead: db.prepare("INSERT INTO results (job_id, head) VALUES (?, ?)"),
     insertChunk: db.prepare("INSERT INTO result_chunks (job_id, idx, body) VALUES (?, ?, ?)"),
+    // chunks are contiguous from 0 (see putChunk), so the next index is also how many there are
+    nextChunk: db.prepare<[string], number>("SELECT coalesce(max(idx) + 1, 0) FROM result_chunks WHERE job_id = ?").pluck(),
+    dropChunks: db.prepare("DELETE FROM result_chunks WHERE job_id = ?"),
     readHead: db.prepare<[string], string>("SELECT head FROM results WHERE job_id = ?").pluck(),
-    readChunks: db.prepare<[string, number, number], string>(
-      "SELECT body FROM result_chunks WHERE job_id = ? AND idx >= ? AND idx < ? ORDER BY idx",
+    hasHead: db.prepare<[string], number>("SELECT 1 FROM results WHERE job_id = ?").pluck(),
+    readChunks: db.prepare<[string, number, number, string], string>(
+      "SELECT body FROM result_chunks WHERE job_id = ? AND idx >= ? AND idx < ? AND EXISTS (SELECT 1 FROM results WHERE job_id = ?) ORDER BY idx",
     ).pluck(),
     unfinished: db.prepare<[], JobRow>(
       `SELECT job_id, subject, session_id, created_at, view FROM jobs WHERE ${UNFINISHED} ORDER BY created_at`,
@@ -84,16 +94,29 @@ export function createSqliteStore(path: string): JobStore {
     q.insertInput.run(job.jobId, occasion, budgetPerPerson, csv ?? null, employees ? JSON.stringify(employees) : null);
     insertEvents(job.jobId, events);
   });
-  const append = db.transaction((jobId: string, events: JobEvent[], view: Parameters<JobStore["append"]>[2], result?: Parameters<JobStore["append"]>[3]) => {
+  const putChunk = db.transaction((jobId: string, index: number, body: string) => {
+    const status = q.status.get(jobId);
+    if (status === undefined) throw new StoreConflictError(`no job ${jobId}`);
+    if (!isUnfinished(status)) throw new StoreConflictError(`job ${jobId} has ended`);
+    const next = q.nextChunk.get(jobId);
+    if (index !== next) throw new StoreConflictError(`expected chunk ${next}, got ${index}`);
+    q.insertChunk.run(jobId, index, body);
+  });
+  const append = db.transaction((jobId: string, events: JobEvent[], view: Parameters<JobStore["append"]>[2], head?: Parameters<JobStore["append"]>[3]) => {
     const last = q.lastSeq.get(jobId);
     if (last === undefined) throw new StoreConflictError(`no job ${jobId}`);
     checkContinues(last, events);
+    const ends = !isUnfinished(view.status);
+    const hasHead = (ends || head !== undefined) && q.hasHead.get(jobId) !== undefined;
+    if (head) {
+      if (hasHead) throw new StoreConflictError(`job ${jobId} already has a result`);
+      const put = q.nextChunk.get(jobId);
+      if (put !== chunkCount(head)) throw new StoreConflictError(`the result needs ${chunkCount(head)} chunks, ${put} were put`);
+    }
     insertEvents(jobId, events);
     q.updateJob.run(view.status, view.lastSeq, JSON.stringify(view), jobId);
-    if (result) {
-      q.insertHead.run(jobId, JSON.stringify(result.head));
-      result.chunks.forEach((body, i) => q.insertChunk.run(jobId, i, body));
-    }
+    if (head) q.insertHead.run(jobId, JSON.stringify(head));
+    else if (ends && !hasHead) q.dropChunks.run(jobId);
   });
   const expire = db.transaction((before: number) => {
     const ids = q.expired.all(before);
@@ -109,8 +132,11 @@ export function createSqliteStore(path: string): JobStore {
       const row = q.getJob.get(jobId);
       return row && toJob(row);
     },
-    async append(jobId, events, view, result) {
-      append(jobId, events, view, result);
+    async putResultChunk(jobId, index, body) {
+      putChunk(jobId, index, body);
+    },
+    async append(jobId, events, view, head) {
+      append(jobId, events, view, head);
     },
     async readEvents(jobId, afterSeq, limit) {
       return q.readEvents.all(jobId, afterSeq, limit).map((body) => JobEventSchema.parse(JSON.parse(body)));
@@ -120,7 +146,7 @@ export function createSqliteStore(path: string): JobStore {
       return head === undefined ? undefined : ResultHeadSchema.parse(JSON.parse(head));
     },
     async readResultChunks(jobId, from, to) {
-      return q.readChunks.all(jobId, from, to);
+      return q.readChunks.all(jobId, from, to, jobId);
     },
     async listUnfinished() {
       return q.unfinished.all().map(toJob);

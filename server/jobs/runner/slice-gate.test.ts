@@ -1,0 +1,99 @@
+/**
+ * The slice gate: slices of different jobs never share a turn of the event loop, turns go round
+ * the jobs in order, and an aborted wait leaves the queue. Turns are counted by a setImmediate
+ * ticker started before anything else, so each turn's check phase runs it first.
+ */
+import type { MatchGifts } from "../job-service.js";
+import { createJobService } from "../index.js";
+import { createMemoryStore } from "../stores/memory.js";
+import { ALICE, settle, testMatch } from "../test-support.js";
+import { createSliceGate } from "./slice-gate.js";
+
+/** A counter that goes up once per turn of the event loop, until stopped. */
+function countTurns() {
+  const counter = { turn: 0, stop: () => void (running = false) };
+  let running = true;
+  const tick = () => {
+    counter.turn++;
+    if (running) setImmediate(tick);
+  };
+  setImmediate(tick);
+  return counter;
+}
+
+/** Two loops taking `slices` turns each from `next`; the turn each slice ran in, by loop. */
+async function twoLoops(next: () => Promise<void>, slices: number) {
+  const turns = countTurns();
+  const ran: Record<"a" | "b", number[]> = { a: [], b: [] };
+  const loop = async (name: "a" | "b") => {
+    for (let i = 0; i < slices; i++) {
+      await next();
+      ran[name].push(turns.turn);
+    }
+  };
+  await Promise.all([loop("a"), loop("b")]);
+  turns.stop();
+  return ran;
+}
+
+describe("createSliceGate", () => {
+  it("runs at most one slice per turn, taking turns round-robin", async () => {
+    const gate = createSliceGate();
+    const ran = await twoLoops(() => gate.next(), 20);
+    const all = [...ran.a, ...ran.b];
+    expect(new Set(all).size).toBe(all.length);
+    // a and b alternate: between two slices of one loop comes exactly one of the other
+    const order = all.sort((x, y) => x - y).map((t) => (ran.a.includes(t) ? "a" : "b"));
+    expect(order.join("")).toBe("ab".repeat(20));
+  });
+
+  it("is what keeps slices apart: without it, two loops share turns", async () => {
+    const ran = await twoLoops(() => new Promise((resolve) => setImmediate(resolve)), 20);
+    expect(ran.a.filter((t) => ran.b.includes(t)).length).toBeGreaterThan(10);
+  });
+
+  it("drops a waiting slice whose signal aborts, and serves the others", async () => {
+    const gate = createSliceGate();
+    const controller = new AbortController();
+    const dropped = gate.next(controller.signal);
+    const served = gate.next();
+    controller.abort(new Error("canceled"));
+    await expect(dropped).rejects.toThrow("canceled");
+    expect(gate.waiting()).toBe(1);
+    await served;
+    expect(gate.waiting()).toBe(0);
+    await expect(gate.next(controller.signal)).rejects.toThrow("canceled");
+  });
+});
+
+describe("jobs on one service", () => {
+  it("never run slices of two jobs in the same turn", async () => {
+    const turns = countTurns();
+    // every person has a budget of their own, so the matcher runs for each, inside a slice
+    const seen = new Map<number, Set<string>>();
+    const match: MatchGifts = (request) => {
+      let jobs = seen.get(turns.turn);
+      if (!jobs) seen.set(turns.turn, (jobs = new Set()));
+      jobs.add(request.occasion);
+      return testMatch(request);
+    };
+    const service = createJobService({ store: createMemoryStore(), match, limits: { maxConcurrentJobs: 2 } });
+    try {
+      const employees = Array.from({ length: 20_000 }, (_, i) => ({ name: `P${i}`, interests: ["coffee"], budget: 10 + i / 100 }));
+      const ids = await Promise.all(["a", "b"].map(async (occasion) => {
+        const started = await service.start({ occasion, budgetPerPerson: 20, employees }, ALICE);
+        if (!started.ok) throw new Error(started.error.message);
+        return started.value.jobId;
+      }));
+      for (const id of ids) expect((await settle(service, id)).status).toBe("completed");
+    } finally {
+      turns.stop();
+      await service.close();
+    }
+    const byTurn = [...seen.entries()].sort(([x], [y]) => x - y);
+    expect(byTurn.filter(([, jobs]) => jobs.size > 1)).toEqual([]);
+    // and they did run side by side, taking turns back and forth
+    const switches = byTurn.filter(([, jobs], i) => i > 0 && [...jobs][0] !== [...byTurn[i - 1][1]][0]).length;
+    expect(switches).toBeGreaterThanOrEqual(3);
+  });
+});
