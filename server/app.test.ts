@@ -56,7 +56,7 @@ describe("the HTTP app", () => {
     expect(post.headers.get("access-control-expose-headers")).toContain("mcp-session-id");
   });
 
-  it("accepts a 5 MB CSV in one tools/call (the default limit is 6 MB)", async () => {
+  it("accepts a 5 MB CSV in one tools/call", async () => {
     const row = "Someone With A Fairly Long Name,interests go here;and here;and there\n";
     const csv = `name,interests\n${row.repeat(Math.ceil((5 * 1024 * 1024) / row.length))}`;
     const body = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: TOOL.startBulk, arguments: { csv, occasion: "holiday", budgetPerPerson: 30 } } });
@@ -66,6 +66,16 @@ describe("the HTTP app", () => {
     const reply = await response.json();
     // The header lacks a department column: the job service says so, which proves the body got through.
     expect(reply.result).toMatchObject({ isError: true, structuredContent: { error: { code: "invalid_csv" } } });
+  });
+
+  it("lets a CSV over the job limit through to the job service, which says how to fix it", async () => {
+    const row = "Someone With A Fairly Long Name,Sales,interests go here;and here;and there\n";
+    const csv = `name,department,interests\n${row.repeat(Math.ceil((8.5 * 1024 * 1024) / row.length))}`;
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: TOOL.startBulk, arguments: { csv, occasion: "holiday", budgetPerPerson: 30 } } });
+    const response = await postRaw(server.mcpUrl, body);
+    expect(response.status).toBe(200);
+    const reply = await response.json();
+    expect(reply.result).toMatchObject({ isError: true, structuredContent: { error: { code: "input_too_large" } } });
   });
 
   it("refuses other methods on /mcp with 405", async () => {

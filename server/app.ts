@@ -17,8 +17,11 @@ import { readNodeBody } from "./node-body.js";
 import { isAllowedOrigin } from "./origin.js";
 import { loadWidget } from "./widget.js";
 
-/** 6 MB: a 5 MB CSV still fits once JSON-escaped in a tools/call. */
-export const DEFAULT_MAX_BODY_BYTES = 6 * 1024 * 1024;
+/**
+ * 10 MB: above the job service's 8 MB CSV limit once JSON-escaped, so a CSV that is too large
+ * gets the service's helpful `input_too_large` result rather than a bare 413.
+ */
+export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 export type AppOptions = {
   jobs: JobService;
