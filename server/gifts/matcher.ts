@@ -1,92 +1,128 @@
 /**
  * The gift matcher: ranks catalog items by fit to a person's interests, free text, department
  * and occasion, never over budget. Everything that does not depend on the request (price order,
- * tag → items lists, occasion masks) is computed once, so a match costs a few microseconds.
+ * tag → items lists, occasion masks, reason clauses) is computed once, and the per-request work
+ * runs on reused typed arrays, so a bulk job's 100,000 matches allocate little beyond the answers.
  */
 import type { Gift } from "../../shared/tools.js";
 import type { MatchGifts, MatchRequest } from "../jobs/job-service.js";
 import { CATALOG, type CatalogItem } from "./catalog.js";
 import { createTextIndex } from "./text-index.js";
-import { giftReason } from "./reason.js";
+import { categoryOpening, departmentOpening, dollars, giftReason, interestOpening, occasionClause, secondInterest } from "./reason.js";
+import { createPicker } from "./pick.js";
 
 /** How much a matched tag counts, by where the person's words came from. */
 const WEIGHT = { interest: 10, text: 7, department: 3 } as const;
 const OCCASION_FIT = 6;
 /** Multiplied by price / budget: among equal fits, the gift that uses the budget wins. */
 const PRICE_FIT = 4;
-/** What each earlier pick from the same category takes off a candidate's score. */
-const CATEGORY_REPEAT = 1;
-
-type Indexed = CatalogItem & { base: string; tagIds: number[]; occasionMask: number };
 
 /** Builds a matcher over `catalog`. Pure: the same request always gets the same gifts. */
 export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
-  const sorted = [...catalog].sort((a, b) => a.price - b.price || (a.id < b.id ? -1 : 1));
-  const tagNames = [...new Set(sorted.flatMap((i) => i.tags))].sort();
-  const occasionNames = [...new Set(sorted.flatMap((i) => i.occasions))].sort();
+  const items = [...catalog].sort((a, b) => a.price - b.price || (a.id < b.id ? -1 : 1));
+  const tagNames = [...new Set(items.flatMap((i) => i.tags))].sort();
+  const occasionNames = [...new Set(items.flatMap((i) => i.occasions))].sort();
   if (occasionNames.length > 31) throw new Error("The matcher keeps occasions in a 31-bit mask");
   const text = createTextIndex(tagNames, occasionNames);
-  const items: Indexed[] = sorted.map((item) => ({
-    ...item,
-    base: item.name.replace(/ \([^)]*\)$/, ""),
-    tagIds: item.tags.map((t) => tagNames.indexOf(t)),
-    occasionMask: item.occasions.reduce((m, o) => m | (1 << occasionNames.indexOf(o)), 0),
-  }));
+  const tagIds = items.map((item) => item.tags.map((t) => tagNames.indexOf(t)));
+  const occasionMasks = Int32Array.from(items, (item) =>
+    item.occasions.reduce((m, o) => m | (1 << occasionNames.indexOf(o)), 0),
+  );
   // Item indexes per tag, ascending, i.e. cheapest first: a scan stops at the budget cutoff.
   const tagItems: number[][] = tagNames.map(() => []);
-  items.forEach((item, i) => item.tagIds.forEach((t) => tagItems[t].push(i)));
+  tagIds.forEach((ids, i) => ids.forEach((t) => tagItems[t].push(i)));
   const prices = Float64Array.from(items, (i) => i.price);
+  const picker = createPicker(items);
+  // Reason clauses that depend on the item, tag or occasion alone.
+  const priceTexts = items.map((i) => dollars(i.price));
+  const categoryOpenings = items.map((i) => categoryOpening(i.category));
+  const interestOpenings = tagNames.map(interestOpening);
+  const secondInterests = tagNames.map(secondInterest);
+  const occasionClauses = occasionNames.map(occasionClause);
+
+  // Per-request scratch, reset before each request returns.
   const scores = new Float64Array(items.length);
   const weights = new Float64Array(tagNames.length);
+  const touched = new Int32Array(tagNames.length);
+  let touchedCount = 0;
 
-  /** Sets the weight of every tag the request names (the strongest source wins); returns them. */
-  function weighTags(request: MatchRequest): number[] {
-    const touched: number[] = [];
-    const note = (ids: readonly number[], w: number) => {
-      for (const t of ids) {
-        if (weights[t] === 0) touched.push(t);
-        if (w > weights[t]) weights[t] = w;
-      }
-    };
-    for (const interest of request.interests) note(text.tagsOf(interest), WEIGHT.interest);
-    if (request.text) note(text.tagsOf(request.text), WEIGHT.text);
-    if (request.department) note(text.departmentTagsOf(request.department), WEIGHT.department);
-    return touched;
+  /** Raises the weight of each tag in `ids` to `w` (the strongest source wins). */
+  function note(ids: readonly number[], w: number): void {
+    for (let k = 0; k < ids.length; k++) {
+      const t = ids[k];
+      if (weights[t] === 0) touched[touchedCount++] = t;
+      if (w > weights[t]) weights[t] = w;
+    }
   }
 
-  function toGift(item: Indexed, request: MatchRequest, occasion: string | undefined): Gift {
-    const matched = item.tagIds.filter((t) => weights[t] > 0).sort((a, b) => weights[b] - weights[a]);
-    const reason = giftReason({
-      item,
-      budget: request.budget,
-      interestTags: matched.filter((t) => weights[t] > WEIGHT.department).map((t) => tagNames[t]),
-      department: matched.some((t) => weights[t] === WEIGHT.department) ? request.department : undefined,
-      occasion: occasion !== undefined && item.occasions.includes(occasion) ? occasion : undefined,
-    });
-    return { id: item.id, name: item.name, price: item.price, category: item.category, reason };
+  /**
+   * The reason's opening: the two strongest interest tags the item matched (ties keep the
+   * item's tag order), else the department if it pointed here, else the category.
+   */
+  function opening(i: number, department: string | undefined): string {
+    const ids = tagIds[i];
+    let first = -1;
+    let second = -1;
+    let w1 = 0;
+    let w2 = 0;
+    let viaDepartment = false;
+    for (let k = 0; k < ids.length; k++) {
+      const w = weights[ids[k]];
+      if (w === WEIGHT.department) viaDepartment = true;
+      if (w <= WEIGHT.department) continue;
+      if (w > w1) {
+        second = first;
+        w2 = w1;
+        first = ids[k];
+        w1 = w;
+      } else if (w > w2) {
+        second = ids[k];
+        w2 = w;
+      }
+    }
+    if (first >= 0) return second >= 0 ? interestOpenings[first] + secondInterests[second] : interestOpenings[first];
+    if (viaDepartment && department) return departmentOpening(department);
+    return categoryOpenings[i];
+  }
+
+  function gifts(picked: Int32Array, n: number, request: MatchRequest, occasionBit: number, occasion: number): Gift[] {
+    const budgetText = dollars(request.budget);
+    const out: Gift[] = new Array(n);
+    for (let k = 0; k < n; k++) {
+      const i = picked[k];
+      const item = items[i];
+      const suits = (occasionMasks[i] & occasionBit) !== 0 ? occasionClauses[occasion] : "";
+      const reason = giftReason(opening(i, request.department), suits, priceTexts[i], budgetText);
+      out[k] = { id: item.id, name: item.name, price: item.price, category: item.category, reason };
+    }
+    return out;
   }
 
   return function matchGifts(request: MatchRequest): Gift[] {
     const { budget, count } = request;
     const cutoff = upperBound(prices, budget);
     if (cutoff === 0 || !(count >= 1)) return [];
-    const touched = weighTags(request);
     try {
+      for (const interest of request.interests) note(text.tagsOf(interest), WEIGHT.interest);
+      if (request.text) note(text.tagsOf(request.text), WEIGHT.text);
+      if (request.department) note(text.departmentTagsOf(request.department), WEIGHT.department);
       const occasion = text.occasionOf(request.occasion);
       const occasionBit = occasion < 0 ? 0 : 1 << occasion;
       const priceScale = PRICE_FIT / budget;
       for (let i = 0; i < cutoff; i++) {
-        scores[i] = prices[i] * priceScale + ((items[i].occasionMask & occasionBit) !== 0 ? OCCASION_FIT : 0);
+        scores[i] = prices[i] * priceScale + ((occasionMasks[i] & occasionBit) !== 0 ? OCCASION_FIT : 0);
       }
-      for (const t of touched) {
+      for (let k = 0; k < touchedCount; k++) {
+        const t = touched[k];
         const list = tagItems[t];
-        for (let k = 0; k < list.length && list[k] < cutoff; k++) scores[list[k]] += weights[t];
+        for (let j = 0; j < list.length && list[j] < cutoff; j++) scores[list[j]] += weights[t];
       }
-      const picked = pickDiverse(topIndexes(scores, cutoff, count * 3 + 6), scores, items, count);
-      return picked.map((i) => toGift(items[i], request, occasionNames[occasion]));
+      const n = picker.pick(scores, cutoff, count);
+      return gifts(picker.picked, n, request, occasionBit, occasion);
     } finally {
       // The scratch weights start at zero for the next request, whatever happened here.
-      for (const t of touched) weights[t] = 0;
+      for (let k = 0; k < touchedCount; k++) weights[touched[k]] = 0;
+      touchedCount = 0;
     }
   };
 }
@@ -101,48 +137,6 @@ function upperBound(prices: Float64Array, budget: number): number {
     else hi = mid;
   }
   return lo;
-}
-
-/** Indexes of the `k` best scores among the first `n`, best first; ties go to the pricier item. */
-function topIndexes(scores: Float64Array, n: number, k: number): number[] {
-  const top: number[] = [];
-  for (let i = n - 1; i >= 0; i--) {
-    const s = scores[i];
-    if (top.length === k && s <= scores[top[k - 1]]) continue;
-    let at = top.length;
-    while (at > 0 && scores[top[at - 1]] < s) at--;
-    top.splice(at, 0, i);
-    if (top.length > k) top.pop();
-  }
-  return top;
-}
-
-/**
- * Greedy picks from the ranked candidates: one edition per product, and each earlier pick from
- * the same category costs a little, so equally good gifts spread over categories while a clearly
- * better fit (a matched interest) still wins.
- */
-function pickDiverse(ranked: number[], scores: Float64Array, items: Indexed[], count: number): number[] {
-  const picked: number[] = [];
-  const bases = new Set<string>();
-  const perCategory = new Map<string, number>();
-  while (picked.length < count) {
-    let best = -1;
-    let bestScore = -Infinity;
-    for (const i of ranked) {
-      if (bases.has(items[i].base)) continue;
-      const s = scores[i] - CATEGORY_REPEAT * (perCategory.get(items[i].category) ?? 0);
-      if (s > bestScore) {
-        best = i;
-        bestScore = s;
-      }
-    }
-    if (best === -1) break;
-    picked.push(best);
-    bases.add(items[best].base);
-    perCategory.set(items[best].category, (perCategory.get(items[best].category) ?? 0) + 1);
-  }
-  return picked;
 }
 
 /** The matcher over the shipped catalog. */

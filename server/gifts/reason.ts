@@ -1,39 +1,45 @@
 /**
  * The one-sentence `reason` that comes with each suggested gift: which interests it meets,
  * whether it suits the occasion, and how it sits in the budget. Plain words, no markup.
+ * The sentence is split into clauses so the matcher can make the fixed ones once, at load.
  */
-import type { CatalogItem } from "./catalog.js";
 import { OCCASION_LABELS } from "./vocabulary.js";
-
-export type ReasonParts = {
-  item: CatalogItem;
-  budget: number;
-  /** Matched tags from the person's interests or description, strongest first. */
-  interestTags: string[];
-  /** Set when only the department pointed at this gift. */
-  department?: string;
-  /** Set when the gift suits the request's occasion. */
-  occasion?: string;
-};
 
 /** "$45" or "$12.50". */
 export function dollars(amount: number): string {
   return `$${Number.isInteger(amount) ? amount : amount.toFixed(2)}`;
 }
 
-const label = (tag: string) => tag.replace(/-/g, " ");
+/** "Matches their interest in board games": the opening when a stated interest matched. */
+export function interestOpening(tag: string): string {
+  return `Matches their interest in ${tagLabel(tag)}`;
+}
 
-export function giftReason({ item, budget, interestTags, department, occasion }: ReasonParts): string {
-  const parts: string[] = [];
-  if (interestTags.length > 0) {
-    const [a, b] = interestTags.map(label);
-    parts.push(`Matches their interest in ${b ? `${a} and ${b}` : a}`);
-  } else if (department) {
-    parts.push(`A good fit for someone in ${department.trim()}`);
-  } else {
-    parts.push(`A well-loved ${item.category.toLowerCase()} gift`);
-  }
-  if (occasion) parts.push(`suits ${OCCASION_LABELS[occasion] ?? occasion}`);
-  parts.push(`${dollars(item.price)} of the ${dollars(budget)} budget`);
-  return `${parts.join("; ")}.`;
+/** A second matched interest, appended to `interestOpening`: " and yoga". */
+export function secondInterest(tag: string): string {
+  return ` and ${tagLabel(tag)}`;
+}
+
+/** The opening when only the department pointed at the gift. */
+export function departmentOpening(department: string): string {
+  return `A good fit for someone in ${department.trim()}`;
+}
+
+/** The opening when nothing about the person matched the gift. */
+export function categoryOpening(category: string): string {
+  return `A well-loved ${category.toLowerCase()} gift`;
+}
+
+/** "; suits the holidays": added when the gift suits the request's occasion. */
+export function occasionClause(occasion: string): string {
+  return `; suits ${OCCASION_LABELS[occasion] ?? occasion}`;
+}
+
+/** Joins the clauses; the amounts come already written by `dollars` (each is made once). */
+export function giftReason(opening: string, occasion: string, priceText: string, budgetText: string): string {
+  return `${opening}${occasion}; ${priceText} of the ${budgetText} budget.`;
+}
+
+function tagLabel(tag: string): string {
+  return tag.replace(/-/g, " ");
 }

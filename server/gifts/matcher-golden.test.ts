@@ -1,0 +1,73 @@
+/**
+ * Pins the matcher's exact output for 2,000 seeded, varied requests, so speed work on the
+ * matcher cannot change a single suggested gift or reason. The fixture stores, per request,
+ * the picked ids and a short hash of the full JSON output (the full text would not fit a small file).
+ * When the ranking or wording changes on purpose, rewrite the fixture with UPDATE_GOLDEN=1.
+ */
+import { createHash } from "node:crypto";
+import { readFileSync, writeFileSync } from "node:fs";
+import { fileURLToPath } from "node:url";
+import type { MatchRequest } from "../jobs/job-service.js";
+import { matchGifts } from "./matcher.js";
+
+const FIXTURE = fileURLToPath(new URL("./matcher-golden.json", import.meta.url));
+
+const INTERESTS = [
+  "coffee", "tea", "cooking", "Baking", "chocolate", "wine", "beer", "cocktails", "books", "writing", "learning",
+  "tech", "gaming", "board games", "puzzles", "music", "podcasts", "photography", "gym", "running", "yoga", "hiking",
+  "camping", "cycling", "gardening", "plants", "travel", "art", "painting", "crafts", "knitting", "movies", "fashion",
+  "skincare", "pets", "dogs", "cats", "football", "golf", "tennis", "fishing", "climbing", "skiing", "surfing",
+  "meditation", "sustainability", "design", "history", "science", "space", "Espressos", "earl grey", "", "quantum",
+];
+const DEPARTMENTS = [undefined, "Engineering", "Sales", "Marketing", "Finance", " Human Resources ", "Customer Support", "Design", "Legal", "Operations", "Research, Development", "Kitchen"];
+const OCCASIONS = ["birthday", "farewell", "Secret Santa", "new baby", "thank you", "holiday", "work anniversary", "something else", "baby shower"];
+const TEXTS = [undefined, undefined, "She is an avid marathon runner", "loves ceramics and tea", "into vinyl, jazz and board games", "no idea"];
+const BUDGETS = [5, 9.99, 12.5, 20, 25, 40, 50, 75, 100, 150, 250, 600, 1000];
+
+/** mulberry32: a tiny seeded generator, so the requests are the same on every run. */
+function prng(seed: number): () => number {
+  let a = seed >>> 0;
+  return () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = Math.imul(a ^ (a >>> 15), a | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+}
+
+/** `n` varied requests: 0–4 interests, optional department and text, odd budgets and counts. */
+function goldenRequests(n: number, seed = 7): MatchRequest[] {
+  const rand = prng(seed);
+  const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
+  return Array.from({ length: n }, () => ({
+    occasion: pick(OCCASIONS),
+    budget: rand() < 0.2 ? Math.round(rand() * 30000) / 100 : pick(BUDGETS),
+    interests: Array.from({ length: Math.floor(rand() * 5) }, () => pick(INTERESTS)),
+    department: pick(DEPARTMENTS),
+    text: pick(TEXTS),
+    count: rand() < 0.6 ? 3 : 1 + Math.floor(rand() * 12),
+  }));
+}
+
+/** What the fixture keeps of one answer: the ids, and a hash that covers every field and reason. */
+function fingerprint(request: MatchRequest): [ids: string, hash: string] {
+  const gifts = matchGifts(request);
+  const hash = createHash("sha256").update(JSON.stringify(gifts)).digest("hex").slice(0, 16);
+  return [gifts.map((g) => g.id).join(" "), hash];
+}
+
+if (process.env.UPDATE_GOLDEN) {
+  const lines = goldenRequests(2000).map((request) => JSON.stringify(fingerprint(request)));
+  writeFileSync(FIXTURE, `[\n${lines.join(",\n")}\n]\n`);
+}
+
+describe("matchGifts golden answers", () => {
+  it("gives exactly the recorded gifts and reasons for 2,000 seeded requests", () => {
+    const expected: [string, string][] = JSON.parse(readFileSync(FIXTURE, "utf8"));
+    const requests = goldenRequests(expected.length);
+    expect(requests.length).toBe(2000);
+    requests.forEach((request, i) => {
+      expect({ i, answer: fingerprint(request) }).toEqual({ i, answer: expected[i] });
+    });
+  });
+});
