@@ -289,6 +289,15 @@ describe("applyJobEvent examples", () => {
     expect(applyJobEvents(v, [])).toBe(v);
   });
 
+  it("clears the optional progress fields a newer event on the same stage leaves out, as in any other order", () => {
+    const first = progress(3, "a", 30, { stageLabel: "Aye", etaSeconds: 5 });
+    const second = progress(4, "a", 40);
+    const v = run(created(1, ["a", "b"]), started(2), first, second);
+    expect(v).toMatchObject({ stage: "a", stageLabel: null, etaSeconds: null, percentage: 40, lastSeq: 4, progressSeq: 4, status: "running" });
+    expect(v.updatedAt).toBe(at(4).timestamp);
+    expect(v).toEqual(run(second, first, started(2), created(1, ["a", "b"])));
+  });
+
   it("reuses the stages array when a progress event stays on the same stage", () => {
     const v = run(created(1, ["a", "b"]), progress(2, "a", 20));
     const next = applyJobEvent(v, progress(3, "a", 30));

@@ -74,6 +74,7 @@ export function createJobView(jobId: string): JobView {
 export function applyJobEvent(view: JobView, event: JobEvent): JobView {
   if (event.jobId !== view.jobId) return view;
   const newer = event.seq > view.lastSeq;
+  if (newer && event.type === "job.progress" && event.payload.stage === view.stage) return advance(view, event);
   switch (event.type) {
     case "job.created": {
       if (!lower(event.seq, view.createdSeq)) return newer ? settle(view, copy(view, event)) : view;
@@ -155,6 +156,26 @@ function copy(v: JobView, event: JobEvent): JobView {
     lastSeq: newer ? event.seq : v.lastSeq,
     plan: v.plan, seen: v.seen, createdSeq: v.createdSeq, startedSeq: v.startedSeq,
     progressSeq: v.progressSeq, terminalSeq: v.terminalSeq,
+  };
+}
+
+/**
+ * The common event: a newer progress event for the current stage. `view.stage` was set by an older
+ * progress event that already noted it in `seen`, so `seen`, `stages` and `status` cannot change
+ * and one literal (same field order as `copy`, one hidden class) is the whole update.
+ */
+function advance(v: JobView, event: Extract<JobEvent, { type: "job.progress" }>): JobView {
+  const p = event.payload;
+  return {
+    jobId: v.jobId, kind: v.kind, title: v.title, status: v.status,
+    percentage: p.percentage > v.percentage ? p.percentage : v.percentage,
+    stage: v.stage, stageLabel: p.stageLabel ?? null, message: p.message ?? null,
+    processed: p.processed ?? null, total: p.total ?? null, etaSeconds: p.etaSeconds ?? null,
+    stages: v.stages, summary: v.summary, resultResourceId: v.resultResourceId,
+    resultCount: v.resultCount, error: v.error, cancelReason: v.cancelReason, createdAt: v.createdAt,
+    startedAt: v.startedAt, finishedAt: v.finishedAt, updatedAt: event.timestamp, lastSeq: event.seq,
+    plan: v.plan, seen: v.seen, createdSeq: v.createdSeq, startedSeq: v.startedSeq,
+    progressSeq: event.seq, terminalSeq: v.terminalSeq,
   };
 }
 
