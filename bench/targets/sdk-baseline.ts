@@ -11,32 +11,17 @@ import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
-import { CATALOG } from "../../server/gifts/catalog.js";
 import { matchGifts } from "../../server/gifts/matcher.js";
 import { createJobService } from "../../server/jobs/index.js";
 import { createMemoryStore } from "../../server/jobs/stores/memory.js";
-import { SERVER_INFO } from "../../server/mcp/server.js";
-import type { ToolContext, ToolSpec } from "../../server/mcp/tool-registry.js";
-import { cancelJobTool } from "../../server/mcp/tools/cancel-job.js";
-import { getJobEventsTool } from "../../server/mcp/tools/get-job-events.js";
-import { getJobResultTool } from "../../server/mcp/tools/get-job-result.js";
-import { startBulkAnalysisTool } from "../../server/mcp/tools/start-bulk-analysis.js";
-import { suggestGiftsTool } from "../../server/mcp/tools/suggest-gifts.js";
-import { waitForJobTool } from "../../server/mcp/tools/wait-for-job.js";
+import { SERVER_INFO, createToolSpecs } from "../../server/mcp/server.js";
+import type { ToolContext } from "../../server/mcp/tool-registry.js";
 import { loadWidget } from "../../server/widget.js";
 import { endWithParent } from "../children.js";
 
 const jobs = createJobService({ store: createMemoryStore(), match: matchGifts });
 const widget = loadWidget("dist/widget/index.html");
-const cheapestPrice = Math.min(...CATALOG.map((i) => i.price));
-const specs: ToolSpec[] = [
-  suggestGiftsTool({ matchGifts, cheapestPrice, widget }),
-  startBulkAnalysisTool({ jobs, widget }),
-  getJobEventsTool({ jobs, widget }),
-  getJobResultTool({ jobs, widget }),
-  cancelJobTool({ jobs, widget }),
-  waitForJobTool({ jobs, widget }),
-];
+const specs = createToolSpecs({ jobs, matchGifts, widget });
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 

@@ -19,7 +19,7 @@ import { createPrompts, type Prompts } from "./prompts.js";
 import { createResources, type Resources } from "./resources.js";
 import { JsonRpcError } from "./rpc-error.js";
 import type { GiftServer } from "./server-types.js";
-import { createToolRegistry, type ToolContext, type ToolRegistry } from "./tool-registry.js";
+import { createToolRegistry, type ToolContext, type ToolRegistry, type ToolSpec } from "./tool-registry.js";
 import { cancelJobTool } from "./tools/cancel-job.js";
 import { getJobEventsTool } from "./tools/get-job-events.js";
 import { getJobResultTool } from "./tools/get-job-result.js";
@@ -46,19 +46,22 @@ export type McpDeps = {
 /** The connection-independent parts, built once per app. */
 export type McpShared = { jobs: JobService; tools: ToolRegistry; resources: Resources; prompts: Prompts };
 
-export function createMcpShared({ jobs, matchGifts, widget, catalog = CATALOG, onError }: McpDeps): McpShared {
+/** The six tools, each with its schemas, _meta and handler. */
+export function createToolSpecs({ jobs, matchGifts, widget, catalog = CATALOG }: Omit<McpDeps, "onError">): ToolSpec[] {
   const cheapestPrice = Math.min(...catalog.map((i) => i.price));
-  const tools = createToolRegistry(
-    [
-      suggestGiftsTool({ matchGifts, cheapestPrice, widget }),
-      startBulkAnalysisTool({ jobs, widget }),
-      getJobEventsTool({ jobs, widget }),
-      getJobResultTool({ jobs, widget }),
-      cancelJobTool({ jobs, widget }),
-      waitForJobTool({ jobs, widget }),
-    ],
-    onError,
-  );
+  return [
+    suggestGiftsTool({ matchGifts, cheapestPrice, widget }),
+    startBulkAnalysisTool({ jobs, widget }),
+    getJobEventsTool({ jobs, widget }),
+    getJobResultTool({ jobs, widget }),
+    cancelJobTool({ jobs, widget }),
+    waitForJobTool({ jobs, widget }),
+  ];
+}
+
+export function createMcpShared(deps: McpDeps): McpShared {
+  const { jobs, widget, catalog = CATALOG, onError } = deps;
+  const tools = createToolRegistry(createToolSpecs(deps), onError);
   return { jobs, tools, resources: createResources({ jobs, widget, catalog }), prompts: createPrompts() };
 }
 
