@@ -34,6 +34,8 @@ export default defineConfig({
     reportCompressedSize: false,
     // one inlined script: no module preloading to polyfill
     modulePreload: { polyfill: false },
+    // zod/mini schema builders have no side effects: schemas the widget never reads are dropped
+    rolldownOptions: { treeshake: { manualPureFunctions: ["z"] } },
   },
   logLevel: "info",
 });
