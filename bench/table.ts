@@ -43,17 +43,8 @@ export function printTable(rows: BenchRow[]): void {
   for (const c of cells) console.log(line(c));
 }
 
-/** A small seeded PRNG (mulberry32), so every run generates the same workload. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded generator every benchmark workload uses, so each run measures the same work. */
+export { seededRandom as prng } from "../shared/seeded-random.js";
 
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;

@@ -6,6 +6,7 @@ import { useState, type ChangeEvent, type FormEvent } from "react";
 import { TOOL } from "../../../shared/tools.js";
 import type { HarnessSession } from "../session.js";
 import { useHarness, type HarnessStore } from "../store.js";
+import { OccasionBudget } from "./occasion-budget.js";
 import sampleCsv from "../sample-employees.csv?raw";
 
 /** Data rows in a CSV: non-blank lines after the header (a rough count, for the label only). */
@@ -31,16 +32,7 @@ export function BulkForm({ store, session }: { store: HarnessStore; session: Har
   return (
     <form className="card" onSubmit={submit} aria-label="Bulk gift analysis">
       <h2>start_bulk_gift_analysis</h2>
-      <div className="row">
-        <label className="field grow">
-          <span>Occasion</span>
-          <input value={occasion} onChange={(e) => setOccasion(e.target.value)} required />
-        </label>
-        <label className="field narrow">
-          <span>Per person ($)</span>
-          <input type="number" min="1" step="any" value={budget} onChange={(e) => setBudget(e.target.value)} required />
-        </label>
-      </div>
+      <OccasionBudget occasion={occasion} budget={budget} budgetLabel="Per person ($)" onOccasion={setOccasion} onBudget={setBudget} />
       <label className="field">
         <span>
           Employees CSV {csv.trim() && <em className="muted">{rowCount(csv)} rows</em>}

@@ -5,6 +5,7 @@ import { useState, type FormEvent } from "react";
 import { TOOL } from "../../../shared/tools.js";
 import type { HarnessSession } from "../session.js";
 import { useHarness, type HarnessStore } from "../store.js";
+import { OccasionBudget } from "./occasion-budget.js";
 
 export function SuggestForm({ store, session }: { store: HarnessStore; session: HarnessSession }) {
   const [occasion, setOccasion] = useState("birthday");
@@ -23,16 +24,7 @@ export function SuggestForm({ store, session }: { store: HarnessStore; session: 
   return (
     <form className="card" onSubmit={submit} aria-label="Suggest gifts">
       <h2>suggest_gifts</h2>
-      <div className="row">
-        <label className="field grow">
-          <span>Occasion</span>
-          <input value={occasion} onChange={(e) => setOccasion(e.target.value)} required />
-        </label>
-        <label className="field narrow">
-          <span>Budget ($)</span>
-          <input type="number" min="1" step="any" value={budget} onChange={(e) => setBudget(e.target.value)} required />
-        </label>
-      </div>
+      <OccasionBudget occasion={occasion} budget={budget} budgetLabel="Budget ($)" onOccasion={setOccasion} onBudget={setBudget} />
       <label className="field">
         <span>Recipient</span>
         <input value={recipient} onChange={(e) => setRecipient(e.target.value)} />

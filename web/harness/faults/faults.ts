@@ -53,14 +53,5 @@ export function shuffle<T>(items: readonly T[], random: () => number): T[] {
   return a;
 }
 
-/** A small seeded generator (mulberry32), so a run with faults can be replayed exactly. */
-export function seededRandom(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** Seeded, so a run with faults can be replayed exactly. */
+export { seededRandom } from "../../../shared/seeded-random.js";
