@@ -3,11 +3,10 @@
  * through `applyJobEvents`; the feed cursor (highest contiguous seq) and diagnostics live beside
  * the views, never inside them. Components select from it with `useJobStore` and render.
  */
-import { createContext, useContext } from "react";
-import { useStore } from "zustand";
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { JobEvent } from "../../shared/job-events.js";
 import { applyJobEvents, createJobView, type JobView } from "../../shared/job-reducer.js";
+import { createStoreContext } from "./store-context.js";
 import type { ToolFailure } from "./tool-reply.js";
 
 /** Which seqs of a job were applied: all up to `contiguous`, plus the few `ahead` of a gap. */
@@ -100,19 +99,10 @@ export function createJobStore(): JobStore {
 /** The highest seq below which nothing is missing: what `get_job_events` should resume after. */
 export const selectAfterSeq = (s: JobStoreState, jobId: string): number => s.cursors[jobId]?.contiguous ?? 0;
 
+const jobStoreContext = createStoreContext<JobStoreState>("JobStore");
 /** Carries the job store from <App> to the components. */
-export const JobStoreContext = createContext<JobStore | null>(null);
-
+export const JobStoreContext = jobStoreContext.Context;
 /** Selects from the job store given to <App>. */
-export function useJobStore<U>(selector: (s: JobStoreState) => U): U {
-  const store = useContext(JobStoreContext);
-  if (store === null) throw new Error("useJobStore needs a <JobStoreContext.Provider>");
-  return useStore(store, selector);
-}
-
+export const useJobStore = jobStoreContext.useSelect;
 /** The store itself, for the follow loop. */
-export function useJobStoreApi(): JobStore {
-  const store = useContext(JobStoreContext);
-  if (store === null) throw new Error("useJobStoreApi needs a <JobStoreContext.Provider>");
-  return store;
-}
+export const useJobStoreApi = jobStoreContext.useApi;

@@ -3,11 +3,10 @@
  * own: the job store holds what events say, this one holds what the result pages say. Loading is
  * guarded, so the first page is fetched exactly once however often completion is observed.
  */
-import { createContext, useContext } from "react";
-import { useStore } from "zustand";
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { GetJobResultOutput, TOOL, type PersonResult, type SkippedRow } from "../../shared/tools.js";
 import type { Host } from "./host.js";
+import { createStoreContext } from "./store-context.js";
 import type { ToolFailure } from "./tool-reply.js";
 
 export type ResultPages = {
@@ -54,19 +53,10 @@ export async function loadNextPage(host: Host, store: ResultStore, jobId: string
   });
 }
 
+const resultStoreContext = createStoreContext<ResultStoreState>("ResultStore");
 /** Carries the result store from <App> to the components. */
-export const ResultStoreContext = createContext<ResultStore | null>(null);
-
+export const ResultStoreContext = resultStoreContext.Context;
 /** Selects from the result store given to <App>. */
-export function useResultStore<U>(selector: (s: ResultStoreState) => U): U {
-  const store = useContext(ResultStoreContext);
-  if (store === null) throw new Error("useResultStore needs a <ResultStoreContext.Provider>");
-  return useStore(store, selector);
-}
-
+export const useResultStore = resultStoreContext.useSelect;
 /** The store itself, for actions such as `loadNextPage`. */
-export function useResultStoreApi(): ResultStore {
-  const store = useContext(ResultStoreContext);
-  if (store === null) throw new Error("useResultStoreApi needs a <ResultStoreContext.Provider>");
-  return store;
-}
+export const useResultStoreApi = resultStoreContext.useApi;
