@@ -17,7 +17,9 @@ function reportSize(): Plugin {
         if (file.type !== "asset" || !file.fileName.endsWith(".html")) continue;
         const bytes = Buffer.from(file.source);
         const gz = gzipSync(bytes, { level: 9 }).length;
-        console.log(`${options.dir}/${file.fileName}: ${(bytes.length / 1024).toFixed(1)} KB, ${(gz / 1024).toFixed(1)} KB gzipped`);
+        console.log(
+          `${options.dir}/${file.fileName}: ${(bytes.length / 1024).toFixed(1)} KB, ${(gz / 1024).toFixed(1)} KB gzipped`,
+        );
       }
     },
   };

@@ -25,14 +25,23 @@ const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
  * Follows a job to its end: `waitMs` per call, `pauseMs` between calls. Pushes, for every event
  * but `job.created` (published before the client can know the job), the ms from publish to receipt.
  */
-async function follow(url: URL, agent: Agent, jobId: string, waitMs: number, pauseMs: number, published: Map<string, number>, out: number[]): Promise<void> {
+async function follow(
+  url: URL,
+  agent: Agent,
+  jobId: string,
+  waitMs: number,
+  pauseMs: number,
+  published: Map<string, number>,
+  out: number[],
+): Promise<void> {
   let afterSeq = 0;
   for (;;) {
     const page = await callTool(url, TOOL.getJobEvents, { jobId, afterSeq, waitMs }, GetJobEventsOutput, agent);
     const now = performance.now();
     for (const event of page.events) {
       const at = published.get(event.eventId);
-      if (at === undefined || event.seq !== ++afterSeq) throw new Error(`event ${event.eventId} arrived out of order or was never published`);
+      if (at === undefined || event.seq !== ++afterSeq)
+        throw new Error(`event ${event.eventId} arrived out of order or was never published`);
       if (event.type !== "job.created") out.push(now - at);
     }
     if (page.done) {
@@ -64,16 +73,24 @@ export async function benchDelivery({ quick, smoke }: BenchOptions): Promise<Ben
   try {
     for (let j = 0; j < jobCount; j++) {
       const csv = makeEmployeeCsv(rows, 100 + j);
-      const { jobId } = await callTool(url, TOOL.startBulk, { csv, occasion: "farewell", budgetPerPerson: 40 }, StartBulkOutput, agent);
+      const { jobId } = await callTool(
+        url,
+        TOOL.startBulk,
+        { csv, occasion: "farewell", budgetPerPerson: 40 },
+        StartBulkOutput,
+        agent,
+      );
       const before = longPoll.length;
       await Promise.all([
         follow(url, agent, jobId, 20_000, 0, published, longPoll),
         follow(url, agent, jobId, 0, 1000, published, polled),
       ]);
       const expected = [...published.keys()].filter((id) => id.startsWith(`${jobId}:`)).length - 1;
-      if (longPoll.length - before !== expected) throw new Error(`the long poll saw ${longPoll.length - before} of ${expected} events`);
+      if (longPoll.length - before !== expected)
+        throw new Error(`the long poll saw ${longPoll.length - before} of ${expected} events`);
     }
-    if (polled.length !== longPoll.length) throw new Error(`the poller saw ${polled.length} events, the long poll ${longPoll.length}`);
+    if (polled.length !== longPoll.length)
+      throw new Error(`the poller saw ${polled.length} events, the long poll ${longPoll.length}`);
   } finally {
     agent.destroy();
     await close();
@@ -88,7 +105,25 @@ export async function benchDelivery({ quick, smoke }: BenchOptions): Promise<Ben
   const n = longPoll.length;
   const baselineName = "polling every 1 s";
   return [
-    row({ section, metric: `event → client p95 (${n} events)`, value: percentile(longPoll, 95), unit: "ms", baseline: percentile(polled, 95), baselineName, target: "< 50 ms", met: percentile(longPoll, 95) < 50 }),
-    row({ section, metric: "event → client p50", value: percentile(longPoll, 50), unit: "ms", baseline: percentile(polled, 50), baselineName, target: "–", met: null }),
+    row({
+      section,
+      metric: `event → client p95 (${n} events)`,
+      value: percentile(longPoll, 95),
+      unit: "ms",
+      baseline: percentile(polled, 95),
+      baselineName,
+      target: "< 50 ms",
+      met: percentile(longPoll, 95) < 50,
+    }),
+    row({
+      section,
+      metric: "event → client p50",
+      value: percentile(longPoll, 50),
+      unit: "ms",
+      baseline: percentile(polled, 50),
+      baselineName,
+      target: "–",
+      met: null,
+    }),
   ];
 }

@@ -21,7 +21,11 @@ const MB = 1024 * 1024;
 /** csv-parse alone, as server/jobs/csv/reader.ts drives it: the same options, 64 KB slices. */
 async function parseOnly(csv: string): Promise<number> {
   const options: Options & { readableHighWaterMark: number } = {
-    bom: true, relax_quotes: true, relax_column_count: true, skip_records_with_error: true, readableHighWaterMark: 1 << 30,
+    bom: true,
+    relax_quotes: true,
+    relax_column_count: true,
+    skip_records_with_error: true,
+    readableHighWaterMark: 1 << 30,
   };
   const parser = parse(options);
   let records = 0;
@@ -65,11 +69,19 @@ async function runJob(dir: string, csv: string, rows: number) {
     sample();
     if (!waited.ok) throw new Error(waited.error.message);
     const view = waited.value.view;
-    if (view.status !== "completed" || view.resultCount !== rows || view.lastSeq !== counts.events || counts.outOfOrder > 0) {
-      throw new Error(`the job ended ${view.status} with ${view.resultCount} of ${rows} people, ${counts.events} events seen`);
+    if (
+      view.status !== "completed" ||
+      view.resultCount !== rows ||
+      view.lastSeq !== counts.events ||
+      counts.outOfOrder > 0
+    ) {
+      throw new Error(
+        `the job ended ${view.status} with ${view.resultCount} of ${rows} people, ${counts.events} events seen`,
+      );
     }
     const page = await jobs.getResult({ jobId: view.jobId, offset: rows - 1, limit: 1 }, CALLER);
-    if (!page.ok || page.value.total !== rows || page.value.people[0]?.gifts.length === 0) throw new Error("the result is not readable");
+    if (!page.ok || page.value.total !== rows || page.value.people[0]?.gifts.length === 0)
+      throw new Error("the result is not readable");
     return { ms, ...counts, before, peak };
   } finally {
     clearInterval(sampler);
@@ -100,10 +112,46 @@ export async function benchJobs({ quick, smoke }: BenchOptions): Promise<BenchRo
     const section = "jobs";
     const growth = job.peak - job.before;
     return [
-      row({ section, metric: `rows/s, ${n}-row CSV end to end`, value: perSec(job.ms), unit: "rows/s", baseline: perSec(parseMs), baselineName: "csv-parse alone", target: "≥ 0.5×", met: job.ms <= 2 * parseMs }),
-      row({ section, metric: "progress events per job", value: job.progress, unit: "", baseline: rows, baselineName: "one per row", target: "≤ ~100", met: job.progress <= 110 }),
-      row({ section, metric: "events per job, all types", value: job.events, unit: "", baseline: null, baselineName: "", target: "–", met: null }),
-      row({ section, metric: `peak RSS (growth ${(growth / rows / 1024).toFixed(1)} KB/row)`, value: job.peak / MB, unit: "MB", baseline: job.before / MB, baselineName: "RSS before the job", target: "growth ≤ 2 KB/row", met: growth <= rows * 2048 }),
+      row({
+        section,
+        metric: `rows/s, ${n}-row CSV end to end`,
+        value: perSec(job.ms),
+        unit: "rows/s",
+        baseline: perSec(parseMs),
+        baselineName: "csv-parse alone",
+        target: "≥ 0.5×",
+        met: job.ms <= 2 * parseMs,
+      }),
+      row({
+        section,
+        metric: "progress events per job",
+        value: job.progress,
+        unit: "",
+        baseline: rows,
+        baselineName: "one per row",
+        target: "≤ ~100",
+        met: job.progress <= 110,
+      }),
+      row({
+        section,
+        metric: "events per job, all types",
+        value: job.events,
+        unit: "",
+        baseline: null,
+        baselineName: "",
+        target: "–",
+        met: null,
+      }),
+      row({
+        section,
+        metric: `peak RSS (growth ${(growth / rows / 1024).toFixed(1)} KB/row)`,
+        value: job.peak / MB,
+        unit: "MB",
+        baseline: job.before / MB,
+        baselineName: "RSS before the job",
+        target: "growth ≤ 2 KB/row",
+        met: growth <= rows * 2048,
+      }),
     ];
   } finally {
     rmSync(dir, { recursive: true, force: true });

@@ -14,7 +14,8 @@ export const MCP_HEADERS = {
 } as const;
 
 /** A keep-alive agent with room for `sockets` requests in flight to one server. */
-export const createAgent = (sockets: number): Agent => new Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets });
+export const createAgent = (sockets: number): Agent =>
+  new Agent({ keepAlive: true, maxSockets: sockets, maxFreeSockets: sockets });
 
 /** The JSON-RPC body of a `tools/call`. */
 export function toolCallBody(name: string, args: Record<string, unknown>, id: number | string = 1): string {
@@ -49,14 +50,23 @@ export function parseRpcBody(body: string): z.infer<typeof RpcResponse> {
  * ECONNRESET before the server read anything; that request is sent once more on a new socket,
  * as Node's documentation advises (`request.reusedSocket`).
  */
-function post(url: URL, body: string, agent: Agent | undefined, retried = false): Promise<{ status: number; text: string }> {
+function post(
+  url: URL,
+  body: string,
+  agent: Agent | undefined,
+  retried = false,
+): Promise<{ status: number; text: string }> {
   return new Promise((resolve, reject) => {
-    const req = request(url, { method: "POST", agent, headers: { ...MCP_HEADERS, "content-length": Buffer.byteLength(body) } }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on("data", (c: Buffer) => chunks.push(c));
-      res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
-      res.on("error", reject);
-    });
+    const req = request(
+      url,
+      { method: "POST", agent, headers: { ...MCP_HEADERS, "content-length": Buffer.byteLength(body) } },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, text: Buffer.concat(chunks).toString("utf8") }));
+        res.on("error", reject);
+      },
+    );
     req.on("error", (error: NodeJS.ErrnoException) => {
       if (!retried && req.reusedSocket && error.code === "ECONNRESET") resolve(post(url, body, agent, true));
       else reject(error);
@@ -69,12 +79,19 @@ function post(url: URL, body: string, agent: Agent | undefined, retried = false)
  * Calls a tool and returns its `structuredContent` parsed with `output`. Throws on anything but a
  * successful result: a non-2xx status, a JSON-RPC error, an `isError` result or a malformed body.
  */
-export async function callTool<T>(url: URL, name: string, args: Record<string, unknown>, output: z.ZodMiniType<T>, agent?: Agent): Promise<T> {
+export async function callTool<T>(
+  url: URL,
+  name: string,
+  args: Record<string, unknown>,
+  output: z.ZodMiniType<T>,
+  agent?: Agent,
+): Promise<T> {
   const { status, text } = await post(url, toolCallBody(name, args), agent);
   if (status < 200 || status >= 300) throw new Error(`${name} answered HTTP ${status}: ${text.slice(0, 200)}`);
   const message = parseRpcBody(text);
   if (message.error) throw new Error(`${name} answered JSON-RPC error ${message.error.code}: ${message.error.message}`);
-  if (!message.result || message.result.isError) throw new Error(`${name} failed: ${message.result?.content[0]?.text ?? "no result"}`);
+  if (!message.result || message.result.isError)
+    throw new Error(`${name} failed: ${message.result?.content[0]?.text ?? "no result"}`);
   return output.parse(message.result.structuredContent);
 }
 
@@ -88,7 +105,11 @@ export async function callTool<T>(url: URL, name: string, args: Record<string, u
 export async function openSockets(url: URL, agent: Agent, count: number, wave = 200): Promise<void> {
   const health = new URL("/healthz", url);
   const held: IncomingMessage[] = [];
-  const once = () => new Promise<void>((resolve, reject) => void get(health, { agent }, (res) => resolve(void held.push(res))).on("error", reject));
-  for (let opened = 0; opened < count; opened += wave) await Promise.all(Array.from({ length: Math.min(wave, count - opened) }, once));
+  const once = () =>
+    new Promise<void>(
+      (resolve, reject) => void get(health, { agent }, (res) => resolve(void held.push(res))).on("error", reject),
+    );
+  for (let opened = 0; opened < count; opened += wave)
+    await Promise.all(Array.from({ length: Math.min(wave, count - opened) }, once));
   await Promise.all(held.map((res) => new Promise((resolve) => res.resume().on("end", resolve))));
 }

@@ -16,16 +16,30 @@ export function generateStream(total: number, jobs: number, seed = 7): JobEvent[
   const ts = "2026-01-01T00:00:00.000Z";
   const histories = Array.from({ length: jobs }, (_, j) => {
     const jobId = `job_${j}`;
-    const ev = (seq: number, rest: Pick<JobEvent, "type" | "payload">) => ({ eventId: `${jobId}:${seq}`, jobId, seq, timestamp: ts, ...rest }) as JobEvent;
+    const ev = (seq: number, rest: Pick<JobEvent, "type" | "payload">) =>
+      ({ eventId: `${jobId}:${seq}`, jobId, seq, timestamp: ts, ...rest }) as JobEvent;
     const h: JobEvent[] = [
-      ev(1, { type: "job.created", payload: { kind: "bulk", title: "t", stages: STAGES.map((id) => ({ id, label: id })) } }),
+      ev(1, {
+        type: "job.created",
+        payload: { kind: "bulk", title: "t", stages: STAGES.map((id) => ({ id, label: id })) },
+      }),
       ev(2, { type: "job.started", payload: {} }),
     ];
     for (let s = 3; s < perJob; s++) {
       const pct = ((s - 2) / (perJob - 2)) * 100;
-      h.push(ev(s, { type: "job.progress", payload: { percentage: pct, stage: STAGES[Math.min(3, Math.floor(pct / 25))], etaSeconds: perJob - s } }));
+      h.push(
+        ev(s, {
+          type: "job.progress",
+          payload: { percentage: pct, stage: STAGES[Math.min(3, Math.floor(pct / 25))], etaSeconds: perJob - s },
+        }),
+      );
     }
-    h.push(ev(perJob, { type: "job.completed", payload: { summary: "done", resultResourceId: `gifts://jobs/${jobId}/result` } }));
+    h.push(
+      ev(perJob, {
+        type: "job.completed",
+        payload: { summary: "done", resultResourceId: `gifts://jobs/${jobId}/result` },
+      }),
+    );
     return h;
   });
   const cursors = new Array(jobs).fill(0);
@@ -69,8 +83,10 @@ function runNaive(events: JobEvent[]): { processed: Set<string>; jobs: Map<strin
     if (processed.has(e.eventId)) continue;
     processed.add(e.eventId);
     const job = jobs.get(e.jobId) ?? { jobId: e.jobId, status: "pending", percentage: 0, stage: null };
-    if (e.type === "job.progress") jobs.set(e.jobId, { ...job, status: "running", percentage: e.payload.percentage, stage: e.payload.stage });
-    else if (e.type === "job.completed") jobs.set(e.jobId, { ...job, status: "completed", percentage: 100, resultResourceId: e.payload.resultResourceId });
+    if (e.type === "job.progress")
+      jobs.set(e.jobId, { ...job, status: "running", percentage: e.payload.percentage, stage: e.payload.stage });
+    else if (e.type === "job.completed")
+      jobs.set(e.jobId, { ...job, status: "completed", percentage: 100, resultResourceId: e.payload.resultResourceId });
     else if (e.type === "job.started") jobs.set(e.jobId, { ...job, status: "running" });
     else jobs.set(e.jobId, { ...job });
   }
@@ -98,10 +114,12 @@ function rate<T>(events: JobEvent[], n: number, fn: (e: JobEvent[]) => T): { per
 function retainedBytes<T>(build: () => T): { bytes: number; keep: T } {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error("run the benchmarks with node --expose-gc");
-  gc(); gc();
+  gc();
+  gc();
   const before = process.memoryUsage().heapUsed;
   const keep = build();
-  gc(); gc();
+  gc();
+  gc();
   return { bytes: process.memoryUsage().heapUsed - before, keep };
 }
 
@@ -114,7 +132,8 @@ export async function benchReducer({ quick, smoke }: BenchOptions): Promise<Benc
   const naive = rate(events, runs, runNaive);
   const ours = rate(events, runs, runOurs);
   for (const v of ours.out.values()) {
-    if (v.status !== "completed" || v.percentage !== 100 || v.stages.some((s) => s.state !== "done")) throw new Error(`reducer left ${v.jobId} ${v.status}`);
+    if (v.status !== "completed" || v.percentage !== 100 || v.stages.some((s) => s.state !== "done"))
+      throw new Error(`reducer left ${v.jobId} ${v.status}`);
   }
   if (naive.out.jobs.size !== jobs || ours.out.size !== jobs) throw new Error("not every job was reduced");
 
@@ -123,14 +142,52 @@ export async function benchReducer({ quick, smoke }: BenchOptions): Promise<Benc
   const small = generateStream(total / 10, jobs, 11);
   const oursSmallMem = retainedBytes(() => runOurs(small));
   const perJob = (b: number) => Math.max(0, b) / jobs;
-  void oursMem.keep.size; void naiveMem.keep.jobs.size; void oursSmallMem.keep.size;
+  void oursMem.keep.size;
+  void naiveMem.keep.jobs.size;
+  void oursSmallMem.keep.size;
 
   const section = "reducer";
   const n = events.length.toLocaleString("en-US");
   return [
-    row({ section, metric: `events/s (${n} events)`, value: ours.perSec, unit: "ev/s", baseline: naive.perSec, baselineName: "naive Set+spread", target: "≥ 5×", met: ours.perSec / naive.perSec >= 5 }),
-    row({ section, metric: "events/s vs the floor", value: ours.perSec, unit: "ev/s", baseline: floor.perSec, baselineName: "bare loop", target: "≥ 0.5× (within 2×)", met: ours.perSec / floor.perSec >= 0.5 }),
-    row({ section, metric: "heap retained per job", value: perJob(oursMem.bytes), unit: "B", baseline: perJob(naiveMem.bytes), baselineName: "naive Set+spread", target: "constant in events", met: null }),
-    row({ section, metric: "heap per job, 10× fewer events", value: perJob(oursSmallMem.bytes), unit: "B", baseline: perJob(oursMem.bytes), baselineName: `ours at ${n}`, target: "ratio ≈ 1", met: Math.abs(perJob(oursSmallMem.bytes) - perJob(oursMem.bytes)) < 2048 }),
+    row({
+      section,
+      metric: `events/s (${n} events)`,
+      value: ours.perSec,
+      unit: "ev/s",
+      baseline: naive.perSec,
+      baselineName: "naive Set+spread",
+      target: "≥ 5×",
+      met: ours.perSec / naive.perSec >= 5,
+    }),
+    row({
+      section,
+      metric: "events/s vs the floor",
+      value: ours.perSec,
+      unit: "ev/s",
+      baseline: floor.perSec,
+      baselineName: "bare loop",
+      target: "≥ 0.5× (within 2×)",
+      met: ours.perSec / floor.perSec >= 0.5,
+    }),
+    row({
+      section,
+      metric: "heap retained per job",
+      value: perJob(oursMem.bytes),
+      unit: "B",
+      baseline: perJob(naiveMem.bytes),
+      baselineName: "naive Set+spread",
+      target: "constant in events",
+      met: null,
+    }),
+    row({
+      section,
+      metric: "heap per job, 10× fewer events",
+      value: perJob(oursSmallMem.bytes),
+      unit: "B",
+      baseline: perJob(oursMem.bytes),
+      baselineName: `ours at ${n}`,
+      target: "ratio ≈ 1",
+      met: Math.abs(perJob(oursSmallMem.bytes) - perJob(oursMem.bytes)) < 2048,
+    }),
   ];
 }

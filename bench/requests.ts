@@ -4,7 +4,12 @@
  */
 import { makeEmployeeCsv } from "./workload.js";
 
-export const SUGGEST_ARGS = { occasion: "birthday", budget: 60, recipient: "a product designer who loves coffee, hiking and jazz", count: 5 };
+export const SUGGEST_ARGS = {
+  occasion: "birthday",
+  budget: 60,
+  recipient: "a product designer who loves coffee, hiking and jazz",
+  count: 5,
+};
 
 /** About twenty rows: a dozen events, answered in one page. */
 export const BENCH_JOB = { csv: makeEmployeeCsv(20, 7), occasion: "holiday", budgetPerPerson: 50 };

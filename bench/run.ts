@@ -22,7 +22,10 @@ const sections: [string, (o: BenchOptions) => Promise<BenchRow[]>][] = [
 ];
 
 const options: BenchOptions = { quick: process.argv.includes("--quick") };
-const only = process.argv.find((a) => a.startsWith("--only="))?.slice(7).split(",");
+const only = process.argv
+  .find((a) => a.startsWith("--only="))
+  ?.slice(7)
+  .split(",");
 const rows: BenchRow[] = [];
 for (const [name, run] of sections) {
   if (only && !only.includes(name)) continue;
@@ -33,5 +36,8 @@ for (const [name, run] of sections) {
 }
 printTable(rows);
 const out = fileURLToPath(new URL("./results.json", import.meta.url));
-writeFileSync(out, JSON.stringify({ date: new Date().toISOString(), node: process.version, quick: options.quick, rows }, null, 2));
+writeFileSync(
+  out,
+  JSON.stringify({ date: new Date().toISOString(), node: process.version, quick: options.quick, rows }, null, 2),
+);
 console.log(`\nwrote ${out}`);

@@ -26,8 +26,14 @@ const ROWS_PER_JOB = 200;
 /** Enough rows that the blockers outlast the clients' start-up (about a second for a thousand). */
 const BLOCKER_ROWS = 15_000;
 
-
-type Tally = { latencies: number[]; errors: string[]; open: number; peakOpen: number; caughtUp: number; allOpen: () => void };
+type Tally = {
+  latencies: number[];
+  errors: string[];
+  open: number;
+  peakOpen: number;
+  caughtUp: number;
+  allOpen: () => void;
+};
 
 /** Follows one job from `afterSeq` 0 to its end with long polls. */
 async function watch(url: URL, agent: Agent, jobId: string, clients: number, tally: Tally): Promise<void> {
@@ -36,7 +42,13 @@ async function watch(url: URL, agent: Agent, jobId: string, clients: number, tal
   for (;;) {
     tally.peakOpen = Math.max(tally.peakOpen, ++tally.open);
     if (tally.open === clients) tally.allOpen();
-    const page = await callTool(url, TOOL.getJobEvents, { jobId, afterSeq, waitMs: 20_000 }, GetJobEventsOutput, agent).finally(() => tally.open--);
+    const page = await callTool(
+      url,
+      TOOL.getJobEvents,
+      { jobId, afterSeq, waitMs: 20_000 },
+      GetJobEventsOutput,
+      agent,
+    ).finally(() => tally.open--);
     const now = Date.now();
     for (const event of page.events) {
       if (event.seq !== ++afterSeq) throw new Error(`job ${jobId}: event ${event.seq} where ${afterSeq} was due`);
@@ -61,12 +73,17 @@ export async function benchScale({ quick, smoke }: BenchOptions): Promise<BenchR
   const attached = new Promise<void>((resolve) => (allOpen = resolve));
   const tally: Tally = { latencies: [], errors: [], open: 0, peakOpen: 0, caughtUp: 0, allOpen };
   const note = (error: unknown) => void tally.errors.push(error instanceof Error ? error.message : String(error));
-  const call = <T>(name: string, args: Record<string, unknown>, output: ZodMiniType<T>) => callTool(target.url, name, args, output, agent);
+  const call = <T>(name: string, args: Record<string, unknown>, output: ZodMiniType<T>) =>
+    callTool(target.url, name, args, output, agent);
   try {
     await openSockets(target.url, agent, clients + MAX_CONCURRENT_JOBS);
     const blocker = { csv: makeEmployeeCsv(smoke ? 5_000 : BLOCKER_ROWS, 5), occasion: "holiday", budgetPerPerson: 50 };
-    const blockers = await Promise.all(Array.from({ length: MAX_CONCURRENT_JOBS }, () => call(TOOL.startBulk, blocker, StartBulkOutput)));
-    const released = attached.then(() => Promise.all(blockers.map((b) => call(TOOL.cancelJob, { jobId: b.jobId }, CancelJobOutput))));
+    const blockers = await Promise.all(
+      Array.from({ length: MAX_CONCURRENT_JOBS }, () => call(TOOL.startBulk, blocker, StartBulkOutput)),
+    );
+    const released = attached.then(() =>
+      Promise.all(blockers.map((b) => call(TOOL.cancelJob, { jobId: b.jobId }, CancelJobOutput))),
+    );
     const small = { csv: makeEmployeeCsv(ROWS_PER_JOB, 9), occasion: "team offsite", budgetPerPerson: 30 };
     const watched = Promise.all(
       Array.from({ length: clients }, async () => {
@@ -76,19 +93,57 @@ export async function benchScale({ quick, smoke }: BenchOptions): Promise<BenchR
     );
     const canceled = await Promise.race([released, watched.then(() => [])]);
     await watched;
-    if (canceled.some((c) => !c.changed)) note(new Error("a blocker job ended before every client was watching; make the blockers larger"));
+    if (canceled.some((c) => !c.changed))
+      note(new Error("a blocker job ended before every client was watching; make the blockers larger"));
   } finally {
     agent.destroy();
     await target.stop();
   }
-  if (tally.latencies.length < clients) throw new Error(`only ${tally.latencies.length} updates arrived for ${clients} jobs: ${tally.errors[0] ?? ""}`);
+  if (tally.latencies.length < clients)
+    throw new Error(`only ${tally.latencies.length} updates arrived for ${clients} jobs: ${tally.errors[0] ?? ""}`);
   const sorted = tally.latencies.sort((a, b) => a - b);
   const section = "scale";
   const p95 = percentile(sorted, 95);
   return [
-    row({ section, metric: `update p95, ${clients} jobs × long polls`, value: p95, unit: "ms", baseline: null, baselineName: "", target: "< 1 s", met: p95 < 1000 }),
-    row({ section, metric: `update p50 (${sorted.length} updates, ${tally.caughtUp} caught up)`, value: percentile(sorted, 50), unit: "ms", baseline: null, baselineName: "", target: "–", met: null }),
-    row({ section, metric: "errors", value: tally.errors.length, unit: "", baseline: null, baselineName: "", target: "0", met: tally.errors.length === 0 }),
-    row({ section, metric: "long polls open at once (peak)", value: tally.peakOpen, unit: "", baseline: clients, baselineName: "clients", target: "all", met: tally.peakOpen === clients }),
+    row({
+      section,
+      metric: `update p95, ${clients} jobs × long polls`,
+      value: p95,
+      unit: "ms",
+      baseline: null,
+      baselineName: "",
+      target: "< 1 s",
+      met: p95 < 1000,
+    }),
+    row({
+      section,
+      metric: `update p50 (${sorted.length} updates, ${tally.caughtUp} caught up)`,
+      value: percentile(sorted, 50),
+      unit: "ms",
+      baseline: null,
+      baselineName: "",
+      target: "–",
+      met: null,
+    }),
+    row({
+      section,
+      metric: "errors",
+      value: tally.errors.length,
+      unit: "",
+      baseline: null,
+      baselineName: "",
+      target: "0",
+      met: tally.errors.length === 0,
+    }),
+    row({
+      section,
+      metric: "long polls open at once (peak)",
+      value: tally.peakOpen,
+      unit: "",
+      baseline: clients,
+      baselineName: "clients",
+      target: "all",
+      met: tally.peakOpen === clients,
+    }),
   ];
 }

@@ -36,16 +36,34 @@ async function finishedJob(t: Target): Promise<string> {
 /** Real answers, parsed with the shared schemas: gifts within budget, a completed job's events. */
 async function checkAnswers(t: Target, jobId: string): Promise<void> {
   const gifts = await callTool(t.url, TOOL.suggestGifts, SUGGEST_ARGS, SuggestGiftsOutput);
-  if (gifts.gifts.length !== SUGGEST_ARGS.count || gifts.gifts.some((g) => g.price > SUGGEST_ARGS.budget)) throw new Error(`${t.name}: wrong gifts`);
+  if (gifts.gifts.length !== SUGGEST_ARGS.count || gifts.gifts.some((g) => g.price > SUGGEST_ARGS.budget))
+    throw new Error(`${t.name}: wrong gifts`);
   const page = await callTool(t.url, TOOL.getJobEvents, { jobId }, GetJobEventsOutput);
   const last = page.events[page.events.length - 1];
-  if (page.status !== "completed" || page.events.length < 4 || last?.type !== "job.completed") throw new Error(`${t.name}: wrong events`);
+  if (page.status !== "completed" || page.events.length < 4 || last?.type !== "job.completed")
+    throw new Error(`${t.name}: wrong events`);
 }
 
 /** One autocannon run; every answer's body is checked, latencies kept at full resolution. */
-async function load(url: URL, body: string, check: (b: string) => boolean, seconds: number, connections: number): Promise<Load> {
+async function load(
+  url: URL,
+  body: string,
+  check: (b: string) => boolean,
+  seconds: number,
+  connections: number,
+): Promise<Load> {
   const latencies: number[] = [];
-  const instance = autocannon({ url: url.href, method: "POST", headers: { ...MCP_HEADERS }, body, connections, duration: seconds, sampleInt: 100, timeout: 10, verifyBody: check });
+  const instance = autocannon({
+    url: url.href,
+    method: "POST",
+    headers: { ...MCP_HEADERS },
+    body,
+    connections,
+    duration: seconds,
+    sampleInt: 100,
+    timeout: 10,
+    verifyBody: check,
+  });
   instance.on("response", (_client: unknown, status: number, _bytes: number, ms: number) => {
     if (status >= 200 && status < 300) latencies.push(ms);
   });
@@ -73,18 +91,65 @@ export async function benchServer({ quick, smoke }: BenchOptions): Promise<Bench
         const body = toolCallBody(call.tool, call.args(jobs[i]));
         await load(t.url, body, call.check, warmup, connections);
         const l = await load(t.url, body, call.check, seconds, connections);
-        if (l.ok === 0 || l.bad > l.ok / 100) throw new Error(`${t.name} ${call.tool}: ${l.bad} bad answers of ${l.ok + l.bad}`);
+        if (l.ok === 0 || l.bad > l.ok / 100)
+          throw new Error(`${t.name} ${call.tool}: ${l.bad} bad answers of ${l.ok + l.bad}`);
         measured.set(t, l);
       }
       const [o, b, c] = [ours, baseline, ceiling].map((t) => measured.get(t)!);
       const section = "server";
       const m = call.tool;
       rows.push(
-        row({ section, metric: `${m} req/s`, value: o.rps, unit: "req/s", baseline: b.rps, baselineName: "SDK stateless Express", target: "≥ 3× (stretch 5×)", met: o.rps >= 3 * b.rps }),
-        row({ section, metric: `${m} p99 latency`, value: o.p99, unit: "ms", baseline: b.p99, baselineName: "SDK stateless Express", target: "≤ 1/3 of baseline", met: o.p99 * 3 <= b.p99 }),
-        row({ section, metric: `${m} p50 latency`, value: o.p50, unit: "ms", baseline: b.p50, baselineName: "SDK stateless Express", target: "–", met: null }),
-        row({ section, metric: `${m} req/s vs ceiling`, value: o.rps, unit: "req/s", baseline: c.rps, baselineName: "bare Hono, precomputed", target: "for reference", met: null }),
-        row({ section, metric: `${m} bad answers`, value: o.bad, unit: "", baseline: b.bad, baselineName: "SDK stateless Express", target: "0", met: o.bad === 0, ratio: null }),
+        row({
+          section,
+          metric: `${m} req/s`,
+          value: o.rps,
+          unit: "req/s",
+          baseline: b.rps,
+          baselineName: "SDK stateless Express",
+          target: "≥ 3× (stretch 5×)",
+          met: o.rps >= 3 * b.rps,
+        }),
+        row({
+          section,
+          metric: `${m} p99 latency`,
+          value: o.p99,
+          unit: "ms",
+          baseline: b.p99,
+          baselineName: "SDK stateless Express",
+          target: "≤ 1/3 of baseline",
+          met: o.p99 * 3 <= b.p99,
+        }),
+        row({
+          section,
+          metric: `${m} p50 latency`,
+          value: o.p50,
+          unit: "ms",
+          baseline: b.p50,
+          baselineName: "SDK stateless Express",
+          target: "–",
+          met: null,
+        }),
+        row({
+          section,
+          metric: `${m} req/s vs ceiling`,
+          value: o.rps,
+          unit: "req/s",
+          baseline: c.rps,
+          baselineName: "bare Hono, precomputed",
+          target: "for reference",
+          met: null,
+        }),
+        row({
+          section,
+          metric: `${m} bad answers`,
+          value: o.bad,
+          unit: "",
+          baseline: b.bad,
+          baselineName: "SDK stateless Express",
+          target: "0",
+          met: o.bad === 0,
+          ratio: null,
+        }),
       );
     }
     await Promise.all(targets.map((t, i) => checkAnswers(t, jobs[i])));

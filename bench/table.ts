@@ -32,8 +32,13 @@ const fmt = (n: number | null): string =>
 
 export function printTable(rows: BenchRow[]): void {
   const cells = rows.map((r) => [
-    r.section, r.metric, `${fmt(r.value)} ${r.unit}`, r.baseline === null ? "–" : `${fmt(r.baseline)} (${r.baselineName})`,
-    r.ratio === null ? "–" : `${r.ratio.toFixed(2)}×`, r.target, r.met === null ? "" : r.met ? "yes" : "NO",
+    r.section,
+    r.metric,
+    `${fmt(r.value)} ${r.unit}`,
+    r.baseline === null ? "–" : `${fmt(r.baseline)} (${r.baselineName})`,
+    r.ratio === null ? "–" : `${r.ratio.toFixed(2)}×`,
+    r.target,
+    r.met === null ? "" : r.met ? "yes" : "NO",
   ]);
   const head = ["section", "metric", "figure", "baseline", "ratio", "target", "met"];
   const widths = head.map((h, i) => Math.max(h.length, ...cells.map((c) => c[i].length)));

@@ -18,10 +18,19 @@ async function buildFloor(): Promise<number> {
   mkdirSync("node_modules/.cache", { recursive: true });
   const dir = mkdtempSync(join(process.cwd(), "node_modules/.cache/gg-floor-"));
   try {
-    writeFileSync(join(dir, "index.html"), `<!doctype html><html><body><div id="root"></div><script type="module" src="./main.tsx"></script></body></html>`);
-    writeFileSync(join(dir, "main.tsx"), `import { createRoot } from "react-dom/client";\ncreateRoot(document.getElementById("root")!).render(<p>floor</p>);\n`);
+    writeFileSync(
+      join(dir, "index.html"),
+      `<!doctype html><html><body><div id="root"></div><script type="module" src="./main.tsx"></script></body></html>`,
+    );
+    writeFileSync(
+      join(dir, "main.tsx"),
+      `import { createRoot } from "react-dom/client";\ncreateRoot(document.getElementById("root")!).render(<p>floor</p>);\n`,
+    );
     await build({
-      root: dir, configFile: false, logLevel: "silent", base: "./",
+      root: dir,
+      configFile: false,
+      logLevel: "silent",
+      base: "./",
       plugins: [react(), viteSingleFile({ removeViteModuleLoader: true })],
       build: { outDir: join(dir, "dist"), target: "es2022", reportCompressedSize: false },
     });
@@ -38,6 +47,15 @@ export async function benchWidget(_: BenchOptions): Promise<BenchRow[]> {
   const widget = gz("dist/widget/index.html");
   const floor = await buildFloor();
   return [
-    row({ section: "widget", metric: "widget HTML, gzipped", value: widget, unit: "B", baseline: floor, baselineName: "React + react-dom alone", target: "≤ floor + 12 KB", met: widget - floor <= 12 * 1024 }),
+    row({
+      section: "widget",
+      metric: "widget HTML, gzipped",
+      value: widget,
+      unit: "B",
+      baseline: floor,
+      baselineName: "React + react-dom alone",
+      target: "≤ floor + 12 KB",
+      met: widget - floor <= 12 * 1024,
+    }),
   ];
 }

@@ -6,15 +6,68 @@
 import { prng } from "./table.js";
 
 const HOBBIES = [
-  "coffee", "tea", "cooking", "baking", "chocolate", "wine", "beer", "cocktails", "books", "writing",
-  "learning", "tech", "gaming", "board games", "puzzles", "music", "podcasts", "photography", "gym", "running",
-  "yoga", "hiking", "camping", "cycling", "gardening", "plants", "travel", "art", "painting", "crafts",
-  "knitting", "movies", "fashion", "skincare", "pets", "dogs", "cats", "football", "golf", "tennis",
-  "fishing", "climbing", "skiing", "surfing", "meditation", "sustainability", "design", "history", "science", "space",
+  "coffee",
+  "tea",
+  "cooking",
+  "baking",
+  "chocolate",
+  "wine",
+  "beer",
+  "cocktails",
+  "books",
+  "writing",
+  "learning",
+  "tech",
+  "gaming",
+  "board games",
+  "puzzles",
+  "music",
+  "podcasts",
+  "photography",
+  "gym",
+  "running",
+  "yoga",
+  "hiking",
+  "camping",
+  "cycling",
+  "gardening",
+  "plants",
+  "travel",
+  "art",
+  "painting",
+  "crafts",
+  "knitting",
+  "movies",
+  "fashion",
+  "skincare",
+  "pets",
+  "dogs",
+  "cats",
+  "football",
+  "golf",
+  "tennis",
+  "fishing",
+  "climbing",
+  "skiing",
+  "surfing",
+  "meditation",
+  "sustainability",
+  "design",
+  "history",
+  "science",
+  "space",
 ];
 const DEPARTMENTS = [
-  "Engineering", "Sales", "Marketing", "Finance", "Human Resources", "Customer Support", "Design", "Legal",
-  "Operations", "\"Research, Development\"",
+  "Engineering",
+  "Sales",
+  "Marketing",
+  "Finance",
+  "Human Resources",
+  "Customer Support",
+  "Design",
+  "Legal",
+  "Operations",
+  '"Research, Development"',
 ];
 const FIRST = ["Ada", "Grace", "Alan", "Zoë", "José", "Mei", "Olu", "Priya", "Lars", "Fatima", "Noah", "Ines"];
 const LAST = ["Lovelace", "Hopper", "Turing", "Núñez", "Okafor", "Chen", "Sharma", "Berg", "Haddad", "O'Brien"];
@@ -28,7 +81,9 @@ export function makeEmployeeCsv(rows: number, seed = 42): string {
   for (let i = 0; i < rows; i++) {
     const interests: string[] = [];
     for (let k = 1 + Math.floor(rand() * 4); k > 0; k--) interests.push(pick(HOBBIES));
-    lines.push(`${pick(FIRST)} ${pick(LAST)} ${i},${pick(DEPARTMENTS)},${interests.join(rand() < 0.8 ? ";" : " | ")},${pick(BUDGETS)}`);
+    lines.push(
+      `${pick(FIRST)} ${pick(LAST)} ${i},${pick(DEPARTMENTS)},${interests.join(rand() < 0.8 ? ";" : " | ")},${pick(BUDGETS)}`,
+    );
   }
   return `${lines.join("\n")}\n`;
 }

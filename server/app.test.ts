@@ -13,7 +13,10 @@ describe("the HTTP app", () => {
   beforeAll(async () => {
     harnessDir = mkdtempSync(join(tmpdir(), "harness-"));
     writeFileSync(join(harnessDir, "index.html"), "<!doctype html><title>harness</title>");
-    server = await startTestServer({ allowedOrigins: ["https://harness.example"], staticDir: relative(process.cwd(), harnessDir) });
+    server = await startTestServer({
+      allowedOrigins: ["https://harness.example"],
+      staticDir: relative(process.cwd(), harnessDir),
+    });
   });
   afterAll(async () => {
     await server.close();
@@ -33,7 +36,10 @@ describe("the HTTP app", () => {
   it("refuses a browser origin it does not know with 403, before any MCP work", async () => {
     const response = await postRaw(server.mcpUrl, list, { origin: "https://evil.example" });
     expect(response.status).toBe(403);
-    expect(await response.json()).toMatchObject({ jsonrpc: "2.0", error: { message: expect.stringContaining("https://evil.example") } });
+    expect(await response.json()).toMatchObject({
+      jsonrpc: "2.0",
+      error: { message: expect.stringContaining("https://evil.example") },
+    });
   });
 
   it("lets through clients without an Origin, configured origins and its own loopback origin", async () => {
@@ -46,7 +52,14 @@ describe("the HTTP app", () => {
 
   it("answers CORS preflights for allowed origins only, exposing the session header", async () => {
     const preflight = (origin: string) =>
-      fetch(server.mcpUrl, { method: "OPTIONS", headers: { origin, "access-control-request-method": "POST", "access-control-request-headers": "content-type,mcp-session-id" } });
+      fetch(server.mcpUrl, {
+        method: "OPTIONS",
+        headers: {
+          origin,
+          "access-control-request-method": "POST",
+          "access-control-request-headers": "content-type,mcp-session-id",
+        },
+      });
     const allowed = await preflight("https://harness.example");
     expect(allowed.headers.get("access-control-allow-origin")).toBe("https://harness.example");
     expect(allowed.headers.get("access-control-allow-headers")).toContain("mcp-session-id");
@@ -59,7 +72,12 @@ describe("the HTTP app", () => {
   it("accepts a 5 MB CSV in one tools/call", async () => {
     const row = "Someone With A Fairly Long Name,interests go here;and here;and there\n";
     const csv = `name,interests\n${row.repeat(Math.ceil((5 * 1024 * 1024) / row.length))}`;
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 3, method: "tools/call", params: { name: TOOL.startBulk, arguments: { csv, occasion: "holiday", budgetPerPerson: 30 } } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 3,
+      method: "tools/call",
+      params: { name: TOOL.startBulk, arguments: { csv, occasion: "holiday", budgetPerPerson: 30 } },
+    });
     expect(body.length).toBeGreaterThan(5 * 1024 * 1024);
     const response = await postRaw(server.mcpUrl, body);
     expect(response.status).toBe(200);
@@ -71,7 +89,12 @@ describe("the HTTP app", () => {
   it("lets a CSV over the job limit through to the job service, which says how to fix it", async () => {
     const row = "Someone With A Fairly Long Name,Sales,interests go here;and here;and there\n";
     const csv = `name,department,interests\n${row.repeat(Math.ceil((8.5 * 1024 * 1024) / row.length))}`;
-    const body = JSON.stringify({ jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: TOOL.startBulk, arguments: { csv, occasion: "holiday", budgetPerPerson: 30 } } });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 4,
+      method: "tools/call",
+      params: { name: TOOL.startBulk, arguments: { csv, occasion: "holiday", budgetPerPerson: 30 } },
+    });
     const response = await postRaw(server.mcpUrl, body);
     expect(response.status).toBe(200);
     const reply = await response.json();
@@ -95,12 +118,21 @@ describe("the body limit", () => {
     await server.close();
   });
 
-  const tooBig = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: TOOL.suggestGifts, arguments: { occasion: "x".repeat(2000), budget: 10 } } });
+  const tooBig = JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: TOOL.suggestGifts, arguments: { occasion: "x".repeat(2000), budget: 10 } },
+  });
 
   it("answers a body over the limit with 413 and a JSON-RPC error", async () => {
     const response = await postRaw(server.mcpUrl, tooBig);
     expect(response.status).toBe(413);
-    expect(await response.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32600, message: expect.stringContaining("1024 bytes") } });
+    expect(await response.json()).toMatchObject({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32600, message: expect.stringContaining("1024 bytes") },
+    });
   });
 
   it("also catches a chunked body that declares no length", async () => {

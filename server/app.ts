@@ -56,19 +56,35 @@ export function createApp(options: AppOptions): App {
   const corsForAllowed = cors({
     origin: (origin, c) => (isAllowedOrigin(origin, c.req.header("host"), allowed) ? origin : null),
     allowMethods: ["GET", "POST", "DELETE"],
-    allowHeaders: ["content-type", "accept", "authorization", "mcp-session-id", "mcp-protocol-version", "last-event-id"],
+    allowHeaders: [
+      "content-type",
+      "accept",
+      "authorization",
+      "mcp-session-id",
+      "mcp-protocol-version",
+      "last-event-id",
+    ],
     exposeHeaders: ["mcp-session-id"],
   });
 
   const app = new Hono<Env>();
   app.get("/healthz", (c) =>
-    c.json({ status: "ok", sessions: mcp.sessionCount, widgetBuilt: widget.built, uptimeSeconds: Math.round((Date.now() - startedAt) / 1000) }),
+    c.json({
+      status: "ok",
+      sessions: mcp.sessionCount,
+      widgetBuilt: widget.built,
+      uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+    }),
   );
   // Only browsers send Origin; other clients skip the CORS work.
   app.use("/mcp", (c, next) => (c.req.header("origin") ? corsForAllowed(c, next) : next()));
   app.all("/mcp", (c) => {
     if (!isAllowedOrigin(c.req.header("origin"), c.req.header("host"), allowed)) {
-      return jsonRpcError(403, JSONRPC.INVALID_REQUEST, `Forbidden: origin ${c.req.header("origin")} may not call this server. Add it to ALLOWED_ORIGINS to allow it.`);
+      return jsonRpcError(
+        403,
+        JSONRPC.INVALID_REQUEST,
+        `Forbidden: origin ${c.req.header("origin")} may not call this server. Add it to ALLOWED_ORIGINS to allow it.`,
+      );
     }
     const incoming = c.env?.incoming;
     return mcp.handle(c.req.raw, incoming ? (max) => readNodeBody(incoming, max) : undefined);

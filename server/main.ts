@@ -53,7 +53,9 @@ if ("keepAliveTimeout" in server) {
 
 const shutdown = () => {
   server.close();
-  void close().then(() => jobs.close()).then(() => process.exit(0));
+  void close()
+    .then(() => jobs.close())
+    .then(() => process.exit(0));
 };
 process.on("SIGINT", shutdown);
 process.on("SIGTERM", shutdown);

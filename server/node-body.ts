@@ -6,7 +6,10 @@
 import type { Readable } from "node:stream";
 
 /** Resolves the body as text, or undefined as soon as it passes `maxBytes` (the rest is drained). */
-export function readNodeBody(incoming: Readable & { headers: Record<string, string | string[] | undefined> }, maxBytes: number): Promise<string | undefined> {
+export function readNodeBody(
+  incoming: Readable & { headers: Record<string, string | string[] | undefined> },
+  maxBytes: number,
+): Promise<string | undefined> {
   if (Number(incoming.headers["content-length"]) > maxBytes) {
     incoming.resume();
     return Promise.resolve(undefined);

@@ -25,7 +25,10 @@ describe("isAllowedOrigin", () => {
 
 describe("parseOrigins", () => {
   it("splits a comma-separated list and drops trailing slashes and blanks", () => {
-    expect(parseOrigins(" https://a.example/, http://localhost:5173 ,,")).toEqual(["https://a.example", "http://localhost:5173"]);
+    expect(parseOrigins(" https://a.example/, http://localhost:5173 ,,")).toEqual([
+      "https://a.example",
+      "http://localhost:5173",
+    ]);
     expect(parseOrigins(undefined)).toEqual([]);
   });
 });

@@ -7,7 +7,11 @@
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
 /** True when a request with this `Origin` and `Host` may reach the MCP endpoint. */
-export function isAllowedOrigin(origin: string | null | undefined, host: string | null | undefined, allowed: ReadonlySet<string>): boolean {
+export function isAllowedOrigin(
+  origin: string | null | undefined,
+  host: string | null | undefined,
+  allowed: ReadonlySet<string>,
+): boolean {
   if (!origin) return true;
   if (allowed.has(origin)) return true;
   let url: URL;

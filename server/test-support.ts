@@ -4,7 +4,10 @@
  */
 import { serve } from "@hono/node-server";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport, type StreamableHTTPReconnectionOptions } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import {
+  StreamableHTTPClientTransport,
+  type StreamableHTTPReconnectionOptions,
+} from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
@@ -13,7 +16,13 @@ import * as z from "zod/mini";
 import { ToolErrorSchema, type ToolError } from "../shared/errors.js";
 import { JobEventSchema, isTerminalEvent, type JobEvent } from "../shared/job-events.js";
 import { applyJobEvents, createJobView, type JobView } from "../shared/job-reducer.js";
-import { GetJobEventsOutput, StartBulkOutput, TOOL, type GetJobEventsResult, type StartBulkResult } from "../shared/tools.js";
+import {
+  GetJobEventsOutput,
+  StartBulkOutput,
+  TOOL,
+  type GetJobEventsResult,
+  type StartBulkResult,
+} from "../shared/tools.js";
 import { createApp, type AppOptions } from "./app.js";
 import { matchGifts } from "./gifts/matcher.js";
 import { createJobService } from "./jobs/index.js";
@@ -132,7 +141,10 @@ export function readSse(response: Response): SseReader {
 }
 
 /** A raw MCP session over fetch: initialize, then JSON-RPC requests with its session id. */
-export async function openRawSession(mcpUrl: URL, protocolVersion = "2025-11-25"): Promise<{
+export async function openRawSession(
+  mcpUrl: URL,
+  protocolVersion = "2025-11-25",
+): Promise<{
   sessionId: string;
   headers: Record<string, string>;
   /** Sends a request and returns its JSON-RPC response, whether it came as JSON or SSE. */
@@ -140,7 +152,12 @@ export async function openRawSession(mcpUrl: URL, protocolVersion = "2025-11-25"
 }> {
   const init = await postRaw(
     mcpUrl,
-    JSON.stringify({ jsonrpc: "2.0", id: 0, method: "initialize", params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "1" } } }),
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    }),
   );
   const sessionId = init.headers.get("mcp-session-id");
   if (!sessionId) throw new Error(`initialize answered ${init.status} without a session id`);
@@ -153,7 +170,11 @@ export async function openRawSession(mcpUrl: URL, protocolVersion = "2025-11-25"
     headers,
     async request(method, params) {
       const requestId = ++id;
-      const response = await postRaw(mcpUrl, JSON.stringify({ jsonrpc: "2.0", id: requestId, method, params }), headers);
+      const response = await postRaw(
+        mcpUrl,
+        JSON.stringify({ jsonrpc: "2.0", id: requestId, method, params }),
+        headers,
+      );
       if (response.headers.get("content-type")?.startsWith("application/json")) return response.json();
       const sse = readSse(response);
       for (;;) {
@@ -168,13 +189,21 @@ export async function openRawSession(mcpUrl: URL, protocolVersion = "2025-11-25"
 }
 
 /** Calls a tool with the official client; the reply is parsed as a `CallToolResult`. */
-export async function callTool(client: Client, name: string, args: Record<string, unknown>, options?: RequestOptions): Promise<CallToolResult> {
+export async function callTool(
+  client: Client,
+  name: string,
+  args: Record<string, unknown>,
+  options?: RequestOptions,
+): Promise<CallToolResult> {
   return CallToolResultSchema.parse(await client.callTool({ name, arguments: args }, undefined, options));
 }
 
 /** The text blocks of a tool result, one per line. */
 export const toolText = (result: CallToolResult): string =>
-  result.content.map((c) => (c.type === "text" ? c.text : "")).filter(Boolean).join("\n");
+  result.content
+    .map((c) => (c.type === "text" ? c.text : ""))
+    .filter(Boolean)
+    .join("\n");
 
 const ErrorResult = z.object({ error: ToolErrorSchema });
 
@@ -196,7 +225,9 @@ export function employeeCsv(rows: number): string {
   const interests = ["coffee;hiking", "books|music", "tea; yoga", "gardening|cooking|wine", "travel"];
   const lines = ["name,department,interests,budget"];
   for (let i = 0; i < rows; i++) {
-    lines.push(`Person ${i},${i % 2 ? "Sales" : "Engineering"},${interests[i % interests.length]},${i % 7 === 0 ? "" : 25 + (i % 60)}`);
+    lines.push(
+      `Person ${i},${i % 2 ? "Sales" : "Engineering"},${interests[i % interests.length]},${i % 7 === 0 ? "" : 25 + (i % 60)}`,
+    );
   }
   return lines.join("\n");
 }
@@ -214,7 +245,7 @@ export type JobHistory = {
 export async function readJobHistory(client: Client, jobId: string): Promise<JobHistory> {
   const events: JobEvent[] = [];
   const raw: unknown[] = [];
-  for (let afterSeq = 0; ; ) {
+  for (let afterSeq = 0; ;) {
     const result = await callTool(client, TOOL.getJobEvents, { jobId, afterSeq, limit: 1000 });
     if (result.isError) throw new Error(toolText(result));
     const page = GetJobEventsOutput.parse(result.structuredContent);
@@ -227,7 +258,7 @@ export async function readJobHistory(client: Client, jobId: string): Promise<Job
 
 /** Follows a job with long polls until it has made some progress; returns the seq to continue after. */
 export async function untilJobProgress(client: Client, jobId: string): Promise<number> {
-  for (let afterSeq = 0; ; ) {
+  for (let afterSeq = 0; ;) {
     const result = await callTool(client, TOOL.getJobEvents, { jobId, afterSeq, waitMs: 20_000 });
     if (result.isError) throw new Error(toolText(result));
     const page = GetJobEventsOutput.parse(result.structuredContent);
@@ -252,12 +283,15 @@ export function expectJobHistory(events: readonly unknown[], view: JobView): Job
   expect(new Set(parsed.map((e) => e.eventId)).size).toBe(parsed.length);
   expect(new Set(parsed.map((e) => e.jobId))).toEqual(new Set([view.jobId]));
   const [created] = parsed;
-  if (created?.type !== "job.created") throw new Error(`the history starts with ${created?.type ?? "nothing"}, not job.created`);
+  if (created?.type !== "job.created")
+    throw new Error(`the history starts with ${created?.type ?? "nothing"}, not job.created`);
   const terminal = parsed.filter(isTerminalEvent);
   expect(terminal).toHaveLength(1);
   expect(parsed.at(-1)).toBe(terminal[0]);
 
-  const percentages = parsed.flatMap((e) => (e.type === "job.progress" ? [e.payload.percentage] : e.type === "job.completed" ? [100] : []));
+  const percentages = parsed.flatMap((e) =>
+    e.type === "job.progress" ? [e.payload.percentage] : e.type === "job.completed" ? [100] : [],
+  );
   percentages.forEach((p, i) => expect(p).toBeGreaterThanOrEqual(percentages[i - 1] ?? 0));
   // stages are entered in plan order; a job that completed went through all of them
   const entered = [...new Set(parsed.flatMap((e) => (e.type === "job.progress" ? [e.payload.stage] : [])))];
@@ -325,7 +359,8 @@ export function createStreamControl(): StreamControl {
   return {
     fetch: fetchFn,
     lastEventIds,
-    opened: (count) => (openedCount >= count ? Promise.resolve() : new Promise((resolve) => waiting.push({ count, resolve }))),
+    opened: (count) =>
+      openedCount >= count ? Promise.resolve() : new Promise((resolve) => waiting.push({ count, resolve })),
     cut() {
       let release = () => {};
       held = { promise: new Promise<void>((resolve) => (release = resolve)), release: () => release() };
@@ -353,8 +388,9 @@ const QUICK_RECONNECTION: StreamableHTTPReconnectionOptions = {
 export async function connectStreamingClient(mcpUrl: URL): Promise<{ client: Client; stream: StreamControl }> {
   const stream = createStreamControl();
   const client = new Client({ name: "giftgenius-test", version: "1.0.0" }, { capabilities: {} });
-  await client.connect(new StreamableHTTPClientTransport(mcpUrl, { fetch: stream.fetch, reconnectionOptions: QUICK_RECONNECTION }));
+  await client.connect(
+    new StreamableHTTPClientTransport(mcpUrl, { fetch: stream.fetch, reconnectionOptions: QUICK_RECONNECTION }),
+  );
   await stream.opened(1);
   return { client, stream };
 }
-

@@ -66,7 +66,10 @@ export type ToolUi = {
 };
 
 /** A tool's `_meta` in both forms: MCP Apps (`ui`) and ChatGPT (`openai/*`). */
-export function toolMeta(widget: Widget, { renders, calledByWidget, hiddenFromModel }: ToolUi): Record<string, unknown> {
+export function toolMeta(
+  widget: Widget,
+  { renders, calledByWidget, hiddenFromModel }: ToolUi,
+): Record<string, unknown> {
   const ui: Record<string, unknown> = {};
   const meta: Record<string, unknown> = {};
   if (renders) {

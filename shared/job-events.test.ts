@@ -1,14 +1,33 @@
-import { JobEventSchema, eventTypeForMethod, notificationMethodFor, parseJobEvents, JOB_EVENT_TYPES, toNotification } from "./job-events.js";
+import {
+  JobEventSchema,
+  eventTypeForMethod,
+  notificationMethodFor,
+  parseJobEvents,
+  JOB_EVENT_TYPES,
+  toNotification,
+} from "./job-events.js";
 
 const base = { eventId: "e1", jobId: "j1", seq: 1, timestamp: "2026-01-01T00:00:00.000Z" };
 
 describe("JobEventSchema", () => {
   it("accepts every event type with its payload", () => {
     const samples = [
-      { ...base, type: "job.created", payload: { kind: "bulk", title: "t", stages: [{ id: "parse", label: "Parse" }] } },
+      {
+        ...base,
+        type: "job.created",
+        payload: { kind: "bulk", title: "t", stages: [{ id: "parse", label: "Parse" }] },
+      },
       { ...base, type: "job.started", payload: {} },
-      { ...base, type: "job.progress", payload: { percentage: 12.5, stage: "parse", etaSeconds: 3, processed: 1, total: 8 } },
-      { ...base, type: "job.completed", payload: { summary: "done", resultResourceId: "gifts://jobs/j1/result", resultCount: 3 } },
+      {
+        ...base,
+        type: "job.progress",
+        payload: { percentage: 12.5, stage: "parse", etaSeconds: 3, processed: 1, total: 8 },
+      },
+      {
+        ...base,
+        type: "job.completed",
+        payload: { summary: "done", resultResourceId: "gifts://jobs/j1/result", resultCount: 3 },
+      },
       { ...base, type: "job.failed", payload: { code: "x", message: "m", retryable: false } },
       { ...base, type: "job.canceled", payload: { reason: "user" } },
     ];
@@ -16,7 +35,12 @@ describe("JobEventSchema", () => {
   });
 
   it("strips unknown fields at every level", () => {
-    const parsed = JobEventSchema.parse({ ...base, extra: 1, type: "job.started", payload: { summary: "s", junk: true } });
+    const parsed = JobEventSchema.parse({
+      ...base,
+      extra: 1,
+      type: "job.started",
+      payload: { summary: "s", junk: true },
+    });
     expect(parsed).toEqual({ ...base, type: "job.started", payload: { summary: "s" } });
   });
 

@@ -5,7 +5,14 @@
  */
 import fc from "fast-check";
 import { JobEventSchema, isTerminalEvent, type JobEvent, type Stage } from "./job-events.js";
-import { applyJobEvent, applyJobEvents, createJobView, isTerminalStatus, type JobStatus, type JobView } from "./job-reducer.js";
+import {
+  applyJobEvent,
+  applyJobEvents,
+  createJobView,
+  isTerminalStatus,
+  type JobStatus,
+  type JobView,
+} from "./job-reducer.js";
 
 const JOB = "job-1";
 /** Runs per property; each run replays one history in one random delivery order. */
@@ -37,16 +44,32 @@ function buildHistory(spec: Spec, jobId = JOB): JobEvent[] {
     if (step.advance) at = Math.min(at + 1, stageIds.length - 1);
     const stage = stageIds[at];
     events.push({
-      ...envelope(), type: "job.progress",
+      ...envelope(),
+      type: "job.progress",
       payload: {
-        percentage: rising[i] / 10, stage, stageLabel: `Stage ${stage}`, message: `step ${i}`,
-        processed: step.processed, total: 500, ...(step.eta === null ? {} : { etaSeconds: step.eta }),
+        percentage: rising[i] / 10,
+        stage,
+        stageLabel: `Stage ${stage}`,
+        message: `step ${i}`,
+        processed: step.processed,
+        total: 500,
+        ...(step.eta === null ? {} : { etaSeconds: step.eta }),
       },
     });
   });
   for (const ending of spec.endings) {
-    if (ending === "completed") events.push({ ...envelope(), type: "job.completed", payload: { summary: "All done", resultResourceId: `gifts://jobs/${jobId}/result`, resultCount: 3 } });
-    if (ending === "failed") events.push({ ...envelope(), type: "job.failed", payload: { code: "internal", message: "Broke", hint: "Try again", retryable: true } });
+    if (ending === "completed")
+      events.push({
+        ...envelope(),
+        type: "job.completed",
+        payload: { summary: "All done", resultResourceId: `gifts://jobs/${jobId}/result`, resultCount: 3 },
+      });
+    if (ending === "failed")
+      events.push({
+        ...envelope(),
+        type: "job.failed",
+        payload: { code: "internal", message: "Broke", hint: "Try again", retryable: true },
+      });
     if (ending === "canceled") events.push({ ...envelope(), type: "job.canceled", payload: { reason: "user" } });
   }
   return events;
@@ -57,7 +80,12 @@ const arbPlan = fc
   .uniqueArray(fc.constantFrom(...POOL), { minLength: 1, maxLength: 5 })
   .map((ids) => ids.map((id): Stage => ({ id, label: `Plan ${id}` })));
 const arbSteps = fc.array(
-  fc.record({ advance: fc.boolean(), tenths: fc.integer({ min: 0, max: 1000 }), eta: fc.option(fc.nat(900)), processed: fc.nat(500) }),
+  fc.record({
+    advance: fc.boolean(),
+    tenths: fc.integer({ min: 0, max: 1000 }),
+    eta: fc.option(fc.nat(900)),
+    processed: fc.nat(500),
+  }),
   { maxLength: 30 },
 );
 const arbSpecBase = fc.record({
@@ -72,7 +100,10 @@ const arbHistory = fc
   .map(({ base, ending }) => buildHistory({ ...base, endings: ending === "running" ? [] : [ending] }));
 /** A buggy stream: two different terminal events. */
 const arbBuggyHistory = fc
-  .record({ base: arbSpecBase, endings: fc.shuffledSubarray<Ending>(["completed", "failed", "canceled"], { minLength: 2, maxLength: 2 }) })
+  .record({
+    base: arbSpecBase,
+    endings: fc.shuffledSubarray<Ending>(["completed", "failed", "canceled"], { minLength: 2, maxLength: 2 }),
+  })
   .map(({ base, endings }) => buildHistory({ ...base, endings }));
 const arbAnyHistory = fc.oneof(arbHistory, arbBuggyHistory);
 
@@ -91,15 +122,25 @@ const statusOf = (type: JobEvent["type"]): JobStatus =>
 /** What the view must say, computed straight from the set of events (independent of the reducer). */
 function expected(history: JobEvent[]) {
   const progress = history.flatMap((e) => (e.type === "job.progress" ? [e] : []));
-  const latest = progress.reduce<(typeof progress)[number] | null>((a, e) => (a === null || e.seq > a.seq ? e : a), null);
+  const latest = progress.reduce<(typeof progress)[number] | null>(
+    (a, e) => (a === null || e.seq > a.seq ? e : a),
+    null,
+  );
   const firstTerminal = history.filter(isTerminalEvent).sort((a, b) => a.seq - b.seq)[0];
   const created = history.find((e) => e.type === "job.created");
   const planIds = created?.type === "job.created" ? created.payload.stages.map((s) => s.id) : [];
-  const extraIds = [...progress].sort((a, b) => a.seq - b.seq).map((e) => e.payload.stage).filter((id, i, all) => !planIds.includes(id) && all.indexOf(id) === i);
+  const extraIds = [...progress]
+    .sort((a, b) => a.seq - b.seq)
+    .map((e) => e.payload.stage)
+    .filter((id, i, all) => !planIds.includes(id) && all.indexOf(id) === i);
   const anyCompleted = history.some((e) => e.type === "job.completed");
   return {
     percentage: Math.max(0, ...progress.map((e) => e.payload.percentage), anyCompleted ? 100 : 0),
-    status: firstTerminal ? statusOf(firstTerminal.type) : history.some((e) => e.type === "job.started") || latest ? "running" : "pending",
+    status: firstTerminal
+      ? statusOf(firstTerminal.type)
+      : history.some((e) => e.type === "job.started") || latest
+        ? "running"
+        : "pending",
     stage: latest?.payload.stage ?? null,
     etaSeconds: latest?.payload.etaSeconds ?? null,
     lastSeq: Math.max(...history.map((e) => e.seq)),
@@ -109,67 +150,88 @@ function expected(history: JobEvent[]) {
 
 describe("applyJobEvent laws (generated histories)", () => {
   it("generates histories that satisfy the event contract", () => {
-    fc.assert(fc.property(arbAnyHistory, (history) => {
-      history.forEach((e, i) => {
-        expect(JobEventSchema.parse(e)).toEqual(e);
-        expect(e.seq).toBe(i + 1);
-      });
-      expect(new Set(history.map((e) => e.eventId)).size).toBe(history.length);
-    }), { numRuns: 200 });
+    fc.assert(
+      fc.property(arbAnyHistory, (history) => {
+        history.forEach((e, i) => {
+          expect(JobEventSchema.parse(e)).toEqual(e);
+          expect(e.seq).toBe(i + 1);
+        });
+        expect(new Set(history.map((e) => e.eventId)).size).toBe(history.length);
+      }),
+      { numRuns: 200 },
+    );
   });
 
   it("is idempotent: re-applying any event already applied returns the same object", () => {
-    fc.assert(fc.property(arbCase(arbAnyHistory), ({ delivery }) => {
-      let v = createJobView(JOB);
-      delivery.forEach((e, i) => {
-        v = applyJobEvent(v, e);
-        for (let j = 0; j <= i; j++) expect(applyJobEvent(v, delivery[j])).toBe(v);
-      });
-    }), { numRuns: RUNS });
+    fc.assert(
+      fc.property(arbCase(arbAnyHistory), ({ delivery }) => {
+        let v = createJobView(JOB);
+        delivery.forEach((e, i) => {
+          v = applyJobEvent(v, e);
+          for (let j = 0; j <= i; j++) expect(applyJobEvent(v, delivery[j])).toBe(v);
+        });
+      }),
+      { numRuns: RUNS },
+    );
   });
 
   it("is order-insensitive: any permutation with duplicates ends deep-equal to the history in order", () => {
-    fc.assert(fc.property(arbCase(arbAnyHistory), ({ history, delivery }) => {
-      const inOrder = applyJobEvents(createJobView(JOB), history);
-      expect(applyJobEvents(createJobView(JOB), delivery)).toEqual(inOrder);
-      const want = expected(history);
-      expect(inOrder).toMatchObject({ percentage: want.percentage, status: want.status, stage: want.stage, etaSeconds: want.etaSeconds, lastSeq: want.lastSeq });
-      expect(inOrder.stages.map((s) => s.id)).toEqual(want.stageIds);
-    }), { numRuns: RUNS });
+    fc.assert(
+      fc.property(arbCase(arbAnyHistory), ({ history, delivery }) => {
+        const inOrder = applyJobEvents(createJobView(JOB), history);
+        expect(applyJobEvents(createJobView(JOB), delivery)).toEqual(inOrder);
+        const want = expected(history);
+        expect(inOrder).toMatchObject({
+          percentage: want.percentage,
+          status: want.status,
+          stage: want.stage,
+          etaSeconds: want.etaSeconds,
+          lastSeq: want.lastSeq,
+        });
+        expect(inOrder.stages.map((s) => s.id)).toEqual(want.stageIds);
+      }),
+      { numRuns: RUNS },
+    );
   });
 
   it("is monotone: percentage never falls, terminal states are kept, the lowest terminal seq wins", () => {
-    fc.assert(fc.property(arbCase(arbAnyHistory), ({ history, delivery }) => {
-      let v = createJobView(JOB);
-      let sawCompleted = false;
-      for (const e of delivery) {
-        const next = applyJobEvent(v, e);
-        sawCompleted ||= e.type === "job.completed";
-        expect(next.percentage).toBeGreaterThanOrEqual(v.percentage);
-        if (isTerminalStatus(v.status)) {
-          expect(isTerminalStatus(next.status)).toBe(true);
-          if (next.status !== v.status) expect(next.terminalSeq).toBeLessThan(v.terminalSeq);
+    fc.assert(
+      fc.property(arbCase(arbAnyHistory), ({ history, delivery }) => {
+        let v = createJobView(JOB);
+        let sawCompleted = false;
+        for (const e of delivery) {
+          const next = applyJobEvent(v, e);
+          sawCompleted ||= e.type === "job.completed";
+          expect(next.percentage).toBeGreaterThanOrEqual(v.percentage);
+          if (isTerminalStatus(v.status)) {
+            expect(isTerminalStatus(next.status)).toBe(true);
+            if (next.status !== v.status) expect(next.terminalSeq).toBeLessThan(v.terminalSeq);
+          }
+          if (v.status === "running") expect(next.status).not.toBe("pending");
+          if (next.status === "completed" || sawCompleted) expect(next.percentage).toBe(100);
+          v = next;
         }
-        if (v.status === "running") expect(next.status).not.toBe("pending");
-        if (next.status === "completed" || sawCompleted) expect(next.percentage).toBe(100);
-        v = next;
-      }
-      const first = history.filter(isTerminalEvent)[0];
-      if (first) expect([v.status, v.terminalSeq]).toEqual([statusOf(first.type), first.seq]);
-      else expect(isTerminalStatus(v.status)).toBe(false);
-    }), { numRuns: RUNS });
+        const first = history.filter(isTerminalEvent)[0];
+        if (first) expect([v.status, v.terminalSeq]).toEqual([statusOf(first.type), first.seq]);
+        else expect(isTerminalStatus(v.status)).toBe(false);
+      }),
+      { numRuns: RUNS },
+    );
   });
 
   it("settles a buggy stream with two terminal events on the lower seq, whatever the arrival order", () => {
-    fc.assert(fc.property(arbCase(arbBuggyHistory), ({ history, delivery }) => {
-      const [first, second] = history.filter(isTerminalEvent);
-      const v = applyJobEvents(createJobView(JOB), delivery);
-      expect(v.status).toBe(statusOf(first.type));
-      expect(v.finishedAt).toBe(first.timestamp);
-      if (first.type === "job.completed" || second.type === "job.completed") expect(v.percentage).toBe(100);
-      if (first.type === "job.failed") expect(v.error?.code).toBe("internal");
-      else expect(v.error).toBeNull();
-    }), { numRuns: RUNS });
+    fc.assert(
+      fc.property(arbCase(arbBuggyHistory), ({ history, delivery }) => {
+        const [first, second] = history.filter(isTerminalEvent);
+        const v = applyJobEvents(createJobView(JOB), delivery);
+        expect(v.status).toBe(statusOf(first.type));
+        expect(v.finishedAt).toBe(first.timestamp);
+        if (first.type === "job.completed" || second.type === "job.completed") expect(v.percentage).toBe(100);
+        if (first.type === "job.failed") expect(v.error?.code).toBe("internal");
+        else expect(v.error).toBeNull();
+      }),
+      { numRuns: RUNS },
+    );
   });
 
   it("is scoped: events for another job return the same object", () => {
@@ -177,33 +239,55 @@ describe("applyJobEvent laws (generated histories)", () => {
       const theirs = buildHistory({ ...otherSpec, endings: ["completed"] }, "job-2");
       return deliveryOf([...mine, ...theirs]).map((delivery) => ({ mine, delivery }));
     });
-    fc.assert(fc.property(arbTwo, ({ mine, delivery }) => {
-      let v = createJobView(JOB);
-      for (const e of delivery) {
-        const next = applyJobEvent(v, e);
-        if (e.jobId !== JOB) expect(next).toBe(v);
-        v = next;
-      }
-      expect(v).toEqual(applyJobEvents(createJobView(JOB), mine));
-    }), { numRuns: RUNS });
+    fc.assert(
+      fc.property(arbTwo, ({ mine, delivery }) => {
+        let v = createJobView(JOB);
+        for (const e of delivery) {
+          const next = applyJobEvent(v, e);
+          if (e.jobId !== JOB) expect(next).toBe(v);
+          v = next;
+        }
+        expect(v).toEqual(applyJobEvents(createJobView(JOB), mine));
+      }),
+      { numRuns: RUNS },
+    );
   });
 
   it("keeps its size bounded by the stages, not the number of events", () => {
     const arbPlanAndCounts = fc.tuple(arbPlan, fc.integer({ min: 20, max: 60 }), fc.integer({ min: 2000, max: 5000 }));
-    fc.assert(fc.property(arbPlanAndCounts, ([plan, few, many]) => {
-      const size = (n: number) => JSON.stringify(applyJobEvents(createJobView(JOB), manyProgress(plan, n))).length;
-      expect(Math.abs(size(many) - size(few))).toBeLessThanOrEqual(48);
-    }), { numRuns: 100 });
+    fc.assert(
+      fc.property(arbPlanAndCounts, ([plan, few, many]) => {
+        const size = (n: number) => JSON.stringify(applyJobEvents(createJobView(JOB), manyProgress(plan, n))).length;
+        expect(Math.abs(size(many) - size(few))).toBeLessThanOrEqual(48);
+      }),
+      { numRuns: 100 },
+    );
   });
 });
 
 /** `created` then `n` progress events spread evenly over the plan, ending at 100 %. */
 function manyProgress(plan: Stage[], n: number): JobEvent[] {
   const ts = new Date(T0).toISOString();
-  const events: JobEvent[] = [{ eventId: "c", jobId: JOB, seq: 1, timestamp: ts, type: "job.created", payload: { kind: "bulk", title: "Gifts", stages: plan } }];
+  const events: JobEvent[] = [
+    {
+      eventId: "c",
+      jobId: JOB,
+      seq: 1,
+      timestamp: ts,
+      type: "job.created",
+      payload: { kind: "bulk", title: "Gifts", stages: plan },
+    },
+  ];
   for (let i = 1; i <= n; i++) {
     const stage = plan[Math.min(plan.length - 1, Math.floor(((i - 1) * plan.length) / n))].id;
-    events.push({ eventId: `p${i}`, jobId: JOB, seq: i + 1, timestamp: ts, type: "job.progress", payload: { percentage: Math.round((i * 100) / n), stage, processed: i, total: n, etaSeconds: 0 } });
+    events.push({
+      eventId: `p${i}`,
+      jobId: JOB,
+      seq: i + 1,
+      timestamp: ts,
+      type: "job.progress",
+      payload: { percentage: Math.round((i * 100) / n), stage, processed: i, total: n, etaSeconds: 0 },
+    });
   }
   return events;
 }
@@ -221,13 +305,34 @@ describe("bounded memory", () => {
 });
 
 /** Builds events by hand for the examples below; `seq` doubles as the eventId. */
-const at = (seq: number) => ({ eventId: `e${seq}`, jobId: JOB, seq, timestamp: new Date(T0 + seq * 1000).toISOString() });
-const created = (seq: number, ids: string[]): JobEvent => ({ ...at(seq), type: "job.created", payload: { kind: "bulk", title: "Team gifts", stages: ids.map((id) => ({ id, label: `Plan ${id}` })) } });
+const at = (seq: number) => ({
+  eventId: `e${seq}`,
+  jobId: JOB,
+  seq,
+  timestamp: new Date(T0 + seq * 1000).toISOString(),
+});
+const created = (seq: number, ids: string[]): JobEvent => ({
+  ...at(seq),
+  type: "job.created",
+  payload: { kind: "bulk", title: "Team gifts", stages: ids.map((id) => ({ id, label: `Plan ${id}` })) },
+});
 const started = (seq: number): JobEvent => ({ ...at(seq), type: "job.started", payload: {} });
-const progress = (seq: number, stage: string, percentage: number, extra: { stageLabel?: string; etaSeconds?: number } = {}): JobEvent =>
-  ({ ...at(seq), type: "job.progress", payload: { percentage, stage, ...extra } });
-const completed = (seq: number): JobEvent => ({ ...at(seq), type: "job.completed", payload: { summary: "3 people", resultResourceId: "gifts://jobs/job-1/result", resultCount: 3 } });
-const failed = (seq: number): JobEvent => ({ ...at(seq), type: "job.failed", payload: { code: "internal", message: "Catalog unavailable", hint: "Start again", retryable: true } });
+const progress = (
+  seq: number,
+  stage: string,
+  percentage: number,
+  extra: { stageLabel?: string; etaSeconds?: number } = {},
+): JobEvent => ({ ...at(seq), type: "job.progress", payload: { percentage, stage, ...extra } });
+const completed = (seq: number): JobEvent => ({
+  ...at(seq),
+  type: "job.completed",
+  payload: { summary: "3 people", resultResourceId: "gifts://jobs/job-1/result", resultCount: 3 },
+});
+const failed = (seq: number): JobEvent => ({
+  ...at(seq),
+  type: "job.failed",
+  payload: { code: "internal", message: "Catalog unavailable", hint: "Start again", retryable: true },
+});
 const canceled = (seq: number): JobEvent => ({ ...at(seq), type: "job.canceled", payload: { reason: "user" } });
 const run = (...events: JobEvent[]): JobView => applyJobEvents(createJobView(JOB), events);
 const states = (v: JobView) => v.stages.map((s) => `${s.id}:${s.state}`);
@@ -241,10 +346,19 @@ describe("applyJobEvent examples", () => {
   });
 
   it("marks stages before the current one done, the current active and the rest pending", () => {
-    const v = run(created(1, ["parse", "match", "write"]), started(2), progress(3, "parse", 10), progress(4, "match", 40));
+    const v = run(
+      created(1, ["parse", "match", "write"]),
+      started(2),
+      progress(3, "parse", 10),
+      progress(4, "match", 40),
+    );
     expect(states(v)).toEqual(["parse:done", "match:active", "write:pending"]);
     expect(v.stages.map((s) => s.label)).toEqual(["Plan parse", "Plan match", "Plan write"]);
-    expect(states(run(created(1, ["parse", "match", "write"])))).toEqual(["parse:pending", "match:pending", "write:pending"]);
+    expect(states(run(created(1, ["parse", "match", "write"])))).toEqual([
+      "parse:pending",
+      "match:pending",
+      "write:pending",
+    ]);
   });
 
   it("marks every stage done once completed, even stages never reached", () => {
@@ -254,14 +368,26 @@ describe("applyJobEvent examples", () => {
   });
 
   it("appends stages seen only in progress events by the lowest seq naming them, with that event's label", () => {
-    const v = run(progress(6, "notify", 90, { stageLabel: "Notify late" }), created(1, ["parse"]), progress(5, "audit", 80),
-      progress(4, "notify", 70, { stageLabel: "Notify" }));
-    expect(v.stages.map((s) => [s.id, s.label])).toEqual([["parse", "Plan parse"], ["notify", "Notify"], ["audit", "audit"]]);
+    const v = run(
+      progress(6, "notify", 90, { stageLabel: "Notify late" }),
+      created(1, ["parse"]),
+      progress(5, "audit", 80),
+      progress(4, "notify", 70, { stageLabel: "Notify" }),
+    );
+    expect(v.stages.map((s) => [s.id, s.label])).toEqual([
+      ["parse", "Plan parse"],
+      ["notify", "Notify"],
+      ["audit", "audit"],
+    ]);
     expect(states(v)).toEqual(["parse:done", "notify:active", "audit:pending"]);
   });
 
   it("takes stage, label and ETA from the highest-seq progress, whatever arrives last", () => {
-    const v = run(created(1, ["a", "b"]), progress(3, "b", 60, { stageLabel: "Bee", etaSeconds: 5 }), progress(2, "a", 30, { etaSeconds: 50 }));
+    const v = run(
+      created(1, ["a", "b"]),
+      progress(3, "b", 60, { stageLabel: "Bee", etaSeconds: 5 }),
+      progress(2, "a", 30, { etaSeconds: 50 }),
+    );
     expect(v).toMatchObject({ stage: "b", stageLabel: "Bee", etaSeconds: 5, percentage: 60, lastSeq: 3 });
     expect(v.updatedAt).toBe(at(3).timestamp);
   });
@@ -271,15 +397,30 @@ describe("applyJobEvent examples", () => {
   });
 
   it("carries the failure and the cancel reason", () => {
-    expect(run(created(1, ["a"]), failed(2)).error).toEqual({ code: "internal", message: "Catalog unavailable", hint: "Start again", retryable: true });
-    expect(run(created(1, ["a"]), canceled(2))).toMatchObject({ status: "canceled", cancelReason: "user", error: null });
+    expect(run(created(1, ["a"]), failed(2)).error).toEqual({
+      code: "internal",
+      message: "Catalog unavailable",
+      hint: "Start again",
+      retryable: true,
+    });
+    expect(run(created(1, ["a"]), canceled(2))).toMatchObject({
+      status: "canceled",
+      cancelReason: "user",
+      error: null,
+    });
   });
 
   it("lets the lower-seq terminal event win, and still counts a losing completion as 100 %", () => {
     const late = run(created(1, ["a"]), progress(2, "a", 20), failed(3), completed(4));
     const early = run(completed(4), created(1, ["a"]), progress(2, "a", 20), failed(3));
     expect(late).toEqual(early);
-    expect(late).toMatchObject({ status: "failed", percentage: 100, summary: null, resultResourceId: null, terminalSeq: 3 });
+    expect(late).toMatchObject({
+      status: "failed",
+      percentage: 100,
+      summary: null,
+      resultResourceId: null,
+      terminalSeq: 3,
+    });
   });
 
   it("returns the same object for a duplicate and for another job's event", () => {
@@ -293,7 +434,15 @@ describe("applyJobEvent examples", () => {
     const first = progress(3, "a", 30, { stageLabel: "Aye", etaSeconds: 5 });
     const second = progress(4, "a", 40);
     const v = run(created(1, ["a", "b"]), started(2), first, second);
-    expect(v).toMatchObject({ stage: "a", stageLabel: null, etaSeconds: null, percentage: 40, lastSeq: 4, progressSeq: 4, status: "running" });
+    expect(v).toMatchObject({
+      stage: "a",
+      stageLabel: null,
+      etaSeconds: null,
+      percentage: 40,
+      lastSeq: 4,
+      progressSeq: 4,
+      status: "running",
+    });
     expect(v.updatedAt).toBe(at(4).timestamp);
     expect(v).toEqual(run(second, first, started(2), created(1, ["a", "b"])));
   });

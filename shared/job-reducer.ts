@@ -58,11 +58,34 @@ const lower = (seq: number, current: number): boolean => current === 0 || seq < 
 
 export function createJobView(jobId: string): JobView {
   return {
-    jobId, kind: null, title: null, status: "pending", percentage: 0,
-    stage: null, stageLabel: null, message: null, processed: null, total: null, etaSeconds: null,
-    stages: [], summary: null, resultResourceId: null, resultCount: null, error: null, cancelReason: null,
-    createdAt: null, startedAt: null, finishedAt: null, updatedAt: null, lastSeq: 0,
-    plan: null, seen: [], createdSeq: 0, startedSeq: 0, progressSeq: 0, terminalSeq: 0,
+    jobId,
+    kind: null,
+    title: null,
+    status: "pending",
+    percentage: 0,
+    stage: null,
+    stageLabel: null,
+    message: null,
+    processed: null,
+    total: null,
+    etaSeconds: null,
+    stages: [],
+    summary: null,
+    resultResourceId: null,
+    resultCount: null,
+    error: null,
+    cancelReason: null,
+    createdAt: null,
+    startedAt: null,
+    finishedAt: null,
+    updatedAt: null,
+    lastSeq: 0,
+    plan: null,
+    seen: [],
+    createdSeq: 0,
+    startedSeq: 0,
+    progressSeq: 0,
+    terminalSeq: 0,
   };
 }
 
@@ -147,15 +170,34 @@ export function applyJobEvents(view: JobView, events: Iterable<JobEvent>): JobVi
 function copy(v: JobView, event: JobEvent): JobView {
   const newer = event.seq > v.lastSeq;
   return {
-    jobId: v.jobId, kind: v.kind, title: v.title, status: v.status, percentage: v.percentage,
-    stage: v.stage, stageLabel: v.stageLabel, message: v.message, processed: v.processed, total: v.total,
-    etaSeconds: v.etaSeconds, stages: v.stages, summary: v.summary, resultResourceId: v.resultResourceId,
-    resultCount: v.resultCount, error: v.error, cancelReason: v.cancelReason, createdAt: v.createdAt,
-    startedAt: v.startedAt, finishedAt: v.finishedAt,
+    jobId: v.jobId,
+    kind: v.kind,
+    title: v.title,
+    status: v.status,
+    percentage: v.percentage,
+    stage: v.stage,
+    stageLabel: v.stageLabel,
+    message: v.message,
+    processed: v.processed,
+    total: v.total,
+    etaSeconds: v.etaSeconds,
+    stages: v.stages,
+    summary: v.summary,
+    resultResourceId: v.resultResourceId,
+    resultCount: v.resultCount,
+    error: v.error,
+    cancelReason: v.cancelReason,
+    createdAt: v.createdAt,
+    startedAt: v.startedAt,
+    finishedAt: v.finishedAt,
     updatedAt: newer ? event.timestamp : v.updatedAt,
     lastSeq: newer ? event.seq : v.lastSeq,
-    plan: v.plan, seen: v.seen, createdSeq: v.createdSeq, startedSeq: v.startedSeq,
-    progressSeq: v.progressSeq, terminalSeq: v.terminalSeq,
+    plan: v.plan,
+    seen: v.seen,
+    createdSeq: v.createdSeq,
+    startedSeq: v.startedSeq,
+    progressSeq: v.progressSeq,
+    terminalSeq: v.terminalSeq,
   };
 }
 
@@ -167,15 +209,34 @@ function copy(v: JobView, event: JobEvent): JobView {
 function advance(v: JobView, event: Extract<JobEvent, { type: "job.progress" }>): JobView {
   const p = event.payload;
   return {
-    jobId: v.jobId, kind: v.kind, title: v.title, status: v.status,
+    jobId: v.jobId,
+    kind: v.kind,
+    title: v.title,
+    status: v.status,
     percentage: p.percentage > v.percentage ? p.percentage : v.percentage,
-    stage: v.stage, stageLabel: p.stageLabel ?? null, message: p.message ?? null,
-    processed: p.processed ?? null, total: p.total ?? null, etaSeconds: p.etaSeconds ?? null,
-    stages: v.stages, summary: v.summary, resultResourceId: v.resultResourceId,
-    resultCount: v.resultCount, error: v.error, cancelReason: v.cancelReason, createdAt: v.createdAt,
-    startedAt: v.startedAt, finishedAt: v.finishedAt, updatedAt: event.timestamp, lastSeq: event.seq,
-    plan: v.plan, seen: v.seen, createdSeq: v.createdSeq, startedSeq: v.startedSeq,
-    progressSeq: event.seq, terminalSeq: v.terminalSeq,
+    stage: v.stage,
+    stageLabel: p.stageLabel ?? null,
+    message: p.message ?? null,
+    processed: p.processed ?? null,
+    total: p.total ?? null,
+    etaSeconds: p.etaSeconds ?? null,
+    stages: v.stages,
+    summary: v.summary,
+    resultResourceId: v.resultResourceId,
+    resultCount: v.resultCount,
+    error: v.error,
+    cancelReason: v.cancelReason,
+    createdAt: v.createdAt,
+    startedAt: v.startedAt,
+    finishedAt: v.finishedAt,
+    updatedAt: event.timestamp,
+    lastSeq: event.seq,
+    plan: v.plan,
+    seen: v.seen,
+    createdSeq: v.createdSeq,
+    startedSeq: v.startedSeq,
+    progressSeq: event.seq,
+    terminalSeq: v.terminalSeq,
   };
 }
 
@@ -226,7 +287,9 @@ function noteStage(seen: SeenStage[], id: string, seq: number, label: string): S
 function settle(prev: JobView, next: JobView): JobView {
   if (next.terminalSeq === 0) next.status = next.startedSeq !== 0 || next.progressSeq !== 0 ? "running" : "pending";
   if (
-    next.stage !== prev.stage || next.plan !== prev.plan || next.seen !== prev.seen ||
+    next.stage !== prev.stage ||
+    next.plan !== prev.plan ||
+    next.seen !== prev.seen ||
     (next.status === "completed") !== (prev.status === "completed")
   ) {
     next.stages = deriveStages(next);

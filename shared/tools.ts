@@ -30,10 +30,15 @@ export type Gift = z.infer<typeof GiftSchema>;
 
 // suggest_gifts
 export const SuggestGiftsInput = z.object({
-  occasion: z.string().check(z.minLength(1)).check(z.describe("The occasion, e.g. birthday, farewell, wedding, promotion")),
+  occasion: z
+    .string()
+    .check(z.minLength(1))
+    .check(z.describe("The occasion, e.g. birthday, farewell, wedding, promotion")),
   budget: z.number().check(z.positive()).check(z.describe("Budget per gift, in US dollars")),
   recipient: z.optional(z.string()).check(z.describe("Who the gift is for: role, interests, tastes")),
-  count: z.optional(z.number().check(z.int(), z.gte(1), z.lte(20))).check(z.describe("How many gifts to suggest (default 5)")),
+  count: z
+    .optional(z.number().check(z.int(), z.gte(1), z.lte(20)))
+    .check(z.describe("How many gifts to suggest (default 5)")),
 });
 export const SuggestGiftsOutput = z.object({
   occasion: z.string(),
@@ -51,7 +56,9 @@ export const EmployeeSchema = z.object({
 });
 export type Employee = z.infer<typeof EmployeeSchema>;
 export const StartBulkInput = z.object({
-  csv: z.optional(z.string()).check(z.describe("CSV with columns name, department, interests (separated by ; or |), optional budget")),
+  csv: z
+    .optional(z.string())
+    .check(z.describe("CSV with columns name, department, interests (separated by ; or |), optional budget")),
   employees: z.optional(z.array(EmployeeSchema)).check(z.describe("The employees, instead of csv")),
   occasion: z.string().check(z.minLength(1)),
   budgetPerPerson: z.number().check(z.positive()).check(z.describe("Default budget per person, in US dollars")),
@@ -81,7 +88,9 @@ export const JobViewSchema = z.object({
   summary: z.nullable(z.string()),
   resultResourceId: z.nullable(z.string()),
   resultCount: z.nullable(z.number()),
-  error: z.nullable(z.object({ code: z.string(), message: z.string(), hint: z.optional(z.string()), retryable: z.boolean() })),
+  error: z.nullable(
+    z.object({ code: z.string(), message: z.string(), hint: z.optional(z.string()), retryable: z.boolean() }),
+  ),
   cancelReason: z.nullable(z.string()),
   createdAt: z.nullable(z.string()),
   startedAt: z.nullable(z.string()),
@@ -165,7 +174,12 @@ export const WaitForJobInput = z.object({
   jobId: z.string().check(z.minLength(1)),
   timeoutMs: z._default(z.number().check(z.int(), z.gte(0), z.lte(600_000)), 50_000),
 });
-export const WaitForJobOutput = z.object({ jobId: z.string(), status: JobStatusSchema, done: z.boolean(), view: JobViewSchema });
+export const WaitForJobOutput = z.object({
+  jobId: z.string(),
+  status: JobStatusSchema,
+  done: z.boolean(),
+  view: JobViewSchema,
+});
 
 /** URIs shared by server and widget. */
 export const URI = {

@@ -29,7 +29,8 @@ const results = new Map<string, string>([
   [TOOL.getJobEvents, JSON.stringify(await shared.tools.call(TOOL.getJobEvents, { jobId }, ctx))],
 ]);
 
-const field = (o: unknown, key: string): unknown => (typeof o === "object" && o !== null ? Reflect.get(o, key) : undefined);
+const field = (o: unknown, key: string): unknown =>
+  typeof o === "object" && o !== null ? Reflect.get(o, key) : undefined;
 
 const app = new Hono();
 app.post("/mcp", async (c) => {
@@ -37,8 +38,11 @@ app.post("/mcp", async (c) => {
   const id = field(message, "id");
   const name = field(field(message, "params"), "name");
   const result = typeof name === "string" ? results.get(name) : undefined;
-  if (result === undefined) return c.json({ jsonrpc: "2.0", id: null, error: { code: -32602, message: "unknown tool" } }, 400);
-  return c.body(`{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},"result":${result}}`, 200, { "content-type": "application/json" });
+  if (result === undefined)
+    return c.json({ jsonrpc: "2.0", id: null, error: { code: -32602, message: "unknown tool" } }, 400);
+  return c.body(`{"jsonrpc":"2.0","id":${JSON.stringify(id ?? null)},"result":${result}}`, 200, {
+    "content-type": "application/json",
+  });
 });
 
 const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => {

@@ -22,5 +22,7 @@ endWithParent();
 process.on("SIGTERM", () => {
   server.close();
   if ("closeAllConnections" in server) server.closeAllConnections();
-  void close().then(() => jobs.close()).finally(() => process.exit(0));
+  void close()
+    .then(() => jobs.close())
+    .finally(() => process.exit(0));
 });

@@ -32,7 +32,12 @@ function contextOf(extra: Extra): ToolContext {
     signal: extra.signal,
     progress: (progress, total, message) => {
       if (token === undefined) return;
-      extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress, total, message } }).catch(() => {});
+      extra
+        .sendNotification({
+          method: "notifications/progress",
+          params: { progressToken: token, progress, total, message },
+        })
+        .catch(() => {});
     },
   };
 }
@@ -42,7 +47,14 @@ const getServer = (): McpServer => {
   for (const spec of specs) {
     server.registerTool(
       spec.name,
-      { title: spec.title, description: spec.description, inputSchema: spec.input, outputSchema: spec.output, annotations: spec.annotations, _meta: spec.meta },
+      {
+        title: spec.title,
+        description: spec.description,
+        inputSchema: spec.input,
+        outputSchema: spec.output,
+        annotations: spec.annotations,
+        _meta: spec.meta,
+      },
       // the SDK has parsed the arguments with spec.input already
       (args, extra) => spec.run(args, contextOf(extra)),
     );
@@ -63,7 +75,8 @@ app.post("/mcp", async (req, res) => {
     });
   } catch (error) {
     console.error(error);
-    if (!res.headersSent) res.status(500).json({ jsonrpc: "2.0", error: { code: -32603, message: "Internal server error" }, id: null });
+    if (!res.headersSent)
+      res.status(500).json({ jsonrpc: "2.0", error: { code: -32603, message: "Internal server error" }, id: null });
   }
 });
 

@@ -35,7 +35,16 @@ describe("the catalog", () => {
   });
 
   it("refuses two products that would share an id", () => {
-    const twice = [{ name: "Dup", occasions: ["birthday"], products: [{ name: "Same Thing", price: 10, tags: ["home"] }, { name: "Same thing", price: 12, tags: ["home"] }] }];
+    const twice = [
+      {
+        name: "Dup",
+        occasions: ["birthday"],
+        products: [
+          { name: "Same Thing", price: 10, tags: ["home"] },
+          { name: "Same thing", price: 12, tags: ["home"] },
+        ],
+      },
+    ];
     expect(() => buildCatalog(twice)).toThrow(/Duplicate catalog id same-thing/);
     expect(buildCatalog(CATEGORIES)).toEqual(CATALOG);
   });

@@ -25,7 +25,11 @@ function shopPrice(raw: number): number {
 }
 
 function slug(text: string): string {
-  return text.toLowerCase().replace(/&/g, " and ").replace(/[^a-z0-9]+/g, "-").replace(/^-|-$/g, "");
+  return text
+    .toLowerCase()
+    .replace(/&/g, " and ")
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-|-$/g, "");
 }
 
 /** Expands categories into catalog items, in source order; ids are unique slugs of the names. */

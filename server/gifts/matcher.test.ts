@@ -38,12 +38,23 @@ describe("matchGifts", () => {
   });
 
   it("returns nothing when the budget is under the cheapest gift", () => {
-    expect(matchGifts({ occasion: "birthday", budget: CHEAPEST_GIFT.price - 0.01, interests: ["coffee"], count: 5 })).toEqual([]);
-    expect(matchGifts({ occasion: "birthday", budget: CHEAPEST_GIFT.price, interests: [], count: 5 }).map((g) => g.id)).toEqual([CHEAPEST_GIFT.id]);
+    expect(
+      matchGifts({ occasion: "birthday", budget: CHEAPEST_GIFT.price - 0.01, interests: ["coffee"], count: 5 }),
+    ).toEqual([]);
+    expect(
+      matchGifts({ occasion: "birthday", budget: CHEAPEST_GIFT.price, interests: [], count: 5 }).map((g) => g.id),
+    ).toEqual([CHEAPEST_GIFT.id]);
   });
 
   it("is deterministic", () => {
-    const request = { occasion: "holiday", budget: 80, interests: ["tea", "yoga"], department: "Design", text: "loves ceramics", count: 6 };
+    const request = {
+      occasion: "holiday",
+      budget: 80,
+      interests: ["tea", "yoga"],
+      department: "Design",
+      text: "loves ceramics",
+      count: 6,
+    };
     expect(matchGifts(request)).toEqual(matchGifts(request));
   });
 
@@ -61,7 +72,13 @@ describe("matchGifts", () => {
     expect(item(espresso.id).tags).toContain("coffee");
     const [games] = matchGifts({ occasion: "birthday", budget: 60, interests: ["board games"], count: 1 });
     expect(item(games.id).tags).toContain("board-games");
-    const [fromText] = matchGifts({ occasion: "farewell", budget: 100, interests: [], text: "She is an avid marathon runner", count: 1 });
+    const [fromText] = matchGifts({
+      occasion: "farewell",
+      budget: 100,
+      interests: [],
+      text: "She is an avid marathon runner",
+      count: 1,
+    });
     expect(item(fromText.id).tags).toContain("running");
   });
 
@@ -74,9 +91,21 @@ describe("matchGifts", () => {
   });
 
   it("weighs stated interests above what the department suggests", () => {
-    const [first] = matchGifts({ occasion: "birthday", budget: 70, interests: ["yoga"], department: "Engineering", count: 3 });
+    const [first] = matchGifts({
+      occasion: "birthday",
+      budget: 70,
+      interests: ["yoga"],
+      department: "Engineering",
+      count: 3,
+    });
     expect(item(first.id).tags).toContain("yoga");
-    const deptOnly = matchGifts({ occasion: "birthday", budget: 70, interests: [], department: "Engineering", count: 2 });
+    const deptOnly = matchGifts({
+      occasion: "birthday",
+      budget: 70,
+      interests: [],
+      department: "Engineering",
+      count: 2,
+    });
     expect(deptOnly[0].reason).toContain("someone in Engineering");
   });
 
@@ -96,7 +125,14 @@ describe("matchGifts", () => {
       { id: "c", name: "Kettle", category: "Home", price: 45, tags: ["tea"], occasions: ["birthday"] },
     ];
     const match = createMatcher(catalog);
-    expect(match({ occasion: "birthday", budget: 40, interests: ["coffee"], count: 3 }).map((g) => g.id)).toEqual(["b", "a"]);
-    expect(match({ occasion: "birthday", budget: 50, interests: ["coffee"], count: 3 }).map((g) => g.id)).toEqual(["b", "a", "c"]);
+    expect(match({ occasion: "birthday", budget: 40, interests: ["coffee"], count: 3 }).map((g) => g.id)).toEqual([
+      "b",
+      "a",
+    ]);
+    expect(match({ occasion: "birthday", budget: 50, interests: ["coffee"], count: 3 }).map((g) => g.id)).toEqual([
+      "b",
+      "a",
+      "c",
+    ]);
   });
 });

@@ -8,7 +8,15 @@ import type { Gift } from "../../shared/tools.js";
 import type { MatchGifts, MatchRequest } from "../jobs/job-service.js";
 import { CATALOG, type CatalogItem } from "./catalog.js";
 import { createTextIndex } from "./text-index.js";
-import { categoryOpening, departmentOpening, dollars, giftReason, interestOpening, occasionClause, secondInterest } from "./reason.js";
+import {
+  categoryOpening,
+  departmentOpening,
+  dollars,
+  giftReason,
+  interestOpening,
+  occasionClause,
+  secondInterest,
+} from "./reason.js";
 import { createPicker } from "./pick.js";
 
 /** How much a matched tag counts, by where the person's words came from. */

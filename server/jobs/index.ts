@@ -75,9 +75,10 @@ export function createJobService({ store, match, limits: overrides, now = Date.n
   // one process per store: whatever is still unfinished was cut off when the last one stopped
   const ready = (async () => {
     for (const job of await store.listUnfinished()) {
-      const message = job.view.status === "running"
-        ? "The server restarted while this job was running, so it stopped before finishing."
-        : "The server restarted before this job could start.";
+      const message =
+        job.view.status === "running"
+          ? "The server restarted while this job was running, so it stopped before finishing."
+          : "The server restarted before this job could start.";
       await log.append(job.jobId, job.owner, [interrupted(message)]);
     }
     await expire();
@@ -85,7 +86,12 @@ export function createJobService({ store, match, limits: overrides, now = Date.n
   const sweep = setInterval(() => void expire(), limits.sweepIntervalMs);
   sweep.unref();
 
-  async function execute(jobId: string, owner: Caller, run: Omit<BulkRun, "signal" | "emit" | "putChunk" | "gate">, controller: AbortController) {
+  async function execute(
+    jobId: string,
+    owner: Caller,
+    run: Omit<BulkRun, "signal" | "emit" | "putChunk" | "gate">,
+    controller: AbortController,
+  ) {
     try {
       if (controller.signal.aborted) return;
       await runBulkAnalysis({
@@ -102,14 +108,20 @@ export function createJobService({ store, match, limits: overrides, now = Date.n
     } catch (error) {
       // stopped means canceled (already recorded) or closing (close records it)
       if (error instanceof JobStopped || controller.signal.aborted) return;
-      const payload: Failed["payload"] = error instanceof JobFailure
-        ? { code: error.code, message: error.message, ...(error.hint === undefined ? {} : { hint: error.hint }), retryable: false }
-        : {
-            code: "internal",
-            message: `The analysis stopped on an unexpected error: ${(error as Error)?.message ?? String(error)}.`,
-            hint: `Try again with ${TOOL.startBulk}; if it fails again, check the file for unusual content.`,
-            retryable: true,
-          };
+      const payload: Failed["payload"] =
+        error instanceof JobFailure
+          ? {
+              code: error.code,
+              message: error.message,
+              ...(error.hint === undefined ? {} : { hint: error.hint }),
+              retryable: false,
+            }
+          : {
+              code: "internal",
+              message: `The analysis stopped on an unexpected error: ${(error as Error)?.message ?? String(error)}.`,
+              hint: `Try again with ${TOOL.startBulk}; if it fails again, check the file for unusual content.`,
+              retryable: true,
+            };
       await log.append(jobId, owner, [{ type: "job.failed", payload }]).catch(() => {});
     } finally {
       live.delete(jobId);
@@ -123,14 +135,18 @@ export function createJobService({ store, match, limits: overrides, now = Date.n
     await scheduler.close();
     for (const [jobId, job] of ending) {
       live.delete(jobId);
-      await log.append(jobId, job.owner, [interrupted("The server shut down before this job finished.")]).catch(() => {});
+      await log
+        .append(jobId, job.owner, [interrupted("The server shut down before this job finished.")])
+        .catch(() => {});
     }
   }
 
   // calls in flight, so that close() lets them finish before it closes the store
   const inflight = new Set<Promise<unknown>>();
   let closed = false;
-  function tracked<A extends unknown[], T>(call: (...args: A) => Promise<Outcome<T>>): (...args: A) => Promise<Outcome<T>> {
+  function tracked<A extends unknown[], T>(
+    call: (...args: A) => Promise<Outcome<T>>,
+  ): (...args: A) => Promise<Outcome<T>> {
     return async (...args) => {
       if (closed) return fail("internal", "The job service has shut down.", "Try again once the server is back.");
       const p = call(...args);
@@ -158,11 +174,21 @@ export function createJobService({ store, match, limits: overrides, now = Date.n
       if (!plan.ok) return plan;
       const { input, estimatedRows } = plan.value;
       const jobId = newJobId();
-      const owner: Caller = caller.sessionId === undefined ? { subject: caller.subject } : { subject: caller.subject, sessionId: caller.sessionId };
+      const owner: Caller =
+        caller.sessionId === undefined
+          ? { subject: caller.subject }
+          : { subject: caller.subject, sessionId: caller.sessionId };
       const stages = stagePlan();
       const view = await log.create(
         { jobId, owner, input, createdAt: now() },
-        { type: "job.created", payload: { kind: "bulk_gift_analysis", title: `${input.occasion} gifts for ${count(estimatedRows)} people`, stages } },
+        {
+          type: "job.created",
+          payload: {
+            kind: "bulk_gift_analysis",
+            title: `${input.occasion} gifts for ${count(estimatedRows)} people`,
+            stages,
+          },
+        },
       );
       const controller = new AbortController();
       live.set(jobId, { owner, controller });
@@ -171,17 +197,21 @@ export function createJobService({ store, match, limits: overrides, now = Date.n
       return ok({ jobId, status: view.status, stages, resultUri: URI.jobResult(jobId) });
     }),
 
-    cancel: tracked(async ({ jobId }: Parameters<JobService["cancel"]>[0], caller: Caller): ReturnType<JobService["cancel"]> => {
-      await ready;
-      const gated = await gate(jobId, caller);
-      if (!gated.ok) return gated;
-      const appended = await log.append(jobId, gated.value.owner, [{ type: "job.canceled", payload: { reason: "Canceled on request." } }]);
-      if (!appended.ok) return ok({ jobId, status: appended.view.status, changed: false });
-      scheduler.remove(jobId);
-      live.get(jobId)?.controller.abort();
-      live.delete(jobId);
-      return ok({ jobId, status: appended.view.status, changed: true });
-    }),
+    cancel: tracked(
+      async ({ jobId }: Parameters<JobService["cancel"]>[0], caller: Caller): ReturnType<JobService["cancel"]> => {
+        await ready;
+        const gated = await gate(jobId, caller);
+        if (!gated.ok) return gated;
+        const appended = await log.append(jobId, gated.value.owner, [
+          { type: "job.canceled", payload: { reason: "Canceled on request." } },
+        ]);
+        if (!appended.ok) return ok({ jobId, status: appended.view.status, changed: false });
+        scheduler.remove(jobId);
+        live.get(jobId)?.controller.abort();
+        live.delete(jobId);
+        return ok({ jobId, status: appended.view.status, changed: true });
+      },
+    ),
 
     onEvent(listener) {
       listeners.add(listener);

@@ -9,7 +9,12 @@ import { createMemoryStore } from "./stores/memory.js";
 import type { JobStore } from "./store.js";
 
 const owner = { subject: "alice" };
-const newJob = (jobId: string) => ({ jobId, owner, createdAt: 0, input: { occasion: "o", budgetPerPerson: 1, employees: [] } });
+const newJob = (jobId: string) => ({
+  jobId,
+  owner,
+  createdAt: 0,
+  input: { occasion: "o", budgetPerPerson: 1, employees: [] },
+});
 const created = { type: "job.created" as const, payload: { kind: "k", title: "t", stages: [] } };
 const started = { type: "job.started", payload: {} } as const;
 const progress = (percentage: number) => ({ type: "job.progress", payload: { percentage, stage: "parse" } }) as const;
@@ -17,7 +22,12 @@ const progress = (percentage: number) => ({ type: "job.progress", payload: { per
 function setup(store: JobStore = createMemoryStore()) {
   const notices: JobEventNotice[] = [];
   const woken: string[] = [];
-  const log = createJobLog({ store, now: () => Date.parse("2026-02-03T04:05:06.789Z"), publish: (n) => notices.push(n), wake: (id) => woken.push(id) });
+  const log = createJobLog({
+    store,
+    now: () => Date.parse("2026-02-03T04:05:06.789Z"),
+    publish: (n) => notices.push(n),
+    wake: (id) => woken.push(id),
+  });
   return { store, log, notices, woken };
 }
 
@@ -34,7 +44,11 @@ describe("createJobLog", () => {
       ["j:2", "j", 2, "2026-02-03T04:05:06.789Z"],
       ["j:3", "j", 3, "2026-02-03T04:05:06.789Z"],
     ]);
-    expect(notices.map((n) => [n.event.seq, n.view.lastSeq, n.owner])).toEqual([[1, 1, owner], [2, 2, owner], [3, 3, owner]]);
+    expect(notices.map((n) => [n.event.seq, n.view.lastSeq, n.owner])).toEqual([
+      [1, 1, owner],
+      [2, 2, owner],
+      [3, 3, owner],
+    ]);
     expect(woken).toEqual(["j", "j"]);
   });
 
@@ -51,8 +65,16 @@ describe("createJobLog", () => {
   it("refuses a forbidden event whole, storing and publishing nothing", async () => {
     const { store, log, notices } = setup();
     await log.create(newJob("j"), created);
-    const r = await log.append("j", owner, [started, { type: "job.completed", payload: { summary: "s", resultResourceId: "r" } }, progress(1)]);
-    expect(r).toMatchObject({ ok: false, reason: "job.progress after the job was completed", view: { status: "pending" } });
+    const r = await log.append("j", owner, [
+      started,
+      { type: "job.completed", payload: { summary: "s", resultResourceId: "r" } },
+      progress(1),
+    ]);
+    expect(r).toMatchObject({
+      ok: false,
+      reason: "job.progress after the job was completed",
+      view: { status: "pending" },
+    });
     expect(await store.readEvents("j", 0, 10)).toHaveLength(1);
     expect(notices).toHaveLength(1);
     expect(await log.append("nope", owner, [started])).toMatchObject({ ok: false, reason: "no job nope" });

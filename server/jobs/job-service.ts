@@ -7,8 +7,18 @@ import type { JobEvent } from "../../shared/job-events.js";
 import type { JobView } from "../../shared/job-reducer.js";
 import type { ToolError } from "../../shared/errors.js";
 import type {
-  Gift, CancelJobInput, CancelJobOutput, GetJobEventsInput, GetJobEventsResult, GetJobResultInput,
-  GetJobResultResult, JobResult, StartBulkInput, StartBulkResult, WaitForJobInput, WaitForJobOutput,
+  Gift,
+  CancelJobInput,
+  CancelJobOutput,
+  GetJobEventsInput,
+  GetJobEventsResult,
+  GetJobResultInput,
+  GetJobResultResult,
+  JobResult,
+  StartBulkInput,
+  StartBulkResult,
+  WaitForJobInput,
+  WaitForJobOutput,
 } from "../../shared/tools.js";
 
 /** One person to find gifts for; the matcher ranks catalog items by fit, all within `budget`. */
@@ -36,7 +46,11 @@ export type JobEventNotice = { event: JobEvent; owner: Caller; view: JobView };
 export type JobService = {
   start(args: z.infer<typeof StartBulkInput>, caller: Caller): Promise<Outcome<StartBulkResult>>;
   /** Events after `afterSeq`; with `waitMs`, resolves as soon as one exists (long poll) or time is up. */
-  getEvents(args: z.output<typeof GetJobEventsInput>, caller: Caller, signal?: AbortSignal): Promise<Outcome<GetJobEventsResult>>;
+  getEvents(
+    args: z.output<typeof GetJobEventsInput>,
+    caller: Caller,
+    signal?: AbortSignal,
+  ): Promise<Outcome<GetJobEventsResult>>;
   getResult(args: z.output<typeof GetJobResultInput>, caller: Caller): Promise<Outcome<GetJobResultResult>>;
   /** The full result, for the result resource. */
   readResult(jobId: string, caller: Caller): Promise<Outcome<JobResult>>;

@@ -28,7 +28,11 @@ export function notFinished<T>(jobId: string, status: JobStatus, percentage: num
     );
   }
   const how = status === "failed" ? "failed" : "was canceled";
-  return fail("job_not_finished", `Job ${jobId} ${how}, so it has no result.`, `Start a new analysis with ${TOOL.startBulk}.`);
+  return fail(
+    "job_not_finished",
+    `Job ${jobId} ${how}, so it has no result.`,
+    `Start a new analysis with ${TOOL.startBulk}.`,
+  );
 }
 
 /** "1,234,567.5": the same in every locale, and cheap enough for progress messages. */

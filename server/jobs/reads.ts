@@ -21,7 +21,9 @@ export function createReads(store: JobStore, gate: Gate, waiters: Waiters, ready
   async function finished(jobId: string, view: JobView) {
     if (view.status !== "completed") return notFinished<ResultHead>(jobId, view.status, view.percentage);
     const head = await store.readResultHead(jobId);
-    return head ? ok(head) : fail<ResultHead>("internal", `The result of job ${jobId} is missing.`, "Run the analysis again.");
+    return head
+      ? ok(head)
+      : fail<ResultHead>("internal", `The result of job ${jobId} is missing.`, "Run the analysis again.");
   }
 
   return {
@@ -43,7 +45,14 @@ export function createReads(store: JobStore, gate: Gate, waiters: Waiters, ready
       }
       const view = applyJobEvents(await latest(jobId, gated.value.view), events);
       const nextSeq = events.length > 0 ? events[events.length - 1].seq : afterSeq;
-      return ok({ jobId, status: view.status, events, nextSeq, done: isTerminalStatus(view.status) && nextSeq >= view.lastSeq, view });
+      return ok({
+        jobId,
+        status: view.status,
+        events,
+        nextSeq,
+        done: isTerminalStatus(view.status) && nextSeq >= view.lastSeq,
+        view,
+      });
     },
 
     async waitFor({ jobId, timeoutMs }, caller, onView, signal) {
@@ -75,7 +84,16 @@ export function createReads(store: JobStore, gate: Gate, waiters: Waiters, ready
       const head = await finished(jobId, gated.value.view);
       if (!head.ok) return head;
       const { total, chunkSize, skipped, summary } = head.value;
-      const page: GetJobResultResult = { jobId, summary, total, offset, nextOffset: null, people: [], skipped: [], resultUri: URI.jobResult(jobId) };
+      const page: GetJobResultResult = {
+        jobId,
+        summary,
+        total,
+        offset,
+        nextOffset: null,
+        people: [],
+        skipped: [],
+        resultUri: URI.jobResult(jobId),
+      };
       if (offset >= total) {
         if (offset === 0) page.skipped = skipped;
         return ok(page);

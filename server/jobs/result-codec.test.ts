@@ -6,11 +6,11 @@ import type { Gift, PersonResult } from "../../shared/tools.js";
 import { decodeChunk, encodeChunk } from "./result-codec.js";
 
 const mug: Gift = { id: "mug", name: "Mug", price: 12, category: "Kitchen", reason: "Likes coffee" };
-const card: Gift = { id: "card", name: "Card", price: 10, category: "General", reason: "Fits a \"small\" budget" };
+const card: Gift = { id: "card", name: "Card", price: 10, category: "General", reason: 'Fits a "small" budget' };
 const gifts = [mug];
 const interests = ["coffee", "tea"];
 const people: PersonResult[] = [
-  { row: 2, name: "Zoë, \"Z\"", department: "R&D", interests, budget: 30, gifts },
+  { row: 2, name: 'Zoë, "Z"', department: "R&D", interests, budget: 30, gifts },
   { row: 3, name: "李", department: null, interests, budget: 12.5, gifts },
   { row: 5, name: "Lee", department: "Sales", interests: [], budget: 20, gifts: [] },
   { row: 6, name: "Kim", department: "Sales", interests: ["tea"], budget: 20, gifts: [card, mug] },
@@ -40,8 +40,14 @@ describe("result chunks", () => {
   it.each([
     ["not JSON", "{"],
     ["another shape", JSON.stringify({ people: [] })],
-    ["a missing list", JSON.stringify({ v: 2, interests: [], gifts: [], lists: [], people: [[2, "A", null, 0, 10, 0]] })],
-    ["a missing gift", JSON.stringify({ v: 2, interests: [[]], gifts: [], lists: [[0]], people: [[2, "A", null, 0, 10, 0]] })],
+    [
+      "a missing list",
+      JSON.stringify({ v: 2, interests: [], gifts: [], lists: [], people: [[2, "A", null, 0, 10, 0]] }),
+    ],
+    [
+      "a missing gift",
+      JSON.stringify({ v: 2, interests: [[]], gifts: [], lists: [[0]], people: [[2, "A", null, 0, 10, 0]] }),
+    ],
     ["a first-shape missing list", JSON.stringify({ interests: [], gifts: [], people: [[2, "A", null, 0, 10, 0]] })],
     ["an unknown version", JSON.stringify({ v: 3, interests: [], gifts: [], lists: [], people: [] })],
   ])("refuse %s", (_name, body) => {

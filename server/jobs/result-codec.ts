@@ -81,8 +81,16 @@ export function decodeChunk(body: string): PersonResult[] {
   let chunk: Pick<Chunk, "interests" | "people">;
   if (typeof raw === "object" && raw !== null && "v" in raw) {
     const current = ChunkSchema.parse(raw);
-    const gifts = current.gifts.map(([id, name, price, category, reason]): Gift => ({ id, name, price, category, reason }));
-    giftLists = current.lists.map((list) => list.map((g) => gifts[g] ?? fail(`a stored result chunk refers to a missing gift (${g})`)));
+    const gifts = current.gifts.map(([id, name, price, category, reason]): Gift => ({
+      id,
+      name,
+      price,
+      category,
+      reason,
+    }));
+    giftLists = current.lists.map((list) =>
+      list.map((g) => gifts[g] ?? fail(`a stored result chunk refers to a missing gift (${g})`)),
+    );
     chunk = current;
   } else {
     const v1 = ChunkV1Schema.parse(raw);

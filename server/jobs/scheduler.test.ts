@@ -8,7 +8,14 @@ function controlled() {
   let finish!: () => void;
   const ended = new Promise<void>((r) => (finish = r));
   let started = false;
-  return { run: async () => { started = true; await ended; }, finish, started: () => started };
+  return {
+    run: async () => {
+      started = true;
+      await ended;
+    },
+    finish,
+    started: () => started,
+  };
 }
 const turn = () => new Promise((r) => setImmediate(r));
 
@@ -58,7 +65,9 @@ describe("createScheduler", () => {
   it("keeps going after a run throws", async () => {
     const s = createScheduler(1);
     const b = controlled();
-    s.enqueue("a", async () => { throw new Error("boom"); });
+    s.enqueue("a", async () => {
+      throw new Error("boom");
+    });
     s.enqueue("b", b.run);
     await turn();
     await turn();

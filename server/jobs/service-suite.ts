@@ -64,7 +64,13 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       if (!page.ok) throw new Error(page.error.message);
       expect(page.value).toMatchObject({ jobId, total: 50, offset: 0, nextOffset: 10, resultUri, skipped: [] });
       const first = page.value.people[0];
-      expect(first).toMatchObject({ row: 2, name: "Ada Lovelace 0", department: "Engineering", interests: ["coffee", "hiking"], budget: 50 });
+      expect(first).toMatchObject({
+        row: 2,
+        name: "Ada Lovelace 0",
+        department: "Engineering",
+        interests: ["coffee", "hiking"],
+        budget: 50,
+      });
       expect(first.gifts.map((g) => g.id)).toEqual(["beans", "boots", "mug"]);
       expect(first.gifts.every((g) => g.price <= first.budget)).toBe(true);
       const full = await service.readResult(jobId, ALICE);
@@ -106,7 +112,10 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       expect(view.status).toBe("completed");
       const page = await service.getResult({ jobId: started.value.jobId, offset: 0, limit: 50 }, ALICE);
       if (!page.ok) throw new Error(page.error.message);
-      expect(page.value.people.map((p) => [p.row, p.name, p.budget])).toEqual([[2, "Smith, Jane", 30], [5, "Multi\nLine Name", 50]]);
+      expect(page.value.people.map((p) => [p.row, p.name, p.budget])).toEqual([
+        [2, "Smith, Jane", 30],
+        [5, "Multi\nLine Name", 50],
+      ]);
       expect(page.value.skipped).toEqual([
         { row: 3, reason: "it has no name" },
         { row: 4, reason: 'its budget "cheap" is not a positive number' },
@@ -160,7 +169,9 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       const r = await make().start({ ...START, csv: "Name,Dept,Hobbies\nA,B,C\n" }, ALICE);
       expect(r).toMatchObject({ ok: false, error: { code: "invalid_csv" } });
       if (r.ok) return;
-      expect(r.error.message).toBe('The CSV has no "department" or "interests" column: its header has "Name", "Dept", "Hobbies".');
+      expect(r.error.message).toBe(
+        'The CSV has no "department" or "interests" column: its header has "Name", "Dept", "Hobbies".',
+      );
     });
 
     it("enforces the size and row limits with their own errors", async () => {
@@ -171,7 +182,10 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       expect(tooMany).toMatchObject({ ok: false, error: { code: "too_many_rows" } });
       if (!tooMany.ok) expect(tooMany.error.message).toContain("at most 30");
       const list = Array.from({ length: 31 }, (_, i) => ({ name: `P${i}`, interests: [] }));
-      expect(await service.start({ ...START, employees: list }, ALICE)).toMatchObject({ ok: false, error: { code: "too_many_rows" } });
+      expect(await service.start({ ...START, employees: list }, ALICE)).toMatchObject({
+        ok: false,
+        error: { code: "too_many_rows" },
+      });
       expect((await service.start({ ...START, csv: makeCsv(30) }, ALICE)).ok).toBe(true);
     });
 
@@ -209,7 +223,7 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       if (!started.ok) throw new Error(started.error.message);
       expect((await settle(service, started.value.jobId)).status).toBe("completed");
       const rows: number[] = [];
-      for (let offset: number | null = 0; offset !== null; ) {
+      for (let offset: number | null = 0; offset !== null;) {
         const page = await service.getResult({ jobId: started.value.jobId, offset, limit: 500 }, ALICE);
         if (!page.ok) throw new Error(page.error.message);
         rows.push(...page.value.people.map((p) => p.row));
@@ -227,7 +241,7 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       await settle(service, started.value.jobId);
       const seen: number[] = [];
       const people: number[] = [];
-      for (let offset: number | null = 0; offset !== null; ) {
+      for (let offset: number | null = 0; offset !== null;) {
         const page = await service.getResult({ jobId: started.value.jobId, offset, limit: 7 }, ALICE);
         if (!page.ok) throw new Error(page.error.message);
         seen.push(...page.value.skipped.map((s) => s.row));
@@ -261,7 +275,11 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       const waiting = await service.start({ ...START, csv: makeCsv(5) }, ALICE);
       if (!blocker.ok || !waiting.ok) throw new Error("start failed");
       const controller = new AbortController();
-      const poll = service.getEvents({ jobId: waiting.value.jobId, afterSeq: 1, waitMs: 25_000, limit: 100 }, ALICE, controller.signal);
+      const poll = service.getEvents(
+        { jobId: waiting.value.jobId, afterSeq: 1, waitMs: 25_000, limit: 100 },
+        ALICE,
+        controller.signal,
+      );
       setTimeout(() => controller.abort(), 10);
       const r = await poll;
       expect(r).toMatchObject({ ok: true, value: { events: [], nextSeq: 1, done: false, status: "pending" } });
@@ -273,8 +291,14 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       const started = await service.start({ ...START, csv: makeCsv(3) }, ALICE);
       if (!started.ok) throw new Error(started.error.message);
       const view = await settle(service, started.value.jobId);
-      const r = await service.getEvents({ jobId: started.value.jobId, afterSeq: view.lastSeq, waitMs: 25_000, limit: 10 }, ALICE);
-      expect(r).toMatchObject({ ok: true, value: { events: [], nextSeq: view.lastSeq, done: true, status: "completed" } });
+      const r = await service.getEvents(
+        { jobId: started.value.jobId, afterSeq: view.lastSeq, waitMs: 25_000, limit: 10 },
+        ALICE,
+      );
+      expect(r).toMatchObject({
+        ok: true,
+        value: { events: [], nextSeq: view.lastSeq, done: true, status: "completed" },
+      });
       const some = await service.getEvents({ jobId: started.value.jobId, afterSeq: 0, waitMs: 0, limit: 2 }, ALICE);
       expect(some).toMatchObject({ ok: true, value: { nextSeq: 2, done: false, view: { status: "completed" } } });
     });
@@ -284,7 +308,10 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       const started = await service.start({ ...START, csv: bigCsv() }, ALICE);
       if (!started.ok) throw new Error(started.error.message);
       const { jobId } = started.value;
-      await nextNotice(service, (n) => n.event.jobId === jobId && n.event.type === "job.progress" && n.event.payload.percentage > 5);
+      await nextNotice(
+        service,
+        (n) => n.event.jobId === jobId && n.event.type === "job.progress" && n.event.payload.percentage > 5,
+      );
       const first = await service.cancel({ jobId }, ALICE);
       expect(first).toEqual({ ok: true, value: { jobId, status: "canceled", changed: true } });
       const again = await service.cancel({ jobId }, ALICE);
@@ -295,7 +322,10 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       expect(after).toEqual(before);
       const { terminal } = expectValidHistory(after);
       expect(terminal.type).toBe("job.canceled");
-      expect(await service.getResult({ jobId, offset: 0, limit: 5 }, ALICE)).toMatchObject({ ok: false, error: { code: "job_not_finished" } });
+      expect(await service.getResult({ jobId, offset: 0, limit: 5 }, ALICE)).toMatchObject({
+        ok: false,
+        error: { code: "job_not_finished" },
+      });
     });
 
     it("says a finished job was not changed by cancel", async () => {
@@ -331,7 +361,10 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       const blocker = await service.start({ ...START, csv: bigCsv() }, ALICE);
       const queued = await service.start({ ...START, csv: makeCsv(10) }, ALICE);
       if (!blocker.ok || !queued.ok) throw new Error("start failed");
-      expect(await service.cancel({ jobId: queued.value.jobId }, ALICE)).toMatchObject({ ok: true, value: { changed: true } });
+      expect(await service.cancel({ jobId: queued.value.jobId }, ALICE)).toMatchObject({
+        ok: true,
+        value: { changed: true },
+      });
       await service.cancel({ jobId: blocker.value.jobId }, ALICE);
       await new Promise((r) => setTimeout(r, 50)); // the freed slot must not start the canceled job
       const events = await history(service, queued.value.jobId);
@@ -366,7 +399,10 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       const missing = await service.getEvents({ jobId: "job_nope", afterSeq: 0, waitMs: 0, limit: 1 }, ALICE);
       expect(missing).toEqual({
         ok: false,
-        error: { code: "unknown_job", message: "No job job_nope: it may have expired; start a new analysis with start_bulk_gift_analysis." },
+        error: {
+          code: "unknown_job",
+          message: "No job job_nope: it may have expired; start a new analysis with start_bulk_gift_analysis.",
+        },
       });
       const other = { subject: BOB.subject, sessionId: ALICE.sessionId };
       const answers = [
@@ -376,9 +412,18 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
         await service.cancel({ jobId }, other),
         await service.waitFor({ jobId, timeoutMs: 0 }, other, () => {}),
       ];
-      for (const a of answers) expect(a).toEqual({ ok: false, error: { code: "unknown_job", message: `No job ${jobId}: it may have expired; start a new analysis with start_bulk_gift_analysis.` } });
+      for (const a of answers)
+        expect(a).toEqual({
+          ok: false,
+          error: {
+            code: "unknown_job",
+            message: `No job ${jobId}: it may have expired; start a new analysis with start_bulk_gift_analysis.`,
+          },
+        });
       // same subject from another session is the same person
-      expect((await service.getEvents({ jobId, afterSeq: 0, waitMs: 0, limit: 1 }, { subject: "alice" })).ok).toBe(true);
+      expect((await service.getEvents({ jobId, afterSeq: 0, waitMs: 0, limit: 1 }, { subject: "alice" })).ok).toBe(
+        true,
+      );
     });
 
     it("waits for the end, reporting each change of the view", async () => {
@@ -386,7 +431,9 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       const started = await service.start({ ...START, csv: makeCsv(20_000) }, ALICE);
       if (!started.ok) throw new Error(started.error.message);
       const seen: number[] = [];
-      const r = await service.waitFor({ jobId: started.value.jobId, timeoutMs: 60_000 }, ALICE, (v) => seen.push(v.lastSeq));
+      const r = await service.waitFor({ jobId: started.value.jobId, timeoutMs: 60_000 }, ALICE, (v) =>
+        seen.push(v.lastSeq),
+      );
       expect(r).toMatchObject({ ok: true, value: { status: "completed", done: true } });
       expect(seen.length).toBeGreaterThan(3);
       expect(seen).toEqual([...seen].sort((a, b) => a - b));
@@ -400,7 +447,11 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
     });
 
     it("fails the job with a retryable error when the work throws", async () => {
-      const service = make({ match: () => { throw new Error("catalog unavailable"); } });
+      const service = make({
+        match: () => {
+          throw new Error("catalog unavailable");
+        },
+      });
       const started = await service.start({ ...START, csv: makeCsv(10) }, ALICE);
       if (!started.ok) throw new Error(started.error.message);
       const view = await settle(service, started.value.jobId);
@@ -412,12 +463,21 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
 
     it("fails a job whose rows turn out over the limit once read", async () => {
       // stray quotes inside unquoted fields fool the quick count, not the parser
-      const lines = ["name,department,interests", 'Ann "Jr,Sales,coffee', ...Array.from({ length: 5 }, (_, i) => `P${i},Sales,tea`), 'Bo "Sr,Sales,tea'];
+      const lines = [
+        "name,department,interests",
+        'Ann "Jr,Sales,coffee',
+        ...Array.from({ length: 5 }, (_, i) => `P${i},Sales,tea`),
+        'Bo "Sr,Sales,tea',
+      ];
       const service = make({ limits: { maxRows: 3 } });
       const started = await service.start({ ...START, csv: lines.join("\n") }, ALICE);
       if (!started.ok) throw new Error(started.error.message);
       const view = await settle(service, started.value.jobId);
-      expect(view.error).toMatchObject({ code: "too_many_rows", message: "The CSV has more than 3 rows.", retryable: false });
+      expect(view.error).toMatchObject({
+        code: "too_many_rows",
+        message: "The CSV has more than 3 rows.",
+        retryable: false,
+      });
     });
 
     it("keeps the event loop turning while a large job runs", async () => {
@@ -451,7 +511,11 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       expect(ends).toEqual([`${running.value.jobId}:job.failed`, `${waiting.value.jobId}:job.failed`]);
       const r = await poll;
       expect(r).toMatchObject({ ok: true, value: { status: "failed", done: true } });
-      if (r.ok) expect(r.value.events[0]).toMatchObject({ type: "job.failed", payload: { code: "interrupted", retryable: true } });
+      if (r.ok)
+        expect(r.value.events[0]).toMatchObject({
+          type: "job.failed",
+          payload: { code: "interrupted", retryable: true },
+        });
     });
   });
 }

@@ -15,7 +15,10 @@ import type { JobInput } from "./store.js";
 export type StartPlan = { input: JobInput; columns?: CsvColumns; estimatedRows: number };
 
 /** Checks a start request; the plan for a job, or the error to answer with (and then no job exists). */
-export function planStart(args: z.infer<typeof StartBulkInput>, limits: Pick<JobLimits, "maxCsvBytes" | "maxRows">): Outcome<StartPlan> {
+export function planStart(
+  args: z.infer<typeof StartBulkInput>,
+  limits: Pick<JobLimits, "maxCsvBytes" | "maxRows">,
+): Outcome<StartPlan> {
   const { csv, employees, occasion, budgetPerPerson } = args;
   if ((csv === undefined) === (employees === undefined)) {
     return fail(
@@ -24,14 +27,23 @@ export function planStart(args: z.infer<typeof StartBulkInput>, limits: Pick<Job
       "Send the employee list once: either as csv (CSV text) or as employees (a list).",
     );
   }
-  if (occasion.trim() === "") return fail("invalid_arguments", "The occasion is empty.", 'Say what the gifts are for, e.g. "holiday".');
+  if (occasion.trim() === "")
+    return fail("invalid_arguments", "The occasion is empty.", 'Say what the gifts are for, e.g. "holiday".');
   if (!(budgetPerPerson > 0 && Number.isFinite(budgetPerPerson))) {
-    return fail("invalid_arguments", `budgetPerPerson must be a positive amount, not ${budgetPerPerson}.`, "Give the default budget per person in US dollars.");
+    return fail(
+      "invalid_arguments",
+      `budgetPerPerson must be a positive amount, not ${budgetPerPerson}.`,
+      "Give the default budget per person in US dollars.",
+    );
   }
   if (csv !== undefined) {
     const plan = inspectCsv(csv, limits);
     if (!plan.ok) return plan;
-    return ok({ input: { occasion, budgetPerPerson, csv }, columns: plan.value.columns, estimatedRows: plan.value.rows });
+    return ok({
+      input: { occasion, budgetPerPerson, csv },
+      columns: plan.value.columns,
+      estimatedRows: plan.value.rows,
+    });
   }
   const list = employees ?? [];
   if (list.length === 0) return fail("invalid_arguments", "The employees list is empty.", "Add at least one employee.");

@@ -8,7 +8,10 @@ import { checkTransition, type EventDraft } from "./state-machine.js";
 
 const created: EventDraft = { type: "job.created", payload: { kind: "k", title: "t", stages: [] } };
 const started: EventDraft = { type: "job.started", payload: {} };
-const progress = (percentage: number): EventDraft => ({ type: "job.progress", payload: { percentage, stage: "parse" } });
+const progress = (percentage: number): EventDraft => ({
+  type: "job.progress",
+  payload: { percentage, stage: "parse" },
+});
 const completed: EventDraft = { type: "job.completed", payload: { summary: "s", resultResourceId: "r" } };
 const failed: EventDraft = { type: "job.failed", payload: { code: "x", message: "m", retryable: false } };
 const canceled: EventDraft = { type: "job.canceled", payload: {} };
@@ -19,7 +22,13 @@ function after(...drafts: EventDraft[]): JobView {
   for (const d of drafts) {
     expect(checkTransition(view, d)).toBeNull();
     const seq = view.lastSeq + 1;
-    view = applyJobEvent(view, { ...d, eventId: `j:${seq}`, jobId: "j", seq, timestamp: "2026-01-01T00:00:00Z" } as JobEvent);
+    view = applyJobEvent(view, {
+      ...d,
+      eventId: `j:${seq}`,
+      jobId: "j",
+      seq,
+      timestamp: "2026-01-01T00:00:00Z",
+    } as JobEvent);
   }
   return view;
 }

@@ -20,17 +20,29 @@ const ev = (jobId: string, seq: number, type: EventType): JobEvent => {
     case "job.progress":
       return { ...envelope, type, payload: { percentage: seq, stage: "parse", processed: seq, total: 100 } };
     case "job.completed":
-      return { ...envelope, type, payload: { summary: "done", resultResourceId: `gifts://jobs/${jobId}/result`, resultCount: 2 } };
+      return {
+        ...envelope,
+        type,
+        payload: { summary: "done", resultResourceId: `gifts://jobs/${jobId}/result`, resultCount: 2 },
+      };
     case "job.canceled":
       return { ...envelope, type, payload: { reason: "Canceled on request." } };
     case "job.failed":
       return { ...envelope, type, payload: { code: "internal", message: "It broke.", retryable: true } };
   }
 };
-const head = (total: number, chunkSize: number): ResultHead =>
-  ({ occasion: "holiday", budgetPerPerson: 40, summary: "done", total, chunkSize, skipped: [{ row: 3, reason: "it has no name" }] });
+const head = (total: number, chunkSize: number): ResultHead => ({
+  occasion: "holiday",
+  budgetPerPerson: 40,
+  summary: "done",
+  total,
+  chunkSize,
+  skipped: [{ row: 3, reason: "it has no name" }],
+});
 const job = (jobId: string, createdAt = 1_000): NewJob => ({
-  jobId, owner: { subject: "alice", sessionId: "s1" }, createdAt,
+  jobId,
+  owner: { subject: "alice", sessionId: "s1" },
+  createdAt,
   input: { occasion: "holiday", budgetPerPerson: 40, csv: "name,department,interests\nA,B,C\n" },
 });
 
@@ -90,9 +102,15 @@ export function describeJobStore(name: string, makeStore: () => JobStore, chunks
       await seed(store, "j1", ["job.started"]);
       const view = (await store.getJob("j1"))!.view;
       await expect(store.append("j1", [ev("j1", 2, "job.progress")], view)).rejects.toBeInstanceOf(StoreConflictError);
-      await expect(store.append("j1", [ev("j1", 3, "job.progress"), ev("j1", 5, "job.progress")], view)).rejects.toBeInstanceOf(StoreConflictError);
-      await expect(store.append("nope", [ev("nope", 1, "job.progress")], view)).rejects.toBeInstanceOf(StoreConflictError);
-      await expect(store.create(job("j1"), [ev("j1", 1, "job.created")], view)).rejects.toBeInstanceOf(StoreConflictError);
+      await expect(
+        store.append("j1", [ev("j1", 3, "job.progress"), ev("j1", 5, "job.progress")], view),
+      ).rejects.toBeInstanceOf(StoreConflictError);
+      await expect(store.append("nope", [ev("nope", 1, "job.progress")], view)).rejects.toBeInstanceOf(
+        StoreConflictError,
+      );
+      await expect(store.create(job("j1"), [ev("j1", 1, "job.created")], view)).rejects.toBeInstanceOf(
+        StoreConflictError,
+      );
       expect((await store.readEvents("j1", 0, 10)).map((e) => e.seq)).toEqual([1, 2]);
       expect((await store.getJob("j1"))!.view.lastSeq).toBe(2);
     });
@@ -138,7 +156,9 @@ export function describeJobStore(name: string, makeStore: () => JobStore, chunks
       expect((await store.getJob("j1"))!.view.status).toBe("running");
       expect(await store.readResultHead("j1")).toBeUndefined();
       await store.append("j1", [completed], view, head(1, 2));
-      await expect(store.append("j1", [ev("j1", 4, "job.progress")], view, head(1, 2))).rejects.toBeInstanceOf(StoreConflictError);
+      await expect(store.append("j1", [ev("j1", 4, "job.progress")], view, head(1, 2))).rejects.toBeInstanceOf(
+        StoreConflictError,
+      );
       expect(await store.readResultHead("j1")).toEqual(head(1, 2));
       // an empty result has no chunks at all
       await seed(store, "empty", ["job.started", "job.completed"], undefined, { head: head(0, 5), chunks: [] });
@@ -146,28 +166,37 @@ export function describeJobStore(name: string, makeStore: () => JobStore, chunks
       expect(await store.readResultChunks("empty", 0, 1)).toEqual([]);
     });
 
-    it.each(["job.canceled", "job.failed"] as const)("deletes the chunks of a job that ends %s, without a result", async (end) => {
-      store = makeStore();
-      await seed(store, "j1", ["job.started"]);
-      await store.putResultChunk("j1", 0, "chunk-0");
-      await store.putResultChunk("j1", 1, "chunk-1");
-      if (chunksKept) expect(await chunksKept(store, "j1")).toBe(2);
-      await extend(store, "j1", [end]);
-      expect(await store.readResultHead("j1")).toBeUndefined();
-      expect(await store.readResultChunks("j1", 0, 5)).toEqual([]);
-      if (chunksKept) expect(await chunksKept(store, "j1")).toBe(0);
-      // a later end cannot touch a committed result
-      await seed(store, "done", ["job.started", "job.completed"], undefined, { head: head(2, 1), chunks: ["a", "b"] });
-      await extend(store, "done", [end]);
-      expect(await store.readResultChunks("done", 0, 5)).toEqual(["a", "b"]);
-    });
+    it.each(["job.canceled", "job.failed"] as const)(
+      "deletes the chunks of a job that ends %s, without a result",
+      async (end) => {
+        store = makeStore();
+        await seed(store, "j1", ["job.started"]);
+        await store.putResultChunk("j1", 0, "chunk-0");
+        await store.putResultChunk("j1", 1, "chunk-1");
+        if (chunksKept) expect(await chunksKept(store, "j1")).toBe(2);
+        await extend(store, "j1", [end]);
+        expect(await store.readResultHead("j1")).toBeUndefined();
+        expect(await store.readResultChunks("j1", 0, 5)).toEqual([]);
+        if (chunksKept) expect(await chunksKept(store, "j1")).toBe(0);
+        // a later end cannot touch a committed result
+        await seed(store, "done", ["job.started", "job.completed"], undefined, {
+          head: head(2, 1),
+          chunks: ["a", "b"],
+        });
+        await extend(store, "done", [end]);
+        expect(await store.readResultChunks("done", 0, 5)).toEqual(["a", "b"]);
+      },
+    );
 
     it("lists unfinished jobs, oldest first", async () => {
       store = makeStore();
       await seed(store, "late", ["job.started"], 3_000);
       await seed(store, "done", ["job.started", "job.completed"], 1_000);
       await seed(store, "early", [], 2_000);
-      expect((await store.listUnfinished()).map((j) => [j.jobId, j.view.status])).toEqual([["early", "pending"], ["late", "running"]]);
+      expect((await store.listUnfinished()).map((j) => [j.jobId, j.view.status])).toEqual([
+        ["early", "pending"],
+        ["late", "running"],
+      ]);
     });
 
     it("expires finished jobs created before a time, with everything they own", async () => {

@@ -31,7 +31,8 @@ export const ResultHeadSchema = z.object({
 export type ResultHead = z.infer<typeof ResultHeadSchema>;
 
 /** How many chunks of `head.chunkSize` people a result with this head has. */
-export const chunkCount = (head: Pick<ResultHead, "total" | "chunkSize">): number => Math.ceil(head.total / head.chunkSize);
+export const chunkCount = (head: Pick<ResultHead, "total" | "chunkSize">): number =>
+  Math.ceil(head.total / head.chunkSize);
 
 /** Thrown by `append` when the events do not continue the job's log (another writer got there first). */
 export class StoreConflictError extends Error {

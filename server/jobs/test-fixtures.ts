@@ -23,7 +23,10 @@ export const testMatch: MatchGifts = ({ budget, interests, count }) => {
     .sort((a, b) => b.hits.length - a.hits.length || b.g.price - a.g.price || (a.g.id < b.g.id ? -1 : 1))
     .slice(0, count)
     .map(({ g, hits }): Gift => ({
-      id: g.id, name: g.name, price: g.price, category: g.category,
+      id: g.id,
+      name: g.name,
+      price: g.price,
+      category: g.category,
       reason: hits.length > 0 ? `Likes ${hits.join(" and ")}` : `Fits a $${budget} budget`,
     }));
 };
@@ -39,7 +42,9 @@ export function makeCsv(rows: number, { crlf = false } = {}): string {
   for (let i = 0; i < rows; i++) {
     const name = `${NAMES[i % NAMES.length]} ${i}`;
     const budget = i % 3 === 0 ? "" : String(20 + (i % 5) * 10);
-    lines.push(`"${name.replace(/"/g, '""')}","${DEPARTMENTS[i % DEPARTMENTS.length]}","${INTERESTS[i % INTERESTS.length]}",${budget}`);
+    lines.push(
+      `"${name.replace(/"/g, '""')}","${DEPARTMENTS[i % DEPARTMENTS.length]}","${INTERESTS[i % INTERESTS.length]}",${budget}`,
+    );
   }
   return lines.join(nl) + nl;
 }

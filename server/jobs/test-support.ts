@@ -12,7 +12,7 @@ export { ALICE, BOB, makeCsv, testMatch } from "./test-fixtures.js";
 /** Every event of a job, read back through the service (and so through the store). */
 export async function history(service: JobService, jobId: string, caller = ALICE): Promise<JobEvent[]> {
   const events: JobEvent[] = [];
-  for (let afterSeq = 0; ; ) {
+  for (let afterSeq = 0; ;) {
     const r = await service.getEvents({ jobId, afterSeq, waitMs: 0, limit: 1000 }, caller);
     if (!r.ok) throw new Error(r.error.message);
     events.push(...r.value.events);
@@ -31,7 +31,8 @@ export function expectValidHistory(events: JobEvent[]) {
   expect(terminal).toHaveLength(1);
   expect(events[events.length - 1]).toBe(terminal[0]);
   const progress = events.flatMap((e) => (e.type === "job.progress" ? [e.payload] : []));
-  for (let i = 1; i < progress.length; i++) expect(progress[i].percentage).toBeGreaterThanOrEqual(progress[i - 1].percentage);
+  for (let i = 1; i < progress.length; i++)
+    expect(progress[i].percentage).toBeGreaterThanOrEqual(progress[i - 1].percentage);
   const stages = progress.map((p) => p.stage).filter((s, i, all) => i === 0 || all[i - 1] !== s);
   return { terminal: terminal[0], progress, stages };
 }

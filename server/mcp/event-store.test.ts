@@ -1,11 +1,17 @@
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { createEventStore } from "./event-store.js";
 
-const note = (n: number): JSONRPCMessage => ({ jsonrpc: "2.0", method: "notifications/message", params: { level: "info", data: n } });
+const note = (n: number): JSONRPCMessage => ({
+  jsonrpc: "2.0",
+  method: "notifications/message",
+  params: { level: "info", data: n },
+});
 
 async function replay(store: ReturnType<typeof createEventStore>, after: string) {
   const sent: { id: string; message: JSONRPCMessage }[] = [];
-  const streamId = await store.replayEventsAfter(after, { send: async (id, message) => void sent.push({ id, message }) });
+  const streamId = await store.replayEventsAfter(after, {
+    send: async (id, message) => void sent.push({ id, message }),
+  });
   return { streamId, sent };
 }
 

@@ -12,13 +12,21 @@ import { describeIssues } from "./input-errors.js";
 const MAX_BATCH = 100;
 
 export type JsonRpcBody =
-  | { ok: true; body: unknown; initialize: boolean; wantsProgress: boolean }
-  | { ok: false; response: Response };
+  { ok: true; body: unknown; initialize: boolean; wantsProgress: boolean } | { ok: false; response: Response };
 
 /** A JSON-RPC error response; `id` is null unless it answers a known request. */
-export function jsonRpcError(status: number, code: number, message: string, data?: unknown, id: string | number | null = null): Response {
+export function jsonRpcError(
+  status: number,
+  code: number,
+  message: string,
+  data?: unknown,
+  id: string | number | null = null,
+): Response {
   const error = data === undefined ? { code, message } : { code, message, data };
-  return new Response(JSON.stringify({ jsonrpc: "2.0", error, id }), { status, headers: { "content-type": "application/json" } });
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error, id }), {
+    status,
+    headers: { "content-type": "application/json" },
+  });
 }
 
 type Json = Record<string, unknown>;
@@ -71,23 +79,43 @@ export async function readJsonRpcBody(req: Request, maxBytes: number, reader?: B
   const text = await (reader ? reader(maxBytes) : readText(req, maxBytes));
   if (text === undefined) {
     const limit = `${Math.round((maxBytes / 1024 / 1024) * 10) / 10} MB`;
-    return { ok: false, response: jsonRpcError(413, JSONRPC.INVALID_REQUEST, `Request body too large: the limit is ${limit} (${maxBytes} bytes).`) };
+    return {
+      ok: false,
+      response: jsonRpcError(
+        413,
+        JSONRPC.INVALID_REQUEST,
+        `Request body too large: the limit is ${limit} (${maxBytes} bytes).`,
+      ),
+    };
   }
   let body: unknown;
   try {
     body = JSON.parse(text);
   } catch (error) {
-    return { ok: false, response: jsonRpcError(400, JSONRPC.PARSE_ERROR, "Parse error: the body is not valid JSON.", String(error)) };
+    return {
+      ok: false,
+      response: jsonRpcError(400, JSONRPC.PARSE_ERROR, "Parse error: the body is not valid JSON.", String(error)),
+    };
   }
   const messages: unknown[] = Array.isArray(body) ? body : [body];
   if (messages.length === 0 || messages.length > MAX_BATCH) {
-    return { ok: false, response: jsonRpcError(400, JSONRPC.INVALID_REQUEST, `Invalid Request: a batch must hold 1 to ${MAX_BATCH} messages.`) };
+    return {
+      ok: false,
+      response: jsonRpcError(
+        400,
+        JSONRPC.INVALID_REQUEST,
+        `Invalid Request: a batch must hold 1 to ${MAX_BATCH} messages.`,
+      ),
+    };
   }
   for (const [index, message] of messages.entries()) {
     const problem = jsonRpcProblem(message);
     if (problem) {
       const where = Array.isArray(body) ? ` (message ${index})` : "";
-      return { ok: false, response: jsonRpcError(400, JSONRPC.INVALID_REQUEST, `Invalid Request${where}: ${problem}.`) };
+      return {
+        ok: false,
+        response: jsonRpcError(400, JSONRPC.INVALID_REQUEST, `Invalid Request${where}: ${problem}.`),
+      };
     }
   }
   const objects = messages.filter(isObject);
@@ -97,9 +125,20 @@ export async function readJsonRpcBody(req: Request, maxBytes: number, reader?: B
     if (!parsed.success) {
       const problems = describeIssues(parsed.error.issues, init).join("; ");
       const id = typeof init.id === "string" || typeof init.id === "number" ? init.id : null;
-      return { ok: false, response: jsonRpcError(400, JSONRPC.INVALID_PARAMS, `Invalid params for initialize: ${problems}.`, undefined, id) };
+      return {
+        ok: false,
+        response: jsonRpcError(
+          400,
+          JSONRPC.INVALID_PARAMS,
+          `Invalid params for initialize: ${problems}.`,
+          undefined,
+          id,
+        ),
+      };
     }
   }
-  const wantsProgress = objects.some((m) => isObject(m.params) && isObject(m.params._meta) && m.params._meta.progressToken !== undefined);
+  const wantsProgress = objects.some(
+    (m) => isObject(m.params) && isObject(m.params._meta) && m.params._meta.progressToken !== undefined,
+  );
   return { ok: true, body, initialize: init !== undefined, wantsProgress };
 }

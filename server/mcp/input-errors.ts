@@ -43,15 +43,21 @@ function kindOf(value: unknown): string {
 }
 
 const EXPECTED: Record<string, string> = {
-  int: "a whole number", number: "a number", string: "a string", boolean: "true or false",
-  object: "an object", array: "an array", record: "an object",
+  int: "a whole number",
+  number: "a number",
+  string: "a string",
+  boolean: "true or false",
+  object: "an object",
+  array: "an array",
+  record: "an object",
 };
 
 function bound(issue: SchemaIssue, big: boolean): string {
   const limit = String(big ? issue.maximum : issue.minimum);
   const { origin, inclusive } = issue;
   if (origin === "string") return `${big ? "at most" : "at least"} ${limit} character${limit === "1" ? "" : "s"} long`;
-  if (origin === "array" || origin === "set") return `${big ? "at most" : "at least"} ${limit} item${limit === "1" ? "" : "s"}`;
+  if (origin === "array" || origin === "set")
+    return `${big ? "at most" : "at least"} ${limit} item${limit === "1" ? "" : "s"}`;
   if (inclusive === false) return `${big ? "less" : "greater"} than ${limit}`;
   return `${big ? "at most" : "at least"} ${limit}`;
 }

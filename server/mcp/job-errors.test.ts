@@ -27,8 +27,20 @@ const UNKNOWN = "job_AAAAAAAAAAAAAAAAAAAAAA";
 
 describe("refused starts", () => {
   it.each([
-    ["an empty CSV", { csv: "" }, "invalid_csv", "The CSV is empty.", "Send a header line with the columns name, department, interests"],
-    ["a CSV with a BOM and blank lines only", { csv: "\uFEFF\r\n\r\n" }, "invalid_csv", "The CSV is empty.", "Send a header line"],
+    [
+      "an empty CSV",
+      { csv: "" },
+      "invalid_csv",
+      "The CSV is empty.",
+      "Send a header line with the columns name, department, interests",
+    ],
+    [
+      "a CSV with a BOM and blank lines only",
+      { csv: "\uFEFF\r\n\r\n" },
+      "invalid_csv",
+      "The CSV is empty.",
+      "Send a header line",
+    ],
     [
       "a CSV without the interests column",
       { csv: "name,department,budget\nAda,Engineering,30\n" },
@@ -36,7 +48,13 @@ describe("refused starts", () => {
       'The CSV has no "interests" column: its header has "name", "department", "budget".',
       "The header must name the columns name, department, interests",
     ],
-    ["a header without rows", { csv: "name,department,interests\n" }, "invalid_csv", "The CSV has a header but no employee rows.", "Add one line per employee"],
+    [
+      "a header without rows",
+      { csv: "name,department,interests\n" },
+      "invalid_csv",
+      "The CSV has a header but no employee rows.",
+      "Add one line per employee",
+    ],
     [
       "both csv and employees",
       { csv: "name,department,interests\nAda,R&D,tea\n", employees: [{ name: "Ada", interests: ["tea"] }] },
@@ -44,8 +62,20 @@ describe("refused starts", () => {
       "Both csv and employees were given.",
       "Send the employee list once: either as csv (CSV text) or as employees (a list).",
     ],
-    ["neither csv nor employees", {}, "invalid_arguments", "No employee list was given.", "either as csv (CSV text) or as employees"],
-    ["an empty employees list", { employees: [] }, "invalid_arguments", "The employees list is empty.", "Add at least one employee."],
+    [
+      "neither csv nor employees",
+      {},
+      "invalid_arguments",
+      "No employee list was given.",
+      "either as csv (CSV text) or as employees",
+    ],
+    [
+      "an empty employees list",
+      { employees: [] },
+      "invalid_arguments",
+      "The employees list is empty.",
+      "Add at least one employee.",
+    ],
   ])("answers %s with isError and what to fix, and creates no job", async (_, args, code, message, hint) => {
     const result = await callTool(client, TOOL.startBulk, { ...base, ...args });
     const error = toolError(result);
@@ -72,21 +102,28 @@ describe("an unknown job", () => {
     [TOOL.getJobResult, { jobId: UNKNOWN, offset: 0, limit: 10 }],
     [TOOL.cancelJob, { jobId: UNKNOWN }],
     [TOOL.waitForJob, { jobId: UNKNOWN, timeoutMs: 20_000 }],
-  ])("is answered by %s with isError naming the job and the way on, at once", async (name, args) => {
-    // waitMs and timeoutMs are long: an unknown job must be refused, not waited on
-    const result = await callTool(client, name, args);
-    expect(toolError(result)).toEqual({
-      code: "unknown_job",
-      message: `No job ${UNKNOWN}: it may have expired; start a new analysis with start_bulk_gift_analysis.`,
-    });
-    expect(toolText(result)).toContain(`No job ${UNKNOWN}`);
-    expect(created).toEqual([]);
-  }, 10_000);
+  ])(
+    "is answered by %s with isError naming the job and the way on, at once",
+    async (name, args) => {
+      // waitMs and timeoutMs are long: an unknown job must be refused, not waited on
+      const result = await callTool(client, name, args);
+      expect(toolError(result)).toEqual({
+        code: "unknown_job",
+        message: `No job ${UNKNOWN}: it may have expired; start a new analysis with start_bulk_gift_analysis.`,
+      });
+      expect(toolText(result)).toContain(`No job ${UNKNOWN}`);
+      expect(created).toEqual([]);
+    },
+    10_000,
+  );
 });
 
 describe("the check that no job was created", () => {
   it("sees a job when a start is accepted", async () => {
-    const result = await callTool(client, TOOL.startBulk, { ...base, employees: [{ name: "Ada", interests: ["tea"] }] });
+    const result = await callTool(client, TOOL.startBulk, {
+      ...base,
+      employees: [{ name: "Ada", interests: ["tea"] }],
+    });
     expect(result.isError).toBeFalsy();
     expect(created).toHaveLength(1);
     await callTool(client, TOOL.waitForJob, { jobId: created[0] });

@@ -5,14 +5,30 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Progress } from "@modelcontextprotocol/sdk/types.js";
-import { GetJobEventsOutput, GetJobResultOutput, JobResultSchema, TOOL, WaitForJobOutput, type PersonResult, type SkippedRow } from "../../shared/tools.js";
+import {
+  GetJobEventsOutput,
+  GetJobResultOutput,
+  JobResultSchema,
+  TOOL,
+  WaitForJobOutput,
+  type PersonResult,
+  type SkippedRow,
+} from "../../shared/tools.js";
 import type { JobEvent } from "../../shared/job-events.js";
 import { CATALOG } from "../gifts/catalog.js";
 import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/index.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
 import {
-  callTool, connectClient, employeeCsv, expectJobHistory, readJobHistory, startJob, startTestServer, toolText, type TestServer,
+  callTool,
+  connectClient,
+  employeeCsv,
+  expectJobHistory,
+  readJobHistory,
+  startJob,
+  startTestServer,
+  toolText,
+  type TestServer,
 } from "../test-support.js";
 
 let server: TestServer;
@@ -20,7 +36,9 @@ let client: Client;
 
 beforeAll(async () => {
   // one job at a time, so that a job can be held back behind another
-  server = await startTestServer({ jobs: createJobService({ store: createMemoryStore(), match: matchGifts, limits: { maxConcurrentJobs: 1 } }) });
+  server = await startTestServer({
+    jobs: createJobService({ store: createMemoryStore(), match: matchGifts, limits: { maxConcurrentJobs: 1 } }),
+  });
   client = await connectClient(server.mcpUrl);
 });
 afterAll(async () => {
@@ -28,12 +46,13 @@ afterAll(async () => {
   await server.close();
 });
 
-const waitForJob = async (jobId: string) => WaitForJobOutput.parse((await callTool(client, TOOL.waitForJob, { jobId })).structuredContent);
+const waitForJob = async (jobId: string) =>
+  WaitForJobOutput.parse((await callTool(client, TOOL.waitForJob, { jobId })).structuredContent);
 
 /** Every result page from offset 0, `limit` people at a time. */
 async function readPages(jobId: string, limit: number) {
   const pages = [];
-  for (let offset: number | null = 0; offset !== null; ) {
+  for (let offset: number | null = 0; offset !== null;) {
     const result = await callTool(client, TOOL.getJobResult, { jobId, offset, limit });
     expect(result.isError).toBeFalsy();
     const page = GetJobResultOutput.parse(result.structuredContent);
@@ -45,22 +64,27 @@ async function readPages(jobId: string, limit: number) {
 }
 
 /** A header with a BOM, odd case and spaces, CRLF line ends, and rows a spreadsheet might export. */
-const TRICKY_CSV = [
-  "\uFEFFName, Department ,INTERESTS,Budget",
-  '"Smith, Jane","R&D, Lab","coffee; ""dark"" roast|hiking",45',
-  '"Line\r\nBreak",Sales,books | music,',
-  "李小龍,工程,tea;yoga,30",
-  "Zoë Ærø,Design,art|travel;wine,$80",
-  "Bob,Support,music,cheap",
-  ",Sales,coffee,20",
-  '"Ólafur 🎉 Arnalds",Music,"vinyl;music",25',
-].join("\r\n") + "\r\n";
+const TRICKY_CSV =
+  [
+    "\uFEFFName, Department ,INTERESTS,Budget",
+    '"Smith, Jane","R&D, Lab","coffee; ""dark"" roast|hiking",45',
+    '"Line\r\nBreak",Sales,books | music,',
+    "李小龍,工程,tea;yoga,30",
+    "Zoë Ærø,Design,art|travel;wine,$80",
+    "Bob,Support,music,cheap",
+    ",Sales,coffee,20",
+    '"Ólafur 🎉 Arnalds",Music,"vinyl;music",25',
+  ].join("\r\n") + "\r\n";
 
 describe("a bulk analysis over MCP", () => {
   it("reads an awkward CSV: the good people get gifts within their budget, the bad rows are skipped with row and reason", async () => {
     const { jobId, resultUri } = await startJob(client, { csv: TRICKY_CSV, occasion: "holiday", budgetPerPerson: 40 });
     const done = await waitForJob(jobId);
-    expect(done).toMatchObject({ status: "completed", done: true, view: { resultCount: 5, resultResourceId: resultUri } });
+    expect(done).toMatchObject({
+      status: "completed",
+      done: true,
+      view: { resultCount: 5, resultResourceId: resultUri },
+    });
 
     const pages = await readPages(jobId, 2);
     expect(pages.map((p) => p.nextOffset)).toEqual([2, 4, null]);
@@ -89,11 +113,22 @@ describe("a bulk analysis over MCP", () => {
     const { contents } = await client.readResource({ uri: resultUri });
     expect(contents[0]).toMatchObject({ uri: resultUri, mimeType: "application/json" });
     const full = JobResultSchema.parse(JSON.parse("text" in contents[0] ? contents[0].text : ""));
-    expect(full).toEqual({ jobId, occasion: "holiday", budgetPerPerson: 40, summary: pages[0].summary, people, skipped });
+    expect(full).toEqual({
+      jobId,
+      occasion: "holiday",
+      budgetPerPerson: 40,
+      summary: pages[0].summary,
+      people,
+      skipped,
+    });
   });
 
   it("keeps the event contract over a whole history, and the reducer folds it into the server's view", async () => {
-    const { jobId, stages } = await startJob(client, { csv: employeeCsv(3_000), occasion: "birthday", budgetPerPerson: 35 });
+    const { jobId, stages } = await startJob(client, {
+      csv: employeeCsv(3_000),
+      occasion: "birthday",
+      budgetPerPerson: 35,
+    });
     const waited = await waitForJob(jobId);
     const { events, raw, last } = await readJobHistory(client, jobId);
     expect(last).toMatchObject({ status: "completed", done: true, nextSeq: events.length });
@@ -111,7 +146,7 @@ describe("a bulk analysis over MCP", () => {
     const events: JobEvent[] = [];
     let calls = 0;
     let emptyCalls = 0;
-    for (let afterSeq = 0; ; ) {
+    for (let afterSeq = 0; ;) {
       calls++;
       const result = await callTool(client, TOOL.getJobEvents, { jobId, afterSeq, waitMs: 20_000 });
       const page = GetJobEventsOutput.parse(result.structuredContent);
@@ -144,7 +179,11 @@ describe("a bulk analysis over MCP", () => {
   it("reports wait_for_job progress as rising percentages of 100 labelled with the stage, then returns the final view", async () => {
     // the job waits behind another until the wait is under way, so the wait sees it from the start
     const blocker = await startJob(client, { csv: employeeCsv(100_000), occasion: "farewell", budgetPerPerson: 45 });
-    const { jobId, stages, status } = await startJob(client, { csv: employeeCsv(20_000), occasion: "farewell", budgetPerPerson: 45 });
+    const { jobId, stages, status } = await startJob(client, {
+      csv: employeeCsv(20_000),
+      occasion: "farewell",
+      budgetPerPerson: 45,
+    });
     expect(status).toBe("pending");
     const progress: Progress[] = [];
     const waiting = callTool(client, TOOL.waitForJob, { jobId }, { onprogress: (p) => void progress.push(p) });
@@ -164,7 +203,11 @@ describe("a bulk analysis over MCP", () => {
     });
     // each report is a percentage the job really reached
     const { events, raw, last } = await readJobHistory(client, jobId);
-    const reached = new Set(events.flatMap((e) => (e.type === "job.progress" ? [e.payload.percentage] : e.type === "job.completed" ? [100] : [0])));
+    const reached = new Set(
+      events.flatMap((e) =>
+        e.type === "job.progress" ? [e.payload.percentage] : e.type === "job.completed" ? [100] : [0],
+      ),
+    );
     for (const p of progress) expect(reached.has(p.progress)).toBe(true);
     expect(progress.at(-1)?.progress).toBe(100);
     expect(final.view).toEqual(last.view);

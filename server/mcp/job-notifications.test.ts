@@ -5,7 +5,11 @@
  * comes back with Last-Event-ID receives what it missed.
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { CallToolResultSchema, LoggingMessageNotificationSchema, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
+import {
+  CallToolResultSchema,
+  LoggingMessageNotificationSchema,
+  ResourceUpdatedNotificationSchema,
+} from "@modelcontextprotocol/sdk/types.js";
 import * as z4 from "zod/v4";
 import * as z from "zod/mini";
 import { JOB_EVENT_TYPES, JobEventSchema, notificationMethodFor, type JobEvent } from "../../shared/job-events.js";
@@ -14,7 +18,14 @@ import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/index.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
 import {
-  callTool, connectStreamingClient, employeeCsv, postRaw, readJobHistory, startJob, startTestServer, type TestServer,
+  callTool,
+  connectStreamingClient,
+  employeeCsv,
+  postRaw,
+  readJobHistory,
+  startJob,
+  startTestServer,
+  type TestServer,
 } from "../test-support.js";
 
 let server: TestServer;
@@ -22,7 +33,9 @@ let bigCsv: string;
 
 beforeAll(async () => {
   // one job at a time: a job started behind a running one stays pending until that one ends
-  server = await startTestServer({ jobs: createJobService({ store: createMemoryStore(), match: matchGifts, limits: { maxConcurrentJobs: 1 } }) });
+  server = await startTestServer({
+    jobs: createJobService({ store: createMemoryStore(), match: matchGifts, limits: { maxConcurrentJobs: 1 } }),
+  });
   bigCsv = employeeCsv(100_000);
 });
 afterAll(async () => {
@@ -75,10 +88,15 @@ const JsonRpcResult = z.object({ result: z.unknown() });
 
 /** A tools/call without a session: no session hears about what it does. */
 async function callStateless(name: string, args: Record<string, unknown>) {
-  const response = await postRaw(server.mcpUrl, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }));
+  const response = await postRaw(
+    server.mcpUrl,
+    JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/call", params: { name, arguments: args } }),
+  );
   return CallToolResultSchema.parse(JsonRpcResult.parse(await response.json()).result).structuredContent;
 }
-const startBlocker = async () => StartBulkOutput.parse(await callStateless(TOOL.startBulk, { csv: bigCsv, occasion: "holiday", budgetPerPerson: 40 })).jobId;
+const startBlocker = async () =>
+  StartBulkOutput.parse(await callStateless(TOOL.startBulk, { csv: bigCsv, occasion: "holiday", budgetPerPerson: 40 }))
+    .jobId;
 const cancelStateless = async (jobId: string) => CancelJobOutput.parse(await callStateless(TOOL.cancelJob, { jobId }));
 
 describe("job notifications", () => {
@@ -112,14 +130,20 @@ describe("job notifications", () => {
       await heardA.until((h) => h.method === "notifications/message" && String(h.params.data).includes("completed"));
 
       const events = jobEvents(heardA.heard, job.jobId);
-      expect(new Set(events.map((e) => e.type))).toEqual(new Set(["job.created", "job.started", "job.progress", "job.completed"]));
+      expect(new Set(events.map((e) => e.type))).toEqual(
+        new Set(["job.created", "job.started", "job.progress", "job.completed"]),
+      );
       // each event exactly once and in order: the notifications are the history
       expect(events).toEqual((await readJobHistory(a, job.jobId)).events);
       expect(jobEvents(heardA.heard, blocker)).toEqual([]);
       expect(updates).toEqual([job.resultUri]);
       expect(logs).toEqual([
         { level: "info", logger: "jobs", data: `Gift analysis ${job.jobId} started.` },
-        { level: "info", logger: "jobs", data: expect.stringMatching(new RegExp(`^Gift analysis ${job.jobId} completed: Found welcome gift ideas`)) },
+        {
+          level: "info",
+          logger: "jobs",
+          data: expect.stringMatching(new RegExp(`^Gift analysis ${job.jobId} completed: Found welcome gift ideas`)),
+        },
       ]);
 
       // what b hears of its own job shows its stream works; by then a's would have come first
@@ -127,7 +151,11 @@ describe("job notifications", () => {
       await heardB.until(endOf(own.jobId));
       expect(jobEvents(heardB.heard, own.jobId).at(-1)?.type).toBe("job.completed");
       expect(heardB.heard.filter((h) => JSON.stringify(h).includes(job.jobId))).toEqual([]);
-      expect(heardB.heard.filter((h) => h.method === "notifications/message" || h.method === "notifications/resources/updated")).toEqual([]);
+      expect(
+        heardB.heard.filter(
+          (h) => h.method === "notifications/message" || h.method === "notifications/resources/updated",
+        ),
+      ).toEqual([]);
     } finally {
       await Promise.all([a.close(), b.close()]);
     }

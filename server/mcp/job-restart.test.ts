@@ -13,7 +13,15 @@ import { createJobService } from "../jobs/index.js";
 import type { JobStore } from "../jobs/store.js";
 import { createSqliteStore } from "../jobs/stores/sqlite.js";
 import {
-  callTool, connectClient, employeeCsv, expectJobHistory, readJobHistory, startJob, startTestServer, toolError, untilJobProgress,
+  callTool,
+  connectClient,
+  employeeCsv,
+  expectJobHistory,
+  readJobHistory,
+  startJob,
+  startTestServer,
+  toolError,
+  untilJobProgress,
   type TestServer,
 } from "../test-support.js";
 
@@ -43,7 +51,8 @@ function mortal(store: JobStore): { store: JobStore; kill(): void } {
       const value: unknown = Reflect.get(target, key);
       if (typeof value !== "function") return value;
       if (key === "close") return value.bind(target);
-      return (...args: unknown[]) => (dead ? Promise.reject(new Error("The process is gone.")) : value.apply(target, args));
+      return (...args: unknown[]) =>
+        dead ? Promise.reject(new Error("The process is gone.")) : value.apply(target, args);
     },
   });
   return { store: proxy, kill: () => void (dead = true) };
@@ -51,8 +60,10 @@ function mortal(store: JobStore): { store: JobStore; kill(): void } {
 
 async function readPages(client: Client, jobId: string) {
   const pages = [];
-  for (let offset: number | null = 0; offset !== null; ) {
-    const page = GetJobResultOutput.parse((await callTool(client, TOOL.getJobResult, { jobId, offset, limit: 500 })).structuredContent);
+  for (let offset: number | null = 0; offset !== null;) {
+    const page = GetJobResultOutput.parse(
+      (await callTool(client, TOOL.getJobResult, { jobId, offset, limit: 500 })).structuredContent,
+    );
     pages.push(page);
     offset = page.nextOffset;
   }
@@ -67,9 +78,16 @@ const HINT = "Run the analysis again with start_bulk_gift_analysis.";
 async function expectInterrupted(client: Client, jobId: string, message: string) {
   const history = await readJobHistory(client, jobId);
   const terminal = expectJobHistory(history.raw, history.last.view);
-  expect(terminal).toMatchObject({ type: "job.failed", payload: { code: "interrupted", message, hint: HINT, retryable: true } });
+  expect(terminal).toMatchObject({
+    type: "job.failed",
+    payload: { code: "interrupted", message, hint: HINT, retryable: true },
+  });
   const waited = WaitForJobOutput.parse((await callTool(client, TOOL.waitForJob, { jobId })).structuredContent);
-  expect(waited).toMatchObject({ status: "failed", done: true, view: { error: { code: "interrupted", retryable: true, hint: HINT } } });
+  expect(waited).toMatchObject({
+    status: "failed",
+    done: true,
+    view: { error: { code: "interrupted", retryable: true, hint: HINT } },
+  });
   expect(toolError(await callTool(client, TOOL.getJobResult, { jobId }))).toMatchObject({
     code: "job_not_finished",
     message: `Job ${jobId} failed, so it has no result.`,
@@ -94,7 +112,11 @@ describe("a restart on the same SQLite file", () => {
     const clientA = await connectClient(a.mcpUrl);
     clients.push(clientA);
     // several storage chunks of people, and a skipped row at the end
-    const done = await startJob(clientA, { csv: `${employeeCsv(6_000)}\n,Sales,tea,20\n`, occasion: "holiday", budgetPerPerson: 40 });
+    const done = await startJob(clientA, {
+      csv: `${employeeCsv(6_000)}\n,Sales,tea,20\n`,
+      occasion: "holiday",
+      budgetPerPerson: 40,
+    });
     await callTool(clientA, TOOL.waitForJob, { jobId: done.jobId });
     const before = {
       history: await readJobHistory(clientA, done.jobId),
@@ -139,7 +161,11 @@ describe("a restart on the same SQLite file", () => {
     b = await startOn(file);
     const clientB = await connectClient(b.mcpUrl);
     clients.push(clientB);
-    const ran = await expectInterrupted(clientB, running.jobId, "The server restarted while this job was running, so it stopped before finishing.");
+    const ran = await expectInterrupted(
+      clientB,
+      running.jobId,
+      "The server restarted while this job was running, so it stopped before finishing.",
+    );
     expect(ran.some((e) => e.type === "job.progress")).toBe(true);
     const waited = await expectInterrupted(clientB, waiting.jobId, "The server restarted before this job could start.");
     expect(waited.map((e) => e.type)).toEqual(["job.created", "job.failed"]);

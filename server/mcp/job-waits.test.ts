@@ -5,12 +5,28 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { CancelJobOutput, GetJobEventsOutput, TOOL, WaitForJobOutput, type GetJobEventsResult } from "../../shared/tools.js";
+import {
+  CancelJobOutput,
+  GetJobEventsOutput,
+  TOOL,
+  WaitForJobOutput,
+  type GetJobEventsResult,
+} from "../../shared/tools.js";
 import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/index.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
 import {
-  callTool, connectClient, employeeCsv, expectJobHistory, readJobHistory, startJob, startTestServer, toolError, toolText, untilJobProgress, type TestServer,
+  callTool,
+  connectClient,
+  employeeCsv,
+  expectJobHistory,
+  readJobHistory,
+  startJob,
+  startTestServer,
+  toolError,
+  toolText,
+  untilJobProgress,
+  type TestServer,
 } from "../test-support.js";
 
 let server: TestServer;
@@ -19,7 +35,9 @@ let bigCsv: string;
 
 beforeAll(async () => {
   // one job at a time, so a second job waits as pending for as long as the first runs
-  server = await startTestServer({ jobs: createJobService({ store: createMemoryStore(), match: matchGifts, limits: { maxConcurrentJobs: 1 } }) });
+  server = await startTestServer({
+    jobs: createJobService({ store: createMemoryStore(), match: matchGifts, limits: { maxConcurrentJobs: 1 } }),
+  });
   client = await connectClient(server.mcpUrl);
   bigCsv = employeeCsv(100_000);
 });
@@ -71,14 +89,21 @@ describe("long polls over MCP", () => {
     await untilJobProgress(client, blocker.jobId);
     const waiting = await startJob(client, { csv: employeeCsv(20), occasion: "holiday", budgetPerPerson: 40 });
     expect(waiting.status).toBe("pending");
-    expect(await getEvents({ jobId: waiting.jobId, afterSeq: 1 })).toMatchObject({ events: [], nextSeq: 1, done: false, status: "pending" });
+    expect(await getEvents({ jobId: waiting.jobId, afterSeq: 1 })).toMatchObject({
+      events: [],
+      nextSeq: 1,
+      done: false,
+      status: "pending",
+    });
 
     const began = performance.now();
     const poll = getEvents({ jobId: waiting.jobId, afterSeq: 1, waitMs: 20_000 });
     await sleep(100); // time for the poll to be waiting; it is correct either way
     expect((await cancel(blocker.jobId)).value.changed).toBe(true);
     const page = await beforeSentinel(poll);
-    console.info(`a 20 s long poll on a waiting job came back ${Math.round(performance.now() - began)} ms after it was sent`);
+    console.info(
+      `a 20 s long poll on a waiting job came back ${Math.round(performance.now() - began)} ms after it was sent`,
+    );
 
     expect(page.events[0]).toMatchObject({ type: "job.started", seq: 2, jobId: waiting.jobId });
     expect(page.events.map((e) => e.seq)).toEqual(page.events.map((_, i) => i + 2));
@@ -113,9 +138,16 @@ describe("cancel over MCP", () => {
     const terminal = expectJobHistory(raw, last.view);
     expect(terminal).toMatchObject({ type: "job.canceled", payload: { reason: "Canceled on request." } });
     expect(events.some((e) => e.type === "job.progress" && e.payload.percentage > 0)).toBe(true);
-    expect(last.view).toMatchObject({ status: "canceled", cancelReason: "Canceled on request.", resultResourceId: null });
+    expect(last.view).toMatchObject({
+      status: "canceled",
+      cancelReason: "Canceled on request.",
+      resultResourceId: null,
+    });
     // nothing comes after the end: a poll past it returns at once, empty and done
-    expect(await beforeSentinel(getEvents({ jobId, afterSeq: last.nextSeq, waitMs: 20_000 }))).toMatchObject({ events: [], done: true });
+    expect(await beforeSentinel(getEvents({ jobId, afterSeq: last.nextSeq, waitMs: 20_000 }))).toMatchObject({
+      events: [],
+      done: true,
+    });
 
     const result = await callTool(client, TOOL.getJobResult, { jobId });
     expect(toolError(result)).toEqual({
@@ -123,7 +155,9 @@ describe("cancel over MCP", () => {
       message: `Job ${jobId} was canceled, so it has no result.`,
       hint: "Start a new analysis with start_bulk_gift_analysis.",
     });
-    expect(toolText(result)).toBe(`Job ${jobId} was canceled, so it has no result. Start a new analysis with start_bulk_gift_analysis.`);
+    expect(toolText(result)).toBe(
+      `Job ${jobId} was canceled, so it has no result. Start a new analysis with start_bulk_gift_analysis.`,
+    );
     const unreadable = await client.readResource({ uri: resultUri }).catch((e: unknown) => e);
     expect(unreadable).toBeInstanceOf(McpError);
     expect(unreadable).toMatchObject({ code: -32002, data: { uri: resultUri, reason: { code: "job_not_finished" } } });

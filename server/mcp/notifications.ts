@@ -30,7 +30,10 @@ function logLine(event: JobEvent): { level: LoggingLevel; text: string } | undef
     case "job.failed":
       return { level: "error", text: `Gift analysis ${event.jobId} failed: ${event.payload.message}` };
     case "job.canceled":
-      return { level: "notice", text: `Gift analysis ${event.jobId} was canceled${event.payload.reason ? `: ${event.payload.reason}` : "."}` };
+      return {
+        level: "notice",
+        text: `Gift analysis ${event.jobId} was canceled${event.payload.reason ? `: ${event.payload.reason}` : "."}`,
+      };
     default:
       return undefined;
   }

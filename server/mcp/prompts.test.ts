@@ -9,13 +9,19 @@ describe("the gift_congrats_style prompt", () => {
     expect(prompts).toEqual([
       expect.objectContaining({
         name: "gift_congrats_style",
-        arguments: [expect.objectContaining({ name: "tone", required: false }), expect.objectContaining({ name: "occasion", required: false })],
+        arguments: [
+          expect.objectContaining({ name: "tone", required: false }),
+          expect.objectContaining({ name: "occasion", required: false }),
+        ],
       }),
     ]);
   });
 
   it("styles a short congratulation in the tone and for the occasion given", async () => {
-    const { messages } = await t.client.getPrompt({ name: "gift_congrats_style", arguments: { tone: "playful", occasion: "a promotion" } });
+    const { messages } = await t.client.getPrompt({
+      name: "gift_congrats_style",
+      arguments: { tone: "playful", occasion: "a promotion" },
+    });
     expect(messages).toHaveLength(1);
     expect(messages[0].role).toBe("user");
     const content = messages[0].content;

@@ -29,8 +29,16 @@ export function createPrompts(): Prompts {
         title: "Gift congratulation style",
         description: "Writes a short congratulation to go with a gift, in the tone and for the occasion you choose.",
         arguments: [
-          { name: "tone", description: `The tone: ${Object.keys(TONES).join(", ")}, or your own words (default warm).`, required: false },
-          { name: "occasion", description: "The occasion, e.g. birthday, promotion, farewell (default: a general celebration).", required: false },
+          {
+            name: "tone",
+            description: `The tone: ${Object.keys(TONES).join(", ")}, or your own words (default warm).`,
+            required: false,
+          },
+          {
+            name: "occasion",
+            description: "The occasion, e.g. birthday, promotion, farewell (default: a general celebration).",
+            required: false,
+          },
         ],
       },
     ],
@@ -39,7 +47,11 @@ export function createPrompts(): Prompts {
     list,
     get(name, args) {
       if (name !== CONGRATS_PROMPT) {
-        throw new JsonRpcError(JSONRPC.INVALID_PARAMS, `Unknown prompt "${name}". Available prompts: ${CONGRATS_PROMPT}.`, { prompt: name });
+        throw new JsonRpcError(
+          JSONRPC.INVALID_PARAMS,
+          `Unknown prompt "${name}". Available prompts: ${CONGRATS_PROMPT}.`,
+          { prompt: name },
+        );
       }
       const toneKey = args?.tone?.trim().toLowerCase() || "warm";
       const tone = TONES[toneKey] ?? toneKey;

@@ -48,23 +48,34 @@ describe("protocol errors on POST /mcp", () => {
   });
 
   it("answers tools/call params that break the request schema with -32602 naming the expected fields", async () => {
-    const { status, json } = await post(rpc(8, "tools/call", { tool: "suggest_gifts", args: { occasion: "birthday" } }));
+    const { status, json } = await post(
+      rpc(8, "tools/call", { tool: "suggest_gifts", args: { occasion: "birthday" } }),
+    );
     expect(status).toBe(200);
     expect(json).toMatchObject({ id: 8, error: { code: -32602 } });
     expect(json.error.message).toContain("`params.name` is required");
     expect(json.error.message).toContain('"arguments"?: object');
     expect(json.error.message).toContain("tool, args");
     const missing = await post(rpc(9, "tools/call"));
-    expect(missing.json.error).toMatchObject({ code: -32602, message: expect.stringContaining("`params` is required") });
+    expect(missing.json.error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("`params` is required"),
+    });
     const badArgs = await post(rpc(10, "tools/call", { name: "suggest_gifts", arguments: "budget=50" }));
-    expect(badArgs.json.error).toMatchObject({ code: -32602, message: expect.stringContaining("`params.arguments` must be an object") });
+    expect(badArgs.json.error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("`params.arguments` must be an object"),
+    });
   });
 
   it("answers other params that break their request schema with -32602 too", async () => {
     const { json } = await post(rpc(11, "prompts/get", { prompt: "gift_congrats_style" }));
     expect(json.error).toMatchObject({ code: -32602, message: expect.stringContaining("`params.name` is required") });
     const level = await post(rpc(12, "logging/setLevel", { level: "loud" }));
-    expect(level.json.error).toMatchObject({ code: -32602, message: expect.stringContaining("`params.level` must be one of") });
+    expect(level.json.error).toMatchObject({
+      code: -32602,
+      message: expect.stringContaining("`params.level` must be one of"),
+    });
   });
 
   it("answers an initialize without its required params with -32602", async () => {

@@ -5,9 +5,17 @@
  */
 import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
-  GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema, ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema, ReadResourceRequestSchema, SetLevelRequestSchema, SubscribeRequestSchema, UnsubscribeRequestSchema,
-  type JSONRPCErrorResponse, type JSONRPCMessage,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type JSONRPCErrorResponse,
+  type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
 import { JSONRPC } from "../../shared/errors.js";
 import { describeIssues, type SchemaIssue } from "./input-errors.js";
@@ -23,13 +31,16 @@ function checkToolsCall(message: Record<string, unknown>): string[] | undefined 
   const problems: string[] = [];
   if (params.name === undefined) problems.push("`params.name` is required (the tool name, a string)");
   else if (typeof params.name !== "string") problems.push("`params.name` must be a string");
-  if (params.arguments !== undefined && !isObject(params.arguments)) problems.push("`params.arguments` must be an object");
+  if (params.arguments !== undefined && !isObject(params.arguments))
+    problems.push("`params.arguments` must be an object");
   const unknown = Object.keys(params).filter((k) => k !== "name" && k !== "arguments" && k !== "_meta" && k !== "task");
   if (problems.length > 0 && unknown.length > 0) problems.push(`got unexpected field(s) ${unknown.join(", ")}`);
   return problems.length > 0 ? problems : undefined;
 }
 
-type Schema = { safeParse(v: unknown): { success: true } | { success: false; error: { issues: readonly SchemaIssue[] } } };
+type Schema = {
+  safeParse(v: unknown): { success: true } | { success: false; error: { issues: readonly SchemaIssue[] } };
+};
 
 function bySchema(schema: Schema): Checker {
   return (message) => {

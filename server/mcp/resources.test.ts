@@ -5,7 +5,8 @@ import { useTestClient } from "../test-support.js";
 const t = useTestClient();
 
 /** The text of a resource's first content (blobs have none). */
-const textOf = (contents: ({ text: string } | { blob: string })[]): string => ("text" in contents[0] ? contents[0].text : "");
+const textOf = (contents: ({ text: string } | { blob: string })[]): string =>
+  "text" in contents[0] ? contents[0].text : "";
 
 async function readError(uri: string): Promise<McpError> {
   const error = await t.client.readResource({ uri }).catch((e: unknown) => e);
@@ -14,17 +15,27 @@ async function readError(uri: string): Promise<McpError> {
 }
 
 async function startJob(rows: number): Promise<string> {
-  const csv = ["name,department,interests", ...Array.from({ length: rows }, (_, i) => `P${i},Design,tea|yoga`)].join("\n");
-  const result = await t.client.callTool({ name: TOOL.startBulk, arguments: { csv, occasion: "welcome", budgetPerPerson: 30 } });
+  const csv = ["name,department,interests", ...Array.from({ length: rows }, (_, i) => `P${i},Design,tea|yoga`)].join(
+    "\n",
+  );
+  const result = await t.client.callTool({
+    name: TOOL.startBulk,
+    arguments: { csv, occasion: "welcome", budgetPerPerson: 30 },
+  });
   return StartBulkOutput.parse(result.structuredContent).jobId;
 }
 
 describe("resources", () => {
   it("lists the catalog, the widget and the job result template", async () => {
     const { resources } = await t.client.listResources();
-    expect(resources.map((r) => r.uri)).toEqual([URI.catalog, expect.stringMatching(/^ui:\/\/widget\/giftgenius\.[0-9a-f]{8}\.html$/)]);
+    expect(resources.map((r) => r.uri)).toEqual([
+      URI.catalog,
+      expect.stringMatching(/^ui:\/\/widget\/giftgenius\.[0-9a-f]{8}\.html$/),
+    ]);
     const { resourceTemplates } = await t.client.listResourceTemplates();
-    expect(resourceTemplates).toEqual([expect.objectContaining({ uriTemplate: URI.jobResultTemplate, mimeType: "application/json" })]);
+    expect(resourceTemplates).toEqual([
+      expect.objectContaining({ uriTemplate: URI.jobResultTemplate, mimeType: "application/json" }),
+    ]);
   });
 
   it("reads the gift catalog as JSON", async () => {
@@ -33,7 +44,9 @@ describe("resources", () => {
     const catalog = JSON.parse(textOf(contents));
     expect(catalog.items.length).toBe(catalog.count);
     expect(catalog.count).toBeGreaterThanOrEqual(300);
-    expect(catalog.items[0]).toEqual(expect.objectContaining({ id: expect.any(String), price: expect.any(Number), tags: expect.any(Array) }));
+    expect(catalog.items[0]).toEqual(
+      expect.objectContaining({ id: expect.any(String), price: expect.any(Number), tags: expect.any(Array) }),
+    );
   });
 
   it("reads the widget: self-contained HTML with the MCP Apps mime type and CSP in both forms", async () => {

@@ -3,7 +3,11 @@
  * template `gifts://jobs/{jobId}/result`, and the widget (`ui://widget/giftgenius.<hash>.html`).
  * Listings are built once; an unknown URI or job is JSON-RPC error -32002 with `{ uri }`.
  */
-import type { ListResourcesResult, ListResourceTemplatesResult, ReadResourceResult } from "@modelcontextprotocol/sdk/types.js";
+import type {
+  ListResourcesResult,
+  ListResourceTemplatesResult,
+  ReadResourceResult,
+} from "@modelcontextprotocol/sdk/types.js";
 import { JSONRPC } from "../../shared/errors.js";
 import { URI } from "../../shared/tools.js";
 import type { CatalogItem } from "../gifts/catalog.js";
@@ -27,7 +31,15 @@ export function resourceNotFound(uri: string, reason?: { code: string; message: 
   return new JsonRpcError(JSONRPC.RESOURCE_NOT_FOUND, "Resource not found", reason ? { uri, reason } : { uri });
 }
 
-export function createResources({ jobs, widget, catalog }: { jobs: JobService; widget: Widget; catalog: readonly CatalogItem[] }): Resources {
+export function createResources({
+  jobs,
+  widget,
+  catalog,
+}: {
+  jobs: JobService;
+  widget: Widget;
+  catalog: readonly CatalogItem[];
+}): Resources {
   const catalogText = JSON.stringify({
     currency: "USD",
     count: catalog.length,
@@ -44,7 +56,14 @@ export function createResources({ jobs, widget, catalog }: { jobs: JobService; w
         description: `Every gift GiftGenius can suggest (${catalog.length} items): name, category, price in US dollars, interest tags, occasions.`,
         mimeType: JSON_MIME,
       },
-      { uri: widget.uri, name: widget.name, title: widget.title, description: widget.description, mimeType: widget.mimeType, _meta: widget.meta },
+      {
+        uri: widget.uri,
+        name: widget.name,
+        title: widget.title,
+        description: widget.description,
+        mimeType: widget.mimeType,
+        _meta: widget.meta,
+      },
     ],
   };
   const templates: ListResourceTemplatesResult = {
@@ -53,7 +72,8 @@ export function createResources({ jobs, widget, catalog }: { jobs: JobService; w
         uriTemplate: URI.jobResultTemplate,
         name: "job_result",
         title: "Gift analysis result",
-        description: "The full result of a finished bulk gift analysis: every person with the gifts picked, and skipped rows.",
+        description:
+          "The full result of a finished bulk gift analysis: every person with the gifts picked, and skipped rows.",
         mimeType: JSON_MIME,
       },
     ],
@@ -64,7 +84,8 @@ export function createResources({ jobs, widget, catalog }: { jobs: JobService; w
     templates,
     async read(uri, caller) {
       if (uri === URI.catalog) return { contents: [{ uri, mimeType: JSON_MIME, text: catalogText }] };
-      if (uri === widget.uri) return { contents: [{ uri, mimeType: widget.mimeType, text: widget.html, _meta: widget.meta }] };
+      if (uri === widget.uri)
+        return { contents: [{ uri, mimeType: widget.mimeType, text: widget.html, _meta: widget.meta }] };
       const jobId = JOB_RESULT.exec(uri)?.[1];
       if (jobId === undefined) throw resourceNotFound(uri);
       const outcome = await jobs.readResult(jobId, caller);

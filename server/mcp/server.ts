@@ -6,9 +6,18 @@
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
-  CallToolRequestSchema, GetPromptRequestSchema, ListPromptsRequestSchema, ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema, ListToolsRequestSchema, ReadResourceRequestSchema, SetLevelRequestSchema,
-  SubscribeRequestSchema, UnsubscribeRequestSchema, type ServerNotification, type ServerRequest,
+  CallToolRequestSchema,
+  GetPromptRequestSchema,
+  ListPromptsRequestSchema,
+  ListResourcesRequestSchema,
+  ListResourceTemplatesRequestSchema,
+  ListToolsRequestSchema,
+  ReadResourceRequestSchema,
+  SetLevelRequestSchema,
+  SubscribeRequestSchema,
+  UnsubscribeRequestSchema,
+  type ServerNotification,
+  type ServerRequest,
 } from "@modelcontextprotocol/sdk/types.js";
 import { JSONRPC } from "../../shared/errors.js";
 import { CATALOG, type CatalogItem } from "../gifts/catalog.js";
@@ -80,7 +89,12 @@ function toolContext(extra: Extra): ToolContext {
       token === undefined
         ? () => {}
         : (progress, total, message) => {
-            extra.sendNotification({ method: "notifications/progress", params: { progressToken: token, progress, total, message } }).catch(() => {});
+            extra
+              .sendNotification({
+                method: "notifications/progress",
+                params: { progressToken: token, progress, total, message },
+              })
+              .catch(() => {});
           },
   };
 }
@@ -95,7 +109,11 @@ export function buildMcpServer(shared: McpShared, stateful: boolean): BuiltServe
   });
   const state: SessionState = { subscriptions: new Map() };
   const needsSession = (what: string) => {
-    if (!stateful) throw new JsonRpcError(JSONRPC.INVALID_REQUEST, `${what} needs a session: send initialize first and keep its Mcp-Session-Id.`);
+    if (!stateful)
+      throw new JsonRpcError(
+        JSONRPC.INVALID_REQUEST,
+        `${what} needs a session: send initialize first and keep its Mcp-Session-Id.`,
+      );
   };
 
   server.setRequestHandler(ListToolsRequestSchema, () => shared.tools.list);
@@ -104,7 +122,9 @@ export function buildMcpServer(shared: McpShared, stateful: boolean): BuiltServe
   );
   server.setRequestHandler(ListResourcesRequestSchema, () => shared.resources.list);
   server.setRequestHandler(ListResourceTemplatesRequestSchema, () => shared.resources.templates);
-  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) => shared.resources.read(request.params.uri, callerOf(extra)));
+  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
+    shared.resources.read(request.params.uri, callerOf(extra)),
+  );
   server.setRequestHandler(SubscribeRequestSchema, (request, extra) => {
     needsSession("resources/subscribe");
     shared.resources.assertKnown(request.params.uri);
@@ -116,7 +136,9 @@ export function buildMcpServer(shared: McpShared, stateful: boolean): BuiltServe
     return {};
   });
   server.setRequestHandler(ListPromptsRequestSchema, () => shared.prompts.list);
-  server.setRequestHandler(GetPromptRequestSchema, (request) => shared.prompts.get(request.params.name, request.params.arguments));
+  server.setRequestHandler(GetPromptRequestSchema, (request) =>
+    shared.prompts.get(request.params.name, request.params.arguments),
+  );
   server.setRequestHandler(SetLevelRequestSchema, (request) => {
     needsSession("logging/setLevel");
     state.logLevel = request.params.level;

@@ -19,7 +19,10 @@ const csvOf = (rows: number) =>
 /** Collects a client's notifications and lets a test wait for one. */
 function listen(client: Client) {
   const seen: { method: string; params?: Record<string, unknown> }[] = [];
-  const waiters: { match: (m: { method: string; params?: Record<string, unknown> }) => boolean; resolve: () => void }[] = [];
+  const waiters: {
+    match: (m: { method: string; params?: Record<string, unknown> }) => boolean;
+    resolve: () => void;
+  }[] = [];
   client.fallbackNotificationHandler = async (n) => {
     seen.push(n);
     for (const w of waiters.filter((w) => w.match(n))) w.resolve();
@@ -32,7 +35,10 @@ function listen(client: Client) {
 }
 
 async function startJob(client: Client, rows: number): Promise<string> {
-  const result = await client.callTool({ name: TOOL.startBulk, arguments: { csv: csvOf(rows), occasion: "farewell", budgetPerPerson: 60 } });
+  const result = await client.callTool({
+    name: TOOL.startBulk,
+    arguments: { csv: csvOf(rows), occasion: "farewell", budgetPerPerson: 60 },
+  });
   return StartBulkOutput.parse(result.structuredContent).jobId;
 }
 
@@ -53,7 +59,9 @@ describe("stateful sessions", () => {
     await heardB.until(completedFor(jobB));
 
     const eventsA = heardA.seen.filter((n) => n.method.startsWith("notifications/job/"));
-    expect(eventsA.map((n) => n.method)).toEqual(expect.arrayContaining(["notifications/job/created", "notifications/job/started", "notifications/job/completed"]));
+    expect(eventsA.map((n) => n.method)).toEqual(
+      expect.arrayContaining(["notifications/job/created", "notifications/job/started", "notifications/job/completed"]),
+    );
     for (const n of eventsA) {
       const event = JobEventSchema.parse(n.params);
       expect(n.method).toBe(notificationMethodFor(event.type));
@@ -70,9 +78,14 @@ describe("stateful sessions", () => {
     await heard.until(completedFor(quiet));
     await client.setLoggingLevel("info");
     const logged = await startJob(client, 5);
-    await heard.until((m) => m.method === "notifications/message" && String(m.params?.data).includes(`${logged} completed`));
+    await heard.until(
+      (m) => m.method === "notifications/message" && String(m.params?.data).includes(`${logged} completed`),
+    );
     const logs = heard.seen.filter((n) => n.method === "notifications/message").map((n) => String(n.params?.data));
-    expect(logs).toEqual([`Gift analysis ${logged} started.`, expect.stringContaining(`Gift analysis ${logged} completed`)]);
+    expect(logs).toEqual([
+      `Gift analysis ${logged} started.`,
+      expect.stringContaining(`Gift analysis ${logged} completed`),
+    ]);
     await client.close();
   });
 
@@ -81,7 +94,9 @@ describe("stateful sessions", () => {
     const transport = client.transport as StreamableHTTPClientTransport;
     const sessionId = transport.sessionId ?? "";
     await transport.terminateSession();
-    const after = await postRaw(server.mcpUrl, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }), { "mcp-session-id": sessionId });
+    const after = await postRaw(server.mcpUrl, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }), {
+      "mcp-session-id": sessionId,
+    });
     expect(after.status).toBe(404);
     expect((await after.json()).error.message).toMatch(/Session not found/);
     await client.close();
@@ -90,14 +105,23 @@ describe("stateful sessions", () => {
   it("replay what the standalone GET stream missed after Last-Event-ID, then keep it live", async () => {
     const session = await openRawSession(server.mcpUrl);
     const openStream = (lastEventId?: string) =>
-      fetch(server.mcpUrl, { headers: { accept: "text/event-stream", ...session.headers, ...(lastEventId ? { "last-event-id": lastEventId } : {}) } });
+      fetch(server.mcpUrl, {
+        headers: {
+          accept: "text/event-stream",
+          ...session.headers,
+          ...(lastEventId ? { "last-event-id": lastEventId } : {}),
+        },
+      });
     const nextEvent = async (sse: ReturnType<typeof readSse>) => {
       const raw = await sse.next();
       const message = JSON.parse(raw.data);
       return { id: raw.id, type: eventTypeForMethod(message.method), event: message.params as JobEvent };
     };
     const start = async (rows: number) => {
-      const reply = await session.request("tools/call", { name: TOOL.startBulk, arguments: { csv: csvOf(rows), occasion: "holiday", budgetPerPerson: 40 } });
+      const reply = await session.request("tools/call", {
+        name: TOOL.startBulk,
+        arguments: { csv: csvOf(rows), occasion: "holiday", budgetPerPerson: 40 },
+      });
       return StartBulkOutput.parse((reply.result as { structuredContent: unknown }).structuredContent).jobId;
     };
 
@@ -141,7 +165,12 @@ describe("stateless requests", () => {
 
     const calls = await Promise.all(
       [20, 40, 80].map(async (budget, i) => {
-        const body = { jsonrpc: "2.0", id: 7, method: "tools/call", params: { name: TOOL.suggestGifts, arguments: { occasion: "birthday", budget, count: 2 + i } } };
+        const body = {
+          jsonrpc: "2.0",
+          id: 7,
+          method: "tools/call",
+          params: { name: TOOL.suggestGifts, arguments: { occasion: "birthday", budget, count: 2 + i } },
+        };
         return (await postRaw(server.mcpUrl, JSON.stringify(body))).json();
       }),
     );
@@ -153,9 +182,21 @@ describe("stateless requests", () => {
   });
 
   it("stream progress over SSE when the request carries a progressToken", async () => {
-    const start = { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: TOOL.startBulk, arguments: { csv: csvOf(3000), occasion: "holiday", budgetPerPerson: 25 } } };
-    const { jobId } = StartBulkOutput.parse((await (await postRaw(server.mcpUrl, JSON.stringify(start))).json()).result.structuredContent);
-    const wait = { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: TOOL.waitForJob, arguments: { jobId }, _meta: { progressToken: "p-1" } } };
+    const start = {
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: TOOL.startBulk, arguments: { csv: csvOf(3000), occasion: "holiday", budgetPerPerson: 25 } },
+    };
+    const { jobId } = StartBulkOutput.parse(
+      (await (await postRaw(server.mcpUrl, JSON.stringify(start))).json()).result.structuredContent,
+    );
+    const wait = {
+      jsonrpc: "2.0",
+      id: 2,
+      method: "tools/call",
+      params: { name: TOOL.waitForJob, arguments: { jobId }, _meta: { progressToken: "p-1" } },
+    };
     const response = await postRaw(server.mcpUrl, JSON.stringify(wait));
     expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
     const sse = readSse(response);
@@ -180,7 +221,9 @@ describe("stateless requests", () => {
     expect(get.status).toBe(405);
     const del = await fetch(server.mcpUrl, { method: "DELETE" });
     expect(del.status).toBe(400);
-    const unknown = await fetch(server.mcpUrl, { headers: { accept: "text/event-stream", "mcp-session-id": "no-such-session" } });
+    const unknown = await fetch(server.mcpUrl, {
+      headers: { accept: "text/event-stream", "mcp-session-id": "no-such-session" },
+    });
     expect(unknown.status).toBe(404);
   });
 });
@@ -192,7 +235,11 @@ describe("idle sessions", () => {
       const session = await openRawSession(quick.mcpUrl);
       const sessions = async () => (await (await fetch(`${quick.url}/healthz`)).json()).sessions as number;
       while ((await sessions()) > 0) await new Promise((r) => setTimeout(r, 25));
-      const after = await postRaw(quick.mcpUrl, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }), session.headers);
+      const after = await postRaw(
+        quick.mcpUrl,
+        JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }),
+        session.headers,
+      );
       expect(after.status).toBe(404);
     } finally {
       await quick.close();

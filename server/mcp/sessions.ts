@@ -23,7 +23,12 @@ export type SessionOptions = {
 /** The code the SDK uses for an unknown session. */
 const SESSION_NOT_FOUND = -32001;
 
-type Session = { transport: WebStandardStreamableHTTPServerTransport; built: BuiltServer; lastSeen: number; openStreams: number };
+type Session = {
+  transport: WebStandardStreamableHTTPServerTransport;
+  built: BuiltServer;
+  lastSeen: number;
+  openStreams: number;
+};
 
 export type Sessions = {
   /** Handles an `initialize` POST: a new session, or the error the SDK gives. */
@@ -42,12 +47,15 @@ export function createSessions({ build, idleMs, maxSessions, onError }: SessionO
     await session.transport.close().catch(onError);
   };
 
-  const sweep = setInterval(() => {
-    const now = Date.now();
-    for (const session of sessions.values()) {
-      if (session.openStreams === 0 && now - session.lastSeen > idleMs) void closeSession(session);
-    }
-  }, Math.min(idleMs, 60_000));
+  const sweep = setInterval(
+    () => {
+      const now = Date.now();
+      for (const session of sessions.values()) {
+        if (session.openStreams === 0 && now - session.lastSeen > idleMs) void closeSession(session);
+      }
+    },
+    Math.min(idleMs, 60_000),
+  );
   sweep.unref();
 
   const makeRoom = () => {
@@ -85,12 +93,19 @@ export function createSessions({ build, idleMs, maxSessions, onError }: SessionO
     async handle(sessionId, req, body) {
       const session = sessions.get(sessionId);
       if (!session) {
-        return jsonRpcError(404, SESSION_NOT_FOUND, "Session not found: it ended or never existed. Send initialize to start a new one.");
+        return jsonRpcError(
+          404,
+          SESSION_NOT_FOUND,
+          "Session not found: it ended or never existed. Send initialize to start a new one.",
+        );
       }
       sessions.delete(sessionId);
       sessions.set(sessionId, session);
       session.lastSeen = Date.now();
-      const response = await session.transport.handleRequest(req, body === undefined ? undefined : { parsedBody: body });
+      const response = await session.transport.handleRequest(
+        req,
+        body === undefined ? undefined : { parsedBody: body },
+      );
       if (req.method !== "GET" || response.status !== 200) return response;
       // An open GET stream keeps the session alive however long it stays quiet.
       session.openStreams++;

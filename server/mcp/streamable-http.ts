@@ -27,10 +27,24 @@ export type McpHttpHandler = {
 };
 
 export function createMcpHttpHandler({
-  shared, maxBodyBytes, sessionIdleMs = 30 * 60_000, maxSessions = 10_000, statelessPoolSize = 64, onError = () => {},
+  shared,
+  maxBodyBytes,
+  sessionIdleMs = 30 * 60_000,
+  maxSessions = 10_000,
+  statelessPoolSize = 64,
+  onError = () => {},
 }: McpHttpOptions): McpHttpHandler {
-  const sessions = createSessions({ build: () => buildMcpServer(shared, true), idleMs: sessionIdleMs, maxSessions, onError });
-  const stateless = createStateless({ build: () => buildMcpServer(shared, false), poolSize: statelessPoolSize, onError });
+  const sessions = createSessions({
+    build: () => buildMcpServer(shared, true),
+    idleMs: sessionIdleMs,
+    maxSessions,
+    onError,
+  });
+  const stateless = createStateless({
+    build: () => buildMcpServer(shared, false),
+    poolSize: statelessPoolSize,
+    onError,
+  });
 
   return {
     async handle(req, readBody) {
@@ -48,10 +62,20 @@ export function createMcpHttpHandler({
           if (sessionId) return sessions.handle(sessionId, req);
           // Stateless clients have no stream to open or session to end.
           return req.method === "GET"
-            ? withAllow(jsonRpcError(405, JSONRPC.INVALID_REQUEST, "GET /mcp opens a session's notification stream: send the Mcp-Session-Id from initialize."), "POST")
+            ? withAllow(
+                jsonRpcError(
+                  405,
+                  JSONRPC.INVALID_REQUEST,
+                  "GET /mcp opens a session's notification stream: send the Mcp-Session-Id from initialize.",
+                ),
+                "POST",
+              )
             : jsonRpcError(400, JSONRPC.INVALID_REQUEST, "DELETE /mcp ends a session: send its Mcp-Session-Id.");
         default:
-          return withAllow(jsonRpcError(405, JSONRPC.INVALID_REQUEST, `Method ${req.method} is not allowed on /mcp.`), "GET, POST, DELETE");
+          return withAllow(
+            jsonRpcError(405, JSONRPC.INVALID_REQUEST, `Method ${req.method} is not allowed on /mcp.`),
+            "GET, POST, DELETE",
+          );
       }
     },
     get sessionCount() {

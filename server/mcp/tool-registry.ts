@@ -73,7 +73,9 @@ export function createToolRegistry(specs: ToolSpec[], onError: (error: unknown) 
     async call(name, args, ctx) {
       const spec = byName.get(name);
       if (!spec) {
-        throw new JsonRpcError(JSONRPC.INVALID_PARAMS, `Unknown tool "${name}". Available tools: ${names}.`, { tool: name });
+        throw new JsonRpcError(JSONRPC.INVALID_PARAMS, `Unknown tool "${name}". Available tools: ${names}.`, {
+          tool: name,
+        });
       }
       const parsed = spec.input.safeParse(args ?? {});
       if (!parsed.success) {

@@ -1,14 +1,28 @@
 import { McpError, type CallToolResult, type Progress } from "@modelcontextprotocol/sdk/types.js";
-import { GetJobEventsOutput, GetJobResultOutput, StartBulkOutput, SuggestGiftsOutput, TOOL, WaitForJobOutput } from "../../shared/tools.js";
+import {
+  GetJobEventsOutput,
+  GetJobResultOutput,
+  StartBulkOutput,
+  SuggestGiftsOutput,
+  TOOL,
+  WaitForJobOutput,
+} from "../../shared/tools.js";
 import { CATALOG } from "../gifts/catalog.js";
 import { useTestClient } from "../test-support.js";
 
 const t = useTestClient();
 
-const call = (name: string, args: Record<string, unknown>) => t.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
+const call = (name: string, args: Record<string, unknown>) =>
+  t.client.callTool({ name, arguments: args }) as Promise<CallToolResult>;
 const text = (result: CallToolResult) => result.content.map((c) => (c.type === "text" ? c.text : "")).join("\n");
 const csvOf = (rows: number) =>
-  ["name,department,interests,budget", ...Array.from({ length: rows }, (_, i) => `Person ${i},${i % 2 ? "Sales" : "Engineering"},coffee;hiking,${30 + (i % 50)}`)].join("\n");
+  [
+    "name,department,interests,budget",
+    ...Array.from(
+      { length: rows },
+      (_, i) => `Person ${i},${i % 2 ? "Sales" : "Engineering"},coffee;hiking,${30 + (i % 50)}`,
+    ),
+  ].join("\n");
 
 describe("tools/list", () => {
   it("lists every tool with title, description, schemas and annotations", async () => {
@@ -19,7 +33,11 @@ describe("tools/list", () => {
       expect(tool.description?.length).toBeGreaterThan(20);
       expect(tool.inputSchema.type).toBe("object");
       expect(tool.outputSchema?.type).toBe("object");
-      expect(tool.annotations).toMatchObject({ readOnlyHint: expect.any(Boolean), destructiveHint: expect.any(Boolean), openWorldHint: false });
+      expect(tool.annotations).toMatchObject({
+        readOnlyHint: expect.any(Boolean),
+        destructiveHint: expect.any(Boolean),
+        openWorldHint: false,
+      });
     }
     const suggest = tools.find((t) => t.name === TOOL.suggestGifts);
     expect(suggest?.inputSchema.required).toEqual(["occasion", "budget"]);
@@ -40,7 +58,11 @@ describe("tools/list", () => {
       });
     }
     for (const name of [TOOL.getJobEvents, TOOL.cancelJob]) {
-      expect(meta[name]).toMatchObject({ "openai/widgetAccessible": true, "openai/visibility": "private", ui: { visibility: ["app"] } });
+      expect(meta[name]).toMatchObject({
+        "openai/widgetAccessible": true,
+        "openai/visibility": "private",
+        ui: { visibility: ["app"] },
+      });
     }
     expect(meta[TOOL.getJobResult]).toMatchObject({ "openai/widgetAccessible": true });
     expect(meta[TOOL.getJobResult]).not.toHaveProperty("openai/visibility");
@@ -50,7 +72,12 @@ describe("tools/list", () => {
 
 describe("suggest_gifts", () => {
   it("suggests catalog gifts within budget, ranked for the recipient, with a reason each", async () => {
-    const result = await call(TOOL.suggestGifts, { occasion: "birthday", budget: 50, recipient: "a barista at heart who loves coffee", count: 4 });
+    const result = await call(TOOL.suggestGifts, {
+      occasion: "birthday",
+      budget: 50,
+      recipient: "a barista at heart who loves coffee",
+      count: 4,
+    });
     expect(result.isError).toBeFalsy();
     const parsed = SuggestGiftsOutput.parse(result.structuredContent);
     expect(parsed.gifts).toHaveLength(4);
@@ -95,7 +122,9 @@ describe("the job tools", () => {
     expect(text(started)).toContain(jobId);
 
     const progress: Progress[] = [];
-    const waited = await t.client.callTool({ name: TOOL.waitForJob, arguments: { jobId } }, undefined, { onprogress: (p) => void progress.push(p) });
+    const waited = await t.client.callTool({ name: TOOL.waitForJob, arguments: { jobId } }, undefined, {
+      onprogress: (p) => void progress.push(p),
+    });
     const done = WaitForJobOutput.parse(waited.structuredContent);
     expect(done).toMatchObject({ jobId, status: "completed", done: true });
     expect(progress.length).toBeGreaterThan(0);
@@ -114,12 +143,16 @@ describe("the job tools", () => {
     const result = GetJobResultOutput.parse(page.structuredContent);
     expect(result).toMatchObject({ jobId, total: 300, offset: 0, nextOffset: 10, resultUri });
     expect(result.people).toHaveLength(10);
-    expect(page.content).toContainEqual(expect.objectContaining({ type: "resource_link", uri: resultUri, mimeType: "application/json" }));
+    expect(page.content).toContainEqual(
+      expect.objectContaining({ type: "resource_link", uri: resultUri, mimeType: "application/json" }),
+    );
     expect(text(page)).toContain("People 1–10 of 300");
   });
 
   it("cancels a running job once, then says there is nothing left to cancel", async () => {
-    const { jobId } = StartBulkOutput.parse((await call(TOOL.startBulk, { csv: csvOf(60_000), occasion: "farewell", budgetPerPerson: 50 })).structuredContent);
+    const { jobId } = StartBulkOutput.parse(
+      (await call(TOOL.startBulk, { csv: csvOf(60_000), occasion: "farewell", budgetPerPerson: 50 })).structuredContent,
+    );
     const first = await call(TOOL.cancelJob, { jobId });
     expect(first.structuredContent).toEqual({ jobId, status: "canceled", changed: true });
     const again = await call(TOOL.cancelJob, { jobId });

@@ -14,9 +14,11 @@ const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url)
 const HARNESS_DIR = root("dist/harness");
 const WIDGET_HTML = root("dist/widget/index.html");
 const SCREENSHOT = root("test-artifacts/harness-e2e.png");
-const SAMPLE_NAMES = (parse(readFileSync(fileURLToPath(new URL("./sample-employees.csv", import.meta.url))), { columns: true }) as { name: string }[]).map(
-  (r) => r.name,
-);
+const SAMPLE_NAMES = (
+  parse(readFileSync(fileURLToPath(new URL("./sample-employees.csv", import.meta.url))), { columns: true }) as {
+    name: string;
+  }[]
+).map((r) => r.name);
 const JOB_TIMEOUT = 60_000;
 
 let server: TestServer;
@@ -51,21 +53,39 @@ async function runBulkAnalysis(): Promise<{ stages: string[]; people: string[] }
   const previous = (await frame().count()) > 0 ? await frame().getAttribute("data-mount") : null;
   await page.getByRole("button", { name: "Start bulk analysis" }).click();
   // Wait for the widget of this call, not the one still showing the previous result.
-  await expect.poll(() => frame().getAttribute("data-mount").catch(() => null), { timeout: JOB_TIMEOUT }).not.toBe(previous);
+  await expect
+    .poll(
+      () =>
+        frame()
+          .getAttribute("data-mount")
+          .catch(() => null),
+      { timeout: JOB_TIMEOUT },
+    )
+    .not.toBe(previous);
   const widget = page.frameLocator(`iframe[data-mount="${await frame().getAttribute("data-mount")}"]`);
   const bar = widget.getByRole("progressbar");
-  await expect.poll(() => bar.getAttribute("aria-valuenow").catch(() => null), { timeout: JOB_TIMEOUT, interval: 100 }).toBe("100");
+  await expect
+    .poll(() => bar.getAttribute("aria-valuenow").catch(() => null), { timeout: JOB_TIMEOUT, interval: 100 })
+    .toBe("100");
   const stages = widget.locator(".gg-stage");
-  await expect.poll(async () => (await stages.evaluateAll((els) => els.map((e) => e.getAttribute("data-state")))).join(","), { timeout: JOB_TIMEOUT })
+  await expect
+    .poll(async () => (await stages.evaluateAll((els) => els.map((e) => e.getAttribute("data-state")))).join(","), {
+      timeout: JOB_TIMEOUT,
+    })
     .toMatch(/^done(,done)+$/);
   // The widget pages the result in; "Show more" until every person is on screen.
   const people = widget.locator(".gg-person");
   const more = widget.getByRole("button", { name: "Show more" });
-  await expect.poll(async () => {
-    const n = await people.count();
-    if (n < SAMPLE_NAMES.length && (await more.isVisible())) await more.click();
-    return n;
-  }, { timeout: JOB_TIMEOUT, interval: 200 }).toBe(SAMPLE_NAMES.length);
+  await expect
+    .poll(
+      async () => {
+        const n = await people.count();
+        if (n < SAMPLE_NAMES.length && (await more.isVisible())) await more.click();
+        return n;
+      },
+      { timeout: JOB_TIMEOUT, interval: 200 },
+    )
+    .toBe(SAMPLE_NAMES.length);
   return {
     stages: await stages.evaluateAll((els) => els.map((e) => `${e.textContent}|${e.getAttribute("data-state")}`)),
     people: await people.allInnerTexts(),
@@ -84,44 +104,55 @@ async function screenshotOnFailure(body: () => Promise<void>) {
 }
 
 describe("the harness against the real server", () => {
-  it("shows the same finished bulk analysis with and without faults, and logs every call", () => screenshotOnFailure(async () => {
-    await page.getByRole("button", { name: "Load sample CSV" }).click();
-    await expect.poll(() => page.getByRole("textbox", { name: /Employees CSV/ }).inputValue()).toContain("Zoë Müller");
+  it(
+    "shows the same finished bulk analysis with and without faults, and logs every call",
+    () =>
+      screenshotOnFailure(async () => {
+        await page.getByRole("button", { name: "Load sample CSV" }).click();
+        await expect
+          .poll(() => page.getByRole("textbox", { name: /Employees CSV/ }).inputValue())
+          .toContain("Zoë Müller");
 
-    const clean = await runBulkAnalysis();
-    for (const name of SAMPLE_NAMES) expect(clean.people.some((text) => text.includes(name))).toBe(true);
+        const clean = await runBulkAnalysis();
+        for (const name of SAMPLE_NAMES) expect(clean.people.some((text) => text.includes(name))).toBe(true);
 
-    await page.getByLabel("Duplicates ×").fill("3");
-    await page.getByLabel("Shuffle within and across batches").check();
-    await page.getByLabel(/Drop the next reply/).check();
-    const faulted = await runBulkAnalysis();
+        await page.getByLabel("Duplicates ×").fill("3");
+        await page.getByLabel("Shuffle within and across batches").check();
+        await page.getByLabel(/Drop the next reply/).check();
+        const faulted = await runBulkAnalysis();
 
-    expect(faulted).toEqual(clean);
-    // The one-shot drop fired (and switched itself off); the log shows what the faults did.
-    await expect.poll(() => page.getByLabel(/Drop the next reply/).isChecked()).toBe(false);
-    const log = page.locator(".log-list");
-    expect(await log.locator('[data-method="fault/drop"]').count()).toBe(1);
-    expect(await log.locator('[data-method="fault/batch"]').count()).toBeGreaterThan(0);
+        expect(faulted).toEqual(clean);
+        // The one-shot drop fired (and switched itself off); the log shows what the faults did.
+        await expect.poll(() => page.getByLabel(/Drop the next reply/).isChecked()).toBe(false);
+        const log = page.locator(".log-list");
+        expect(await log.locator('[data-method="fault/drop"]').count()).toBe(1);
+        expect(await log.locator('[data-method="fault/batch"]').count()).toBeGreaterThan(0);
 
-    const calls = log.locator('[data-method="tools/call"][data-kind="request"]');
-    const replies = log.locator('[data-method="tools/call"][data-kind="result"]');
-    expect(await calls.count()).toBeGreaterThanOrEqual(4);
-    expect(await replies.count()).toBeGreaterThanOrEqual(4);
-    await expect.poll(() => log.locator('.log-row:has(.log-tool:text-is("get_job_events"))').count()).toBeGreaterThan(0);
-    expect(await replies.filter({ hasText: "start_bulk_gift_analysis" }).count()).toBe(2);
-    expect(await log.locator('[data-method="resources/read"][data-kind="result"]').count()).toBeGreaterThanOrEqual(2);
+        const calls = log.locator('[data-method="tools/call"][data-kind="request"]');
+        const replies = log.locator('[data-method="tools/call"][data-kind="result"]');
+        expect(await calls.count()).toBeGreaterThanOrEqual(4);
+        expect(await replies.count()).toBeGreaterThanOrEqual(4);
+        await expect
+          .poll(() => log.locator('.log-row:has(.log-tool:text-is("get_job_events"))').count())
+          .toBeGreaterThan(0);
+        expect(await replies.filter({ hasText: "start_bulk_gift_analysis" }).count()).toBe(2);
+        expect(await log.locator('[data-method="resources/read"][data-kind="result"]').count()).toBeGreaterThanOrEqual(
+          2,
+        );
 
-    // Expanding a reply shows its raw JSON as text; a second click folds it again.
-    const startReply = replies.filter({ hasText: "start_bulk_gift_analysis" }).last().getByRole("button");
-    await startReply.click();
-    await expect.poll(() => log.locator(".log-json").first().textContent()).toContain('"jobId"');
-    await startReply.click();
-    expect(await log.locator(".log-json").count()).toBe(0);
+        // Expanding a reply shows its raw JSON as text; a second click folds it again.
+        const startReply = replies.filter({ hasText: "start_bulk_gift_analysis" }).last().getByRole("button");
+        await startReply.click();
+        await expect.poll(() => log.locator(".log-json").first().textContent()).toContain('"jobId"');
+        await startReply.click();
+        expect(await log.locator(".log-json").count()).toBe(0);
 
-    expect(pageErrors).toEqual([]);
-    // The picture worth keeping: the finished job at the top of the widget, the log beside it.
-    await page.frameLocator('iframe[title="Widget"]').getByRole("progressbar").scrollIntoViewIfNeeded();
-    mkdirSync(root("test-artifacts"), { recursive: true });
-    await page.screenshot({ path: SCREENSHOT });
-  }), 3 * JOB_TIMEOUT);
+        expect(pageErrors).toEqual([]);
+        // The picture worth keeping: the finished job at the top of the widget, the log beside it.
+        await page.frameLocator('iframe[title="Widget"]').getByRole("progressbar").scrollIntoViewIfNeeded();
+        mkdirSync(root("test-artifacts"), { recursive: true });
+        await page.screenshot({ path: SCREENSHOT });
+      }),
+    3 * JOB_TIMEOUT,
+  );
 });

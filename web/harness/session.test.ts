@@ -29,7 +29,11 @@ const methods = () => store.getState().log.entries.map((e) => `${e.dir} ${e.kind
 describe("the harness session against the real server", () => {
   it("connects and logs the handshake, each reply paired with its request", () => {
     expect(store.getState().connection).toMatchObject({ status: "ready" });
-    expect(methods().slice(0, 3)).toEqual(["out request initialize", "in result initialize", "out notification notifications/initialized"]);
+    expect(methods().slice(0, 3)).toEqual([
+      "out request initialize",
+      "in result initialize",
+      "out notification notifications/initialized",
+    ]);
     const reply = store.getState().log.entries[1];
     expect(reply.pair).toBe(store.getState().log.entries[0].n);
     expect(methods()).toContain("in result resources/list");
@@ -82,7 +86,9 @@ describe("the harness session against the real server", () => {
   });
 
   it("logs job notifications from the session's stream", async () => {
-    await vi.waitFor(() => expect(methods()).toContain("in notification notifications/job/completed"), { timeout: 10_000 });
+    await vi.waitFor(() => expect(methods()).toContain("in notification notifications/job/completed"), {
+      timeout: 10_000,
+    });
   });
 
   it("explains a tool's isError result beside the controls, and still mounts the widget", async () => {

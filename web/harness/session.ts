@@ -36,7 +36,10 @@ export function toWidgetResult(raw: Record<string, unknown>): WidgetToolResult {
 
 /** The text of an `isError` result, for the controls' problem line. */
 function errorText(result: WidgetToolResult): string {
-  const text = result.content.map((c) => (isRecord(c) && typeof c.text === "string" ? c.text : "")).join(" ").trim();
+  const text = result.content
+    .map((c) => (isRecord(c) && typeof c.text === "string" ? c.text : ""))
+    .join(" ")
+    .trim();
   return text || "The tool reported an error";
 }
 
@@ -77,7 +80,11 @@ export function createHarnessSession(store: HarnessStore, endpoint: URL): Harnes
       resources = await listAllResources(next);
       if (next.getServerCapabilities()?.logging) await next.setLoggingLevel("info").catch(() => undefined);
       const info = next.getServerVersion();
-      s().setConnection({ status: "ready", sessionId: transport.sessionId ?? null, server: info ? `${info.name} ${info.version}` : "MCP server" });
+      s().setConnection({
+        status: "ready",
+        sessionId: transport.sessionId ?? null,
+        server: info ? `${info.name} ${info.version}` : "MCP server",
+      });
     } catch (error) {
       s().setConnection({ status: "error", error: messageOf(error) });
     }

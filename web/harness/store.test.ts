@@ -1,6 +1,14 @@
 import { createHarnessStore } from "./store.js";
 
-const mount = { toolName: "start_bulk_gift_analysis", toolInput: { occasion: "x" }, toolOutput: { jobId: "j" }, toolResponseMetadata: null, isError: false, widgetUri: "ui://w", html: "<p>w</p>" };
+const mount = {
+  toolName: "start_bulk_gift_analysis",
+  toolInput: { occasion: "x" },
+  toolOutput: { jobId: "j" },
+  toolResponseMetadata: null,
+  isError: false,
+  widgetUri: "ui://w",
+  html: "<p>w</p>",
+};
 
 describe("harness store", () => {
   it("starts a new widget with no widgetState, and a reload keeps it", () => {
@@ -26,7 +34,9 @@ describe("harness store", () => {
     store.getState().clearLog();
     t = 130;
     store.getState().logMessage("in", { jsonrpc: "2.0", id: 1, result: { tools: [] } });
-    expect(store.getState().log.entries).toEqual([expect.objectContaining({ n: 2, method: "tools/list", latencyMs: 30 })]);
+    expect(store.getState().log.entries).toEqual([
+      expect.objectContaining({ n: 2, method: "tools/list", latencyMs: 30 }),
+    ]);
   });
 
   it("patches fault switches", () => {

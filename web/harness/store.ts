@@ -96,8 +96,14 @@ export function createHarnessStore(now: () => number = Date.now): HarnessStore {
     setFaults: (patch) => set((s) => ({ faults: { ...s.faults, ...patch } })),
     setWidgetState: (widgetState) => set({ widgetState }),
     mountWidget: (m) =>
-      set((s) => ({ mount: { ...m, key: (s.mount?.key ?? 0) + 1, at: now() }, widgetState: null, followUps: [], intrinsicHeight: null })),
-    reloadWidget: () => set((s) => (s.mount ? { mount: { ...s.mount, key: s.mount.key + 1 }, intrinsicHeight: null } : {})),
+      set((s) => ({
+        mount: { ...m, key: (s.mount?.key ?? 0) + 1, at: now() },
+        widgetState: null,
+        followUps: [],
+        intrinsicHeight: null,
+      })),
+    reloadWidget: () =>
+      set((s) => (s.mount ? { mount: { ...s.mount, key: s.mount.key + 1 }, intrinsicHeight: null } : {})),
     setBusy: (busy) => set({ busy }),
     setProblem: (problem) => set({ problem }),
     addFollowUp: (prompt) => set((s) => ({ followUps: [...s.followUps, prompt] })),

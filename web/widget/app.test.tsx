@@ -34,38 +34,52 @@ afterEach(() => {
 });
 
 const bar = () => screen.getByRole("progressbar").getAttribute("aria-valuenow");
-const stageStates = () => within(screen.getByRole("list", { name: /Stages|단계/ })).getAllByRole("listitem").map((li) => li.dataset.state);
+const stageStates = () =>
+  within(screen.getByRole("list", { name: /Stages|단계/ }))
+    .getAllByRole("listitem")
+    .map((li) => li.dataset.state);
 const eventsCalls = () => fake?.argsOf(TOOL.getJobEvents) ?? [];
 
 describe("following a bulk job", () => {
-  it.each(["full", "legacy", "alternate"] as const)("reaches completion through duplicates, reordering and failures (%s replies)", async (shape) => {
-    mount({ jobs: [{ people: 25, skipped: [{ row: 9, reason: "No interests given" }] }], batchSize: 3, faults: { duplicate: true, reorder: true, gaps: true, rejectEvery: 4, shape } });
-    expect(await screen.findByText("Completed", {}, SLOW)).toBeTruthy();
-    expect(screen.getAllByText("Completed")).toHaveLength(1);
-    expect(bar()).toBe("100");
-    expect(stageStates()).toEqual(["done", "done", "done"]);
-    expect(await screen.findByText("Person 20")).toBeTruthy();
-    expect(screen.getByText("Row 9")).toBeTruthy();
-    expect(screen.getByText(/No interests given/)).toBeTruthy();
-    expect(screen.getAllByText("$39.50").length).toBeGreaterThan(0);
-    expect(screen.queryByText("Person 21")).toBeNull();
+  it.each(["full", "legacy", "alternate"] as const)(
+    "reaches completion through duplicates, reordering and failures (%s replies)",
+    async (shape) => {
+      mount({
+        jobs: [{ people: 25, skipped: [{ row: 9, reason: "No interests given" }] }],
+        batchSize: 3,
+        faults: { duplicate: true, reorder: true, gaps: true, rejectEvery: 4, shape },
+      });
+      expect(await screen.findByText("Completed", {}, SLOW)).toBeTruthy();
+      expect(screen.getAllByText("Completed")).toHaveLength(1);
+      expect(bar()).toBe("100");
+      expect(stageStates()).toEqual(["done", "done", "done"]);
+      expect(await screen.findByText("Person 20")).toBeTruthy();
+      expect(screen.getByText("Row 9")).toBeTruthy();
+      expect(screen.getByText(/No interests given/)).toBeTruthy();
+      expect(screen.getAllByText("$39.50").length).toBeGreaterThan(0);
+      expect(screen.queryByText("Person 21")).toBeNull();
 
-    await userEvent.click(screen.getByRole("button", { name: "Show more" }));
-    expect(await screen.findByText("Person 25")).toBeTruthy();
-    expect(screen.queryByRole("button", { name: "Show more" })).toBeNull();
-    expect(fake!.argsOf(TOOL.getJobResult).map((a) => a.offset)).toEqual([0, 20]);
+      await userEvent.click(screen.getByRole("button", { name: "Show more" }));
+      expect(await screen.findByText("Person 25")).toBeTruthy();
+      expect(screen.queryByRole("button", { name: "Show more" })).toBeNull();
+      expect(fake!.argsOf(TOOL.getJobResult).map((a) => a.offset)).toEqual([0, 20]);
 
-    await userEvent.click(screen.getByRole("button", { name: "Open fullscreen" }));
-    expect(fake!.argsOf("requestDisplayMode")).toEqual([{ mode: "fullscreen" }]);
-    await waitFor(() => expect(screen.queryByRole("button", { name: "Open fullscreen" })).toBeNull());
-    expect(store.getState().diagnostics["job-1"].duplicates).toBeGreaterThan(0);
-  });
+      await userEvent.click(screen.getByRole("button", { name: "Open fullscreen" }));
+      expect(fake!.argsOf("requestDisplayMode")).toEqual([{ mode: "fullscreen" }]);
+      await waitFor(() => expect(screen.queryByRole("button", { name: "Open fullscreen" })).toBeNull());
+      expect(store.getState().diagnostics["job-1"].duplicates).toBeGreaterThan(0);
+    },
+  );
 
   it("resumes from widget state: seeds from the server's view and continues after lastSeq", async () => {
     mount({ jobs: [{ alreadyAppended: 7 }], batchSize: 2, widgetState: { jobId: "job-1", lastSeq: 5 } });
     expect(await screen.findByText("Completed", {}, SLOW)).toBeTruthy();
     expect(eventsCalls()[0]).toMatchObject({ jobId: "job-1", afterSeq: 5 });
-    expect(eventsCalls().slice(1).every((a) => Number(a.afterSeq) >= 7)).toBe(true);
+    expect(
+      eventsCalls()
+        .slice(1)
+        .every((a) => Number(a.afterSeq) >= 7),
+    ).toBe(true);
     expect(stageStates()).toEqual(["done", "done", "done"]);
     expect(screen.getAllByText("Completed")).toHaveLength(1);
     expect(store.getState().diagnostics["job-1"].seeds).toBe(1);
@@ -109,7 +123,9 @@ describe("following a bulk job", () => {
   });
 
   it("shows the server's error when the tool output is one", () => {
-    mount({ toolOutput: { error: { code: "invalid_csv", message: "Row 3 has no name.", hint: "Add a name column." } } });
+    mount({
+      toolOutput: { error: { code: "invalid_csv", message: "Row 3 has no name.", hint: "Add a name column." } },
+    });
     expect(screen.getByText("Row 3 has no name.")).toBeTruthy();
     expect(screen.getByText("Add a name column.")).toBeTruthy();
   });
@@ -138,7 +154,14 @@ describe("the widget's other views", () => {
   });
 
   it("speaks Korean for a ko locale and follows the theme and height", async () => {
-    const { container } = mount({ locale: "ko-KR", theme: "dark", maxHeight: 320, jobs: [{ progressPerStage: 400 }], batchSize: 1, latencyMs: 5 });
+    const { container } = mount({
+      locale: "ko-KR",
+      theme: "dark",
+      maxHeight: 320,
+      jobs: [{ progressPerStage: 400 }],
+      batchSize: 1,
+      latencyMs: 5,
+    });
     expect(await screen.findByRole("button", { name: "취소" })).toBeTruthy();
     expect((await screen.findByRole("status")).textContent).toMatch(/시작하는 중…|시작 대기 중|진행 중/);
     expect(await screen.findByText("진행 중")).toBeTruthy();
@@ -153,7 +176,9 @@ describe("the widget's other views", () => {
   it("waits plainly while the tool output has not arrived, then follows it", async () => {
     mount({ toolOutput: null, batchSize: 10 });
     expect(screen.getByText("Waiting for the tool result…")).toBeTruthy();
-    fake!.setGlobals({ toolOutput: { jobId: "job-1", status: "pending", stages: [], resultUri: "gifts://jobs/job-1/result" } });
+    fake!.setGlobals({
+      toolOutput: { jobId: "job-1", status: "pending", stages: [], resultUri: "gifts://jobs/job-1/result" },
+    });
     expect(await screen.findByText("Completed", {}, SLOW)).toBeTruthy();
   });
 });

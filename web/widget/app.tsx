@@ -42,13 +42,23 @@ function Frame({ tuning }: { tuning?: FollowTuning }) {
   const locale = useHostGlobal("locale");
   return (
     <div className="gg-root" data-theme={theme} lang={locale} style={maxHeight === null ? undefined : { maxHeight }}>
-      {available ? <Content tuning={tuning} /> : <p className="gg-panel" role="alert">{t.noHost}</p>}
+      {available ? (
+        <Content tuning={tuning} />
+      ) : (
+        <p className="gg-panel" role="alert">
+          {t.noHost}
+        </p>
+      )}
     </div>
   );
 }
 
-type Chosen = { kind: "gifts"; result: z.infer<typeof SuggestGiftsOutput> } | { kind: "job"; job: FollowedJob }
-  | { kind: "error"; error: z.infer<typeof ToolErrorSchema> } | { kind: "waiting" } | { kind: "nothing" };
+type Chosen =
+  | { kind: "gifts"; result: z.infer<typeof SuggestGiftsOutput> }
+  | { kind: "job"; job: FollowedJob }
+  | { kind: "error"; error: z.infer<typeof ToolErrorSchema> }
+  | { kind: "waiting" }
+  | { kind: "nothing" };
 
 /** Parses toolOutput and widgetState; a widget state naming a job wins, as it may be a retried job. */
 function choose(toolOutput: unknown, widgetState: unknown): Chosen {
@@ -79,7 +89,11 @@ function Content({ tuning }: { tuning?: FollowTuning }) {
     case "job":
       return <BulkJob key={chosen.job.jobId} initial={chosen.job} tuning={tuning} />;
     case "error":
-      return <div className="gg-panel"><FailureText error={chosen.error} /></div>;
+      return (
+        <div className="gg-panel">
+          <FailureText error={chosen.error} />
+        </div>
+      );
     case "waiting":
       return <p className="gg-panel gg-muted">{t.waitingForTool}</p>;
     case "nothing":

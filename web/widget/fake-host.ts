@@ -6,7 +6,13 @@
 import type { JobEvent, Stage } from "../../shared/job-events.js";
 import { applyJobEvents, createJobView, isTerminalStatus } from "../../shared/job-reducer.js";
 import {
-  GetJobEventsInput, GetJobResultInput, StartBulkInput, TOOL, URI, type PersonResult, type SkippedRow,
+  GetJobEventsInput,
+  GetJobResultInput,
+  StartBulkInput,
+  TOOL,
+  URI,
+  type PersonResult,
+  type SkippedRow,
 } from "../../shared/tools.js";
 import { SET_GLOBALS_EVENT } from "./host.js";
 
@@ -52,7 +58,14 @@ export type FakeHostOptions = {
   seed?: number;
 };
 type Call = { name: string; args: Record<string, unknown>; at: number };
-type RunningJob = { id: string; stages: Stage[]; history: JobEvent[]; revealed: number; people: PersonResult[]; skipped: SkippedRow[] };
+type RunningJob = {
+  id: string;
+  stages: Stage[];
+  history: JobEvent[];
+  revealed: number;
+  people: PersonResult[];
+  skipped: SkippedRow[];
+};
 
 /** The plan of a fake job unless its FakeJob says otherwise. */
 export const DEFAULT_STAGES: Stage[] = [
@@ -61,7 +74,11 @@ export const DEFAULT_STAGES: Stage[] = [
   { id: "write", label: "Writing the result" },
 ];
 /** The fake host's `toolInput`: what start_bulk_gift_analysis was called with. */
-export const START_INPUT = { csv: "name,department,interests\nAda,R&D,chess", occasion: "holidays", budgetPerPerson: 50 };
+export const START_INPUT = {
+  csv: "name,department,interests\nAda,R&D,chess",
+  occasion: "holidays",
+  budgetPerPerson: 50,
+};
 
 /** A small seeded PRNG (mulberry32), so every fault pattern is reproducible. */
 function prng(seed: number): () => number {
@@ -82,7 +99,12 @@ export function makeHistory(jobId: string, job: FakeJob = {}): JobEvent[] {
   const events: JobEvent[] = [];
   const at = () => {
     const seq = events.length + 1;
-    return { eventId: `${jobId}-e${seq}`, jobId, seq, timestamp: new Date(Date.UTC(2026, 2, 1, 9, 0, seq)).toISOString() };
+    return {
+      eventId: `${jobId}-e${seq}`,
+      jobId,
+      seq,
+      timestamp: new Date(Date.UTC(2026, 2, 1, 9, 0, seq)).toISOString(),
+    };
   };
   events.push({ ...at(), type: "job.created", payload: { kind: "bulk", title: "Holiday gifts", stages } });
   events.push({ ...at(), type: "job.started", payload: {} });
@@ -92,19 +114,46 @@ export function makeHistory(jobId: string, job: FakeJob = {}): JobEvent[] {
     const stage = stages[Math.floor(i / perStage)];
     const percentage = Math.round(((i + 1) / total) * 95);
     events.push({
-      ...at(), type: "job.progress",
-      payload: { percentage, stage: stage.id, stageLabel: stage.label, etaSeconds: (total - i - 1) * 2, processed: i + 1, total },
+      ...at(),
+      type: "job.progress",
+      payload: {
+        percentage,
+        stage: stage.id,
+        stageLabel: stage.label,
+        etaSeconds: (total - i - 1) * 2,
+        processed: i + 1,
+        total,
+      },
     });
   }
-  if (outcome === "completed") events.push({ ...at(), type: "job.completed", payload: { summary: "Gifts found for 3 people.", resultResourceId: URI.jobResult(jobId), resultCount: 3 } });
-  if (outcome === "failed") events.push({ ...at(), type: "job.failed", payload: { code: "catalog_down", message: "The gift catalog is unavailable.", hint: "Try again in a minute.", retryable: job.retryable ?? true } });
+  if (outcome === "completed")
+    events.push({
+      ...at(),
+      type: "job.completed",
+      payload: { summary: "Gifts found for 3 people.", resultResourceId: URI.jobResult(jobId), resultCount: 3 },
+    });
+  if (outcome === "failed")
+    events.push({
+      ...at(),
+      type: "job.failed",
+      payload: {
+        code: "catalog_down",
+        message: "The gift catalog is unavailable.",
+        hint: "Try again in a minute.",
+        retryable: job.retryable ?? true,
+      },
+    });
   if (outcome === "canceled") events.push({ ...at(), type: "job.canceled", payload: { reason: "stopped" } });
   return events;
 }
 
 function makePeople(count: number): PersonResult[] {
   return Array.from({ length: count }, (_, i) => ({
-    row: i + 2, name: `Person ${i + 1}`, department: i % 2 === 0 ? "R&D" : null, interests: ["chess"], budget: 50,
+    row: i + 2,
+    name: `Person ${i + 1}`,
+    department: i % 2 === 0 ? "R&D" : null,
+    interests: ["chess"],
+    budget: 50,
     gifts: [{ id: `g${i}`, name: `Chess set ${i + 1}`, price: 39.5, category: "games", reason: "Likes chess" }],
   }));
 }
@@ -125,12 +174,24 @@ export function installFakeHost(options: FakeHostOptions = {}) {
     const id = `job-${jobs.size + 1}`;
     const history = makeHistory(id, plan);
     const revealed = Math.min(history.length, plan.alreadyAppended ?? 0);
-    const job = { id, stages: plan.stages ?? DEFAULT_STAGES, history, revealed, people: makePeople(plan.people ?? 3), skipped: plan.skipped ?? [] };
+    const job = {
+      id,
+      stages: plan.stages ?? DEFAULT_STAGES,
+      history,
+      revealed,
+      people: makePeople(plan.people ?? 3),
+      skipped: plan.skipped ?? [],
+    };
     jobs.set(id, job);
     return job;
   };
   const first = startJob();
-  const started = (job: RunningJob) => ({ jobId: job.id, status: "pending", stages: job.stages, resultUri: URI.jobResult(job.id) });
+  const started = (job: RunningJob) => ({
+    jobId: job.id,
+    status: "pending",
+    stages: job.stages,
+    resultUri: URI.jobResult(job.id),
+  });
 
   const reply = (structuredContent: Record<string, unknown>) => {
     const legacy = faults.shape === "legacy" || (faults.shape === "alternate" && calls.length % 2 === 0);
@@ -138,20 +199,30 @@ export function installFakeHost(options: FakeHostOptions = {}) {
     return legacy ? { result: text } : { structuredContent, content: [{ type: "text", text }], isError: false };
   };
   const failure = (code: string, message: string) =>
-    faults.shape === "legacy" ? { result: message } : { structuredContent: { error: { code, message } }, content: [{ type: "text", text: message }], isError: true };
+    faults.shape === "legacy"
+      ? { result: message }
+      : { structuredContent: { error: { code, message } }, content: [{ type: "text", text: message }], isError: true };
   const viewOf = (job: RunningJob) => applyJobEvents(createJobView(job.id), job.history.slice(0, job.revealed));
-  const shuffle = <T>(xs: T[]) => xs.map((x) => [random(), x] as const).sort((a, b) => a[0] - b[0]).map(([, x]) => x);
+  const shuffle = <T>(xs: T[]) =>
+    xs
+      .map((x) => [random(), x] as const)
+      .sort((a, b) => a[0] - b[0])
+      .map(([, x]) => x);
 
   function getEvents(raw: Record<string, unknown>) {
     const args = GetJobEventsInput.parse(raw);
     const job = jobs.get(args.jobId);
-    if (job === undefined) return failure("unknown_job", `No job ${args.jobId}. Start one with start_bulk_gift_analysis.`);
+    if (job === undefined)
+      return failure("unknown_job", `No job ${args.jobId}. Start one with start_bulk_gift_analysis.`);
     job.revealed = Math.min(job.history.length, job.revealed + (options.batchSize ?? 4));
     const visible = job.history.slice(0, job.revealed);
     let events = visible.filter((e) => e.seq > args.afterSeq);
     if (faults.gaps && events.length >= 3 && random() < 0.5) events.splice(1, 1);
     if (faults.duplicate) {
-      const again = [...events.filter(() => random() < 0.5), ...visible.filter((e) => e.seq <= args.afterSeq && random() < 0.3)];
+      const again = [
+        ...events.filter(() => random() < 0.5),
+        ...visible.filter((e) => e.seq <= args.afterSeq && random() < 0.3),
+      ];
       events = [...events, ...again.map((e) => structuredClone(e))];
     }
     if (faults.reorder) events = shuffle(events);
@@ -164,10 +235,18 @@ export function installFakeHost(options: FakeHostOptions = {}) {
     const job = jobs.get(String(raw.jobId));
     if (job === undefined) return failure("unknown_job", "No such job.");
     const last = job.history[job.history.length - 1];
-    if (isTerminalStatus(viewOf(job).status) || last.type === "job.canceled") return reply({ jobId: job.id, status: viewOf(job).status, changed: false });
+    if (isTerminalStatus(viewOf(job).status) || last.type === "job.canceled")
+      return reply({ jobId: job.id, status: viewOf(job).status, changed: false });
     job.history = job.history.slice(0, job.revealed);
     const seq = job.revealed + 1;
-    job.history.push({ eventId: `${job.id}-e${seq}`, jobId: job.id, seq, timestamp: new Date(Date.UTC(2026, 2, 1, 9, 5)).toISOString(), type: "job.canceled", payload: { reason: "user" } });
+    job.history.push({
+      eventId: `${job.id}-e${seq}`,
+      jobId: job.id,
+      seq,
+      timestamp: new Date(Date.UTC(2026, 2, 1, 9, 5)).toISOString(),
+      type: "job.canceled",
+      payload: { reason: "user" },
+    });
     return reply({ jobId: job.id, status: "running", changed: true });
   }
 
@@ -179,8 +258,14 @@ export function installFakeHost(options: FakeHostOptions = {}) {
     const people = job.people.slice(args.offset, args.offset + args.limit);
     const end = args.offset + people.length;
     return reply({
-      jobId: job.id, summary: "Gifts found for 3 people.", total: job.people.length, offset: args.offset,
-      nextOffset: end < job.people.length ? end : null, people, skipped: job.skipped, resultUri: URI.jobResult(job.id),
+      jobId: job.id,
+      summary: "Gifts found for 3 people.",
+      total: job.people.length,
+      offset: args.offset,
+      nextOffset: end < job.people.length ? end : null,
+      people,
+      skipped: job.skipped,
+      resultUri: URI.jobResult(job.id),
     });
   }
 
@@ -192,7 +277,10 @@ export function installFakeHost(options: FakeHostOptions = {}) {
     if (name === TOOL.getJobEvents) return getEvents(args);
     if (name === TOOL.cancelJob) return cancel(args);
     if (name === TOOL.getJobResult) return getResult(args);
-    if (name === TOOL.startBulk) return StartBulkInput.safeParse(args).success ? reply(started(startJob())) : failure("invalid_arguments", "Bad input.");
+    if (name === TOOL.startBulk)
+      return StartBulkInput.safeParse(args).success
+        ? reply(started(startJob()))
+        : failure("invalid_arguments", "Bad input.");
     return failure("invalid_arguments", `Unknown tool ${name}.`);
   };
 
@@ -213,7 +301,8 @@ export function installFakeHost(options: FakeHostOptions = {}) {
       try {
         const latency = options.latencyMs ?? 1;
         await (latency > 0 ? new Promise((r) => setTimeout(r, latency)) : Promise.resolve());
-        if ((faults.rejectEvery && n > 0 && n % faults.rejectEvery === 0) || faults.rejectCalls?.includes(n)) throw new Error("network connection lost");
+        if ((faults.rejectEvery && n > 0 && n % faults.rejectEvery === 0) || faults.rejectCalls?.includes(n))
+          throw new Error("network connection lost");
         return answer(name, args);
       } finally {
         if (isEvents) inFlight--;

@@ -34,7 +34,11 @@ describe("followJob", () => {
     ["{ result } strings", { shape: "legacy" as const }],
     ["both shapes in turn", { shape: "alternate" as const }],
   ])("follows a job to the end through duplicates, reordering, gaps and rejected calls (%s)", async (_name, shape) => {
-    setup({ jobs: [{ progressPerStage: 5 }], batchSize: 5, faults: { duplicate: true, reorder: true, gaps: true, rejectEvery: 3, ...shape } });
+    setup({
+      jobs: [{ progressPerStage: 5 }],
+      batchSize: 5,
+      faults: { duplicate: true, reorder: true, gaps: true, rejectEvery: 3, ...shape },
+    });
     await followToEnd();
     expect(store.getState().jobs["job-1"]).toEqual(fullView());
     const d = store.getState().diagnostics["job-1"];
@@ -47,7 +51,9 @@ describe("followJob", () => {
     setup({ batchSize: 4, faults: { gaps: true, reorder: true }, seed: 3 });
     const asked: number[] = [];
     const applied = new Set<number>();
-    store.subscribe((s) => { for (const e of Object.values(s.cursors)) applied.add(e.contiguous); });
+    store.subscribe((s) => {
+      for (const e of Object.values(s.cursors)) applied.add(e.contiguous);
+    });
     await followToEnd();
     for (const args of fake.argsOf(TOOL.getJobEvents)) asked.push(Number(args.afterSeq));
     expect(asked[0]).toBe(0);
@@ -103,7 +109,15 @@ describe("followJob", () => {
   it("backs off exponentially, capped, after rejected calls, then resumes from the last seq", async () => {
     vi.useFakeTimers();
     setup({ batchSize: 2, latencyMs: 0, faults: { rejectCalls: [3, 4, 5, 6, 7, 8] } });
-    const release = followJob({ host, store, jobId: "job-1", waitMs: 0, idleMs: 0, backoff: { baseMs: 250, maxMs: 2000 }, random: () => 1 });
+    const release = followJob({
+      host,
+      store,
+      jobId: "job-1",
+      waitMs: 0,
+      idleMs: 0,
+      backoff: { baseMs: 250, maxMs: 2000 },
+      random: () => 1,
+    });
     try {
       await vi.advanceTimersByTimeAsync(10_000);
       const times = fake.timesOf(TOOL.getJobEvents);

@@ -12,7 +12,10 @@ import { selectAfterSeq, type JobStore } from "./job-store.js";
 import { localFailure, type ToolOutcome } from "./tool-reply.js";
 
 /** What the widget persists with `setWidgetState`, and resumes from. */
-export const FollowStateSchema = z.object({ jobId: z.string().check(z.minLength(1)), lastSeq: z.number().check(z.int(), z.gte(0)) });
+export const FollowStateSchema = z.object({
+  jobId: z.string().check(z.minLength(1)),
+  lastSeq: z.number().check(z.int(), z.gte(0)),
+});
 export type FollowState = z.infer<typeof FollowStateSchema>;
 
 /** Timing knobs; tests shorten them. */
@@ -71,7 +74,9 @@ function race<T>(call: Promise<ToolOutcome<T>>, ms: number, signal: AbortSignal)
   const controller = new AbortController();
   const stop = () => controller.abort();
   signal.addEventListener("abort", stop);
-  const timeout = sleep(ms, controller.signal).then(() => (signal.aborted ? null : { ok: false as const, error: localFailure("timeout") }));
+  const timeout = sleep(ms, controller.signal).then(() =>
+    signal.aborted ? null : { ok: false as const, error: localFailure("timeout") },
+  );
   return Promise.race([call, timeout]).finally(() => {
     stop();
     signal.removeEventListener("abort", stop);

@@ -13,7 +13,13 @@ describe("createHost", () => {
   it("reads the host's globals, normalizing what it does not recognise", () => {
     fake = installFakeHost({ theme: "dark", locale: "ko-KR", maxHeight: 480 });
     const host = createHost();
-    expect(host.getGlobals()).toMatchObject({ available: true, theme: "dark", locale: "ko-KR", maxHeight: 480, displayMode: "inline" });
+    expect(host.getGlobals()).toMatchObject({
+      available: true,
+      theme: "dark",
+      locale: "ko-KR",
+      maxHeight: 480,
+      displayMode: "inline",
+    });
     fake.setGlobals({ theme: "sepia", maxHeight: -1, displayMode: "sideways" });
     expect(host.getGlobals()).toMatchObject({ theme: "light", maxHeight: null, displayMode: "inline" });
     host.dispose();
@@ -38,7 +44,10 @@ describe("createHost", () => {
   it("says plainly when there is no host, and fails calls instead of throwing", async () => {
     const host = createHost();
     expect(host.getGlobals().available).toBe(false);
-    await expect(host.callTool(TOOL.cancelJob, { jobId: "job-1" }, CancelJobOutput)).resolves.toMatchObject({ ok: false, error: { code: "unreachable" } });
+    await expect(host.callTool(TOOL.cancelJob, { jobId: "job-1" }, CancelJobOutput)).resolves.toMatchObject({
+      ok: false,
+      error: { code: "unreachable" },
+    });
     await expect(host.setWidgetState({})).rejects.toThrow(/setWidgetState/);
     host.dispose();
   });
@@ -46,7 +55,10 @@ describe("createHost", () => {
   it.each(["full", "legacy"] as const)("parses callTool replies of the %s shape", async (shape) => {
     fake = installFakeHost({ faults: { shape } });
     const host = createHost();
-    await expect(host.callTool(TOOL.cancelJob, { jobId: "job-1" }, CancelJobOutput)).resolves.toEqual({ ok: true, value: { jobId: "job-1", status: "running", changed: true } });
+    await expect(host.callTool(TOOL.cancelJob, { jobId: "job-1" }, CancelJobOutput)).resolves.toEqual({
+      ok: true,
+      value: { jobId: "job-1", status: "running", changed: true },
+    });
     const unknown = await host.callTool(TOOL.cancelJob, { jobId: "nope" }, CancelJobOutput);
     expect(unknown).toMatchObject({ ok: false, error: { message: "No such job." } });
     host.dispose();

@@ -36,7 +36,16 @@ export type Host = {
 
 /** The window event a host fires when globals change; `detail.globals` holds what changed. */
 export const SET_GLOBALS_EVENT = "openai:set_globals";
-const KEYS = ["toolInput", "toolOutput", "toolResponseMetadata", "widgetState", "theme", "displayMode", "maxHeight", "locale"] as const;
+const KEYS = [
+  "toolInput",
+  "toolOutput",
+  "toolResponseMetadata",
+  "widgetState",
+  "theme",
+  "displayMode",
+  "maxHeight",
+  "locale",
+] as const;
 
 const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null;
 const asRecord = (x: unknown): Record<string, unknown> | null => (isRecord(x) ? x : null);

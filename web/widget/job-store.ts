@@ -34,7 +34,14 @@ export type JobStoreState = {
 export type JobStore = StoreApi<JobStoreState>;
 
 const START: FeedCursor = { contiguous: 0, ahead: [] };
-const NO_DIAGNOSTICS: FeedDiagnostics = { batches: 0, events: 0, duplicates: 0, seeds: 0, failures: 0, lastError: null };
+const NO_DIAGNOSTICS: FeedDiagnostics = {
+  batches: 0,
+  events: 0,
+  duplicates: 0,
+  seeds: 0,
+  failures: 0,
+  lastError: null,
+};
 
 /** Marks seqs applied and moves `contiguous` over every gap that is now filled. */
 function advance(cursor: FeedCursor, seqs: number[]): { cursor: FeedCursor; duplicates: number } {
@@ -61,14 +68,23 @@ export function createJobStore(): JobStore {
         const mine = events.filter((e) => e.jobId === jobId);
         const prev = s.jobs[jobId] ?? createJobView(jobId);
         const view = applyJobEvents(prev, mine);
-        const { cursor, duplicates } = advance(s.cursors[jobId] ?? START, mine.map((e) => e.seq));
+        const { cursor, duplicates } = advance(
+          s.cursors[jobId] ?? START,
+          mine.map((e) => e.seq),
+        );
         const d = s.diagnostics[jobId] ?? NO_DIAGNOSTICS;
         return {
           jobs: view === s.jobs[jobId] ? s.jobs : { ...s.jobs, [jobId]: view },
           cursors: cursor === s.cursors[jobId] ? s.cursors : { ...s.cursors, [jobId]: cursor },
           diagnostics: {
             ...s.diagnostics,
-            [jobId]: { ...d, batches: d.batches + 1, events: d.events + mine.length, duplicates: d.duplicates + duplicates, lastError: null },
+            [jobId]: {
+              ...d,
+              batches: d.batches + 1,
+              events: d.events + mine.length,
+              duplicates: d.duplicates + duplicates,
+              lastError: null,
+            },
           },
         };
       }),

@@ -22,7 +22,15 @@ export type ResultPages = {
 export type ResultStoreState = { pages: Record<string, ResultPages> };
 export type ResultStore = StoreApi<ResultStoreState>;
 
-const EMPTY: ResultPages = { summary: null, people: [], skipped: [], total: null, nextOffset: 0, loading: false, error: null };
+const EMPTY: ResultPages = {
+  summary: null,
+  people: [],
+  skipped: [],
+  total: null,
+  nextOffset: 0,
+  loading: false,
+  error: null,
+};
 /** People per `get_job_result` page. */
 export const PAGE_SIZE = 20;
 
@@ -37,7 +45,11 @@ export async function loadNextPage(host: Host, store: ResultStore, jobId: string
   const current = store.getState().pages[jobId] ?? EMPTY;
   if (current.loading || current.nextOffset === null) return;
   update(store, jobId, { loading: true, error: null });
-  const reply = await host.callTool(TOOL.getJobResult, { jobId, offset: current.nextOffset, limit }, GetJobResultOutput);
+  const reply = await host.callTool(
+    TOOL.getJobResult,
+    { jobId, offset: current.nextOffset, limit },
+    GetJobResultOutput,
+  );
   if (!reply.ok) return update(store, jobId, { loading: false, error: reply.error });
   const page = reply.value;
   const latest = store.getState().pages[jobId] ?? EMPTY;

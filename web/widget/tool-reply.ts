@@ -54,7 +54,11 @@ function normalize(raw: unknown): Normalized {
 }
 
 /** A failure made by the widget itself; the UI words it from `code`. */
-export const localFailure = (code: "unreachable" | "timeout" | "bad_reply", message = ""): ToolFailure => ({ code, message, transient: true });
+export const localFailure = (code: "unreachable" | "timeout" | "bad_reply", message = ""): ToolFailure => ({
+  code,
+  message,
+  transient: true,
+});
 
 /** Turns a raw `callTool` reply into a parsed value or a failure; never throws. */
 export function readToolReply<T>(raw: unknown, schema: z.ZodMiniType<T>): ToolOutcome<T> {
@@ -63,7 +67,10 @@ export function readToolReply<T>(raw: unknown, schema: z.ZodMiniType<T>): ToolOu
     const error = ToolErrorSchema.safeParse(isRecord(reply.structured) ? reply.structured.error : undefined);
     if (error.success) {
       const { code, message, hint } = error.data;
-      return { ok: false, error: { code, message, ...(hint === undefined ? {} : { hint }), transient: TRANSIENT_CODES.has(code) } };
+      return {
+        ok: false,
+        error: { code, message, ...(hint === undefined ? {} : { hint }), transient: TRANSIENT_CODES.has(code) },
+      };
     }
     return { ok: false, error: { code: "internal", message: reply.text, transient: true } };
   }

@@ -8,8 +8,14 @@ const limits = { maxCsvBytes: 1024 * 1024, maxRows: 100 };
 
 describe("inspectCsv", () => {
   it("finds the columns whatever their case, spacing and order, and counts the rows", () => {
-    const r = inspectCsv("\uFEFF Budget ,INTERESTS, name ,Department,notes\r\n10,a,b,c,d\r\n\r\n20,a,b,c,d\r\n", limits);
-    expect(r).toEqual({ ok: true, value: { columns: { budget: 0, interests: 1, name: 2, department: 3, width: 5 }, rows: 2 } });
+    const r = inspectCsv(
+      "\uFEFF Budget ,INTERESTS, name ,Department,notes\r\n10,a,b,c,d\r\n\r\n20,a,b,c,d\r\n",
+      limits,
+    );
+    expect(r).toEqual({
+      ok: true,
+      value: { columns: { budget: 0, interests: 1, name: 2, department: 3, width: 5 }, rows: 2 },
+    });
   });
 
   it("makes budget optional", () => {
@@ -18,7 +24,10 @@ describe("inspectCsv", () => {
   });
 
   it("reads a quoted header", () => {
-    expect(inspectCsv('"name","department","interests"\nA,B,C\n', limits)).toMatchObject({ ok: true, value: { rows: 1 } });
+    expect(inspectCsv('"name","department","interests"\nA,B,C\n', limits)).toMatchObject({
+      ok: true,
+      value: { rows: 1 },
+    });
   });
 
   it.each([
@@ -44,7 +53,10 @@ describe("inspectCsv", () => {
     expect(inspectCsv(csv, { ...limits, maxCsvBytes: 2_000 }).ok).toBe(true);
     const big = `name,department,interests\n${"x".repeat(9 * 1024 * 1024)},b,c\n`;
     expect(inspectCsv(big, { ...limits, maxCsvBytes: 8 * 1024 * 1024 })).toMatchObject({
-      error: { message: "The CSV is 9.0 MB; the limit is 8.0 MB.", hint: "Split the list into smaller files and start one analysis for each." },
+      error: {
+        message: "The CSV is 9.0 MB; the limit is 8.0 MB.",
+        hint: "Split the list into smaller files and start one analysis for each.",
+      },
     });
   });
 

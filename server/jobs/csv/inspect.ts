@@ -28,13 +28,21 @@ export function inspectCsv(csv: string, limits: Pick<JobLimits, "maxCsvBytes" | 
   }
   const start = csv.charCodeAt(0) === 0xfeff ? 1 : 0;
   if (!/\S/.test(csv.slice(start))) {
-    return fail("invalid_csv", "The CSV is empty.", `Send a header line with the columns ${EXPECTED}, then one line per employee.`);
+    return fail(
+      "invalid_csv",
+      "The CSV is empty.",
+      `Send a header line with the columns ${EXPECTED}, then one line per employee.`,
+    );
   }
   const { headerEnd, rows } = scanRecords(csv, start);
   const columns = readHeader(csv.slice(start, headerEnd));
   if (!columns.ok) return columns;
   if (rows === 0) {
-    return fail("invalid_csv", "The CSV has a header but no employee rows.", "Add one line per employee under the header.");
+    return fail(
+      "invalid_csv",
+      "The CSV has a header but no employee rows.",
+      "Add one line per employee under the header.",
+    );
   }
   if (rows > limits.maxRows) {
     return fail(
@@ -51,13 +59,20 @@ function readHeader(line: string): Outcome<CsvColumns> {
   try {
     names = (parse(line, { relax_quotes: true, relax_column_count: true }) as string[][])[0] ?? [];
   } catch (error) {
-    return fail("invalid_csv", `The header line could not be read: ${(error as Error).message}.`, `Write it as ${EXPECTED}.`);
+    return fail(
+      "invalid_csv",
+      `The header line could not be read: ${(error as Error).message}.`,
+      `Write it as ${EXPECTED}.`,
+    );
   }
   const normalized = names.map((n) => n.trim().toLowerCase());
   const find = (column: string) => normalized.indexOf(column);
   const missing = REQUIRED.filter((c) => find(c) === -1);
   if (missing.length > 0) {
-    const seen = names.length === 0 || normalized.every((n) => n === "") ? "is empty" : `has ${names.map((n) => JSON.stringify(n.trim())).join(", ")}`;
+    const seen =
+      names.length === 0 || normalized.every((n) => n === "")
+        ? "is empty"
+        : `has ${names.map((n) => JSON.stringify(n.trim())).join(", ")}`;
     return fail(
       "invalid_csv",
       `The CSV has no ${missing.map((m) => `"${m}"`).join(" or ")} column: its header ${seen}.`,
@@ -65,8 +80,15 @@ function readHeader(line: string): Outcome<CsvColumns> {
     );
   }
   const twice = [...REQUIRED, "budget"].find((c) => normalized.indexOf(c) !== normalized.lastIndexOf(c));
-  if (twice) return fail("invalid_csv", `The CSV has two "${twice}" columns.`, "Keep one of them and send the file again.");
-  return ok({ name: find("name"), department: find("department"), interests: find("interests"), budget: find("budget"), width: names.length });
+  if (twice)
+    return fail("invalid_csv", `The CSV has two "${twice}" columns.`, "Keep one of them and send the file again.");
+  return ok({
+    name: find("name"),
+    department: find("department"),
+    interests: find("interests"),
+    budget: find("budget"),
+    width: names.length,
+  });
 }
 
 /**
@@ -105,4 +127,5 @@ function lineEnd(csv: string, nl: string, from: number): number {
   return i === -1 ? csv.length : i;
 }
 
-const size = (bytes: number) => (bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`);
+const size = (bytes: number) =>
+  bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;

@@ -24,7 +24,7 @@ const TRICKY = [
   "李小龍,工程,茶,20",
   "Ólafur 🎉 Arnalds,Music,vinyl,",
   "",
-  "bare\"quote,x,y,1",
+  'bare"quote,x,y,1',
 ].join("\r\n");
 
 describe("readCsvBatches", () => {
@@ -47,7 +47,8 @@ describe("readCsvBatches", () => {
     for (const slice of [1, 2, 3, 5, 7, 64]) expect(await readAll(TRICKY, slice)).toEqual(whole);
     // an emoji is two UTF-16 units: no slice may split it
     const emoji = "name,department,interests\n🎉🎉🎉,🎉,x🎉\n";
-    for (const slice of [1, 2, 3, 4, 27, 28]) expect((await readAll(emoji, slice)).records).toEqual([["🎉🎉🎉", "🎉", "x🎉"]]);
+    for (const slice of [1, 2, 3, 4, 27, 28])
+      expect((await readAll(emoji, slice)).records).toEqual([["🎉🎉🎉", "🎉", "x🎉"]]);
   });
 
   it("reports an unclosed quote as an unreadable row in its place", async () => {
@@ -61,13 +62,17 @@ describe("readCsvBatches", () => {
   it("round-trips any table that is written with quotes", async () => {
     const cell = fc.string({ unit: "grapheme", maxLength: 12 });
     await fc.assert(
-      fc.asyncProperty(fc.array(fc.tuple(cell, cell, cell), { minLength: 1, maxLength: 20 }), fc.integer({ min: 1, max: 50 }), async (table, slice) => {
-        const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
-        const csv = ["name,department,interests", ...table.map((r) => r.map(quote).join(","))].join("\r\n");
-        const { records, rows } = await readAll(csv, slice);
-        expect(records).toEqual(table);
-        expect(rows).toEqual(table.map((_, i) => i + 2));
-      }),
+      fc.asyncProperty(
+        fc.array(fc.tuple(cell, cell, cell), { minLength: 1, maxLength: 20 }),
+        fc.integer({ min: 1, max: 50 }),
+        async (table, slice) => {
+          const quote = (s: string) => `"${s.replace(/"/g, '""')}"`;
+          const csv = ["name,department,interests", ...table.map((r) => r.map(quote).join(","))].join("\r\n");
+          const { records, rows } = await readAll(csv, slice);
+          expect(records).toEqual(table);
+          expect(rows).toEqual(table.map((_, i) => i + 2));
+        },
+      ),
       { numRuns: 100 },
     );
   });

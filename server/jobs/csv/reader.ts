@@ -19,7 +19,8 @@ export async function* readCsvBatches(csv: string, sliceChars = 64 * 1024): Asyn
     relax_column_count: true,
     skip_records_with_error: true,
     on_skip: (error) => {
-      if (error) failed.push({ before: typeof error.records === "number" ? error.records : good, reason: describe(error) });
+      if (error)
+        failed.push({ before: typeof error.records === "number" ? error.records : good, reason: describe(error) });
       return undefined;
     },
     // batches are drained right after each write, so the buffer never needs to push back
@@ -35,7 +36,8 @@ export async function* readCsvBatches(csv: string, sliceChars = 64 * 1024): Asyn
     const batch: CsvBatch = { records: [], rows: [], unreadable: [] };
     let record: string[] | null;
     while ((record = parser.read() as string[] | null) !== null) {
-      while (failed.length > 0 && failed[0].before <= good) batch.unreadable.push({ row: ++row, reason: failed.shift()!.reason });
+      while (failed.length > 0 && failed[0].before <= good)
+        batch.unreadable.push({ row: ++row, reason: failed.shift()!.reason });
       good++;
       if (++row === 1) continue;
       batch.records.push(record);
@@ -46,7 +48,7 @@ export async function* readCsvBatches(csv: string, sliceChars = 64 * 1024): Asyn
   };
 
   // slices of the text, each encoded as it is written: no copy of the whole file at once
-  for (let offset = 0; offset < csv.length; ) {
+  for (let offset = 0; offset < csv.length;) {
     let end = Math.min(csv.length, offset + sliceChars);
     // never between the two halves of a surrogate pair, which would each become U+FFFD
     if (end < csv.length && isHighSurrogate(csv.charCodeAt(end - 1))) end += end - 1 > offset ? -1 : 1;

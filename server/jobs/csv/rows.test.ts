@@ -7,7 +7,13 @@ const columns = { name: 0, department: 1, interests: 2, budget: 3, width: 4 };
 
 describe("parseBudget", () => {
   it.each([
-    ["50", 50], [" 49.99 ", 49.99], ["$1,250", 1250], ["80 €", 80], ["£5", 5], [".5", 0.5], ["12.", 12],
+    ["50", 50],
+    [" 49.99 ", 49.99],
+    ["$1,250", 1250],
+    ["80 €", 80],
+    ["£5", 5],
+    [".5", 0.5],
+    ["12.", 12],
   ])("reads %j as %d", (raw, value) => expect(parseBudget(raw)).toBe(value));
 
   it.each(["", "0", "-5", "abc", "1e3", "0x10", "12,5", "1,25,000", "Infinity", "5 5", "$"])("refuses %j", (raw) => {
@@ -29,7 +35,13 @@ describe("splitInterests", () => {
 describe("readRecord", () => {
   it("reads a person, trimming name and department", () => {
     expect(readRecord([" Zoë Ærø ", " R&D ", "a;b", "30"], 7, columns, 50)).toEqual({
-      row: 7, name: "Zoë Ærø", department: "R&D", interestsText: "a;b", interests: [], budget: 30, gifts: [],
+      row: 7,
+      name: "Zoë Ærø",
+      department: "R&D",
+      interestsText: "a;b",
+      interests: [],
+      budget: 30,
+      gifts: [],
     });
   });
 
@@ -44,7 +56,10 @@ describe("readRecord", () => {
     [["A", "Sales", "coffee", "ten"], 'its budget "ten" is not a positive number'],
     [["A", "Sales", "coffee", "0"], 'its budget "0" is not a positive number'],
     [["A", "Sales", "coffee"], "it has 3 fields but the header has 4"],
-    [["A", "Sales", "coffee", "10", "x"], "it has 5 fields but the header has 4; put quotes around values that contain commas"],
+    [
+      ["A", "Sales", "coffee", "10", "x"],
+      "it has 5 fields but the header has 4; put quotes around values that contain commas",
+    ],
     [[""], "the row is empty"],
     [["", " ", "", ""], "the row is empty"],
   ])("skips %j because %s", (fields, reason) => {

@@ -24,7 +24,13 @@ export type Person = {
 const NONE: never[] = [];
 
 /** A person with the fields of the later stages still empty; the department trimmed, "" as null. */
-export function newPerson(row: number, name: string, department: string, interestsText: string, budget: number): Person {
+export function newPerson(
+  row: number,
+  name: string,
+  department: string,
+  interestsText: string,
+  budget: number,
+): Person {
   const d = department.trim();
   return { row, name, department: d === "" ? null : d, interestsText, interests: NONE, budget, gifts: NONE };
 }

@@ -16,8 +16,14 @@ describe("createAnswers", () => {
       { id: "card", name: "Gift card", price: 10, category: "General", reason: "Fits" },
     ];
   };
-  const ask = (over: Partial<MatchRequest> = {}): MatchRequest =>
-    ({ occasion: "o", budget: 10, interests: ["coffee", "tea"], department: "Sales", count: 3, ...over });
+  const ask = (over: Partial<MatchRequest> = {}): MatchRequest => ({
+    occasion: "o",
+    budget: 10,
+    interests: ["coffee", "tea"],
+    department: "Sales",
+    count: 3,
+    ...over,
+  });
   beforeEach(() => void calls.splice(0));
 
   it("asks the matcher once per request, whatever the order, case or repeats of its interests", () => {
@@ -34,9 +40,16 @@ describe("createAnswers", () => {
     const answers = createAnswers(match, 100);
     const a = answers(ask());
     const others = [
-      ask({ budget: 11 }), ask({ department: undefined }), ask({ department: "" }), ask({ department: "sales" }),
-      ask({ occasion: "p" }), ask({ count: 2 }), ask({ text: "likes tea" }), ask({ interests: ["coffee"] }),
-      ask({ interests: ["coffee tea"] }), ask({ interests: [] }),
+      ask({ budget: 11 }),
+      ask({ department: undefined }),
+      ask({ department: "" }),
+      ask({ department: "sales" }),
+      ask({ occasion: "p" }),
+      ask({ count: 2 }),
+      ask({ text: "likes tea" }),
+      ask({ interests: ["coffee"] }),
+      ask({ interests: ["coffee tea"] }),
+      ask({ interests: [] }),
     ];
     const answered = others.map((r) => answers(r));
     for (const b of answered) expect(b).not.toBe(a);

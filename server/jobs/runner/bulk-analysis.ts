@@ -35,7 +35,11 @@ export class JobStopped extends Error {
 /** The job cannot finish; becomes `job.failed` with this code, message and hint. */
 export class JobFailure extends Error {
   override name = "JobFailure";
-  constructor(readonly code: ErrorCode, message: string, readonly hint?: string) {
+  constructor(
+    readonly code: ErrorCode,
+    message: string,
+    readonly hint?: string,
+  ) {
     super(message);
   }
 }
@@ -64,8 +68,16 @@ export type BulkRun = {
 export async function runBulkAnalysis(run: BulkRun): Promise<void> {
   const { input, signal } = run;
   const started = performance.now();
-  await run.emit([{ type: "job.started", payload: { summary: `Finding ${input.occasion} gifts for about ${count(run.estimatedRows)} people` } }]);
-  const progress = createProgress((draft) => run.emit([draft]), () => performance.now() - started);
+  await run.emit([
+    {
+      type: "job.started",
+      payload: { summary: `Finding ${input.occasion} gifts for about ${count(run.estimatedRows)} people` },
+    },
+  ]);
+  const progress = createProgress(
+    (draft) => run.emit([draft]),
+    () => performance.now() - started,
+  );
   /** Waits for this job's next slice. */
   const turn = async () => {
     try {
@@ -104,7 +116,11 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
       skipped.push(...batch.unreadable);
       processed += batch.records.length + batch.unreadable.length;
       if (processed > run.maxRows) {
-        throw new JobFailure("too_many_rows", `The CSV has more than ${count(run.maxRows)} rows.`, "Split it into smaller files and start one analysis for each.");
+        throw new JobFailure(
+          "too_many_rows",
+          `The CSV has more than ${count(run.maxRows)} rows.`,
+          "Split it into smaller files and start one analysis for each.",
+        );
       }
       await progress.advance(processed);
       await turn();
@@ -112,40 +128,59 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
     skipped.sort((a, b) => a.row - b.row);
   } else {
     const employees = input.employees ?? [];
-    await sliced(employees.length, (i) => {
-      const e = employees[i];
-      const budget = e.budget ?? input.budgetPerPerson;
-      if (e.name.trim() === "") skipped.push({ row: i + 1, reason: "it has no name" });
-      else if (!(budget > 0 && Number.isFinite(budget))) skipped.push({ row: i + 1, reason: `its budget ${budget} is not a positive number` });
-      else people.push(newPerson(i + 1, e.name.trim(), e.department ?? "", e.interests.join(";"), budget));
-    }, (i) => i);
+    await sliced(
+      employees.length,
+      (i) => {
+        const e = employees[i];
+        const budget = e.budget ?? input.budgetPerPerson;
+        if (e.name.trim() === "") skipped.push({ row: i + 1, reason: "it has no name" });
+        else if (!(budget > 0 && Number.isFinite(budget)))
+          skipped.push({ row: i + 1, reason: `its budget ${budget} is not a positive number` });
+        else people.push(newPerson(i + 1, e.name.trim(), e.department ?? "", e.interests.join(";"), budget));
+      },
+      (i) => i,
+    );
   }
 
   const n = people.length;
   await progress.enter("extract", n);
   const lists = new Map<string, string[]>(); // one array per distinct text, shared by its people
-  await sliced(n, (i) => {
-    const p = people[i];
-    let interests = lists.get(p.interestsText);
-    if (interests === undefined) {
-      if (lists.size >= MEMO_LIMIT) lists.clear();
-      interests = splitInterests(p.interestsText);
-      lists.set(p.interestsText, interests);
-    }
-    p.interests = interests;
-  }, (i) => i);
+  await sliced(
+    n,
+    (i) => {
+      const p = people[i];
+      let interests = lists.get(p.interestsText);
+      if (interests === undefined) {
+        if (lists.size >= MEMO_LIMIT) lists.clear();
+        interests = splitInterests(p.interestsText);
+        lists.set(p.interestsText, interests);
+      }
+      p.interests = interests;
+    },
+    (i) => i,
+  );
 
   await progress.enter("match", n);
   const answers = createAnswers(run.match, ANSWER_LIMIT);
-  await sliced(n, (i) => {
-    const p = people[i];
-    const request = { occasion: input.occasion, budget: p.budget, interests: p.interests, department: p.department ?? undefined, count: GIFTS_PER_PERSON };
-    p.gifts = answers(request);
-  }, (i) => i);
+  await sliced(
+    n,
+    (i) => {
+      const p = people[i];
+      const request = {
+        occasion: input.occasion,
+        budget: p.budget,
+        interests: p.interests,
+        department: p.department ?? undefined,
+        count: GIFTS_PER_PERSON,
+      };
+      p.gifts = answers(request);
+    },
+    (i) => i,
+  );
 
   await progress.enter("compose", n);
   const chunks = chunkCount({ total: n, chunkSize: CHUNK_SIZE });
-  for (let c = 0; c < chunks; ) {
+  for (let c = 0; c < chunks;) {
     await turn();
     const until = performance.now() + SLICE_MS;
     const puts: Promise<void>[] = [];
@@ -161,7 +196,14 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
   const summary = summarize(input.occasion, people, skipped.length);
   await run.emit(
     [{ type: "job.completed", payload: { summary, resultResourceId: URI.jobResult(run.jobId), resultCount: n } }],
-    { occasion: input.occasion, budgetPerPerson: input.budgetPerPerson, summary, total: n, chunkSize: CHUNK_SIZE, skipped },
+    {
+      occasion: input.occasion,
+      budgetPerPerson: input.budgetPerPerson,
+      summary,
+      total: n,
+      chunkSize: CHUNK_SIZE,
+      skipped,
+    },
   );
 }
 
@@ -177,6 +219,7 @@ function summarize(occasion: string, people: Person[], skipped: number): string 
   const parts = [`Found ${occasion} gift ideas for ${count(withGifts)} of ${count(people.length)} people`];
   if (withGifts > 0) parts.push(`the top picks add up to $${count(Math.round(topPicks * 100) / 100)}`);
   if (people.length > withGifts) parts.push(`${count(people.length - withGifts)} had nothing within their budget`);
-  if (skipped > 0) parts.push(`${count(skipped)} ${skipped === 1 ? "row was" : "rows were"} skipped (see skipped for why)`);
+  if (skipped > 0)
+    parts.push(`${count(skipped)} ${skipped === 1 ? "row was" : "rows were"} skipped (see skipped for why)`);
   return `${parts.join("; ")}.`;
 }

@@ -11,7 +11,10 @@ type Payload = Extract<EventDraft, { type: "job.progress" }>["payload"];
 async function simulate(rows: number, step: number) {
   const sent: Payload[] = [];
   let ms = 0;
-  const progress = createProgress(async (d) => void sent.push(d.payload), () => (ms += 1_000));
+  const progress = createProgress(
+    async (d) => void sent.push(d.payload),
+    () => (ms += 1_000),
+  );
   for (const { id } of STAGES) {
     await progress.enter(id, rows);
     for (let done = step; done <= rows; done += step) await progress.advance(done);
@@ -31,7 +34,9 @@ describe("createProgress", () => {
   it("always reports entering a stage, with its label, even when nothing else moves", async () => {
     const sent = await simulate(1, 1);
     const entries = sent.filter((p) => p.processed === 0);
-    expect(entries.map((p) => [p.stage, p.stageLabel, p.percentage])).toEqual(STAGES.map((s) => [s.id, s.label, STAGE_START[s.id]]));
+    expect(entries.map((p) => [p.stage, p.stageLabel, p.percentage])).toEqual(
+      STAGES.map((s) => [s.id, s.label, STAGE_START[s.id]]),
+    );
   });
 
   it("tells counts, a message and an ETA from the rate so far", async () => {

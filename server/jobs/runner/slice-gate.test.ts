@@ -79,12 +79,18 @@ describe("jobs on one service", () => {
     };
     const service = createJobService({ store: createMemoryStore(), match, limits: { maxConcurrentJobs: 2 } });
     try {
-      const employees = Array.from({ length: 20_000 }, (_, i) => ({ name: `P${i}`, interests: ["coffee"], budget: 10 + i / 100 }));
-      const ids = await Promise.all(["a", "b"].map(async (occasion) => {
-        const started = await service.start({ occasion, budgetPerPerson: 20, employees }, ALICE);
-        if (!started.ok) throw new Error(started.error.message);
-        return started.value.jobId;
+      const employees = Array.from({ length: 20_000 }, (_, i) => ({
+        name: `P${i}`,
+        interests: ["coffee"],
+        budget: 10 + i / 100,
       }));
+      const ids = await Promise.all(
+        ["a", "b"].map(async (occasion) => {
+          const started = await service.start({ occasion, budgetPerPerson: 20, employees }, ALICE);
+          if (!started.ok) throw new Error(started.error.message);
+          return started.value.jobId;
+        }),
+      );
       for (const id of ids) expect((await settle(service, id)).status).toBe("completed");
     } finally {
       turns.stop();

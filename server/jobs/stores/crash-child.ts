@@ -7,7 +7,11 @@ import { createJobService } from "../index.js";
 import { ALICE, makeCsv, testMatch } from "../test-fixtures.js";
 import { createSqliteStore } from "./sqlite.js";
 
-const service = createJobService({ store: createSqliteStore(process.argv[2]), match: testMatch, limits: { maxConcurrentJobs: 1 } });
+const service = createJobService({
+  store: createSqliteStore(process.argv[2]),
+  match: testMatch,
+  limits: { maxConcurrentJobs: 1 },
+});
 const start = async (rows: number) => {
   const r = await service.start({ csv: makeCsv(rows), occasion: "holiday", budgetPerPerson: 40 }, ALICE);
   if (!r.ok) throw new Error(r.error.message);

@@ -6,7 +6,15 @@
  */
 import type { JobEvent } from "../../../shared/job-events.js";
 import { isTerminalStatus, type JobView } from "../../../shared/job-reducer.js";
-import { StoreConflictError, checkContinues, chunkCount, type JobStore, type NewJob, type ResultHead, type StoredJob } from "../store.js";
+import {
+  StoreConflictError,
+  checkContinues,
+  chunkCount,
+  type JobStore,
+  type NewJob,
+  type ResultHead,
+  type StoredJob,
+} from "../store.js";
 
 /** `chunks` are the result's once `head` is set, and work in progress before. */
 type Entry = { job: NewJob; view: JobView; events: JobEvent[]; chunks: string[]; head?: ResultHead };
@@ -14,7 +22,12 @@ type Entry = { job: NewJob; view: JobView; events: JobEvent[]; chunks: string[];
 /** Creates an empty store that lives as long as the process. */
 export function createMemoryStore(): JobStore {
   const jobs = new Map<string, Entry>();
-  const stored = (e: Entry): StoredJob => ({ jobId: e.job.jobId, owner: e.job.owner, createdAt: e.job.createdAt, view: e.view });
+  const stored = (e: Entry): StoredJob => ({
+    jobId: e.job.jobId,
+    owner: e.job.owner,
+    createdAt: e.job.createdAt,
+    view: e.view,
+  });
 
   return {
     async create(job, events, view) {

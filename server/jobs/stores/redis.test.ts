@@ -57,22 +57,41 @@ describe.runIf(unreachable === undefined)("the redis store", () => {
     const prefix = prefixOf.get(store)!;
     return (await admin!.llen(`${prefix}parts:${jobId}`)) + (await admin!.llen(`${prefix}chunks:${jobId}`));
   };
-  describeJobStore("redis", () => {
-    const prefix = nextPrefix();
-    const store = makeStore(prefix);
-    prefixOf.set(store, prefix);
-    return store;
-  }, chunksKept);
+  describeJobStore(
+    "redis",
+    () => {
+      const prefix = nextPrefix();
+      const store = makeStore(prefix);
+      prefixOf.set(store, prefix);
+      return store;
+    },
+    chunksKept,
+  );
   describeJobService("redis", () => makeStore());
 
   describe("on a shared server", () => {
     const created = (jobId: string): JobEvent => ({
-      type: "job.created", eventId: `${jobId}:1`, jobId, seq: 1, timestamp: "2026-01-01T00:00:00.000Z",
+      type: "job.created",
+      eventId: `${jobId}:1`,
+      jobId,
+      seq: 1,
+      timestamp: "2026-01-01T00:00:00.000Z",
       payload: { kind: "bulk", title: "t", stages: [{ id: "parse", label: "Parse" }] },
     });
-    const started = (jobId: string): JobEvent => ({ type: "job.started", eventId: `${jobId}:2`, jobId, seq: 2, timestamp: "2026-01-01T00:00:01.000Z", payload: {} });
+    const started = (jobId: string): JobEvent => ({
+      type: "job.started",
+      eventId: `${jobId}:2`,
+      jobId,
+      seq: 2,
+      timestamp: "2026-01-01T00:00:01.000Z",
+      payload: {},
+    });
     const seed = (store: JobStore, jobId: string) =>
-      store.create({ jobId, owner: ALICE, createdAt: 1_000, input: { occasion: "o", budgetPerPerson: 1, employees: [] } }, [created(jobId)], applyJobEvents(createJobView(jobId), [created(jobId)]));
+      store.create(
+        { jobId, owner: ALICE, createdAt: 1_000, input: { occasion: "o", budgetPerPerson: 1, employees: [] } },
+        [created(jobId)],
+        applyJobEvents(createJobView(jobId), [created(jobId)]),
+      );
 
     it("lets exactly one of two writers on separate connections append the same seq", async () => {
       const prefix = nextPrefix();
@@ -82,7 +101,10 @@ describe.runIf(unreachable === undefined)("the redis store", () => {
           const jobId = `race-${i}`;
           await seed(a, jobId);
           const view = applyJobEvents(createJobView(jobId), [created(jobId), started(jobId)]);
-          const outcomes = await Promise.allSettled([a.append(jobId, [started(jobId)], view), b.append(jobId, [started(jobId)], view)]);
+          const outcomes = await Promise.allSettled([
+            a.append(jobId, [started(jobId)], view),
+            b.append(jobId, [started(jobId)], view),
+          ]);
           expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
           const refused = outcomes.find((o) => o.status === "rejected");
           expect(refused?.status === "rejected" && refused.reason).toBeInstanceOf(StoreConflictError);
@@ -147,7 +169,10 @@ describe.runIf(unreachable === undefined)("the redis store", () => {
           [waiting, "The server restarted before this job could start."],
         ]) {
           const { terminal } = expectValidHistory(await history(service, jobId));
-          expect(terminal).toMatchObject({ type: "job.failed", payload: { code: "interrupted", message, retryable: true } });
+          expect(terminal).toMatchObject({
+            type: "job.failed",
+            payload: { code: "interrupted", message, retryable: true },
+          });
         }
         expect((await history(service, running)).some((e) => e.type === "job.progress")).toBe(true);
         const result = await service.readResult(done, ALICE);
@@ -161,7 +186,12 @@ describe.runIf(unreachable === undefined)("the redis store", () => {
 
 /** Why Redis at `url` cannot be used, or undefined when it answers a PING. */
 async function reach(url: string): Promise<string | undefined> {
-  const probe = new Redis(url, { lazyConnect: true, connectTimeout: 2_000, maxRetriesPerRequest: 0, retryStrategy: () => null });
+  const probe = new Redis(url, {
+    lazyConnect: true,
+    connectTimeout: 2_000,
+    maxRetriesPerRequest: 0,
+    retryStrategy: () => null,
+  });
   let cause: string | undefined; // the socket's error says more than the rejected connect
   probe.on("error", (error: Error) => (cause ??= error.message));
   try {
@@ -180,7 +210,14 @@ async function reach(url: string): Promise<string | undefined> {
  */
 async function crashAfterProgress(keyPrefix: string): Promise<Record<"done" | "running" | "waiting", string>> {
   const path = (p: string) => JSON.stringify(fileURLToPath(new URL(p, import.meta.url)));
-  const child = spawn(process.execPath, ["--import", "tsx", "--input-type=module", "-e", `
+  const child = spawn(
+    process.execPath,
+    [
+      "--import",
+      "tsx",
+      "--input-type=module",
+      "-e",
+      `
     import { createJobService } from ${path("../index.ts")};
     import { ALICE, makeCsv, testMatch } from ${path("../test-fixtures.ts")};
     import { createRedisStore } from ${path("./redis.ts")};
@@ -192,7 +229,12 @@ async function crashAfterProgress(keyPrefix: string): Promise<Record<"done" | "r
     const waiting = await start(5);
     service.onEvent(({ event }) => {
       if (event.jobId === running && event.type === "job.progress" && event.payload.percentage >= 2) process.stdout.write(JSON.stringify({ done, running, waiting }) + "\\n");
-    });`, url, keyPrefix], { stdio: ["ignore", "pipe", "inherit"] });
+    });`,
+      url,
+      keyPrefix,
+    ],
+    { stdio: ["ignore", "pipe", "inherit"] },
+  );
   const exited = new Promise((resolve) => child.once("exit", resolve));
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout! }).once("line", resolve);

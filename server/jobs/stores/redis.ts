@@ -11,7 +11,14 @@ import * as z from "zod/mini";
 import { JobEventSchema } from "../../../shared/job-events.js";
 import { isTerminalStatus } from "../../../shared/job-reducer.js";
 import { JobViewSchema } from "../../../shared/tools.js";
-import { ResultHeadSchema, StoreConflictError, checkContinues, chunkCount, type JobStore, type StoredJob } from "../store.js";
+import {
+  ResultHeadSchema,
+  StoreConflictError,
+  checkContinues,
+  chunkCount,
+  type JobStore,
+  type StoredJob,
+} from "../store.js";
 
 export type RedisStoreOptions = {
   /** Where to connect when no `client` is given; default redis://127.0.0.1:6379. */
@@ -84,21 +91,34 @@ end
 return ids`);
 
 /** Creates a store on `client`, or on a new connection to `url` that `close()` ends. */
-export function createRedisStore({ url = "redis://127.0.0.1:6379", client, keyPrefix = "giftgenius:" }: RedisStoreOptions = {}): JobStore {
+export function createRedisStore({
+  url = "redis://127.0.0.1:6379",
+  client,
+  keyPrefix = "giftgenius:",
+}: RedisStoreOptions = {}): JobStore {
   const redis = client ?? new Redis(url);
-  const per = { job: `${keyPrefix}job:`, input: `${keyPrefix}input:`, events: `${keyPrefix}events:`, head: `${keyPrefix}result:`, chunks: `${keyPrefix}chunks:`, parts: `${keyPrefix}parts:` };
+  const per = {
+    job: `${keyPrefix}job:`,
+    input: `${keyPrefix}input:`,
+    events: `${keyPrefix}events:`,
+    head: `${keyPrefix}result:`,
+    chunks: `${keyPrefix}chunks:`,
+    parts: `${keyPrefix}parts:`,
+  };
   const unfinished = `${keyPrefix}jobs:unfinished`;
   const finished = `${keyPrefix}jobs:finished`;
   const written = (reply: unknown) => {
     if (reply !== 1) throw new StoreConflictError(String(reply));
   };
   const toJob = (jobId: string, [owner, createdAt, view]: (string | null)[]): StoredJob | undefined =>
-    owner === null || createdAt === null || view === null ? undefined : {
-      jobId,
-      owner: OwnerSchema.parse(JSON.parse(owner)),
-      createdAt: Number(createdAt),
-      view: JobViewSchema.parse(JSON.parse(view)),
-    };
+    owner === null || createdAt === null || view === null
+      ? undefined
+      : {
+          jobId,
+          owner: OwnerSchema.parse(JSON.parse(owner)),
+          createdAt: Number(createdAt),
+          view: JobViewSchema.parse(JSON.parse(view)),
+        };
   const fields = ["owner", "createdAt", "view"] as const;
   const puts = new Map<string, Promise<void>>(); // the last chunk put of each job, see putResultChunk
 
@@ -114,7 +134,16 @@ export function createRedisStore({ url = "redis://127.0.0.1:6379", client, keyPr
       const keys = [per.job + jobId, per.input + jobId, per.events + jobId, unfinished, finished];
       const owner = JSON.stringify({ subject: job.owner.subject, sessionId: job.owner.sessionId });
       const flag = isTerminalStatus(view.status) ? "1" : "0";
-      const args = [jobId, owner, job.createdAt, JSON.stringify(view), flag, input.length, ...input, ...events.map((e) => JSON.stringify(e))];
+      const args = [
+        jobId,
+        owner,
+        job.createdAt,
+        JSON.stringify(view),
+        flag,
+        input.length,
+        ...input,
+        ...events.map((e) => JSON.stringify(e)),
+      ];
       written(await run(redis, CREATE, keys, args));
     },
     async getJob(jobId) {
@@ -123,9 +152,11 @@ export function createRedisStore({ url = "redis://127.0.0.1:6379", client, keyPr
     putResultChunk(jobId, index, body) {
       // one connection keeps commands in order, but a script resent after NOSCRIPT could overtake
       // the next put: each put of a job goes out once the one before it is answered
-      const put = (puts.get(jobId) ?? Promise.resolve()).catch(() => {}).then(async () => {
-        written(await run(redis, PUT_CHUNK, [per.job + jobId, per.parts + jobId, finished], [jobId, index, body]));
-      });
+      const put = (puts.get(jobId) ?? Promise.resolve())
+        .catch(() => {})
+        .then(async () => {
+          written(await run(redis, PUT_CHUNK, [per.job + jobId, per.parts + jobId, finished], [jobId, index, body]));
+        });
       puts.set(jobId, put);
       const settled = () => void (puts.get(jobId) === put && puts.delete(jobId));
       put.then(settled, settled);
@@ -134,9 +165,25 @@ export function createRedisStore({ url = "redis://127.0.0.1:6379", client, keyPr
     async append(jobId, events, view, head) {
       const base = events.length === 0 ? -1 : events[0].seq - 1;
       checkContinues(Math.max(base, 0), events);
-      const keys = [per.job + jobId, per.events + jobId, per.head + jobId, per.chunks + jobId, per.parts + jobId, unfinished, finished];
+      const keys = [
+        per.job + jobId,
+        per.events + jobId,
+        per.head + jobId,
+        per.chunks + jobId,
+        per.parts + jobId,
+        unfinished,
+        finished,
+      ];
       const flag = isTerminalStatus(view.status) ? "1" : "0";
-      const args = [jobId, base, JSON.stringify(view), flag, head ? JSON.stringify(head) : "", head ? chunkCount(head) : 0, ...events.map((e) => JSON.stringify(e))];
+      const args = [
+        jobId,
+        base,
+        JSON.stringify(view),
+        flag,
+        head ? JSON.stringify(head) : "",
+        head ? chunkCount(head) : 0,
+        ...events.map((e) => JSON.stringify(e)),
+      ];
       written(await run(redis, APPEND, keys, args));
     },
     async readEvents(jobId, afterSeq, limit) {

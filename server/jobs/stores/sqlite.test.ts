@@ -34,12 +34,16 @@ const chunksKept: ChunksKept = async (store, jobId) => {
     db.close();
   }
 };
-describeJobStore("sqlite", () => {
-  const file = nextFile();
-  const store = createSqliteStore(file);
-  fileOf.set(store, file);
-  return store;
-}, chunksKept);
+describeJobStore(
+  "sqlite",
+  () => {
+    const file = nextFile();
+    const store = createSqliteStore(file);
+    fileOf.set(store, file);
+    return store;
+  },
+  chunksKept,
+);
 describeJobService("sqlite", () => createSqliteStore(nextFile()));
 
 describe("the sqlite store on disk", () => {
@@ -74,9 +78,13 @@ describe("the sqlite store on disk", () => {
 
   it("ends the jobs a crashed process left running or waiting as interrupted, and keeps the rest", async () => {
     const file = nextFile();
-    const child = spawn(process.execPath, ["--import", "tsx", fileURLToPath(new URL("./crash-child.ts", import.meta.url)), file], {
-      stdio: ["ignore", "pipe", "inherit"],
-    });
+    const child = spawn(
+      process.execPath,
+      ["--import", "tsx", fileURLToPath(new URL("./crash-child.ts", import.meta.url)), file],
+      {
+        stdio: ["ignore", "pipe", "inherit"],
+      },
+    );
     const exited = new Promise((resolve) => child.once("exit", resolve));
     const line = await new Promise<string>((resolve, reject) => {
       createInterface({ input: child.stdout! }).once("line", resolve);
@@ -96,7 +104,12 @@ describe("the sqlite store on disk", () => {
         const { terminal } = expectValidHistory(events);
         expect(terminal).toMatchObject({
           type: "job.failed",
-          payload: { code: "interrupted", message, retryable: true, hint: "Run the analysis again with start_bulk_gift_analysis." },
+          payload: {
+            code: "interrupted",
+            message,
+            retryable: true,
+            hint: "Run the analysis again with start_bulk_gift_analysis.",
+          },
         });
       }
       const runningEvents = await history(service, running);

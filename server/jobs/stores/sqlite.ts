@@ -9,7 +9,14 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { JobEventSchema, type JobEvent } from "../../../shared/job-events.js";
 import { JobViewSchema } from "../../../shared/tools.js";
-import { ResultHeadSchema, StoreConflictError, checkContinues, chunkCount, type JobStore, type StoredJob } from "../store.js";
+import {
+  ResultHeadSchema,
+  StoreConflictError,
+  checkContinues,
+  chunkCount,
+  type JobStore,
+  type StoredJob,
+} from "../store.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (
@@ -48,30 +55,42 @@ export function createSqliteStore(path: string): JobStore {
     insertJob: db.prepare(
       "INSERT INTO jobs (job_id, subject, session_id, status, created_at, last_seq, view) VALUES (?, ?, ?, ?, ?, ?, ?)",
     ),
-    insertInput: db.prepare("INSERT INTO inputs (job_id, occasion, budget_per_person, csv, employees) VALUES (?, ?, ?, ?, ?)"),
-    getJob: db.prepare<[string], JobRow>("SELECT job_id, subject, session_id, created_at, view FROM jobs WHERE job_id = ?"),
+    insertInput: db.prepare(
+      "INSERT INTO inputs (job_id, occasion, budget_per_person, csv, employees) VALUES (?, ?, ?, ?, ?)",
+    ),
+    getJob: db.prepare<[string], JobRow>(
+      "SELECT job_id, subject, session_id, created_at, view FROM jobs WHERE job_id = ?",
+    ),
     lastSeq: db.prepare<[string], number>("SELECT last_seq FROM jobs WHERE job_id = ?").pluck(),
     status: db.prepare<[string], string>("SELECT status FROM jobs WHERE job_id = ?").pluck(),
     updateJob: db.prepare("UPDATE jobs SET status = ?, last_seq = ?, view = ? WHERE job_id = ?"),
     insertEvent: db.prepare("INSERT INTO events (job_id, seq, body) VALUES (?, ?, ?)"),
-    readEvents: db.prepare<[string, number, number], string>(
-      "SELECT body FROM events WHERE job_id = ? AND seq > ? ORDER BY seq LIMIT ?",
-    ).pluck(),
+    readEvents: db
+      .prepare<[string, number, number], string>(
+        "SELECT body FROM events WHERE job_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+      )
+      .pluck(),
     insertHead: db.prepare("INSERT INTO results (job_id, head) VALUES (?, ?)"),
     insertChunk: db.prepare("INSERT INTO result_chunks (job_id, idx, body) VALUES (?, ?, ?)"),
     // chunks are contiguous from 0 (see putChunk), so the next index is also how many there are
-    nextChunk: db.prepare<[string], number>("SELECT coalesce(max(idx) + 1, 0) FROM result_chunks WHERE job_id = ?").pluck(),
+    nextChunk: db
+      .prepare<[string], number>("SELECT coalesce(max(idx) + 1, 0) FROM result_chunks WHERE job_id = ?")
+      .pluck(),
     dropChunks: db.prepare("DELETE FROM result_chunks WHERE job_id = ?"),
     readHead: db.prepare<[string], string>("SELECT head FROM results WHERE job_id = ?").pluck(),
     hasHead: db.prepare<[string], number>("SELECT 1 FROM results WHERE job_id = ?").pluck(),
-    readChunks: db.prepare<[string, number, number, string], string>(
-      "SELECT body FROM result_chunks WHERE job_id = ? AND idx >= ? AND idx < ? AND EXISTS (SELECT 1 FROM results WHERE job_id = ?) ORDER BY idx",
-    ).pluck(),
+    readChunks: db
+      .prepare<[string, number, number, string], string>(
+        "SELECT body FROM result_chunks WHERE job_id = ? AND idx >= ? AND idx < ? AND EXISTS (SELECT 1 FROM results WHERE job_id = ?) ORDER BY idx",
+      )
+      .pluck(),
     unfinished: db.prepare<[], JobRow>(
       `SELECT job_id, subject, session_id, created_at, view FROM jobs WHERE ${UNFINISHED} ORDER BY created_at`,
     ),
     expired: db.prepare<[number], string>(`SELECT job_id FROM jobs WHERE created_at < ? AND NOT ${UNFINISHED}`).pluck(),
-    deletes: ["events", "result_chunks", "results", "inputs", "jobs"].map((t) => db.prepare(`DELETE FROM ${t} WHERE job_id = ?`)),
+    deletes: ["events", "result_chunks", "results", "inputs", "jobs"].map((t) =>
+      db.prepare(`DELETE FROM ${t} WHERE job_id = ?`),
+    ),
   };
 
   const insertEvents = (jobId: string, events: JobEvent[]) => {
@@ -84,16 +103,24 @@ export function createSqliteStore(path: string): JobStore {
     view: JobViewSchema.parse(JSON.parse(r.view)),
   });
 
-  const create = db.transaction((job: Parameters<JobStore["create"]>[0], events: JobEvent[], view: string, status: string) => {
-    checkContinues(0, events);
-    if (q.lastSeq.get(job.jobId) !== undefined) throw new StoreConflictError(`job ${job.jobId} already exists`);
-    const { subject, sessionId } = job.owner;
-    q.insertJob.run(job.jobId, subject, sessionId ?? null, status, job.createdAt, events.length, view);
-    const { occasion, budgetPerPerson, csv, employees } = job.input;
-    // the CSV as it came, not JSON-encoded: it can be megabytes
-    q.insertInput.run(job.jobId, occasion, budgetPerPerson, csv ?? null, employees ? JSON.stringify(employees) : null);
-    insertEvents(job.jobId, events);
-  });
+  const create = db.transaction(
+    (job: Parameters<JobStore["create"]>[0], events: JobEvent[], view: string, status: string) => {
+      checkContinues(0, events);
+      if (q.lastSeq.get(job.jobId) !== undefined) throw new StoreConflictError(`job ${job.jobId} already exists`);
+      const { subject, sessionId } = job.owner;
+      q.insertJob.run(job.jobId, subject, sessionId ?? null, status, job.createdAt, events.length, view);
+      const { occasion, budgetPerPerson, csv, employees } = job.input;
+      // the CSV as it came, not JSON-encoded: it can be megabytes
+      q.insertInput.run(
+        job.jobId,
+        occasion,
+        budgetPerPerson,
+        csv ?? null,
+        employees ? JSON.stringify(employees) : null,
+      );
+      insertEvents(job.jobId, events);
+    },
+  );
   const putChunk = db.transaction((jobId: string, index: number, body: string) => {
     const status = q.status.get(jobId);
     if (status === undefined) throw new StoreConflictError(`no job ${jobId}`);
@@ -102,22 +129,30 @@ export function createSqliteStore(path: string): JobStore {
     if (index !== next) throw new StoreConflictError(`expected chunk ${next}, got ${index}`);
     q.insertChunk.run(jobId, index, body);
   });
-  const append = db.transaction((jobId: string, events: JobEvent[], view: Parameters<JobStore["append"]>[2], head?: Parameters<JobStore["append"]>[3]) => {
-    const last = q.lastSeq.get(jobId);
-    if (last === undefined) throw new StoreConflictError(`no job ${jobId}`);
-    checkContinues(last, events);
-    const ends = !isUnfinished(view.status);
-    const hasHead = (ends || head !== undefined) && q.hasHead.get(jobId) !== undefined;
-    if (head) {
-      if (hasHead) throw new StoreConflictError(`job ${jobId} already has a result`);
-      const put = q.nextChunk.get(jobId);
-      if (put !== chunkCount(head)) throw new StoreConflictError(`the result needs ${chunkCount(head)} chunks, ${put} were put`);
-    }
-    insertEvents(jobId, events);
-    q.updateJob.run(view.status, view.lastSeq, JSON.stringify(view), jobId);
-    if (head) q.insertHead.run(jobId, JSON.stringify(head));
-    else if (ends && !hasHead) q.dropChunks.run(jobId);
-  });
+  const append = db.transaction(
+    (
+      jobId: string,
+      events: JobEvent[],
+      view: Parameters<JobStore["append"]>[2],
+      head?: Parameters<JobStore["append"]>[3],
+    ) => {
+      const last = q.lastSeq.get(jobId);
+      if (last === undefined) throw new StoreConflictError(`no job ${jobId}`);
+      checkContinues(last, events);
+      const ends = !isUnfinished(view.status);
+      const hasHead = (ends || head !== undefined) && q.hasHead.get(jobId) !== undefined;
+      if (head) {
+        if (hasHead) throw new StoreConflictError(`job ${jobId} already has a result`);
+        const put = q.nextChunk.get(jobId);
+        if (put !== chunkCount(head))
+          throw new StoreConflictError(`the result needs ${chunkCount(head)} chunks, ${put} were put`);
+      }
+      insertEvents(jobId, events);
+      q.updateJob.run(view.status, view.lastSeq, JSON.stringify(view), jobId);
+      if (head) q.insertHead.run(jobId, JSON.stringify(head));
+      else if (ends && !hasHead) q.dropChunks.run(jobId);
+    },
+  );
   const expire = db.transaction((before: number) => {
     const ids = q.expired.all(before);
     for (const id of ids) for (const d of q.deletes) d.run(id);

@@ -19,7 +19,10 @@ export function cancelJobTool({ jobs, widget }: { jobs: JobService; widget: Widg
     meta: toolMeta(widget, { calledByWidget: true, hiddenFromModel: true }),
     async run(args, { caller }) {
       return fromOutcome(await jobs.cancel(args, caller), (r) =>
-        success(r, r.changed ? `Canceled job ${r.jobId}.` : `Job ${r.jobId} is already ${r.status}; nothing was canceled.`),
+        success(
+          r,
+          r.changed ? `Canceled job ${r.jobId}.` : `Job ${r.jobId} is already ${r.status}; nothing was canceled.`,
+        ),
       );
     },
   });

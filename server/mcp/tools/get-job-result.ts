@@ -13,11 +13,16 @@ function describePage(page: GetJobResultResult): string {
   const first = page.offset + 1;
   const last = page.offset + page.people.length;
   const lines = page.people.map(
-    (p) => `- ${p.name}${p.department ? ` (${p.department})` : ""}: ${p.gifts.map((g) => `${g.name} ${dollars(g.price)}`).join("; ") || "no gift within budget"}`,
+    (p) =>
+      `- ${p.name}${p.department ? ` (${p.department})` : ""}: ${p.gifts.map((g) => `${g.name} ${dollars(g.price)}`).join("; ") || "no gift within budget"}`,
   );
   const more = page.nextOffset === null ? "" : `\nCall again with offset ${page.nextOffset} for the next people.`;
-  const skipped = page.skipped.length > 0 ? `\n${page.skipped.length} row(s) were skipped; see \`skipped\` for why.` : "";
-  const range = page.people.length > 0 ? `People ${first}–${last} of ${page.total}:` : `No people at offset ${page.offset} (total ${page.total}).`;
+  const skipped =
+    page.skipped.length > 0 ? `\n${page.skipped.length} row(s) were skipped; see \`skipped\` for why.` : "";
+  const range =
+    page.people.length > 0
+      ? `People ${first}–${last} of ${page.total}:`
+      : `No people at offset ${page.offset} (total ${page.total}).`;
   return `${page.summary}\n${range}\n${lines.join("\n")}${more}${skipped}`;
 }
 

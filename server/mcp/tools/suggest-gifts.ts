@@ -39,7 +39,13 @@ export function suggestGiftsTool({ matchGifts, cheapestPrice, widget }: SuggestG
       calledByWidget: true,
     }),
     run({ occasion, budget, recipient, count }) {
-      const gifts = matchGifts({ occasion, budget, interests: [], text: recipient, count: count ?? DEFAULT_GIFT_COUNT });
+      const gifts = matchGifts({
+        occasion,
+        budget,
+        interests: [],
+        text: recipient,
+        count: count ?? DEFAULT_GIFT_COUNT,
+      });
       if (gifts.length === 0) {
         return failure({
           code: "no_gift_fits",

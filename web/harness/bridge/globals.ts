@@ -10,7 +10,10 @@ export type HostGlobals = {
   locale: string;
   displayMode: DisplayMode;
   maxHeight: number;
-  userAgent: { device: { type: "desktop" | "mobile" | "tablet" | "unknown" }; capabilities: { hover: boolean; touch: boolean } };
+  userAgent: {
+    device: { type: "desktop" | "mobile" | "tablet" | "unknown" };
+    capabilities: { hover: boolean; touch: boolean };
+  };
   safeArea: { insets: { top: number; bottom: number; left: number; right: number } };
   toolInput: Record<string, unknown>;
   toolOutput: Record<string, unknown> | null;

@@ -13,7 +13,10 @@ const call = <Op extends string, P extends z.ZodMiniType>(op: Op, payload: P) =>
 
 /** A call from the widget; each is answered with one `reply` carrying the same `id`. */
 export const WidgetCallSchema = z.discriminatedUnion("op", [
-  call("callTool", z.object({ name: z.string().check(z.minLength(1)), args: z.optional(z.record(z.string(), z.unknown())) })),
+  call(
+    "callTool",
+    z.object({ name: z.string().check(z.minLength(1)), args: z.optional(z.record(z.string(), z.unknown())) }),
+  ),
   call("setWidgetState", z.object({ state: z.unknown() })),
   call("requestDisplayMode", z.object({ mode: z.enum(["inline", "fullscreen", "pip"]) })),
   call("sendFollowUpMessage", z.object({ prompt: z.string() })),

@@ -9,9 +9,15 @@ type Sent = { message: Record<string, unknown> };
 type WidgetWindow = Window & { openai: Record<string, any>; seen?: unknown[]; pwned?: number };
 
 /** Loads a widget document with the stand-in into a child iframe of this (the harness) window. */
-function widgetDocument(bodyScript = "", globals: HostGlobals = {
-  ...defaultGlobals(), toolInput: { occasion: "farewell" }, toolOutput: { jobId: "j-1" }, widgetState: { afterSeq: 4 },
-}) {
+function widgetDocument(
+  bodyScript = "",
+  globals: HostGlobals = {
+    ...defaultGlobals(),
+    toolInput: { occasion: "farewell" },
+    toolOutput: { jobId: "j-1" },
+    widgetState: { afterSeq: 4 },
+  },
+) {
   const sent: Sent[] = [];
   const html = injectStandin(
     `<!doctype html><html><head><title>w</title></head><body><script>${bodyScript}</script></body></html>`,
@@ -27,10 +33,15 @@ function widgetDocument(bodyScript = "", globals: HostGlobals = {
   win.document.close();
   // The iframe's parent as jsdom links it (the test's `window` global is a different wrapper).
   const fromHost = (data: unknown, origin = ORIGIN, source: unknown = win.parent) =>
-    win.dispatchEvent(new (win as unknown as typeof globalThis).MessageEvent("message", { data, origin, source: source as never }));
+    win.dispatchEvent(
+      new (win as unknown as typeof globalThis).MessageEvent("message", { data, origin, source: source as never }),
+    );
   // jsdom delivers postMessage on a timer
   const flush = () => new Promise((r) => setTimeout(r, 5));
-  const done = () => { window.removeEventListener("message", onMessage); iframe.remove(); };
+  const done = () => {
+    window.removeEventListener("message", onMessage);
+    iframe.remove();
+  };
   return { win, sent, fromHost, flush, done };
 }
 
@@ -38,7 +49,12 @@ describe("the window.openai stand-in", () => {
   it("exists before the widget's own scripts, with the globals", () => {
     const { win, done } = widgetDocument("window.seen = [window.openai.toolOutput.jobId, window.openai.theme];");
     expect(win.seen).toEqual(["j-1", "light"]);
-    expect(win.openai).toMatchObject({ displayMode: "inline", locale: "en-US", widgetState: { afterSeq: 4 }, toolInput: { occasion: "farewell" } });
+    expect(win.openai).toMatchObject({
+      displayMode: "inline",
+      locale: "en-US",
+      widgetState: { afterSeq: 4 },
+      toolInput: { occasion: "farewell" },
+    });
     expect(win.openai.maxHeight).toBeGreaterThan(0);
     done();
   });
@@ -47,7 +63,17 @@ describe("the window.openai stand-in", () => {
     const { win, sent, fromHost, flush, done } = widgetDocument();
     const result = win.openai.callTool("get_job_events", { jobId: "j-1" });
     await flush();
-    expect(sent).toEqual([{ message: { channel: CHANNEL, type: "call", id: 1, op: "callTool", payload: { name: "get_job_events", args: { jobId: "j-1" } } } }]);
+    expect(sent).toEqual([
+      {
+        message: {
+          channel: CHANNEL,
+          type: "call",
+          id: 1,
+          op: "callTool",
+          payload: { name: "get_job_events", args: { jobId: "j-1" } },
+        },
+      },
+    ]);
     const value = { structuredContent: { events: [] }, content: [], isError: false, _meta: {} };
     fromHost({ channel: CHANNEL, type: "reply", id: 1, ok: true, value });
     await expect(result).resolves.toEqual(value);
@@ -65,7 +91,9 @@ describe("the window.openai stand-in", () => {
   it("ignores messages from another window, another origin or another channel", async () => {
     const { win, fromHost, flush, done } = widgetDocument();
     let settled = false;
-    void win.openai.callTool("x", {}).finally(() => { settled = true; });
+    void win.openai.callTool("x", {}).finally(() => {
+      settled = true;
+    });
     fromHost({ channel: CHANNEL, type: "reply", id: 1, ok: true, value: 1 }, ORIGIN, win);
     fromHost({ channel: CHANNEL, type: "reply", id: 1, ok: true, value: 1 }, "null");
     fromHost({ channel: "other", type: "reply", id: 1, ok: true, value: 1 });
@@ -90,7 +118,9 @@ describe("the window.openai stand-in", () => {
   });
 
   it("keeps widgetState locally, tells the host, and fires set_globals", async () => {
-    const { win, sent, fromHost, flush, done } = widgetDocument("window.seen = []; window.addEventListener('openai:set_globals', (e) => window.seen.push(e.detail.globals));");
+    const { win, sent, fromHost, flush, done } = widgetDocument(
+      "window.seen = []; window.addEventListener('openai:set_globals', (e) => window.seen.push(e.detail.globals));",
+    );
     const saved = win.openai.setWidgetState({ afterSeq: 9 });
     expect(win.openai.widgetState).toEqual({ afterSeq: 9 });
     expect(win.seen).toEqual([{ widgetState: { afterSeq: 9 } }]);
@@ -128,13 +158,22 @@ describe("the window.openai stand-in", () => {
 
 describe("injectStandin", () => {
   it("puts the script first in <head>, before the widget's own scripts", () => {
-    const out = injectStandin('<!doctype html><html lang="en"><head data-x="1"><script src="w.js"></script></head></html>', "S");
-    expect(out).toBe('<!doctype html><html lang="en"><head data-x="1"><script data-harness="openai-standin">S</script><script src="w.js"></script></head></html>');
+    const out = injectStandin(
+      '<!doctype html><html lang="en"><head data-x="1"><script src="w.js"></script></head></html>',
+      "S",
+    );
+    expect(out).toBe(
+      '<!doctype html><html lang="en"><head data-x="1"><script data-harness="openai-standin">S</script><script src="w.js"></script></head></html>',
+    );
   });
 
   it("creates a <head> when the document has none", () => {
-    expect(injectStandin("<html><body></body></html>", "S")).toBe('<html><head><script data-harness="openai-standin">S</script></head><body></body></html>');
-    expect(injectStandin("<p>hi</p>", "S")).toBe('<head><script data-harness="openai-standin">S</script></head><p>hi</p>');
+    expect(injectStandin("<html><body></body></html>", "S")).toBe(
+      '<html><head><script data-harness="openai-standin">S</script></head><body></body></html>',
+    );
+    expect(injectStandin("<p>hi</p>", "S")).toBe(
+      '<head><script data-harness="openai-standin">S</script></head><p>hi</p>',
+    );
   });
 
   it("does not mistake <header> for <head>", () => {

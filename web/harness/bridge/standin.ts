@@ -54,7 +54,15 @@ function installStandin(cfg: StandinConfig): void {
     if (event.source !== host || event.origin !== cfg.parentOrigin) return;
     const data: unknown = event.data;
     if (typeof data !== "object" || data === null) return;
-    const m = data as { channel?: unknown; type?: unknown; id?: unknown; ok?: unknown; value?: unknown; error?: unknown; globals?: unknown };
+    const m = data as {
+      channel?: unknown;
+      type?: unknown;
+      id?: unknown;
+      ok?: unknown;
+      value?: unknown;
+      error?: unknown;
+      globals?: unknown;
+    };
     if (m.channel !== cfg.channel) return;
     if (m.type === "reply" && typeof m.id === "number") {
       const p = pending.get(m.id);
@@ -78,7 +86,9 @@ function installStandin(cfg: StandinConfig): void {
       const body = document.body;
       if (!body) return;
       const style = getComputedStyle(body);
-      const height = Math.ceil(body.getBoundingClientRect().height + parseFloat(style.marginTop) + parseFloat(style.marginBottom));
+      const height = Math.ceil(
+        body.getBoundingClientRect().height + parseFloat(style.marginTop) + parseFloat(style.marginBottom),
+      );
       if (height === reported) return;
       reported = height;
       quiet(call("notifyIntrinsicHeight", { height }));
@@ -115,6 +125,7 @@ export function injectStandin(html: string, script: string): string {
   const head = /<head(\s[^>]*)?>/i.exec(html);
   if (head) return html.slice(0, head.index + head[0].length) + tag + html.slice(head.index + head[0].length);
   const root = /<html(\s[^>]*)?>/i.exec(html);
-  if (root) return html.slice(0, root.index + root[0].length) + `<head>${tag}</head>` + html.slice(root.index + root[0].length);
+  if (root)
+    return html.slice(0, root.index + root[0].length) + `<head>${tag}</head>` + html.slice(root.index + root[0].length);
   return `<head>${tag}</head>${html}`;
 }

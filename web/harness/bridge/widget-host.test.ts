@@ -31,27 +31,47 @@ function setup(overrides: Partial<WidgetHostHandlers> = {}) {
 describe("listenToWidget", () => {
   it("runs a widget's callTool and answers with the full result under the same id", async () => {
     const { frame, send, settle, stop } = setup();
-    send({ channel: CHANNEL, type: "call", id: 4, op: "callTool", payload: { name: "get_job_events", args: { jobId: "j" } } });
+    send({
+      channel: CHANNEL,
+      type: "call",
+      id: 4,
+      op: "callTool",
+      payload: { name: "get_job_events", args: { jobId: "j" } },
+    });
     await settle();
-    expect(frame.received).toEqual([{
-      channel: CHANNEL, type: "reply", id: 4, ok: true,
-      value: { structuredContent: { name: "get_job_events", args: { jobId: "j" } }, content: [], isError: false },
-    }]);
+    expect(frame.received).toEqual([
+      {
+        channel: CHANNEL,
+        type: "reply",
+        id: 4,
+        ok: true,
+        value: { structuredContent: { name: "get_job_events", args: { jobId: "j" } }, content: [], isError: false },
+      },
+    ]);
     stop();
   });
 
   it("answers a failed call with its message", async () => {
-    const { frame, send, settle, stop } = setup({ callTool: async () => { throw new Error("Network error: lost"); } });
+    const { frame, send, settle, stop } = setup({
+      callTool: async () => {
+        throw new Error("Network error: lost");
+      },
+    });
     send({ channel: CHANNEL, type: "call", id: 1, op: "callTool", payload: { name: "x" } });
     await settle();
-    expect(frame.received).toEqual([{ channel: CHANNEL, type: "reply", id: 1, ok: false, error: "Network error: lost" }]);
+    expect(frame.received).toEqual([
+      { channel: CHANNEL, type: "reply", id: 1, ok: false, error: "Network error: lost" },
+    ]);
     stop();
   });
 
   it("ignores messages from any window but the widget's", async () => {
     const { frame, calls, send, settle, stop } = setup();
     send({ channel: CHANNEL, type: "call", id: 1, op: "sendFollowUpMessage", payload: { prompt: "hi" } }, window);
-    send({ channel: CHANNEL, type: "call", id: 2, op: "sendFollowUpMessage", payload: { prompt: "hi" } }, frameWindow().win);
+    send(
+      { channel: CHANNEL, type: "call", id: 2, op: "sendFollowUpMessage", payload: { prompt: "hi" } },
+      frameWindow().win,
+    );
     await settle();
     expect(calls).toEqual([]);
     expect(frame.received).toEqual([]);
@@ -64,7 +84,9 @@ describe("listenToWidget", () => {
     send({ channel: "someone-else", type: "call", id: 5, op: "callTool" });
     await settle();
     expect(calls).toEqual([["invalid", true]]);
-    expect(frame.received).toEqual([{ channel: CHANNEL, type: "reply", id: 3, ok: false, error: "The host could not read this call" }]);
+    expect(frame.received).toEqual([
+      { channel: CHANNEL, type: "reply", id: 3, ok: false, error: "The host could not read this call" },
+    ]);
     stop();
   });
 
@@ -76,8 +98,20 @@ describe("listenToWidget", () => {
     send({ channel: CHANNEL, type: "call", id: 4, op: "openExternal", payload: { href: "https://example.com" } });
     send({ channel: CHANNEL, type: "call", id: 5, op: "notifyIntrinsicHeight", payload: { height: 320 } });
     await settle();
-    expect(calls).toEqual([["state", { afterSeq: 3 }], ["mode", "fullscreen"], ["followUp", "Summarize"], ["open", "https://example.com"], ["height", 320]]);
-    expect(frame.received).toContainEqual({ channel: CHANNEL, type: "reply", id: 2, ok: true, value: { mode: "fullscreen" } });
+    expect(calls).toEqual([
+      ["state", { afterSeq: 3 }],
+      ["mode", "fullscreen"],
+      ["followUp", "Summarize"],
+      ["open", "https://example.com"],
+      ["height", 320],
+    ]);
+    expect(frame.received).toContainEqual({
+      channel: CHANNEL,
+      type: "reply",
+      id: 2,
+      ok: true,
+      value: { mode: "fullscreen" },
+    });
     expect(frame.received).toHaveLength(5);
     stop();
   });

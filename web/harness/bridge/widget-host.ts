@@ -34,13 +34,22 @@ export function listenToWidget(host: Window, frame: () => Window | null, handler
     if (!parsed.success) {
       handlers.onInvalid(data, parsed.error.message);
       const id = (data as { id?: unknown }).id;
-      if (typeof id === "number") reply(widget, { channel: CHANNEL, type: "reply", id, ok: false, error: "The host could not read this call" });
+      if (typeof id === "number")
+        reply(widget, { channel: CHANNEL, type: "reply", id, ok: false, error: "The host could not read this call" });
       return;
     }
-    void run(parsed.data, handlers).then(
-      (value): HostReply => ({ channel: CHANNEL, type: "reply", id: parsed.data.id, ok: true, value }),
-      (error: unknown): HostReply => ({ channel: CHANNEL, type: "reply", id: parsed.data.id, ok: false, error: error instanceof Error ? error.message : String(error) }),
-    ).then((message) => reply(widget, message));
+    void run(parsed.data, handlers)
+      .then(
+        (value): HostReply => ({ channel: CHANNEL, type: "reply", id: parsed.data.id, ok: true, value }),
+        (error: unknown): HostReply => ({
+          channel: CHANNEL,
+          type: "reply",
+          id: parsed.data.id,
+          ok: false,
+          error: error instanceof Error ? error.message : String(error),
+        }),
+      )
+      .then((message) => reply(widget, message));
   };
   host.addEventListener("message", onMessage);
   return () => host.removeEventListener("message", onMessage);

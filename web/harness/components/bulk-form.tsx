@@ -32,15 +32,28 @@ export function BulkForm({ store, session }: { store: HarnessStore; session: Har
   return (
     <form className="card" onSubmit={submit} aria-label="Bulk gift analysis">
       <h2>start_bulk_gift_analysis</h2>
-      <OccasionBudget occasion={occasion} budget={budget} budgetLabel="Per person ($)" onOccasion={setOccasion} onBudget={setBudget} />
+      <OccasionBudget
+        occasion={occasion}
+        budget={budget}
+        budgetLabel="Per person ($)"
+        onOccasion={setOccasion}
+        onBudget={setBudget}
+      />
       <label className="field">
-        <span>
-          Employees CSV {csv.trim() && <em className="muted">{rowCount(csv)} rows</em>}
-        </span>
-        <textarea className="mono" rows={7} value={csv} onChange={(e) => setCsv(e.target.value)} spellCheck={false} placeholder="name,department,interests,budget" />
+        <span>Employees CSV {csv.trim() && <em className="muted">{rowCount(csv)} rows</em>}</span>
+        <textarea
+          className="mono"
+          rows={7}
+          value={csv}
+          onChange={(e) => setCsv(e.target.value)}
+          spellCheck={false}
+          placeholder="name,department,interests,budget"
+        />
       </label>
       <div className="row">
-        <button type="button" className="button secondary" onClick={() => setCsv(sampleCsv)}>Load sample CSV</button>
+        <button type="button" className="button secondary" onClick={() => setCsv(sampleCsv)}>
+          Load sample CSV
+        </button>
         <label className="button secondary file">
           Upload…
           <input type="file" accept=".csv,text/csv,text/plain" onChange={(e) => void upload(e)} />

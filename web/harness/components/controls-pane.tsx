@@ -15,7 +15,9 @@ export function ControlsPane({ store, session }: { store: HarnessStore; session:
       {problem && (
         <div className="problem" role="alert">
           <span>{problem}</span>
-          <button type="button" className="link" onClick={() => store.getState().setProblem(null)} aria-label="Dismiss">✕</button>
+          <button type="button" className="link" onClick={() => store.getState().setProblem(null)} aria-label="Dismiss">
+            ✕
+          </button>
         </div>
       )}
       <BulkForm store={store} session={session} />

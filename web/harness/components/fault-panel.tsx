@@ -18,13 +18,23 @@ export function FaultPanel({ store }: { store: HarnessStore }) {
       <div className="row">
         <label className="field narrow">
           <span>Duplicates ×</span>
-          <input type="number" min="1" max="10" value={faults.duplicates}
-            onChange={(e) => set({ duplicates: Math.min(10, Math.max(1, Math.floor(Number(e.target.value) || 1))) })} />
+          <input
+            type="number"
+            min="1"
+            max="10"
+            value={faults.duplicates}
+            onChange={(e) => set({ duplicates: Math.min(10, Math.max(1, Math.floor(Number(e.target.value) || 1))) })}
+          />
         </label>
         <label className="field narrow">
           <span>Delay (ms)</span>
-          <input type="number" min="0" step="50" value={faults.delayMs}
-            onChange={(e) => set({ delayMs: Math.max(0, Math.floor(Number(e.target.value) || 0)) })} />
+          <input
+            type="number"
+            min="0"
+            step="50"
+            value={faults.delayMs}
+            onChange={(e) => set({ delayMs: Math.max(0, Math.floor(Number(e.target.value) || 0)) })}
+          />
         </label>
       </div>
       <label className="check">

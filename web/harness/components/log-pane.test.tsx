@@ -9,7 +9,12 @@ afterEach(cleanup);
 function withEntries() {
   const store = createHarnessStore(() => 1_000);
   const s = store.getState();
-  s.logMessage("out", { jsonrpc: "2.0", id: 1, method: "tools/call", params: { name: "get_job_events", arguments: { note: "<img src=x onerror=alert(1)>" } } });
+  s.logMessage("out", {
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "get_job_events", arguments: { note: "<img src=x onerror=alert(1)>" } },
+  });
   s.logMessage("in", { jsonrpc: "2.0", method: "notifications/job/progress", params: { percentage: 40 } });
   s.logMessage("in", { jsonrpc: "2.0", id: 1, result: { isError: true, content: [] } });
   s.logMessage("out", { jsonrpc: "2.0", id: 2, method: "resources/read", params: { uri: "ui://w" } });

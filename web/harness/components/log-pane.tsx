@@ -17,10 +17,13 @@ export function LogPane({ store }: { store: HarnessStore }) {
   const matching = useMemo(() => filterEntries(deferred, query), [deferred, query]);
   const shown = matching.slice(-SHOWN);
   const methods = useMemo(() => [...new Set(deferred.map((e) => e.method))].sort(), [deferred]);
-  const counts = useMemo(() => ({
-    errors: deferred.filter((e) => e.kind === "error").length,
-    toolErrors: deferred.filter((e) => e.toolError).length,
-  }), [deferred]);
+  const counts = useMemo(
+    () => ({
+      errors: deferred.filter((e) => e.kind === "error").length,
+      toolErrors: deferred.filter((e) => e.toolError).length,
+    }),
+    [deferred],
+  );
 
   const list = useRef<HTMLOListElement>(null);
   const follow = useRef(true);
@@ -33,20 +36,46 @@ export function LogPane({ store }: { store: HarnessStore }) {
     <section className="pane log" aria-label="JSON-RPC log">
       <div className="log-head">
         <h2>JSON-RPC</h2>
-        <span className="muted">{matching.length} of {entries.length}</span>
-        {counts.errors > 0 && <span className="pill error">{counts.errors} error{counts.errors > 1 ? "s" : ""}</span>}
+        <span className="muted">
+          {matching.length} of {entries.length}
+        </span>
+        {counts.errors > 0 && (
+          <span className="pill error">
+            {counts.errors} error{counts.errors > 1 ? "s" : ""}
+          </span>
+        )}
         {counts.toolErrors > 0 && <span className="pill warn">{counts.toolErrors} isError</span>}
-        <button type="button" className="link push" onClick={() => store.getState().clearLog()}>Clear</button>
+        <button type="button" className="link push" onClick={() => store.getState().clearLog()}>
+          Clear
+        </button>
       </div>
       <div className="log-filter">
-        <input type="search" placeholder="Filter by method, e.g. tools/call get_job_events" value={query}
-          onChange={(e) => setQuery(e.target.value)} list="log-methods" aria-label="Filter by method" />
-        <datalist id="log-methods">{methods.map((m) => <option key={m} value={m} />)}</datalist>
+        <input
+          type="search"
+          placeholder="Filter by method, e.g. tools/call get_job_events"
+          value={query}
+          onChange={(e) => setQuery(e.target.value)}
+          list="log-methods"
+          aria-label="Filter by method"
+        />
+        <datalist id="log-methods">
+          {methods.map((m) => (
+            <option key={m} value={m} />
+          ))}
+        </datalist>
       </div>
-      <ol className="log-list" ref={list}
-        onScroll={(e) => { const el = e.currentTarget; follow.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40; }}>
+      <ol
+        className="log-list"
+        ref={list}
+        onScroll={(e) => {
+          const el = e.currentTarget;
+          follow.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
+        }}
+      >
         {matching.length > SHOWN && <li className="log-more">{matching.length - SHOWN} earlier entries not shown</li>}
-        {shown.map((e) => <LogRow key={e.n} entry={e} />)}
+        {shown.map((e) => (
+          <LogRow key={e.n} entry={e} />
+        ))}
       </ol>
     </section>
   );

@@ -25,10 +25,16 @@ export const LogRow = memo(function LogRow({ entry: e }: { entry: LogEntry }) {
   const b = badge(e);
   const reply = e.kind === "result" || e.kind === "error";
   return (
-    <li className={`log-row ${e.dir} ${e.kind}${e.toolError ? " tool-error" : ""}`} data-kind={e.kind} data-method={e.method}>
+    <li
+      className={`log-row ${e.dir} ${e.kind}${e.toolError ? " tool-error" : ""}`}
+      data-kind={e.kind}
+      data-method={e.method}
+    >
       <button type="button" className="log-line" aria-expanded={open} onClick={() => setOpen(!open)}>
         <span className="log-time">{time(e.at)}</span>
-        <span className={`log-dir ${e.dir}`} title={DIR_TITLE[e.dir]}>{ARROW[e.dir]}</span>
+        <span className={`log-dir ${e.dir}`} title={DIR_TITLE[e.dir]}>
+          {ARROW[e.dir]}
+        </span>
         <span className="log-method">
           {reply && <span className="log-reply">reply · </span>}
           {e.method}

@@ -16,8 +16,17 @@ export function StateInspector({ store }: { store: HarnessStore }) {
     <div className={`inspector ${open ? "open" : ""}`}>
       <div className="inspector-bar" role="tablist" aria-label="Inspector">
         {TABS.map((t) => (
-          <button key={t} type="button" role="tab" aria-selected={t === tab} className={t === tab ? "on" : undefined}
-            onClick={() => { setTab(t); setOpen(true); }}>
+          <button
+            key={t}
+            type="button"
+            role="tab"
+            aria-selected={t === tab}
+            className={t === tab ? "on" : undefined}
+            onClick={() => {
+              setTab(t);
+              setOpen(true);
+            }}
+          >
             {t}
           </button>
         ))}

@@ -24,7 +24,13 @@ export function SuggestForm({ store, session }: { store: HarnessStore; session: 
   return (
     <form className="card" onSubmit={submit} aria-label="Suggest gifts">
       <h2>suggest_gifts</h2>
-      <OccasionBudget occasion={occasion} budget={budget} budgetLabel="Budget ($)" onOccasion={setOccasion} onBudget={setBudget} />
+      <OccasionBudget
+        occasion={occasion}
+        budget={budget}
+        budgetLabel="Budget ($)"
+        onOccasion={setOccasion}
+        onBudget={setBudget}
+      />
       <label className="field">
         <span>Recipient</span>
         <input value={recipient} onChange={(e) => setRecipient(e.target.value)} />

@@ -8,9 +8,19 @@ import { Segmented } from "./segmented.js";
 import { GiftIcon } from "./gift-icon.js";
 import type { DisplayMode, Theme } from "../bridge/globals.js";
 
-const THEME_OPTIONS = [{ value: "light", label: "Light" }, { value: "dark", label: "Dark" }] as const;
-const MODE_OPTIONS = [{ value: "inline", label: "Inline" }, { value: "fullscreen", label: "Fullscreen" }, { value: "pip", label: "PiP" }] as const;
-const LOCALE_OPTIONS = [{ value: "en-US", label: "en-US" }, { value: "ko-KR", label: "ko-KR" }] as const;
+const THEME_OPTIONS = [
+  { value: "light", label: "Light" },
+  { value: "dark", label: "Dark" },
+] as const;
+const MODE_OPTIONS = [
+  { value: "inline", label: "Inline" },
+  { value: "fullscreen", label: "Fullscreen" },
+  { value: "pip", label: "PiP" },
+] as const;
+const LOCALE_OPTIONS = [
+  { value: "en-US", label: "en-US" },
+  { value: "ko-KR", label: "ko-KR" },
+] as const;
 
 export function TopBar({ store, session }: { store: HarnessStore; session: HarnessSession }) {
   const connection = useHarness(store, (s) => s.connection);
@@ -22,7 +32,9 @@ export function TopBar({ store, session }: { store: HarnessStore; session: Harne
   return (
     <header className="top-bar">
       <div className="brand">
-        <span className="brand-mark"><GiftIcon /></span>
+        <span className="brand-mark">
+          <GiftIcon />
+        </span>
         <span className="brand-name">GiftGenius</span>
         <span className="brand-sub">host harness</span>
       </div>
@@ -37,15 +49,28 @@ export function TopBar({ store, session }: { store: HarnessStore; session: Harne
         {connection.status === "error" && (
           <>
             <span>{connection.error}</span>
-            <button type="button" className="link" onClick={() => void session.connect()}>Reconnect</button>
+            <button type="button" className="link" onClick={() => void session.connect()}>
+              Reconnect
+            </button>
           </>
         )}
       </div>
       <div className="globals">
         <Segmented<Theme> label="Theme" value={theme} options={THEME_OPTIONS} onChange={a.setTheme} />
-        <Segmented<DisplayMode> label="Display" value={displayMode} options={MODE_OPTIONS} onChange={a.setDisplayMode} />
+        <Segmented<DisplayMode>
+          label="Display"
+          value={displayMode}
+          options={MODE_OPTIONS}
+          onChange={a.setDisplayMode}
+        />
         <Segmented<string> label="Locale" value={locale} options={LOCALE_OPTIONS} onChange={a.setLocale} />
-        <button type="button" className="button secondary" disabled={!mounted} onClick={a.reloadWidget} title="Re-create the iframe, keeping widgetState">
+        <button
+          type="button"
+          className="button secondary"
+          disabled={!mounted}
+          onClick={a.reloadWidget}
+          title="Re-create the iframe, keeping widgetState"
+        >
           ↻ Reload widget
         </button>
       </div>

@@ -29,11 +29,19 @@ export function WidgetFrame({ store, session, mount }: Props) {
     const s = store.getState();
     const globals: HostGlobals = {
       ...defaultGlobals(),
-      theme: s.theme, displayMode: s.displayMode, locale: s.locale, maxHeight: maxHeightOf(s),
-      toolInput: mount.toolInput, toolOutput: mount.toolOutput, toolResponseMetadata: mount.toolResponseMetadata,
+      theme: s.theme,
+      displayMode: s.displayMode,
+      locale: s.locale,
+      maxHeight: maxHeightOf(s),
+      toolInput: mount.toolInput,
+      toolOutput: mount.toolOutput,
+      toolResponseMetadata: mount.toolResponseMetadata,
       widgetState: s.widgetState,
     };
-    const srcDoc = injectStandin(mount.html, createStandinScript({ globals, parentOrigin: window.location.origin, channel: CHANNEL }));
+    const srcDoc = injectStandin(
+      mount.html,
+      createStandinScript({ globals, parentOrigin: window.location.origin, channel: CHANNEL }),
+    );
     return { srcDoc, globals };
   }, [store, mount]);
 
@@ -64,13 +72,16 @@ export function WidgetFrame({ store, session, mount }: Props) {
   useEffect(() => {
     const win = ref.current?.contentWindow;
     const next: Partial<HostGlobals> = { theme, displayMode, locale, maxHeight };
-    const changed = Object.fromEntries(Object.entries(next).filter(([k, v]) => sent.current[k as keyof HostGlobals] !== v));
+    const changed = Object.fromEntries(
+      Object.entries(next).filter(([k, v]) => sent.current[k as keyof HostGlobals] !== v),
+    );
     if (!win || Object.keys(changed).length === 0) return;
     sent.current = { ...sent.current, ...changed };
     pushGlobals(win, changed);
   }, [theme, displayMode, locale, maxHeight]);
 
-  const height = displayMode === "inline" ? Math.max(MIN_HEIGHT, Math.min(maxHeight, intrinsic ?? maxHeight)) : undefined;
+  const height =
+    displayMode === "inline" ? Math.max(MIN_HEIGHT, Math.min(maxHeight, intrinsic ?? maxHeight)) : undefined;
   return (
     <iframe
       key={mount.key}

@@ -9,7 +9,8 @@ import { WidgetFrame } from "./widget-frame.js";
 import { StateInspector } from "./state-inspector.js";
 import { GiftIcon } from "./gift-icon.js";
 
-const clock = (at: number) => new Date(at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+const clock = (at: number) =>
+  new Date(at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
 
 /** The call as a one-line signature, long values shortened. */
 function signature(name: string, input: Record<string, unknown>): string {
@@ -29,7 +30,9 @@ export function WidgetPane({ store, session }: { store: HarnessStore; session: H
       <div className={`stage mode-${displayMode}`}>
         {!mount && (
           <div className="empty">
-            <div className="empty-icon"><GiftIcon size={40} /></div>
+            <div className="empty-icon">
+              <GiftIcon size={40} />
+            </div>
             <p>Call a tool on the left. Its result mounts the widget here, as ChatGPT would show it.</p>
           </div>
         )}
@@ -44,7 +47,9 @@ export function WidgetPane({ store, session }: { store: HarnessStore; session: H
               {displayMode !== "inline" && (
                 <div className="shell-bar">
                   <span>{displayMode === "pip" ? "Picture-in-picture" : "Fullscreen"}</span>
-                  <button type="button" className="link" onClick={() => store.getState().setDisplayMode("inline")}>Back inline</button>
+                  <button type="button" className="link" onClick={() => store.getState().setDisplayMode("inline")}>
+                    Back inline
+                  </button>
                 </div>
               )}
               <WidgetFrame key={mount.key} store={store} session={session} mount={mount} />

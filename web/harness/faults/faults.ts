@@ -33,7 +33,12 @@ export type BatchOutput = { events: JobEvent[]; held: JobEvent[] };
  * batches of the same job; they are always delivered in this batch, so none waits more than one
  * round, and a final batch delivers everything. `random` returns [0, 1), like Math.random.
  */
-export function faultBatch(batch: BatchInput, held: readonly JobEvent[], config: FaultConfig, random: () => number): BatchOutput {
+export function faultBatch(
+  batch: BatchInput,
+  held: readonly JobEvent[],
+  config: FaultConfig,
+  random: () => number,
+): BatchOutput {
   const copies = Math.max(1, Math.floor(config.duplicates));
   const fresh = batch.events.flatMap((e) => Array.from({ length: copies }, () => e));
   if (!config.shuffle) return { events: [...held, ...fresh], held: [] };

@@ -16,7 +16,11 @@ const eventLog: CallTool = async (name, args) => {
   const nextSeq = events.length ? events[events.length - 1].seq : after;
   const done = nextSeq === ALL.length;
   const view = applyJobEvents(createJobView(JOB), ALL.slice(0, nextSeq));
-  return { content: [], structuredContent: { jobId: JOB, status: view.status, events, nextSeq, done, view }, _meta: { a: 1 } };
+  return {
+    content: [],
+    structuredContent: { jobId: JOB, status: view.status, events, nextSeq, done, view },
+    _meta: { a: 1 },
+  };
 };
 
 /** A follow loop like the widget's: ask after nextSeq until done, retry on a network error. */
@@ -47,7 +51,9 @@ function caller(config: FaultConfig, seed = 1) {
   const callTool = createFaultyCaller({
     call: eventLog,
     config: () => current,
-    onDropped: () => { current = { ...current, dropNext: false }; },
+    onDropped: () => {
+      current = { ...current, dropNext: false };
+    },
     note: (method) => notes.push(method),
     random: seededRandom(seed),
     sleep: async () => {},

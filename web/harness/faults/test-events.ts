@@ -15,7 +15,12 @@ export function jobEventStream(jobId: string, progressCount: number): JobEvent[]
   let seq = 0;
   const env = () => {
     seq += 1;
-    return { eventId: `${jobId}-${seq}`, jobId, seq, timestamp: new Date(Date.UTC(2025, 0, 1, 9, 0, seq)).toISOString() };
+    return {
+      eventId: `${jobId}-${seq}`,
+      jobId,
+      seq,
+      timestamp: new Date(Date.UTC(2025, 0, 1, 9, 0, seq)).toISOString(),
+    };
   };
   const events: JobEvent[] = [
     { ...env(), type: "job.created", payload: { kind: "bulk", title: "Gifts for the team", stages: STAGES } },
@@ -24,8 +29,16 @@ export function jobEventStream(jobId: string, progressCount: number): JobEvent[]
   for (let i = 1; i <= progressCount; i++) {
     const stage = STAGES[Math.min(STAGES.length - 1, Math.floor(((i - 1) * STAGES.length) / progressCount))];
     const percentage = Math.round((i * 99) / progressCount);
-    events.push({ ...env(), type: "job.progress", payload: { percentage, stage: stage.id, stageLabel: stage.label, processed: i, total: progressCount } });
+    events.push({
+      ...env(),
+      type: "job.progress",
+      payload: { percentage, stage: stage.id, stageLabel: stage.label, processed: i, total: progressCount },
+    });
   }
-  events.push({ ...env(), type: "job.completed", payload: { summary: "Done", resultResourceId: `gifts://jobs/${jobId}/result`, resultCount: 25 } });
+  events.push({
+    ...env(),
+    type: "job.completed",
+    payload: { summary: "Done", resultResourceId: `gifts://jobs/${jobId}/result`, resultCount: 25 },
+  });
   return events;
 }

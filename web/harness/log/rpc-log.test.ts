@@ -1,6 +1,20 @@
-import { appendHostNote, appendMessage, clearEntries, createRpcLog, entryAt, filterEntries, MAX_ENTRIES, type RpcLog } from "./rpc-log.js";
+import {
+  appendHostNote,
+  appendMessage,
+  clearEntries,
+  createRpcLog,
+  entryAt,
+  filterEntries,
+  MAX_ENTRIES,
+  type RpcLog,
+} from "./rpc-log.js";
 
-const call = (id: number, name: string) => ({ jsonrpc: "2.0", id, method: "tools/call", params: { name, arguments: {} } });
+const call = (id: number, name: string) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "tools/call",
+  params: { name, arguments: {} },
+});
 
 describe("rpc log", () => {
   it("pairs a reply with its request by id, carrying method, tool and latency", () => {
@@ -10,7 +24,13 @@ describe("rpc log", () => {
     log = appendMessage(log, "in", { jsonrpc: "2.0", id: 7, result: { content: [] } }, 1250);
     const [req, note, reply] = log.entries;
     expect(note).toMatchObject({ kind: "notification", dir: "in", method: "notifications/job/progress", pair: null });
-    expect(reply).toMatchObject({ kind: "result", method: "tools/call", tool: "get_job_events", latencyMs: 250, pair: req.n });
+    expect(reply).toMatchObject({
+      kind: "result",
+      method: "tools/call",
+      tool: "get_job_events",
+      latencyMs: 250,
+      pair: req.n,
+    });
     expect(req).toMatchObject({ kind: "request", dir: "out", pair: reply.n });
     expect(log.pending).toEqual({});
   });
@@ -22,7 +42,10 @@ describe("rpc log", () => {
     log = appendMessage(log, "in", { jsonrpc: "2.0", id: 2, result: {} }, 20);
     log = appendMessage(log, "in", { jsonrpc: "2.0", id: 1, result: {} }, 30);
     expect(log.entries.map((e) => [e.method, e.latencyMs])).toEqual([
-      ["resources/list", null], ["tools/call", null], ["tools/call", 15], ["resources/list", 30],
+      ["resources/list", null],
+      ["tools/call", null],
+      ["tools/call", 15],
+      ["resources/list", 30],
     ]);
   });
 
@@ -74,7 +97,13 @@ describe("rpc log", () => {
     log = clearEntries(log);
     log = appendMessage(log, "in", { jsonrpc: "2.0", id: 3, result: {} }, 160);
     expect(log.entries).toHaveLength(1);
-    expect(log.entries[0]).toMatchObject({ n: 2, method: "tools/call", tool: "get_job_events", latencyMs: 60, pair: 1 });
+    expect(log.entries[0]).toMatchObject({
+      n: 2,
+      method: "tools/call",
+      tool: "get_job_events",
+      latencyMs: 60,
+      pair: 1,
+    });
   });
 
   it("filters by method or tool name, case-insensitively", () => {

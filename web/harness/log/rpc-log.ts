@@ -61,9 +61,11 @@ export function appendMessage(log: RpcLog, dir: "out" | "in", message: unknown, 
   const id = isId(m.id) ? m.id : null;
   const base = { n: log.next, at, dir, id, tool: null, latencyMs: null, pair: null, toolError: false, message };
   if (typeof m.method === "string") {
-    const tool = m.method === "tools/call" && isRecord(m.params) && typeof m.params.name === "string" ? m.params.name : null;
+    const tool =
+      m.method === "tools/call" && isRecord(m.params) && typeof m.params.name === "string" ? m.params.name : null;
     const entry: LogEntry = { ...base, kind: id === null ? "notification" : "request", method: m.method, tool };
-    const pending = id === null ? log.pending : { ...log.pending, [`${dir}:${id}`]: { n: entry.n, at, method: m.method, tool } };
+    const pending =
+      id === null ? log.pending : { ...log.pending, [`${dir}:${id}`]: { n: entry.n, at, method: m.method, tool } };
     return push(log, entry, pending);
   }
   // A reply answers a request that travelled the other way.
@@ -95,8 +97,17 @@ export function appendMessage(log: RpcLog, dir: "out" | "in", message: unknown, 
 /** Appends something the host did (a follow-up message, an injected fault) between the messages. */
 export function appendHostNote(log: RpcLog, method: string, detail: unknown, at: number): RpcLog {
   const entry: LogEntry = {
-    n: log.next, at, dir: "host", kind: "host", id: null, method, tool: null,
-    latencyMs: null, pair: null, toolError: false, message: detail,
+    n: log.next,
+    at,
+    dir: "host",
+    kind: "host",
+    id: null,
+    method,
+    tool: null,
+    latencyMs: null,
+    pair: null,
+    toolError: false,
+    message: detail,
   };
   return push(log, entry, log.pending);
 }
@@ -121,7 +132,8 @@ export function filterEntries(entries: readonly LogEntry[], query: string): LogE
 }
 
 function push(log: RpcLog, entry: LogEntry, pending: Record<string, PendingRequest>): RpcLog {
-  const entries = log.entries.length >= MAX_ENTRIES ? log.entries.slice(log.entries.length - MAX_ENTRIES + 1) : log.entries.slice();
+  const entries =
+    log.entries.length >= MAX_ENTRIES ? log.entries.slice(log.entries.length - MAX_ENTRIES + 1) : log.entries.slice();
   entries.push(entry);
   return { entries, pending, next: entry.n + 1 };
 }

@@ -53,7 +53,9 @@ describe("LoggingTransport", () => {
   it("passes close through to the client", async () => {
     const { client, server } = await connected();
     let closed = false;
-    client.onclose = () => { closed = true; };
+    client.onclose = () => {
+      closed = true;
+    };
     await server.close();
     expect(closed).toBe(true);
   });

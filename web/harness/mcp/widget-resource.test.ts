@@ -1,7 +1,11 @@
 import type { Resource, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { isWidgetResource, widgetUriFor } from "./widget-resource.js";
 
-const tool = (name: string, _meta?: Record<string, unknown>): Tool => ({ name, inputSchema: { type: "object" }, _meta });
+const tool = (name: string, _meta?: Record<string, unknown>): Tool => ({
+  name,
+  inputSchema: { type: "object" },
+  _meta,
+});
 const resources: Resource[] = [
   { uri: "gifts://catalog", name: "catalog", mimeType: "application/json" },
   { uri: "ui://widget/old.html", name: "old", mimeType: "text/plain" },

@@ -42,7 +42,8 @@ export async function readWidget(client: Client, uri: string): Promise<WidgetDoc
   const { contents } = await client.readResource({ uri });
   const item = contents.find((c) => c.uri === uri) ?? contents[0];
   if (!item) throw new Error(`The server returned no contents for ${uri}`);
-  const html = "text" in item && typeof item.text === "string" ? item.text : decodeBase64("blob" in item ? item.blob : "");
+  const html =
+    "text" in item && typeof item.text === "string" ? item.text : decodeBase64("blob" in item ? item.blob : "");
   return { uri, mimeType: item.mimeType ?? null, html, meta: item._meta ?? {} };
 }
 

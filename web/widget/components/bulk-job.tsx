@@ -27,7 +27,10 @@ export function BulkJob({ initial, tuning }: BulkJobProps) {
   const [retryError, setRetryError] = useState<ToolFailure | null>(null);
 
   // tuning is fixed for the widget's life, so only a new job (or host/store) restarts the loop
-  useEffect(() => followJob({ ...tuning, host, store, jobId: job.jobId, resumeAfterSeq: job.resumeAfterSeq }), [host, store, job]);
+  useEffect(
+    () => followJob({ ...tuning, host, store, jobId: job.jobId, resumeAfterSeq: job.resumeAfterSeq }),
+    [host, store, job],
+  );
 
   const retry = async () => {
     if (input === null || retrying) return;
@@ -41,7 +44,12 @@ export function BulkJob({ initial, tuning }: BulkJobProps) {
 
   return (
     <>
-      <JobPanel key={job.jobId} jobId={job.jobId} plannedStages={job.stages} onRetry={input === null || retrying ? undefined : () => void retry()} />
+      <JobPanel
+        key={job.jobId}
+        jobId={job.jobId}
+        plannedStages={job.stages}
+        onRetry={input === null || retrying ? undefined : () => void retry()}
+      />
       {retryError && <FailureText error={retryError} />}
     </>
   );

@@ -18,7 +18,11 @@ let host: Host;
 let store: JobStore;
 const plan = { progressPerStage: 4, alreadyAppended: Infinity };
 const history = makeHistory("job-1", plan);
-const shuffled = (events: JobEvent[]) => [...events, ...events.slice(0, 5)].map((e, i) => [(i * 7919) % 13, e] as const).sort((a, b) => a[0] - b[0]).map(([, e]) => structuredClone(e));
+const shuffled = (events: JobEvent[]) =>
+  [...events, ...events.slice(0, 5)]
+    .map((e, i) => [(i * 7919) % 13, e] as const)
+    .sort((a, b) => a[0] - b[0])
+    .map(([, e]) => structuredClone(e));
 
 beforeEach(() => {
   fake = installFakeHost({ jobs: [plan] });
@@ -39,7 +43,10 @@ afterEach(() => {
   fake.uninstall();
 });
 
-const stageStates = () => within(screen.getByRole("list", { name: "Stages" })).getAllByRole("listitem").map((li) => `${li.querySelector(".gg-stage-label")?.textContent}:${li.dataset.state}`);
+const stageStates = () =>
+  within(screen.getByRole("list", { name: "Stages" }))
+    .getAllByRole("listitem")
+    .map((li) => `${li.querySelector(".gg-stage-label")?.textContent}:${li.dataset.state}`);
 const dispatch = (events: JobEvent[]) => act(() => store.getState().dispatch("job-1", events));
 
 describe("JobPanel over the store", () => {
@@ -50,7 +57,9 @@ describe("JobPanel over the store", () => {
   });
 
   it("shows the bar, current stage and stage states from shuffled, duplicated events", () => {
-    const upTo = history.findIndex((e) => e.type === "job.progress" && e.payload.stage === "match" && e.payload.processed === 6);
+    const upTo = history.findIndex(
+      (e) => e.type === "job.progress" && e.payload.stage === "match" && e.payload.processed === 6,
+    );
     dispatch(shuffled(history.slice(0, upTo + 1)));
     const last = history[upTo];
     const pct = last.type === "job.progress" ? last.payload.percentage : -1;

@@ -32,14 +32,20 @@ export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
   const lastError = useJobStore((s) => s.diagnostics[jobId]?.lastError ?? null);
   const started = view !== undefined && view.lastSeq > 0;
   const status = view?.status ?? "pending";
-  const stages: StageView[] = started && view.stages.length > 0 ? view.stages : plannedStages.map((s) => ({ ...s, state: "pending" }));
-  const current = started && view.stage !== null ? (view.stageLabel ?? stages.find((s) => s.id === view.stage)?.label ?? view.stage) : null;
+  const stages: StageView[] =
+    started && view.stages.length > 0 ? view.stages : plannedStages.map((s) => ({ ...s, state: "pending" }));
+  const current =
+    started && view.stage !== null
+      ? (view.stageLabel ?? stages.find((s) => s.id === view.stage)?.label ?? view.stage)
+      : null;
 
   return (
     <section className="gg-panel" aria-busy={status === "pending" || status === "running"}>
       <header className="gg-head">
         <h2 className="gg-title">{view?.title ?? t.jobTitle}</h2>
-        <p className="gg-status" role="status" data-status={status}>{started ? t.status[status] : t.starting}</p>
+        <p className="gg-status" role="status" data-status={status}>
+          {started ? t.status[status] : t.starting}
+        </p>
       </header>
       <ProgressBar percentage={view?.percentage ?? 0} />
       {current !== null && status === "running" && <p className="gg-current">{t.now(current)}</p>}
@@ -55,7 +61,9 @@ export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
           <p>{t.failed}</p>
           <FailureText error={view.error} />
           {view.error.retryable && onRetry && (
-            <button type="button" className="gg-button" onClick={onRetry}>{t.tryAgain}</button>
+            <button type="button" className="gg-button" onClick={onRetry}>
+              {t.tryAgain}
+            </button>
           )}
         </div>
       )}

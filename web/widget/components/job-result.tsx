@@ -28,7 +28,11 @@ export function JobResult({ jobId, summary }: JobResultProps) {
     <div className="gg-result">
       <p className="gg-summary">{pages?.summary ?? summary}</p>
       {displayMode !== "fullscreen" && (
-        <button type="button" className="gg-button gg-secondary" onClick={() => void host.requestDisplayMode("fullscreen").catch(() => undefined)}>
+        <button
+          type="button"
+          className="gg-button gg-secondary"
+          onClick={() => void host.requestDisplayMode("fullscreen").catch(() => undefined)}
+        >
           {t.fullscreen}
         </button>
       )}
@@ -37,18 +41,24 @@ export function JobResult({ jobId, summary }: JobResultProps) {
           <h3 className="gg-subtitle">{t.skipped}</h3>
           <ul className="gg-skipped">
             {pages.skipped.map((s) => (
-              <li key={s.row}><strong>{t.row(s.row)}</strong>: {s.reason}</li>
+              <li key={s.row}>
+                <strong>{t.row(s.row)}</strong>: {s.reason}
+              </li>
             ))}
           </ul>
         </section>
       )}
-      {pages !== undefined && pages.total !== null && <p className="gg-muted">{t.people(pages.people.length, pages.total)}</p>}
+      {pages !== undefined && pages.total !== null && (
+        <p className="gg-muted">{t.people(pages.people.length, pages.total)}</p>
+      )}
       <ul className="gg-people">
         {pages?.people.map((p) => (
           <li key={p.row} className="gg-person">
             <h3 className="gg-subtitle">
               {p.name}
-              <span className="gg-muted">{[p.department, t.budget(formatPrice(p.budget, locale))].filter(Boolean).join(" · ")}</span>
+              <span className="gg-muted">
+                {[p.department, t.budget(formatPrice(p.budget, locale))].filter(Boolean).join(" · ")}
+              </span>
             </h3>
             {p.gifts.length === 0 ? <p className="gg-muted">{t.noGiftsForPerson}</p> : <GiftList gifts={p.gifts} />}
           </li>
@@ -56,9 +66,14 @@ export function JobResult({ jobId, summary }: JobResultProps) {
       </ul>
       {pages?.error && <FailureText error={pages.error} />}
       {pages?.loading && <p className="gg-muted">{t.loading}</p>}
-      {pages !== undefined && !pages.loading && pages.nextOffset !== null && (pages.total !== null || pages.error !== null) && (
-        <button type="button" className="gg-button" onClick={more}>{pages.error ? t.tryAgain : t.showMore}</button>
-      )}
+      {pages !== undefined &&
+        !pages.loading &&
+        pages.nextOffset !== null &&
+        (pages.total !== null || pages.error !== null) && (
+          <button type="button" className="gg-button" onClick={more}>
+            {pages.error ? t.tryAgain : t.showMore}
+          </button>
+        )}
     </div>
   );
 }

@@ -12,7 +12,14 @@ export function ProgressBar({ percentage }: ProgressBarProps) {
   const value = Math.round(Math.min(100, Math.max(0, percentage)));
   return (
     <div className="gg-progress">
-      <div className="gg-bar" role="progressbar" aria-label={t.progress} aria-valuemin={0} aria-valuemax={100} aria-valuenow={value}>
+      <div
+        className="gg-bar"
+        role="progressbar"
+        aria-label={t.progress}
+        aria-valuemin={0}
+        aria-valuemax={100}
+        aria-valuenow={value}
+      >
         <div className="gg-bar-fill" style={{ width: `${value}%` }} />
       </div>
       <span className="gg-percent">{value}%</span>

@@ -16,8 +16,15 @@ export function StageList({ stages }: StageListProps) {
   return (
     <ol className="gg-stages" aria-label={t.stages}>
       {stages.map((s) => (
-        <li key={s.id} className="gg-stage" data-state={s.state} aria-current={s.state === "active" ? "step" : undefined}>
-          <span className="gg-stage-mark" aria-hidden="true">{MARK[s.state]}</span>
+        <li
+          key={s.id}
+          className="gg-stage"
+          data-state={s.state}
+          aria-current={s.state === "active" ? "step" : undefined}
+        >
+          <span className="gg-stage-mark" aria-hidden="true">
+            {MARK[s.state]}
+          </span>
           <span className="gg-stage-label">{s.label}</span>
           <span className="gg-sr"> ({t.stageState[s.state]})</span>
         </li>
