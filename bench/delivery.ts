@@ -13,7 +13,7 @@ import { serve } from "@hono/node-server";
 import { GetJobEventsOutput, StartBulkOutput, TOOL } from "../shared/tools.js";
 import { createApp } from "../server/app.js";
 import { matchGifts } from "../server/gifts/matcher.js";
-import { createJobService } from "../server/jobs/index.js";
+import { createJobService } from "../server/jobs/job-service.js";
 import { createSqliteStore } from "../server/jobs/stores/sqlite.js";
 import { callTool, createAgent } from "./mcp-http.js";
 import { percentile, row, type BenchOptions, type BenchRow } from "./table.js";

@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { parse, type Options } from "csv-parse";
 import { matchGifts } from "../server/gifts/matcher.js";
-import { createJobService } from "../server/jobs/index.js";
+import { createJobService } from "../server/jobs/job-service.js";
 import { createSqliteStore } from "../server/jobs/stores/sqlite.js";
 import { row, type BenchOptions, type BenchRow } from "./table.js";
 import { makeEmployeeCsv } from "./workload.js";

@@ -9,12 +9,13 @@ import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { JSONRPC } from "../shared/errors.js";
 import { matchGifts as defaultMatcher } from "./gifts/matcher.js";
-import type { JobService, MatchGifts } from "./jobs/job-service.js";
-import { jsonRpcError } from "./mcp/http-body.js";
+import type { JobService } from "./jobs/job-service.js";
+import type { MatchGifts } from "./gifts/matcher.js";
+import { jsonRpcError } from "./mcp/http/http-body.js";
 import { createMcpShared } from "./mcp/server.js";
-import { createMcpHttpHandler } from "./mcp/streamable-http.js";
-import { readNodeBody } from "./node-body.js";
-import { isAllowedOrigin } from "./origin.js";
+import { createMcpHttpHandler } from "./mcp/http/streamable-http.js";
+import { readNodeBody } from "./mcp/http/node-body.js";
+import { isAllowedOrigin } from "./mcp/http/origin.js";
 import { loadWidget } from "./widget.js";
 
 /**

@@ -8,11 +8,11 @@ import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.js";
 import { matchGifts } from "./gifts/matcher.js";
-import { createJobService, type JobStore } from "./jobs/index.js";
+import { createJobService, type JobStore } from "./jobs/job-service.js";
 import { createMemoryStore } from "./jobs/stores/memory.js";
 import { createRedisStore } from "./jobs/stores/redis.js";
 import { createSqliteStore } from "./jobs/stores/sqlite.js";
-import { parseOrigins } from "./origin.js";
+import { parseOrigins } from "./mcp/http/origin.js";
 
 const port = Number(process.env.PORT ?? 8787);
 const host = process.env.HOST ?? "127.0.0.1";

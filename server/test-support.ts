@@ -25,7 +25,7 @@ import {
 } from "../shared/tools.js";
 import { createApp, type AppOptions } from "./app.js";
 import { matchGifts } from "./gifts/matcher.js";
-import { createJobService } from "./jobs/index.js";
+import { createJobService } from "./jobs/job-service.js";
 import type { JobService } from "./jobs/job-service.js";
 import { createMemoryStore } from "./jobs/stores/memory.js";
 

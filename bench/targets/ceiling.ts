@@ -8,7 +8,7 @@ import { Hono } from "hono";
 import { TOOL } from "../../shared/tools.js";
 import { CATALOG } from "../../server/gifts/catalog.js";
 import { matchGifts } from "../../server/gifts/matcher.js";
-import { createJobService } from "../../server/jobs/index.js";
+import { createJobService } from "../../server/jobs/job-service.js";
 import { createMemoryStore } from "../../server/jobs/stores/memory.js";
 import { createMcpShared } from "../../server/mcp/server.js";
 import { loadWidget } from "../../server/widget.js";

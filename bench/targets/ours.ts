@@ -6,7 +6,7 @@
 import { serve } from "@hono/node-server";
 import { createApp } from "../../server/app.js";
 import { matchGifts } from "../../server/gifts/matcher.js";
-import { createJobService } from "../../server/jobs/index.js";
+import { createJobService } from "../../server/jobs/job-service.js";
 import { createMemoryStore } from "../../server/jobs/stores/memory.js";
 import { endWithParent } from "../children.js";
 

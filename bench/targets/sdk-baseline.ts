@@ -12,7 +12,7 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { ServerNotification, ServerRequest } from "@modelcontextprotocol/sdk/types.js";
 import { matchGifts } from "../../server/gifts/matcher.js";
-import { createJobService } from "../../server/jobs/index.js";
+import { createJobService } from "../../server/jobs/job-service.js";
 import { createMemoryStore } from "../../server/jobs/stores/memory.js";
 import { SERVER_INFO, createToolSpecs } from "../../server/mcp/server.js";
 import type { ToolContext } from "../../server/mcp/tool-registry.js";

@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import type { MatchRequest } from "../jobs/job-service.js";
+import type { MatchRequest } from "./matcher.js";
 import { matchGifts } from "./matcher.js";
 
 const FIXTURE = fileURLToPath(new URL("./matcher-golden.json", import.meta.url));

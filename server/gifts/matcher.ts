@@ -5,7 +5,6 @@
  * runs on reused typed arrays, so a bulk job's 100,000 matches allocate little beyond the answers.
  */
 import type { Gift } from "../../shared/tools.js";
-import type { MatchGifts, MatchRequest } from "../jobs/job-service.js";
 import { CATALOG, type CatalogItem } from "./catalog.js";
 import { createTextIndex } from "./text-index.js";
 import {
@@ -18,6 +17,20 @@ import {
   secondInterest,
 } from "./reason.js";
 import { createPicker } from "./pick.js";
+
+/** One person to find gifts for; the matcher ranks catalog items by fit, all within `budget`. */
+export type MatchRequest = {
+  occasion: string;
+  budget: number;
+  interests: string[];
+  department?: string;
+  /** Free text about the recipient (suggest_gifts' `recipient`). */
+  text?: string;
+  count: number;
+};
+
+/** The gift matcher (server/gifts/matcher.ts): pure and fast, shared by suggest_gifts and the jobs. */
+export type MatchGifts = (request: MatchRequest) => Gift[];
 
 /** How much a matched tag counts, by where the person's words came from. */
 const WEIGHT = { interest: 10, text: 7, department: 3 } as const;

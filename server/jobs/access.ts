@@ -4,9 +4,12 @@
  * job all get the same answer, so job ids cannot be probed.
  */
 import { isTerminalStatus } from "../../shared/job-reducer.js";
-import type { Caller, Outcome } from "./job-service.js";
+import type { Outcome } from "./outcomes.js";
 import { ok, unknownJob } from "./outcomes.js";
 import type { JobStore, StoredJob } from "./store.js";
+
+/** Who is calling: the authenticated subject ("anonymous" while auth is off) and the MCP session. */
+export type Caller = { subject: string; sessionId?: string };
 
 export type Gate = (jobId: string, caller: Caller) => Promise<Outcome<StoredJob>>;
 

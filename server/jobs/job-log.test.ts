@@ -3,7 +3,7 @@
  * enforced before anything is stored, and publication only of what was stored.
  */
 import type { JobEvent } from "../../shared/job-events.js";
-import type { JobEventNotice } from "./job-service.js";
+import type { JobEventNotice } from "./job-log.js";
 import { createJobLog } from "./job-log.js";
 import { createMemoryStore } from "./stores/memory.js";
 import type { JobStore } from "./store.js";

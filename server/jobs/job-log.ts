@@ -6,9 +6,12 @@
  */
 import type { JobEvent } from "../../shared/job-events.js";
 import { applyJobEvent, createJobView, isTerminalStatus, type JobView } from "../../shared/job-reducer.js";
-import type { Caller, JobEventNotice } from "./job-service.js";
+import type { Caller } from "./access.js";
 import { checkTransition, type EventDraft } from "./state-machine.js";
 import type { JobStore, NewJob, ResultHead } from "./store.js";
+
+/** What every appended event is published with, for notification fan-out. */
+export type JobEventNotice = { event: JobEvent; owner: Caller; view: JobView };
 
 export type Appended = { ok: true; view: JobView } | { ok: false; view: JobView; reason: string };
 export type JobLog = {

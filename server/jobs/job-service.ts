@@ -1,13 +1,30 @@
 /**
- * The boundary between the MCP layer and the jobs: what the tools, resources and notifications
- * need from the job system. The MCP layer depends on this type only; `createJobService` implements it.
+ * The job system behind `JobService`: validates a bulk analysis, creates the job, runs it through
+ * its stages under a concurrency limit, and answers reads through one access gate. After a restart
+ * it ends the jobs the previous process left unfinished as `interrupted`; old jobs expire.
  */
+import { randomBytes } from "node:crypto";
+import { TOOL, URI, type StartBulkResult } from "../../shared/tools.js";
+import { createGate } from "./access.js";
+import { createJobLog } from "./job-log.js";
+import type { Caller } from "./access.js";
+import type { JobEventNotice } from "./job-log.js";
+import type { MatchGifts } from "../gifts/matcher.js";
+import type { Outcome } from "./outcomes.js";
+import { resolveLimits, type JobLimits } from "./limits.js";
+import { count, fail, ok } from "./outcomes.js";
+import { createReads } from "./reads.js";
+import { JobFailure, JobStopped, runBulkAnalysis, type BulkRun } from "./runner/bulk-analysis.js";
+import { createSliceGate } from "./runner/slice-gate.js";
+import { stagePlan } from "./runner/stages.js";
+import { createScheduler } from "./scheduler.js";
+import { planStart } from "./start-plan.js";
+import type { EventDraft } from "./state-machine.js";
+import type { JobStore } from "./store.js";
+import { createWaiters } from "./waiters.js";
 import type { z } from "zod";
-import type { JobEvent } from "../../shared/job-events.js";
 import type { JobView } from "../../shared/job-reducer.js";
-import type { ToolError } from "../../shared/errors.js";
 import type {
-  Gift,
   CancelJobInput,
   CancelJobOutput,
   GetJobEventsInput,
@@ -16,33 +33,9 @@ import type {
   GetJobResultResult,
   JobResult,
   StartBulkInput,
-  StartBulkResult,
   WaitForJobInput,
   WaitForJobOutput,
 } from "../../shared/tools.js";
-
-/** One person to find gifts for; the matcher ranks catalog items by fit, all within `budget`. */
-export type MatchRequest = {
-  occasion: string;
-  budget: number;
-  interests: string[];
-  department?: string;
-  /** Free text about the recipient (suggest_gifts' `recipient`). */
-  text?: string;
-  count: number;
-};
-/** The gift matcher (server/gifts/matcher.ts): pure and fast, shared by suggest_gifts and the jobs. */
-export type MatchGifts = (request: MatchRequest) => Gift[];
-
-/** Who is calling: the authenticated subject ("anonymous" while auth is off) and the MCP session. */
-export type Caller = { subject: string; sessionId?: string };
-
-/** A domain outcome: a value, or an error that becomes an `isError: true` tool result. */
-export type Outcome<T> = { ok: true; value: T } | { ok: false; error: ToolError };
-
-/** What every appended event is published with, for notification fan-out. */
-export type JobEventNotice = { event: JobEvent; owner: Caller; view: JobView };
-
 export type JobService = {
   start(args: z.infer<typeof StartBulkInput>, caller: Caller): Promise<Outcome<StartBulkResult>>;
   /** Events after `afterSeq`; with `waitMs`, resolves as soon as one exists (long poll) or time is up. */
@@ -66,3 +59,217 @@ export type JobService = {
   onEvent(listener: (notice: JobEventNotice) => void): () => void;
   close(): Promise<void>;
 };
+
+export type { JobLimits } from "./limits.js";
+export type { JobStore } from "./store.js";
+
+export type JobServiceOptions = {
+  /** Where jobs live. The service owns it from now on and closes it in `close()`. */
+  store: JobStore;
+  match: MatchGifts;
+  limits?: Partial<JobLimits>;
+  /** Wall-clock time in ms, for event timestamps, creation times and expiry. */
+  now?: () => number;
+};
+
+type Failed = Extract<EventDraft, { type: "job.failed" }>;
+const interrupted = (message: string): Failed => ({
+  type: "job.failed",
+  payload: { code: "interrupted", message, hint: `Run the analysis again with ${TOOL.startBulk}.`, retryable: true },
+});
+
+/** ≥128 random bits, so a job id cannot be guessed. */
+const newJobId = () => `job_${randomBytes(16).toString("base64url")}`;
+
+/**
+ * Builds the job service over `store`. Jobs left unfinished by an earlier process are ended as
+ * interrupted before the first call is answered; `close()` ends this process's jobs the same way.
+ */
+export function createJobService({ store, match, limits: overrides, now = Date.now }: JobServiceOptions): JobService {
+  const limits = resolveLimits(overrides);
+  const listeners = new Set<(notice: JobEventNotice) => void>();
+  const waiters = createWaiters();
+  const log = createJobLog({
+    store,
+    now,
+    publish: (notice) => {
+      for (const listener of [...listeners]) {
+        try {
+          listener(notice);
+        } catch {
+          // one failing subscriber must not keep the event from the others
+        }
+      }
+    },
+    wake: (jobId) => waiters.wake(jobId),
+  });
+  const scheduler = createScheduler(limits.maxConcurrentJobs);
+  // one slice of one job per turn of the event loop, however many jobs run
+  const slices = createSliceGate();
+  const gate = createGate(store, () => now() - limits.retentionMs);
+  /** Jobs of this process that have not ended, with the switch that stops them. */
+  const live = new Map<string, { owner: Caller; controller: AbortController }>();
+  const expire = () => store.expire(now() - limits.retentionMs).catch(() => []);
+  let closing: Promise<void> | undefined;
+
+  // one process per store: whatever is still unfinished was cut off when the last one stopped
+  const ready = (async () => {
+    for (const job of await store.listUnfinished()) {
+      const message =
+        job.view.status === "running"
+          ? "The server restarted while this job was running, so it stopped before finishing."
+          : "The server restarted before this job could start.";
+      await log.append(job.jobId, job.owner, [interrupted(message)]);
+    }
+    await expire();
+  })().catch(() => {});
+  const sweep = setInterval(() => void expire(), limits.sweepIntervalMs);
+  sweep.unref();
+
+  async function execute(
+    jobId: string,
+    owner: Caller,
+    run: Omit<BulkRun, "signal" | "emit" | "putChunk" | "gate">,
+    controller: AbortController,
+  ) {
+    try {
+      if (controller.signal.aborted) return;
+      await runBulkAnalysis({
+        ...run,
+        gate: slices,
+        signal: controller.signal,
+        // a chunk refused because the job has just ended fails the run; its end is already recorded
+        putChunk: (index, body) => store.putResultChunk(jobId, index, body),
+        emit: async (drafts, head) => {
+          const appended = await log.append(jobId, owner, drafts, head);
+          if (!appended.ok) throw new JobStopped(appended.reason);
+        },
+      });
+    } catch (error) {
+      // stopped means canceled (already recorded) or closing (close records it)
+      if (error instanceof JobStopped || controller.signal.aborted) return;
+      const payload: Failed["payload"] =
+        error instanceof JobFailure
+          ? {
+              code: error.code,
+              message: error.message,
+              ...(error.hint === undefined ? {} : { hint: error.hint }),
+              retryable: false,
+            }
+          : {
+              code: "internal",
+              message: `The analysis stopped on an unexpected error: ${(error as Error)?.message ?? String(error)}.`,
+              hint: `Try again with ${TOOL.startBulk}; if it fails again, check the file for unusual content.`,
+              retryable: true,
+            };
+      await log.append(jobId, owner, [{ type: "job.failed", payload }]).catch(() => {});
+    } finally {
+      live.delete(jobId);
+    }
+  }
+
+  /** Stops this process's unfinished jobs and records them as interrupted. */
+  async function endLiveJobs() {
+    const ending = [...live.entries()];
+    for (const [, job] of ending) job.controller.abort();
+    await scheduler.close();
+    for (const [jobId, job] of ending) {
+      live.delete(jobId);
+      await log
+        .append(jobId, job.owner, [interrupted("The server shut down before this job finished.")])
+        .catch(() => {});
+    }
+  }
+
+  // calls in flight, so that close() lets them finish before it closes the store
+  const inflight = new Set<Promise<unknown>>();
+  let closed = false;
+  function tracked<A extends unknown[], T>(
+    call: (...args: A) => Promise<Outcome<T>>,
+  ): (...args: A) => Promise<Outcome<T>> {
+    return async (...args) => {
+      if (closed) return fail("internal", "The job service has shut down.", "Try again once the server is back.");
+      const p = call(...args);
+      inflight.add(p);
+      try {
+        return await p;
+      } finally {
+        inflight.delete(p);
+      }
+    };
+  }
+
+  const reads = createReads(store, gate, waiters, ready);
+
+  return {
+    getEvents: tracked(reads.getEvents),
+    waitFor: tracked(reads.waitFor),
+    getResult: tracked(reads.getResult),
+    readResult: tracked(reads.readResult),
+
+    start: tracked(async (args: Parameters<JobService["start"]>[0], caller: Caller) => {
+      await ready;
+      if (closing) return fail<StartBulkResult>("internal", "The server is shutting down.", "Try again in a moment.");
+      const plan = planStart(args, limits);
+      if (!plan.ok) return plan;
+      const { input, estimatedRows } = plan.value;
+      const jobId = newJobId();
+      const owner: Caller =
+        caller.sessionId === undefined
+          ? { subject: caller.subject }
+          : { subject: caller.subject, sessionId: caller.sessionId };
+      const stages = stagePlan();
+      const view = await log.create(
+        { jobId, owner, input, createdAt: now() },
+        {
+          type: "job.created",
+          payload: {
+            kind: "bulk_gift_analysis",
+            title: `${input.occasion} gifts for ${count(estimatedRows)} people`,
+            stages,
+          },
+        },
+      );
+      const controller = new AbortController();
+      live.set(jobId, { owner, controller });
+      const run = { ...plan.value, jobId, maxRows: limits.maxRows, match };
+      scheduler.enqueue(jobId, () => execute(jobId, owner, run, controller));
+      return ok({ jobId, status: view.status, stages, resultUri: URI.jobResult(jobId) });
+    }),
+
+    cancel: tracked(
+      async ({ jobId }: Parameters<JobService["cancel"]>[0], caller: Caller): ReturnType<JobService["cancel"]> => {
+        await ready;
+        const gated = await gate(jobId, caller);
+        if (!gated.ok) return gated;
+        const appended = await log.append(jobId, gated.value.owner, [
+          { type: "job.canceled", payload: { reason: "Canceled on request." } },
+        ]);
+        if (!appended.ok) return ok({ jobId, status: appended.view.status, changed: false });
+        scheduler.remove(jobId);
+        live.get(jobId)?.controller.abort();
+        live.delete(jobId);
+        return ok({ jobId, status: appended.view.status, changed: true });
+      },
+    ),
+
+    onEvent(listener) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+
+    close() {
+      closing ??= (async () => {
+        clearInterval(sweep);
+        await ready;
+        await endLiveJobs();
+        waiters.close();
+        while (inflight.size > 0) await Promise.allSettled([...inflight]);
+        await endLiveJobs(); // created by a start that was under way when closing began
+        closed = true;
+        await store.close();
+      })();
+      return closing;
+    },
+  };
+}

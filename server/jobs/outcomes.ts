@@ -5,7 +5,9 @@
 import type { ErrorCode } from "../../shared/errors.js";
 import type { JobStatus } from "../../shared/job-reducer.js";
 import { TOOL } from "../../shared/tools.js";
-import type { Outcome } from "./job-service.js";
+import type { ToolError } from "../../shared/errors.js";
+/** A domain outcome: a value, or an error that becomes an `isError: true` tool result. */
+export type Outcome<T> = { ok: true; value: T } | { ok: false; error: ToolError };
 
 export const ok = <T>(value: T): Outcome<T> => ({ ok: true, value });
 

@@ -4,8 +4,9 @@
  * access scoping, validation and result pages.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { JobEventNotice, JobService } from "./job-service.js";
-import { createJobService, type JobServiceOptions } from "./index.js";
+import type { JobEventNotice } from "./job-log.js";
+import type { JobService } from "./job-service.js";
+import { createJobService, type JobServiceOptions } from "./job-service.js";
 import type { JobStore } from "./store.js";
 import { ALICE, BOB, expectValidHistory, history, makeCsv, settle, testMatch } from "./test-support.js";
 

@@ -6,7 +6,7 @@
 import type { z } from "zod";
 import type { StartBulkInput } from "../../shared/tools.js";
 import { inspectCsv, type CsvColumns } from "./csv/inspect.js";
-import type { Outcome } from "./job-service.js";
+import type { Outcome } from "./outcomes.js";
 import type { JobLimits } from "./limits.js";
 import { count, fail, ok } from "./outcomes.js";
 import type { JobInput } from "./store.js";

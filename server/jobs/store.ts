@@ -8,7 +8,7 @@ import * as z from "zod/mini";
 import type { JobEvent } from "../../shared/job-events.js";
 import type { JobView } from "../../shared/job-reducer.js";
 import { SkippedRowSchema, type Employee } from "../../shared/tools.js";
-import type { Caller } from "./job-service.js";
+import type { Caller } from "./access.js";
 
 /** What the caller asked for, kept with the job as the record of the request. */
 export type JobInput = { occasion: string; budgetPerPerson: number; csv?: string; employees?: Employee[] };

@@ -3,7 +3,7 @@
  * it too: a small deterministic gift matcher, CSV files of any size with awkward rows, callers.
  */
 import type { Gift } from "../../shared/tools.js";
-import type { MatchGifts } from "./job-service.js";
+import type { MatchGifts } from "../gifts/matcher.js";
 
 const CATALOG = [
   { id: "mug", name: "Coffee mug", price: 15, category: "Kitchen", tags: ["coffee", "tea"] },

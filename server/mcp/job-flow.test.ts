@@ -17,7 +17,7 @@ import {
 import type { JobEvent } from "../../shared/job-events.js";
 import { CATALOG } from "../gifts/catalog.js";
 import { matchGifts } from "../gifts/matcher.js";
-import { createJobService } from "../jobs/index.js";
+import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
 import {
   callTool,

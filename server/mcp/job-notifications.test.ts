@@ -15,7 +15,7 @@ import * as z from "zod/mini";
 import { JOB_EVENT_TYPES, JobEventSchema, notificationMethodFor, type JobEvent } from "../../shared/job-events.js";
 import { CancelJobOutput, StartBulkOutput, TOOL } from "../../shared/tools.js";
 import { matchGifts } from "../gifts/matcher.js";
-import { createJobService } from "../jobs/index.js";
+import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
 import {
   callTool,

@@ -9,7 +9,7 @@ import { join } from "node:path";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { GetJobResultOutput, TOOL, WaitForJobOutput } from "../../shared/tools.js";
 import { matchGifts } from "../gifts/matcher.js";
-import { createJobService } from "../jobs/index.js";
+import { createJobService } from "../jobs/job-service.js";
 import type { JobStore } from "../jobs/store.js";
 import { createSqliteStore } from "../jobs/stores/sqlite.js";
 import {

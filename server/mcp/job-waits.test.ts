@@ -13,7 +13,7 @@ import {
   type GetJobEventsResult,
 } from "../../shared/tools.js";
 import { matchGifts } from "../gifts/matcher.js";
-import { createJobService } from "../jobs/index.js";
+import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
 import {
   callTool,

@@ -1,7 +1,7 @@
 import type { ServerNotification } from "@modelcontextprotocol/sdk/types.js";
 import { URI } from "../../shared/tools.js";
 import { matchGifts } from "../gifts/matcher.js";
-import { createJobService } from "../jobs/index.js";
+import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
 import { ALICE, BOB, makeCsv, settle } from "../jobs/test-support.js";
 import { forwardJobEvents, type SessionState } from "./notifications.js";

@@ -7,7 +7,8 @@
 import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
 import { isTerminalEvent, toNotification, type JobEvent } from "../../shared/job-events.js";
 import { URI } from "../../shared/tools.js";
-import type { JobEventNotice, JobService } from "../jobs/job-service.js";
+import type { JobEventNotice } from "../jobs/job-log.js";
+import type { JobService } from "../jobs/job-service.js";
 import type { GiftServer } from "./server-types.js";
 
 /** What a session remembers between requests. */

@@ -11,7 +11,8 @@ import type {
 import { JSONRPC } from "../../shared/errors.js";
 import { URI } from "../../shared/tools.js";
 import type { CatalogItem } from "../gifts/catalog.js";
-import type { Caller, JobService } from "../jobs/job-service.js";
+import type { Caller } from "../jobs/access.js";
+import type { JobService } from "../jobs/job-service.js";
 import type { Widget } from "../widget.js";
 import { JsonRpcError } from "./rpc-error.js";
 

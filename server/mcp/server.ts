@@ -21,7 +21,9 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { JSONRPC } from "../../shared/errors.js";
 import { CATALOG, type CatalogItem } from "../gifts/catalog.js";
-import type { Caller, JobService, MatchGifts } from "../jobs/job-service.js";
+import type { Caller } from "../jobs/access.js";
+import type { JobService } from "../jobs/job-service.js";
+import type { MatchGifts } from "../gifts/matcher.js";
 import type { Widget } from "../widget.js";
 import { forwardJobEvents, type SessionState } from "./notifications.js";
 import { createPrompts, type Prompts } from "./prompts.js";

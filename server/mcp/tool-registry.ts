@@ -7,7 +7,7 @@ import * as z from "zod/mini";
 import type { CallToolResult, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { JSONRPC, ToolErrorSchema } from "../../shared/errors.js";
 import type { ToolName } from "../../shared/tools.js";
-import type { Caller } from "../jobs/job-service.js";
+import type { Caller } from "../jobs/access.js";
 import { describeIssues } from "./input-errors.js";
 import { JsonRpcError } from "./rpc-error.js";
 import { failure } from "./tool-results.js";

@@ -10,7 +10,7 @@ import { App } from "./app.js";
 import { installFakeHost, START_INPUT, type FakeHost, type FakeHostOptions } from "./fake-host.js";
 import { isFollowing, type FollowTuning } from "./follow-job.js";
 import { createHost, type Host } from "./host.js";
-import { createJobStore, type JobStore } from "./job-store.js";
+import { createJobViews, type JobViews } from "./job-views.js";
 
 const FAST: FollowTuning = { waitMs: 0, backoff: { baseMs: 1, maxMs: 4 }, idleMs: 1, callTimeoutMs: 2000 };
 const SLOW = { timeout: 4000 };
@@ -19,12 +19,12 @@ const SLOW = { timeout: 4000 };
 beforeEach(() => Reflect.set(globalThis, "IS_REACT_ACT_ENVIRONMENT", false));
 let fake: FakeHost | undefined;
 let host: Host | undefined;
-let store: JobStore;
+let store: JobViews;
 
 function mount(options: FakeHostOptions | null) {
   fake = options === null ? undefined : installFakeHost(options);
   host = createHost();
-  store = createJobStore();
+  store = createJobViews();
   return render(<App host={host} jobStore={store} tuning={FAST} />);
 }
 afterEach(() => {

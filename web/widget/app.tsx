@@ -12,24 +12,24 @@ import { GiftCards } from "./components/gift-cards.js";
 import { FollowStateSchema, type FollowTuning } from "./follow-job.js";
 import { HostContext, useHost, useHostGlobal, type Host } from "./host.js";
 import { useMessages } from "./i18n.js";
-import { createJobStore, JobStoreContext, type JobStore } from "./job-store.js";
+import { createJobViews, JobViewsContext, type JobViews } from "./job-views.js";
 import { createResultStore, ResultStoreContext, type ResultStore } from "./result-store.js";
 
 const ErrorOutput = z.object({ error: ToolErrorSchema });
 
-export type AppProps = { host: Host; jobStore?: JobStore; resultStore?: ResultStore; tuning?: FollowTuning };
+export type AppProps = { host: Host; jobStore?: JobViews; resultStore?: ResultStore; tuning?: FollowTuning };
 
 /** The whole widget over `host`; stores default to fresh ones. */
 export function App({ host, jobStore, resultStore, tuning }: AppProps) {
-  const jobs = useMemo(() => jobStore ?? createJobStore(), [jobStore]);
+  const jobs = useMemo(() => jobStore ?? createJobViews(), [jobStore]);
   const results = useMemo(() => resultStore ?? createResultStore(), [resultStore]);
   return (
     <HostContext.Provider value={host}>
-      <JobStoreContext.Provider value={jobs}>
+      <JobViewsContext.Provider value={jobs}>
         <ResultStoreContext.Provider value={results}>
           <Frame tuning={tuning} />
         </ResultStoreContext.Provider>
-      </JobStoreContext.Provider>
+      </JobViewsContext.Provider>
     </HostContext.Provider>
   );
 }

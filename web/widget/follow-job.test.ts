@@ -4,17 +4,17 @@ import { TOOL } from "../../shared/tools.js";
 import { installFakeHost, type FakeHost, type FakeHostOptions } from "./fake-host.js";
 import { followJob, isFollowing, type FollowTuning } from "./follow-job.js";
 import { createHost, type Host } from "./host.js";
-import { createJobStore, selectAfterSeq, type JobStore } from "./job-store.js";
+import { createJobViews, selectAfterSeq, type JobViews } from "./job-views.js";
 
 const FAST: FollowTuning = { waitMs: 0, backoff: { baseMs: 1, maxMs: 4 }, idleMs: 1, callTimeoutMs: 1000 };
 let fake: FakeHost;
 let host: Host;
-let store: JobStore;
+let store: JobViews;
 
 function setup(options: FakeHostOptions) {
   fake = installFakeHost(options);
   host = createHost();
-  store = createJobStore();
+  store = createJobViews();
 }
 afterEach(() => {
   host?.dispose();
@@ -73,7 +73,7 @@ describe("followJob", () => {
     setup({ batchSize: 100, faults: { duplicate: true } });
     await followToEnd(); // the server has appended everything once
     const total = fake.historyOf("job-1").length;
-    store = createJobStore();
+    store = createJobViews();
     const before = fake.argsOf(TOOL.getJobEvents).length;
     await followToEnd(FAST, 6);
     const resumed = fake.argsOf(TOOL.getJobEvents).slice(before);

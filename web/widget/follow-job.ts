@@ -8,7 +8,7 @@ import { isTerminalStatus } from "../../shared/job-reducer.js";
 import { GetJobEventsOutput, TOOL } from "../../shared/tools.js";
 import { backoffDelay, DEFAULT_BACKOFF, sleep, type BackoffOptions } from "./backoff.js";
 import type { Host } from "./host.js";
-import { selectAfterSeq, type JobStore } from "./job-store.js";
+import { selectAfterSeq, type JobViews } from "./job-views.js";
 import { localFailure, type ToolOutcome } from "./tool-reply.js";
 
 /** What the widget persists with `setWidgetState`, and resumes from. */
@@ -30,7 +30,7 @@ export type FollowTuning = {
 };
 export type FollowOptions = FollowTuning & {
   host: Host;
-  store: JobStore;
+  store: JobViews;
   jobId: string;
   /** Resume after this seq (from widget state): the first reply's view seeds the store. */
   resumeAfterSeq?: number;
@@ -84,7 +84,7 @@ function race<T>(call: Promise<ToolOutcome<T>>, ms: number, signal: AbortSignal)
 }
 
 /** The job is over and no event before its last one is missing. */
-function isSettled(store: JobStore, jobId: string): boolean {
+function isSettled(store: JobViews, jobId: string): boolean {
   const state = store.getState();
   const view = state.jobs[jobId];
   return view !== undefined && isTerminalStatus(view.status) && selectAfterSeq(state, jobId) >= view.lastSeq;

@@ -4,7 +4,7 @@
  * is the job's parse stage (reader.ts).
  */
 import { parse } from "csv-parse/sync";
-import type { Outcome } from "../job-service.js";
+import type { Outcome } from "../outcomes.js";
 import type { JobLimits } from "../limits.js";
 import { count, fail, ok } from "../outcomes.js";
 

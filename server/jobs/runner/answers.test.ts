@@ -3,7 +3,7 @@
  * one shared array, one object per distinct gift, and bounded memory that keeps what is in use.
  */
 import type { Gift } from "../../../shared/tools.js";
-import type { MatchRequest } from "../job-service.js";
+import type { MatchRequest } from "../../gifts/matcher.js";
 import { canonicalInterests, createAnswers } from "./answers.js";
 
 describe("createAnswers", () => {

@@ -5,7 +5,7 @@
  * a stored result can write each gift once (see result-codec.ts).
  */
 import type { Gift } from "../../../shared/tools.js";
-import type { MatchGifts, MatchRequest } from "../job-service.js";
+import type { MatchGifts, MatchRequest } from "../../gifts/matcher.js";
 
 /** The interests as the matcher is asked about them: lower-cased, trimmed, each once, sorted. */
 export function canonicalInterests(interests: readonly string[]): string[] {

@@ -11,7 +11,7 @@ import { URI, type SkippedRow } from "../../../shared/tools.js";
 import { readCsvBatches } from "../csv/reader.js";
 import { newPerson, readRecord, splitInterests, type Person } from "../csv/rows.js";
 import type { CsvColumns } from "../csv/inspect.js";
-import type { MatchGifts } from "../job-service.js";
+import type { MatchGifts } from "../../gifts/matcher.js";
 import { count } from "../outcomes.js";
 import { CHUNK_SIZE, encodeChunk } from "../result-codec.js";
 import type { EventDraft } from "../state-machine.js";

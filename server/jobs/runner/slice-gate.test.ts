@@ -3,8 +3,8 @@
  * the jobs in order, and an aborted wait leaves the queue. Turns are counted by a setImmediate
  * ticker started before anything else, so each turn's check phase runs it first.
  */
-import type { MatchGifts } from "../job-service.js";
-import { createJobService } from "../index.js";
+import type { MatchGifts } from "../../gifts/matcher.js";
+import { createJobService } from "../job-service.js";
 import { createMemoryStore } from "../stores/memory.js";
 import { ALICE, settle, testMatch } from "../test-support.js";
 import { createSliceGate } from "./slice-gate.js";

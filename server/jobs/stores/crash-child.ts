@@ -3,7 +3,7 @@
  * job, starts a large one and queues another behind it, prints their ids once the large one is
  * under way, and goes on working until it is killed.
  */
-import { createJobService } from "../index.js";
+import { createJobService } from "../job-service.js";
 import { ALICE, makeCsv, testMatch } from "../test-fixtures.js";
 import { createSqliteStore } from "./sqlite.js";
 

@@ -12,7 +12,7 @@ import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { applyJobEvents, createJobView } from "../../../shared/job-reducer.js";
 import type { JobEvent } from "../../../shared/job-events.js";
-import { createJobService } from "../index.js";
+import { createJobService } from "../job-service.js";
 import { describeJobService } from "../service-suite.js";
 import { describeJobStore, type ChunksKept } from "../store-suite.js";
 import { StoreConflictError, type JobStore } from "../store.js";

@@ -4,7 +4,7 @@
  */
 import { SuggestGiftsInput, SuggestGiftsOutput, TOOL, type SuggestGiftsResult } from "../../../shared/tools.js";
 import { dollars } from "../../gifts/reason.js";
-import type { MatchGifts } from "../../jobs/job-service.js";
+import type { MatchGifts } from "../../gifts/matcher.js";
 import { toolMeta, type Widget } from "../../widget.js";
 import { defineTool } from "../tool-registry.js";
 import { failure, success } from "../tool-results.js";

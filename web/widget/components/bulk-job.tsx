@@ -8,7 +8,7 @@ import type { Stage } from "../../../shared/job-events.js";
 import { followJob, type FollowTuning } from "../follow-job.js";
 import { useHost, useHostGlobal } from "../host.js";
 import { originalStartInput, restartJob } from "../job-actions.js";
-import { useJobStoreApi } from "../job-store.js";
+import { useJobViewsApi } from "../job-views.js";
 import type { ToolFailure } from "../tool-reply.js";
 import { FailureText } from "./failure-text.js";
 import { JobPanel } from "./job-panel.js";
@@ -20,7 +20,7 @@ export type BulkJobProps = { initial: FollowedJob; tuning?: FollowTuning };
 /** Follows `initial` (or the job a retry started) and renders it. */
 export function BulkJob({ initial, tuning }: BulkJobProps) {
   const host = useHost();
-  const store = useJobStoreApi();
+  const store = useJobViewsApi();
   const input = originalStartInput(useHostGlobal("toolInput"));
   const [job, setJob] = useState(initial);
   const [retrying, setRetrying] = useState(false);

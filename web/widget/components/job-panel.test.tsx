@@ -9,13 +9,13 @@ import { TOOL } from "../../../shared/tools.js";
 import { act } from "react";
 import { installFakeHost, makeHistory, type FakeHost } from "../fake-host.js";
 import { createHost, HostContext, type Host } from "../host.js";
-import { createJobStore, JobStoreContext, type JobStore } from "../job-store.js";
+import { createJobViews, JobViewsContext, type JobViews } from "../job-views.js";
 import { createResultStore, ResultStoreContext } from "../result-store.js";
 import { JobPanel } from "./job-panel.js";
 
 let fake: FakeHost;
 let host: Host;
-let store: JobStore;
+let store: JobViews;
 const plan = { progressPerStage: 4, alreadyAppended: Infinity };
 const history = makeHistory("job-1", plan);
 const shuffled = (events: JobEvent[]) =>
@@ -27,14 +27,14 @@ const shuffled = (events: JobEvent[]) =>
 beforeEach(() => {
   fake = installFakeHost({ jobs: [plan] });
   host = createHost();
-  store = createJobStore();
+  store = createJobViews();
   render(
     <HostContext.Provider value={host}>
-      <JobStoreContext.Provider value={store}>
+      <JobViewsContext.Provider value={store}>
         <ResultStoreContext.Provider value={createResultStore()}>
           <JobPanel jobId="job-1" plannedStages={[{ id: "parse", label: "Reading the list" }]} />
         </ResultStoreContext.Provider>
-      </JobStoreContext.Provider>
+      </JobViewsContext.Provider>
     </HostContext.Provider>,
   );
 });

@@ -9,7 +9,7 @@ import type { StageView } from "../../../shared/job-reducer.js";
 import { useHost } from "../host.js";
 import { useMessages } from "../i18n.js";
 import { cancelJob } from "../job-actions.js";
-import { useJobStore } from "../job-store.js";
+import { useJobViews } from "../job-views.js";
 import type { ToolFailure } from "../tool-reply.js";
 import { FailureText } from "./failure-text.js";
 import { JobResult } from "./job-result.js";
@@ -28,8 +28,8 @@ export type JobPanelProps = {
 /** Renders the job `jobId` from the job store. */
 export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
   const t = useMessages();
-  const view = useJobStore((s) => s.jobs[jobId]);
-  const lastError = useJobStore((s) => s.diagnostics[jobId]?.lastError ?? null);
+  const view = useJobViews((s) => s.jobs[jobId]);
+  const lastError = useJobViews((s) => s.diagnostics[jobId]?.lastError ?? null);
   const started = view !== undefined && view.lastSeq > 0;
   const status = view?.status ?? "pending";
   const stages: StageView[] =

@@ -5,8 +5,8 @@
  */
 import { readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
 import { InitializeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { JSONRPC } from "../../shared/errors.js";
-import { describeIssues } from "./input-errors.js";
+import { JSONRPC } from "../../../shared/errors.js";
+import { describeIssues } from "../input-errors.js";
 
 /** Most messages a batch may hold (the SDK's own limit). */
 const MAX_BATCH = 100;

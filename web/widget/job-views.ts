@@ -1,7 +1,7 @@
 /**
  * The widget's job store: zustand (vanilla) over the shared reducer. It only dispatches batches
  * through `applyJobEvents`; the feed cursor (highest contiguous seq) and diagnostics live beside
- * the views, never inside them. Components select from it with `useJobStore` and render.
+ * the views, never inside them. Components select from it with `useJobViews` and render.
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { JobEvent } from "../../shared/job-events.js";
@@ -21,7 +21,7 @@ export type FeedDiagnostics = {
   /** The last failed fetch, cleared by the next batch that arrives. */
   lastError: ToolFailure | null;
 };
-export type JobStoreState = {
+export type JobViewsState = {
   jobs: Record<string, JobView>;
   cursors: Record<string, FeedCursor>;
   diagnostics: Record<string, FeedDiagnostics>;
@@ -31,7 +31,7 @@ export type JobStoreState = {
   seed(view: JobView): void;
   noteFailure(jobId: string, error: ToolFailure): void;
 };
-export type JobStore = StoreApi<JobStoreState>;
+export type JobViews = StoreApi<JobViewsState>;
 
 const START: FeedCursor = { contiguous: 0, ahead: [] };
 const NO_DIAGNOSTICS: FeedDiagnostics = {
@@ -58,8 +58,8 @@ function advance(cursor: FeedCursor, seqs: number[]): { cursor: FeedCursor; dupl
 }
 
 /** Creates a store; the widget makes one, tests make one each. */
-export function createJobStore(): JobStore {
-  return createStore<JobStoreState>()((set) => ({
+export function createJobViews(): JobViews {
+  return createStore<JobViewsState>()((set) => ({
     jobs: {},
     cursors: {},
     diagnostics: {},
@@ -113,12 +113,12 @@ export function createJobStore(): JobStore {
 }
 
 /** The highest seq below which nothing is missing: what `get_job_events` should resume after. */
-export const selectAfterSeq = (s: JobStoreState, jobId: string): number => s.cursors[jobId]?.contiguous ?? 0;
+export const selectAfterSeq = (s: JobViewsState, jobId: string): number => s.cursors[jobId]?.contiguous ?? 0;
 
-const jobStoreContext = createStoreContext<JobStoreState>("JobStore");
+const jobViewsContext = createStoreContext<JobViewsState>("JobViews");
 /** Carries the job store from <App> to the components. */
-export const JobStoreContext = jobStoreContext.Context;
+export const JobViewsContext = jobViewsContext.Context;
 /** Selects from the job store given to <App>. */
-export const useJobStore = jobStoreContext.useSelect;
+export const useJobViews = jobViewsContext.useSelect;
 /** The store itself, for the follow loop. */
-export const useJobStoreApi = jobStoreContext.useApi;
+export const useJobViewsApi = jobViewsContext.useApi;

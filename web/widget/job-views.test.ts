@@ -1,14 +1,14 @@
 import type { JobEvent } from "../../shared/job-events.js";
 import { applyJobEvents, createJobView } from "../../shared/job-reducer.js";
 import { makeHistory } from "./fake-host.js";
-import { createJobStore, selectAfterSeq } from "./job-store.js";
+import { createJobViews, selectAfterSeq } from "./job-views.js";
 
 const history = makeHistory("job-1");
 const bySeq = (...seqs: number[]): JobEvent[] => seqs.map((s) => structuredClone(history[s - 1]));
 
-describe("createJobStore", () => {
+describe("createJobViews", () => {
   it("applies a batch through the reducer, in any order, and keeps the view object when nothing changed", () => {
-    const store = createJobStore();
+    const store = createJobViews();
     store.getState().dispatch("job-1", [...history].reverse());
     const view = store.getState().jobs["job-1"];
     expect(view).toEqual(applyJobEvents(createJobView("job-1"), history));
@@ -17,7 +17,7 @@ describe("createJobStore", () => {
   });
 
   it("counts duplicates and batches in diagnostics, not in the view", () => {
-    const store = createJobStore();
+    const store = createJobViews();
     store.getState().dispatch("job-1", bySeq(1, 2, 2, 3));
     store.getState().dispatch("job-1", bySeq(3, 1, 4));
     expect(store.getState().diagnostics["job-1"]).toMatchObject({ batches: 2, events: 7, duplicates: 3 });
@@ -25,7 +25,7 @@ describe("createJobStore", () => {
   });
 
   it("resumes after the highest contiguous seq, so a gap is fetched again", () => {
-    const store = createJobStore();
+    const store = createJobViews();
     store.getState().dispatch("job-1", bySeq(1, 2, 4, 5));
     expect(selectAfterSeq(store.getState(), "job-1")).toBe(2);
     expect(store.getState().cursors["job-1"].ahead).toEqual([4, 5]);
@@ -35,14 +35,14 @@ describe("createJobStore", () => {
   });
 
   it("ignores events of other jobs", () => {
-    const store = createJobStore();
+    const store = createJobViews();
     store.getState().dispatch("job-1", makeHistory("job-2"));
     expect(store.getState().jobs["job-1"]).toEqual(createJobView("job-1"));
     expect(selectAfterSeq(store.getState(), "job-1")).toBe(0);
   });
 
   it("seeds from the server's view and moves the cursor to its last seq", () => {
-    const store = createJobStore();
+    const store = createJobViews();
     const server = applyJobEvents(createJobView("job-1"), history.slice(0, 6));
     store.getState().seed(server);
     expect(store.getState().jobs["job-1"]).toBe(server);
@@ -53,7 +53,7 @@ describe("createJobStore", () => {
   });
 
   it("keeps a local view that is ahead of an older server view", () => {
-    const store = createJobStore();
+    const store = createJobViews();
     store.getState().dispatch("job-1", history.slice(0, 8));
     const local = store.getState().jobs["job-1"];
     store.getState().seed(applyJobEvents(createJobView("job-1"), history.slice(0, 4)));
@@ -61,7 +61,7 @@ describe("createJobStore", () => {
   });
 
   it("records a failure until the next batch arrives", () => {
-    const store = createJobStore();
+    const store = createJobViews();
     store.getState().noteFailure("job-1", { code: "timeout", message: "", transient: true });
     expect(store.getState().diagnostics["job-1"]).toMatchObject({ failures: 1, lastError: { code: "timeout" } });
     store.getState().dispatch("job-1", bySeq(1));

@@ -1,8 +1,20 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import { JobEventSchema, eventTypeForMethod, notificationMethodFor, type JobEvent } from "../../shared/job-events.js";
-import { StartBulkOutput, TOOL } from "../../shared/tools.js";
-import { connectClient, openRawSession, postRaw, readSse, startTestServer, type TestServer } from "../test-support.js";
+import {
+  JobEventSchema,
+  eventTypeForMethod,
+  notificationMethodFor,
+  type JobEvent,
+} from "../../../shared/job-events.js";
+import { StartBulkOutput, TOOL } from "../../../shared/tools.js";
+import {
+  connectClient,
+  openRawSession,
+  postRaw,
+  readSse,
+  startTestServer,
+  type TestServer,
+} from "../../test-support.js";
 
 let server: TestServer;
 

@@ -17,8 +17,8 @@ import {
   type JSONRPCErrorResponse,
   type JSONRPCMessage,
 } from "@modelcontextprotocol/sdk/types.js";
-import { JSONRPC } from "../../shared/errors.js";
-import { describeIssues, type SchemaIssue } from "./input-errors.js";
+import { JSONRPC } from "../../../shared/errors.js";
+import { describeIssues, type SchemaIssue } from "../input-errors.js";
 
 type Checker = (message: Record<string, unknown>) => string[] | undefined;
 

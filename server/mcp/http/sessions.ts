@@ -8,7 +8,7 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import { createEventStore } from "./event-store.js";
 import { jsonRpcError } from "./http-body.js";
 import { guardRequests } from "./request-guard.js";
-import type { BuiltServer } from "./server.js";
+import type { BuiltServer } from "../server.js";
 import { watchBody } from "./watch-body.js";
 
 export type SessionOptions = {

@@ -6,7 +6,7 @@
  */
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { guardRequests } from "./request-guard.js";
-import type { BuiltServer } from "./server.js";
+import type { BuiltServer } from "../server.js";
 import { watchBody } from "./watch-body.js";
 
 export type StatelessOptions = {

@@ -3,9 +3,9 @@
  * (`initialize`), or to the stateless path, after the body checks of `http-body.ts`. The SDK's
  * `WebStandardStreamableHTTPServerTransport` does the protocol work behind each route.
  */
-import { JSONRPC } from "../../shared/errors.js";
+import { JSONRPC } from "../../../shared/errors.js";
 import { jsonRpcError, readJsonRpcBody, type BodyReader } from "./http-body.js";
-import { buildMcpServer, type McpShared } from "./server.js";
+import { buildMcpServer, type McpShared } from "../server.js";
 import { createSessions } from "./sessions.js";
 import { createStateless } from "./stateless.js";
 
