@@ -3,7 +3,7 @@
  * and 5 % local reordering, applied by our reducer, by the naive handler from the event-model lesson
  * (a Set of every eventId seen plus object spreads), and by a bare loop (the floor).
  */
-import { applyJobEvent, createJobView, type JobView } from "../shared/job-reducer.js";
+import { applyJobEvent, createJobFold, type JobFold } from "../shared/job-reducer.js";
 import type { JobEvent } from "../shared/job-events.js";
 import { prng, row, type BenchOptions, type BenchRow } from "./table.js";
 
@@ -65,10 +65,10 @@ export function generateStream(total: number, jobs: number, seed = 7): JobEvent[
   return withDups;
 }
 
-function runOurs(events: JobEvent[]): Map<string, JobView> {
-  const views = new Map<string, JobView>();
+function runOurs(events: JobEvent[]): Map<string, JobFold> {
+  const views = new Map<string, JobFold>();
   for (const e of events) {
-    const v = views.get(e.jobId) ?? createJobView(e.jobId);
+    const v = views.get(e.jobId) ?? createJobFold(e.jobId);
     const next = applyJobEvent(v, e);
     if (next !== v || !views.has(e.jobId)) views.set(e.jobId, next);
   }

@@ -5,14 +5,8 @@
  */
 import fc from "fast-check";
 import { JobEventSchema, isTerminalEvent, type JobEvent, type Stage } from "./job-events.js";
-import {
-  applyJobEvent,
-  applyJobEvents,
-  createJobView,
-  isTerminalStatus,
-  type JobStatus,
-  type JobView,
-} from "./job-reducer.js";
+import { applyJobEvent, applyJobEvents, createJobFold, toJobView, type JobFold } from "./job-reducer.js";
+import { isFinished, JobViewSchema, type JobStatus } from "./job-view.js";
 
 const JOB = "job-1";
 /** Runs per property; each run replays one history in one random delivery order. */
@@ -165,7 +159,7 @@ describe("applyJobEvent laws (generated histories)", () => {
   it("is idempotent: re-applying any event already applied returns the same object", () => {
     fc.assert(
       fc.property(arbCase(arbAnyHistory), ({ delivery }) => {
-        let v = createJobView(JOB);
+        let v = createJobFold(JOB);
         delivery.forEach((e, i) => {
           v = applyJobEvent(v, e);
           for (let j = 0; j <= i; j++) expect(applyJobEvent(v, delivery[j])).toBe(v);
@@ -178,8 +172,8 @@ describe("applyJobEvent laws (generated histories)", () => {
   it("is order-insensitive: any permutation with duplicates ends deep-equal to the history in order", () => {
     fc.assert(
       fc.property(arbCase(arbAnyHistory), ({ history, delivery }) => {
-        const inOrder = applyJobEvents(createJobView(JOB), history);
-        expect(applyJobEvents(createJobView(JOB), delivery)).toEqual(inOrder);
+        const inOrder = applyJobEvents(createJobFold(JOB), history);
+        expect(applyJobEvents(createJobFold(JOB), delivery)).toEqual(inOrder);
         const want = expected(history);
         expect(inOrder).toMatchObject({
           percentage: want.percentage,
@@ -197,14 +191,14 @@ describe("applyJobEvent laws (generated histories)", () => {
   it("is monotone: percentage never falls, terminal states are kept, the lowest terminal seq wins", () => {
     fc.assert(
       fc.property(arbCase(arbAnyHistory), ({ history, delivery }) => {
-        let v = createJobView(JOB);
+        let v = createJobFold(JOB);
         let sawCompleted = false;
         for (const e of delivery) {
           const next = applyJobEvent(v, e);
           sawCompleted ||= e.type === "job.completed";
           expect(next.percentage).toBeGreaterThanOrEqual(v.percentage);
-          if (isTerminalStatus(v.status)) {
-            expect(isTerminalStatus(next.status)).toBe(true);
+          if (isFinished(v.status)) {
+            expect(isFinished(next.status)).toBe(true);
             if (next.status !== v.status) expect(next.terminalSeq).toBeLessThan(v.terminalSeq);
           }
           if (v.status === "running") expect(next.status).not.toBe("pending");
@@ -213,7 +207,7 @@ describe("applyJobEvent laws (generated histories)", () => {
         }
         const first = history.filter(isTerminalEvent)[0];
         if (first) expect([v.status, v.terminalSeq]).toEqual([statusOf(first.type), first.seq]);
-        else expect(isTerminalStatus(v.status)).toBe(false);
+        else expect(isFinished(v.status)).toBe(false);
       }),
       { numRuns: RUNS },
     );
@@ -223,7 +217,7 @@ describe("applyJobEvent laws (generated histories)", () => {
     fc.assert(
       fc.property(arbCase(arbBuggyHistory), ({ history, delivery }) => {
         const [first, second] = history.filter(isTerminalEvent);
-        const v = applyJobEvents(createJobView(JOB), delivery);
+        const v = applyJobEvents(createJobFold(JOB), delivery);
         expect(v.status).toBe(statusOf(first.type));
         expect(v.finishedAt).toBe(first.timestamp);
         if (first.type === "job.completed" || second.type === "job.completed") expect(v.percentage).toBe(100);
@@ -241,13 +235,13 @@ describe("applyJobEvent laws (generated histories)", () => {
     });
     fc.assert(
       fc.property(arbTwo, ({ mine, delivery }) => {
-        let v = createJobView(JOB);
+        let v = createJobFold(JOB);
         for (const e of delivery) {
           const next = applyJobEvent(v, e);
           if (e.jobId !== JOB) expect(next).toBe(v);
           v = next;
         }
-        expect(v).toEqual(applyJobEvents(createJobView(JOB), mine));
+        expect(v).toEqual(applyJobEvents(createJobFold(JOB), mine));
       }),
       { numRuns: RUNS },
     );
@@ -257,7 +251,7 @@ describe("applyJobEvent laws (generated histories)", () => {
     const arbPlanAndCounts = fc.tuple(arbPlan, fc.integer({ min: 20, max: 60 }), fc.integer({ min: 2000, max: 5000 }));
     fc.assert(
       fc.property(arbPlanAndCounts, ([plan, few, many]) => {
-        const size = (n: number) => JSON.stringify(applyJobEvents(createJobView(JOB), manyProgress(plan, n))).length;
+        const size = (n: number) => JSON.stringify(applyJobEvents(createJobFold(JOB), manyProgress(plan, n))).length;
         expect(Math.abs(size(many) - size(few))).toBeLessThanOrEqual(48);
       }),
       { numRuns: 100 },
@@ -295,8 +289,8 @@ function manyProgress(plan: Stage[], n: number): JobEvent[] {
 describe("bounded memory", () => {
   it("is about the same JSON size after 100 and after 100,000 progress events over the same stages", () => {
     const plan = ["parse", "match", "rank", "write"].map((id) => ({ id, label: id }));
-    const small = applyJobEvents(createJobView(JOB), manyProgress(plan, 100));
-    const large = applyJobEvents(createJobView(JOB), manyProgress(plan, 100_000));
+    const small = applyJobEvents(createJobFold(JOB), manyProgress(plan, 100));
+    const large = applyJobEvents(createJobFold(JOB), manyProgress(plan, 100_000));
     const [a, b] = [JSON.stringify(small).length, JSON.stringify(large).length];
     expect(Math.abs(a - b)).toBeLessThanOrEqual(24); // only the digits of seq/processed/total grow
     expect(large.seen).toHaveLength(4);
@@ -334,12 +328,12 @@ const failed = (seq: number): JobEvent => ({
   payload: { code: "internal", message: "Catalog unavailable", hint: "Start again", retryable: true },
 });
 const canceled = (seq: number): JobEvent => ({ ...at(seq), type: "job.canceled", payload: { reason: "user" } });
-const run = (...events: JobEvent[]): JobView => applyJobEvents(createJobView(JOB), events);
-const states = (v: JobView) => v.stages.map((s) => `${s.id}:${s.state}`);
+const run = (...events: JobEvent[]): JobFold => applyJobEvents(createJobFold(JOB), events);
+const states = (v: JobFold) => v.stages.map((s) => `${s.id}:${s.state}`);
 
 describe("applyJobEvent examples", () => {
   it("starts pending, becomes running on started or on any progress", () => {
-    expect(createJobView(JOB).status).toBe("pending");
+    expect(createJobFold(JOB).status).toBe("pending");
     expect(run(created(1, ["a"])).status).toBe("pending");
     expect(run(created(1, ["a"]), started(2)).status).toBe("running");
     expect(run(created(1, ["a"]), progress(3, "a", 10)).status).toBe("running");
@@ -453,5 +447,18 @@ describe("applyJobEvent examples", () => {
     expect(next).not.toBe(v);
     expect(next.stages).toBe(v.stages);
     expect(next.seen).toBe(v.seen);
+  });
+});
+
+describe("toJobView", () => {
+  it("keeps exactly the public view's fields: none of the reducer's bookkeeping goes out", () => {
+    const fold = run(created(1, ["a", "b"]), started(2), progress(3, "a", 30), failed(4));
+    const view = toJobView(fold);
+    expect(Object.keys(view).sort()).toEqual(Object.keys(JobViewSchema.shape).sort());
+    for (const key of ["lastSeq", "plan", "seen", "createdSeq", "startedSeq", "progressSeq", "terminalSeq"]) {
+      expect(view).not.toHaveProperty(key);
+    }
+    expect(JobViewSchema.parse(view)).toEqual(view);
+    expect(view).toMatchObject({ status: "failed", percentage: 30, error: { code: "internal", retryable: true } });
   });
 });

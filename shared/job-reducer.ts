@@ -3,60 +3,35 @@
  * Every field is a function of the *set* of distinct events, so duplicates and any reordering
  * end in the same view. No React, no zustand, no I/O: server and widget run this very code.
  */
-import type { JobEvent, Stage } from "./job-events.js";
+import * as z from "zod/mini";
+import { StageSchema, type JobEvent } from "./job-events.js";
+import { JobViewSchema, type JobView, type StageView } from "./job-view.js";
 
-export type JobStatus = "pending" | "running" | "completed" | "failed" | "canceled";
-export type StageState = "pending" | "active" | "done";
-export type StageView = { id: string; label: string; state: StageState };
-export type JobError = { code: string; message: string; hint?: string; retryable: boolean };
-/** A stage named by a progress event: the lowest seq that named it, and that event's label. */
-type SeenStage = { id: string; seq: number; label: string };
-type TerminalEvent = Extract<JobEvent, { type: "job.completed" | "job.failed" | "job.canceled" }>;
-
-export type JobView = {
-  jobId: string;
-  kind: string | null;
-  title: string | null;
-  status: JobStatus;
-  /** 0–100, never decreases; 100 once any `job.completed` was seen. */
-  percentage: number;
-  /** Stage id, label, message, counts and ETA of the progress event with the highest seq. */
-  stage: string | null;
-  stageLabel: string | null;
-  message: string | null;
-  processed: number | null;
-  total: number | null;
-  etaSeconds: number | null;
-  /** The plan in order, then stages seen only in progress events, by the lowest seq naming them. */
-  stages: StageView[];
-  summary: string | null;
-  resultResourceId: string | null;
-  resultCount: number | null;
-  error: JobError | null;
-  cancelReason: string | null;
-  createdAt: string | null;
-  startedAt: string | null;
-  finishedAt: string | null;
-  updatedAt: string | null;
+/**
+ * The reducer's state: the public view plus the bookkeeping that keeps the join order-insensitive,
+ * whose size depends on the stages only. It stays on the server and in the widget's memory; tools
+ * send `toJobView(fold)`. The *Seq fields hold the seq of the event that set them; 0 means none yet.
+ * A schema, so that a server can check a cached fold and rebuild it from events when it does not parse.
+ */
+export const JobFoldSchema = z.extend(JobViewSchema, {
   /** Highest seq applied. */
-  lastSeq: number;
-  // Bookkeeping that keeps the join order-insensitive; its size depends on the stages only.
-  // The *Seq fields hold the seq of the event that set them; 0 means none yet.
-  plan: Stage[] | null;
-  seen: SeenStage[];
-  createdSeq: number;
-  startedSeq: number;
-  progressSeq: number;
-  terminalSeq: number;
-};
-
-export const TERMINAL_STATUSES: readonly JobStatus[] = ["completed", "failed", "canceled"];
-export const isTerminalStatus = (s: JobStatus): boolean => s === "completed" || s === "failed" || s === "canceled";
+  lastSeq: z.number(),
+  plan: z.nullable(z.array(StageSchema)),
+  /** Each stage named by a progress event: the lowest seq that named it, and that event's label. */
+  seen: z.array(z.object({ id: z.string(), seq: z.number(), label: z.string() })),
+  createdSeq: z.number(),
+  startedSeq: z.number(),
+  progressSeq: z.number(),
+  terminalSeq: z.number(),
+});
+export type JobFold = z.infer<typeof JobFoldSchema>;
+type SeenStage = JobFold["seen"][number];
+type TerminalEvent = Extract<JobEvent, { type: "job.completed" | "job.failed" | "job.canceled" }>;
 
 /** True when `seq` is lower than the min-seq field `current` (0: no such event yet; JSON-safe). */
 const lower = (seq: number, current: number): boolean => current === 0 || seq < current;
 
-export function createJobView(jobId: string): JobView {
+export function createJobFold(jobId: string): JobFold {
   return {
     jobId,
     kind: null,
@@ -94,7 +69,7 @@ export function createJobView(jobId: string): JobView {
  * applied, or one for another job). Each case decides first whether anything changes, so the
  * common no-op costs no allocation, and a change costs one shallow copy.
  */
-export function applyJobEvent(view: JobView, event: JobEvent): JobView {
+export function applyJobEvent(view: JobFold, event: JobEvent): JobFold {
   if (event.jobId !== view.jobId) return view;
   const newer = event.seq > view.lastSeq;
   if (newer && event.type === "job.progress" && event.payload.stage === view.stage) return advance(view, event);
@@ -156,10 +131,23 @@ export function applyJobEvent(view: JobView, event: JobEvent): JobView {
 }
 
 /** Applies a batch in any order; returns the same object when nothing changed. */
-export function applyJobEvents(view: JobView, events: Iterable<JobEvent>): JobView {
+export function applyJobEvents(view: JobFold, events: Iterable<JobEvent>): JobFold {
   let v = view;
   for (const e of events) v = applyJobEvent(v, e);
   return v;
+}
+
+/** Folds a job's events, in any order and with any duplicates, from the empty fold. */
+export const foldJobEvents = (jobId: string, events: Iterable<JobEvent>): JobFold =>
+  applyJobEvents(createJobFold(jobId), events);
+
+const VIEW_KEYS = Object.keys(JobViewSchema.shape) as (keyof JobView)[];
+
+/** The public view of a fold: the fields of `JobViewSchema`, without the bookkeeping. */
+export function toJobView(fold: JobFold): JobView {
+  const view: Record<string, unknown> = {};
+  for (const key of VIEW_KEYS) view[key] = fold[key];
+  return view as JobView;
 }
 
 /**
@@ -167,7 +155,7 @@ export function applyJobEvents(view: JobView, events: Iterable<JobEvent>): JobVi
  * field by field: V8 builds a literal of fixed shape an order of magnitude faster than a spread
  * followed by writes, and the return type makes the compiler catch a field left out.
  */
-function copy(v: JobView, event: JobEvent): JobView {
+function copy(v: JobFold, event: JobEvent): JobFold {
   const newer = event.seq > v.lastSeq;
   return {
     jobId: v.jobId,
@@ -206,7 +194,7 @@ function copy(v: JobView, event: JobEvent): JobView {
  * progress event that already noted it in `seen`, so `seen`, `stages` and `status` cannot change
  * and one literal (same field order as `copy`, one hidden class) is the whole update.
  */
-function advance(v: JobView, event: Extract<JobEvent, { type: "job.progress" }>): JobView {
+function advance(v: JobFold, event: Extract<JobEvent, { type: "job.progress" }>): JobFold {
   const p = event.payload;
   return {
     jobId: v.jobId,
@@ -241,7 +229,7 @@ function advance(v: JobView, event: Extract<JobEvent, { type: "job.progress" }>)
 }
 
 /** Makes `next` (a fresh copy) carry the outcome of the winning terminal event. */
-function setTerminal(next: JobView, event: TerminalEvent): void {
+function setTerminal(next: JobFold, event: TerminalEvent): void {
   next.terminalSeq = event.seq;
   next.finishedAt = event.timestamp;
   next.summary = null;
@@ -284,7 +272,7 @@ function noteStage(seen: SeenStage[], id: string, seq: number, label: string): S
 }
 
 /** Derives status and stage states on a fresh copy; `stages` is reused unless its inputs changed. */
-function settle(prev: JobView, next: JobView): JobView {
+function settle(prev: JobFold, next: JobFold): JobFold {
   if (next.terminalSeq === 0) next.status = next.startedSeq !== 0 || next.progressSeq !== 0 ? "running" : "pending";
   if (
     next.stage !== prev.stage ||
@@ -297,7 +285,7 @@ function settle(prev: JobView, next: JobView): JobView {
   return next;
 }
 
-function deriveStages(v: JobView): StageView[] {
+function deriveStages(v: JobFold): StageView[] {
   const plan = v.plan ?? [];
   const extra = v.seen.filter((s) => !plan.some((p) => p.id === s.id));
   const all: { id: string; label: string }[] = [...plan, ...extra];

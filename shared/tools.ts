@@ -5,7 +5,7 @@
  */
 import * as z from "zod/mini";
 import { JobEventSchema, StageSchema } from "./job-events.js";
-import type { JobView } from "./job-reducer.js";
+import { JobStatusSchema, JobViewSchema } from "./job-view.js";
 
 export const TOOL = {
   suggestGifts: "suggest_gifts",
@@ -16,8 +16,6 @@ export const TOOL = {
   waitForJob: "wait_for_job",
 } as const;
 export type ToolName = (typeof TOOL)[keyof typeof TOOL];
-
-export const JobStatusSchema = z.enum(["pending", "running", "completed", "failed", "canceled"]);
 
 export const GiftSchema = z.object({
   id: z.string(),
@@ -63,6 +61,7 @@ export const StartBulkInput = z.object({
   occasion: z.string().check(z.minLength(1)),
   budgetPerPerson: z.number().check(z.positive()).check(z.describe("Default budget per person, in US dollars")),
 });
+export type StartBulkArgs = z.infer<typeof StartBulkInput>;
 export const StartBulkOutput = z.object({
   jobId: z.string(),
   status: JobStatusSchema,
@@ -70,43 +69,6 @@ export const StartBulkOutput = z.object({
   resultUri: z.string(),
 });
 export type StartBulkResult = z.infer<typeof StartBulkOutput>;
-
-/** The reducer's view on the wire; `satisfies` below keeps it equal to `JobView`. */
-export const JobViewSchema = z.object({
-  jobId: z.string(),
-  kind: z.nullable(z.string()),
-  title: z.nullable(z.string()),
-  status: JobStatusSchema,
-  percentage: z.number(),
-  stage: z.nullable(z.string()),
-  stageLabel: z.nullable(z.string()),
-  message: z.nullable(z.string()),
-  processed: z.nullable(z.number()),
-  total: z.nullable(z.number()),
-  etaSeconds: z.nullable(z.number()),
-  stages: z.array(z.object({ id: z.string(), label: z.string(), state: z.enum(["pending", "active", "done"]) })),
-  summary: z.nullable(z.string()),
-  resultResourceId: z.nullable(z.string()),
-  resultCount: z.nullable(z.number()),
-  error: z.nullable(
-    z.object({ code: z.string(), message: z.string(), hint: z.optional(z.string()), retryable: z.boolean() }),
-  ),
-  cancelReason: z.nullable(z.string()),
-  createdAt: z.nullable(z.string()),
-  startedAt: z.nullable(z.string()),
-  finishedAt: z.nullable(z.string()),
-  updatedAt: z.nullable(z.string()),
-  lastSeq: z.number(),
-  plan: z.nullable(z.array(StageSchema)),
-  seen: z.array(z.object({ id: z.string(), seq: z.number(), label: z.string() })),
-  createdSeq: z.number(),
-  startedSeq: z.number(),
-  progressSeq: z.number(),
-  terminalSeq: z.number(),
-});
-type Same<A, B> = [A] extends [B] ? ([B] extends [A] ? true : never) : never;
-const viewMatches: Same<z.infer<typeof JobViewSchema>, JobView> = true;
-void viewMatches;
 
 // get_job_events
 export const MAX_WAIT_MS = 25_000;
@@ -122,7 +84,6 @@ export const GetJobEventsOutput = z.object({
   events: z.array(JobEventSchema),
   nextSeq: z.number().check(z.int()),
   done: z.boolean(),
-  view: JobViewSchema,
 });
 export type GetJobEventsResult = z.infer<typeof GetJobEventsOutput>;
 

@@ -3,7 +3,7 @@
  * the job and lets only its owner see it, while it has not expired. A missing, expired or foreign
  * job all get the same answer, so job ids cannot be probed.
  */
-import { isTerminalStatus } from "../../shared/job-reducer.js";
+import { isFinished } from "../../shared/job-view.js";
 import type { Outcome } from "./outcomes.js";
 import { ok, unknownJob } from "./outcomes.js";
 import type { JobStore, StoredJob } from "./store.js";
@@ -19,7 +19,7 @@ export function createGate(store: JobStore, expiredBefore: () => number): Gate {
     const job = await store.getJob(jobId);
     if (!job || job.owner.subject !== caller.subject) return unknownJob(jobId);
     // the sweep deletes expired jobs now and then; until it does they must already read as gone
-    if (isTerminalStatus(job.view.status) && job.createdAt < expiredBefore()) return unknownJob(jobId);
+    if (isFinished(job.status) && job.createdAt < expiredBefore()) return unknownJob(jobId);
     return ok(job);
   };
 }

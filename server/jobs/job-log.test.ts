@@ -37,14 +37,14 @@ describe("createJobLog", () => {
     const view = await log.create(newJob("j"), created);
     expect(view).toMatchObject({ status: "pending", lastSeq: 1, createdAt: "2026-02-03T04:05:06.789Z" });
     const r = await log.append("j", owner, [started, progress(5)]);
-    expect(r).toMatchObject({ ok: true, view: { status: "running", percentage: 5, lastSeq: 3 } });
+    expect(r).toMatchObject({ ok: true, fold: { status: "running", percentage: 5, lastSeq: 3 } });
     const events = await store.readEvents("j", 0, 10);
     expect(events.map((e) => [e.eventId, e.jobId, e.seq, e.timestamp])).toEqual([
       ["j:1", "j", 1, "2026-02-03T04:05:06.789Z"],
       ["j:2", "j", 2, "2026-02-03T04:05:06.789Z"],
       ["j:3", "j", 3, "2026-02-03T04:05:06.789Z"],
     ]);
-    expect(notices.map((n) => [n.event.seq, n.view.lastSeq, n.owner])).toEqual([
+    expect(notices.map((n) => [n.event.seq, n.fold.lastSeq, n.owner])).toEqual([
       [1, 1, owner],
       [2, 2, owner],
       [3, 3, owner],
@@ -73,7 +73,7 @@ describe("createJobLog", () => {
     expect(r).toMatchObject({
       ok: false,
       reason: "job.progress after the job was completed",
-      view: { status: "pending" },
+      fold: { status: "pending" },
     });
     expect(await store.readEvents("j", 0, 10)).toHaveLength(1);
     expect(notices).toHaveLength(1);
@@ -96,7 +96,7 @@ describe("createJobLog", () => {
     await expect(log.append("j", owner, [started])).rejects.toThrow("disk full");
     failNext = false;
     expect(notices).toHaveLength(1);
-    expect(await log.append("j", owner, [started])).toMatchObject({ ok: true, view: { lastSeq: 2 } });
+    expect(await log.append("j", owner, [started])).toMatchObject({ ok: true, fold: { lastSeq: 2 } });
     const events: JobEvent[] = await inner.readEvents("j", 0, 10);
     expect(events.map((e) => e.type)).toEqual(["job.created", "job.started"]);
   });

@@ -1,18 +1,33 @@
 /**
- * The job system behind `JobService`: validates a bulk analysis, creates the job, runs it through
- * its stages under a concurrency limit, and answers reads through one access gate. After a restart
- * it ends the jobs the previous process left unfinished as `interrupted`; old jobs expire.
+ * The job system: validates a bulk analysis, creates the job, runs it through its stages under a
+ * concurrency limit, and answers reads through one access gate. After a restart it ends the jobs
+ * the previous process left unfinished as `interrupted`; old jobs expire. Its own failures (a
+ * store that refuses a write, a failing listener) go to `onError`, and a job whose final write
+ * failed is ended again at every sweep until the store takes it.
  */
 import { randomBytes } from "node:crypto";
-import { TOOL, URI, type StartBulkResult } from "../../shared/tools.js";
-import { createGate } from "./access.js";
-import { createJobLog } from "./job-log.js";
-import type { Caller } from "./access.js";
-import type { JobEventNotice } from "./job-log.js";
+import type { z } from "zod";
+import type { JobView } from "../../shared/job-view.js";
+import {
+  TOOL,
+  URI,
+  type CancelJobInput,
+  type CancelJobOutput,
+  type GetJobEventsInput,
+  type GetJobEventsResult,
+  type GetJobResultInput,
+  type GetJobResultResult,
+  type JobResult,
+  type StartBulkArgs,
+  type StartBulkResult,
+  type WaitForJobInput,
+  type WaitForJobOutput,
+} from "../../shared/tools.js";
 import type { MatchGifts } from "../gifts/matcher.js";
-import type { Outcome } from "./outcomes.js";
+import { createGate, type Caller } from "./access.js";
+import { createJobLog, type JobEventNotice } from "./job-log.js";
 import { resolveLimits, type JobLimits } from "./limits.js";
-import { count, fail, ok } from "./outcomes.js";
+import { count, fail, ok, type Outcome } from "./outcomes.js";
 import { createReads } from "./reads.js";
 import { JobFailure, JobStopped, runBulkAnalysis, type BulkRun } from "./runner/bulk-analysis.js";
 import { createSliceGate } from "./runner/slice-gate.js";
@@ -22,22 +37,9 @@ import { planStart } from "./start-plan.js";
 import type { EventDraft } from "./state-machine.js";
 import type { JobStore } from "./store.js";
 import { createWaiters } from "./waiters.js";
-import type { z } from "zod";
-import type { JobView } from "../../shared/job-reducer.js";
-import type {
-  CancelJobInput,
-  CancelJobOutput,
-  GetJobEventsInput,
-  GetJobEventsResult,
-  GetJobResultInput,
-  GetJobResultResult,
-  JobResult,
-  StartBulkInput,
-  WaitForJobInput,
-  WaitForJobOutput,
-} from "../../shared/tools.js";
+
 export type JobService = {
-  start(args: z.infer<typeof StartBulkInput>, caller: Caller): Promise<Outcome<StartBulkResult>>;
+  start(args: StartBulkArgs, caller: Caller): Promise<Outcome<StartBulkResult>>;
   /** Events after `afterSeq`; with `waitMs`, resolves as soon as one exists (long poll) or time is up. */
   getEvents(
     args: z.output<typeof GetJobEventsInput>,
@@ -60,9 +62,6 @@ export type JobService = {
   close(): Promise<void>;
 };
 
-export type { JobLimits } from "./limits.js";
-export type { JobStore } from "./store.js";
-
 export type JobServiceOptions = {
   /** Where jobs live. The service owns it from now on and closes it in `close()`. */
   store: JobStore;
@@ -70,6 +69,8 @@ export type JobServiceOptions = {
   limits?: Partial<JobLimits>;
   /** Wall-clock time in ms, for event timestamps, creation times and expiry. */
   now?: () => number;
+  /** Told of every failure the service cannot answer a caller with; the server logs them. */
+  onError?: (error: unknown, context: string) => void;
 };
 
 type Failed = Extract<EventDraft, { type: "job.failed" }>;
@@ -85,8 +86,21 @@ const newJobId = () => `job_${randomBytes(16).toString("base64url")}`;
  * Builds the job service over `store`. Jobs left unfinished by an earlier process are ended as
  * interrupted before the first call is answered; `close()` ends this process's jobs the same way.
  */
-export function createJobService({ store, match, limits: overrides, now = Date.now }: JobServiceOptions): JobService {
+export function createJobService({
+  store,
+  match,
+  limits: overrides,
+  now = Date.now,
+  onError = () => {},
+}: JobServiceOptions): JobService {
   const limits = resolveLimits(overrides);
+  const report = (context: string) => (error: unknown) => {
+    try {
+      onError(error, context);
+    } catch {
+      // the reporter's own failure has nowhere left to go
+    }
+  };
   const listeners = new Set<(notice: JobEventNotice) => void>();
   const waiters = createWaiters();
   const log = createJobLog({
@@ -96,8 +110,9 @@ export function createJobService({ store, match, limits: overrides, now = Date.n
       for (const listener of [...listeners]) {
         try {
           listener(notice);
-        } catch {
+        } catch (error) {
           // one failing subscriber must not keep the event from the others
+          report(`a listener of job ${notice.event.jobId}`)(error);
         }
       }
     },
@@ -109,22 +124,43 @@ export function createJobService({ store, match, limits: overrides, now = Date.n
   const gate = createGate(store, () => now() - limits.retentionMs);
   /** Jobs of this process that have not ended, with the switch that stops them. */
   const live = new Map<string, { owner: Caller; controller: AbortController }>();
-  const expire = () => store.expire(now() - limits.retentionMs).catch(() => []);
+  /** Jobs whose ending could not be written; each sweep (and close) writes it again. */
+  const unended = new Map<string, { owner: Caller; failed: Failed }>();
+
+  /** Ends a job as failed; when the store refuses, the job is kept to be ended again later. */
+  async function end(jobId: string, owner: Caller, failed: Failed): Promise<void> {
+    try {
+      await log.append(jobId, owner, [failed]);
+      unended.delete(jobId);
+    } catch (error) {
+      unended.set(jobId, { owner, failed });
+      report(`ending job ${jobId}; it is retried at the next sweep`)(error);
+    }
+  }
+  const expire = () => store.expire(now() - limits.retentionMs).catch(report("deleting expired jobs"));
+  async function sweep() {
+    for (const [jobId, { owner, failed }] of [...unended]) await end(jobId, owner, failed);
+    await expire();
+  }
   let closing: Promise<void> | undefined;
 
   // one process per store: whatever is still unfinished was cut off when the last one stopped
   const ready = (async () => {
-    for (const job of await store.listUnfinished()) {
+    const unfinished = await store.listUnfinished().catch((error) => {
+      report("listing the jobs an earlier process left unfinished")(error);
+      return [];
+    });
+    for (const job of unfinished) {
       const message =
-        job.view.status === "running"
+        job.status === "running"
           ? "The server restarted while this job was running, so it stopped before finishing."
           : "The server restarted before this job could start.";
-      await log.append(job.jobId, job.owner, [interrupted(message)]);
+      await end(job.jobId, job.owner, interrupted(message));
     }
     await expire();
-  })().catch(() => {});
-  const sweep = setInterval(() => void expire(), limits.sweepIntervalMs);
-  sweep.unref();
+  })();
+  const sweeper = setInterval(() => void sweep(), limits.sweepIntervalMs);
+  sweeper.unref();
 
   async function execute(
     jobId: string,
@@ -148,6 +184,7 @@ export function createJobService({ store, match, limits: overrides, now = Date.n
     } catch (error) {
       // stopped means canceled (already recorded) or closing (close records it)
       if (error instanceof JobStopped || controller.signal.aborted) return;
+      if (!(error instanceof JobFailure)) report(`running job ${jobId}`)(error);
       const payload: Failed["payload"] =
         error instanceof JobFailure
           ? {
@@ -158,11 +195,11 @@ export function createJobService({ store, match, limits: overrides, now = Date.n
             }
           : {
               code: "internal",
-              message: `The analysis stopped on an unexpected error: ${(error as Error)?.message ?? String(error)}.`,
+              message: "The analysis stopped on an unexpected error.",
               hint: `Try again with ${TOOL.startBulk}; if it fails again, check the file for unusual content.`,
               retryable: true,
             };
-      await log.append(jobId, owner, [{ type: "job.failed", payload }]).catch(() => {});
+      await end(jobId, owner, { type: "job.failed", payload });
     } finally {
       live.delete(jobId);
     }
@@ -175,9 +212,7 @@ export function createJobService({ store, match, limits: overrides, now = Date.n
     await scheduler.close();
     for (const [jobId, job] of ending) {
       live.delete(jobId);
-      await log
-        .append(jobId, job.owner, [interrupted("The server shut down before this job finished.")])
-        .catch(() => {});
+      await end(jobId, job.owner, interrupted("The server shut down before this job finished."));
     }
   }
 
@@ -207,7 +242,7 @@ export function createJobService({ store, match, limits: overrides, now = Date.n
     getResult: tracked(reads.getResult),
     readResult: tracked(reads.readResult),
 
-    start: tracked(async (args: Parameters<JobService["start"]>[0], caller: Caller) => {
+    start: tracked(async (args: StartBulkArgs, caller: Caller) => {
       await ready;
       if (closing) return fail<StartBulkResult>("internal", "The server is shutting down.", "Try again in a moment.");
       const plan = planStart(args, limits);
@@ -219,7 +254,7 @@ export function createJobService({ store, match, limits: overrides, now = Date.n
           ? { subject: caller.subject }
           : { subject: caller.subject, sessionId: caller.sessionId };
       const stages = stagePlan();
-      const view = await log.create(
+      const fold = await log.create(
         { jobId, owner, input, createdAt: now() },
         {
           type: "job.created",
@@ -234,22 +269,23 @@ export function createJobService({ store, match, limits: overrides, now = Date.n
       live.set(jobId, { owner, controller });
       const run = { ...plan.value, jobId, maxRows: limits.maxRows, match };
       scheduler.enqueue(jobId, () => execute(jobId, owner, run, controller));
-      return ok({ jobId, status: view.status, stages, resultUri: URI.jobResult(jobId) });
+      return ok({ jobId, status: fold.status, stages, resultUri: URI.jobResult(jobId) });
     }),
 
     cancel: tracked(
-      async ({ jobId }: Parameters<JobService["cancel"]>[0], caller: Caller): ReturnType<JobService["cancel"]> => {
+      async ({ jobId }: z.infer<typeof CancelJobInput>, caller: Caller): ReturnType<JobService["cancel"]> => {
         await ready;
         const gated = await gate(jobId, caller);
         if (!gated.ok) return gated;
         const appended = await log.append(jobId, gated.value.owner, [
           { type: "job.canceled", payload: { reason: "Canceled on request." } },
         ]);
-        if (!appended.ok) return ok({ jobId, status: appended.view.status, changed: false });
+        if (!appended.ok) return ok({ jobId, status: appended.fold.status, changed: false });
         scheduler.remove(jobId);
         live.get(jobId)?.controller.abort();
         live.delete(jobId);
-        return ok({ jobId, status: appended.view.status, changed: true });
+        unended.delete(jobId);
+        return ok({ jobId, status: appended.fold.status, changed: true });
       },
     ),
 
@@ -260,12 +296,13 @@ export function createJobService({ store, match, limits: overrides, now = Date.n
 
     close() {
       closing ??= (async () => {
-        clearInterval(sweep);
+        clearInterval(sweeper);
         await ready;
         await endLiveJobs();
         waiters.close();
         while (inflight.size > 0) await Promise.allSettled([...inflight]);
         await endLiveJobs(); // created by a start that was under way when closing began
+        for (const [jobId, { owner, failed }] of [...unended]) await end(jobId, owner, failed);
         closed = true;
         await store.close();
       })();

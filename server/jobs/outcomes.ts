@@ -3,7 +3,7 @@
  * next. The job system's recurring errors are named here so that every path words them the same.
  */
 import type { ErrorCode } from "../../shared/errors.js";
-import type { JobStatus } from "../../shared/job-reducer.js";
+import type { JobStatus } from "../../shared/job-view.js";
 import { TOOL } from "../../shared/tools.js";
 import type { ToolError } from "../../shared/errors.js";
 /** A domain outcome: a value, or an error that becomes an `isError: true` tool result. */

@@ -2,24 +2,29 @@
  * The read side of the job service: events after a seq (with a long poll), waiting for the end,
  * result pages and the full result. Every read passes the gate first; waits are woken by appends.
  */
-import { applyJobEvents, isTerminalStatus, type JobView } from "../../shared/job-reducer.js";
+import { toJobView, type JobFold } from "../../shared/job-reducer.js";
+import { isFinished } from "../../shared/job-view.js";
 import { URI, type GetJobResultResult, type JobResult, type PersonResult } from "../../shared/tools.js";
 import type { Gate } from "./access.js";
 import type { JobService } from "./job-service.js";
 import { fail, notFinished, ok } from "./outcomes.js";
 import { decodeChunk } from "./result-codec.js";
-import type { JobStore, ResultHead } from "./store.js";
+import { foldOf, type JobStore, type ResultHead, type StoredJob } from "./store.js";
 import type { Waiters } from "./waiters.js";
 
 type Reads = Pick<JobService, "getEvents" | "waitFor" | "getResult" | "readResult">;
 
 /** The read calls of the service; each awaits `ready` (recovery) and passes `gate` first. */
 export function createReads(store: JobStore, gate: Gate, waiters: Waiters, ready: Promise<void>): Reads {
-  const latest = async (jobId: string, fallback: JobView) => (await store.getJob(jobId))?.view ?? fallback;
+  const latest = async (job: StoredJob) => (await store.getJob(job.jobId)) ?? job;
 
   /** The head of a completed job's result, or the error that says why there is none. */
-  async function finished(jobId: string, view: JobView) {
-    if (view.status !== "completed") return notFinished<ResultHead>(jobId, view.status, view.percentage);
+  async function finished(job: StoredJob) {
+    const { jobId, status } = job;
+    if (status !== "completed") {
+      const { percentage } = await foldOf(store, job);
+      return notFinished<ResultHead>(jobId, status, percentage);
+    }
     const head = await store.readResultHead(jobId);
     return head
       ? ok(head)
@@ -33,7 +38,7 @@ export function createReads(store: JobStore, gate: Gate, waiters: Waiters, ready
       if (!gated.ok) return gated;
       const read = () => store.readEvents(jobId, afterSeq, limit);
       let events = await read();
-      const ended = isTerminalStatus(gated.value.view.status) && afterSeq >= gated.value.view.lastSeq;
+      const ended = isFinished(gated.value.status) && afterSeq >= gated.value.lastSeq;
       const until = performance.now() + waitMs;
       while (events.length === 0 && !ended && performance.now() < until && !signal?.aborted) {
         // armed before the read, so an append in between still wakes this wait
@@ -43,45 +48,39 @@ export function createReads(store: JobStore, gate: Gate, waiters: Waiters, ready
         else if ((await waiter.settled) === "event") events = await read();
         else break;
       }
-      const view = applyJobEvents(await latest(jobId, gated.value.view), events);
+      // read after the events, so the status is never older than they are
+      const { status, lastSeq } = await latest(gated.value);
       const nextSeq = events.length > 0 ? events[events.length - 1].seq : afterSeq;
-      return ok({
-        jobId,
-        status: view.status,
-        events,
-        nextSeq,
-        done: isTerminalStatus(view.status) && nextSeq >= view.lastSeq,
-        view,
-      });
+      return ok({ jobId, status, events, nextSeq, done: isFinished(status) && nextSeq >= lastSeq });
     },
 
     async waitFor({ jobId, timeoutMs }, caller, onView, signal) {
       await ready;
       const gated = await gate(jobId, caller);
       if (!gated.ok) return gated;
-      let view = gated.value.view;
+      let fold: JobFold = await foldOf(store, gated.value);
       const until = performance.now() + timeoutMs;
-      while (!isTerminalStatus(view.status) && performance.now() < until && !signal?.aborted) {
+      while (!isFinished(fold.status) && performance.now() < until && !signal?.aborted) {
         const waiter = waiters.arm(jobId, until - performance.now(), signal);
-        const fresh = await latest(jobId, view);
-        if (fresh.lastSeq !== view.lastSeq) {
+        const fresh = await latest(gated.value);
+        if (fresh.lastSeq !== fold.lastSeq) {
           waiter.dispose();
-          view = fresh;
+          fold = await foldOf(store, fresh);
           try {
-            onView(view);
+            onView(toJobView(fold));
           } catch {
             // the caller's listener failing does not end the wait
           }
         } else if ((await waiter.settled) !== "event") break;
       }
-      return ok({ jobId, status: view.status, done: isTerminalStatus(view.status), view });
+      return ok({ jobId, status: fold.status, done: isFinished(fold.status), view: toJobView(fold) });
     },
 
     async getResult({ jobId, offset, limit }, caller) {
       await ready;
       const gated = await gate(jobId, caller);
       if (!gated.ok) return gated;
-      const head = await finished(jobId, gated.value.view);
+      const head = await finished(gated.value);
       if (!head.ok) return head;
       const { total, chunkSize, skipped, summary } = head.value;
       const page: GetJobResultResult = {
@@ -116,7 +115,7 @@ export function createReads(store: JobStore, gate: Gate, waiters: Waiters, ready
       await ready;
       const gated = await gate(jobId, caller);
       if (!gated.ok) return gated;
-      const head = await finished(jobId, gated.value.view);
+      const head = await finished(gated.value);
       if (!head.ok) return head;
       const { occasion, budgetPerPerson, summary, skipped, total, chunkSize } = head.value;
       const people = await readPeople(jobId, 0, Math.ceil(total / chunkSize));

@@ -92,8 +92,8 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       const mine = notices.filter((n) => n.event.jobId === started.value.jobId);
       expect(mine.map((n) => n.event)).toEqual(events);
       expect(mine.every((n) => n.owner.subject === "alice" && n.owner.sessionId === "s-alice")).toBe(true);
-      expect(mine.every((n) => n.view.lastSeq === n.event.seq)).toBe(true);
-      expect(mine[mine.length - 1].view.status).toBe("completed");
+      expect(mine.every((n) => n.fold.lastSeq === n.event.seq)).toBe(true);
+      expect(mine[mine.length - 1].fold.status).toBe("completed");
     });
 
     it("reports skipped rows by the row number a spreadsheet shows", async () => {
@@ -301,7 +301,7 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
         value: { events: [], nextSeq: view.lastSeq, done: true, status: "completed" },
       });
       const some = await service.getEvents({ jobId: started.value.jobId, afterSeq: 0, waitMs: 0, limit: 2 }, ALICE);
-      expect(some).toMatchObject({ ok: true, value: { nextSeq: 2, done: false, view: { status: "completed" } } });
+      expect(some).toMatchObject({ ok: true, value: { nextSeq: 2, done: false, status: "completed" } });
     });
 
     it("cancels a running job promptly, once", async () => {
@@ -431,14 +431,14 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       const service = make();
       const started = await service.start({ ...START, csv: makeCsv(20_000) }, ALICE);
       if (!started.ok) throw new Error(started.error.message);
-      const seen: number[] = [];
+      const seen: string[] = [];
       const r = await service.waitFor({ jobId: started.value.jobId, timeoutMs: 60_000 }, ALICE, (v) =>
-        seen.push(v.lastSeq),
+        seen.push(v.updatedAt ?? ""),
       );
-      expect(r).toMatchObject({ ok: true, value: { status: "completed", done: true } });
+      expect(r).toMatchObject({ ok: true, value: { status: "completed", done: true, view: { percentage: 100 } } });
       expect(seen.length).toBeGreaterThan(3);
-      expect(seen).toEqual([...seen].sort((a, b) => a - b));
-      if (r.ok) expect(seen[seen.length - 1]).toBe(r.value.view.lastSeq);
+      expect(seen).toEqual([...seen].sort());
+      if (r.ok) expect(seen[seen.length - 1]).toBe(r.value.view.updatedAt);
       const timedOut = make({ limits: { maxConcurrentJobs: 1 } });
       const a = await timedOut.start({ ...START, csv: bigCsv() }, ALICE);
       const b = await timedOut.start({ ...START, csv: makeCsv(2) }, ALICE);
@@ -447,18 +447,22 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       expect(short).toMatchObject({ ok: true, value: { status: "pending", done: false } });
     });
 
-    it("fails the job with a retryable error when the work throws", async () => {
+    it("fails the job with a retryable error when the work throws, and reports the error itself", async () => {
+      const reported: [unknown, string][] = [];
       const service = make({
         match: () => {
           throw new Error("catalog unavailable");
         },
+        onError: (error, context) => reported.push([error, context]),
       });
       const started = await service.start({ ...START, csv: makeCsv(10) }, ALICE);
       if (!started.ok) throw new Error(started.error.message);
       const view = await settle(service, started.value.jobId);
       expect(view.status).toBe("failed");
       expect(view.error).toMatchObject({ code: "internal", retryable: true });
-      expect(view.error?.message).toContain("catalog unavailable");
+      // the caller gets a sentence, never the internals; the server's log gets the error
+      expect(view.error?.message).toBe("The analysis stopped on an unexpected error.");
+      expect(reported).toEqual([[new Error("catalog unavailable"), `running job ${started.value.jobId}`]]);
       expect(expectValidHistory(await history(service, started.value.jobId)).terminal.type).toBe("job.failed");
     });
 

@@ -3,22 +3,16 @@
  * budget, and a CSV whose size, header and row count are fine. What passes is the job's input and
  * what its runner needs to know about it; what fails is the error to answer with.
  */
-import type { z } from "zod";
-import type { StartBulkInput } from "../../shared/tools.js";
 import { inspectCsv, type CsvColumns } from "./csv/inspect.js";
-import type { Outcome } from "./outcomes.js";
 import type { JobLimits } from "./limits.js";
-import { count, fail, ok } from "./outcomes.js";
-import type { JobInput } from "./store.js";
+import { count, fail, ok, type Outcome } from "./outcomes.js";
+import type { StartBulkArgs } from "../../shared/tools.js";
 
 /** A request that may become a job: its input, the CSV's columns, and how many rows to expect. */
-export type StartPlan = { input: JobInput; columns?: CsvColumns; estimatedRows: number };
+export type StartPlan = { input: StartBulkArgs; columns?: CsvColumns; estimatedRows: number };
 
 /** Checks a start request; the plan for a job, or the error to answer with (and then no job exists). */
-export function planStart(
-  args: z.infer<typeof StartBulkInput>,
-  limits: Pick<JobLimits, "maxCsvBytes" | "maxRows">,
-): Outcome<StartPlan> {
+export function planStart(args: StartBulkArgs, limits: Pick<JobLimits, "maxCsvBytes" | "maxRows">): Outcome<StartPlan> {
   const { csv, employees, occasion, budgetPerPerson } = args;
   if ((csv === undefined) === (employees === undefined)) {
     return fail(

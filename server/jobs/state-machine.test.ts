@@ -3,7 +3,7 @@
  * no going back in percentage.
  */
 import type { JobEvent } from "../../shared/job-events.js";
-import { applyJobEvent, createJobView, type JobView } from "../../shared/job-reducer.js";
+import { applyJobEvent, createJobFold, type JobFold } from "../../shared/job-reducer.js";
 import { checkTransition, type EventDraft } from "./state-machine.js";
 
 const created: EventDraft = { type: "job.created", payload: { kind: "k", title: "t", stages: [] } };
@@ -17,8 +17,8 @@ const failed: EventDraft = { type: "job.failed", payload: { code: "x", message: 
 const canceled: EventDraft = { type: "job.canceled", payload: {} };
 
 /** The view after accepting `drafts` one by one (each must be accepted). */
-function after(...drafts: EventDraft[]): JobView {
-  let view = createJobView("j");
+function after(...drafts: EventDraft[]): JobFold {
+  let view = createJobFold("j");
   for (const d of drafts) {
     expect(checkTransition(view, d)).toBeNull();
     const seq = view.lastSeq + 1;
@@ -46,7 +46,7 @@ describe("checkTransition", () => {
   });
 
   it("wants job.created first and only once", () => {
-    expect(checkTransition(createJobView("j"), started)).toBe("job.started before job.created");
+    expect(checkTransition(createJobFold("j"), started)).toBe("job.started before job.created");
     expect(checkTransition(after(created), created)).toBe("job.created twice");
   });
 

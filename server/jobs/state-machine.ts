@@ -1,30 +1,29 @@
 /**
  * The job lifecycle, pending → running → completed | failed | canceled, as a pure check of the next
- * event against the view so far. The event log refuses what it rejects, so no event follows a
+ * event against the fold so far. The event log refuses what it rejects, so no event follows a
  * terminal one, no job ends twice and the percentage never goes back.
  */
 import type { JobEvent } from "../../shared/job-events.js";
-import type { JobView } from "../../shared/job-reducer.js";
+import type { JobFold } from "../../shared/job-reducer.js";
+import { isFinished } from "../../shared/job-view.js";
 
 type Envelope = "eventId" | "jobId" | "seq" | "timestamp";
 /** An event before the log gives it its envelope (id, job, seq, time). */
 export type EventDraft = JobEvent extends infer E ? (E extends JobEvent ? Omit<E, Envelope> : never) : never;
 
-/** Null when `draft` may follow the events behind `view`, else why not. */
-export function checkTransition(view: JobView, draft: EventDraft): string | null {
-  if (view.lastSeq === 0) return draft.type === "job.created" ? null : `${draft.type} before job.created`;
+/** Null when `draft` may follow the events behind `fold`, else why not. */
+export function checkTransition(fold: JobFold, draft: EventDraft): string | null {
+  if (fold.lastSeq === 0) return draft.type === "job.created" ? null : `${draft.type} before job.created`;
   if (draft.type === "job.created") return "job.created twice";
-  const status = view.status;
-  if (status === "completed" || status === "failed" || status === "canceled") {
-    return `${draft.type} after the job was ${status}`;
-  }
+  const status = fold.status;
+  if (isFinished(status)) return `${draft.type} after the job was ${status}`;
   switch (draft.type) {
     case "job.started":
       return status === "pending" ? null : "job.started twice";
     case "job.progress": {
       if (status !== "running") return "job.progress before job.started";
       const p = draft.payload.percentage;
-      if (!(p >= view.percentage && p <= 100)) return `percentage ${p} after ${view.percentage}`;
+      if (!(p >= fold.percentage && p <= 100)) return `percentage ${p} after ${fold.percentage}`;
       return null;
     }
     case "job.completed":

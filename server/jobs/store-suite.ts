@@ -5,8 +5,8 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { JobEvent } from "../../shared/job-events.js";
-import { applyJobEvents, createJobView } from "../../shared/job-reducer.js";
-import { StoreConflictError, type JobStore, type NewJob, type ResultHead } from "./store.js";
+import { applyJobEvents, createJobFold, foldJobEvents, type JobFold } from "../../shared/job-reducer.js";
+import { StoreConflictError, foldOf, type JobStore, type NewJob, type ResultHead } from "./store.js";
 
 const T = "2026-01-01T00:00:00.000Z";
 type EventType = "job.created" | "job.started" | "job.progress" | "job.completed" | "job.canceled" | "job.failed";
@@ -52,14 +52,14 @@ type Result = { head: ResultHead; chunks: string[] };
 /** Creates a job and appends `types` after its job.created, putting `result`'s chunks first; returns its events. */
 async function seed(store: JobStore, jobId: string, types: EventType[] = [], createdAt?: number, result?: Result) {
   const created = ev(jobId, 1, "job.created");
-  await store.create(job(jobId, createdAt), [created], applyJobEvents(createJobView(jobId), [created]));
+  await store.create(job(jobId, createdAt), [created], applyJobEvents(createJobFold(jobId), [created]));
   const rest = types.map((t, i) => ev(jobId, i + 2, t));
   if (result) {
     const [first, ...later] = rest;
-    await store.append(jobId, [first], applyJobEvents(createJobView(jobId), [created, first])); // running from here
+    await store.append(jobId, [first], applyJobEvents(createJobFold(jobId), [created, first])); // running from here
     for (const [i, body] of result.chunks.entries()) await store.putResultChunk(jobId, i, body);
-    await store.append(jobId, later, applyJobEvents(createJobView(jobId), [created, ...rest]), result.head);
-  } else if (rest.length > 0) await store.append(jobId, rest, applyJobEvents(createJobView(jobId), [created, ...rest]));
+    await store.append(jobId, later, applyJobEvents(createJobFold(jobId), [created, ...rest]), result.head);
+  } else if (rest.length > 0) await store.append(jobId, rest, applyJobEvents(createJobFold(jobId), [created, ...rest]));
   return [created, ...rest];
 }
 
@@ -67,7 +67,7 @@ async function seed(store: JobStore, jobId: string, types: EventType[] = [], cre
 async function extend(store: JobStore, jobId: string, types: EventType[], resultHead?: ResultHead) {
   const before = await store.readEvents(jobId, 0, 1000);
   const more = types.map((t, i) => ev(jobId, before.length + 1 + i, t));
-  await store.append(jobId, more, applyJobEvents(createJobView(jobId), [...before, ...more]), resultHead);
+  await store.append(jobId, more, applyJobEvents(createJobFold(jobId), [...before, ...more]), resultHead);
 }
 
 /** Looks into a store: how many result chunks it keeps for a job, committed or not. */
@@ -79,13 +79,30 @@ export function describeJobStore(name: string, makeStore: () => JobStore, chunks
     let store: JobStore;
     afterEach(async () => store?.close());
 
-    it("keeps a job with its owner, creation time and view", async () => {
+    it("keeps a job with its owner, creation time, status, last seq and cached fold", async () => {
       store = makeStore();
-      await seed(store, "j1", ["job.started"], 1234);
+      const events = await seed(store, "j1", ["job.started"], 1234);
       const stored = await store.getJob("j1");
-      expect(stored).toMatchObject({ jobId: "j1", owner: { subject: "alice", sessionId: "s1" }, createdAt: 1234 });
-      expect(stored?.view).toMatchObject({ jobId: "j1", status: "running", lastSeq: 2 });
+      expect(stored).toMatchObject({
+        jobId: "j1",
+        owner: { subject: "alice", sessionId: "s1" },
+        createdAt: 1234,
+        status: "running",
+        lastSeq: 2,
+      });
+      expect(stored?.fold).toEqual(foldJobEvents("j1", events));
+      expect(await foldOf(store, stored!)).toEqual(foldJobEvents("j1", events));
       expect(await store.getJob("nope")).toBeUndefined();
+    });
+
+    it("rebuilds a fold from the events when the cached one does not parse or is stale", async () => {
+      store = makeStore();
+      const events = await seed(store, "j1", ["job.started", "job.progress", "job.progress"]);
+      const stored = (await store.getJob("j1"))!;
+      const truth = foldJobEvents("j1", events);
+      expect(await foldOf(store, { ...stored, fold: { version: "an older reducer" } })).toEqual(truth);
+      expect(await foldOf(store, { ...stored, fold: undefined })).toEqual(truth);
+      expect(await foldOf(store, { ...stored, fold: foldJobEvents("j1", events.slice(0, 2)) })).toEqual(truth);
     });
 
     it("reads events after a seq, in order, up to a limit", async () => {
@@ -100,7 +117,7 @@ export function describeJobStore(name: string, makeStore: () => JobStore, chunks
     it("refuses events that do not continue the log, and writes none of them", async () => {
       store = makeStore();
       await seed(store, "j1", ["job.started"]);
-      const view = (await store.getJob("j1"))!.view;
+      const view: JobFold = await foldOf(store, (await store.getJob("j1"))!);
       await expect(store.append("j1", [ev("j1", 2, "job.progress")], view)).rejects.toBeInstanceOf(StoreConflictError);
       await expect(
         store.append("j1", [ev("j1", 3, "job.progress"), ev("j1", 5, "job.progress")], view),
@@ -112,7 +129,7 @@ export function describeJobStore(name: string, makeStore: () => JobStore, chunks
         StoreConflictError,
       );
       expect((await store.readEvents("j1", 0, 10)).map((e) => e.seq)).toEqual([1, 2]);
-      expect((await store.getJob("j1"))!.view.lastSeq).toBe(2);
+      expect((await store.getJob("j1"))!.lastSeq).toBe(2);
     });
 
     it("stores the result chunk by chunk, and shows it only once its head comes with the final event", async () => {
@@ -150,10 +167,10 @@ export function describeJobStore(name: string, makeStore: () => JobStore, chunks
       await seed(store, "j1", ["job.started"]);
       await store.putResultChunk("j1", 0, "chunk-0");
       const completed = ev("j1", 3, "job.completed");
-      const view = applyJobEvents((await store.getJob("j1"))!.view, [completed]);
+      const view = applyJobEvents(await foldOf(store, (await store.getJob("j1"))!), [completed]);
       await expect(store.append("j1", [completed], view, head(3, 2))).rejects.toBeInstanceOf(StoreConflictError);
       expect((await store.readEvents("j1", 0, 10)).map((e) => e.seq)).toEqual([1, 2]);
-      expect((await store.getJob("j1"))!.view.status).toBe("running");
+      expect((await store.getJob("j1"))!.status).toBe("running");
       expect(await store.readResultHead("j1")).toBeUndefined();
       await store.append("j1", [completed], view, head(1, 2));
       await expect(store.append("j1", [ev("j1", 4, "job.progress")], view, head(1, 2))).rejects.toBeInstanceOf(
@@ -193,7 +210,7 @@ export function describeJobStore(name: string, makeStore: () => JobStore, chunks
       await seed(store, "late", ["job.started"], 3_000);
       await seed(store, "done", ["job.started", "job.completed"], 1_000);
       await seed(store, "early", [], 2_000);
-      expect((await store.listUnfinished()).map((j) => [j.jobId, j.view.status])).toEqual([
+      expect((await store.listUnfinished()).map((j) => [j.jobId, j.status])).toEqual([
         ["early", "pending"],
         ["late", "running"],
       ]);

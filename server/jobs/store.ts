@@ -1,23 +1,31 @@
 /**
  * The storage interface behind the job system: jobs with their owner and input, each job's event
- * log and reduced view, and finished results. Small and promise-based so that memory, SQLite and
+ * log (the truth), a cached fold of it, and finished results. Small and promise-based so that memory, SQLite and
  * Redis implement the same thing; every write that belongs together is one atomic call. A result's
  * chunks are written one by one as they are composed, and become the result with its head.
  */
 import * as z from "zod/mini";
 import type { JobEvent } from "../../shared/job-events.js";
-import type { JobView } from "../../shared/job-reducer.js";
-import { SkippedRowSchema, type Employee } from "../../shared/tools.js";
+import { foldJobEvents, JobFoldSchema, type JobFold } from "../../shared/job-reducer.js";
+import type { JobStatus } from "../../shared/job-view.js";
+import { SkippedRowSchema, type StartBulkArgs } from "../../shared/tools.js";
 import type { Caller } from "./access.js";
 
-/** What the caller asked for, kept with the job as the record of the request. */
-export type JobInput = { occasion: string; budgetPerPerson: number; csv?: string; employees?: Employee[] };
+/** A job as first written, with what the caller asked for as the record of the request. */
+export type NewJob = { jobId: string; owner: Caller; input: StartBulkArgs; createdAt: number };
 
-/** A job as first written: its status lives in the view (`view.status`), derived from its events. */
-export type NewJob = { jobId: string; owner: Caller; input: JobInput; createdAt: number };
-
-/** A job as read back: owner, creation time (ms since the epoch) and the view of its events so far. */
-export type StoredJob = { jobId: string; owner: Caller; createdAt: number; view: JobView };
+/**
+ * A job as read back: owner, creation time (ms since the epoch), the status and last seq of its
+ * events so far, and `fold`, the reducer's state as cached at the last write (unchecked: see `foldOf`).
+ */
+export type StoredJob = {
+  jobId: string;
+  owner: Caller;
+  createdAt: number;
+  status: JobStatus;
+  lastSeq: number;
+  fold: unknown;
+};
 
 /** The small part of a result: everything but the people, who are stored in chunks. */
 export const ResultHeadSchema = z.object({
@@ -47,8 +55,8 @@ export function checkContinues(lastSeq: number, events: readonly JobEvent[]): vo
 }
 
 export type JobStore = {
-  /** Writes a new job with its first events and their view, atomically. */
-  create(job: NewJob, events: JobEvent[], view: JobView): Promise<void>;
+  /** Writes a new job with its first events and their fold, atomically. */
+  create(job: NewJob, events: JobEvent[], fold: JobFold): Promise<void>;
   getJob(jobId: string): Promise<StoredJob | undefined>;
   /**
    * Stores chunk `index` (serialized people, see result-codec.ts) of the result a running job is
@@ -58,13 +66,13 @@ export type JobStore = {
    */
   putResultChunk(jobId: string, index: number, body: string): Promise<void>;
   /**
-   * Appends events with their seqs and the view after them, all or nothing. The first seq must be
+   * Appends events with their seqs and the fold after them, all or nothing. The first seq must be
    * the job's last seq + 1, otherwise `StoreConflictError`. With the final event comes the result's
    * `head`, which makes the chunks put so far the result; they must be `chunkCount(head)`, and a
    * job has one result, otherwise `StoreConflictError`. An append that ends the job without a head
    * deletes the chunks put for it.
    */
-  append(jobId: string, events: JobEvent[], view: JobView, head?: ResultHead): Promise<void>;
+  append(jobId: string, events: JobEvent[], fold: JobFold, head?: ResultHead): Promise<void>;
   /** Up to `limit` events with seq > `afterSeq`, in seq order. */
   readEvents(jobId: string, afterSeq: number, limit: number): Promise<JobEvent[]>;
   readResultHead(jobId: string): Promise<ResultHead | undefined>;
@@ -76,3 +84,18 @@ export type JobStore = {
   expire(createdBefore: number): Promise<string[]>;
   close(): Promise<void>;
 };
+
+/**
+ * The reducer's state for a stored job: its cached fold when that still parses, else the fold
+ * rebuilt from the job's events (the cache of an older reducer, or a damaged one, is never trusted).
+ */
+export async function foldOf(store: JobStore, job: StoredJob): Promise<JobFold> {
+  const cached = JobFoldSchema.safeParse(job.fold);
+  if (cached.success && cached.data.jobId === job.jobId && cached.data.lastSeq === job.lastSeq) return cached.data;
+  const events: JobEvent[] = [];
+  for (let page = await store.readEvents(job.jobId, 0, 1000); page.length > 0;) {
+    events.push(...page);
+    page = await store.readEvents(job.jobId, page[page.length - 1].seq, 1000);
+  }
+  return foldJobEvents(job.jobId, events);
+}

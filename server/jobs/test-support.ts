@@ -4,6 +4,7 @@
  */
 import { expect } from "vitest";
 import { JobEventSchema, isTerminalEvent, type JobEvent } from "../../shared/job-events.js";
+import { foldJobEvents } from "../../shared/job-reducer.js";
 import type { JobService } from "./job-service.js";
 import { ALICE } from "./test-fixtures.js";
 
@@ -37,9 +38,9 @@ export function expectValidHistory(events: JobEvent[]) {
   return { terminal: terminal[0], progress, stages };
 }
 
-/** Waits for the job to end (through the service's own wait) and returns its final view. */
+/** Waits for the job to end (through the service's own wait) and returns the fold of its events. */
 export async function settle(service: JobService, jobId: string, caller = ALICE) {
   const r = await service.waitFor({ jobId, timeoutMs: 60_000 }, caller, () => {});
   if (!r.ok) throw new Error(r.error.message);
-  return r.value.view;
+  return foldJobEvents(jobId, await history(service, jobId, caller));
 }

@@ -77,7 +77,7 @@ const HINT = "Run the analysis again with start_bulk_gift_analysis.";
 /** Asserts that a job's whole history ends as interrupted with `message`; returns the history. */
 async function expectInterrupted(client: Client, jobId: string, message: string) {
   const history = await readJobHistory(client, jobId);
-  const terminal = expectJobHistory(history.raw, history.last.view);
+  const terminal = expectJobHistory(history.raw, history.last);
   expect(terminal).toMatchObject({
     type: "job.failed",
     payload: { code: "interrupted", message, hint: HINT, retryable: true },
@@ -135,8 +135,8 @@ describe("a restart on the same SQLite file", () => {
     clients.push(clientB);
     const after = await readJobHistory(clientB, done.jobId);
     expect(after.events).toEqual(before.history.events);
-    expect(after.last.view).toEqual(before.history.last.view);
-    expectJobHistory(after.raw, after.last.view);
+    expect(after.last).toEqual(before.history.last);
+    expectJobHistory(after.raw, after.last);
     expect(await readPages(clientB, done.jobId)).toEqual(before.pages);
     expect(await readResource(clientB, done.resultUri)).toEqual(before.resource);
 

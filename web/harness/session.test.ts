@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { applyJobEvents, createJobView } from "../../shared/job-reducer.js";
+import { applyJobEvents, createJobFold } from "../../shared/job-reducer.js";
 import { parseJobEvents, type JobEvent } from "../../shared/job-events.js";
 import { GetJobEventsOutput, StartBulkOutput, SuggestGiftsOutput, TOOL } from "../../shared/tools.js";
 import { startTestServer, type TestServer } from "../../server/test-support.js";
@@ -54,7 +54,7 @@ describe("the harness session against the real server", () => {
     const { jobId } = StartBulkOutput.parse(store.getState().mount!.toolOutput);
     store.getState().setFaults({ duplicates: 3, shuffle: true, dropNext: true });
 
-    let view = createJobView(jobId);
+    let view = createJobFold(jobId);
     let afterSeq = 0;
     let dropped = 0;
     const seen: JobEvent[] = [];
@@ -73,7 +73,7 @@ describe("the harness session against the real server", () => {
       view = applyJobEvents(view, events);
       afterSeq = page.nextSeq;
       if (page.done) {
-        expect(view).toEqual(page.view);
+        expect(view.status).toBe(page.status);
         break;
       }
     }

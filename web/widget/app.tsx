@@ -68,7 +68,7 @@ function choose(toolOutput: unknown, widgetState: unknown): Chosen {
   const saved = FollowStateSchema.safeParse(widgetState);
   if (saved.success) {
     const stages = bulk.success && bulk.data.jobId === saved.data.jobId ? bulk.data.stages : [];
-    return { kind: "job", job: { jobId: saved.data.jobId, stages, resumeAfterSeq: saved.data.lastSeq } };
+    return { kind: "job", job: { jobId: saved.data.jobId, stages } };
   }
   if (bulk.success) return { kind: "job", job: { jobId: bulk.data.jobId, stages: bulk.data.stages } };
   const failed = ErrorOutput.safeParse(toolOutput);

@@ -1,10 +1,11 @@
 /**
  * A stand-in for the host's `window.openai`, for the widget's tests. It runs jobs from generated
- * event histories (the real reducer makes the server's view) and answers the widget's tool calls,
+ * event histories (the real reducer gives the status) and answers the widget's tool calls,
  * with faults it can turn on: duplicated, reordered and held-back events, rejected calls, either reply shape.
  */
 import type { JobEvent, Stage } from "../../shared/job-events.js";
-import { applyJobEvents, createJobView, isTerminalStatus } from "../../shared/job-reducer.js";
+import { foldJobEvents } from "../../shared/job-reducer.js";
+import { isFinished } from "../../shared/job-view.js";
 import {
   GetJobEventsInput,
   GetJobResultInput,
@@ -202,7 +203,7 @@ export function installFakeHost(options: FakeHostOptions = {}) {
     faults.shape === "legacy"
       ? { result: message }
       : { structuredContent: { error: { code, message } }, content: [{ type: "text", text: message }], isError: true };
-  const viewOf = (job: RunningJob) => applyJobEvents(createJobView(job.id), job.history.slice(0, job.revealed));
+  const foldOf = (job: RunningJob) => foldJobEvents(job.id, job.history.slice(0, job.revealed));
   const shuffle = <T>(xs: T[]) =>
     xs
       .map((x) => [random(), x] as const)
@@ -226,17 +227,17 @@ export function installFakeHost(options: FakeHostOptions = {}) {
       events = [...events, ...again.map((e) => structuredClone(e))];
     }
     if (faults.reorder) events = shuffle(events);
-    const view = viewOf(job);
-    const done = isTerminalStatus(view.status) && job.revealed === job.history.length;
-    return reply({ jobId: job.id, status: view.status, events, nextSeq: view.lastSeq, done, view });
+    const fold = foldOf(job);
+    const done = isFinished(fold.status) && job.revealed === job.history.length;
+    return reply({ jobId: job.id, status: fold.status, events, nextSeq: fold.lastSeq, done });
   }
 
   function cancel(raw: Record<string, unknown>) {
     const job = jobs.get(String(raw.jobId));
     if (job === undefined) return failure("unknown_job", "No such job.");
     const last = job.history[job.history.length - 1];
-    if (isTerminalStatus(viewOf(job).status) || last.type === "job.canceled")
-      return reply({ jobId: job.id, status: viewOf(job).status, changed: false });
+    if (isFinished(foldOf(job).status) || last.type === "job.canceled")
+      return reply({ jobId: job.id, status: foldOf(job).status, changed: false });
     job.history = job.history.slice(0, job.revealed);
     const seq = job.revealed + 1;
     job.history.push({
@@ -254,7 +255,7 @@ export function installFakeHost(options: FakeHostOptions = {}) {
     const args = GetJobResultInput.parse(raw);
     const job = jobs.get(args.jobId);
     if (job === undefined) return failure("unknown_job", "No such job.");
-    if (viewOf(job).status !== "completed") return failure("job_not_finished", "The job has not completed yet.");
+    if (foldOf(job).status !== "completed") return failure("job_not_finished", "The job has not completed yet.");
     const people = job.people.slice(args.offset, args.offset + args.limit);
     const end = args.offset + people.length;
     return reply({

@@ -1,5 +1,5 @@
 // @vitest-environment jsdom
-import { applyJobEvents, createJobView } from "../../shared/job-reducer.js";
+import { applyJobEvents, createJobFold } from "../../shared/job-reducer.js";
 import { TOOL } from "../../shared/tools.js";
 import { installFakeHost, type FakeHost, type FakeHostOptions } from "./fake-host.js";
 import { followJob, isFollowing, type FollowTuning } from "./follow-job.js";
@@ -22,11 +22,11 @@ afterEach(() => {
 });
 
 /** Follows `job-1` until the loop ends by itself. */
-async function followToEnd(tuning: FollowTuning = FAST, resumeAfterSeq?: number) {
-  followJob({ ...tuning, host, store, jobId: "job-1", resumeAfterSeq });
+async function followToEnd(tuning: FollowTuning = FAST) {
+  followJob({ ...tuning, host, store, jobId: "job-1" });
   await vi.waitFor(() => expect(isFollowing("job-1")).toBe(false), { timeout: 5000, interval: 5 });
 }
-const fullView = (jobId = "job-1") => applyJobEvents(createJobView(jobId), fake.historyOf(jobId));
+const fullView = (jobId = "job-1") => applyJobEvents(createJobFold(jobId), fake.historyOf(jobId));
 
 describe("followJob", () => {
   it.each([
@@ -61,25 +61,25 @@ describe("followJob", () => {
     expect(store.getState().jobs["job-1"]).toEqual(fullView());
   });
 
-  it("persists { jobId, lastSeq } as the contiguous cursor advances", async () => {
+  it("persists { jobId } once, when it starts following: where it is comes from the events", async () => {
     setup({ batchSize: 6 });
     await followToEnd();
     const states = fake.argsOf("setWidgetState").map((a) => a.state);
-    expect(states.at(-1)).toEqual({ jobId: "job-1", lastSeq: fake.historyOf("job-1").length });
-    expect(states.length).toBeGreaterThan(1);
+    expect(states).toEqual([{ jobId: "job-1" }]);
   });
 
-  it("resumes from a saved lastSeq: seeds from the server's view and asks only for what is newer", async () => {
+  it("comes back with empty views by folding the job again from its first event: the same view", async () => {
     setup({ batchSize: 100, faults: { duplicate: true } });
     await followToEnd(); // the server has appended everything once
     const total = fake.historyOf("job-1").length;
+    const first = store.getState().jobs["job-1"];
     store = createJobViews();
     const before = fake.argsOf(TOOL.getJobEvents).length;
-    await followToEnd(FAST, 6);
+    await followToEnd();
     const resumed = fake.argsOf(TOOL.getJobEvents).slice(before);
-    expect(resumed[0]).toMatchObject({ afterSeq: 6 });
+    expect(resumed[0]).toMatchObject({ afterSeq: 0, waitMs: 0 });
     expect(store.getState().jobs["job-1"]).toEqual(fullView());
-    expect(store.getState().diagnostics["job-1"].seeds).toBe(1);
+    expect(store.getState().jobs["job-1"]).toEqual(first);
     expect(selectAfterSeq(store.getState(), "job-1")).toBe(total);
   });
 

@@ -1,21 +1,19 @@
 /**
  * Follows one job: long-polls `get_job_events` after the highest contiguous seq applied (so a gap
- * is fetched again), dispatches each batch into the job store, persists { jobId, lastSeq } as
- * widget state, and backs off with jitter on failure. One loop per job, however many ask.
+ * is fetched again, and a widget that comes back reads the job from its first event), dispatches
+ * each batch into the job views, persists { jobId } as widget state, and backs off with jitter on
+ * failure. One loop per job, however many ask.
  */
 import * as z from "zod/mini";
-import { isTerminalStatus } from "../../shared/job-reducer.js";
+import { isFinished } from "../../shared/job-view.js";
 import { GetJobEventsOutput, TOOL } from "../../shared/tools.js";
 import { backoffDelay, DEFAULT_BACKOFF, sleep, type BackoffOptions } from "./backoff.js";
 import type { Host } from "./host.js";
 import { selectAfterSeq, type JobViews } from "./job-views.js";
 import { localFailure, type ToolOutcome } from "./tool-reply.js";
 
-/** What the widget persists with `setWidgetState`, and resumes from. */
-export const FollowStateSchema = z.object({
-  jobId: z.string().check(z.minLength(1)),
-  lastSeq: z.number().check(z.int(), z.gte(0)),
-});
+/** What the widget persists with `setWidgetState`: the job it follows (a retry starts another). */
+export const FollowStateSchema = z.object({ jobId: z.string().check(z.minLength(1)) });
 export type FollowState = z.infer<typeof FollowStateSchema>;
 
 /** Timing knobs; tests shorten them. */
@@ -32,8 +30,6 @@ export type FollowOptions = FollowTuning & {
   host: Host;
   store: JobViews;
   jobId: string;
-  /** Resume after this seq (from widget state): the first reply's view seeds the store. */
-  resumeAfterSeq?: number;
 };
 
 type Loop = { refs: number; controller: AbortController };
@@ -87,19 +83,23 @@ function race<T>(call: Promise<ToolOutcome<T>>, ms: number, signal: AbortSignal)
 function isSettled(store: JobViews, jobId: string): boolean {
   const state = store.getState();
   const view = state.jobs[jobId];
-  return view !== undefined && isTerminalStatus(view.status) && selectAfterSeq(state, jobId) >= view.lastSeq;
+  return view !== undefined && isFinished(view.status) && selectAfterSeq(state, jobId) >= view.lastSeq;
 }
 
 async function run(o: FollowOptions, signal: AbortSignal): Promise<void> {
   const { host, store, jobId } = o;
   const waitMs = o.waitMs ?? 20_000;
-  let resume = o.resumeAfterSeq;
   let attempt = 0;
+  host.setWidgetState({ jobId } satisfies FollowState).catch(() => undefined);
   while (!signal.aborted) {
-    const before = selectAfterSeq(store.getState(), jobId);
-    if (resume === undefined && isSettled(store, jobId)) return;
-    const afterSeq = Math.max(before, resume ?? 0);
-    const call = host.callTool(TOOL.getJobEvents, { jobId, afterSeq, waitMs }, GetJobEventsOutput);
+    const afterSeq = selectAfterSeq(store.getState(), jobId);
+    if (isSettled(store, jobId)) return;
+    // nothing shown yet (a first render, or a widget that came back): ask without waiting
+    const call = host.callTool(
+      TOOL.getJobEvents,
+      { jobId, afterSeq, waitMs: afterSeq === 0 ? 0 : waitMs },
+      GetJobEventsOutput,
+    );
     const reply = await race(call, o.callTimeoutMs ?? waitMs + 15_000, signal);
     if (reply === null || signal.aborted) return;
     if (!reply.ok) {
@@ -109,11 +109,8 @@ async function run(o: FollowOptions, signal: AbortSignal): Promise<void> {
       continue;
     }
     attempt = 0;
-    if (resume !== undefined) store.getState().seed(reply.value.view);
-    resume = undefined;
     store.getState().dispatch(jobId, reply.value.events);
-    const lastSeq = selectAfterSeq(store.getState(), jobId);
-    if (lastSeq !== before) host.setWidgetState({ jobId, lastSeq } satisfies FollowState).catch(() => undefined);
-    if (lastSeq === before && !isSettled(store, jobId)) await sleep(o.idleMs ?? 250, signal);
+    const moved = selectAfterSeq(store.getState(), jobId) !== afterSeq;
+    if (!moved && !isSettled(store, jobId)) await sleep(o.idleMs ?? 250, signal);
   }
 }

@@ -2,7 +2,7 @@
  * The widget's own words, in English and Korean, chosen by the host's `locale` (`ko*` → Korean).
  * Stage labels, summaries and errors come from the server and are shown as they are.
  */
-import type { JobStatus, StageState } from "../../shared/job-reducer.js";
+import type { JobStatus, StageView } from "../../shared/job-view.js";
 import { useHostGlobal } from "./host.js";
 
 const en = {
@@ -21,7 +21,10 @@ const en = {
     failed: "Failed",
     canceled: "Canceled",
   } satisfies Record<JobStatus, string>,
-  stageState: { done: "done", active: "in progress", pending: "not started" } satisfies Record<StageState, string>,
+  stageState: { done: "done", active: "in progress", pending: "not started" } satisfies Record<
+    StageView["state"],
+    string
+  >,
   now: (label: string) => `Now: ${label}`,
   elapsed: (d: string) => `Elapsed ${d}`,
   eta: (d: string) => `About ${d} left`,

@@ -1,5 +1,5 @@
 import type { JobEvent } from "../../shared/job-events.js";
-import { applyJobEvents, createJobView } from "../../shared/job-reducer.js";
+import { applyJobEvents, createJobFold } from "../../shared/job-reducer.js";
 import { makeHistory } from "./fake-host.js";
 import { createJobViews, selectAfterSeq } from "./job-views.js";
 
@@ -11,7 +11,7 @@ describe("createJobViews", () => {
     const store = createJobViews();
     store.getState().dispatch("job-1", [...history].reverse());
     const view = store.getState().jobs["job-1"];
-    expect(view).toEqual(applyJobEvents(createJobView("job-1"), history));
+    expect(view).toEqual(applyJobEvents(createJobFold("job-1"), history));
     store.getState().dispatch("job-1", bySeq(1, 2, 3));
     expect(store.getState().jobs["job-1"]).toBe(view);
   });
@@ -37,27 +37,8 @@ describe("createJobViews", () => {
   it("ignores events of other jobs", () => {
     const store = createJobViews();
     store.getState().dispatch("job-1", makeHistory("job-2"));
-    expect(store.getState().jobs["job-1"]).toEqual(createJobView("job-1"));
+    expect(store.getState().jobs["job-1"]).toEqual(createJobFold("job-1"));
     expect(selectAfterSeq(store.getState(), "job-1")).toBe(0);
-  });
-
-  it("seeds from the server's view and moves the cursor to its last seq", () => {
-    const store = createJobViews();
-    const server = applyJobEvents(createJobView("job-1"), history.slice(0, 6));
-    store.getState().seed(server);
-    expect(store.getState().jobs["job-1"]).toBe(server);
-    expect(selectAfterSeq(store.getState(), "job-1")).toBe(6);
-    store.getState().dispatch("job-1", bySeq(5, 6));
-    expect(store.getState().jobs["job-1"]).toBe(server);
-    expect(store.getState().diagnostics["job-1"]).toMatchObject({ seeds: 1, duplicates: 2 });
-  });
-
-  it("keeps a local view that is ahead of an older server view", () => {
-    const store = createJobViews();
-    store.getState().dispatch("job-1", history.slice(0, 8));
-    const local = store.getState().jobs["job-1"];
-    store.getState().seed(applyJobEvents(createJobView("job-1"), history.slice(0, 4)));
-    expect(store.getState().jobs["job-1"]).toBe(local);
   });
 
   it("records a failure until the next batch arrives", () => {

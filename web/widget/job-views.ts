@@ -1,11 +1,11 @@
 /**
- * The widget's job store: zustand (vanilla) over the shared reducer. It only dispatches batches
- * through `applyJobEvents`; the feed cursor (highest contiguous seq) and diagnostics live beside
- * the views, never inside them. Components select from it with `useJobViews` and render.
+ * The widget's job views: zustand (vanilla) over the shared reducer. A view is built one way
+ * only, by folding the job's events (`dispatch`); the feed cursor (highest contiguous seq) and
+ * diagnostics live beside the folds, never inside them. Components select from it with `useJobViews` and render.
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { JobEvent } from "../../shared/job-events.js";
-import { applyJobEvents, createJobView, type JobView } from "../../shared/job-reducer.js";
+import { applyJobEvents, createJobFold, type JobFold } from "../../shared/job-reducer.js";
 import { createStoreContext } from "./store-context.js";
 import type { ToolFailure } from "./tool-reply.js";
 
@@ -16,19 +16,17 @@ export type FeedDiagnostics = {
   events: number;
   /** Events whose seq had been applied already (duplicates and replays), ignored by the reducer. */
   duplicates: number;
-  seeds: number;
   failures: number;
   /** The last failed fetch, cleared by the next batch that arrives. */
   lastError: ToolFailure | null;
 };
 export type JobViewsState = {
-  jobs: Record<string, JobView>;
+  /** The reducer's state per job; components read it as the job's `JobView`. */
+  jobs: Record<string, JobFold>;
   cursors: Record<string, FeedCursor>;
   diagnostics: Record<string, FeedDiagnostics>;
   /** Applies a batch for one job; the job's view object stays the same when nothing changed. */
   dispatch(jobId: string, events: readonly JobEvent[]): void;
-  /** Resumes from the server's view (the same reducer's output over its gapless log). */
-  seed(view: JobView): void;
   noteFailure(jobId: string, error: ToolFailure): void;
 };
 export type JobViews = StoreApi<JobViewsState>;
@@ -38,7 +36,6 @@ const NO_DIAGNOSTICS: FeedDiagnostics = {
   batches: 0,
   events: 0,
   duplicates: 0,
-  seeds: 0,
   failures: 0,
   lastError: null,
 };
@@ -66,7 +63,7 @@ export function createJobViews(): JobViews {
     dispatch: (jobId, events) =>
       set((s) => {
         const mine = events.filter((e) => e.jobId === jobId);
-        const prev = s.jobs[jobId] ?? createJobView(jobId);
+        const prev = s.jobs[jobId] ?? createJobFold(jobId);
         const view = applyJobEvents(prev, mine);
         const { cursor, duplicates } = advance(
           s.cursors[jobId] ?? START,
@@ -86,22 +83,6 @@ export function createJobViews(): JobViews {
               lastError: null,
             },
           },
-        };
-      }),
-    seed: (view) =>
-      set((s) => {
-        const jobId = view.jobId;
-        const local = s.jobs[jobId];
-        // the server's log is gapless, so its view covers every seq up to its lastSeq
-        if (local !== undefined && local.lastSeq > view.lastSeq) return {};
-        const prev = s.cursors[jobId] ?? START;
-        const contiguous = Math.max(prev.contiguous, view.lastSeq);
-        const { cursor } = advance({ contiguous, ahead: prev.ahead.filter((q) => q > contiguous) }, []);
-        const d = s.diagnostics[jobId] ?? NO_DIAGNOSTICS;
-        return {
-          jobs: { ...s.jobs, [jobId]: view },
-          cursors: { ...s.cursors, [jobId]: cursor },
-          diagnostics: { ...s.diagnostics, [jobId]: { ...d, seeds: d.seeds + 1 } },
         };
       }),
     noteFailure: (jobId, error) =>

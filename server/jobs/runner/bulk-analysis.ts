@@ -15,7 +15,8 @@ import type { MatchGifts } from "../../gifts/matcher.js";
 import { count } from "../outcomes.js";
 import { CHUNK_SIZE, encodeChunk } from "../result-codec.js";
 import type { EventDraft } from "../state-machine.js";
-import { chunkCount, type JobInput, type ResultHead } from "../store.js";
+import type { StartBulkArgs } from "../../../shared/tools.js";
+import { chunkCount, type ResultHead } from "../store.js";
 import { createAnswers } from "./answers.js";
 import { createProgress } from "./progress.js";
 import type { SliceGate } from "./slice-gate.js";
@@ -46,7 +47,7 @@ export class JobFailure extends Error {
 
 export type BulkRun = {
   jobId: string;
-  input: JobInput;
+  input: StartBulkArgs;
   /** The CSV's columns (from inspectCsv) and its estimated rows; unused for `employees`. */
   columns?: CsvColumns;
   estimatedRows: number;

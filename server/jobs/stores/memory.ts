@@ -5,7 +5,8 @@
  * immutable by convention.
  */
 import type { JobEvent } from "../../../shared/job-events.js";
-import { isTerminalStatus, type JobView } from "../../../shared/job-reducer.js";
+import type { JobFold } from "../../../shared/job-reducer.js";
+import { isFinished } from "../../../shared/job-view.js";
 import {
   StoreConflictError,
   checkContinues,
@@ -17,7 +18,7 @@ import {
 } from "../store.js";
 
 /** `chunks` are the result's once `head` is set, and work in progress before. */
-type Entry = { job: NewJob; view: JobView; events: JobEvent[]; chunks: string[]; head?: ResultHead };
+type Entry = { job: NewJob; fold: JobFold; events: JobEvent[]; chunks: string[]; head?: ResultHead };
 
 /** Creates an empty store that lives as long as the process. */
 export function createMemoryStore(): JobStore {
@@ -26,14 +27,16 @@ export function createMemoryStore(): JobStore {
     jobId: e.job.jobId,
     owner: e.job.owner,
     createdAt: e.job.createdAt,
-    view: e.view,
+    status: e.fold.status,
+    lastSeq: e.fold.lastSeq,
+    fold: e.fold,
   });
 
   return {
-    async create(job, events, view) {
+    async create(job, events, fold) {
       if (jobs.has(job.jobId)) throw new StoreConflictError(`job ${job.jobId} already exists`);
       checkContinues(0, events);
-      jobs.set(job.jobId, { job, view, events: [...events], chunks: [] });
+      jobs.set(job.jobId, { job, fold, events: [...events], chunks: [] });
     },
     async getJob(jobId) {
       const e = jobs.get(jobId);
@@ -42,11 +45,11 @@ export function createMemoryStore(): JobStore {
     async putResultChunk(jobId, index, body) {
       const e = jobs.get(jobId);
       if (!e) throw new StoreConflictError(`no job ${jobId}`);
-      if (isTerminalStatus(e.view.status)) throw new StoreConflictError(`job ${jobId} has ended`);
+      if (isFinished(e.fold.status)) throw new StoreConflictError(`job ${jobId} has ended`);
       if (index !== e.chunks.length) throw new StoreConflictError(`expected chunk ${e.chunks.length}, got ${index}`);
       e.chunks.push(body);
     },
-    async append(jobId, events, view, head) {
+    async append(jobId, events, fold, head) {
       const e = jobs.get(jobId);
       if (!e) throw new StoreConflictError(`no job ${jobId}`);
       checkContinues(e.events.length, events);
@@ -55,9 +58,9 @@ export function createMemoryStore(): JobStore {
         throw new StoreConflictError(`the result needs ${chunkCount(head)} chunks, ${e.chunks.length} were put`);
       }
       e.events.push(...events);
-      e.view = view;
+      e.fold = fold;
       if (head) e.head = head;
-      else if (!e.head && isTerminalStatus(view.status)) e.chunks = [];
+      else if (!e.head && isFinished(fold.status)) e.chunks = [];
     },
     async readEvents(jobId, afterSeq, limit) {
       // seqs are gapless from 1, so seq n sits at index n - 1
@@ -72,14 +75,14 @@ export function createMemoryStore(): JobStore {
     },
     async listUnfinished() {
       return [...jobs.values()]
-        .filter((e) => !isTerminalStatus(e.view.status))
+        .filter((e) => !isFinished(e.fold.status))
         .sort((a, b) => a.job.createdAt - b.job.createdAt)
         .map(stored);
     },
     async expire(createdBefore) {
       const gone: string[] = [];
       for (const [id, e] of jobs) {
-        if (e.job.createdAt < createdBefore && isTerminalStatus(e.view.status)) gone.push(id);
+        if (e.job.createdAt < createdBefore && isFinished(e.fold.status)) gone.push(id);
       }
       for (const id of gone) jobs.delete(id);
       return gone;

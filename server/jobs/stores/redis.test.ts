@@ -10,7 +10,7 @@ import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
-import { applyJobEvents, createJobView } from "../../../shared/job-reducer.js";
+import { applyJobEvents, createJobFold } from "../../../shared/job-reducer.js";
 import type { JobEvent } from "../../../shared/job-events.js";
 import { createJobService } from "../job-service.js";
 import { describeJobService } from "../service-suite.js";
@@ -90,7 +90,7 @@ describe.runIf(unreachable === undefined)("the redis store", () => {
       store.create(
         { jobId, owner: ALICE, createdAt: 1_000, input: { occasion: "o", budgetPerPerson: 1, employees: [] } },
         [created(jobId)],
-        applyJobEvents(createJobView(jobId), [created(jobId)]),
+        applyJobEvents(createJobFold(jobId), [created(jobId)]),
       );
 
     it("lets exactly one of two writers on separate connections append the same seq", async () => {
@@ -100,7 +100,7 @@ describe.runIf(unreachable === undefined)("the redis store", () => {
         for (let i = 0; i < 50; i++) {
           const jobId = `race-${i}`;
           await seed(a, jobId);
-          const view = applyJobEvents(createJobView(jobId), [created(jobId), started(jobId)]);
+          const view = applyJobEvents(createJobFold(jobId), [created(jobId), started(jobId)]);
           const outcomes = await Promise.allSettled([
             a.append(jobId, [started(jobId)], view),
             b.append(jobId, [started(jobId)], view),
@@ -218,7 +218,7 @@ async function crashAfterProgress(keyPrefix: string): Promise<Record<"done" | "r
       "--input-type=module",
       "-e",
       `
-    import { createJobService } from ${path("../index.ts")};
+    import { createJobService } from ${path("../job-service.ts")};
     import { ALICE, makeCsv, testMatch } from ${path("../test-fixtures.ts")};
     import { createRedisStore } from ${path("./redis.ts")};
     const service = createJobService({ store: createRedisStore({ url: process.argv[1], keyPrefix: process.argv[2] }), match: testMatch, limits: { maxConcurrentJobs: 1 } });

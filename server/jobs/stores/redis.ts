@@ -1,5 +1,5 @@
 /**
- * The job store on Redis (ioredis): a hash per job (owner, creation time, last seq, view), a list
+ * The job store on Redis (ioredis): a hash per job (owner, creation time, status, last seq, cached fold), a list
  * per event log (seq n at index n - 1, since seqs are gapless), the result head and a list of its
  * chunks, and two sorted sets by creation time, unfinished and finished jobs, for recovery and expiry.
  * Chunks being composed wait in a list of their own, renamed to the result's with the head.
@@ -9,8 +9,7 @@ import { createHash } from "node:crypto";
 import { Redis } from "ioredis";
 import * as z from "zod/mini";
 import { JobEventSchema } from "../../../shared/job-events.js";
-import { isTerminalStatus } from "../../../shared/job-reducer.js";
-import { JobViewSchema } from "../../../shared/tools.js";
+import { JobStatusSchema, isFinished } from "../../../shared/job-view.js";
 import {
   ResultHeadSchema,
   StoreConflictError,
@@ -29,17 +28,27 @@ export type RedisStoreOptions = {
   keyPrefix?: string;
 };
 
+/** The cached fold as stored; what does not parse is rebuilt from events (see `foldOf`). */
+const parseJson = (text: string | null): unknown => {
+  try {
+    return text === null ? undefined : JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
+
 const OwnerSchema = z.object({ subject: z.string(), sessionId: z.optional(z.string()) });
 
 // Checks first, writes after: Redis does not roll a script back, so a refusal must come before any write.
 const CREATE = script(`
--- KEYS: job, input, events, unfinished, finished. ARGV: id, owner, createdAt, view, finished, input pairs (count, ...), events...
+-- KEYS: job, input, events, unfinished, finished. ARGV: id, owner, createdAt, fold, status, input pairs (count, ...), events...
 if redis.call('EXISTS', KEYS[1]) == 1 then return 'job ' .. ARGV[1] .. ' already exists' end
 local n = tonumber(ARGV[6])
-redis.call('HSET', KEYS[1], 'owner', ARGV[2], 'createdAt', ARGV[3], 'lastSeq', #ARGV - 6 - n, 'view', ARGV[4])
+redis.call('HSET', KEYS[1], 'owner', ARGV[2], 'createdAt', ARGV[3], 'lastSeq', #ARGV - 6 - n, 'fold', ARGV[4], 'status', ARGV[5])
 for i = 7, 6 + n, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
 for i = 7 + n, #ARGV do redis.call('RPUSH', KEYS[3], ARGV[i]) end
-redis.call('ZADD', ARGV[5] == '1' and KEYS[5] or KEYS[4], ARGV[3], ARGV[1])
+local unfinished = ARGV[5] == 'pending' or ARGV[5] == 'running'
+redis.call('ZADD', unfinished and KEYS[4] or KEYS[5], ARGV[3], ARGV[1])
 return 1`);
 
 const PUT_CHUNK = script(`
@@ -52,29 +61,30 @@ redis.call('RPUSH', KEYS[2], ARGV[3])
 return 1`);
 
 const APPEND = script(`
--- KEYS: job, events, head, chunks, parts, unfinished, finished. ARGV: id, seq before the events (-1: none), view, finished, head ('': none), chunk count, events...
+-- KEYS: job, events, head, chunks, parts, unfinished, finished. ARGV: id, seq before the events (-1: none), fold, status, head ('': none), chunk count, events...
 local last = redis.call('HGET', KEYS[1], 'lastSeq')
 if not last then return 'no job ' .. ARGV[1] end
 last = tonumber(last)
 local base = tonumber(ARGV[2])
 if base ~= -1 and base ~= last then return 'expected seq ' .. (last + 1) .. ', got ' .. (base + 1) end
 local hasHead = redis.call('EXISTS', KEYS[3]) == 1
+local ends = ARGV[4] ~= 'pending' and ARGV[4] ~= 'running'
 if ARGV[5] ~= '' then
   if hasHead then return 'job ' .. ARGV[1] .. ' already has a result' end
   local put = redis.call('LLEN', KEYS[5])
   if put ~= tonumber(ARGV[6]) then return 'the result needs ' .. ARGV[6] .. ' chunks, ' .. put .. ' were put' end
 end
 for i = 7, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
-redis.call('HSET', KEYS[1], 'lastSeq', last + #ARGV - 6, 'view', ARGV[3])
+redis.call('HSET', KEYS[1], 'lastSeq', last + #ARGV - 6, 'fold', ARGV[3], 'status', ARGV[4])
 if ARGV[5] ~= '' then
   redis.call('SET', KEYS[3], ARGV[5])
   if redis.call('EXISTS', KEYS[5]) == 1 then redis.call('RENAME', KEYS[5], KEYS[4]) end
-elseif ARGV[4] == '1' and not hasHead then
+elseif ends and not hasHead then
   redis.call('UNLINK', KEYS[5])
 end
--- the job is indexed by the status of the view just written, whichever way it went
+-- the job is indexed by the status just written, whichever way it went
 local from, to = 7, 6
-if ARGV[4] == '1' then from, to = 6, 7 end
+if ends then from, to = 6, 7 end
 redis.call('ZREM', KEYS[from], ARGV[1])
 redis.call('ZADD', KEYS[to], redis.call('HGET', KEYS[1], 'createdAt'), ARGV[1])
 return 1`);
@@ -110,20 +120,22 @@ export function createRedisStore({
   const written = (reply: unknown) => {
     if (reply !== 1) throw new StoreConflictError(String(reply));
   };
-  const toJob = (jobId: string, [owner, createdAt, view]: (string | null)[]): StoredJob | undefined =>
-    owner === null || createdAt === null || view === null
+  const toJob = (jobId: string, [owner, createdAt, status, lastSeq, fold]: (string | null)[]): StoredJob | undefined =>
+    owner === null || createdAt === null || status === null || lastSeq === null
       ? undefined
       : {
           jobId,
           owner: OwnerSchema.parse(JSON.parse(owner)),
           createdAt: Number(createdAt),
-          view: JobViewSchema.parse(JSON.parse(view)),
+          status: JobStatusSchema.parse(status),
+          lastSeq: Number(lastSeq),
+          fold: parseJson(fold),
         };
-  const fields = ["owner", "createdAt", "view"] as const;
+  const fields = ["owner", "createdAt", "status", "lastSeq", "fold"] as const;
   const puts = new Map<string, Promise<void>>(); // the last chunk put of each job, see putResultChunk
 
   return {
-    async create(job, events, view) {
+    async create(job, events, fold) {
       checkContinues(0, events);
       const { occasion, budgetPerPerson, csv, employees } = job.input;
       // the CSV as it came, not JSON-encoded: it can be megabytes
@@ -133,13 +145,12 @@ export function createRedisStore({
       const { jobId } = job;
       const keys = [per.job + jobId, per.input + jobId, per.events + jobId, unfinished, finished];
       const owner = JSON.stringify({ subject: job.owner.subject, sessionId: job.owner.sessionId });
-      const flag = isTerminalStatus(view.status) ? "1" : "0";
       const args = [
         jobId,
         owner,
         job.createdAt,
-        JSON.stringify(view),
-        flag,
+        JSON.stringify(fold),
+        fold.status,
         input.length,
         ...input,
         ...events.map((e) => JSON.stringify(e)),
@@ -162,7 +173,7 @@ export function createRedisStore({
       put.then(settled, settled);
       return put;
     },
-    async append(jobId, events, view, head) {
+    async append(jobId, events, fold, head) {
       const base = events.length === 0 ? -1 : events[0].seq - 1;
       checkContinues(Math.max(base, 0), events);
       const keys = [
@@ -174,12 +185,11 @@ export function createRedisStore({
         unfinished,
         finished,
       ];
-      const flag = isTerminalStatus(view.status) ? "1" : "0";
       const args = [
         jobId,
         base,
-        JSON.stringify(view),
-        flag,
+        JSON.stringify(fold),
+        fold.status,
         head ? JSON.stringify(head) : "",
         head ? chunkCount(head) : 0,
         ...events.map((e) => JSON.stringify(e)),
@@ -209,8 +219,8 @@ export function createRedisStore({
         const [error, row] = rows[i] ?? [];
         if (error) throw error;
         const job = toJob(id, row as (string | null)[]);
-        // ended between the two reads: its view is the truth
-        return job && !isTerminalStatus(job.view.status) ? [job] : [];
+        // ended between the two reads: its status is the truth
+        return job && !isFinished(job.status) ? [job] : [];
       });
     },
     async expire(createdBefore) {

@@ -1,5 +1,5 @@
 /**
- * The durable job store on SQLite (better-sqlite3, WAL): jobs, their event logs, views and results
+ * The durable job store on SQLite (better-sqlite3, WAL): jobs, their event logs, cached folds and results
  * survive a restart. Each JobStore call is one transaction, so nothing is ever half-written; a
  * result's chunks are written as they are composed and read only once its head is. Rows read back
  * are parsed with the shared schemas, as anything crossing a boundary is.
@@ -8,7 +8,7 @@ import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { JobEventSchema, type JobEvent } from "../../../shared/job-events.js";
-import { JobViewSchema } from "../../../shared/tools.js";
+import { JobStatusSchema } from "../../../shared/job-view.js";
 import {
   ResultHeadSchema,
   StoreConflictError,
@@ -32,9 +32,25 @@ CREATE TABLE IF NOT EXISTS results (job_id TEXT PRIMARY KEY, head TEXT NOT NULL)
 CREATE TABLE IF NOT EXISTS result_chunks (
   job_id TEXT NOT NULL, idx INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (job_id, idx)) WITHOUT ROWID;
 `;
+/** The cached fold as stored; what does not parse is rebuilt from events (see `foldOf`). */
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
 const UNFINISHED = "status IN ('pending', 'running')";
 const isUnfinished = (status: string) => status === "pending" || status === "running";
-type JobRow = { job_id: string; subject: string; session_id: string | null; created_at: number; view: string };
+type JobRow = {
+  job_id: string;
+  subject: string;
+  session_id: string | null;
+  status: string;
+  created_at: number;
+  last_seq: number;
+  fold: string;
+};
 
 /** Opens (and creates, with its directory) the database at `path`; ":memory:" for a private one. */
 export function createSqliteStore(path: string): JobStore {
@@ -59,7 +75,7 @@ export function createSqliteStore(path: string): JobStore {
       "INSERT INTO inputs (job_id, occasion, budget_per_person, csv, employees) VALUES (?, ?, ?, ?, ?)",
     ),
     getJob: db.prepare<[string], JobRow>(
-      "SELECT job_id, subject, session_id, created_at, view FROM jobs WHERE job_id = ?",
+      "SELECT job_id, subject, session_id, status, created_at, last_seq, view AS fold FROM jobs WHERE job_id = ?",
     ),
     lastSeq: db.prepare<[string], number>("SELECT last_seq FROM jobs WHERE job_id = ?").pluck(),
     status: db.prepare<[string], string>("SELECT status FROM jobs WHERE job_id = ?").pluck(),
@@ -85,7 +101,7 @@ export function createSqliteStore(path: string): JobStore {
       )
       .pluck(),
     unfinished: db.prepare<[], JobRow>(
-      `SELECT job_id, subject, session_id, created_at, view FROM jobs WHERE ${UNFINISHED} ORDER BY created_at`,
+      `SELECT job_id, subject, session_id, status, created_at, last_seq, view AS fold FROM jobs WHERE ${UNFINISHED} ORDER BY created_at`,
     ),
     expired: db.prepare<[number], string>(`SELECT job_id FROM jobs WHERE created_at < ? AND NOT ${UNFINISHED}`).pluck(),
     deletes: ["events", "result_chunks", "results", "inputs", "jobs"].map((t) =>
@@ -100,7 +116,9 @@ export function createSqliteStore(path: string): JobStore {
     jobId: r.job_id,
     owner: r.session_id === null ? { subject: r.subject } : { subject: r.subject, sessionId: r.session_id },
     createdAt: r.created_at,
-    view: JobViewSchema.parse(JSON.parse(r.view)),
+    status: JobStatusSchema.parse(r.status),
+    lastSeq: r.last_seq,
+    fold: parseJson(r.fold),
   });
 
   const create = db.transaction(
@@ -133,13 +151,13 @@ export function createSqliteStore(path: string): JobStore {
     (
       jobId: string,
       events: JobEvent[],
-      view: Parameters<JobStore["append"]>[2],
+      fold: Parameters<JobStore["append"]>[2],
       head?: Parameters<JobStore["append"]>[3],
     ) => {
       const last = q.lastSeq.get(jobId);
       if (last === undefined) throw new StoreConflictError(`no job ${jobId}`);
       checkContinues(last, events);
-      const ends = !isUnfinished(view.status);
+      const ends = !isUnfinished(fold.status);
       const hasHead = (ends || head !== undefined) && q.hasHead.get(jobId) !== undefined;
       if (head) {
         if (hasHead) throw new StoreConflictError(`job ${jobId} already has a result`);
@@ -148,7 +166,7 @@ export function createSqliteStore(path: string): JobStore {
           throw new StoreConflictError(`the result needs ${chunkCount(head)} chunks, ${put} were put`);
       }
       insertEvents(jobId, events);
-      q.updateJob.run(view.status, view.lastSeq, JSON.stringify(view), jobId);
+      q.updateJob.run(fold.status, fold.lastSeq, JSON.stringify(fold), jobId);
       if (head) q.insertHead.run(jobId, JSON.stringify(head));
       else if (ends && !hasHead) q.dropChunks.run(jobId);
     },
@@ -160,8 +178,8 @@ export function createSqliteStore(path: string): JobStore {
   });
 
   return {
-    async create(job, events, view) {
-      create(job, events, JSON.stringify(view), view.status);
+    async create(job, events, fold) {
+      create(job, events, JSON.stringify(fold), fold.status);
     },
     async getJob(jobId) {
       const row = q.getJob.get(jobId);
@@ -170,8 +188,8 @@ export function createSqliteStore(path: string): JobStore {
     async putResultChunk(jobId, index, body) {
       putChunk(jobId, index, body);
     },
-    async append(jobId, events, view, head) {
-      append(jobId, events, view, head);
+    async append(jobId, events, fold, head) {
+      append(jobId, events, fold, head);
     },
     async readEvents(jobId, afterSeq, limit) {
       return q.readEvents.all(jobId, afterSeq, limit).map((body) => JobEventSchema.parse(JSON.parse(body)));

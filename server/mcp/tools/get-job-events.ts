@@ -1,6 +1,6 @@
 /**
  * `get_job_events`: the widget's follow loop. Returns a job's events after a sequence number,
- * long-polling up to `waitMs` for the next one, plus the job's current view. Hidden from the model.
+ * long-polling up to `waitMs` for the next one. Hidden from the model: the widget folds the events.
  */
 import { GetJobEventsInput, GetJobEventsOutput, TOOL } from "../../../shared/tools.js";
 import type { JobService } from "../../jobs/job-service.js";
@@ -13,20 +13,17 @@ export function getJobEventsTool({ jobs, widget }: { jobs: JobService; widget: W
     name: TOOL.getJobEvents,
     title: "Get job events",
     description:
-      "Returns the events of a gift-analysis job after `afterSeq` (waiting up to `waitMs` for new ones) and the " +
-      "job's current view. Pass `nextSeq` from the previous answer as the next `afterSeq`.",
+      "Returns the events of a gift-analysis job after `afterSeq`, waiting up to `waitMs` for new ones. " +
+      "Pass `nextSeq` from the previous answer as the next `afterSeq`.",
     input: GetJobEventsInput,
     output: GetJobEventsOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     meta: toolMeta(widget, { calledByWidget: true, hiddenFromModel: true }),
     async run(args, { caller, signal }) {
       return fromOutcome(await jobs.getEvents(args, caller, signal), (page) => {
-        const { view } = page;
-        const stage = view.stageLabel ?? view.stage;
         return success(
           page,
-          `${page.events.length} new event(s) for job ${page.jobId}; it is ${page.status} at ${view.percentage}%` +
-            `${stage ? ` (${stage})` : ""}. ` +
+          `${page.events.length} new event(s) for job ${page.jobId}; it is ${page.status}. ` +
             (page.done ? "The job has ended." : `Call again with afterSeq ${page.nextSeq} for what comes next.`),
         );
       });

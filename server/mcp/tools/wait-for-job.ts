@@ -3,7 +3,7 @@
  * `notifications/progress` (percent of 100, the stage as message) when the caller asked for it.
  */
 import { TOOL, WaitForJobInput, WaitForJobOutput } from "../../../shared/tools.js";
-import type { JobView } from "../../../shared/job-reducer.js";
+import type { JobView } from "../../../shared/job-view.js";
 import type { JobService } from "../../jobs/job-service.js";
 import type { Widget } from "../../widget.js";
 import { defineTool } from "../tool-registry.js";

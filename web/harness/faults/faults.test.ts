@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import { applyJobEvents, createJobView } from "../../../shared/job-reducer.js";
+import { applyJobEvents, createJobFold } from "../../../shared/job-reducer.js";
 import { faultBatch, NO_FAULTS, seededRandom, shuffle, type FaultConfig } from "./faults.js";
 import type { JobEvent } from "../../../shared/job-events.js";
 import { jobEventStream } from "./test-events.js";
@@ -60,10 +60,10 @@ describe("faultBatch", () => {
         fc.integer(),
         (progressCount, sizes, duplicates, shuffleOn, seed) => {
           const all = jobEventStream("job-p", progressCount);
-          const expected = applyJobEvents(createJobView("job-p"), all);
+          const expected = applyJobEvents(createJobFold("job-p"), all);
           const random = seededRandom(seed);
           const config: FaultConfig = { ...NO_FAULTS, duplicates, shuffle: shuffleOn };
-          let view = createJobView("job-p");
+          let view = createJobFold("job-p");
           let held: JobEvent[] = [];
           for (let at = 0, i = 0; at < all.length; i++) {
             const events = all.slice(at, at + sizes[i % sizes.length]);

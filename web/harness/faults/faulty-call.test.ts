@@ -1,4 +1,4 @@
-import { applyJobEvents, createJobView } from "../../../shared/job-reducer.js";
+import { applyJobEvents, createJobFold } from "../../../shared/job-reducer.js";
 import { parseJobEvents } from "../../../shared/job-events.js";
 import { TOOL } from "../../../shared/tools.js";
 import { NO_FAULTS, seededRandom, type FaultConfig } from "./faults.js";
@@ -15,7 +15,7 @@ const eventLog: CallTool = async (name, args) => {
   const events = ALL.filter((e) => e.seq > after).slice(0, 3);
   const nextSeq = events.length ? events[events.length - 1].seq : after;
   const done = nextSeq === ALL.length;
-  const view = applyJobEvents(createJobView(JOB), ALL.slice(0, nextSeq));
+  const view = applyJobEvents(createJobFold(JOB), ALL.slice(0, nextSeq));
   return {
     content: [],
     structuredContent: { jobId: JOB, status: view.status, events, nextSeq, done, view },
@@ -25,7 +25,7 @@ const eventLog: CallTool = async (name, args) => {
 
 /** A follow loop like the widget's: ask after nextSeq until done, retry on a network error. */
 async function follow(callTool: CallTool) {
-  let view = createJobView(JOB);
+  let view = createJobFold(JOB);
   let afterSeq = 0;
   let errors = 0;
   for (let round = 0; round < 100; round++) {
@@ -62,7 +62,7 @@ function caller(config: FaultConfig, seed = 1) {
 }
 
 describe("createFaultyCaller", () => {
-  const expected = applyJobEvents(createJobView(JOB), ALL);
+  const expected = applyJobEvents(createJobFold(JOB), ALL);
 
   it("passes replies through untouched without faults", async () => {
     const { callTool, notes } = caller(NO_FAULTS);

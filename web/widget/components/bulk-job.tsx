@@ -13,8 +13,8 @@ import type { ToolFailure } from "../tool-reply.js";
 import { FailureText } from "./failure-text.js";
 import { JobPanel } from "./job-panel.js";
 
-/** Which job to follow: from `toolOutput`, or resumed from widget state after `resumeAfterSeq`. */
-export type FollowedJob = { jobId: string; stages: Stage[]; resumeAfterSeq?: number };
+/** Which job to follow: from `toolOutput`, or the one widget state names (a retried job). */
+export type FollowedJob = { jobId: string; stages: Stage[] };
 export type BulkJobProps = { initial: FollowedJob; tuning?: FollowTuning };
 
 /** Follows `initial` (or the job a retry started) and renders it. */
@@ -27,10 +27,7 @@ export function BulkJob({ initial, tuning }: BulkJobProps) {
   const [retryError, setRetryError] = useState<ToolFailure | null>(null);
 
   // tuning is fixed for the widget's life, so only a new job (or host/store) restarts the loop
-  useEffect(
-    () => followJob({ ...tuning, host, store, jobId: job.jobId, resumeAfterSeq: job.resumeAfterSeq }),
-    [host, store, job],
-  );
+  useEffect(() => followJob({ ...tuning, host, store, jobId: job.jobId }), [host, store, job]);
 
   const retry = async () => {
     if (input === null || retrying) return;

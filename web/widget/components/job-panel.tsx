@@ -5,7 +5,7 @@
  */
 import { useState } from "react";
 import type { Stage } from "../../../shared/job-events.js";
-import type { StageView } from "../../../shared/job-reducer.js";
+import type { StageView } from "../../../shared/job-view.js";
 import { useHost } from "../host.js";
 import { useMessages } from "../i18n.js";
 import { cancelJob } from "../job-actions.js";

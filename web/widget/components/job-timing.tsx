@@ -3,7 +3,7 @@
  * runs a one-second clock re-renders it, and stops when the job ends or the widget unmounts.
  */
 import { useEffect, useState } from "react";
-import { isTerminalStatus, type JobView } from "../../../shared/job-reducer.js";
+import { isFinished, type JobView } from "../../../shared/job-view.js";
 import { formatDuration, useMessages } from "../i18n.js";
 
 /** The current time, refreshed every second while `ticking`. */
@@ -22,7 +22,7 @@ export type JobTimingProps = { view: JobView };
 /** "Elapsed m:ss · About m:ss left", each part shown only when known. */
 export function JobTiming({ view }: JobTimingProps) {
   const t = useMessages();
-  const over = isTerminalStatus(view.status);
+  const over = isFinished(view.status);
   const now = useNow(!over);
   const since = Date.parse(view.startedAt ?? view.createdAt ?? "");
   const until = over && view.finishedAt !== null ? Date.parse(view.finishedAt) : now;

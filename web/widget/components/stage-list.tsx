@@ -2,7 +2,7 @@
  * The job's stages in order, each done, active or pending: told apart by a mark, by colour and
  * by a visually hidden word, and by `aria-current` on the active one.
  */
-import type { StageView } from "../../../shared/job-reducer.js";
+import type { StageView } from "../../../shared/job-view.js";
 import { useMessages } from "../i18n.js";
 
 const MARK = { done: "✓", active: "●", pending: "○" } as const;

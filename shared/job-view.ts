@@ -1,0 +1,52 @@
+/**
+ * The public view of a job: what tools return, what the model reads and what the widget renders.
+ * It is derived from the job's events by the reducer (job-reducer.ts) and holds nothing of the
+ * reducer's bookkeeping. A new field is added here, and set by the reducer.
+ */
+import * as z from "zod/mini";
+import { JobFailedPayload } from "./job-events.js";
+
+export const JobStatusSchema = z.enum(["pending", "running", "completed", "failed", "canceled"]);
+export type JobStatus = z.infer<typeof JobStatusSchema>;
+
+/** True once a job has ended; nothing changes its outcome after that. */
+export const isFinished = (status: JobStatus): boolean =>
+  status === "completed" || status === "failed" || status === "canceled";
+
+export const StageViewSchema = z.object({
+  id: z.string(),
+  label: z.string(),
+  state: z.enum(["pending", "active", "done"]),
+});
+export type StageView = z.infer<typeof StageViewSchema>;
+
+/** Why a job failed: the payload of its `job.failed` event. */
+export type JobError = z.infer<typeof JobFailedPayload>;
+
+export const JobViewSchema = z.object({
+  jobId: z.string(),
+  kind: z.nullable(z.string()),
+  title: z.nullable(z.string()),
+  status: JobStatusSchema,
+  /** 0–100, never decreases; 100 once any `job.completed` was seen. */
+  percentage: z.number(),
+  /** Stage id, label, message, counts and ETA of the progress event with the highest seq. */
+  stage: z.nullable(z.string()),
+  stageLabel: z.nullable(z.string()),
+  message: z.nullable(z.string()),
+  processed: z.nullable(z.number()),
+  total: z.nullable(z.number()),
+  etaSeconds: z.nullable(z.number()),
+  /** The plan in order, then stages seen only in progress events, by the lowest seq naming them. */
+  stages: z.array(StageViewSchema),
+  summary: z.nullable(z.string()),
+  resultResourceId: z.nullable(z.string()),
+  resultCount: z.nullable(z.number()),
+  error: z.nullable(JobFailedPayload),
+  cancelReason: z.nullable(z.string()),
+  createdAt: z.nullable(z.string()),
+  startedAt: z.nullable(z.string()),
+  finishedAt: z.nullable(z.string()),
+  updatedAt: z.nullable(z.string()),
+});
+export type JobView = z.infer<typeof JobViewSchema>;
