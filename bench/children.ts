@@ -13,7 +13,7 @@ const ROOT = fileURLToPath(new URL("..", import.meta.url));
 
 /** What a target says once it listens: its port and, for the ceiling, the job it answers about. */
 const TargetInfo = z.object({ port: z.number().check(z.int()), jobId: z.optional(z.string()) });
-export type TargetInfo = z.infer<typeof TargetInfo>;
+type TargetInfo = z.infer<typeof TargetInfo>;
 
 export type Target = { name: string; pid: number; info: TargetInfo; url: URL; stop(): Promise<void> };
 

@@ -10,7 +10,7 @@ import { prng, row, type BenchOptions, type BenchRow } from "./table.js";
 const STAGES = ["parse", "extract", "match", "compose"];
 
 /** Events of `jobs` jobs, interleaved at random, with duplicates and local reordering. */
-export function generateStream(total: number, jobs: number, seed = 7): JobEvent[] {
+function generateStream(total: number, jobs: number, seed = 7): JobEvent[] {
   const rand = prng(seed);
   const perJob = Math.floor(total / 1.1 / jobs);
   const ts = "2026-01-01T00:00:00.000Z";

@@ -22,7 +22,7 @@ import { loadWidget } from "./widget.js";
  * 10 MB: above the job service's 8 MB CSV limit once JSON-escaped, so a CSV that is too large
  * gets the service's helpful `input_too_large` result rather than a bare 413.
  */
-export const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
 
 export type AppOptions = {
   jobs: JobService;

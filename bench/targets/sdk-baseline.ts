@@ -6,6 +6,7 @@
  * `StreamableHTTPServerTransport`. Prints `{"port":…}` once it listens; ends on SIGTERM.
  */
 import type { Server } from "node:http";
+import type { Request, Response } from "express";
 import { createMcpExpressApp } from "@modelcontextprotocol/sdk/server/express.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/streamableHttp.js";
@@ -63,7 +64,7 @@ const getServer = (): McpServer => {
 };
 
 const app = createMcpExpressApp();
-app.post("/mcp", async (req, res) => {
+app.post("/mcp", async (req: Request, res: Response) => {
   const server = getServer();
   try {
     const transport = new StreamableHTTPServerTransport({ sessionIdGenerator: undefined });

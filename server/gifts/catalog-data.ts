@@ -7,7 +7,7 @@
 /** Editions a product is sold in; each becomes its own catalog item with a scaled price. */
 export type Edition = "single" | "size" | "gift" | "set" | "plan" | "seats";
 
-export type BaseProduct = {
+type BaseProduct = {
   name: string;
   /** Price of the plain edition, in US dollars. */
   price: number;

@@ -191,7 +191,7 @@ export const DEPARTMENT_TAGS: Record<string, string[]> = {
 };
 
 /** Lower-cases and drops one plural `s` (not from "ss"), the same for keywords and input words. */
-export function normalizeWord(word: string): string {
+function normalizeWord(word: string): string {
   const w = word.toLowerCase();
   if (w.length > 4 && w.endsWith("ies")) return `${w.slice(0, -3)}y`;
   if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss")) return w.slice(0, -1);

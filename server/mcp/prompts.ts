@@ -6,7 +6,7 @@ import type { GetPromptResult, ListPromptsResult } from "@modelcontextprotocol/s
 import { JSONRPC } from "../../shared/errors.js";
 import { JsonRpcError } from "./rpc-error.js";
 
-export const CONGRATS_PROMPT = "gift_congrats_style";
+const CONGRATS_PROMPT = "gift_congrats_style";
 
 const TONES: Record<string, string> = {
   warm: "warm and sincere",

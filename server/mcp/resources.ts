@@ -28,7 +28,7 @@ export type Resources = {
 };
 
 /** The JSON-RPC error for a URI that names nothing here; `reason` says why when it helps. */
-export function resourceNotFound(uri: string, reason?: { code: string; message: string }): JsonRpcError {
+function resourceNotFound(uri: string, reason?: { code: string; message: string }): JsonRpcError {
   return new JsonRpcError(JSONRPC.RESOURCE_NOT_FOUND, "Resource not found", reason ? { uri, reason } : { uri });
 }
 

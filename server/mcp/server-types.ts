@@ -6,5 +6,5 @@ import type { Server } from "@modelcontextprotocol/sdk/server/index.js";
 import type { Request, Result } from "@modelcontextprotocol/sdk/types.js";
 import type { JobEvent, JobNotificationMethod } from "../../shared/job-events.js";
 
-export type JobNotification = { method: JobNotificationMethod; params: JobEvent };
+type JobNotification = { method: JobNotificationMethod; params: JobEvent };
 export type GiftServer = Server<Request, JobNotification, Result>;

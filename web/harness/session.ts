@@ -26,7 +26,7 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 
 /** The tool result as the widget receives it: the server's fields, nothing added. */
-export function toWidgetResult(raw: Record<string, unknown>): WidgetToolResult {
+function toWidgetResult(raw: Record<string, unknown>): WidgetToolResult {
   const out: WidgetToolResult = { content: Array.isArray(raw.content) ? raw.content : [] };
   if (isRecord(raw.structuredContent)) out.structuredContent = raw.structuredContent;
   if (typeof raw.isError === "boolean") out.isError = raw.isError;

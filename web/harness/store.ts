@@ -9,7 +9,7 @@ import { appendHostNote, appendMessage, clearEntries, createRpcLog, type RpcLog 
 import { NO_FAULTS, type FaultConfig } from "./faults/faults.js";
 import { maxHeightFor, type DisplayMode, type Theme } from "./bridge/globals.js";
 
-export type Connection =
+type Connection =
   | { status: "connecting" }
   | { status: "ready"; sessionId: string | null; server: string }
   | { status: "error"; error: string };

@@ -36,7 +36,7 @@ const REQUEST_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
 const RESPONSE_KEYS = new Set(["jsonrpc", "id", "result", "error"]);
 
 /** Why `m` is not a JSON-RPC 2.0 message the SDK accepts, or undefined when it is one. */
-export function jsonRpcProblem(m: unknown): string | undefined {
+function jsonRpcProblem(m: unknown): string | undefined {
   if (!isObject(m)) return "a message must be a JSON object";
   if (m.jsonrpc !== "2.0") return 'a message needs "jsonrpc": "2.0"';
   const keys = Object.keys(m);

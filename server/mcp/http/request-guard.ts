@@ -72,7 +72,7 @@ const EXPECTED: Record<string, string> = {
 };
 
 /** The -32602 response for a request whose params break its schema, or undefined. */
-export function paramsError(message: JSONRPCMessage): JSONRPCErrorResponse | undefined {
+function paramsError(message: JSONRPCMessage): JSONRPCErrorResponse | undefined {
   if (!("method" in message) || !("id" in message)) return undefined;
   const check = CHECKS[message.method];
   const problems = check?.(message);

@@ -9,7 +9,7 @@ import { toolMeta, type Widget } from "../../widget.js";
 import { defineTool } from "../tool-registry.js";
 import { failure, success } from "../tool-results.js";
 
-export const DEFAULT_GIFT_COUNT = 5;
+const DEFAULT_GIFT_COUNT = 5;
 
 export type SuggestGiftsDeps = {
   matchGifts: MatchGifts;

@@ -21,10 +21,6 @@ export type HostGlobals = {
   widgetState: unknown;
 };
 
-export const DISPLAY_MODES: readonly DisplayMode[] = ["inline", "fullscreen", "pip"];
-export const THEMES: readonly Theme[] = ["light", "dark"];
-export const LOCALES = ["en-US", "ko-KR"] as const;
-
 /** The height a widget may use in each display mode (ChatGPT gives inline widgets a bounded box). */
 export function maxHeightFor(mode: DisplayMode): number {
   return mode === "inline" ? 560 : mode === "pip" ? 420 : 900;

@@ -23,7 +23,6 @@ export const WidgetCallSchema = z.discriminatedUnion("op", [
   call("openExternal", z.object({ href: z.string() })),
   call("notifyIntrinsicHeight", z.object({ height: z.number() })),
 ]);
-export type WidgetCall = z.infer<typeof WidgetCallSchema>;
 
 /** The harness's answer to a call: a value, or an error message the stand-in rejects with. */
 export type HostReply =

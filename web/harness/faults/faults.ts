@@ -19,7 +19,7 @@ export type FaultConfig = {
 export const NO_FAULTS: FaultConfig = { duplicates: 1, shuffle: false, delayMs: 0, dropNext: false };
 
 /** Share of a batch's events held back for a later batch when shuffling. */
-export const HOLD_BACK_SHARE = 0.35;
+const HOLD_BACK_SHARE = 0.35;
 
 export type BatchInput = {
   events: readonly JobEvent[];

@@ -5,8 +5,8 @@
  */
 
 /** `out`: harness → server; `in`: server → harness; `host`: something the host itself did. */
-export type Direction = "out" | "in" | "host";
-export type EntryKind = "request" | "notification" | "result" | "error" | "host";
+type Direction = "out" | "in" | "host";
+type EntryKind = "request" | "notification" | "result" | "error" | "host";
 
 export type LogEntry = {
   /** Position in the whole log, from 1; never reused, even when old entries are trimmed. */
@@ -30,7 +30,7 @@ export type LogEntry = {
   message: unknown;
 };
 
-export type PendingRequest = { n: number; at: number; method: string; tool: string | null };
+type PendingRequest = { n: number; at: number; method: string; tool: string | null };
 
 export type RpcLog = {
   entries: LogEntry[];

@@ -6,7 +6,7 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { Resource, Tool } from "@modelcontextprotocol/sdk/types.js";
 
-export const WIDGET_MIME_TYPES = ["text/html;profile=mcp-app", "text/html+skybridge"] as const;
+const WIDGET_MIME_TYPES = ["text/html;profile=mcp-app", "text/html+skybridge"] as const;
 
 export const isWidgetResource = (r: Pick<Resource, "uri" | "mimeType">): boolean =>
   r.uri.startsWith("ui://") && (WIDGET_MIME_TYPES as readonly string[]).includes(r.mimeType ?? "");
