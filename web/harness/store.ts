@@ -7,7 +7,8 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 import { useStore } from "zustand";
 import { appendHostNote, appendMessage, clearEntries, createRpcLog, type RpcLog } from "./log/rpc-log.js";
 import { NO_FAULTS, type FaultConfig } from "./faults/faults.js";
-import { maxHeightFor, type DisplayMode, type Theme } from "./bridge/globals.js";
+import type { DisplayMode, Theme } from "../host-globals.js";
+import { maxHeightFor } from "./bridge/globals.js";
 
 type Connection =
   | { status: "connecting" }

@@ -144,9 +144,11 @@ describe("the widget's other views", () => {
     expect(screen.queryByRole("progressbar")).toBeNull();
   });
 
-  it("says plainly that there is no host", () => {
+  it("says plainly, in words a user knows, that it must be opened from a chat app", async () => {
     mount(null);
-    expect(screen.getByRole("alert").textContent).toMatch(/window\.openai is not available/);
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toMatch(/inside a chat app, such as ChatGPT, Claude, VS Code or Goose/);
+    expect(alert.textContent).not.toMatch(/window\.openai|MCP/);
   });
 
   it("speaks Korean for a ko locale and follows the theme and height", async () => {

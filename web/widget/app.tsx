@@ -36,18 +36,20 @@ export function App({ host, jobStore, resultStore, tuning }: AppProps) {
 
 function Frame({ tuning }: { tuning?: FollowTuning }) {
   const t = useMessages();
-  const available = useHostGlobal("available");
+  const connection = useHostGlobal("connection");
   const theme = useHostGlobal("theme");
   const maxHeight = useHostGlobal("maxHeight");
   const locale = useHostGlobal("locale");
   return (
     <div className="gg-root" data-theme={theme} lang={locale} style={maxHeight === null ? undefined : { maxHeight }}>
-      {available ? (
+      {connection === "ready" ? (
         <Content tuning={tuning} />
-      ) : (
+      ) : connection === "none" ? (
         <p className="gg-panel" role="alert">
           {t.noHost}
         </p>
+      ) : (
+        <p className="gg-panel gg-muted">{t.connecting}</p>
       )}
     </div>
   );
@@ -58,10 +60,11 @@ type Chosen =
   | { kind: "job"; job: FollowedJob }
   | { kind: "error"; error: z.infer<typeof ToolErrorSchema> }
   | { kind: "waiting" }
+  | { kind: "cancelled" }
   | { kind: "nothing" };
 
 /** Parses toolOutput and widgetState; a widget state naming a job wins, as it may be a retried job. */
-function choose(toolOutput: unknown, widgetState: unknown): Chosen {
+function choose(toolOutput: unknown, widgetState: unknown, cancelled: boolean): Chosen {
   const gifts = SuggestGiftsOutput.safeParse(toolOutput);
   if (gifts.success) return { kind: "gifts", result: gifts.data };
   const bulk = StartBulkOutput.safeParse(toolOutput);
@@ -73,7 +76,8 @@ function choose(toolOutput: unknown, widgetState: unknown): Chosen {
   if (bulk.success) return { kind: "job", job: { jobId: bulk.data.jobId, stages: bulk.data.stages } };
   const failed = ErrorOutput.safeParse(toolOutput);
   if (failed.success) return { kind: "error", error: failed.data.error };
-  return toolOutput === null ? { kind: "waiting" } : { kind: "nothing" };
+  if (toolOutput === null) return cancelled ? { kind: "cancelled" } : { kind: "waiting" };
+  return { kind: "nothing" };
 }
 
 function Content({ tuning }: { tuning?: FollowTuning }) {
@@ -82,7 +86,8 @@ function Content({ tuning }: { tuning?: FollowTuning }) {
   // widget state is read once: later writes are the loop's own progress, not a new job to follow
   const host = useHost();
   const [initialState] = useState(() => host.getGlobals().widgetState);
-  const chosen = useMemo(() => choose(toolOutput, initialState), [toolOutput, initialState]);
+  const cancelled = useHostGlobal("toolCancelled");
+  const chosen = useMemo(() => choose(toolOutput, initialState, cancelled), [toolOutput, initialState, cancelled]);
   switch (chosen.kind) {
     case "gifts":
       return <GiftCards result={chosen.result} />;
@@ -96,6 +101,8 @@ function Content({ tuning }: { tuning?: FollowTuning }) {
       );
     case "waiting":
       return <p className="gg-panel gg-muted">{t.waitingForTool}</p>;
+    case "cancelled":
+      return <p className="gg-panel gg-muted">{t.toolCancelled}</p>;
     case "nothing":
       return <p className="gg-panel gg-muted">{t.nothingToShow}</p>;
   }

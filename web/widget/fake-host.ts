@@ -15,7 +15,7 @@ import {
   type PersonResult,
   type SkippedRow,
 } from "../../shared/tools.js";
-import { SET_GLOBALS_EVENT } from "./host.js";
+import { SET_GLOBALS_EVENT } from "../host-globals.js";
 
 export type FakeJob = {
   stages?: Stage[];

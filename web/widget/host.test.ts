@@ -1,7 +1,8 @@
 // @vitest-environment jsdom
 import { CancelJobOutput, TOOL } from "../../shared/tools.js";
 import { installFakeHost, type FakeHost } from "./fake-host.js";
-import { createHost, SET_GLOBALS_EVENT } from "./host.js";
+import { SET_GLOBALS_EVENT } from "../host-globals.js";
+import { createHost } from "./host.js";
 
 let fake: FakeHost | undefined;
 afterEach(() => {
@@ -9,12 +10,12 @@ afterEach(() => {
   fake = undefined;
 });
 
-describe("createHost", () => {
+describe("createHost in ChatGPT (window.openai)", () => {
   it("reads the host's globals, normalizing what it does not recognise", () => {
     fake = installFakeHost({ theme: "dark", locale: "ko-KR", maxHeight: 480 });
     const host = createHost();
     expect(host.getGlobals()).toMatchObject({
-      available: true,
+      connection: "ready",
       theme: "dark",
       locale: "ko-KR",
       maxHeight: 480,
@@ -41,14 +42,13 @@ describe("createHost", () => {
     expect(seen).toHaveLength(2);
   });
 
-  it("says plainly when there is no host, and fails calls instead of throwing", async () => {
+  it("says plainly when there is no host at all (no window.openai, no parent frame), and fails calls instead of throwing", async () => {
     const host = createHost();
-    expect(host.getGlobals().available).toBe(false);
+    await vi.waitFor(() => expect(host.getGlobals().connection).toBe("none"));
     await expect(host.callTool(TOOL.cancelJob, { jobId: "job-1" }, CancelJobOutput)).resolves.toMatchObject({
       ok: false,
       error: { code: "unreachable" },
     });
-    await expect(host.setWidgetState({})).rejects.toThrow(/setWidgetState/);
     host.dispose();
   });
 

@@ -1,24 +1,31 @@
 /**
- * The host bridge: the one module that touches `window.openai` (ChatGPT's Apps SDK surface).
- * Globals become a snapshot React reads with useSyncExternalStore, refreshed by the
- * `openai:set_globals` event; tool calls come back parsed by the shared schemas, never cast.
+ * The host as the widget sees it: one `Host` interface with one adapter per kind of host, the
+ * MCP Apps bridge (`hosts/mcp-apps.ts`, every standard host) and ChatGPT's `window.openai`
+ * (`hosts/openai.ts`). Nothing else in the widget knows which one it runs in. Globals become a
+ * snapshot React reads with useSyncExternalStore; tool replies come back parsed, never cast.
  */
 import { createContext, useContext, useSyncExternalStore } from "react";
 import type * as z from "zod/mini";
 import type { ToolName } from "../../shared/tools.js";
-import { localFailure, readToolReply, type ToolOutcome } from "./tool-reply.js";
+import type { DisplayMode, Theme } from "../host-globals.js";
+import { createMcpAppsHost } from "./hosts/mcp-apps.js";
+import { createOpenAiHost } from "./hosts/openai.js";
+import type { ToolOutcome } from "./tool-reply.js";
 
-export type Theme = "light" | "dark";
-export type DisplayMode = "inline" | "pip" | "fullscreen";
 /** What the widget reads from the host. Object-valued globals stay `unknown` until a schema parses them. */
 export type HostGlobals = {
-  available: boolean;
+  /** "connecting" until the host answered, "none" when no host is there. */
+  connection: "connecting" | "ready" | "none";
   toolInput: unknown;
   toolOutput: unknown;
   toolResponseMetadata: unknown;
+  /** Set when the host canceled the tool call this widget belongs to. */
+  toolCancelled: boolean;
   widgetState: unknown;
   theme: Theme;
   displayMode: DisplayMode;
+  /** The display modes the host offers; the widget asks only for those. */
+  displayModes: readonly DisplayMode[];
   maxHeight: number | null;
   locale: string;
 };
@@ -27,103 +34,61 @@ export type Host = {
   getGlobals(): HostGlobals;
   subscribe(listener: () => void): () => void;
   callTool<T>(name: ToolName, args: Record<string, unknown>, schema: z.ZodMiniType<T>): Promise<ToolOutcome<T>>;
+  /** Kept across renders where the host keeps widget state (ChatGPT); elsewhere it is dropped. */
   setWidgetState(state: Record<string, unknown>): Promise<void>;
   requestDisplayMode(mode: DisplayMode): Promise<void>;
-  sendFollowUpMessage(prompt: string): Promise<void>;
-  /** Stops listening to the window. */
+  /** Called once when the host tears the widget down. */
+  onTeardown(listener: () => void): void;
+  /** Stops listening to the window and the host. */
   dispose(): void;
 };
 
-/** The window event a host fires when globals change; `detail.globals` holds what changed. */
-export const SET_GLOBALS_EVENT = "openai:set_globals";
-const KEYS = [
-  "toolInput",
-  "toolOutput",
-  "toolResponseMetadata",
-  "widgetState",
-  "theme",
-  "displayMode",
-  "maxHeight",
-  "locale",
-] as const;
+export const INITIAL_GLOBALS: HostGlobals = {
+  connection: "connecting",
+  toolInput: null,
+  toolOutput: null,
+  toolResponseMetadata: null,
+  toolCancelled: false,
+  widgetState: null,
+  theme: "light",
+  displayMode: "inline",
+  displayModes: ["inline"],
+  maxHeight: null,
+  locale: "en",
+};
 
-const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null;
-const asRecord = (x: unknown): Record<string, unknown> | null => (isRecord(x) ? x : null);
-
-function snapshot(openai: Record<string, unknown> | null, changed: Record<string, unknown>): HostGlobals {
-  const get = (k: (typeof KEYS)[number]) => (k in changed ? changed[k] : openai?.[k]);
-  const mode = get("displayMode");
-  const height = get("maxHeight");
-  const locale = get("locale");
-  return {
-    available: openai !== null,
-    toolInput: get("toolInput") ?? null,
-    toolOutput: get("toolOutput") ?? null,
-    toolResponseMetadata: get("toolResponseMetadata") ?? null,
-    widgetState: get("widgetState") ?? null,
-    theme: get("theme") === "dark" ? "dark" : "light",
-    displayMode: mode === "pip" || mode === "fullscreen" ? mode : "inline",
-    maxHeight: typeof height === "number" && height > 0 ? height : null,
-    locale: typeof locale === "string" && locale !== "" ? locale : "en",
-  };
+/**
+ * The host for this window: ChatGPT's `window.openai` where it is present (it gives widget state
+ * and height reports on top of the standard), otherwise the MCP Apps bridge to the parent frame.
+ */
+export function createHost(win: Window = window): Host {
+  return Reflect.get(win, "openai") ? createOpenAiHost(win) : createMcpAppsHost(win);
 }
 
-/** Builds the bridge over `win.openai`; where it is absent, `available` is false and calls fail. */
-export function createHost(win: Window = window): Host {
-  const openai = () => asRecord(Reflect.get(win, "openai"));
+/** Globals kept as a snapshot, with listeners told when it changes; adapters build on it. */
+export function createGlobals(initial: HostGlobals) {
+  let globals = initial;
   const listeners = new Set<() => void>();
-  // What the events reported so far: the latest news wins over a window.openai not yet updated.
-  const reported: Record<string, unknown> = {};
-  let globals = snapshot(openai(), reported);
-  const onGlobals = (event: Event) => {
-    const detail = asRecord(Reflect.get(event, "detail"));
-    Object.assign(reported, asRecord(detail?.globals));
-    const next = snapshot(openai(), reported);
-    if (KEYS.some((k) => next[k] !== globals[k]) || next.available !== globals.available) {
+  return {
+    get: () => globals,
+    subscribe(listener: () => void) {
+      listeners.add(listener);
+      return () => void listeners.delete(listener);
+    },
+    /** Applies what changed; listeners hear of it only when some value really changed. */
+    update(changes: Partial<HostGlobals>) {
+      const next = { ...globals, ...changes };
+      if ((Object.keys(changes) as (keyof HostGlobals)[]).every((k) => next[k] === globals[k])) return;
       globals = next;
       for (const l of listeners) l();
-    }
-  };
-  win.addEventListener(SET_GLOBALS_EVENT, onGlobals);
-
-  /** Calls a host method by name; a missing host or method rejects, like a failed call. */
-  const invoke = async (method: string, ...args: unknown[]): Promise<unknown> => {
-    const target = openai();
-    const fn = target?.[method];
-    if (typeof fn !== "function") throw new Error(`window.openai.${method} is not available`);
-    return await Reflect.apply(fn, target, args);
-  };
-
-  return {
-    getGlobals: () => globals,
-    subscribe(listener) {
-      listeners.add(listener);
-      return () => listeners.delete(listener);
     },
-    async callTool(name, args, schema) {
-      try {
-        return readToolReply(await invoke("callTool", name, args), schema);
-      } catch (e) {
-        return { ok: false, error: localFailure("unreachable", e instanceof Error ? e.message : String(e)) };
-      }
-    },
-    async setWidgetState(state) {
-      await invoke("setWidgetState", state);
-    },
-    async requestDisplayMode(mode) {
-      await invoke("requestDisplayMode", { mode });
-    },
-    async sendFollowUpMessage(prompt) {
-      await invoke("sendFollowUpMessage", { prompt });
-    },
-    dispose: () => win.removeEventListener(SET_GLOBALS_EVENT, onGlobals),
   };
 }
 
 /** Carries the host from <App> to the components. */
 export const HostContext = createContext<Host | null>(null);
 
-/** The host given to <App>; components use this, never `window.openai`. */
+/** The host given to <App>; components use this, never a host API. */
 export function useHost(): Host {
   const host = useContext(HostContext);
   if (host === null) throw new Error("useHost needs a <HostContext.Provider>");

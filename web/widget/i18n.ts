@@ -6,7 +6,10 @@ import type { JobStatus, StageView } from "../../shared/job-view.js";
 import { useHostGlobal } from "./host.js";
 
 const en = {
-  noHost: "GiftGenius needs a ChatGPT or MCP Apps host: window.openai is not available here.",
+  noHost:
+    "GiftGenius shows its results inside a chat app, such as ChatGPT, Claude, VS Code or Goose. Open it from a conversation there; on its own, this page cannot reach the app.",
+  connecting: "Connecting to the chat app…",
+  toolCancelled: "The request was canceled before it finished.",
   waitingForTool: "Waiting for the tool result…",
   nothingToShow: "This tool result has nothing to show.",
   toolFailed: "The tool call failed.",
@@ -54,7 +57,10 @@ const en = {
 export type Messages = typeof en;
 
 const ko: Messages = {
-  noHost: "GiftGenius는 ChatGPT 또는 MCP Apps 호스트에서 실행해야 합니다: 여기에는 window.openai가 없습니다.",
+  noHost:
+    "GiftGenius는 ChatGPT, Claude, VS Code, Goose 같은 채팅 앱 안에서 결과를 보여 줍니다. 그 앱의 대화에서 열어 주세요. 이 페이지만으로는 앱에 연결할 수 없습니다.",
+  connecting: "채팅 앱에 연결하는 중…",
+  toolCancelled: "요청이 끝나기 전에 취소되었습니다.",
   waitingForTool: "도구 결과를 기다리는 중…",
   nothingToShow: "이 도구 결과에는 표시할 내용이 없습니다.",
   toolFailed: "도구 호출에 실패했습니다.",

@@ -1,25 +1,8 @@
 /**
- * The globals a host puts on `window.openai`, in the shape of the Apps SDK (`OpenAiGlobals`):
- * visuals, layout, and the state of the tool call the widget belongs to.
+ * The harness's choices for the globals it gives the widget: the locales it offers, the height
+ * of each display mode, and the globals before any tool call.
  */
-export type Theme = "light" | "dark";
-export type DisplayMode = "inline" | "fullscreen" | "pip";
-
-export type HostGlobals = {
-  theme: Theme;
-  locale: string;
-  displayMode: DisplayMode;
-  maxHeight: number;
-  userAgent: {
-    device: { type: "desktop" | "mobile" | "tablet" | "unknown" };
-    capabilities: { hover: boolean; touch: boolean };
-  };
-  safeArea: { insets: { top: number; bottom: number; left: number; right: number } };
-  toolInput: Record<string, unknown>;
-  toolOutput: Record<string, unknown> | null;
-  toolResponseMetadata: Record<string, unknown> | null;
-  widgetState: unknown;
-};
+import type { DisplayMode, OpenAiGlobals } from "../../host-globals.js";
 
 /** The height a widget may use in each display mode (ChatGPT gives inline widgets a bounded box). */
 export function maxHeightFor(mode: DisplayMode): number {
@@ -27,7 +10,7 @@ export function maxHeightFor(mode: DisplayMode): number {
 }
 
 /** Globals before any tool call: a desktop browser with hover, no insets. */
-export function defaultGlobals(): HostGlobals {
+export function defaultGlobals(): OpenAiGlobals {
   return {
     theme: "light",
     locale: "en-US",

@@ -1,6 +1,7 @@
 // @vitest-environment jsdom
 import { createStandinScript, injectStandin, scriptSafeJson } from "./standin.js";
-import { defaultGlobals, type HostGlobals } from "./globals.js";
+import type { OpenAiGlobals } from "../../host-globals.js";
+import { defaultGlobals } from "./globals.js";
 
 const ORIGIN = location.origin;
 const CHANNEL = "test-channel";
@@ -11,7 +12,7 @@ type WidgetWindow = Window & { openai: Record<string, any>; seen?: unknown[]; pw
 /** Loads a widget document with the stand-in into a child iframe of this (the harness) window. */
 function widgetDocument(
   bodyScript = "",
-  globals: HostGlobals = {
+  globals: OpenAiGlobals = {
     ...defaultGlobals(),
     toolInput: { occasion: "farewell" },
     toolOutput: { jobId: "j-1" },

@@ -4,10 +4,10 @@
  * fires `openai:set_globals` when the harness changes globals, and reports the content height,
  * as ChatGPT does.
  */
-import type { HostGlobals } from "./globals.js";
+import type { OpenAiGlobals } from "../../host-globals.js";
 
 export type StandinConfig = {
-  globals: HostGlobals;
+  globals: OpenAiGlobals;
   /** The harness's origin: the only target and the only accepted sender of messages. */
   parentOrigin: string;
   channel: string;

@@ -4,7 +4,7 @@
  * changed globals into the iframe.
  */
 import { CHANNEL, WidgetCallSchema, type HostGlobalsUpdate, type HostReply } from "./messages.js";
-import type { DisplayMode, HostGlobals } from "./globals.js";
+import type { DisplayMode, OpenAiGlobals } from "../../host-globals.js";
 
 export type WidgetHostHandlers = {
   /** Runs a tool call; resolves with the full tool result the widget receives. */
@@ -56,7 +56,7 @@ export function listenToWidget(host: Window, frame: () => Window | null, handler
 }
 
 /** Sends changed globals to the widget, which fires `openai:set_globals` with them. */
-export function pushGlobals(widget: Window, globals: Partial<HostGlobals>): void {
+export function pushGlobals(widget: Window, globals: Partial<OpenAiGlobals>): void {
   const message: HostGlobalsUpdate = { channel: CHANNEL, type: "globals", globals };
   widget.postMessage(message, "*");
 }

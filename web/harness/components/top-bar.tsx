@@ -6,7 +6,7 @@ import type { HarnessSession } from "../session.js";
 import { useHarness, type HarnessStore } from "../store.js";
 import { Segmented } from "./segmented.js";
 import { GiftIcon } from "./gift-icon.js";
-import type { DisplayMode, Theme } from "../bridge/globals.js";
+import type { DisplayMode, Theme } from "../../host-globals.js";
 
 const THEME_OPTIONS = [
   { value: "light", label: "Light" },

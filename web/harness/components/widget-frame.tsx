@@ -5,7 +5,8 @@
  */
 import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
 import { CHANNEL } from "../bridge/messages.js";
-import { defaultGlobals, type HostGlobals } from "../bridge/globals.js";
+import type { OpenAiGlobals } from "../../host-globals.js";
+import { defaultGlobals } from "../bridge/globals.js";
 import { createStandinScript, injectStandin } from "../bridge/standin.js";
 import { listenToWidget, pushGlobals } from "../bridge/widget-host.js";
 import type { HarnessSession } from "../session.js";
@@ -27,7 +28,7 @@ export function WidgetFrame({ store, session, mount }: Props) {
   // Read once per mount: later changes travel as openai:set_globals instead of a reload.
   const baked = useMemo(() => {
     const s = store.getState();
-    const globals: HostGlobals = {
+    const globals: OpenAiGlobals = {
       ...defaultGlobals(),
       theme: s.theme,
       displayMode: s.displayMode,
@@ -65,15 +66,15 @@ export function WidgetFrame({ store, session, mount }: Props) {
   }, [store, session, mount]);
 
   // Push only what differs from what the widget already has.
-  const sent = useRef<Partial<HostGlobals>>(baked.globals);
+  const sent = useRef<Partial<OpenAiGlobals>>(baked.globals);
   useEffect(() => {
     sent.current = baked.globals;
   }, [baked]);
   useEffect(() => {
     const win = ref.current?.contentWindow;
-    const next: Partial<HostGlobals> = { theme, displayMode, locale, maxHeight };
+    const next: Partial<OpenAiGlobals> = { theme, displayMode, locale, maxHeight };
     const changed = Object.fromEntries(
-      Object.entries(next).filter(([k, v]) => sent.current[k as keyof HostGlobals] !== v),
+      Object.entries(next).filter(([k, v]) => sent.current[k as keyof OpenAiGlobals] !== v),
     );
     if (!win || Object.keys(changed).length === 0) return;
     sent.current = { ...sent.current, ...changed };

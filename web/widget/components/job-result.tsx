@@ -18,6 +18,7 @@ export function JobResult({ jobId, summary }: JobResultProps) {
   const store = useResultStoreApi();
   const locale = useHostGlobal("locale");
   const displayMode = useHostGlobal("displayMode");
+  const displayModes = useHostGlobal("displayModes");
   const pages = useResultStore((s) => s.pages[jobId]);
   useEffect(() => {
     void loadNextPage(host, store, jobId);
@@ -27,7 +28,7 @@ export function JobResult({ jobId, summary }: JobResultProps) {
   return (
     <div className="gg-result">
       <p className="gg-summary">{pages?.summary ?? summary}</p>
-      {displayMode !== "fullscreen" && (
+      {displayMode !== "fullscreen" && displayModes.includes("fullscreen") && (
         <button
           type="button"
           className="gg-button gg-secondary"

@@ -1,0 +1,180 @@
+/**
+ * The MCP Apps adapter against the real peer: the official `AppBridge` (host side of
+ * @modelcontextprotocol/ext-apps) in front of the real server, linked to the adapter in memory.
+ * The browser test (web/harness/e2e.test.ts) runs the built widget the same way over postMessage.
+ */
+import { AppBridge, type McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
+import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { CancelJobOutput, StartBulkOutput, TOOL } from "../../../shared/tools.js";
+import { connectClient, employeeCsv, startTestServer, type TestServer } from "../../../server/test-support.js";
+import { followJob } from "../follow-job.js";
+import type { Host } from "../host.js";
+import { createJobViews } from "../job-views.js";
+import { createMcpAppsHost, PROTOCOL_VERSION, type Port } from "./mcp-apps.js";
+
+const CONTEXT: McpUiHostContext = {
+  theme: "light",
+  locale: "ko-KR",
+  displayMode: "inline",
+  availableDisplayModes: ["inline", "fullscreen"],
+  containerDimensions: { maxHeight: 500 },
+};
+
+let server: TestServer;
+let client: Client;
+beforeAll(async () => {
+  server = await startTestServer();
+  client = await connectClient(server.mcpUrl);
+});
+afterAll(async () => {
+  await client.close();
+  await server.close();
+});
+
+/** A widget window for the adapter: a parent frame to talk to, and timers. */
+const widgetWindow = () => ({ parent: {}, setTimeout: globalThis.setTimeout.bind(globalThis) }) as unknown as Window;
+
+/** The official host bridge on one end of an in-memory pair, our adapter on the other; every message recorded. */
+async function connect(context: McpUiHostContext = CONTEXT) {
+  const [viewEnd, hostEnd] = InMemoryTransport.createLinkedPair();
+  const bridge = new AppBridge(
+    client,
+    { name: "test-host", version: "1.0.0" },
+    { serverTools: {} },
+    { hostContext: context },
+  );
+  const sent: JSONRPCMessage[] = [];
+  const initialized = new Promise<void>((resolve) => bridge.addEventListener("initialized", () => resolve()));
+  await bridge.connect(hostEnd);
+  const listeners = new Set<(m: unknown) => void>();
+  viewEnd.onmessage = (m) => listeners.forEach((l) => l(m));
+  await viewEnd.start();
+  const port: Port = {
+    post(message) {
+      sent.push(message as JSONRPCMessage);
+      void viewEnd.send(message as JSONRPCMessage);
+    },
+    listen(receive) {
+      listeners.add(receive);
+      return () => void listeners.delete(receive);
+    },
+  };
+  const host = createMcpAppsHost(widgetWindow(), port);
+  await initialized;
+  return { bridge, host, sent };
+}
+
+const methods = (sent: JSONRPCMessage[]) => sent.flatMap((m) => ("method" in m ? [m.method] : []));
+
+describe("the MCP Apps adapter against AppBridge and the real server", () => {
+  let host: Host | undefined;
+  let bridge: AppBridge | undefined;
+  afterEach(async () => {
+    host?.dispose();
+    await bridge?.close();
+  });
+
+  it("initializes first, then takes the host context, tool input and tool result", async () => {
+    const c = await connect();
+    ({ host, bridge } = c);
+    expect(methods(c.sent).slice(0, 2)).toEqual(["ui/initialize", "ui/notifications/initialized"]);
+    expect(c.sent[0]).toMatchObject({
+      params: { protocolVersion: PROTOCOL_VERSION, appInfo: { name: "GiftGenius" }, appCapabilities: {} },
+    });
+    expect(bridge.getAppVersion()).toEqual({ name: "GiftGenius", version: "0.1.0" });
+    expect(host.getGlobals()).toMatchObject({
+      connection: "ready",
+      theme: "light",
+      locale: "ko-KR",
+      displayMode: "inline",
+      displayModes: ["inline", "fullscreen"],
+      maxHeight: 500,
+      toolOutput: null,
+    });
+
+    const args = { occasion: "birthday", budget: 40 };
+    const result = await client.callTool({ name: TOOL.suggestGifts, arguments: args });
+    await bridge.sendToolInput({ arguments: args });
+    await bridge.sendToolResult(result as Parameters<AppBridge["sendToolResult"]>[0]);
+    await vi.waitFor(() => expect(host?.getGlobals().toolOutput).toEqual(result.structuredContent));
+    expect(host.getGlobals()).toMatchObject({ toolInput: args, toolResponseMetadata: result._meta ?? null });
+
+    await bridge.sendToolCancelled({ reason: "the user stopped it" });
+    await vi.waitFor(() => expect(host?.getGlobals().toolCancelled).toBe(true));
+  });
+
+  it("follows a job to its result through tools/call, folding the events it gets", async () => {
+    const c = await connect();
+    ({ host, bridge } = c);
+    const started = await host.callTool(
+      TOOL.startBulk,
+      { csv: employeeCsv(2_000), occasion: "year-end", budgetPerPerson: 30 },
+      StartBulkOutput,
+    );
+    if (!started.ok) throw new Error(started.error.message);
+    const store = createJobViews();
+    const release = followJob({ host, store, jobId: started.value.jobId, waitMs: 5_000 });
+    await vi.waitFor(() => expect(store.getState().jobs[started.value.jobId]?.status).toBe("completed"), {
+      timeout: 20_000,
+    });
+    release();
+    const view = store.getState().jobs[started.value.jobId];
+    expect(view).toMatchObject({ percentage: 100, resultCount: 2_000 });
+    expect(view.stages.map((s) => s.state)).toEqual(["done", "done", "done", "done"]);
+    expect(methods(c.sent).filter((m) => m === "tools/call").length).toBeGreaterThan(1);
+  });
+
+  it("cancels a job through the host", async () => {
+    const c = await connect();
+    ({ host, bridge } = c);
+    const started = await host.callTool(
+      TOOL.startBulk,
+      { csv: employeeCsv(150_000), occasion: "year-end", budgetPerPerson: 30 },
+      StartBulkOutput,
+    );
+    if (!started.ok) throw new Error(started.error.message);
+    const canceled = await host.callTool(TOOL.cancelJob, { jobId: started.value.jobId }, CancelJobOutput);
+    expect(canceled).toEqual({ ok: true, value: { jobId: started.value.jobId, status: "canceled", changed: true } });
+  });
+
+  it("follows host-context changes, asks for fullscreen only where offered, and answers teardown", async () => {
+    const c = await connect();
+    ({ host, bridge } = c);
+    const seen: string[] = [];
+    host.subscribe(() => seen.push(host!.getGlobals().theme));
+    bridge.setHostContext({ ...CONTEXT, theme: "dark", containerDimensions: { maxHeight: 700 } });
+    await vi.waitFor(() => expect(host?.getGlobals()).toMatchObject({ theme: "dark", maxHeight: 700 }));
+    expect(seen).toEqual(["dark"]);
+
+    const asked: string[] = [];
+    bridge.onrequestdisplaymode = async ({ mode }) => {
+      asked.push(mode);
+      return { mode };
+    };
+    await host.requestDisplayMode("pip"); // not offered: never asked
+    await host.requestDisplayMode("fullscreen");
+    expect(asked).toEqual(["fullscreen"]);
+    expect(host.getGlobals().displayMode).toBe("fullscreen");
+
+    let tornDown = 0;
+    host.onTeardown(() => tornDown++);
+    await expect(bridge.teardownResource({}, { timeout: 2_000 })).resolves.toEqual({});
+    expect(tornDown).toBe(1);
+  });
+
+  it("says there is no host when nothing answers ui/initialize", async () => {
+    vi.useFakeTimers();
+    try {
+      const silent: Port = { post: () => {}, listen: () => () => {} };
+      const lonely = createMcpAppsHost(widgetWindow(), silent);
+      expect(lonely.getGlobals().connection).toBe("connecting");
+      await vi.advanceTimersByTimeAsync(5_000);
+      expect(lonely.getGlobals().connection).toBe("none");
+      lonely.dispose();
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+});

@@ -1,0 +1,85 @@
+/**
+ * The host adapter for ChatGPT's `window.openai` (the Apps SDK surface): globals from its fields
+ * and the `openai:set_globals` event, tool calls through `callTool`, and the extras the standard
+ * lacks, each feature-detected: widget state, `notifyIntrinsicHeight`, `requestDisplayMode`.
+ */
+import { DISPLAY_MODES, SET_GLOBALS_EVENT, type DisplayMode } from "../../host-globals.js";
+import { createGlobals, INITIAL_GLOBALS, type Host, type HostGlobals } from "../host.js";
+import { localFailure, readToolReply } from "../tool-reply.js";
+import { observeSize } from "./size.js";
+
+const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null;
+const asRecord = (x: unknown): Record<string, unknown> | null => (isRecord(x) ? x : null);
+const isDisplayMode = (x: unknown): x is DisplayMode => DISPLAY_MODES.includes(x as DisplayMode);
+
+/** The widget's globals from `window.openai`'s, with what the events reported winning. */
+function read(openai: Record<string, unknown>, reported: Record<string, unknown>): Partial<HostGlobals> {
+  const get = (k: string) => (k in reported ? reported[k] : openai[k]);
+  const mode = get("displayMode");
+  const height = get("maxHeight");
+  const locale = get("locale");
+  return {
+    toolInput: get("toolInput") ?? null,
+    toolOutput: get("toolOutput") ?? null,
+    toolResponseMetadata: get("toolResponseMetadata") ?? null,
+    widgetState: get("widgetState") ?? null,
+    theme: get("theme") === "dark" ? "dark" : "light",
+    displayMode: isDisplayMode(mode) ? mode : "inline",
+    maxHeight: typeof height === "number" && height > 0 ? height : null,
+    locale: typeof locale === "string" && locale !== "" ? locale : "en",
+  };
+}
+
+/** Builds the adapter over `win.openai`, which the caller has checked is there. */
+export function createOpenAiHost(win: Window): Host {
+  const openai = () => asRecord(Reflect.get(win, "openai")) ?? {};
+  const reported: Record<string, unknown> = {};
+  const canRequestMode = typeof openai().requestDisplayMode === "function";
+  const globals = createGlobals({
+    ...INITIAL_GLOBALS,
+    connection: "ready",
+    displayModes: canRequestMode ? ["inline", "fullscreen", "pip"] : ["inline"],
+    ...read(openai(), reported),
+  });
+  const onGlobals = (event: Event) => {
+    Object.assign(reported, asRecord(asRecord(Reflect.get(event, "detail"))?.globals));
+    globals.update(read(openai(), reported));
+  };
+  win.addEventListener(SET_GLOBALS_EVENT, onGlobals);
+
+  /** Calls a `window.openai` method by name; a missing one rejects, like a failed call. */
+  const invoke = async (method: string, ...args: unknown[]): Promise<unknown> => {
+    const target = openai();
+    const fn = target[method];
+    if (typeof fn !== "function") throw new Error(`window.openai.${method} is not available`);
+    return await Reflect.apply(fn, target, args);
+  };
+  const stopSize = observeSize(win, ({ height }) => {
+    if (typeof openai().notifyIntrinsicHeight === "function") void invoke("notifyIntrinsicHeight", height);
+  });
+
+  return {
+    getGlobals: globals.get,
+    subscribe: globals.subscribe,
+    async callTool(name, args, schema) {
+      try {
+        return readToolReply(await invoke("callTool", name, args), schema);
+      } catch (e) {
+        return { ok: false, error: localFailure("unreachable", e instanceof Error ? e.message : String(e)) };
+      }
+    },
+    async setWidgetState(state) {
+      await invoke("setWidgetState", state);
+    },
+    async requestDisplayMode(mode) {
+      await invoke("requestDisplayMode", { mode });
+    },
+    onTeardown() {
+      // ChatGPT removes the frame without notice; nothing to flush
+    },
+    dispose() {
+      win.removeEventListener(SET_GLOBALS_EVENT, onGlobals);
+      stopSize();
+    },
+  };
+}

@@ -1,0 +1,33 @@
+/**
+ * Watches the widget's own size and reports it when it changes, as hosts ask (MCP Apps'
+ * `ui/notifications/size-changed`, ChatGPT's `notifyIntrinsicHeight`): a ResizeObserver on the
+ * document, reports coalesced to one per animation frame, nothing sent twice.
+ */
+
+/** Calls `report` with the document's width and height whenever they change; returns the stop. */
+export function observeSize(win: Window, report: (size: { width: number; height: number }) => void): () => void {
+  const Observer = Reflect.get(win, "ResizeObserver") as typeof ResizeObserver | undefined;
+  if (Observer === undefined) return () => {};
+  const doc = win.document.documentElement;
+  let last = "";
+  let frame = 0;
+  const measure = () => {
+    frame = 0;
+    // the content's own height, not the frame's: a host that sized the frame must not feed back
+    const height = Math.ceil(win.document.body.getBoundingClientRect().height);
+    const width = Math.ceil(doc.getBoundingClientRect().width);
+    const key = `${width}x${height}`;
+    if (key === last) return;
+    last = key;
+    report({ width, height });
+  };
+  const observer = new Observer(() => {
+    if (frame === 0) frame = win.requestAnimationFrame(measure);
+  });
+  observer.observe(doc);
+  observer.observe(win.document.body);
+  return () => {
+    observer.disconnect();
+    if (frame !== 0) win.cancelAnimationFrame(frame);
+  };
+}
