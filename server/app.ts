@@ -39,6 +39,8 @@ export type AppOptions = {
   staticDir?: string;
   /** Hears about unexpected errors; quiet by default. */
   onError?: (error: unknown) => void;
+  /** Development only: a request may slow its job down to watch it (see start-bulk-analysis.ts). */
+  devPace?: boolean;
 };
 
 /** Under @hono/node-server the Node request is at hand; elsewhere it is not. */
@@ -49,7 +51,13 @@ export type App = { app: Hono<Env>; close(): Promise<void> };
 export function createApp(options: AppOptions): App {
   const { jobs, allowedOrigins = [], maxBodyBytes = DEFAULT_MAX_BODY_BYTES, onError = () => {} } = options;
   const widget = loadWidget(options.widgetHtmlPath ?? "dist/widget/index.html");
-  const shared = createMcpShared({ jobs, matchGifts: options.matchGifts ?? defaultMatcher, widget, onError });
+  const shared = createMcpShared({
+    jobs,
+    matchGifts: options.matchGifts ?? defaultMatcher,
+    widget,
+    onError,
+    devPace: options.devPace ?? false,
+  });
   const mcp = createMcpHttpHandler({ shared, maxBodyBytes, sessionIdleMs: options.sessionIdleMs, onError });
   const allowed = new Set(allowedOrigins);
   const startedAt = Date.now();

@@ -34,16 +34,30 @@ function openStore(kind = "sqlite"): JobStore {
   }
 }
 
-const jobs = createJobService({ store: openStore(process.env.STORE), match: matchGifts });
+// development only: a request may slow its job down to watch it in the harness
+const devPace = process.env.GIFTGENIUS_DEV === "1";
+const jobs = createJobService({
+  store: openStore(process.env.STORE),
+  match: matchGifts,
+  onError: (error, context) => console.error(`jobs: ${context}:`, error),
+});
 const { app, close } = createApp({
   jobs,
   allowedOrigins: parseOrigins(process.env.ALLOWED_ORIGINS),
   staticDir: "dist/harness",
+  devPace,
   onError: (error) => console.error(error),
 });
 
 const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
   console.log(`GiftGenius MCP server: http://${host}:${info.port}/mcp`);
+  console.log(`Local host harness:    http://${host}:${info.port}/`);
+  if (devPace) console.log("Development mode (GIFTGENIUS_DEV=1): the harness may slow jobs down to watch them.");
+});
+server.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code !== "EADDRINUSE") throw error;
+  console.error(`Port ${port} on ${host} is already in use: stop what holds it, or set PORT to another port.`);
+  process.exit(1);
 });
 // Idle sockets outlive the usual 60 s idle timeout of proxies and HTTP clients, so a client never
 // reuses a socket that the server is closing at that moment (Node's default is 5 s).

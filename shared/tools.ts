@@ -62,6 +62,8 @@ export const StartBulkInput = z.object({
   budgetPerPerson: z.number().check(z.positive()).check(z.describe("Default budget per person, in US dollars")),
 });
 export type StartBulkArgs = z.infer<typeof StartBulkInput>;
+/** The request `_meta` key a developer's host sets to slow a job down, where the server allows it. */
+export const PACE_META_KEY = "giftgenius/paceMs";
 export const StartBulkOutput = z.object({
   jobId: z.string(),
   status: JobStatusSchema,

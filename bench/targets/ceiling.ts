@@ -18,7 +18,7 @@ import { endWithParent } from "../children.js";
 const jobs = createJobService({ store: createMemoryStore(), match: matchGifts });
 const shared = createMcpShared({ jobs, matchGifts, widget: loadWidget("dist/widget/index.html"), catalog: CATALOG });
 const caller = { subject: "anonymous" };
-const ctx = { caller, signal: new AbortController().signal, progress: () => {} };
+const ctx = { caller, signal: new AbortController().signal, meta: {}, progress: () => {} };
 
 const started = await jobs.start(BENCH_JOB, caller);
 if (!started.ok) throw new Error(started.error.message);

@@ -31,6 +31,7 @@ function contextOf(extra: Extra): ToolContext {
   return {
     caller: { subject: extra.authInfo?.clientId ?? "anonymous", sessionId: extra.sessionId },
     signal: extra.signal,
+    meta: extra._meta ?? {},
     progress: (progress, total, message) => {
       if (token === undefined) return;
       extra

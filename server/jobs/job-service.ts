@@ -39,7 +39,7 @@ import type { JobStore } from "./store.js";
 import { createWaiters } from "./waiters.js";
 
 export type JobService = {
-  start(args: StartBulkArgs, caller: Caller): Promise<Outcome<StartBulkResult>>;
+  start(args: StartBulkArgs, caller: Caller, options?: StartOptions): Promise<Outcome<StartBulkResult>>;
   /** Events after `afterSeq`; with `waitMs`, resolves as soon as one exists (long poll) or time is up. */
   getEvents(
     args: z.output<typeof GetJobEventsInput>,
@@ -60,6 +60,12 @@ export type JobService = {
   /** Subscribes to every appended event; returns the unsubscribe function. */
   onEvent(listener: (notice: JobEventNotice) => void): () => void;
   close(): Promise<void>;
+};
+
+/** How to run one job. */
+export type StartOptions = {
+  /** A pause between slices of work, in ms, so that a developer can watch the job (see the harness). */
+  paceMs?: number;
 };
 
 export type JobServiceOptions = {
@@ -242,7 +248,7 @@ export function createJobService({
     getResult: tracked(reads.getResult),
     readResult: tracked(reads.readResult),
 
-    start: tracked(async (args: StartBulkArgs, caller: Caller) => {
+    start: tracked(async (args: StartBulkArgs, caller: Caller, options: StartOptions = {}) => {
       await ready;
       if (closing) return fail<StartBulkResult>("internal", "The server is shutting down.", "Try again in a moment.");
       const plan = planStart(args, limits);
@@ -267,7 +273,7 @@ export function createJobService({
       );
       const controller = new AbortController();
       live.set(jobId, { owner, controller });
-      const run = { ...plan.value, jobId, maxRows: limits.maxRows, match };
+      const run = { ...plan.value, jobId, maxRows: limits.maxRows, match, paceMs: options.paceMs };
       scheduler.enqueue(jobId, () => execute(jobId, owner, run, controller));
       return ok({ jobId, status: fold.status, stages, resultUri: URI.jobResult(jobId) });
     }),

@@ -52,17 +52,25 @@ export type McpDeps = {
   catalog?: readonly CatalogItem[];
   /** Hears about handlers that threw. */
   onError?: (error: unknown) => void;
+  /** Lets a request slow its job down (`_meta["giftgenius/paceMs"]`), to watch it: development only. */
+  devPace?: boolean;
 };
 
 /** The connection-independent parts, built once per app. */
 export type McpShared = { jobs: JobService; tools: ToolRegistry; resources: Resources; prompts: Prompts };
 
 /** The six tools, each with its schemas, _meta and handler. */
-export function createToolSpecs({ jobs, matchGifts, widget, catalog = CATALOG }: Omit<McpDeps, "onError">): ToolSpec[] {
+export function createToolSpecs({
+  jobs,
+  matchGifts,
+  widget,
+  catalog = CATALOG,
+  devPace = false,
+}: Omit<McpDeps, "onError">): ToolSpec[] {
   const cheapestPrice = Math.min(...catalog.map((i) => i.price));
   return [
     suggestGiftsTool({ matchGifts, cheapestPrice, widget }),
-    startBulkAnalysisTool({ jobs, widget }),
+    startBulkAnalysisTool({ jobs, widget, devPace }),
     getJobEventsTool({ jobs, widget }),
     getJobResultTool({ jobs, widget }),
     cancelJobTool({ jobs, widget }),
@@ -87,6 +95,7 @@ function toolContext(extra: Extra): ToolContext {
   return {
     caller: callerOf(extra),
     signal: extra.signal,
+    meta: extra._meta ?? {},
     progress:
       token === undefined
         ? () => {}

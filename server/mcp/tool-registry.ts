@@ -16,6 +16,8 @@ export type ToolContext = {
   caller: Caller;
   /** Aborted when the request is canceled or its connection closes. */
   signal: AbortSignal;
+  /** The request's `_meta` (progress token, the host's hints such as `openai/locale`). */
+  meta: Record<string, unknown>;
   /** Reports progress when the caller sent a `progressToken`; does nothing otherwise. */
   progress(progress: number, total: number, message?: string): void;
 };

@@ -4,11 +4,11 @@
  * of the sample CSV must end in the same widget view with faults (duplicates ×3, shuffling, a
  * dropped reply) as without. Needs `npm run build` first (dist/harness and dist/widget).
  */
-import { existsSync, mkdirSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parse } from "csv-parse/sync";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../../server/test-support.js";
+import { employeeCsv, startTestServer, type TestServer } from "../../server/test-support.js";
 
 const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
 const HARNESS_DIR = root("dist/harness");
@@ -30,7 +30,7 @@ beforeAll(async () => {
   for (const built of [`${HARNESS_DIR}/index.html`, WIDGET_HTML]) {
     if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` before this test`);
   }
-  server = await startTestServer({ staticDir: HARNESS_DIR, widgetHtmlPath: WIDGET_HTML });
+  server = await startTestServer({ staticDir: HARNESS_DIR, widgetHtmlPath: WIDGET_HTML, devPace: true });
   browser = await chromium.launch({
     executablePath: "/usr/bin/chromium",
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
@@ -48,8 +48,8 @@ afterAll(async () => {
 
 const frame = () => page.locator('iframe[title="Widget"]');
 
-/** Starts the bulk analysis from the form and waits for the new widget to show the finished job. */
-async function runBulkAnalysis(): Promise<{ stages: string[]; people: string[] }> {
+/** Starts the bulk analysis from the form; returns the widget of this call once it is mounted. */
+async function startFromForm() {
   const previous = (await frame().count()) > 0 ? await frame().getAttribute("data-mount") : null;
   await page.getByRole("button", { name: "Start bulk analysis" }).click();
   // Wait for the widget of this call, not the one still showing the previous result.
@@ -62,7 +62,12 @@ async function runBulkAnalysis(): Promise<{ stages: string[]; people: string[] }
       { timeout: JOB_TIMEOUT },
     )
     .not.toBe(previous);
-  const widget = page.frameLocator(`iframe[data-mount="${await frame().getAttribute("data-mount")}"]`);
+  return page.frameLocator(`iframe[data-mount="${await frame().getAttribute("data-mount")}"]`);
+}
+
+/** Starts the bulk analysis from the form and waits for the new widget to show the finished job. */
+async function runBulkAnalysis(): Promise<{ stages: string[]; people: string[] }> {
+  const widget = await startFromForm();
   const bar = widget.getByRole("progressbar");
   await expect
     .poll(() => bar.getAttribute("aria-valuenow").catch(() => null), { timeout: JOB_TIMEOUT, interval: 100 })
@@ -103,6 +108,8 @@ async function screenshotOnFailure(body: () => Promise<void>) {
   }
 }
 
+let clean: { stages: string[]; people: string[] };
+
 describe("the harness against the real server", () => {
   it(
     "shows the same finished bulk analysis with and without faults, and logs every call",
@@ -113,7 +120,7 @@ describe("the harness against the real server", () => {
           .poll(() => page.getByRole("textbox", { name: /Employees CSV/ }).inputValue())
           .toContain("Zoë Müller");
 
-        const clean = await runBulkAnalysis();
+        clean = await runBulkAnalysis();
         for (const name of SAMPLE_NAMES) expect(clean.people.some((text) => text.includes(name))).toBe(true);
 
         await page.getByLabel("Duplicates ×").fill("3");
@@ -152,6 +159,95 @@ describe("the harness against the real server", () => {
         await page.frameLocator('iframe[title="Widget"]').getByRole("progressbar").scrollIntoViewIfNeeded();
         mkdirSync(root("test-artifacts"), { recursive: true });
         await page.screenshot({ path: SCREENSHOT });
+      }),
+    3 * JOB_TIMEOUT,
+  );
+
+  it.each([
+    ["ChatGPT (window.openai)", "openai"],
+    ["MCP Apps (AppBridge)", "mcp-apps"],
+  ])(
+    "in the %s host: follows a job to the same result, changes theme, and cancels a job mid-way",
+    (label, kind) =>
+      screenshotOnFailure(async () => {
+        await page.getByLabel("Duplicates ×").fill("1");
+        await page.getByLabel("Shuffle within and across batches").uncheck();
+        await page.getByRole("radio", { name: label }).click();
+        await page.getByRole("button", { name: "Clear" }).click();
+        await page.getByRole("button", { name: "Load sample CSV" }).click();
+        expect(await runBulkAnalysis()).toEqual(clean);
+
+        const widget = page.frameLocator('iframe[title="Widget"]');
+        await page.getByRole("radio", { name: "Dark" }).click();
+        await expect.poll(() => widget.locator(".gg-root").getAttribute("data-theme")).toBe("dark");
+        await page.getByRole("radio", { name: "Light" }).click();
+        await expect.poll(() => widget.locator(".gg-root").getAttribute("data-theme")).toBe("light");
+
+        // a job long enough to cancel while it runs, uploaded as a file (held as a chip, not in the text area)
+        await page.locator('input[type="file"]').setInputFiles({
+          name: "employees-150k.csv",
+          mimeType: "text/csv",
+          buffer: Buffer.from(employeeCsv(150_000)),
+        });
+        await expect.poll(() => page.getByLabel("Uploaded CSV").textContent()).toContain("150,000 rows");
+        await page.getByLabel(/^Pace/).selectOption("40");
+        const running = await startFromForm();
+        // at a watchable pace the bar is seen strictly between 0 and 100, never going down
+        const seen: number[] = [];
+        await expect
+          .poll(
+            async () => {
+              const now = Number(await running.getByRole("progressbar").getAttribute("aria-valuenow"));
+              if (now > 0 && now < 100 && now !== seen.at(-1)) seen.push(now);
+              return seen.length;
+            },
+            { timeout: JOB_TIMEOUT, interval: 50 },
+          )
+          .toBeGreaterThanOrEqual(3);
+        expect(seen).toEqual([...seen].sort((a, b) => a - b));
+        await running.getByRole("button", { name: "Cancel" }).click();
+        await expect
+          .poll(() => running.locator(".gg-outcome").textContent(), { timeout: JOB_TIMEOUT })
+          .toMatch(/Canceled/i);
+        const stopped = Number(await running.getByRole("progressbar").getAttribute("aria-valuenow"));
+        expect(stopped).toBeLessThan(100);
+        await page.getByLabel("Uploaded CSV").getByRole("button", { name: "Remove" }).click();
+        await page.getByLabel(/^Pace/).selectOption("0");
+
+        // what crossed each bridge, by peer and method, for the record
+        const rows = await page
+          .locator(".log-list .log-row")
+          .evaluateAll((els) =>
+            els.map(
+              (e) => `${e.getAttribute("data-peer")} ${e.getAttribute("data-kind")} ${e.getAttribute("data-method")}`,
+            ),
+          );
+        const counts: Record<string, number> = {};
+        for (const r of rows) counts[r] = (counts[r] ?? 0) + 1;
+        mkdirSync(root("test-artifacts"), { recursive: true });
+        writeFileSync(root(`test-artifacts/messages-${kind}.json`), `${JSON.stringify(counts, null, 2)}\n`);
+        if (kind === "mcp-apps") {
+          for (const m of [
+            "view request ui/initialize",
+            "view result ui/initialize",
+            "view notification ui/notifications/initialized",
+            "view notification ui/notifications/tool-input",
+            "view notification ui/notifications/tool-result",
+            "view notification ui/notifications/host-context-changed",
+            "view notification ui/notifications/size-changed",
+            "view request tools/call",
+            "view result tools/call",
+          ]) {
+            expect(counts[m] ?? 0, m).toBeGreaterThan(0);
+          }
+          // the frame takes the height the widget reported, not the host's maximum
+          const height = await frame().evaluate((el) => el.getBoundingClientRect().height);
+          expect(height).toBeLessThan(560);
+        } else {
+          expect(Object.keys(counts).some((k) => k.startsWith("view "))).toBe(false);
+        }
+        expect(pageErrors).toEqual([]);
+        await page.screenshot({ path: root(`test-artifacts/harness-${kind}.png`) });
       }),
     3 * JOB_TIMEOUT,
   );

@@ -14,8 +14,8 @@ import type { HarnessStore } from "./store.js";
 export type HarnessSession = {
   /** Connects (or reconnects) and loads the tool and resource lists. */
   connect(): Promise<void>;
-  /** Calls a tool as the model would, then shows its result in a fresh widget. */
-  runTool(name: string, args: Record<string, unknown>): Promise<void>;
+  /** Calls a tool as the model would (with `meta` as the request's `_meta`), then shows its result in a fresh widget. */
+  runTool(name: string, args: Record<string, unknown>, meta?: Record<string, unknown>): Promise<void>;
   /** What the widget's `window.openai.callTool` reaches. */
   widgetCallTool: CallTool;
   /** Ends the session on the server and closes the connection. */
@@ -50,9 +50,9 @@ export function createHarnessSession(store: HarnessStore, endpoint: URL): Harnes
   let resources: Resource[] = [];
   const s = () => store.getState();
 
-  const call: CallTool = async (name, args) => {
+  const call = async (name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) => {
     if (!client) throw new Error("The harness is not connected to the server");
-    return toWidgetResult(await client.callTool({ name, arguments: args }));
+    return toWidgetResult(await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }));
   };
 
   async function connect() {
@@ -90,11 +90,11 @@ export function createHarnessSession(store: HarnessStore, endpoint: URL): Harnes
     }
   }
 
-  async function runTool(name: string, args: Record<string, unknown>) {
+  async function runTool(name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) {
     s().setBusy(name);
     s().setProblem(null);
     try {
-      const result = await call(name, args);
+      const result = await call(name, args, meta);
       const uri = widgetUriFor(name, tools, resources);
       if (!uri) throw new Error("The server lists no ui:// widget resource for this tool");
       const widget = await readWidget(client!, uri);
@@ -103,6 +103,7 @@ export function createHarnessSession(store: HarnessStore, endpoint: URL): Harnes
         toolInput: args,
         toolOutput: result.structuredContent ?? null,
         toolResponseMetadata: result._meta ?? null,
+        toolContent: result.content,
         isError: result.isError === true,
         widgetUri: uri,
         html: widget.html,

@@ -5,6 +5,7 @@ const mount = {
   toolInput: { occasion: "x" },
   toolOutput: { jobId: "j" },
   toolResponseMetadata: null,
+  toolContent: [],
   isError: false,
   widgetUri: "ui://w",
   html: "<p>w</p>",

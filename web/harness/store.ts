@@ -5,7 +5,7 @@
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { useStore } from "zustand";
-import { appendHostNote, appendMessage, clearEntries, createRpcLog, type RpcLog } from "./log/rpc-log.js";
+import { appendHostNote, appendMessage, clearEntries, createRpcLog, type Peer, type RpcLog } from "./log/rpc-log.js";
 import { NO_FAULTS, type FaultConfig } from "./faults/faults.js";
 import type { DisplayMode, Theme } from "../host-globals.js";
 import { maxHeightFor } from "./bridge/globals.js";
@@ -15,6 +15,9 @@ type Connection =
   | { status: "ready"; sessionId: string | null; server: string }
   | { status: "error"; error: string };
 
+/** Which host the harness plays: ChatGPT (`window.openai`) or a standard MCP Apps host (`AppBridge`). */
+export type HostKind = "openai" | "mcp-apps";
+
 /** A tool call shown in the widget pane: what the widget gets as its toolInput/toolOutput/metadata. */
 export type Mount = {
   /** Changes on every (re)mount, so the iframe is re-created. */
@@ -23,6 +26,8 @@ export type Mount = {
   toolInput: Record<string, unknown>;
   toolOutput: Record<string, unknown> | null;
   toolResponseMetadata: Record<string, unknown> | null;
+  /** The result's content blocks, which an MCP Apps host passes on with the rest. */
+  toolContent: unknown[];
   isError: boolean;
   widgetUri: string;
   html: string;
@@ -32,6 +37,7 @@ export type Mount = {
 export type HarnessState = {
   connection: Connection;
   log: RpcLog;
+  hostKind: HostKind;
   theme: Theme;
   displayMode: DisplayMode;
   locale: string;
@@ -49,10 +55,12 @@ export type HarnessState = {
 };
 
 export type HarnessActions = {
-  logMessage(direction: "out" | "in", message: unknown): void;
+  logMessage(direction: "out" | "in", message: unknown, peer?: Peer): void;
   logNote(method: string, detail: unknown): void;
   clearLog(): void;
   setConnection(connection: Connection): void;
+  /** Switches the kind of host; the widget is mounted afresh in it. */
+  setHostKind(kind: HostKind): void;
   setTheme(theme: Theme): void;
   setDisplayMode(mode: DisplayMode): void;
   setLocale(locale: string): void;
@@ -77,6 +85,7 @@ export function createHarnessStore(now: () => number = Date.now): HarnessStore {
   return createStore<HarnessState & HarnessActions>()((set) => ({
     connection: { status: "connecting" },
     log: createRpcLog(),
+    hostKind: "openai",
     theme: "light",
     displayMode: "inline",
     locale: "en-US",
@@ -87,10 +96,18 @@ export function createHarnessStore(now: () => number = Date.now): HarnessStore {
     problem: null,
     followUps: [],
     intrinsicHeight: null,
-    logMessage: (direction, message) => set((s) => ({ log: appendMessage(s.log, direction, message, now()) })),
+    logMessage: (direction, message, peer) =>
+      set((s) => ({ log: appendMessage(s.log, direction, message, now(), peer) })),
     logNote: (method, detail) => set((s) => ({ log: appendHostNote(s.log, method, detail, now()) })),
     clearLog: () => set((s) => ({ log: clearEntries(s.log) })),
     setConnection: (connection) => set({ connection }),
+    setHostKind: (hostKind) =>
+      set((s) => ({
+        hostKind,
+        mount: s.mount ? { ...s.mount, key: s.mount.key + 1 } : null,
+        widgetState: null,
+        intrinsicHeight: null,
+      })),
     setTheme: (theme) => set({ theme }),
     setDisplayMode: (displayMode) => set({ displayMode }),
     setLocale: (locale) => set({ locale }),

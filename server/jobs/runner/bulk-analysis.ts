@@ -45,6 +45,22 @@ export class JobFailure extends Error {
   }
 }
 
+/** Resolves after `ms`, or rejects as soon as `signal` aborts. */
+function pause(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve, reject) => {
+    if (signal.aborted) return reject(signal.reason);
+    const timer = setTimeout(() => {
+      signal.removeEventListener("abort", stop);
+      resolve();
+    }, ms);
+    const stop = () => {
+      clearTimeout(timer);
+      reject(signal.reason);
+    };
+    signal.addEventListener("abort", stop, { once: true });
+  });
+}
+
 export type BulkRun = {
   jobId: string;
   input: StartBulkArgs;
@@ -55,6 +71,8 @@ export type BulkRun = {
   match: MatchGifts;
   /** Shared by the service's running jobs: each slice of work waits for its turn here. */
   gate: SliceGate;
+  /** A pause before each slice, in ms, to run slowly enough to watch (development only). */
+  paceMs?: number;
   signal: AbortSignal;
   /** Stores chunk `index` of the result (store.putResultChunk); called in order from 0, not awaiting each. */
   putChunk: (index: number, body: string) => Promise<void>;
@@ -82,6 +100,7 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
   /** Waits for this job's next slice. */
   const turn = async () => {
     try {
+      if (run.paceMs) await pause(run.paceMs, signal);
       await run.gate.next(signal);
     } catch {
       throw new JobStopped();

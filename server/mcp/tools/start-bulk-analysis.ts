@@ -2,13 +2,30 @@
  * `start_bulk_gift_analysis`: starts a background job that picks gifts for every employee of a
  * CSV or list, and answers at once with the job id. Rendered by the widget, which follows the job.
  */
-import { StartBulkInput, StartBulkOutput, TOOL } from "../../../shared/tools.js";
+import { PACE_META_KEY, StartBulkInput, StartBulkOutput, TOOL } from "../../../shared/tools.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { toolMeta, type Widget } from "../../widget.js";
 import { defineTool } from "../tool-registry.js";
 import { fromOutcome, success } from "../tool-results.js";
 
-export function startBulkAnalysisTool({ jobs, widget }: { jobs: JobService; widget: Widget }) {
+/** The slowest pace allowed: a pause of this many ms between slices of work. */
+const MAX_PACE_MS = 1_000;
+
+/** The pause asked for, when pacing is allowed and the value is sane; otherwise none. */
+function paceOf(meta: Record<string, unknown>, allowed: boolean): number | undefined {
+  const pace = meta[PACE_META_KEY];
+  return allowed && typeof pace === "number" && pace > 0 ? Math.min(pace, MAX_PACE_MS) : undefined;
+}
+
+export function startBulkAnalysisTool({
+  jobs,
+  widget,
+  devPace,
+}: {
+  jobs: JobService;
+  widget: Widget;
+  devPace: boolean;
+}) {
   return defineTool({
     name: TOOL.startBulk,
     title: "Start a bulk gift analysis",
@@ -22,8 +39,8 @@ export function startBulkAnalysisTool({ jobs, widget }: { jobs: JobService; widg
     output: StartBulkOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     meta: toolMeta(widget, { renders: { invoking: "Starting the gift analysis…", invoked: "Gift analysis started" } }),
-    async run(args, { caller }) {
-      return fromOutcome(await jobs.start(args, caller), (started) =>
+    async run(args, { caller, meta }) {
+      return fromOutcome(await jobs.start(args, caller, { paceMs: paceOf(meta, devPace) }), (started) =>
         success(
           started,
           `Started job ${started.jobId} (${started.status}); stages: ${started.stages.map((s) => s.label).join(", ")}. ` +

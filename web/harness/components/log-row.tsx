@@ -6,7 +6,10 @@ import { memo, useState } from "react";
 import type { LogEntry } from "../log/rpc-log.js";
 
 const ARROW = { out: "→", in: "←", host: "◆" } as const;
-const DIR_TITLE = { out: "harness → server", in: "server → harness", host: "host event" } as const;
+const DIR_TITLE = {
+  server: { out: "harness → server", in: "server → harness", host: "host event" },
+  view: { out: "host → widget", in: "widget → host", host: "host event" },
+} as const;
 
 const time = (at: number) => {
   const d = new Date(at);
@@ -17,6 +20,7 @@ function badge(e: LogEntry): { text: string; cls: string } | null {
   if (e.kind === "error") return { text: "error", cls: "error" };
   if (e.toolError) return { text: "isError", cls: "warn" };
   if (e.kind === "host") return { text: "host", cls: "host" };
+  if (e.peer === "view") return { text: "view", cls: "view" };
   return null;
 }
 
@@ -28,11 +32,12 @@ export const LogRow = memo(function LogRow({ entry: e }: { entry: LogEntry }) {
     <li
       className={`log-row ${e.dir} ${e.kind}${e.toolError ? " tool-error" : ""}`}
       data-kind={e.kind}
+      data-peer={e.peer}
       data-method={e.method}
     >
       <button type="button" className="log-line" aria-expanded={open} onClick={() => setOpen(!open)}>
         <span className="log-time">{time(e.at)}</span>
-        <span className={`log-dir ${e.dir}`} title={DIR_TITLE[e.dir]}>
+        <span className={`log-dir ${e.dir}`} title={DIR_TITLE[e.peer][e.dir]}>
           {ARROW[e.dir]}
         </span>
         <span className="log-method">

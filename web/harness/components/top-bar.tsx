@@ -7,7 +7,12 @@ import { useHarness, type HarnessStore } from "../store.js";
 import { Segmented } from "./segmented.js";
 import { GiftIcon } from "./gift-icon.js";
 import type { DisplayMode, Theme } from "../../host-globals.js";
+import type { HostKind } from "../store.js";
 
+const HOST_OPTIONS = [
+  { value: "openai", label: "ChatGPT (window.openai)" },
+  { value: "mcp-apps", label: "MCP Apps (AppBridge)" },
+] as const;
 const THEME_OPTIONS = [
   { value: "light", label: "Light" },
   { value: "dark", label: "Dark" },
@@ -24,6 +29,7 @@ const LOCALE_OPTIONS = [
 
 export function TopBar({ store, session }: { store: HarnessStore; session: HarnessSession }) {
   const connection = useHarness(store, (s) => s.connection);
+  const hostKind = useHarness(store, (s) => s.hostKind);
   const theme = useHarness(store, (s) => s.theme);
   const displayMode = useHarness(store, (s) => s.displayMode);
   const locale = useHarness(store, (s) => s.locale);
@@ -56,6 +62,7 @@ export function TopBar({ store, session }: { store: HarnessStore; session: Harne
         )}
       </div>
       <div className="globals">
+        <Segmented<HostKind> label="Host" value={hostKind} options={HOST_OPTIONS} onChange={a.setHostKind} />
         <Segmented<Theme> label="Theme" value={theme} options={THEME_OPTIONS} onChange={a.setTheme} />
         <Segmented<DisplayMode>
           label="Display"

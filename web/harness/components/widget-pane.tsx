@@ -5,6 +5,7 @@
  */
 import type { HarnessSession } from "../session.js";
 import { useHarness, type HarnessStore } from "../store.js";
+import { AppBridgeFrame } from "./app-bridge-frame.js";
 import { WidgetFrame } from "./widget-frame.js";
 import { StateInspector } from "./state-inspector.js";
 import { GiftIcon } from "./gift-icon.js";
@@ -25,6 +26,8 @@ export function WidgetPane({ store, session }: { store: HarnessStore; session: H
   const mount = useHarness(store, (s) => s.mount);
   const displayMode = useHarness(store, (s) => s.displayMode);
   const followUps = useHarness(store, (s) => s.followUps);
+  const hostKind = useHarness(store, (s) => s.hostKind);
+  const Frame = hostKind === "mcp-apps" ? AppBridgeFrame : WidgetFrame;
   return (
     <section className="pane stage-pane" aria-label="Widget">
       <div className={`stage mode-${displayMode}`}>
@@ -52,7 +55,7 @@ export function WidgetPane({ store, session }: { store: HarnessStore; session: H
                   </button>
                 </div>
               )}
-              <WidgetFrame key={mount.key} store={store} session={session} mount={mount} />
+              <Frame key={`${hostKind}:${mount.key}`} store={store} session={session} mount={mount} />
             </div>
             {followUps.map((prompt, i) => (
               <div key={i} className="turn user-turn">

@@ -4,8 +4,10 @@
  * (follow-ups, injected faults) interleaved where they happened. No React, no I/O.
  */
 
-/** `out`: harness → server; `in`: server → harness; `host`: something the host itself did. */
+/** `out`: harness → peer; `in`: peer → harness; `host`: something the host itself did. */
 type Direction = "out" | "in" | "host";
+/** Who is on the other end: the MCP server, or the widget (the MCP Apps `ui/*` bridge). */
+export type Peer = "server" | "view";
 type EntryKind = "request" | "notification" | "result" | "error" | "host";
 
 export type LogEntry = {
@@ -14,6 +16,7 @@ export type LogEntry = {
   /** Epoch milliseconds when the message passed the transport. */
   at: number;
   dir: Direction;
+  peer: Peer;
   kind: EntryKind;
   id: string | number | null;
   /** The message's method; for a reply, the method of the request it answers ("?" when unknown). */
@@ -34,7 +37,7 @@ type PendingRequest = { n: number; at: number; method: string; tool: string | nu
 
 export type RpcLog = {
   entries: LogEntry[];
-  /** Requests still waiting for a reply, keyed by `${dir}:${id}`; kept apart from the entries so a
+  /** Requests still waiting for a reply, keyed by `${peer}:${dir}:${id}`; kept apart from the entries so a
    * reply still pairs after its request was trimmed or the view was cleared. */
   pending: Record<string, PendingRequest>;
   next: number;
@@ -56,20 +59,28 @@ const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "obj
 const isId = (v: unknown): v is string | number => typeof v === "string" || typeof v === "number";
 
 /** Appends one JSON-RPC message that crossed the transport in direction `dir`. */
-export function appendMessage(log: RpcLog, dir: "out" | "in", message: unknown, at: number): RpcLog {
+export function appendMessage(
+  log: RpcLog,
+  dir: "out" | "in",
+  message: unknown,
+  at: number,
+  peer: Peer = "server",
+): RpcLog {
   const m = isRecord(message) ? message : {};
   const id = isId(m.id) ? m.id : null;
-  const base = { n: log.next, at, dir, id, tool: null, latencyMs: null, pair: null, toolError: false, message };
+  const base = { n: log.next, at, dir, peer, id, tool: null, latencyMs: null, pair: null, toolError: false, message };
   if (typeof m.method === "string") {
     const tool =
       m.method === "tools/call" && isRecord(m.params) && typeof m.params.name === "string" ? m.params.name : null;
     const entry: LogEntry = { ...base, kind: id === null ? "notification" : "request", method: m.method, tool };
     const pending =
-      id === null ? log.pending : { ...log.pending, [`${dir}:${id}`]: { n: entry.n, at, method: m.method, tool } };
+      id === null
+        ? log.pending
+        : { ...log.pending, [`${peer}:${dir}:${id}`]: { n: entry.n, at, method: m.method, tool } };
     return push(log, entry, pending);
   }
   // A reply answers a request that travelled the other way.
-  const key = `${dir === "in" ? "out" : "in"}:${id}`;
+  const key = `${peer}:${dir === "in" ? "out" : "in"}:${id}`;
   const req = id === null ? undefined : log.pending[key];
   const entry: LogEntry = {
     ...base,
@@ -100,6 +111,7 @@ export function appendHostNote(log: RpcLog, method: string, detail: unknown, at:
     n: log.next,
     at,
     dir: "host",
+    peer: "server",
     kind: "host",
     id: null,
     method,

@@ -1,0 +1,118 @@
+/**
+ * The widget as a standard MCP Apps host shows it: the widget HTML alone in a sandboxed iframe
+ * (`allow-scripts`, no same-origin), connected through the official `AppBridge` of
+ * @modelcontextprotocol/ext-apps. The bridge answers `ui/initialize` with the host context, sends
+ * the tool input and result once the widget is initialized, forwards its `tools/call` to the
+ * server (with the harness's faults), and takes its size reports and display-mode requests. Every
+ * `ui/*` message goes to the log as the "view" peer.
+ */
+import { useEffect, useLayoutEffect, useRef } from "react";
+import { AppBridge, PostMessageTransport, type McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { DisplayMode, Theme } from "../../host-globals.js";
+import { LoggingTransport } from "../mcp/logging-transport.js";
+import type { HarnessSession } from "../session.js";
+import { maxHeightOf, useHarness, type HarnessStore, type Mount } from "../store.js";
+
+/** An inline frame never collapses below this, even when the widget reports less. */
+const MIN_HEIGHT = 80;
+const HOST_INFO = { name: "giftgenius-harness", version: "0.1.0" };
+
+type Props = { store: HarnessStore; session: HarnessSession; mount: Mount };
+
+const contextOf = (s: { theme: Theme; displayMode: DisplayMode; locale: string }): McpUiHostContext => ({
+  theme: s.theme,
+  locale: s.locale,
+  displayMode: s.displayMode,
+  availableDisplayModes: ["inline", "fullscreen", "pip"],
+  containerDimensions: { maxHeight: maxHeightOf(s) },
+  platform: "web",
+});
+
+export function AppBridgeFrame({ store, session, mount }: Props) {
+  const ref = useRef<HTMLIFrameElement>(null);
+  const bridge = useRef<AppBridge | null>(null);
+  const theme = useHarness(store, (s) => s.theme);
+  const displayMode = useHarness(store, (s) => s.displayMode);
+  const locale = useHarness(store, (s) => s.locale);
+  const intrinsic = useHarness(store, (s) => s.intrinsicHeight);
+
+  useLayoutEffect(() => {
+    const iframe = ref.current;
+    const view = iframe?.contentWindow;
+    if (!iframe || !view) return;
+    const s = () => store.getState();
+    const b = new AppBridge(
+      null,
+      HOST_INFO,
+      { serverTools: {}, openLinks: {}, logging: {}, message: { text: {} } },
+      { hostContext: contextOf(s()) },
+    );
+    b.oncalltool = async (params) =>
+      (await session.widgetCallTool(params.name, params.arguments ?? {})) as CallToolResult;
+    b.onrequestdisplaymode = async ({ mode }) => {
+      s().setDisplayMode(mode);
+      return { mode };
+    };
+    b.onopenlink = async ({ url }) => {
+      s().logNote("ui/open-link", { url });
+      if (/^https?:\/\//i.test(url)) window.open(url, "_blank", "noopener,noreferrer");
+      return {};
+    };
+    b.onmessage = async (params) => {
+      s().logNote("ui/message", params);
+      return {};
+    };
+    b.addEventListener("sizechange", ({ height }) => {
+      if (typeof height === "number") s().setIntrinsicHeight(height);
+    });
+    b.addEventListener("initialized", () => {
+      // a host sends nothing before the view says it is initialized
+      void b.sendToolInput({ arguments: mount.toolInput });
+      void b.sendToolResult({
+        content: mount.toolContent,
+        ...(mount.toolOutput === null ? {} : { structuredContent: mount.toolOutput }),
+        ...(mount.toolResponseMetadata === null ? {} : { _meta: mount.toolResponseMetadata }),
+        isError: mount.isError,
+      } as CallToolResult);
+    });
+    const transport = new LoggingTransport(new PostMessageTransport(view, view), {
+      message: (direction, message) => s().logMessage(direction, message, "view"),
+    });
+    let live = true;
+    void b.connect(transport).then(() => {
+      if (!live) return;
+      bridge.current = b;
+      iframe.srcdoc = mount.html; // loaded once the bridge listens, so no message is missed
+    });
+    return () => {
+      live = false;
+      bridge.current = null;
+      void b
+        .teardownResource({}, { timeout: 1_000 })
+        .catch(() => undefined)
+        .finally(() => void b.close());
+    };
+  }, [store, session, mount]);
+
+  // Host context changes travel as ui/notifications/host-context-changed, only the keys that changed.
+  useEffect(() => {
+    void bridge.current?.setHostContext(contextOf({ theme, displayMode, locale }));
+  }, [theme, displayMode, locale]);
+
+  const maxHeight = maxHeightOf({ displayMode });
+  const height =
+    displayMode === "inline" ? Math.max(MIN_HEIGHT, Math.min(maxHeight, intrinsic ?? maxHeight)) : undefined;
+  return (
+    <iframe
+      key={mount.key}
+      ref={ref}
+      title="Widget"
+      data-mount={mount.key}
+      data-host="mcp-apps"
+      className="widget-frame"
+      sandbox="allow-scripts"
+      style={height ? { height } : undefined}
+    />
+  );
+}
