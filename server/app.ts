@@ -39,6 +39,8 @@ export type AppOptions = {
   staticDir?: string;
   /** Hears about unexpected errors; quiet by default. */
   onError?: (error: unknown) => void;
+  /** The widget's own origin in hosts that give each app one (`ui.domain`, `openai/widgetDomain`). */
+  widgetDomain?: string;
   /** Development only: a request may slow its job down to watch it (see start-bulk-analysis.ts). */
   devPace?: boolean;
 };
@@ -50,7 +52,7 @@ export type App = { app: Hono<Env>; close(): Promise<void> };
 
 export function createApp(options: AppOptions): App {
   const { jobs, allowedOrigins = [], maxBodyBytes = DEFAULT_MAX_BODY_BYTES, onError = () => {} } = options;
-  const widget = loadWidget(options.widgetHtmlPath ?? "dist/widget/index.html");
+  const widget = loadWidget(options.widgetHtmlPath ?? "dist/widget/index.html", options.widgetDomain);
   const shared = createMcpShared({
     jobs,
     matchGifts: options.matchGifts ?? defaultMatcher,

@@ -45,6 +45,7 @@ const { app, close } = createApp({
   jobs,
   allowedOrigins: parseOrigins(process.env.ALLOWED_ORIGINS),
   staticDir: "dist/harness",
+  widgetDomain: process.env.WIDGET_DOMAIN || undefined,
   devPace,
   onError: (error) => console.error(error),
 });

@@ -27,6 +27,16 @@ describe("loadWidget", () => {
       "openai/widgetPrefersBorder": true,
     });
     expect(meta["openai/widgetDescription"]).toEqual(expect.any(String));
+    expect(meta).not.toHaveProperty("openai/widgetDomain");
+    expect(meta.ui).not.toHaveProperty("domain");
+  });
+
+  it("names the widget's own origin in both forms when one is configured", () => {
+    const { meta } = loadWidget(widgetFile("<html></html>"), "https://giftgenius.example.com");
+    expect(meta).toMatchObject({
+      ui: { domain: "https://giftgenius.example.com" },
+      "openai/widgetDomain": "https://giftgenius.example.com",
+    });
   });
 
   it("serves a placeholder that says how to build when the build is missing", () => {
@@ -39,10 +49,9 @@ describe("loadWidget", () => {
 describe("toolMeta", () => {
   const widget = loadWidget(widgetFile("<html></html>"));
 
-  it("points a rendering tool at the widget in both forms", () => {
+  it("points a rendering tool at the widget in both forms, without the deprecated flat key", () => {
     expect(toolMeta(widget, { renders: { invoking: "Working…", invoked: "Done" } })).toEqual({
       ui: { resourceUri: widget.uri },
-      "ui/resourceUri": widget.uri,
       "openai/outputTemplate": widget.uri,
       "openai/toolInvocation/invoking": "Working…",
       "openai/toolInvocation/invoked": "Done",

@@ -30,18 +30,23 @@ const PLACEHOLDER =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>GiftGenius</title></head>' +
   "<body><p>The GiftGenius widget is not built. Run <code>npx vite build</code> and restart the server.</p></body></html>";
 
-/** Reads the built widget once; a missing build yields a placeholder page so the server still starts. */
-export function loadWidget(htmlPath: string): Widget {
+/**
+ * Reads the built widget once; a missing build yields a placeholder page so the server still starts.
+ * `domain` is the widget's own origin in hosts that give each app one (ChatGPT asks for it at app
+ * submission, e.g. "https://giftgenius.example.com"); unset, hosts use their default sandbox origin.
+ */
+export function loadWidget(htmlPath: string, domain?: string): Widget {
   const built = existsSync(htmlPath);
   const html = built ? readFileSync(htmlPath, "utf8") : PLACEHOLDER;
   const hash = createHash("sha256").update(html).digest("hex").slice(0, 8);
   // No outside domains: the build inlines every script and style, and the widget talks to the
   // server only through the host's tool calls.
   const meta = {
-    ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true },
+    ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true, ...(domain ? { domain } : {}) },
     "openai/widgetCSP": { connect_domains: [], resource_domains: [] },
     "openai/widgetDescription": DESCRIPTION,
     "openai/widgetPrefersBorder": true,
+    ...(domain ? { "openai/widgetDomain": domain } : {}),
   };
   return {
     uri: `ui://widget/giftgenius.${hash}.html`,
@@ -74,7 +79,6 @@ export function toolMeta(
   const meta: Record<string, unknown> = {};
   if (renders) {
     ui.resourceUri = widget.uri;
-    meta["ui/resourceUri"] = widget.uri;
     meta["openai/outputTemplate"] = widget.uri;
     meta["openai/toolInvocation/invoking"] = renders.invoking;
     meta["openai/toolInvocation/invoked"] = renders.invoked;

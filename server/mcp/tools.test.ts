@@ -64,7 +64,11 @@ describe("tools/list", () => {
         ui: { visibility: ["app"] },
       });
     }
-    expect(meta[TOOL.getJobResult]).toMatchObject({ "openai/widgetAccessible": true });
+    // every tool the widget calls may be called from it in ChatGPT ("Try again" starts a new analysis)
+    for (const name of [TOOL.getJobEvents, TOOL.cancelJob, TOOL.getJobResult, TOOL.startBulk]) {
+      expect(meta[name], name).toMatchObject({ "openai/widgetAccessible": true });
+    }
+    for (const name of Object.values(TOOL)) expect(meta[name]).not.toHaveProperty("ui/resourceUri");
     expect(meta[TOOL.getJobResult]).not.toHaveProperty("openai/visibility");
     expect(meta[TOOL.waitForJob]).not.toHaveProperty("openai/visibility");
   });

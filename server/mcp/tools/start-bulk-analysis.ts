@@ -38,7 +38,11 @@ export function startBulkAnalysisTool({
     input: StartBulkInput,
     output: StartBulkOutput,
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    meta: toolMeta(widget, { renders: { invoking: "Starting the gift analysis…", invoked: "Gift analysis started" } }),
+    // the widget calls it too, to run a failed analysis again ("Try again")
+    meta: toolMeta(widget, {
+      renders: { invoking: "Starting the gift analysis…", invoked: "Gift analysis started" },
+      calledByWidget: true,
+    }),
     async run(args, { caller, meta }) {
       return fromOutcome(await jobs.start(args, caller, { paceMs: paceOf(meta, devPace) }), (started) =>
         success(
