@@ -2,6 +2,10 @@ import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { TOOL } from "../shared/tools.js";
+import { createApp } from "./app.js";
+import { matchGifts } from "./gifts/matcher.js";
+import { createJobService } from "./jobs/job-service.js";
+import { createMemoryStore } from "./jobs/stores/memory.js";
 import { postRaw, startTestServer, type TestServer } from "./test-support.js";
 
 const list = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
@@ -105,6 +109,34 @@ describe("the HTTP app", () => {
     const response = await fetch(server.mcpUrl, { method: "PUT", body: list });
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toBe("GET, POST, DELETE");
+  });
+});
+
+describe("what no handler answers", () => {
+  it("is still JSON: a JSON-RPC internal error on /mcp, reported to onError without details to the caller", async () => {
+    const reported: unknown[] = [];
+    const jobs = createJobService({ store: createMemoryStore(), match: matchGifts });
+    const { app, close } = createApp({ jobs, onError: (e) => reported.push(e) });
+    // a body that breaks off while it is read, as a dropped upload does
+    const broken = new ReadableStream({
+      pull(controller) {
+        controller.error(new Error("the connection was reset"));
+      },
+    });
+    const response = await app.request("/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: broken,
+      duplex: "half",
+    } as RequestInit);
+    expect(response.status).toBe(500);
+    expect(response.headers.get("content-type")).toMatch(/application\/json/);
+    const body = (await response.json()) as { error: { code: number; message: string } };
+    expect(body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32603 } });
+    expect(body.error.message).not.toMatch(/reset/);
+    expect(reported).toEqual([new Error("the connection was reset")]);
+    await close();
+    await jobs.close();
   });
 });
 

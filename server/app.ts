@@ -3,11 +3,11 @@
  * origins), /healthz, and optionally static files (the harness). Owns the MCP sessions;
  * the job service is the caller's and is not closed here.
  */
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { HttpBindings } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { cors } from "hono/cors";
-import { JSONRPC } from "../shared/errors.js";
 import { matchGifts as defaultMatcher } from "./gifts/matcher.js";
 import type { JobService } from "./jobs/job-service.js";
 import type { MatchGifts } from "./gifts/matcher.js";
@@ -93,7 +93,7 @@ export function createApp(options: AppOptions): App {
     if (!isAllowedOrigin(c.req.header("origin"), c.req.header("host"), allowed)) {
       return jsonRpcError(
         403,
-        JSONRPC.INVALID_REQUEST,
+        ErrorCode.InvalidRequest,
         `Forbidden: origin ${c.req.header("origin")} may not call this server. Add it to ALLOWED_ORIGINS to allow it.`,
       );
     }
@@ -101,6 +101,14 @@ export function createApp(options: AppOptions): App {
     return mcp.handle(c.req.raw, incoming ? (max) => readNodeBody(incoming, max) : undefined);
   });
   if (options.staticDir) app.use("/*", serveStatic({ root: options.staticDir }));
+  // What no handler answered (a body that broke off mid-read, a bug) is still a JSON answer:
+  // a JSON-RPC error on /mcp, a small JSON object elsewhere; the details go to the log only.
+  app.onError((error, c) => {
+    onError(error);
+    const message = "Internal error: the server could not handle this request. Try again.";
+    if (c.req.path === "/mcp") return jsonRpcError(500, ErrorCode.InternalError, message);
+    return c.json({ error: "internal", message }, 500);
+  });
 
   return { app, close: () => mcp.close() };
 }

@@ -1,6 +1,6 @@
 /**
  * Domain error codes and the payload of an `isError: true` tool result, in one place.
- * Protocol errors (JSON-RPC codes) are not here: they belong to the transport layer.
+ * Protocol errors use the SDK's JSON-RPC codes (`ErrorCode`), in the transport layer.
  */
 import * as z from "zod/mini";
 
@@ -24,13 +24,3 @@ export const ToolErrorSchema = z.object({
   hint: z.optional(z.string()),
 });
 export type ToolError = z.infer<typeof ToolErrorSchema>;
-
-/** JSON-RPC 2.0 error codes used by the server. */
-export const JSONRPC = {
-  PARSE_ERROR: -32700,
-  INVALID_REQUEST: -32600,
-  METHOD_NOT_FOUND: -32601,
-  INVALID_PARAMS: -32602,
-  INTERNAL_ERROR: -32603,
-  RESOURCE_NOT_FOUND: -32002,
-} as const;

@@ -39,6 +39,8 @@ import type { JobStore } from "./store.js";
 import { createWaiters } from "./waiters.js";
 
 export type JobService = {
+  /** The limits in force, for texts that state them. */
+  readonly limits: JobLimits;
   start(args: StartBulkArgs, caller: Caller, options?: StartOptions): Promise<Outcome<StartBulkResult>>;
   /** Events after `afterSeq`; with `waitMs`, resolves as soon as one exists (long poll) or time is up. */
   getEvents(
@@ -243,6 +245,7 @@ export function createJobService({
   const reads = createReads(store, gate, waiters, ready);
 
   return {
+    limits,
     getEvents: tracked(reads.getEvents),
     waitFor: tracked(reads.waitFor),
     getResult: tracked(reads.getResult),

@@ -8,7 +8,6 @@ import type {
   ListResourceTemplatesResult,
   ReadResourceResult,
 } from "@modelcontextprotocol/sdk/types.js";
-import { JSONRPC } from "../../shared/errors.js";
 import { URI } from "../../shared/tools.js";
 import type { CatalogItem } from "../gifts/catalog.js";
 import type { Caller } from "../jobs/access.js";
@@ -27,9 +26,12 @@ export type Resources = {
   assertKnown(uri: string): void;
 };
 
+/** MCP's code for an unknown resource (the SDK's ErrorCode has no name for it). */
+const RESOURCE_NOT_FOUND = -32002;
+
 /** The JSON-RPC error for a URI that names nothing here; `reason` says why when it helps. */
 function resourceNotFound(uri: string, reason?: { code: string; message: string }): JsonRpcError {
-  return new JsonRpcError(JSONRPC.RESOURCE_NOT_FOUND, "Resource not found", reason ? { uri, reason } : { uri });
+  return new JsonRpcError(RESOURCE_NOT_FOUND, "Resource not found", reason ? { uri, reason } : { uri });
 }
 
 export function createResources({

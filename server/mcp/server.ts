@@ -18,8 +18,8 @@ import {
   UnsubscribeRequestSchema,
   type ServerNotification,
   type ServerRequest,
+  ErrorCode,
 } from "@modelcontextprotocol/sdk/types.js";
-import { JSONRPC } from "../../shared/errors.js";
 import { CATALOG, type CatalogItem } from "../gifts/catalog.js";
 import type { Caller } from "../jobs/access.js";
 import type { JobService } from "../jobs/job-service.js";
@@ -122,7 +122,7 @@ export function buildMcpServer(shared: McpShared, stateful: boolean): BuiltServe
   const needsSession = (what: string) => {
     if (!stateful)
       throw new JsonRpcError(
-        JSONRPC.INVALID_REQUEST,
+        ErrorCode.InvalidRequest,
         `${what} needs a session: send initialize first and keep its Mcp-Session-Id.`,
       );
   };

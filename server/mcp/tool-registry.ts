@@ -3,9 +3,10 @@
  * `tools/list` answer (JSON Schemas included) is computed once per registry, not per request;
  * `call` checks the arguments against the input schema and turns failures into results.
  */
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod/mini";
 import type { CallToolResult, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
-import { JSONRPC, ToolErrorSchema } from "../../shared/errors.js";
+import { ToolErrorSchema } from "../../shared/errors.js";
 import type { ToolName } from "../../shared/tools.js";
 import type { Caller } from "../jobs/access.js";
 import { describeIssues } from "./input-errors.js";
@@ -75,7 +76,7 @@ export function createToolRegistry(specs: ToolSpec[], onError: (error: unknown) 
     async call(name, args, ctx) {
       const spec = byName.get(name);
       if (!spec) {
-        throw new JsonRpcError(JSONRPC.INVALID_PARAMS, `Unknown tool "${name}". Available tools: ${names}.`, {
+        throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool "${name}". Available tools: ${names}.`, {
           tool: name,
         });
       }

@@ -39,6 +39,8 @@ describe("tools/list", () => {
         openWorldHint: false,
       });
     }
+    // the limits a description states are the ones in force
+    expect(tools.find((t) => t.name === TOOL.startBulk)?.description).toContain("up to 8 MB and 200,000 rows");
     const suggest = tools.find((t) => t.name === TOOL.suggestGifts);
     expect(suggest?.inputSchema.required).toEqual(["occasion", "budget"]);
     expect(suggest?.annotations?.readOnlyHint).toBe(true);

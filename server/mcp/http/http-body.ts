@@ -4,8 +4,7 @@
  * what routing needs (is it `initialize`, does a request ask for progress).
  */
 import { readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
-import { InitializeRequestSchema } from "@modelcontextprotocol/sdk/types.js";
-import { JSONRPC } from "../../../shared/errors.js";
+import { InitializeRequestSchema, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { describeIssues } from "../input-errors.js";
 
 /** Most messages a batch may hold (the SDK's own limit). */
@@ -83,7 +82,7 @@ export async function readJsonRpcBody(req: Request, maxBytes: number, reader?: B
       ok: false,
       response: jsonRpcError(
         413,
-        JSONRPC.INVALID_REQUEST,
+        ErrorCode.InvalidRequest,
         `Request body too large: the limit is ${limit} (${maxBytes} bytes).`,
       ),
     };
@@ -94,7 +93,7 @@ export async function readJsonRpcBody(req: Request, maxBytes: number, reader?: B
   } catch (error) {
     return {
       ok: false,
-      response: jsonRpcError(400, JSONRPC.PARSE_ERROR, "Parse error: the body is not valid JSON.", String(error)),
+      response: jsonRpcError(400, ErrorCode.ParseError, "Parse error: the body is not valid JSON.", String(error)),
     };
   }
   const messages: unknown[] = Array.isArray(body) ? body : [body];
@@ -103,7 +102,7 @@ export async function readJsonRpcBody(req: Request, maxBytes: number, reader?: B
       ok: false,
       response: jsonRpcError(
         400,
-        JSONRPC.INVALID_REQUEST,
+        ErrorCode.InvalidRequest,
         `Invalid Request: a batch must hold 1 to ${MAX_BATCH} messages.`,
       ),
     };
@@ -114,7 +113,7 @@ export async function readJsonRpcBody(req: Request, maxBytes: number, reader?: B
       const where = Array.isArray(body) ? ` (message ${index})` : "";
       return {
         ok: false,
-        response: jsonRpcError(400, JSONRPC.INVALID_REQUEST, `Invalid Request${where}: ${problem}.`),
+        response: jsonRpcError(400, ErrorCode.InvalidRequest, `Invalid Request${where}: ${problem}.`),
       };
     }
   }
@@ -129,7 +128,7 @@ export async function readJsonRpcBody(req: Request, maxBytes: number, reader?: B
         ok: false,
         response: jsonRpcError(
           400,
-          JSONRPC.INVALID_PARAMS,
+          ErrorCode.InvalidParams,
           `Invalid params for initialize: ${problems}.`,
           undefined,
           id,

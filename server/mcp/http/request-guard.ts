@@ -16,8 +16,8 @@ import {
   UnsubscribeRequestSchema,
   type JSONRPCErrorResponse,
   type JSONRPCMessage,
+  ErrorCode,
 } from "@modelcontextprotocol/sdk/types.js";
-import { JSONRPC } from "../../../shared/errors.js";
 import { describeIssues, type SchemaIssue } from "../input-errors.js";
 
 type Checker = (message: Record<string, unknown>) => string[] | undefined;
@@ -82,7 +82,7 @@ function paramsError(message: JSONRPCMessage): JSONRPCErrorResponse | undefined 
     jsonrpc: "2.0",
     id: message.id,
     error: {
-      code: JSONRPC.INVALID_PARAMS,
+      code: ErrorCode.InvalidParams,
       message: `Invalid params for ${message.method}: ${problems.join("; ")}${expected ? ` (${expected})` : ""}.`,
     },
   };

@@ -3,7 +3,7 @@
  * (`initialize`), or to the stateless path, after the body checks of `http-body.ts`. The SDK's
  * `WebStandardStreamableHTTPServerTransport` does the protocol work behind each route.
  */
-import { JSONRPC } from "../../../shared/errors.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { jsonRpcError, readJsonRpcBody, type BodyReader } from "./http-body.js";
 import { buildMcpServer, type McpShared } from "../server.js";
 import { createSessions } from "./sessions.js";
@@ -65,15 +65,15 @@ export function createMcpHttpHandler({
             ? withAllow(
                 jsonRpcError(
                   405,
-                  JSONRPC.INVALID_REQUEST,
+                  ErrorCode.InvalidRequest,
                   "GET /mcp opens a session's notification stream: send the Mcp-Session-Id from initialize.",
                 ),
                 "POST",
               )
-            : jsonRpcError(400, JSONRPC.INVALID_REQUEST, "DELETE /mcp ends a session: send its Mcp-Session-Id.");
+            : jsonRpcError(400, ErrorCode.InvalidRequest, "DELETE /mcp ends a session: send its Mcp-Session-Id.");
         default:
           return withAllow(
-            jsonRpcError(405, JSONRPC.INVALID_REQUEST, `Method ${req.method} is not allowed on /mcp.`),
+            jsonRpcError(405, ErrorCode.InvalidRequest, `Method ${req.method} is not allowed on /mcp.`),
             "GET, POST, DELETE",
           );
       }

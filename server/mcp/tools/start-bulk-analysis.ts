@@ -11,6 +11,8 @@ import { fromOutcome, success } from "../tool-results.js";
 /** The slowest pace allowed: a pause of this many ms between slices of work. */
 const MAX_PACE_MS = 1_000;
 
+const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+
 /** The pause asked for, when pacing is allowed and the value is sane; otherwise none. */
 function paceOf(meta: Record<string, unknown>, allowed: boolean): number | undefined {
   const pace = meta[PACE_META_KEY];
@@ -31,7 +33,8 @@ export function startBulkAnalysisTool({
     title: "Start a bulk gift analysis",
     description:
       "Starts a background job that picks gifts for every employee of a team, for one occasion. Pass either " +
-      "`csv` (columns name, department, interests separated by ; or |, optional budget; up to 5 MB) or " +
+      "`csv` (columns name, department, interests separated by ; or |, optional budget; up to " +
+      `${megabytes(jobs.limits.maxCsvBytes)} and ${jobs.limits.maxRows.toLocaleString("en-US")} rows) or ` +
       "`employees`, plus the occasion and a default budget per person. Answers at once with a jobId while the " +
       "work runs; the widget shows live progress. Then call wait_for_job to wait for the end and " +
       "get_job_result to read the picks.",
