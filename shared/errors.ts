@@ -4,7 +4,7 @@
  */
 import * as z from "zod/mini";
 
-export const ERROR_CODES = [
+const ERROR_CODES = [
   "invalid_arguments",
   "no_gift_fits",
   "invalid_csv",

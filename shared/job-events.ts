@@ -16,13 +16,13 @@ const envelope = {
   timestamp: z.iso.datetime({ offset: true }),
 };
 
-export const JobCreatedPayload = z.object({
+const JobCreatedPayload = z.object({
   kind: z.string(),
   title: z.string(),
   stages: z.array(StageSchema),
 });
-export const JobStartedPayload = z.object({ summary: z.optional(z.string()) });
-export const JobProgressPayload = z.object({
+const JobStartedPayload = z.object({ summary: z.optional(z.string()) });
+const JobProgressPayload = z.object({
   percentage: z.number().check(z.gte(0), z.lte(100)),
   stage: z.string().check(z.minLength(1)),
   stageLabel: z.optional(z.string()),
@@ -31,7 +31,7 @@ export const JobProgressPayload = z.object({
   processed: z.optional(z.number().check(z.int(), z.gte(0))),
   total: z.optional(z.number().check(z.int(), z.gte(0))),
 });
-export const JobCompletedPayload = z.object({
+const JobCompletedPayload = z.object({
   summary: z.string(),
   resultResourceId: z.string().check(z.minLength(1)),
   resultCount: z.optional(z.number().check(z.int(), z.gte(0))),
@@ -42,7 +42,7 @@ export const JobFailedPayload = z.object({
   hint: z.optional(z.string()),
   retryable: z.boolean(),
 });
-export const JobCanceledPayload = z.object({ reason: z.optional(z.string()) });
+const JobCanceledPayload = z.object({ reason: z.optional(z.string()) });
 
 /**
  * Every job event: an envelope (`eventId`, `jobId`, `seq`, `timestamp`) and a payload by `type`.
@@ -58,7 +58,6 @@ export const JobEventSchema = z.discriminatedUnion("type", [
 ]);
 export type JobEvent = z.infer<typeof JobEventSchema>;
 export type JobEventType = JobEvent["type"];
-export type JobEventOf<T extends JobEventType> = Extract<JobEvent, { type: T }>;
 
 export const JOB_EVENT_TYPES = [
   "job.created",
@@ -68,8 +67,6 @@ export const JOB_EVENT_TYPES = [
   "job.failed",
   "job.canceled",
 ] as const satisfies readonly JobEventType[];
-
-export const TERMINAL_EVENT_TYPES = ["job.completed", "job.failed", "job.canceled"] as const;
 export const isTerminalEvent = (e: JobEvent): boolean =>
   e.type === "job.completed" || e.type === "job.failed" || e.type === "job.canceled";
 

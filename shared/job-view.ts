@@ -13,15 +13,12 @@ export type JobStatus = z.infer<typeof JobStatusSchema>;
 export const isFinished = (status: JobStatus): boolean =>
   status === "completed" || status === "failed" || status === "canceled";
 
-export const StageViewSchema = z.object({
+const StageViewSchema = z.object({
   id: z.string(),
   label: z.string(),
   state: z.enum(["pending", "active", "done"]),
 });
 export type StageView = z.infer<typeof StageViewSchema>;
-
-/** Why a job failed: the payload of its `job.failed` event. */
-export type JobError = z.infer<typeof JobFailedPayload>;
 
 export const JobViewSchema = z.object({
   jobId: z.string(),

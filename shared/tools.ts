@@ -46,13 +46,12 @@ export const SuggestGiftsOutput = z.object({
 export type SuggestGiftsResult = z.infer<typeof SuggestGiftsOutput>;
 
 // start_bulk_gift_analysis
-export const EmployeeSchema = z.object({
+const EmployeeSchema = z.object({
   name: z.string().check(z.minLength(1)),
   department: z.optional(z.string()),
   interests: z.array(z.string()),
   budget: z.optional(z.number().check(z.positive())),
 });
-export type Employee = z.infer<typeof EmployeeSchema>;
 export const StartBulkInput = z.object({
   csv: z
     .optional(z.string())
@@ -73,7 +72,7 @@ export const StartBulkOutput = z.object({
 export type StartBulkResult = z.infer<typeof StartBulkOutput>;
 
 // get_job_events
-export const MAX_WAIT_MS = 25_000;
+const MAX_WAIT_MS = 25_000;
 export const GetJobEventsInput = z.object({
   jobId: z.string().check(z.minLength(1)),
   afterSeq: z._default(z.number().check(z.int(), z.gte(0)), 0),
@@ -90,7 +89,7 @@ export const GetJobEventsOutput = z.object({
 export type GetJobEventsResult = z.infer<typeof GetJobEventsOutput>;
 
 // get_job_result
-export const PersonResultSchema = z.object({
+const PersonResultSchema = z.object({
   row: z.number().check(z.int()),
   name: z.string(),
   department: z.nullable(z.string()),

@@ -14,7 +14,7 @@ import { foldOf, type JobStore, type NewJob, type ResultHead } from "./store.js"
 /** What every appended event is published with, for notification fan-out. */
 export type JobEventNotice = { event: JobEvent; owner: Caller; fold: JobFold };
 
-export type Appended = { ok: true; fold: JobFold } | { ok: false; fold: JobFold; reason: string };
+type Appended = { ok: true; fold: JobFold } | { ok: false; fold: JobFold; reason: string };
 export type JobLog = {
   /** Stores a new job together with its `job.created` event. */
   create(job: NewJob, created: Extract<EventDraft, { type: "job.created" }>): Promise<JobFold>;

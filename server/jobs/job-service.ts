@@ -65,7 +65,7 @@ export type JobService = {
 };
 
 /** How to run one job. */
-export type StartOptions = {
+type StartOptions = {
   /** A pause between slices of work, in ms, so that a developer can watch the job (see the harness). */
   paceMs?: number;
 };

@@ -16,7 +16,7 @@ export type JobLimits = {
   sweepIntervalMs: number;
 };
 
-export const DEFAULT_LIMITS: JobLimits = {
+const DEFAULT_LIMITS: JobLimits = {
   maxCsvBytes: 8 * 1024 * 1024,
   maxRows: 200_000,
   maxConcurrentJobs: 4,

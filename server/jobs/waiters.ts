@@ -4,8 +4,8 @@
  * Nothing polls; every way out removes the waiter and its timer.
  */
 
-export type WakeReason = "event" | "timeout" | "aborted" | "closed";
-export type Waiter = { settled: Promise<WakeReason>; dispose(): void };
+type WakeReason = "event" | "timeout" | "aborted" | "closed";
+type Waiter = { settled: Promise<WakeReason>; dispose(): void };
 export type Waiters = {
   /** Arms a waiter on `jobId` that lasts at most `ms`. Call `dispose` when no longer waiting. */
   arm(jobId: string, ms: number, signal?: AbortSignal): Waiter;

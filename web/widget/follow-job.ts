@@ -14,7 +14,7 @@ import { localFailure, type ToolOutcome } from "./tool-reply.js";
 
 /** What the widget persists with `setWidgetState`: the job it follows (a retry starts another). */
 export const FollowStateSchema = z.object({ jobId: z.string().check(z.minLength(1)) });
-export type FollowState = z.infer<typeof FollowStateSchema>;
+type FollowState = z.infer<typeof FollowStateSchema>;
 
 /** Timing knobs; tests shorten them. */
 export type FollowTuning = {

@@ -98,7 +98,7 @@ const ko: Messages = {
 };
 
 /** The messages for a BCP 47 locale. */
-export const messagesFor = (locale: string): Messages => (locale.toLowerCase().startsWith("ko") ? ko : en);
+const messagesFor = (locale: string): Messages => (locale.toLowerCase().startsWith("ko") ? ko : en);
 
 /** The messages for the host's locale. */
 export function useMessages(): Messages {

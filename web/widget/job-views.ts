@@ -10,8 +10,8 @@ import { createStoreContext } from "./store-context.js";
 import type { ToolFailure } from "./tool-reply.js";
 
 /** Which seqs of a job were applied: all up to `contiguous`, plus the few `ahead` of a gap. */
-export type FeedCursor = { contiguous: number; ahead: number[] };
-export type FeedDiagnostics = {
+type FeedCursor = { contiguous: number; ahead: number[] };
+type FeedDiagnostics = {
   batches: number;
   events: number;
   /** Events whose seq had been applied already (duplicates and replays), ignored by the reducer. */

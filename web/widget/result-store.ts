@@ -9,7 +9,7 @@ import type { Host } from "./host.js";
 import { createStoreContext } from "./store-context.js";
 import type { ToolFailure } from "./tool-reply.js";
 
-export type ResultPages = {
+type ResultPages = {
   summary: string | null;
   people: PersonResult[];
   skipped: SkippedRow[];
@@ -32,7 +32,7 @@ const EMPTY: ResultPages = {
   error: null,
 };
 /** People per `get_job_result` page. */
-export const PAGE_SIZE = 20;
+const PAGE_SIZE = 20;
 
 /** Creates a store; the widget makes one, tests make one each. */
 export const createResultStore = (): ResultStore => createStore<ResultStoreState>()(() => ({ pages: {} }));

@@ -22,7 +22,7 @@ import { createProgress } from "./progress.js";
 import type { SliceGate } from "./slice-gate.js";
 
 /** Gift ideas per person. */
-export const GIFTS_PER_PERSON = 3;
+const GIFTS_PER_PERSON = 3;
 /** The most synchronous work one slice does, in ms, give or take one step. */
 const SLICE_MS = 8;
 const MEMO_LIMIT = 50_000;

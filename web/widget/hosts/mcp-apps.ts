@@ -31,7 +31,7 @@ const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "obj
 const isDisplayMode = (x: unknown): x is DisplayMode => DISPLAY_MODES.includes(x as DisplayMode);
 
 /** The parent frame as a port: only messages from it are heard. */
-export function parentPort(win: Window): Port {
+function parentPort(win: Window): Port {
   return {
     post: (message) => win.parent.postMessage(message, "*"),
     listen(receive) {
