@@ -59,6 +59,9 @@ export const StartBulkInput = z.object({
   employees: z.optional(z.array(EmployeeSchema)).check(z.describe("The employees, instead of csv")),
   occasion: z.string().check(z.minLength(1)),
   budgetPerPerson: z.number().check(z.positive()).check(z.describe("Default budget per person, in US dollars")),
+  locale: z
+    .optional(z.string().check(z.maxLength(35)))
+    .check(z.describe("The user's language as a BCP 47 tag, e.g. ko-KR: the job's labels and summary use it")),
 });
 export type StartBulkArgs = z.infer<typeof StartBulkInput>;
 /** The request `_meta` key a developer's host sets to slow a job down, where the server allows it. */

@@ -27,11 +27,12 @@ import type { MatchGifts } from "../gifts/matcher.js";
 import { createGate, type Caller } from "./access.js";
 import { createJobLog, type JobEventNotice } from "./job-log.js";
 import { resolveLimits, type JobLimits } from "./limits.js";
-import { count, fail, ok, type Outcome } from "./outcomes.js";
+import { fail, ok, type Outcome } from "./outcomes.js";
 import { createReads } from "./reads.js";
 import { JobFailure, JobStopped, runBulkAnalysis, type BulkRun } from "./runner/bulk-analysis.js";
 import { createSliceGate } from "./runner/slice-gate.js";
 import { stagePlan } from "./runner/stages.js";
+import { jobTexts, type Locale } from "./runner/texts.js";
 import { createScheduler } from "./scheduler.js";
 import { planStart } from "./start-plan.js";
 import type { EventDraft } from "./state-machine.js";
@@ -68,6 +69,8 @@ export type JobService = {
 type StartOptions = {
   /** A pause between slices of work, in ms, so that a developer can watch the job (see the harness). */
   paceMs?: number;
+  /** The language of the job's words (stage labels, progress, summaries); English by default. */
+  locale?: Locale;
 };
 
 export type JobServiceOptions = {
@@ -262,21 +265,22 @@ export function createJobService({
         caller.sessionId === undefined
           ? { subject: caller.subject }
           : { subject: caller.subject, sessionId: caller.sessionId };
-      const stages = stagePlan();
+      const texts = jobTexts(options.locale ?? "en");
+      const stages = stagePlan(texts);
       const fold = await log.create(
         { jobId, owner, input, createdAt: now() },
         {
           type: "job.created",
           payload: {
             kind: "bulk_gift_analysis",
-            title: `${input.occasion} gifts for ${count(estimatedRows)} people`,
+            title: texts.title(input.occasion, texts.count(estimatedRows)),
             stages,
           },
         },
       );
       const controller = new AbortController();
       live.set(jobId, { owner, controller });
-      const run = { ...plan.value, jobId, maxRows: limits.maxRows, match, paceMs: options.paceMs };
+      const run = { ...plan.value, jobId, maxRows: limits.maxRows, match, paceMs: options.paceMs, texts };
       scheduler.enqueue(jobId, () => execute(jobId, owner, run, controller));
       return ok({ jobId, status: fold.status, stages, resultUri: URI.jobResult(jobId) });
     }),

@@ -15,6 +15,7 @@ import {
   type SkippedRow,
 } from "../../shared/tools.js";
 import type { JobEvent } from "../../shared/job-events.js";
+import { StartBulkOutput } from "../../shared/tools.js";
 import { foldJobEvents, toJobView } from "../../shared/job-reducer.js";
 import { CATALOG } from "../gifts/catalog.js";
 import { matchGifts } from "../gifts/matcher.js";
@@ -137,6 +138,34 @@ describe("a bulk analysis over MCP", () => {
     expect(terminal).toMatchObject({ type: "job.completed", payload: { resultCount: 3_000 } });
     expect(events[0].type === "job.created" && events[0].payload.stages).toEqual(stages);
     expect(waited.view).toEqual(toJobView(foldJobEvents(jobId, events)));
+  });
+
+  it("writes the job's words in the user's language: the locale argument, or ChatGPT's openai/locale hint", async () => {
+    const byArgument = await startJob(client, {
+      csv: employeeCsv(30),
+      occasion: "설날",
+      budgetPerPerson: 40,
+      locale: "ko-KR",
+    });
+    expect(byArgument.stages.map((s) => s.label)).toEqual([
+      "직원 목록 읽기",
+      "관심사와 부서 추출",
+      "사람별 선물 고르기",
+      "결과 정리",
+    ]);
+    const hinted = await client.callTool({
+      name: TOOL.startBulk,
+      arguments: { csv: employeeCsv(30), occasion: "설날", budgetPerPerson: 40 },
+      _meta: { "openai/locale": "ko-KR" },
+    });
+    const { jobId } = StartBulkOutput.parse(hinted.structuredContent);
+    await callTool(client, TOOL.waitForJob, { jobId });
+    const { events } = await readJobHistory(client, jobId);
+    const done = events.at(-1);
+    expect(done?.type === "job.completed" && done.payload.summary).toMatch(/^30명 중 30명의 설날 선물을 찾았습니다/);
+    expect(events.find((e) => e.type === "job.created")).toMatchObject({ payload: { title: "30명을 위한 설날 선물" } });
+    const english = await startJob(client, { csv: employeeCsv(3), occasion: "holiday", budgetPerPerson: 40 });
+    expect(english.stages[0].label).toBe("Parsing the employee list");
   });
 
   it("runs 10,000 rows from start to result through a long-poll loop", async () => {

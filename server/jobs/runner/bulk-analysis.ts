@@ -12,7 +12,6 @@ import { readCsvBatches } from "../csv/reader.js";
 import { newPerson, readRecord, splitInterests, type Person } from "../csv/rows.js";
 import type { CsvColumns } from "../csv/inspect.js";
 import type { MatchGifts } from "../../gifts/matcher.js";
-import { count } from "../outcomes.js";
 import { CHUNK_SIZE, encodeChunk } from "../result-codec.js";
 import type { EventDraft } from "../state-machine.js";
 import type { StartBulkArgs } from "../../../shared/tools.js";
@@ -20,6 +19,7 @@ import { chunkCount, type ResultHead } from "../store.js";
 import { createAnswers } from "./answers.js";
 import { createProgress } from "./progress.js";
 import type { SliceGate } from "./slice-gate.js";
+import type { JobTexts } from "./texts.js";
 
 /** Gift ideas per person. */
 const GIFTS_PER_PERSON = 3;
@@ -73,6 +73,8 @@ export type BulkRun = {
   gate: SliceGate;
   /** A pause before each slice, in ms, to run slowly enough to watch (development only). */
   paceMs?: number;
+  /** The words of the events, in the caller's language. */
+  texts: JobTexts;
   signal: AbortSignal;
   /** Stores chunk `index` of the result (store.putResultChunk); called in order from 0, not awaiting each. */
   putChunk: (index: number, body: string) => Promise<void>;
@@ -90,12 +92,13 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
   await run.emit([
     {
       type: "job.started",
-      payload: { summary: `Finding ${input.occasion} gifts for about ${count(run.estimatedRows)} people` },
+      payload: { summary: run.texts.started(input.occasion, run.texts.count(run.estimatedRows)) },
     },
   ]);
   const progress = createProgress(
     (draft) => run.emit([draft]),
     () => performance.now() - started,
+    run.texts,
   );
   /** Waits for this job's next slice. */
   const turn = async () => {
@@ -136,11 +139,8 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
       skipped.push(...batch.unreadable);
       processed += batch.records.length + batch.unreadable.length;
       if (processed > run.maxRows) {
-        throw new JobFailure(
-          "too_many_rows",
-          `The CSV has more than ${count(run.maxRows)} rows.`,
-          "Split it into smaller files and start one analysis for each.",
-        );
+        const { message, hint } = run.texts.tooManyRows(run.texts.count(run.maxRows));
+        throw new JobFailure("too_many_rows", message, hint);
       }
       await progress.advance(processed);
       await turn();
@@ -213,7 +213,7 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
     await Promise.all(puts);
     await progress.advance(Math.min(n, c * CHUNK_SIZE));
   }
-  const summary = summarize(input.occasion, people, skipped.length);
+  const summary = summarize(run.texts, input.occasion, people, skipped.length);
   await run.emit(
     [{ type: "job.completed", payload: { summary, resultResourceId: URI.jobResult(run.jobId), resultCount: n } }],
     {
@@ -227,7 +227,7 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
   );
 }
 
-function summarize(occasion: string, people: Person[], skipped: number): string {
+function summarize(texts: JobTexts, occasion: string, people: Person[], skipped: number): string {
   let withGifts = 0;
   let topPicks = 0;
   for (const p of people) {
@@ -236,10 +236,11 @@ function summarize(occasion: string, people: Person[], skipped: number): string 
       topPicks += p.gifts[0].price;
     }
   }
-  const parts = [`Found ${occasion} gift ideas for ${count(withGifts)} of ${count(people.length)} people`];
-  if (withGifts > 0) parts.push(`the top picks add up to $${count(Math.round(topPicks * 100) / 100)}`);
-  if (people.length > withGifts) parts.push(`${count(people.length - withGifts)} had nothing within their budget`);
-  if (skipped > 0)
-    parts.push(`${count(skipped)} ${skipped === 1 ? "row was" : "rows were"} skipped (see skipped for why)`);
-  return `${parts.join("; ")}.`;
+  return texts.summary({
+    occasion,
+    people: people.length,
+    withGifts,
+    topPicks: Math.round(topPicks * 100) / 100,
+    skipped,
+  });
 }

@@ -3,17 +3,22 @@
  */
 import type { EventDraft } from "../state-machine.js";
 import { createProgress } from "./progress.js";
-import { STAGES, STAGE_START, stageWeight } from "./stages.js";
+import { STAGE_START, stagePlan, stageWeight, type StageId } from "./stages.js";
+import { jobTexts, localeOf } from "./texts.js";
+
+const EN = jobTexts("en");
+const STAGES = stagePlan(EN) as { id: StageId; label: string }[];
 
 type Payload = Extract<EventDraft, { type: "job.progress" }>["payload"];
 
 /** Feeds every stage `rows` items in steps of `step`; each report finds another second gone. */
-async function simulate(rows: number, step: number) {
+async function simulate(rows: number, step: number, texts = EN) {
   const sent: Payload[] = [];
   let ms = 0;
   const progress = createProgress(
     async (d) => void sent.push(d.payload),
     () => (ms += 1_000),
+    texts,
   );
   for (const { id } of STAGES) {
     await progress.enter(id, rows);
@@ -48,6 +53,14 @@ describe("createProgress", () => {
     expect(p.percentage).toBe(75);
     expect(p.etaSeconds).toBeCloseTo(seconds / 3, 1);
     expect(sent[0].etaSeconds).toBeUndefined();
+  });
+
+  it("speaks the job's language: Korean labels, messages and numbers for a ko locale", async () => {
+    const sent = await simulate(2_000, 1_000, jobTexts(localeOf(undefined, "ko-KR")));
+    const p = sent.find((s) => s.stage === "match" && s.processed === 1_000)!;
+    expect(p).toMatchObject({ stageLabel: "사람별 선물 고르기", message: "2,000명 중 1,000명의 선물을 골랐습니다" });
+    expect(localeOf("", "en-GB", "ko")).toBe("en");
+    expect(localeOf(undefined, null, "KO-kr")).toBe("ko");
   });
 
   it("stages add up to 100 percent", () => {

@@ -4,8 +4,8 @@
  * ETA is the time taken so far scaled by the work left, at the rate observed.
  */
 import type { EventDraft } from "../state-machine.js";
-import { count } from "../outcomes.js";
-import { STAGE_START, stageLabel, stageWeight, type StageId } from "./stages.js";
+import { STAGE_START, stageWeight, type StageId } from "./stages.js";
+import type { JobTexts } from "./texts.js";
 
 type ProgressDraft = Extract<EventDraft, { type: "job.progress" }>;
 export type Progress = {
@@ -15,15 +15,12 @@ export type Progress = {
   advance(processed: number): Promise<void>;
 };
 
-const VERB: Record<StageId, (done: string, total: string) => string> = {
-  parse: (d, t) => `Read ${d} of about ${t} rows`,
-  extract: (d, t) => `Extracted interests and departments for ${d} of ${t} people`,
-  match: (d, t) => `Matched gifts for ${d} of ${t} people`,
-  compose: (d, t) => `Composed ${d} of ${t} results`,
-};
-
-/** `elapsed` is the monotonic time since the job started, in ms. */
-export function createProgress(emit: (draft: ProgressDraft) => Promise<void>, elapsed: () => number): Progress {
+/** `elapsed` is the monotonic time since the job started, in ms; `texts` words the messages. */
+export function createProgress(
+  emit: (draft: ProgressDraft) => Promise<void>,
+  elapsed: () => number,
+  texts: JobTexts,
+): Progress {
   let stage: StageId = "parse";
   let total = 0;
   let reported = -1; // last percentage sent
@@ -33,8 +30,8 @@ export function createProgress(emit: (draft: ProgressDraft) => Promise<void>, el
     const payload: ProgressDraft["payload"] = {
       percentage,
       stage,
-      stageLabel: stageLabel(stage),
-      message: VERB[stage](count(processed), count(total)),
+      stageLabel: texts.stage[stage],
+      message: texts.progress[stage](texts.count(processed), texts.count(total)),
       processed,
       total,
     };

@@ -3,14 +3,10 @@
  * share of the work each one takes, measured on large files, from which the percentage is computed.
  */
 import type { Stage } from "../../../shared/job-events.js";
+import type { JobTexts } from "./texts.js";
 
-export const STAGES = [
-  { id: "parse", label: "Parsing the employee list" },
-  { id: "extract", label: "Extracting interests and departments" },
-  { id: "match", label: "Matching gifts per person" },
-  { id: "compose", label: "Composing the result" },
-] as const satisfies readonly Stage[];
-export type StageId = (typeof STAGES)[number]["id"];
+const STAGES = ["parse", "extract", "match", "compose"] as const;
+export type StageId = (typeof STAGES)[number];
 
 /** Percent of the whole job each stage takes; they add up to 100. */
 const WEIGHT: Record<StageId, number> = { parse: 60, extract: 5, match: 20, compose: 15 };
@@ -19,15 +15,13 @@ const WEIGHT: Record<StageId, number> = { parse: 60, extract: 5, match: 20, comp
 export const STAGE_START = (() => {
   let at = 0;
   const start = {} as Record<StageId, number>;
-  for (const s of STAGES) {
-    start[s.id] = at;
-    at += WEIGHT[s.id];
+  for (const id of STAGES) {
+    start[id] = at;
+    at += WEIGHT[id];
   }
   return start;
 })();
 
 export const stageWeight = (id: StageId): number => WEIGHT[id];
-export const stageLabel = (id: StageId): string => STAGES.find((s) => s.id === id)!.label;
-
-/** The plan as a fresh array, for the wire. */
-export const stagePlan = (): Stage[] => STAGES.map((s) => ({ id: s.id, label: s.label }));
+/** The plan as a fresh array, for the wire, labelled in the job's language. */
+export const stagePlan = (texts: JobTexts): Stage[] => STAGES.map((id) => ({ id, label: texts.stage[id] }));

@@ -4,6 +4,7 @@
  */
 import { PACE_META_KEY, StartBulkInput, StartBulkOutput, TOOL } from "../../../shared/tools.js";
 import type { JobService } from "../../jobs/job-service.js";
+import { localeOf } from "../../jobs/runner/texts.js";
 import { toolMeta, type Widget } from "../../widget.js";
 import { defineTool } from "../tool-registry.js";
 import { fromOutcome, success } from "../tool-results.js";
@@ -47,7 +48,9 @@ export function startBulkAnalysisTool({
       calledByWidget: true,
     }),
     async run(args, { caller, meta }) {
-      return fromOutcome(await jobs.start(args, caller, { paceMs: paceOf(meta, devPace) }), (started) =>
+      // the model's word first, then the host's hint (ChatGPT sends openai/locale with each call)
+      const locale = localeOf(args.locale, meta["openai/locale"]);
+      return fromOutcome(await jobs.start(args, caller, { paceMs: paceOf(meta, devPace), locale }), (started) =>
         success(
           started,
           `Started job ${started.jobId} (${started.status}); stages: ${started.stages.map((s) => s.label).join(", ")}. ` +
