@@ -65,7 +65,22 @@ describe("rpc log", () => {
     log = appendMessage(log, "in", { jsonrpc: "2.0", id: 0, method: "ping" }, 1);
     log = appendMessage(log, "out", { jsonrpc: "2.0", id: 0, result: {} }, 2);
     expect(log.entries[2]).toMatchObject({ method: "ping", pair: 2 });
-    expect(Object.keys(log.pending)).toEqual(["out:0"]);
+    expect(Object.keys(log.pending)).toEqual(["server:out:0"]);
+  });
+
+  it("keeps the widget's ui/* messages apart: a view reply pairs with the view request of its id only", () => {
+    let log = createRpcLog();
+    log = appendMessage(log, "out", { jsonrpc: "2.0", id: 1, method: "tools/list" }, 10);
+    log = appendMessage(log, "in", { jsonrpc: "2.0", id: 1, method: "ui/initialize", params: {} }, 11, "view");
+    log = appendMessage(log, "out", { jsonrpc: "2.0", id: 1, result: { hostContext: {} } }, 15, "view");
+    log = appendMessage(log, "in", { jsonrpc: "2.0", id: 1, result: { tools: [] } }, 30);
+    expect(log.entries.map((e) => [e.peer, e.kind, e.method, e.latencyMs])).toEqual([
+      ["server", "request", "tools/list", null],
+      ["view", "request", "ui/initialize", null],
+      ["view", "result", "ui/initialize", 4],
+      ["server", "result", "tools/list", 20],
+    ]);
+    expect(log.pending).toEqual({});
   });
 
   it("marks a reply to an unknown request with '?'", () => {
