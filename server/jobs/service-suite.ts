@@ -1,5 +1,5 @@
 /**
- * The job service's behaviour, as one suite that every store runs (memory.test.ts, sqlite.test.ts):
+ * The job service's behaviour, as one suite that every store runs (memory, sqlite and redis tests):
  * a job's whole life and its event history, long polls, cancel, the concurrency queue, expiry,
  * access scoping, validation and result pages.
  */
@@ -8,12 +8,13 @@ import type { JobEventNotice } from "./job-log.js";
 import type { JobService } from "./job-service.js";
 import { createJobService, type JobServiceOptions } from "./job-service.js";
 import type { JobStore } from "./store.js";
-import { ALICE, BOB, expectValidHistory, history, makeCsv, settle, testMatch } from "./test-support.js";
+import { employeeCsv } from "../../test-kit/employee-csv.js";
+import { expectJobHistory } from "../../test-kit/job-history.js";
+import { ALICE, BOB, history, settle, testMatch } from "./test-support.js";
 
 const START = { occasion: "holiday", budgetPerPerson: 50 };
-let big: string | undefined;
-/** 100,000 rows, made once per file. */
-const bigCsv = () => (big ??= makeCsv(100_000));
+/** 100,000 rows, over 5 MB. */
+const bigCsv = () => employeeCsv(100_000);
 
 /** The first notice that passes `test`. */
 function nextNotice(service: JobService, test: (n: JobEventNotice) => boolean): Promise<JobEventNotice> {
@@ -41,7 +42,7 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
 
     it("answers start at once, then runs every stage to a result", async () => {
       const service = make();
-      const started = await service.start({ ...START, csv: makeCsv(50) }, ALICE);
+      const started = await service.start({ ...START, csv: employeeCsv(50) }, ALICE);
       if (!started.ok) throw new Error(started.error.message);
       const { jobId, status, stages, resultUri } = started.value;
       expect(jobId).toMatch(/^job_[A-Za-z0-9_-]{22}$/);
@@ -55,7 +56,7 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       expect(view.percentage).toBe(100);
       expect(view.resultCount).toBe(50);
       const events = await history(service, jobId);
-      const { terminal, stages: seen } = expectValidHistory(events);
+      const { terminal, stages: seen } = expectJobHistory(events);
       expect(terminal.type).toBe("job.completed");
       expect(seen).toEqual(["parse", "extract", "match", "compose"]);
       expect(events[0].type === "job.created" && events[0].payload.stages).toEqual(stages);
@@ -85,7 +86,7 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       const service = make();
       const notices: JobEventNotice[] = [];
       service.onEvent((n) => notices.push(n));
-      const started = await service.start({ ...START, csv: makeCsv(20) }, ALICE);
+      const started = await service.start({ ...START, csv: employeeCsv(20) }, ALICE);
       if (!started.ok) throw new Error(started.error.message);
       await settle(service, started.value.jobId);
       const events = await history(service, started.value.jobId);
@@ -148,7 +149,11 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
 
     it.each([
       ["neither csv nor employees", {}, "invalid_arguments"],
-      ["both csv and employees", { csv: makeCsv(1), employees: [{ name: "A", interests: [] }] }, "invalid_arguments"],
+      [
+        "both csv and employees",
+        { csv: employeeCsv(1), employees: [{ name: "A", interests: [] }] },
+        "invalid_arguments",
+      ],
       ["an empty CSV", { csv: "" }, "invalid_csv"],
       ["a CSV with only a BOM and blank lines", { csv: "\uFEFF\r\n\r\n" }, "invalid_csv"],
       ["a CSV without an interests column", { csv: "name,department\nA,B\n" }, "invalid_csv"],
@@ -177,9 +182,9 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
 
     it("enforces the size and row limits with their own errors", async () => {
       const service = make({ limits: { maxCsvBytes: 2_000, maxRows: 30 } });
-      const tooBig = await service.start({ ...START, csv: makeCsv(200) }, ALICE);
+      const tooBig = await service.start({ ...START, csv: employeeCsv(200) }, ALICE);
       expect(tooBig).toMatchObject({ ok: false, error: { code: "input_too_large" } });
-      const tooMany = await service.start({ ...START, csv: makeCsv(31) }, ALICE);
+      const tooMany = await service.start({ ...START, csv: employeeCsv(31) }, ALICE);
       expect(tooMany).toMatchObject({ ok: false, error: { code: "too_many_rows" } });
       if (!tooMany.ok) expect(tooMany.error.message).toContain("at most 30");
       const list = Array.from({ length: 31 }, (_, i) => ({ name: `P${i}`, interests: [] }));
@@ -187,7 +192,7 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
         ok: false,
         error: { code: "too_many_rows" },
       });
-      expect((await service.start({ ...START, csv: makeCsv(30) }, ALICE)).ok).toBe(true);
+      expect((await service.start({ ...START, csv: employeeCsv(30) }, ALICE)).ok).toBe(true);
     });
 
     it("accepts a CSV of 5 MB under the default limits", async () => {
@@ -204,7 +209,7 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       const view = await settle(service, started.value.jobId);
       expect(view.status).toBe("completed");
       expect(view.resultCount).toBe(100_000);
-      const { progress, stages } = expectValidHistory(await history(service, started.value.jobId));
+      const { progress, stages } = expectJobHistory(await history(service, started.value.jobId));
       expect(stages).toEqual(["parse", "extract", "match", "compose"]);
       expect(progress.length).toBeGreaterThan(20);
       expect(progress.length).toBeLessThanOrEqual(104);
@@ -220,7 +225,7 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
 
     it("completes a 10,000-row job and pages through all of it", async () => {
       const service = make();
-      const started = await service.start({ ...START, csv: makeCsv(10_000, { crlf: true }) }, ALICE);
+      const started = await service.start({ ...START, csv: employeeCsv(10_000, { crlf: true }) }, ALICE);
       if (!started.ok) throw new Error(started.error.message);
       expect((await settle(service, started.value.jobId)).status).toBe("completed");
       const rows: number[] = [];
@@ -256,7 +261,7 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
     it("wakes a long poll as soon as an event arrives", async () => {
       const service = make({ limits: { maxConcurrentJobs: 1 } });
       const blocker = await service.start({ ...START, csv: bigCsv() }, ALICE);
-      const waiting = await service.start({ ...START, csv: makeCsv(5) }, ALICE);
+      const waiting = await service.start({ ...START, csv: employeeCsv(5) }, ALICE);
       if (!blocker.ok || !waiting.ok) throw new Error("start failed");
       const jobId = waiting.value.jobId;
       const poll = service.getEvents({ jobId, afterSeq: 1, waitMs: 25_000, limit: 100 }, ALICE);
@@ -273,7 +278,7 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
     it("ends a long poll when its signal aborts", async () => {
       const service = make({ limits: { maxConcurrentJobs: 1 } });
       const blocker = await service.start({ ...START, csv: bigCsv() }, ALICE);
-      const waiting = await service.start({ ...START, csv: makeCsv(5) }, ALICE);
+      const waiting = await service.start({ ...START, csv: employeeCsv(5) }, ALICE);
       if (!blocker.ok || !waiting.ok) throw new Error("start failed");
       const controller = new AbortController();
       const poll = service.getEvents(
@@ -289,7 +294,7 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
 
     it("returns what is there when the job has ended, without waiting", async () => {
       const service = make();
-      const started = await service.start({ ...START, csv: makeCsv(3) }, ALICE);
+      const started = await service.start({ ...START, csv: employeeCsv(3) }, ALICE);
       if (!started.ok) throw new Error(started.error.message);
       const view = await settle(service, started.value.jobId);
       const r = await service.getEvents(
@@ -321,7 +326,7 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       await new Promise((r) => setTimeout(r, 100)); // time for a runner that ignored the cancel to emit
       const after = await history(service, jobId);
       expect(after).toEqual(before);
-      const { terminal } = expectValidHistory(after);
+      const { terminal } = expectJobHistory(after);
       expect(terminal.type).toBe("job.canceled");
       expect(await service.getResult({ jobId, offset: 0, limit: 5 }, ALICE)).toMatchObject({
         ok: false,
@@ -331,7 +336,7 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
 
     it("says a finished job was not changed by cancel", async () => {
       const service = make();
-      const started = await service.start({ ...START, csv: makeCsv(3) }, ALICE);
+      const started = await service.start({ ...START, csv: employeeCsv(3) }, ALICE);
       if (!started.ok) throw new Error(started.error.message);
       await settle(service, started.value.jobId);
       const r = await service.cancel({ jobId: started.value.jobId }, ALICE);
@@ -344,7 +349,7 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       service.onEvent((n) => n.event.type === "job.started" && order.push(n.event.jobId));
       const firstStarted = nextNotice(service, (n) => n.event.type === "job.started");
       const ids: string[] = [];
-      for (const csv of [bigCsv(), makeCsv(10), makeCsv(10)]) {
+      for (const csv of [bigCsv(), employeeCsv(10), employeeCsv(10)]) {
         const r = await service.start({ ...START, csv }, ALICE);
         if (!r.ok) throw new Error(r.error.message);
         ids.push(r.value.jobId);
@@ -360,7 +365,7 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
     it("lets a pending job be canceled without ever starting", async () => {
       const service = make({ limits: { maxConcurrentJobs: 1 } });
       const blocker = await service.start({ ...START, csv: bigCsv() }, ALICE);
-      const queued = await service.start({ ...START, csv: makeCsv(10) }, ALICE);
+      const queued = await service.start({ ...START, csv: employeeCsv(10) }, ALICE);
       if (!blocker.ok || !queued.ok) throw new Error("start failed");
       expect(await service.cancel({ jobId: queued.value.jobId }, ALICE)).toMatchObject({
         ok: true,
@@ -376,7 +381,7 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       let clock = Date.parse("2026-03-01T12:00:00Z");
       const store = makeStore();
       const service = make({ store, now: () => clock, limits: { retentionMs: 60_000, sweepIntervalMs: 10 } });
-      const started = await service.start({ ...START, csv: makeCsv(3) }, ALICE);
+      const started = await service.start({ ...START, csv: employeeCsv(3) }, ALICE);
       if (!started.ok) throw new Error(started.error.message);
       const { jobId } = started.value;
       const view = await settle(service, jobId);
@@ -393,7 +398,7 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
 
     it("shows a job to its owner only, and answers others as if it did not exist", async () => {
       const service = make();
-      const started = await service.start({ ...START, csv: makeCsv(3) }, ALICE);
+      const started = await service.start({ ...START, csv: employeeCsv(3) }, ALICE);
       if (!started.ok) throw new Error(started.error.message);
       const { jobId } = started.value;
       await settle(service, jobId);
@@ -429,7 +434,7 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
 
     it("waits for the end, reporting each change of the view", async () => {
       const service = make();
-      const started = await service.start({ ...START, csv: makeCsv(20_000) }, ALICE);
+      const started = await service.start({ ...START, csv: employeeCsv(20_000) }, ALICE);
       if (!started.ok) throw new Error(started.error.message);
       const seen: string[] = [];
       const r = await service.waitFor({ jobId: started.value.jobId, timeoutMs: 60_000 }, ALICE, (v) =>
@@ -441,7 +446,7 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       if (r.ok) expect(seen[seen.length - 1]).toBe(r.value.view.updatedAt);
       const timedOut = make({ limits: { maxConcurrentJobs: 1 } });
       const a = await timedOut.start({ ...START, csv: bigCsv() }, ALICE);
-      const b = await timedOut.start({ ...START, csv: makeCsv(2) }, ALICE);
+      const b = await timedOut.start({ ...START, csv: employeeCsv(2) }, ALICE);
       if (!a.ok || !b.ok) throw new Error("start failed");
       const short = await timedOut.waitFor({ jobId: b.value.jobId, timeoutMs: 30 }, ALICE, () => {});
       expect(short).toMatchObject({ ok: true, value: { status: "pending", done: false } });
@@ -455,7 +460,7 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
         },
         onError: (error, context) => reported.push([error, context]),
       });
-      const started = await service.start({ ...START, csv: makeCsv(10) }, ALICE);
+      const started = await service.start({ ...START, csv: employeeCsv(10) }, ALICE);
       if (!started.ok) throw new Error(started.error.message);
       const view = await settle(service, started.value.jobId);
       expect(view.status).toBe("failed");
@@ -463,7 +468,7 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       // the caller gets a sentence, never the internals; the server's log gets the error
       expect(view.error?.message).toBe("The analysis stopped on an unexpected error.");
       expect(reported).toEqual([[new Error("catalog unavailable"), `running job ${started.value.jobId}`]]);
-      expect(expectValidHistory(await history(service, started.value.jobId)).terminal.type).toBe("job.failed");
+      expect(expectJobHistory(await history(service, started.value.jobId)).terminal.type).toBe("job.failed");
     });
 
     it("fails a job whose rows turn out over the limit once read", async () => {
@@ -506,7 +511,7 @@ export function describeJobService(name: string, makeStore: () => JobStore): voi
       const store = makeStore();
       const service = createJobService({ store, match: testMatch, limits: { maxConcurrentJobs: 1 } });
       const running = await service.start({ ...START, csv: bigCsv() }, ALICE);
-      const waiting = await service.start({ ...START, csv: makeCsv(3) }, ALICE);
+      const waiting = await service.start({ ...START, csv: employeeCsv(3) }, ALICE);
       if (!running.ok || !waiting.ok) throw new Error("start failed");
       await nextNotice(service, (n) => n.event.type === "job.progress");
       const poll = service.getEvents({ jobId: waiting.value.jobId, afterSeq: 1, waitMs: 25_000, limit: 10 }, ALICE);
