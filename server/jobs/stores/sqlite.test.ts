@@ -1,7 +1,8 @@
 /**
  * The SQLite store on real files in a temporary directory: the store contract (looking into the
- * file for deleted chunks), the service suite, the durable-store suite (results and events that
- * outlive the process, jobs cut off by a killed process), and opening the file itself.
+ * file for deleted chunks), the service suite with its 100,000-row run (a store that writes within
+ * the job's slices must still let the event loop turn), the durable-store suite (results and events
+ * that outlive the process, jobs cut off by a killed process), and opening the file itself.
  */
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -39,7 +40,7 @@ describeJobStore(
   },
   chunksKept,
 );
-describeJobService("sqlite", () => createSqliteStore(nextFile()));
+describeJobService("sqlite", () => createSqliteStore(nextFile()), { heavy: true });
 describeDurableStore("sqlite", () => ["sqlite", nextFile()]);
 
 describe("the sqlite store on disk", () => {
