@@ -17,7 +17,7 @@ import { createJobService } from "../server/jobs/job-service.js";
 import { createSqliteStore } from "../server/jobs/stores/sqlite.js";
 import { callTool, createAgent } from "./mcp-http.js";
 import { percentile, row, type BenchOptions, type BenchRow } from "./table.js";
-import { makeEmployeeCsv } from "./workload.js";
+import { employeeCsv } from "../test-kit/employee-csv.js";
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -72,7 +72,7 @@ export async function benchDelivery({ quick, smoke }: BenchOptions): Promise<Ben
   const polled: number[] = [];
   try {
     for (let j = 0; j < jobCount; j++) {
-      const csv = makeEmployeeCsv(rows, 100 + j);
+      const csv = employeeCsv(rows, { seed: 100 + j });
       const { jobId } = await callTool(
         url,
         TOOL.startBulk,

@@ -13,7 +13,7 @@ import { matchGifts } from "../server/gifts/matcher.js";
 import { createJobService } from "../server/jobs/job-service.js";
 import { createSqliteStore } from "../server/jobs/stores/sqlite.js";
 import { row, type BenchOptions, type BenchRow } from "./table.js";
-import { makeEmployeeCsv } from "./workload.js";
+import { employeeCsv } from "../test-kit/employee-csv.js";
 
 const CALLER = { subject: "bench" };
 const MB = 1024 * 1024;
@@ -88,10 +88,10 @@ async function runJob(dir: string, csv: string, rows: number) {
 /** Rows: end-to-end rows/s against csv-parse alone, progress and total events of one job, peak RSS. */
 export async function benchJobs({ quick, smoke }: BenchOptions): Promise<BenchRow[]> {
   const rows = smoke ? 500 : quick ? 20_000 : 100_000;
-  const csv = makeEmployeeCsv(rows);
+  const csv = employeeCsv(rows, { seed: 42 });
   const dir = mkdtempSync(join(tmpdir(), "giftgenius-bench-"));
   try {
-    await runJob(dir, makeEmployeeCsv(Math.min(rows, 5_000), 3), Math.min(rows, 5_000)); // warm-up
+    await runJob(dir, employeeCsv(Math.min(rows, 5_000), { seed: 3 }), Math.min(rows, 5_000)); // warm-up
     // the RSS figures come from the first run, before parsing garbage raises the baseline
     const job = await runJob(dir, csv, rows);
     if (!smoke) job.ms = Math.min(job.ms, (await runJob(dir, csv, rows)).ms);

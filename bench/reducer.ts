@@ -5,43 +5,20 @@
  */
 import { applyJobEvent, createJobFold, type JobFold } from "../shared/job-reducer.js";
 import type { JobEvent } from "../shared/job-events.js";
-import { prng, row, type BenchOptions, type BenchRow } from "./table.js";
+import { seededRandom } from "../shared/seeded-random.js";
+import { jobHistory } from "../test-kit/job-events.js";
+import { row, type BenchOptions, type BenchRow } from "./table.js";
 
-const STAGES = ["parse", "extract", "match", "compose"];
+const STAGES = ["parse", "extract", "match", "compose"].map((id) => ({ id, label: id }));
 
 /** Events of `jobs` jobs, interleaved at random, with duplicates and local reordering. */
 function generateStream(total: number, jobs: number, seed = 7): JobEvent[] {
-  const rand = prng(seed);
+  const rand = seededRandom(seed);
   const perJob = Math.floor(total / 1.1 / jobs);
-  const ts = "2026-01-01T00:00:00.000Z";
-  const histories = Array.from({ length: jobs }, (_, j) => {
-    const jobId = `job_${j}`;
-    const ev = (seq: number, rest: Pick<JobEvent, "type" | "payload">) =>
-      ({ eventId: `${jobId}:${seq}`, jobId, seq, timestamp: ts, ...rest }) as JobEvent;
-    const h: JobEvent[] = [
-      ev(1, {
-        type: "job.created",
-        payload: { kind: "bulk", title: "t", stages: STAGES.map((id) => ({ id, label: id })) },
-      }),
-      ev(2, { type: "job.started", payload: {} }),
-    ];
-    for (let s = 3; s < perJob; s++) {
-      const pct = ((s - 2) / (perJob - 2)) * 100;
-      h.push(
-        ev(s, {
-          type: "job.progress",
-          payload: { percentage: pct, stage: STAGES[Math.min(3, Math.floor(pct / 25))], etaSeconds: perJob - s },
-        }),
-      );
-    }
-    h.push(
-      ev(perJob, {
-        type: "job.completed",
-        payload: { summary: "done", resultResourceId: `gifts://jobs/${jobId}/result` },
-      }),
-    );
-    return h;
-  });
+  // perJob events a job: created, started, progress, completed
+  const histories = Array.from({ length: jobs }, (_, j) =>
+    jobHistory(`job_${j}`, { stages: STAGES, progress: perJob - 3, top: 100 }),
+  );
   const cursors = new Array(jobs).fill(0);
   const live = Array.from({ length: jobs }, (_, j) => j);
   const out: JobEvent[] = [];

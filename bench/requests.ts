@@ -2,7 +2,7 @@
  * The requests the server benchmark sends, the same to every target: one `suggest_gifts` and the
  * small bulk job whose finished event log `get_job_events` then reads.
  */
-import { makeEmployeeCsv } from "./workload.js";
+import { employeeCsv } from "../test-kit/employee-csv.js";
 
 export const SUGGEST_ARGS = {
   occasion: "birthday",
@@ -12,4 +12,4 @@ export const SUGGEST_ARGS = {
 };
 
 /** About twenty rows: a dozen events, answered in one page. */
-export const BENCH_JOB = { csv: makeEmployeeCsv(20, 7), occasion: "holiday", budgetPerPerson: 50 };
+export const BENCH_JOB = { csv: employeeCsv(20, { seed: 7 }), occasion: "holiday", budgetPerPerson: 50 };

@@ -18,7 +18,7 @@ import { CancelJobOutput, GetJobEventsOutput, StartBulkOutput, TOOL } from "../s
 import { startTarget } from "./children.js";
 import { callTool, createAgent, openSockets } from "./mcp-http.js";
 import { percentile, row, type BenchOptions, type BenchRow } from "./table.js";
-import { makeEmployeeCsv } from "./workload.js";
+import { employeeCsv } from "../test-kit/employee-csv.js";
 
 /** Jobs the server runs at once during this benchmark (the default is 4). */
 const MAX_CONCURRENT_JOBS = 16;
@@ -77,14 +77,18 @@ export async function benchScale({ quick, smoke }: BenchOptions): Promise<BenchR
     callTool(target.url, name, args, output, agent);
   try {
     await openSockets(target.url, agent, clients + MAX_CONCURRENT_JOBS);
-    const blocker = { csv: makeEmployeeCsv(smoke ? 5_000 : BLOCKER_ROWS, 5), occasion: "holiday", budgetPerPerson: 50 };
+    const blocker = {
+      csv: employeeCsv(smoke ? 5_000 : BLOCKER_ROWS, { seed: 5 }),
+      occasion: "holiday",
+      budgetPerPerson: 50,
+    };
     const blockers = await Promise.all(
       Array.from({ length: MAX_CONCURRENT_JOBS }, () => call(TOOL.startBulk, blocker, StartBulkOutput)),
     );
     const released = attached.then(() =>
       Promise.all(blockers.map((b) => call(TOOL.cancelJob, { jobId: b.jobId }, CancelJobOutput))),
     );
-    const small = { csv: makeEmployeeCsv(ROWS_PER_JOB, 9), occasion: "team offsite", budgetPerPerson: 30 };
+    const small = { csv: employeeCsv(ROWS_PER_JOB, { seed: 9 }), occasion: "team offsite", budgetPerPerson: 30 };
     const watched = Promise.all(
       Array.from({ length: clients }, async () => {
         const { jobId } = await call(TOOL.startBulk, small, StartBulkOutput);

@@ -48,9 +48,6 @@ export function printTable(rows: BenchRow[]): void {
   for (const c of cells) console.log(line(c));
 }
 
-/** The seeded generator every benchmark workload uses, so each run measures the same work. */
-export { seededRandom as prng } from "../shared/seeded-random.js";
-
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];

@@ -11,12 +11,10 @@ import {
 import type { RequestOptions } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
-import { afterAll, beforeAll, expect } from "vitest";
+import { afterAll, beforeAll } from "vitest";
 import * as z from "zod/mini";
 import { ToolErrorSchema, type ToolError } from "../shared/errors.js";
-import { JobEventSchema, isTerminalEvent, type JobEvent } from "../shared/job-events.js";
-import { foldJobEvents } from "../shared/job-reducer.js";
-import type { JobStatus } from "../shared/job-view.js";
+import type { JobEvent } from "../shared/job-events.js";
 import {
   GetJobEventsOutput,
   StartBulkOutput,
@@ -94,7 +92,7 @@ export async function postRaw(mcpUrl: URL, body: string, headers: Record<string,
   });
 }
 
-export type SseEvent = { id?: string; event?: string; data: string };
+type SseEvent = { id?: string; event?: string; data: string };
 export type SseReader = {
   /** The next event; rejects when the stream ends first. */
   next(): Promise<SseEvent>;
@@ -221,18 +219,6 @@ export async function startJob(client: Client, args: Record<string, unknown>): P
   return StartBulkOutput.parse(result.structuredContent);
 }
 
-/** A CSV of `rows` valid employees with a budget column; every 7th row leaves the budget to the default. */
-export function employeeCsv(rows: number): string {
-  const interests = ["coffee;hiking", "books|music", "tea; yoga", "gardening|cooking|wine", "travel"];
-  const lines = ["name,department,interests,budget"];
-  for (let i = 0; i < rows; i++) {
-    lines.push(
-      `Person ${i},${i % 2 ? "Sales" : "Engineering"},${interests[i % interests.length]},${i % 7 === 0 ? "" : 25 + (i % 60)}`,
-    );
-  }
-  return lines.join("\n");
-}
-
 export type JobHistory = {
   /** Every event from seq 1, as parsed by the tool's output schema. */
   events: JobEvent[];
@@ -269,42 +255,6 @@ export async function untilJobProgress(client: Client, jobId: string): Promise<n
   }
 }
 
-/**
- * Asserts the event contract on a whole, ended history: each event is exactly a `JobEventSchema`
- * event, seqs run 1, 2, 3… with unique ids, `job.created` comes first and one terminal event last,
- * the percentage never falls, the planned stages are entered in order (all of them when it completed),
- * and folding the events with the shared reducer, in order or backwards, gives one view with the
- * server's `status`. Returns the terminal event.
- */
-export function expectJobHistory(events: readonly unknown[], server: { jobId: string; status: JobStatus }): JobEvent {
-  const parsed = events.map((raw) => JobEventSchema.parse(raw));
-  // nothing outside the contract travels: parsing strips unknown fields, so equality means none
-  expect(parsed).toStrictEqual(events);
-  expect(parsed.map((e) => e.seq)).toEqual(parsed.map((_, i) => i + 1));
-  expect(new Set(parsed.map((e) => e.eventId)).size).toBe(parsed.length);
-  expect(new Set(parsed.map((e) => e.jobId))).toEqual(new Set([server.jobId]));
-  const [created] = parsed;
-  if (created?.type !== "job.created")
-    throw new Error(`the history starts with ${created?.type ?? "nothing"}, not job.created`);
-  const terminal = parsed.filter(isTerminalEvent);
-  expect(terminal).toHaveLength(1);
-  expect(parsed.at(-1)).toBe(terminal[0]);
-
-  const percentages = parsed.flatMap((e) =>
-    e.type === "job.progress" ? [e.payload.percentage] : e.type === "job.completed" ? [100] : [],
-  );
-  percentages.forEach((p, i) => expect(p).toBeGreaterThanOrEqual(percentages[i - 1] ?? 0));
-  // stages are entered in plan order; a job that completed went through all of them
-  const entered = [...new Set(parsed.flatMap((e) => (e.type === "job.progress" ? [e.payload.stage] : [])))];
-  const plan = created.payload.stages.map((s) => s.id);
-  expect(entered).toEqual(terminal[0].type === "job.completed" ? plan : plan.slice(0, entered.length));
-
-  const view = foldJobEvents(server.jobId, parsed);
-  expect(foldJobEvents(server.jobId, [...parsed].reverse())).toEqual(view);
-  expect(view.status).toBe(server.status);
-  return terminal[0];
-}
-
 /** Control over a client's standalone GET stream, as a flaky network would exercise it. */
 export type StreamControl = {
   /** The fetch to give the client transport; POSTs pass straight through. */
@@ -319,7 +269,7 @@ export type StreamControl = {
 };
 
 /** A `StreamControl` over the global fetch. */
-export function createStreamControl(): StreamControl {
+function createStreamControl(): StreamControl {
   const lastEventIds: (string | null)[] = [];
   const waiting: { count: number; resolve: () => void }[] = [];
   let openedCount = 0;

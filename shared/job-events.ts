@@ -58,6 +58,7 @@ export const JobEventSchema = z.discriminatedUnion("type", [
 ]);
 export type JobEvent = z.infer<typeof JobEventSchema>;
 export type JobEventType = JobEvent["type"];
+export type JobEventOf<T extends JobEventType> = Extract<JobEvent, { type: T }>;
 
 export const JOB_EVENT_TYPES = [
   "job.created",

@@ -7,11 +7,11 @@ import fc from "fast-check";
 import { JobEventSchema, isTerminalEvent, type JobEvent, type Stage } from "./job-events.js";
 import { applyJobEvent, applyJobEvents, createJobFold, toJobView, type JobFold } from "./job-reducer.js";
 import { isFinished, JobViewSchema, type JobStatus } from "./job-view.js";
+import { envelope, jobEvent, jobHistory } from "../test-kit/job-events.js";
 
 const JOB = "job-1";
 /** Runs per property; each run replays one history in one random delivery order. */
 const RUNS = 2000;
-const T0 = Date.parse("2026-03-01T09:00:00.000Z");
 type Ending = "completed" | "failed" | "canceled" | "running";
 type Spec = {
   plan: Stage[];
@@ -24,23 +24,17 @@ type Spec = {
 /** Builds a gapless, seq-ordered history with unique eventIds from a generated spec. */
 function buildHistory(spec: Spec, jobId = JOB): JobEvent[] {
   const events: JobEvent[] = [];
-  let seq = 0;
-  const envelope = () => {
-    seq += 1;
-    return { eventId: `${jobId}-evt-${seq}`, jobId, seq, timestamp: new Date(T0 + seq * 250).toISOString() };
-  };
+  const next = () => events.length + 1;
   const stageIds = [...spec.plan.map((s) => s.id), ...spec.extra];
-  events.push({ ...envelope(), type: "job.created", payload: { kind: "bulk", title: "Gifts", stages: spec.plan } });
-  if (spec.started) events.push({ ...envelope(), type: "job.started", payload: {} });
+  events.push(jobEvent(jobId, next(), "job.created", { stages: spec.plan }));
+  if (spec.started) events.push(jobEvent(jobId, next(), "job.started"));
   const rising = spec.steps.map((s) => s.tenths).sort((a, b) => a - b);
   let at = 0;
   spec.steps.forEach((step, i) => {
     if (step.advance) at = Math.min(at + 1, stageIds.length - 1);
     const stage = stageIds[at];
-    events.push({
-      ...envelope(),
-      type: "job.progress",
-      payload: {
+    events.push(
+      jobEvent(jobId, next(), "job.progress", {
         percentage: rising[i] / 10,
         stage,
         stageLabel: `Stage ${stage}`,
@@ -48,23 +42,13 @@ function buildHistory(spec: Spec, jobId = JOB): JobEvent[] {
         processed: step.processed,
         total: 500,
         ...(step.eta === null ? {} : { etaSeconds: step.eta }),
-      },
-    });
+      }),
+    );
   });
   for (const ending of spec.endings) {
-    if (ending === "completed")
-      events.push({
-        ...envelope(),
-        type: "job.completed",
-        payload: { summary: "All done", resultResourceId: `gifts://jobs/${jobId}/result`, resultCount: 3 },
-      });
-    if (ending === "failed")
-      events.push({
-        ...envelope(),
-        type: "job.failed",
-        payload: { code: "internal", message: "Broke", hint: "Try again", retryable: true },
-      });
-    if (ending === "canceled") events.push({ ...envelope(), type: "job.canceled", payload: { reason: "user" } });
+    if (ending === "completed") events.push(jobEvent(jobId, next(), "job.completed"));
+    if (ending === "failed") events.push(jobEvent(jobId, next(), "job.failed", { code: "internal" }));
+    if (ending === "canceled") events.push(jobEvent(jobId, next(), "job.canceled"));
   }
   return events;
 }
@@ -260,31 +244,8 @@ describe("applyJobEvent laws (generated histories)", () => {
 });
 
 /** `created` then `n` progress events spread evenly over the plan, ending at 100 %. */
-function manyProgress(plan: Stage[], n: number): JobEvent[] {
-  const ts = new Date(T0).toISOString();
-  const events: JobEvent[] = [
-    {
-      eventId: "c",
-      jobId: JOB,
-      seq: 1,
-      timestamp: ts,
-      type: "job.created",
-      payload: { kind: "bulk", title: "Gifts", stages: plan },
-    },
-  ];
-  for (let i = 1; i <= n; i++) {
-    const stage = plan[Math.min(plan.length - 1, Math.floor(((i - 1) * plan.length) / n))].id;
-    events.push({
-      eventId: `p${i}`,
-      jobId: JOB,
-      seq: i + 1,
-      timestamp: ts,
-      type: "job.progress",
-      payload: { percentage: Math.round((i * 100) / n), stage, processed: i, total: n, etaSeconds: 0 },
-    });
-  }
-  return events;
-}
+const manyProgress = (plan: Stage[], n: number): JobEvent[] =>
+  jobHistory(JOB, { stages: plan, started: false, progress: n, top: 100, ending: "running" });
 
 describe("bounded memory", () => {
   it("is about the same JSON size after 100 and after 100,000 progress events over the same stages", () => {
@@ -298,36 +259,31 @@ describe("bounded memory", () => {
   });
 });
 
-/** Builds events by hand for the examples below; `seq` doubles as the eventId. */
-const at = (seq: number) => ({
-  eventId: `e${seq}`,
-  jobId: JOB,
-  seq,
-  timestamp: new Date(T0 + seq * 1000).toISOString(),
-});
-const created = (seq: number, ids: string[]): JobEvent => ({
-  ...at(seq),
-  type: "job.created",
-  payload: { kind: "bulk", title: "Team gifts", stages: ids.map((id) => ({ id, label: `Plan ${id}` })) },
-});
-const started = (seq: number): JobEvent => ({ ...at(seq), type: "job.started", payload: {} });
+/** Events by hand for the examples below, each at its seq. */
+const at = (seq: number) => envelope(JOB, seq);
+const created = (seq: number, ids: string[]) =>
+  jobEvent(JOB, seq, "job.created", { title: "Team gifts", stages: ids.map((id) => ({ id, label: `Plan ${id}` })) });
+const started = (seq: number) => jobEvent(JOB, seq, "job.started");
 const progress = (
   seq: number,
   stage: string,
   percentage: number,
   extra: { stageLabel?: string; etaSeconds?: number } = {},
-): JobEvent => ({ ...at(seq), type: "job.progress", payload: { percentage, stage, ...extra } });
-const completed = (seq: number): JobEvent => ({
-  ...at(seq),
-  type: "job.completed",
-  payload: { summary: "3 people", resultResourceId: "gifts://jobs/job-1/result", resultCount: 3 },
-});
-const failed = (seq: number): JobEvent => ({
-  ...at(seq),
-  type: "job.failed",
-  payload: { code: "internal", message: "Catalog unavailable", hint: "Start again", retryable: true },
-});
-const canceled = (seq: number): JobEvent => ({ ...at(seq), type: "job.canceled", payload: { reason: "user" } });
+) => jobEvent(JOB, seq, "job.progress", { percentage, stage, ...extra });
+const completed = (seq: number) =>
+  jobEvent(JOB, seq, "job.completed", {
+    summary: "3 people",
+    resultResourceId: "gifts://jobs/job-1/result",
+    resultCount: 3,
+  });
+const failed = (seq: number) =>
+  jobEvent(JOB, seq, "job.failed", {
+    code: "internal",
+    message: "Catalog unavailable",
+    hint: "Start again",
+    retryable: true,
+  });
+const canceled = (seq: number) => jobEvent(JOB, seq, "job.canceled", { reason: "user" });
 const run = (...events: JobEvent[]): JobFold => applyJobEvents(createJobFold(JOB), events);
 const states = (v: JobFold) => v.stages.map((s) => `${s.id}:${s.state}`);
 

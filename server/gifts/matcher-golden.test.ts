@@ -7,67 +7,15 @@
 import { createHash } from "node:crypto";
 import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
+import { seededRandom } from "../../shared/seeded-random.js";
+import { HOBBIES } from "../../test-kit/employee-csv.js";
 import type { MatchRequest } from "./matcher.js";
 import { matchGifts } from "./matcher.js";
 
 const FIXTURE = fileURLToPath(new URL("./matcher-golden.json", import.meta.url));
 
-const INTERESTS = [
-  "coffee",
-  "tea",
-  "cooking",
-  "Baking",
-  "chocolate",
-  "wine",
-  "beer",
-  "cocktails",
-  "books",
-  "writing",
-  "learning",
-  "tech",
-  "gaming",
-  "board games",
-  "puzzles",
-  "music",
-  "podcasts",
-  "photography",
-  "gym",
-  "running",
-  "yoga",
-  "hiking",
-  "camping",
-  "cycling",
-  "gardening",
-  "plants",
-  "travel",
-  "art",
-  "painting",
-  "crafts",
-  "knitting",
-  "movies",
-  "fashion",
-  "skincare",
-  "pets",
-  "dogs",
-  "cats",
-  "football",
-  "golf",
-  "tennis",
-  "fishing",
-  "climbing",
-  "skiing",
-  "surfing",
-  "meditation",
-  "sustainability",
-  "design",
-  "history",
-  "science",
-  "space",
-  "Espressos",
-  "earl grey",
-  "",
-  "quantum",
-];
+/** The fifty hobbies (one of them capitalized), then spellings the matcher must cope with. */
+const INTERESTS = [...HOBBIES.map((h) => (h === "baking" ? "Baking" : h)), "Espressos", "earl grey", "", "quantum"];
 const DEPARTMENTS = [
   undefined,
   "Engineering",
@@ -103,20 +51,9 @@ const TEXTS = [
 ];
 const BUDGETS = [5, 9.99, 12.5, 20, 25, 40, 50, 75, 100, 150, 250, 600, 1000];
 
-/** mulberry32: a tiny seeded generator, so the requests are the same on every run. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), a | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
 /** `n` varied requests: 0–4 interests, optional department and text, odd budgets and counts. */
 function goldenRequests(n: number, seed = 7): MatchRequest[] {
-  const rand = prng(seed);
+  const rand = seededRandom(seed); // the same requests on every run
   const pick = <T>(list: readonly T[]): T => list[Math.floor(rand() * list.length)];
   return Array.from({ length: n }, () => ({
     occasion: pick(OCCASIONS),

@@ -4,6 +4,7 @@
  */
 import type { JobEvent } from "../../shared/job-events.js";
 import { applyJobEvent, createJobFold, type JobFold } from "../../shared/job-reducer.js";
+import { envelope } from "../../test-kit/job-events.js";
 import { checkTransition, type EventDraft } from "./state-machine.js";
 
 const created: EventDraft = { type: "job.created", payload: { kind: "k", title: "t", stages: [] } };
@@ -21,14 +22,7 @@ function after(...drafts: EventDraft[]): JobFold {
   let view = createJobFold("j");
   for (const d of drafts) {
     expect(checkTransition(view, d)).toBeNull();
-    const seq = view.lastSeq + 1;
-    view = applyJobEvent(view, {
-      ...d,
-      eventId: `j:${seq}`,
-      jobId: "j",
-      seq,
-      timestamp: "2026-01-01T00:00:00Z",
-    } as JobEvent);
+    view = applyJobEvent(view, { ...envelope("j", view.lastSeq + 1), ...d } as JobEvent);
   }
   return view;
 }

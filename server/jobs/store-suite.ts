@@ -4,33 +4,11 @@
  * their head, no chunks left by jobs that end without a result, unfinished jobs, and expiry.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { JobEvent } from "../../shared/job-events.js";
+import type { JobEventType } from "../../shared/job-events.js";
 import { applyJobEvents, createJobFold, foldJobEvents, type JobFold } from "../../shared/job-reducer.js";
+import { jobEvent } from "../../test-kit/job-events.js";
 import { StoreConflictError, foldOf, type JobStore, type NewJob, type ResultHead } from "./store.js";
 
-const T = "2026-01-01T00:00:00.000Z";
-type EventType = "job.created" | "job.started" | "job.progress" | "job.completed" | "job.canceled" | "job.failed";
-const ev = (jobId: string, seq: number, type: EventType): JobEvent => {
-  const envelope = { eventId: `${jobId}:${seq}`, jobId, seq, timestamp: T };
-  switch (type) {
-    case "job.created":
-      return { ...envelope, type, payload: { kind: "bulk", title: "t", stages: [{ id: "parse", label: "Parse" }] } };
-    case "job.started":
-      return { ...envelope, type, payload: {} };
-    case "job.progress":
-      return { ...envelope, type, payload: { percentage: seq, stage: "parse", processed: seq, total: 100 } };
-    case "job.completed":
-      return {
-        ...envelope,
-        type,
-        payload: { summary: "done", resultResourceId: `gifts://jobs/${jobId}/result`, resultCount: 2 },
-      };
-    case "job.canceled":
-      return { ...envelope, type, payload: { reason: "Canceled on request." } };
-    case "job.failed":
-      return { ...envelope, type, payload: { code: "internal", message: "It broke.", retryable: true } };
-  }
-};
 const head = (total: number, chunkSize: number): ResultHead => ({
   occasion: "holiday",
   budgetPerPerson: 40,
@@ -50,10 +28,10 @@ const job = (jobId: string, createdAt = 1_000): NewJob => ({
 type Result = { head: ResultHead; chunks: string[] };
 
 /** Creates a job and appends `types` after its job.created, putting `result`'s chunks first; returns its events. */
-async function seed(store: JobStore, jobId: string, types: EventType[] = [], createdAt?: number, result?: Result) {
-  const created = ev(jobId, 1, "job.created");
+async function seed(store: JobStore, jobId: string, types: JobEventType[] = [], createdAt?: number, result?: Result) {
+  const created = jobEvent(jobId, 1, "job.created");
   await store.create(job(jobId, createdAt), [created], applyJobEvents(createJobFold(jobId), [created]));
-  const rest = types.map((t, i) => ev(jobId, i + 2, t));
+  const rest = types.map((t, i) => jobEvent(jobId, i + 2, t));
   if (result) {
     const [first, ...later] = rest;
     await store.append(jobId, [first], applyJobEvents(createJobFold(jobId), [created, first])); // running from here
@@ -64,9 +42,9 @@ async function seed(store: JobStore, jobId: string, types: EventType[] = [], cre
 }
 
 /** Appends events of `types` to a seeded job, with `head` if given. */
-async function extend(store: JobStore, jobId: string, types: EventType[], resultHead?: ResultHead) {
+async function extend(store: JobStore, jobId: string, types: JobEventType[], resultHead?: ResultHead) {
   const before = await store.readEvents(jobId, 0, 1000);
-  const more = types.map((t, i) => ev(jobId, before.length + 1 + i, t));
+  const more = types.map((t, i) => jobEvent(jobId, before.length + 1 + i, t));
   await store.append(jobId, more, applyJobEvents(createJobFold(jobId), [...before, ...more]), resultHead);
 }
 
@@ -118,14 +96,16 @@ export function describeJobStore(name: string, makeStore: () => JobStore, chunks
       store = makeStore();
       await seed(store, "j1", ["job.started"]);
       const view: JobFold = await foldOf(store, (await store.getJob("j1"))!);
-      await expect(store.append("j1", [ev("j1", 2, "job.progress")], view)).rejects.toBeInstanceOf(StoreConflictError);
-      await expect(
-        store.append("j1", [ev("j1", 3, "job.progress"), ev("j1", 5, "job.progress")], view),
-      ).rejects.toBeInstanceOf(StoreConflictError);
-      await expect(store.append("nope", [ev("nope", 1, "job.progress")], view)).rejects.toBeInstanceOf(
+      await expect(store.append("j1", [jobEvent("j1", 2, "job.progress")], view)).rejects.toBeInstanceOf(
         StoreConflictError,
       );
-      await expect(store.create(job("j1"), [ev("j1", 1, "job.created")], view)).rejects.toBeInstanceOf(
+      await expect(
+        store.append("j1", [jobEvent("j1", 3, "job.progress"), jobEvent("j1", 5, "job.progress")], view),
+      ).rejects.toBeInstanceOf(StoreConflictError);
+      await expect(store.append("nope", [jobEvent("nope", 1, "job.progress")], view)).rejects.toBeInstanceOf(
+        StoreConflictError,
+      );
+      await expect(store.create(job("j1"), [jobEvent("j1", 1, "job.created")], view)).rejects.toBeInstanceOf(
         StoreConflictError,
       );
       expect((await store.readEvents("j1", 0, 10)).map((e) => e.seq)).toEqual([1, 2]);
@@ -166,14 +146,14 @@ export function describeJobStore(name: string, makeStore: () => JobStore, chunks
       store = makeStore();
       await seed(store, "j1", ["job.started"]);
       await store.putResultChunk("j1", 0, "chunk-0");
-      const completed = ev("j1", 3, "job.completed");
+      const completed = jobEvent("j1", 3, "job.completed");
       const view = applyJobEvents(await foldOf(store, (await store.getJob("j1"))!), [completed]);
       await expect(store.append("j1", [completed], view, head(3, 2))).rejects.toBeInstanceOf(StoreConflictError);
       expect((await store.readEvents("j1", 0, 10)).map((e) => e.seq)).toEqual([1, 2]);
       expect((await store.getJob("j1"))!.status).toBe("running");
       expect(await store.readResultHead("j1")).toBeUndefined();
       await store.append("j1", [completed], view, head(1, 2));
-      await expect(store.append("j1", [ev("j1", 4, "job.progress")], view, head(1, 2))).rejects.toBeInstanceOf(
+      await expect(store.append("j1", [jobEvent("j1", 4, "job.progress")], view, head(1, 2))).rejects.toBeInstanceOf(
         StoreConflictError,
       );
       expect(await store.readResultHead("j1")).toEqual(head(1, 2));

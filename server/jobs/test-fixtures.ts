@@ -1,6 +1,6 @@
 /**
  * Test data for the job system, free of any test framework so that a plain child process can use
- * it too: a small deterministic gift matcher, CSV files of any size with awkward rows, callers.
+ * it too: a small deterministic gift matcher and two callers (CSVs come from test-kit/).
  */
 import type { Gift } from "../../shared/tools.js";
 import type { MatchGifts } from "../gifts/matcher.js";
@@ -30,24 +30,6 @@ export const testMatch: MatchGifts = ({ budget, interests, count }) => {
       reason: hits.length > 0 ? `Likes ${hits.join(" and ")}` : `Fits a $${budget} budget`,
     }));
 };
-
-const NAMES = ["Ada Lovelace", "Zoë Ærø", "José Núñez", "李小龍", "Ólafur 🎉 Arnalds", "O'Brien, Pat"];
-const DEPARTMENTS = ["Engineering", "Sales, EMEA", "Research & Development", "Customer Support"];
-const INTERESTS = ["coffee;hiking", "books|music", "yoga; tea |coffee", "", "music"];
-
-/** A CSV of `rows` employees with quoted names, commas, Unicode and both separators; every row valid. */
-export function makeCsv(rows: number, { crlf = false } = {}): string {
-  const nl = crlf ? "\r\n" : "\n";
-  const lines = ["name,department,interests,budget"];
-  for (let i = 0; i < rows; i++) {
-    const name = `${NAMES[i % NAMES.length]} ${i}`;
-    const budget = i % 3 === 0 ? "" : String(20 + (i % 5) * 10);
-    lines.push(
-      `"${name.replace(/"/g, '""')}","${DEPARTMENTS[i % DEPARTMENTS.length]}","${INTERESTS[i % INTERESTS.length]}",${budget}`,
-    );
-  }
-  return lines.join(nl) + nl;
-}
 
 export const ALICE = { subject: "alice", sessionId: "s-alice" };
 export const BOB = { subject: "bob", sessionId: "s-bob" };

@@ -21,11 +21,11 @@ import { CATALOG } from "../gifts/catalog.js";
 import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
+import { employeeCsv } from "../../test-kit/employee-csv.js";
+import { expectJobHistory } from "../../test-kit/job-history.js";
 import {
   callTool,
   connectClient,
-  employeeCsv,
-  expectJobHistory,
   readJobHistory,
   startJob,
   startTestServer,
@@ -134,7 +134,7 @@ describe("a bulk analysis over MCP", () => {
     const waited = await waitForJob(jobId);
     const { events, raw, last } = await readJobHistory(client, jobId);
     expect(last).toMatchObject({ status: "completed", done: true, nextSeq: events.length });
-    const terminal = expectJobHistory(raw, last);
+    const { terminal } = expectJobHistory(raw, last);
     expect(terminal).toMatchObject({ type: "job.completed", payload: { resultCount: 3_000 } });
     expect(events[0].type === "job.created" && events[0].payload.stages).toEqual(stages);
     expect(waited.view).toEqual(toJobView(foldJobEvents(jobId, events)));

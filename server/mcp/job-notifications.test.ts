@@ -17,10 +17,10 @@ import { CancelJobOutput, StartBulkOutput, TOOL } from "../../shared/tools.js";
 import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
+import { employeeCsv } from "../../test-kit/employee-csv.js";
 import {
   callTool,
   connectStreamingClient,
-  employeeCsv,
   postRaw,
   readJobHistory,
   startJob,

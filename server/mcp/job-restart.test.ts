@@ -12,11 +12,11 @@ import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/job-service.js";
 import type { JobStore } from "../jobs/store.js";
 import { createSqliteStore } from "../jobs/stores/sqlite.js";
+import { employeeCsv } from "../../test-kit/employee-csv.js";
+import { expectJobHistory } from "../../test-kit/job-history.js";
 import {
   callTool,
   connectClient,
-  employeeCsv,
-  expectJobHistory,
   readJobHistory,
   startJob,
   startTestServer,
@@ -77,7 +77,7 @@ const HINT = "Run the analysis again with start_bulk_gift_analysis.";
 /** Asserts that a job's whole history ends as interrupted with `message`; returns the history. */
 async function expectInterrupted(client: Client, jobId: string, message: string) {
   const history = await readJobHistory(client, jobId);
-  const terminal = expectJobHistory(history.raw, history.last);
+  const { terminal } = expectJobHistory(history.raw, history.last);
   expect(terminal).toMatchObject({
     type: "job.failed",
     payload: { code: "interrupted", message, hint: HINT, retryable: true },
@@ -113,7 +113,7 @@ describe("a restart on the same SQLite file", () => {
     clients.push(clientA);
     // several storage chunks of people, and a skipped row at the end
     const done = await startJob(clientA, {
-      csv: `${employeeCsv(6_000)}\n,Sales,tea,20\n`,
+      csv: `${employeeCsv(6_000)},Sales,tea,20\n`,
       occasion: "holiday",
       budgetPerPerson: 40,
     });

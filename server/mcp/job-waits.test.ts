@@ -16,11 +16,11 @@ import { foldJobEvents, toJobView } from "../../shared/job-reducer.js";
 import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
+import { employeeCsv } from "../../test-kit/employee-csv.js";
+import { expectJobHistory } from "../../test-kit/job-history.js";
 import {
   callTool,
   connectClient,
-  employeeCsv,
-  expectJobHistory,
   readJobHistory,
   startJob,
   startTestServer,
@@ -138,7 +138,7 @@ describe("cancel over MCP", () => {
     expect(toolText(again.result)).toBe(`Job ${jobId} is already canceled; nothing was canceled.`);
 
     const { events, raw, last } = await readJobHistory(client, jobId);
-    const terminal = expectJobHistory(raw, last);
+    const { terminal } = expectJobHistory(raw, last);
     expect(terminal).toMatchObject({ type: "job.canceled", payload: { reason: "Canceled on request." } });
     expect(events.some((e) => e.type === "job.progress" && e.payload.percentage > 0)).toBe(true);
     const view = toJobView(foldJobEvents(jobId, events));

@@ -3,7 +3,8 @@ import { URI } from "../../shared/tools.js";
 import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
-import { ALICE, BOB, makeCsv, settle } from "../jobs/test-support.js";
+import { employeeCsv } from "../../test-kit/employee-csv.js";
+import { ALICE, BOB, settle } from "../jobs/test-support.js";
 import { forwardJobEvents, type SessionState } from "./notifications.js";
 import type { GiftServer } from "./server-types.js";
 
@@ -18,7 +19,7 @@ function session(sessionId: string, subscriptions: [string, string][] = []) {
 describe("forwardJobEvents", () => {
   it("sends a job's events to the session that started it, and result updates only to its owner's subscriptions", async () => {
     const jobs = createJobService({ store: createMemoryStore(), match: matchGifts });
-    const start = await jobs.start({ csv: makeCsv(20), occasion: "birthday", budgetPerPerson: 40 }, ALICE);
+    const start = await jobs.start({ csv: employeeCsv(20), occasion: "birthday", budgetPerPerson: 40 }, ALICE);
     if (!start.ok) throw new Error(start.error.message);
     const uri = URI.jobResult(start.value.jobId);
     const owner = session(ALICE.sessionId);

@@ -8,7 +8,8 @@ import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parse } from "csv-parse/sync";
 import { chromium, type Browser, type Page } from "playwright-core";
-import { employeeCsv, startTestServer, type TestServer } from "../../server/test-support.js";
+import { startTestServer, type TestServer } from "../../server/test-support.js";
+import { employeeCsv } from "../../test-kit/employee-csv.js";
 
 const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
 const HARNESS_DIR = root("dist/harness");

@@ -6,6 +6,7 @@
 import type { JobEvent, Stage } from "../../shared/job-events.js";
 import { foldJobEvents } from "../../shared/job-reducer.js";
 import { isFinished } from "../../shared/job-view.js";
+import { seededRandom } from "../../shared/seeded-random.js";
 import {
   GetJobEventsInput,
   GetJobResultInput,
@@ -15,9 +16,10 @@ import {
   type PersonResult,
   type SkippedRow,
 } from "../../shared/tools.js";
+import { DEFAULT_STAGES, jobEvent, jobHistory } from "../../test-kit/job-events.js";
 import { SET_GLOBALS_EVENT } from "../host-globals.js";
 
-export type FakeJob = {
+type FakeJob = {
   stages?: Stage[];
   progressPerStage?: number;
   outcome?: "completed" | "failed" | "canceled";
@@ -27,7 +29,7 @@ export type FakeJob = {
   /** Events the server has appended before the widget's first call (a widget that reloads). */
   alreadyAppended?: number;
 };
-export type FakeFaults = {
+type FakeFaults = {
   /** Repeat events within a batch and replay some sent before. */
   duplicate?: boolean;
   /** Shuffle every batch. */
@@ -68,12 +70,6 @@ type RunningJob = {
   skipped: SkippedRow[];
 };
 
-/** The plan of a fake job unless its FakeJob says otherwise. */
-export const DEFAULT_STAGES: Stage[] = [
-  { id: "parse", label: "Reading the list" },
-  { id: "match", label: "Matching gifts" },
-  { id: "write", label: "Writing the result" },
-];
 /** The fake host's `toolInput`: what start_bulk_gift_analysis was called with. */
 export const START_INPUT = {
   csv: "name,department,interests\nAda,R&D,chess",
@@ -81,71 +77,14 @@ export const START_INPUT = {
   budgetPerPerson: 50,
 };
 
-/** A small seeded PRNG (mulberry32), so every fault pattern is reproducible. */
-function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = Math.imul(a ^ (a >>> 15), 1 | a);
-    t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
-
-/** A realistic history: created, started, rising progress over the stages, one terminal event. */
-export function makeHistory(jobId: string, job: FakeJob = {}): JobEvent[] {
+/** The planned history of a fake job: created, started, rising progress over the stages, its ending. */
+function historyOf(jobId: string, job: FakeJob): JobEvent[] {
   const stages = job.stages ?? DEFAULT_STAGES;
-  const perStage = job.progressPerStage ?? 3;
-  const outcome = job.outcome ?? "completed";
-  const events: JobEvent[] = [];
-  const at = () => {
-    const seq = events.length + 1;
-    return {
-      eventId: `${jobId}-e${seq}`,
-      jobId,
-      seq,
-      timestamp: new Date(Date.UTC(2026, 2, 1, 9, 0, seq)).toISOString(),
-    };
-  };
-  events.push({ ...at(), type: "job.created", payload: { kind: "bulk", title: "Holiday gifts", stages } });
-  events.push({ ...at(), type: "job.started", payload: {} });
-  const total = stages.length * perStage;
-  const steps = outcome === "completed" ? total : Math.ceil(total / 2);
-  for (let i = 0; i < steps; i++) {
-    const stage = stages[Math.floor(i / perStage)];
-    const percentage = Math.round(((i + 1) / total) * 95);
-    events.push({
-      ...at(),
-      type: "job.progress",
-      payload: {
-        percentage,
-        stage: stage.id,
-        stageLabel: stage.label,
-        etaSeconds: (total - i - 1) * 2,
-        processed: i + 1,
-        total,
-      },
-    });
-  }
-  if (outcome === "completed")
-    events.push({
-      ...at(),
-      type: "job.completed",
-      payload: { summary: "Gifts found for 3 people.", resultResourceId: URI.jobResult(jobId), resultCount: 3 },
-    });
-  if (outcome === "failed")
-    events.push({
-      ...at(),
-      type: "job.failed",
-      payload: {
-        code: "catalog_down",
-        message: "The gift catalog is unavailable.",
-        hint: "Try again in a minute.",
-        retryable: job.retryable ?? true,
-      },
-    });
-  if (outcome === "canceled") events.push({ ...at(), type: "job.canceled", payload: { reason: "stopped" } });
-  return events;
+  const steps = stages.length * (job.progressPerStage ?? 3);
+  const ending = job.outcome ?? "completed";
+  // a job that does not complete stops halfway
+  const progress = ending === "completed" ? steps : Math.ceil(steps / 2);
+  return jobHistory(jobId, { stages, steps, progress, ending, failure: { retryable: job.retryable ?? true } });
 }
 
 function makePeople(count: number): PersonResult[] {
@@ -162,7 +101,7 @@ function makePeople(count: number): PersonResult[] {
 /** Installs the fake as `window.openai`; `uninstall` removes it. */
 export function installFakeHost(options: FakeHostOptions = {}) {
   const faults = options.faults ?? {};
-  const random = prng(options.seed ?? 7);
+  const random = seededRandom(options.seed ?? 7);
   const plans = options.jobs ?? [{}];
   const jobs = new Map<string, RunningJob>();
   const calls: Call[] = [];
@@ -173,7 +112,7 @@ export function installFakeHost(options: FakeHostOptions = {}) {
   const startJob = (): RunningJob => {
     const plan = plans[Math.min(jobs.size, plans.length - 1)];
     const id = `job-${jobs.size + 1}`;
-    const history = makeHistory(id, plan);
+    const history = historyOf(id, plan);
     const revealed = Math.min(history.length, plan.alreadyAppended ?? 0);
     const job = {
       id,
@@ -239,15 +178,7 @@ export function installFakeHost(options: FakeHostOptions = {}) {
     if (isFinished(foldOf(job).status) || last.type === "job.canceled")
       return reply({ jobId: job.id, status: foldOf(job).status, changed: false });
     job.history = job.history.slice(0, job.revealed);
-    const seq = job.revealed + 1;
-    job.history.push({
-      eventId: `${job.id}-e${seq}`,
-      jobId: job.id,
-      seq,
-      timestamp: new Date(Date.UTC(2026, 2, 1, 9, 5)).toISOString(),
-      type: "job.canceled",
-      payload: { reason: "user" },
-    });
+    job.history.push(jobEvent(job.id, job.revealed + 1, "job.canceled"));
     return reply({ jobId: job.id, status: "running", changed: true });
   }
 

@@ -1,9 +1,9 @@
 import type { JobEvent } from "../../shared/job-events.js";
 import { applyJobEvents, createJobFold } from "../../shared/job-reducer.js";
-import { makeHistory } from "./fake-host.js";
+import { jobHistory } from "../../test-kit/job-events.js";
 import { createJobViews, selectAfterSeq } from "./job-views.js";
 
-const history = makeHistory("job-1");
+const history = jobHistory("job-1");
 const bySeq = (...seqs: number[]): JobEvent[] => seqs.map((s) => structuredClone(history[s - 1]));
 
 describe("createJobViews", () => {
@@ -36,7 +36,7 @@ describe("createJobViews", () => {
 
   it("ignores events of other jobs", () => {
     const store = createJobViews();
-    store.getState().dispatch("job-1", makeHistory("job-2"));
+    store.getState().dispatch("job-1", jobHistory("job-2"));
     expect(store.getState().jobs["job-1"]).toEqual(createJobFold("job-1"));
     expect(selectAfterSeq(store.getState(), "job-1")).toBe(0);
   });

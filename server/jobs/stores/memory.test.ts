@@ -1,5 +1,5 @@
 /**
- * The memory store: the store contract and the whole service suite run against it.
+ * The memory store: the store contract and the service suite run against it.
  */
 import { describeJobService } from "../service-suite.js";
 import { describeJobStore } from "../store-suite.js";

@@ -1,22 +1,22 @@
 /**
- * The Redis store against a real Redis (REDIS_URL, default 127.0.0.1:6379): the store contract and
- * the service suite, then what only a shared server gives: racing writers on two connections, jobs
- * that outlive a process, crashed or not, and expiry that leaves no key behind. Each store gets its
- * own key prefix under this run's, and every key of the run is deleted at the end.
+ * The Redis store against a real Redis (REDIS_URL, default 127.0.0.1:6379): the store contract, the
+ * service suite and the durable-store suite (jobs that outlive a process, killed or not), then what
+ * only a shared server gives: racing writers on two connections, a client shared with the caller,
+ * and expiry that leaves no key behind. Each store gets its own key prefix under this run's, and
+ * every key of the run is deleted at the end.
  */
-import { spawn } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { applyJobEvents, createJobFold } from "../../../shared/job-reducer.js";
-import type { JobEvent } from "../../../shared/job-events.js";
+import { employeeCsv } from "../../../test-kit/employee-csv.js";
+import { jobEvent } from "../../../test-kit/job-events.js";
+import { describeDurableStore } from "../durable-store-suite.js";
 import { createJobService } from "../job-service.js";
 import { describeJobService } from "../service-suite.js";
 import { describeJobStore, type ChunksKept } from "../store-suite.js";
 import { StoreConflictError, type JobStore } from "../store.js";
-import { ALICE, expectValidHistory, history, makeCsv, settle, testMatch } from "../test-support.js";
+import { ALICE, settle, testMatch } from "../test-support.js";
 import { createRedisStore } from "./redis.js";
 
 const url = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
@@ -68,24 +68,11 @@ describe.runIf(unreachable === undefined)("the redis store", () => {
     chunksKept,
   );
   describeJobService("redis", () => makeStore());
+  describeDurableStore("redis", () => ["redis", url, nextPrefix()]);
 
   describe("on a shared server", () => {
-    const created = (jobId: string): JobEvent => ({
-      type: "job.created",
-      eventId: `${jobId}:1`,
-      jobId,
-      seq: 1,
-      timestamp: "2026-01-01T00:00:00.000Z",
-      payload: { kind: "bulk", title: "t", stages: [{ id: "parse", label: "Parse" }] },
-    });
-    const started = (jobId: string): JobEvent => ({
-      type: "job.started",
-      eventId: `${jobId}:2`,
-      jobId,
-      seq: 2,
-      timestamp: "2026-01-01T00:00:01.000Z",
-      payload: {},
-    });
+    const created = (jobId: string) => jobEvent(jobId, 1, "job.created");
+    const started = (jobId: string) => jobEvent(jobId, 2, "job.started");
     const seed = (store: JobStore, jobId: string) =>
       store.create(
         { jobId, owner: ALICE, createdAt: 1_000, input: { occasion: "o", budgetPerPerson: 1, employees: [] } },
@@ -115,27 +102,18 @@ describe.runIf(unreachable === undefined)("the redis store", () => {
       }
     });
 
-    it("keeps finished results and every event for the next process, and leaves a given client open", async () => {
+    it("reads through a client it was given what another connection wrote, and leaves that client open", async () => {
       const prefix = nextPrefix();
-      const first = createJobService({ store: makeStore(prefix), match: testMatch });
-      const start = await first.start({ csv: makeCsv(7_000), occasion: "farewell", budgetPerPerson: 30 }, ALICE);
-      if (!start.ok) throw new Error(start.error.message);
-      await settle(first, start.value.jobId);
-      const events = await history(first, start.value.jobId);
-      const result = await first.readResult(start.value.jobId, ALICE);
-      await first.close();
-
+      const writer = makeStore(prefix);
       const client = new Redis(url);
       try {
-        const second = createJobService({ store: createRedisStore({ client, keyPrefix: prefix }), match: testMatch });
-        try {
-          expect(await history(second, start.value.jobId)).toEqual(events);
-          expect(await second.readResult(start.value.jobId, ALICE)).toEqual(result);
-        } finally {
-          await second.close();
-        }
+        await seed(writer, "given");
+        const store = createRedisStore({ client, keyPrefix: prefix });
+        expect(await store.readEvents("given", 0, 10)).toEqual([created("given")]);
+        await store.close();
         expect(await client.ping()).toBe("PONG");
       } finally {
+        await writer.close();
         await client.quit();
       }
     });
@@ -143,7 +121,7 @@ describe.runIf(unreachable === undefined)("the redis store", () => {
     it("deletes every key an expired job owned", async () => {
       const prefix = nextPrefix();
       const service = createJobService({ store: makeStore(prefix), match: testMatch });
-      const r = await service.start({ csv: makeCsv(20), occasion: "holiday", budgetPerPerson: 40 }, ALICE);
+      const r = await service.start({ csv: employeeCsv(20), occasion: "holiday", budgetPerPerson: 40 }, ALICE);
       if (!r.ok) throw new Error(r.error.message);
       await settle(service, r.value.jobId);
       await service.close();
@@ -156,29 +134,6 @@ describe.runIf(unreachable === undefined)("the redis store", () => {
         expect(await admin!.zscore(`${prefix}jobs:finished`, r.value.jobId)).toBeNull();
       } finally {
         await store.close();
-      }
-    });
-
-    it("ends the jobs a killed process left running or waiting as interrupted, and keeps the rest", async () => {
-      const prefix = nextPrefix();
-      const { done, running, waiting } = await crashAfterProgress(prefix);
-      const service = createJobService({ store: makeStore(prefix), match: testMatch });
-      try {
-        for (const [jobId, message] of [
-          [running, "The server restarted while this job was running, so it stopped before finishing."],
-          [waiting, "The server restarted before this job could start."],
-        ]) {
-          const { terminal } = expectValidHistory(await history(service, jobId));
-          expect(terminal).toMatchObject({
-            type: "job.failed",
-            payload: { code: "interrupted", message, retryable: true },
-          });
-        }
-        expect((await history(service, running)).some((e) => e.type === "job.progress")).toBe(true);
-        const result = await service.readResult(done, ALICE);
-        expect(result.ok && result.value.people.length).toBe(40);
-      } finally {
-        await service.close();
       }
     });
   });
@@ -202,45 +157,4 @@ async function reach(url: string): Promise<string | undefined> {
   } finally {
     probe.disconnect();
   }
-}
-
-/**
- * Runs, in a child process on the keys under `keyPrefix`, one small job to the end, a large one
- * past its first progress and one queued behind it, then kills the child with no chance to clean up.
- */
-async function crashAfterProgress(keyPrefix: string): Promise<Record<"done" | "running" | "waiting", string>> {
-  const path = (p: string) => JSON.stringify(fileURLToPath(new URL(p, import.meta.url)));
-  const child = spawn(
-    process.execPath,
-    [
-      "--import",
-      "tsx",
-      "--input-type=module",
-      "-e",
-      `
-    import { createJobService } from ${path("../job-service.ts")};
-    import { ALICE, makeCsv, testMatch } from ${path("../test-fixtures.ts")};
-    import { createRedisStore } from ${path("./redis.ts")};
-    const service = createJobService({ store: createRedisStore({ url: process.argv[1], keyPrefix: process.argv[2] }), match: testMatch, limits: { maxConcurrentJobs: 1 } });
-    const start = async (rows) => (await service.start({ csv: makeCsv(rows), occasion: "holiday", budgetPerPerson: 40 }, ALICE)).value.jobId;
-    const done = await start(40);
-    await service.waitFor({ jobId: done, timeoutMs: 30000 }, ALICE, () => {});
-    const running = await start(100000);
-    const waiting = await start(5);
-    service.onEvent(({ event }) => {
-      if (event.jobId === running && event.type === "job.progress" && event.payload.percentage >= 2) process.stdout.write(JSON.stringify({ done, running, waiting }) + "\\n");
-    });`,
-      url,
-      keyPrefix,
-    ],
-    { stdio: ["ignore", "pipe", "inherit"] },
-  );
-  const exited = new Promise((resolve) => child.once("exit", resolve));
-  const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolve);
-    child.once("exit", () => reject(new Error("the child exited before its jobs were running")));
-  });
-  child.kill("SIGKILL");
-  await exited;
-  return JSON.parse(line);
 }

@@ -1,22 +1,18 @@
 /**
  * The SQLite store on real files in a temporary directory: the store contract (looking into the
- * file for deleted chunks) and the service suite, then what only a disk gives: results and events
- * that outlive the process, and jobs cut off by a crash (a child process killed mid-job) ending as
- * `interrupted` on the next start.
+ * file for deleted chunks), the service suite with its 100,000-row run (a store that writes within
+ * the job's slices must still let the event loop turn), the durable-store suite (results and events
+ * that outlive the process, jobs cut off by a killed process), and opening the file itself.
  */
-import { spawn } from "node:child_process";
 import { existsSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { createInterface } from "node:readline";
-import { fileURLToPath } from "node:url";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
-import { createJobService } from "../job-service.js";
+import { describeDurableStore } from "../durable-store-suite.js";
 import { describeJobService } from "../service-suite.js";
 import { describeJobStore, type ChunksKept } from "../store-suite.js";
 import type { JobStore } from "../store.js";
-import { ALICE, expectValidHistory, history, makeCsv, settle, testMatch } from "../test-support.js";
 import { createSqliteStore } from "./sqlite.js";
 
 const dir = mkdtempSync(join(tmpdir(), "giftgenius-jobs-"));
@@ -44,7 +40,8 @@ describeJobStore(
   },
   chunksKept,
 );
-describeJobService("sqlite", () => createSqliteStore(nextFile()));
+describeJobService("sqlite", () => createSqliteStore(nextFile()), { heavy: true });
+describeDurableStore("sqlite", () => ["sqlite", nextFile()]);
 
 describe("the sqlite store on disk", () => {
   it("creates the directory, and also opens a private in-memory database", async () => {
@@ -55,70 +52,5 @@ describe("the sqlite store on disk", () => {
     const memory = createSqliteStore(":memory:");
     expect(await memory.listUnfinished()).toEqual([]);
     await memory.close();
-  });
-
-  it("keeps finished results and every event after a clean restart", async () => {
-    const file = nextFile();
-    const first = createJobService({ store: createSqliteStore(file), match: testMatch });
-    const started = await first.start({ csv: makeCsv(7_000), occasion: "farewell", budgetPerPerson: 30 }, ALICE);
-    if (!started.ok) throw new Error(started.error.message);
-    await settle(first, started.value.jobId);
-    const events = await history(first, started.value.jobId);
-    const result = await first.readResult(started.value.jobId, ALICE);
-    await first.close();
-
-    const second = createJobService({ store: createSqliteStore(file), match: testMatch });
-    try {
-      expect(await history(second, started.value.jobId)).toEqual(events);
-      expect(await second.readResult(started.value.jobId, ALICE)).toEqual(result);
-    } finally {
-      await second.close();
-    }
-  });
-
-  it("ends the jobs a crashed process left running or waiting as interrupted, and keeps the rest", async () => {
-    const file = nextFile();
-    const child = spawn(
-      process.execPath,
-      ["--import", "tsx", fileURLToPath(new URL("./crash-child.ts", import.meta.url)), file],
-      {
-        stdio: ["ignore", "pipe", "inherit"],
-      },
-    );
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    const line = await new Promise<string>((resolve, reject) => {
-      createInterface({ input: child.stdout! }).once("line", resolve);
-      child.once("exit", () => reject(new Error("the child exited before its jobs were running")));
-    });
-    child.kill("SIGKILL"); // no close(), no cleanup: the process is simply gone
-    await exited;
-    const { done, running, waiting } = JSON.parse(line) as Record<string, string>;
-
-    const service = createJobService({ store: createSqliteStore(file), match: testMatch });
-    try {
-      for (const [jobId, message] of [
-        [running, "The server restarted while this job was running, so it stopped before finishing."],
-        [waiting, "The server restarted before this job could start."],
-      ]) {
-        const events = await history(service, jobId);
-        const { terminal } = expectValidHistory(events);
-        expect(terminal).toMatchObject({
-          type: "job.failed",
-          payload: {
-            code: "interrupted",
-            message,
-            retryable: true,
-            hint: "Run the analysis again with start_bulk_gift_analysis.",
-          },
-        });
-      }
-      const runningEvents = await history(service, running);
-      expect(runningEvents.some((e) => e.type === "job.progress")).toBe(true);
-      const result = await service.readResult(done, ALICE);
-      expect(result.ok && result.value.people.length).toBe(40);
-      expect(expectValidHistory(await history(service, done)).terminal.type).toBe("job.completed");
-    } finally {
-      await service.close();
-    }
   });
 });

@@ -2,12 +2,12 @@ import fc from "fast-check";
 import { applyJobEvents, createJobFold } from "../../../shared/job-reducer.js";
 import { faultBatch, NO_FAULTS, seededRandom, shuffle, type FaultConfig } from "./faults.js";
 import type { JobEvent } from "../../../shared/job-events.js";
-import { jobEventStream } from "./test-events.js";
+import { jobHistory } from "../../../test-kit/job-events.js";
 
 const seqs = (events: readonly JobEvent[]) => events.map((e) => e.seq);
 
 describe("faultBatch", () => {
-  const events = jobEventStream("j1", 6).slice(0, 4);
+  const events = jobHistory("j1", { progress: 6 }).slice(0, 4);
 
   it("passes a batch through unchanged without faults", () => {
     expect(faultBatch({ events, final: false }, [], NO_FAULTS, seededRandom(1))).toEqual({ events, held: [] });
@@ -24,7 +24,7 @@ describe("faultBatch", () => {
     const first = faultBatch({ events, final: false }, [], config, random);
     expect(first.held.length).toBeGreaterThan(0);
     expect([...seqs(first.events), ...seqs(first.held)].sort()).toEqual([1, 2, 3, 4]);
-    const next = jobEventStream("j1", 6).slice(4, 6);
+    const next = jobHistory("j1", { progress: 6 }).slice(4, 6);
     const second = faultBatch({ events: next, final: false }, first.held, config, random);
     for (const e of first.held) expect(second.events).toContain(e);
   });
@@ -59,7 +59,7 @@ describe("faultBatch", () => {
         fc.boolean(),
         fc.integer(),
         (progressCount, sizes, duplicates, shuffleOn, seed) => {
-          const all = jobEventStream("job-p", progressCount);
+          const all = jobHistory("job-p", { progress: progressCount });
           const expected = applyJobEvents(createJobFold("job-p"), all);
           const random = seededRandom(seed);
           const config: FaultConfig = { ...NO_FAULTS, duplicates, shuffle: shuffleOn };

@@ -3,10 +3,10 @@ import { parseJobEvents } from "../../../shared/job-events.js";
 import { TOOL } from "../../../shared/tools.js";
 import { NO_FAULTS, seededRandom, type FaultConfig } from "./faults.js";
 import { createFaultyCaller, DroppedReplyError, type CallTool } from "./faulty-call.js";
-import { jobEventStream } from "./test-events.js";
+import { jobHistory } from "../../../test-kit/job-events.js";
 
 const JOB = "job-f";
-const ALL = jobEventStream(JOB, 12);
+const ALL = jobHistory(JOB, { progress: 12 });
 
 /** Answers get_job_events from a fixed event log in slices of three, the way the server pages. */
 const eventLog: CallTool = async (name, args) => {

@@ -7,7 +7,8 @@ import { render, screen, within } from "@testing-library/react";
 import type { JobEvent } from "../../../shared/job-events.js";
 import { TOOL } from "../../../shared/tools.js";
 import { act } from "react";
-import { installFakeHost, makeHistory, type FakeHost } from "../fake-host.js";
+import { jobHistory } from "../../../test-kit/job-events.js";
+import { installFakeHost, type FakeHost } from "../fake-host.js";
 import { createHost, HostContext, type Host } from "../host.js";
 import { createJobViews, JobViewsContext, type JobViews } from "../job-views.js";
 import { createResultStore, ResultStoreContext } from "../result-store.js";
@@ -17,7 +18,7 @@ let fake: FakeHost;
 let host: Host;
 let store: JobViews;
 const plan = { progressPerStage: 4, alreadyAppended: Infinity };
-const history = makeHistory("job-1", plan);
+const history = jobHistory("job-1", { progress: 3 * plan.progressPerStage });
 const shuffled = (events: JobEvent[]) =>
   [...events, ...events.slice(0, 5)]
     .map((e, i) => [(i * 7919) % 13, e] as const)
