@@ -81,6 +81,16 @@ export type HarnessStore = StoreApi<HarnessState & HarnessActions>;
 /** The maxHeight global that goes with the current display mode. */
 export const maxHeightOf = (s: Pick<HarnessState, "displayMode">): number => maxHeightFor(s.displayMode);
 
+/** An inline frame never collapses below this, even when the widget reports less. */
+const MIN_FRAME_HEIGHT = 80;
+
+/** The widget frame's height: inline, what the widget reported within the mode's bounds; else the pane's. */
+export function frameHeight(s: Pick<HarnessState, "displayMode" | "intrinsicHeight">): number | undefined {
+  if (s.displayMode !== "inline") return undefined;
+  const max = maxHeightOf(s);
+  return Math.max(MIN_FRAME_HEIGHT, Math.min(max, s.intrinsicHeight ?? max));
+}
+
 export function createHarnessStore(now: () => number = Date.now): HarnessStore {
   return createStore<HarnessState & HarnessActions>()((set) => ({
     connection: { status: "connecting" },

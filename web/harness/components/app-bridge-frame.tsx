@@ -12,10 +12,8 @@ import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { DisplayMode, Theme } from "../../host-globals.js";
 import { LoggingTransport } from "../mcp/logging-transport.js";
 import type { HarnessSession } from "../session.js";
-import { maxHeightOf, useHarness, type HarnessStore, type Mount } from "../store.js";
+import { frameHeight, maxHeightOf, useHarness, type HarnessStore, type Mount } from "../store.js";
 
-/** An inline frame never collapses below this, even when the widget reports less. */
-const MIN_HEIGHT = 80;
 const HOST_INFO = { name: "giftgenius-harness", version: "0.1.0" };
 
 type Props = { store: HarnessStore; session: HarnessSession; mount: Mount };
@@ -100,9 +98,7 @@ export function AppBridgeFrame({ store, session, mount }: Props) {
     void bridge.current?.setHostContext(contextOf({ theme, displayMode, locale }));
   }, [theme, displayMode, locale]);
 
-  const maxHeight = maxHeightOf({ displayMode });
-  const height =
-    displayMode === "inline" ? Math.max(MIN_HEIGHT, Math.min(maxHeight, intrinsic ?? maxHeight)) : undefined;
+  const height = frameHeight({ displayMode, intrinsicHeight: intrinsic });
   return (
     <iframe
       key={mount.key}

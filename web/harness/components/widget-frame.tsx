@@ -10,10 +10,7 @@ import { defaultGlobals } from "../bridge/globals.js";
 import { createStandinScript, injectStandin } from "../bridge/standin.js";
 import { listenToWidget, pushGlobals } from "../bridge/widget-host.js";
 import type { HarnessSession } from "../session.js";
-import { maxHeightOf, useHarness, type HarnessStore, type Mount } from "../store.js";
-
-/** An inline frame never collapses below this, even when the widget reports less. */
-const MIN_HEIGHT = 80;
+import { frameHeight, maxHeightOf, useHarness, type HarnessStore, type Mount } from "../store.js";
 
 type Props = { store: HarnessStore; session: HarnessSession; mount: Mount };
 
@@ -81,8 +78,7 @@ export function WidgetFrame({ store, session, mount }: Props) {
     pushGlobals(win, changed);
   }, [theme, displayMode, locale, maxHeight]);
 
-  const height =
-    displayMode === "inline" ? Math.max(MIN_HEIGHT, Math.min(maxHeight, intrinsic ?? maxHeight)) : undefined;
+  const height = frameHeight({ displayMode, intrinsicHeight: intrinsic });
   return (
     <iframe
       key={mount.key}
