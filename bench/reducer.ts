@@ -39,7 +39,8 @@ function generateStream(total: number, jobs: number, seed = 7): JobEvent[] {
       [withDups[i], withDups[k]] = [withDups[k], withDups[i]];
     }
   }
-  return withDups;
+  // as a client receives them: parsed from JSON, so events of a type share one object shape
+  return JSON.parse(JSON.stringify(withDups)) as JobEvent[];
 }
 
 function runOurs(events: JobEvent[]): Map<string, JobFold> {

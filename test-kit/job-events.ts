@@ -51,7 +51,9 @@ export function jobEvent<T extends JobEventType>(
   type: T,
   payload: Partial<PayloadOf<T>> = {},
 ): JobEventOf<T> {
-  const event = { ...envelope(jobId, seq), type, payload: { ...USUAL[type](jobId), ...payload } };
+  // one literal and one assign, not spreads: histories of 100,000 events are built in tests
+  const { eventId, timestamp } = envelope(jobId, seq);
+  const event = { eventId, jobId, seq, timestamp, type, payload: Object.assign(USUAL[type](jobId), payload) };
   return event as unknown as JobEventOf<T>; // TypeScript cannot pair a generic type with its payload
 }
 
