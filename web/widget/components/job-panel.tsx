@@ -47,7 +47,8 @@ export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
           {started ? t.status[status] : t.starting}
         </p>
       </header>
-      <ProgressBar percentage={view?.percentage ?? 0} />
+      {/* no bar before the first events: a widget shown again must not flash back to 0 % */}
+      {started && <ProgressBar percentage={view.percentage} />}
       {current !== null && status === "running" && <p className="gg-current">{t.now(current)}</p>}
       {started && view.message !== null && status === "running" && <p className="gg-muted">{view.message}</p>}
       {started && <JobTiming view={view} />}
