@@ -48,6 +48,10 @@ async function parseOnly(csv: string): Promise<number> {
 async function runJob(dir: string, csv: string, rows: number) {
   const jobs = createJobService({ store: createSqliteStore(join(dir, `jobs-${randomUUID()}.db`)), match: matchGifts });
   const counts = { events: 0, progress: 0, lastSeq: 0, outOfOrder: 0 };
+  // where the bar stood when each stage began, against the share of the job's time gone by then
+  const entries: { at: number; percentage: number }[] = [];
+  let startedAt = 0;
+  let endedAt = 0;
   let peak = 0;
   const sample = () => (peak = Math.max(peak, process.memoryUsage().rss));
   const unsubscribe = jobs.onEvent(({ event }) => {
@@ -55,6 +59,10 @@ async function runJob(dir: string, csv: string, rows: number) {
     counts.lastSeq = event.seq;
     counts.events++;
     if (event.type === "job.progress") counts.progress++;
+    if (event.type === "job.started") startedAt = performance.now();
+    if (event.type === "job.progress" && event.payload.processed === 0)
+      entries.push({ at: performance.now(), percentage: event.payload.percentage });
+    if (event.type === "job.completed") endedAt = performance.now();
     sample();
   });
   (globalThis as { gc?: () => void }).gc?.();
@@ -77,7 +85,9 @@ async function runJob(dir: string, csv: string, rows: number) {
     const page = await jobs.getResult({ jobId: view.jobId, offset: rows - 1, limit: 1 }, CALLER);
     if (!page.ok || page.value.total !== rows || page.value.people[0]?.gifts.length === 0)
       throw new Error("the result is not readable");
-    return { ms, ...counts, before, peak };
+    const span = endedAt - startedAt;
+    const boundaryGap = Math.max(...entries.map((e) => Math.abs(e.percentage - (100 * (e.at - startedAt)) / span)));
+    return { ms, ...counts, before, peak, boundaryGap };
   } finally {
     clearInterval(sampler);
     unsubscribe();
@@ -126,6 +136,16 @@ export async function benchJobs({ quick, smoke }: BenchOptions): Promise<BenchRo
         baselineName: "one per row",
         target: "≤ ~100",
         met: job.progress <= 110,
+      }),
+      row({
+        section,
+        metric: "bar vs time gone by, at stage starts (points)",
+        value: Math.round(job.boundaryGap * 10) / 10,
+        unit: "",
+        baseline: null,
+        baselineName: "",
+        target: "≤ ~10",
+        met: job.boundaryGap <= 10,
       }),
       row({
         section,

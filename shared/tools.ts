@@ -127,6 +127,8 @@ export const GetJobResultOutput = z.object({
   people: z.array(PersonResultSchema),
   skipped: z.array(SkippedRowSchema),
   resultUri: z.string(),
+  /** True while the job still runs: `people` are those composed so far, `total` how many that is. */
+  partial: z.boolean(),
 });
 export type GetJobResultResult = z.infer<typeof GetJobResultOutput>;
 

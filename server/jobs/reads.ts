@@ -8,7 +8,7 @@ import { URI, type GetJobResultResult, type JobResult, type PersonResult } from 
 import type { Gate } from "./access.js";
 import type { JobService } from "./job-service.js";
 import { fail, notFinished, ok } from "./outcomes.js";
-import { decodeChunk } from "./result-codec.js";
+import { CHUNK_SIZE, decodeChunk } from "./result-codec.js";
 import { foldOf, type JobStore, type ResultHead, type StoredJob } from "./store.js";
 import type { Waiters } from "./waiters.js";
 
@@ -80,6 +80,7 @@ export function createReads(store: JobStore, gate: Gate, waiters: Waiters, ready
       await ready;
       const gated = await gate(jobId, caller);
       if (!gated.ok) return gated;
+      if (gated.value.status === "running") return ok(await composedSoFar(gated.value, offset, limit));
       const head = await finished(gated.value);
       if (!head.ok) return head;
       const { total, chunkSize, skipped, summary } = head.value;
@@ -92,6 +93,7 @@ export function createReads(store: JobStore, gate: Gate, waiters: Waiters, ready
         people: [],
         skipped: [],
         resultUri: URI.jobResult(jobId),
+        partial: false,
       };
       if (offset >= total) {
         if (offset === 0) page.skipped = skipped;
@@ -123,6 +125,28 @@ export function createReads(store: JobStore, gate: Gate, waiters: Waiters, ready
       return ok(result);
     },
   };
+
+  /** A page of the people a running job has composed so far (none before its compose stage). */
+  async function composedSoFar(job: StoredJob, offset: number, limit: number): Promise<GetJobResultResult> {
+    const fold = await foldOf(store, job);
+    const total = fold.stage === "compose" && fold.processed !== null ? fold.processed : 0;
+    const first = Math.floor(offset / CHUNK_SIZE);
+    const to = Math.min(total, offset + limit);
+    const chunks = to > offset ? await store.readComposedChunks(job.jobId, first, Math.ceil(to / CHUNK_SIZE)) : [];
+    const people = chunks.flatMap(decodeChunk).slice(offset - first * CHUNK_SIZE, to - first * CHUNK_SIZE);
+    const end = offset + people.length;
+    return {
+      jobId: job.jobId,
+      summary: "",
+      total,
+      offset,
+      nextOffset: end < total ? end : null,
+      people,
+      skipped: [],
+      resultUri: URI.jobResult(job.jobId),
+      partial: true,
+    };
+  }
 
   async function readPeople(jobId: string, from: number, to: number): Promise<PersonResult[]> {
     const chunks = await store.readResultChunks(jobId, from, to);

@@ -78,6 +78,11 @@ export type JobStore = {
   readResultHead(jobId: string): Promise<ResultHead | undefined>;
   /** Serialized chunks `from` (inclusive) to `to` (exclusive) of a committed result; fewer when it has fewer. */
   readResultChunks(jobId: string, from: number, to: number): Promise<string[]>;
+  /**
+   * The chunks put so far for a result not yet committed (`from` inclusive, `to` exclusive), so
+   * that people already composed can be shown while the job runs; none once the job has ended.
+   */
+  readComposedChunks(jobId: string, from: number, to: number): Promise<string[]>;
   /** Jobs that are pending or running, oldest first: after a restart these were interrupted. */
   listUnfinished(): Promise<StoredJob[]>;
   /** Deletes finished jobs created before `createdBefore` with all they own; returns their ids. */

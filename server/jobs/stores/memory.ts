@@ -73,6 +73,10 @@ export function createMemoryStore(): JobStore {
       const e = jobs.get(jobId);
       return e?.head ? e.chunks.slice(from, to) : [];
     },
+    async readComposedChunks(jobId, from, to) {
+      const e = jobs.get(jobId);
+      return e && !e.head && !isFinished(e.fold.status) ? e.chunks.slice(from, to) : [];
+    },
     async listUnfinished() {
       return [...jobs.values()]
         .filter((e) => !isFinished(e.fold.status))

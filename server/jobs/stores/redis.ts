@@ -210,6 +210,11 @@ export function createRedisStore({
       const start = Math.max(0, from);
       return to <= start ? [] : redis.lrange(per.chunks + jobId, start, to - 1);
     },
+    async readComposedChunks(jobId, from, to) {
+      // chunks being composed wait in the parts list, which the commit renames and an end deletes
+      const start = Math.max(0, from);
+      return to <= start ? [] : redis.lrange(per.parts + jobId, start, to - 1);
+    },
     async listUnfinished() {
       const ids = await redis.zrange(unfinished, 0, -1);
       const pipeline = redis.pipeline();

@@ -100,6 +100,11 @@ export function createSqliteStore(path: string): JobStore {
         "SELECT body FROM result_chunks WHERE job_id = ? AND idx >= ? AND idx < ? AND EXISTS (SELECT 1 FROM results WHERE job_id = ?) ORDER BY idx",
       )
       .pluck(),
+    readComposed: db
+      .prepare<[string, number, number, string], string>(
+        `SELECT body FROM result_chunks WHERE job_id = ? AND idx >= ? AND idx < ? AND NOT EXISTS (SELECT 1 FROM results WHERE job_id = ?) ORDER BY idx`,
+      )
+      .pluck(),
     unfinished: db.prepare<[], JobRow>(
       `SELECT job_id, subject, session_id, status, created_at, last_seq, view AS fold FROM jobs WHERE ${UNFINISHED} ORDER BY created_at`,
     ),
@@ -200,6 +205,9 @@ export function createSqliteStore(path: string): JobStore {
     },
     async readResultChunks(jobId, from, to) {
       return q.readChunks.all(jobId, from, to, jobId);
+    },
+    async readComposedChunks(jobId, from, to) {
+      return q.readComposed.all(jobId, from, to, jobId);
     },
     async listUnfinished() {
       return q.unfinished.all().map(toJob);

@@ -1,6 +1,7 @@
 /**
  * `get_job_result`: one page of a finished job's picks, person by person, with a link to the full
- * result resource. Called by the widget to page through results, and by the model to discuss them.
+ * result resource; while the job runs, the people it has composed so far. Called by the widget to
+ * page through results (and show them as they come), and by the model to discuss them.
  */
 import { GetJobResultInput, GetJobResultOutput, TOOL, type GetJobResultResult } from "../../../shared/tools.js";
 import { dollars } from "../../gifts/reason.js";
@@ -23,7 +24,10 @@ function describePage(page: GetJobResultResult): string {
     page.people.length > 0
       ? `People ${first}–${last} of ${page.total}:`
       : `No people at offset ${page.offset} (total ${page.total}).`;
-  return `${page.summary}\n${range}\n${lines.join("\n")}${more}${skipped}`;
+  const head = page.partial
+    ? `Job ${page.jobId} is still running; these people are ready so far (call wait_for_job for the rest).`
+    : page.summary;
+  return `${head}\n${range}\n${lines.join("\n")}${more}${skipped}`;
 }
 
 export function getJobResultTool({ jobs, widget }: { jobs: JobService; widget: Widget }) {
@@ -32,23 +36,30 @@ export function getJobResultTool({ jobs, widget }: { jobs: JobService; widget: W
     title: "Get job result",
     description:
       "Returns one page of the gifts a finished bulk gift analysis picked for each person (use `offset` and " +
-      "`limit` to page), the job summary, skipped rows, and a link to the full result resource.",
+      "`limit` to page), the job summary, skipped rows, and a link to the full result resource. While the job " +
+      "runs, returns the people ready so far with `partial: true`.",
     input: GetJobResultInput,
     output: GetJobResultOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     meta: toolMeta(widget, { calledByWidget: true }),
     async run(args, { caller }) {
       return fromOutcome(await jobs.getResult(args, caller), (page) =>
-        success(page, describePage(page), [
-          {
-            type: "resource_link",
-            uri: page.resultUri,
-            name: `gift-analysis-${page.jobId}`,
-            title: "Full gift analysis result",
-            description: `All ${page.total} people with their gifts, as JSON.`,
-            mimeType: "application/json",
-          },
-        ]),
+        success(
+          page,
+          describePage(page),
+          page.partial
+            ? []
+            : [
+                {
+                  type: "resource_link",
+                  uri: page.resultUri,
+                  name: `gift-analysis-${page.jobId}`,
+                  title: "Full gift analysis result",
+                  description: `All ${page.total} people with their gifts, as JSON.`,
+                  mimeType: "application/json",
+                },
+              ],
+        ),
       );
     },
   });
