@@ -198,6 +198,7 @@ export function installFakeHost(options: FakeHostOptions = {}) {
       people,
       skipped: job.skipped,
       resultUri: URI.jobResult(job.id),
+      partial: false,
     });
   }
 

@@ -1,7 +1,8 @@
 /**
- * The result of a completed job, paged in through `get_job_result`. A small zustand store of its
- * own: the job store holds what events say, this one holds what the result pages say. Loading is
- * guarded, so the first page is fetched exactly once however often completion is observed.
+ * The result of a job, paged in through `get_job_result`: while it runs, the people composed so
+ * far (`partial` pages), then the finished result, each person once (by row). A small zustand
+ * store of its own: the job views hold what events say, this one what the result pages say.
+ * Loading is guarded, so a page is fetched once however often a change is observed.
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { GetJobResultOutput, TOOL, type PersonResult, type SkippedRow } from "../../shared/tools.js";
@@ -18,6 +19,8 @@ type ResultPages = {
   nextOffset: number | null;
   loading: boolean;
   error: ToolFailure | null;
+  /** True while the pages are those of a running job: more people may come. */
+  partial: boolean;
 };
 export type ResultStoreState = { pages: Record<string, ResultPages> };
 export type ResultStore = StoreApi<ResultStoreState>;
@@ -30,6 +33,7 @@ const EMPTY: ResultPages = {
   nextOffset: 0,
   loading: false,
   error: null,
+  partial: false,
 };
 /** People per `get_job_result` page. */
 const PAGE_SIZE = 20;
@@ -62,7 +66,26 @@ export async function loadNextPage(host: Host, store: ResultStore, jobId: string
     total: page.total,
     nextOffset: page.nextOffset,
     loading: false,
+    partial: page.partial,
   });
+}
+
+/**
+ * Keeps the pages of `jobId` up with the job: while it runs, loads the first people as they are
+ * composed (`composed` of them so far); once it has completed, reads the finished result from the
+ * start, so its summary and skipped rows come in and nobody is listed twice.
+ */
+export function followResult(host: Host, store: ResultStore, jobId: string, running: boolean, composed: number): void {
+  const current = store.getState().pages[jobId];
+  if (current?.loading) return;
+  if (running) {
+    const shown = current?.people.length ?? 0;
+    if (shown >= Math.min(PAGE_SIZE, composed)) return;
+    update(store, jobId, { nextOffset: shown, partial: true });
+  } else if (current === undefined || current.partial) {
+    update(store, jobId, { nextOffset: 0, partial: false });
+  } else return;
+  void loadNextPage(host, store, jobId);
 }
 
 const resultStoreContext = createStoreContext<ResultStoreState>("ResultStore");

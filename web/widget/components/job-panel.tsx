@@ -57,6 +57,9 @@ export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
       {lastError?.transient && <p className="gg-muted">{t.retrying}</p>}
       {(status === "pending" || status === "running") && <CancelButton jobId={jobId} />}
       {status === "completed" && <JobResult jobId={jobId} summary={view?.summary ?? null} />}
+      {status === "running" && view?.stage === "compose" && (view.processed ?? 0) > 0 && (
+        <JobResult jobId={jobId} summary={null} running composed={view.processed ?? 0} />
+      )}
       {status === "failed" && view?.error && (
         <div className="gg-outcome">
           <p>{t.failed}</p>

@@ -1,18 +1,25 @@
 /**
- * A completed job's result: the summary, skipped rows (row and reason), then each person with
- * their gifts, paged in through `get_job_result` ("Show more"), and a way to go fullscreen.
+ * A job's result: while it runs, the people composed so far; once completed, the summary, skipped
+ * rows (row and reason), then each person with their gifts, paged in through `get_job_result`
+ * ("Show more"), and a way to go fullscreen.
  */
 import { useEffect } from "react";
 import { useHost, useHostGlobal } from "../host.js";
 import { formatPrice, useMessages } from "../i18n.js";
-import { loadNextPage, useResultStore, useResultStoreApi } from "../result-store.js";
+import { followResult, loadNextPage, useResultStore, useResultStoreApi } from "../result-store.js";
 import { GiftList } from "./gift-list.js";
 import { FailureText } from "./failure-text.js";
 
-export type JobResultProps = { jobId: string; summary: string | null };
+export type JobResultProps = {
+  jobId: string;
+  summary: string | null;
+  /** The job still runs: `composed` people are ready so far. */
+  running?: boolean;
+  composed?: number;
+};
 
-/** Loads the first page once on mount (the loader ignores repeats) and renders what is loaded. */
-export function JobResult({ jobId, summary }: JobResultProps) {
+/** Follows the result as the job goes (the loader ignores repeats) and renders what is loaded. */
+export function JobResult({ jobId, summary, running = false, composed = 0 }: JobResultProps) {
   const t = useMessages();
   const host = useHost();
   const store = useResultStoreApi();
@@ -21,14 +28,19 @@ export function JobResult({ jobId, summary }: JobResultProps) {
   const displayModes = useHostGlobal("displayModes");
   const pages = useResultStore((s) => s.pages[jobId]);
   useEffect(() => {
-    void loadNextPage(host, store, jobId);
-  }, [host, store, jobId]);
+    followResult(host, store, jobId, running, composed);
+  }, [host, store, jobId, running, composed]);
 
   const more = () => void loadNextPage(host, store, jobId);
+  if (running && (pages?.people.length ?? 0) === 0) return null;
   return (
     <div className="gg-result">
-      <p className="gg-summary">{pages?.summary ?? summary}</p>
-      {displayMode !== "fullscreen" && displayModes.includes("fullscreen") && (
+      {running ? (
+        <p className="gg-summary">{t.readySoFar}</p>
+      ) : (
+        <p className="gg-summary">{pages?.summary || summary}</p>
+      )}
+      {!running && displayMode !== "fullscreen" && displayModes.includes("fullscreen") && (
         <button
           type="button"
           className="gg-button gg-secondary"
