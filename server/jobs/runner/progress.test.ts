@@ -48,10 +48,11 @@ describe("createProgress", () => {
     const sent = await simulate(1_000, 100);
     const p = sent.find((s) => s.stage === "match" && s.processed === 500)!;
     expect(p).toMatchObject({ total: 1_000, message: "Matched gifts for 500 of 1,000 people" });
-    // at 75 % after n seconds, the rest takes n / 3 at the same rate
+    // halfway through match is at p %, reached after n seconds: the rest takes n × (100 − p) / p
     const seconds = sent.indexOf(p) + 1;
-    expect(p.percentage).toBe(75);
-    expect(p.etaSeconds).toBeCloseTo(seconds / 3, 1);
+    const at = Math.floor(STAGE_START.match + stageWeight("match") / 2);
+    expect(p.percentage).toBe(at);
+    expect(p.etaSeconds).toBeCloseTo((seconds * (100 - at)) / at, 1);
     expect(sent[0].etaSeconds).toBeUndefined();
   });
 
