@@ -112,17 +112,25 @@ function expected(history: JobEvent[]) {
     .map((e) => e.payload.stage)
     .filter((id, i, all) => !planIds.includes(id) && all.indexOf(id) === i);
   const anyCompleted = history.some((e) => e.type === "job.completed");
+  const status: JobStatus = firstTerminal
+    ? statusOf(firstTerminal.type)
+    : history.some((e) => e.type === "job.started") || latest
+      ? "running"
+      : "pending";
+  const stageIds = [...planIds, ...extraIds];
+  // the stage it is in, or ended in; a failure or cancel before any progress ends in the first
+  const at = latest ? stageIds.indexOf(latest.payload.stage) : status === "failed" || status === "canceled" ? 0 : -1;
+  const there = { pending: "active", running: "active", completed: "done", failed: "failed", canceled: "stopped" };
   return {
     percentage: Math.max(0, ...progress.map((e) => e.payload.percentage), anyCompleted ? 100 : 0),
-    status: firstTerminal
-      ? statusOf(firstTerminal.type)
-      : history.some((e) => e.type === "job.started") || latest
-        ? "running"
-        : "pending",
+    status,
     stage: latest?.payload.stage ?? null,
     etaSeconds: latest?.payload.etaSeconds ?? null,
     lastSeq: Math.max(...history.map((e) => e.seq)),
-    stageIds: [...planIds, ...extraIds],
+    stageIds,
+    stageStates: stageIds.map((_, i) =>
+      status === "completed" || i < at ? "done" : i === at ? there[status] : "pending",
+    ),
   };
 }
 
@@ -167,12 +175,13 @@ describe("applyJobEvent laws (generated histories)", () => {
           lastSeq: want.lastSeq,
         });
         expect(inOrder.stages.map((s) => s.id)).toEqual(want.stageIds);
+        expect(inOrder.stages.map((s) => s.state)).toEqual(want.stageStates);
       }),
       { numRuns: RUNS },
     );
   });
 
-  it("is monotone: percentage never falls, terminal states are kept, the lowest terminal seq wins", () => {
+  it("is monotone: percentage never falls, terminal states are kept, the lowest terminal seq wins, no stage stays active after the end", () => {
     fc.assert(
       fc.property(arbCase(arbAnyHistory), ({ history, delivery }) => {
         let v = createJobFold(JOB);
@@ -181,6 +190,7 @@ describe("applyJobEvent laws (generated histories)", () => {
           const next = applyJobEvent(v, e);
           sawCompleted ||= e.type === "job.completed";
           expect(next.percentage).toBeGreaterThanOrEqual(v.percentage);
+          if (isFinished(next.status)) expect(next.stages.filter((s) => s.state === "active")).toEqual([]);
           if (isFinished(v.status)) {
             expect(isFinished(next.status)).toBe(true);
             if (next.status !== v.status) expect(next.terminalSeq).toBeLessThan(v.terminalSeq);
@@ -315,6 +325,61 @@ describe("applyJobEvent examples", () => {
     const v = run(created(1, ["parse", "match", "write"]), progress(2, "parse", 10), completed(3));
     expect(states(v)).toEqual(["parse:done", "match:done", "write:done"]);
     expect(v).toMatchObject({ status: "completed", percentage: 100, summary: "3 people", resultCount: 3 });
+  });
+
+  it("marks the stage a failed job was in failed, the ones before done and the ones after pending", () => {
+    const events = [
+      created(1, ["parse", "match", "write"]),
+      started(2),
+      progress(3, "parse", 10),
+      progress(4, "match", 40),
+      failed(5),
+    ];
+    const v = run(...events);
+    expect(states(v)).toEqual(["parse:done", "match:failed", "write:pending"]);
+    expect(v).toEqual(run(...events.reverse()));
+  });
+
+  it("marks the stage a canceled job was in stopped, the ones before done and the ones after pending", () => {
+    const events = [
+      created(1, ["parse", "match", "write"]),
+      started(2),
+      progress(3, "parse", 10),
+      progress(4, "match", 40),
+      canceled(5),
+    ];
+    const v = run(...events);
+    expect(states(v)).toEqual(["parse:done", "match:stopped", "write:pending"]);
+    expect(v).toEqual(run(...events.reverse()));
+  });
+
+  it("ends a job that failed or was canceled before any progress in its first stage", () => {
+    expect(states(run(created(1, ["parse", "match"]), started(2), failed(3)))).toEqual([
+      "parse:failed",
+      "match:pending",
+    ]);
+    expect(states(run(created(1, ["parse", "match"]), canceled(2)))).toEqual(["parse:stopped", "match:pending"]);
+  });
+
+  it("settles the stages on the winning terminal event, and re-derives them when the outcome changes", () => {
+    const base = [created(1, ["a", "b"]), progress(2, "a", 20), progress(3, "b", 60)];
+    const canceledFirst = run(...base, canceled(4));
+    expect(states(canceledFirst)).toEqual(["a:done", "b:stopped"]);
+    // a lower-seq failure arriving late wins and turns the stopped stage into a failed one
+    const failedEarlier = applyJobEvent(run(...base.slice(0, 2), canceled(4)), failed(3));
+    expect(states(failedEarlier)).toEqual(["a:failed", "b:pending"]);
+    expect(failedEarlier).toEqual(run(failed(3), canceled(4), ...base.slice(0, 2)));
+    // a late completion after a failure does not win: the failed stage stays failed
+    expect(states(applyJobEvent(run(...base, failed(4)), completed(5)))).toEqual(["a:done", "b:failed"]);
+  });
+
+  it("re-derives the stages once when the job ends and keeps them for later events on the same stage", () => {
+    const running = run(created(1, ["a", "b"]), progress(2, "a", 20));
+    const ended = applyJobEvent(running, failed(3));
+    expect(ended.stages).not.toBe(running.stages);
+    expect(states(ended)).toEqual(["a:failed", "b:pending"]);
+    const later = applyJobEvent(ended, progress(4, "a", 30));
+    expect(later.stages).toBe(ended.stages);
   });
 
   it("appends stages seen only in progress events by the lowest seq naming them, with that event's label", () => {

@@ -271,29 +271,43 @@ function noteStage(seen: SeenStage[], id: string, seq: number, label: string): S
   return next;
 }
 
-/** Derives status and stage states on a fresh copy; `stages` is reused unless its inputs changed. */
+/**
+ * Derives status and stage states on a fresh copy; `stages` is reused unless its inputs changed:
+ * the current stage, the plan, the stages seen, or the status (the terminal outcome settles them).
+ */
 function settle(prev: JobFold, next: JobFold): JobFold {
   if (next.terminalSeq === 0) next.status = next.startedSeq !== 0 || next.progressSeq !== 0 ? "running" : "pending";
-  if (
-    next.stage !== prev.stage ||
-    next.plan !== prev.plan ||
-    next.seen !== prev.seen ||
-    (next.status === "completed") !== (prev.status === "completed")
-  ) {
+  if (next.stage !== prev.stage || next.plan !== prev.plan || next.seen !== prev.seen || next.status !== prev.status) {
     next.stages = deriveStages(next);
   }
   return next;
 }
 
+/** What the current stage is called, by status: once the job has ended, no stage is active. */
+const CURRENT_STATE = {
+  pending: "active",
+  running: "active",
+  completed: "done",
+  failed: "failed",
+  canceled: "stopped",
+} as const satisfies Record<JobView["status"], StageView["state"]>;
+
+/**
+ * The stages before the current one are done, the current one is in `CURRENT_STATE`, the rest are
+ * pending; completed makes them all done. A job that failed or was canceled before any progress
+ * named a stage ended in the first one.
+ */
 function deriveStages(v: JobFold): StageView[] {
   const plan = v.plan ?? [];
   const extra = v.seen.filter((s) => !plan.some((p) => p.id === s.id));
   const all: { id: string; label: string }[] = [...plan, ...extra];
-  const current = v.stage === null ? -1 : all.findIndex((s) => s.id === v.stage);
+  const ended = v.status === "failed" || v.status === "canceled";
+  const current = v.stage === null ? (ended ? 0 : -1) : all.findIndex((s) => s.id === v.stage);
   const completed = v.status === "completed";
+  const here = CURRENT_STATE[v.status];
   return all.map((s, i): StageView => ({
     id: s.id,
     label: s.label,
-    state: completed || i < current ? "done" : i === current ? "active" : "pending",
+    state: completed || i < current ? "done" : i === current ? here : "pending",
   }));
 }

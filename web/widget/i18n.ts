@@ -24,10 +24,13 @@ const en = {
     failed: "Failed",
     canceled: "Canceled",
   } satisfies Record<JobStatus, string>,
-  stageState: { done: "done", active: "in progress", pending: "not started" } satisfies Record<
-    StageView["state"],
-    string
-  >,
+  stageState: {
+    done: "done",
+    active: "in progress",
+    pending: "not started",
+    failed: "failed",
+    stopped: "stopped",
+  } satisfies Record<StageView["state"], string>,
   now: (label: string) => `Now: ${label}`,
   elapsed: (d: string) => `Elapsed ${d}`,
   eta: (d: string) => `About ${d} left`,
@@ -69,7 +72,7 @@ const ko: Messages = {
   progress: "진행률",
   stages: "단계",
   status: { pending: "시작 대기 중", running: "진행 중", completed: "완료됨", failed: "실패함", canceled: "취소됨" },
-  stageState: { done: "완료", active: "진행 중", pending: "시작 전" },
+  stageState: { done: "완료", active: "진행 중", pending: "시작 전", failed: "실패", stopped: "중단됨" },
   now: (label) => `현재: ${label}`,
   elapsed: (d) => `경과 ${d}`,
   eta: (d) => `약 ${d} 남음`,
