@@ -4,7 +4,7 @@
  */
 import { useEffect, useState } from "react";
 import { isFinished, type JobView } from "../../../shared/job-view.js";
-import { formatDuration, useMessages } from "../i18n.js";
+import { useMessages } from "../i18n.js";
 
 /** The current time, refreshed every second while `ticking`. */
 function useNow(ticking: boolean): number {
@@ -27,8 +27,8 @@ export function JobTiming({ view }: JobTimingProps) {
   const since = Date.parse(view.startedAt ?? view.createdAt ?? "");
   const until = over && view.finishedAt !== null ? Date.parse(view.finishedAt) : now;
   const parts: string[] = [];
-  if (Number.isFinite(since) && Number.isFinite(until)) parts.push(t.elapsed(formatDuration((until - since) / 1000)));
-  if (!over && view.etaSeconds !== null) parts.push(t.eta(formatDuration(view.etaSeconds)));
+  if (Number.isFinite(since) && Number.isFinite(until)) parts.push(t.elapsed((until - since) / 1000));
+  if (!over && view.etaSeconds !== null) parts.push(t.eta(view.etaSeconds));
   if (!over && view.processed !== null && view.total !== null) parts.push(t.counts(view.processed, view.total));
   if (parts.length === 0) return null;
   return <p className="gg-timing">{parts.join(" · ")}</p>;
