@@ -34,7 +34,14 @@ const en = (f: Formats) => ({
     stopped: "stopped",
   } satisfies Record<StageView["state"], string>,
   now: (label: string) => `Now: ${label}`,
-  elapsed: (seconds: number) => `Elapsed ${f.duration(seconds)}`,
+  /** Time since the job was created, while it waits to start. */
+  waiting: (seconds: number) => `Waiting ${f.duration(seconds)}`,
+  /** Time since the job started, while it runs. */
+  running: (seconds: number) => `Running ${f.duration(seconds)}`,
+  /** From start to end, once it has ended. */
+  ran: (seconds: number) => `Ran for ${f.duration(seconds)}`,
+  /** From creation to end, for a job that ended before it started. */
+  waited: (seconds: number) => `Waited ${f.duration(seconds)}`,
   eta: (seconds: number) => `About ${f.duration(seconds)} left`,
   counts: (done: number, total: number) => `${f.count(done)} of ${f.count(total)}`,
   percent: (value: number) => f.percent(value),
@@ -77,7 +84,10 @@ const ko = (f: Formats): Messages => ({
   status: { pending: "시작 대기 중", running: "진행 중", completed: "완료됨", failed: "실패함", canceled: "취소됨" },
   stageState: { done: "완료", active: "진행 중", pending: "시작 전", failed: "실패", stopped: "중단됨" },
   now: (label) => `현재: ${label}`,
-  elapsed: (seconds) => `경과 ${f.duration(seconds)}`,
+  waiting: (seconds) => `대기 ${f.duration(seconds)}`,
+  running: (seconds) => `실행 ${f.duration(seconds)}`,
+  ran: (seconds) => `총 실행 시간 ${f.duration(seconds)}`,
+  waited: (seconds) => `총 대기 시간 ${f.duration(seconds)}`,
   eta: (seconds) => `약 ${f.duration(seconds)} 남음`,
   counts: (done, total) => `${f.count(total)}개 중 ${f.count(done)}개`,
   percent: (value) => f.percent(value),
