@@ -3,7 +3,8 @@
  * The job's clocks as a person watches them, on fake timers: waiting time while pending, running
  * time from the start while running, the running time fixed once finished; no value ever smaller
  * than one shown before, with the local clock ahead of the server, behind it, and with the end
- * delivered late. The times come from the events' timestamps.
+ * delivered late. The times come from the events' timestamps. Then the ETA, shown only while
+ * it means something.
  */
 import { render } from "@testing-library/react";
 import { act } from "react";
@@ -178,5 +179,55 @@ describe("JobTiming", () => {
     expect(clock()).toEqual(["실행", 2]);
     dispatch(completed);
     expect(clock()).toEqual(["총 실행 시간", 7]);
+  });
+});
+
+describe("the ETA", () => {
+  const at = (seq: number, stage: string, percentage: number, etaSeconds?: number) =>
+    event(seq, seq, "job.progress", { stage, percentage, ...(etaSeconds === undefined ? {} : { etaSeconds }) });
+  const eta = () => /(About|약) [^·]+ (left|남음)/.exec(document.querySelector(".gg-timing")?.textContent ?? "")?.[0];
+
+  beforeEach(() => vi.setSystemTime(T));
+
+  it("is hidden before the first percent, then shown from the server's value", () => {
+    mount();
+    dispatch(event(1, 1, "job.created"), event(2, 2, "job.started"), at(3, "parse", 0, 30));
+    dispatch(at(4, "parse", 0.5, 30));
+    expect(eta()).toBeUndefined();
+    dispatch(at(5, "parse", 2, 40));
+    expect(eta()).toBe("About 0:40 left");
+  });
+
+  it("is hidden when the stage has just changed, and when the newest event has none", () => {
+    mount();
+    dispatch(event(1, 1, "job.created"), event(2, 2, "job.started"), at(3, "parse", 5, 60), at(4, "parse", 10, 50));
+    expect(eta()).toBe("About 0:50 left");
+    dispatch(at(5, "match", 40, 20));
+    expect(eta()).toBeUndefined();
+    dispatch(at(6, "match", 45, 18));
+    expect(eta()).toBe("About 0:18 left");
+    dispatch(at(7, "match", 50));
+    expect(eta()).toBeUndefined();
+  });
+
+  it("never says 0:00 left while the job runs, and is gone once it has ended", () => {
+    mount("ko-KR");
+    dispatch(event(1, 1, "job.created"), event(2, 2, "job.started"), at(3, "match", 90, 9), at(4, "match", 95, 4));
+    expect(eta()).toBe("약 0:04 남음");
+    dispatch(at(5, "match", 99, 0.4));
+    expect(eta()).toBeUndefined();
+    expect(document.querySelector(".gg-timing")?.textContent).not.toContain("0:00 남음");
+    dispatch(at(6, "match", 99, 3));
+    expect(eta()).toBe("약 0:03 남음");
+    dispatch(event(7, 7, "job.completed"));
+    expect(eta()).toBeUndefined();
+  });
+
+  it.each(["job.failed", "job.canceled"] as const)("is gone after %s", (type) => {
+    mount();
+    dispatch(event(1, 1, "job.created"), at(2, "match", 40, 60), at(3, "match", 50, 50));
+    expect(eta()).toBe("About 0:50 left");
+    dispatch(event(4, 4, type));
+    expect(eta()).toBeUndefined();
   });
 });

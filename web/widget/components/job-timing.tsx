@@ -9,6 +9,10 @@
  * clock set ahead does not run past the final time. Neither clock ever shows less than it showed
  * before: each is clamped against the last value shown, the final time included. A one-second
  * tick re-renders the live clocks and stops when the job ends or the widget unmounts.
+ *
+ * The ETA is the server's, shown only while it means something: the job is running, the first
+ * percent is done (there is a rate), the newest progress event is not the first of its stage
+ * (the stage has just changed), and it is a second or more ("About 0:00 left" never stays up).
  */
 import { useEffect, useRef, useState } from "react";
 import { isFinished, type JobView } from "../../../shared/job-view.js";
@@ -74,10 +78,25 @@ function clockOf(view: JobView, serverNow: () => number): Clock | null {
 /** "waited" goes on from "waiting" and "ran" from "running": each pair is one clock. */
 const family = (kind: Clock["kind"]) => (kind === "waiting" || kind === "waited" ? "waiting" : "running");
 
-export type JobTimingProps = { view: JobView };
+/** True when the job's ETA means something now (see the file's comment). */
+function etaShown(view: JobView, stageJustEntered: boolean): view is JobView & { etaSeconds: number } {
+  return (
+    view.status === "running" &&
+    view.etaSeconds !== null &&
+    view.percentage >= 1 &&
+    !stageJustEntered &&
+    Math.round(view.etaSeconds) >= 1
+  );
+}
+
+export type JobTimingProps = {
+  view: JobView;
+  /** True when the newest progress event is the first of its stage: the stage has just changed. */
+  stageJustEntered: boolean;
+};
 
 /** "Running m:ss · About m:ss left · n of total", each part shown only when known. */
-export function JobTiming({ view }: JobTimingProps) {
+export function JobTiming({ view, stageJustEntered }: JobTimingProps) {
   const t = useMessages();
   const over = isFinished(view.status);
   useTick(!over);
@@ -91,7 +110,7 @@ export function JobTiming({ view }: JobTimingProps) {
 
   const parts: string[] = [];
   if (clock !== null) parts.push(t[clock.kind](seconds));
-  if (!over && view.etaSeconds !== null) parts.push(t.eta(view.etaSeconds));
+  if (etaShown(view, stageJustEntered)) parts.push(t.eta(view.etaSeconds));
   if (!over && view.processed !== null && view.total !== null) parts.push(t.counts(view.processed, view.total));
   if (parts.length === 0) return null;
   return <p className="gg-timing">{parts.join(" · ")}</p>;
