@@ -383,13 +383,16 @@ describe("applyJobEvent examples", () => {
     expect(states(applyJobEvent(run(...base, failed(4)), completed(5)))).toEqual(["a:done", "b:failed"]);
   });
 
-  it("re-derives the stages once when the job ends and keeps them for later events on the same stage", () => {
+  it("re-derives the stages when the job ends, not when it starts, and keeps them for later events on the same stage", () => {
     const running = run(created(1, ["a", "b"]), progress(2, "a", 20));
     const ended = applyJobEvent(running, failed(3));
     expect(ended.stages).not.toBe(running.stages);
     expect(states(ended)).toEqual(["a:failed", "b:pending"]);
     const later = applyJobEvent(ended, progress(4, "a", 30));
     expect(later.stages).toBe(ended.stages);
+    // starting changes no stage state: pending and running name the current stage alike
+    const waiting = run(created(1, ["a", "b"]));
+    expect(applyJobEvent(waiting, started(2)).stages).toBe(waiting.stages);
   });
 
   it("appends stages seen only in progress events by the lowest seq naming them, with that event's label", () => {

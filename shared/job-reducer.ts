@@ -278,18 +278,6 @@ function noteStage(seen: SeenStage[], id: string, seq: number, label: string): S
   return next;
 }
 
-/**
- * Derives status and stage states on a fresh copy; `stages` is reused unless its inputs changed:
- * the current stage, the plan, the stages seen, or the status (the terminal outcome settles them).
- */
-function settle(prev: JobFold, next: JobFold): JobFold {
-  if (next.terminalSeq === 0) next.status = next.startedSeq !== 0 || next.progressSeq !== 0 ? "running" : "pending";
-  if (next.stage !== prev.stage || next.plan !== prev.plan || next.seen !== prev.seen || next.status !== prev.status) {
-    next.stages = deriveStages(next);
-  }
-  return next;
-}
-
 /** What the current stage is called, by status: once the job has ended, no stage is active. */
 const CURRENT_STATE = {
   pending: "active",
@@ -298,6 +286,24 @@ const CURRENT_STATE = {
   failed: "failed",
   canceled: "stopped",
 } as const satisfies Record<JobView["status"], StageView["state"]>;
+
+/**
+ * Derives status and stage states on a fresh copy; `stages` is reused unless its inputs changed:
+ * the current stage, the plan, the stages seen, or the outcome (pending and running name the
+ * current stage alike, completed, failed and canceled each their own way).
+ */
+function settle(prev: JobFold, next: JobFold): JobFold {
+  if (next.terminalSeq === 0) next.status = next.startedSeq !== 0 || next.progressSeq !== 0 ? "running" : "pending";
+  if (
+    next.stage !== prev.stage ||
+    next.plan !== prev.plan ||
+    next.seen !== prev.seen ||
+    CURRENT_STATE[next.status] !== CURRENT_STATE[prev.status]
+  ) {
+    next.stages = deriveStages(next);
+  }
+  return next;
+}
 
 /**
  * The stages before the current one are done, the current one is in `CURRENT_STATE`, the rest are
