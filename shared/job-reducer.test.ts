@@ -5,7 +5,14 @@
  */
 import fc from "fast-check";
 import { JobEventSchema, isTerminalEvent, type JobEvent, type Stage } from "./job-events.js";
-import { applyJobEvent, applyJobEvents, createJobFold, toJobView, type JobFold } from "./job-reducer.js";
+import {
+  applyJobEvent,
+  applyJobEvents,
+  createJobFold,
+  stageJustEntered,
+  toJobView,
+  type JobFold,
+} from "./job-reducer.js";
 import { isFinished, JobViewSchema, type JobStatus } from "./job-view.js";
 import { envelope, jobEvent, jobHistory } from "../test-kit/job-events.js";
 
@@ -112,17 +119,27 @@ function expected(history: JobEvent[]) {
     .map((e) => e.payload.stage)
     .filter((id, i, all) => !planIds.includes(id) && all.indexOf(id) === i);
   const anyCompleted = history.some((e) => e.type === "job.completed");
+  const status: JobStatus = firstTerminal
+    ? statusOf(firstTerminal.type)
+    : history.some((e) => e.type === "job.started") || latest
+      ? "running"
+      : "pending";
+  const stageIds = [...planIds, ...extraIds];
+  // the stage it is in, or ended in; a failure or cancel before any progress ends in the first
+  const at = latest ? stageIds.indexOf(latest.payload.stage) : status === "failed" || status === "canceled" ? 0 : -1;
+  const there = { pending: "active", running: "active", completed: "done", failed: "failed", canceled: "stopped" };
   return {
     percentage: Math.max(0, ...progress.map((e) => e.payload.percentage), anyCompleted ? 100 : 0),
-    status: firstTerminal
-      ? statusOf(firstTerminal.type)
-      : history.some((e) => e.type === "job.started") || latest
-        ? "running"
-        : "pending",
+    status,
     stage: latest?.payload.stage ?? null,
     etaSeconds: latest?.payload.etaSeconds ?? null,
     lastSeq: Math.max(...history.map((e) => e.seq)),
-    stageIds: [...planIds, ...extraIds],
+    stageIds,
+    stageJustEntered:
+      latest !== null && !progress.some((e) => e.payload.stage === latest.payload.stage && e.seq < latest.seq),
+    stageStates: stageIds.map((_, i) =>
+      status === "completed" || i < at ? "done" : i === at ? there[status] : "pending",
+    ),
   };
 }
 
@@ -167,12 +184,14 @@ describe("applyJobEvent laws (generated histories)", () => {
           lastSeq: want.lastSeq,
         });
         expect(inOrder.stages.map((s) => s.id)).toEqual(want.stageIds);
+        expect(inOrder.stages.map((s) => s.state)).toEqual(want.stageStates);
+        expect(stageJustEntered(inOrder)).toBe(want.stageJustEntered);
       }),
       { numRuns: RUNS },
     );
   });
 
-  it("is monotone: percentage never falls, terminal states are kept, the lowest terminal seq wins", () => {
+  it("is monotone: percentage never falls, terminal states are kept, the lowest terminal seq wins, no stage stays active after the end", () => {
     fc.assert(
       fc.property(arbCase(arbAnyHistory), ({ history, delivery }) => {
         let v = createJobFold(JOB);
@@ -181,6 +200,7 @@ describe("applyJobEvent laws (generated histories)", () => {
           const next = applyJobEvent(v, e);
           sawCompleted ||= e.type === "job.completed";
           expect(next.percentage).toBeGreaterThanOrEqual(v.percentage);
+          if (isFinished(next.status)) expect(next.stages.filter((s) => s.state === "active")).toEqual([]);
           if (isFinished(v.status)) {
             expect(isFinished(next.status)).toBe(true);
             if (next.status !== v.status) expect(next.terminalSeq).toBeLessThan(v.terminalSeq);
@@ -317,6 +337,64 @@ describe("applyJobEvent examples", () => {
     expect(v).toMatchObject({ status: "completed", percentage: 100, summary: "3 people", resultCount: 3 });
   });
 
+  it("marks the stage a failed job was in failed, the ones before done and the ones after pending", () => {
+    const events = [
+      created(1, ["parse", "match", "write"]),
+      started(2),
+      progress(3, "parse", 10),
+      progress(4, "match", 40),
+      failed(5),
+    ];
+    const v = run(...events);
+    expect(states(v)).toEqual(["parse:done", "match:failed", "write:pending"]);
+    expect(v).toEqual(run(...events.reverse()));
+  });
+
+  it("marks the stage a canceled job was in stopped, the ones before done and the ones after pending", () => {
+    const events = [
+      created(1, ["parse", "match", "write"]),
+      started(2),
+      progress(3, "parse", 10),
+      progress(4, "match", 40),
+      canceled(5),
+    ];
+    const v = run(...events);
+    expect(states(v)).toEqual(["parse:done", "match:stopped", "write:pending"]);
+    expect(v).toEqual(run(...events.reverse()));
+  });
+
+  it("ends a job that failed or was canceled before any progress in its first stage", () => {
+    expect(states(run(created(1, ["parse", "match"]), started(2), failed(3)))).toEqual([
+      "parse:failed",
+      "match:pending",
+    ]);
+    expect(states(run(created(1, ["parse", "match"]), canceled(2)))).toEqual(["parse:stopped", "match:pending"]);
+  });
+
+  it("settles the stages on the winning terminal event, and re-derives them when the outcome changes", () => {
+    const base = [created(1, ["a", "b"]), progress(2, "a", 20), progress(3, "b", 60)];
+    const canceledFirst = run(...base, canceled(4));
+    expect(states(canceledFirst)).toEqual(["a:done", "b:stopped"]);
+    // a lower-seq failure arriving late wins and turns the stopped stage into a failed one
+    const failedEarlier = applyJobEvent(run(...base.slice(0, 2), canceled(4)), failed(3));
+    expect(states(failedEarlier)).toEqual(["a:failed", "b:pending"]);
+    expect(failedEarlier).toEqual(run(failed(3), canceled(4), ...base.slice(0, 2)));
+    // a late completion after a failure does not win: the failed stage stays failed
+    expect(states(applyJobEvent(run(...base, failed(4)), completed(5)))).toEqual(["a:done", "b:failed"]);
+  });
+
+  it("re-derives the stages when the job ends, not when it starts, and keeps them for later events on the same stage", () => {
+    const running = run(created(1, ["a", "b"]), progress(2, "a", 20));
+    const ended = applyJobEvent(running, failed(3));
+    expect(ended.stages).not.toBe(running.stages);
+    expect(states(ended)).toEqual(["a:failed", "b:pending"]);
+    const later = applyJobEvent(ended, progress(4, "a", 30));
+    expect(later.stages).toBe(ended.stages);
+    // starting changes no stage state: pending and running name the current stage alike
+    const waiting = run(created(1, ["a", "b"]));
+    expect(applyJobEvent(waiting, started(2)).stages).toBe(waiting.stages);
+  });
+
   it("appends stages seen only in progress events by the lowest seq naming them, with that event's label", () => {
     const v = run(
       progress(6, "notify", 90, { stageLabel: "Notify late" }),
@@ -340,6 +418,15 @@ describe("applyJobEvent examples", () => {
     );
     expect(v).toMatchObject({ stage: "b", stageLabel: "Bee", etaSeconds: 5, percentage: 60, lastSeq: 3 });
     expect(v.updatedAt).toBe(at(3).timestamp);
+  });
+
+  it("tells when the newest progress event is the first of its stage, whatever the order", () => {
+    const entered = [created(1, ["a", "b"]), progress(2, "a", 10), progress(3, "a", 20), progress(4, "b", 50)];
+    expect(stageJustEntered(run(...entered))).toBe(true);
+    expect(stageJustEntered(run(...[...entered].reverse()))).toBe(true);
+    expect(stageJustEntered(run(...entered, progress(5, "b", 60)))).toBe(false);
+    expect(stageJustEntered(run(progress(5, "b", 60), ...entered))).toBe(false);
+    expect(stageJustEntered(run(created(1, ["a"]), started(2)))).toBe(false);
   });
 
   it("keeps the highest percentage even when a later seq reports less", () => {

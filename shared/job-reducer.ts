@@ -141,6 +141,13 @@ export function applyJobEvents(view: JobFold, events: Iterable<JobEvent>): JobFo
 export const foldJobEvents = (jobId: string, events: Iterable<JobEvent>): JobFold =>
   applyJobEvents(createJobFold(jobId), events);
 
+/**
+ * True when the newest progress event is the first that named its stage: the stage has just
+ * changed, so nothing measured in it (an ETA) means much yet. A function of the set of events.
+ */
+export const stageJustEntered = (fold: JobFold): boolean =>
+  fold.stage !== null && fold.seen.some((s) => s.id === fold.stage && s.seq === fold.progressSeq);
+
 const VIEW_KEYS = Object.keys(JobViewSchema.shape) as (keyof JobView)[];
 
 /** The public view of a fold: the fields of `JobViewSchema`, without the bookkeeping. */
@@ -271,29 +278,49 @@ function noteStage(seen: SeenStage[], id: string, seq: number, label: string): S
   return next;
 }
 
-/** Derives status and stage states on a fresh copy; `stages` is reused unless its inputs changed. */
+/** What the current stage is called, by status: once the job has ended, no stage is active. */
+const CURRENT_STATE = {
+  pending: "active",
+  running: "active",
+  completed: "done",
+  failed: "failed",
+  canceled: "stopped",
+} as const satisfies Record<JobView["status"], StageView["state"]>;
+
+/**
+ * Derives status and stage states on a fresh copy; `stages` is reused unless its inputs changed:
+ * the current stage, the plan, the stages seen, or the outcome (pending and running name the
+ * current stage alike, completed, failed and canceled each their own way).
+ */
 function settle(prev: JobFold, next: JobFold): JobFold {
   if (next.terminalSeq === 0) next.status = next.startedSeq !== 0 || next.progressSeq !== 0 ? "running" : "pending";
   if (
     next.stage !== prev.stage ||
     next.plan !== prev.plan ||
     next.seen !== prev.seen ||
-    (next.status === "completed") !== (prev.status === "completed")
+    CURRENT_STATE[next.status] !== CURRENT_STATE[prev.status]
   ) {
     next.stages = deriveStages(next);
   }
   return next;
 }
 
+/**
+ * The stages before the current one are done, the current one is in `CURRENT_STATE`, the rest are
+ * pending; completed makes them all done. A job that failed or was canceled before any progress
+ * named a stage ended in the first one.
+ */
 function deriveStages(v: JobFold): StageView[] {
   const plan = v.plan ?? [];
   const extra = v.seen.filter((s) => !plan.some((p) => p.id === s.id));
   const all: { id: string; label: string }[] = [...plan, ...extra];
-  const current = v.stage === null ? -1 : all.findIndex((s) => s.id === v.stage);
+  const ended = v.status === "failed" || v.status === "canceled";
+  const current = v.stage === null ? (ended ? 0 : -1) : all.findIndex((s) => s.id === v.stage);
   const completed = v.status === "completed";
+  const here = CURRENT_STATE[v.status];
   return all.map((s, i): StageView => ({
     id: s.id,
     label: s.label,
-    state: completed || i < current ? "done" : i === current ? "active" : "pending",
+    state: completed || i < current ? "done" : i === current ? here : "pending",
   }));
 }

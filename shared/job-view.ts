@@ -13,10 +13,16 @@ export type JobStatus = z.infer<typeof JobStatusSchema>;
 export const isFinished = (status: JobStatus): boolean =>
   status === "completed" || status === "failed" || status === "canceled";
 
+/**
+ * A stage's state. While the job runs: done, active (the current stage) or pending. Once it has
+ * ended nothing is active: completed makes every stage done; failed marks the stage it failed in
+ * `failed` and canceled the stage it stopped in `stopped` (the first stage when no progress named
+ * one), with the stages before it done and the ones after it pending.
+ */
 const StageViewSchema = z.object({
   id: z.string(),
   label: z.string(),
-  state: z.enum(["pending", "active", "done"]),
+  state: z.enum(["pending", "active", "done", "failed", "stopped"]),
 });
 export type StageView = z.infer<typeof StageViewSchema>;
 

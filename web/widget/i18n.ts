@@ -1,11 +1,13 @@
 /**
- * The widget's own words, in English and Korean, chosen by the host's `locale` (`ko*` → Korean).
- * Stage labels, summaries and errors come from the server and are shown as they are.
+ * The widget's own words, in English and Korean, chosen by the host's `locale` (`ko*` → Korean),
+ * and every number the widget writes (counts, percentages, prices, durations) through Intl for
+ * that locale. Stage labels, messages, summaries and errors come from the server and are shown
+ * as they are.
  */
 import type { JobStatus, StageView } from "../../shared/job-view.js";
 import { useHostGlobal } from "./host.js";
 
-const en = {
+const en = (f: Formats) => ({
   noHost:
     "GiftGenius shows its results inside a chat app, such as ChatGPT, Claude, VS Code or Goose. Open it from a conversation there; on its own, this page cannot reach the app.",
   connecting: "Connecting to the chat app…",
@@ -25,14 +27,25 @@ const en = {
     failed: "Failed",
     canceled: "Canceled",
   } satisfies Record<JobStatus, string>,
-  stageState: { done: "done", active: "in progress", pending: "not started" } satisfies Record<
-    StageView["state"],
-    string
-  >,
+  stageState: {
+    done: "done",
+    active: "in progress",
+    pending: "not started",
+    failed: "failed",
+    stopped: "stopped",
+  } satisfies Record<StageView["state"], string>,
   now: (label: string) => `Now: ${label}`,
-  elapsed: (d: string) => `Elapsed ${d}`,
-  eta: (d: string) => `About ${d} left`,
-  counts: (done: number, total: number) => `${done} of ${total}`,
+  /** Time since the job was created, while it waits to start. */
+  waiting: (seconds: number) => `Waiting ${f.duration(seconds)}`,
+  /** Time since the job started, while it runs. */
+  running: (seconds: number) => `Running ${f.duration(seconds)}`,
+  /** From start to end, once it has ended. */
+  ran: (seconds: number) => `Ran for ${f.duration(seconds)}`,
+  /** From creation to end, for a job that ended before it started. */
+  waited: (seconds: number) => `Waited ${f.duration(seconds)}`,
+  eta: (seconds: number) => `About ${f.duration(seconds)} left`,
+  counts: (done: number, total: number) => `${f.count(done)} of ${f.count(total)}`,
+  percent: (value: number) => f.percent(value),
   cancel: "Cancel",
   canceling: "Canceling…",
   canceled: "The analysis was canceled.",
@@ -40,8 +53,8 @@ const en = {
   tryAgain: "Try again",
   retrying: "Lost contact with the server; retrying…",
   skipped: "Skipped rows",
-  row: (n: number) => `Row ${n}`,
-  people: (shown: number, total: number) => `${shown} of ${total} people`,
+  row: (n: number) => `Row ${f.index(n)}`,
+  people: (shown: number, total: number) => `${f.count(shown)} of ${f.count(total)} people`,
   budget: (price: string) => `budget ${price}`,
   noGiftsForPerson: "No gift fits this budget.",
   showMore: "Show more",
@@ -54,10 +67,10 @@ const en = {
     timeout: "The host did not answer in time.",
     bad_reply: "The host sent a reply the widget could not read.",
   } as Record<string, string>,
-};
-export type Messages = typeof en;
+});
+export type Messages = ReturnType<typeof en>;
 
-const ko: Messages = {
+const ko = (f: Formats): Messages => ({
   noHost:
     "GiftGenius는 ChatGPT, Claude, VS Code, Goose 같은 채팅 앱 안에서 결과를 보여 줍니다. 그 앱의 대화에서 열어 주세요. 이 페이지만으로는 앱에 연결할 수 없습니다.",
   connecting: "채팅 앱에 연결하는 중…",
@@ -71,11 +84,15 @@ const ko: Messages = {
   progress: "진행률",
   stages: "단계",
   status: { pending: "시작 대기 중", running: "진행 중", completed: "완료됨", failed: "실패함", canceled: "취소됨" },
-  stageState: { done: "완료", active: "진행 중", pending: "시작 전" },
+  stageState: { done: "완료", active: "진행 중", pending: "시작 전", failed: "실패", stopped: "중단됨" },
   now: (label) => `현재: ${label}`,
-  elapsed: (d) => `경과 ${d}`,
-  eta: (d) => `약 ${d} 남음`,
-  counts: (done, total) => `${total}개 중 ${done}개`,
+  waiting: (seconds) => `대기 ${f.duration(seconds)}`,
+  running: (seconds) => `실행 ${f.duration(seconds)}`,
+  ran: (seconds) => `총 실행 시간 ${f.duration(seconds)}`,
+  waited: (seconds) => `총 대기 시간 ${f.duration(seconds)}`,
+  eta: (seconds) => `약 ${f.duration(seconds)} 남음`,
+  counts: (done, total) => `${f.count(total)}개 중 ${f.count(done)}개`,
+  percent: (value) => f.percent(value),
   cancel: "취소",
   canceling: "취소하는 중…",
   canceled: "분석이 취소되었습니다.",
@@ -83,8 +100,8 @@ const ko: Messages = {
   tryAgain: "다시 시도",
   retrying: "서버와 연결이 끊겼습니다. 다시 시도하는 중…",
   skipped: "건너뛴 행",
-  row: (n) => `${n}행`,
-  people: (shown, total) => `${total}명 중 ${shown}명`,
+  row: (n) => `${f.index(n)}행`,
+  people: (shown, total) => `${f.count(total)}명 중 ${f.count(shown)}명`,
   budget: (price) => `예산 ${price}`,
   noGiftsForPerson: "예산에 맞는 선물이 없습니다.",
   showMore: "더 보기",
@@ -97,30 +114,67 @@ const ko: Messages = {
     timeout: "호스트가 제때 응답하지 않았습니다.",
     bad_reply: "호스트의 응답을 읽을 수 없습니다.",
   },
-};
+});
 
-/** The messages for a BCP 47 locale. */
-const messagesFor = (locale: string): Messages => (locale.toLowerCase().startsWith("ko") ? ko : en);
-
-/** The messages for the host's locale. */
-export function useMessages(): Messages {
-  return messagesFor(useHostGlobal("locale"));
+/** A formatter for `locale`, or for English when the host's locale tag is not one Intl knows. */
+function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+  try {
+    return new Intl.NumberFormat(locale, options);
+  } catch {
+    return new Intl.NumberFormat("en", options);
+  }
 }
 
 /** A price in US dollars, written the locale's way. */
 export function formatPrice(amount: number, locale: string): string {
-  const options = { style: "currency", currency: "USD", maximumFractionDigits: 2 } as const;
-  try {
-    return new Intl.NumberFormat(locale, options).format(amount);
-  } catch {
-    return new Intl.NumberFormat("en", options).format(amount); // the host's locale tag was not one Intl knows
-  }
+  return numberFormat(locale, { style: "currency", currency: "USD", maximumFractionDigits: 2 }).format(amount);
 }
 
-/** A duration as m:ss (or h:mm:ss), the same in both languages. */
-export function formatDuration(seconds: number): string {
-  const s = Math.max(0, Math.round(seconds));
-  const [h, m, r] = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
-  const pad = (n: number) => String(n).padStart(2, "0");
-  return h > 0 ? `${h}:${pad(m)}:${pad(r)}` : `${m}:${pad(r)}`;
+/**
+ * How the widget writes numbers for one locale, all through Intl: counts grouped ("40,000"),
+ * a number that names something (a row) without grouping, percentages (0–100, whole) and
+ * durations as m:ss or h:mm:ss with the locale's digits. (Intl.DurationFormat is not in Node 20,
+ * so durations are put together from number parts.)
+ */
+type Formats = {
+  count(n: number): string;
+  index(n: number): string;
+  percent(value: number): string;
+  duration(seconds: number): string;
+};
+
+function formatsFor(locale: string): Formats {
+  const count = numberFormat(locale, { maximumFractionDigits: 0 });
+  const percent = numberFormat(locale, { style: "percent", maximumFractionDigits: 0 });
+  const whole = numberFormat(locale, { maximumFractionDigits: 0, useGrouping: false });
+  const twoDigits = numberFormat(locale, { minimumIntegerDigits: 2, maximumFractionDigits: 0, useGrouping: false });
+  return {
+    count: (n) => count.format(n),
+    index: (n) => whole.format(n),
+    percent: (value) => percent.format(value / 100),
+    duration(seconds) {
+      const s = Math.max(0, Math.round(seconds));
+      const [h, m, r] = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
+      return h > 0
+        ? `${whole.format(h)}:${twoDigits.format(m)}:${twoDigits.format(r)}`
+        : `${whole.format(m)}:${twoDigits.format(r)}`;
+    },
+  };
+}
+
+const cache = new Map<string, Messages>();
+
+/** The messages for a BCP 47 locale: Korean words for `ko*`, English otherwise; numbers in the locale's way. */
+function messagesFor(locale: string): Messages {
+  let messages = cache.get(locale);
+  if (messages === undefined) {
+    messages = (locale.toLowerCase().startsWith("ko") ? ko : en)(formatsFor(locale));
+    cache.set(locale, messages);
+  }
+  return messages;
+}
+
+/** The messages for the host's locale. */
+export function useMessages(): Messages {
+  return messagesFor(useHostGlobal("locale"));
 }

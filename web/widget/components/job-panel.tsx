@@ -5,6 +5,7 @@
  */
 import { useState } from "react";
 import type { Stage } from "../../../shared/job-events.js";
+import { stageJustEntered } from "../../../shared/job-reducer.js";
 import type { StageView } from "../../../shared/job-view.js";
 import { useHost } from "../host.js";
 import { useMessages } from "../i18n.js";
@@ -51,7 +52,7 @@ export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
       {started && <ProgressBar percentage={view.percentage} />}
       {current !== null && status === "running" && <p className="gg-current">{t.now(current)}</p>}
       {started && view.message !== null && status === "running" && <p className="gg-muted">{view.message}</p>}
-      {started && <JobTiming view={view} />}
+      {started && <JobTiming view={view} stageJustEntered={stageJustEntered(view)} />}
       <StageList stages={stages} />
       {lastError !== null && <FailureText error={lastError} role="status" />}
       {lastError?.transient && <p className="gg-muted">{t.retrying}</p>}

@@ -1,34 +1,116 @@
 /**
- * Elapsed time and ETA of a job. Elapsed counts from the server's start time; while the job
- * runs a one-second clock re-renders it, and stops when the job ends or the widget unmounts.
+ * How long a job has waited or run, its ETA and its counts, on one line.
+ *
+ * Two clocks, told apart by their words: "Waiting" counts from the job's creation while it is
+ * pending, "Running" from its start while it runs; once it has ended, "Ran for" is fixed at the
+ * time from start to end (or "Waited", from creation to end, for a job that never started). The
+ * live clocks read the server's time: the local clock corrected by the smallest gap seen between
+ * an event's arrival and its timestamp, so the end is never before the newest event and a local
+ * clock set ahead does not run past the final time. Neither clock ever shows less than it showed
+ * before: each is clamped against the last value shown, the final time included. A one-second
+ * tick re-renders the live clocks and stops when the job ends or the widget unmounts.
+ *
+ * The ETA is the server's, shown only while it means something: the job is running, the first
+ * percent is done (there is a rate), the newest progress event is not the first of its stage
+ * (the stage has just changed), and it is a second or more ("About 0:00 left" never stays up).
  */
-import { useEffect, useState } from "react";
+import { useEffect, useRef, useState } from "react";
 import { isFinished, type JobView } from "../../../shared/job-view.js";
-import { formatDuration, useMessages } from "../i18n.js";
+import { useMessages } from "../i18n.js";
 
-/** The current time, refreshed every second while `ticking`. */
-function useNow(ticking: boolean): number {
-  const [now, setNow] = useState(() => Date.now());
+/** Re-renders every second while `ticking`. */
+function useTick(ticking: boolean): void {
+  const [, setTick] = useState(0);
   useEffect(() => {
     if (!ticking) return;
-    const timer = setInterval(() => setNow(Date.now()), 1000);
+    const timer = setInterval(() => setTick((n) => n + 1), 1000);
     return () => clearInterval(timer);
   }, [ticking]);
-  return now;
 }
 
-export type JobTimingProps = { view: JobView };
+/**
+ * The server's time now, as well as the widget can tell: the local clock minus the smallest
+ * (arrival − timestamp) seen of the newest event. That gap includes the delivery's latency, so
+ * the estimate is not ahead of the server, and it is never before `latestAt`.
+ */
+function useServerNow(latestAt: string | null): () => number {
+  const [gap, setGap] = useState<{ seen: string | null; ms: number }>({ seen: null, ms: Infinity });
+  const at = latestAt === null ? NaN : Date.parse(latestAt);
+  let ms = gap.ms;
+  if (latestAt !== gap.seen && Number.isFinite(at)) {
+    ms = Math.min(gap.ms, Date.now() - at);
+    setGap({ seen: latestAt, ms }); // state adjusted while rendering: React renders again before committing
+  }
+  return () => {
+    const now = Date.now();
+    if (!Number.isFinite(at)) return now;
+    return Math.max(at, Number.isFinite(ms) ? now - ms : now);
+  };
+}
 
-/** "Elapsed m:ss · About m:ss left", each part shown only when known. */
-export function JobTiming({ view }: JobTimingProps) {
+/** Whole seconds from `from` to `to` (ISO timestamps, or ms), never negative; NaN when either is unknown. */
+function secondsBetween(from: string | null, to: string | number | null): number {
+  const start = from === null ? NaN : Date.parse(from);
+  const end = typeof to === "number" ? to : to === null ? NaN : Date.parse(to);
+  return Math.max(0, Math.floor((end - start) / 1000));
+}
+
+type Clock = { kind: "waiting" | "running" | "waited" | "ran"; seconds: number };
+
+/** Which clock the job shows and its value before clamping; null while its times are unknown. */
+function clockOf(view: JobView, serverNow: () => number): Clock | null {
+  // a job whose progress came without job.started counts from its creation
+  const startedAt = view.startedAt ?? (view.status !== "pending" && view.stage !== null ? view.createdAt : null);
+  let clock: Clock;
+  if (isFinished(view.status)) {
+    clock =
+      startedAt !== null
+        ? { kind: "ran", seconds: secondsBetween(startedAt, view.finishedAt) }
+        : { kind: "waited", seconds: secondsBetween(view.createdAt, view.finishedAt) };
+  } else if (view.status === "running" && startedAt !== null) {
+    clock = { kind: "running", seconds: secondsBetween(startedAt, serverNow()) };
+  } else {
+    clock = { kind: "waiting", seconds: secondsBetween(view.createdAt, serverNow()) };
+  }
+  return Number.isNaN(clock.seconds) ? null : clock;
+}
+
+/** "waited" goes on from "waiting" and "ran" from "running": each pair is one clock. */
+const family = (kind: Clock["kind"]) => (kind === "waiting" || kind === "waited" ? "waiting" : "running");
+
+/** True when the job's ETA means something now (see the file's comment). */
+function etaShown(view: JobView, stageJustEntered: boolean): view is JobView & { etaSeconds: number } {
+  return (
+    view.status === "running" &&
+    view.etaSeconds !== null &&
+    view.percentage >= 1 &&
+    !stageJustEntered &&
+    Math.round(view.etaSeconds) >= 1
+  );
+}
+
+export type JobTimingProps = {
+  view: JobView;
+  /** True when the newest progress event is the first of its stage: the stage has just changed. */
+  stageJustEntered: boolean;
+};
+
+/** "Running m:ss · About m:ss left · n of total", each part shown only when known. */
+export function JobTiming({ view, stageJustEntered }: JobTimingProps) {
   const t = useMessages();
   const over = isFinished(view.status);
-  const now = useNow(!over);
-  const since = Date.parse(view.startedAt ?? view.createdAt ?? "");
-  const until = over && view.finishedAt !== null ? Date.parse(view.finishedAt) : now;
+  useTick(!over);
+  const serverNow = useServerNow(view.updatedAt);
+  const shown = useRef({ waiting: 0, running: 0 });
+  const clock = clockOf(view, serverNow);
+  const seconds = clock === null ? 0 : Math.max(clock.seconds, shown.current[family(clock.kind)]);
+  useEffect(() => {
+    if (clock !== null) shown.current[family(clock.kind)] = seconds;
+  });
+
   const parts: string[] = [];
-  if (Number.isFinite(since) && Number.isFinite(until)) parts.push(t.elapsed(formatDuration((until - since) / 1000)));
-  if (!over && view.etaSeconds !== null) parts.push(t.eta(formatDuration(view.etaSeconds)));
+  if (clock !== null) parts.push(t[clock.kind](seconds));
+  if (etaShown(view, stageJustEntered)) parts.push(t.eta(view.etaSeconds));
   if (!over && view.processed !== null && view.total !== null) parts.push(t.counts(view.processed, view.total));
   if (parts.length === 0) return null;
   return <p className="gg-timing">{parts.join(" · ")}</p>;

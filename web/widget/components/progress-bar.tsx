@@ -1,6 +1,6 @@
 /**
  * The job's progress bar: an ARIA progressbar (0–100, rounded) with the percentage as text too,
- * so it reads the same to a screen reader and to the eye.
+ * written the locale's way (Intl), so it reads the same to a screen reader and to the eye.
  */
 import { useMessages } from "../i18n.js";
 
@@ -19,10 +19,11 @@ export function ProgressBar({ percentage }: ProgressBarProps) {
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={value}
+        aria-valuetext={t.percent(value)}
       >
         <div className="gg-bar-fill" style={{ width: `${value}%` }} />
       </div>
-      <span className="gg-percent">{value}%</span>
+      <span className="gg-percent">{t.percent(value)}</span>
     </div>
   );
 }

@@ -1,11 +1,12 @@
 /**
- * The job's stages in order, each done, active or pending: told apart by a mark, by colour and
- * by a visually hidden word, and by `aria-current` on the active one.
+ * The job's stages in order, each done, active, pending, failed or stopped: told apart by a mark,
+ * by colour and by a visually hidden word, and by `aria-current` on the active one. Once the job
+ * has ended the reducer leaves no stage active, so nothing here says "in progress" any more.
  */
 import type { StageView } from "../../../shared/job-view.js";
 import { useMessages } from "../i18n.js";
 
-const MARK = { done: "✓", active: "●", pending: "○" } as const;
+const MARK: Record<StageView["state"], string> = { done: "✓", active: "●", pending: "○", failed: "✕", stopped: "■" };
 
 export type StageListProps = { stages: StageView[] };
 

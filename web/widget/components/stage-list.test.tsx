@@ -1,0 +1,117 @@
+// @vitest-environment jsdom
+/**
+ * The stage list once a job has ended, as a person sees it and as a screen reader reads it:
+ * the stage a failed job was in is marked failed, the stage a canceled one was in stopped, the
+ * ones before done, the ones after not started, and nothing is "in progress" any more.
+ */
+import { render, screen, within } from "@testing-library/react";
+import { act } from "react";
+import type { JobEvent } from "../../../shared/job-events.js";
+import { jobHistory } from "../../../test-kit/job-events.js";
+import { installFakeHost, type FakeHost } from "../fake-host.js";
+import { createHost, HostContext, type Host } from "../host.js";
+import { createJobViews, JobViewsContext, type JobViews } from "../job-views.js";
+import { createResultStore, ResultStoreContext } from "../result-store.js";
+import { JobPanel } from "./job-panel.js";
+
+let fake: FakeHost;
+let host: Host;
+let store: JobViews;
+
+function mount(locale = "en-US") {
+  fake = installFakeHost({ locale });
+  host = createHost();
+  store = createJobViews();
+  render(
+    <HostContext.Provider value={host}>
+      <JobViewsContext.Provider value={store}>
+        <ResultStoreContext.Provider value={createResultStore()}>
+          <JobPanel jobId="job-1" plannedStages={[]} />
+        </ResultStoreContext.Provider>
+      </JobViewsContext.Provider>
+    </HostContext.Provider>,
+  );
+}
+afterEach(() => {
+  host.dispose();
+  fake.uninstall();
+});
+
+/** Three stages over 9 steps: the fifth progress event is in the second stage, "Matching gifts". */
+const endingIn = (ending: "failed" | "canceled") => jobHistory("job-1", { steps: 9, progress: 5, ending });
+const dispatch = (events: JobEvent[]) => act(() => store.getState().dispatch("job-1", events));
+const list = () => screen.getByRole("list", { name: /Stages|단계/ });
+const states = () =>
+  within(list())
+    .getAllByRole("listitem")
+    .map((li) => li.dataset.state);
+/** What a screen reader reads for each stage: its text without the marks hidden from it. */
+const spoken = () =>
+  within(list())
+    .getAllByRole("listitem")
+    .map((li) => {
+      const copy = li.cloneNode(true) as HTMLElement;
+      copy.querySelectorAll("[aria-hidden='true']").forEach((e) => e.remove());
+      return copy.textContent;
+    });
+const nothingActive = () => {
+  expect(states()).not.toContain("active");
+  expect(list().querySelector("[aria-current]")).toBeNull();
+  expect(screen.queryByText(/in progress|진행 중/)).toBeNull();
+  expect(screen.queryByText(/^Now:|^현재:/)).toBeNull();
+};
+
+describe("the stage list of an ended job", () => {
+  it("marks the stage a failed job was in failed, and leaves nothing in progress", () => {
+    mount();
+    const history = endingIn("failed");
+    dispatch(history.slice(0, -1));
+    expect(states()).toEqual(["done", "active", "pending"]);
+    expect(spoken()).toEqual([
+      "Reading the list (done)",
+      "Matching gifts (in progress)",
+      "Writing the result (not started)",
+    ]);
+
+    dispatch(history.slice(-1));
+    expect(screen.getByRole("status").textContent).toBe("Failed");
+    expect(states()).toEqual(["done", "failed", "pending"]);
+    expect(spoken()).toEqual([
+      "Reading the list (done)",
+      "Matching gifts (failed)",
+      "Writing the result (not started)",
+    ]);
+    nothingActive();
+    expect(list().closest("section")?.getAttribute("aria-busy")).toBe("false");
+  });
+
+  it("marks the stage a canceled job was in stopped, the ones before done", () => {
+    mount();
+    dispatch([...endingIn("canceled")].reverse());
+    expect(screen.getByRole("status").textContent).toBe("Canceled");
+    expect(states()).toEqual(["done", "stopped", "pending"]);
+    expect(spoken()).toEqual([
+      "Reading the list (done)",
+      "Matching gifts (stopped)",
+      "Writing the result (not started)",
+    ]);
+    nothingActive();
+  });
+
+  it("ends a job canceled before any progress in its first stage", () => {
+    mount();
+    dispatch(jobHistory("job-1", { started: false, progress: 0, ending: "canceled" }));
+    expect(states()).toEqual(["stopped", "pending", "pending"]);
+    nothingActive();
+  });
+
+  it.each([
+    ["failed", "실패"],
+    ["canceled", "중단됨"],
+  ] as const)("says a %s job's stage in Korean", (ending, word) => {
+    mount("ko-KR");
+    dispatch(endingIn(ending));
+    expect(spoken()).toEqual(["Reading the list (완료)", `Matching gifts (${word})`, "Writing the result (시작 전)"]);
+    nothingActive();
+  });
+});

@@ -1,0 +1,86 @@
+// @vitest-environment jsdom
+/**
+ * Every number the widget writes goes through Intl for the host's locale: counts grouped in
+ * Korean as in English ("40,000명 중 20명", never "40000명 중 20명"), percentages the locale's way,
+ * prices in US dollars; the server's own message is shown as the server wrote it.
+ */
+import { render, screen } from "@testing-library/react";
+import { act } from "react";
+import type { JobEvent } from "../../shared/job-events.js";
+import { jobEvent } from "../../test-kit/job-events.js";
+import { installFakeHost, type FakeHost } from "./fake-host.js";
+import { createHost, HostContext, type Host } from "./host.js";
+import { createJobViews, JobViewsContext, type JobViews } from "./job-views.js";
+import { createResultStore, ResultStoreContext } from "./result-store.js";
+import { JobPanel } from "./components/job-panel.js";
+
+let fake: FakeHost;
+let host: Host;
+let store: JobViews;
+
+function mount(locale: string, people = 3) {
+  fake = installFakeHost({ locale, jobs: [{ people, alreadyAppended: Infinity }] });
+  host = createHost();
+  store = createJobViews();
+  render(
+    <HostContext.Provider value={host}>
+      <JobViewsContext.Provider value={store}>
+        <ResultStoreContext.Provider value={createResultStore()}>
+          <JobPanel jobId="job-1" plannedStages={[]} />
+        </ResultStoreContext.Provider>
+      </JobViewsContext.Provider>
+    </HostContext.Provider>,
+  );
+}
+afterEach(() => {
+  host.dispose();
+  fake.uninstall();
+});
+
+/** A running job half-way through 40,000 rows, with the server's message in its own words. */
+const halfWay = () => [
+  jobEvent("job-1", 1, "job.created"),
+  jobEvent("job-1", 2, "job.started"),
+  jobEvent("job-1", 3, "job.progress", {
+    stage: "match",
+    percentage: 50,
+    processed: 20_000,
+    total: 40_000,
+    message: "server wrote 20000/40000",
+  }),
+];
+const dispatch = (events: JobEvent[] = halfWay()) => act(() => store.getState().dispatch("job-1", events));
+const timing = () => document.querySelector(".gg-timing")?.textContent ?? "";
+
+describe("numbers through Intl", () => {
+  it("groups counts in Korean and writes the percentage the Korean way", () => {
+    mount("ko-KR");
+    dispatch();
+    expect(timing()).toContain("40,000개 중 20,000개");
+    expect(timing()).not.toMatch(/40000|20000/);
+    expect(screen.getByText("50%")).toBeTruthy();
+    expect(screen.getByRole("progressbar").getAttribute("aria-valuetext")).toBe("50%");
+    expect(screen.getByText("server wrote 20000/40000")).toBeTruthy();
+  });
+
+  it("writes counts and percentages in the locale's own way, with English words for a locale it has none for", () => {
+    mount("de-DE");
+    dispatch();
+    expect(timing()).toContain("20.000 of 40.000");
+    expect(screen.getByRole("progressbar").getAttribute("aria-valuetext")).toBe("50\u00a0%");
+  });
+
+  it("falls back to English numbers when the host's locale tag is not one Intl knows", () => {
+    mount("not a locale!");
+    dispatch();
+    expect(timing()).toContain("20,000 of 40,000");
+  });
+
+  it("counts the people of a result in Korean with grouping, and prices in dollars", async () => {
+    mount("ko-KR", 40_000);
+    dispatch(fake.historyOf("job-1"));
+    expect(await screen.findByText("40,000명 중 20명")).toBeTruthy();
+    expect(screen.queryByText("40000명 중 20명")).toBeNull();
+    expect(screen.getAllByText("US$39.50").length).toBeGreaterThan(0);
+  });
+});
