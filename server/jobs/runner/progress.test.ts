@@ -54,6 +54,8 @@ describe("createProgress", () => {
     expect(p.percentage).toBe(at);
     expect(p.etaSeconds).toBeCloseTo((seconds * (100 - at)) / at, 1);
     expect(sent[0].etaSeconds).toBeUndefined();
+    // entering a stage says nothing about its rate: no ETA there
+    expect(sent.filter((s) => s.processed === 0 && s.etaSeconds !== undefined)).toEqual([]);
   });
 
   it("speaks the job's language: Korean labels, messages and numbers for a ko locale", async () => {

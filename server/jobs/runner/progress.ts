@@ -35,7 +35,9 @@ export function createProgress(
       processed,
       total,
     };
-    if (percentage >= 1 && ms > 0) payload.etaSeconds = Math.round((ms * (100 - percentage)) / percentage / 100) / 10;
+    // no ETA on entering a stage: the rate so far says little about the stage just begun
+    if (processed > 0 && percentage >= 1 && ms > 0)
+      payload.etaSeconds = Math.round((ms * (100 - percentage)) / percentage / 100) / 10;
     return { type: "job.progress", payload };
   }
 
