@@ -1,8 +1,10 @@
 /**
  * One log entry: time, direction, method (and tool), id, latency and a mark for protocol errors
- * and `isError` results. Clicking expands the raw message as pretty-printed text.
+ * and `isError` results. Clicking expands the raw message as pretty-printed text (bounded: a
+ * request carrying a CSV of megabytes shows the CSV's start and its length).
  */
 import { memo, useState } from "react";
+import { previewJson } from "../log/json-preview.js";
 import type { LogEntry } from "../log/rpc-log.js";
 
 const ARROW = { out: "→", in: "←", host: "◆" } as const;
@@ -49,7 +51,7 @@ export const LogRow = memo(function LogRow({ entry: e }: { entry: LogEntry }) {
         {e.latencyMs !== null && <span className="log-latency">{e.latencyMs} ms</span>}
         {b && <span className={`pill ${b.cls}`}>{b.text}</span>}
       </button>
-      {open && <pre className="json log-json">{JSON.stringify(e.message, null, 2)}</pre>}
+      {open && <pre className="json log-json">{previewJson(e.message)}</pre>}
     </li>
   );
 });
