@@ -4,6 +4,7 @@
  * request carrying a CSV of megabytes shows the CSV's start and its length).
  */
 import { memo, useState } from "react";
+import { clockTime } from "../log/clock.js";
 import { previewJson } from "../log/json-preview.js";
 import type { LogEntry } from "../log/rpc-log.js";
 
@@ -12,11 +13,6 @@ const DIR_TITLE = {
   server: { out: "harness → server", in: "server → harness", host: "host event" },
   view: { out: "host → widget", in: "widget → host", host: "host event" },
 } as const;
-
-const time = (at: number) => {
-  const d = new Date(at);
-  return `${d.toLocaleTimeString([], { hour12: false })}.${String(d.getMilliseconds()).padStart(3, "0")}`;
-};
 
 function badge(e: LogEntry): { text: string; cls: string } | null {
   if (e.kind === "error") return { text: "error", cls: "error" };
@@ -38,7 +34,7 @@ export const LogRow = memo(function LogRow({ entry: e }: { entry: LogEntry }) {
       data-method={e.method}
     >
       <button type="button" className="log-line" aria-expanded={open} onClick={() => setOpen(!open)}>
-        <span className="log-time">{time(e.at)}</span>
+        <span className="log-time">{clockTime(e.at, true)}</span>
         <span className={`log-dir ${e.dir}`} title={DIR_TITLE[e.peer][e.dir]}>
           {ARROW[e.dir]}
         </span>
