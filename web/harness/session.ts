@@ -7,6 +7,7 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Resource, Tool } from "@modelcontextprotocol/sdk/types.js";
 import { LoggingTransport } from "./mcp/logging-transport.js";
+import { offThreadBodyFetch } from "./mcp/off-thread-body.js";
 import { listAllResources, readWidget, widgetUriFor } from "./mcp/widget-resource.js";
 import { createFaultyCaller, type CallTool, type WidgetToolResult } from "./faults/faulty-call.js";
 import type { HarnessStore } from "./store.js";
@@ -58,7 +59,8 @@ export function createHarnessSession(store: HarnessStore, endpoint: URL): Harnes
   async function connect() {
     await client?.close().catch(() => undefined);
     s().setConnection({ status: "connecting" });
-    const wire = new StreamableHTTPClientTransport(endpoint);
+    // A tool call with an uploaded CSV of megabytes must not hold the page while it is sent.
+    const wire = new StreamableHTTPClientTransport(endpoint, { fetch: offThreadBodyFetch() });
     const transport = new LoggingTransport(wire, {
       message: (direction, message) => s().logMessage(direction, message),
       error: (error) => s().logNote("transport/error", { message: error.message }),

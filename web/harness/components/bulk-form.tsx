@@ -104,10 +104,8 @@ export function BulkForm({ store, session }: { store: HarnessStore; session: Har
         </label>
       </div>
       <label className="field">
-        <span>
-          Pace <em className="muted">honoured by a server started with GIFTGENIUS_DEV=1</em>
-        </span>
-        <select value={pace} onChange={(e) => setPace(Number(e.target.value))}>
+        <span>Pace</span>
+        <select value={pace} onChange={(e) => setPace(Number(e.target.value))} aria-describedby="pace-hint">
           {PACES.map((p) => (
             <option key={p.value} value={p.value}>
               {p.label}
@@ -115,6 +113,9 @@ export function BulkForm({ store, session }: { store: HarnessStore; session: Har
           ))}
         </select>
       </label>
+      <p className="hint" id="pace-hint">
+        Pauses between slices of work, honoured by a server started with GIFTGENIUS_DEV=1.
+      </p>
       <button type="submit" className="button" disabled={!ready || busy !== null || !csv.trim()}>
         {busy === TOOL.startBulk ? "Starting…" : "Start bulk analysis"}
       </button>

@@ -15,7 +15,8 @@ export function LogPane({ store }: { store: HarnessStore }) {
   const [query, setQuery] = useState("");
   const deferred = useDeferredValue(entries);
   const matching = useMemo(() => filterEntries(deferred, query), [deferred, query]);
-  const shown = matching.slice(-SHOWN);
+  // Kept while the entries are the same, so the scroll below runs (and lays the page out) only when they change.
+  const shown = useMemo(() => matching.slice(-SHOWN), [matching]);
   const methods = useMemo(() => [...new Set(deferred.map((e) => e.method))].sort(), [deferred]);
   const counts = useMemo(
     () => ({

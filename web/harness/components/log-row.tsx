@@ -1,8 +1,11 @@
 /**
  * One log entry: time, direction, method (and tool), id, latency and a mark for protocol errors
- * and `isError` results. Clicking expands the raw message as pretty-printed text.
+ * and `isError` results. Clicking expands the raw message as pretty-printed text (bounded: a
+ * request carrying a CSV of megabytes shows the CSV's start and its length).
  */
 import { memo, useState } from "react";
+import { clockTime } from "../log/clock.js";
+import { previewJson } from "../log/json-preview.js";
 import type { LogEntry } from "../log/rpc-log.js";
 
 const ARROW = { out: "→", in: "←", host: "◆" } as const;
@@ -10,11 +13,6 @@ const DIR_TITLE = {
   server: { out: "harness → server", in: "server → harness", host: "host event" },
   view: { out: "host → widget", in: "widget → host", host: "host event" },
 } as const;
-
-const time = (at: number) => {
-  const d = new Date(at);
-  return `${d.toLocaleTimeString([], { hour12: false })}.${String(d.getMilliseconds()).padStart(3, "0")}`;
-};
 
 function badge(e: LogEntry): { text: string; cls: string } | null {
   if (e.kind === "error") return { text: "error", cls: "error" };
@@ -36,7 +34,7 @@ export const LogRow = memo(function LogRow({ entry: e }: { entry: LogEntry }) {
       data-method={e.method}
     >
       <button type="button" className="log-line" aria-expanded={open} onClick={() => setOpen(!open)}>
-        <span className="log-time">{time(e.at)}</span>
+        <span className="log-time">{clockTime(e.at, true)}</span>
         <span className={`log-dir ${e.dir}`} title={DIR_TITLE[e.peer][e.dir]}>
           {ARROW[e.dir]}
         </span>
@@ -49,7 +47,7 @@ export const LogRow = memo(function LogRow({ entry: e }: { entry: LogEntry }) {
         {e.latencyMs !== null && <span className="log-latency">{e.latencyMs} ms</span>}
         {b && <span className={`pill ${b.cls}`}>{b.text}</span>}
       </button>
-      {open && <pre className="json log-json">{JSON.stringify(e.message, null, 2)}</pre>}
+      {open && <pre className="json log-json">{previewJson(e.message)}</pre>}
     </li>
   );
 });

@@ -1,8 +1,10 @@
 /**
  * The inspector under the widget: the current widgetState, and what the widget was given
- * (toolInput, toolOutput, toolResponseMetadata), as pretty-printed JSON text.
+ * (toolInput, toolOutput, toolResponseMetadata), as pretty-printed JSON text, bounded (an uploaded
+ * CSV of megabytes in toolInput shows its start and its length), and worked out only when it changes.
  */
-import { useState } from "react";
+import { useMemo, useState } from "react";
+import { previewJson } from "../log/json-preview.js";
 import { useHarness, type HarnessStore } from "../store.js";
 
 const TABS = ["widgetState", "toolInput", "toolOutput", "toolResponseMetadata"] as const;
@@ -12,6 +14,7 @@ export function StateInspector({ store }: { store: HarnessStore }) {
   const [tab, setTab] = useState<Tab>("widgetState");
   const [open, setOpen] = useState(true);
   const value = useHarness(store, (s) => (tab === "widgetState" ? s.widgetState : s.mount ? s.mount[tab] : null));
+  const text = useMemo(() => (open ? previewJson(value ?? null) : ""), [open, value]);
   return (
     <div className={`inspector ${open ? "open" : ""}`}>
       <div className="inspector-bar" role="tablist" aria-label="Inspector">
@@ -36,7 +39,7 @@ export function StateInspector({ store }: { store: HarnessStore }) {
       </div>
       {open && (
         <pre className="json" aria-label={`${tab} JSON`} data-testid={`inspector-${tab}`}>
-          {value === null || value === undefined ? "null" : JSON.stringify(value, null, 2)}
+          {text}
         </pre>
       )}
     </div>

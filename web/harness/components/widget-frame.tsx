@@ -2,8 +2,10 @@
  * The widget's iframe: the widget HTML with the `window.openai` stand-in first in its <head>,
  * in `sandbox="allow-scripts"` (no same-origin), wired to the harness through postMessage.
  * Globals are baked in at mount and pushed live afterwards, so a theme switch never reloads it.
+ * The document is built in a task after the mount and loaded in the next: with an uploaded CSV of
+ * megabytes in toolInput, building it and loading it take some 50 ms each, too long for one task.
  */
-import { useEffect, useLayoutEffect, useMemo, useRef } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { CHANNEL } from "../bridge/messages.js";
 import type { OpenAiGlobals } from "../../host-globals.js";
 import { defaultGlobals } from "../bridge/globals.js";
@@ -36,12 +38,20 @@ export function WidgetFrame({ store, session, mount }: Props) {
       toolResponseMetadata: mount.toolResponseMetadata,
       widgetState: s.widgetState,
     };
-    const srcDoc = injectStandin(
-      mount.html,
-      createStandinScript({ globals, parentOrigin: window.location.origin, channel: CHANNEL }),
-    );
-    return { srcDoc, globals };
+    return { globals };
   }, [store, mount]);
+  const [srcDoc, setSrcDoc] = useState<string | undefined>(undefined);
+  useEffect(() => {
+    const timer = setTimeout(() => {
+      const standin = createStandinScript({
+        globals: baked.globals,
+        parentOrigin: window.location.origin,
+        channel: CHANNEL,
+      });
+      setSrcDoc(injectStandin(mount.html, standin));
+    }, 0);
+    return () => clearTimeout(timer);
+  }, [baked, mount.html]);
 
   useLayoutEffect(() => {
     const s = () => store.getState();
@@ -87,7 +97,7 @@ export function WidgetFrame({ store, session, mount }: Props) {
       data-mount={mount.key}
       className="widget-frame"
       sandbox="allow-scripts"
-      srcDoc={baked.srcDoc}
+      srcDoc={srcDoc}
       style={height ? { height } : undefined}
     />
   );

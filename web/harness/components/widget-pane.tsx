@@ -9,9 +9,7 @@ import { AppBridgeFrame } from "./app-bridge-frame.js";
 import { WidgetFrame } from "./widget-frame.js";
 import { StateInspector } from "./state-inspector.js";
 import { GiftIcon } from "./gift-icon.js";
-
-const clock = (at: number) =>
-  new Date(at).toLocaleTimeString([], { hour: "2-digit", minute: "2-digit", second: "2-digit" });
+import { clockTime } from "../log/clock.js";
 
 /** The call as a one-line signature, long values shortened. */
 function signature(name: string, input: Record<string, unknown>): string {
@@ -42,7 +40,7 @@ export function WidgetPane({ store, session }: { store: HarnessStore; session: H
         {mount && (
           <div className="conversation">
             <div className="turn tool-turn">
-              <span className="turn-label">Tool call · {clock(mount.at)}</span>
+              <span className="turn-label">Tool call · {clockTime(mount.at)}</span>
               <code className="call-signature">{signature(mount.toolName, mount.toolInput)}</code>
               {mount.isError && <span className="pill error">isError</span>}
             </div>
