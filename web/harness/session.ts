@@ -96,7 +96,10 @@ export function createHarnessSession(store: HarnessStore, endpoint: URL): Harnes
     s().setBusy(name);
     s().setProblem(null);
     try {
-      const result = await call(name, args, meta);
+      // as ChatGPT does, the ChatGPT host sends the user's locale with the call as a hint
+      const hints = s().hostKind === "openai" ? { "openai/locale": s().locale } : {};
+      const all = { ...hints, ...meta };
+      const result = await call(name, args, Object.keys(all).length > 0 ? all : undefined);
       const uri = widgetUriFor(name, tools, resources);
       if (!uri) throw new Error("The server lists no ui:// widget resource for this tool");
       const widget = await readWidget(client!, uri);
