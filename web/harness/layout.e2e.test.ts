@@ -93,53 +93,57 @@ const box = (page: Page, selector: string) =>
   });
 
 describe("the harness layout", () => {
-  it.each([360, 390, 600, 800, 1024, 1280, 1680])(
-    "at %i px wide: no sideways scrolling, every control within the window, the widget frame as wide as its pane",
-    async (width) => {
-      const { page, errors } = await openHarness({ viewport: { width, height: 800 } });
-      await withFailureShot(page, `layout-${width}`, async () => {
+  it(
+    "at 360, 390, 600, 800, 1024, 1280 and 1680 px wide: no sideways scrolling, every control within the window, the widget frame as wide as its pane",
+    async () => {
+      // one finished job, then the same page resized: the layout must answer each width
+      const { page, errors } = await openHarness({ viewport: { width: 1680, height: 800 } });
+      await withFailureShot(page, "layout", async () => {
         await runSample(page);
-        const overflow = await page.evaluate(() => ({
-          scrollWidth: document.documentElement.scrollWidth,
-          innerWidth: window.innerWidth,
-          // anything interactive that sticks out of the window, by its text or label
-          outside: [...document.querySelectorAll("button, input, select, textarea, [role=radio], [role=tab]")]
-            .filter((el) => {
-              const r = el.getBoundingClientRect();
-              return r.width > 0 && (r.left < -0.5 || r.right > window.innerWidth + 0.5);
-            })
-            .map((el) => el.getAttribute("aria-label") ?? el.textContent?.trim() ?? el.tagName),
-        }));
-        expect(overflow.scrollWidth).toBeLessThanOrEqual(overflow.innerWidth);
-        expect(overflow.outside).toEqual([]);
+        for (const width of [1680, 1280, 1024, 800, 600, 390, 360]) {
+          await page.setViewportSize({ width, height: 800 });
+          await page.waitForTimeout(150); // the frame re-measures its content at the new width
+          const overflow = await page.evaluate(() => ({
+            scrollWidth: document.documentElement.scrollWidth,
+            innerWidth: window.innerWidth,
+            // anything interactive that sticks out of the window, by its text or label
+            outside: [...document.querySelectorAll("button, input, select, textarea, [role=radio], [role=tab]")]
+              .filter((el) => {
+                const r = el.getBoundingClientRect();
+                return r.width > 0 && (r.left < -0.5 || r.right > window.innerWidth + 0.5);
+              })
+              .map((el) => el.getAttribute("aria-label") ?? el.textContent?.trim() ?? el.tagName),
+          }));
+          expect(overflow.scrollWidth, `${width} px`).toBeLessThanOrEqual(overflow.innerWidth);
+          expect(overflow.outside, `${width} px`).toEqual([]);
 
-        const controls = await box(page, ".pane.controls");
-        const stage = await box(page, ".pane.stage-pane");
-        const log = await box(page, ".pane.log");
-        const frame = await box(page, 'iframe[title="Widget"]');
-        if (width < STACKED_BELOW) {
-          // one column, in reading order: controls, widget, log
-          for (const pane of [controls, stage, log]) expect(pane.width).toBeGreaterThanOrEqual(width - 1);
-          expect(controls.bottom).toBeLessThanOrEqual(stage.top + 1);
-          expect(stage.bottom).toBeLessThanOrEqual(log.top + 1);
-          // the frame takes the width, less the stage's padding and the shell's border
-          expect(frame.width).toBeGreaterThanOrEqual(width - 32);
-        } else {
-          expect(frame.width).toBeGreaterThanOrEqual(Math.min(stage.width - 60, 700));
+          const controls = await box(page, ".pane.controls");
+          const stage = await box(page, ".pane.stage-pane");
+          const log = await box(page, ".pane.log");
+          const frame = await box(page, 'iframe[title="Widget"]');
+          if (width < STACKED_BELOW) {
+            // one column, in reading order: controls, widget, log
+            for (const pane of [controls, stage, log])
+              expect(pane.width, `${width} px`).toBeGreaterThanOrEqual(width - 1);
+            expect(controls.bottom, `${width} px`).toBeLessThanOrEqual(stage.top + 1);
+            expect(stage.bottom, `${width} px`).toBeLessThanOrEqual(log.top + 1);
+            // the frame takes the width, less the stage's padding and the shell's border
+            expect(frame.width, `${width} px`).toBeGreaterThanOrEqual(width - 32);
+          } else {
+            expect(frame.width, `${width} px`).toBeGreaterThanOrEqual(Math.min(stage.width - 60, 700));
+          }
+          // the log can still be read: its rows have room for the method
+          const method = await page
+            .locator(".log-row .log-method")
+            .first()
+            .evaluate((el) => el.clientWidth);
+          expect(method, `${width} px`).toBeGreaterThanOrEqual(100);
         }
-        // the log can still be read: its rows have room for the method
-        const method = await page
-          .locator(".log-row .log-method")
-          .first()
-          .evaluate((el) => el.clientWidth);
-        expect(method).toBeGreaterThanOrEqual(100);
         expect(errors).toEqual([]);
-        if (width === 360) {
-          // The widget's frame (a process of its own) is painted once it has been on screen.
-          await page.locator('iframe[title="Widget"]').scrollIntoViewIfNeeded();
-          await page.waitForTimeout(1_000);
-          await page.screenshot({ path: `${ARTIFACTS}/harness-360.png`, fullPage: true });
-        }
+        // The widget's frame (a process of its own) is painted once it has been on screen.
+        await page.locator('iframe[title="Widget"]').scrollIntoViewIfNeeded();
+        await page.waitForTimeout(1_000);
+        await page.screenshot({ path: `${ARTIFACTS}/harness-360.png`, fullPage: true });
       });
       await page.context().close();
     },
