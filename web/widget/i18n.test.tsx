@@ -4,38 +4,20 @@
  * Korean as in English ("40,000명 중 20명", never "40000명 중 20명"), percentages the locale's way,
  * prices in US dollars; the server's own message is shown as the server wrote it.
  */
-import { render, screen } from "@testing-library/react";
+import { screen } from "@testing-library/react";
 import { act } from "react";
 import type { JobEvent } from "../../shared/job-events.js";
 import { jobEvent } from "../../test-kit/job-events.js";
-import { installFakeHost, type FakeHost } from "./fake-host.js";
-import { createHost, HostContext, type Host } from "./host.js";
-import { createJobViews, JobViewsContext, type JobViews } from "./job-views.js";
-import { createResultStore, ResultStoreContext } from "./result-store.js";
-import { JobPanel } from "./components/job-panel.js";
+import { mountJobPanel, type MountedPanel } from "./test-panel.js";
 
-let fake: FakeHost;
-let host: Host;
-let store: JobViews;
+let panel: MountedPanel;
+let store: MountedPanel["store"];
 
 function mount(locale: string, people = 3) {
-  fake = installFakeHost({ locale, jobs: [{ people, alreadyAppended: Infinity }] });
-  host = createHost();
-  store = createJobViews();
-  render(
-    <HostContext.Provider value={host}>
-      <JobViewsContext.Provider value={store}>
-        <ResultStoreContext.Provider value={createResultStore()}>
-          <JobPanel jobId="job-1" plannedStages={[]} />
-        </ResultStoreContext.Provider>
-      </JobViewsContext.Provider>
-    </HostContext.Provider>,
-  );
+  panel = mountJobPanel({ locale, jobs: [{ people, alreadyAppended: Infinity }] });
+  store = panel.store;
 }
-afterEach(() => {
-  host.dispose();
-  fake.uninstall();
-});
+afterEach(() => panel.dispose());
 
 /** A running job half-way through 40,000 rows, with the server's message in its own words. */
 const halfWay = () => [
@@ -78,7 +60,7 @@ describe("numbers through Intl", () => {
 
   it("counts the people of a result in Korean with grouping, and prices in dollars", async () => {
     mount("ko-KR", 40_000);
-    dispatch(fake.historyOf("job-1"));
+    dispatch(panel.fake.historyOf("job-1"));
     expect(await screen.findByText("40,000명 중 20명")).toBeTruthy();
     expect(screen.queryByText("40000명 중 20명")).toBeNull();
     expect(screen.getAllByText("US$39.50").length).toBeGreaterThan(0);

@@ -3,20 +3,15 @@
  * The job panel fed straight from the store (no follow loop): duplicated and shuffled events
  * still show the right bar, stages and a single "Completed".
  */
-import { render, screen, within } from "@testing-library/react";
+import { screen, within } from "@testing-library/react";
 import type { JobEvent } from "../../../shared/job-events.js";
 import { TOOL } from "../../../shared/tools.js";
 import { act } from "react";
 import { jobHistory } from "../../../test-kit/job-events.js";
-import { installFakeHost, type FakeHost } from "../fake-host.js";
-import { createHost, HostContext, type Host } from "../host.js";
-import { createJobViews, JobViewsContext, type JobViews } from "../job-views.js";
-import { createResultStore, ResultStoreContext } from "../result-store.js";
-import { JobPanel } from "./job-panel.js";
+import { mountJobPanel, type MountedPanel } from "../test-panel.js";
 
-let fake: FakeHost;
-let host: Host;
-let store: JobViews;
+let panel: MountedPanel;
+let store: MountedPanel["store"];
 const plan = { progressPerStage: 4, alreadyAppended: Infinity };
 const history = jobHistory("job-1", { progress: 3 * plan.progressPerStage });
 const shuffled = (events: JobEvent[]) =>
@@ -26,23 +21,10 @@ const shuffled = (events: JobEvent[]) =>
     .map(([, e]) => structuredClone(e));
 
 beforeEach(() => {
-  fake = installFakeHost({ jobs: [plan] });
-  host = createHost();
-  store = createJobViews();
-  render(
-    <HostContext.Provider value={host}>
-      <JobViewsContext.Provider value={store}>
-        <ResultStoreContext.Provider value={createResultStore()}>
-          <JobPanel jobId="job-1" plannedStages={[{ id: "parse", label: "Reading the list" }]} />
-        </ResultStoreContext.Provider>
-      </JobViewsContext.Provider>
-    </HostContext.Provider>,
-  );
+  panel = mountJobPanel({ jobs: [plan] }, [{ id: "parse", label: "Reading the list" }]);
+  store = panel.store;
 });
-afterEach(() => {
-  host.dispose();
-  fake.uninstall();
-});
+afterEach(() => panel.dispose());
 
 const stageStates = () =>
   within(screen.getByRole("list", { name: "Stages" }))
@@ -84,6 +66,6 @@ describe("JobPanel over the store", () => {
     expect(stageStates()).toEqual(["Reading the list:done", "Matching gifts:done", "Writing the result:done"]);
     expect(screen.queryByRole("button", { name: "Cancel" })).toBeNull();
     expect(await screen.findByText("Chess set 1")).toBeTruthy();
-    expect(fake.argsOf(TOOL.getJobResult)).toEqual([{ jobId: "job-1", offset: 0, limit: 20 }]);
+    expect(panel.fake.argsOf(TOOL.getJobResult)).toEqual([{ jobId: "job-1", offset: 0, limit: 20 }]);
   });
 });

@@ -6,42 +6,23 @@
  * delivered late. The times come from the events' timestamps. Then the ETA, shown only while
  * it means something.
  */
-import { render } from "@testing-library/react";
 import { act } from "react";
 import type { JobEvent, JobEventOf, JobEventType } from "../../../shared/job-events.js";
 import { jobEvent, type PayloadOf } from "../../../test-kit/job-events.js";
-import { installFakeHost, type FakeHost } from "../fake-host.js";
-import { createHost, HostContext, type Host } from "../host.js";
-import { createJobViews, JobViewsContext, type JobViews } from "../job-views.js";
-import { createResultStore, ResultStoreContext } from "../result-store.js";
-import { JobPanel } from "./job-panel.js";
+import { mountJobPanel, type MountedPanel } from "../test-panel.js";
 
 /** Server time 0 of every test; event times are written as seconds after it. */
 const T = Date.parse("2026-03-01T09:00:00.000Z");
-let fake: FakeHost;
-let host: Host;
-let store: JobViews;
-let unmount: () => void;
+let panel: MountedPanel;
+let store: MountedPanel["store"];
 
 function mount(locale = "en-US") {
-  fake = installFakeHost({ locale });
-  host = createHost();
-  store = createJobViews();
-  ({ unmount } = render(
-    <HostContext.Provider value={host}>
-      <JobViewsContext.Provider value={store}>
-        <ResultStoreContext.Provider value={createResultStore()}>
-          <JobPanel jobId="job-1" plannedStages={[]} />
-        </ResultStoreContext.Provider>
-      </JobViewsContext.Provider>
-    </HostContext.Provider>,
-  ));
+  panel = mountJobPanel({ locale });
+  store = panel.store;
 }
 beforeEach(() => vi.useFakeTimers());
 afterEach(() => {
-  unmount();
-  host.dispose();
-  fake.uninstall();
+  panel.dispose();
   vi.useRealTimers();
 });
 
@@ -148,7 +129,7 @@ describe("JobTiming", () => {
     expect(seen.filter(([w]) => w === "Running").at(-1)).toEqual(["Running", 9]);
     expect(seen.at(-1)).toEqual(["Ran for", 9]);
 
-    unmount();
+    panel.dispose();
     mount();
     dispatch(created, started, progress(3, 5, 40), progress(4, 8, 80), completed);
     expect(clock()).toEqual(["Ran for", 7]);

@@ -4,38 +4,20 @@
  * the stage a failed job was in is marked failed, the stage a canceled one was in stopped, the
  * ones before done, the ones after not started, and nothing is "in progress" any more.
  */
-import { render, screen, within } from "@testing-library/react";
+import { screen, within } from "@testing-library/react";
 import { act } from "react";
 import type { JobEvent } from "../../../shared/job-events.js";
 import { jobHistory } from "../../../test-kit/job-events.js";
-import { installFakeHost, type FakeHost } from "../fake-host.js";
-import { createHost, HostContext, type Host } from "../host.js";
-import { createJobViews, JobViewsContext, type JobViews } from "../job-views.js";
-import { createResultStore, ResultStoreContext } from "../result-store.js";
-import { JobPanel } from "./job-panel.js";
+import { mountJobPanel, type MountedPanel } from "../test-panel.js";
 
-let fake: FakeHost;
-let host: Host;
-let store: JobViews;
+let panel: MountedPanel;
+let store: MountedPanel["store"];
 
 function mount(locale = "en-US") {
-  fake = installFakeHost({ locale });
-  host = createHost();
-  store = createJobViews();
-  render(
-    <HostContext.Provider value={host}>
-      <JobViewsContext.Provider value={store}>
-        <ResultStoreContext.Provider value={createResultStore()}>
-          <JobPanel jobId="job-1" plannedStages={[]} />
-        </ResultStoreContext.Provider>
-      </JobViewsContext.Provider>
-    </HostContext.Provider>,
-  );
+  panel = mountJobPanel({ locale });
+  store = panel.store;
 }
-afterEach(() => {
-  host.dispose();
-  fake.uninstall();
-});
+afterEach(() => panel.dispose());
 
 /** Three stages over 9 steps: the fifth progress event is in the second stage, "Matching gifts". */
 const endingIn = (ending: "failed" | "canceled") => jobHistory("job-1", { steps: 9, progress: 5, ending });

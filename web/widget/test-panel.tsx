@@ -1,0 +1,45 @@
+/**
+ * For component tests: the job panel of `job-1` rendered inside the widget's providers (host, job
+ * views, result pages) over a fake `window.openai`, with what a test reaches for, and the clean-up.
+ */
+import { render } from "@testing-library/react";
+import type { Stage } from "../../shared/job-events.js";
+import { JobPanel } from "./components/job-panel.js";
+import { installFakeHost, type FakeHost } from "./fake-host.js";
+import { createHost, HostContext, type Host } from "./host.js";
+import { createJobViews, JobViewsContext, type JobViews } from "./job-views.js";
+import { createResultStore, ResultStoreContext } from "./result-store.js";
+
+export type MountedPanel = { fake: FakeHost; host: Host; store: JobViews; dispose(): void };
+
+/** Renders `<JobPanel jobId="job-1">` over a fake host made with `hostOptions`. */
+export function mountJobPanel(
+  hostOptions: Parameters<typeof installFakeHost>[0] = {},
+  plannedStages: Stage[] = [],
+): MountedPanel {
+  const fake = installFakeHost(hostOptions);
+  const host = createHost();
+  const store = createJobViews();
+  const { unmount } = render(
+    <HostContext.Provider value={host}>
+      <JobViewsContext.Provider value={store}>
+        <ResultStoreContext.Provider value={createResultStore()}>
+          <JobPanel jobId="job-1" plannedStages={plannedStages} />
+        </ResultStoreContext.Provider>
+      </JobViewsContext.Provider>
+    </HostContext.Provider>,
+  );
+  let disposed = false;
+  return {
+    fake,
+    host,
+    store,
+    dispose() {
+      if (disposed) return;
+      disposed = true;
+      unmount();
+      host.dispose();
+      fake.uninstall();
+    },
+  };
+}
