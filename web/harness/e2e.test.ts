@@ -168,7 +168,7 @@ describe("the harness against the real server", () => {
     ["ChatGPT (window.openai)", "openai"],
     ["MCP Apps (AppBridge)", "mcp-apps"],
   ])(
-    "in the %s host: follows a job to the same result, changes theme, and cancels a job mid-way",
+    "in the %s host: follows a job to the same result, changes theme, resumes a job mid-way without going back, and cancels it",
     (label, kind) =>
       screenshotOnFailure(async () => {
         await page.getByLabel("Duplicates ×").fill("1");
@@ -206,11 +206,32 @@ describe("the harness against the real server", () => {
           )
           .toBeGreaterThanOrEqual(3);
         expect(seen).toEqual([...seen].sort((a, b) => a - b));
-        await running.getByRole("button", { name: "Cancel" }).click();
+
+        // resume: the widget shown again mid-job starts where it was, never back at 0 %
+        const before = Number(await running.getByRole("progressbar").getAttribute("aria-valuenow"));
+        const mountBefore = await frame().getAttribute("data-mount");
+        await page.getByRole("button", { name: /Reload widget/ }).click();
+        await expect.poll(() => frame().getAttribute("data-mount")).not.toBe(mountBefore);
+        const resumed = page.frameLocator(`iframe[data-mount="${await frame().getAttribute("data-mount")}"]`);
+        const shown: number[] = [];
         await expect
-          .poll(() => running.locator(".gg-outcome").textContent(), { timeout: JOB_TIMEOUT })
+          .poll(
+            async () => {
+              const bar = resumed.getByRole("progressbar");
+              if ((await bar.count()) > 0) shown.push(Number(await bar.getAttribute("aria-valuenow")));
+              return shown.length;
+            },
+            { timeout: JOB_TIMEOUT, interval: 20 },
+          )
+          .toBeGreaterThanOrEqual(2);
+        expect(shown[0]).toBeGreaterThanOrEqual(before);
+        expect(shown).toEqual([...shown].sort((a, b) => a - b));
+
+        await resumed.getByRole("button", { name: "Cancel" }).click();
+        await expect
+          .poll(() => resumed.locator(".gg-outcome").textContent(), { timeout: JOB_TIMEOUT })
           .toMatch(/Canceled/i);
-        const stopped = Number(await running.getByRole("progressbar").getAttribute("aria-valuenow"));
+        const stopped = Number(await resumed.getByRole("progressbar").getAttribute("aria-valuenow"));
         expect(stopped).toBeLessThan(100);
         await page.getByLabel("Uploaded CSV").getByRole("button", { name: "Remove" }).click();
         await page.getByLabel(/^Pace/).selectOption("0");
