@@ -19,9 +19,17 @@ export type SchemaIssue = {
   format?: string;
 };
 
+/** How much of a caller's string a message repeats. */
+const MAX_ECHO_CHARS = 100;
+
+/** A caller's string as a message may repeat it: cut to a short prefix that says how long it was. */
+export function clip(text: string, max = MAX_ECHO_CHARS): string {
+  return text.length <= max ? text : `${text.slice(0, max)}… (${text.length.toLocaleString("en-US")} characters)`;
+}
+
 /** `a.b[2]`, or "the value" for the root. */
 function fieldName(path: PropertyKey[], prefix: string): string {
-  const parts = [...(prefix ? [prefix] : []), ...path.map(String)];
+  const parts = [...(prefix ? [prefix] : []), ...path.map((p) => clip(String(p)))];
   if (parts.length === 0) return "the value";
   return `\`${parts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`)).join("")}\``;
 }
@@ -84,7 +92,7 @@ export function describeIssues(issues: readonly SchemaIssue[], input: unknown, p
       case "invalid_format":
         return `${field} must be a valid ${issue.format ?? "value"}`;
       case "unrecognized_keys":
-        return `${field} has unknown field${(issue.keys ?? []).length === 1 ? "" : "s"} ${(issue.keys ?? []).join(", ")}`;
+        return `${field} has unknown field${(issue.keys ?? []).length === 1 ? "" : "s"} ${(issue.keys ?? []).map((k) => clip(k)).join(", ")}`;
       case "invalid_union":
         return `${field} does not match any accepted form`;
       default:

@@ -13,6 +13,7 @@ import type { CatalogItem } from "../gifts/catalog.js";
 import type { Caller } from "../jobs/access.js";
 import type { JobService } from "../jobs/job-service.js";
 import type { Widget } from "../widget.js";
+import { clip } from "./input-errors.js";
 import { JsonRpcError } from "./rpc-error.js";
 
 const JSON_MIME = "application/json";
@@ -31,7 +32,8 @@ const RESOURCE_NOT_FOUND = -32002;
 
 /** The JSON-RPC error for a URI that names nothing here; `reason` says why when it helps. */
 function resourceNotFound(uri: string, reason?: { code: string; message: string }): JsonRpcError {
-  return new JsonRpcError(RESOURCE_NOT_FOUND, "Resource not found", reason ? { uri, reason } : { uri });
+  const data = { uri: clip(uri) };
+  return new JsonRpcError(RESOURCE_NOT_FOUND, "Resource not found", reason ? { ...data, reason } : data);
 }
 
 export function createResources({

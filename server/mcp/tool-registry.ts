@@ -9,7 +9,7 @@ import type { CallToolResult, Tool, ToolAnnotations } from "@modelcontextprotoco
 import { ToolErrorSchema } from "../../shared/errors.js";
 import type { ToolName } from "../../shared/tools.js";
 import type { Caller } from "../jobs/access.js";
-import { describeIssues } from "./input-errors.js";
+import { clip, describeIssues } from "./input-errors.js";
 import { JsonRpcError } from "./rpc-error.js";
 import { failure } from "./tool-results.js";
 
@@ -76,8 +76,8 @@ export function createToolRegistry(specs: ToolSpec[], onError: (error: unknown) 
     async call(name, args, ctx) {
       const spec = byName.get(name);
       if (!spec) {
-        throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool "${name}". Available tools: ${names}.`, {
-          tool: name,
+        throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool "${clip(name)}". Available tools: ${names}.`, {
+          tool: clip(name),
         });
       }
       const parsed = spec.input.safeParse(args ?? {});

@@ -5,10 +5,12 @@
  */
 import { readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
 import { InitializeRequestSchema, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
-import { describeIssues } from "../input-errors.js";
+import { clip, describeIssues } from "../input-errors.js";
 
 /** Most messages a batch may hold (the SDK's own limit). */
 const MAX_BATCH = 100;
+/** Deepest nesting accepted: the SDK's validators recurse, and JSON some thousands deep overflows the stack. */
+const MAX_DEPTH = 100;
 
 export type JsonRpcBody =
   { ok: true; body: unknown; initialize: boolean; wantsProgress: boolean } | { ok: false; response: Response };
@@ -30,7 +32,8 @@ export function jsonRpcError(
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-const isId = (v: unknown): boolean => typeof v === "string" || Number.isInteger(v);
+/** Integers past 2^53 are not exact in JSON numbers, and the SDK refuses them. */
+const isId = (v: unknown): boolean => typeof v === "string" || Number.isSafeInteger(v);
 const REQUEST_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
 const RESPONSE_KEYS = new Set(["jsonrpc", "id", "result", "error"]);
 
@@ -50,7 +53,7 @@ function jsonRpcProblem(m: unknown): string | undefined {
       }
     }
     const extra = keys.filter((k) => !REQUEST_KEYS.has(k));
-    return extra.length > 0 ? `unexpected field(s) ${extra.join(", ")} in a request` : undefined;
+    return extra.length > 0 ? `unexpected field(s) ${extra.map((k) => clip(k)).join(", ")} in a request` : undefined;
   }
   if ("result" in m || "error" in m) {
     if ("id" in m && !isId(m.id)) return '"id" must be a string or an integer';
@@ -59,9 +62,21 @@ function jsonRpcProblem(m: unknown): string | undefined {
       return '"error" must be an object with an integer "code" and a string "message"';
     }
     const extra = keys.filter((k) => !RESPONSE_KEYS.has(k));
-    return extra.length > 0 ? `unexpected field(s) ${extra.join(", ")} in a response` : undefined;
+    return extra.length > 0 ? `unexpected field(s) ${extra.map((k) => clip(k)).join(", ")} in a response` : undefined;
   }
   return 'a message needs a "method" (request or notification) or a "result"/"error" (response)';
+}
+
+/** Whether `value` nests objects or arrays more than `limit` deep; iterative, so any depth is safe. */
+function nestedDeeper(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [v, depth] = next;
+    if (typeof v !== "object" || v === null) continue;
+    if (depth >= limit) return true;
+    for (const child of Object.values(v)) stack.push([child, depth + 1]);
+  }
+  return false;
 }
 
 async function readText(req: Request, maxBytes: number): Promise<string | undefined> {
@@ -94,6 +109,16 @@ export async function readJsonRpcBody(req: Request, maxBytes: number, reader?: B
     return {
       ok: false,
       response: jsonRpcError(400, ErrorCode.ParseError, "Parse error: the body is not valid JSON.", String(error)),
+    };
+  }
+  if (nestedDeeper(body, MAX_DEPTH)) {
+    return {
+      ok: false,
+      response: jsonRpcError(
+        400,
+        ErrorCode.InvalidRequest,
+        `Invalid Request: the JSON is nested more than ${MAX_DEPTH} levels deep.`,
+      ),
     };
   }
   const messages: unknown[] = Array.isArray(body) ? body : [body];

@@ -18,7 +18,7 @@ import {
   type JSONRPCMessage,
   ErrorCode,
 } from "@modelcontextprotocol/sdk/types.js";
-import { describeIssues, type SchemaIssue } from "../input-errors.js";
+import { clip, describeIssues, type SchemaIssue } from "../input-errors.js";
 
 type Checker = (message: Record<string, unknown>) => string[] | undefined;
 
@@ -34,7 +34,8 @@ function checkToolsCall(message: Record<string, unknown>): string[] | undefined 
   if (params.arguments !== undefined && !isObject(params.arguments))
     problems.push("`params.arguments` must be an object");
   const unknown = Object.keys(params).filter((k) => k !== "name" && k !== "arguments" && k !== "_meta" && k !== "task");
-  if (problems.length > 0 && unknown.length > 0) problems.push(`got unexpected field(s) ${unknown.join(", ")}`);
+  if (problems.length > 0 && unknown.length > 0)
+    problems.push(`got unexpected field(s) ${unknown.map((k) => clip(k)).join(", ")}`);
   return problems.length > 0 ? problems : undefined;
 }
 
