@@ -7,6 +7,12 @@ import * as z from "zod/mini";
 import { JobEventSchema, StageSchema } from "./job-events.js";
 import { JobStatusSchema, JobViewSchema } from "./job-view.js";
 
+/** Longest occasion and recipient text a tool takes: enough for any real one, never a megabyte echoed back. */
+const MAX_OCCASION = 120;
+const MAX_RECIPIENT = 2_000;
+/** Job ids are `job_` and 22 characters; anything much longer is not one. */
+const JobIdSchema = z.string().check(z.minLength(1), z.maxLength(100));
+
 export const TOOL = {
   suggestGifts: "suggest_gifts",
   startBulk: "start_bulk_gift_analysis",
@@ -30,10 +36,12 @@ export type Gift = z.infer<typeof GiftSchema>;
 export const SuggestGiftsInput = z.object({
   occasion: z
     .string()
-    .check(z.minLength(1))
+    .check(z.minLength(1), z.maxLength(MAX_OCCASION))
     .check(z.describe("The occasion, e.g. birthday, farewell, wedding, promotion")),
   budget: z.number().check(z.positive()).check(z.describe("Budget per gift, in US dollars")),
-  recipient: z.optional(z.string()).check(z.describe("Who the gift is for: role, interests, tastes")),
+  recipient: z
+    .optional(z.string().check(z.maxLength(MAX_RECIPIENT)))
+    .check(z.describe("Who the gift is for: role, interests, tastes")),
   count: z
     .optional(z.number().check(z.int(), z.gte(1), z.lte(20)))
     .check(z.describe("How many gifts to suggest (default 5)")),
@@ -57,7 +65,7 @@ export const StartBulkInput = z.object({
     .optional(z.string())
     .check(z.describe("CSV with columns name, department, interests (separated by ; or |), optional budget")),
   employees: z.optional(z.array(EmployeeSchema)).check(z.describe("The employees, instead of csv")),
-  occasion: z.string().check(z.minLength(1)),
+  occasion: z.string().check(z.minLength(1), z.maxLength(MAX_OCCASION)),
   budgetPerPerson: z.number().check(z.positive()).check(z.describe("Default budget per person, in US dollars")),
   locale: z
     .optional(z.string().check(z.maxLength(35)))
@@ -77,7 +85,7 @@ export type StartBulkResult = z.infer<typeof StartBulkOutput>;
 // get_job_events
 const MAX_WAIT_MS = 25_000;
 export const GetJobEventsInput = z.object({
-  jobId: z.string().check(z.minLength(1)),
+  jobId: JobIdSchema,
   afterSeq: z._default(z.number().check(z.int(), z.gte(0)), 0),
   waitMs: z._default(z.number().check(z.int(), z.gte(0), z.lte(MAX_WAIT_MS)), 0),
   limit: z._default(z.number().check(z.int(), z.gte(1), z.lte(1000)), 500),
@@ -114,7 +122,7 @@ export const JobResultSchema = z.object({
 });
 export type JobResult = z.infer<typeof JobResultSchema>;
 export const GetJobResultInput = z.object({
-  jobId: z.string().check(z.minLength(1)),
+  jobId: JobIdSchema,
   offset: z._default(z.number().check(z.int(), z.gte(0)), 0),
   limit: z._default(z.number().check(z.int(), z.gte(1), z.lte(500)), 50),
 });
@@ -133,12 +141,12 @@ export const GetJobResultOutput = z.object({
 export type GetJobResultResult = z.infer<typeof GetJobResultOutput>;
 
 // cancel_job
-export const CancelJobInput = z.object({ jobId: z.string().check(z.minLength(1)) });
+export const CancelJobInput = z.object({ jobId: JobIdSchema });
 export const CancelJobOutput = z.object({ jobId: z.string(), status: JobStatusSchema, changed: z.boolean() });
 
 // wait_for_job
 export const WaitForJobInput = z.object({
-  jobId: z.string().check(z.minLength(1)),
+  jobId: JobIdSchema,
   timeoutMs: z._default(z.number().check(z.int(), z.gte(0), z.lte(600_000)), 50_000),
 });
 export const WaitForJobOutput = z.object({
