@@ -114,6 +114,8 @@ export function createJobService({
   };
   const listeners = new Set<(notice: JobEventNotice) => void>();
   const waiters = createWaiters();
+  // where several processes share the store, their appends wake this one's long polls too
+  const unwatch = store.watch?.((jobId) => waiters.wake(jobId));
   const log = createJobLog({
     store,
     now,
@@ -312,6 +314,7 @@ export function createJobService({
         clearInterval(sweeper);
         await ready;
         await endLiveJobs();
+        unwatch?.();
         waiters.close();
         while (inflight.size > 0) await Promise.allSettled([...inflight]);
         await endLiveJobs(); // created by a start that was under way when closing began

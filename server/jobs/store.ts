@@ -83,6 +83,12 @@ export type JobStore = {
    * that people already composed can be shown while the job runs; none once the job has ended.
    */
   readComposedChunks(jobId: string, from: number, to: number): Promise<string[]>;
+  /**
+   * For a store several processes share: calls `listener` with the job id of every append and
+   * creation, by any process (this one's included), so that a long poll on one instance wakes on
+   * another's events. Returns the unsubscribe. Absent where one process owns the store.
+   */
+  watch?(listener: (jobId: string) => void): () => void;
   /** Jobs that are pending or running, oldest first: after a restart these were interrupted. */
   listUnfinished(): Promise<StoredJob[]>;
   /** Deletes finished jobs created before `createdBefore` with all they own; returns their ids. */

@@ -80,6 +80,36 @@ describe.runIf(unreachable === undefined)("the redis store", () => {
         applyJobEvents(createJobFold(jobId), [created(jobId)]),
       );
 
+    it("wakes a long poll on one instance with the events another instance appends", async () => {
+      const prefix = nextPrefix();
+      // two instances of the service on one Redis, as behind a load balancer; B is up before the job
+      const b = createJobService({ store: makeStore(prefix), match: testMatch });
+      await b.getEvents({ jobId: "none", afterSeq: 0, waitMs: 0, limit: 1 }, ALICE); // B's start-up is over
+      const a = createJobService({ store: makeStore(prefix), match: testMatch });
+      try {
+        // a second between slices: after B's first read, nothing new comes for a while
+        const started = await a.start({ occasion: "o", budgetPerPerson: 40, csv: employeeCsv(2_000) }, ALICE, {
+          paceMs: 1_000,
+        });
+        if (!started.ok) throw new Error(started.error.message);
+        const { jobId } = started.value;
+        const first = await b.getEvents({ jobId, afterSeq: 0, waitMs: 0, limit: 100 }, ALICE);
+        if (!first.ok) throw new Error(first.error.message);
+        // a long poll on B, past what B has read: only A's next append can answer it before 20 s
+        const polled = await b.getEvents({ jobId, afterSeq: first.value.nextSeq, waitMs: 20_000, limit: 100 }, ALICE);
+        if (!polled.ok) throw new Error(polled.error.message);
+        expect(polled.value.events.length).toBeGreaterThan(0);
+        expect(polled.value.events[0].seq).toBe(first.value.nextSeq + 1);
+        // the cursor means the same on both instances
+        const onA = await a.getEvents({ jobId, afterSeq: first.value.nextSeq, waitMs: 0, limit: 100 }, ALICE);
+        expect(onA.ok && onA.value.events.slice(0, polled.value.events.length)).toEqual(polled.value.events);
+        await a.cancel({ jobId }, ALICE);
+      } finally {
+        await a.close();
+        await b.close();
+      }
+    }, 10_000);
+
     it("lets exactly one of two writers on separate connections append the same seq", async () => {
       const prefix = nextPrefix();
       const [a, b] = [makeStore(prefix), makeStore(prefix)];

@@ -117,6 +117,12 @@ export function createRedisStore({
   };
   const unfinished = `${keyPrefix}jobs:unfinished`;
   const finished = `${keyPrefix}jobs:finished`;
+  /** Where every write of events is announced with its job id, for `watch`. */
+  const appended = `${keyPrefix}appended`;
+  const watchers = new Set<(jobId: string) => void>();
+  let subscriber: Redis | undefined;
+  /** Tells the other instances, after the write (a subscriber that missed it rereads at its timeout). */
+  const announce = (jobId: string) => void redis.publish(appended, jobId).catch(() => {});
   const written = (reply: unknown) => {
     if (reply !== 1) throw new StoreConflictError(String(reply));
   };
@@ -156,6 +162,7 @@ export function createRedisStore({
         ...events.map((e) => JSON.stringify(e)),
       ];
       written(await run(redis, CREATE, keys, args));
+      announce(jobId);
     },
     async getJob(jobId) {
       return toJob(jobId, await redis.hmget(per.job + jobId, ...fields));
@@ -195,6 +202,7 @@ export function createRedisStore({
         ...events.map((e) => JSON.stringify(e)),
       ];
       written(await run(redis, APPEND, keys, args));
+      announce(jobId);
     },
     async readEvents(jobId, afterSeq, limit) {
       const from = Math.max(0, afterSeq);
@@ -233,7 +241,23 @@ export function createRedisStore({
       const ids = await run(redis, EXPIRE, [finished], [max, ...Object.values(per)]);
       return z.array(z.string()).parse(ids);
     },
+    watch(listener) {
+      watchers.add(listener);
+      if (subscriber === undefined) {
+        // a connection of its own: one that subscribes can send nothing else
+        const sub = redis.duplicate();
+        subscriber = sub;
+        sub.on("message", (channel: string, jobId: string) => {
+          if (channel === appended) for (const w of [...watchers]) w(jobId);
+        });
+        sub.on("error", () => {}); // ioredis reconnects by itself; a missed wake-up ends at the poll's timeout
+        void sub.subscribe(appended).catch(() => {});
+      }
+      return () => void watchers.delete(listener);
+    },
     async close() {
+      watchers.clear();
+      subscriber?.disconnect();
       if (client) return;
       // quit waits for replies in flight; without a connection there is nothing to wait for
       if (redis.status === "ready") await redis.quit().catch(() => redis.disconnect());
