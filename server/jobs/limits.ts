@@ -24,6 +24,9 @@ const DEFAULT_LIMITS: JobLimits = {
   sweepIntervalMs: 10 * 60 * 1000,
 };
 
+/** A byte limit as texts state it: "8 MB", "10.5 MB". */
+export const megabytes = (bytes: number): string => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+
 /** The defaults overridden by whatever `limits` sets. */
 export function resolveLimits(limits: Partial<JobLimits> = {}): JobLimits {
   const merged = { ...DEFAULT_LIMITS };

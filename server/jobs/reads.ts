@@ -132,8 +132,8 @@ export function createReads(store: JobStore, gate: Gate, waiters: Waiters, ready
     const total = fold.stage === "compose" && fold.processed !== null ? fold.processed : 0;
     const first = Math.floor(offset / CHUNK_SIZE);
     const to = Math.min(total, offset + limit);
-    const chunks = to > offset ? await store.readComposedChunks(job.jobId, first, Math.ceil(to / CHUNK_SIZE)) : [];
-    const people = chunks.flatMap(decodeChunk).slice(offset - first * CHUNK_SIZE, to - first * CHUNK_SIZE);
+    const composed = to > offset ? await readPeople(job.jobId, first, Math.ceil(to / CHUNK_SIZE), "composed") : [];
+    const people = composed.slice(offset - first * CHUNK_SIZE, to - first * CHUNK_SIZE);
     const end = offset + people.length;
     return {
       jobId: job.jobId,
@@ -148,8 +148,15 @@ export function createReads(store: JobStore, gate: Gate, waiters: Waiters, ready
     };
   }
 
-  async function readPeople(jobId: string, from: number, to: number): Promise<PersonResult[]> {
-    const chunks = await store.readResultChunks(jobId, from, to);
+  /** People of chunks `from` to `to`: of the committed result, or of the one still being composed. */
+  async function readPeople(
+    jobId: string,
+    from: number,
+    to: number,
+    of: "result" | "composed" = "result",
+  ): Promise<PersonResult[]> {
+    const chunks =
+      of === "result" ? await store.readResultChunks(jobId, from, to) : await store.readComposedChunks(jobId, from, to);
     return chunks.flatMap(decodeChunk);
   }
 }

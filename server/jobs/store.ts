@@ -96,6 +96,15 @@ export type JobStore = {
   close(): Promise<void>;
 };
 
+/** A fold as a store kept it, as text: its JSON, or undefined when there is none or it is damaged. */
+export function readStoredFold(text: string | null): unknown {
+  try {
+    return text === null ? undefined : JSON.parse(text);
+  } catch {
+    return undefined; // rebuilt from the events by foldOf
+  }
+}
+
 /**
  * The reducer's state for a stored job: its cached fold when that still parses, else the fold
  * rebuilt from the job's events (the cache of an older reducer, or a damaged one, is never trusted).

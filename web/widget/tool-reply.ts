@@ -19,7 +19,9 @@ const TRANSIENT_CODES = new Set(["internal", "interrupted"]);
 
 type Normalized = { isError: boolean; structured: unknown; text: string };
 
-const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
+/** A plain object (not null, not an array). */
+export const isRecord = (x: unknown): x is Record<string, unknown> =>
+  typeof x === "object" && x !== null && !Array.isArray(x);
 
 function parseJson(text: string): unknown {
   try {

@@ -15,6 +15,7 @@ import {
   StoreConflictError,
   checkContinues,
   chunkCount,
+  readStoredFold,
   type JobStore,
   type StoredJob,
 } from "../store.js";
@@ -26,15 +27,6 @@ export type RedisStoreOptions = {
   client?: Redis;
   /** Put before every key, so that several stores (or apps) can share one Redis; default "giftgenius:". */
   keyPrefix?: string;
-};
-
-/** The cached fold as stored; what does not parse is rebuilt from events (see `foldOf`). */
-const parseJson = (text: string | null): unknown => {
-  try {
-    return text === null ? undefined : JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 };
 
 const OwnerSchema = z.object({ subject: z.string(), sessionId: z.optional(z.string()) });
@@ -135,7 +127,7 @@ export function createRedisStore({
           createdAt: Number(createdAt),
           status: JobStatusSchema.parse(status),
           lastSeq: Number(lastSeq),
-          fold: parseJson(fold),
+          fold: readStoredFold(fold),
         };
   const fields = ["owner", "createdAt", "status", "lastSeq", "fold"] as const;
   const puts = new Map<string, Promise<void>>(); // the last chunk put of each job, see putResultChunk

@@ -14,6 +14,7 @@ import {
   StoreConflictError,
   checkContinues,
   chunkCount,
+  readStoredFold,
   type JobStore,
   type StoredJob,
 } from "../store.js";
@@ -32,14 +33,6 @@ CREATE TABLE IF NOT EXISTS results (job_id TEXT PRIMARY KEY, head TEXT NOT NULL)
 CREATE TABLE IF NOT EXISTS result_chunks (
   job_id TEXT NOT NULL, idx INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (job_id, idx)) WITHOUT ROWID;
 `;
-/** The cached fold as stored; what does not parse is rebuilt from events (see `foldOf`). */
-const parseJson = (text: string): unknown => {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-};
 const UNFINISHED = "status IN ('pending', 'running')";
 const isUnfinished = (status: string) => status === "pending" || status === "running";
 type JobRow = {
@@ -123,7 +116,7 @@ export function createSqliteStore(path: string): JobStore {
     createdAt: r.created_at,
     status: JobStatusSchema.parse(r.status),
     lastSeq: r.last_seq,
-    fold: parseJson(r.fold),
+    fold: readStoredFold(r.fold),
   });
 
   const create = db.transaction(

@@ -6,6 +6,7 @@
 import { readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
 import { InitializeRequestSchema, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { clip, describeIssues } from "../input-errors.js";
+import { megabytes } from "../../jobs/limits.js";
 
 /** Most messages a batch may hold (the SDK's own limit). */
 const MAX_BATCH = 100;
@@ -92,7 +93,7 @@ export type BodyReader = (maxBytes: number) => Promise<string | undefined>;
 export async function readJsonRpcBody(req: Request, maxBytes: number, reader?: BodyReader): Promise<JsonRpcBody> {
   const text = await (reader ? reader(maxBytes) : readText(req, maxBytes));
   if (text === undefined) {
-    const limit = `${Math.round((maxBytes / 1024 / 1024) * 10) / 10} MB`;
+    const limit = megabytes(maxBytes);
     return {
       ok: false,
       response: jsonRpcError(

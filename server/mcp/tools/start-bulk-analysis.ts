@@ -4,6 +4,7 @@
  */
 import { PACE_META_KEY, StartBulkInput, StartBulkOutput, TOOL } from "../../../shared/tools.js";
 import type { JobService } from "../../jobs/job-service.js";
+import { megabytes } from "../../jobs/limits.js";
 import { localeOf } from "../../jobs/runner/texts.js";
 import { toolMeta, type Widget } from "../../widget.js";
 import { defineTool } from "../tool-registry.js";
@@ -11,8 +12,6 @@ import { fromOutcome, success } from "../tool-results.js";
 
 /** The slowest pace allowed: a pause of this many ms between slices of work. */
 const MAX_PACE_MS = 1_000;
-
-const megabytes = (bytes: number) => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
 /** The pause asked for, when pacing is allowed and the value is sane; otherwise none. */
 function paceOf(meta: Record<string, unknown>, allowed: boolean): number | undefined {

@@ -9,7 +9,7 @@
  */
 import { DISPLAY_MODES, type DisplayMode } from "../../host-globals.js";
 import { createGlobals, INITIAL_GLOBALS, type Host, type HostGlobals } from "../host.js";
-import { localFailure, readToolReply } from "../tool-reply.js";
+import { isRecord, localFailure, readToolReply } from "../tool-reply.js";
 import { observeSize } from "./size.js";
 
 export const PROTOCOL_VERSION = "2026-01-26";
@@ -27,7 +27,6 @@ type Message = {
 /** Where messages go and come from: the parent frame, or a test's in-memory pair. */
 export type Port = { post(message: Message): void; listen(receive: (message: unknown) => void): () => void };
 
-const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null && !Array.isArray(x);
 const isDisplayMode = (x: unknown): x is DisplayMode => DISPLAY_MODES.includes(x as DisplayMode);
 
 /** The parent frame as a port: only messages from it are heard. */
