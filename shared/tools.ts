@@ -111,16 +111,23 @@ const PersonResultSchema = z.object({
 export type PersonResult = z.infer<typeof PersonResultSchema>;
 export const SkippedRowSchema = z.object({ row: z.number().check(z.int()), reason: z.string() });
 export type SkippedRow = z.infer<typeof SkippedRowSchema>;
-/** The full result of a bulk analysis, as stored and as read from the result resource. */
-export const JobResultSchema = z.object({
+/**
+ * One part of a finished bulk analysis as the result resource serves it: the head (occasion,
+ * budget, summary, total), the people from `offset` up to a bounded size, the rows skipped among
+ * them, and the URI of the next part (null on the last).
+ */
+export const JobResultPageSchema = z.object({
   jobId: z.string(),
   occasion: z.string(),
   budgetPerPerson: z.number(),
   summary: z.string(),
+  total: z.number().check(z.int()),
+  offset: z.number().check(z.int()),
   people: z.array(PersonResultSchema),
   skipped: z.array(SkippedRowSchema),
+  next: z.nullable(z.string()),
 });
-export type JobResult = z.infer<typeof JobResultSchema>;
+export type JobResultPage = z.infer<typeof JobResultPageSchema>;
 export const GetJobResultInput = z.object({
   jobId: JobIdSchema,
   offset: z._default(z.number().check(z.int(), z.gte(0)), 0),
@@ -161,4 +168,7 @@ export const URI = {
   catalog: "gifts://catalog",
   jobResult: (jobId: string) => `gifts://jobs/${jobId}/result`,
   jobResultTemplate: "gifts://jobs/{jobId}/result",
+  /** The part of a job's result that starts at person `offset` (the result itself is offset 0). */
+  jobResultPage: (jobId: string, offset: number) => `gifts://jobs/${jobId}/result?offset=${offset}`,
+  jobResultPageTemplate: "gifts://jobs/{jobId}/result?offset={offset}",
 } as const;

@@ -17,7 +17,7 @@ import {
   type GetJobEventsResult,
   type GetJobResultInput,
   type GetJobResultResult,
-  type JobResult,
+  type JobResultPage,
   type StartBulkArgs,
   type StartBulkResult,
   type WaitForJobInput,
@@ -50,8 +50,8 @@ export type JobService = {
     signal?: AbortSignal,
   ): Promise<Outcome<GetJobEventsResult>>;
   getResult(args: z.output<typeof GetJobResultInput>, caller: Caller): Promise<Outcome<GetJobResultResult>>;
-  /** The full result, for the result resource. */
-  readResult(jobId: string, caller: Caller): Promise<Outcome<JobResult>>;
+  /** The part of the result from person `offset` (default 0), bounded in size, for the result resource. */
+  readResult(jobId: string, caller: Caller, offset?: number): Promise<Outcome<JobResultPage>>;
   cancel(args: z.infer<typeof CancelJobInput>, caller: Caller): Promise<Outcome<z.infer<typeof CancelJobOutput>>>;
   /** Waits until the job ends or time is up, calling `onView` whenever the view changes. */
   waitFor(

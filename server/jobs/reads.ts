@@ -4,7 +4,7 @@
  */
 import { toJobView, type JobFold } from "../../shared/job-reducer.js";
 import { isFinished } from "../../shared/job-view.js";
-import { URI, type GetJobResultResult, type JobResult, type PersonResult } from "../../shared/tools.js";
+import { URI, type GetJobResultResult, type JobResultPage, type PersonResult } from "../../shared/tools.js";
 import type { Gate } from "./access.js";
 import type { JobService } from "./job-service.js";
 import { fail, notFinished, ok } from "./outcomes.js";
@@ -13,6 +13,13 @@ import { foldOf, type JobStore, type ResultHead, type StoredJob } from "./store.
 import type { Waiters } from "./waiters.js";
 
 type Reads = Pick<JobService, "getEvents" | "waitFor" | "getResult" | "readResult">;
+
+/**
+ * A part of the result resource holds at most this many people and, past the first person, this
+ * much JSON: about 1 MB, so a 200,000-person result is read in parts of ~1,300 typical people.
+ */
+const RESULT_PAGE_PEOPLE = 2_000;
+const RESULT_PAGE_BYTES = 1024 * 1024;
 
 /** The read calls of the service; each awaits `ready` (recovery) and passes `gate` first. */
 export function createReads(store: JobStore, gate: Gate, waiters: Waiters, ready: Promise<void>): Reads {
@@ -113,18 +120,61 @@ export function createReads(store: JobStore, gate: Gate, waiters: Waiters, ready
       return ok(page);
     },
 
-    async readResult(jobId, caller) {
+    async readResult(jobId, caller, offset = 0) {
       await ready;
       const gated = await gate(jobId, caller);
       if (!gated.ok) return gated;
       const head = await finished(gated.value);
       if (!head.ok) return head;
       const { occasion, budgetPerPerson, summary, skipped, total, chunkSize } = head.value;
-      const people = await readPeople(jobId, 0, Math.ceil(total / chunkSize));
-      const result: JobResult = { jobId, occasion, budgetPerPerson, summary, people, skipped };
-      return ok(result);
+      const page: JobResultPage = {
+        jobId,
+        occasion,
+        budgetPerPerson,
+        summary,
+        total,
+        offset,
+        people: [],
+        skipped: [],
+        next: null,
+      };
+      if (offset >= total) {
+        if (offset === 0) page.skipped = skipped;
+        return ok(page);
+      }
+      const { people, after } = await readBounded(jobId, offset, chunkSize);
+      const end = offset + people.length;
+      const upTo = end >= total ? Infinity : (people.at(-1)?.row ?? Infinity);
+      page.people = people;
+      page.skipped = skipped.filter((s) => s.row > after && s.row <= upTo);
+      page.next = end < total && people.length > 0 ? URI.jobResultPage(jobId, end) : null;
+      return ok(page);
     },
   };
+
+  /**
+   * The people from `offset` on, up to `RESULT_PAGE_PEOPLE` and `RESULT_PAGE_BYTES` of JSON (at
+   * least one, however large), and the row of the person before `offset` (-Infinity for none).
+   */
+  async function readBounded(jobId: string, offset: number, chunkSize: number) {
+    const people: PersonResult[] = [];
+    let after = -Infinity;
+    let bytes = 0;
+    for (let chunk = Math.floor(Math.max(0, offset - 1) / chunkSize); ; chunk++) {
+      const decoded = await readPeople(jobId, chunk, chunk + 1);
+      const base = chunk * chunkSize;
+      if (offset > 0 && offset - 1 - base < decoded.length && offset - 1 >= base)
+        after = decoded[offset - 1 - base].row;
+      for (let i = offset + people.length - base; i < decoded.length; i++) {
+        const size = Buffer.byteLength(JSON.stringify(decoded[i]));
+        if (people.length === RESULT_PAGE_PEOPLE || (people.length > 0 && bytes + size > RESULT_PAGE_BYTES))
+          return { people, after };
+        people.push(decoded[i]);
+        bytes += size;
+      }
+      if (decoded.length < chunkSize) return { people, after };
+    }
+  }
 
   /** A page of the people a running job has composed so far (none before its compose stage). */
   async function composedSoFar(job: StoredJob, offset: number, limit: number): Promise<GetJobResultResult> {

@@ -8,7 +8,7 @@ import type { Progress } from "@modelcontextprotocol/sdk/types.js";
 import {
   GetJobEventsOutput,
   GetJobResultOutput,
-  JobResultSchema,
+  JobResultPageSchema,
   TOOL,
   WaitForJobOutput,
   type PersonResult,
@@ -114,14 +114,17 @@ describe("a bulk analysis over MCP", () => {
 
     const { contents } = await client.readResource({ uri: resultUri });
     expect(contents[0]).toMatchObject({ uri: resultUri, mimeType: "application/json" });
-    const full = JobResultSchema.parse(JSON.parse("text" in contents[0] ? contents[0].text : ""));
+    const full = JobResultPageSchema.parse(JSON.parse("text" in contents[0] ? contents[0].text : ""));
     expect(full).toEqual({
       jobId,
       occasion: "holiday",
       budgetPerPerson: 40,
       summary: pages[0].summary,
+      total: 5,
+      offset: 0,
       people,
       skipped,
+      next: null,
     });
   });
 

@@ -1,5 +1,13 @@
 import { McpError, ResourceUpdatedNotificationSchema } from "@modelcontextprotocol/sdk/types.js";
-import { JobResultSchema, StartBulkOutput, TOOL, URI } from "../../shared/tools.js";
+import {
+  GetJobResultOutput,
+  JobResultPageSchema,
+  StartBulkOutput,
+  TOOL,
+  URI,
+  type JobResultPage,
+  type PersonResult,
+} from "../../shared/tools.js";
 import { useTestClient } from "../test-support.js";
 
 const t = useTestClient();
@@ -14,15 +22,28 @@ async function readError(uri: string): Promise<McpError> {
   return error;
 }
 
-async function startJob(rows: number): Promise<string> {
-  const csv = ["name,department,interests", ...Array.from({ length: rows }, (_, i) => `P${i},Design,tea|yoga`)].join(
-    "\n",
-  );
+async function startJob(rows: number, name = (i: number) => `P${i}`): Promise<string> {
+  const csv = [
+    "name,department,interests",
+    ...Array.from({ length: rows }, (_, i) => `${name(i)},Design,tea|yoga`),
+  ].join("\n");
   const result = await t.client.callTool({
     name: TOOL.startBulk,
     arguments: { csv, occasion: "welcome", budgetPerPerson: 30 },
   });
   return StartBulkOutput.parse(result.structuredContent).jobId;
+}
+
+/** Every part of a job's result, following `next` from the result's own URI. */
+async function readAllParts(jobId: string): Promise<JobResultPage[]> {
+  const parts: JobResultPage[] = [];
+  for (let uri: string | null = URI.jobResult(jobId); uri !== null;) {
+    const { contents } = await t.client.readResource({ uri });
+    const part = JobResultPageSchema.parse(JSON.parse(textOf(contents)));
+    parts.push(part);
+    uri = part.next;
+  }
+  return parts;
 }
 
 describe("resources", () => {
@@ -35,6 +56,7 @@ describe("resources", () => {
     const { resourceTemplates } = await t.client.listResourceTemplates();
     expect(resourceTemplates).toEqual([
       expect.objectContaining({ uriTemplate: URI.jobResultTemplate, mimeType: "application/json" }),
+      expect.objectContaining({ uriTemplate: URI.jobResultPageTemplate, mimeType: "application/json" }),
     ]);
   });
 
@@ -68,17 +90,53 @@ describe("resources", () => {
     });
   });
 
-  it("reads a finished job's full result through the template", async () => {
+  it("reads a finished job's result through the template: the head and the first people", async () => {
     const jobId = await startJob(25);
     await t.client.callTool({ name: TOOL.waitForJob, arguments: { jobId } });
     const { contents } = await t.client.readResource({ uri: URI.jobResult(jobId) });
-    const result = JobResultSchema.parse(JSON.parse(textOf(contents)));
-    expect(result).toMatchObject({ jobId, occasion: "welcome", budgetPerPerson: 30 });
+    const result = JobResultPageSchema.parse(JSON.parse(textOf(contents)));
+    expect(result).toMatchObject({ jobId, occasion: "welcome", budgetPerPerson: 30, total: 25, offset: 0, next: null });
     expect(result.people).toHaveLength(25);
   });
 
+  it("serves a large result in parts that link the next, holding every person once, as get_job_result does", async () => {
+    const jobId = await startJob(4_500);
+    await t.client.callTool({ name: TOOL.waitForJob, arguments: { jobId } });
+    const parts = await readAllParts(jobId);
+    expect(parts.length).toBeGreaterThanOrEqual(3);
+    expect(parts.map((p) => p.offset)).toEqual(
+      parts.map((_, i) => parts.slice(0, i).reduce((n, p) => n + p.people.length, 0)),
+    );
+    expect(parts.every((p) => p.total === 4_500 && p.summary === parts[0].summary)).toBe(true);
+    const paged: PersonResult[] = [];
+    for (let offset = 0; offset < 4_500; offset += 500) {
+      const page = await t.client.callTool({ name: TOOL.getJobResult, arguments: { jobId, offset, limit: 500 } });
+      paged.push(...GetJobResultOutput.parse(page.structuredContent).people);
+    }
+    expect(parts.flatMap((p) => p.people)).toEqual(paged);
+  });
+
+  it("keeps each part near 1 MB however large the people are, and at least one person", async () => {
+    const jobId = await startJob(60, (i) => `P${i}-${"x".repeat(i === 7 ? 1_500_000 : 100_000)}`);
+    await t.client.callTool({ name: TOOL.waitForJob, arguments: { jobId } });
+    const parts = await readAllParts(jobId);
+    expect(parts.flatMap((p) => p.people.map((x) => x.row))).toEqual(Array.from({ length: 60 }, (_, i) => i + 2));
+    for (const part of parts) {
+      const bytes = Buffer.byteLength(JSON.stringify(part.people));
+      if (part.people.length > 1) expect(bytes).toBeLessThanOrEqual(1024 * 1024 + part.people.length + 1);
+    }
+    expect(parts.find((p) => p.people.some((x) => x.row === 9))?.people).toHaveLength(1);
+  });
+
   it("answers unknown URIs and unknown jobs with -32002 Resource not found and the uri", async () => {
-    for (const uri of ["gifts://nothing", "ui://widget/giftgenius.00000000.html", URI.jobResult("job_missing")]) {
+    for (const uri of [
+      "gifts://nothing",
+      "ui://widget/giftgenius.00000000.html",
+      URI.jobResult("job_missing"),
+      URI.jobResultPage("job_missing", 10),
+      "gifts://jobs/job_x/result?offset=-1",
+      "gifts://jobs/job_x/result?offset=01",
+    ]) {
       const error = await readError(uri);
       expect(error.code).toBe(-32002);
       expect(error.message).toContain("Resource not found");

@@ -1,6 +1,7 @@
 /**
- * The resources: the gift catalog (`gifts://catalog`), each job's full result through the
- * template `gifts://jobs/{jobId}/result`, and the widget (`ui://widget/giftgenius.<hash>.html`).
+ * The resources: the gift catalog (`gifts://catalog`), each job's result in bounded parts through
+ * the templates `gifts://jobs/{jobId}/result` (the first part) and `...?offset={offset}` (the part
+ * from that person on; each part links the next), and the widget (`ui://widget/giftgenius.<hash>.html`).
  * Listings are built once; an unknown URI or job is JSON-RPC error -32002 with `{ uri }`.
  */
 import type {
@@ -17,7 +18,7 @@ import { clip } from "./input-errors.js";
 import { JsonRpcError } from "./rpc-error.js";
 
 const JSON_MIME = "application/json";
-const JOB_RESULT = /^gifts:\/\/jobs\/([^/]+)\/result$/;
+const JOB_RESULT = /^gifts:\/\/jobs\/([^/?]+)\/result(?:\?offset=(0|[1-9]\d{0,14}))?$/;
 
 export type Resources = {
   readonly list: ListResourcesResult;
@@ -78,7 +79,17 @@ export function createResources({
         name: "job_result",
         title: "Gift analysis result",
         description:
-          "The full result of a finished bulk gift analysis: every person with the gifts picked, and skipped rows.",
+          "The result of a finished bulk gift analysis, in parts of about 1 MB: the summary and total, the first " +
+          "people with the gifts picked and the rows skipped among them, and `next`, the URI of the next part.",
+        mimeType: JSON_MIME,
+      },
+      {
+        uriTemplate: URI.jobResultPageTemplate,
+        name: "job_result_part",
+        title: "Gift analysis result, from one person on",
+        description:
+          "The part of a finished bulk gift analysis's result that starts at person `offset` (0-based), with " +
+          "`next`, the URI of the part after it (null on the last). Follow `next` from the result to read it all.",
         mimeType: JSON_MIME,
       },
     ],
@@ -91,9 +102,9 @@ export function createResources({
       if (uri === URI.catalog) return { contents: [{ uri, mimeType: JSON_MIME, text: catalogText }] };
       if (uri === widget.uri)
         return { contents: [{ uri, mimeType: widget.mimeType, text: widget.html, _meta: widget.meta }] };
-      const jobId = JOB_RESULT.exec(uri)?.[1];
+      const [, jobId, offset] = JOB_RESULT.exec(uri) ?? [];
       if (jobId === undefined) throw resourceNotFound(uri);
-      const outcome = await jobs.readResult(jobId, caller);
+      const outcome = await jobs.readResult(jobId, caller, Number(offset ?? 0));
       if (!outcome.ok) throw resourceNotFound(uri, outcome.error);
       return { contents: [{ uri, mimeType: JSON_MIME, text: JSON.stringify(outcome.value) }] };
     },
