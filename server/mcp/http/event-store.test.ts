@@ -1,4 +1,5 @@
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { createEventBudget } from "./event-budget.js";
 import { createEventStore } from "./event-store.js";
 
 const note = (n: number): JSONRPCMessage => ({
@@ -6,6 +7,24 @@ const note = (n: number): JSONRPCMessage => ({
   method: "notifications/message",
   params: { level: "info", data: n },
 });
+
+/** A message whose JSON is exactly `bytes` long (at least 70). */
+function sized(n: number, bytes: number): JSONRPCMessage {
+  const message = {
+    jsonrpc: "2.0" as const,
+    method: "notifications/message",
+    params: { level: "info", data: n, pad: "" },
+  };
+  message.params.pad = "x".repeat(bytes - JSON.stringify(message).length);
+  return message;
+}
+
+/** What a stream would replay to a client that saw none of it. */
+async function replayAll(store: ReturnType<typeof createEventStore>, streamId: string) {
+  return (await replay(store, `${streamId}#0`)).sent.map((e) =>
+    "method" in e.message ? e.message.params?.data : undefined,
+  );
+}
 
 async function replay(store: ReturnType<typeof createEventStore>, after: string) {
   const sent: { id: string; message: JSONRPCMessage }[] = [];
@@ -68,5 +87,66 @@ describe("createEventStore", () => {
     await store.storeEvent("u", note(8));
     expect(await store.getStreamIdForEventId?.(ids[5])).toBeUndefined();
     expect(await store.getStreamIdForEventId?.("no-separator")).toBeUndefined();
+  });
+
+  it("keeps at most a session's byte budget, forgetting its oldest events first, and replays what it keeps", async () => {
+    const budget = createEventBudget({ maxBytesPerSession: 1_000, maxBytes: 100_000 });
+    const store = createEventStore({ budget });
+    for (let i = 1; i <= 10; i++) await store.storeEvent(i % 2 ? "a" : "b", sized(i, 300));
+    expect(budget.usedBytes).toBe(900);
+    expect(await replayAll(store, "a")).toEqual([9]);
+    expect(await replayAll(store, "b")).toEqual([8, 10]);
+  });
+
+  it("keeps at most the shared budget across every session's store, forgetting the oldest of any", async () => {
+    const budget = createEventBudget({ maxBytesPerSession: 1_000, maxBytes: 2_000 });
+    const stores = [0, 1, 2].map(() => createEventStore({ budget }));
+    for (let i = 0; i < 30; i++) await stores[i % 3].storeEvent("s", sized(i, 200));
+    expect(budget.usedBytes).toBe(2_000);
+    expect([await replayAll(stores[0], "s"), await replayAll(stores[1], "s"), await replayAll(stores[2], "s")]).toEqual(
+      [
+        [21, 24, 27],
+        [22, 25, 28],
+        [20, 23, 26, 29],
+      ],
+    );
+  });
+
+  it("gives the bytes of a session's events back when they are forgotten by count or stream", async () => {
+    const budget = createEventBudget({ maxBytesPerSession: 100_000, maxBytes: 100_000 });
+    const store = createEventStore({ budget, maxEventsPerStream: 2, maxStreams: 2 });
+    for (let i = 0; i < 5; i++) await store.storeEvent("s", sized(i, 100));
+    expect(budget.usedBytes).toBe(200);
+    await store.storeEvent("t", sized(5, 100));
+    await store.storeEvent("u", sized(6, 100));
+    expect(budget.usedBytes).toBe(200);
+    expect(await store.getStreamIdForEventId?.("s#1")).toBeUndefined();
+  });
+
+  it("does not keep a message larger than a session's budget, yet its id orders the replay", async () => {
+    const budget = createEventBudget({ maxBytesPerSession: 1_000 });
+    const store = createEventStore({ budget });
+    const first = await store.storeEvent("s", sized(1, 100));
+    const big = await store.storeEvent("s", sized(2, 5_000));
+    await store.storeEvent("s", sized(3, 100));
+    expect(budget.usedBytes).toBe(200);
+    expect(await replayAll(store, "s")).toEqual([1, 3]);
+    expect((await replay(store, first)).sent.map((e) => e.id)).toEqual(["s#3"]);
+    expect((await replay(store, big)).sent.map((e) => e.id)).toEqual(["s#3"]);
+  });
+
+  it("forgets events older than the time to live, those of ended sessions too", async () => {
+    let clock = 0;
+    const budget = createEventBudget({ ttlMs: 1_000, now: () => clock });
+    const ended = createEventStore({ budget });
+    const live = createEventStore({ budget });
+    await ended.storeEvent("s", sized(1, 100));
+    clock = 600;
+    await live.storeEvent("s", sized(2, 100));
+    clock = 1_200;
+    await live.storeEvent("s", sized(3, 100));
+    expect(budget.usedBytes).toBe(200);
+    expect(await replayAll(ended, "s")).toEqual([]);
+    expect(await replayAll(live, "s")).toEqual([2, 3]);
   });
 });

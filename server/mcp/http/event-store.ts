@@ -2,19 +2,21 @@
  * A bounded in-memory `EventStore` for one session, so an SSE stream that reconnects with
  * `Last-Event-ID` gets what it missed. Event ids are `<streamId>#<seq>`: the stream is read back
  * from the id itself, which also works for the SDK's standalone GET stream (`_GET_stream`),
- * whose underscores defeat the `split("_")` of the SDK's example store.
+ * whose underscores defeat the `split("_")` of the SDK's example store. What a store keeps is
+ * bounded in events, in streams, and in bytes, per session and across all sessions (`EventBudget`).
  */
 import type { EventStore } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import { createEventBudget, forget, type EventBudget, type Kept, type Owner, type Stream } from "./event-budget.js";
 
 export type EventStoreOptions = {
   /** Events kept per stream; older ones are dropped first. */
   maxEventsPerStream?: number;
   /** Streams kept; the one written least recently is dropped first. */
   maxStreams?: number;
+  /** The byte budget this store shares with the other sessions' stores. */
+  budget?: EventBudget;
 };
-
-type Stored = { seq: number; id: string; message: JSONRPCMessage };
 
 const SEPARATOR = "#";
 
@@ -26,7 +28,7 @@ function parseId(eventId: string): { streamId: string; seq: number } | undefined
 }
 
 /** Index of the first event with a seq above `seq` (events are in seq order). */
-function firstAfter(events: Stored[], seq: number): number {
+function firstAfter(events: Kept[], seq: number): number {
   let lo = 0;
   let hi = events.length;
   while (lo < hi) {
@@ -40,22 +42,28 @@ function firstAfter(events: Stored[], seq: number): number {
 /** Priming events are stored as `{}` so their id exists; they carry nothing to replay. */
 const isMessage = (m: JSONRPCMessage): boolean => "jsonrpc" in m;
 
-export function createEventStore({ maxEventsPerStream = 1_000, maxStreams = 200 }: EventStoreOptions = {}): EventStore {
-  const streams = new Map<string, Stored[]>();
+export function createEventStore({
+  maxEventsPerStream = 1_000,
+  maxStreams = 200,
+  budget = createEventBudget(),
+}: EventStoreOptions = {}): EventStore {
+  const streams = new Map<string, Stream>();
+  const owner: Owner = budget.join();
   let seq = 0;
 
   return {
     async storeEvent(streamId, message) {
-      const events = streams.get(streamId) ?? [];
+      const stream = streams.get(streamId) ?? { events: [] };
       // Re-insert so Map order is least recently written first.
       streams.delete(streamId);
-      streams.set(streamId, events);
+      streams.set(streamId, stream);
       const id = `${streamId}${SEPARATOR}${++seq}`;
-      events.push({ seq, id, message });
-      if (events.length > maxEventsPerStream) events.splice(0, events.length - maxEventsPerStream);
+      budget.keep(owner, stream, { seq, id, json: JSON.stringify(message) });
+      if (stream.events.length > maxEventsPerStream) forget(stream.events[0]);
       if (streams.size > maxStreams) {
-        const [oldest] = streams.keys();
-        streams.delete(oldest);
+        const [[oldestId, oldest]] = streams;
+        streams.delete(oldestId);
+        for (const event of [...oldest.events]) forget(event);
       }
       return id;
     },
@@ -68,13 +76,14 @@ export function createEventStore({ maxEventsPerStream = 1_000, maxStreams = 200 
     async replayEventsAfter(lastEventId, { send }) {
       const parsed = parseId(lastEventId);
       if (!parsed) return "";
-      const events = streams.get(parsed.streamId) ?? [];
+      const events = streams.get(parsed.streamId)?.events ?? [];
       // Events stored while a send is pending are replayed too: the live stream is not
       // registered until the replay ends, so they would be lost otherwise.
       for (let after = parsed.seq, i = firstAfter(events, after); i < events.length; i = firstAfter(events, after)) {
-        const event = events[i];
-        after = event.seq;
-        if (isMessage(event.message)) await send(event.id, event.message);
+        const { seq, id, json } = events[i];
+        after = seq;
+        const message = JSON.parse(json) as JSONRPCMessage;
+        if (isMessage(message)) await send(id, message);
       }
       return parsed.streamId;
     },

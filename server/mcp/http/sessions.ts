@@ -5,6 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { createEventBudget } from "./event-budget.js";
 import { createEventStore } from "./event-store.js";
 import { jsonRpcError } from "./http-body.js";
 import { guardRequests } from "./request-guard.js";
@@ -42,6 +43,7 @@ export type Sessions = {
 export function createSessions({ build, idleMs, maxSessions, onError }: SessionOptions): Sessions {
   // Map order is least recently used first: every request moves its session to the end.
   const sessions = new Map<string, Session>();
+  const eventBudget = createEventBudget();
 
   const closeSession = async (session: Session) => {
     await session.transport.close().catch(onError);
@@ -71,7 +73,7 @@ export function createSessions({ build, idleMs, maxSessions, onError }: SessionO
       const built = build();
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
-        eventStore: createEventStore(),
+        eventStore: createEventStore({ budget: eventBudget }),
         onsessioninitialized: (id) => {
           built.state.sessionId = id;
           sessions.set(id, session);
