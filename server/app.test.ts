@@ -10,6 +10,10 @@ import { postRaw, startTestServer, type TestServer } from "./test-support.js";
 
 const list = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
 
+/** JSON as Python's json.dumps writes it by default: every character past ASCII as \uXXXX. */
+const asciiJson = (value: unknown): string =>
+  JSON.stringify(value).replace(/[\u0080-\uffff]/g, (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+
 describe("the HTTP app", () => {
   let server: TestServer;
   let harnessDir: string;
@@ -103,6 +107,40 @@ describe("the HTTP app", () => {
     expect(response.status).toBe(200);
     const reply = await response.json();
     expect(reply.result).toMatchObject({ isError: true, structuredContent: { error: { code: "input_too_large" } } });
+  });
+
+  it("takes the largest CSV however a client escapes it: Korean as \\uXXXX and doubled quotes, over 14 MB of JSON", async () => {
+    const row = (i: number) => `"김민준 ""준"" ${i}","개발팀, 서울","커피;등산"\n`;
+    const rows: string[] = ["name,department,interests\n"];
+    let bytes = Buffer.byteLength(rows[0]);
+    for (let i = 0; bytes + Buffer.byteLength(row(i)) <= 8 * 1024 * 1024; i++) {
+      rows.push(row(i));
+      bytes += Buffer.byteLength(row(i));
+    }
+    const csv = rows.join("");
+    const body = asciiJson({
+      jsonrpc: "2.0",
+      id: 5,
+      method: "tools/call",
+      params: { name: TOOL.startBulk, arguments: { csv, occasion: "holiday", budgetPerPerson: 30 } },
+    });
+    console.log(
+      `an ${(bytes / 1024 / 1024).toFixed(2)} MB CSV of ${rows.length - 1} rows is ${(body.length / 1024 / 1024).toFixed(1)} MB as ASCII-escaped JSON`,
+    );
+    expect(body.length).toBeGreaterThan(14 * 1024 * 1024);
+    const response = await postRaw(server.mcpUrl, body);
+    expect(response.status).toBe(200);
+    const reply = await response.json();
+    expect(reply.result).toMatchObject({ structuredContent: { jobId: expect.any(String), status: "pending" } });
+    await postRaw(
+      server.mcpUrl,
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 6,
+        method: "tools/call",
+        params: { name: TOOL.cancelJob, arguments: { jobId: reply.result.structuredContent.jobId } },
+      }),
+    );
   });
 
   it("refuses other methods on /mcp with 405", async () => {

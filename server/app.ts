@@ -19,10 +19,14 @@ import { isAllowedOrigin } from "./mcp/http/origin.js";
 import { loadWidget } from "./widget.js";
 
 /**
- * 10 MB: above the job service's 8 MB CSV limit once JSON-escaped, so a CSV that is too large
- * gets the service's helpful `input_too_large` result rather than a bare 413.
+ * The default body limit: room for the largest CSV the job service takes however a client escapes
+ * it in JSON, so a CSV gets the service's answer (a job, or a helpful `input_too_large`) rather
+ * than a bare 413. Escaping everything past ASCII as `\uXXXX` (Python's ensure_ascii) makes 2-byte
+ * UTF-8 3× as long, 3-byte (Korean, Chinese) 2×, 4-byte (a surrogate pair) 3×; quotes and
+ * backslashes double. So 3× the CSV limit, and 1 MB for the rest of the request: 25 MB for 8 MB.
+ * Control characters (6× as `\u0001`) are no one's data and are not allowed for.
  */
-const DEFAULT_MAX_BODY_BYTES = 10 * 1024 * 1024;
+const defaultMaxBodyBytes = (maxCsvBytes: number): number => 3 * maxCsvBytes + 1024 * 1024;
 
 export type AppOptions = {
   jobs: JobService;
@@ -32,6 +36,7 @@ export type AppOptions = {
   widgetHtmlPath?: string;
   /** Browser origins allowed on /mcp besides this server's own loopback origin. */
   allowedOrigins?: string[];
+  /** Defaults to 3× the job service's CSV limit and 1 MB (see `defaultMaxBodyBytes`). */
   maxBodyBytes?: number;
   /** Idle MCP sessions (no request, no open stream) are closed after this long. */
   sessionIdleMs?: number;
@@ -51,7 +56,12 @@ type Env = { Bindings: Partial<HttpBindings> };
 export type App = { app: Hono<Env>; close(): Promise<void> };
 
 export function createApp(options: AppOptions): App {
-  const { jobs, allowedOrigins = [], maxBodyBytes = DEFAULT_MAX_BODY_BYTES, onError = () => {} } = options;
+  const {
+    jobs,
+    allowedOrigins = [],
+    maxBodyBytes = defaultMaxBodyBytes(jobs.limits.maxCsvBytes),
+    onError = () => {},
+  } = options;
   const widget = loadWidget(options.widgetHtmlPath ?? "dist/widget/index.html", options.widgetDomain);
   const shared = createMcpShared({
     jobs,
