@@ -171,4 +171,7 @@ export const URI = {
   /** The part of a job's result that starts at person `offset` (the result itself is offset 0). */
   jobResultPage: (jobId: string, offset: number) => `gifts://jobs/${jobId}/result?offset=${offset}`,
   jobResultPageTemplate: "gifts://jobs/{jobId}/result?offset={offset}",
+  /** The same parts as CSV for spreadsheets; `offset` is left out for the first. */
+  jobResultCsv: (jobId: string, offset = 0) => `gifts://jobs/${jobId}/result.csv${offset ? `?offset=${offset}` : ""}`,
+  jobResultCsvTemplate: "gifts://jobs/{jobId}/result.csv{?offset}",
 } as const;

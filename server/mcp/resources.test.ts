@@ -57,6 +57,7 @@ describe("resources", () => {
     expect(resourceTemplates).toEqual([
       expect.objectContaining({ uriTemplate: URI.jobResultTemplate, mimeType: "application/json" }),
       expect.objectContaining({ uriTemplate: URI.jobResultPageTemplate, mimeType: "application/json" }),
+      expect.objectContaining({ uriTemplate: URI.jobResultCsvTemplate, mimeType: "text/csv" }),
     ]);
   });
 
@@ -128,6 +129,31 @@ describe("resources", () => {
     expect(parts.find((p) => p.people.some((x) => x.row === 9))?.people).toHaveLength(1);
   });
 
+  it("serves the result as CSV in the same parts, with every formula cell defused", async () => {
+    const names = ['=HYPERLINK("http://x","y")', "+SUM(1,2)", "@cmd", "-1", "Plain"];
+    const jobId = await startJob(2_500, (i) => (i < names.length ? `"${names[i].replace(/"/g, '""')}"` : `P${i}`));
+    await t.client.callTool({ name: TOOL.waitForJob, arguments: { jobId } });
+    const texts: string[] = [];
+    for (let uri: string | null = URI.jobResultCsv(jobId); uri !== null;) {
+      const { contents } = await t.client.readResource({ uri });
+      expect(contents[0]).toMatchObject({ uri, mimeType: "text/csv" });
+      texts.push(textOf(contents));
+      const next: unknown = contents[0]._meta?.["giftgenius/next"];
+      uri = typeof next === "string" ? next : null;
+    }
+    expect(texts.length).toBeGreaterThanOrEqual(2);
+    const lines = texts.join("").split("\r\n");
+    expect(lines[0]).toBe("row,name,department,interests,budget,gifts");
+    expect(lines.slice(1, 6).map((l) => l.slice(0, l.indexOf(",Design")))).toEqual([
+      `2,"'=HYPERLINK(""http://x"",""y"")"`,
+      `3,"'+SUM(1,2)"`,
+      "4,'@cmd",
+      "5,'-1",
+      "6,Plain",
+    ]);
+    expect(lines.filter((l) => l !== "")).toHaveLength(2_501);
+  });
+
   it("answers unknown URIs and unknown jobs with -32002 Resource not found and the uri", async () => {
     for (const uri of [
       "gifts://nothing",
@@ -136,6 +162,7 @@ describe("resources", () => {
       URI.jobResultPage("job_missing", 10),
       "gifts://jobs/job_x/result?offset=-1",
       "gifts://jobs/job_x/result?offset=01",
+      URI.jobResultCsv("job_missing"),
     ]) {
       const error = await readError(uri);
       expect(error.code).toBe(-32002);

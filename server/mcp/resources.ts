@@ -1,7 +1,8 @@
 /**
  * The resources: the gift catalog (`gifts://catalog`), each job's result in bounded parts through
  * the templates `gifts://jobs/{jobId}/result` (the first part) and `...?offset={offset}` (the part
- * from that person on; each part links the next), and the widget (`ui://widget/giftgenius.<hash>.html`).
+ * from that person on; each part links the next), the same parts as CSV (`.../result.csv{?offset}`),
+ * and the widget (`ui://widget/giftgenius.<hash>.html`).
  * Listings are built once; an unknown URI or job is JSON-RPC error -32002 with `{ uri }`.
  */
 import type {
@@ -15,10 +16,14 @@ import type { Caller } from "../jobs/access.js";
 import type { JobService } from "../jobs/job-service.js";
 import type { Widget } from "../widget.js";
 import { clip } from "./input-errors.js";
+import { resultCsv } from "./result-csv.js";
 import { JsonRpcError } from "./rpc-error.js";
 
 const JSON_MIME = "application/json";
-const JOB_RESULT = /^gifts:\/\/jobs\/([^/?]+)\/result(?:\?offset=(0|[1-9]\d{0,14}))?$/;
+const CSV_MIME = "text/csv";
+const JOB_RESULT = /^gifts:\/\/jobs\/([^/?]+)\/result(\.csv)?(?:\?offset=(0|[1-9]\d{0,14}))?$/;
+/** Where a part's `next` is, in the CSV parts' `_meta`. */
+const NEXT_META = "giftgenius/next";
 
 export type Resources = {
   readonly list: ListResourcesResult;
@@ -92,6 +97,15 @@ export function createResources({
           "`next`, the URI of the part after it (null on the last). Follow `next` from the result to read it all.",
         mimeType: JSON_MIME,
       },
+      {
+        uriTemplate: URI.jobResultCsvTemplate,
+        name: "job_result_csv",
+        title: "Gift analysis result as CSV",
+        description:
+          "The same parts of a finished bulk gift analysis's result as CSV for spreadsheets (the header on the " +
+          `first part only); each part's \`_meta["${NEXT_META}"]\` is the URI of the next part (null on the last).`,
+        mimeType: CSV_MIME,
+      },
     ],
   };
 
@@ -102,11 +116,14 @@ export function createResources({
       if (uri === URI.catalog) return { contents: [{ uri, mimeType: JSON_MIME, text: catalogText }] };
       if (uri === widget.uri)
         return { contents: [{ uri, mimeType: widget.mimeType, text: widget.html, _meta: widget.meta }] };
-      const [, jobId, offset] = JOB_RESULT.exec(uri) ?? [];
+      const [, jobId, csv, offset] = JOB_RESULT.exec(uri) ?? [];
       if (jobId === undefined) throw resourceNotFound(uri);
       const outcome = await jobs.readResult(jobId, caller, Number(offset ?? 0));
       if (!outcome.ok) throw resourceNotFound(uri, outcome.error);
-      return { contents: [{ uri, mimeType: JSON_MIME, text: JSON.stringify(outcome.value) }] };
+      const page = outcome.value;
+      if (csv === undefined) return { contents: [{ uri, mimeType: JSON_MIME, text: JSON.stringify(page) }] };
+      const next = page.next === null ? null : URI.jobResultCsv(jobId, page.offset + page.people.length);
+      return { contents: [{ uri, mimeType: CSV_MIME, text: resultCsv(page), _meta: { [NEXT_META]: next } }] };
     },
     assertKnown(uri) {
       if (uri !== URI.catalog && uri !== widget.uri && !JOB_RESULT.test(uri)) throw resourceNotFound(uri);
