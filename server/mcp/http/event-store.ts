@@ -82,6 +82,7 @@ export function createEventStore({
       for (let after = parsed.seq, i = firstAfter(events, after); i < events.length; i = firstAfter(events, after)) {
         const { seq, id, json } = events[i];
         after = seq;
+        // kept as the JSON of a message the SDK sent: the text the budget measures, read back as it was
         const message = JSON.parse(json) as JSONRPCMessage;
         if (isMessage(message)) await send(id, message);
       }
