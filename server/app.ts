@@ -1,13 +1,16 @@
 /**
  * Builds the HTTP app: MCP over Streamable HTTP at /mcp (origin-checked, CORS for allowed
- * origins), /healthz, and optionally static files (the harness). Owns the MCP sessions;
- * the job service is the caller's and is not closed here.
+ * origins, behind the sign-in gate when sign-in is configured, with its protected-resource
+ * metadata under /.well-known), /healthz, and optionally static files (the harness). Owns the MCP
+ * sessions; the job service is the caller's and is not closed here.
  */
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { HttpBindings } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { cors } from "hono/cors";
+import { createBearerGate } from "./auth/bearer-gate.js";
+import type { AuthOptions } from "./auth/auth-options.js";
 import { matchGifts as defaultMatcher } from "./gifts/matcher.js";
 import type { JobService } from "./jobs/job-service.js";
 import type { MatchGifts } from "./gifts/matcher.js";
@@ -35,6 +38,14 @@ export type AppOptions = {
   maxBodyBytes?: number;
   /** Idle MCP sessions (no request, no open stream) are closed after this long. */
   sessionIdleMs?: number;
+  /** At most this many MCP sessions at once (default 10,000). */
+  maxSessions?: number;
+  /** At the limit, only sessions idle for longer than this are closed for newcomers (default a minute). */
+  sessionMinIdleMs?: number;
+  /** At most this many sessions per signed-in subject (default 100 with sign-in, no cap without). */
+  maxSessionsPerSubject?: number;
+  /** Sign-in (OAuth 2.1 bearer tokens); without it every caller is "anonymous". */
+  auth?: AuthOptions;
   /** Served at / when set (relative to the working directory), e.g. the built harness. */
   staticDir?: string;
   /** Hears about unexpected errors; quiet by default. */
@@ -51,7 +62,8 @@ type Env = { Bindings: Partial<HttpBindings> };
 export type App = { app: Hono<Env>; close(): Promise<void> };
 
 export function createApp(options: AppOptions): App {
-  const { jobs, allowedOrigins = [], maxBodyBytes = DEFAULT_MAX_BODY_BYTES, onError = () => {} } = options;
+  const { jobs, auth, allowedOrigins = [], maxBodyBytes = DEFAULT_MAX_BODY_BYTES, onError = () => {} } = options;
+  const bearer = auth ? createBearerGate(auth, onError) : undefined;
   const widget = loadWidget(options.widgetHtmlPath ?? "dist/widget/index.html", options.widgetDomain);
   const shared = createMcpShared({
     jobs,
@@ -59,8 +71,17 @@ export function createApp(options: AppOptions): App {
     widget,
     onError,
     devPace: options.devPace ?? false,
+    security: auth && bearer ? { scopes: auth.scopes, challenge: bearer.challenge } : undefined,
   });
-  const mcp = createMcpHttpHandler({ shared, maxBodyBytes, sessionIdleMs: options.sessionIdleMs, onError });
+  const mcp = createMcpHttpHandler({
+    shared,
+    maxBodyBytes,
+    sessionIdleMs: options.sessionIdleMs,
+    maxSessions: options.maxSessions,
+    sessionMinIdleMs: options.sessionMinIdleMs,
+    maxSessionsPerSubject: options.maxSessionsPerSubject ?? (auth ? 100 : undefined),
+    onError,
+  });
   const allowed = new Set(allowedOrigins);
   const startedAt = Date.now();
 
@@ -75,7 +96,7 @@ export function createApp(options: AppOptions): App {
       "mcp-protocol-version",
       "last-event-id",
     ],
-    exposeHeaders: ["mcp-session-id"],
+    exposeHeaders: ["mcp-session-id", "www-authenticate"],
   });
 
   const app = new Hono<Env>();
@@ -87,9 +108,18 @@ export function createApp(options: AppOptions): App {
       uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
     }),
   );
+  if (bearer) {
+    // RFC 9728: at the root, and with the resource's path appended; any page may read it
+    for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]) {
+      app.get(path, (c) => {
+        c.header("access-control-allow-origin", "*");
+        return c.json(bearer.metadata);
+      });
+    }
+  }
   // Only browsers send Origin; other clients skip the CORS work.
   app.use("/mcp", (c, next) => (c.req.header("origin") ? corsForAllowed(c, next) : next()));
-  app.all("/mcp", (c) => {
+  app.all("/mcp", async (c) => {
     if (!isAllowedOrigin(c.req.header("origin"), c.req.header("host"), allowed)) {
       return jsonRpcError(
         403,
@@ -97,8 +127,10 @@ export function createApp(options: AppOptions): App {
         `Forbidden: origin ${c.req.header("origin")} may not call this server. Add it to ALLOWED_ORIGINS to allow it.`,
       );
     }
+    const checked = bearer ? await bearer.check(c.req.header("authorization")) : undefined;
+    if (checked && "refusal" in checked) return checked.refusal;
     const incoming = c.env?.incoming;
-    return mcp.handle(c.req.raw, incoming ? (max) => readNodeBody(incoming, max) : undefined);
+    return mcp.handle(c.req.raw, incoming ? (max) => readNodeBody(incoming, max) : undefined, checked?.auth);
   });
   if (options.staticDir) app.use("/*", serveStatic({ root: options.staticDir }));
   // What no handler answered (a body that broke off mid-read, a bug) is still a JSON answer:

@@ -1,12 +1,14 @@
 /**
  * Entry point: reads the environment (PORT, HOST, ALLOWED_ORIGINS; STORE = sqlite under DATA_DIR,
- * the default, | memory | redis at REDIS_URL), wires the job system to that store, builds the app
- * and listens. Everything else lives in createApp.
+ * the default, | memory | redis at REDIS_URL; sign-in: AUTH_ISSUER, PUBLIC_URL, AUTH_SCOPES;
+ * sessions: MAX_SESSIONS, MAX_SESSIONS_PER_SUBJECT, SESSION_MIN_IDLE_SECONDS), wires the job system
+ * to that store, builds the app and listens. Everything else lives in createApp.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.js";
+import { readAuthOptions, resourceOf } from "./auth/auth-options.js";
 import { matchGifts } from "./gifts/matcher.js";
 import { createJobService } from "./jobs/job-service.js";
 import type { JobStore } from "./jobs/store.js";
@@ -14,6 +16,15 @@ import { createMemoryStore } from "./jobs/stores/memory.js";
 import { createRedisStore } from "./jobs/stores/redis.js";
 import { createSqliteStore } from "./jobs/stores/sqlite.js";
 import { parseOrigins } from "./mcp/http/origin.js";
+
+/** A whole number ≥ 1 from the environment, or undefined when unset. */
+function positiveInt(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name}=${raw} is not a whole number of at least 1.`);
+  return value;
+}
 
 const port = Number(process.env.PORT ?? 8787);
 const host = process.env.HOST ?? "127.0.0.1";
@@ -41,8 +52,14 @@ const jobs = createJobService({
   match: matchGifts,
   onError: (error, context) => console.error(`jobs: ${context}:`, error),
 });
+const auth = readAuthOptions(process.env);
+const minIdleSeconds = positiveInt("SESSION_MIN_IDLE_SECONDS");
 const { app, close } = createApp({
   jobs,
+  auth,
+  maxSessions: positiveInt("MAX_SESSIONS"),
+  maxSessionsPerSubject: positiveInt("MAX_SESSIONS_PER_SUBJECT"),
+  sessionMinIdleMs: minIdleSeconds === undefined ? undefined : minIdleSeconds * 1000,
   allowedOrigins: parseOrigins(process.env.ALLOWED_ORIGINS),
   staticDir: "dist/harness",
   widgetDomain: process.env.WIDGET_DOMAIN || undefined,
@@ -53,6 +70,11 @@ const { app, close } = createApp({
 const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
   console.log(`GiftGenius MCP server: http://${host}:${info.port}/mcp`);
   console.log(`Local host harness:    http://${host}:${info.port}/`);
+  console.log(
+    auth
+      ? `Sign-in required: bearer tokens from ${auth.issuer} for ${resourceOf(auth)}, scope(s) ${auth.scopes.join(" ")}.`
+      : "Sign-in is off (AUTH_ISSUER unset): every caller is the same anonymous user.",
+  );
   if (devPace) console.log("Development mode (GIFTGENIUS_DEV=1): the harness may slow jobs down to watch them.");
 });
 server.on("error", (error: NodeJS.ErrnoException) => {
