@@ -18,7 +18,8 @@ import { jsonRpcError } from "./mcp/http/http-body.js";
 import { createMcpShared } from "./mcp/server.js";
 import { createMcpHttpHandler } from "./mcp/http/streamable-http.js";
 import { readNodeBody } from "./mcp/http/node-body.js";
-import { isAllowedOrigin } from "./mcp/http/origin.js";
+import { isAllowedHost, isAllowedOrigin } from "./mcp/http/origin.js";
+import { securityHeaders } from "./security-headers.js";
 import { loadWidget } from "./widget.js";
 
 /**
@@ -35,6 +36,11 @@ export type AppOptions = {
   widgetHtmlPath?: string;
   /** Browser origins allowed on /mcp besides this server's own loopback origin. */
   allowedOrigins?: string[];
+  /**
+   * Host names this server answers to besides loopback ones (ALLOWED_HOSTS, PUBLIC_URL's host);
+   * other `Host`s get 403, against DNS rebinding. `"any"` turns the check off.
+   */
+  allowedHosts?: string[] | "any";
   maxBodyBytes?: number;
   /** Idle MCP sessions (no request, no open stream) are closed after this long. */
   sessionIdleMs?: number;
@@ -83,6 +89,10 @@ export function createApp(options: AppOptions): App {
     onError,
   });
   const allowed = new Set(allowedOrigins);
+  const hosts =
+    options.allowedHosts === "any"
+      ? "any"
+      : new Set([...(options.allowedHosts ?? []), ...(auth ? [new URL(auth.publicUrl).hostname] : [])]);
   const startedAt = Date.now();
 
   const corsForAllowed = cors({
@@ -100,6 +110,17 @@ export function createApp(options: AppOptions): App {
   });
 
   const app = new Hono<Env>();
+  // a page on a rebinding name reaches nothing here: not /mcp, not the harness
+  app.use("*", async (c, next) => {
+    // a Request built in-process has no Host header: its URL names the host
+    const host = c.req.header("host") ?? new URL(c.req.url).host;
+    if (c.req.path === "/healthz" || isAllowedHost(host, hosts)) return next();
+    const message = `Forbidden: this server does not answer to the host name in "${host}". Add it to ALLOWED_HOSTS to allow it.`;
+    if (c.req.path === "/mcp") return jsonRpcError(403, ErrorCode.InvalidRequest, message);
+    return c.json({ error: "forbidden_host", message }, 403);
+  });
+  const headers = securityHeaders();
+  app.use("*", (c, next) => (c.req.path === "/mcp" ? next() : headers(c, next)));
   app.get("/healthz", (c) =>
     c.json({
       status: "ok",
@@ -132,7 +153,17 @@ export function createApp(options: AppOptions): App {
     const incoming = c.env?.incoming;
     return mcp.handle(c.req.raw, incoming ? (max) => readNodeBody(incoming, max) : undefined, checked?.auth);
   });
-  if (options.staticDir) app.use("/*", serveStatic({ root: options.staticDir }));
+  if (options.staticDir) app.on(["GET", "HEAD"], "/*", serveStatic({ root: options.staticDir }));
+  // pages are read, never posted to
+  app.all("*", (c) => {
+    if (c.req.method === "GET" || c.req.method === "HEAD")
+      return c.json({ error: "not_found", message: "Nothing here: the MCP endpoint is /mcp." }, 404);
+    c.header("allow", "GET, HEAD");
+    return c.json(
+      { error: "method_not_allowed", message: `${c.req.method} is not allowed here: only GET and HEAD.` },
+      405,
+    );
+  });
   // What no handler answered (a body that broke off mid-read, a bug) is still a JSON answer:
   // a JSON-RPC error on /mcp, a small JSON object elsewhere; the details go to the log only.
   app.onError((error, c) => {

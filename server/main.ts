@@ -1,5 +1,5 @@
 /**
- * Entry point: reads the environment (PORT, HOST, ALLOWED_ORIGINS; STORE = sqlite under DATA_DIR,
+ * Entry point: reads the environment (PORT, HOST, ALLOWED_ORIGINS, ALLOWED_HOSTS; STORE = sqlite under DATA_DIR,
  * the default, | memory | redis at REDIS_URL; sign-in: AUTH_ISSUER, PUBLIC_URL, AUTH_SCOPES;
  * sessions: MAX_SESSIONS, MAX_SESSIONS_PER_SUBJECT, SESSION_MIN_IDLE_SECONDS), wires the job system
  * to that store, builds the app and listens. Everything else lives in createApp.
@@ -15,7 +15,7 @@ import type { JobStore } from "./jobs/store.js";
 import { createMemoryStore } from "./jobs/stores/memory.js";
 import { createRedisStore } from "./jobs/stores/redis.js";
 import { createSqliteStore } from "./jobs/stores/sqlite.js";
-import { parseOrigins } from "./mcp/http/origin.js";
+import { isLoopback, parseHosts, parseOrigins } from "./mcp/http/origin.js";
 
 /** A whole number ≥ 1 from the environment, or undefined when unset. */
 function positiveInt(name: string): number | undefined {
@@ -54,6 +54,12 @@ const jobs = createJobService({
 });
 const auth = readAuthOptions(process.env);
 const minIdleSeconds = positiveInt("SESSION_MIN_IDLE_SECONDS");
+// Host names to answer to besides loopback ones; bound beyond loopback with none named, any Host
+const namedHosts = [
+  ...parseHosts(process.env.ALLOWED_HOSTS),
+  ...(process.env.PUBLIC_URL && URL.canParse(process.env.PUBLIC_URL) ? [new URL(process.env.PUBLIC_URL).hostname] : []),
+];
+const allowedHosts = namedHosts.length === 0 && !isLoopback(host) ? "any" : namedHosts;
 const { app, close } = createApp({
   jobs,
   auth,
@@ -61,6 +67,7 @@ const { app, close } = createApp({
   maxSessionsPerSubject: positiveInt("MAX_SESSIONS_PER_SUBJECT"),
   sessionMinIdleMs: minIdleSeconds === undefined ? undefined : minIdleSeconds * 1000,
   allowedOrigins: parseOrigins(process.env.ALLOWED_ORIGINS),
+  allowedHosts,
   staticDir: "dist/harness",
   widgetDomain: process.env.WIDGET_DOMAIN || undefined,
   devPace,
@@ -75,6 +82,9 @@ const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
       ? `Sign-in required: bearer tokens from ${auth.issuer} for ${resourceOf(auth)}, scope(s) ${auth.scopes.join(" ")}.`
       : "Sign-in is off (AUTH_ISSUER unset): every caller is the same anonymous user.",
   );
+  if (allowedHosts === "any") {
+    console.log(`Listening beyond loopback with no ALLOWED_HOSTS or PUBLIC_URL: any Host header is answered.`);
+  }
   if (devPace) console.log("Development mode (GIFTGENIUS_DEV=1): the harness may slow jobs down to watch them.");
 });
 server.on("error", (error: NodeJS.ErrnoException) => {
