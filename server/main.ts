@@ -45,6 +45,26 @@ function openStore(kind = "sqlite"): JobStore {
   }
 }
 
+/** Reads one setting; a setting that cannot work ends the process with its one-line reason. */
+function setting<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
+}
+
+const auth = setting(() => readAuthOptions(process.env));
+const minIdleSeconds = setting(() => positiveInt("SESSION_MIN_IDLE_SECONDS"));
+const maxSessions = setting(() => positiveInt("MAX_SESSIONS"));
+const maxSessionsPerSubject = setting(() => positiveInt("MAX_SESSIONS_PER_SUBJECT"));
+// Host names to answer to besides loopback ones; bound beyond loopback with none named, any Host
+const namedHosts = [
+  ...parseHosts(process.env.ALLOWED_HOSTS),
+  ...(process.env.PUBLIC_URL && URL.canParse(process.env.PUBLIC_URL) ? [new URL(process.env.PUBLIC_URL).hostname] : []),
+];
+const allowedHosts = namedHosts.length === 0 && !isLoopback(host) ? "any" : namedHosts;
 // development only: a request may slow its job down to watch it in the harness
 const devPace = process.env.GIFTGENIUS_DEV === "1";
 const jobs = createJobService({
@@ -52,19 +72,11 @@ const jobs = createJobService({
   match: matchGifts,
   onError: (error, context) => console.error(`jobs: ${context}:`, error),
 });
-const auth = readAuthOptions(process.env);
-const minIdleSeconds = positiveInt("SESSION_MIN_IDLE_SECONDS");
-// Host names to answer to besides loopback ones; bound beyond loopback with none named, any Host
-const namedHosts = [
-  ...parseHosts(process.env.ALLOWED_HOSTS),
-  ...(process.env.PUBLIC_URL && URL.canParse(process.env.PUBLIC_URL) ? [new URL(process.env.PUBLIC_URL).hostname] : []),
-];
-const allowedHosts = namedHosts.length === 0 && !isLoopback(host) ? "any" : namedHosts;
 const { app, close } = createApp({
   jobs,
   auth,
-  maxSessions: positiveInt("MAX_SESSIONS"),
-  maxSessionsPerSubject: positiveInt("MAX_SESSIONS_PER_SUBJECT"),
+  maxSessions,
+  maxSessionsPerSubject,
   sessionMinIdleMs: minIdleSeconds === undefined ? undefined : minIdleSeconds * 1000,
   allowedOrigins: parseOrigins(process.env.ALLOWED_ORIGINS),
   allowedHosts,
