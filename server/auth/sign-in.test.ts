@@ -146,7 +146,7 @@ describe("sign-in", () => {
 });
 
 describe("a tool called with a token that lacks its scopes", () => {
-  it("is refused with isError and the challenge in _meta['mcp/www_authenticate']", async () => {
+  it("is refused with isError and the challenge in _meta['mcp/www_authenticate'], as its securitySchemes warn", async () => {
     const jobs = createJobService({ store: createMemoryStore(), match: matchGifts });
     const gate = createBearerGate(auth);
     const specs = createToolSpecs({ jobs, matchGifts, widget: loadWidget("dist/widget/index.html") });
@@ -158,6 +158,16 @@ describe("a tool called with a token that lacks its scopes", () => {
       meta: {},
       progress: () => {},
     });
+    for (const tool of registry.list.tools) {
+      expect(tool).toMatchObject({ securitySchemes: [{ type: "oauth2", scopes: ["gifts"] }] });
+    }
+    // without sign-in every tool says it needs none
+    for (const tool of createToolRegistry(specs).list.tools) {
+      expect(tool).toMatchObject({
+        securitySchemes: [{ type: "noauth" }],
+        _meta: { securitySchemes: [{ type: "noauth" }] },
+      });
+    }
     const args = { recipient: "a friend who loves tea", budget: 30, occasion: "birthday" };
     try {
       const refused = await registry.call(TOOL.suggestGifts, args, ctx(["extra"]));
