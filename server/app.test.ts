@@ -1,4 +1,5 @@
 import { mkdtempSync, writeFileSync } from "node:fs";
+import { request } from "node:http";
 import { tmpdir } from "node:os";
 import { join, relative } from "node:path";
 import { TOOL } from "../shared/tools.js";
@@ -148,7 +149,65 @@ describe("the HTTP app", () => {
     expect(response.status).toBe(405);
     expect(response.headers.get("allow")).toBe("GET, POST, DELETE");
   });
+
+  it("answers only to loopback host names: a DNS-rebinding Host gets 403 with a sentence, on /mcp and the harness", async () => {
+    const mcp = await rawRequest(
+      server.url,
+      "/mcp",
+      { host: "evil.example:80", "content-type": "application/json" },
+      list,
+    );
+    expect(mcp.status).toBe(403);
+    expect(JSON.parse(mcp.body)).toMatchObject({
+      jsonrpc: "2.0",
+      error: { message: expect.stringMatching(/ALLOWED_HOSTS/) },
+    });
+    const page = await rawRequest(server.url, "/index.html", { host: "evil.example" });
+    expect(page.status).toBe(403);
+    expect(page.body).not.toContain("harness");
+    for (const host of [`localhost:${new URL(server.url).port}`, new URL(server.url).host]) {
+      expect((await rawRequest(server.url, "/index.html", { host })).status, host).toBe(200);
+    }
+  });
+
+  it("serves the harness with security headers, to GET and HEAD only", async () => {
+    const page = await fetch(`${server.url}/index.html`);
+    const csp = page.headers.get("content-security-policy") ?? "";
+    expect(csp).toContain("frame-ancestors 'none'");
+    expect(csp).toContain("connect-src 'self'");
+    expect(csp).toContain("object-src 'none'");
+    expect(page.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(page.headers.get("referrer-policy")).toBe("no-referrer");
+    expect(page.headers.get("x-frame-options")).toBe("DENY");
+    expect((await fetch(`${server.url}/`, { method: "HEAD" })).status).toBe(200);
+    for (const method of ["POST", "PUT", "DELETE"]) {
+      const response = await fetch(`${server.url}/`, { method });
+      expect(response.status, method).toBe(405);
+      expect(response.headers.get("allow")).toBe("GET, HEAD");
+      expect(await response.text()).not.toContain("harness");
+    }
+  });
 });
+
+/** A request with a Host header of the test's choosing, which fetch will not send. */
+function rawRequest(
+  base: string,
+  path: string,
+  headers: Record<string, string>,
+  body?: string,
+): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(base);
+  return new Promise((resolve, reject) => {
+    const req = request({ hostname, port, path, method: body ? "POST" : "GET", headers }, (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (text += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
 
 describe("what no handler answers", () => {
   it("is still JSON: a JSON-RPC internal error on /mcp, reported to onError without details to the caller", async () => {

@@ -1,13 +1,16 @@
 /**
  * Builds the HTTP app: MCP over Streamable HTTP at /mcp (origin-checked, CORS for allowed
- * origins), /healthz, and optionally static files (the harness). Owns the MCP sessions;
- * the job service is the caller's and is not closed here.
+ * origins, behind the sign-in gate when sign-in is configured, with its protected-resource
+ * metadata under /.well-known), /healthz, and optionally static files (the harness). Owns the MCP
+ * sessions; the job service is the caller's and is not closed here.
  */
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { HttpBindings } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { cors } from "hono/cors";
+import { createBearerGate } from "./auth/bearer-gate.js";
+import type { AuthOptions } from "./auth/auth-options.js";
 import { matchGifts as defaultMatcher } from "./gifts/matcher.js";
 import type { JobService } from "./jobs/job-service.js";
 import type { MatchGifts } from "./gifts/matcher.js";
@@ -15,7 +18,8 @@ import { jsonRpcError } from "./mcp/http/http-body.js";
 import { createMcpShared } from "./mcp/server.js";
 import { createMcpHttpHandler } from "./mcp/http/streamable-http.js";
 import { readNodeBody } from "./mcp/http/node-body.js";
-import { isAllowedOrigin } from "./mcp/http/origin.js";
+import { isAllowedHost, isAllowedOrigin } from "./mcp/http/origin.js";
+import { securityHeaders } from "./security-headers.js";
 import { loadWidget } from "./widget.js";
 
 /**
@@ -36,10 +40,23 @@ export type AppOptions = {
   widgetHtmlPath?: string;
   /** Browser origins allowed on /mcp besides this server's own loopback origin. */
   allowedOrigins?: string[];
+  /**
+   * Host names this server answers to besides loopback ones (ALLOWED_HOSTS, PUBLIC_URL's host);
+   * other `Host`s get 403, against DNS rebinding. `"any"` turns the check off.
+   */
+  allowedHosts?: string[] | "any";
   /** Defaults to 3× the job service's CSV limit and 1 MB (see `defaultMaxBodyBytes`). */
   maxBodyBytes?: number;
   /** Idle MCP sessions (no request, no open stream) are closed after this long. */
   sessionIdleMs?: number;
+  /** At most this many MCP sessions at once (default 10,000). */
+  maxSessions?: number;
+  /** At the limit, only sessions idle for longer than this are closed for newcomers (default a minute). */
+  sessionMinIdleMs?: number;
+  /** At most this many sessions per signed-in subject (default 100 with sign-in, no cap without). */
+  maxSessionsPerSubject?: number;
+  /** Sign-in (OAuth 2.1 bearer tokens); without it every caller is "anonymous". */
+  auth?: AuthOptions;
   /** Served at / when set (relative to the working directory), e.g. the built harness. */
   staticDir?: string;
   /** Hears about unexpected errors; quiet by default. */
@@ -58,10 +75,12 @@ export type App = { app: Hono<Env>; close(): Promise<void> };
 export function createApp(options: AppOptions): App {
   const {
     jobs,
+    auth,
     allowedOrigins = [],
     maxBodyBytes = defaultMaxBodyBytes(jobs.limits.maxCsvBytes),
     onError = () => {},
   } = options;
+  const bearer = auth ? createBearerGate(auth, onError) : undefined;
   const widget = loadWidget(options.widgetHtmlPath ?? "dist/widget/index.html", options.widgetDomain);
   const shared = createMcpShared({
     jobs,
@@ -69,9 +88,22 @@ export function createApp(options: AppOptions): App {
     widget,
     onError,
     devPace: options.devPace ?? false,
+    security: auth && bearer ? { scopes: auth.scopes, challenge: bearer.challenge } : undefined,
   });
-  const mcp = createMcpHttpHandler({ shared, maxBodyBytes, sessionIdleMs: options.sessionIdleMs, onError });
+  const mcp = createMcpHttpHandler({
+    shared,
+    maxBodyBytes,
+    sessionIdleMs: options.sessionIdleMs,
+    maxSessions: options.maxSessions,
+    sessionMinIdleMs: options.sessionMinIdleMs,
+    maxSessionsPerSubject: options.maxSessionsPerSubject ?? (auth ? 100 : undefined),
+    onError,
+  });
   const allowed = new Set(allowedOrigins);
+  const hosts =
+    options.allowedHosts === "any"
+      ? "any"
+      : new Set([...(options.allowedHosts ?? []), ...(auth ? [new URL(auth.publicUrl).hostname] : [])]);
   const startedAt = Date.now();
 
   const corsForAllowed = cors({
@@ -85,10 +117,21 @@ export function createApp(options: AppOptions): App {
       "mcp-protocol-version",
       "last-event-id",
     ],
-    exposeHeaders: ["mcp-session-id"],
+    exposeHeaders: ["mcp-session-id", "www-authenticate"],
   });
 
   const app = new Hono<Env>();
+  // a page on a rebinding name reaches nothing here: not /mcp, not the harness
+  app.use("*", async (c, next) => {
+    // a Request built in-process has no Host header: its URL names the host
+    const host = c.req.header("host") ?? new URL(c.req.url).host;
+    if (c.req.path === "/healthz" || isAllowedHost(host, hosts)) return next();
+    const message = `Forbidden: this server does not answer to the host name in "${host}". Add it to ALLOWED_HOSTS to allow it.`;
+    if (c.req.path === "/mcp") return jsonRpcError(403, ErrorCode.InvalidRequest, message);
+    return c.json({ error: "forbidden_host", message }, 403);
+  });
+  const headers = securityHeaders();
+  app.use("*", (c, next) => (c.req.path === "/mcp" ? next() : headers(c, next)));
   app.get("/healthz", (c) =>
     c.json({
       status: "ok",
@@ -97,9 +140,18 @@ export function createApp(options: AppOptions): App {
       uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
     }),
   );
+  if (bearer) {
+    // RFC 9728: at the root, and with the resource's path appended; any page may read it
+    for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]) {
+      app.get(path, (c) => {
+        c.header("access-control-allow-origin", "*");
+        return c.json(bearer.metadata);
+      });
+    }
+  }
   // Only browsers send Origin; other clients skip the CORS work.
   app.use("/mcp", (c, next) => (c.req.header("origin") ? corsForAllowed(c, next) : next()));
-  app.all("/mcp", (c) => {
+  app.all("/mcp", async (c) => {
     if (!isAllowedOrigin(c.req.header("origin"), c.req.header("host"), allowed)) {
       return jsonRpcError(
         403,
@@ -107,10 +159,22 @@ export function createApp(options: AppOptions): App {
         `Forbidden: origin ${c.req.header("origin")} may not call this server. Add it to ALLOWED_ORIGINS to allow it.`,
       );
     }
+    const checked = bearer ? await bearer.check(c.req.header("authorization")) : undefined;
+    if (checked && "refusal" in checked) return checked.refusal;
     const incoming = c.env?.incoming;
-    return mcp.handle(c.req.raw, incoming ? (max) => readNodeBody(incoming, max) : undefined);
+    return mcp.handle(c.req.raw, incoming ? (max) => readNodeBody(incoming, max) : undefined, checked?.auth);
   });
-  if (options.staticDir) app.use("/*", serveStatic({ root: options.staticDir }));
+  if (options.staticDir) app.on(["GET", "HEAD"], "/*", serveStatic({ root: options.staticDir }));
+  // pages are read, never posted to
+  app.all("*", (c) => {
+    if (c.req.method === "GET" || c.req.method === "HEAD")
+      return c.json({ error: "not_found", message: "Nothing here: the MCP endpoint is /mcp." }, 404);
+    c.header("allow", "GET, HEAD");
+    return c.json(
+      { error: "method_not_allowed", message: `${c.req.method} is not allowed here: only GET and HEAD.` },
+      405,
+    );
+  });
   // What no handler answered (a body that broke off mid-read, a bug) is still a JSON answer:
   // a JSON-RPC error on /mcp, a small JSON object elsewhere; the details go to the log only.
   app.onError((error, c) => {

@@ -36,3 +36,17 @@ it("names the taken port and the PORT variable in one line, and exits with 1", a
     `Port ${port} on 127.0.0.1 is already in use: stop what holds it, or set PORT to another port.`,
   ]);
 });
+
+it("refuses sign-in settings that cannot work in one line naming the variable, and exits with 1", async () => {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    env: { ...process.env, PORT: "0", STORE: "memory", AUTH_ISSUER: "https://issuer.example", PUBLIC_URL: "" },
+    stdio: ["ignore", "pipe", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  expect(code).toBe(1);
+  expect(stderr.trim().split("\n")).toEqual([
+    "AUTH_ISSUER is set but PUBLIC_URL is not: set PUBLIC_URL to this server's public base URL.",
+  ]);
+});

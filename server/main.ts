@@ -1,19 +1,30 @@
 /**
- * Entry point: reads the environment (PORT, HOST, ALLOWED_ORIGINS; STORE = sqlite under DATA_DIR,
- * the default, | memory | redis at REDIS_URL), wires the job system to that store, builds the app
- * and listens. Everything else lives in createApp.
+ * Entry point: reads the environment (PORT, HOST, ALLOWED_ORIGINS, ALLOWED_HOSTS; STORE = sqlite under DATA_DIR,
+ * the default, | memory | redis at REDIS_URL; sign-in: AUTH_ISSUER, PUBLIC_URL, AUTH_SCOPES;
+ * sessions: MAX_SESSIONS, MAX_SESSIONS_PER_SUBJECT, SESSION_MIN_IDLE_SECONDS), wires the job system
+ * to that store, builds the app and listens. Everything else lives in createApp.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.js";
+import { readAuthOptions, resourceOf } from "./auth/auth-options.js";
 import { matchGifts } from "./gifts/matcher.js";
 import { createJobService } from "./jobs/job-service.js";
 import type { JobStore } from "./jobs/store.js";
 import { createMemoryStore } from "./jobs/stores/memory.js";
 import { createRedisStore } from "./jobs/stores/redis.js";
 import { createSqliteStore } from "./jobs/stores/sqlite.js";
-import { parseOrigins } from "./mcp/http/origin.js";
+import { isLoopback, parseHosts, parseOrigins } from "./mcp/http/origin.js";
+
+/** A whole number ≥ 1 from the environment, or undefined when unset. */
+function positiveInt(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === "") return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 1) throw new Error(`${name}=${raw} is not a whole number of at least 1.`);
+  return value;
+}
 
 const port = Number(process.env.PORT ?? 8787);
 const host = process.env.HOST ?? "127.0.0.1";
@@ -34,6 +45,26 @@ function openStore(kind = "sqlite"): JobStore {
   }
 }
 
+/** Reads one setting; a setting that cannot work ends the process with its one-line reason. */
+function setting<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
+}
+
+const auth = setting(() => readAuthOptions(process.env));
+const minIdleSeconds = setting(() => positiveInt("SESSION_MIN_IDLE_SECONDS"));
+const maxSessions = setting(() => positiveInt("MAX_SESSIONS"));
+const maxSessionsPerSubject = setting(() => positiveInt("MAX_SESSIONS_PER_SUBJECT"));
+// Host names to answer to besides loopback ones; bound beyond loopback with none named, any Host
+const namedHosts = [
+  ...parseHosts(process.env.ALLOWED_HOSTS),
+  ...(process.env.PUBLIC_URL && URL.canParse(process.env.PUBLIC_URL) ? [new URL(process.env.PUBLIC_URL).hostname] : []),
+];
+const allowedHosts = namedHosts.length === 0 && !isLoopback(host) ? "any" : namedHosts;
 // development only: a request may slow its job down to watch it in the harness
 const devPace = process.env.GIFTGENIUS_DEV === "1";
 const jobs = createJobService({
@@ -43,7 +74,12 @@ const jobs = createJobService({
 });
 const { app, close } = createApp({
   jobs,
+  auth,
+  maxSessions,
+  maxSessionsPerSubject,
+  sessionMinIdleMs: minIdleSeconds === undefined ? undefined : minIdleSeconds * 1000,
   allowedOrigins: parseOrigins(process.env.ALLOWED_ORIGINS),
+  allowedHosts,
   staticDir: "dist/harness",
   widgetDomain: process.env.WIDGET_DOMAIN || undefined,
   devPace,
@@ -53,6 +89,14 @@ const { app, close } = createApp({
 const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
   console.log(`GiftGenius MCP server: http://${host}:${info.port}/mcp`);
   console.log(`Local host harness:    http://${host}:${info.port}/`);
+  console.log(
+    auth
+      ? `Sign-in required: bearer tokens from ${auth.issuer} for ${resourceOf(auth)}, scope(s) ${auth.scopes.join(" ")}.`
+      : "Sign-in is off (AUTH_ISSUER unset): every caller is the same anonymous user.",
+  );
+  if (allowedHosts === "any") {
+    console.log(`Listening beyond loopback with no ALLOWED_HOSTS or PUBLIC_URL: any Host header is answered.`);
+  }
   if (devPace) console.log("Development mode (GIFTGENIUS_DEV=1): the harness may slow jobs down to watch them.");
 });
 server.on("error", (error: NodeJS.ErrnoException) => {

@@ -1,4 +1,4 @@
-import { mkdtempSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { loadWidget, toolMeta, WIDGET_MIME_TYPE } from "./widget.js";
@@ -65,5 +65,31 @@ describe("toolMeta", () => {
       "openai/visibility": "private",
     });
     expect(toolMeta(widget, { calledByWidget: true })).toEqual({ "openai/widgetAccessible": true });
+  });
+});
+
+describe("the built widget", () => {
+  const widget = loadWidget("dist/widget/index.html");
+
+  it("declares a CSP that allows no outside origin, and loads nothing from one", () => {
+    expect(widget.built).toBe(true);
+    expect(widget.meta.ui).toMatchObject({ csp: { connectDomains: [], resourceDomains: [] } });
+    expect(widget.meta["openai/widgetCSP"]).toEqual({ connect_domains: [], resource_domains: [] });
+    // every script and style is inlined: no src, href or url() points anywhere
+    const outside =
+      /(?:src|href)\s*=\s*["']?\s*(?:[a-z][a-z0-9+.-]*:)?\/\/|url\(\s*["']?\s*(?:[a-z][a-z0-9+.-]*:)?\/\//gi;
+    expect(widget.html.match(outside)).toBeNull();
+  });
+
+  it("never renders server text as HTML: no raw-HTML sink anywhere in its source", () => {
+    const sinks =
+      /dangerouslySetInnerHTML|innerHTML|outerHTML|insertAdjacentHTML|document\.write|createContextualFragment/;
+    const sources = readdirSync("web/widget", { recursive: true, encoding: "utf8" }).filter(
+      (f) => /\.tsx?$/.test(f) && !/\.test\.tsx?$/.test(f),
+    );
+    expect(sources.length).toBeGreaterThan(10);
+    for (const file of sources) {
+      expect(readFileSync(join("web/widget", file), "utf8"), file).not.toMatch(sinks);
+    }
   });
 });

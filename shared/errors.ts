@@ -13,6 +13,7 @@ const ERROR_CODES = [
   "unknown_job",
   "job_not_finished",
   "interrupted",
+  "unauthorized",
   "internal",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];

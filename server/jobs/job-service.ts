@@ -52,6 +52,8 @@ export type JobService = {
   getResult(args: z.output<typeof GetJobResultInput>, caller: Caller): Promise<Outcome<GetJobResultResult>>;
   /** The part of the result from person `offset` (default 0), bounded in size, for the result resource. */
   readResult(jobId: string, caller: Caller, offset?: number): Promise<Outcome<JobResultPage>>;
+  /** The access gate's answer alone: `unknown_job` unless `caller` may read the job. */
+  checkAccess(jobId: string, caller: Caller): Promise<Outcome<null>>;
   cancel(args: z.infer<typeof CancelJobInput>, caller: Caller): Promise<Outcome<z.infer<typeof CancelJobOutput>>>;
   /** Waits until the job ends or time is up, calling `onView` whenever the view changes. */
   waitFor(
@@ -255,6 +257,11 @@ export function createJobService({
     waitFor: tracked(reads.waitFor),
     getResult: tracked(reads.getResult),
     readResult: tracked(reads.readResult),
+    checkAccess: tracked(async (jobId: string, caller: Caller) => {
+      await ready;
+      const gated = await gate(jobId, caller);
+      return gated.ok ? ok(null) : gated;
+    }),
 
     start: tracked(async (args: StartBulkArgs, caller: Caller, options: StartOptions = {}) => {
       await ready;

@@ -9,10 +9,10 @@ import { forwardJobEvents, type SessionState } from "./notifications.js";
 import type { GiftServer } from "./server-types.js";
 
 /** A session's outgoing notifications, captured where the SDK server would send them. */
-function session(sessionId: string, subscriptions: [string, string][] = []) {
+function session(sessionId: string, subject: string, subscriptions: [string, string][] = []) {
   const sent: ServerNotification[] = [];
   const server = { notification: async (n: ServerNotification) => void sent.push(n) } as unknown as GiftServer;
-  const state: SessionState = { sessionId, subscriptions: new Map(subscriptions), logLevel: "info" };
+  const state: SessionState = { sessionId, subject, subscriptions: new Map(subscriptions), logLevel: "info" };
   return { server, state, sent, methods: () => sent.map((n) => n.method) };
 }
 
@@ -22,10 +22,13 @@ describe("forwardJobEvents", () => {
     const start = await jobs.start({ csv: employeeCsv(20), occasion: "birthday", budgetPerPerson: 40 }, ALICE);
     if (!start.ok) throw new Error(start.error.message);
     const uri = URI.jobResult(start.value.jobId);
-    const owner = session(ALICE.sessionId);
-    const ownerElsewhere = session("s-alice-2", [[uri, ALICE.subject]]);
-    const stranger = session(BOB.sessionId, [[uri, BOB.subject]]);
-    const stops = [owner, ownerElsewhere, stranger].map((s) => forwardJobEvents(s.server, s.state, jobs));
+    const owner = session(ALICE.sessionId, ALICE.subject);
+    const ownerElsewhere = session("s-alice-2", ALICE.subject, [[uri, ALICE.subject]]);
+    const stranger = session(BOB.sessionId, BOB.subject, [[uri, BOB.subject]]);
+    // a session of another subject that somehow carries the owner's session id hears nothing
+    const impostor = session(ALICE.sessionId, BOB.subject, [[uri, BOB.subject]]);
+    const all = [owner, ownerElsewhere, stranger, impostor];
+    const stops = all.map((s) => forwardJobEvents(s.server, s.state, jobs));
     await settle(jobs, start.value.jobId);
     stops.forEach((stop) => stop());
     await jobs.close();
@@ -34,5 +37,6 @@ describe("forwardJobEvents", () => {
     expect(owner.methods()).toContain("notifications/message");
     expect(ownerElsewhere.methods()).toEqual(["notifications/resources/updated"]);
     expect(stranger.sent).toEqual([]);
+    expect(impostor.sent).toEqual([]);
   });
 });

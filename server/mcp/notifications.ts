@@ -14,6 +14,8 @@ import type { GiftServer } from "./server-types.js";
 /** What a session remembers between requests. */
 export type SessionState = {
   sessionId?: string;
+  /** The subject that initialized the session; only its own jobs are told to it. */
+  subject?: string;
   /** Resource URIs the client subscribed to, with the subject that subscribed. */
   subscriptions: Map<string, string>;
   /** Set by `logging/setLevel`; no log notifications before that. */
@@ -48,7 +50,7 @@ export function forwardJobEvents(server: GiftServer, state: SessionState, jobs: 
   };
   return jobs.onEvent(({ event, owner }: JobEventNotice) => {
     if (state.sessionId === undefined) return;
-    const mine = owner.sessionId === state.sessionId;
+    const mine = owner.sessionId === state.sessionId && owner.subject === state.subject;
     if (mine) send(toNotification(event));
     const resultUri = URI.jobResult(event.jobId);
     // only the job's owner learns that its result changed, as only the owner may read it

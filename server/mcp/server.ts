@@ -20,6 +20,7 @@ import {
   type ServerRequest,
   ErrorCode,
 } from "@modelcontextprotocol/sdk/types.js";
+import { subjectOf } from "../auth/subject.js";
 import { CATALOG, type CatalogItem } from "../gifts/catalog.js";
 import type { Caller } from "../jobs/access.js";
 import type { JobService } from "../jobs/job-service.js";
@@ -28,9 +29,16 @@ import type { Widget } from "../widget.js";
 import { forwardJobEvents, type SessionState } from "./notifications.js";
 import { createPrompts, type Prompts } from "./prompts.js";
 import { createResources, type Resources } from "./resources.js";
+import { clip } from "./input-errors.js";
 import { JsonRpcError } from "./rpc-error.js";
 import type { GiftServer } from "./server-types.js";
-import { createToolRegistry, type ToolContext, type ToolRegistry, type ToolSpec } from "./tool-registry.js";
+import {
+  createToolRegistry,
+  type ToolContext,
+  type ToolRegistry,
+  type ToolSecurity,
+  type ToolSpec,
+} from "./tool-registry.js";
 import { cancelJobTool } from "./tools/cancel-job.js";
 import { getJobEventsTool } from "./tools/get-job-events.js";
 import { getJobResultTool } from "./tools/get-job-result.js";
@@ -54,6 +62,8 @@ export type McpDeps = {
   onError?: (error: unknown) => void;
   /** Lets a request slow its job down (`_meta["giftgenius/paceMs"]`), to watch it: development only. */
   devPace?: boolean;
+  /** With sign-in: the scopes each tool needs and how to ask for them. */
+  security?: ToolSecurity;
 };
 
 /** The connection-independent parts, built once per app. */
@@ -66,7 +76,7 @@ export function createToolSpecs({
   widget,
   catalog = CATALOG,
   devPace = false,
-}: Omit<McpDeps, "onError">): ToolSpec[] {
+}: Omit<McpDeps, "onError" | "security">): ToolSpec[] {
   const cheapestPrice = Math.min(...catalog.map((i) => i.price));
   return [
     suggestGiftsTool({ matchGifts, cheapestPrice, widget }),
@@ -80,20 +90,26 @@ export function createToolSpecs({
 
 export function createMcpShared(deps: McpDeps): McpShared {
   const { jobs, widget, catalog = CATALOG, onError } = deps;
-  const tools = createToolRegistry(createToolSpecs(deps), onError);
+  const tools = createToolRegistry(createToolSpecs(deps), onError, deps.security);
   return { jobs, tools, resources: createResources({ jobs, widget, catalog }), prompts: createPrompts() };
 }
+
+/** A job's result resource, as the `gifts://jobs/{jobId}/result` template names it. */
+const JOB_RESULT = /^gifts:\/\/jobs\/([^/]+)\/result$/;
+/** MCP's code for an unknown resource. */
+const RESOURCE_NOT_FOUND = -32002;
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 function callerOf(extra: Extra): Caller {
-  return { subject: extra.authInfo?.clientId ?? "anonymous", sessionId: extra.sessionId };
+  return { subject: subjectOf(extra.authInfo), sessionId: extra.sessionId };
 }
 
 function toolContext(extra: Extra): ToolContext {
   const token = extra._meta?.progressToken;
   return {
     caller: callerOf(extra),
+    scopes: extra.authInfo?.scopes,
     signal: extra.signal,
     meta: extra._meta ?? {},
     progress:
@@ -136,10 +152,19 @@ export function buildMcpServer(shared: McpShared, stateful: boolean): BuiltServe
   server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
     shared.resources.read(request.params.uri, callerOf(extra)),
   );
-  server.setRequestHandler(SubscribeRequestSchema, (request, extra) => {
+  server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
     needsSession("resources/subscribe");
-    shared.resources.assertKnown(request.params.uri);
-    state.subscriptions.set(request.params.uri, callerOf(extra).subject);
+    const { uri } = request.params;
+    shared.resources.assertKnown(uri);
+    const caller = callerOf(extra);
+    const jobId = JOB_RESULT.exec(uri)?.[1];
+    if (jobId !== undefined) {
+      // someone else's job reads exactly as a missing one, as it does on resources/read
+      const access = await shared.jobs.checkAccess(jobId, caller);
+      if (!access.ok)
+        throw new JsonRpcError(RESOURCE_NOT_FOUND, "Resource not found", { uri: clip(uri), reason: access.error });
+    }
+    state.subscriptions.set(uri, caller.subject);
     return {};
   });
   server.setRequestHandler(UnsubscribeRequestSchema, (request) => {

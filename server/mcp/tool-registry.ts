@@ -1,7 +1,8 @@
 /**
  * The tools as data: each `ToolSpec` carries its shared zod schemas and its handler. The
  * `tools/list` answer (JSON Schemas included) is computed once per registry, not per request;
- * `call` checks the arguments against the input schema and turns failures into results.
+ * `call` checks the caller's scopes and the arguments, and turns failures into results. Each tool
+ * declares what sign-in it needs (`securitySchemes`): OAuth 2 scopes with sign-in, none without.
  */
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod/mini";
@@ -19,6 +20,8 @@ export type ToolContext = {
   signal: AbortSignal;
   /** The request's `_meta` (progress token, the host's hints such as `openai/locale`). */
   meta: Record<string, unknown>;
+  /** The scopes of the caller's verified token; undefined while sign-in is off. */
+  scopes?: readonly string[];
   /** Reports progress when the caller sent a `progressToken`; does nothing otherwise. */
   progress(progress: number, total: number, message?: string): void;
 };
@@ -43,6 +46,12 @@ export type ToolRegistry = {
   call(name: string, args: unknown, ctx: ToolContext): Promise<CallToolResult>;
 };
 
+/** With sign-in: the scopes every tool needs, and the `WWW-Authenticate` challenge asking for them. */
+export type ToolSecurity = {
+  scopes: string[];
+  challenge(error: string, description: string): string;
+};
+
 /** What an `isError` result carries, next to the success shape in each advertised output schema. */
 const ErrorEnvelope = z.object({ error: ToolErrorSchema });
 
@@ -52,8 +61,9 @@ function objectSchema(schema: z.ZodMiniType, io: "input" | "output"): Tool["inpu
   return { ...json, type: "object" } as Tool["inputSchema"];
 }
 
-function describe(spec: ToolSpec): Tool {
-  return {
+function describe(spec: ToolSpec, security: ToolSecurity | undefined): Tool {
+  const securitySchemes = security ? [{ type: "oauth2", scopes: security.scopes }] : [{ type: "noauth" }];
+  const tool: Tool & { securitySchemes: unknown[] } = {
     name: spec.name,
     title: spec.title,
     description: spec.description,
@@ -62,15 +72,31 @@ function describe(spec: ToolSpec): Tool {
     // so the error envelope is part of the advertised shape.
     outputSchema: objectSchema(z.union([spec.output, ErrorEnvelope]), "output"),
     annotations: { title: spec.title, ...spec.annotations },
-    _meta: spec.meta,
+    // the field as hosts read it, and in _meta for clients whose schema drops unknown fields
+    securitySchemes,
+    _meta: { ...spec.meta, securitySchemes },
+  };
+  return tool;
+}
+
+/** A call whose token lacks scopes: the host reads the challenge and asks the user to sign in again. */
+function signInRequired(security: ToolSecurity, missing: string[]): CallToolResult {
+  const message = `This needs the scope(s) ${missing.join(" ")}, which your sign-in did not grant.`;
+  return {
+    ...failure({ code: "unauthorized", message, hint: "Sign in again and grant them, then call the tool again." }),
+    _meta: { "mcp/www_authenticate": [security.challenge("insufficient_scope", message)] },
   };
 }
 
-/** Builds the registry; `onError` hears about handlers that threw. */
-export function createToolRegistry(specs: ToolSpec[], onError: (error: unknown) => void = () => {}): ToolRegistry {
+/** Builds the registry; `onError` hears about handlers that threw; `security` is set with sign-in. */
+export function createToolRegistry(
+  specs: ToolSpec[],
+  onError: (error: unknown) => void = () => {},
+  security?: ToolSecurity,
+): ToolRegistry {
   const byName = new Map<string, ToolSpec>(specs.map((s) => [s.name, s]));
   const names = specs.map((s) => s.name).join(", ");
-  const list = { tools: specs.map(describe) };
+  const list = { tools: specs.map((spec) => describe(spec, security)) };
   return {
     list,
     async call(name, args, ctx) {
@@ -79,6 +105,10 @@ export function createToolRegistry(specs: ToolSpec[], onError: (error: unknown) 
         throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool "${clip(name)}". Available tools: ${names}.`, {
           tool: clip(name),
         });
+      }
+      if (security) {
+        const missing = security.scopes.filter((s) => !ctx.scopes?.includes(s));
+        if (missing.length > 0) return signInRequired(security, missing);
       }
       const parsed = spec.input.safeParse(args ?? {});
       if (!parsed.success) {

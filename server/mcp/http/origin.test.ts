@@ -1,4 +1,4 @@
-import { isAllowedOrigin, parseOrigins } from "./origin.js";
+import { isAllowedHost, isAllowedOrigin, isLoopback, parseHosts, parseOrigins } from "./origin.js";
 
 describe("isAllowedOrigin", () => {
   const allowed = new Set(["https://harness.example"]);
@@ -30,5 +30,32 @@ describe("parseOrigins", () => {
       "http://localhost:5173",
     ]);
     expect(parseOrigins(undefined)).toEqual([]);
+  });
+});
+
+describe("isAllowedHost", () => {
+  const allowed = new Set(parseHosts("gifts.example.com, Tunnel.Example:8443"));
+
+  it("answers to loopback names on any port, and to the configured names", () => {
+    for (const host of ["127.0.0.1:8787", "localhost", "LOCALHOST:1", "[::1]:8787"]) {
+      expect(isAllowedHost(host, allowed), host).toBe(true);
+      expect(isAllowedHost(host, new Set()), host).toBe(true);
+    }
+    expect(isAllowedHost("gifts.example.com", allowed)).toBe(true);
+    expect(isAllowedHost("tunnel.example:443", allowed)).toBe(true);
+  });
+
+  it("refuses any other name, as a DNS-rebinding page would send, and a missing or broken Host", () => {
+    for (const host of ["evil.example:8787", "gifts.example.com.evil.example", "127.0.0.2:8787", "", null, "a b"]) {
+      expect(isAllowedHost(host, allowed), String(host)).toBe(false);
+    }
+    expect(isAllowedHost("evil.example", "any")).toBe(true);
+  });
+});
+
+describe("isLoopback", () => {
+  it("knows the loopback names a server may be bound to", () => {
+    for (const host of ["127.0.0.1", "localhost", "::1", "[::1]"]) expect(isLoopback(host), host).toBe(true);
+    for (const host of ["0.0.0.0", "::", "192.168.1.2"]) expect(isLoopback(host), host).toBe(false);
   });
 });

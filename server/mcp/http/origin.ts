@@ -1,7 +1,8 @@
 /**
- * Which browser origins may call /mcp. Requests without an `Origin` (non-browser clients) pass;
- * configured origins pass; and a page served by this very server on a loopback host passes, which
- * is how the local harness calls it. A DNS-rebinding page has a foreign host, so it does not.
+ * Which browser origins may call /mcp, and which `Host` names this server answers to. Requests
+ * without an `Origin` (non-browser clients) pass; configured origins pass; and a page served by
+ * this very server on a loopback host passes, which is how the local harness calls it. A
+ * DNS-rebinding page has a foreign host name, which the `Host` check refuses outright.
  */
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -30,3 +31,30 @@ export function parseOrigins(list: string | undefined): string[] {
     .map((s) => s.trim().replace(/\/+$/, ""))
     .filter(Boolean);
 }
+
+/** The host name of a `Host` header or an ALLOWED_HOSTS entry, port dropped, lower case; "" if none. */
+function hostName(host: string): string {
+  try {
+    return new URL(`http://${host.trim()}`).hostname;
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * True when this server answers to the request's `Host`: a loopback name, or one of `allowed`
+ * (host names, from ALLOWED_HOSTS and PUBLIC_URL). `"any"` turns the check off.
+ */
+export function isAllowedHost(host: string | null | undefined, allowed: ReadonlySet<string> | "any"): boolean {
+  if (allowed === "any") return true;
+  const name = hostName(host ?? "");
+  return LOOPBACK.has(name) || allowed.has(name);
+}
+
+/** Parses `ALLOWED_HOSTS` ("gifts.example.com, tunnel.example:8443") into host names. */
+export function parseHosts(list: string | undefined): string[] {
+  return (list ?? "").split(",").map(hostName).filter(Boolean);
+}
+
+/** True for the loopback names this server may be bound to (HOST). */
+export const isLoopback = (host: string): boolean => LOOPBACK.has(hostName(host)) || host === "::1";

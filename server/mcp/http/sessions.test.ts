@@ -258,3 +258,83 @@ describe("idle sessions", () => {
     }
   });
 });
+
+describe("at the session limit", () => {
+  const initialize = (url: URL) =>
+    postRaw(
+      url,
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id: 0,
+        method: "initialize",
+        params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "flood", version: "1" } },
+      }),
+    );
+  const ping = (url: URL, headers: Record<string, string>) =>
+    postRaw(url, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" }), headers).then((r) => r.status);
+  const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+  it("refuses a flood of newcomers with 503 and Retry-After while every session is in use", async () => {
+    const full = await startTestServer({ maxSessions: 4, sessionMinIdleMs: 60_000 });
+    try {
+      const inUse = await Promise.all(Array.from({ length: 4 }, () => openRawSession(full.mcpUrl)));
+      const flood = await Promise.all(Array.from({ length: 50 }, () => initialize(full.mcpUrl)));
+      for (const response of flood) {
+        expect(response.status).toBe(503);
+        expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(0);
+        expect(response.headers.get("mcp-session-id")).toBeNull();
+        const body = await response.json();
+        expect(body.error.message).toMatch(/limit of 4 sessions, all in use\. Try again in \d+ s\./);
+      }
+      for (const session of inUse) expect(await ping(full.mcpUrl, session.headers)).toBe(200);
+    } finally {
+      await full.close();
+    }
+  });
+
+  it("makes room by closing the least recently used session idle past the floor, never one with an open stream", async () => {
+    const full = await startTestServer({ maxSessions: 3, sessionMinIdleMs: 150 });
+    try {
+      const [streaming, idle, busy] = [
+        await openRawSession(full.mcpUrl),
+        await openRawSession(full.mcpUrl),
+        await openRawSession(full.mcpUrl),
+      ];
+      const stream = await fetch(full.mcpUrl, { headers: { accept: "text/event-stream", ...streaming.headers } });
+      expect(stream.status).toBe(200);
+      await sleep(300);
+      // `busy` is used again, so it is within the floor; `streaming` is idle but listening
+      expect(await ping(full.mcpUrl, busy.headers)).toBe(200);
+      const newcomer = await initialize(full.mcpUrl);
+      expect(newcomer.status).toBe(200);
+      expect(newcomer.headers.get("mcp-session-id")).toEqual(expect.any(String));
+      await newcomer.body?.cancel();
+      expect(await ping(full.mcpUrl, idle.headers)).toBe(404);
+      expect(await ping(full.mcpUrl, busy.headers)).toBe(200);
+      expect(await ping(full.mcpUrl, streaming.headers)).toBe(200);
+      await stream.body?.cancel();
+    } finally {
+      await full.close();
+    }
+  });
+
+  it("caps one subject's sessions with 429, closing that subject's idle ones first", async () => {
+    const capped = await startTestServer({ maxSessionsPerSubject: 2, sessionMinIdleMs: 150 });
+    try {
+      const [first, second] = [await openRawSession(capped.mcpUrl), await openRawSession(capped.mcpUrl)];
+      const refused = await initialize(capped.mcpUrl);
+      expect(refused.status).toBe(429);
+      expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+      expect((await refused.json()).error.message).toMatch(/already has 2 open\. End one you no longer use/);
+      await sleep(300);
+      expect(await ping(capped.mcpUrl, second.headers)).toBe(200);
+      const admitted = await initialize(capped.mcpUrl);
+      expect(admitted.status).toBe(200);
+      await admitted.body?.cancel();
+      expect(await ping(capped.mcpUrl, first.headers)).toBe(404);
+      expect(await ping(capped.mcpUrl, second.headers)).toBe(200);
+    } finally {
+      await capped.close();
+    }
+  });
+});

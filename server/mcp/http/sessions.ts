@@ -1,11 +1,16 @@
 /**
  * Stateful MCP sessions: each `initialize` gets its own SDK server and transport (never one server
- * shared by clients), an `Mcp-Session-Id`, and a bounded event store for resumable SSE. Sessions end
- * on DELETE, on app close, or after sitting idle with no open stream.
+ * shared by clients), an `Mcp-Session-Id` bound to the subject that initialized it, and a bounded
+ * event store for resumable SSE. Sessions end on DELETE, on app close, or after sitting idle with
+ * no open stream. At the limit, only a session idle for longer than a floor makes room; otherwise
+ * the newcomer is refused, so a flood of `initialize` calls cannot push out sessions in use.
  */
 import { randomUUID } from "node:crypto";
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { createEventBudget } from "./event-budget.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { subjectOf } from "../../auth/subject.js";
 import { createEventStore } from "./event-store.js";
 import { jsonRpcError } from "./http-body.js";
 import { guardRequests } from "./request-guard.js";
@@ -16,8 +21,12 @@ export type SessionOptions = {
   build: () => BuiltServer;
   /** A session with no request and no open stream for this long is closed. */
   idleMs: number;
-  /** Past this many, the least recently used idle session is closed to make room. */
+  /** Past this many, the least recently used session idle for over `minIdleMs` is closed to make room. */
   maxSessions: number;
+  /** Sessions used more recently than this are never closed to make room. */
+  minIdleMs: number;
+  /** Past this many sessions of one subject, that subject's new ones are refused (or its idle ones closed). */
+  maxSessionsPerSubject: number;
   onError: (error: Error) => void;
 };
 
@@ -27,26 +36,44 @@ const SESSION_NOT_FOUND = -32001;
 type Session = {
   transport: WebStandardStreamableHTTPServerTransport;
   built: BuiltServer;
+  subject: string;
   lastSeen: number;
   openStreams: number;
 };
 
 export type Sessions = {
-  /** Handles an `initialize` POST: a new session, or the error the SDK gives. */
-  open(req: Request, body: unknown): Promise<Response>;
-  /** Handles any request carrying an `Mcp-Session-Id`. */
-  handle(sessionId: string, req: Request, body?: unknown): Promise<Response>;
+  /** Handles an `initialize` POST: a new session, a refusal at the limit, or the error the SDK gives. */
+  open(req: Request, body: unknown, auth?: AuthInfo): Promise<Response>;
+  /** Handles any request carrying an `Mcp-Session-Id`; only the session's own subject may use it. */
+  handle(sessionId: string, req: Request, body?: unknown, auth?: AuthInfo): Promise<Response>;
   readonly size: number;
   close(): Promise<void>;
 };
 
-export function createSessions({ build, idleMs, maxSessions, onError }: SessionOptions): Sessions {
+const notFound = () =>
+  jsonRpcError(
+    404,
+    SESSION_NOT_FOUND,
+    "Session not found: it ended or never existed. Send initialize to start a new one.",
+  );
+
+export function createSessions(options: SessionOptions): Sessions {
+  const { build, idleMs, maxSessions, minIdleMs, maxSessionsPerSubject, onError } = options;
   // Map order is least recently used first: every request moves its session to the end.
   const sessions = new Map<string, Session>();
   const eventBudget = createEventBudget();
+  const perSubject = new Map<string, number>();
 
   const closeSession = async (session: Session) => {
     await session.transport.close().catch(onError);
+  };
+  const forget = (id: string) => {
+    const session = sessions.get(id);
+    if (!session) return;
+    sessions.delete(id);
+    const count = (perSubject.get(session.subject) ?? 1) - 1;
+    if (count > 0) perSubject.set(session.subject, count);
+    else perSubject.delete(session.subject);
   };
 
   const sweep = setInterval(
@@ -60,54 +87,102 @@ export function createSessions({ build, idleMs, maxSessions, onError }: SessionO
   );
   sweep.unref();
 
-  const makeRoom = () => {
-    if (sessions.size < maxSessions) return;
-    for (const session of sessions.values()) {
-      if (session.openStreams === 0) return void closeSession(session);
+  /**
+   * Closes the least recently used session (of `subject`, when given) that has no open stream and
+   * has been idle past the floor. Returns 0 when it did, else the seconds until one could be.
+   */
+  const evict = (subject?: string): number => {
+    const now = Date.now();
+    let waitMs = minIdleMs;
+    for (const [id, session] of sessions) {
+      if (session.openStreams > 0 || (subject !== undefined && session.subject !== subject)) continue;
+      const idle = now - session.lastSeen;
+      if (idle > minIdleMs) {
+        forget(id);
+        void closeSession(session);
+        return 0;
+      }
+      // least recently used first: the first candidate is the first to pass the floor
+      waitMs = minIdleMs - idle;
+      break;
     }
+    return Math.max(1, Math.ceil(waitMs / 1000));
+  };
+
+  const refuse = (status: number, message: string, retryAfter: number) => {
+    const response = jsonRpcError(status, ErrorCode.InternalError, message);
+    response.headers.set("retry-after", String(retryAfter));
+    return response;
+  };
+
+  /** Makes room for one more session of `subject`, or says why there is none. */
+  const makeRoom = (subject: string): Response | undefined => {
+    if ((perSubject.get(subject) ?? 0) >= maxSessionsPerSubject) {
+      const wait = evict(subject);
+      if (wait > 0) {
+        return refuse(
+          429,
+          `Too many sessions: this account already has ${maxSessionsPerSubject} open. ` +
+            `End one you no longer use (DELETE /mcp with its Mcp-Session-Id), or try again in ${wait} s.`,
+          wait,
+        );
+      }
+    }
+    if (sessions.size >= maxSessions) {
+      const wait = evict();
+      if (wait > 0) {
+        return refuse(
+          503,
+          `The server is at its limit of ${maxSessions} sessions, all in use. Try again in ${wait} s.`,
+          wait,
+        );
+      }
+    }
+    return undefined;
   };
 
   return {
-    async open(req, body) {
-      makeRoom();
+    async open(req, body, auth) {
+      const subject = subjectOf(auth);
+      const refusal = makeRoom(subject);
+      if (refusal) return refusal;
       const built = build();
+      built.state.subject = subject;
       const transport = new WebStandardStreamableHTTPServerTransport({
         sessionIdGenerator: randomUUID,
         eventStore: createEventStore({ budget: eventBudget }),
         onsessioninitialized: (id) => {
           built.state.sessionId = id;
           sessions.set(id, session);
+          perSubject.set(subject, (perSubject.get(subject) ?? 0) + 1);
         },
       });
-      const session: Session = { transport, built, lastSeen: Date.now(), openStreams: 0 };
+      const session: Session = { transport, built, subject, lastSeen: Date.now(), openStreams: 0 };
       transport.onerror = onError;
       built.server.onclose = () => {
-        if (built.state.sessionId !== undefined) sessions.delete(built.state.sessionId);
+        if (built.state.sessionId !== undefined && sessions.get(built.state.sessionId) === session) {
+          forget(built.state.sessionId);
+        }
         built.dispose();
       };
       await built.server.connect(transport);
       guardRequests(transport);
-      const response = await transport.handleRequest(req, { parsedBody: body });
+      const response = await transport.handleRequest(req, { parsedBody: body, authInfo: auth });
       if (transport.sessionId === undefined) await closeSession(session);
       return response;
     },
 
-    async handle(sessionId, req, body) {
+    async handle(sessionId, req, body, auth) {
       const session = sessions.get(sessionId);
-      if (!session) {
-        return jsonRpcError(
-          404,
-          SESSION_NOT_FOUND,
-          "Session not found: it ended or never existed. Send initialize to start a new one.",
-        );
-      }
+      // another subject's session answers exactly as one that does not exist
+      if (!session || session.subject !== subjectOf(auth)) return notFound();
       sessions.delete(sessionId);
       sessions.set(sessionId, session);
       session.lastSeen = Date.now();
-      const response = await session.transport.handleRequest(
-        req,
-        body === undefined ? undefined : { parsedBody: body },
-      );
+      const response = await session.transport.handleRequest(req, {
+        ...(body === undefined ? {} : { parsedBody: body }),
+        authInfo: auth,
+      });
       if (req.method !== "GET" || response.status !== 200) return response;
       // An open GET stream keeps the session alive however long it stays quiet.
       session.openStreams++;

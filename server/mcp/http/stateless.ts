@@ -4,6 +4,7 @@
  * closed: servers wait in a small pool, each serving one request at a time, so a call costs no
  * server construction. Answers are plain JSON unless a request asked for progress (then SSE).
  */
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { guardRequests } from "./request-guard.js";
 import type { BuiltServer } from "../server.js";
@@ -17,7 +18,7 @@ export type StatelessOptions = {
 };
 
 export type Stateless = {
-  handle(req: Request, body: unknown, stream: boolean): Promise<Response>;
+  handle(req: Request, body: unknown, stream: boolean, auth?: AuthInfo): Promise<Response>;
   close(): Promise<void>;
 };
 
@@ -26,7 +27,7 @@ export function createStateless({ build, poolSize, onError }: StatelessOptions):
   let closed = false;
 
   return {
-    async handle(req, body, stream) {
+    async handle(req, body, stream, auth) {
       const built = idle.pop() ?? build();
       const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: !stream });
       transport.onerror = onError;
@@ -44,7 +45,7 @@ export function createStateless({ build, poolSize, onError }: StatelessOptions):
         });
       };
       try {
-        const response = await transport.handleRequest(req, { parsedBody: body });
+        const response = await transport.handleRequest(req, { parsedBody: body, authInfo: auth });
         if (stream && response.body !== null && response.headers.get("content-type")?.startsWith("text/event-stream")) {
           return watchBody(response, release);
         }

@@ -3,6 +3,7 @@
  * (`initialize`), or to the stateless path, after the body checks of `http-body.ts`. The SDK's
  * `WebStandardStreamableHTTPServerTransport` does the protocol work behind each route.
  */
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { jsonRpcError, readJsonRpcBody, type BodyReader } from "./http-body.js";
 import { buildMcpServer, type McpShared } from "../server.js";
@@ -15,13 +16,19 @@ export type McpHttpOptions = {
   maxBodyBytes: number;
   sessionIdleMs?: number;
   maxSessions?: number;
+  /** Sessions used more recently than this are never closed to make room for new ones. */
+  sessionMinIdleMs?: number;
+  maxSessionsPerSubject?: number;
   statelessPoolSize?: number;
   onError?: (error: Error) => void;
 };
 
 export type McpHttpHandler = {
-  /** `readBody` reads the POST body faster than `req` can, when the runtime allows. */
-  handle(req: Request, readBody?: BodyReader): Promise<Response>;
+  /**
+   * `readBody` reads the POST body faster than `req` can, when the runtime allows; `auth` is the
+   * caller's verified token (none while sign-in is off).
+   */
+  handle(req: Request, readBody?: BodyReader, auth?: AuthInfo): Promise<Response>;
   readonly sessionCount: number;
   close(): Promise<void>;
 };
@@ -31,6 +38,8 @@ export function createMcpHttpHandler({
   maxBodyBytes,
   sessionIdleMs = 30 * 60_000,
   maxSessions = 10_000,
+  sessionMinIdleMs = 60_000,
+  maxSessionsPerSubject = Infinity,
   statelessPoolSize = 64,
   onError = () => {},
 }: McpHttpOptions): McpHttpHandler {
@@ -38,6 +47,8 @@ export function createMcpHttpHandler({
     build: () => buildMcpServer(shared, true),
     idleMs: sessionIdleMs,
     maxSessions,
+    minIdleMs: sessionMinIdleMs,
+    maxSessionsPerSubject,
     onError,
   });
   const stateless = createStateless({
@@ -47,19 +58,19 @@ export function createMcpHttpHandler({
   });
 
   return {
-    async handle(req, readBody) {
+    async handle(req, readBody, auth) {
       const sessionId = req.headers.get("mcp-session-id");
       switch (req.method) {
         case "POST": {
           const read = await readJsonRpcBody(req, maxBodyBytes, readBody);
           if (!read.ok) return read.response;
-          if (sessionId) return sessions.handle(sessionId, req, read.body);
-          if (read.initialize) return sessions.open(req, read.body);
-          return stateless.handle(req, read.body, read.wantsProgress);
+          if (sessionId) return sessions.handle(sessionId, req, read.body, auth);
+          if (read.initialize) return sessions.open(req, read.body, auth);
+          return stateless.handle(req, read.body, read.wantsProgress, auth);
         }
         case "GET":
         case "DELETE":
-          if (sessionId) return sessions.handle(sessionId, req);
+          if (sessionId) return sessions.handle(sessionId, req, undefined, auth);
           // Stateless clients have no stream to open or session to end.
           return req.method === "GET"
             ? withAllow(

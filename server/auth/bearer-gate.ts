@@ -1,0 +1,80 @@
+/**
+ * The sign-in gate in front of /mcp (an OAuth 2.1 protected resource, as the MCP authorization spec
+ * asks): a request without a valid bearer token gets 401 with a `WWW-Authenticate` challenge that
+ * points at the protected-resource metadata; a token without the needed scopes gets 403
+ * `insufficient_scope`. The metadata (RFC 9728) itself is served by `resourceMetadata`.
+ */
+import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { jsonRpcError } from "../mcp/http/http-body.js";
+import { resourceMetadataUrl, resourceOf, type AuthOptions } from "./auth-options.js";
+import { createTokenVerifier } from "./verify-token.js";
+
+export type BearerGate = {
+  /** The caller's verified token, or the refusal to send back. */
+  check(authorization: string | null | undefined): Promise<{ auth: AuthInfo } | { refusal: Response }>;
+  /** The `WWW-Authenticate` value for a call refused for want of a token or scope. */
+  challenge(error?: string, description?: string, scopes?: string[]): string;
+  /** The RFC 9728 metadata document. */
+  readonly metadata: Record<string, unknown>;
+};
+
+const quoted = (value: string) => `"${value.replace(/["\\]/g, "")}"`;
+
+export function createBearerGate(options: AuthOptions, onError?: (error: unknown) => void): BearerGate {
+  const verify = createTokenVerifier(options, onError);
+  const challenge = (error?: string, description?: string, scopes = options.scopes) => {
+    const params = [
+      error && `error=${quoted(error)}`,
+      description && `error_description=${quoted(description)}`,
+      `resource_metadata=${quoted(resourceMetadataUrl(options))}`,
+      scopes.length > 0 && `scope=${quoted(scopes.join(" "))}`,
+    ].filter(Boolean);
+    return `Bearer ${params.join(", ")}`;
+  };
+  const refuse = (status: number, message: string, header?: string) => {
+    const response = jsonRpcError(status, ErrorCode.InvalidRequest, message);
+    if (header) response.headers.set("www-authenticate", header);
+    return { refusal: response };
+  };
+
+  return {
+    challenge,
+    metadata: {
+      resource: resourceOf(options),
+      authorization_servers: [options.issuer],
+      scopes_supported: options.scopes,
+      bearer_methods_supported: ["header"],
+      resource_name: "GiftGenius",
+    },
+    async check(authorization) {
+      const match = /^Bearer[ ]+([^\s]+)\s*$/i.exec(authorization ?? "");
+      if (!match) {
+        return refuse(
+          401,
+          "Unauthorized: sign in first. Send an OAuth access token as `Authorization: Bearer <token>`; " +
+            "the WWW-Authenticate header says where to get one.",
+          challenge(),
+        );
+      }
+      const result = await verify(match[1]);
+      if (result.ok) return { auth: result.auth };
+      switch (result.problem) {
+        case "invalid_token":
+          return refuse(
+            401,
+            `Unauthorized: ${result.description} Sign in again to get a new token.`,
+            challenge("invalid_token", result.description),
+          );
+        case "insufficient_scope":
+          return refuse(
+            403,
+            `Forbidden: ${result.description} Sign in again granting the scope(s) ${options.scopes.join(" ")}.`,
+            challenge("insufficient_scope", result.description),
+          );
+        case "unavailable":
+          return refuse(503, result.description);
+      }
+    },
+  };
+}

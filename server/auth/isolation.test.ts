@@ -1,0 +1,157 @@
+/**
+ * Whose data is whose, with two real signed-in subjects: Bob holding Alice's job id learns nothing
+ * of it on any path (tools, resources, subscriptions, his notification stream), and Alice's
+ * session id does not work for him.
+ */
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import { TOOL, URI } from "../../shared/tools.js";
+import { employeeCsv } from "../../test-kit/employee-csv.js";
+import { callTool, readJobHistory, startJob, startTestServer, toolText, type TestServer } from "../test-support.js";
+import { startTestProvider, type TestProvider } from "./test-provider.js";
+
+const RESOURCE = "https://gifts.example.test/mcp";
+
+let provider: TestProvider;
+let server: TestServer;
+const tokens = { alice: "", bob: "" };
+
+beforeAll(async () => {
+  provider = await startTestProvider();
+  server = await startTestServer({
+    auth: { issuer: provider.issuer, publicUrl: "https://gifts.example.test", scopes: ["gifts"] },
+  });
+  tokens.alice = await provider.signIn("alice", { resource: RESOURCE });
+  tokens.bob = await provider.signIn("bob", { resource: RESOURCE });
+});
+afterAll(async () => {
+  await server?.close();
+  await provider?.close();
+});
+
+type Heard = { method: string; params?: Record<string, unknown> };
+
+/** The official client as `who`, with its standalone GET stream open and every notification kept. */
+async function connectAs(who: keyof typeof tokens) {
+  let streamOpen = () => {};
+  const opened = new Promise<void>((resolve) => (streamOpen = resolve));
+  const fetchFn: FetchLike = async (url, init) => {
+    const response = await fetch(url, init);
+    if ((init?.method ?? "GET") === "GET" && response.ok) streamOpen();
+    return response;
+  };
+  const client = new Client({ name: `test-${who}`, version: "1.0.0" });
+  const transport = new StreamableHTTPClientTransport(server.mcpUrl, {
+    fetch: fetchFn,
+    requestInit: { headers: { authorization: `Bearer ${tokens[who]}` } },
+  });
+  const heard: Heard[] = [];
+  client.fallbackNotificationHandler = async (n) => void heard.push(n);
+  await client.connect(transport);
+  await opened;
+  return { client, heard, sessionId: transport.sessionId ?? "" };
+}
+
+/** What a tool or read says, with the job id taken out, so two answers can be compared. */
+const anonymised = (text: string, jobId: string) => text.split(jobId).join("<job>");
+
+const rpcError = async (call: Promise<unknown>) => {
+  const error = await call.then(
+    () => undefined,
+    (e: unknown) => e as { code?: number; message?: string; data?: unknown },
+  );
+  if (!error) throw new Error("expected a JSON-RPC error");
+  return { code: error.code, message: error.message, data: error.data };
+};
+
+describe("two signed-in subjects", () => {
+  it("Bob learns nothing of Alice's job on any path, and his stream never carries her notifications", async () => {
+    const alice = await connectAs("alice");
+    const bob = await connectAs("bob");
+    try {
+      const { jobId } = await startJob(alice.client, {
+        csv: employeeCsv(2000),
+        occasion: "farewell",
+        budgetPerPerson: 40,
+      });
+      await alice.client.subscribeResource({ uri: URI.jobResult(jobId) });
+      // a made-up id of the same shape: what "no such job" looks like
+      const missing = `job_${"x".repeat(22)}`;
+      const calls = [
+        [TOOL.getJobEvents, { afterSeq: 0 }],
+        [TOOL.waitForJob, { timeoutMs: 0 }],
+        [TOOL.getJobResult, {}],
+        [TOOL.cancelJob, {}],
+      ] as const;
+      for (const [tool, args] of calls) {
+        const foreign = await callTool(bob.client, tool, { jobId, ...args });
+        const unknown = await callTool(bob.client, tool, { jobId: missing, ...args });
+        expect(foreign.isError, tool).toBe(true);
+        expect(anonymised(JSON.stringify(foreign), jobId), tool).toBe(anonymised(JSON.stringify(unknown), missing));
+      }
+      for (const method of ["read", "subscribe"] as const) {
+        const call = (id: string) =>
+          method === "read"
+            ? bob.client.readResource({ uri: URI.jobResult(id) })
+            : bob.client.subscribeResource({ uri: URI.jobResult(id) });
+        const foreign = await rpcError(call(jobId));
+        const unknown = await rpcError(call(missing));
+        expect(foreign.code, method).toBe(-32002);
+        expect(anonymised(JSON.stringify(foreign), jobId), method).toBe(anonymised(JSON.stringify(unknown), missing));
+      }
+      // Alice still has her job, untouched by Bob's cancel: it finishes and she hears of it
+      const history = await readJobHistory(alice.client, jobId);
+      expect(history.events.map((e) => e.type)).not.toContain("job.canceled");
+      const done = await callTool(alice.client, TOOL.waitForJob, { jobId, timeoutMs: 20_000 });
+      expect(toolText(done)).toMatch(/completed/);
+      await vi.waitFor(() =>
+        expect(alice.heard.map((n) => n.method)).toEqual(
+          expect.arrayContaining(["notifications/job/completed", "notifications/resources/updated"]),
+        ),
+      );
+      expect(JSON.stringify(bob.heard)).not.toContain(jobId);
+    } finally {
+      await alice.client.close();
+      await bob.client.close();
+    }
+  });
+
+  it("a session id used by another subject answers as an unknown session", async () => {
+    const alice = await connectAs("alice");
+    try {
+      const post = (sessionId: string, token: string) =>
+        fetch(server.mcpUrl, {
+          method: "POST",
+          headers: {
+            "content-type": "application/json",
+            accept: "application/json, text/event-stream",
+            "mcp-session-id": sessionId,
+            "mcp-protocol-version": "2025-11-25",
+            authorization: `Bearer ${token}`,
+          },
+          body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tools/list" }),
+        });
+      const stolen = await post(alice.sessionId, tokens.bob);
+      const unknown = await post(crypto.randomUUID(), tokens.bob);
+      expect(stolen.status).toBe(404);
+      expect(await stolen.text()).toBe(await unknown.text());
+      const get = await fetch(server.mcpUrl, {
+        headers: {
+          accept: "text/event-stream",
+          "mcp-session-id": alice.sessionId,
+          authorization: `Bearer ${tokens.bob}`,
+        },
+      });
+      expect(get.status).toBe(404);
+      await get.body?.cancel();
+      // the session itself is unharmed: Alice goes on using it
+      const own = await post(alice.sessionId, tokens.alice);
+      expect(own.status).toBe(200);
+      await own.body?.cancel();
+      expect((await alice.client.listTools()).tools.length).toBeGreaterThan(0);
+    } finally {
+      await alice.client.close();
+    }
+  });
+});
