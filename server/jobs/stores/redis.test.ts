@@ -12,6 +12,7 @@ import { applyJobEvents, createJobFold } from "../../../shared/job-reducer.js";
 import { employeeCsv } from "../../../test-kit/employee-csv.js";
 import { jobEvent } from "../../../test-kit/job-events.js";
 import { describeDurableStore } from "../durable-store-suite.js";
+import { createBullmqExecutor } from "../executor-bullmq.js";
 import { createJobService } from "../job-service.js";
 import { describeJobService } from "../service-suite.js";
 import { describeJobStore, type ChunksKept } from "../store-suite.js";
@@ -68,6 +69,9 @@ describe.runIf(unreachable === undefined)("the redis store", () => {
     chunksKept,
   );
   describeJobService("redis", () => makeStore());
+  describeJobService("redis, jobs run by BullMQ workers,", () => makeStore(), {
+    executor: () => ({ create: createBullmqExecutor({ url, prefix: `${nextPrefix()}queue` }), shared: true }),
+  });
   describeDurableStore("redis", () => ["redis", url, nextPrefix()]);
 
   describe("on a shared server", () => {

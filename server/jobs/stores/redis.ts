@@ -10,6 +10,7 @@ import { Redis } from "ioredis";
 import * as z from "zod/mini";
 import { JobEventSchema } from "../../../shared/job-events.js";
 import { JobStatusSchema, isFinished } from "../../../shared/job-view.js";
+import { StartBulkInput } from "../../../shared/tools.js";
 import {
   ResultHeadSchema,
   StoreConflictError,
@@ -195,6 +196,16 @@ export function createRedisStore({
       ];
       written(await run(redis, APPEND, keys, args));
       announce(jobId);
+    },
+    async readInput(jobId) {
+      const { occasion, budgetPerPerson, csv, employees } = await redis.hgetall(per.input + jobId);
+      if (occasion === undefined || budgetPerPerson === undefined) return undefined;
+      return StartBulkInput.parse({
+        occasion,
+        budgetPerPerson: Number(budgetPerPerson),
+        ...(csv === undefined ? {} : { csv }),
+        ...(employees === undefined ? {} : { employees: JSON.parse(employees) }),
+      });
     },
     async readEvents(jobId, afterSeq, limit) {
       const from = Math.max(0, afterSeq);
