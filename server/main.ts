@@ -1,46 +1,18 @@
 /**
- * Entry point: reads the environment (PORT, HOST, ALLOWED_ORIGINS; STORE = sqlite under DATA_DIR,
- * the default, | memory | redis at REDIS_URL), wires the job system to that store, builds the app
- * and listens. Everything else lives in createApp.
+ * Entry point: reads the environment (PORT, HOST, ALLOWED_ORIGINS; the store and workers: see
+ * jobs-env.ts), wires the job system, builds the app and listens. Everything else lives in createApp.
  */
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.js";
-import { matchGifts } from "./gifts/matcher.js";
-import { createJobService } from "./jobs/job-service.js";
-import type { JobStore } from "./jobs/store.js";
-import { createMemoryStore } from "./jobs/stores/memory.js";
-import { createRedisStore } from "./jobs/stores/redis.js";
-import { createSqliteStore } from "./jobs/stores/sqlite.js";
+import { jobsFromEnv } from "./jobs-env.js";
 import { parseOrigins } from "./mcp/http/origin.js";
 
 const port = Number(process.env.PORT ?? 8787);
 const host = process.env.HOST ?? "127.0.0.1";
 
-function openStore(kind = "sqlite"): JobStore {
-  switch (kind) {
-    case "sqlite": {
-      const dataDir = process.env.DATA_DIR ?? "./data";
-      mkdirSync(dataDir, { recursive: true });
-      return createSqliteStore(join(dataDir, "giftgenius.db"));
-    }
-    case "memory":
-      return createMemoryStore();
-    case "redis":
-      return createRedisStore({ url: process.env.REDIS_URL ?? "redis://127.0.0.1:6379" });
-    default:
-      throw new Error(`STORE=${kind} is not a store: use sqlite (the default), memory or redis.`);
-  }
-}
-
 // development only: a request may slow its job down to watch it in the harness
 const devPace = process.env.GIFTGENIUS_DEV === "1";
-const jobs = createJobService({
-  store: openStore(process.env.STORE),
-  match: matchGifts,
-  onError: (error, context) => console.error(`jobs: ${context}:`, error),
-});
+const jobs = jobsFromEnv(process.env);
 const { app, close } = createApp({
   jobs,
   allowedOrigins: parseOrigins(process.env.ALLOWED_ORIGINS),

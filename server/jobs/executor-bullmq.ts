@@ -135,7 +135,10 @@ export function createBullmqExecutor({
         );
       }
     }
-    const reconciler = setInterval(() => void reconcile().catch(report("ending jobs the queue lost")), graceMs);
+    const reconciler = setInterval(
+      () => void reconcile().catch(report("ending jobs the queue lost")),
+      Math.max(graceMs, 10_000),
+    );
     reconciler.unref();
 
     let shut: Promise<void> | undefined;
