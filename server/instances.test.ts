@@ -31,12 +31,12 @@ const web = () => startInstance("main", { ...env, WORKERS: "0" });
 const worker = () => startInstance("worker", { ...env, WORKERS: "2" });
 const START = { occasion: "holiday", budgetPerPerson: 50 };
 
-/** A job slow enough to act on while it runs: 30,000 rows with a pause between slices. */
-async function startSlowJob(client: Client): Promise<string> {
+/** A job slow enough to act on while it runs: by default 30,000 rows with a pause between slices (some seconds). */
+async function startSlowJob(client: Client, rows = 30_000, paceMs = 20): Promise<string> {
   const result = await client.callTool({
     name: TOOL.startBulk,
-    arguments: { ...START, csv: employeeCsv(30_000) },
-    _meta: { [PACE_META_KEY]: 20 },
+    arguments: { ...START, csv: employeeCsv(rows) },
+    _meta: { [PACE_META_KEY]: paceMs },
   });
   if (result.isError) throw new Error(JSON.stringify(result.content));
   return (result.structuredContent as { jobId: string }).jobId;
@@ -136,10 +136,14 @@ describe.runIf(unreachable === undefined)("several instances on one Redis, jobs 
   });
 
   it("leaves a running job alone when another instance starts up", async () => {
-    const jobId = await startSlowJob(clientA);
+    // some ten slices a second apart: longer than an instance takes to start, and light on the CPU
+    const jobId = await startSlowJob(clientA, 2_000, 1_000);
     await follow(clientB, jobId, progressed);
     const c = await up(web);
     const clientC = await connect(c);
+    // C answers only once its start-up recovery is done, and by then the job is still running
+    const now = await callTool(clientC, TOOL.getJobEvents, { jobId, afterSeq: 0 });
+    expect(now.structuredContent).toMatchObject({ status: "running", done: false });
     const seen = await follow(clientC, jobId);
     expect(expectJobHistory(seen).terminal.type).toBe("job.completed");
   }, 60_000);
