@@ -35,7 +35,8 @@ export type BullmqExecutorOptions = {
 /** What a queued job carries: what the run needs that the store does not hold. */
 type QueuedRun = { paceMs?: number; locale?: Locale };
 
-const QUEUE = "jobs";
+/** The name of the BullMQ queue that holds jobs to run, under the prefix. */
+export const JOB_QUEUE = "jobs";
 /** States in which the queue still owns a job: some worker runs it or will. */
 const OWNED = new Set(["waiting", "active", "delayed", "prioritized", "waiting-children"]);
 const CUT_OFF = "The worker running this job stopped before finishing.";
@@ -54,7 +55,7 @@ export function createBullmqExecutor({
     const { readInput } = store;
     if (!readInput) throw new Error("BullMQ workers need a store several processes share (Redis).");
     const connection = { url, maxRetriesPerRequest: null };
-    const queue = new Queue<QueuedRun>(QUEUE, { connection, prefix });
+    const queue = new Queue<QueuedRun>(JOB_QUEUE, { connection, prefix });
     queue.on("error", report("the job queue"));
     const slices = createSliceGate();
     /** Jobs this process's worker runs, with the switch that stops them. */
@@ -91,7 +92,7 @@ export function createBullmqExecutor({
     const size = concurrency ?? limits.maxConcurrentJobs;
     const worker =
       size > 0
-        ? new Worker<QueuedRun>(QUEUE, work, {
+        ? new Worker<QueuedRun>(JOB_QUEUE, work, {
             connection,
             prefix,
             concurrency: size,
