@@ -37,9 +37,9 @@ export type ExecutorContext = {
 };
 
 /** A job just created, with what its run needs besides the stored input. */
-export type JobToRun = { jobId: string; owner: Caller; plan: StartPlan; paceMs?: number; locale?: Locale };
+type JobToRun = { jobId: string; owner: Caller; plan: StartPlan; paceMs?: number; locale?: Locale };
 
-export type JobExecutor = {
+type JobExecutor = {
   /** Before the first call is answered: ends the unfinished jobs that nobody will run any more. */
   recover(): Promise<void>;
   /** Takes a created job to run (it starts later, never inside this call). */
