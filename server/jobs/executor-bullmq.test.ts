@@ -1,21 +1,22 @@
 /**
  * Start-up recovery with BullMQ workers, against the real Redis: an instance ends only the
  * unfinished jobs that no queue holds and that are older than the grace period (a crash between
- * create and enqueue), never a job still queued or one another instance may be queuing right now.
+ * create and enqueue), never a job still queued or one another instance may be queuing right now;
+ * and a job BullMQ gives up (its worker stalled too often) ends in the store too.
  */
 import { randomUUID } from "node:crypto";
-import { Queue } from "bullmq";
+import { Queue, Worker } from "bullmq";
 import { Redis } from "ioredis";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../test-kit/redis.js";
 import { createBullmqExecutor, JOB_QUEUE } from "./executor-bullmq.js";
 import { createJobService } from "./job-service.js";
 import { createRedisStore } from "./stores/redis.js";
-import { ALICE, history, testMatch } from "./test-support.js";
+import { ALICE, history, settle, testMatch } from "./test-support.js";
+import { expectJobHistory } from "../../test-kit/job-history.js";
 
 const unreachable = await redisUnreachable("the BullMQ executor tests");
 const prefix = `giftgenius-test:${randomUUID()}:`;
-const queuePrefix = `${prefix}queue`;
 
 describe.runIf(unreachable === undefined)("jobs run by BullMQ workers", () => {
   const admin = unreachable === undefined ? new Redis(redisUrl) : undefined;
@@ -24,10 +25,16 @@ describe.runIf(unreachable === undefined)("jobs run by BullMQ workers", () => {
     await admin!.quit();
   });
 
-  /** A web-only instance (no worker) whose clock reads `at`. */
-  const instance = (at: number) =>
+  let places = 0;
+  /** Where one test's jobs and queue live. */
+  const place = () => {
+    const keyPrefix = `${prefix}${++places}:`;
+    return { keyPrefix, queuePrefix: `${keyPrefix}queue` };
+  };
+  /** A web-only instance (no worker) on `at`, whose clock reads `at`. */
+  const instance = ({ keyPrefix, queuePrefix }: ReturnType<typeof place>, at = Date.now()) =>
     createJobService({
-      store: createRedisStore({ url: redisUrl, keyPrefix: prefix }),
+      store: createRedisStore({ url: redisUrl, keyPrefix }),
       match: testMatch,
       now: () => at,
       executor: createBullmqExecutor({ url: redisUrl, prefix: queuePrefix, concurrency: 0, graceMs: 60_000 }),
@@ -35,8 +42,9 @@ describe.runIf(unreachable === undefined)("jobs run by BullMQ workers", () => {
 
   it("ends at start-up only the old unfinished jobs that no queue holds", async () => {
     const now = Date.now();
-    const earlier = instance(now - 120_000);
-    const later = instance(now);
+    const at = place();
+    const earlier = instance(at, now - 120_000);
+    const later = instance(at, now);
     const start = async (service: ReturnType<typeof instance>) => {
       const r = await service.start({ occasion: "holiday", budgetPerPerson: 40, csv: employeeCsv(5) }, ALICE);
       if (!r.ok) throw new Error(r.error.message);
@@ -44,13 +52,13 @@ describe.runIf(unreachable === undefined)("jobs run by BullMQ workers", () => {
     };
     const [lost, queued, fresh] = [await start(earlier), await start(earlier), await start(later)];
     // as if each instance had died between creating the job and queuing it
-    const queue = new Queue(JOB_QUEUE, { connection: { url: redisUrl }, prefix: queuePrefix });
+    const queue = new Queue(JOB_QUEUE, { connection: { url: redisUrl }, prefix: at.queuePrefix });
     expect(await queue.remove(lost)).toBe(1);
     expect(await queue.remove(fresh)).toBe(1);
     await queue.close();
     await Promise.all([earlier.close(), later.close()]);
 
-    const next = instance(now);
+    const next = instance(at, now);
     try {
       const types = async (jobId: string) => (await history(next, jobId)).map((e) => e.type);
       expect(await types(queued)).toEqual(["job.created"]);
@@ -62,6 +70,47 @@ describe.runIf(unreachable === undefined)("jobs run by BullMQ workers", () => {
       });
     } finally {
       await next.close();
+    }
+  });
+  it("ends in the store a job that BullMQ gave up after its worker stopped renewing its hold", async () => {
+    const at = place();
+    const web = instance(at);
+    const r = await web.start({ occasion: "holiday", budgetPerPerson: 40, csv: employeeCsv(5) }, ALICE);
+    if (!r.ok) throw new Error(r.error.message);
+    const { jobId } = r.value;
+    // a worker that takes the job and then hangs without renewing its lock, as a frozen process would
+    let taken!: () => void;
+    const took = new Promise<void>((resolve) => (taken = resolve));
+    const frozen = new Worker(JOB_QUEUE, () => (taken(), new Promise(() => {})), {
+      connection: { url: redisUrl, maxRetriesPerRequest: null },
+      prefix: at.queuePrefix,
+      lockDuration: 300,
+      skipLockRenewal: true,
+      skipStalledCheck: true,
+    });
+    await took;
+    const live = createJobService({
+      store: createRedisStore({ url: redisUrl, keyPrefix: at.keyPrefix }),
+      match: testMatch,
+      executor: createBullmqExecutor({
+        url: redisUrl,
+        prefix: at.queuePrefix,
+        concurrency: 1,
+        stalledCheckMs: 200,
+        maxStalledCount: 0,
+      }),
+    });
+    try {
+      const view = await settle(live, jobId);
+      expect(view.error).toMatchObject({
+        code: "interrupted",
+        message: "The worker running this job stopped before finishing.",
+        retryable: true,
+      });
+      expect(expectJobHistory(await history(live, jobId)).terminal.type).toBe("job.failed");
+    } finally {
+      await frozen.close(true);
+      await Promise.all([web.close(), live.close()]);
     }
   });
 });

@@ -25,6 +25,8 @@ export type BullmqExecutorOptions = {
   lockMs?: number;
   /** How often workers look for jobs whose holder died, in ms (BullMQ's stalledInterval); default 30 s. */
   stalledCheckMs?: number;
+  /** How often a job whose worker died is handed on before BullMQ gives it up; default 1. */
+  maxStalledCount?: number;
   /**
    * How old an unfinished job the queue does not hold must be before it is ended, in ms: a job
    * is created before it is queued, and another instance may be between the two. Default 60 s.
@@ -48,6 +50,7 @@ export function createBullmqExecutor({
   concurrency,
   lockMs = 30_000,
   stalledCheckMs = 30_000,
+  maxStalledCount = 1,
   graceMs = 60_000,
 }: BullmqExecutorOptions): CreateExecutor {
   return (context) => {
@@ -98,6 +101,7 @@ export function createBullmqExecutor({
             concurrency: size,
             lockDuration: lockMs,
             stalledInterval: stalledCheckMs,
+            maxStalledCount,
           })
         : undefined;
     worker?.on("error", report("the job worker"));

@@ -1,9 +1,9 @@
 /**
  * The job system: validates a bulk analysis, creates the job, hands it to an executor that runs
  * it through its stages (in this process, or in BullMQ workers), and answers reads through one
- * access gate. On start the executor ends the jobs nobody will run any more; old jobs expire. Its own failures (a
- * store that refuses a write, a failing listener) go to `onError`, and a job whose final write
- * failed is ended again at every sweep until the store takes it.
+ * access gate. On start the executor ends the jobs nobody will run any more; old jobs expire.
+ * Its own failures (a store that refuses a write, a failing listener) go to `onError`, and a job
+ * whose final write failed is ended again at every sweep until the store takes it.
  */
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
