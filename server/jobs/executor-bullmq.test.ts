@@ -2,7 +2,8 @@
  * Start-up recovery with BullMQ workers, against the real Redis: an instance ends only the
  * unfinished jobs that no queue holds and that are older than the grace period (a crash between
  * create and enqueue), never a job still queued or one another instance may be queuing right now;
- * and a job BullMQ gives up (its worker stalled too often) ends in the store too.
+ * a job BullMQ gives up (its worker stalled too often) ends in the store too; and the instance
+ * that created a job hears every event a worker elsewhere appends.
  */
 import { randomUUID } from "node:crypto";
 import { Queue, Worker } from "bullmq";
@@ -10,6 +11,7 @@ import { Redis } from "ioredis";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../test-kit/redis.js";
 import { createBullmqExecutor, JOB_QUEUE } from "./executor-bullmq.js";
+import type { JobEventNotice } from "./job-log.js";
 import { createJobService } from "./job-service.js";
 import { createRedisStore } from "./stores/redis.js";
 import { ALICE, history, settle, testMatch } from "./test-support.js";
@@ -111,6 +113,30 @@ describe.runIf(unreachable === undefined)("jobs run by BullMQ workers", () => {
     } finally {
       await frozen.close(true);
       await Promise.all([web.close(), live.close()]);
+    }
+  });
+  it("tells the listeners of the instance that created a job every event a worker elsewhere appends, once and in order", async () => {
+    const at = place();
+    const web = instance(at);
+    const worker = createJobService({
+      store: createRedisStore({ url: redisUrl, keyPrefix: at.keyPrefix }),
+      match: testMatch,
+      executor: createBullmqExecutor({ url: redisUrl, prefix: at.queuePrefix, concurrency: 1 }),
+    });
+    try {
+      const heard: JobEventNotice[] = [];
+      web.onEvent((n) => heard.push(n));
+      const started = await web.start({ occasion: "holiday", budgetPerPerson: 40, csv: employeeCsv(3_000) }, ALICE);
+      if (!started.ok) throw new Error(started.error.message);
+      const view = await settle(web, started.value.jobId);
+      expect(view.status).toBe("completed");
+      await vi.waitFor(() => expect(heard.at(-1)?.event.type).toBe("job.completed"));
+      const events = await history(web, started.value.jobId);
+      expect(heard.map((n) => n.event)).toEqual(events);
+      expect(heard.at(-1)?.fold).toEqual(view);
+      expect(heard.every((n) => n.owner.subject === ALICE.subject)).toBe(true);
+    } finally {
+      await Promise.all([web.close(), worker.close()]);
     }
   });
 });

@@ -29,6 +29,7 @@ import { createJobLog, type JobEventNotice } from "./job-log.js";
 import { resolveLimits, type JobLimits } from "./limits.js";
 import { fail, ok, type Outcome } from "./outcomes.js";
 import { createReads } from "./reads.js";
+import { createRelay } from "./relay.js";
 import { stagePlan } from "./runner/stages.js";
 import { jobTexts, type Locale } from "./runner/texts.js";
 import { planStart } from "./start-plan.js";
@@ -107,12 +108,10 @@ export function createJobService({
   };
   const listeners = new Set<(notice: JobEventNotice) => void>();
   const waiters = createWaiters();
-  // where several processes share the store, their appends wake this one's long polls too
-  const unwatch = store.watch?.((jobId) => waiters.wake(jobId));
-  const log = createJobLog({
+  // events appended by other processes (workers) reach this one's listeners too
+  const relay = createRelay(
     store,
-    now,
-    publish: (notice) => {
+    (notice) => {
       for (const listener of [...listeners]) {
         try {
           listener(notice);
@@ -122,6 +121,17 @@ export function createJobService({
         }
       }
     },
+    report("reading back events another process appended"),
+  );
+  // where several processes share the store, their appends wake this one's long polls too
+  const unwatch = store.watch?.((jobId) => {
+    waiters.wake(jobId);
+    relay.wake(jobId);
+  });
+  const log = createJobLog({
+    store,
+    now,
+    publish: (notice) => relay.offer(notice),
     wake: (jobId) => waiters.wake(jobId),
   });
   const gate = createGate(store, () => now() - limits.retentionMs);
@@ -204,6 +214,7 @@ export function createJobService({
           },
         },
       );
+      relay.follow(owner, fold);
       await executor.submit({ jobId, owner, plan: plan.value, paceMs: options.paceMs, locale: options.locale });
       return ok({ jobId, status: fold.status, stages, resultUri: URI.jobResult(jobId) });
     }),
