@@ -133,7 +133,7 @@ describe.runIf(unreachable === undefined)("several instances on one Redis, jobs 
     // the new worker runs new jobs
     const { jobId: next } = await startJob(clientB, { ...START, csv: employeeCsv(50) });
     expect(expectJobHistory(await follow(clientA, next)).terminal.type).toBe("job.completed");
-  });
+  }, 60_000);
 
   it("leaves a running job alone when another instance starts up", async () => {
     // some ten slices a second apart: longer than an instance takes to start, and light on the CPU
@@ -160,7 +160,7 @@ describe.runIf(unreachable === undefined)("several instances on one Redis, jobs 
     const result = await clientB.readResource({ uri: URI.jobResult(jobId) });
     const text = result.contents[0];
     expect(JobResultSchema.parse(JSON.parse("text" in text ? text.text : "")).people).toHaveLength(3_000);
-  });
+  }, 60_000);
 
   it("answers stateless requests on any instance, and a session only on the instance that made it", async () => {
     const { jobId } = await startJob(clientA, { ...START, csv: employeeCsv(5) });
