@@ -1,9 +1,10 @@
 /**
  * Several instances on one Redis, as deployed: two servers (server/main.ts, STORE=redis,
  * WORKERS=0) and a worker process (server/worker.ts) as child processes. A job started on one
- * instance is followed on the other; a cancel on either stops it on the worker; a worker killed
- * mid-job leaves one consistent history; a killed server loses nothing it acknowledged; a
- * starting instance leaves running jobs alone; a session lives on the instance that made it.
+ * instance is followed on the other (and heard on the first one's session); a cancel on either
+ * stops it on the worker; a worker killed mid-job leaves one consistent history; a killed server
+ * loses nothing it acknowledged; a starting instance leaves running jobs alone; a session lives
+ * on the instance that made it.
  */
 import { randomUUID } from "node:crypto";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -87,11 +88,16 @@ describe.runIf(unreachable === undefined)("several instances on one Redis, jobs 
     await admin!.quit();
   });
 
-  it("follows on B, with long polls, a job started through A, to its result", async () => {
+  it("follows on B, with long polls, a job started through A, to its result, and A's session hears it all", async () => {
+    const heard: { method: string; params?: Record<string, unknown> }[] = [];
+    clientA.fallbackNotificationHandler = async (n) => void heard.push(n);
     const { jobId } = await startJob(clientA, { ...START, csv: employeeCsv(2_000) });
     const seen = await follow(clientB, jobId);
     const { terminal } = expectJobHistory(seen);
     expect(terminal.type).toBe("job.completed");
+    // the worker appended them; A, where the session lives, relays each one once, in order
+    await vi.waitFor(() => expect(heard.at(-1)?.method).toBe("notifications/job/completed"));
+    expect(heard.filter((n) => n.params?.jobId === jobId).map((n) => n.params?.seq)).toEqual(seen.map((e) => e.seq));
     expect((await readJobHistory(clientA, jobId)).events).toEqual(seen);
     const onA = await clientA.readResource({ uri: URI.jobResult(jobId) });
     const onB = await clientB.readResource({ uri: URI.jobResult(jobId) });
