@@ -6,6 +6,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { benchDelivery } from "./delivery.js";
+import { benchInstances } from "./instances.js";
 import { benchJobs } from "./jobs.js";
 import { benchReducer } from "./reducer.js";
 import { benchScale } from "./scale.js";
@@ -56,6 +57,12 @@ describe("npm run bench, on tiny inputs", () => {
   it("scale: every watcher follows its job to the end without errors", async () => {
     const rows = await benchScale(smoke);
     expectRows(rows, "scale", 4);
+    expect(rows.find((r) => r.metric === "errors")?.value).toBe(0);
+  });
+
+  it("instances: jobs started on one instance are followed to their end on another, on Redis and on SQLite", async () => {
+    const rows = await benchInstances(smoke);
+    expectRows(rows, "instances", 5);
     expect(rows.find((r) => r.metric === "errors")?.value).toBe(0);
   });
 });

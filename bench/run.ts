@@ -11,6 +11,7 @@ import { benchServer } from "./server.js";
 import { benchJobs } from "./jobs.js";
 import { benchDelivery } from "./delivery.js";
 import { benchScale } from "./scale.js";
+import { benchInstances } from "./instances.js";
 
 const sections: [string, (o: BenchOptions) => Promise<BenchRow[]>][] = [
   ["reducer", benchReducer],
@@ -19,6 +20,7 @@ const sections: [string, (o: BenchOptions) => Promise<BenchRow[]>][] = [
   ["jobs", benchJobs],
   ["delivery", benchDelivery],
   ["scale", benchScale],
+  ["instances", benchInstances],
 ];
 
 const options: BenchOptions = { quick: process.argv.includes("--quick") };

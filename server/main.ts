@@ -1,20 +1,13 @@
 /**
- * Entry point: reads the environment (PORT, HOST, ALLOWED_ORIGINS, ALLOWED_HOSTS; STORE = sqlite under DATA_DIR,
- * the default, | memory | redis at REDIS_URL; sign-in: AUTH_ISSUER, PUBLIC_URL, AUTH_SCOPES;
- * sessions: MAX_SESSIONS, MAX_SESSIONS_PER_SUBJECT, SESSION_MIN_IDLE_SECONDS), wires the job system
- * to that store, builds the app and listens. Everything else lives in createApp.
+ * Entry point: reads the environment (PORT, HOST, ALLOWED_ORIGINS, ALLOWED_HOSTS; the store and
+ * workers: see jobs-env.ts; sign-in: AUTH_ISSUER, PUBLIC_URL, AUTH_SCOPES; sessions: MAX_SESSIONS,
+ * MAX_SESSIONS_PER_SUBJECT, SESSION_MIN_IDLE_SECONDS), wires the job system, builds the app and
+ * listens. Everything else lives in createApp.
  */
-import { mkdirSync } from "node:fs";
-import { join } from "node:path";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.js";
 import { readAuthOptions, resourceOf } from "./auth/auth-options.js";
-import { matchGifts } from "./gifts/matcher.js";
-import { createJobService } from "./jobs/job-service.js";
-import type { JobStore } from "./jobs/store.js";
-import { createMemoryStore } from "./jobs/stores/memory.js";
-import { createRedisStore } from "./jobs/stores/redis.js";
-import { createSqliteStore } from "./jobs/stores/sqlite.js";
+import { jobsFromEnv } from "./jobs-env.js";
 import { isLoopback, parseHosts, parseOrigins } from "./mcp/http/origin.js";
 
 /** A whole number ≥ 1 from the environment, or undefined when unset. */
@@ -28,22 +21,6 @@ function positiveInt(name: string): number | undefined {
 
 const port = Number(process.env.PORT ?? 8787);
 const host = process.env.HOST ?? "127.0.0.1";
-
-function openStore(kind = "sqlite"): JobStore {
-  switch (kind) {
-    case "sqlite": {
-      const dataDir = process.env.DATA_DIR ?? "./data";
-      mkdirSync(dataDir, { recursive: true });
-      return createSqliteStore(join(dataDir, "giftgenius.db"));
-    }
-    case "memory":
-      return createMemoryStore();
-    case "redis":
-      return createRedisStore({ url: process.env.REDIS_URL ?? "redis://127.0.0.1:6379" });
-    default:
-      throw new Error(`STORE=${kind} is not a store: use sqlite (the default), memory or redis.`);
-  }
-}
 
 /** Reads one setting; a setting that cannot work ends the process with its one-line reason. */
 function setting<T>(read: () => T): T {
@@ -67,11 +44,7 @@ const namedHosts = [
 const allowedHosts = namedHosts.length === 0 && !isLoopback(host) ? "any" : namedHosts;
 // development only: a request may slow its job down to watch it in the harness
 const devPace = process.env.GIFTGENIUS_DEV === "1";
-const jobs = createJobService({
-  store: openStore(process.env.STORE),
-  match: matchGifts,
-  onError: (error, context) => console.error(`jobs: ${context}:`, error),
-});
+const jobs = setting(() => jobsFromEnv(process.env));
 const { app, close } = createApp({
   jobs,
   auth,

@@ -100,4 +100,22 @@ describe("createJobLog", () => {
     const events: JobEvent[] = await inner.readEvents("j", 0, 10);
     expect(events.map((e) => e.type)).toEqual(["job.created", "job.started"]);
   });
+
+  it("checks an append again against the log another writer has moved on, instead of failing", async () => {
+    const store = createMemoryStore();
+    const worker = setup(store); // runs the job, with the fold it last wrote cached
+    const web = setup(store); // another instance, where the cancel arrives
+    await worker.log.create(newJob("j"), created);
+    await worker.log.append("j", owner, [started, progress(5)]);
+    await web.log.append("j", owner, [progress(10)]);
+    expect(await worker.log.append("j", owner, [progress(20)])).toMatchObject({ ok: true, fold: { lastSeq: 5 } });
+    await web.log.append("j", owner, [{ type: "job.canceled", payload: { reason: "Canceled on request." } }]);
+    expect(await worker.log.append("j", owner, [progress(30)])).toMatchObject({
+      ok: false,
+      fold: { status: "canceled", lastSeq: 6 },
+    });
+    const events = await store.readEvents("j", 0, 10);
+    expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]);
+    expect(events.map((e) => e.type).slice(-1)).toEqual(["job.canceled"]);
+  });
 });

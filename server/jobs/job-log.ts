@@ -9,7 +9,7 @@ import { applyJobEvent, createJobFold, type JobFold } from "../../shared/job-red
 import { isFinished } from "../../shared/job-view.js";
 import type { Caller } from "./access.js";
 import { checkTransition, type EventDraft } from "./state-machine.js";
-import { foldOf, type JobStore, type NewJob, type ResultHead } from "./store.js";
+import { foldOf, StoreConflictError, type JobStore, type NewJob, type ResultHead } from "./store.js";
 
 /** What every appended event is published with, for notification fan-out. */
 export type JobEventNotice = { event: JobEvent; owner: Caller; fold: JobFold };
@@ -23,6 +23,8 @@ export type JobLog = {
    * is `job.completed`; refused with the reason when the lifecycle forbids one.
    */
   append(jobId: string, owner: Caller, drafts: EventDraft[], head?: ResultHead): Promise<Appended>;
+  /** Drops the cached fold of a job another process runs; its next append here reads the log. */
+  forget(jobId: string): void;
 };
 export type JobLogOptions = {
   store: JobStore;
@@ -85,7 +87,7 @@ export function createJobLog({ store, now, publish, wake }: JobLogOptions): JobL
       });
     },
     append(jobId, owner, drafts, head) {
-      return serialize(jobId, async (): Promise<Appended> => {
+      const attempt = async (): Promise<Appended> => {
         const stored = folds.has(jobId) ? undefined : await store.getJob(jobId);
         const current = folds.get(jobId) ?? (stored && (await foldOf(store, stored)));
         if (!current) return { ok: false, fold: createJobFold(jobId), reason: `no job ${jobId}` };
@@ -103,7 +105,21 @@ export function createJobLog({ store, now, publish, wake }: JobLogOptions): JobL
         else folds.set(jobId, fold);
         announce(owner, built.events, built.folds);
         return { ok: true, fold };
+      };
+      return serialize(jobId, async () => {
+        const cached = folds.has(jobId);
+        try {
+          return await attempt();
+        } catch (error) {
+          // another process appended since the cached fold (a cancel on another instance, while
+          // this one runs the job): the drafts are checked again against the log as it now is
+          if (!(cached && error instanceof StoreConflictError)) throw error;
+          return attempt();
+        }
       });
+    },
+    forget(jobId) {
+      folds.delete(jobId);
     },
   };
 }

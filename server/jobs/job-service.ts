@@ -1,15 +1,14 @@
 /**
- * The job system: validates a bulk analysis, creates the job, runs it through its stages under a
- * concurrency limit, and answers reads through one access gate. After a restart it ends the jobs
- * the previous process left unfinished as `interrupted`; old jobs expire. Its own failures (a
- * store that refuses a write, a failing listener) go to `onError`, and a job whose final write
- * failed is ended again at every sweep until the store takes it.
+ * The job system: validates a bulk analysis, creates the job, hands it to an executor that runs
+ * it through its stages (in this process, or in BullMQ workers), and answers reads through one
+ * access gate. On start the executor ends the jobs nobody will run any more; old jobs expire.
+ * Its own failures (a store that refuses a write, a failing listener) go to `onError`, and a job
+ * whose final write failed is ended again at every sweep until the store takes it.
  */
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
 import type { JobView } from "../../shared/job-view.js";
 import {
-  TOOL,
   URI,
   type CancelJobInput,
   type CancelJobOutput,
@@ -25,17 +24,15 @@ import {
 } from "../../shared/tools.js";
 import type { MatchGifts } from "../gifts/matcher.js";
 import { createGate, type Caller } from "./access.js";
+import { createInProcessExecutor, type CreateExecutor, type Failed } from "./executor.js";
 import { createJobLog, type JobEventNotice } from "./job-log.js";
 import { resolveLimits, type JobLimits } from "./limits.js";
 import { fail, ok, type Outcome } from "./outcomes.js";
 import { createReads } from "./reads.js";
-import { JobFailure, JobStopped, runBulkAnalysis, type BulkRun } from "./runner/bulk-analysis.js";
-import { createSliceGate } from "./runner/slice-gate.js";
+import { createRelay } from "./relay.js";
 import { stagePlan } from "./runner/stages.js";
 import { jobTexts, type Locale } from "./runner/texts.js";
-import { createScheduler } from "./scheduler.js";
 import { planStart } from "./start-plan.js";
-import type { EventDraft } from "./state-machine.js";
 import type { JobStore } from "./store.js";
 import { createWaiters } from "./waiters.js";
 
@@ -84,19 +81,15 @@ export type JobServiceOptions = {
   now?: () => number;
   /** Told of every failure the service cannot answer a caller with; the server logs them. */
   onError?: (error: unknown, context: string) => void;
+  /** Where jobs run: in this process by default (see executor.ts). */
+  executor?: CreateExecutor;
 };
-
-type Failed = Extract<EventDraft, { type: "job.failed" }>;
-const interrupted = (message: string): Failed => ({
-  type: "job.failed",
-  payload: { code: "interrupted", message, hint: `Run the analysis again with ${TOOL.startBulk}.`, retryable: true },
-});
 
 /** ≥128 random bits, so a job id cannot be guessed. */
 const newJobId = () => `job_${randomBytes(16).toString("base64url")}`;
 
 /**
- * Builds the job service over `store`. Jobs left unfinished by an earlier process are ended as
+ * Builds the job service over `store`. Jobs left unfinished that nobody will run are ended as
  * interrupted before the first call is answered; `close()` ends this process's jobs the same way.
  */
 export function createJobService({
@@ -105,6 +98,7 @@ export function createJobService({
   limits: overrides,
   now = Date.now,
   onError = () => {},
+  executor: createExecutor = createInProcessExecutor,
 }: JobServiceOptions): JobService {
   const limits = resolveLimits(overrides);
   const report = (context: string) => (error: unknown) => {
@@ -116,12 +110,10 @@ export function createJobService({
   };
   const listeners = new Set<(notice: JobEventNotice) => void>();
   const waiters = createWaiters();
-  // where several processes share the store, their appends wake this one's long polls too
-  const unwatch = store.watch?.((jobId) => waiters.wake(jobId));
-  const log = createJobLog({
+  // events appended by other processes (workers) reach this one's listeners too
+  const relay = createRelay(
     store,
-    now,
-    publish: (notice) => {
+    (notice) => {
       for (const listener of [...listeners]) {
         try {
           listener(notice);
@@ -131,14 +123,20 @@ export function createJobService({
         }
       }
     },
+    report("reading back events another process appended"),
+  );
+  // where several processes share the store, their appends wake this one's long polls too
+  const unwatch = store.watch?.((jobId) => {
+    waiters.wake(jobId);
+    relay.wake(jobId);
+  });
+  const log = createJobLog({
+    store,
+    now,
+    publish: (notice) => relay.offer(notice),
     wake: (jobId) => waiters.wake(jobId),
   });
-  const scheduler = createScheduler(limits.maxConcurrentJobs);
-  // one slice of one job per turn of the event loop, however many jobs run
-  const slices = createSliceGate();
   const gate = createGate(store, () => now() - limits.retentionMs);
-  /** Jobs of this process that have not ended, with the switch that stops them. */
-  const live = new Map<string, { owner: Caller; controller: AbortController }>();
   /** Jobs whose ending could not be written; each sweep (and close) writes it again. */
   const unended = new Map<string, { owner: Caller; failed: Failed }>();
 
@@ -158,78 +156,14 @@ export function createJobService({
     await expire();
   }
   let closing: Promise<void> | undefined;
+  const executor = createExecutor({ store, log, limits, match, now, report, end });
 
-  // one process per store: whatever is still unfinished was cut off when the last one stopped
   const ready = (async () => {
-    const unfinished = await store.listUnfinished().catch((error) => {
-      report("listing the jobs an earlier process left unfinished")(error);
-      return [];
-    });
-    for (const job of unfinished) {
-      const message =
-        job.status === "running"
-          ? "The server restarted while this job was running, so it stopped before finishing."
-          : "The server restarted before this job could start.";
-      await end(job.jobId, job.owner, interrupted(message));
-    }
+    await executor.recover();
     await expire();
   })();
   const sweeper = setInterval(() => void sweep(), limits.sweepIntervalMs);
   sweeper.unref();
-
-  async function execute(
-    jobId: string,
-    owner: Caller,
-    run: Omit<BulkRun, "signal" | "emit" | "putChunk" | "gate">,
-    controller: AbortController,
-  ) {
-    try {
-      if (controller.signal.aborted) return;
-      await runBulkAnalysis({
-        ...run,
-        gate: slices,
-        signal: controller.signal,
-        // a chunk refused because the job has just ended fails the run; its end is already recorded
-        putChunk: (index, body) => store.putResultChunk(jobId, index, body),
-        emit: async (drafts, head) => {
-          const appended = await log.append(jobId, owner, drafts, head);
-          if (!appended.ok) throw new JobStopped(appended.reason);
-        },
-      });
-    } catch (error) {
-      // stopped means canceled (already recorded) or closing (close records it)
-      if (error instanceof JobStopped || controller.signal.aborted) return;
-      if (!(error instanceof JobFailure)) report(`running job ${jobId}`)(error);
-      const payload: Failed["payload"] =
-        error instanceof JobFailure
-          ? {
-              code: error.code,
-              message: error.message,
-              ...(error.hint === undefined ? {} : { hint: error.hint }),
-              retryable: false,
-            }
-          : {
-              code: "internal",
-              message: "The analysis stopped on an unexpected error.",
-              hint: `Try again with ${TOOL.startBulk}; if it fails again, check the file for unusual content.`,
-              retryable: true,
-            };
-      await end(jobId, owner, { type: "job.failed", payload });
-    } finally {
-      live.delete(jobId);
-    }
-  }
-
-  /** Stops this process's unfinished jobs and records them as interrupted. */
-  async function endLiveJobs() {
-    const ending = [...live.entries()];
-    for (const [, job] of ending) job.controller.abort();
-    await scheduler.close();
-    for (const [jobId, job] of ending) {
-      live.delete(jobId);
-      await end(jobId, job.owner, interrupted("The server shut down before this job finished."));
-    }
-  }
 
   // calls in flight, so that close() lets them finish before it closes the store
   const inflight = new Set<Promise<unknown>>();
@@ -287,10 +221,8 @@ export function createJobService({
           },
         },
       );
-      const controller = new AbortController();
-      live.set(jobId, { owner, controller });
-      const run = { ...plan.value, jobId, maxRows: limits.maxRows, match, paceMs: options.paceMs, texts };
-      scheduler.enqueue(jobId, () => execute(jobId, owner, run, controller));
+      relay.follow(owner, fold);
+      await executor.submit({ jobId, owner, plan: plan.value, paceMs: options.paceMs, locale: options.locale });
       return ok({ jobId, status: fold.status, stages, resultUri: URI.jobResult(jobId) });
     }),
 
@@ -303,9 +235,7 @@ export function createJobService({
           { type: "job.canceled", payload: { reason: "Canceled on request." } },
         ]);
         if (!appended.ok) return ok({ jobId, status: appended.fold.status, changed: false });
-        scheduler.remove(jobId);
-        live.get(jobId)?.controller.abort();
-        live.delete(jobId);
+        executor.stop(jobId);
         unended.delete(jobId);
         return ok({ jobId, status: appended.fold.status, changed: true });
       },
@@ -320,11 +250,11 @@ export function createJobService({
       closing ??= (async () => {
         clearInterval(sweeper);
         await ready;
-        await endLiveJobs();
+        await executor.close();
         unwatch?.();
         waiters.close();
         while (inflight.size > 0) await Promise.allSettled([...inflight]);
-        await endLiveJobs(); // created by a start that was under way when closing began
+        await executor.close(); // ends jobs created by a start that was under way when closing began
         for (const [jobId, { owner, failed }] of [...unended]) await end(jobId, owner, failed);
         closed = true;
         await store.close();

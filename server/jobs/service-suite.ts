@@ -7,6 +7,7 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import type { JobEventNotice } from "./job-log.js";
 import type { JobService } from "./job-service.js";
+import type { CreateExecutor } from "./executor.js";
 import { createJobService, type JobServiceOptions } from "./job-service.js";
 import type { JobStore } from "./store.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
@@ -34,18 +35,28 @@ function nextNotice(service: JobService, test: (n: JobEventNotice) => boolean): 
 export type JobServiceSuiteOptions = {
   /** Also run a 100,000-row job to the end, watching the event loop turn meanwhile (one store is enough). */
   heavy?: boolean;
+  /**
+   * Where each service runs its jobs, a new one per service (in-process when absent). Jobs it
+   * queues for workers that other processes share wait there when the service closes.
+   */
+  executor?: () => { create: CreateExecutor; shared: boolean };
 };
 
 /** The suite for the store `makeStore` opens, a fresh one on every call. */
 export function describeJobService(
   name: string,
   makeStore: () => JobStore,
-  { heavy = false }: JobServiceSuiteOptions = {},
+  { heavy = false, executor }: JobServiceSuiteOptions = {},
 ): void {
   describe(`job service on the ${name} store`, () => {
     const open: JobService[] = [];
     const make = (options: Partial<JobServiceOptions> = {}) => {
-      const service = createJobService({ store: makeStore(), match: testMatch, ...options });
+      const service = createJobService({
+        store: makeStore(),
+        match: testMatch,
+        executor: executor?.().create,
+        ...options,
+      });
       open.push(service);
       return service;
     };
@@ -546,7 +557,13 @@ export function describeJobService(
 
     it("ends running and waiting jobs as interrupted when closed", async () => {
       const store = makeStore();
-      const service = createJobService({ store, match: testMatch, limits: { maxConcurrentJobs: 1 } });
+      const run = executor?.();
+      const service = createJobService({
+        store,
+        match: testMatch,
+        limits: { maxConcurrentJobs: 1 },
+        executor: run?.create,
+      });
       const running = await service.start({ ...START, csv: longCsv() }, ALICE);
       const waiting = await service.start({ ...START, csv: employeeCsv(3) }, ALICE);
       if (!running.ok || !waiting.ok) throw new Error("start failed");
@@ -555,6 +572,12 @@ export function describeJobService(
       const ends: string[] = [];
       service.onEvent((n) => n.event.type !== "job.progress" && ends.push(`${n.event.jobId}:${n.event.type}`));
       await service.close();
+      if (run?.shared) {
+        // the waiting job stays queued for the workers of the other processes
+        expect(ends).toEqual([`${running.value.jobId}:job.failed`]);
+        expect(await poll).toMatchObject({ ok: true, value: { status: "pending", done: false } });
+        return;
+      }
       expect(ends).toEqual([`${running.value.jobId}:job.failed`, `${waiting.value.jobId}:job.failed`]);
       const r = await poll;
       expect(r).toMatchObject({ ok: true, value: { status: "failed", done: true } });

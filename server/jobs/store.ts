@@ -89,6 +89,11 @@ export type JobStore = {
    * another's events. Returns the unsubscribe. Absent where one process owns the store.
    */
   watch?(listener: (jobId: string) => void): () => void;
+  /**
+   * For a store several processes share: the input a job was created with, so that a worker
+   * process can run a job another process created. Undefined for an unknown job.
+   */
+  readInput?(jobId: string): Promise<StartBulkArgs | undefined>;
   /** Jobs that are pending or running, oldest first: after a restart these were interrupted. */
   listUnfinished(): Promise<StoredJob[]>;
   /** Deletes finished jobs created before `createdBefore` with all they own; returns their ids. */

@@ -12,21 +12,17 @@ import { applyJobEvents, createJobFold } from "../../../shared/job-reducer.js";
 import { employeeCsv } from "../../../test-kit/employee-csv.js";
 import { jobEvent } from "../../../test-kit/job-events.js";
 import { describeDurableStore } from "../durable-store-suite.js";
+import { createBullmqExecutor } from "../executor-bullmq.js";
 import { createJobService } from "../job-service.js";
 import { describeJobService } from "../service-suite.js";
 import { describeJobStore, type ChunksKept } from "../store-suite.js";
 import { StoreConflictError, type JobStore } from "../store.js";
 import { ALICE, settle, testMatch } from "../test-support.js";
 import { createRedisStore } from "./redis.js";
+import { deleteKeysUnder, keysUnder, redisUnreachable, redisUrl } from "../../../test-kit/redis.js";
 
-const url = process.env.REDIS_URL ?? "redis://127.0.0.1:6379";
-const ci = process.env.CI !== undefined && !["", "0", "false"].includes(process.env.CI);
-const unreachable = await reach(url);
-if (unreachable !== undefined) {
-  // in CI these tests are required: a missing Redis fails the run instead of hiding in a skip
-  if (ci) throw new Error(`Redis at ${url} is unreachable (${unreachable}); CI needs it for the Redis store tests.`);
-  console.warn(`Skipping the Redis store tests: Redis at ${url} is unreachable (${unreachable}).`);
-}
+const url = redisUrl;
+const unreachable = await redisUnreachable("the Redis store tests");
 
 const runPrefix = `giftgenius-test:${randomUUID()}:`;
 let prefixes = 0;
@@ -35,19 +31,8 @@ const makeStore = (keyPrefix = nextPrefix()) => createRedisStore({ url, keyPrefi
 
 describe.runIf(unreachable === undefined)("the redis store", () => {
   const admin = unreachable === undefined ? new Redis(url) : undefined;
-  const keysUnder = async (prefix: string) => {
-    const keys: string[] = [];
-    let cursor = "0";
-    do {
-      const [next, batch] = await admin!.scan(cursor, "MATCH", `${prefix}*`, "COUNT", 1000);
-      keys.push(...batch);
-      cursor = next;
-    } while (cursor !== "0");
-    return keys;
-  };
   afterAll(async () => {
-    const keys = await keysUnder(runPrefix);
-    for (let i = 0; i < keys.length; i += 500) await admin!.unlink(...keys.slice(i, i + 500));
+    await deleteKeysUnder(admin!, runPrefix);
     await admin!.quit();
   });
 
@@ -68,6 +53,9 @@ describe.runIf(unreachable === undefined)("the redis store", () => {
     chunksKept,
   );
   describeJobService("redis", () => makeStore());
+  describeJobService("redis, jobs run by BullMQ workers,", () => makeStore(), {
+    executor: () => ({ create: createBullmqExecutor({ url, prefix: `${nextPrefix()}queue` }), shared: true }),
+  });
   describeDurableStore("redis", () => ["redis", url, nextPrefix()]);
 
   describe("on a shared server", () => {
@@ -155,7 +143,7 @@ describe.runIf(unreachable === undefined)("the redis store", () => {
       if (!r.ok) throw new Error(r.error.message);
       await settle(service, r.value.jobId);
       await service.close();
-      const ofJob = async () => (await keysUnder(prefix)).filter((k) => k.endsWith(r.value.jobId));
+      const ofJob = async () => (await keysUnder(admin!, prefix)).filter((k) => k.endsWith(r.value.jobId));
       expect((await ofJob()).length).toBeGreaterThanOrEqual(5); // job, input, events, result head and chunks
       const store = makeStore(prefix);
       try {
@@ -170,21 +158,3 @@ describe.runIf(unreachable === undefined)("the redis store", () => {
 });
 
 /** Why Redis at `url` cannot be used, or undefined when it answers a PING. */
-async function reach(url: string): Promise<string | undefined> {
-  const probe = new Redis(url, {
-    lazyConnect: true,
-    connectTimeout: 2_000,
-    maxRetriesPerRequest: 0,
-    retryStrategy: () => null,
-  });
-  let cause: string | undefined; // the socket's error says more than the rejected connect
-  probe.on("error", (error: Error) => (cause ??= error.message));
-  try {
-    await probe.connect();
-    return (await probe.ping()) === "PONG" ? undefined : "it did not answer PING";
-  } catch (error) {
-    return cause ?? (error as Error).message;
-  } finally {
-    probe.disconnect();
-  }
-}

@@ -10,6 +10,7 @@ import { Redis } from "ioredis";
 import * as z from "zod/mini";
 import { JobEventSchema } from "../../../shared/job-events.js";
 import { JobStatusSchema, isFinished } from "../../../shared/job-view.js";
+import { StartBulkInput } from "../../../shared/tools.js";
 import {
   ResultHeadSchema,
   StoreConflictError,
@@ -33,7 +34,7 @@ const OwnerSchema = z.object({ subject: z.string(), sessionId: z.optional(z.stri
 
 // Checks first, writes after: Redis does not roll a script back, so a refusal must come before any write.
 const CREATE = script(`
--- KEYS: job, input, events, unfinished, finished. ARGV: id, owner, createdAt, fold, status, input pairs (count, ...), events...
+-- KEYS: job, input, events, unfinished, finished, the channel of appends. ARGV: id, owner, createdAt, fold, status, input pairs (count, ...), events...
 if redis.call('EXISTS', KEYS[1]) == 1 then return 'job ' .. ARGV[1] .. ' already exists' end
 local n = tonumber(ARGV[6])
 redis.call('HSET', KEYS[1], 'owner', ARGV[2], 'createdAt', ARGV[3], 'lastSeq', #ARGV - 6 - n, 'fold', ARGV[4], 'status', ARGV[5])
@@ -41,6 +42,7 @@ for i = 7, 6 + n, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
 for i = 7 + n, #ARGV do redis.call('RPUSH', KEYS[3], ARGV[i]) end
 local unfinished = ARGV[5] == 'pending' or ARGV[5] == 'running'
 redis.call('ZADD', unfinished and KEYS[4] or KEYS[5], ARGV[3], ARGV[1])
+redis.call('PUBLISH', KEYS[6], ARGV[1])
 return 1`);
 
 const PUT_CHUNK = script(`
@@ -53,7 +55,7 @@ redis.call('RPUSH', KEYS[2], ARGV[3])
 return 1`);
 
 const APPEND = script(`
--- KEYS: job, events, head, chunks, parts, unfinished, finished. ARGV: id, seq before the events (-1: none), fold, status, head ('': none), chunk count, events...
+-- KEYS: job, events, head, chunks, parts, unfinished, finished, the channel of appends. ARGV: id, seq before the events (-1: none), fold, status, head ('': none), chunk count, events...
 local last = redis.call('HGET', KEYS[1], 'lastSeq')
 if not last then return 'no job ' .. ARGV[1] end
 last = tonumber(last)
@@ -79,6 +81,7 @@ local from, to = 7, 6
 if ends then from, to = 6, 7 end
 redis.call('ZREM', KEYS[from], ARGV[1])
 redis.call('ZADD', KEYS[to], redis.call('HGET', KEYS[1], 'createdAt'), ARGV[1])
+redis.call('PUBLISH', KEYS[8], ARGV[1])
 return 1`);
 
 // The per-job keys are built here from their prefixes (ARGV), so this one script needs a single
@@ -109,12 +112,13 @@ export function createRedisStore({
   };
   const unfinished = `${keyPrefix}jobs:unfinished`;
   const finished = `${keyPrefix}jobs:finished`;
-  /** Where every write of events is announced with its job id, for `watch`. */
+  /**
+   * Where every write of events is announced with its job id, for `watch`: by the script that
+   * writes them, so a writer that dies right after a write cannot leave it unannounced.
+   */
   const appended = `${keyPrefix}appended`;
   const watchers = new Set<(jobId: string) => void>();
   let subscriber: Redis | undefined;
-  /** Tells the other instances, after the write (a subscriber that missed it rereads at its timeout). */
-  const announce = (jobId: string) => void redis.publish(appended, jobId).catch(() => {});
   const written = (reply: unknown) => {
     if (reply !== 1) throw new StoreConflictError(String(reply));
   };
@@ -141,7 +145,7 @@ export function createRedisStore({
       if (csv !== undefined) input.push("csv", csv);
       if (employees !== undefined) input.push("employees", JSON.stringify(employees));
       const { jobId } = job;
-      const keys = [per.job + jobId, per.input + jobId, per.events + jobId, unfinished, finished];
+      const keys = [per.job + jobId, per.input + jobId, per.events + jobId, unfinished, finished, appended];
       const owner = JSON.stringify({ subject: job.owner.subject, sessionId: job.owner.sessionId });
       const args = [
         jobId,
@@ -154,7 +158,6 @@ export function createRedisStore({
         ...events.map((e) => JSON.stringify(e)),
       ];
       written(await run(redis, CREATE, keys, args));
-      announce(jobId);
     },
     async getJob(jobId) {
       return toJob(jobId, await redis.hmget(per.job + jobId, ...fields));
@@ -183,6 +186,7 @@ export function createRedisStore({
         per.parts + jobId,
         unfinished,
         finished,
+        appended,
       ];
       const args = [
         jobId,
@@ -194,7 +198,16 @@ export function createRedisStore({
         ...events.map((e) => JSON.stringify(e)),
       ];
       written(await run(redis, APPEND, keys, args));
-      announce(jobId);
+    },
+    async readInput(jobId) {
+      const { occasion, budgetPerPerson, csv, employees } = await redis.hgetall(per.input + jobId);
+      if (occasion === undefined || budgetPerPerson === undefined) return undefined;
+      return StartBulkInput.parse({
+        occasion,
+        budgetPerPerson: Number(budgetPerPerson),
+        ...(csv === undefined ? {} : { csv }),
+        ...(employees === undefined ? {} : { employees: JSON.parse(employees) }),
+      });
     },
     async readEvents(jobId, afterSeq, limit) {
       const from = Math.max(0, afterSeq);

@@ -1,0 +1,178 @@
+/**
+ * Several instances on Redis against one on SQLite, in the same run: two servers (WORKERS=0) and
+ * a worker process (4 jobs at once) on one Redis, against one server on SQLite running its jobs
+ * in process (4 at once). The same small jobs are started on the first instance and followed with
+ * long polls on the second (on SQLite, on the one instance). Figures: event → client delay (p95,
+ * p50; the event's timestamp is the writer's clock, the client's the same machine's), jobs per
+ * second from the first start to the last end, and `get_job_events` req/s on a finished job with
+ * the load split over both instances.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import type { Agent } from "node:http";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import autocannon from "autocannon";
+import { Redis } from "ioredis";
+import { GetJobEventsOutput, StartBulkOutput, TOOL } from "../shared/tools.js";
+import { employeeCsv } from "../test-kit/employee-csv.js";
+import { deleteKeysUnder, redisUnreachable, redisUrl } from "../test-kit/redis.js";
+import { startTarget, type Target } from "./children.js";
+import { MCP_HEADERS, callTool, createAgent, toolCallBody } from "./mcp-http.js";
+import { percentile, row, type BenchOptions, type BenchRow } from "./table.js";
+
+const JOB_SLOTS = "4";
+type Run = { latencies: number[]; jobsPerSecond: number; errors: string[]; finished: string };
+
+/** Starts `count` small jobs on `start` at once and follows each on `follow` to its end. */
+async function runJobs(start: URL, follow: URL, count: number, agent: Agent): Promise<Run> {
+  const args = { csv: employeeCsv(50, { seed: 11 }), occasion: "holiday", budgetPerPerson: 40 };
+  const latencies: number[] = [];
+  const errors: string[] = [];
+  let finished = "";
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: count }, async () => {
+      const { jobId } = await callTool(start, TOOL.startBulk, args, StartBulkOutput, agent);
+      const since = Date.now();
+      for (let afterSeq = 0; ;) {
+        const page = await callTool(
+          follow,
+          TOOL.getJobEvents,
+          { jobId, afterSeq, waitMs: 20_000 },
+          GetJobEventsOutput,
+          agent,
+        );
+        const now = Date.now();
+        for (const event of page.events) {
+          if (event.seq !== ++afterSeq) throw new Error(`job ${jobId}: event ${event.seq} where ${afterSeq} was due`);
+          const at = Date.parse(event.timestamp);
+          if (at >= since && event.type !== "job.created") latencies.push(now - at);
+        }
+        if (page.done) {
+          if (page.status !== "completed") throw new Error(`job ${jobId} ended ${page.status}`);
+          finished = jobId;
+          return;
+        }
+      }
+    }).map((p) => p.catch((error: unknown) => void errors.push(String(error)))),
+  );
+  const seconds = (performance.now() - t0) / 1000;
+  return { latencies: latencies.sort((a, b) => a - b), jobsPerSecond: count / seconds, errors, finished };
+}
+
+/** `get_job_events` on a finished job, the connections split over `urls`, all at once: total req/s. */
+async function reads(urls: URL[], jobId: string, seconds: number, connections: number): Promise<number> {
+  const body = toolCallBody(TOOL.getJobEvents, { jobId });
+  const runs = await Promise.all(
+    urls.map((url) =>
+      autocannon({
+        url: url.href,
+        method: "POST",
+        headers: { ...MCP_HEADERS },
+        body,
+        connections: Math.max(1, Math.round(connections / urls.length)),
+        duration: seconds,
+        sampleInt: 100,
+        timeout: 10,
+        verifyBody: (b: string) => b.includes('"type":"job.completed"'),
+      }),
+    ),
+  );
+  return runs.reduce((sum, r) => sum + (r.requests.total - r.non2xx - r.mismatches) / r.duration, 0);
+}
+
+/** Rows: event → client p95 and p50, jobs/s and get_job_events req/s, Redis against SQLite, and errors. */
+export async function benchInstances({ quick, smoke }: BenchOptions): Promise<BenchRow[]> {
+  if ((await redisUnreachable("the instances benchmark")) !== undefined) return [];
+  const jobs = smoke ? 4 : quick ? 40 : 120;
+  const seconds = smoke ? 0.3 : quick ? 2 : 5;
+  const prefix = `giftgenius-bench:${randomUUID()}:`;
+  const dir = mkdtempSync(join(tmpdir(), "giftgenius-bench-"));
+  const redis = { STORE: "redis", REDIS_URL: redisUrl, REDIS_PREFIX: prefix };
+  const targets: Target[] = [];
+  const agent = createAgent(2 * jobs + 8);
+  const admin = new Redis(redisUrl);
+  try {
+    const up = async (name: string, env: Record<string, string>) => {
+      const t = await startTarget(name, env);
+      targets.push(t);
+      return t;
+    };
+    const [a, b, single] = await Promise.all([
+      up("instance", { ...redis, WORKERS: "0" }),
+      up("instance", { ...redis, WORKERS: "0" }),
+      up("instance", { STORE: "sqlite", DATA_DIR: dir }),
+      up("worker", { ...redis, WORKERS: JOB_SLOTS }),
+    ]);
+    // one warm-up job each, so that neither side pays for its first compile in the figures
+    await runJobs(a.url, b.url, 2, agent);
+    await runJobs(single.url, single.url, 2, agent);
+    const shared = await runJobs(a.url, b.url, jobs, agent);
+    const alone = await runJobs(single.url, single.url, jobs, agent);
+    const errors = [...shared.errors, ...alone.errors];
+    if (errors.length > 0) throw new Error(`${errors.length} jobs failed: ${errors[0]}`);
+    const sharedReads = await reads([a.url, b.url], shared.finished, seconds, 20);
+    const aloneReads = await reads([single.url], alone.finished, seconds, 20);
+    const section = "instances";
+    const p95 = percentile(shared.latencies, 95);
+    return [
+      row({
+        section,
+        metric: `event → client p95, start on A, long poll on B (${shared.latencies.length} events)`,
+        value: p95,
+        unit: "ms",
+        baseline: percentile(alone.latencies, 95),
+        baselineName: "one instance, SQLite",
+        target: "< 1 s",
+        met: p95 < 1000,
+      }),
+      row({
+        section,
+        metric: "event → client p50, across instances",
+        value: percentile(shared.latencies, 50),
+        unit: "ms",
+        baseline: percentile(alone.latencies, 50),
+        baselineName: "one instance, SQLite",
+        target: "–",
+        met: null,
+      }),
+      row({
+        section,
+        metric: `jobs/s, ${jobs} jobs of 50 rows, 2 instances + 1 worker on Redis`,
+        value: shared.jobsPerSecond,
+        unit: "jobs/s",
+        baseline: alone.jobsPerSecond,
+        baselineName: "one instance, SQLite",
+        target: "–",
+        met: null,
+      }),
+      row({
+        section,
+        metric: "get_job_events req/s, 2 instances on Redis",
+        value: sharedReads,
+        unit: "req/s",
+        baseline: aloneReads,
+        baselineName: "one instance, SQLite",
+        target: "–",
+        met: null,
+      }),
+      row({
+        section,
+        metric: "errors",
+        value: errors.length,
+        unit: "",
+        baseline: null,
+        baselineName: "",
+        target: "0",
+        met: errors.length === 0,
+      }),
+    ];
+  } finally {
+    agent.destroy();
+    await Promise.all(targets.map((t) => t.stop()));
+    await deleteKeysUnder(admin, prefix);
+    await admin.quit();
+    rmSync(dir, { recursive: true, force: true });
+  }
+}

@@ -1,0 +1,12 @@
+/**
+ * Benchmark target: a worker process (as server/worker.ts) running jobs from the Redis queue the
+ * environment names, with no HTTP. Prints `{"port":0}` once its job system is built; ends on SIGTERM.
+ */
+import { jobsFromEnv } from "../../server/jobs-env.js";
+import { endWithParent } from "../children.js";
+
+const jobs = jobsFromEnv(process.env);
+console.log(JSON.stringify({ port: 0 }));
+
+endWithParent();
+process.on("SIGTERM", () => void jobs.close().finally(() => process.exit(0)));

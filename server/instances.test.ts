@@ -1,0 +1,203 @@
+/**
+ * Several instances on one Redis, as deployed: two servers (server/main.ts, STORE=redis,
+ * WORKERS=0) and a worker process (server/worker.ts) as child processes. A job started on one
+ * instance is followed on the other (and heard on the first one's session); a cancel on either
+ * stops it on the worker; a worker killed mid-job leaves one consistent history; a killed server
+ * loses nothing it acknowledged; a starting instance leaves running jobs alone; a session lives
+ * on the instance that made it.
+ */
+import { randomUUID } from "node:crypto";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Redis } from "ioredis";
+import type { JobEvent } from "../shared/job-events.js";
+import { GetJobEventsOutput, JobResultPageSchema, PACE_META_KEY, TOOL, URI } from "../shared/tools.js";
+import { employeeCsv } from "../test-kit/employee-csv.js";
+import { expectJobHistory } from "../test-kit/job-history.js";
+import { deleteKeysUnder, redisUnreachable, redisUrl } from "../test-kit/redis.js";
+import { startInstance, type Instance } from "./instances-support.js";
+import { callTool, connectClient, postRaw, readJobHistory, startJob, toolText } from "./test-support.js";
+
+const unreachable = await redisUnreachable("the tests of several instances");
+const prefix = `giftgenius-test:${randomUUID()}:`;
+const env = {
+  STORE: "redis",
+  REDIS_URL: redisUrl,
+  REDIS_PREFIX: prefix,
+  GIFTGENIUS_DEV: "1", // jobs may be slowed down, to act on them mid-way
+  JOB_LOCK_MS: "1000",
+  JOB_STALLED_CHECK_MS: "500",
+  JOB_GRACE_MS: "500", // a starting instance looks at every job but the newest
+};
+const web = () => startInstance("main", { ...env, WORKERS: "0" });
+const worker = () => startInstance("worker", { ...env, WORKERS: "2" });
+const START = { occasion: "holiday", budgetPerPerson: 50 };
+
+/** A job slow enough to act on while it runs: by default 30,000 rows with a pause between slices (some seconds). */
+async function startSlowJob(client: Client, rows = 30_000, paceMs = 20): Promise<string> {
+  const result = await client.callTool({
+    name: TOOL.startBulk,
+    arguments: { ...START, csv: employeeCsv(rows) },
+    _meta: { [PACE_META_KEY]: paceMs },
+  });
+  if (result.isError) throw new Error(JSON.stringify(result.content));
+  return (result.structuredContent as { jobId: string }).jobId;
+}
+
+/** Follows a job with long polls from `afterSeq` until `until` holds for a page; returns the events seen. */
+async function follow(
+  client: Client,
+  jobId: string,
+  until: (events: JobEvent[], done: boolean) => boolean = (_, done) => done,
+): Promise<JobEvent[]> {
+  const events: JobEvent[] = [];
+  for (let afterSeq = 0; ;) {
+    const result = await callTool(client, TOOL.getJobEvents, { jobId, afterSeq, waitMs: 20_000 });
+    if (result.isError) throw new Error(toolText(result));
+    const page = GetJobEventsOutput.parse(result.structuredContent);
+    events.push(...page.events);
+    afterSeq = page.nextSeq;
+    if (until(events, page.done)) return events;
+  }
+}
+const progressed = (events: JobEvent[]) => events.some((e) => e.type === "job.progress" && e.payload.percentage > 2);
+
+describe.runIf(unreachable === undefined)("several instances on one Redis, jobs run by a worker process", () => {
+  const admin = unreachable === undefined ? new Redis(redisUrl) : undefined;
+  const running: Instance[] = [];
+  const clients: Client[] = [];
+  const up = async (start: () => Promise<Instance>) => {
+    const instance = await start();
+    running.push(instance);
+    return instance;
+  };
+  const connect = async (instance: Instance) => {
+    const client = await connectClient(instance.mcpUrl!);
+    clients.push(client);
+    return client;
+  };
+  let a: Instance, b: Instance, clientA: Client, clientB: Client;
+  let workers: Instance;
+  beforeAll(async () => {
+    [a, b, workers] = await Promise.all([up(web), up(web), up(worker)]);
+    [clientA, clientB] = await Promise.all([connect(a), connect(b)]);
+  }, 60_000);
+  afterAll(async () => {
+    await Promise.all(clients.map((c) => c.close().catch(() => {})));
+    await Promise.all(running.map((i) => i.stop()));
+    await deleteKeysUnder(admin!, prefix);
+    await admin!.quit();
+  });
+
+  it("follows on B, with long polls, a job started through A, to its result, and A's session hears it all", async () => {
+    const heard: { method: string; params?: Record<string, unknown> }[] = [];
+    clientA.fallbackNotificationHandler = async (n) => void heard.push(n);
+    const { jobId } = await startJob(clientA, { ...START, csv: employeeCsv(2_000) });
+    const seen = await follow(clientB, jobId);
+    const { terminal } = expectJobHistory(seen);
+    expect(terminal.type).toBe("job.completed");
+    // the worker appended them; A, where the session lives, relays each one once, in order
+    await vi.waitFor(() => expect(heard.at(-1)?.method).toBe("notifications/job/completed"));
+    expect(heard.filter((n) => n.params?.jobId === jobId).map((n) => n.params?.seq)).toEqual(seen.map((e) => e.seq));
+    expect((await readJobHistory(clientA, jobId)).events).toEqual(seen);
+    const onA = await clientA.readResource({ uri: URI.jobResult(jobId) });
+    const onB = await clientB.readResource({ uri: URI.jobResult(jobId) });
+    expect(onB).toEqual(onA);
+    expect(await countResultPeople(clientB, jobId)).toBe(2_000);
+  });
+
+  it("stops a job running on the worker when B cancels it, with no event after the cancel", async () => {
+    const jobId = await startSlowJob(clientA);
+    await follow(clientB, jobId, progressed);
+    const canceled = await callTool(clientB, TOOL.cancelJob, { jobId });
+    expect(canceled.structuredContent).toMatchObject({ status: "canceled", changed: true });
+    const before = (await readJobHistory(clientA, jobId)).events;
+    await new Promise((r) => setTimeout(r, 500)); // time for a worker that missed the cancel to append
+    const after = (await readJobHistory(clientA, jobId)).events;
+    expect(after).toEqual(before);
+    expect(expectJobHistory(after).terminal.type).toBe("job.canceled");
+  });
+
+  it("ends a job whose worker was killed mid-way once, with a history clients can trust", async () => {
+    const jobId = await startSlowJob(clientA);
+    const seenBefore = await follow(clientB, jobId, progressed);
+    await workers.kill(); // no close, no cleanup: its lock on the job simply expires
+    workers = await up(worker);
+    const seen = [...seenBefore, ...(await follow(clientB, jobId)).slice(seenBefore.length)];
+    const history = (await readJobHistory(clientA, jobId)).events;
+    expect(history.slice(0, seen.length)).toEqual(seen);
+    const { terminal, progress } = expectJobHistory(history);
+    expect(terminal).toMatchObject({
+      type: "job.failed",
+      payload: {
+        code: "interrupted",
+        retryable: true,
+        message: "The worker running this job stopped before finishing.",
+      },
+    });
+    expect(progress.length).toBeGreaterThan(0);
+    // the new worker runs new jobs
+    const { jobId: next } = await startJob(clientB, { ...START, csv: employeeCsv(50) });
+    expect(expectJobHistory(await follow(clientA, next)).terminal.type).toBe("job.completed");
+  }, 60_000);
+
+  it("leaves a running job alone when another instance starts up", async () => {
+    // some ten slices a second apart: longer than an instance takes to start, and light on the CPU
+    const jobId = await startSlowJob(clientA, 2_000, 1_000);
+    await follow(clientB, jobId, progressed);
+    const c = await up(web);
+    const clientC = await connect(c);
+    // C answers only once its start-up recovery is done, and by then the job is still running
+    const now = await callTool(clientC, TOOL.getJobEvents, { jobId, afterSeq: 0 });
+    expect(now.structuredContent).toMatchObject({ status: "running", done: false });
+    const seen = await follow(clientC, jobId);
+    expect(expectJobHistory(seen).terminal.type).toBe("job.completed");
+  }, 60_000);
+
+  it("loses nothing A acknowledged when A is killed: the job runs on, and B reads it all", async () => {
+    const doomed = await up(web);
+    const clientD = await connect(doomed);
+    const { jobId } = await startJob(clientD, { ...START, csv: employeeCsv(3_000) });
+    const acknowledged = (await readJobHistory(clientD, jobId)).events;
+    await doomed.kill();
+    const seen = await follow(clientB, jobId);
+    expect(seen.slice(0, acknowledged.length)).toEqual(acknowledged);
+    expect(expectJobHistory(seen).terminal.type).toBe("job.completed");
+    expect(await countResultPeople(clientB, jobId)).toBe(3_000);
+  }, 60_000);
+
+  it("answers stateless requests on any instance, and a session only on the instance that made it", async () => {
+    const { jobId } = await startJob(clientA, { ...START, csv: employeeCsv(5) });
+    const body = (id: number) =>
+      JSON.stringify({
+        jsonrpc: "2.0",
+        id,
+        method: "tools/call",
+        params: { name: TOOL.getJobEvents, arguments: { jobId, afterSeq: 0, waitMs: 5_000 } },
+      });
+    const stateless = await postRaw(b.mcpUrl!, body(1), { "mcp-protocol-version": "2025-06-18" });
+    expect(stateless.status).toBe(200);
+    expect(await stateless.text()).toContain(`"jobId":"${jobId}"`);
+    const transport = (clientA as unknown as { transport: { sessionId?: string } }).transport;
+    expect(transport.sessionId).toBeTruthy();
+    const elsewhere = await postRaw(b.mcpUrl!, body(2), {
+      "mcp-protocol-version": "2025-06-18",
+      "mcp-session-id": transport.sessionId!,
+    });
+    expect(elsewhere.status).toBe(404);
+    expect(await elsewhere.json()).toMatchObject({
+      error: { code: -32001, message: expect.stringContaining("Send initialize") },
+    });
+  });
+});
+
+/** The people in a job's result resource, read part by part. */
+async function countResultPeople(client: Client, jobId: string): Promise<number> {
+  let people = 0;
+  for (let uri: string | null = URI.jobResult(jobId); uri !== null;) {
+    const [content] = (await client.readResource({ uri })).contents;
+    const part = JobResultPageSchema.parse(JSON.parse("text" in content ? content.text : ""));
+    people += part.people.length;
+    uri = part.next;
+  }
+  return people;
+}

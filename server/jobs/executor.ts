@@ -1,0 +1,109 @@
+/**
+ * Where a created job's work runs. The service hands each job to an executor and tells it of a
+ * cancel; the executor runs the work (here in this process, under the concurrency limit, or in
+ * BullMQ workers: executor-bullmq.ts) and, on start and close, decides which unfinished jobs end.
+ */
+import { TOOL } from "../../shared/tools.js";
+import type { MatchGifts } from "../gifts/matcher.js";
+import type { Caller } from "./access.js";
+import type { JobLog } from "./job-log.js";
+import type { JobLimits } from "./limits.js";
+import { runJob } from "./run-job.js";
+import { createSliceGate } from "./runner/slice-gate.js";
+import { jobTexts, type Locale } from "./runner/texts.js";
+import { createScheduler } from "./scheduler.js";
+import type { StartPlan } from "./start-plan.js";
+import type { EventDraft } from "./state-machine.js";
+import type { JobStore } from "./store.js";
+
+export type Failed = Extract<EventDraft, { type: "job.failed" }>;
+/** The end of a job that was cut off: retryable, with the way to run it again. */
+export const interrupted = (message: string): Failed => ({
+  type: "job.failed",
+  payload: { code: "interrupted", message, hint: `Run the analysis again with ${TOOL.startBulk}.`, retryable: true },
+});
+
+/** What an executor works with, from the service that owns it. */
+export type ExecutorContext = {
+  store: JobStore;
+  log: JobLog;
+  limits: JobLimits;
+  match: MatchGifts;
+  now: () => number;
+  /** A reporter of failures no caller can be told of, for `context`. */
+  report: (context: string) => (error: unknown) => void;
+  /** Ends a job as failed; a write the store refuses is retried at the service's sweeps. */
+  end: (jobId: string, owner: Caller, failed: Failed) => Promise<void>;
+};
+
+/** A job just created, with what its run needs besides the stored input. */
+type JobToRun = { jobId: string; owner: Caller; plan: StartPlan; paceMs?: number; locale?: Locale };
+
+type JobExecutor = {
+  /** Before the first call is answered: ends the unfinished jobs that nobody will run any more. */
+  recover(): Promise<void>;
+  /** Takes a created job to run (it starts later, never inside this call). */
+  submit(job: JobToRun): Promise<void>;
+  /** The job was canceled (already recorded): stops it wherever it runs, or keeps it from starting. */
+  stop(jobId: string): void;
+  /** Stops this process's running jobs and ends them as interrupted; may be called again. */
+  close(): Promise<void>;
+};
+
+/** Builds an executor for the service; the service calls it once, with its own context. */
+export type CreateExecutor = (context: ExecutorContext) => JobExecutor;
+
+/**
+ * Runs jobs in this process, at most `limits.maxConcurrentJobs` at once: for a store one process
+ * owns (memory, SQLite), where whatever is unfinished at start-up was cut off by the last process.
+ */
+export const createInProcessExecutor: CreateExecutor = (context) => {
+  const { store, limits, match, report, end } = context;
+  const scheduler = createScheduler(limits.maxConcurrentJobs);
+  // one slice of one job per turn of the event loop, however many jobs run
+  const slices = createSliceGate();
+  /** Jobs of this process that have not ended, with the switch that stops them. */
+  const live = new Map<string, { owner: Caller; controller: AbortController }>();
+
+  return {
+    async recover() {
+      const unfinished = await store.listUnfinished().catch((error) => {
+        report("listing the jobs an earlier process left unfinished")(error);
+        return [];
+      });
+      for (const job of unfinished) {
+        const message =
+          job.status === "running"
+            ? "The server restarted while this job was running, so it stopped before finishing."
+            : "The server restarted before this job could start.";
+        await end(job.jobId, job.owner, interrupted(message));
+      }
+    },
+    async submit({ jobId, owner, plan, paceMs, locale }) {
+      const controller = new AbortController();
+      live.set(jobId, { owner, controller });
+      const run = { ...plan, jobId, maxRows: limits.maxRows, match, paceMs, texts: jobTexts(locale ?? "en") };
+      scheduler.enqueue(jobId, async () => {
+        try {
+          await runJob(context, slices, run, owner, controller.signal);
+        } finally {
+          live.delete(jobId);
+        }
+      });
+    },
+    stop(jobId) {
+      scheduler.remove(jobId);
+      live.get(jobId)?.controller.abort();
+      live.delete(jobId);
+    },
+    async close() {
+      const ending = [...live.entries()];
+      for (const [, job] of ending) job.controller.abort();
+      await scheduler.close();
+      for (const [jobId, job] of ending) {
+        live.delete(jobId);
+        await end(jobId, job.owner, interrupted("The server shut down before this job finished."));
+      }
+    },
+  };
+};

@@ -1,0 +1,61 @@
+/**
+ * One job's work, wherever it runs: the stages against the shared store through the event log,
+ * and the job's end as failed when the work fails. A stop (cancel, closing, a job that has ended
+ * meanwhile) leaves no event of its own: whoever stopped the job records its end.
+ */
+import { isFinished } from "../../shared/job-view.js";
+import { TOOL } from "../../shared/tools.js";
+import type { Caller } from "./access.js";
+import type { ExecutorContext, Failed } from "./executor.js";
+import { JobFailure, JobStopped, runBulkAnalysis, type BulkRun } from "./runner/bulk-analysis.js";
+import type { SliceGate } from "./runner/slice-gate.js";
+
+/** What a run needs from its executor, besides the context. */
+type Run = Omit<BulkRun, "signal" | "emit" | "putChunk" | "gate">;
+
+/** Runs `run` to its end; resolves once the job has ended or stopped, never rejects for the job's sake. */
+export async function runJob(
+  { store, log, report, end }: ExecutorContext,
+  gate: SliceGate,
+  run: Run,
+  owner: Caller,
+  signal: AbortSignal,
+): Promise<void> {
+  const { jobId } = run;
+  try {
+    if (signal.aborted) return;
+    await runBulkAnalysis({
+      ...run,
+      gate,
+      signal,
+      // a chunk refused because the job has just ended fails the run; its end is already recorded
+      putChunk: (index, body) => store.putResultChunk(jobId, index, body),
+      emit: async (drafts, head) => {
+        const appended = await log.append(jobId, owner, drafts, head);
+        if (!appended.ok) throw new JobStopped(appended.reason);
+      },
+    });
+  } catch (error) {
+    // stopped means canceled (already recorded) or closing (close records it)
+    if (error instanceof JobStopped || signal.aborted) return;
+    // ended meanwhile by another process (a cancel on another instance): its end is recorded there
+    const stored = await store.getJob(jobId).catch(() => undefined);
+    if (stored !== undefined && isFinished(stored.status)) return;
+    if (!(error instanceof JobFailure)) report(`running job ${jobId}`)(error);
+    const payload: Failed["payload"] =
+      error instanceof JobFailure
+        ? {
+            code: error.code,
+            message: error.message,
+            ...(error.hint === undefined ? {} : { hint: error.hint }),
+            retryable: false,
+          }
+        : {
+            code: "internal",
+            message: "The analysis stopped on an unexpected error.",
+            hint: `Try again with ${TOOL.startBulk}; if it fails again, check the file for unusual content.`,
+            retryable: true,
+          };
+    await end(jobId, owner, { type: "job.failed", payload });
+  }
+}
