@@ -191,7 +191,8 @@ describe("the harness against the real server", () => {
           buffer: Buffer.from(employeeCsv(150_000)),
         });
         await expect.poll(() => page.getByLabel("Uploaded CSV").textContent()).toContain("150,000 rows");
-        await page.getByLabel(/^Pace/).selectOption("150");
+        // slow enough that the job outlasts a widget reload even on a busy machine
+        await page.getByLabel(/^Pace/).selectOption("500");
         const running = await startFromForm();
         // at a watchable pace the bar is seen strictly between 0 and 100, never going down
         const seen: number[] = [];

@@ -22,6 +22,7 @@ const PACES = [
   { value: 0, label: "Full speed" },
   { value: 40, label: "Watchable" },
   { value: 150, label: "Slow" },
+  { value: 500, label: "Very slow" },
 ] as const;
 
 export function BulkForm({ store, session }: { store: HarnessStore; session: HarnessSession }) {
