@@ -4,27 +4,43 @@
  * and listens. Everything else lives in createApp.
  */
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { resolve } from "node:path";
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.js";
 import { matchGifts } from "./gifts/matcher.js";
+import { setHttpTimeouts } from "./http-timeouts.js";
 import { createJobService } from "./jobs/job-service.js";
 import type { JobStore } from "./jobs/store.js";
 import { createMemoryStore } from "./jobs/stores/memory.js";
 import { createRedisStore } from "./jobs/stores/redis.js";
 import { createSqliteStore } from "./jobs/stores/sqlite.js";
+import { storageProblem } from "./jobs/stores/sqlite-errors.js";
 import { parseOrigins } from "./mcp/http/origin.js";
 
 const port = Number(process.env.PORT ?? 8787);
 const host = process.env.HOST ?? "127.0.0.1";
 
+/** The database under DATA_DIR; when it cannot be opened, one line that says why and what to do, and exit 1. */
+function openSqlite(dataDir: string): JobStore {
+  const file = resolve(dataDir, "giftgenius.db");
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    return createSqliteStore(file);
+  } catch (error) {
+    const problem = storageProblem(error);
+    if (problem === undefined) throw error;
+    console.error(
+      `Cannot open the job database ${file}: ${problem}. Set DATA_DIR to a directory this user can write, ` +
+        `or use STORE=memory to keep jobs in memory only.`,
+    );
+    process.exit(1);
+  }
+}
+
 function openStore(kind = "sqlite"): JobStore {
   switch (kind) {
-    case "sqlite": {
-      const dataDir = process.env.DATA_DIR ?? "./data";
-      mkdirSync(dataDir, { recursive: true });
-      return createSqliteStore(join(dataDir, "giftgenius.db"));
-    }
+    case "sqlite":
+      return openSqlite(process.env.DATA_DIR ?? "./data");
     case "memory":
       return createMemoryStore();
     case "redis":
@@ -60,12 +76,7 @@ server.on("error", (error: NodeJS.ErrnoException) => {
   console.error(`Port ${port} on ${host} is already in use: stop what holds it, or set PORT to another port.`);
   process.exit(1);
 });
-// Idle sockets outlive the usual 60 s idle timeout of proxies and HTTP clients, so a client never
-// reuses a socket that the server is closing at that moment (Node's default is 5 s).
-if ("keepAliveTimeout" in server) {
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-}
+setHttpTimeouts(server);
 
 const shutdown = () => {
   server.close();
