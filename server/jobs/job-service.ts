@@ -113,7 +113,7 @@ export function createJobService({
     }
   };
   const listeners = new Set<(notice: JobEventNotice) => void>();
-  const waiters = createWaiters();
+  const waiters = createWaiters(limits.maxWaitingPolls);
   // where several processes share the store, their appends wake this one's long polls too
   const unwatch = store.watch?.((jobId) => waiters.wake(jobId));
   const log = createJobLog({
