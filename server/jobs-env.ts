@@ -6,13 +6,15 @@
  * worker that died, JOB_GRACE_MS before an unfinished job no queue holds is ended.
  */
 import { mkdirSync } from "node:fs";
-import { join } from "node:path";
+import { resolve } from "node:path";
 import { matchGifts } from "./gifts/matcher.js";
 import { createBullmqExecutor } from "./jobs/executor-bullmq.js";
 import { createJobService, type JobService } from "./jobs/job-service.js";
+import type { JobStore } from "./jobs/store.js";
 import { createMemoryStore } from "./jobs/stores/memory.js";
 import { createRedisStore } from "./jobs/stores/redis.js";
 import { createSqliteStore } from "./jobs/stores/sqlite.js";
+import { storageProblem } from "./jobs/stores/sqlite-errors.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -25,14 +27,28 @@ function count(env: Env, name: string): number | undefined {
   return value;
 }
 
+/** The database under `dataDir`; when it cannot be opened, an error whose message says why and what to do. */
+function openSqlite(dataDir: string): JobStore {
+  const file = resolve(dataDir, "giftgenius.db");
+  try {
+    mkdirSync(dataDir, { recursive: true });
+    return createSqliteStore(file);
+  } catch (error) {
+    const problem = storageProblem(error);
+    if (problem === undefined) throw error;
+    throw new Error(
+      `Cannot open the job database ${file}: ${problem}. Set DATA_DIR to a directory this user can write, ` +
+        `or use STORE=memory to keep jobs in memory only.`,
+    );
+  }
+}
+
 /** The job service the environment describes. */
 export function jobsFromEnv(env: Env): JobService {
   const onError = (error: unknown, context: string) => console.error(`jobs: ${context}:`, error);
   switch (env.STORE ?? "sqlite") {
     case "sqlite": {
-      const dataDir = env.DATA_DIR ?? "./data";
-      mkdirSync(dataDir, { recursive: true });
-      return createJobService({ store: createSqliteStore(join(dataDir, "giftgenius.db")), match: matchGifts, onError });
+      return createJobService({ store: openSqlite(env.DATA_DIR ?? "./data"), match: matchGifts, onError });
     }
     case "memory":
       return createJobService({ store: createMemoryStore(), match: matchGifts, onError });

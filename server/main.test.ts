@@ -1,12 +1,13 @@
 /**
- * The entry point as a user meets it: started on a port that is taken, it says so in one line
- * that names the port and the PORT variable, and exits, instead of a stack trace.
+ * The entry point as a user meets it: started on a port that is taken, or on a DATA_DIR where the
+ * database cannot be opened, it says so in one line that names the port or the path and what to
+ * do, and exits with 1, instead of a stack trace.
  */
 import { spawn } from "node:child_process";
-import { mkdtempSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 
 let taken: Server;
 let port: number;
@@ -49,4 +50,58 @@ it("refuses sign-in settings that cannot work in one line naming the variable, a
   expect(stderr.trim().split("\n")).toEqual([
     "AUTH_ISSUER is set but PUBLIC_URL is not: set PUBLIC_URL to this server's public base URL.",
   ]);
+});
+
+/** Runs main.ts on the SQLite store in `dataDir` until it exits; its exit code and stderr lines. */
+async function runOn(dataDir: string): Promise<{ code: number | null; lines: string[] }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", STORE: "sqlite", DATA_DIR: dataDir },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  // a server that did open its store listens instead of exiting: stop it after a while
+  const stop = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  clearTimeout(stop);
+  return { code, lines: stderr.trim().split("\n") };
+}
+
+describe("a DATA_DIR where the database cannot be opened", () => {
+  const base = mkdtempSync(join(tmpdir(), "gg-data-"));
+  afterAll(() => rmSync(base, { recursive: true, force: true }));
+  const cases: [string, () => string, string][] = [
+    ["is a file", () => file("a-file"), "DATA_DIR is a file, not a directory"],
+    ["lies under a file", () => join(file("a-parent"), "data"), "a part of DATA_DIR is a file, not a directory"],
+    [
+      "holds a directory where the database file goes",
+      () => dir("db-is-dir", true),
+      "the database file cannot be created or opened there",
+    ],
+    ["holds a file that is not a database", () => dir("not-a-db", false), "the file is not a SQLite database"],
+  ];
+  function file(name: string) {
+    writeFileSync(join(base, name), "not a directory\n");
+    return join(base, name);
+  }
+  function dir(name: string, dbIsDir: boolean) {
+    const dataDir = join(base, name);
+    mkdirSync(dataDir);
+    if (dbIsDir) mkdirSync(join(dataDir, "giftgenius.db"));
+    else writeFileSync(join(dataDir, "giftgenius.db"), "name,department\n".repeat(500));
+    return dataDir;
+  }
+
+  it.concurrent.each(cases)(
+    "that %s gives one line naming the file, why and what to do, and exit code 1",
+    async (_, make, why) => {
+      const dataDir = make();
+      const { code, lines } = await runOn(dataDir);
+      expect(lines).toEqual([
+        `Cannot open the job database ${resolve(dataDir, "giftgenius.db")}: ${why}. Set DATA_DIR to a directory this ` +
+          "user can write, or use STORE=memory to keep jobs in memory only.",
+      ]);
+      expect(code).toBe(1);
+    },
+  );
 });

@@ -6,6 +6,7 @@
  */
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.js";
+import { setHttpTimeouts } from "./http-timeouts.js";
 import { readAuthOptions, resourceOf } from "./auth/auth-options.js";
 import { jobsFromEnv } from "./jobs-env.js";
 import { isLoopback, parseHosts, parseOrigins } from "./mcp/http/origin.js";
@@ -77,12 +78,7 @@ server.on("error", (error: NodeJS.ErrnoException) => {
   console.error(`Port ${port} on ${host} is already in use: stop what holds it, or set PORT to another port.`);
   process.exit(1);
 });
-// Idle sockets outlive the usual 60 s idle timeout of proxies and HTTP clients, so a client never
-// reuses a socket that the server is closing at that moment (Node's default is 5 s).
-if ("keepAliveTimeout" in server) {
-  server.keepAliveTimeout = 65_000;
-  server.headersTimeout = 66_000;
-}
+setHttpTimeouts(server);
 
 const shutdown = () => {
   server.close();

@@ -24,6 +24,7 @@ import {
 } from "../shared/tools.js";
 import { createApp, type AppOptions } from "./app.js";
 import { matchGifts } from "./gifts/matcher.js";
+import { setHttpTimeouts } from "./http-timeouts.js";
 import { createJobService } from "./jobs/job-service.js";
 import type { JobService } from "./jobs/job-service.js";
 import { createMemoryStore } from "./jobs/stores/memory.js";
@@ -43,6 +44,7 @@ export async function startTestServer(options: Partial<AppOptions> = {}): Promis
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
   });
+  setHttpTimeouts(server); // as main.ts does
   const address = server.address();
   if (address === null || typeof address === "string") throw new Error("The test server has no TCP address");
   const url = `http://127.0.0.1:${address.port}`;

@@ -109,7 +109,7 @@ export function createJobService({
     }
   };
   const listeners = new Set<(notice: JobEventNotice) => void>();
-  const waiters = createWaiters();
+  const waiters = createWaiters(limits.maxWaitingPolls);
   // events appended by other processes (workers) reach this one's listeners too
   const relay = createRelay(
     store,

@@ -10,6 +10,11 @@ export type JobLimits = {
   maxRows: number;
   /** Jobs running at once; later ones wait as `pending`, first come first served. */
   maxConcurrentJobs: number;
+  /**
+   * Long polls (get_job_events, wait_for_job) waiting at once, over all jobs; past it a poll
+   * answers at once with what there is (see waiters.ts).
+   */
+  maxWaitingPolls: number;
   /** How long a finished job (events and result) is kept after it was created. */
   retentionMs: number;
   /** How often expired jobs are deleted from the store. */
@@ -20,6 +25,7 @@ const DEFAULT_LIMITS: JobLimits = {
   maxCsvBytes: 8 * 1024 * 1024,
   maxRows: 200_000,
   maxConcurrentJobs: 4,
+  maxWaitingPolls: 10_000,
   retentionMs: 24 * 60 * 60 * 1000,
   sweepIntervalMs: 10 * 60 * 1000,
 };

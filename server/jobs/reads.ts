@@ -48,7 +48,8 @@ export function createReads(store: JobStore, gate: Gate, waiters: Waiters, ready
       const ended = isFinished(gated.value.status) && afterSeq >= gated.value.lastSeq;
       const until = performance.now() + waitMs;
       while (events.length === 0 && !ended && performance.now() < until && !signal?.aborted) {
-        // armed before the read, so an append in between still wakes this wait
+        // armed before the read, so an append in between still wakes this wait; when too many
+        // polls wait already it settles at once as "full", and this one answers with what there is
         const waiter = waiters.arm(jobId, until - performance.now(), signal);
         events = await read();
         if (events.length > 0) waiter.dispose();

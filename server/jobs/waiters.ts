@@ -1,10 +1,17 @@
 /**
  * Per-job wake-ups for long polls: a waiter is armed before the store is read, so an event appended
  * in between still wakes it, and it ends on the first append, its timeout or its abort signal.
- * Nothing polls; every way out removes the waiter and its timer.
+ * Nothing polls; every way out removes the waiter and its timer. At most `max` wait at once.
  */
 
-type WakeReason = "event" | "timeout" | "aborted" | "closed";
+/**
+ * "full": the most waiters allowed were already waiting, so this one did not wait at all. The
+ * long poll then answers at once with what there is, not with an error: a long poll may always
+ * end early with no events (waitMs is a most, not a promise), every client already polls again,
+ * the widget after a pause, so nothing breaks, and the process keeps its sockets, timers and
+ * memory bounded whatever the number of watchers.
+ */
+type WakeReason = "event" | "timeout" | "aborted" | "closed" | "full";
 type Waiter = { settled: Promise<WakeReason>; dispose(): void };
 export type Waiters = {
   /** Arms a waiter on `jobId` that lasts at most `ms`. Call `dispose` when no longer waiting. */
@@ -17,10 +24,11 @@ export type Waiters = {
   size(): number;
 };
 
-/** An empty set of waiters. */
-export function createWaiters(): Waiters {
+/** An empty set of waiters, of which at most `max` may wait at once. */
+export function createWaiters(max = Infinity): Waiters {
   const byJob = new Map<string, Set<(reason: WakeReason) => void>>();
   let closed = false;
+  let waiting = 0;
 
   function arm(jobId: string, ms: number, signal?: AbortSignal): Waiter {
     let resolve!: (reason: WakeReason) => void;
@@ -31,7 +39,7 @@ export function createWaiters(): Waiters {
       if (done) return;
       done = true;
       const set = byJob.get(jobId);
-      set?.delete(finish);
+      if (set?.delete(finish)) waiting--;
       if (set?.size === 0) byJob.delete(jobId);
       clearTimeout(timer);
       signal?.removeEventListener("abort", onAbort);
@@ -40,7 +48,9 @@ export function createWaiters(): Waiters {
     const onAbort = () => finish("aborted");
     if (closed) finish("closed");
     else if (signal?.aborted) finish("aborted");
+    else if (waiting >= max) finish("full");
     else {
+      waiting++;
       const set = byJob.get(jobId) ?? new Set();
       set.add(finish);
       byJob.set(jobId, set);
@@ -59,6 +69,6 @@ export function createWaiters(): Waiters {
       closed = true;
       for (const set of [...byJob.values()]) for (const f of [...set]) f("closed");
     },
-    size: () => [...byJob.values()].reduce((n, s) => n + s.size, 0),
+    size: () => waiting,
   };
 }

@@ -18,6 +18,7 @@ import {
   type JobStore,
   type StoredJob,
 } from "../store.js";
+import { asStorageFull } from "./sqlite-errors.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (
@@ -45,8 +46,11 @@ type JobRow = {
   fold: string;
 };
 
-/** Opens (and creates, with its directory) the database at `path`; ":memory:" for a private one. */
-export function createSqliteStore(path: string): JobStore {
+/**
+ * Opens (and creates, with its directory) the database at `path`; ":memory:" for a private one.
+ * `maxPageCount` caps the file at that many 64 KB pages, as a full disk would (for tests).
+ */
+export function createSqliteStore(path: string, { maxPageCount }: { maxPageCount?: number } = {}): JobStore {
   if (path !== ":memory:" && path !== "") mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   // big pages write a result's megabytes in few pages, ~3x faster; only takes effect on a new file
@@ -59,6 +63,15 @@ export function createSqliteStore(path: string): JobStore {
   // it, so many small ones keep each pause short where one of the default 64 MB would not
   db.pragma("wal_autocheckpoint = 64");
   db.exec(SCHEMA);
+  if (maxPageCount !== undefined) db.pragma(`max_page_count = ${Math.floor(maxPageCount)}`);
+  /** Runs a write; a full disk becomes the StorageFullError whose sentence the caller can read. */
+  const write = <T>(run: () => T): T => {
+    try {
+      return run();
+    } catch (error) {
+      throw asStorageFull(error);
+    }
+  };
 
   const q = {
     insertJob: db.prepare(
@@ -177,17 +190,17 @@ export function createSqliteStore(path: string): JobStore {
 
   return {
     async create(job, events, fold) {
-      create(job, events, JSON.stringify(fold), fold.status);
+      write(() => create(job, events, JSON.stringify(fold), fold.status));
     },
     async getJob(jobId) {
       const row = q.getJob.get(jobId);
       return row && toJob(row);
     },
     async putResultChunk(jobId, index, body) {
-      putChunk(jobId, index, body);
+      write(() => putChunk(jobId, index, body));
     },
     async append(jobId, events, fold, head) {
-      append(jobId, events, fold, head);
+      write(() => append(jobId, events, fold, head));
     },
     async readEvents(jobId, afterSeq, limit) {
       return q.readEvents.all(jobId, afterSeq, limit).map((body) => JobEventSchema.parse(JSON.parse(body)));
@@ -206,7 +219,7 @@ export function createSqliteStore(path: string): JobStore {
       return q.unfinished.all().map(toJob);
     },
     async expire(createdBefore) {
-      return expire(createdBefore);
+      return write(() => expire(createdBefore));
     },
     async close() {
       if (db.open) db.close();

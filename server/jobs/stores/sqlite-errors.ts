@@ -1,0 +1,53 @@
+/**
+ * What went wrong with the SQLite file, in words: for the one line the server prints when it cannot
+ * open its database, and for the error a write throws when the disk (or the file's size limit) is
+ * full, which reaches the caller as the tool's error sentence and the operator through the log.
+ */
+
+/** Node's errno codes and better-sqlite3's result codes that say the storage itself is at fault. */
+const PROBLEMS: Record<string, string> = {
+  EEXIST: "DATA_DIR is a file, not a directory",
+  ENOTDIR: "a part of DATA_DIR is a file, not a directory",
+  EACCES: "this user may not write there",
+  EPERM: "this user may not write there",
+  EROFS: "the file system is read-only",
+  ENOSPC: "the disk is full",
+  SQLITE_CANTOPEN: "the database file cannot be created or opened there",
+  SQLITE_READONLY: "the database file is read-only",
+  SQLITE_NOTADB: "the file is not a SQLite database",
+  SQLITE_CORRUPT: "the database file is damaged",
+  SQLITE_FULL: "the disk is full",
+  SQLITE_IOERR: "the disk refused a read or a write",
+  SQLITE_PERM: "this user may not write there",
+};
+
+const codeOf = (error: unknown): string | undefined =>
+  typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
+    ? error.code
+    : undefined;
+
+/** Why the storage failed, when `error` is a storage failure (an errno or a SQLite result code). */
+export function storageProblem(error: unknown): string | undefined {
+  const code = codeOf(error);
+  if (code === undefined) return undefined;
+  // extended result codes name their family first: SQLITE_IOERR_WRITE, SQLITE_READONLY_DBMOVED...
+  const family = Object.keys(PROBLEMS).find((known) => code === known || code.startsWith(`${known}_`));
+  return family && PROBLEMS[family];
+}
+
+/** Thrown by a write that found no room: the storage is full, or the file at its size limit. */
+class StorageFullError extends Error {
+  readonly code = "SQLITE_FULL";
+  constructor(options?: ErrorOptions) {
+    super(
+      "the server's job storage is full, so nothing more can be saved until old jobs expire or its operator frees space",
+      options,
+    );
+  }
+}
+
+/** `error` as a `StorageFullError` when it says the storage is full; otherwise `error` itself. */
+export function asStorageFull(error: unknown): unknown {
+  const code = codeOf(error);
+  return code === "SQLITE_FULL" || code === "ENOSPC" ? new StorageFullError({ cause: error }) : error;
+}
