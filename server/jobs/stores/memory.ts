@@ -7,22 +7,42 @@
 import type { JobEvent } from "../../../shared/job-events.js";
 import type { JobFold } from "../../../shared/job-reducer.js";
 import { isFinished } from "../../../shared/job-view.js";
+import type { StartBulkArgs } from "../../../shared/tools.js";
 import {
+  STARTS_KEPT_MS,
   StoreConflictError,
   checkContinues,
   chunkCount,
+  inputBytes,
   type JobStore,
   type NewJob,
   type ResultHead,
   type StoredJob,
 } from "../store.js";
 
-/** `chunks` are the result's once `head` is set, and work in progress before. */
-type Entry = { job: NewJob; fold: JobFold; events: JobEvent[]; chunks: string[]; head?: ResultHead };
+/**
+ * `chunks` are the result's once `head` is set, and work in progress before; `input` is the job's
+ * until it ends.
+ */
+type Entry = {
+  job: Omit<NewJob, "input">;
+  input?: StartBulkArgs;
+  fold: JobFold;
+  events: JobEvent[];
+  chunks: string[];
+  head?: ResultHead;
+};
+
+const bytesOf = (e: Entry): number =>
+  (e.input ? inputBytes(e.input) : 0) +
+  e.chunks.reduce((sum, c) => sum + Buffer.byteLength(c), 0) +
+  (e.head ? Buffer.byteLength(JSON.stringify(e.head)) : 0);
 
 /** Creates an empty store that lives as long as the process. */
 export function createMemoryStore(): JobStore {
   const jobs = new Map<string, Entry>();
+  /** Creation times by subject, for `usage`, kept for a day whatever becomes of the jobs. */
+  const starts = new Map<string, number[]>();
   const stored = (e: Entry): StoredJob => ({
     jobId: e.job.jobId,
     owner: e.job.owner,
@@ -36,7 +56,11 @@ export function createMemoryStore(): JobStore {
     async create(job, events, fold) {
       if (jobs.has(job.jobId)) throw new StoreConflictError(`job ${job.jobId} already exists`);
       checkContinues(0, events);
-      jobs.set(job.jobId, { job, fold, events: [...events], chunks: [] });
+      const { input, ...rest } = job;
+      jobs.set(job.jobId, { job: rest, input, fold, events: [...events], chunks: [] });
+      const subject = job.owner.subject;
+      const kept = (starts.get(subject) ?? []).filter((t) => t >= job.createdAt - STARTS_KEPT_MS);
+      starts.set(subject, [...kept, job.createdAt]);
     },
     async getJob(jobId) {
       const e = jobs.get(jobId);
@@ -61,7 +85,25 @@ export function createMemoryStore(): JobStore {
       e.fold = fold;
       if (head) e.head = head;
       else if (!e.head && isFinished(fold.status)) e.chunks = [];
+      if (isFinished(fold.status)) e.input = undefined;
     },
+    async readInput(jobId) {
+      return jobs.get(jobId)?.input;
+    },
+    async delete(jobId) {
+      return jobs.delete(jobId);
+    },
+    async usage(subject, since) {
+      const mine = [...jobs.values()].filter((e) => e.job.owner.subject === subject);
+      const recent = (starts.get(subject) ?? []).filter((t) => t >= since);
+      return {
+        unfinished: mine.filter((e) => !isFinished(e.fold.status)).length,
+        startedSince: recent.length,
+        ...(recent.length > 0 ? { firstStartSince: Math.min(...recent) } : {}),
+        bytes: mine.reduce((sum, e) => sum + bytesOf(e), 0),
+      };
+    },
+    async ping() {},
     async readEvents(jobId, afterSeq, limit) {
       // seqs are gapless from 1, so seq n sits at index n - 1
       return jobs.get(jobId)?.events.slice(afterSeq, afterSeq + limit) ?? [];
