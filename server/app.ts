@@ -79,14 +79,22 @@ export function createApp(options: AppOptions): App {
   });
 
   const app = new Hono<Env>();
-  app.get("/healthz", (c) =>
-    c.json({
-      status: "ok",
-      sessions: mcp.sessionCount,
-      widgetBuilt: widget.built,
-      uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
-    }),
-  );
+  // 503 while the job store is unreachable, so that a load balancer or an orchestrator sees it
+  app.get("/healthz", async (c) => {
+    const health = await jobs.health();
+    const up = health.store === "ok";
+    return c.json(
+      {
+        status: up ? "ok" : "unavailable",
+        store: health.store,
+        ...(up ? {} : { reason: health.reason }),
+        sessions: mcp.sessionCount,
+        widgetBuilt: widget.built,
+        uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+      },
+      up ? 200 : 503,
+    );
+  });
   // Only browsers send Origin; other clients skip the CORS work.
   app.use("/mcp", (c, next) => (c.req.header("origin") ? corsForAllowed(c, next) : next()));
   app.all("/mcp", (c) => {

@@ -1,7 +1,8 @@
 /**
  * Entry point: reads the environment (PORT, HOST, ALLOWED_ORIGINS; STORE = sqlite under DATA_DIR,
- * the default, | memory | redis at REDIS_URL), wires the job system to that store, builds the app
- * and listens. Everything else lives in createApp.
+ * the default, | memory | redis at REDIS_URL; RETENTION_HOURS and the per-subject quotas
+ * QUOTA_UNFINISHED_JOBS, QUOTA_JOBS_PER_HOUR, QUOTA_STORED_MB), wires the job system to that
+ * store, builds the app and listens. Everything else lives in createApp.
  */
 import { mkdirSync } from "node:fs";
 import { join } from "node:path";
@@ -9,6 +10,7 @@ import { serve } from "@hono/node-server";
 import { createApp } from "./app.js";
 import { matchGifts } from "./gifts/matcher.js";
 import { createJobService } from "./jobs/job-service.js";
+import type { JobLimits } from "./jobs/limits.js";
 import type { JobStore } from "./jobs/store.js";
 import { createMemoryStore } from "./jobs/stores/memory.js";
 import { createRedisStore } from "./jobs/stores/redis.js";
@@ -28,17 +30,47 @@ function openStore(kind = "sqlite"): JobStore {
     case "memory":
       return createMemoryStore();
     case "redis":
-      return createRedisStore({ url: process.env.REDIS_URL ?? "redis://127.0.0.1:6379" });
+      return createRedisStore({
+        url: process.env.REDIS_URL ?? "redis://127.0.0.1:6379",
+        // one line when the connection drops and one when it is back, however long it takes
+        onConnectionChange: (up, error) =>
+          up
+            ? console.error("jobs: the Redis job store is reachable again.")
+            : console.error(`jobs: the Redis job store is unreachable (${describe(error)}); retrying.`),
+      });
     default:
       throw new Error(`STORE=${kind} is not a store: use sqlite (the default), memory or redis.`);
   }
 }
+
+function describe(error: unknown): string {
+  return error instanceof Error ? error.message || error.name : "connection closed";
+}
+
+/** A positive number from the environment variable `name`, or undefined when it is not set. */
+function positive(name: string): number | undefined {
+  const text = process.env[name];
+  if (text === undefined || text === "") return undefined;
+  const value = Number(text);
+  if (!(value > 0)) throw new Error(`${name}=${text} is not a positive number.`);
+  return value;
+}
+
+const hours = positive("RETENTION_HOURS");
+const storedMb = positive("QUOTA_STORED_MB");
+const limits: Partial<JobLimits> = {
+  retentionMs: hours === undefined ? undefined : hours * 60 * 60 * 1000,
+  maxUnfinishedPerSubject: positive("QUOTA_UNFINISHED_JOBS"),
+  maxStartsPerHour: positive("QUOTA_JOBS_PER_HOUR"),
+  maxStoredBytesPerSubject: storedMb === undefined ? undefined : storedMb * 1024 * 1024,
+};
 
 // development only: a request may slow its job down to watch it in the harness
 const devPace = process.env.GIFTGENIUS_DEV === "1";
 const jobs = createJobService({
   store: openStore(process.env.STORE),
   match: matchGifts,
+  limits,
   onError: (error, context) => console.error(`jobs: ${context}:`, error),
 });
 const { app, close } = createApp({

@@ -13,6 +13,9 @@ const ERROR_CODES = [
   "unknown_job",
   "job_not_finished",
   "interrupted",
+  "store_unavailable",
+  "quota_exceeded",
+  "rate_limited",
   "internal",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -22,5 +25,7 @@ export const ToolErrorSchema = z.object({
   code: z.enum(ERROR_CODES),
   message: z.string(),
   hint: z.optional(z.string()),
+  /** True when the same call may succeed later as it is (the store is back, the hour has passed). */
+  retryable: z.optional(z.boolean()),
 });
 export type ToolError = z.infer<typeof ToolErrorSchema>;

@@ -3,16 +3,20 @@
  * concurrency limit, and answers reads through one access gate. After a restart it ends the jobs
  * the previous process left unfinished as `interrupted`; old jobs expire. Its own failures (a
  * store that refuses a write, a failing listener) go to `onError`, and a job whose final write
- * failed is ended again at every sweep until the store takes it.
+ * failed is ended again every second until the store takes it. A store that cannot be reached
+ * makes every call answer `store_unavailable` at once; `health()` says whether it answers. Each
+ * subject's starts are checked against its quotas (quotas.ts), and a job can be deleted on request.
  */
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
-import type { JobView } from "../../shared/job-view.js";
+import { isFinished, type JobView } from "../../shared/job-view.js";
 import {
   TOOL,
   URI,
   type CancelJobInput,
   type CancelJobOutput,
+  type DeleteJobInput,
+  type DeleteJobOutput,
   type GetJobEventsInput,
   type GetJobEventsResult,
   type GetJobResultInput,
@@ -27,7 +31,8 @@ import type { MatchGifts } from "../gifts/matcher.js";
 import { createGate, type Caller } from "./access.js";
 import { createJobLog, type JobEventNotice } from "./job-log.js";
 import { resolveLimits, type JobLimits } from "./limits.js";
-import { fail, ok, type Outcome } from "./outcomes.js";
+import { fail, ok, storeUnavailable, unknownJob, type Outcome } from "./outcomes.js";
+import { checkQuotas } from "./quotas.js";
 import { createReads } from "./reads.js";
 import { JobFailure, JobStopped, runBulkAnalysis, type BulkRun } from "./runner/bulk-analysis.js";
 import { createSliceGate } from "./runner/slice-gate.js";
@@ -36,7 +41,7 @@ import { jobTexts, type Locale } from "./runner/texts.js";
 import { createScheduler } from "./scheduler.js";
 import { planStart } from "./start-plan.js";
 import type { EventDraft } from "./state-machine.js";
-import type { JobStore } from "./store.js";
+import { StoreUnavailableError, inputBytes, type JobStore } from "./store.js";
 import { createWaiters } from "./waiters.js";
 
 export type JobService = {
@@ -60,9 +65,29 @@ export type JobService = {
     onView: (view: JobView) => void,
     signal?: AbortSignal,
   ): Promise<Outcome<z.infer<typeof WaitForJobOutput>>>;
+  /** Deletes one of the caller's jobs with all its data, canceling it first when it has not ended. */
+  delete(args: z.infer<typeof DeleteJobInput>, caller: Caller): Promise<Outcome<z.infer<typeof DeleteJobOutput>>>;
+  /** Whether the store answers, for /healthz. */
+  health(): Promise<JobHealth>;
   /** Subscribes to every appended event; returns the unsubscribe function. */
   onEvent(listener: (notice: JobEventNotice) => void): () => void;
   close(): Promise<void>;
+};
+
+/** The job system's state as /healthz reports it. */
+export type JobHealth = { store: "ok" } | { store: "unreachable"; reason: string };
+
+/** How long after a failed write of a job's end it is written again, in ms. */
+const UNENDED_RETRY_MS = 1000;
+/** How long /healthz waits for the store to answer, in ms. */
+const PING_TIMEOUT_MS = 2000;
+
+/** What a job that lost its store mid-run ends with, once the store is back. */
+const storeLost = {
+  code: "store_unavailable",
+  message: "The job store became unreachable while this job ran, so it stopped before finishing.",
+  hint: `Run the analysis again with ${TOOL.startBulk}.`,
+  retryable: true,
 };
 
 /** How to run one job. */
@@ -140,14 +165,29 @@ export function createJobService({
   /** Jobs whose ending could not be written; each sweep (and close) writes it again. */
   const unended = new Map<string, { owner: Caller; failed: Failed }>();
 
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  /** Writes the ends that failed again soon: a store that was down for a moment takes them then. */
+  function retryUnended() {
+    if (retry !== undefined || closing) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      void (async () => {
+        if (!recovered) recovered = await recover();
+        for (const [jobId, { owner, failed }] of [...unended]) await end(jobId, owner, failed);
+      })();
+    }, UNENDED_RETRY_MS);
+    retry.unref();
+  }
   /** Ends a job as failed; when the store refuses, the job is kept to be ended again later. */
   async function end(jobId: string, owner: Caller, failed: Failed): Promise<void> {
     try {
       await log.append(jobId, owner, [failed]);
       unended.delete(jobId);
     } catch (error) {
+      // told once per job, not at every retry
+      if (!unended.has(jobId)) report(`ending job ${jobId}; it is retried until the store takes it`)(error);
       unended.set(jobId, { owner, failed });
-      report(`ending job ${jobId}; it is retried at the next sweep`)(error);
+      retryUnended();
     }
   }
   const expire = () => store.expire(now() - limits.retentionMs).catch(report("deleting expired jobs"));
@@ -158,18 +198,30 @@ export function createJobService({
   let closing: Promise<void> | undefined;
 
   // one process per store: whatever is still unfinished was cut off when the last one stopped
-  const ready = (async () => {
+  let recovered = false;
+  /** Ends those jobs as interrupted; false when the store could not list them (retried later). */
+  async function recover(): Promise<boolean> {
     const unfinished = await store.listUnfinished().catch((error) => {
       report("listing the jobs an earlier process left unfinished")(error);
-      return [];
+      return undefined;
     });
+    if (unfinished === undefined) {
+      retryUnended();
+      return false;
+    }
     for (const job of unfinished) {
+      if (live.has(job.jobId)) continue; // this process's own, started since
+
       const message =
         job.status === "running"
           ? "The server restarted while this job was running, so it stopped before finishing."
           : "The server restarted before this job could start.";
       await end(job.jobId, job.owner, interrupted(message));
     }
+    return true;
+  }
+  const ready = (async () => {
+    recovered = await recover();
     await expire();
   })();
   const sweeper = setInterval(() => void sweep(), limits.sweepIntervalMs);
@@ -197,21 +249,25 @@ export function createJobService({
     } catch (error) {
       // stopped means canceled (already recorded) or closing (close records it)
       if (error instanceof JobStopped || controller.signal.aborted) return;
-      if (!(error instanceof JobFailure)) report(`running job ${jobId}`)(error);
+      // a lost store was told of when the connection dropped
+      if (!(error instanceof JobFailure || error instanceof StoreUnavailableError))
+        report(`running job ${jobId}`)(error);
       const payload: Failed["payload"] =
-        error instanceof JobFailure
-          ? {
-              code: error.code,
-              message: error.message,
-              ...(error.hint === undefined ? {} : { hint: error.hint }),
-              retryable: false,
-            }
-          : {
-              code: "internal",
-              message: "The analysis stopped on an unexpected error.",
-              hint: `Try again with ${TOOL.startBulk}; if it fails again, check the file for unusual content.`,
-              retryable: true,
-            };
+        error instanceof StoreUnavailableError
+          ? storeLost
+          : error instanceof JobFailure
+            ? {
+                code: error.code,
+                message: error.message,
+                ...(error.hint === undefined ? {} : { hint: error.hint }),
+                retryable: false,
+              }
+            : {
+                code: "internal",
+                message: "The analysis stopped on an unexpected error.",
+                hint: `Try again with ${TOOL.startBulk}; if it fails again, check the file for unusual content.`,
+                retryable: true,
+              };
       await end(jobId, owner, { type: "job.failed", payload });
     } finally {
       live.delete(jobId);
@@ -241,6 +297,9 @@ export function createJobService({
       inflight.add(p);
       try {
         return await p;
+      } catch (error) {
+        if (error instanceof StoreUnavailableError) return storeUnavailable();
+        throw error;
       } finally {
         inflight.delete(p);
       }
@@ -262,6 +321,8 @@ export function createJobService({
       const plan = planStart(args, limits);
       if (!plan.ok) return plan;
       const { input, estimatedRows } = plan.value;
+      const quota = await checkQuotas(store, caller.subject, inputBytes(input), limits, now());
+      if (!quota.ok) return quota;
       const jobId = newJobId();
       const owner: Caller =
         caller.sessionId === undefined
@@ -304,6 +365,43 @@ export function createJobService({
       },
     ),
 
+    delete: tracked(
+      async ({ jobId }: z.infer<typeof DeleteJobInput>, caller: Caller): ReturnType<JobService["delete"]> => {
+        await ready;
+        const gated = await gate(jobId, caller);
+        if (!gated.ok) return gated;
+        let canceled = false;
+        if (!isFinished(gated.value.status)) {
+          const appended = await log.append(jobId, gated.value.owner, [
+            { type: "job.canceled", payload: { reason: "Deleted on request." } },
+          ]);
+          canceled = appended.ok;
+        }
+        scheduler.remove(jobId);
+        live.get(jobId)?.controller.abort();
+        live.delete(jobId);
+        unended.delete(jobId);
+        if (!(await store.delete(jobId))) return unknownJob(jobId);
+        waiters.wake(jobId);
+        return ok({ jobId, canceled });
+      },
+    ),
+
+    async health() {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new StoreUnavailableError("no answer in time")), PING_TIMEOUT_MS);
+      });
+      try {
+        await Promise.race([store.ping(), late]);
+        return { store: "ok" };
+      } catch (error) {
+        return { store: "unreachable", reason: error instanceof Error ? error.message : String(error) };
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+
     onEvent(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);
@@ -312,6 +410,7 @@ export function createJobService({
     close() {
       closing ??= (async () => {
         clearInterval(sweeper);
+        clearTimeout(retry);
         await ready;
         await endLiveJobs();
         unwatch?.();

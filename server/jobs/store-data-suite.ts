@@ -23,7 +23,15 @@ export function describeStoreData(name: string, makeStore: () => JobStore, chunk
       input: await store.readInput(jobId),
       kept: chunksKept ? await chunksKept(store, jobId) : 0,
     });
-    const nothing = { job: undefined, events: [], head: undefined, chunks: [], composed: [], input: undefined, kept: 0 };
+    const nothing = {
+      job: undefined,
+      events: [],
+      head: undefined,
+      chunks: [],
+      composed: [],
+      input: undefined,
+      kept: 0,
+    };
 
     it("keeps the input while the job runs, and drops it when the job ends, whichever way", async () => {
       store = makeStore();

@@ -32,6 +32,7 @@ import { JsonRpcError } from "./rpc-error.js";
 import type { GiftServer } from "./server-types.js";
 import { createToolRegistry, type ToolContext, type ToolRegistry, type ToolSpec } from "./tool-registry.js";
 import { cancelJobTool } from "./tools/cancel-job.js";
+import { deleteJobTool } from "./tools/delete-job.js";
 import { getJobEventsTool } from "./tools/get-job-events.js";
 import { getJobResultTool } from "./tools/get-job-result.js";
 import { startBulkAnalysisTool } from "./tools/start-bulk-analysis.js";
@@ -75,6 +76,7 @@ export function createToolSpecs({
     getJobResultTool({ jobs, widget }),
     cancelJobTool({ jobs, widget }),
     waitForJobTool({ jobs, widget }),
+    deleteJobTool({ jobs, widget }),
   ];
 }
 

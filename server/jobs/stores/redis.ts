@@ -319,7 +319,8 @@ export function createRedisStore({
       const [status, input] = await guard(() =>
         Promise.all([redis.hget(per.job + jobId, "status"), redis.hgetall(per.input + jobId)]),
       );
-      if (status === null || isFinished(JobStatusSchema.parse(status)) || input.occasion === undefined) return undefined;
+      if (status === null || isFinished(JobStatusSchema.parse(status)) || input.occasion === undefined)
+        return undefined;
       const { occasion, budgetPerPerson, csv, employees } = input;
       return StartBulkInput.parse({
         occasion,

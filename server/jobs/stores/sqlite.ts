@@ -108,7 +108,9 @@ export function createSqliteStore(path: string): JobStore {
     dropChunks: db.prepare("DELETE FROM result_chunks WHERE job_id = ?"),
     addBytes: db.prepare("UPDATE jobs SET bytes = bytes + ? WHERE job_id = ?"),
     chunkBytes: db
-      .prepare<[string], number>("SELECT coalesce(sum(length(CAST(body AS BLOB))), 0) FROM result_chunks WHERE job_id = ?")
+      .prepare<[string], number>(
+        "SELECT coalesce(sum(length(CAST(body AS BLOB))), 0) FROM result_chunks WHERE job_id = ?",
+      )
       .pluck(),
     inputBytes: db
       .prepare<[string], number>(
@@ -117,7 +119,8 @@ export function createSqliteStore(path: string): JobStore {
       .pluck(),
     dropInput: db.prepare("DELETE FROM inputs WHERE job_id = ?"),
     readInput: db.prepare<[string], InputRow>(
-      "SELECT i.occasion, i.budget_per_person, i.csv, i.employees FROM inputs i JOIN jobs j USING (job_id) WHERE job_id = ? AND j." + UNFINISHED,
+      "SELECT i.occasion, i.budget_per_person, i.csv, i.employees FROM inputs i JOIN jobs j USING (job_id) WHERE job_id = ? AND j." +
+        UNFINISHED,
     ),
     insertStart: db.prepare("INSERT INTO starts (subject, created_at) VALUES (?, ?)"),
     trimStarts: db.prepare("DELETE FROM starts WHERE subject = ? AND created_at < ?"),
