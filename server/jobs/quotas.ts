@@ -24,7 +24,8 @@ export async function checkQuotas(
   limits: QuotaLimits,
   now: number,
 ): Promise<Outcome<void>> {
-  const usage = await store.usage(subject, now - HOUR_MS);
+  // a start exactly an hour ago no longer counts
+  const usage = await store.usage(subject, now - HOUR_MS + 1);
   if (usage.unfinished >= limits.maxUnfinishedPerSubject) {
     return fail(
       "quota_exceeded",
