@@ -75,6 +75,8 @@ export function createSqliteStore(path: string): JobStore {
   // checkpoint every 4 MB of WAL (64 pages of 64 KB): a checkpoint blocks the commit that runs
   // it, so many small ones keep each pause short where one of the default 64 MB would not
   db.pragma("wal_autocheckpoint = 64");
+  // and the WAL file is cut back to that size after a checkpoint, not left at its largest
+  db.pragma("journal_size_limit = 4194304");
   db.exec(SCHEMA);
   // bytes of the job's input and result, kept in step by every write, for the quotas
   const columns = db.prepare<[], string>("SELECT name FROM pragma_table_info('jobs')").pluck().all();
