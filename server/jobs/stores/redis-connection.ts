@@ -2,6 +2,7 @@
  * The Redis store's connection, made to fail fast: while Redis is down a call waits a second for it
  * to come back, then fails with `StoreUnavailableError` (ioredis would otherwise queue commands and
  * keep trying for tens of seconds). A drop and a return are each told once, not at every retry.
+ * Errors leave without the command's arguments, which may hold employee data.
  */
 import { Redis } from "ioredis";
 import { StoreUnavailableError } from "../store.js";
@@ -87,12 +88,32 @@ export function watchConnection(redis: Redis, onChange: ConnectionListener = () 
       try {
         return await call();
       } catch (error) {
+        forgetArguments(error);
         // a reply error (a script's refusal, a bad command) comes over a live connection
-        if (redis.status !== "ready" || (error instanceof Error && error.name === "MaxRetriesPerRequestError")) {
+        if (redis.status !== "ready" || lostConnection(error)) {
           throw unavailable(error);
         }
         throw error;
       }
     },
   };
+}
+
+/**
+ * ioredis puts the failed command on its errors, arguments and all: a job's input or a chunk of
+ * people. The name is enough to know what failed, and nothing of a job may reach the logs.
+ */
+function forgetArguments(error: unknown): void {
+  if (typeof error !== "object" || error === null || !("command" in error)) return;
+  const { command } = error as { command: unknown };
+  const name = typeof command === "object" && command !== null && "name" in command ? command.name : undefined;
+  (error as { command: unknown }).command = { name };
+}
+
+/** ioredis's errors for a command that never got an answer because the connection went. */
+function lostConnection(error: unknown): boolean {
+  if (!(error instanceof Error)) return false;
+  if (error.name === "MaxRetriesPerRequestError" || error.name === "AbortError") return true;
+  // the socket closed a moment before ioredis noticed: its status still says ready
+  return error.message.startsWith("Stream isn't writeable") || error.message === "Connection is closed.";
 }

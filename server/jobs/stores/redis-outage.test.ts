@@ -5,9 +5,8 @@
  * return are logged once each; once it is back, /healthz answers 200 and the job that lost its
  * store ends as failed, retryable, with a hint.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -16,40 +15,8 @@ import { employeeCsv } from "../../../test-kit/employee-csv.js";
 import { callTool, connectClient, startTestServer, toolError } from "../../test-support.js";
 import { createJobService } from "../job-service.js";
 import { ALICE, history, testMatch } from "../test-support.js";
+import { freePort, killRedis, persistent, startRedis } from "./redis-server.js";
 import { createRedisStore } from "./redis.js";
-
-/** A port nothing listens on right now. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  await new Promise((resolve) => server.close(resolve));
-  if (address === null || typeof address === "string") throw new Error("no TCP address");
-  return address.port;
-}
-
-/** Starts redis-server on `port` with its data in `dir`; resolves once it accepts connections. */
-function startRedis(port: number, dir: string): Promise<ChildProcess> {
-  const args = ["--port", String(port), "--bind", "127.0.0.1", "--save", ""];
-  const child = spawn("redis-server", [...args, "--appendonly", "yes", "--appendfsync", "always", "--dir", dir]);
-  return new Promise((resolve, reject) => {
-    let out = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes("Ready to accept connections")) resolve(child);
-    });
-    child.on("error", reject);
-    child.on("exit", (code) => reject(new Error(`redis-server exited (${code}): ${out.slice(-500)}`)));
-  });
-}
-
-function kill(child: ChildProcess): Promise<void> {
-  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
-  return new Promise((resolve) => {
-    child.once("exit", () => resolve());
-    child.kill("SIGKILL");
-  });
-}
 
 async function until(test: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {
   const deadline = Date.now() + timeoutMs;
@@ -63,13 +30,13 @@ describe("a Redis job store that goes down mid-job and comes back", () => {
   const dir = mkdtempSync(join(tmpdir(), "giftgenius-redis-outage-"));
   const children: ChildProcess[] = [];
   afterAll(async () => {
-    for (const child of children) await kill(child);
+    for (const child of children) await killRedis(child);
     rmSync(dir, { recursive: true, force: true });
   });
 
   it("answers at once while down, logs the loss and the return once, and ends the job failed and retryable", async () => {
     const port = await freePort();
-    children.push(await startRedis(port, dir));
+    children.push(await startRedis(port, persistent(dir)));
     const changes: boolean[] = [];
     const errors: string[] = [];
     const jobs = createJobService({
@@ -93,7 +60,7 @@ describe("a Redis job store that goes down mid-job and comes back", () => {
       const { jobId } = started.value;
       await until(async () => (await history(jobs, jobId)).some((e) => e.type === "job.progress"), "progress");
 
-      await kill(children[0]);
+      await killRedis(children[0]);
       const asked = performance.now();
       const read = await jobs.getEvents({ jobId, afterSeq: 0, waitMs: 0, limit: 10 }, ALICE);
       console.log(`a read while Redis is down answered in ${Math.round(performance.now() - asked)} ms`);
@@ -111,7 +78,7 @@ describe("a Redis job store that goes down mid-job and comes back", () => {
       // several reconnection attempts and end retries go by while it is down
       await new Promise((resolve) => setTimeout(resolve, 3_000));
 
-      children.push(await startRedis(port, dir));
+      children.push(await startRedis(port, persistent(dir)));
       await until(async () => (await health()) === 200, "/healthz to answer 200 again");
       const ended = await jobs.waitFor({ jobId, timeoutMs: 20_000 }, ALICE, () => {});
       if (!ended.ok) throw new Error(ended.error.message);
