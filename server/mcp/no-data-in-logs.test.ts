@@ -5,6 +5,8 @@
  * onError hooks, formatted as console.error would) is kept, and the marker is in none of it.
  */
 import type { ChildProcess } from "node:child_process";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { inspect } from "node:util";
 import { Redis } from "ioredis";
 import { PACE_META_KEY, StartBulkOutput, TOOL } from "../../shared/tools.js";
@@ -15,6 +17,7 @@ import { freePort, killRedis, startRedis } from "../jobs/stores/redis-server.js"
 import {
   callTool,
   connectClient,
+  postRaw,
   readJobHistory,
   startJob,
   startTestServer,
@@ -37,6 +40,9 @@ function markedCsv(rows: number, broken = false): string {
   }
   return `${lines.join("\n")}\n`;
 }
+
+/** The session id of a connected client, to send a raw request in its session. */
+const sessionOf = (client: Client) => (client.transport as StreamableHTTPClientTransport).sessionId ?? "";
 
 describe("what the server logs", () => {
   let redis: ChildProcess | undefined;
@@ -70,6 +76,10 @@ describe("what the server logs", () => {
       for (const csv of [`${NAME},${INTEREST}\n${NAME},x\n`, "name,department,interests\n", `\u0000${NAME}`]) {
         expect((await callTool(client, TOOL.startBulk, { ...START, csv })).isError).toBe(true);
       }
+      // a request whose JSON breaks off in the middle of the list
+      const csv = JSON.stringify(markedCsv(3));
+      const broken = `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"${TOOL.startBulk}","arguments":{"csv":${csv.slice(0, 60)}`;
+      expect((await postRaw(server.mcpUrl, broken, { "mcp-session-id": sessionOf(client) })).status).toBe(400);
       // a job still running when Redis fills up: its writes are refused mid-job
       const slowed = await client.callTool({
         name: TOOL.startBulk,
