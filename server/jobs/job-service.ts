@@ -75,7 +75,7 @@ export type JobService = {
 };
 
 /** The job system's state as /healthz reports it. */
-export type JobHealth = { store: "ok" } | { store: "unreachable"; reason: string };
+type JobHealth = { store: "ok" } | { store: "unreachable"; reason: string };
 
 /** How long after a failed write of a job's end it is written again, in ms. */
 const UNENDED_RETRY_MS = 1000;

@@ -51,7 +51,7 @@ export class StoreUnavailableError extends Error {
 }
 
 /** What one subject keeps in a store, for the quotas (limits.ts). */
-export type OwnerUsage = {
+type OwnerUsage = {
   /** Its jobs that are pending or running. */
   unfinished: number;
   /** Its jobs created at or after the `since` asked for, deleted ones included. */
