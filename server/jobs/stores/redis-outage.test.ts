@@ -3,7 +3,8 @@
  * append-only file synced at every write, so that it comes back with its data): while it is down,
  * calls answer `store_unavailable` at once and /healthz answers 503; the connection's loss and
  * return are logged once each; once it is back, /healthz answers 200 and the job that lost its
- * store ends as failed, retryable, with a hint.
+ * store ends as failed, retryable, with a hint. And a process that starts while Redis is down ends
+ * the jobs an earlier one left unfinished as soon as Redis is back.
  */
 import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -14,6 +15,7 @@ import { TOOL } from "../../../shared/tools.js";
 import { employeeCsv } from "../../../test-kit/employee-csv.js";
 import { callTool, connectClient, startTestServer, toolError } from "../../test-support.js";
 import { createJobService } from "../job-service.js";
+import { seed } from "../store-seed.js";
 import { ALICE, history, testMatch } from "../test-support.js";
 import { freePort, killRedis, persistent, startRedis } from "./redis-server.js";
 import { createRedisStore } from "./redis.js";
@@ -97,6 +99,43 @@ describe("a Redis job store that goes down mid-job and comes back", () => {
     } finally {
       await client.close();
       await server.close();
+    }
+  }, 60_000);
+
+  it("ends the jobs an earlier process left unfinished once Redis is back, though it was down at start-up", async () => {
+    const port = await freePort();
+    const data = mkdtempSync(join(dir, "recovery-"));
+    children.push(await startRedis(port, persistent(data)));
+    const url = `redis://127.0.0.1:${port}`;
+    const earlier = createRedisStore({ url, keyPrefix: "recovery:" });
+    await seed(earlier, "running", ["job.started"], Date.now());
+    await seed(earlier, "waiting", [], Date.now());
+    await earlier.close();
+    await killRedis(children[children.length - 1]);
+
+    const errors: string[] = [];
+    const jobs = createJobService({
+      store: createRedisStore({ url, keyPrefix: "recovery:" }),
+      match: testMatch,
+      onError: (_error, context) => void errors.push(context),
+    });
+    try {
+      expect(await jobs.getEvents({ jobId: "running", afterSeq: 0, waitMs: 0, limit: 10 }, ALICE)).toMatchObject({
+        ok: false,
+        error: { code: "store_unavailable" },
+      });
+      children.push(await startRedis(port, persistent(data)));
+      for (const jobId of ["running", "waiting"]) {
+        const ended = await jobs.waitFor({ jobId, timeoutMs: 20_000 }, ALICE, () => {});
+        expect(ended).toMatchObject({ ok: true, value: { status: "failed", done: true } });
+        expect((await history(jobs, jobId)).at(-1)).toMatchObject({
+          type: "job.failed",
+          payload: { code: "interrupted", retryable: true },
+        });
+      }
+      expect(errors).toContain("listing the jobs an earlier process left unfinished");
+    } finally {
+      await jobs.close();
     }
   }, 60_000);
 });
