@@ -199,10 +199,12 @@ export function createJobService({
 
   // one process per store: whatever is still unfinished was cut off when the last one stopped
   let recovered = false;
+  let recoveryFailures = 0;
   /** Ends those jobs as interrupted; false when the store could not list them (retried later). */
   async function recover(): Promise<boolean> {
     const unfinished = await store.listUnfinished().catch((error) => {
-      report("listing the jobs an earlier process left unfinished")(error);
+      // told once, not at every retry
+      if (recoveryFailures++ === 0) report("listing the jobs an earlier process left unfinished")(error);
       return undefined;
     });
     if (unfinished === undefined) {
