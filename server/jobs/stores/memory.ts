@@ -22,7 +22,7 @@ import {
 
 /**
  * `chunks` are the result's once `head` is set, and work in progress before; `input` is the job's
- * until it ends.
+ * until it ends; `bytes` counts what the input, chunks and head take, kept in step by every write.
  */
 type Entry = {
   job: Omit<NewJob, "input">;
@@ -31,12 +31,8 @@ type Entry = {
   events: JobEvent[];
   chunks: string[];
   head?: ResultHead;
+  bytes: number;
 };
-
-const bytesOf = (e: Entry): number =>
-  (e.input ? inputBytes(e.input) : 0) +
-  e.chunks.reduce((sum, c) => sum + Buffer.byteLength(c), 0) +
-  (e.head ? Buffer.byteLength(JSON.stringify(e.head)) : 0);
 
 /** Creates an empty store that lives as long as the process. */
 export function createMemoryStore(): JobStore {
@@ -57,7 +53,7 @@ export function createMemoryStore(): JobStore {
       if (jobs.has(job.jobId)) throw new StoreConflictError(`job ${job.jobId} already exists`);
       checkContinues(0, events);
       const { input, ...rest } = job;
-      jobs.set(job.jobId, { job: rest, input, fold, events: [...events], chunks: [] });
+      jobs.set(job.jobId, { job: rest, input, fold, events: [...events], chunks: [], bytes: inputBytes(input) });
       const subject = job.owner.subject;
       const kept = (starts.get(subject) ?? []).filter((t) => t >= job.createdAt - STARTS_KEPT_MS);
       starts.set(subject, [...kept, job.createdAt]);
@@ -72,6 +68,7 @@ export function createMemoryStore(): JobStore {
       if (isFinished(e.fold.status)) throw new StoreConflictError(`job ${jobId} has ended`);
       if (index !== e.chunks.length) throw new StoreConflictError(`expected chunk ${e.chunks.length}, got ${index}`);
       e.chunks.push(body);
+      e.bytes += Buffer.byteLength(body);
     },
     async append(jobId, events, fold, head) {
       const e = jobs.get(jobId);
@@ -83,9 +80,17 @@ export function createMemoryStore(): JobStore {
       }
       e.events.push(...events);
       e.fold = fold;
-      if (head) e.head = head;
-      else if (!e.head && isFinished(fold.status)) e.chunks = [];
-      if (isFinished(fold.status)) e.input = undefined;
+      if (head) {
+        e.head = head;
+        e.bytes += Buffer.byteLength(JSON.stringify(head));
+      } else if (!e.head && isFinished(fold.status)) {
+        e.bytes -= e.chunks.reduce((sum, c) => sum + Buffer.byteLength(c), 0);
+        e.chunks = [];
+      }
+      if (isFinished(fold.status) && e.input) {
+        e.bytes -= inputBytes(e.input);
+        e.input = undefined;
+      }
     },
     async readInput(jobId) {
       return jobs.get(jobId)?.input;
@@ -100,7 +105,7 @@ export function createMemoryStore(): JobStore {
         unfinished: mine.filter((e) => !isFinished(e.fold.status)).length,
         startedSince: recent.length,
         ...(recent.length > 0 ? { firstStartSince: Math.min(...recent) } : {}),
-        bytes: mine.reduce((sum, e) => sum + bytesOf(e), 0),
+        bytes: mine.reduce((sum, e) => sum + e.bytes, 0),
       };
     },
     async ping() {},
