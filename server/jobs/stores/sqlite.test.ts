@@ -108,6 +108,7 @@ describe("the sqlite store's file", () => {
     const file = nextFile();
     mkdirSync(dirname(file), { recursive: true });
     const old = new Database(file);
+    old.pragma("journal_mode = WAL"); // as every file this store made before
     old.exec(
       "CREATE TABLE jobs (job_id TEXT PRIMARY KEY, subject TEXT NOT NULL, session_id TEXT, status TEXT NOT NULL, created_at INTEGER NOT NULL, last_seq INTEGER NOT NULL, view TEXT NOT NULL)",
     );
