@@ -3,7 +3,8 @@
  * per event log (seq n at index n - 1, since seqs are gapless), the result head and a list of its
  * chunks, and two sorted sets by creation time, unfinished and finished jobs, for recovery and expiry.
  * Chunks being composed wait in a list of their own, renamed to the result's with the head.
- * Every write is one Lua script, so checks and writes are one atomic step, as in the other stores.
+ * Every write is one Lua script (redis-scripts.ts), so checks and writes are one atomic step, as in
+ * the other stores.
  * Per subject, a hash counts unfinished jobs and stored bytes, and a sorted set holds a day of
  * creation times, for the quotas; each job's hash names its subject's hash and counts its own bytes.
  */
