@@ -109,7 +109,7 @@ list_body="$(curl -sS --fail-with-body "${headers[@]}" -H "mcp-session-id: $sess
   fail "tools/list: $list_body"
 list="$(rpc_message <<<"$list_body")"
 echo "$list" | expect_json '["suggest_gifts", "start_bulk_gift_analysis", "get_job_events", "get_job_result",
-  "cancel_job", "wait_for_job"].every((name) => m.result.tools.some((t) => t.name === name))' ||
+  "cancel_job", "wait_for_job", "delete_job"].every((name) => m.result.tools.some((t) => t.name === name))' ||
   fail "tools/list answer"
 echo "$list" | node -e 'let t = ""; process.stdin.on("data", (c) => (t += c)).on("end", () =>
   console.log("tools: " + JSON.parse(t).result.tools.map((x) => x.name).join(", ")))'

@@ -34,7 +34,7 @@ describe("the HTTP app", () => {
   it("answers /healthz with a small JSON status", async () => {
     const response = await fetch(`${server.url}/healthz`);
     expect(response.status).toBe(200);
-    expect(await response.json()).toMatchObject({ status: "ok", sessions: expect.any(Number) });
+    expect(await response.json()).toMatchObject({ status: "ok", store: "ok", sessions: expect.any(Number) });
   });
 
   it("serves the static files it was given", async () => {

@@ -132,14 +132,22 @@ export function createApp(options: AppOptions): App {
   });
   const headers = securityHeaders();
   app.use("*", (c, next) => (c.req.path === "/mcp" ? next() : headers(c, next)));
-  app.get("/healthz", (c) =>
-    c.json({
-      status: "ok",
-      sessions: mcp.sessionCount,
-      widgetBuilt: widget.built,
-      uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
-    }),
-  );
+  // 503 while the job store is unreachable, so that a load balancer or an orchestrator sees it
+  app.get("/healthz", async (c) => {
+    const health = await jobs.health();
+    const up = health.store === "ok";
+    return c.json(
+      {
+        status: up ? "ok" : "unavailable",
+        store: health.store,
+        ...(up ? {} : { reason: health.reason }),
+        sessions: mcp.sessionCount,
+        widgetBuilt: widget.built,
+        uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+      },
+      up ? 200 : 503,
+    );
+  });
   if (bearer) {
     // RFC 9728: at the root, and with the resource's path appended; any page may read it
     for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]) {

@@ -3,13 +3,16 @@
  * STORE = sqlite under DATA_DIR (the default) | memory | redis at REDIS_URL (keys under
  * REDIS_PREFIX). With Redis, job work runs in BullMQ workers: WORKERS jobs at once in this
  * process (0: none, a web-only instance), JOB_LOCK_MS and JOB_STALLED_CHECK_MS for finding a
- * worker that died, JOB_GRACE_MS before an unfinished job no queue holds is ended.
+ * worker that died, JOB_GRACE_MS before an unfinished job no queue holds is ended. For every
+ * store: RETENTION_HOURS and the per-subject quotas QUOTA_UNFINISHED_JOBS, QUOTA_JOBS_PER_HOUR,
+ * QUOTA_STORED_MB.
  */
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { matchGifts } from "./gifts/matcher.js";
 import { createBullmqExecutor } from "./jobs/executor-bullmq.js";
 import { createJobService, type JobService } from "./jobs/job-service.js";
+import type { JobLimits } from "./jobs/limits.js";
 import type { JobStore } from "./jobs/store.js";
 import { createMemoryStore } from "./jobs/stores/memory.js";
 import { createRedisStore } from "./jobs/stores/redis.js";
@@ -26,6 +29,30 @@ function count(env: Env, name: string): number | undefined {
   if (!Number.isInteger(value) || value < 0) throw new Error(`${name}=${text} is not a whole number of 0 or more.`);
   return value;
 }
+
+/** A positive number from the environment variable `name`, or undefined when it is not set. */
+function positive(env: Env, name: string): number | undefined {
+  const text = env[name];
+  if (text === undefined || text === "") return undefined;
+  const value = Number(text);
+  if (!(value > 0)) throw new Error(`${name}=${text} is not a positive number.`);
+  return value;
+}
+
+/** Retention and the per-subject quotas the environment sets; the rest keep their defaults. */
+function limitsFromEnv(env: Env): Partial<JobLimits> {
+  const hours = positive(env, "RETENTION_HOURS");
+  const storedMb = positive(env, "QUOTA_STORED_MB");
+  return {
+    retentionMs: hours === undefined ? undefined : hours * 60 * 60 * 1000,
+    maxUnfinishedPerSubject: positive(env, "QUOTA_UNFINISHED_JOBS"),
+    maxStartsPerHour: positive(env, "QUOTA_JOBS_PER_HOUR"),
+    maxStoredBytesPerSubject: storedMb === undefined ? undefined : storedMb * 1024 * 1024,
+  };
+}
+
+const describe = (error: unknown): string =>
+  error instanceof Error ? error.message || error.name : "connection closed";
 
 /** The database under `dataDir`; when it cannot be opened, an error whose message says why and what to do. */
 function openSqlite(dataDir: string): JobStore {
@@ -46,12 +73,13 @@ function openSqlite(dataDir: string): JobStore {
 /** The job service the environment describes. */
 export function jobsFromEnv(env: Env): JobService {
   const onError = (error: unknown, context: string) => console.error(`jobs: ${context}:`, error);
+  const limits = limitsFromEnv(env);
   switch (env.STORE ?? "sqlite") {
     case "sqlite": {
-      return createJobService({ store: openSqlite(env.DATA_DIR ?? "./data"), match: matchGifts, onError });
+      return createJobService({ store: openSqlite(env.DATA_DIR ?? "./data"), match: matchGifts, limits, onError });
     }
     case "memory":
-      return createJobService({ store: createMemoryStore(), match: matchGifts, onError });
+      return createJobService({ store: createMemoryStore(), match: matchGifts, limits, onError });
     case "redis": {
       const url = env.REDIS_URL ?? "redis://127.0.0.1:6379";
       const keyPrefix = env.REDIS_PREFIX ?? "giftgenius:";
@@ -63,7 +91,21 @@ export function jobsFromEnv(env: Env): JobService {
         stalledCheckMs: count(env, "JOB_STALLED_CHECK_MS"),
         graceMs: count(env, "JOB_GRACE_MS"),
       });
-      return createJobService({ store: createRedisStore({ url, keyPrefix }), match: matchGifts, onError, executor });
+      return createJobService({
+        store: createRedisStore({
+          url,
+          keyPrefix,
+          // one line when the connection drops and one when it is back, however long it takes
+          onConnectionChange: (up, error) =>
+            up
+              ? console.error("jobs: the Redis job store is reachable again.")
+              : console.error(`jobs: the Redis job store is unreachable (${describe(error)}); retrying.`),
+        }),
+        match: matchGifts,
+        limits,
+        onError,
+        executor,
+      });
     }
     default:
       throw new Error(`STORE=${env.STORE} is not a store: use sqlite (the default), memory or redis.`);

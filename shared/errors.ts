@@ -14,6 +14,9 @@ const ERROR_CODES = [
   "job_not_finished",
   "interrupted",
   "unauthorized",
+  "store_unavailable",
+  "quota_exceeded",
+  "rate_limited",
   "internal",
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
@@ -23,5 +26,7 @@ export const ToolErrorSchema = z.object({
   code: z.enum(ERROR_CODES),
   message: z.string(),
   hint: z.optional(z.string()),
+  /** True when the same call may succeed later as it is (the store is back, the hour has passed). */
+  retryable: z.optional(z.boolean()),
 });
 export type ToolError = z.infer<typeof ToolErrorSchema>;

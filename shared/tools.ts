@@ -20,6 +20,7 @@ export const TOOL = {
   getJobResult: "get_job_result",
   cancelJob: "cancel_job",
   waitForJob: "wait_for_job",
+  deleteJob: "delete_job",
 } as const;
 export type ToolName = (typeof TOOL)[keyof typeof TOOL];
 
@@ -150,6 +151,14 @@ export type GetJobResultResult = z.infer<typeof GetJobResultOutput>;
 // cancel_job
 export const CancelJobInput = z.object({ jobId: JobIdSchema });
 export const CancelJobOutput = z.object({ jobId: z.string(), status: JobStatusSchema, changed: z.boolean() });
+
+// delete_job
+export const DeleteJobInput = z.object({ jobId: JobIdSchema });
+export const DeleteJobOutput = z.object({
+  jobId: z.string(),
+  /** Whether the job was still running, and so was canceled before it was deleted. */
+  canceled: z.boolean(),
+});
 
 // wait_for_job
 export const WaitForJobInput = z.object({

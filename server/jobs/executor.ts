@@ -40,7 +40,10 @@ export type ExecutorContext = {
 type JobToRun = { jobId: string; owner: Caller; plan: StartPlan; paceMs?: number; locale?: Locale };
 
 type JobExecutor = {
-  /** Before the first call is answered: ends the unfinished jobs that nobody will run any more. */
+  /**
+   * Before the first call is answered: ends the unfinished jobs that nobody will run any more.
+   * Rejects when the store cannot list them; the service tries again later.
+   */
   recover(): Promise<void>;
   /** Takes a created job to run (it starts later, never inside this call). */
   submit(job: JobToRun): Promise<void>;
@@ -58,7 +61,7 @@ export type CreateExecutor = (context: ExecutorContext) => JobExecutor;
  * owns (memory, SQLite), where whatever is unfinished at start-up was cut off by the last process.
  */
 export const createInProcessExecutor: CreateExecutor = (context) => {
-  const { store, limits, match, report, end } = context;
+  const { store, limits, match, end } = context;
   const scheduler = createScheduler(limits.maxConcurrentJobs);
   // one slice of one job per turn of the event loop, however many jobs run
   const slices = createSliceGate();
@@ -67,11 +70,8 @@ export const createInProcessExecutor: CreateExecutor = (context) => {
 
   return {
     async recover() {
-      const unfinished = await store.listUnfinished().catch((error) => {
-        report("listing the jobs an earlier process left unfinished")(error);
-        return [];
-      });
-      for (const job of unfinished) {
+      for (const job of await store.listUnfinished()) {
+        if (live.has(job.jobId)) continue; // this process's own, started since a failed first try
         const message =
           job.status === "running"
             ? "The server restarted while this job was running, so it stopped before finishing."

@@ -1,17 +1,21 @@
 /**
- * The job system: validates a bulk analysis, creates the job, hands it to an executor that runs
- * it through its stages (in this process, or in BullMQ workers), and answers reads through one
- * access gate. On start the executor ends the jobs nobody will run any more; old jobs expire.
- * Its own failures (a store that refuses a write, a failing listener) go to `onError`, and a job
- * whose final write failed is ended again at every sweep until the store takes it.
+ * The job system: validates a bulk analysis, checks the subject's quotas (quotas.ts), creates the
+ * job, hands it to an executor that runs it through its stages (in this process, or in BullMQ
+ * workers), and answers reads through one access gate. On start the executor ends the jobs nobody
+ * will run any more; old jobs expire; a job can be deleted on request. Its own failures (a store
+ * that refuses a write, a failing listener) go to `onError`, and a job whose final write failed is
+ * ended again every second until the store takes it. A store that cannot be reached makes every
+ * call answer `store_unavailable` at once; `health()` says whether it answers.
  */
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
-import type { JobView } from "../../shared/job-view.js";
+import { isFinished, type JobView } from "../../shared/job-view.js";
 import {
   URI,
   type CancelJobInput,
   type CancelJobOutput,
+  type DeleteJobInput,
+  type DeleteJobOutput,
   type GetJobEventsInput,
   type GetJobEventsResult,
   type GetJobResultInput,
@@ -27,13 +31,14 @@ import { createGate, type Caller } from "./access.js";
 import { createInProcessExecutor, type CreateExecutor, type Failed } from "./executor.js";
 import { createJobLog, type JobEventNotice } from "./job-log.js";
 import { resolveLimits, type JobLimits } from "./limits.js";
-import { fail, ok, type Outcome } from "./outcomes.js";
+import { fail, ok, storeUnavailable, unknownJob, type Outcome } from "./outcomes.js";
+import { checkQuotas } from "./quotas.js";
 import { createReads } from "./reads.js";
 import { createRelay } from "./relay.js";
 import { stagePlan } from "./runner/stages.js";
 import { jobTexts, type Locale } from "./runner/texts.js";
 import { planStart } from "./start-plan.js";
-import type { JobStore } from "./store.js";
+import { StoreUnavailableError, inputBytes, type JobStore } from "./store.js";
 import { createWaiters } from "./waiters.js";
 
 export type JobService = {
@@ -59,10 +64,22 @@ export type JobService = {
     onView: (view: JobView) => void,
     signal?: AbortSignal,
   ): Promise<Outcome<z.infer<typeof WaitForJobOutput>>>;
+  /** Deletes one of the caller's jobs with all its data, canceling it first when it has not ended. */
+  delete(args: z.infer<typeof DeleteJobInput>, caller: Caller): Promise<Outcome<z.infer<typeof DeleteJobOutput>>>;
+  /** Whether the store answers, for /healthz. */
+  health(): Promise<JobHealth>;
   /** Subscribes to every appended event; returns the unsubscribe function. */
   onEvent(listener: (notice: JobEventNotice) => void): () => void;
   close(): Promise<void>;
 };
+
+/** The job system's state as /healthz reports it. */
+type JobHealth = { store: "ok" } | { store: "unreachable"; reason: string };
+
+/** How long after a failed write of a job's end it is written again, in ms. */
+const UNENDED_RETRY_MS = 1000;
+/** How long /healthz waits for the store to answer, in ms. */
+const PING_TIMEOUT_MS = 2000;
 
 /** How to run one job. */
 type StartOptions = {
@@ -140,14 +157,29 @@ export function createJobService({
   /** Jobs whose ending could not be written; each sweep (and close) writes it again. */
   const unended = new Map<string, { owner: Caller; failed: Failed }>();
 
+  let retry: ReturnType<typeof setTimeout> | undefined;
+  /** Writes the ends that failed again soon: a store that was down for a moment takes them then. */
+  function retryUnended() {
+    if (retry !== undefined || closing) return;
+    retry = setTimeout(() => {
+      retry = undefined;
+      void (async () => {
+        if (!recovered) recovered = await recover();
+        for (const [jobId, { owner, failed }] of [...unended]) await end(jobId, owner, failed);
+      })();
+    }, UNENDED_RETRY_MS);
+    retry.unref();
+  }
   /** Ends a job as failed; when the store refuses, the job is kept to be ended again later. */
   async function end(jobId: string, owner: Caller, failed: Failed): Promise<void> {
     try {
       await log.append(jobId, owner, [failed]);
       unended.delete(jobId);
     } catch (error) {
+      // told once per job, not at every retry
+      if (!unended.has(jobId)) report(`ending job ${jobId}; it is retried until the store takes it`)(error);
       unended.set(jobId, { owner, failed });
-      report(`ending job ${jobId}; it is retried at the next sweep`)(error);
+      retryUnended();
     }
   }
   const expire = () => store.expire(now() - limits.retentionMs).catch(report("deleting expired jobs"));
@@ -158,8 +190,22 @@ export function createJobService({
   let closing: Promise<void> | undefined;
   const executor = createExecutor({ store, log, limits, match, now, report, end });
 
+  let recovered = false;
+  let recoveryFailures = 0;
+  /** The executor's start-up recovery; false when the store could not list the jobs (retried later). */
+  async function recover(): Promise<boolean> {
+    try {
+      await executor.recover();
+      return true;
+    } catch (error) {
+      // told once, not at every retry
+      if (recoveryFailures++ === 0) report("listing the jobs an earlier process left unfinished")(error);
+      retryUnended();
+      return false;
+    }
+  }
   const ready = (async () => {
-    await executor.recover();
+    recovered = await recover();
     await expire();
   })();
   const sweeper = setInterval(() => void sweep(), limits.sweepIntervalMs);
@@ -177,6 +223,9 @@ export function createJobService({
       inflight.add(p);
       try {
         return await p;
+      } catch (error) {
+        if (error instanceof StoreUnavailableError) return storeUnavailable();
+        throw error;
       } finally {
         inflight.delete(p);
       }
@@ -203,6 +252,8 @@ export function createJobService({
       const plan = planStart(args, limits);
       if (!plan.ok) return plan;
       const { input, estimatedRows } = plan.value;
+      const quota = await checkQuotas(store, caller.subject, inputBytes(input), limits, now());
+      if (!quota.ok) return quota;
       const jobId = newJobId();
       const owner: Caller =
         caller.sessionId === undefined
@@ -241,6 +292,41 @@ export function createJobService({
       },
     ),
 
+    delete: tracked(
+      async ({ jobId }: z.infer<typeof DeleteJobInput>, caller: Caller): ReturnType<JobService["delete"]> => {
+        await ready;
+        const gated = await gate(jobId, caller);
+        if (!gated.ok) return gated;
+        let canceled = false;
+        if (!isFinished(gated.value.status)) {
+          const appended = await log.append(jobId, gated.value.owner, [
+            { type: "job.canceled", payload: { reason: "Deleted on request." } },
+          ]);
+          canceled = appended.ok;
+        }
+        executor.stop(jobId);
+        unended.delete(jobId);
+        if (!(await store.delete(jobId))) return unknownJob(jobId);
+        waiters.wake(jobId);
+        return ok({ jobId, canceled });
+      },
+    ),
+
+    async health() {
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<never>((_, reject) => {
+        timer = setTimeout(() => reject(new StoreUnavailableError("no answer in time")), PING_TIMEOUT_MS);
+      });
+      try {
+        await Promise.race([store.ping(), late]);
+        return { store: "ok" };
+      } catch (error) {
+        return { store: "unreachable", reason: error instanceof Error ? error.message : String(error) };
+      } finally {
+        clearTimeout(timer);
+      }
+    },
+
     onEvent(listener) {
       listeners.add(listener);
       return () => void listeners.delete(listener);
@@ -249,6 +335,7 @@ export function createJobService({
     close() {
       closing ??= (async () => {
         clearInterval(sweeper);
+        clearTimeout(retry);
         await ready;
         await executor.close();
         unwatch?.();

@@ -19,6 +19,12 @@ export type JobLimits = {
   retentionMs: number;
   /** How often expired jobs are deleted from the store. */
   sweepIntervalMs: number;
+  /** Jobs one subject may have pending or running at once. */
+  maxUnfinishedPerSubject: number;
+  /** Jobs one subject may start in an hour (a rolling hour). */
+  maxStartsPerHour: number;
+  /** UTF-8 bytes one subject's jobs may keep, inputs and results together. */
+  maxStoredBytesPerSubject: number;
 };
 
 const DEFAULT_LIMITS: JobLimits = {
@@ -28,6 +34,9 @@ const DEFAULT_LIMITS: JobLimits = {
   maxWaitingPolls: 10_000,
   retentionMs: 24 * 60 * 60 * 1000,
   sweepIntervalMs: 10 * 60 * 1000,
+  maxUnfinishedPerSubject: 10,
+  maxStartsPerHour: 100,
+  maxStoredBytesPerSubject: 512 * 1024 * 1024,
 };
 
 /** A byte limit as texts state it: "8 MB", "10.5 MB". */

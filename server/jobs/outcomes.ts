@@ -15,6 +15,19 @@ export function fail<T = never>(code: ErrorCode, message: string, hint?: string)
   return { ok: false, error: hint === undefined ? { code, message } : { code, message, hint } };
 }
 
+/** The answer to any call while the job store cannot be reached. */
+export function storeUnavailable<T>(): Outcome<T> {
+  return {
+    ok: false,
+    error: {
+      code: "store_unavailable",
+      message: "The job store is unreachable at the moment, so jobs can be neither started nor read.",
+      hint: "Try the same call again in a minute; nothing was changed.",
+      retryable: true,
+    },
+  };
+}
+
 /** The one answer for a job that is missing, expired, or someone else's: they must look the same. */
 export function unknownJob<T>(jobId: string): Outcome<T> {
   return fail("unknown_job", `No job ${jobId}: it may have expired; start a new analysis with ${TOOL.startBulk}.`);

@@ -9,6 +9,15 @@ import type { Caller } from "./access.js";
 import type { ExecutorContext, Failed } from "./executor.js";
 import { JobFailure, JobStopped, runBulkAnalysis, type BulkRun } from "./runner/bulk-analysis.js";
 import type { SliceGate } from "./runner/slice-gate.js";
+import { StoreUnavailableError } from "./store.js";
+
+/** What a job that lost its store mid-run ends with, once the store is back. */
+const storeLost: Failed["payload"] = {
+  code: "store_unavailable",
+  message: "The job store became unreachable while this job ran, so it stopped before finishing.",
+  hint: `Run the analysis again with ${TOOL.startBulk}.`,
+  retryable: true,
+};
 
 /** What a run needs from its executor, besides the context. */
 type Run = Omit<BulkRun, "signal" | "emit" | "putChunk" | "gate">;
@@ -41,21 +50,24 @@ export async function runJob(
     // ended meanwhile by another process (a cancel on another instance): its end is recorded there
     const stored = await store.getJob(jobId).catch(() => undefined);
     if (stored !== undefined && isFinished(stored.status)) return;
-    if (!(error instanceof JobFailure)) report(`running job ${jobId}`)(error);
+    // a lost store was told of when the connection dropped
+    if (!(error instanceof JobFailure || error instanceof StoreUnavailableError)) report(`running job ${jobId}`)(error);
     const payload: Failed["payload"] =
-      error instanceof JobFailure
-        ? {
-            code: error.code,
-            message: error.message,
-            ...(error.hint === undefined ? {} : { hint: error.hint }),
-            retryable: false,
-          }
-        : {
-            code: "internal",
-            message: "The analysis stopped on an unexpected error.",
-            hint: `Try again with ${TOOL.startBulk}; if it fails again, check the file for unusual content.`,
-            retryable: true,
-          };
+      error instanceof StoreUnavailableError
+        ? storeLost
+        : error instanceof JobFailure
+          ? {
+              code: error.code,
+              message: error.message,
+              ...(error.hint === undefined ? {} : { hint: error.hint }),
+              retryable: false,
+            }
+          : {
+              code: "internal",
+              message: "The analysis stopped on an unexpected error.",
+              hint: `Try again with ${TOOL.startBulk}; if it fails again, check the file for unusual content.`,
+              retryable: true,
+            };
     await end(jobId, owner, { type: "job.failed", payload });
   }
 }

@@ -12,6 +12,7 @@ import { createJobService, type JobServiceOptions } from "./job-service.js";
 import type { JobStore } from "./store.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { expectJobHistory } from "../../test-kit/job-history.js";
+import { describeServiceData } from "./service-data-suite.js";
 import { ALICE, BOB, history, settle, testMatch } from "./test-support.js";
 
 const START = { occasion: "holiday", budgetPerPerson: 50 };
@@ -459,6 +460,11 @@ export function describeJobService(
       expect(gone).toMatchObject({ ok: false, error: { code: "unknown_job" } });
       expect(await service.readResult(jobId, ALICE)).toMatchObject({ ok: false, error: { code: "unknown_job" } });
       await vi.waitFor(async () => expect(await store.getJob(jobId)).toBeUndefined());
+      // and nothing else of it is left
+      expect(await store.readEvents(jobId, 0, 10)).toEqual([]);
+      expect(await store.readResultHead(jobId)).toBeUndefined();
+      expect(await store.readResultChunks(jobId, 0, 10)).toEqual([]);
+      expect(await store.readInput(jobId)).toBeUndefined();
     });
 
     it("shows a job to its owner only, and answers others as if it did not exist", async () => {
@@ -588,4 +594,5 @@ export function describeJobService(
         });
     });
   });
+  describeServiceData(name, makeStore);
 }

@@ -4,49 +4,11 @@
  * their head, no chunks left by jobs that end without a result, unfinished jobs, and expiry.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import type { JobEventType } from "../../shared/job-events.js";
-import { applyJobEvents, createJobFold, foldJobEvents, type JobFold } from "../../shared/job-reducer.js";
+import { applyJobEvents, foldJobEvents, type JobFold } from "../../shared/job-reducer.js";
 import { jobEvent } from "../../test-kit/job-events.js";
-import { StoreConflictError, foldOf, type JobStore, type NewJob, type ResultHead } from "./store.js";
-
-const head = (total: number, chunkSize: number): ResultHead => ({
-  occasion: "holiday",
-  budgetPerPerson: 40,
-  summary: "done",
-  total,
-  chunkSize,
-  skipped: [{ row: 3, reason: "it has no name" }],
-});
-const job = (jobId: string, createdAt = 1_000): NewJob => ({
-  jobId,
-  owner: { subject: "alice", sessionId: "s1" },
-  createdAt,
-  input: { occasion: "holiday", budgetPerPerson: 40, csv: "name,department,interests\nA,B,C\n" },
-});
-
-/** A result: its head and the chunks to put before it. */
-type Result = { head: ResultHead; chunks: string[] };
-
-/** Creates a job and appends `types` after its job.created, putting `result`'s chunks first; returns its events. */
-async function seed(store: JobStore, jobId: string, types: JobEventType[] = [], createdAt?: number, result?: Result) {
-  const created = jobEvent(jobId, 1, "job.created");
-  await store.create(job(jobId, createdAt), [created], applyJobEvents(createJobFold(jobId), [created]));
-  const rest = types.map((t, i) => jobEvent(jobId, i + 2, t));
-  if (result) {
-    const [first, ...later] = rest;
-    await store.append(jobId, [first], applyJobEvents(createJobFold(jobId), [created, first])); // running from here
-    for (const [i, body] of result.chunks.entries()) await store.putResultChunk(jobId, i, body);
-    await store.append(jobId, later, applyJobEvents(createJobFold(jobId), [created, ...rest]), result.head);
-  } else if (rest.length > 0) await store.append(jobId, rest, applyJobEvents(createJobFold(jobId), [created, ...rest]));
-  return [created, ...rest];
-}
-
-/** Appends events of `types` to a seeded job, with `head` if given. */
-async function extend(store: JobStore, jobId: string, types: JobEventType[], resultHead?: ResultHead) {
-  const before = await store.readEvents(jobId, 0, 1000);
-  const more = types.map((t, i) => jobEvent(jobId, before.length + 1 + i, t));
-  await store.append(jobId, more, applyJobEvents(createJobFold(jobId), [...before, ...more]), resultHead);
-}
+import { describeStoreData } from "./store-data-suite.js";
+import { extend, head, job, seed } from "./store-seed.js";
+import { StoreConflictError, foldOf, type JobStore } from "./store.js";
 
 /** Looks into a store: how many result chunks it keeps for a job, committed or not. */
 export type ChunksKept = (store: JobStore, jobId: string) => Promise<number>;
@@ -212,4 +174,5 @@ export function describeJobStore(name: string, makeStore: () => JobStore, chunks
       expect(await store.expire(2_000)).toEqual([]);
     });
   });
+  describeStoreData(name, makeStore, chunksKept);
 }

@@ -42,6 +42,33 @@ export type ResultHead = z.infer<typeof ResultHeadSchema>;
 export const chunkCount = (head: Pick<ResultHead, "total" | "chunkSize">): number =>
   Math.ceil(head.total / head.chunkSize);
 
+/**
+ * Thrown by a store that cannot reach its storage (a Redis that is down): nothing was written, and
+ * the same call may succeed once the store is back.
+ */
+export class StoreUnavailableError extends Error {
+  override name = "StoreUnavailableError";
+}
+
+/** What one subject keeps in a store, for the quotas (limits.ts). */
+type OwnerUsage = {
+  /** Its jobs that are pending or running. */
+  unfinished: number;
+  /** Its jobs created at or after the `since` asked for, deleted ones included. */
+  startedSince: number;
+  /** The earliest of those creation times, to say when the next one may start. */
+  firstStartSince?: number;
+  /** UTF-8 bytes of the inputs and results its jobs keep. */
+  bytes: number;
+};
+
+/** How long stores remember creations for `usage` after the job itself was deleted. */
+export const STARTS_KEPT_MS = 24 * 60 * 60 * 1000;
+
+/** The bytes a job's input takes in a store: its CSV as it came, or its list as JSON. */
+export const inputBytes = ({ csv, employees }: StartBulkArgs): number =>
+  Buffer.byteLength(csv ?? JSON.stringify(employees ?? []));
+
 /** Thrown by `append` when the events do not continue the job's log (another writer got there first). */
 export class StoreConflictError extends Error {
   override name = "StoreConflictError";
@@ -70,7 +97,8 @@ export type JobStore = {
    * the job's last seq + 1, otherwise `StoreConflictError`. With the final event comes the result's
    * `head`, which makes the chunks put so far the result; they must be `chunkCount(head)`, and a
    * job has one result, otherwise `StoreConflictError`. An append that ends the job without a head
-   * deletes the chunks put for it.
+   * deletes the chunks put for it. An append that ends the job drops its input: nothing needs it
+   * any more.
    */
   append(jobId: string, events: JobEvent[], fold: JobFold, head?: ResultHead): Promise<void>;
   /** Up to `limit` events with seq > `afterSeq`, in seq order. */
@@ -89,11 +117,14 @@ export type JobStore = {
    * another's events. Returns the unsubscribe. Absent where one process owns the store.
    */
   watch?(listener: (jobId: string) => void): () => void;
-  /**
-   * For a store several processes share: the input a job was created with, so that a worker
-   * process can run a job another process created. Undefined for an unknown job.
-   */
-  readInput?(jobId: string): Promise<StartBulkArgs | undefined>;
+  /** The input of a job that has not ended; undefined once it has (or when there is no such job). */
+  readInput(jobId: string): Promise<StartBulkArgs | undefined>;
+  /** Deletes a job with all it owns, whatever its status; false when there was no such job. */
+  delete(jobId: string): Promise<boolean>;
+  /** What `subject`'s jobs keep, counting the creations at or after `since` (kept for `STARTS_KEPT_MS`). */
+  usage(subject: string, since: number): Promise<OwnerUsage>;
+  /** Resolves when the store answers; rejects (`StoreUnavailableError` where it can tell) when it does not. */
+  ping(): Promise<void>;
   /** Jobs that are pending or running, oldest first: after a restart these were interrupted. */
   listUnfinished(): Promise<StoredJob[]>;
   /** Deletes finished jobs created before `createdBefore` with all they own; returns their ids. */

@@ -581,8 +581,8 @@ describe("bad input over HTTP", () => {
     const stateless = await postRaw(server.mcpUrl, req("tools/list", undefined, 500));
     expect(stateless.status).toBe(200);
     const json = (await stateless.json()) as { result: { tools: unknown[] } };
-    expect(json.result.tools.length).toBe(6);
+    expect(json.result.tools.length).toBe(7);
     const inSession = (await session.request("tools/list")) as { result: { tools: unknown[] } };
-    expect(inSession.result.tools.length).toBe(6);
+    expect(inSession.result.tools.length).toBe(7);
   });
 });

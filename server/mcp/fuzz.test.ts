@@ -156,7 +156,7 @@ describe("fuzzing POST /mcp", () => {
     expect(seconds).toBeLessThan(25);
 
     const list = await postRaw(server.mcpUrl, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
-    expect(((await list.json()) as { result: { tools: unknown[] } }).result.tools.length).toBe(6);
+    expect(((await list.json()) as { result: { tools: unknown[] } }).result.tools.length).toBe(7);
     const health = await fetch(`${server.url}/healthz`);
     expect(health.status).toBe(200);
   }, 60_000);

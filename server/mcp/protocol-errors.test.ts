@@ -100,6 +100,6 @@ describe("protocol errors on POST /mcp", () => {
     }
     await sse.close();
     expect(answers.get(21)?.error?.code).toBe(-32602);
-    expect(answers.get(22)?.result?.tools.length).toBe(6);
+    expect(answers.get(22)?.result?.tools.length).toBe(7);
   });
 });

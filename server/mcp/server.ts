@@ -40,6 +40,7 @@ import {
   type ToolSpec,
 } from "./tool-registry.js";
 import { cancelJobTool } from "./tools/cancel-job.js";
+import { deleteJobTool } from "./tools/delete-job.js";
 import { getJobEventsTool } from "./tools/get-job-events.js";
 import { getJobResultTool } from "./tools/get-job-result.js";
 import { startBulkAnalysisTool } from "./tools/start-bulk-analysis.js";
@@ -85,6 +86,7 @@ export function createToolSpecs({
     getJobResultTool({ jobs, widget }),
     cancelJobTool({ jobs, widget }),
     waitForJobTool({ jobs, widget }),
+    deleteJobTool({ jobs, widget }),
   ];
 }
 

@@ -7,22 +7,38 @@
 import type { JobEvent } from "../../../shared/job-events.js";
 import type { JobFold } from "../../../shared/job-reducer.js";
 import { isFinished } from "../../../shared/job-view.js";
+import type { StartBulkArgs } from "../../../shared/tools.js";
 import {
+  STARTS_KEPT_MS,
   StoreConflictError,
   checkContinues,
   chunkCount,
+  inputBytes,
   type JobStore,
   type NewJob,
   type ResultHead,
   type StoredJob,
 } from "../store.js";
 
-/** `chunks` are the result's once `head` is set, and work in progress before. */
-type Entry = { job: NewJob; fold: JobFold; events: JobEvent[]; chunks: string[]; head?: ResultHead };
+/**
+ * `chunks` are the result's once `head` is set, and work in progress before; `input` is the job's
+ * until it ends; `bytes` counts what the input, chunks and head take, kept in step by every write.
+ */
+type Entry = {
+  job: Omit<NewJob, "input">;
+  input?: StartBulkArgs;
+  fold: JobFold;
+  events: JobEvent[];
+  chunks: string[];
+  head?: ResultHead;
+  bytes: number;
+};
 
 /** Creates an empty store that lives as long as the process. */
 export function createMemoryStore(): JobStore {
   const jobs = new Map<string, Entry>();
+  /** Creation times by subject, for `usage`, kept for a day whatever becomes of the jobs. */
+  const starts = new Map<string, number[]>();
   const stored = (e: Entry): StoredJob => ({
     jobId: e.job.jobId,
     owner: e.job.owner,
@@ -36,7 +52,11 @@ export function createMemoryStore(): JobStore {
     async create(job, events, fold) {
       if (jobs.has(job.jobId)) throw new StoreConflictError(`job ${job.jobId} already exists`);
       checkContinues(0, events);
-      jobs.set(job.jobId, { job, fold, events: [...events], chunks: [] });
+      const { input, ...rest } = job;
+      jobs.set(job.jobId, { job: rest, input, fold, events: [...events], chunks: [], bytes: inputBytes(input) });
+      const subject = job.owner.subject;
+      const kept = (starts.get(subject) ?? []).filter((t) => t >= job.createdAt - STARTS_KEPT_MS);
+      starts.set(subject, [...kept, job.createdAt]);
     },
     async getJob(jobId) {
       const e = jobs.get(jobId);
@@ -48,6 +68,7 @@ export function createMemoryStore(): JobStore {
       if (isFinished(e.fold.status)) throw new StoreConflictError(`job ${jobId} has ended`);
       if (index !== e.chunks.length) throw new StoreConflictError(`expected chunk ${e.chunks.length}, got ${index}`);
       e.chunks.push(body);
+      e.bytes += Buffer.byteLength(body);
     },
     async append(jobId, events, fold, head) {
       const e = jobs.get(jobId);
@@ -59,9 +80,35 @@ export function createMemoryStore(): JobStore {
       }
       e.events.push(...events);
       e.fold = fold;
-      if (head) e.head = head;
-      else if (!e.head && isFinished(fold.status)) e.chunks = [];
+      if (head) {
+        e.head = head;
+        e.bytes += Buffer.byteLength(JSON.stringify(head));
+      } else if (!e.head && isFinished(fold.status)) {
+        e.bytes -= e.chunks.reduce((sum, c) => sum + Buffer.byteLength(c), 0);
+        e.chunks = [];
+      }
+      if (isFinished(fold.status) && e.input) {
+        e.bytes -= inputBytes(e.input);
+        e.input = undefined;
+      }
     },
+    async readInput(jobId) {
+      return jobs.get(jobId)?.input;
+    },
+    async delete(jobId) {
+      return jobs.delete(jobId);
+    },
+    async usage(subject, since) {
+      const mine = [...jobs.values()].filter((e) => e.job.owner.subject === subject);
+      const recent = (starts.get(subject) ?? []).filter((t) => t >= since);
+      return {
+        unfinished: mine.filter((e) => !isFinished(e.fold.status)).length,
+        startedSince: recent.length,
+        ...(recent.length > 0 ? { firstStartSince: Math.min(...recent) } : {}),
+        bytes: mine.reduce((sum, e) => sum + e.bytes, 0),
+      };
+    },
+    async ping() {},
     async readEvents(jobId, afterSeq, limit) {
       // seqs are gapless from 1, so seq n sits at index n - 1
       return jobs.get(jobId)?.events.slice(afterSeq, afterSeq + limit) ?? [];

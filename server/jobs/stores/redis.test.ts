@@ -144,12 +144,17 @@ describe.runIf(unreachable === undefined)("the redis store", () => {
       await settle(service, r.value.jobId);
       await service.close();
       const ofJob = async () => (await keysUnder(admin!, prefix)).filter((k) => k.endsWith(r.value.jobId));
-      expect((await ofJob()).length).toBeGreaterThanOrEqual(5); // job, input, events, result head and chunks
+      // job, events, result head and chunks; the input went when the job ended
+      expect((await ofJob()).length).toBeGreaterThanOrEqual(4);
+      expect(await admin!.exists(`${prefix}input:${r.value.jobId}`)).toBe(0);
+      expect(Number(await admin!.hget(`${prefix}usage:${ALICE.subject}`, "bytes"))).toBeGreaterThan(0);
       const store = makeStore(prefix);
       try {
         expect(await store.expire(Date.now() + 1)).toEqual([r.value.jobId]);
         expect(await ofJob()).toEqual([]);
         expect(await admin!.zscore(`${prefix}jobs:finished`, r.value.jobId)).toBeNull();
+        // the subject's counts go with its last job; only the day's record of starts stays, to expire
+        expect(await keysUnder(admin!, prefix)).toEqual([`${prefix}starts:${ALICE.subject}`]);
       } finally {
         await store.close();
       }

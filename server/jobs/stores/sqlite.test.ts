@@ -2,17 +2,22 @@
  * The SQLite store on real files in a temporary directory: the store contract (looking into the
  * file for deleted chunks), the service suite with its 100,000-row run (a store that writes within
  * the job's slices must still let the event loop turn), the durable-store suite (results and events
- * that outlive the process, jobs cut off by a killed process), and opening the file itself.
+ * that outlive the process, jobs cut off by a killed process), opening the file itself, and the
+ * file giving space back once jobs are deleted or expire (incremental auto-vacuum, also turned on
+ * in a file made without it).
  */
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
+import { employeeCsv } from "../../../test-kit/employee-csv.js";
 import { describeDurableStore } from "../durable-store-suite.js";
+import { createJobService } from "../job-service.js";
 import { describeJobService } from "../service-suite.js";
 import { describeJobStore, type ChunksKept } from "../store-suite.js";
 import type { JobStore } from "../store.js";
+import { ALICE, settle, testMatch } from "../test-support.js";
 import { createSqliteStore } from "./sqlite.js";
 
 const dir = mkdtempSync(join(tmpdir(), "giftgenius-jobs-"));
@@ -52,5 +57,73 @@ describe("the sqlite store on disk", () => {
     const memory = createSqliteStore(":memory:");
     expect(await memory.listUnfinished()).toEqual([]);
     await memory.close();
+  });
+});
+
+describe("the sqlite store's file", () => {
+  const size = (file: string) => statSync(file).size;
+  const walSize = (file: string) => (existsSync(`${file}-wal`) ? size(`${file}-wal`) : 0);
+  const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+  it("shrinks once big jobs are deleted or expire", async () => {
+    const file = nextFile();
+    let clock = Date.parse("2026-03-01T12:00:00Z");
+    const service = createJobService({
+      store: createSqliteStore(file),
+      match: testMatch,
+      now: () => clock,
+      limits: { retentionMs: 60_000, sweepIntervalMs: 20 },
+    });
+    try {
+      const jobIds: string[] = [];
+      for (let i = 0; i < 3; i++) {
+        const started = await service.start(
+          { csv: employeeCsv(20_000), occasion: "holiday", budgetPerPerson: 50 },
+          ALICE,
+        );
+        if (!started.ok) throw new Error(started.error.message);
+        await settle(service, started.value.jobId);
+        jobIds.push(started.value.jobId);
+      }
+      const full = size(file);
+      expect((await service.delete({ jobId: jobIds[0] }, ALICE)).ok).toBe(true);
+      const afterDelete = size(file);
+      expect(afterDelete).toBeLessThan(full);
+      clock += 61_000;
+      await vi.waitFor(async () =>
+        expect(await service.getEvents({ jobId: jobIds[2], afterSeq: 0, waitMs: 0, limit: 1 }, ALICE)).toMatchObject({
+          ok: false,
+        }),
+      );
+      await vi.waitFor(() => expect(size(file)).toBeLessThan(afterDelete / 2), { timeout: 5_000 });
+      console.log(
+        `sqlite file: ${mb(full)} with 3 jobs of 20,000 rows, ${mb(afterDelete)} after deleting one, ${mb(size(file))} after the others expired (WAL ${mb(walSize(file))})`,
+      );
+    } finally {
+      await service.close();
+    }
+  });
+
+  it("turns incremental auto-vacuum on in a file made without it, keeping its jobs", async () => {
+    const file = nextFile();
+    mkdirSync(dirname(file), { recursive: true });
+    const old = new Database(file);
+    old.pragma("journal_mode = WAL"); // as every file this store made before
+    old.exec(
+      "CREATE TABLE jobs (job_id TEXT PRIMARY KEY, subject TEXT NOT NULL, session_id TEXT, status TEXT NOT NULL, created_at INTEGER NOT NULL, last_seq INTEGER NOT NULL, view TEXT NOT NULL)",
+    );
+    old.prepare("INSERT INTO jobs VALUES ('old', 'alice', NULL, 'completed', 1000, 3, '{}')").run();
+    expect(old.pragma("auto_vacuum", { simple: true })).toBe(0);
+    old.close();
+    const store = createSqliteStore(file);
+    try {
+      expect(await store.getJob("old")).toMatchObject({ jobId: "old", status: "completed", lastSeq: 3 });
+      expect(await store.usage("alice", 0)).toMatchObject({ bytes: 0, unfinished: 0 });
+    } finally {
+      await store.close();
+    }
+    const reopened = new Database(file);
+    expect(reopened.pragma("auto_vacuum", { simple: true })).toBe(2);
+    reopened.close();
   });
 });

@@ -2,18 +2,23 @@
  * The durable job store on SQLite (better-sqlite3, WAL): jobs, their event logs, cached folds and results
  * survive a restart. Each JobStore call is one transaction, so nothing is ever half-written; a
  * result's chunks are written as they are composed and read only once its head is. Rows read back
- * are parsed with the shared schemas, as anything crossing a boundary is.
+ * are parsed with the shared schemas, as anything crossing a boundary is. Each job row counts the
+ * bytes its input and result take, for the quotas; the file gives freed pages back to the disk
+ * (incremental auto-vacuum) after expiry and deletion.
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { JobEventSchema, type JobEvent } from "../../../shared/job-events.js";
 import { JobStatusSchema } from "../../../shared/job-view.js";
+import { StartBulkInput } from "../../../shared/tools.js";
 import {
   ResultHeadSchema,
+  STARTS_KEPT_MS,
   StoreConflictError,
   checkContinues,
   chunkCount,
+  inputBytes,
   readStoredFold,
   type JobStore,
   type StoredJob,
@@ -28,6 +33,10 @@ CREATE TABLE IF NOT EXISTS jobs (
 CREATE TABLE IF NOT EXISTS inputs (
   job_id TEXT PRIMARY KEY, occasion TEXT NOT NULL, budget_per_person REAL NOT NULL, csv TEXT, employees TEXT);
 CREATE INDEX IF NOT EXISTS jobs_by_status ON jobs (status, created_at);
+CREATE INDEX IF NOT EXISTS jobs_by_subject ON jobs (subject, created_at);
+-- creations by subject, for the rate of starts: kept a day, whatever becomes of the jobs
+CREATE TABLE IF NOT EXISTS starts (subject TEXT NOT NULL, created_at INTEGER NOT NULL);
+CREATE INDEX IF NOT EXISTS starts_by_subject ON starts (subject, created_at);
 CREATE TABLE IF NOT EXISTS events (
   job_id TEXT NOT NULL, seq INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (job_id, seq)) WITHOUT ROWID;
 CREATE TABLE IF NOT EXISTS results (job_id TEXT PRIMARY KEY, head TEXT NOT NULL);
@@ -36,6 +45,7 @@ CREATE TABLE IF NOT EXISTS result_chunks (
 `;
 const UNFINISHED = "status IN ('pending', 'running')";
 const isUnfinished = (status: string) => status === "pending" || status === "running";
+type InputRow = { occasion: string; budget_per_person: number; csv: string | null; employees: string | null };
 type JobRow = {
   job_id: string;
   subject: string;
@@ -55,6 +65,13 @@ export function createSqliteStore(path: string, { maxPageCount }: { maxPageCount
   const db = new Database(path);
   // big pages write a result's megabytes in few pages, ~3x faster; only takes effect on a new file
   db.pragma("page_size = 65536");
+  // freed pages go back to the disk at each incremental_vacuum; this must be set before the first
+  // table, so a file made without it is rebuilt once
+  if (db.pragma("auto_vacuum", { simple: true }) !== 2) {
+    db.pragma("auto_vacuum = INCREMENTAL");
+    const tables = db.prepare<[], number>("SELECT count(*) FROM sqlite_master").pluck().get() ?? 0;
+    if (tables > 0) db.exec("VACUUM");
+  }
   db.pragma("journal_mode = WAL");
   // WAL with synchronous=NORMAL keeps every commit atomic; a power cut may lose the last ones only
   db.pragma("synchronous = NORMAL");
@@ -62,6 +79,8 @@ export function createSqliteStore(path: string, { maxPageCount }: { maxPageCount
   // checkpoint every 4 MB of WAL (64 pages of 64 KB): a checkpoint blocks the commit that runs
   // it, so many small ones keep each pause short where one of the default 64 MB would not
   db.pragma("wal_autocheckpoint = 64");
+  // and the WAL file is cut back to that size after a checkpoint, not left at its largest
+  db.pragma("journal_size_limit = 4194304");
   db.exec(SCHEMA);
   if (maxPageCount !== undefined) db.pragma(`max_page_count = ${Math.floor(maxPageCount)}`);
   /** Runs a write; a full disk becomes the StorageFullError whose sentence the caller can read. */
@@ -72,10 +91,13 @@ export function createSqliteStore(path: string, { maxPageCount }: { maxPageCount
       throw asStorageFull(error);
     }
   };
+  // bytes of the job's input and result, kept in step by every write, for the quotas
+  const columns = db.prepare<[], string>("SELECT name FROM pragma_table_info('jobs')").pluck().all();
+  if (!columns.includes("bytes")) db.exec("ALTER TABLE jobs ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0");
 
   const q = {
     insertJob: db.prepare(
-      "INSERT INTO jobs (job_id, subject, session_id, status, created_at, last_seq, view) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO jobs (job_id, subject, session_id, status, created_at, last_seq, view, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
     ),
     insertInput: db.prepare(
       "INSERT INTO inputs (job_id, occasion, budget_per_person, csv, employees) VALUES (?, ?, ?, ?, ?)",
@@ -99,6 +121,30 @@ export function createSqliteStore(path: string, { maxPageCount }: { maxPageCount
       .prepare<[string], number>("SELECT coalesce(max(idx) + 1, 0) FROM result_chunks WHERE job_id = ?")
       .pluck(),
     dropChunks: db.prepare("DELETE FROM result_chunks WHERE job_id = ?"),
+    addBytes: db.prepare("UPDATE jobs SET bytes = bytes + ? WHERE job_id = ?"),
+    chunkBytes: db
+      .prepare<[string], number>(
+        "SELECT coalesce(sum(length(CAST(body AS BLOB))), 0) FROM result_chunks WHERE job_id = ?",
+      )
+      .pluck(),
+    inputBytes: db
+      .prepare<[string], number>(
+        "SELECT coalesce(length(CAST(csv AS BLOB)), 0) + coalesce(length(CAST(employees AS BLOB)), 0) FROM inputs WHERE job_id = ?",
+      )
+      .pluck(),
+    dropInput: db.prepare("DELETE FROM inputs WHERE job_id = ?"),
+    readInput: db.prepare<[string], InputRow>(
+      "SELECT i.occasion, i.budget_per_person, i.csv, i.employees FROM inputs i JOIN jobs j USING (job_id) WHERE job_id = ? AND j." +
+        UNFINISHED,
+    ),
+    insertStart: db.prepare("INSERT INTO starts (subject, created_at) VALUES (?, ?)"),
+    trimStarts: db.prepare("DELETE FROM starts WHERE subject = ? AND created_at < ?"),
+    usage: db.prepare<[string], { unfinished: number; bytes: number }>(
+      `SELECT coalesce(sum(${UNFINISHED}), 0) AS unfinished, coalesce(sum(bytes), 0) AS bytes FROM jobs WHERE subject = ?`,
+    ),
+    startsSince: db.prepare<[string, number], { n: number; first: number | null }>(
+      "SELECT count(*) AS n, min(created_at) AS first FROM starts WHERE subject = ? AND created_at >= ?",
+    ),
     readHead: db.prepare<[string], string>("SELECT head FROM results WHERE job_id = ?").pluck(),
     hasHead: db.prepare<[string], number>("SELECT 1 FROM results WHERE job_id = ?").pluck(),
     readChunks: db
@@ -137,7 +183,8 @@ export function createSqliteStore(path: string, { maxPageCount }: { maxPageCount
       checkContinues(0, events);
       if (q.lastSeq.get(job.jobId) !== undefined) throw new StoreConflictError(`job ${job.jobId} already exists`);
       const { subject, sessionId } = job.owner;
-      q.insertJob.run(job.jobId, subject, sessionId ?? null, status, job.createdAt, events.length, view);
+      const bytes = inputBytes(job.input);
+      q.insertJob.run(job.jobId, subject, sessionId ?? null, status, job.createdAt, events.length, view, bytes);
       const { occasion, budgetPerPerson, csv, employees } = job.input;
       // the CSV as it came, not JSON-encoded: it can be megabytes
       q.insertInput.run(
@@ -148,6 +195,8 @@ export function createSqliteStore(path: string, { maxPageCount }: { maxPageCount
         employees ? JSON.stringify(employees) : null,
       );
       insertEvents(job.jobId, events);
+      q.trimStarts.run(subject, job.createdAt - STARTS_KEPT_MS);
+      q.insertStart.run(subject, job.createdAt);
     },
   );
   const putChunk = db.transaction((jobId: string, index: number, body: string) => {
@@ -157,6 +206,7 @@ export function createSqliteStore(path: string, { maxPageCount }: { maxPageCount
     const next = q.nextChunk.get(jobId);
     if (index !== next) throw new StoreConflictError(`expected chunk ${next}, got ${index}`);
     q.insertChunk.run(jobId, index, body);
+    q.addBytes.run(Buffer.byteLength(body), jobId);
   });
   const append = db.transaction(
     (
@@ -178,8 +228,18 @@ export function createSqliteStore(path: string, { maxPageCount }: { maxPageCount
       }
       insertEvents(jobId, events);
       q.updateJob.run(fold.status, fold.lastSeq, JSON.stringify(fold), jobId);
-      if (head) q.insertHead.run(jobId, JSON.stringify(head));
-      else if (ends && !hasHead) q.dropChunks.run(jobId);
+      if (head) {
+        const text = JSON.stringify(head);
+        q.insertHead.run(jobId, text);
+        q.addBytes.run(Buffer.byteLength(text), jobId);
+      } else if (ends && !hasHead) {
+        q.addBytes.run(-q.chunkBytes.get(jobId)!, jobId);
+        q.dropChunks.run(jobId);
+      }
+      if (ends) {
+        q.addBytes.run(-(q.inputBytes.get(jobId) ?? 0), jobId);
+        q.dropInput.run(jobId);
+      }
     },
   );
   const expire = db.transaction((before: number) => {
@@ -187,6 +247,17 @@ export function createSqliteStore(path: string, { maxPageCount }: { maxPageCount
     for (const id of ids) for (const d of q.deletes) d.run(id);
     return ids;
   });
+  const remove = db.transaction((jobId: string) => {
+    const found = q.lastSeq.get(jobId) !== undefined;
+    for (const d of q.deletes) d.run(jobId);
+    return found;
+  });
+  /** Gives the pages freed by deletions back to the disk. */
+  const shrink = () => {
+    db.pragma("incremental_vacuum");
+    // in WAL mode the file is truncated by a checkpoint; a passive one waits for no reader
+    db.pragma("wal_checkpoint(PASSIVE)");
+  };
 
   return {
     async create(job, events, fold) {
@@ -218,8 +289,34 @@ export function createSqliteStore(path: string, { maxPageCount }: { maxPageCount
     async listUnfinished() {
       return q.unfinished.all().map(toJob);
     },
+    async readInput(jobId) {
+      const row = q.readInput.get(jobId);
+      if (!row) return undefined;
+      const { occasion, budget_per_person: budgetPerPerson, csv, employees } = row;
+      return StartBulkInput.parse({
+        occasion,
+        budgetPerPerson,
+        ...(csv === null ? {} : { csv }),
+        ...(employees === null ? {} : { employees: JSON.parse(employees) }),
+      });
+    },
+    async delete(jobId) {
+      const found = remove(jobId);
+      if (found) shrink();
+      return found;
+    },
+    async usage(subject, since) {
+      const { unfinished, bytes } = q.usage.get(subject)!;
+      const { n, first } = q.startsSince.get(subject, since)!;
+      return { unfinished, bytes, startedSince: n, ...(first === null ? {} : { firstStartSince: first }) };
+    },
+    async ping() {
+      db.prepare("SELECT 1").get();
+    },
     async expire(createdBefore) {
-      return write(() => expire(createdBefore));
+      const ids = write(() => expire(createdBefore));
+      if (ids.length > 0) shrink();
+      return ids;
     },
     async close() {
       if (db.open) db.close();

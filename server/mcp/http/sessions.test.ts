@@ -173,7 +173,7 @@ describe("stateless requests", () => {
     expect(list.status).toBe(200);
     expect(list.headers.get("content-type")).toMatch(/^application\/json/);
     expect(list.headers.get("mcp-session-id")).toBeNull();
-    expect((await list.json()).result.tools).toHaveLength(6);
+    expect((await list.json()).result.tools).toHaveLength(7);
 
     const calls = await Promise.all(
       [20, 40, 80].map(async (budget, i) => {

@@ -1,0 +1,58 @@
+/**
+ * The quotas one subject lives within, checked before a job is created: jobs waiting or running
+ * at once, jobs started in a rolling hour, and bytes kept (inputs and results). Each refusal says
+ * the limit and when or how the call can succeed. Two starts at the same instant may both pass:
+ * the limits are for fairness and disk space, not exact to the job.
+ */
+import { TOOL } from "../../shared/tools.js";
+import { megabytes, type JobLimits } from "./limits.js";
+import { count, fail, ok, type Outcome } from "./outcomes.js";
+import type { JobStore } from "./store.js";
+
+const HOUR_MS = 60 * 60 * 1000;
+
+type QuotaLimits = Pick<
+  JobLimits,
+  "maxUnfinishedPerSubject" | "maxStartsPerHour" | "maxStoredBytesPerSubject" | "retentionMs"
+>;
+
+/** Whether `subject` may start a job whose input takes `bytes`, at `now`. */
+export async function checkQuotas(
+  store: JobStore,
+  subject: string,
+  bytes: number,
+  limits: QuotaLimits,
+  now: number,
+): Promise<Outcome<void>> {
+  // a start exactly an hour ago no longer counts
+  const usage = await store.usage(subject, now - HOUR_MS + 1);
+  if (usage.unfinished >= limits.maxUnfinishedPerSubject) {
+    return fail(
+      "quota_exceeded",
+      `You already have ${count(usage.unfinished)} analyses waiting or running; the limit is ${count(limits.maxUnfinishedPerSubject)} at a time.`,
+      `Wait for one to end (${TOOL.waitForJob}) or cancel one (${TOOL.cancelJob}), then start this one again.`,
+    );
+  }
+  if (usage.startedSince >= limits.maxStartsPerHour) {
+    const freeAt = (usage.firstStartSince ?? now) + HOUR_MS;
+    const minutes = Math.max(1, Math.ceil((freeAt - now) / 60_000));
+    return {
+      ok: false,
+      error: {
+        code: "rate_limited",
+        message: `You started ${count(usage.startedSince)} analyses in the last hour; the limit is ${count(limits.maxStartsPerHour)} an hour.`,
+        hint: `Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+        retryable: true,
+      },
+    };
+  }
+  if (usage.bytes + bytes > limits.maxStoredBytesPerSubject) {
+    const hours = Math.round(limits.retentionMs / HOUR_MS);
+    return fail(
+      "quota_exceeded",
+      `Your jobs keep ${megabytes(usage.bytes)} of employee lists and results, and this list adds ${megabytes(bytes)}; the limit is ${megabytes(limits.maxStoredBytesPerSubject)}.`,
+      `Delete finished jobs you no longer need with ${TOOL.deleteJob}, or wait: jobs are deleted ${hours} hour${hours === 1 ? "" : "s"} after they were started.`,
+    );
+  }
+  return ok(undefined);
+}

@@ -1,0 +1,148 @@
+/**
+ * The Redis store's Lua scripts, one per write, each one atomic step: checks first, then writes.
+ * They keep the job's keys, the two sorted sets of unfinished and finished jobs, and each subject's
+ * counts (unfinished jobs, bytes) and day of starts in step. `run` sends one by its hash.
+ */
+import { createHash } from "node:crypto";
+import type { Redis } from "ioredis";
+import { STARTS_KEPT_MS } from "../store.js";
+
+// Checks first, writes after: Redis does not roll a script back, so a refusal must come before any write.
+export const CREATE = script(`
+-- KEYS: job, input, events, unfinished, finished, usage, starts, the channel of appends.
+-- ARGV: id, owner, createdAt, fold, status, input bytes, input pairs (count, ...), events...
+if redis.call('EXISTS', KEYS[1]) == 1 then return 'job ' .. ARGV[1] .. ' already exists' end
+local n = tonumber(ARGV[7])
+redis.call('HSET', KEYS[1], 'owner', ARGV[2], 'createdAt', ARGV[3], 'lastSeq', #ARGV - 7 - n, 'fold', ARGV[4],
+  'status', ARGV[5], 'usage', KEYS[6], 'bytes', ARGV[6], 'inputBytes', ARGV[6], 'partsBytes', 0)
+for i = 8, 7 + n, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
+for i = 8 + n, #ARGV do redis.call('RPUSH', KEYS[3], ARGV[i]) end
+local unfinished = ARGV[5] == 'pending' or ARGV[5] == 'running'
+redis.call('ZADD', unfinished and KEYS[4] or KEYS[5], ARGV[3], ARGV[1])
+redis.call('HINCRBY', KEYS[6], 'bytes', ARGV[6])
+if unfinished then redis.call('HINCRBY', KEYS[6], 'unfinished', 1) end
+redis.call('ZREMRANGEBYSCORE', KEYS[7], '-inf', '(' .. (tonumber(ARGV[3]) - ${STARTS_KEPT_MS}))
+redis.call('ZADD', KEYS[7], ARGV[3], ARGV[1])
+redis.call('PEXPIRE', KEYS[7], ${STARTS_KEPT_MS})
+redis.call('PUBLISH', KEYS[8], ARGV[1])
+return 1`);
+
+// Adds n bytes to a job's count and its subject's (jobs written before the counts have neither).
+const ADD_BYTES = `
+local function addBytes(job, n)
+  n = tonumber(n)
+  if n == 0 or not redis.call('HGET', job, 'bytes') then return end
+  redis.call('HINCRBY', job, 'bytes', n)
+  local usage = redis.call('HGET', job, 'usage')
+  if usage then redis.call('HINCRBY', usage, 'bytes', n) end
+end`;
+
+export const PUT_CHUNK = script(`
+${ADD_BYTES}
+-- KEYS: job, parts, finished. ARGV: id, index, body, its bytes
+if redis.call('EXISTS', KEYS[1]) == 0 then return 'no job ' .. ARGV[1] end
+if redis.call('ZSCORE', KEYS[3], ARGV[1]) then return 'job ' .. ARGV[1] .. ' has ended' end
+local count = redis.call('LLEN', KEYS[2])
+if tonumber(ARGV[2]) ~= count then return 'expected chunk ' .. count .. ', got ' .. ARGV[2] end
+redis.call('RPUSH', KEYS[2], ARGV[3])
+addBytes(KEYS[1], ARGV[4])
+if redis.call('HGET', KEYS[1], 'partsBytes') then redis.call('HINCRBY', KEYS[1], 'partsBytes', ARGV[4]) end
+return 1`);
+
+export const APPEND = script(`
+${ADD_BYTES}
+-- KEYS: job, events, head, chunks, parts, unfinished, finished, input, the channel of appends.
+-- ARGV: id, seq before the events (-1: none), fold, status, head ('': none), chunk count, head bytes, events...
+local last = redis.call('HGET', KEYS[1], 'lastSeq')
+if not last then return 'no job ' .. ARGV[1] end
+last = tonumber(last)
+local base = tonumber(ARGV[2])
+if base ~= -1 and base ~= last then return 'expected seq ' .. (last + 1) .. ', got ' .. (base + 1) end
+local hasHead = redis.call('EXISTS', KEYS[3]) == 1
+local ends = ARGV[4] ~= 'pending' and ARGV[4] ~= 'running'
+if ARGV[5] ~= '' then
+  if hasHead then return 'job ' .. ARGV[1] .. ' already has a result' end
+  local put = redis.call('LLEN', KEYS[5])
+  if put ~= tonumber(ARGV[6]) then return 'the result needs ' .. ARGV[6] .. ' chunks, ' .. put .. ' were put' end
+end
+local before = redis.call('HGET', KEYS[1], 'status')
+local was = before == 'pending' or before == 'running'
+for i = 8, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
+redis.call('HSET', KEYS[1], 'lastSeq', last + #ARGV - 7, 'fold', ARGV[3], 'status', ARGV[4])
+if ARGV[5] ~= '' then
+  redis.call('SET', KEYS[3], ARGV[5])
+  addBytes(KEYS[1], ARGV[7])
+  if redis.call('EXISTS', KEYS[5]) == 1 then redis.call('RENAME', KEYS[5], KEYS[4]) end
+elseif ends and not hasHead then
+  redis.call('UNLINK', KEYS[5])
+  addBytes(KEYS[1], -tonumber(redis.call('HGET', KEYS[1], 'partsBytes') or 0))
+end
+if ends then
+  -- nothing reads a job's input once it has ended
+  redis.call('UNLINK', KEYS[8])
+  addBytes(KEYS[1], -tonumber(redis.call('HGET', KEYS[1], 'inputBytes') or 0))
+  redis.call('HSET', KEYS[1], 'inputBytes', 0, 'partsBytes', 0)
+  local usage = redis.call('HGET', KEYS[1], 'usage')
+  if was and usage then redis.call('HINCRBY', usage, 'unfinished', -1) end
+end
+-- the job is indexed by the status just written, whichever way it went
+local from, to = 7, 6
+if ends then from, to = 6, 7 end
+redis.call('ZREM', KEYS[from], ARGV[1])
+redis.call('ZADD', KEYS[to], redis.call('HGET', KEYS[1], 'createdAt'), ARGV[1])
+redis.call('PUBLISH', KEYS[9], ARGV[1])
+return 1`);
+
+// Takes a job's bytes (and its place, if unfinished) off its subject's counts, which go once empty.
+const FORGET = `
+local function forget(job)
+  local usage, bytes, status = unpack(redis.call('HMGET', job, 'usage', 'bytes', 'status'))
+  if not usage then return end
+  if bytes then redis.call('HINCRBY', usage, 'bytes', 0 - tonumber(bytes)) end
+  if status == 'pending' or status == 'running' then redis.call('HINCRBY', usage, 'unfinished', -1) end
+  local left, running = unpack(redis.call('HMGET', usage, 'bytes', 'unfinished'))
+  if tonumber(left or 0) <= 0 and tonumber(running or 0) <= 0 then redis.call('UNLINK', usage) end
+end`;
+
+// The per-job keys are built here from their prefixes (ARGV), so these scripts need a single
+// Redis node, not a cluster: fine for the deployments this store is for.
+export const EXPIRE = script(`
+${FORGET}
+-- KEYS: finished. ARGV: max score, then the prefix of each per-job key, the job hash's first
+local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
+for _, id in ipairs(ids) do
+  forget(ARGV[2] .. id)
+  for i = 2, #ARGV do redis.call('UNLINK', ARGV[i] .. id) end
+  redis.call('ZREM', KEYS[1], id)
+end
+return ids`);
+
+export const DELETE = script(`
+${FORGET}
+-- KEYS: unfinished, finished. ARGV: id, then the prefix of each per-job key, the job hash's first
+if redis.call('EXISTS', ARGV[2] .. ARGV[1]) == 0 then return 0 end
+forget(ARGV[2] .. ARGV[1])
+for i = 2, #ARGV do redis.call('UNLINK', ARGV[i] .. ARGV[1]) end
+redis.call('ZREM', KEYS[1], ARGV[1])
+redis.call('ZREM', KEYS[2], ARGV[1])
+return 1`);
+
+type Script = { lua: string; sha: string };
+function script(lua: string): Script {
+  return { lua, sha: createHash("sha1").update(lua).digest("hex") };
+}
+
+/** Runs a script by its hash, sending the text only when this Redis has not seen it yet. */
+export async function run(
+  redis: Redis,
+  { lua, sha }: Script,
+  keys: string[],
+  args: (string | number)[],
+): Promise<unknown> {
+  try {
+    return await redis.evalsha(sha, keys.length, ...keys, ...args);
+  } catch (error) {
+    if (!(error instanceof Error && error.message.startsWith("NOSCRIPT"))) throw error;
+    return redis.eval(lua, keys.length, ...keys, ...args);
+  }
+}
