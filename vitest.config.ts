@@ -1,17 +1,36 @@
 import { defineConfig } from "vitest/config";
 
+/** Tests that drive Chromium and measure what a person sees (long tasks, layout). */
+const browser = ["web/harness/**/*e2e.test.ts"];
+
 export default defineConfig({
   test: {
     globals: true,
-    include: [
-      "shared/**/*.test.ts",
-      "server/**/*.test.ts",
-      "web/**/*.test.{ts,tsx}",
-      "bench/**/*.test.ts",
-      "test-kit/**/*.test.ts",
-    ],
     environment: "node",
     testTimeout: 30_000,
     hookTimeout: 60_000,
+    projects: [
+      {
+        extends: true,
+        test: {
+          name: "node",
+          include: [
+            "shared/**/*.test.ts",
+            "server/**/*.test.ts",
+            "web/**/*.test.{ts,tsx}",
+            "bench/**/*.test.ts",
+            "test-kit/**/*.test.ts",
+          ],
+          exclude: browser,
+          sequence: { groupOrder: 0 },
+        },
+      },
+      {
+        // after everything else, one file at a time: the browser's timings must not share the
+        // machine with the load, crash and memory tests
+        extends: true,
+        test: { name: "browser", include: browser, fileParallelism: false, sequence: { groupOrder: 1 } },
+      },
+    ],
   },
 });
