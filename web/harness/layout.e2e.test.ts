@@ -109,8 +109,9 @@ describe("the harness under a large job", () => {
         const from = await page.evaluate(() => performance.now());
         const began = Date.now();
         await page.locator('input[type="file"]').setInputFiles(csvPath);
-        rmSync(dir, { recursive: true, force: true });
+        // the browser reads the file from its path when the page asks for it: keep it until then
         await expect.poll(() => page.getByLabel("Uploaded CSV").textContent()).toContain("100,000 rows");
+        rmSync(dir, { recursive: true, force: true });
         expect(await page.getByLabel(/^Pace/).inputValue()).toBe("0");
         await page.getByRole("button", { name: "Start bulk analysis" }).click();
 
