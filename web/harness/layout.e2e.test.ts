@@ -145,6 +145,12 @@ describe("the harness under a large job", () => {
         await request.getByRole("button").click();
         await expect.poll(() => request.locator(".log-json").textContent()).toContain("characters in all");
         expect(await page.getByTestId("inspector-toolInput").textContent()).toContain("characters in all");
+        // the widget has the whole CSV as its tool input, sent after load rather than written into its page
+        const inputChars = await widget!.evaluate(() => {
+          const input = (window as { openai?: { toolInput?: { csv?: string } } }).openai?.toolInput;
+          return input?.csv?.length ?? 0;
+        });
+        expect(inputChars).toBe(employeeCsv(BIG_JOB_ROWS).length);
         await page.waitForTimeout(500); // a task still running is reported when it ends
 
         const tasks = await page.evaluate(() => window.__longTasks ?? []);

@@ -2,8 +2,11 @@
  * The widget's iframe: the widget HTML with the `window.openai` stand-in first in its <head>,
  * in `sandbox="allow-scripts"` (no same-origin), wired to the harness through postMessage.
  * Globals are baked in at mount and pushed live afterwards, so a theme switch never reloads it.
- * The document is built in a task after the mount and loaded in the next: with an uploaded CSV of
- * megabytes in toolInput, building it and loading it take some 50 ms each, too long for one task.
+ * The document is built in a task after the mount and loaded in the next. A tool input of
+ * megabytes (an uploaded CSV) is not written into the document: escaping it into a script and
+ * loading a `srcdoc` that long each took over 150 ms of the harness page's main thread. It goes to
+ * the widget right after load, as `openai:set_globals` (ChatGPT, too, hands globals over by
+ * message, not in the page); the widget reads `toolInput` only for "Try again".
  */
 import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
 import { CHANNEL } from "../bridge/messages.js";
@@ -15,6 +18,22 @@ import type { HarnessSession } from "../session.js";
 import { frameHeight, maxHeightOf, useHarness, type HarnessStore, type Mount } from "../store.js";
 
 type Props = { store: HarnessStore; session: HarnessSession; mount: Mount };
+
+/** Characters of strings past which a tool input is sent after load instead of written into the page. */
+const INLINE_INPUT_CHARS = 256 * 1024;
+
+/** The characters of the strings in `value`, stopping once past `limit`. */
+function charsOver(value: unknown, limit: number): boolean {
+  let total = 0;
+  const walk = (v: unknown): boolean => {
+    if (typeof v === "string") total += v.length;
+    else if (v !== null && typeof v === "object") {
+      for (const item of Object.values(v)) if (walk(item)) return true;
+    }
+    return total > limit;
+  };
+  return walk(value);
+}
 
 export function WidgetFrame({ store, session, mount }: Props) {
   const ref = useRef<HTMLIFrameElement>(null);
@@ -33,12 +52,14 @@ export function WidgetFrame({ store, session, mount }: Props) {
       displayMode: s.displayMode,
       locale: s.locale,
       maxHeight: maxHeightOf(s),
-      toolInput: mount.toolInput,
+      toolInput: charsOver(mount.toolInput, INLINE_INPUT_CHARS) ? {} : mount.toolInput,
       toolOutput: mount.toolOutput,
       toolResponseMetadata: mount.toolResponseMetadata,
       widgetState: s.widgetState,
     };
-    return { globals };
+    const deferred: Partial<OpenAiGlobals> =
+      globals.toolInput === mount.toolInput ? {} : { toolInput: mount.toolInput };
+    return { globals, deferred };
   }, [store, mount]);
   const [srcDoc, setSrcDoc] = useState<string | undefined>(undefined);
   useEffect(() => {
@@ -98,6 +119,13 @@ export function WidgetFrame({ store, session, mount }: Props) {
       className="widget-frame"
       sandbox="allow-scripts"
       srcDoc={srcDoc}
+      // also on the blank page before the document: the push is repeated on every load
+      onLoad={() => {
+        const win = ref.current?.contentWindow;
+        if (!win || Object.keys(baked.deferred).length === 0) return;
+        sent.current = { ...sent.current, ...baked.deferred };
+        pushGlobals(win, baked.deferred);
+      }}
       style={height ? { height } : undefined}
     />
   );
