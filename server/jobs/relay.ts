@@ -62,7 +62,11 @@ export function createRelay(
       }
     })()
       .catch(report)
-      .finally(() => (job.reading = false));
+      .finally(() => {
+        job.reading = false;
+        // a wake that came after the loop's last check and before this point would be lost
+        if (job.again && !isFinished(job.fold.status)) readBack(jobId);
+      });
   }
 
   return {
