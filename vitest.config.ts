@@ -2,6 +2,8 @@ import { defineConfig } from "vitest/config";
 
 /** Tests that drive Chromium and measure what a person sees (long tasks, layout). */
 const browser = ["web/harness/**/*e2e.test.ts"];
+/** The load test: its clients share the server's process, so it runs with the machine to itself. */
+const load = ["server/load.test.ts"];
 
 export default defineConfig({
   test: {
@@ -21,15 +23,16 @@ export default defineConfig({
             "bench/**/*.test.ts",
             "test-kit/**/*.test.ts",
           ],
-          exclude: browser,
+          exclude: [...browser, ...load],
           sequence: { groupOrder: 0 },
         },
       },
+      { extends: true, test: { name: "load", include: load, sequence: { groupOrder: 1 } } },
       {
-        // after everything else, one file at a time: the browser's timings must not share the
-        // machine with the load, crash and memory tests
+        // last, one file at a time: the browser's timings must not share the machine with the
+        // load, crash and memory tests
         extends: true,
-        test: { name: "browser", include: browser, fileParallelism: false, sequence: { groupOrder: 1 } },
+        test: { name: "browser", include: browser, fileParallelism: false, sequence: { groupOrder: 2 } },
       },
     ],
   },
