@@ -11,6 +11,16 @@ import { JobFailure, JobStopped, runBulkAnalysis, type BulkRun } from "./runner/
 import type { SliceGate } from "./runner/slice-gate.js";
 import { StoreUnavailableError } from "./store.js";
 
+/** What a job ends with when the store had no room for its next write (SQLite's, a full disk). */
+const storageFull: Failed["payload"] = {
+  code: "internal",
+  message: "The analysis stopped because the server's job storage is full.",
+  hint: `Try again with ${TOOL.startBulk} once old jobs have expired or space has been freed.`,
+  retryable: true,
+};
+const isStorageFull = (error: unknown): boolean =>
+  error instanceof Error && "code" in error && (error.code === "SQLITE_FULL" || error.code === "ENOSPC");
+
 /** What a job that lost its store mid-run ends with, once the store is back. */
 const storeLost: Failed["payload"] = {
   code: "store_unavailable",
@@ -55,19 +65,21 @@ export async function runJob(
     const payload: Failed["payload"] =
       error instanceof StoreUnavailableError
         ? storeLost
-        : error instanceof JobFailure
-          ? {
-              code: error.code,
-              message: error.message,
-              ...(error.hint === undefined ? {} : { hint: error.hint }),
-              retryable: false,
-            }
-          : {
-              code: "internal",
-              message: "The analysis stopped on an unexpected error.",
-              hint: `Try again with ${TOOL.startBulk}; if it fails again, check the file for unusual content.`,
-              retryable: true,
-            };
+        : isStorageFull(error)
+          ? storageFull
+          : error instanceof JobFailure
+            ? {
+                code: error.code,
+                message: error.message,
+                ...(error.hint === undefined ? {} : { hint: error.hint }),
+                retryable: false,
+              }
+            : {
+                code: "internal",
+                message: "The analysis stopped on an unexpected error.",
+                hint: `Try again with ${TOOL.startBulk}; if it fails again, check the file for unusual content.`,
+                retryable: true,
+              };
     await end(jobId, owner, { type: "job.failed", payload });
   }
 }

@@ -94,7 +94,10 @@ it("keeps every acknowledged event, ends the job it could not write as failed, a
     const history = await readJobHistory(client, jobId);
     expect(history.events.slice(0, received.length)).toEqual(received);
     const { terminal } = expectJobHistory(history.raw, history.last);
-    expect(terminal).toMatchObject({ type: "job.failed", payload: { code: "internal", retryable: true } });
+    expect(terminal).toMatchObject({
+      type: "job.failed",
+      payload: { code: "internal", message: expect.stringMatching(/storage is full/), retryable: true },
+    });
     console.log(
       `full disk: ${received.length} events received before and while the disk was full, all read back; the job's ` +
         `end was written ${status === "running" ? "once there was room" : "at once"}; ${errors.length} store errors logged`,
