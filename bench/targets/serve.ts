@@ -1,0 +1,23 @@
+/**
+ * The tail both of our server's targets share: the app over `jobs` on a free loopback port, its
+ * `{"port":…}` line, and a SIGTERM (or the parent going away) that closes server, app and jobs.
+ */
+import { serve } from "@hono/node-server";
+import { createApp } from "../../server/app.js";
+import type { JobService } from "../../server/jobs/job-service.js";
+import { endWithParent } from "../children.js";
+
+export function serveTarget(jobs: JobService): void {
+  const { app, close } = createApp({ jobs, onError: (error) => console.error(error) });
+  const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => {
+    console.log(JSON.stringify({ port: info.port }));
+  });
+  endWithParent();
+  process.on("SIGTERM", () => {
+    server.close();
+    if ("closeAllConnections" in server) server.closeAllConnections();
+    void close()
+      .then(() => jobs.close())
+      .finally(() => process.exit(0));
+  });
+}
