@@ -12,6 +12,23 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { freePort, killRedis, startRedis } from "./jobs/stores/redis-server.js";
 
+/**
+ * Runs main.ts with `env` added until it exits (a server that starts after all is stopped after
+ * 20 s); its exit code and stderr lines.
+ */
+async function runMain(env: Record<string, string>): Promise<{ code: number | null; lines: string[] }> {
+  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", ...env },
+    stdio: ["ignore", "ignore", "pipe"],
+  });
+  let stderr = "";
+  child.stderr.on("data", (chunk) => (stderr += chunk));
+  const stop = setTimeout(() => child.kill("SIGKILL"), 20_000);
+  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  clearTimeout(stop);
+  return { code, lines: stderr.trim().split("\n") };
+}
+
 let taken: Server;
 let port: number;
 beforeAll(async () => {
@@ -22,53 +39,22 @@ beforeAll(async () => {
 afterAll(() => new Promise<void>((resolve) => taken.close(() => resolve())));
 
 it("names the taken port and the PORT variable in one line, and exits with 1", async () => {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    env: {
-      ...process.env,
-      PORT: String(port),
-      HOST: "127.0.0.1",
-      STORE: "memory",
-      DATA_DIR: mkdtempSync(join(tmpdir(), "gg-")),
-    },
-    stdio: ["ignore", "pipe", "pipe"],
+  const { code, lines } = await runMain({
+    PORT: String(port),
+    STORE: "memory",
+    DATA_DIR: mkdtempSync(join(tmpdir(), "gg-")),
   });
-  let stderr = "";
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
   expect(code).toBe(1);
-  expect(stderr.trim().split("\n")).toEqual([
+  expect(lines).toEqual([
     `Port ${port} on 127.0.0.1 is already in use: stop what holds it, or set PORT to another port.`,
   ]);
 });
 
 it("refuses sign-in settings that cannot work in one line naming the variable, and exits with 1", async () => {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    env: { ...process.env, PORT: "0", STORE: "memory", AUTH_ISSUER: "https://issuer.example", PUBLIC_URL: "" },
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
+  const { code, lines } = await runMain({ STORE: "memory", AUTH_ISSUER: "https://issuer.example", PUBLIC_URL: "" });
   expect(code).toBe(1);
-  expect(stderr.trim().split("\n")).toEqual([
-    "AUTH_ISSUER is set but PUBLIC_URL is not: set PUBLIC_URL to this server's public base URL.",
-  ]);
+  expect(lines).toEqual(["AUTH_ISSUER is set but PUBLIC_URL is not: set PUBLIC_URL to this server's public base URL."]);
 });
-
-/** Runs main.ts on the SQLite store in `dataDir` until it exits; its exit code and stderr lines. */
-async function runOn(dataDir: string): Promise<{ code: number | null; lines: string[] }> {
-  const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", STORE: "sqlite", DATA_DIR: dataDir },
-    stdio: ["ignore", "ignore", "pipe"],
-  });
-  let stderr = "";
-  child.stderr.on("data", (chunk) => (stderr += chunk));
-  // a server that did open its store listens instead of exiting: stop it after a while
-  const stop = setTimeout(() => child.kill("SIGKILL"), 20_000);
-  const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
-  clearTimeout(stop);
-  return { code, lines: stderr.trim().split("\n") };
-}
 
 describe("a DATA_DIR where the database cannot be opened", () => {
   const base = mkdtempSync(join(tmpdir(), "gg-data-"));
@@ -99,7 +85,7 @@ describe("a DATA_DIR where the database cannot be opened", () => {
     "that %s gives one line naming the file, why and what to do, and exit code 1",
     async (_, make, why) => {
       const dataDir = make();
-      const { code, lines } = await runOn(dataDir);
+      const { code, lines } = await runMain({ STORE: "sqlite", DATA_DIR: dataDir });
       expect(lines).toEqual([
         `Cannot open the job database ${resolve(dataDir, "giftgenius.db")}: ${why}. Set DATA_DIR to a directory this ` +
           "user can write, or use STORE=memory to keep jobs in memory only.",
