@@ -16,7 +16,7 @@ import type { JobService } from "./jobs/job-service.js";
 import type { MatchGifts } from "./gifts/matcher.js";
 import { jsonRpcError } from "./mcp/http/http-body.js";
 import { createMcpShared } from "./mcp/server.js";
-import { createMcpHttpHandler } from "./mcp/http/streamable-http.js";
+import { createMcpHttpHandler, type SharedSessions } from "./mcp/http/streamable-http.js";
 import { readNodeBody } from "./mcp/http/node-body.js";
 import { isAllowedHost, isAllowedOrigin } from "./mcp/http/origin.js";
 import { securityHeaders } from "./security-headers.js";
@@ -65,6 +65,8 @@ export type AppOptions = {
   widgetDomain?: string;
   /** Development only: a request may slow its job down to watch it (see start-bulk-analysis.ts). */
   devPace?: boolean;
+  /** Sessions kept in Redis, so that any of several instances serves any session (see sessions.ts). */
+  sharedSessions?: SharedSessions;
 };
 
 /** Under @hono/node-server the Node request is at hand; elsewhere it is not. */
@@ -98,6 +100,7 @@ export function createApp(options: AppOptions): App {
     sessionMinIdleMs: options.sessionMinIdleMs,
     maxSessionsPerSubject: options.maxSessionsPerSubject ?? (auth ? 100 : undefined),
     onError,
+    sharedSessions: options.sharedSessions,
   });
   const allowed = new Set(allowedOrigins);
   const hosts =

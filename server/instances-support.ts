@@ -15,6 +15,8 @@ export type Instance = {
   mcpUrl?: URL;
   /** Everything it printed on stderr so far. */
   stderr(): string;
+  /** Whether it exited. */
+  gone(): boolean;
   /** SIGKILL: no close, no cleanup. */
   kill(): Promise<void>;
   /** SIGTERM, then SIGKILL after 5 s. */
@@ -43,6 +45,7 @@ export async function startInstance(entry: "main" | "worker", env: Record<string
     pid,
     mcpUrl: port === undefined ? undefined : new URL(`http://127.0.0.1:${port}/mcp`),
     stderr: () => stderr,
+    gone,
     async kill() {
       if (gone()) return;
       process.kill(pid, "SIGKILL");

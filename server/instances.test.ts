@@ -3,11 +3,13 @@
  * WORKERS=0) and a worker process (server/worker.ts) as child processes. A job started on one
  * instance is followed on the other (and heard on the first one's session); a cancel on either
  * stops it on the worker; a worker killed mid-job leaves one consistent history; a killed server
- * loses nothing it acknowledged; a starting instance leaves running jobs alone; a session lives
- * on the instance that made it.
+ * loses nothing it acknowledged; a starting instance leaves running jobs alone; a session is
+ * served by every instance (its requests through a balancer without sticky routing, its stream
+ * resumed from Redis on another instance when the one serving it dies, ended everywhere at once).
  */
 import { randomUUID } from "node:crypto";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Redis } from "ioredis";
 import type { JobEvent } from "../shared/job-events.js";
 import { GetJobEventsOutput, JobResultPageSchema, PACE_META_KEY, TOOL, URI } from "../shared/tools.js";
@@ -15,7 +17,16 @@ import { employeeCsv } from "../test-kit/employee-csv.js";
 import { expectJobHistory } from "../test-kit/job-history.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../test-kit/redis.js";
 import { startInstance, type Instance } from "./instances-support.js";
-import { callTool, connectClient, postRaw, readJobHistory, startJob, toolText } from "./test-support.js";
+import {
+  callTool,
+  connectClient,
+  openRawSession,
+  postRaw,
+  readJobHistory,
+  readSse,
+  startJob,
+  toolText,
+} from "./test-support.js";
 
 const unreachable = await redisUnreachable("the tests of several instances");
 const prefix = `giftgenius-test:${randomUUID()}:`;
@@ -165,30 +176,137 @@ describe.runIf(unreachable === undefined)("several instances on one Redis, jobs 
     expect(await countResultPeople(clientB, jobId)).toBe(3_000);
   }, 60_000);
 
-  it("answers stateless requests on any instance, and a session only on the instance that made it", async () => {
+  it("answers stateless requests on any instance", async () => {
     const { jobId } = await startJob(clientA, { ...START, csv: employeeCsv(5) });
-    const body = (id: number) =>
-      JSON.stringify({
-        jsonrpc: "2.0",
-        id,
-        method: "tools/call",
-        params: { name: TOOL.getJobEvents, arguments: { jobId, afterSeq: 0, waitMs: 5_000 } },
-      });
-    const stateless = await postRaw(b.mcpUrl!, body(1), { "mcp-protocol-version": "2025-06-18" });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: TOOL.getJobEvents, arguments: { jobId, afterSeq: 0, waitMs: 5_000 } },
+    });
+    const stateless = await postRaw(b.mcpUrl!, body, { "mcp-protocol-version": "2025-06-18" });
     expect(stateless.status).toBe(200);
     expect(await stateless.text()).toContain(`"jobId":"${jobId}"`);
-    const transport = (clientA as unknown as { transport: { sessionId?: string } }).transport;
-    expect(transport.sessionId).toBeTruthy();
-    const elsewhere = await postRaw(b.mcpUrl!, body(2), {
-      "mcp-protocol-version": "2025-06-18",
-      "mcp-session-id": transport.sessionId!,
+  });
+
+  it("serves one session on every instance: requests in turn to A and B, each notification once, in order", async () => {
+    const balancer = createBalancer(() => [a, b]);
+    const client = await connectThrough(balancer);
+    const heard: Heard[] = [];
+    client.fallbackNotificationHandler = async (n) => void heard.push(n);
+    await client.setLoggingLevel("info");
+    const jobId = await startSlowJob(client, 3_000, 10);
+    await client.subscribeResource({ uri: URI.jobResult(jobId) });
+    const seen = await follow(client, jobId);
+    await vi.waitFor(() => expect(heard.some((n) => n.method === "notifications/resources/updated")).toBe(true));
+    expect(jobSeqs(heard, jobId)).toEqual(seen.map((e) => e.seq));
+    expect(heard.filter((n) => n.method === "notifications/message").map((n) => n.params?.data)).toEqual([
+      expect.stringContaining("started"),
+      expect.stringContaining("completed"),
+    ]);
+    // the session's requests went to both, as a balancer without sticky routing sends them
+    expect(new Set(balancer.posts)).toEqual(new Set([a.mcpUrl!.port, b.mcpUrl!.port]));
+    await client.close();
+  });
+
+  it("resumes the notification stream on B, from Redis, after the instance serving it is killed", async () => {
+    const doomed = await up(web);
+    // the stream goes to the doomed instance while it lives, everything else to B
+    const balancer = createBalancer((method) => (method === "GET" && !doomed.gone() ? [doomed] : [b]));
+    const client = await connectThrough(balancer);
+    const heard: Heard[] = [];
+    client.fallbackNotificationHandler = async (n) => void heard.push(n);
+    const jobId = await startSlowJob(client, 20_000, 10);
+    await vi.waitFor(() => expect(jobSeqs(heard, jobId).length).toBeGreaterThan(3), { timeout: 20_000 });
+    await doomed.kill();
+    const seen = await follow(clientB, jobId);
+    await vi.waitFor(() => expect(jobSeqs(heard, jobId)).toEqual(seen.map((e) => e.seq)), { timeout: 20_000 });
+    // B was asked to resume after the last event the client had, and replayed what came after it
+    expect(balancer.resumedAt.get(b.mcpUrl!.port)).toEqual([expect.stringMatching(/^\d+-\d+$/)]);
+    await client.close();
+  }, 60_000);
+
+  it("replays the stream from Redis after any Last-Event-ID it gave, on another instance", async () => {
+    const session = await openRawSession(a.mcpUrl!);
+    const headers = session.headers;
+    const onA = readSse(await fetch(a.mcpUrl!, { headers: { accept: "text/event-stream", ...headers } }));
+    const started = await session.request("tools/call", {
+      name: TOOL.startBulk,
+      arguments: { ...START, csv: employeeCsv(20_000) },
+      _meta: { [PACE_META_KEY]: 10 },
     });
-    expect(elsewhere.status).toBe(404);
-    expect(await elsewhere.json()).toMatchObject({
-      error: { code: -32001, message: expect.stringContaining("Send initialize") },
-    });
+    const { jobId } = (started.result as { structuredContent: { jobId: string } }).structuredContent;
+    const first = [await onA.next(), await onA.next(), await onA.next(), await onA.next()];
+    await onA.close();
+    // resumes after the second: the two after it again, as A sent them, then the rest from the job log
+    const onB = readSse(
+      await fetch(b.mcpUrl!, { headers: { accept: "text/event-stream", "last-event-id": first[1].id!, ...headers } }),
+    );
+    expect([await onB.next(), await onB.next()]).toEqual(first.slice(2));
+    const seqs = first.map((e) => JSON.parse(e.data).params.seq);
+    for (;;) {
+      const { params } = JSON.parse((await onB.next()).data);
+      seqs.push(params.seq);
+      if (params.type !== "job.progress") break;
+    }
+    expect(seqs).toEqual((await readJobHistory(clientB, jobId)).events.map((e) => e.seq));
+    await onB.close();
+  }, 60_000);
+
+  it("ends a session everywhere on DELETE, and moves its stream to the instance that opened it last", async () => {
+    const { headers } = await openRawSession(a.mcpUrl!);
+    const onA = await openStream(a.mcpUrl!, headers);
+    const onB = await openStream(b.mcpUrl!, headers);
+    // A's stream ends: a session has one notification stream, wherever it was opened last
+    expect(await onA.read()).toEqual({ done: true, value: undefined });
+    const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+    expect((await postRaw(b.mcpUrl!, ping, headers)).status).toBe(200);
+    const deleted = await fetch(b.mcpUrl!, { method: "DELETE", headers });
+    expect(deleted.status).toBe(200);
+    expect(await onB.read()).toEqual({ done: true, value: undefined });
+    for (const instance of [a, b]) {
+      const after = await postRaw(instance.mcpUrl!, ping, headers);
+      expect(after.status).toBe(404);
+      expect(await after.json()).toMatchObject({ error: { code: -32001 } });
+    }
   });
 });
+
+type Heard = { method: string; params?: Record<string, unknown> };
+const jobSeqs = (heard: Heard[], jobId: string) =>
+  heard.filter((n) => n.method.startsWith("notifications/job/") && n.params?.jobId === jobId).map((n) => n.params?.seq);
+
+/** A load balancer without sticky routing, as a client's fetch: each request to the next of `pick(method)`. */
+function createBalancer(pick: (method: string) => Instance[]) {
+  let turn = 0;
+  const posts: string[] = [];
+  const resumedAt = new Map<string, string[]>();
+  const fetchVia = async (input: string | URL | Request, init?: RequestInit) => {
+    const method = init?.method ?? "GET";
+    const choice = pick(method);
+    const target = new URL(String(input instanceof Request ? input.url : input));
+    target.port = choice[turn++ % choice.length].mcpUrl!.port;
+    if (method === "POST") posts.push(target.port);
+    const resumed = new Headers(init?.headers).get("last-event-id");
+    if (resumed !== null) resumedAt.set(target.port, [...(resumedAt.get(target.port) ?? []), resumed]);
+    return fetch(target, init);
+  };
+  return { fetch: fetchVia, posts, resumedAt };
+}
+
+async function connectThrough(balancer: ReturnType<typeof createBalancer>): Promise<Client> {
+  const client = new Client({ name: "giftgenius-test", version: "1.0.0" });
+  // any of the instances: the balancer picks the port
+  await client.connect(new StreamableHTTPClientTransport(new URL("http://127.0.0.1:1/mcp"), { fetch: balancer.fetch }));
+  return client;
+}
+
+/** A raw notification stream's reader. */
+async function openStream(mcpUrl: URL, headers: Record<string, string>) {
+  const response = await fetch(mcpUrl, { headers: { accept: "text/event-stream", ...headers } });
+  expect(response.status).toBe(200);
+  return response.body!.getReader();
+}
 
 /** The people in a job's result resource, read part by part. */
 async function countResultPeople(client: Client, jobId: string): Promise<number> {

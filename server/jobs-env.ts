@@ -16,6 +16,9 @@ import type { JobLimits } from "./jobs/limits.js";
 import type { JobStore } from "./jobs/store.js";
 import { createMemoryStore } from "./jobs/stores/memory.js";
 import { createRedisStore } from "./jobs/stores/redis.js";
+import { openRedis, watchConnection } from "./jobs/stores/redis-connection.js";
+import { createSessionRecords } from "./mcp/http/session-records.js";
+import type { SharedSessions } from "./mcp/http/streamable-http.js";
 import { createSqliteStore } from "./jobs/stores/sqlite.js";
 import { storageProblem } from "./jobs/stores/sqlite-errors.js";
 
@@ -70,6 +73,24 @@ function openSqlite(dataDir: string): JobStore {
   }
 }
 
+/** Where several instances share sessions (STORE=redis): records in Redis, streams read from the job store. */
+export function sharedSessionsFromEnv(env: Env): SharedSessions | undefined {
+  if (env.STORE !== "redis") return undefined;
+  const { url, keyPrefix } = redisEnv(env);
+  // a reader of its own: the service owns and closes its store
+  const store = createRedisStore({ url, keyPrefix });
+  return {
+    records: (ttlMs) => createSessionRecords(watchConnection(openRedis(url)), keyPrefix, ttlMs),
+    store,
+    close: () => store.close(),
+  };
+}
+
+const redisEnv = (env: Env) => ({
+  url: env.REDIS_URL ?? "redis://127.0.0.1:6379",
+  keyPrefix: env.REDIS_PREFIX ?? "giftgenius:",
+});
+
 /** The job service the environment describes. */
 export function jobsFromEnv(env: Env): JobService {
   const onError = (error: unknown, context: string) => console.error(`jobs: ${context}:`, error);
@@ -81,8 +102,7 @@ export function jobsFromEnv(env: Env): JobService {
     case "memory":
       return createJobService({ store: createMemoryStore(), match: matchGifts, limits, onError });
     case "redis": {
-      const url = env.REDIS_URL ?? "redis://127.0.0.1:6379";
-      const keyPrefix = env.REDIS_PREFIX ?? "giftgenius:";
+      const { url, keyPrefix } = redisEnv(env);
       const executor = createBullmqExecutor({
         url,
         prefix: `${keyPrefix}queue`,

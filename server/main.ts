@@ -8,7 +8,7 @@ import { serve } from "@hono/node-server";
 import { createApp } from "./app.js";
 import { setHttpTimeouts } from "./http-timeouts.js";
 import { readAuthOptions, resourceOf } from "./auth/auth-options.js";
-import { jobsFromEnv } from "./jobs-env.js";
+import { jobsFromEnv, sharedSessionsFromEnv } from "./jobs-env.js";
 import { isLoopback, parseHosts, parseOrigins } from "./mcp/http/origin.js";
 
 /** A whole number ≥ 1 from the environment, or undefined when unset. */
@@ -57,6 +57,7 @@ const { app, close } = createApp({
   staticDir: "dist/harness",
   widgetDomain: process.env.WIDGET_DOMAIN || undefined,
   devPace,
+  sharedSessions: sharedSessionsFromEnv(process.env),
   onError: (error) => console.error(error),
 });
 

@@ -20,6 +20,15 @@ export type SessionState = {
   subscriptions: Map<string, string>;
   /** Set by `logging/setLevel`; no log notifications before that. */
   logLevel?: LoggingLevel;
+  /**
+   * Where several instances share sessions: keeps the choices above in the shared record, whose
+   * notification stream any instance serves (session-streams.ts) instead of this server.
+   */
+  shared?: {
+    subscribe(uri: string, jobId?: string): Promise<void>;
+    unsubscribe(uri: string): Promise<void>;
+    setLevel(level: LoggingLevel): Promise<void>;
+  };
 };
 
 const SEVERITY: LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
@@ -42,24 +51,54 @@ function logLine(event: JobEvent): { level: LoggingLevel; text: string } | undef
   }
 }
 
+/** When a message goes out: always, if the session subscribed to a URI, or at a log level it asked for. */
+export type Condition = { always: true } | { subscribed: string } | { level: LoggingLevel };
+export type Notification = Parameters<GiftServer["notification"]>[0];
+
+/**
+ * What one job event tells the session `sessionId` of `subject`, each message with its condition:
+ * every event of a job the session started, the result's update to a subscriber of the owner's
+ * subject (only the owner may read it), and the log lines of its own jobs.
+ */
+export function messagesFor(
+  { event, owner }: Pick<JobEventNotice, "event" | "owner">,
+  sessionId: string,
+  subject: string,
+): { message: Notification; when: Condition }[] {
+  const mine = owner.sessionId === sessionId && owner.subject === subject;
+  const out: { message: Notification; when: Condition }[] = [];
+  if (mine) out.push({ message: toNotification(event), when: { always: true } });
+  if (isTerminalEvent(event) && owner.subject === subject) {
+    const uri = URI.jobResult(event.jobId);
+    out.push({ message: { method: "notifications/resources/updated", params: { uri } }, when: { subscribed: uri } });
+  }
+  const log = mine ? logLine(event) : undefined;
+  if (log) {
+    out.push({
+      message: { method: "notifications/message", params: { level: log.level, logger: "jobs", data: log.text } },
+      when: { level: log.level },
+    });
+  }
+  return out;
+}
+
+/** Whether `level` is at or above the threshold the client set; nothing passes before it sets one. */
+function passesLevel(level: LoggingLevel, threshold: LoggingLevel | undefined): boolean {
+  return threshold !== undefined && SEVERITY.indexOf(level) >= SEVERITY.indexOf(threshold);
+}
+
 /** Subscribes the session to job events; returns the unsubscribe function. */
 export function forwardJobEvents(server: GiftServer, state: SessionState, jobs: JobService): () => void {
-  // A closed or broken stream is not this listener's problem: the events stay in the job log.
-  const send = (notification: Parameters<GiftServer["notification"]>[0]) => {
-    server.notification(notification).catch(() => {});
-  };
-  return jobs.onEvent(({ event, owner }: JobEventNotice) => {
-    if (state.sessionId === undefined) return;
-    const mine = owner.sessionId === state.sessionId && owner.subject === state.subject;
-    if (mine) send(toNotification(event));
-    const resultUri = URI.jobResult(event.jobId);
-    // only the job's owner learns that its result changed, as only the owner may read it
-    if (isTerminalEvent(event) && state.subscriptions.get(resultUri) === owner.subject) {
-      send({ method: "notifications/resources/updated", params: { uri: resultUri } });
-    }
-    const log = mine && state.logLevel ? logLine(event) : undefined;
-    if (log && state.logLevel && SEVERITY.indexOf(log.level) >= SEVERITY.indexOf(state.logLevel)) {
-      send({ method: "notifications/message", params: { level: log.level, logger: "jobs", data: log.text } });
+  const holds = (when: Condition) =>
+    "always" in when ||
+    ("subscribed" in when
+      ? state.subscriptions.get(when.subscribed) === state.subject
+      : passesLevel(when.level, state.logLevel));
+  return jobs.onEvent((notice) => {
+    if (state.sessionId === undefined || state.subject === undefined || state.shared) return;
+    for (const { message, when } of messagesFor(notice, state.sessionId, state.subject)) {
+      // A closed or broken stream is not this listener's problem: the events stay in the job log.
+      if (holds(when)) server.notification(message).catch(() => {});
     }
   });
 }

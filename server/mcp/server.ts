@@ -166,10 +166,12 @@ export function buildMcpServer(shared: McpShared, stateful: boolean): BuiltServe
       if (!access.ok)
         throw new JsonRpcError(RESOURCE_NOT_FOUND, "Resource not found", { uri: clip(uri), reason: access.error });
     }
+    await state.shared?.subscribe(uri, jobId);
     state.subscriptions.set(uri, caller.subject);
     return {};
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, (request) => {
+  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+    await state.shared?.unsubscribe(request.params.uri);
     state.subscriptions.delete(request.params.uri);
     return {};
   });
@@ -177,8 +179,9 @@ export function buildMcpServer(shared: McpShared, stateful: boolean): BuiltServe
   server.setRequestHandler(GetPromptRequestSchema, (request) =>
     shared.prompts.get(request.params.name, request.params.arguments),
   );
-  server.setRequestHandler(SetLevelRequestSchema, (request) => {
+  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
     needsSession("logging/setLevel");
+    await state.shared?.setLevel(request.params.level);
     state.logLevel = request.params.level;
     return {};
   });

@@ -128,7 +128,7 @@ redis.call('ZREM', KEYS[2], ARGV[1])
 return 1`);
 
 type Script = { lua: string; sha: string };
-function script(lua: string): Script {
+export function script(lua: string): Script {
   return { lua, sha: createHash("sha1").update(lua).digest("hex") };
 }
 

@@ -4,6 +4,12 @@
  * event store for resumable SSE. Sessions end on DELETE, on app close, or after sitting idle with
  * no open stream. At the limit, only a session idle for longer than a floor makes room; otherwise
  * the newcomer is refused, so a flood of `initialize` calls cannot push out sessions in use.
+ *
+ * With `shared` (several instances on Redis), a session is also kept in Redis: an instance that
+ * gets a request for a session it does not hold revives it from the record (a server and transport
+ * initialized again with the client's own `initialize`), the notification stream (GET) is served
+ * from Redis by `SessionStreams`, and DELETE ends the session on every instance. The flood limits
+ * count the sessions each instance holds.
  */
 import { randomUUID } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
@@ -14,6 +20,8 @@ import { subjectOf } from "../../auth/subject.js";
 import { createEventStore } from "./event-store.js";
 import { jsonRpcError } from "./http-body.js";
 import { guardRequests } from "./request-guard.js";
+import { STREAM_ID, type SessionRecords } from "./session-records.js";
+import type { SessionStreams } from "./session-streams.js";
 import type { BuiltServer } from "../server.js";
 import { watchBody } from "./watch-body.js";
 
@@ -28,10 +36,14 @@ export type SessionOptions = {
   /** Past this many sessions of one subject, that subject's new ones are refused (or its idle ones closed). */
   maxSessionsPerSubject: number;
   onError: (error: Error) => void;
+  /** Sessions shared by several instances. */
+  shared?: { records: SessionRecords; streams: SessionStreams };
 };
 
 /** The code the SDK uses for an unknown session. */
 const SESSION_NOT_FOUND = -32001;
+/** The code the SDK answers a GET that does not accept an event stream with. */
+const NOT_ACCEPTABLE = -32000;
 
 type Session = {
   transport: WebStandardStreamableHTTPServerTransport;
@@ -58,7 +70,7 @@ const notFound = () =>
   );
 
 export function createSessions(options: SessionOptions): Sessions {
-  const { build, idleMs, maxSessions, minIdleMs, maxSessionsPerSubject, onError } = options;
+  const { build, idleMs, maxSessions, minIdleMs, maxSessionsPerSubject, onError, shared } = options;
   // Map order is least recently used first: every request moves its session to the end.
   const sessions = new Map<string, Session>();
   const eventBudget = createEventBudget();
@@ -141,41 +153,141 @@ export function createSessions(options: SessionOptions): Sessions {
     return undefined;
   };
 
+  /** A server and transport for a session of `subject` whose id `newId` gives, held here once initialized. */
+  const start = async (subject: string, newId: () => string): Promise<Session> => {
+    const built = build();
+    built.state.subject = subject;
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: newId,
+      eventStore: createEventStore({ budget: eventBudget }),
+      onsessioninitialized: (id) => {
+        built.state.sessionId = id;
+        sessions.set(id, session);
+        perSubject.set(subject, (perSubject.get(subject) ?? 0) + 1);
+      },
+    });
+    const session: Session = { transport, built, subject, lastSeen: Date.now(), openStreams: 0 };
+    if (shared) {
+      const { records, streams } = shared;
+      const id = () => built.state.sessionId!;
+      built.state.shared = {
+        async subscribe(uri, jobId) {
+          await records.subscribe(id(), uri, jobId);
+          if (jobId !== undefined) streams.follow(id(), jobId);
+        },
+        unsubscribe: (uri) => records.unsubscribe(id(), uri),
+        setLevel: (level) => records.setLevel(id(), level),
+      };
+    }
+    transport.onerror = onError;
+    built.server.onclose = () => {
+      if (built.state.sessionId !== undefined && sessions.get(built.state.sessionId) === session) {
+        forget(built.state.sessionId);
+      }
+      built.dispose();
+    };
+    await built.server.connect(transport);
+    guardRequests(transport);
+    return session;
+  };
+
+  /** Holds here a session another instance opened: initialized again with the client's own parameters. */
+  const revive = async (
+    records: SessionRecords,
+    sessionId: string,
+    subject: string,
+    auth: AuthInfo | undefined,
+  ): Promise<Session | Response | undefined> => {
+    const record = await records.load(sessionId);
+    if (record === undefined || record.subject !== subject) return undefined;
+    const refusal = makeRoom(subject);
+    if (refusal) return refusal;
+    const session = await start(subject, () => sessionId);
+    const initialize = { jsonrpc: "2.0", id: 0, method: "initialize", params: record.init };
+    const reply = await session.transport.handleRequest(
+      new Request("http://localhost/mcp", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        body: JSON.stringify(initialize),
+      }),
+      { parsedBody: initialize, authInfo: auth },
+    );
+    await reply.text();
+    if (session.transport.sessionId === sessionId) return session;
+    await closeSession(session);
+    onError(new Error(`session ${sessionId} could not be revived: ${reply.status}`));
+    return undefined;
+  };
+
+  const openStream = async (
+    { records, streams }: NonNullable<SessionOptions["shared"]>,
+    sessionId: string,
+    subject: string,
+    req: Request,
+  ): Promise<Response> => {
+    const record = await records.load(sessionId);
+    if (record === undefined || record.subject !== subject) return notFound();
+    if (!req.headers.get("accept")?.includes("text/event-stream")) {
+      return jsonRpcError(406, NOT_ACCEPTABLE, "Not Acceptable: the notification stream is text/event-stream.");
+    }
+    const lastEventId = req.headers.get("last-event-id") ?? undefined;
+    if (lastEventId !== undefined && !STREAM_ID.test(lastEventId)) {
+      return jsonRpcError(
+        400,
+        ErrorCode.InvalidRequest,
+        "Last-Event-ID is not an event id of this server: reconnect without it to receive what comes next.",
+      );
+    }
+    return streams.open(sessionId, subject, lastEventId);
+  };
+
+  // a session ended on another instance ends here too
+  const unsignal = shared?.records.onSignal((signal) => {
+    const session = signal.kind === "ended" ? sessions.get(signal.sessionId) : undefined;
+    if (session) {
+      forget(signal.sessionId);
+      void closeSession(session);
+    }
+  });
+
   return {
     async open(req, body, auth) {
       const subject = subjectOf(auth);
       const refusal = makeRoom(subject);
       if (refusal) return refusal;
-      const built = build();
-      built.state.subject = subject;
-      const transport = new WebStandardStreamableHTTPServerTransport({
-        sessionIdGenerator: randomUUID,
-        eventStore: createEventStore({ budget: eventBudget }),
-        onsessioninitialized: (id) => {
-          built.state.sessionId = id;
-          sessions.set(id, session);
-          perSubject.set(subject, (perSubject.get(subject) ?? 0) + 1);
-        },
-      });
-      const session: Session = { transport, built, subject, lastSeen: Date.now(), openStreams: 0 };
-      transport.onerror = onError;
-      built.server.onclose = () => {
-        if (built.state.sessionId !== undefined && sessions.get(built.state.sessionId) === session) {
-          forget(built.state.sessionId);
-        }
-        built.dispose();
-      };
-      await built.server.connect(transport);
-      guardRequests(transport);
-      const response = await transport.handleRequest(req, { parsedBody: body, authInfo: auth });
-      if (transport.sessionId === undefined) await closeSession(session);
+      const session = await start(subject, randomUUID);
+      const response = await session.transport.handleRequest(req, { parsedBody: body, authInfo: auth });
+      const id = session.transport.sessionId;
+      if (id === undefined) await closeSession(session);
+      else if (shared) {
+        const init = (body as { params?: unknown }).params;
+        await shared.records.save(id, { subject, init }).catch(async (error: unknown) => {
+          await closeSession(session);
+          throw error;
+        });
+      }
       return response;
     },
 
     async handle(sessionId, req, body, auth) {
-      const session = sessions.get(sessionId);
+      const subject = subjectOf(auth);
+      if (shared && req.method === "GET") return openStream(shared, sessionId, subject, req);
+      let session = sessions.get(sessionId);
+      if (shared) {
+        if (session && !(await shared.records.touch(sessionId))) {
+          // ended on another instance, or expired
+          forget(sessionId);
+          void closeSession(session);
+          session = undefined;
+        }
+        if (!session) {
+          const revived = await revive(shared.records, sessionId, subject, auth);
+          if (revived instanceof Response) return revived;
+          session = revived;
+        }
+      }
       // another subject's session answers exactly as one that does not exist
-      if (!session || session.subject !== subjectOf(auth)) return notFound();
+      if (!session || session.subject !== subject) return notFound();
       sessions.delete(sessionId);
       sessions.set(sessionId, session);
       session.lastSeen = Date.now();
@@ -183,6 +295,7 @@ export function createSessions(options: SessionOptions): Sessions {
         ...(body === undefined ? {} : { parsedBody: body }),
         authInfo: auth,
       });
+      if (shared && req.method === "DELETE" && response.ok) await shared.records.end(sessionId);
       if (req.method !== "GET" || response.status !== 200) return response;
       // An open GET stream keeps the session alive however long it stays quiet.
       session.openStreams++;
@@ -198,6 +311,7 @@ export function createSessions(options: SessionOptions): Sessions {
 
     async close() {
       clearInterval(sweep);
+      unsignal?.();
       await Promise.all([...sessions.values()].map(closeSession));
     },
   };

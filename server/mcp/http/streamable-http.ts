@@ -7,6 +7,8 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { jsonRpcError, readJsonRpcBody, type BodyReader } from "./http-body.js";
 import { buildMcpServer, type McpShared } from "../server.js";
+import type { SessionRecords } from "./session-records.js";
+import { createSessionStreams, type SessionStreamOptions } from "./session-streams.js";
 import { createSessions } from "./sessions.js";
 import { createStateless } from "./stateless.js";
 
@@ -21,6 +23,15 @@ export type McpHttpOptions = {
   maxSessionsPerSubject?: number;
   statelessPoolSize?: number;
   onError?: (error: Error) => void;
+  /** Sessions every instance can serve: records kept for a given idle time, and the job store the streams read. */
+  sharedSessions?: SharedSessions;
+};
+
+export type SharedSessions = {
+  records(ttlMs: number): SessionRecords;
+  store: SessionStreamOptions["store"];
+  /** Ends what `store` holds open. */
+  close(): Promise<void>;
 };
 
 export type McpHttpHandler = {
@@ -42,7 +53,13 @@ export function createMcpHttpHandler({
   maxSessionsPerSubject = Infinity,
   statelessPoolSize = 64,
   onError = () => {},
+  sharedSessions,
 }: McpHttpOptions): McpHttpHandler {
+  const records = sharedSessions?.records(sessionIdleMs);
+  const streams =
+    records && sharedSessions
+      ? createSessionStreams({ records, store: sharedSessions.store, jobs: shared.jobs, onError })
+      : undefined;
   const sessions = createSessions({
     build: () => buildMcpServer(shared, true),
     idleMs: sessionIdleMs,
@@ -50,6 +67,7 @@ export function createMcpHttpHandler({
     minIdleMs: sessionMinIdleMs,
     maxSessionsPerSubject,
     onError,
+    shared: records && streams ? { records, streams } : undefined,
   });
   const stateless = createStateless({
     build: () => buildMcpServer(shared, false),
@@ -93,7 +111,10 @@ export function createMcpHttpHandler({
       return sessions.size;
     },
     async close() {
+      streams?.close();
       await Promise.all([sessions.close(), stateless.close()]);
+      await records?.close();
+      await sharedSessions?.close();
     },
   };
 }

@@ -1,0 +1,211 @@
+/**
+ * Sessions kept in Redis, so that every instance can serve every session: a hash per session
+ * (the subject that opened it, its `initialize` parameters, its log level, its subscriptions), the
+ * jobs it follows with the last seq of each already written to its stream, and the stream itself:
+ * the session's notifications, whose Redis ids are the SSE event ids a client resumes from with
+ * `Last-Event-ID`. All of it expires after the session's idle time; a stream keeps an event at most
+ * `STREAM_KEPT_MS` and `STREAM_MAX_EVENTS` events, as the in-memory event store does.
+ *
+ * Writes to a stream go through one script that takes the events of a job in order and writes
+ * each at most once, however many instances offer it: the stream is a view of the job logs, made
+ * again from them after any gap. A channel tells every instance that a session moved its
+ * notification stream elsewhere or ended.
+ */
+import type { Redis } from "ioredis";
+import type { RedisConnection } from "../../jobs/stores/redis-connection.js";
+import * as z from "zod/mini";
+import { run, script } from "../../jobs/stores/redis-scripts.js";
+import type { Condition, Notification } from "../notifications.js";
+
+const STREAM_KEPT_MS = 5 * 60_000;
+const STREAM_MAX_EVENTS = 1_000;
+const SEVERITY = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+
+type SessionRecord = { subject: string; init: unknown };
+/** One job event's messages for a session's stream, written once per (job, seq). */
+export type StreamItem = { jobId: string; seq: number; messages: { message: Notification; when: Condition }[] };
+/** A stored notification: its SSE event id and its JSON. */
+export type StreamEntry = { id: string; json: string };
+type SessionSignal = { kind: "moved"; sessionId: string; stream: string } | { kind: "ended"; sessionId: string };
+
+/** A stream id, the only Last-Event-ID this store gave out. */
+export const STREAM_ID = /^\d{1,20}-\d{1,20}$/;
+
+const NOTIFY = script(`
+-- KEYS: the session, its jobs, its stream. ARGV: ttl ms, max events, oldest kept id, after id, items...
+-- An item: job id, seq, message count, then (condition, json) per message. Conditions: '' always,
+-- 'sub:<uri>' if subscribed, 'log:<n>' if the session's level is n or lower. Returns the entries after 'after id'.
+if redis.call('EXISTS', KEYS[1]) == 0 then return false end
+local level = tonumber(redis.call('HGET', KEYS[1], 'level') or '-1')
+local i = 5
+while i <= #ARGV do
+  local job, seq, m = ARGV[i], tonumber(ARGV[i + 1]), tonumber(ARGV[i + 2])
+  local fresh = seq > tonumber(redis.call('HGET', KEYS[2], job) or '0')
+  if fresh then redis.call('HSET', KEYS[2], job, seq) end
+  for j = i + 3, i + 2 + 2 * m, 2 do
+    local cond = ARGV[j]
+    local ok = cond == ''
+    if string.sub(cond, 1, 4) == 'sub:' then ok = redis.call('HEXISTS', KEYS[1], cond) == 1 end
+    if string.sub(cond, 1, 4) == 'log:' then ok = level >= 0 and tonumber(string.sub(cond, 5)) >= level end
+    if fresh and ok then redis.call('XADD', KEYS[3], 'MAXLEN', '~', ARGV[2], '*', 'm', ARGV[j + 1]) end
+  end
+  i = i + 3 + 2 * m
+end
+redis.call('XTRIM', KEYS[3], 'MINID', '~', ARGV[3])
+for k = 1, 3 do redis.call('PEXPIRE', KEYS[k], ARGV[1]) end
+return redis.call('XRANGE', KEYS[3], '(' .. ARGV[4], '+', 'COUNT', ARGV[2])`);
+
+export type SessionRecords = {
+  save(id: string, record: SessionRecord): Promise<void>;
+  load(id: string): Promise<SessionRecord | undefined>;
+  /** Keeps the session for another idle time; false when it ended or expired. */
+  touch(id: string): Promise<boolean>;
+  /** Ends the session everywhere. */
+  end(id: string): Promise<void>;
+  setLevel(id: string, level: string): Promise<void>;
+  /** Subscribes to `uri`; a job's result URI also makes the stream follow that job. */
+  subscribe(id: string, uri: string, jobId?: string): Promise<void>;
+  unsubscribe(id: string, uri: string): Promise<void>;
+  /** The stream follows `jobId` from its first event. */
+  follow(id: string, jobId: string): Promise<void>;
+  /** The jobs the stream follows, each with the last seq written. */
+  followed(id: string): Promise<Map<string, number>>;
+  /**
+   * Writes what is new in `items` and returns the entries after `after` (the others' writes too);
+   * undefined when the session is gone.
+   */
+  write(id: string, items: StreamItem[], after: string): Promise<StreamEntry[] | undefined>;
+  /** The entries after `after`, at most `STREAM_MAX_EVENTS`. */
+  read(id: string, after: string): Promise<StreamEntry[]>;
+  /** The id of the newest entry, or `0-0`. */
+  last(id: string): Promise<string>;
+  signal(signal: SessionSignal): Promise<void>;
+  /** Hears every instance's signals; returns the unsubscribe. */
+  onSignal(listener: (signal: SessionSignal) => void): () => void;
+  /** Ends the connections, `redis` included: the records own it. */
+  close(): Promise<void>;
+};
+
+const Signal = z.union([
+  z.object({ kind: z.literal("moved"), sessionId: z.string(), stream: z.string() }),
+  z.object({ kind: z.literal("ended"), sessionId: z.string() }),
+]);
+
+function condition(when: Condition): string {
+  if ("always" in when) return "";
+  if ("subscribed" in when) return `sub:${when.subscribed}`;
+  return `log:${SEVERITY.indexOf(when.level)}`;
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+const entries = (reply: unknown): StreamEntry[] =>
+  (reply as [string, string[]][]).map(([id, fields]) => ({ id, json: fields[1] }));
+
+/**
+ * Session records on `connection` (closed with them; calls wait for it as the job store's do) under
+ * `prefix`, kept for `ttlMs` after their last use.
+ */
+export function createSessionRecords({ redis, guard }: RedisConnection, prefix: string, ttlMs: number): SessionRecords {
+  const keys = (id: string) => [
+    `${prefix}session:${id}`,
+    `${prefix}session:${id}:jobs`,
+    `${prefix}session:${id}:stream`,
+  ];
+  const channel = `${prefix}sessions`;
+  const listeners = new Set<(signal: SessionSignal) => void>();
+  let subscriber: Redis | undefined;
+
+  const expireAll = (id: string) => {
+    const multi = redis.multi();
+    for (const key of keys(id)) multi.pexpire(key, ttlMs);
+    return guard(() => multi.exec());
+  };
+
+  return {
+    async save(id, { subject, init }) {
+      const [record] = keys(id);
+      await guard(() =>
+        redis.multi().hset(record, "subject", subject, "init", JSON.stringify(init)).pexpire(record, ttlMs).exec(),
+      );
+    },
+    async load(id) {
+      const [subject, init] = await guard(() => redis.hmget(keys(id)[0], "subject", "init"));
+      return subject === null || init === null ? undefined : { subject, init: JSON.parse(init) };
+    },
+    async touch(id) {
+      const replies = await expireAll(id);
+      return replies?.[0]?.[1] === 1;
+    },
+    async end(id) {
+      await guard(() => redis.unlink(...keys(id)));
+      await this.signal({ kind: "ended", sessionId: id });
+    },
+    async setLevel(id, level) {
+      await guard(() => redis.hset(keys(id)[0], "level", SEVERITY.indexOf(level)));
+    },
+    async subscribe(id, uri, jobId) {
+      const [record, jobs] = keys(id);
+      const multi = redis.multi().hset(record, `sub:${uri}`, 1);
+      if (jobId !== undefined) multi.hsetnx(jobs, jobId, 0).pexpire(jobs, ttlMs);
+      await guard(() => multi.exec());
+    },
+    async unsubscribe(id, uri) {
+      await guard(() => redis.hdel(keys(id)[0], `sub:${uri}`));
+    },
+    async follow(id, jobId) {
+      const [, jobs] = keys(id);
+      await guard(() => redis.multi().hsetnx(jobs, jobId, 0).pexpire(jobs, ttlMs).exec());
+    },
+    async followed(id) {
+      const all = await guard(() => redis.hgetall(keys(id)[1]));
+      return new Map(Object.entries(all).map(([jobId, seq]) => [jobId, Number(seq)]));
+    },
+    async write(id, items, after) {
+      const args: (string | number)[] = [ttlMs, STREAM_MAX_EVENTS, Date.now() - STREAM_KEPT_MS, after];
+      for (const { jobId, seq, messages } of items) {
+        args.push(jobId, seq, messages.length);
+        for (const { message, when } of messages)
+          args.push(condition(when), JSON.stringify({ jsonrpc: "2.0", ...message }));
+      }
+      const reply = await guard(() => run(redis, NOTIFY, keys(id), args));
+      return reply === null ? undefined : entries(reply);
+    },
+    async read(id, after) {
+      return entries(await guard(() => redis.xrange(keys(id)[2], `(${after}`, "+", "COUNT", STREAM_MAX_EVENTS)));
+    },
+    async last(id) {
+      const [newest] = await guard(() => redis.xrevrange(keys(id)[2], "+", "-", "COUNT", 1));
+      return newest?.[0] ?? "0-0";
+    },
+    async signal(signal) {
+      await guard(() => redis.publish(channel, JSON.stringify(signal)));
+    },
+    onSignal(listener) {
+      listeners.add(listener);
+      if (subscriber === undefined) {
+        // a connection of its own, which queues while offline: it subscribes again after each drop
+        const sub = redis.duplicate({ enableOfflineQueue: true });
+        subscriber = sub;
+        sub.on("message", (from: string, text: string) => {
+          const parsed = from === channel ? Signal.safeParse(parseJson(text)) : undefined;
+          if (parsed?.success) for (const l of [...listeners]) l(parsed.data);
+        });
+        sub.on("error", () => {});
+        void sub.subscribe(channel).catch(() => {});
+      }
+      return () => void listeners.delete(listener);
+    },
+    async close() {
+      listeners.clear();
+      subscriber?.disconnect();
+      await redis.quit().catch(() => redis.disconnect());
+    },
+  };
+}
