@@ -13,6 +13,7 @@ import { createBearerGate } from "./auth/bearer-gate.js";
 import type { AuthOptions } from "./auth/auth-options.js";
 import { matchGifts as defaultMatcher } from "./gifts/matcher.js";
 import type { JobService } from "./jobs/job-service.js";
+import { StoreUnavailableError } from "./jobs/store.js";
 import type { MatchGifts } from "./gifts/matcher.js";
 import { jsonRpcError } from "./mcp/http/http-body.js";
 import { createMcpShared } from "./mcp/server.js";
@@ -189,6 +190,16 @@ export function createApp(options: AppOptions): App {
   // What no handler answered (a body that broke off mid-read, a bug) is still a JSON answer:
   // a JSON-RPC error on /mcp, a small JSON object elsewhere; the details go to the log only.
   app.onError((error, c) => {
+    if (error instanceof StoreUnavailableError && c.req.path === "/mcp") {
+      // the sessions' store (Redis) did not answer: worth a retry, not a bug
+      const response = jsonRpcError(
+        503,
+        ErrorCode.InternalError,
+        "The session store is unreachable for a moment: try again in a few seconds.",
+      );
+      response.headers.set("retry-after", "2");
+      return response;
+    }
     onError(error);
     const message = "Internal error: the server could not handle this request. Try again.";
     if (c.req.path === "/mcp") return jsonRpcError(500, ErrorCode.InternalError, message);

@@ -11,6 +11,14 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { freePort, killRedis, startRedis } from "./jobs/stores/redis-server.js";
+import { postRaw } from "./test-support.js";
+
+const INITIALIZE = JSON.stringify({
+  jsonrpc: "2.0",
+  id: 0,
+  method: "initialize",
+  params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "main-test", version: "1" } },
+});
 
 /**
  * Runs main.ts with `env` added until it exits (a server that starts after all is stopped after
@@ -117,6 +125,11 @@ it("serves without its Redis, logging the loss once and the return once, with /h
   try {
     await vi.waitFor(() => expect(stdout).toContain("GiftGenius MCP server"), { timeout: 20_000 });
     expect(await health()).toBe(503);
+    // sessions live in Redis too: a new one is refused with a reason to retry, not an internal error
+    const refused = await postRaw(new URL(`http://127.0.0.1:${httpPort}/mcp`), INITIALIZE);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe("2");
+    expect(await refused.json()).toMatchObject({ error: { message: expect.stringContaining("try again") } });
     // some reconnection attempts go by
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect(connectionLines()).toEqual([
@@ -126,6 +139,7 @@ it("serves without its Redis, logging the loss once and the return once, with /h
     await vi.waitFor(async () => expect(await health()).toBe(200), { timeout: 20_000 });
     expect(connectionLines()).toHaveLength(2);
     expect(connectionLines()[1]).toBe("jobs: the Redis job store is reachable again.");
+    expect((await postRaw(new URL(`http://127.0.0.1:${httpPort}/mcp`), INITIALIZE)).status).toBe(200);
   } finally {
     child.kill("SIGTERM");
     await new Promise((resolve) => child.once("exit", resolve));
