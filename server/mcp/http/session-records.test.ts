@@ -38,16 +38,23 @@ describe.runIf(unreachable === undefined)("session records in Redis", () => {
     await admin!.quit();
   });
 
-  it("keeps a session for any instance to load, and ends it everywhere", async () => {
+  it("keeps a session for any instance to load, numbers its streams, and ends it everywhere", async () => {
     await one.save("s1", { subject: "alice", init: { protocolVersion: "2025-06-18" } });
     expect(await two.load("s1")).toEqual({ subject: "alice", init: { protocolVersion: "2025-06-18" } });
     const heard: unknown[] = [];
     const stop = one.onSignal((signal) => heard.push(signal));
     await new Promise((r) => setTimeout(r, 100)); // the subscription is made
+    expect([await one.claim("s1"), await two.claim("s1")]).toEqual([1, 2]);
     await two.end("s1");
     expect(await one.load("s1")).toBeUndefined();
     expect(await one.touch("s1")).toBe(false);
-    await vi.waitFor(() => expect(heard).toEqual([{ kind: "ended", sessionId: "s1" }]));
+    await vi.waitFor(() =>
+      expect(heard).toEqual([
+        { kind: "moved", sessionId: "s1", stream: 1 },
+        { kind: "moved", sessionId: "s1", stream: 2 },
+        { kind: "ended", sessionId: "s1" },
+      ]),
+    );
     stop();
     expect(await keysUnder(admin!, `${prefix}session:s1`)).toEqual([]);
   });

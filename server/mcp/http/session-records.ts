@@ -26,7 +26,8 @@ type SessionRecord = { subject: string; init: unknown };
 export type StreamItem = { jobId: string; seq: number; messages: { message: Notification; when: Condition }[] };
 /** A stored notification: its SSE event id and its JSON. */
 export type StreamEntry = { id: string; json: string };
-type SessionSignal = { kind: "moved"; sessionId: string; stream: string } | { kind: "ended"; sessionId: string };
+/** `moved`: the session's stream number `stream` opened somewhere; every older one closes. */
+type SessionSignal = { kind: "moved"; sessionId: string; stream: number } | { kind: "ended"; sessionId: string };
 
 /** A stream id, the only Last-Event-ID this store gave out. */
 export const STREAM_ID = /^\d{1,20}-\d{1,20}$/;
@@ -79,7 +80,8 @@ export type SessionRecords = {
   read(id: string, after: string): Promise<StreamEntry[]>;
   /** The id of the newest entry, or `0-0`. */
   last(id: string): Promise<string>;
-  signal(signal: SessionSignal): Promise<void>;
+  /** Numbers a new stream of the session, higher than any before it, and tells every instance. */
+  claim(id: string): Promise<number>;
   /** Hears every instance's signals; returns the unsubscribe. */
   onSignal(listener: (signal: SessionSignal) => void): () => void;
   /** Ends the connections, `redis` included: the records own it. */
@@ -87,7 +89,7 @@ export type SessionRecords = {
 };
 
 const Signal = z.union([
-  z.object({ kind: z.literal("moved"), sessionId: z.string(), stream: z.string() }),
+  z.object({ kind: z.literal("moved"), sessionId: z.string(), stream: z.number() }),
   z.object({ kind: z.literal("ended"), sessionId: z.string() }),
 ]);
 
@@ -122,6 +124,9 @@ export function createSessionRecords({ redis, guard }: RedisConnection, prefix: 
   const listeners = new Set<(signal: SessionSignal) => void>();
   let subscriber: Redis | undefined;
 
+  const signal = async (message: SessionSignal) => {
+    await guard(() => redis.publish(channel, JSON.stringify(message)));
+  };
   const expireAll = (id: string) => {
     const multi = redis.multi();
     for (const key of keys(id)) multi.pexpire(key, ttlMs);
@@ -145,7 +150,7 @@ export function createSessionRecords({ redis, guard }: RedisConnection, prefix: 
     },
     async end(id) {
       await guard(() => redis.unlink(...keys(id)));
-      await this.signal({ kind: "ended", sessionId: id });
+      await signal({ kind: "ended", sessionId: id });
     },
     async setLevel(id, level) {
       await guard(() => redis.hset(keys(id)[0], "level", SEVERITY.indexOf(level)));
@@ -184,8 +189,12 @@ export function createSessionRecords({ redis, guard }: RedisConnection, prefix: 
       const [newest] = await guard(() => redis.xrevrange(keys(id)[2], "+", "-", "COUNT", 1));
       return newest?.[0] ?? "0-0";
     },
-    async signal(signal) {
-      await guard(() => redis.publish(channel, JSON.stringify(signal)));
+    async claim(id) {
+      const [record] = keys(id);
+      const replies = await guard(() => redis.multi().hincrby(record, "streams", 1).pexpire(record, ttlMs).exec());
+      const stream = Number(replies?.[0]?.[1]);
+      await signal({ kind: "moved", sessionId: id, stream });
+      return stream;
     },
     onSignal(listener) {
       listeners.add(listener);

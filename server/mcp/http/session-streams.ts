@@ -7,12 +7,11 @@
  * the logs. Appends anywhere wake it (the store's `watch`); a slow tick catches a lost wake-up.
  * Opening the stream on one instance closes the session's stream on any other.
  */
-import { randomUUID } from "node:crypto";
 import { isTerminalEvent } from "../../../shared/job-events.js";
 import { isFinished } from "../../../shared/job-view.js";
 import type { Caller } from "../../jobs/access.js";
 import type { JobService } from "../../jobs/job-service.js";
-import type { JobStore } from "../../jobs/store.js";
+import { StoreUnavailableError, type JobStore } from "../../jobs/store.js";
 import { messagesFor } from "../notifications.js";
 import type { SessionRecords, StreamEntry, StreamItem } from "./session-records.js";
 
@@ -35,7 +34,7 @@ export type SessionStreams = {
   close(): void;
 };
 
-type Pump = { subject: string; stream: string; wake(jobId?: string): void; follow(jobId: string): void; stop(): void };
+type Pump = { subject: string; stream: number; wake(jobId?: string): void; follow(jobId: string): void; stop(): void };
 
 /** Events read from a job's log per step. */
 const BATCH = 200;
@@ -52,7 +51,11 @@ export function createSessionStreams({
 }: SessionStreamOptions): SessionStreams {
   const pumps = new Map<string, Pump>();
   const owners = new Map<string, Caller | null>();
-  const report = (error: unknown) => onError(error instanceof Error ? error : new Error(String(error)));
+  const report = (error: unknown) => {
+    // the store's own connection says when Redis is gone and back; a stream retries at its next tick
+    if (error instanceof StoreUnavailableError) return;
+    onError(error instanceof Error ? error : new Error(String(error)));
+  };
 
   async function ownerOf(jobId: string): Promise<Caller | null> {
     const known = owners.get(jobId);
@@ -85,13 +88,18 @@ export function createSessionStreams({
     records.follow(owner.sessionId, event.jobId).catch(report);
     pumps.get(owner.sessionId)?.follow(event.jobId);
   });
+  /** The newest stream number each session was heard to open, to close older streams opening late. */
+  const newest = new Map<string, number>();
   const unsignal = records.onSignal((signal) => {
     const pump = pumps.get(signal.sessionId);
-    if (pump && (signal.kind === "ended" || signal.stream !== pump.stream)) pump.stop();
+    if (signal.kind === "moved") {
+      if (signal.stream > (newest.get(signal.sessionId) ?? 0)) newest.set(signal.sessionId, signal.stream);
+      if (newest.size > OWNERS_KEPT) newest.delete(newest.keys().next().value!);
+    }
+    if (pump && (signal.kind === "ended" || signal.stream > pump.stream)) pump.stop();
   });
 
   function open(sessionId: string, subject: string, lastEventId: string | undefined): Response {
-    const stream = randomUUID();
     pumps.get(sessionId)?.stop();
     const encoder = new TextEncoder();
     let controller!: ReadableStreamDefaultController<Uint8Array>;
@@ -165,7 +173,8 @@ export function createSessionStreams({
 
     const self: Pump = {
       subject,
-      stream,
+      // not numbered yet: nothing closes it before it is
+      stream: Infinity,
       wake(jobId) {
         if (jobId === undefined) for (const id of cursors.keys()) dirty.add(id);
         else if (cursors.has(jobId)) dirty.add(jobId);
@@ -209,7 +218,9 @@ export function createSessionStreams({
     });
     pumps.set(sessionId, self);
     void (async () => {
-      await records.signal({ kind: "moved", sessionId, stream });
+      self.stream = await records.claim(sessionId);
+      // a newer stream of the session may have opened elsewhere while this one was numbered
+      if ((newest.get(sessionId) ?? 0) > self.stream) return stop();
       await adopt();
       // sends what the stream holds already, even when no job has anything new
       self.wake();
