@@ -191,6 +191,7 @@ export function createSessions(options: SessionOptions): Sessions {
     return session;
   };
 
+  const revivals = new Map<string, Promise<Session | Response | undefined>>();
   /** Holds here a session another instance opened: initialized again with the client's own parameters. */
   const revive = async (
     records: SessionRecords,
@@ -281,7 +282,14 @@ export function createSessions(options: SessionOptions): Sessions {
           session = undefined;
         }
         if (!session) {
-          const revived = await revive(shared.records, sessionId, subject, auth);
+          // requests that arrive together for the same session share one revival
+          const key = `${subject}\n${sessionId}`;
+          let reviving = revivals.get(key);
+          if (reviving === undefined) {
+            reviving = revive(shared.records, sessionId, subject, auth).finally(() => revivals.delete(key));
+            revivals.set(key, reviving);
+          }
+          const revived = await reviving;
           if (revived instanceof Response) return revived;
           session = revived;
         }
