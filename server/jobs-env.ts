@@ -9,6 +9,7 @@
  */
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
+import { envNumber } from "./env-number.js";
 import { matchGifts } from "./gifts/matcher.js";
 import { createBullmqExecutor } from "./jobs/executor-bullmq.js";
 import { createJobService, type JobService } from "./jobs/job-service.js";
@@ -24,23 +25,8 @@ import { storageProblem } from "./jobs/stores/sqlite-errors.js";
 
 type Env = Record<string, string | undefined>;
 
-/** A whole number from the environment, or undefined when the variable is unset. */
-function count(env: Env, name: string): number | undefined {
-  const text = env[name];
-  if (text === undefined || text === "") return undefined;
-  const value = Number(text);
-  if (!Number.isInteger(value) || value < 0) throw new Error(`${name}=${text} is not a whole number of 0 or more.`);
-  return value;
-}
-
-/** A positive number from the environment variable `name`, or undefined when it is not set. */
-function positive(env: Env, name: string): number | undefined {
-  const text = env[name];
-  if (text === undefined || text === "") return undefined;
-  const value = Number(text);
-  if (!(value > 0)) throw new Error(`${name}=${text} is not a positive number.`);
-  return value;
-}
+const count = (env: Env, name: string) => envNumber(env, name, "whole, 0 or more");
+const positive = (env: Env, name: string) => envNumber(env, name, "positive");
 
 /** Retention and the per-subject quotas the environment sets; the rest keep their defaults. */
 function limitsFromEnv(env: Env): Partial<JobLimits> {

@@ -6,19 +6,13 @@
  */
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.js";
+import { envNumber } from "./env-number.js";
 import { setHttpTimeouts } from "./http-timeouts.js";
 import { readAuthOptions, resourceOf } from "./auth/auth-options.js";
 import { jobsFromEnv, sharedSessionsFromEnv } from "./jobs-env.js";
 import { isLoopback, parseHosts, parseOrigins } from "./mcp/http/origin.js";
 
-/** A whole number ≥ 1 from the environment, or undefined when unset. */
-function positiveInt(name: string): number | undefined {
-  const raw = process.env[name];
-  if (raw === undefined || raw === "") return undefined;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < 1) throw new Error(`${name}=${raw} is not a whole number of at least 1.`);
-  return value;
-}
+const positiveInt = (name: string) => envNumber(process.env, name, "whole, at least 1");
 
 const port = Number(process.env.PORT ?? 8787);
 const host = process.env.HOST ?? "127.0.0.1";
