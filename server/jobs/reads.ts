@@ -1,9 +1,11 @@
 /**
  * The read side of the job service: events after a seq (with a long poll), waiting for the end,
- * result pages and the full result. Every read passes the gate first; waits are woken by appends.
+ * result pages and the full result. Nothing is answered unless the gate lets the caller in; waits
+ * are woken by appends.
  */
 import { toJobView, type JobFold } from "../../shared/job-reducer.js";
-import { isFinished } from "../../shared/job-view.js";
+import type { JobEvent } from "../../shared/job-events.js";
+import { isFinished, type JobStatus } from "../../shared/job-view.js";
 import { URI, type GetJobResultResult, type JobResultPage, type PersonResult } from "../../shared/tools.js";
 import type { Gate } from "./access.js";
 import type { JobService } from "./job-service.js";
@@ -11,6 +13,24 @@ import { fail, notFinished, ok } from "./outcomes.js";
 import { CHUNK_SIZE, decodeChunk } from "./result-codec.js";
 import { foldOf, type JobStore, type ResultHead, type StoredJob } from "./store.js";
 import type { Waiters } from "./waiters.js";
+
+/** The status each terminal event ends a job with. */
+const ENDED_AS: Partial<Record<JobEvent["type"], JobStatus>> = {
+  "job.completed": "completed",
+  "job.failed": "failed",
+  "job.canceled": "canceled",
+};
+
+/**
+ * The job's status and last seq as of the newer of two reads: the gate's, or `events` (read after
+ * it, or alongside). Past the gate's read, a job whose log goes on runs until its terminal event,
+ * always its last; so the status answered is never older than the events, without a third read.
+ */
+function statusAfter(job: StoredJob, events: JobEvent[]): { status: JobStatus; lastSeq: number } {
+  const last = events.at(-1);
+  if (last === undefined || last.seq <= job.lastSeq) return job;
+  return { status: ENDED_AS[last.type] ?? "running", lastSeq: last.seq };
+}
 
 type Reads = Pick<JobService, "getEvents" | "waitFor" | "getResult" | "readResult">;
 
@@ -41,25 +61,33 @@ export function createReads(store: JobStore, gate: Gate, waiters: Waiters, ready
   return {
     async getEvents({ jobId, afterSeq, waitMs, limit }, caller, signal) {
       await ready;
-      const gated = await gate(jobId, caller);
-      if (!gated.ok) return gated;
       const read = () => store.readEvents(jobId, afterSeq, limit);
-      let events = await read();
-      const ended = isFinished(gated.value.status) && afterSeq >= gated.value.lastSeq;
       const until = performance.now() + waitMs;
-      while (events.length === 0 && !ended && performance.now() < until && !signal?.aborted) {
-        // armed before the read, so an append in between still wakes this wait; when too many
-        // polls wait already it settles at once as "full", and this one answers with what there is
-        const waiter = waiters.arm(jobId, until - performance.now(), signal);
-        events = await read();
-        if (events.length > 0) waiter.dispose();
-        else if ((await waiter.settled) === "event") events = await read();
-        else break;
+      const arm = () => {
+        const ms = until - performance.now();
+        return ms > 0 ? waiters.arm(jobId, ms, signal) : undefined;
+      };
+      // armed before each read, so an append during the read still wakes the wait; when too many
+      // polls wait already it settles at once as "full", and this one answers with what there is
+      let waiter = arm();
+      try {
+        // the gate's read and the first read of the events go out together (one round trip to a
+        // store over the network); the events are answered only if the gate lets the caller in
+        const [gated, first] = await Promise.all([gate(jobId, caller), read()]);
+        if (!gated.ok) return gated;
+        const job = gated.value;
+        const ended = isFinished(job.status) && afterSeq >= job.lastSeq;
+        let events = first;
+        while (events.length === 0 && !ended && waiter !== undefined && (await waiter.settled) === "event") {
+          waiter = arm();
+          events = await read();
+        }
+        const { status, lastSeq } = statusAfter(job, events);
+        const nextSeq = events.length > 0 ? events[events.length - 1].seq : afterSeq;
+        return ok({ jobId, status, events, nextSeq, done: isFinished(status) && nextSeq >= lastSeq });
+      } finally {
+        waiter?.dispose();
       }
-      // read after the events, so the status is never older than they are
-      const { status, lastSeq } = await latest(gated.value);
-      const nextSeq = events.length > 0 ? events[events.length - 1].seq : afterSeq;
-      return ok({ jobId, status, events, nextSeq, done: isFinished(status) && nextSeq >= lastSeq });
     },
 
     async waitFor({ jobId, timeoutMs }, caller, onView, signal) {

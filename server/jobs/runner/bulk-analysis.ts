@@ -89,14 +89,21 @@ export type BulkRun = {
 export async function runBulkAnalysis(run: BulkRun): Promise<void> {
   const { input, signal } = run;
   const started = performance.now();
-  await run.emit([
-    {
-      type: "job.started",
-      payload: { summary: run.texts.started(input.occasion, run.texts.count(run.estimatedRows)) },
-    },
-  ]);
+  // events ready one right after the other (no wait between them) go out in one append: one
+  // store write and one wake-up for followers, instead of a second that lands just after the first
+  let held: EventDraft[] = [];
+  const hold = (draft: EventDraft | undefined) => void (draft && held.push(draft));
+  const emit = (drafts: EventDraft[], head?: ResultHead) => {
+    const all = [...held, ...drafts];
+    held = [];
+    return run.emit(all, head);
+  };
+  hold({
+    type: "job.started",
+    payload: { summary: run.texts.started(input.occasion, run.texts.count(run.estimatedRows)) },
+  });
   const progress = createProgress(
-    (draft) => run.emit([draft]),
+    (draft) => emit([draft]),
     () => performance.now() - started,
     run.texts,
   );
@@ -119,7 +126,9 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
       do {
         for (const end = Math.min(n, i + every); i < end; i++) step(i);
       } while (i < n && performance.now() < until);
-      await progress.advance(done(i));
+      // the stage's last report goes with the next stage's, which follows at once
+      if (i < n) await progress.advance(done(i));
+      else hold(progress.close(done(i)));
     }
   };
 
@@ -211,10 +220,11 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
       c++;
     } while (c < chunks && performance.now() < until);
     await Promise.all(puts);
-    await progress.advance(Math.min(n, c * CHUNK_SIZE));
+    if (c < chunks) await progress.advance(Math.min(n, c * CHUNK_SIZE));
+    else hold(progress.close(n)); // goes with job.completed
   }
   const summary = summarize(run.texts, input.occasion, people, skipped.length);
-  await run.emit(
+  await emit(
     [{ type: "job.completed", payload: { summary, resultResourceId: URI.jobResult(run.jobId), resultCount: n } }],
     {
       occasion: input.occasion,

@@ -13,6 +13,11 @@ export type Progress = {
   enter(stage: StageId, total: number): Promise<void>;
   /** `processed` items of the current stage are done; reported when the percentage moves a point. */
   advance(processed: number): Promise<void>;
+  /**
+   * The current stage's last items are done: the report `advance` would send, returned instead,
+   * for the caller to send with what comes right after (the next stage, the job's end) in one append.
+   */
+  close(processed: number): ProgressDraft | undefined;
 };
 
 /** `elapsed` is the monotonic time since the job started, in ms; `texts` words the messages. */
@@ -46,6 +51,13 @@ export function createProgress(
     return Math.max(reported, Math.floor(STAGE_START[stage] + stageWeight(stage) * fraction));
   }
 
+  function close(processed: number): ProgressDraft | undefined {
+    const p = percentAt(processed);
+    if (p <= reported || p >= 100) return undefined; // 100 belongs to job.completed
+    reported = p;
+    return draft(processed, p);
+  }
+
   return {
     async enter(next, items) {
       stage = next;
@@ -54,10 +66,9 @@ export function createProgress(
       await emit(draft(0, reported));
     },
     async advance(processed) {
-      const p = percentAt(processed);
-      if (p <= reported || p >= 100) return; // 100 belongs to job.completed
-      reported = p;
-      await emit(draft(processed, p));
+      const report = close(processed);
+      if (report !== undefined) await emit(report);
     },
+    close,
   };
 }

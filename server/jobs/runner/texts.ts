@@ -67,17 +67,28 @@ const KO: Omit<JobTexts, "count" | "summary"> = {
   }),
 };
 
+const tag = (locale: Locale) => (locale === "ko" ? "ko-KR" : "en-US");
+// made once: building an Intl.NumberFormat costs more than a job's other words together
+const formats = new Map<string, Intl.NumberFormat>();
+const format = (locale: Locale, kind: "count" | "dollars" | "cents"): Intl.NumberFormat => {
+  const key = `${locale} ${kind}`;
+  let f = formats.get(key);
+  if (f === undefined) {
+    const options: Intl.NumberFormatOptions =
+      kind === "count" ? {} : { style: "currency", currency: "USD", minimumFractionDigits: kind === "cents" ? 2 : 0 };
+    f = new Intl.NumberFormat(tag(locale), options);
+    formats.set(key, f);
+  }
+  return f;
+};
+
 /** "$1,212" or "$1,212.50", in the locale's way of writing US dollars. */
 const money = (locale: Locale, amount: number) =>
-  new Intl.NumberFormat(locale === "ko" ? "ko-KR" : "en-US", {
-    style: "currency",
-    currency: "USD",
-    minimumFractionDigits: Number.isInteger(amount) ? 0 : 2,
-  }).format(amount);
+  format(locale, Number.isInteger(amount) ? "dollars" : "cents").format(amount);
 
 /** The texts for `locale`. */
 export function jobTexts(locale: Locale): JobTexts {
-  const numbers = new Intl.NumberFormat(locale === "ko" ? "ko-KR" : "en-US");
+  const numbers = format(locale, "count");
   const count = (n: number) => numbers.format(n);
   const words = locale === "ko" ? KO : EN;
   return {
