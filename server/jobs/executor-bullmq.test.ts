@@ -115,7 +115,7 @@ describe.runIf(unreachable === undefined)("jobs run by BullMQ workers", () => {
       await Promise.all([web.close(), live.close()]);
     }
   });
-  it("tells the listeners of the instance that created a job every event a worker elsewhere appends, once and in order", async () => {
+  it("tells the listeners of the instance that created a job every event a worker elsewhere appends, once and in order (those of its own appends, only those)", async () => {
     const at = place();
     const web = instance(at);
     const worker = createJobService({
@@ -125,7 +125,9 @@ describe.runIf(unreachable === undefined)("jobs run by BullMQ workers", () => {
     });
     try {
       const heard: JobEventNotice[] = [];
+      const heardHere: JobEventNotice[] = [];
       web.onEvent((n) => heard.push(n));
+      web.onEvent((n) => heardHere.push(n), { appendedHere: true });
       const started = await web.start({ occasion: "holiday", budgetPerPerson: 40, csv: employeeCsv(3_000) }, ALICE);
       if (!started.ok) throw new Error(started.error.message);
       const view = await settle(web, started.value.jobId);
@@ -135,6 +137,8 @@ describe.runIf(unreachable === undefined)("jobs run by BullMQ workers", () => {
       expect(heard.map((n) => n.event)).toEqual(events);
       expect(heard.at(-1)?.fold).toEqual(view);
       expect(heard.every((n) => n.owner.subject === ALICE.subject)).toBe(true);
+      // a listener of this process's appends alone hears the job's creation, and none of the worker's
+      expect(heardHere.map((n) => n.event)).toEqual(events.slice(0, 1));
     } finally {
       await Promise.all([web.close(), worker.close()]);
     }

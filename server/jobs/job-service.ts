@@ -68,8 +68,11 @@ export type JobService = {
   delete(args: z.infer<typeof DeleteJobInput>, caller: Caller): Promise<Outcome<z.infer<typeof DeleteJobOutput>>>;
   /** Whether the store answers, for /healthz. */
   health(): Promise<JobHealth>;
-  /** Subscribes to every appended event; returns the unsubscribe function. */
-  onEvent(listener: (notice: JobEventNotice) => void): () => void;
+  /**
+   * Subscribes to every appended event, by any process (or, with `appendedHere`, by this one
+   * only: no events are read back from the store for it); returns the unsubscribe function.
+   */
+  onEvent(listener: (notice: JobEventNotice) => void, options?: { appendedHere?: boolean }): () => void;
   close(): Promise<void>;
 };
 
@@ -126,31 +129,37 @@ export function createJobService({
     }
   };
   const listeners = new Set<(notice: JobEventNotice) => void>();
+  const localListeners = new Set<(notice: JobEventNotice) => void>();
+  const tell = (to: Set<(notice: JobEventNotice) => void>, notice: JobEventNotice) => {
+    for (const listener of [...to]) {
+      try {
+        listener(notice);
+      } catch (error) {
+        // one failing subscriber must not keep the event from the others
+        report(`a listener of job ${notice.event.jobId}`)(error);
+      }
+    }
+  };
   const waiters = createWaiters(limits.maxWaitingPolls);
   // events appended by other processes (workers) reach this one's listeners too
   const relay = createRelay(
     store,
-    (notice) => {
-      for (const listener of [...listeners]) {
-        try {
-          listener(notice);
-        } catch (error) {
-          // one failing subscriber must not keep the event from the others
-          report(`a listener of job ${notice.event.jobId}`)(error);
-        }
-      }
-    },
+    (notice) => tell(listeners, notice),
     report("reading back events another process appended"),
   );
   // where several processes share the store, their appends wake this one's long polls too
   const unwatch = store.watch?.((jobId) => {
     waiters.wake(jobId);
-    relay.wake(jobId);
+    // read back only for listeners that want other processes' events
+    if (listeners.size > 0) relay.wake(jobId);
   });
   const log = createJobLog({
     store,
     now,
-    publish: (notice) => relay.offer(notice),
+    publish: (notice) => {
+      relay.offer(notice);
+      tell(localListeners, notice);
+    },
     wake: (jobId) => waiters.wake(jobId),
   });
   const gate = createGate(store, () => now() - limits.retentionMs);
@@ -272,7 +281,8 @@ export function createJobService({
           },
         },
       );
-      relay.follow(owner, fold);
+      // followed for listeners of other processes' events, if any: with none, there is nothing to relay
+      if (listeners.size > 0) relay.follow(owner, fold);
       await executor.submit({ jobId, owner, plan: plan.value, paceMs: options.paceMs, locale: options.locale });
       return ok({ jobId, status: fold.status, stages, resultUri: URI.jobResult(jobId) });
     }),
@@ -327,9 +337,10 @@ export function createJobService({
       }
     },
 
-    onEvent(listener) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
+    onEvent(listener, { appendedHere = false } = {}) {
+      const to = appendedHere ? localListeners : listeners;
+      to.add(listener);
+      return () => void to.delete(listener);
     },
 
     close() {

@@ -95,7 +95,7 @@ export function forwardJobEvents(server: GiftServer, state: SessionState, jobs: 
       ? state.subscriptions.get(when.subscribed) === state.subject
       : passesLevel(when.level, state.logLevel));
   return jobs.onEvent((notice) => {
-    if (state.sessionId === undefined || state.subject === undefined || state.shared) return;
+    if (state.sessionId === undefined || state.subject === undefined) return;
     for (const { message, when } of messagesFor(notice, state.sessionId, state.subject)) {
       // A closed or broken stream is not this listener's problem: the events stay in the job log.
       if (holds(when)) server.notification(message).catch(() => {});

@@ -130,8 +130,11 @@ function toolContext(extra: Extra): ToolContext {
 
 export type BuiltServer = { server: GiftServer; state: SessionState; dispose(): void };
 
-/** A fresh SDK server. `stateful` ones follow job events for their session until disposed. */
-export function buildMcpServer(shared: McpShared, stateful: boolean): BuiltServer {
+/**
+ * A fresh SDK server. `stateful` ones follow job events for their session until disposed, unless
+ * `forward` is false (sessions whose notification stream another part serves: session-streams.ts).
+ */
+export function buildMcpServer(shared: McpShared, stateful: boolean, forward = stateful): BuiltServer {
   const server: GiftServer = new Server(SERVER_INFO, {
     capabilities: { tools: {}, resources: { subscribe: true }, prompts: {}, logging: {} },
     instructions: INSTRUCTIONS,
@@ -186,6 +189,6 @@ export function buildMcpServer(shared: McpShared, stateful: boolean): BuiltServe
     return {};
   });
 
-  const unsubscribe = stateful ? forwardJobEvents(server, state, shared.jobs) : () => {};
+  const unsubscribe = forward ? forwardJobEvents(server, state, shared.jobs) : () => {};
   return { server, state, dispose: unsubscribe };
 }

@@ -81,13 +81,17 @@ export function createSessionStreams({
       .then((pump) => pump?.follow(jobId))
       .catch(report);
   });
-  const unlisten = jobs.onEvent(({ event, owner }) => {
-    if (event.type !== "job.created" || owner.sessionId === undefined) return;
-    owners.set(event.jobId, owner);
-    // so that whichever instance streams the session next follows the job from its first event
-    records.follow(owner.sessionId, event.jobId).catch(report);
-    pumps.get(owner.sessionId)?.follow(event.jobId);
-  });
+  // a job's first event is appended where it is created
+  const unlisten = jobs.onEvent(
+    ({ event, owner }) => {
+      if (event.type !== "job.created" || owner.sessionId === undefined) return;
+      owners.set(event.jobId, owner);
+      // so that whichever instance streams the session next follows the job from its first event
+      records.follow(owner.sessionId, event.jobId).catch(report);
+      pumps.get(owner.sessionId)?.follow(event.jobId);
+    },
+    { appendedHere: true },
+  );
   /** The newest stream number each session was heard to open, to close older streams opening late. */
   const newest = new Map<string, number>();
   const unsignal = records.onSignal((signal) => {

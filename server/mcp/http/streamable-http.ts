@@ -61,7 +61,8 @@ export function createMcpHttpHandler({
       ? createSessionStreams({ records, store: sharedSessions.store, jobs: shared.jobs, onError })
       : undefined;
   const sessions = createSessions({
-    build: () => buildMcpServer(shared, true),
+    // shared sessions hear their jobs through their stream, not through this process's events
+    build: () => buildMcpServer(shared, true, sharedSessions === undefined),
     idleMs: sessionIdleMs,
     maxSessions,
     minIdleMs: sessionMinIdleMs,
