@@ -1,10 +1,10 @@
 /**
  * Benchmark target: our server with the job system the environment describes (server/jobs-env.ts:
- * STORE, REDIS_URL, REDIS_PREFIX, WORKERS, DATA_DIR), as a deployed instance runs it.
+ * STORE, REDIS_URL, REDIS_PREFIX, WORKERS, DATA_DIR) and, on Redis, sessions shared with the other
+ * instances, as a deployed instance runs it.
  * Prints `{"port":…}` once it listens; ends on SIGTERM.
  */
-import { jobsFromEnv } from "../../server/jobs-env.js";
+import { jobsFromEnv, sharedSessionsFromEnv } from "../../server/jobs-env.js";
 import { serveTarget } from "./serve.js";
 
-const jobs = jobsFromEnv(process.env);
-serveTarget(jobs);
+serveTarget(jobsFromEnv(process.env), { sharedSessions: sharedSessionsFromEnv(process.env) });

@@ -3,12 +3,12 @@
  * `{"port":…}` line, and a SIGTERM (or the parent going away) that closes server, app and jobs.
  */
 import { serve } from "@hono/node-server";
-import { createApp } from "../../server/app.js";
+import { createApp, type AppOptions } from "../../server/app.js";
 import type { JobService } from "../../server/jobs/job-service.js";
 import { endWithParent } from "../children.js";
 
-export function serveTarget(jobs: JobService): void {
-  const { app, close } = createApp({ jobs, onError: (error) => console.error(error) });
+export function serveTarget(jobs: JobService, options: Partial<AppOptions> = {}): void {
+  const { app, close } = createApp({ jobs, onError: (error) => console.error(error), ...options });
   const server = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => {
     console.log(JSON.stringify({ port: info.port }));
   });
