@@ -117,6 +117,7 @@ export function createSessionStreams({
     let stopped = false;
 
     const send = (list: StreamEntry[]) => {
+      if (stopped) return; // the client went away while the step ran
       for (const { id, json } of list)
         controller.enqueue(encoder.encode(`event: message\nid: ${id}\ndata: ${json}\n\n`));
       if (list.length > 0) after = list[list.length - 1].id;
