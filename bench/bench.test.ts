@@ -62,7 +62,7 @@ describe("npm run bench, on tiny inputs", () => {
 
   it("instances: jobs started on one instance are followed to their end on another, on Redis and on SQLite", async () => {
     const rows = await benchInstances(smoke);
-    expectRows(rows, "instances", 6);
+    expectRows(rows, "instances", 7);
     expect(rows.find((r) => r.metric === "errors")?.value).toBe(0);
   });
 });

@@ -18,7 +18,7 @@ import { GetJobEventsOutput, StartBulkOutput, TOOL } from "../shared/tools.js";
 import { employeeCsv } from "../test-kit/employee-csv.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../test-kit/redis.js";
 import { startTarget, type Target } from "./children.js";
-import { MCP_HEADERS, callTool, createAgent, toolCallBody } from "./mcp-http.js";
+import { MCP_HEADERS, callTool, createAgent, parseRpcBody, toolCallBody } from "./mcp-http.js";
 import { percentile, row, type BenchOptions, type BenchRow } from "./table.js";
 
 const JOB_SLOTS = "4";
@@ -66,6 +66,70 @@ async function runJobs(start: URL, follow: URL, { count, rows, atOnce }: Load, a
   );
   const seconds = (performance.now() - t0) / 1000;
   return { latencies: latencies.sort((a, b) => a - b), jobsPerSecond: count / seconds, errors, finished };
+}
+
+/** Posts one JSON-RPC message in `session` (or to open one) and returns the response, its body read. */
+async function rpc(url: URL, message: object, session?: string): Promise<{ session: string; text: string }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { ...MCP_HEADERS, ...(session === undefined ? {} : { "mcp-session-id": session }) },
+    body: JSON.stringify({ jsonrpc: "2.0", ...message }),
+  });
+  const text = await response.text();
+  if (!response.ok) throw new Error(`${response.status}: ${text.slice(0, 200)}`);
+  return { session: session ?? response.headers.get("mcp-session-id") ?? "", text };
+}
+
+/**
+ * A session opened on `start` and its notification stream (GET) on `listen`: `count` jobs of
+ * `rows` rows started in the session one after another, each to its `completed` notification.
+ * Returns, for every job notification but `job.created`, the ms from the event to the stream's reader.
+ */
+async function streamLatencies(start: URL, listen: URL, count: number, rows: number): Promise<number[]> {
+  const clientInfo = { name: "bench", version: "1" };
+  const params = { protocolVersion: MCP_HEADERS["mcp-protocol-version"], capabilities: {}, clientInfo };
+  const { session } = await rpc(start, { id: 0, method: "initialize", params });
+  await rpc(start, { method: "notifications/initialized" }, session);
+  const stream = await fetch(listen, {
+    headers: { accept: "text/event-stream", "mcp-session-id": session, "mcp-protocol-version": params.protocolVersion },
+  });
+  if (!stream.ok || stream.body === null) throw new Error(`the stream answered ${stream.status}`);
+  const reader = stream.body.pipeThrough(new TextDecoderStream()).getReader();
+  const latencies: number[] = [];
+  let buffer = "";
+  /** Reads notifications until `jobId` completes. */
+  const until = async (jobId: string) => {
+    for (;;) {
+      const lines = buffer.split("\n");
+      buffer = lines.pop()!;
+      for (const line of lines) {
+        if (!line.startsWith("data: ")) continue;
+        const { method, params: event } = JSON.parse(line.slice(6));
+        if (!method.startsWith("notifications/job/") || event.jobId !== jobId) continue;
+        if (event.type !== "job.created") latencies.push(Date.now() - Date.parse(event.timestamp));
+        if (event.type === "job.completed") return;
+        if (event.type === "job.failed" || event.type === "job.canceled") throw new Error(`job ${jobId} ${event.type}`);
+      }
+      const { done, value } = await reader.read();
+      if (done) throw new Error(`the stream ended before job ${jobId} did`);
+      buffer += value;
+    }
+  };
+  const args = { csv: employeeCsv(rows, { seed: 12 }), occasion: "holiday", budgetPerPerson: 40 };
+  try {
+    for (let i = 1; i <= count; i++) {
+      const { text } = await rpc(
+        start,
+        { id: i, method: "tools/call", params: { name: TOOL.startBulk, arguments: args } },
+        session,
+      );
+      await until(StartBulkOutput.parse(parseRpcBody(text).result?.structuredContent).jobId);
+    }
+  } finally {
+    await reader.cancel();
+    await fetch(start, { method: "DELETE", headers: { ...MCP_HEADERS, "mcp-session-id": session } });
+  }
+  return latencies.sort((a, b) => a - b);
 }
 
 /** `get_job_events` on a finished job, the connections split over `urls`, all at once: total req/s. */
@@ -126,6 +190,8 @@ export async function benchInstances({ quick, smoke }: BenchOptions): Promise<Be
     await runJobs(single.url, single.url, warmUp, agent);
     const sharedSteady = await runJobs(a.url, b.url, steady, agent);
     const aloneSteady = await runJobs(single.url, single.url, steady, agent);
+    const streamed = await streamLatencies(a.url, b.url, steady.count / 2, steady.rows);
+    const streamedAlone = await streamLatencies(single.url, single.url, steady.count / 2, steady.rows);
     const shared = await runJobs(a.url, b.url, burst, agent);
     const alone = await runJobs(single.url, single.url, burst, agent);
     const errors = [...sharedSteady.errors, ...aloneSteady.errors, ...shared.errors, ...alone.errors];
@@ -155,6 +221,16 @@ export async function benchInstances({ quick, smoke }: BenchOptions): Promise<Be
         baselineName: "one instance, SQLite",
         target: "–",
         met: null,
+      }),
+      row({
+        section,
+        metric: `notification → client p95, session opened on A, its stream (GET) on B, ${steady.count / 2} jobs one after another (${streamed.length} events)`,
+        value: percentile(streamed, 95),
+        unit: "ms",
+        baseline: percentile(streamedAlone, 95),
+        baselineName: "one instance, SQLite",
+        target: "< 50 ms",
+        met: percentile(streamed, 95) < 50,
       }),
       row({
         section,

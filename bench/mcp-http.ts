@@ -34,7 +34,7 @@ const RpcResponse = z.object({
 });
 
 /** The JSON-RPC message in a response body: the body itself, or the SSE `data:` that answers. */
-function parseRpcBody(body: string): z.infer<typeof RpcResponse> {
+export function parseRpcBody(body: string): z.infer<typeof RpcResponse> {
   const trimmed = body.trimStart();
   if (trimmed.startsWith("{")) return RpcResponse.parse(JSON.parse(trimmed));
   for (const line of body.split("\n")) {
