@@ -117,3 +117,18 @@ function lostConnection(error: unknown): boolean {
   // the socket closed a moment before ioredis noticed: its status still says ready
   return error.message.startsWith("Stream isn't writeable") || error.message === "Connection is closed.";
 }
+
+/**
+ * Hears `channel` on a connection of its own (one that subscribes can send nothing else), which
+ * queues while offline: it subscribes before it is connected, and again after each drop. A message
+ * sent while it was down is missed; its listeners have a slower way to catch up.
+ */
+export function subscribe(redis: Redis, channel: string, onMessage: (text: string) => void): Redis {
+  const sub = redis.duplicate({ enableOfflineQueue: true });
+  sub.on("message", (from: string, text: string) => {
+    if (from === channel) onMessage(text);
+  });
+  sub.on("error", () => {}); // ioredis reconnects by itself
+  void sub.subscribe(channel).catch(() => {});
+  return sub;
+}

@@ -23,7 +23,7 @@ import {
   type JobStore,
   type StoredJob,
 } from "../store.js";
-import { openRedis, watchConnection, type ConnectionListener } from "./redis-connection.js";
+import { openRedis, subscribe, watchConnection, type ConnectionListener } from "./redis-connection.js";
 import { APPEND, CREATE, DELETE, EXPIRE, PUT_CHUNK, run } from "./redis-scripts.js";
 
 export type RedisStoreOptions = {
@@ -237,17 +237,10 @@ export function createRedisStore({
     },
     watch(listener) {
       watchers.add(listener);
-      if (subscriber === undefined) {
-        // a connection of its own: one that subscribes can send nothing else
-        // and a queue of its own: it subscribes before it is connected, and again after each drop
-        const sub = redis.duplicate({ enableOfflineQueue: true });
-        subscriber = sub;
-        sub.on("message", (channel: string, jobId: string) => {
-          if (channel === appended) for (const w of [...watchers]) w(jobId);
-        });
-        sub.on("error", () => {}); // ioredis reconnects by itself; a missed wake-up ends at the poll's timeout
-        void sub.subscribe(appended).catch(() => {});
-      }
+      // a missed wake-up ends at the poll's timeout
+      subscriber ??= subscribe(redis, appended, (jobId) => {
+        for (const w of [...watchers]) w(jobId);
+      });
       return () => void watchers.delete(listener);
     },
     async close() {

@@ -12,7 +12,7 @@
  * notification stream elsewhere or ended.
  */
 import type { Redis } from "ioredis";
-import type { RedisConnection } from "../../jobs/stores/redis-connection.js";
+import { subscribe, type RedisConnection } from "../../jobs/stores/redis-connection.js";
 import * as z from "zod/mini";
 import { run, script } from "../../jobs/stores/redis-scripts.js";
 import type { Condition, Notification } from "../notifications.js";
@@ -198,17 +198,12 @@ export function createSessionRecords({ redis, guard }: RedisConnection, prefix: 
     },
     onSignal(listener) {
       listeners.add(listener);
-      if (subscriber === undefined) {
-        // a connection of its own, which queues while offline: it subscribes again after each drop
-        const sub = redis.duplicate({ enableOfflineQueue: true });
-        subscriber = sub;
-        sub.on("message", (from: string, text: string) => {
-          const parsed = from === channel ? Signal.safeParse(parseJson(text)) : undefined;
-          if (parsed?.success) for (const l of [...listeners]) l(parsed.data);
-        });
-        sub.on("error", () => {});
-        void sub.subscribe(channel).catch(() => {});
-      }
+      // a missed signal: an ended session's copies and streams close at their next touch; an older
+      // stream stays open beside the newer one, the two writing each event once between them
+      subscriber ??= subscribe(redis, channel, (text) => {
+        const parsed = Signal.safeParse(parseJson(text));
+        if (parsed.success) for (const l of [...listeners]) l(parsed.data);
+      });
       return () => void listeners.delete(listener);
     },
     async close() {
