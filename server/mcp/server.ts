@@ -4,6 +4,7 @@
  * only wires those into a fresh SDK `Server`, one per session or per pooled stateless slot.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
 import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
 import {
   CallToolRequestSchema,
@@ -67,8 +68,17 @@ export type McpDeps = {
   security?: ToolSecurity;
 };
 
-/** The connection-independent parts, built once per app. */
-export type McpShared = { jobs: JobService; tools: ToolRegistry; resources: Resources; prompts: Prompts };
+/**
+ * The connection-independent parts, built once per app; the SDK's JSON Schema validator too (an
+ * Ajv instance that every server would otherwise build for itself: ~20 KB and ~0.2 ms each).
+ */
+export type McpShared = {
+  jobs: JobService;
+  tools: ToolRegistry;
+  resources: Resources;
+  prompts: Prompts;
+  validator: AjvJsonSchemaValidator;
+};
 
 /** The six tools, each with its schemas, _meta and handler. */
 export function createToolSpecs({
@@ -93,7 +103,13 @@ export function createToolSpecs({
 export function createMcpShared(deps: McpDeps): McpShared {
   const { jobs, widget, catalog = CATALOG, onError } = deps;
   const tools = createToolRegistry(createToolSpecs(deps), onError, deps.security);
-  return { jobs, tools, resources: createResources({ jobs, widget, catalog }), prompts: createPrompts() };
+  return {
+    jobs,
+    tools,
+    resources: createResources({ jobs, widget, catalog }),
+    prompts: createPrompts(),
+    validator: new AjvJsonSchemaValidator(),
+  };
 }
 
 /** A job's result resource, as the `gifts://jobs/{jobId}/result` template names it. */
@@ -138,6 +154,7 @@ export function buildMcpServer(shared: McpShared, stateful: boolean, forward = s
   const server: GiftServer = new Server(SERVER_INFO, {
     capabilities: { tools: {}, resources: { subscribe: true }, prompts: {}, logging: {} },
     instructions: INSTRUCTIONS,
+    jsonSchemaValidator: shared.validator,
   });
   const state: SessionState = { subscriptions: new Map() };
   const needsSession = (what: string) => {
