@@ -9,7 +9,7 @@ import { applyJobEvent, createJobFold, type JobFold } from "../../shared/job-red
 import { isFinished } from "../../shared/job-view.js";
 import type { Caller } from "./access.js";
 import { checkTransition, type EventDraft } from "./state-machine.js";
-import { foldOf, StoreConflictError, type JobStore, type NewJob, type ResultHead } from "./store.js";
+import { foldOf, StoreConflictError, type CreateQuota, type JobStore, type NewJob, type ResultHead } from "./store.js";
 
 /** What every appended event is published with, for notification fan-out. */
 export type JobEventNotice = { event: JobEvent; owner: Caller; fold: JobFold };
@@ -17,7 +17,8 @@ export type JobEventNotice = { event: JobEvent; owner: Caller; fold: JobFold };
 type Appended = { ok: true; fold: JobFold } | { ok: false; fold: JobFold; reason: string };
 export type JobLog = {
   /** Stores a new job together with its `job.created` event. */
-  create(job: NewJob, created: Extract<EventDraft, { type: "job.created" }>): Promise<JobFold>;
+  /** Creates the job with its first event; with `quota`, only if its owner has room (see `JobStore.create`). */
+  create(job: NewJob, created: Extract<EventDraft, { type: "job.created" }>, quota?: CreateQuota): Promise<JobFold>;
   /**
    * Appends drafts (all or none), with the head that commits the result's chunks when the last
    * is `job.completed`; refused with the reason when the lifecycle forbids one.
@@ -75,12 +76,12 @@ export function createJobLog({ store, now, publish, wake }: JobLogOptions): JobL
   }
 
   return {
-    create(job, created) {
+    create(job, created, quota) {
       return serialize(job.jobId, async () => {
         const built = build(createJobFold(job.jobId), [created]);
         if (typeof built === "string") throw new Error(built);
         const fold = built.folds[0];
-        await store.create(job, built.events, fold);
+        await store.create(job, built.events, fold, quota);
         folds.set(job.jobId, fold);
         announce(job.owner, built.events, built.folds);
         return fold;

@@ -32,13 +32,14 @@ import { createInProcessExecutor, type CreateExecutor, type Failed } from "./exe
 import { createJobLog, type JobEventNotice } from "./job-log.js";
 import { resolveLimits, type JobLimits } from "./limits.js";
 import { fail, ok, storeUnavailable, unknownJob, type Outcome } from "./outcomes.js";
-import { checkQuotas } from "./quotas.js";
+import { checkQuotas, createQuota } from "./quotas.js";
 import { createReads } from "./reads.js";
 import { createRelay } from "./relay.js";
 import { stagePlan } from "./runner/stages.js";
 import { jobTexts, type Locale } from "./runner/texts.js";
 import { planStart } from "./start-plan.js";
-import { StoreUnavailableError, inputBytes, type JobStore } from "./store.js";
+import { QuotaExceededError, StoreUnavailableError, inputBytes, type JobStore } from "./store.js";
+import type { JobFold } from "../../shared/job-reducer.js";
 import { createWaiters } from "./waiters.js";
 
 export type JobService = {
@@ -261,7 +262,8 @@ export function createJobService({
       const plan = planStart(args, limits);
       if (!plan.ok) return plan;
       const { input, estimatedRows } = plan.value;
-      const quota = await checkQuotas(store, caller.subject, inputBytes(input), limits, now());
+      const startedAt = now();
+      const quota = await checkQuotas(store, caller.subject, inputBytes(input), limits, startedAt);
       if (!quota.ok) return quota;
       const jobId = newJobId();
       const owner: Caller =
@@ -270,17 +272,28 @@ export function createJobService({
           : { subject: caller.subject, sessionId: caller.sessionId };
       const texts = jobTexts(options.locale ?? "en");
       const stages = stagePlan(texts);
-      const fold = await log.create(
-        { jobId, owner, input, createdAt: now() },
-        {
-          type: "job.created",
-          payload: {
-            kind: "bulk_gift_analysis",
-            title: texts.title(input.occasion, texts.count(estimatedRows)),
-            stages,
+      let fold: JobFold;
+      try {
+        fold = await log.create(
+          { jobId, owner, input, createdAt: startedAt },
+          {
+            type: "job.created",
+            payload: {
+              kind: "bulk_gift_analysis",
+              title: texts.title(input.occasion, texts.count(estimatedRows)),
+              stages,
+            },
           },
-        },
-      );
+          createQuota(limits, startedAt),
+        );
+      } catch (error) {
+        if (!(error instanceof QuotaExceededError)) throw error;
+        // another start took the room between the check and the write: say which limit it was
+        const now = await checkQuotas(store, caller.subject, inputBytes(input), limits, startedAt);
+        return now.ok
+          ? fail("quota_exceeded", "Too many analyses were started at the same moment.", "Start this one again.")
+          : now;
+      }
       // followed for listeners of other processes' events, if any: with none, there is nothing to relay
       if (listeners.size > 0) relay.follow(owner, fold);
       await executor.submit({ jobId, owner, plan: plan.value, paceMs: options.paceMs, locale: options.locale });

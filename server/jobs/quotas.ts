@@ -1,13 +1,14 @@
 /**
  * The quotas one subject lives within, checked before a job is created: jobs waiting or running
  * at once, jobs started in a rolling hour, and bytes kept (inputs and results). Each refusal says
- * the limit and when or how the call can succeed. Two starts at the same instant may both pass:
- * the limits are for fairness and disk space, not exact to the job.
+ * the limit and when or how the call can succeed. The store checks the same room again in the
+ * step that creates the job (`createQuota`), so two starts at the same instant cannot both take
+ * the last place, on one instance or several.
  */
 import { TOOL } from "../../shared/tools.js";
 import { megabytes, type JobLimits } from "./limits.js";
 import { count, fail, ok, type Outcome } from "./outcomes.js";
-import type { JobStore } from "./store.js";
+import type { CreateQuota, JobStore } from "./store.js";
 
 const HOUR_MS = 60 * 60 * 1000;
 
@@ -15,6 +16,17 @@ type QuotaLimits = Pick<
   JobLimits,
   "maxUnfinishedPerSubject" | "maxStartsPerHour" | "maxStoredBytesPerSubject" | "retentionMs"
 >;
+
+/** The room a job created at `now` must find, for the store to check as it writes the job. */
+export function createQuota(limits: QuotaLimits, now: number): CreateQuota {
+  return {
+    // a start exactly an hour ago no longer counts
+    since: now - HOUR_MS + 1,
+    maxUnfinished: limits.maxUnfinishedPerSubject,
+    maxStartsSince: limits.maxStartsPerHour,
+    maxBytes: limits.maxStoredBytesPerSubject,
+  };
+}
 
 /** Whether `subject` may start a job whose input takes `bytes`, at `now`. */
 export async function checkQuotas(
@@ -24,8 +36,7 @@ export async function checkQuotas(
   limits: QuotaLimits,
   now: number,
 ): Promise<Outcome<void>> {
-  // a start exactly an hour ago no longer counts
-  const usage = await store.usage(subject, now - HOUR_MS + 1);
+  const usage = await store.usage(subject, createQuota(limits, now).since);
   if (usage.unfinished >= limits.maxUnfinishedPerSubject) {
     return fail(
       "quota_exceeded",

@@ -91,6 +91,21 @@ export function describeServiceData(name: string, makeStore: () => JobStore): vo
       jobIdOf(await service.start({ ...START, csv: employeeCsv(3) }, ALICE));
     });
 
+    it("lets one of ten starts at the same instant take the last place, and tells the others why not", async () => {
+      const service = make({ limits: { maxUnfinishedPerSubject: 1, maxConcurrentJobs: 1 } });
+      const tries = await Promise.all(Array.from({ length: 10 }, () => service.start(slow, ALICE, PACE)));
+      expect(tries.filter((t) => t.ok)).toHaveLength(1);
+      for (const refused of tries.filter((t) => !t.ok)) {
+        expect(refused).toMatchObject({
+          ok: false,
+          error: {
+            code: "quota_exceeded",
+            message: "You already have 1 analyses waiting or running; the limit is 1 at a time.",
+          },
+        });
+      }
+    });
+
     it("limits the starts of a subject in a rolling hour, deleted jobs included, and says when to retry", async () => {
       let clock = Date.parse("2026-03-01T12:00:00Z");
       const service = make({ now: () => clock, limits: { maxStartsPerHour: 2 } });

@@ -5,8 +5,10 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import type { ChunksKept } from "./store-suite.js";
-import { SEED_INPUT, extend, head, seed } from "./store-seed.js";
-import { inputBytes, type JobStore } from "./store.js";
+import { applyJobEvents, createJobFold } from "../../shared/job-reducer.js";
+import { jobEvent } from "../../test-kit/job-events.js";
+import { SEED_INPUT, extend, head, job, seed } from "./store-seed.js";
+import { QuotaExceededError, inputBytes, type CreateQuota, type JobStore } from "./store.js";
 
 export function describeStoreData(name: string, makeStore: () => JobStore, chunksKept?: ChunksKept): void {
   describe(`the data the ${name} job store keeps`, () => {
@@ -105,6 +107,44 @@ export function describeStoreData(name: string, makeStore: () => JobStore, chunk
         firstStartSince: 2_500,
         bytes: input,
       });
+    });
+
+    it("creates a job only where its owner has room under the quota given, writing nothing otherwise", async () => {
+      store = makeStore();
+      const input = inputBytes(SEED_INPUT);
+      const room = { since: 0, maxUnfinished: 2, maxStartsSince: 3, maxBytes: 3 * input };
+      const create = (jobId: string, quota: CreateQuota) => {
+        const created = jobEvent(jobId, 1, "job.created");
+        return store.create(job(jobId, 2_000), [created], applyJobEvents(createJobFold(jobId), [created]), quota);
+      };
+      await create("q1", room);
+      await create("q2", room);
+      // two unfinished: no room for a third at once
+      await expect(create("q3", room)).rejects.toBeInstanceOf(QuotaExceededError);
+      expect(await store.getJob("q3")).toBeUndefined();
+      await extend(store, "q1", ["job.started", "job.failed"]);
+      await create("q3", room);
+      // three starts since 0 (one counts from 2,000 on, if `since` says so)
+      await extend(store, "q2", ["job.started", "job.failed"]);
+      await expect(create("q4", room)).rejects.toBeInstanceOf(QuotaExceededError);
+      await create("q4", { ...room, since: 2_001 });
+      // bytes: q3 and q4 keep their inputs; a third input would pass the limit by one byte
+      const roomButBytes = { since: 0, maxUnfinished: 9, maxStartsSince: 9, maxBytes: 3 * input - 1 };
+      await expect(create("q5", roomButBytes)).rejects.toBeInstanceOf(QuotaExceededError);
+      await create("q5", { ...roomButBytes, maxBytes: 3 * input });
+      expect(await store.usage("alice", 0)).toMatchObject({ unfinished: 3, startedSince: 5, bytes: 3 * input });
+    });
+
+    it("lets only one of many creations at the same instant take the last place", async () => {
+      store = makeStore();
+      const quota = { since: 0, maxUnfinished: 1, maxStartsSince: 100, maxBytes: Number.POSITIVE_INFINITY };
+      const tries = Array.from({ length: 10 }, (_, i) => {
+        const created = jobEvent(`r${i}`, 1, "job.created");
+        return store.create(job(`r${i}`), [created], applyJobEvents(createJobFold(`r${i}`), [created]), quota);
+      });
+      const settled = await Promise.allSettled(tries);
+      expect(settled.filter((s) => s.status === "fulfilled")).toHaveLength(1);
+      expect(await store.usage("alice", 0)).toMatchObject({ unfinished: 1, startedSince: 1 });
     });
 
     it("answers a ping", async () => {

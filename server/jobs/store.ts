@@ -50,6 +50,20 @@ export class StoreUnavailableError extends Error {
   override name = "StoreUnavailableError";
 }
 
+/** The room a new job must find in its subject's usage, checked in the step that writes it. */
+export type CreateQuota = { since: number; maxUnfinished: number; maxStartsSince: number; maxBytes: number };
+
+/** Thrown by `create` when the subject's usage left no room under its `CreateQuota`; nothing was written. */
+export class QuotaExceededError extends Error {
+  override name = "QuotaExceededError";
+}
+
+/** Whether `usage` leaves room under `quota` for a job whose input takes `bytes`. */
+export const hasRoom = (usage: OwnerUsage, bytes: number, quota: CreateQuota): boolean =>
+  usage.unfinished < quota.maxUnfinished &&
+  usage.startedSince < quota.maxStartsSince &&
+  usage.bytes + bytes <= quota.maxBytes;
+
 /** What one subject keeps in a store, for the quotas (limits.ts). */
 type OwnerUsage = {
   /** Its jobs that are pending or running. */
@@ -82,8 +96,12 @@ export function checkContinues(lastSeq: number, events: readonly JobEvent[]): vo
 }
 
 export type JobStore = {
-  /** Writes a new job with its first events and their fold, atomically. */
-  create(job: NewJob, events: JobEvent[], fold: JobFold): Promise<void>;
+  /**
+   * Writes a new job with its first events and their fold, atomically. With `quota`, the same step
+   * first checks the owner's usage (as `usage(subject, quota.since)` counts it) and throws
+   * `QuotaExceededError` when it leaves no room: two starts at once cannot both take the last place.
+   */
+  create(job: NewJob, events: JobEvent[], fold: JobFold, quota?: CreateQuota): Promise<void>;
   getJob(jobId: string): Promise<StoredJob | undefined>;
   /**
    * Stores chunk `index` (serialized people, see result-codec.ts) of the result a running job is

@@ -9,8 +9,10 @@ import type { JobFold } from "../../../shared/job-reducer.js";
 import { isFinished } from "../../../shared/job-view.js";
 import type { StartBulkArgs } from "../../../shared/tools.js";
 import {
+  QuotaExceededError,
   STARTS_KEPT_MS,
   StoreConflictError,
+  hasRoom,
   checkContinues,
   chunkCount,
   inputBytes,
@@ -48,10 +50,24 @@ export function createMemoryStore(): JobStore {
     fold: e.fold,
   });
 
+  const usageOf = (subject: string, since: number) => {
+    const mine = [...jobs.values()].filter((e) => e.job.owner.subject === subject);
+    const recent = (starts.get(subject) ?? []).filter((t) => t >= since);
+    return {
+      unfinished: mine.filter((e) => !isFinished(e.fold.status)).length,
+      startedSince: recent.length,
+      ...(recent.length > 0 ? { firstStartSince: Math.min(...recent) } : {}),
+      bytes: mine.reduce((sum, e) => sum + e.bytes, 0),
+    };
+  };
+
   return {
-    async create(job, events, fold) {
+    async create(job, events, fold, quota) {
       if (jobs.has(job.jobId)) throw new StoreConflictError(`job ${job.jobId} already exists`);
       checkContinues(0, events);
+      if (quota && !hasRoom(usageOf(job.owner.subject, quota.since), inputBytes(job.input), quota)) {
+        throw new QuotaExceededError(`no room for job ${job.jobId}`);
+      }
       const { input, ...rest } = job;
       jobs.set(job.jobId, { job: rest, input, fold, events: [...events], chunks: [], bytes: inputBytes(input) });
       const subject = job.owner.subject;
@@ -99,14 +115,7 @@ export function createMemoryStore(): JobStore {
       return jobs.delete(jobId);
     },
     async usage(subject, since) {
-      const mine = [...jobs.values()].filter((e) => e.job.owner.subject === subject);
-      const recent = (starts.get(subject) ?? []).filter((t) => t >= since);
-      return {
-        unfinished: mine.filter((e) => !isFinished(e.fold.status)).length,
-        startedSince: recent.length,
-        ...(recent.length > 0 ? { firstStartSince: Math.min(...recent) } : {}),
-        bytes: mine.reduce((sum, e) => sum + e.bytes, 0),
-      };
+      return usageOf(subject, since);
     },
     async ping() {},
     async readEvents(jobId, afterSeq, limit) {

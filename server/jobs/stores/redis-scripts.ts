@@ -10,13 +10,21 @@ import { STARTS_KEPT_MS } from "../store.js";
 // Checks first, writes after: Redis does not roll a script back, so a refusal must come before any write.
 export const CREATE = script(`
 -- KEYS: job, input, events, unfinished, finished, usage, starts, the channel of appends.
--- ARGV: id, owner, createdAt, fold, status, input bytes, input pairs (count, ...), events...
+-- ARGV: id, owner, createdAt, fold, status, input bytes, quota ('' for none, else 'since maxUnfinished
+-- maxStarts maxBytes'), input pairs (count, ...), events...
 if redis.call('EXISTS', KEYS[1]) == 1 then return 'job ' .. ARGV[1] .. ' already exists' end
-local n = tonumber(ARGV[7])
-redis.call('HSET', KEYS[1], 'owner', ARGV[2], 'createdAt', ARGV[3], 'lastSeq', #ARGV - 7 - n, 'fold', ARGV[4],
+if ARGV[7] ~= '' then
+  local since, maxUnfinished, maxStarts, maxBytes = string.match(ARGV[7], '(%S+) (%S+) (%S+) (%S+)')
+  local unfinished = math.max(0, tonumber(redis.call('HGET', KEYS[6], 'unfinished') or '0'))
+  local bytes = math.max(0, tonumber(redis.call('HGET', KEYS[6], 'bytes') or '0'))
+  if unfinished >= tonumber(maxUnfinished) or redis.call('ZCOUNT', KEYS[7], since, '+inf') >= tonumber(maxStarts)
+    or bytes + tonumber(ARGV[6]) > tonumber(maxBytes) then return 'quota' end
+end
+local n = tonumber(ARGV[8])
+redis.call('HSET', KEYS[1], 'owner', ARGV[2], 'createdAt', ARGV[3], 'lastSeq', #ARGV - 8 - n, 'fold', ARGV[4],
   'status', ARGV[5], 'usage', KEYS[6], 'bytes', ARGV[6], 'inputBytes', ARGV[6], 'partsBytes', 0)
-for i = 8, 7 + n, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
-for i = 8 + n, #ARGV do redis.call('RPUSH', KEYS[3], ARGV[i]) end
+for i = 9, 8 + n, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
+for i = 9 + n, #ARGV do redis.call('RPUSH', KEYS[3], ARGV[i]) end
 local unfinished = ARGV[5] == 'pending' or ARGV[5] == 'running'
 redis.call('ZADD', unfinished and KEYS[4] or KEYS[5], ARGV[3], ARGV[1])
 redis.call('HINCRBY', KEYS[6], 'bytes', ARGV[6])

@@ -14,6 +14,7 @@ import { JobEventSchema } from "../../../shared/job-events.js";
 import { JobStatusSchema, isFinished } from "../../../shared/job-view.js";
 import { StartBulkInput } from "../../../shared/tools.js";
 import {
+  QuotaExceededError,
   ResultHeadSchema,
   StoreConflictError,
   checkContinues,
@@ -84,7 +85,7 @@ export function createRedisStore({
   const puts = new Map<string, Promise<void>>(); // the last chunk put of each job, see putResultChunk
 
   return {
-    async create(job, events, fold) {
+    async create(job, events, fold, quota) {
       checkContinues(0, events);
       const { occasion, budgetPerPerson, csv, employees } = job.input;
       // the CSV as it came, not JSON-encoded: it can be megabytes
@@ -111,11 +112,19 @@ export function createRedisStore({
         JSON.stringify(fold),
         fold.status,
         inputBytes(job.input),
+        // a limit too large to reach is sent as one Lua's numbers can read
+        quota === undefined
+          ? ""
+          : [quota.since, quota.maxUnfinished, quota.maxStartsSince, quota.maxBytes]
+              .map((n) => (Number.isFinite(n) ? n : 1e300))
+              .join(" "),
         input.length,
         ...input,
         ...events.map((e) => JSON.stringify(e)),
       ];
-      written(await guard(() => run(redis, CREATE, keys, args)));
+      const reply = await guard(() => run(redis, CREATE, keys, args));
+      if (reply === "quota") throw new QuotaExceededError(`no room for job ${jobId}`);
+      written(reply);
     },
     async getJob(jobId) {
       return toJob(jobId, await guard(() => redis.hmget(per.job + jobId, ...fields)));

@@ -13,13 +13,16 @@ import { JobEventSchema, type JobEvent } from "../../../shared/job-events.js";
 import { JobStatusSchema } from "../../../shared/job-view.js";
 import { StartBulkInput } from "../../../shared/tools.js";
 import {
+  QuotaExceededError,
   ResultHeadSchema,
   STARTS_KEPT_MS,
   StoreConflictError,
+  hasRoom,
   checkContinues,
   chunkCount,
   inputBytes,
   readStoredFold,
+  type CreateQuota,
   type JobStore,
   type StoredJob,
 } from "../store.js";
@@ -178,12 +181,26 @@ export function createSqliteStore(path: string, { maxPageCount }: { maxPageCount
     fold: readStoredFold(r.fold),
   });
 
+  const usageOf = (subject: string, since: number) => {
+    const { unfinished, bytes } = q.usage.get(subject)!;
+    const { n, first } = q.startsSince.get(subject, since)!;
+    return { unfinished, bytes, startedSince: n, ...(first === null ? {} : { firstStartSince: first }) };
+  };
   const create = db.transaction(
-    (job: Parameters<JobStore["create"]>[0], events: JobEvent[], view: string, status: string) => {
+    (
+      job: Parameters<JobStore["create"]>[0],
+      events: JobEvent[],
+      view: string,
+      status: string,
+      quota: CreateQuota | undefined,
+    ) => {
       checkContinues(0, events);
       if (q.lastSeq.get(job.jobId) !== undefined) throw new StoreConflictError(`job ${job.jobId} already exists`);
       const { subject, sessionId } = job.owner;
       const bytes = inputBytes(job.input);
+      if (quota && !hasRoom(usageOf(subject, quota.since), bytes, quota)) {
+        throw new QuotaExceededError(`no room for job ${job.jobId}`);
+      }
       q.insertJob.run(job.jobId, subject, sessionId ?? null, status, job.createdAt, events.length, view, bytes);
       const { occasion, budgetPerPerson, csv, employees } = job.input;
       // the CSV as it came, not JSON-encoded: it can be megabytes
@@ -260,8 +277,8 @@ export function createSqliteStore(path: string, { maxPageCount }: { maxPageCount
   };
 
   return {
-    async create(job, events, fold) {
-      write(() => create(job, events, JSON.stringify(fold), fold.status));
+    async create(job, events, fold, quota) {
+      write(() => create(job, events, JSON.stringify(fold), fold.status, quota));
     },
     async getJob(jobId) {
       const row = q.getJob.get(jobId);
@@ -306,9 +323,7 @@ export function createSqliteStore(path: string, { maxPageCount }: { maxPageCount
       return found;
     },
     async usage(subject, since) {
-      const { unfinished, bytes } = q.usage.get(subject)!;
-      const { n, first } = q.startsSince.get(subject, since)!;
-      return { unfinished, bytes, startedSince: n, ...(first === null ? {} : { firstStartSince: first }) };
+      return usageOf(subject, since);
     },
     async ping() {
       db.prepare("SELECT 1").get();
