@@ -1,34 +1,67 @@
 /**
  * Whose data is whose, with two real signed-in subjects: Bob holding Alice's job id learns nothing
  * of it on any path (tools, resources, subscriptions, his notification stream), and Alice's
- * session id does not work for him.
+ * session id does not work for him. On one instance, and on two instances sharing sessions over
+ * Redis with every request sent to the other one in turn (Alice's session revived, or refused to
+ * Bob, on an instance that never saw it).
  */
+import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { TOOL, URI } from "../../shared/tools.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
+import { createJobService } from "../jobs/job-service.js";
+import { createRedisStore } from "../jobs/stores/redis.js";
+import { matchGifts } from "../gifts/matcher.js";
+import { sharedSessionsFromEnv } from "../jobs-env.js";
+import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../test-kit/redis.js";
 import { callTool, readJobHistory, startJob, startTestServer, toolText, type TestServer } from "../test-support.js";
 import { startTestProvider, type TestProvider } from "./test-provider.js";
 
 const RESOURCE = "https://gifts.example.test/mcp";
 
+const unreachable = await redisUnreachable("the isolation tests across instances");
+const prefix = `giftgenius-test:${randomUUID()}:`;
+
 let provider: TestProvider;
-let server: TestServer;
 const tokens = { alice: "", bob: "" };
 
 beforeAll(async () => {
   provider = await startTestProvider();
-  server = await startTestServer({
-    auth: { issuer: provider.issuer, publicUrl: "https://gifts.example.test", scopes: ["gifts"] },
-  });
   tokens.alice = await provider.signIn("alice", { resource: RESOURCE });
   tokens.bob = await provider.signIn("bob", { resource: RESOURCE });
 });
 afterAll(async () => {
-  await server?.close();
   await provider?.close();
+  if (unreachable === undefined) {
+    const admin = new Redis(redisUrl);
+    await deleteKeysUnder(admin, prefix);
+    await admin.quit();
+  }
 });
+
+/** `count` signed-in servers: alone in memory, or sharing jobs and sessions on Redis. */
+async function startServers(count: number, shared: boolean): Promise<TestServer[]> {
+  const auth = { issuer: provider.issuer, publicUrl: "https://gifts.example.test", scopes: ["gifts"] };
+  if (!shared) return [await startTestServer({ auth })];
+  const env = { STORE: "redis", REDIS_URL: redisUrl, REDIS_PREFIX: prefix };
+  return Promise.all(
+    Array.from({ length: count }, () =>
+      startTestServer({
+        auth,
+        jobs: createJobService({ store: createRedisStore({ url: redisUrl, keyPrefix: prefix }), match: matchGifts }),
+        sharedSessions: sharedSessionsFromEnv(env),
+      }),
+    ),
+  );
+}
+
+let servers: TestServer[] = [];
+let turn = 0;
+/** The next server in turn: every request goes to another instance than the one before. */
+const next = () => servers[turn++ % servers.length].mcpUrl;
 
 type Heard = { method: string; params?: Record<string, unknown> };
 
@@ -36,13 +69,13 @@ type Heard = { method: string; params?: Record<string, unknown> };
 async function connectAs(who: keyof typeof tokens) {
   let streamOpen = () => {};
   const opened = new Promise<void>((resolve) => (streamOpen = resolve));
-  const fetchFn: FetchLike = async (url, init) => {
-    const response = await fetch(url, init);
+  const fetchFn: FetchLike = async (_url, init) => {
+    const response = await fetch(next(), init);
     if ((init?.method ?? "GET") === "GET" && response.ok) streamOpen();
     return response;
   };
   const client = new Client({ name: `test-${who}`, version: "1.0.0" });
-  const transport = new StreamableHTTPClientTransport(server.mcpUrl, {
+  const transport = new StreamableHTTPClientTransport(servers[0].mcpUrl, {
     fetch: fetchFn,
     requestInit: { headers: { authorization: `Bearer ${tokens[who]}` } },
   });
@@ -65,7 +98,20 @@ const rpcError = async (call: Promise<unknown>) => {
   return { code: error.code, message: error.message, data: error.data };
 };
 
-describe("two signed-in subjects", () => {
+describe.each([
+  { shared: false, where: "on one instance" },
+  ...(unreachable === undefined
+    ? [{ shared: true, where: "on two instances sharing sessions, requests in turn" }]
+    : []),
+])("two signed-in subjects $where", ({ shared }) => {
+  beforeAll(async () => {
+    servers = await startServers(shared ? 2 : 1, shared);
+  });
+  afterAll(async () => {
+    await Promise.all(servers.map((s) => s.close()));
+    servers = [];
+  });
+
   it("Bob learns nothing of Alice's job on any path, and his stream never carries her notifications", async () => {
     const alice = await connectAs("alice");
     const bob = await connectAs("bob");
@@ -119,9 +165,12 @@ describe("two signed-in subjects", () => {
 
   it("a session id used by another subject answers as an unknown session", async () => {
     const alice = await connectAs("alice");
+    // shared: an instance that never saw Alice's session, which it revives for her alone
+    const [fresh] = shared ? await startServers(1, true) : [];
+    const target = () => fresh?.mcpUrl ?? next();
     try {
       const post = (sessionId: string, token: string) =>
-        fetch(server.mcpUrl, {
+        fetch(target(), {
           method: "POST",
           headers: {
             "content-type": "application/json",
@@ -136,7 +185,7 @@ describe("two signed-in subjects", () => {
       const unknown = await post(crypto.randomUUID(), tokens.bob);
       expect(stolen.status).toBe(404);
       expect(await stolen.text()).toBe(await unknown.text());
-      const get = await fetch(server.mcpUrl, {
+      const get = await fetch(target(), {
         headers: {
           accept: "text/event-stream",
           "mcp-session-id": alice.sessionId,
@@ -152,6 +201,7 @@ describe("two signed-in subjects", () => {
       expect((await alice.client.listTools()).tools.length).toBeGreaterThan(0);
     } finally {
       await alice.client.close();
+      await fresh?.close();
     }
   });
 });
