@@ -94,6 +94,18 @@ describe.runIf(unreachable === undefined)("session records in Redis", () => {
     expect(seqsOf(await written(6, sub))).toEqual([3, 5]);
   });
 
+  it("ends a session only when no instance used it for the idle time given", async () => {
+    await one.save("s4", { subject: "alice", init: {} });
+    expect(await two.endIfIdle("s4", 1_000)).toBe(false);
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect(await one.touch("s4")).toBe(true); // used again, elsewhere
+    expect(await two.endIfIdle("s4", 1_000)).toBe(false);
+    await new Promise((r) => setTimeout(r, 1_100));
+    expect(await two.endIfIdle("s4", 1_000)).toBe(true);
+    expect(await one.load("s4")).toBeUndefined();
+    expect(await two.endIfIdle("s4", 1_000)).toBe(false);
+  });
+
   it("takes nothing for a session that ended or never was", async () => {
     expect(await one.write("nobody", [item("j1", 1)], "0-0")).toBeUndefined();
     expect(await keysUnder(admin!, `${prefix}session:nobody`)).toEqual([]);

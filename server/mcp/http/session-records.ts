@@ -56,13 +56,26 @@ redis.call('XTRIM', KEYS[3], 'MINID', '~', ARGV[3])
 for k = 1, 3 do redis.call('PEXPIRE', KEYS[k], ARGV[1]) end
 return redis.call('XRANGE', KEYS[3], '(' .. ARGV[4], '+', 'COUNT', ARGV[2])`);
 
+const END_IF_IDLE = script(`
+-- KEYS: the session, its jobs, its stream. ARGV: ttl ms, idle ms.
+local left = redis.call('PTTL', KEYS[1])
+if left < 0 or tonumber(ARGV[1]) - left < tonumber(ARGV[2]) then return 0 end
+redis.call('UNLINK', KEYS[1], KEYS[2], KEYS[3])
+return 1`);
+
 export type SessionRecords = {
   save(id: string, record: SessionRecord): Promise<void>;
+  /** The session's record, which a load uses: kept for another idle time. */
   load(id: string): Promise<SessionRecord | undefined>;
   /** Keeps the session for another idle time; false when it ended or expired. */
   touch(id: string): Promise<boolean>;
   /** Ends the session everywhere. */
   end(id: string): Promise<void>;
+  /**
+   * Ends the session everywhere if no instance has used it for `idleMs` (a use renews its expiry,
+   * so the time since is the idle time less the time left); true when it did.
+   */
+  endIfIdle(id: string, idleMs: number): Promise<boolean>;
   setLevel(id: string, level: string): Promise<void>;
   /** Subscribes to `uri`; a job's result URI also makes the stream follow that job. */
   subscribe(id: string, uri: string, jobId?: string): Promise<void>;
@@ -141,7 +154,10 @@ export function createSessionRecords({ redis, guard }: RedisConnection, prefix: 
       );
     },
     async load(id) {
-      const [subject, init] = await guard(() => redis.hmget(keys(id)[0], "subject", "init"));
+      const multi = redis.multi().hmget(keys(id)[0], "subject", "init");
+      for (const key of keys(id)) multi.pexpire(key, ttlMs);
+      const replies = await guard(() => multi.exec());
+      const [subject, init] = (replies?.[0]?.[1] as (string | null)[] | undefined) ?? [null, null];
       return subject === null || init === null ? undefined : { subject, init: JSON.parse(init) };
     },
     async touch(id) {
@@ -151,6 +167,11 @@ export function createSessionRecords({ redis, guard }: RedisConnection, prefix: 
     async end(id) {
       await guard(() => redis.unlink(...keys(id)));
       await signal({ kind: "ended", sessionId: id });
+    },
+    async endIfIdle(id, idleMs) {
+      const ended = await guard(() => run(redis, END_IF_IDLE, keys(id), [ttlMs, idleMs]));
+      if (ended === 1) await signal({ kind: "ended", sessionId: id });
+      return ended === 1;
     },
     async setLevel(id, level) {
       await guard(() => redis.hset(keys(id)[0], "level", SEVERITY.indexOf(level)));

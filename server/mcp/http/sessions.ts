@@ -112,6 +112,9 @@ export function createSessions(options: SessionOptions): Sessions {
       if (idle > minIdleMs) {
         forget(id);
         void closeSession(session);
+        // and everywhere, unless another instance used it meanwhile: a flood of sessions made here
+        // cannot leave more records in Redis than this instance holds
+        shared?.records.endIfIdle(id, minIdleMs).catch(onError);
         return 0;
       }
       // least recently used first: the first candidate is the first to pass the floor
