@@ -118,8 +118,12 @@ export function createSessionStreams({
 
     const send = (list: StreamEntry[]) => {
       if (stopped) return; // the client went away while the step ran
-      for (const { id, json } of list)
-        controller.enqueue(encoder.encode(`event: message\nid: ${id}\ndata: ${json}\n\n`));
+      try {
+        for (const { id, json } of list)
+          controller.enqueue(encoder.encode(`event: message\nid: ${id}\ndata: ${json}\n\n`));
+      } catch {
+        return stop(); // the stream is gone without the client's cancel reaching it
+      }
       if (list.length > 0) after = list[list.length - 1].id;
     };
 
@@ -212,7 +216,11 @@ export function createSessionStreams({
       })().catch(report);
     }, tickMs);
     const keepAlive = setInterval(() => {
-      if (!stopped) controller.enqueue(encoder.encode(": keepalive\n\n"));
+      try {
+        controller.enqueue(encoder.encode(": keepalive\n\n"));
+      } catch {
+        stop(); // the stream is gone without the client's cancel reaching it
+      }
     }, keepAliveMs);
 
     const body = new ReadableStream<Uint8Array>({
