@@ -59,17 +59,12 @@ function openSqlite(dataDir: string): JobStore {
   }
 }
 
-/** Where several instances share sessions (STORE=redis): records in Redis, streams read from the job store. */
-export function sharedSessionsFromEnv(env: Env): SharedSessions | undefined {
-  if (env.STORE !== "redis") return undefined;
-  const { url, keyPrefix } = redisEnv(env);
-  // a reader of its own: the service owns and closes its store
-  const store = createRedisStore({ url, keyPrefix });
-  return {
-    records: (ttlMs) => createSessionRecords(watchConnection(openRedis(url)), keyPrefix, ttlMs),
-    store,
-    close: () => store.close(),
-  };
+/**
+ * Sessions that several instances share: records in the Redis at `url` under `keyPrefix` (on a
+ * connection of their own, opened by the app), notification streams read from the job `store`.
+ */
+export function sharedSessionsOn(store: JobStore, url: string, keyPrefix: string): SharedSessions {
+  return { records: (ttlMs) => createSessionRecords(watchConnection(openRedis(url)), keyPrefix, ttlMs), store };
 }
 
 const redisEnv = (env: Env) => ({
@@ -79,14 +74,21 @@ const redisEnv = (env: Env) => ({
 
 /** The job service the environment describes. */
 export function jobsFromEnv(env: Env): JobService {
+  return serverFromEnv(env).jobs;
+}
+
+/** The job service the environment describes and, on Redis, the sessions that share its store. */
+export function serverFromEnv(env: Env): { jobs: JobService; sharedSessions?: SharedSessions } {
   const onError = (error: unknown, context: string) => console.error(`jobs: ${context}:`, error);
   const limits = limitsFromEnv(env);
   switch (env.STORE ?? "sqlite") {
     case "sqlite": {
-      return createJobService({ store: openSqlite(env.DATA_DIR ?? "./data"), match: matchGifts, limits, onError });
+      return {
+        jobs: createJobService({ store: openSqlite(env.DATA_DIR ?? "./data"), match: matchGifts, limits, onError }),
+      };
     }
     case "memory":
-      return createJobService({ store: createMemoryStore(), match: matchGifts, limits, onError });
+      return { jobs: createJobService({ store: createMemoryStore(), match: matchGifts, limits, onError }) };
     case "redis": {
       const { url, keyPrefix } = redisEnv(env);
       const executor = createBullmqExecutor({
@@ -97,21 +99,20 @@ export function jobsFromEnv(env: Env): JobService {
         stalledCheckMs: count(env, "JOB_STALLED_CHECK_MS"),
         graceMs: count(env, "JOB_GRACE_MS"),
       });
-      return createJobService({
-        store: createRedisStore({
-          url,
-          keyPrefix,
-          // one line when the connection drops and one when it is back, however long it takes
-          onConnectionChange: (up, error) =>
-            up
-              ? console.error("jobs: the Redis job store is reachable again.")
-              : console.error(`jobs: the Redis job store is unreachable (${describe(error)}); retrying.`),
-        }),
-        match: matchGifts,
-        limits,
-        onError,
-        executor,
+      const store = createRedisStore({
+        url,
+        keyPrefix,
+        // one line when the connection drops and one when it is back, however long it takes
+        onConnectionChange: (up, error) =>
+          up
+            ? console.error("jobs: the Redis job store is reachable again.")
+            : console.error(`jobs: the Redis job store is unreachable (${describe(error)}); retrying.`),
       });
+      // the service owns and closes the store; the sessions read it while the app runs
+      return {
+        jobs: createJobService({ store, match: matchGifts, limits, onError, executor }),
+        sharedSessions: sharedSessionsOn(store, url, keyPrefix),
+      };
     }
     default:
       throw new Error(`STORE=${env.STORE} is not a store: use sqlite (the default), memory or redis.`);

@@ -9,7 +9,7 @@ import { createApp } from "./app.js";
 import { envNumber } from "./env-number.js";
 import { setHttpTimeouts } from "./http-timeouts.js";
 import { readAuthOptions, resourceOf } from "./auth/auth-options.js";
-import { jobsFromEnv, sharedSessionsFromEnv } from "./jobs-env.js";
+import { serverFromEnv } from "./jobs-env.js";
 import { isLoopback, parseHosts, parseOrigins } from "./mcp/http/origin.js";
 
 const positiveInt = (name: string) => envNumber(process.env, name, "whole, at least 1");
@@ -39,7 +39,7 @@ const namedHosts = [
 const allowedHosts = namedHosts.length === 0 && !isLoopback(host) ? "any" : namedHosts;
 // development only: a request may slow its job down to watch it in the harness
 const devPace = process.env.GIFTGENIUS_DEV === "1";
-const jobs = setting(() => jobsFromEnv(process.env));
+const { jobs, sharedSessions } = setting(() => serverFromEnv(process.env));
 const { app, close } = createApp({
   jobs,
   auth,
@@ -51,7 +51,7 @@ const { app, close } = createApp({
   staticDir: "dist/harness",
   widgetDomain: process.env.WIDGET_DOMAIN || undefined,
   devPace,
-  sharedSessions: sharedSessionsFromEnv(process.env),
+  sharedSessions,
   onError: (error) => console.error(error),
 });
 

@@ -4,7 +4,8 @@
  * instances, as a deployed instance runs it.
  * Prints `{"port":…}` once it listens; ends on SIGTERM.
  */
-import { jobsFromEnv, sharedSessionsFromEnv } from "../../server/jobs-env.js";
+import { serverFromEnv } from "../../server/jobs-env.js";
 import { serveTarget } from "./serve.js";
 
-serveTarget(jobsFromEnv(process.env), { sharedSessions: sharedSessionsFromEnv(process.env) });
+const { jobs, sharedSessions } = serverFromEnv(process.env);
+serveTarget(jobs, { sharedSessions });

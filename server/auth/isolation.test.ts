@@ -15,7 +15,7 @@ import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createRedisStore } from "../jobs/stores/redis.js";
 import { matchGifts } from "../gifts/matcher.js";
-import { sharedSessionsFromEnv } from "../jobs-env.js";
+import { sharedSessionsOn } from "../jobs-env.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../test-kit/redis.js";
 import { callTool, readJobHistory, startJob, startTestServer, toolText, type TestServer } from "../test-support.js";
 import { startTestProvider, type TestProvider } from "./test-provider.js";
@@ -46,15 +46,15 @@ afterAll(async () => {
 async function startServers(count: number, shared: boolean): Promise<TestServer[]> {
   const auth = { issuer: provider.issuer, publicUrl: "https://gifts.example.test", scopes: ["gifts"] };
   if (!shared) return [await startTestServer({ auth })];
-  const env = { STORE: "redis", REDIS_URL: redisUrl, REDIS_PREFIX: prefix };
   return Promise.all(
-    Array.from({ length: count }, () =>
-      startTestServer({
+    Array.from({ length: count }, () => {
+      const store = createRedisStore({ url: redisUrl, keyPrefix: prefix });
+      return startTestServer({
         auth,
-        jobs: createJobService({ store: createRedisStore({ url: redisUrl, keyPrefix: prefix }), match: matchGifts }),
-        sharedSessions: sharedSessionsFromEnv(env),
-      }),
-    ),
+        jobs: createJobService({ store, match: matchGifts }),
+        sharedSessions: sharedSessionsOn(store, redisUrl, prefix),
+      });
+    }),
   );
 }
 

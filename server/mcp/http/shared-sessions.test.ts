@@ -8,7 +8,7 @@ import { Redis } from "ioredis";
 import { matchGifts } from "../../gifts/matcher.js";
 import { createJobService } from "../../jobs/job-service.js";
 import { createRedisStore } from "../../jobs/stores/redis.js";
-import { sharedSessionsFromEnv } from "../../jobs-env.js";
+import { sharedSessionsOn } from "../../jobs-env.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../../test-kit/redis.js";
 import { openRawSession, postRaw, startTestServer, type TestServer } from "../../test-support.js";
 
@@ -19,13 +19,15 @@ describe.runIf(unreachable === undefined)("sessions shared by two instances, at 
   const floorMs = 1_000;
   let a: TestServer, b: TestServer;
   beforeAll(async () => {
-    const start = () =>
-      startTestServer({
-        jobs: createJobService({ store: createRedisStore({ url: redisUrl, keyPrefix: prefix }), match: matchGifts }),
-        sharedSessions: sharedSessionsFromEnv({ STORE: "redis", REDIS_URL: redisUrl, REDIS_PREFIX: prefix }),
+    const start = () => {
+      const store = createRedisStore({ url: redisUrl, keyPrefix: prefix });
+      return startTestServer({
+        jobs: createJobService({ store, match: matchGifts }),
+        sharedSessions: sharedSessionsOn(store, redisUrl, prefix),
         maxSessions: 2,
         sessionMinIdleMs: floorMs,
       });
+    };
     [a, b] = await Promise.all([start(), start()]);
   });
   afterAll(async () => {

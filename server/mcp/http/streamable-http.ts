@@ -29,9 +29,8 @@ export type McpHttpOptions = {
 
 export type SharedSessions = {
   records(ttlMs: number): SessionRecords;
+  /** The job service's own store, which it closes. */
   store: SessionStreamOptions["store"];
-  /** Ends what `store` holds open. */
-  close(): Promise<void>;
 };
 
 export type McpHttpHandler = {
@@ -115,7 +114,6 @@ export function createMcpHttpHandler({
       streams?.close();
       await Promise.all([sessions.close(), stateless.close()]);
       await records?.close();
-      await sharedSessions?.close();
     },
   };
 }
