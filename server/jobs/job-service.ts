@@ -1,6 +1,6 @@
 /**
- * The job system: validates a bulk analysis, checks the subject's quotas (quotas.ts), creates the
- * job, hands it to an executor that runs it through its stages (in this process, or in BullMQ
+ * The job system: validates a bulk analysis, creates the job within the subject's quotas
+ * (quotas.ts), hands it to an executor that runs it through its stages (in this process, or in BullMQ
  * workers), and answers reads through one access gate. On start the executor ends the jobs nobody
  * will run any more; old jobs expire; a job can be deleted on request. Its own failures (a store
  * that refuses a write, a failing listener) go to `onError`, and a job whose final write failed is
@@ -263,8 +263,6 @@ export function createJobService({
       if (!plan.ok) return plan;
       const { input, estimatedRows } = plan.value;
       const startedAt = now();
-      const quota = await checkQuotas(store, caller.subject, inputBytes(input), limits, startedAt);
-      if (!quota.ok) return quota;
       const jobId = newJobId();
       const owner: Caller =
         caller.sessionId === undefined
@@ -288,11 +286,12 @@ export function createJobService({
         );
       } catch (error) {
         if (!(error instanceof QuotaExceededError)) throw error;
-        // another start took the room between the check and the write: say which limit it was
-        const now = await checkQuotas(store, caller.subject, inputBytes(input), limits, startedAt);
-        return now.ok
+        // the store found no room as it wrote: say which limit it was
+        const refusal = await checkQuotas(store, caller.subject, inputBytes(input), limits, startedAt);
+        // a job that ended since the write made room again
+        return refusal.ok
           ? fail("quota_exceeded", "Too many analyses were started at the same moment.", "Start this one again.")
-          : now;
+          : refusal;
       }
       // followed for listeners of other processes' events, if any: with none, there is nothing to relay
       if (listeners.size > 0) relay.follow(owner, fold);

@@ -1,9 +1,9 @@
 /**
- * The quotas one subject lives within, checked before a job is created: jobs waiting or running
- * at once, jobs started in a rolling hour, and bytes kept (inputs and results). Each refusal says
- * the limit and when or how the call can succeed. The store checks the same room again in the
- * step that creates the job (`createQuota`), so two starts at the same instant cannot both take
- * the last place, on one instance or several.
+ * The quotas one subject lives within: jobs waiting or running at once, jobs started in a rolling
+ * hour, and bytes kept (inputs and results). The store checks them in the step that creates the
+ * job (`createQuota`), so two starts at the same instant cannot both take the last place, on one
+ * instance or several; when it finds no room, `checkQuotas` says which limit it was and when or
+ * how the call can succeed.
  */
 import { TOOL } from "../../shared/tools.js";
 import { megabytes, type JobLimits } from "./limits.js";
@@ -28,7 +28,7 @@ export function createQuota(limits: QuotaLimits, now: number): CreateQuota {
   };
 }
 
-/** Whether `subject` may start a job whose input takes `bytes`, at `now`. */
+/** Which quota, if any, keeps `subject` from starting a job whose input takes `bytes`, at `now`. */
 export async function checkQuotas(
   store: JobStore,
   subject: string,
