@@ -1,11 +1,11 @@
 /**
  * The job system: validates a bulk analysis, creates the job within the subject's quotas
- * (quotas.ts), hands it to an executor that runs it through its stages (in this process, or in BullMQ
- * workers), and answers reads through one access gate. On start the executor ends the jobs nobody
- * will run any more; old jobs expire; a job can be deleted on request. Its own failures (a store
- * that refuses a write, a failing listener) go to `onError`, and a job whose final write failed is
- * ended again every second until the store takes it. A store that cannot be reached makes every
- * call answer `store_unavailable` at once; `health()` says whether it answers.
+ * (quotas.ts), hands it to an executor that runs it through its stages (in this process, or in
+ * BullMQ workers), and answers reads through one access gate. On start the executor ends the jobs
+ * nobody will run any more; old jobs expire; a job can be deleted on request. Its own failures (a
+ * store that refuses a write, a failing listener) go to `onError`, and a job whose final write
+ * failed is ended again every second until the store takes it. A store that cannot be reached
+ * makes every call answer `store_unavailable` at once; `health()` says whether it answers.
  */
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
