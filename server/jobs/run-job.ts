@@ -9,7 +9,7 @@ import type { Caller } from "./access.js";
 import type { ExecutorContext, Failed } from "./executor.js";
 import { JobFailure, JobStopped, runBulkAnalysis, type BulkRun } from "./runner/bulk-analysis.js";
 import type { SliceGate } from "./runner/slice-gate.js";
-import { StoreUnavailableError } from "./store.js";
+import { StorageFullError, StoreUnavailableError } from "./store.js";
 
 /** What a job ends with when the store had no room for its next write (SQLite's, a full disk). */
 const storageFull: Failed["payload"] = {
@@ -18,8 +18,6 @@ const storageFull: Failed["payload"] = {
   hint: `Try again with ${TOOL.startBulk} once old jobs have expired or space has been freed.`,
   retryable: true,
 };
-const isStorageFull = (error: unknown): boolean =>
-  error instanceof Error && "code" in error && (error.code === "SQLITE_FULL" || error.code === "ENOSPC");
 
 /** What a job that lost its store mid-run ends with, once the store is back. */
 const storeLost: Failed["payload"] = {
@@ -65,7 +63,7 @@ export async function runJob(
     const payload: Failed["payload"] =
       error instanceof StoreUnavailableError
         ? storeLost
-        : isStorageFull(error)
+        : error instanceof StorageFullError
           ? storageFull
           : error instanceof JobFailure
             ? {

@@ -3,6 +3,7 @@
  * open its database, and for the error a write throws when the disk (or the file's size limit) is
  * full, which reaches the caller as the tool's error sentence and the operator through the log.
  */
+import { StorageFullError } from "../store.js";
 
 /** Node's errno codes and better-sqlite3's result codes that say the storage itself is at fault. */
 const PROBLEMS: Record<string, string> = {
@@ -33,17 +34,6 @@ export function storageProblem(error: unknown): string | undefined {
   // extended result codes name their family first: SQLITE_IOERR_WRITE, SQLITE_READONLY_DBMOVED...
   const family = Object.keys(PROBLEMS).find((known) => code === known || code.startsWith(`${known}_`));
   return family && PROBLEMS[family];
-}
-
-/** Thrown by a write that found no room: the storage is full, or the file at its size limit. */
-class StorageFullError extends Error {
-  readonly code = "SQLITE_FULL";
-  constructor(options?: ErrorOptions) {
-    super(
-      "the server's job storage is full, so nothing more can be saved until old jobs expire or its operator frees space",
-      options,
-    );
-  }
 }
 
 /** `error` as a `StorageFullError` when it says the storage is full; otherwise `error` itself. */
