@@ -32,6 +32,8 @@ export type SessionState = {
 };
 
 const SEVERITY: LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+/** A log level's rank, from 0 for "debug": a level passes a threshold of the same rank or lower. */
+export const severity = (level: LoggingLevel): number => SEVERITY.indexOf(level);
 
 function logLine(event: JobEvent): { level: LoggingLevel; text: string } | undefined {
   switch (event.type) {
@@ -84,7 +86,7 @@ export function messagesFor(
 
 /** Whether `level` is at or above the threshold the client set; nothing passes before it sets one. */
 function passesLevel(level: LoggingLevel, threshold: LoggingLevel | undefined): boolean {
-  return threshold !== undefined && SEVERITY.indexOf(level) >= SEVERITY.indexOf(threshold);
+  return threshold !== undefined && severity(level) >= severity(threshold);
 }
 
 /** Subscribes the session to job events; returns the unsubscribe function. */

@@ -40,13 +40,14 @@ describe.runIf(unreachable === undefined)("session records in Redis", () => {
 
   it("keeps a session for any instance to load, numbers its streams, and ends it everywhere", async () => {
     await one.save("s1", { subject: "alice", init: { protocolVersion: "2025-06-18" } });
-    expect(await two.load("s1")).toEqual({ subject: "alice", init: { protocolVersion: "2025-06-18" } });
+    expect(await two.load("s1", "alice")).toEqual({ subject: "alice", init: { protocolVersion: "2025-06-18" } });
+    expect(await two.load("s1", "bob")).toBeUndefined();
     const heard: unknown[] = [];
     const stop = one.onSignal((signal) => heard.push(signal));
     await new Promise((r) => setTimeout(r, 100)); // the subscription is made
     expect([await one.claim("s1"), await two.claim("s1")]).toEqual([1, 2]);
     await two.end("s1");
-    expect(await one.load("s1")).toBeUndefined();
+    expect(await one.load("s1", "alice")).toBeUndefined();
     expect(await one.touch("s1")).toBe(false);
     await vi.waitFor(() =>
       expect(heard).toEqual([
@@ -102,7 +103,7 @@ describe.runIf(unreachable === undefined)("session records in Redis", () => {
     expect(await two.endIfIdle("s4", 1_000)).toBe(false);
     await new Promise((r) => setTimeout(r, 1_100));
     expect(await two.endIfIdle("s4", 1_000)).toBe(true);
-    expect(await one.load("s4")).toBeUndefined();
+    expect(await one.load("s4", "alice")).toBeUndefined();
     expect(await two.endIfIdle("s4", 1_000)).toBe(false);
   });
 

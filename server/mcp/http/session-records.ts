@@ -15,11 +15,11 @@ import type { Redis } from "ioredis";
 import { subscribe, type RedisConnection } from "../../jobs/stores/redis-connection.js";
 import * as z from "zod/mini";
 import { run, script } from "../../jobs/stores/redis-scripts.js";
-import type { Condition, Notification } from "../notifications.js";
+import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+import { severity, type Condition, type Notification } from "../notifications.js";
 
 const STREAM_KEPT_MS = 5 * 60_000;
 const STREAM_MAX_EVENTS = 1_000;
-const SEVERITY = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
 
 type SessionRecord = { subject: string; init: unknown };
 /** One job event's messages for a session's stream, written once per (job, seq). */
@@ -65,8 +65,11 @@ return 1`);
 
 export type SessionRecords = {
   save(id: string, record: SessionRecord): Promise<void>;
-  /** The session's record, which a load uses: kept for another idle time. */
-  load(id: string): Promise<SessionRecord | undefined>;
+  /**
+   * The session's record if `subject` opened it (else undefined, as for no session); a load uses
+   * the session: it is kept for another idle time.
+   */
+  load(id: string, subject: string): Promise<SessionRecord | undefined>;
   /** Keeps the session for another idle time; false when it ended or expired. */
   touch(id: string): Promise<boolean>;
   /** Ends the session everywhere. */
@@ -76,7 +79,7 @@ export type SessionRecords = {
    * so the time since is the idle time less the time left); true when it did.
    */
   endIfIdle(id: string, idleMs: number): Promise<boolean>;
-  setLevel(id: string, level: string): Promise<void>;
+  setLevel(id: string, level: LoggingLevel): Promise<void>;
   /** Subscribes to `uri`; a job's result URI also makes the stream follow that job. */
   subscribe(id: string, uri: string, jobId?: string): Promise<void>;
   unsubscribe(id: string, uri: string): Promise<void>;
@@ -109,7 +112,7 @@ const Signal = z.union([
 function condition(when: Condition): string {
   if ("always" in when) return "";
   if ("subscribed" in when) return `sub:${when.subscribed}`;
-  return `log:${SEVERITY.indexOf(when.level)}`;
+  return `log:${severity(when.level)}`;
 }
 
 function parseJson(text: string): unknown {
@@ -140,8 +143,8 @@ export function createSessionRecords({ redis, guard }: RedisConnection, prefix: 
   const signal = async (message: SessionSignal) => {
     await guard(() => redis.publish(channel, JSON.stringify(message)));
   };
-  const expireAll = (id: string) => {
-    const multi = redis.multi();
+  /** Sends `multi` with every key of the session kept for another idle time after it. */
+  const renewing = (id: string, multi = redis.multi()) => {
     for (const key of keys(id)) multi.pexpire(key, ttlMs);
     return guard(() => multi.exec());
   };
@@ -153,15 +156,14 @@ export function createSessionRecords({ redis, guard }: RedisConnection, prefix: 
         redis.multi().hset(record, "subject", subject, "init", JSON.stringify(init)).pexpire(record, ttlMs).exec(),
       );
     },
-    async load(id) {
-      const multi = redis.multi().hmget(keys(id)[0], "subject", "init");
-      for (const key of keys(id)) multi.pexpire(key, ttlMs);
-      const replies = await guard(() => multi.exec());
-      const [subject, init] = (replies?.[0]?.[1] as (string | null)[] | undefined) ?? [null, null];
-      return subject === null || init === null ? undefined : { subject, init: JSON.parse(init) };
+    async load(id, subject) {
+      const replies = await renewing(id, redis.multi().hmget(keys(id)[0], "subject", "init"));
+      const [owner, init] = (replies?.[0]?.[1] as (string | null)[] | undefined) ?? [null, null];
+      // another subject's session reads as one that does not exist
+      return owner !== subject || init === null ? undefined : { subject, init: JSON.parse(init) };
     },
     async touch(id) {
-      const replies = await expireAll(id);
+      const replies = await renewing(id);
       return replies?.[0]?.[1] === 1;
     },
     async end(id) {
@@ -174,7 +176,7 @@ export function createSessionRecords({ redis, guard }: RedisConnection, prefix: 
       return ended === 1;
     },
     async setLevel(id, level) {
-      await guard(() => redis.hset(keys(id)[0], "level", SEVERITY.indexOf(level)));
+      await guard(() => redis.hset(keys(id)[0], "level", severity(level)));
     },
     async subscribe(id, uri, jobId) {
       const [record, jobs] = keys(id);

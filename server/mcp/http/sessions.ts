@@ -202,8 +202,8 @@ export function createSessions(options: SessionOptions): Sessions {
     subject: string,
     auth: AuthInfo | undefined,
   ): Promise<Session | Response | undefined> => {
-    const record = await records.load(sessionId);
-    if (record === undefined || record.subject !== subject) return undefined;
+    const record = await records.load(sessionId, subject);
+    if (record === undefined) return undefined;
     const refusal = makeRoom(subject);
     if (refusal) return refusal;
     const session = await start(subject, () => sessionId);
@@ -229,8 +229,7 @@ export function createSessions(options: SessionOptions): Sessions {
     subject: string,
     req: Request,
   ): Promise<Response> => {
-    const record = await records.load(sessionId);
-    if (record === undefined || record.subject !== subject) return notFound();
+    if ((await records.load(sessionId, subject)) === undefined) return notFound();
     if (!req.headers.get("accept")?.includes("text/event-stream")) {
       return jsonRpcError(406, NOT_ACCEPTABLE, "Not Acceptable: the notification stream is text/event-stream.");
     }
