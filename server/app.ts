@@ -15,7 +15,7 @@ import { matchGifts as defaultMatcher } from "./gifts/matcher.js";
 import type { JobService } from "./jobs/job-service.js";
 import { StoreUnavailableError } from "./jobs/store.js";
 import type { MatchGifts } from "./gifts/matcher.js";
-import { jsonRpcError } from "./mcp/http/http-body.js";
+import { jsonRpcError, retryLater } from "./mcp/http/http-body.js";
 import { createMcpShared } from "./mcp/server.js";
 import { createMcpHttpHandler, type SharedSessions } from "./mcp/http/streamable-http.js";
 import { readNodeBody } from "./mcp/http/node-body.js";
@@ -192,13 +192,7 @@ export function createApp(options: AppOptions): App {
   app.onError((error, c) => {
     if (error instanceof StoreUnavailableError && c.req.path === "/mcp") {
       // the sessions' store (Redis) did not answer: worth a retry, not a bug
-      const response = jsonRpcError(
-        503,
-        ErrorCode.InternalError,
-        "The session store is unreachable for a moment: try again in a few seconds.",
-      );
-      response.headers.set("retry-after", "2");
-      return response;
+      return retryLater(503, "The session store is unreachable for a moment: try again in a few seconds.", 2);
     }
     onError(error);
     const message = "Internal error: the server could not handle this request. Try again.";

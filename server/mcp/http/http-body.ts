@@ -31,6 +31,13 @@ export function jsonRpcError(
   });
 }
 
+/** A refusal worth retrying: a JSON-RPC internal error with `Retry-After` in seconds. */
+export function retryLater(status: number, message: string, seconds: number): Response {
+  const response = jsonRpcError(status, ErrorCode.InternalError, message);
+  response.headers.set("retry-after", String(seconds));
+  return response;
+}
+
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 /** Integers past 2^53 are not exact in JSON numbers, and the SDK refuses them. */

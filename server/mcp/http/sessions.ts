@@ -18,7 +18,7 @@ import { createEventBudget } from "./event-budget.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { subjectOf } from "../../auth/subject.js";
 import { createEventStore } from "./event-store.js";
-import { jsonRpcError } from "./http-body.js";
+import { jsonRpcError, retryLater } from "./http-body.js";
 import { guardRequests } from "./request-guard.js";
 import { STREAM_ID, type SessionRecords } from "./session-records.js";
 import type { SessionStreams } from "./session-streams.js";
@@ -124,18 +124,12 @@ export function createSessions(options: SessionOptions): Sessions {
     return Math.max(1, Math.ceil(waitMs / 1000));
   };
 
-  const refuse = (status: number, message: string, retryAfter: number) => {
-    const response = jsonRpcError(status, ErrorCode.InternalError, message);
-    response.headers.set("retry-after", String(retryAfter));
-    return response;
-  };
-
   /** Makes room for one more session of `subject`, or says why there is none. */
   const makeRoom = (subject: string): Response | undefined => {
     if ((perSubject.get(subject) ?? 0) >= maxSessionsPerSubject) {
       const wait = evict(subject);
       if (wait > 0) {
-        return refuse(
+        return retryLater(
           429,
           `Too many sessions: this account already has ${maxSessionsPerSubject} open. ` +
             `End one you no longer use (DELETE /mcp with its Mcp-Session-Id), or try again in ${wait} s.`,
@@ -146,7 +140,7 @@ export function createSessions(options: SessionOptions): Sessions {
     if (sessions.size >= maxSessions) {
       const wait = evict();
       if (wait > 0) {
-        return refuse(
+        return retryLater(
           503,
           `The server is at its limit of ${maxSessions} sessions, all in use. Try again in ${wait} s.`,
           wait,
