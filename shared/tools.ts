@@ -4,6 +4,7 @@
  * (tree-shakable, so the widget bundle stays small).
  */
 import * as z from "zod/mini";
+import { HostFileSchema, ReadingSchema, SkippedRowSchema } from "./files.js";
 import { JobEventSchema, StageSchema } from "./job-events.js";
 import { JobStatusSchema, JobViewSchema } from "./job-view.js";
 
@@ -66,6 +67,15 @@ export const StartBulkInput = z.object({
     .optional(z.string())
     .check(z.describe("CSV with columns name, department, interests (separated by ; or |), optional budget")),
   employees: z.optional(z.array(EmployeeSchema)).check(z.describe("The employees, instead of csv")),
+  file: z
+    .optional(HostFileSchema)
+    .check(z.describe("The staff list as a file the user attached (.xlsx or .csv), instead of csv or employees")),
+  uploadId: z
+    .optional(z.string().check(z.minLength(1), z.maxLength(100)))
+    .check(z.describe("A file the widget uploaded (set by the widget, not by the model)")),
+  reading: z
+    .optional(ReadingSchema)
+    .check(z.describe("How to read the file where the preview was changed: encoding, sheet, columns")),
   occasion: z.string().check(z.minLength(1), z.maxLength(MAX_OCCASION)),
   budgetPerPerson: z.number().check(z.positive()).check(z.describe("Default budget per person, in US dollars")),
   locale: z
@@ -110,8 +120,6 @@ const PersonResultSchema = z.object({
   gifts: z.array(GiftSchema),
 });
 export type PersonResult = z.infer<typeof PersonResultSchema>;
-export const SkippedRowSchema = z.object({ row: z.number().check(z.int()), reason: z.string() });
-export type SkippedRow = z.infer<typeof SkippedRowSchema>;
 /**
  * One part of a finished bulk analysis as the result resource serves it: the head (occasion,
  * budget, summary, total), the people from `offset` up to a bounded size, the rows skipped among

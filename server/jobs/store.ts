@@ -8,7 +8,8 @@ import * as z from "zod/mini";
 import type { JobEvent } from "../../shared/job-events.js";
 import { foldJobEvents, JobFoldSchema, type JobFold } from "../../shared/job-reducer.js";
 import type { JobStatus } from "../../shared/job-view.js";
-import { SkippedRowSchema, type StartBulkArgs } from "../../shared/tools.js";
+import { SkippedRowSchema } from "../../shared/files.js";
+import type { StartBulkArgs } from "../../shared/tools.js";
 import type { Caller } from "./access.js";
 
 /** A job as first written, with what the caller asked for as the record of the request. */

@@ -12,8 +12,8 @@ import {
   TOOL,
   WaitForJobOutput,
   type PersonResult,
-  type SkippedRow,
 } from "../../shared/tools.js";
+import type { SkippedRow } from "../../shared/files.js";
 import type { JobEvent } from "../../shared/job-events.js";
 import { StartBulkOutput } from "../../shared/tools.js";
 import { foldJobEvents, toJobView } from "../../shared/job-reducer.js";

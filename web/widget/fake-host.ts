@@ -14,8 +14,8 @@ import {
   TOOL,
   URI,
   type PersonResult,
-  type SkippedRow,
 } from "../../shared/tools.js";
+import type { SkippedRow } from "../../shared/files.js";
 import { DEFAULT_STAGES, jobEvent, jobHistory } from "../../test-kit/job-events.js";
 import { SET_GLOBALS_EVENT } from "../host-globals.js";
 

@@ -5,7 +5,8 @@
  * Loading is guarded, so a page is fetched once however often a change is observed.
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
-import { GetJobResultOutput, TOOL, type PersonResult, type SkippedRow } from "../../shared/tools.js";
+import type { SkippedRow } from "../../shared/files.js";
+import { GetJobResultOutput, TOOL, type PersonResult } from "../../shared/tools.js";
 import type { Host } from "./host.js";
 import { createStoreContext } from "./store-context.js";
 import type { ToolFailure } from "./tool-reply.js";

@@ -66,3 +66,13 @@ describe("readRecord", () => {
     expect(readRecord(fields, 3, columns, 50)).toBe(reason);
   });
 });
+
+describe("splitInterests at scale", () => {
+  it("keeps every distinct item of a list of 200,000, and drops repeats whatever their case", () => {
+    const items = Array.from({ length: 100_000 }, (_, i) => `w${i}`);
+    const text = [...items, ...items.map((w) => w.toUpperCase())].join(";");
+    const out = splitInterests(text);
+    expect(out).toHaveLength(100_000);
+    expect(out[99_999]).toBe("w99999");
+  });
+});

@@ -68,6 +68,8 @@ export function parseBudget(raw: string): number | undefined {
 /** "Coffee; hiking | coffee" → ["Coffee", "hiking"]: trimmed, no empties, first spelling wins. */
 export function splitInterests(text: string): string[] {
   const out: string[] = [];
+  // each item is looked up once in a set of the ones kept: linear however long the list is
+  const seen = new Set<string>();
   let from = 0;
   // a hand-rolled split: this runs once per person, and most lists are short
   for (let i = 0; i <= text.length; i++) {
@@ -75,12 +77,11 @@ export function splitInterests(text: string): string[] {
     if (c !== 59 && c !== 124) continue; // ";" or "|"
     const t = text.slice(from, i).trim();
     from = i + 1;
-    if (t !== "" && !has(out, t)) out.push(t);
+    if (t === "") continue;
+    const key = t.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(t);
   }
   return out.length === 0 ? NONE : out;
-}
-
-function has(list: string[], t: string): boolean {
-  for (const o of list) if (o.length === t.length && o.toLowerCase() === t.toLowerCase()) return true;
-  return false;
 }

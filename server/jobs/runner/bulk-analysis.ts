@@ -7,7 +7,8 @@
  * becomes visible with `job.completed`; progress follows the items actually processed.
  */
 import type { ErrorCode } from "../../../shared/errors.js";
-import { URI, type SkippedRow } from "../../../shared/tools.js";
+import type { SkippedRow } from "../../../shared/files.js";
+import { URI } from "../../../shared/tools.js";
 import { readCsvBatches } from "../csv/reader.js";
 import { newPerson, readRecord, splitInterests, type Person } from "../csv/rows.js";
 import type { CsvColumns } from "../csv/inspect.js";

@@ -1,0 +1,175 @@
+/**
+ * Staff files in and result files out: the contracts of the upload tools (the widget sends a
+ * file in chunks), of the preview (what the server understood of a file before a job starts) and
+ * of the export (the picks, or the rows skipped, as CSV or .xlsx). Written once here, in zod/mini,
+ * for the server's tools and the widget's parsing alike.
+ */
+import * as z from "zod/mini";
+
+export const FILE_TOOL = {
+  beginUpload: "begin_file_upload",
+  putChunk: "put_file_chunk",
+  preview: "preview_staff_file",
+  exportResult: "export_job_result",
+} as const;
+
+/** Limits both sides state and check: the widget refuses a larger file before sending a byte. */
+export const FILE_LIMITS = {
+  /** Largest staff file, any format (a UTF-16 CSV is twice its UTF-8 size, hence twice the CSV limit). */
+  maxFileBytes: 16 * 1024 * 1024,
+  /** Bytes of one chunk as the server asks for them (before base64). */
+  chunkBytes: 256 * 1024,
+  /** An upload nobody finished or used is dropped this long after its last chunk. */
+  abandonedAfterMs: 60 * 60 * 1000,
+} as const;
+
+/** The file types the picker offers. */
+export const STAFF_FILE_ACCEPT =
+  ".csv,.tsv,.txt,.xlsx,text/csv,text/tab-separated-values,text/plain,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+/** A row of the input that became no person, and why: the error ledger. */
+export const SkippedRowSchema = z.object({ row: z.number().check(z.int()), reason: z.string() });
+export type SkippedRow = z.infer<typeof SkippedRowSchema>;
+
+const UploadIdSchema = z.string().check(z.minLength(1), z.maxLength(100));
+
+/** Encodings a CSV can be read in; detected, or chosen in the preview when detection is unsure. */
+export const TEXT_ENCODINGS = ["utf-8", "utf-16le", "utf-16be", "euc-kr", "windows-1252"] as const;
+export const TextEncodingSchema = z.enum(TEXT_ENCODINGS);
+export type TextEncoding = z.infer<typeof TextEncodingSchema>;
+
+/** The columns a job reads; each is the index of a header in the file, or -1 for none. */
+export const COLUMN_KEYS = ["name", "department", "interests", "budget"] as const;
+export type ColumnKey = (typeof COLUMN_KEYS)[number];
+const ColumnIndex = z.number().check(z.int(), z.gte(-1), z.lte(10_000));
+export const ColumnMapSchema = z.object({
+  name: ColumnIndex,
+  department: ColumnIndex,
+  interests: ColumnIndex,
+  budget: ColumnIndex,
+});
+export type ColumnMap = z.infer<typeof ColumnMapSchema>;
+
+/** How to read a file, where the person changed what was detected. Everything left out is detected. */
+export const ReadingSchema = z.object({
+  encoding: z.optional(TextEncodingSchema),
+  /** An .xlsx sheet by name; the first sheet by default. */
+  sheet: z.optional(z.string().check(z.maxLength(200))),
+  columns: z.optional(z.partial(ColumnMapSchema)),
+});
+export type Reading = z.infer<typeof ReadingSchema>;
+
+// begin_file_upload
+export const BeginUploadInput = z.object({
+  name: z.string().check(z.minLength(1), z.maxLength(255)),
+  size: z.number().check(z.int(), z.gte(1)),
+  /** SHA-256 of the whole file, lowercase hex: the server checks the bytes it assembled against it. */
+  sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
+  mimeType: z.optional(z.string().check(z.maxLength(200))),
+});
+/**
+ * An upload handle. Beginning the same file again (same name, size and digest, same caller) while
+ * its upload is kept returns the same handle with the chunks already received: that is how a
+ * dropped upload resumes.
+ */
+export const UploadStateSchema = z.object({
+  uploadId: UploadIdSchema,
+  chunkBytes: z.number().check(z.int()),
+  chunks: z.number().check(z.int()),
+  /** Indices of the chunks the server holds, ascending. */
+  received: z.array(z.number().check(z.int())),
+  complete: z.boolean(),
+});
+export type UploadState = z.infer<typeof UploadStateSchema>;
+
+// put_file_chunk
+export const PutChunkInput = z.object({
+  uploadId: UploadIdSchema,
+  index: z.number().check(z.int(), z.gte(0)),
+  /** The chunk's bytes, base64. */
+  data: z.string().check(z.maxLength(Math.ceil(FILE_LIMITS.chunkBytes / 3) * 4 + 4)),
+});
+
+// preview_staff_file
+export const PreviewInput = z.object({ uploadId: UploadIdSchema, reading: z.optional(ReadingSchema) });
+
+/** One row as the job would read it. */
+export const PreviewRowSchema = z.object({
+  row: z.number().check(z.int()),
+  name: z.string(),
+  department: z.string(),
+  interests: z.string(),
+  budget: z.string(),
+});
+/**
+ * What the server understood of a file: how it read it (format, encoding, separator, sheet), the
+ * header and the columns it mapped, the first rows, how many rows will become people, and the rows
+ * that will be skipped with why. `problems` are what must be settled before a job can start (a
+ * missing column, an encoding that could not be told); `ready` is true when there are none.
+ */
+export const StaffPreviewSchema = z.object({
+  uploadId: z.nullable(z.string()),
+  fileName: z.string(),
+  format: z.enum(["csv", "xlsx"]),
+  encoding: z.nullable(TextEncodingSchema),
+  /** False when the encoding was a guess: the preview asks the person to confirm it. */
+  encodingCertain: z.boolean(),
+  separator: z.nullable(z.string()),
+  sheets: z.array(z.string()),
+  sheet: z.nullable(z.string()),
+  headers: z.array(z.string()),
+  columns: ColumnMapSchema,
+  /** Data rows in the file (the header and trailing blank lines not counted). */
+  rows: z.number().check(z.int()),
+  /** Rows that will become people. */
+  people: z.number().check(z.int()),
+  sample: z.array(PreviewRowSchema),
+  /** The first rows that will be skipped, with why; `skippedCount` counts them all. */
+  skipped: z.array(SkippedRowSchema),
+  skippedCount: z.number().check(z.int()),
+  problems: z.array(z.string()),
+  ready: z.boolean(),
+});
+export type StaffPreview = z.infer<typeof StaffPreviewSchema>;
+
+/** A file a host hands a tool (ChatGPT's `openai/fileParams`). */
+export const HostFileSchema = z.object({
+  download_url: z.string().check(z.maxLength(4096)),
+  file_id: z.string().check(z.maxLength(200)),
+});
+
+// export_job_result
+export const EXPORT_FORMATS = ["csv", "xlsx"] as const;
+export const ExportInput = z.object({
+  jobId: z.string().check(z.minLength(1), z.maxLength(100)),
+  format: z._default(z.enum(EXPORT_FORMATS), "csv"),
+  /** The picks, one row per gift; or the rows that were skipped, with why. */
+  part: z._default(z.enum(["picks", "skipped"]), "picks"),
+  /** Also return the file's bytes (base64) in `data`, for a view that hands them to its host. */
+  inline: z._default(z.boolean(), false),
+});
+export const ExportOutput = z.object({
+  jobId: z.string(),
+  fileName: z.string(),
+  mimeType: z.string(),
+  size: z.number().check(z.int()),
+  /** Rows in the file (people for picks, rows for skipped). */
+  rows: z.number().check(z.int()),
+  /** True while the job still runs: the file holds the people composed so far. */
+  partial: z.boolean(),
+  /** A link anyone holding it can download the file from until `expiresAt` (ms since the epoch). */
+  url: z.string(),
+  expiresAt: z.number(),
+  data: z.optional(z.string()),
+});
+export type ExportResult = z.infer<typeof ExportOutput>;
+
+/** `start_bulk_gift_analysis` called without any staff list: the widget asks the person for a file. */
+export const AwaitingFileSchema = z.object({
+  awaitingFile: z.literal(true),
+  occasion: z.string(),
+  budgetPerPerson: z.number(),
+  locale: z.optional(z.string()),
+  maxFileBytes: z.number(),
+});
+export type AwaitingFile = z.infer<typeof AwaitingFileSchema>;
