@@ -1,0 +1,65 @@
+/**
+ * A job's result as the source of a file: through the service's access gate (only the owner, a
+ * job that has not expired), the people of a finished job, or for a running one those composed so
+ * far, read from the store one stored chunk at a time as the file is written, and its skipped rows.
+ */
+import type { SkippedRow } from "../../../shared/files.js";
+import type { PersonResult } from "../../../shared/tools.js";
+import type { Caller, Gate } from "../../jobs/access.js";
+import { fail, notFinished, ok, type Outcome } from "../../jobs/outcomes.js";
+import { CHUNK_SIZE, decodeChunk } from "../../jobs/result-codec.js";
+import { foldOf, type JobStore } from "../../jobs/store.js";
+
+export type ResultSource = {
+  jobId: string;
+  /** The job's title ("holiday gifts for 2,000 people", in the job's language), to name files by. */
+  title: string;
+  /** When the job was created, ms since the epoch. */
+  createdAt: number;
+  /** True for a running job: the people composed when the source was opened. */
+  partial: boolean;
+  /** How many people `people()` yields. */
+  total: number;
+  /** The error ledger: input rows that became no person, and why (none yet while the job runs). */
+  skipped: SkippedRow[];
+  /** The people in row order, a stored chunk at a time, each read from the store when asked for. */
+  people(): AsyncGenerator<PersonResult[]>;
+};
+
+/** Opens the result of `jobId` for `caller`; `ready` is the service's start-up recovery. */
+export type OpenResult = (jobId: string, caller: Caller) => Promise<Outcome<ResultSource>>;
+
+export function createResultSources(store: JobStore, gate: Gate, ready: Promise<void>): OpenResult {
+  return async (jobId, caller) => {
+    await ready;
+    const gated = await gate(jobId, caller);
+    if (!gated.ok) return gated;
+    const job = gated.value;
+    const fold = await foldOf(store, job);
+    const base = { jobId, title: fold.title ?? jobId, createdAt: job.createdAt };
+    if (job.status === "running") {
+      // the people whose chunks the compose stage has stored and reported (none before it)
+      const total = fold.stage === "compose" && fold.processed !== null ? fold.processed : 0;
+      return ok({ ...base, partial: true, total, skipped: [], people: () => chunks(jobId, total, CHUNK_SIZE, true) });
+    }
+    if (job.status !== "completed") return notFinished(jobId, job.status, fold.percentage);
+    const head = await store.readResultHead(jobId);
+    if (!head) return fail("internal", `The result of job ${jobId} is missing.`, "Run the analysis again.");
+    const { total, chunkSize, skipped } = head;
+    return ok({ ...base, partial: false, total, skipped, people: () => chunks(jobId, total, chunkSize, false) });
+  };
+
+  async function* chunks(jobId: string, total: number, chunkSize: number, composing: boolean) {
+    let left = total;
+    for (let index = 0; left > 0; index++) {
+      let [body] = composing ? await store.readComposedChunks(jobId, index, index + 1) : [];
+      // a running job that ended meanwhile has made the chunks it composed its result, unchanged
+      body ??= (await store.readResultChunks(jobId, index, index + 1))[0];
+      if (body === undefined)
+        throw new Error(`job ${jobId} was canceled or deleted while its file was written; export it again`);
+      const people = decodeChunk(body).slice(0, left);
+      left -= people.length;
+      yield people;
+    }
+  }
+}

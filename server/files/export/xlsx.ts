@@ -1,0 +1,66 @@
+/**
+ * Rows as an .xlsx workbook of one sheet, through exceljs's streaming writer: each row is
+ * committed as soon as it is added and the zip is deflated as it goes, so a result of 200,000
+ * people is written in bounded memory, at the pace its reader takes the bytes. Text goes in as
+ * plain string cells and numbers as number cells; nothing is ever written as a formula, so a name
+ * such as `=cmd|...` is shown as the text it is.
+ */
+import { once } from "node:events";
+import { PassThrough } from "node:stream";
+import { setImmediate as turn } from "node:timers/promises";
+import ExcelJS from "exceljs";
+import type { Cell } from "./columns.js";
+
+export const XLSX_MIME_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
+
+/** The most characters Excel keeps in one cell; a longer one makes it "repair" the whole file. */
+const MAX_CELL_CHARS = 32_767;
+
+/** Strings stay strings (exceljs makes a formula only of `{ formula }` objects); empty cells are left out. */
+const cellValue = (c: Cell): string | number | null =>
+  typeof c === "number" ? c : c === "" ? null : c.length > MAX_CELL_CHARS ? c.slice(0, MAX_CELL_CHARS) : c;
+
+export type XlsxOptions = {
+  sheetName: string;
+  /** The workbook's creation and modification time, in its document properties. */
+  created: Date;
+};
+
+/** The workbook's bytes: the header row, then every batch of rows, as the zip produces them. */
+export async function* xlsxFile(
+  header: readonly string[],
+  batches: AsyncIterable<Cell[][]>,
+  { sheetName, created }: XlsxOptions,
+): AsyncGenerator<Uint8Array> {
+  const out = new PassThrough();
+  // shared strings would keep every distinct string of the file in memory until the end
+  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
+  book.creator = "GiftGenius";
+  book.created = created;
+  book.modified = created;
+  const sheet = book.addWorksheet(sheetName, { views: [{ state: "frozen", ySplit: 1 }] });
+  const stop = new AbortController();
+  const write = (async () => {
+    sheet.addRow([...header]).commit();
+    for await (const rows of batches) {
+      if (stop.signal.aborted) return;
+      for (const cells of rows) sheet.addRow(cells.map(cellValue)).commit();
+      // the zip deflates on other turns of the event loop; a reader that lags holds the writing back
+      await turn();
+      if (out.writableNeedDrain) await once(out, "drain", { signal: stop.signal });
+    }
+    sheet.commit();
+    await book.commit();
+  })();
+  // a failed write ends the bytes with its error; one stopped by a reader that left ends quietly
+  write.catch((error: unknown) => out.destroy(stop.signal.aborted ? undefined : toError(error)));
+  try {
+    for await (const chunk of out) yield chunk;
+    await write;
+  } finally {
+    stop.abort();
+    out.destroy();
+  }
+}
+
+const toError = (error: unknown): Error => (error instanceof Error ? error : new Error(String(error)));

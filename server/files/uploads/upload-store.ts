@@ -1,0 +1,150 @@
+/**
+ * The storage interface behind chunked uploads of staff files: an upload is a file its owner
+ * announced (name, size, SHA-256) and sends in fixed-size chunks, each written to the store as it
+ * arrives. Memory, SQLite and Redis implement it; `test-kit/upload-store-suite.ts` checks each
+ * against the guarantees written on its methods.
+ */
+import { createHash, randomBytes } from "node:crypto";
+import { FILE_LIMITS } from "../../../shared/files.js";
+
+/** What the owner says of the file it is about to send. */
+export type UploadFile = { name: string; size: number; sha256: string };
+
+/** An upload as kept: the announced file, how it is cut, the chunks held so far, and its last activity. */
+export type Upload = UploadFile & {
+  uploadId: string;
+  owner: string;
+  chunkBytes: number;
+  chunks: number;
+  /** Indices of the chunks held, ascending. */
+  received: number[];
+  /** True once the whole file was assembled and matched its size and digest. */
+  verified: boolean;
+  /** The last begin, chunk or use, ms since the epoch: the upload is abandoned `abandonedAfterMs` after it. */
+  touchedAt: number;
+};
+
+export type UploadStoreOptions = {
+  /** Wall-clock time in ms; the store decides abandonment by it. */
+  now?: () => number;
+  /** An upload untouched this long is gone (FILE_LIMITS.abandonedAfterMs by default). */
+  abandonedAfterMs?: number;
+  /** Bytes of every chunk but the last (FILE_LIMITS.chunkBytes by default). */
+  chunkBytes?: number;
+};
+
+/** A chunk that cannot belong to its upload: an index out of range or the wrong length. Nothing was written. */
+export class ChunkRejectedError extends Error {
+  override name = "ChunkRejectedError";
+}
+
+/** The upload is not whole yet: `missing` are the indices of the chunks still to send. */
+export class MissingChunksError extends Error {
+  override name = "MissingChunksError";
+  constructor(readonly missing: number[]) {
+    super(`chunks ${missing.join(", ")} are missing`);
+  }
+}
+
+/** The assembled bytes did not match the announced size or SHA-256; the upload was dropped. */
+export class UploadCorruptError extends Error {
+  override name = "UploadCorruptError";
+}
+
+/** `begin` found no room: the owner's uploads and this one would take more than the bytes allowed. */
+export class UploadQuotaError extends Error {
+  override name = "UploadQuotaError";
+  constructor(readonly keptBytes: number) {
+    super(`the owner's uploads already take ${keptBytes} bytes`);
+  }
+}
+
+export type UploadStore = {
+  /**
+   * Begins an upload of `file` for `owner`, or, when `owner` began the same name, size and digest
+   * and the upload is still kept, returns that one with the chunks it holds (a resume), touched.
+   * With `maxBytes`, a new upload is refused with `UploadQuotaError` when the declared sizes of the
+   * owner's kept uploads and this one would pass it; the check and the write are one step.
+   */
+  begin(owner: string, file: UploadFile, maxBytes?: number): Promise<Upload>;
+  /** The upload, or undefined when it is missing, abandoned, dropped, or another owner's (all alike). */
+  get(owner: string, uploadId: string): Promise<Upload | undefined>;
+  /**
+   * Stores chunk `index` and touches the upload; undefined when the upload is unknown (as `get`).
+   * An index outside 0..chunks-1, or a length other than `chunkBytes` (the last chunk: the rest of
+   * the size), is a `ChunkRejectedError`. Sending a chunk again replaces it and unverifies the upload.
+   */
+  put(owner: string, uploadId: string, index: number, bytes: Uint8Array): Promise<Upload | undefined>;
+  /**
+   * The whole file in chunk order, touching the upload; undefined when unknown. Chunks still to
+   * come are a `MissingChunksError`. The first whole read checks the size and SHA-256: a mismatch
+   * drops the upload and is an `UploadCorruptError`; a match marks it verified.
+   */
+  read(owner: string, uploadId: string): Promise<Uint8Array | undefined>;
+  /** Counts as activity: a job is using the upload. False when unknown. */
+  touch(owner: string, uploadId: string): Promise<boolean>;
+  /** Drops the upload with its chunks; false when it was unknown. */
+  drop(owner: string, uploadId: string): Promise<boolean>;
+  /** Declared sizes of `owner`'s kept uploads, added up. */
+  bytesOf(owner: string): Promise<number>;
+  /** Deletes abandoned uploads with their chunks; returns how many. */
+  sweep(): Promise<number>;
+  close(): Promise<void>;
+};
+
+/** ≥128 random bits: an upload id cannot be guessed. */
+export const newUploadId = (): string => `upl_${randomBytes(16).toString("base64url")}`;
+
+/** The options with their defaults. */
+export function resolveUploadOptions(options: UploadStoreOptions = {}): Required<UploadStoreOptions> {
+  return {
+    now: options.now ?? Date.now,
+    abandonedAfterMs: options.abandonedAfterMs ?? FILE_LIMITS.abandonedAfterMs,
+    chunkBytes: options.chunkBytes ?? FILE_LIMITS.chunkBytes,
+  };
+}
+
+/** How many chunks a file of `size` bytes is cut into. */
+export const chunkCountOf = (size: number, chunkBytes: number): number => Math.max(1, Math.ceil(size / chunkBytes));
+
+/** Throws `ChunkRejectedError` unless chunk `index` of length `length` fits `upload`. */
+export function checkChunk(
+  upload: Pick<Upload, "size" | "chunks" | "chunkBytes">,
+  index: number,
+  length: number,
+): void {
+  const { size, chunks, chunkBytes } = upload;
+  if (!Number.isInteger(index) || index < 0 || index >= chunks) {
+    throw new ChunkRejectedError(
+      `Chunk ${index} is out of range: this upload has ${chunks === 1 ? "one chunk, 0" : `chunks 0 to ${chunks - 1}`}.`,
+    );
+  }
+  const expected = index === chunks - 1 ? size - chunkBytes * (chunks - 1) : chunkBytes;
+  if (length !== expected) {
+    throw new ChunkRejectedError(
+      `Chunk ${index} has ${length} bytes; it must have ${expected} (every chunk but the last has ${chunkBytes}, the last the rest of the file).`,
+    );
+  }
+}
+
+/** The indices 0..chunks-1 that `received` lacks. */
+export function missingChunks(chunks: number, received: readonly number[]): number[] {
+  const held = new Set(received);
+  return Array.from({ length: chunks }, (_, i) => i).filter((i) => !held.has(i));
+}
+
+/** Throws `UploadCorruptError` unless `bytes` have the announced size and SHA-256. */
+export function checkWhole(upload: UploadFile, bytes: Uint8Array): void {
+  if (bytes.length !== upload.size) {
+    throw new UploadCorruptError(
+      `The file assembled to ${bytes.length} bytes, not the ${upload.size} announced, so it was dropped.`,
+    );
+  }
+  const digest = createHash("sha256").update(bytes).digest("hex");
+  if (digest !== upload.sha256) {
+    throw new UploadCorruptError(
+      "The file's SHA-256 does not match the one announced when the upload began (a chunk was damaged or " +
+        "belongs to another file), so it was dropped.",
+    );
+  }
+}
