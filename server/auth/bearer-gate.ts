@@ -2,11 +2,12 @@
  * The sign-in gate in front of /mcp (an OAuth 2.1 protected resource, as the MCP authorization spec
  * asks): a request without a valid bearer token gets 401 with a `WWW-Authenticate` challenge that
  * points at the protected-resource metadata; a token without the needed scopes gets 403
- * `insufficient_scope`. The metadata (RFC 9728) itself is served by `resourceMetadata`.
+ * `insufficient_scope`; while the authorization server cannot be reached to check a token, 503 with
+ * `Retry-After`. The metadata (RFC 9728) itself is served by `resourceMetadata`.
  */
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
-import { jsonRpcError } from "../mcp/http/http-body.js";
+import { jsonRpcError, retryLater } from "../mcp/http/http-body.js";
 import { resourceMetadataUrl, resourceOf, type AuthOptions } from "./auth-options.js";
 import { createTokenVerifier } from "./verify-token.js";
 
@@ -21,6 +22,10 @@ export type BearerGate = {
 
 const quoted = (value: string) => `"${value.replace(/["\\]/g, "")}"`;
 
+/** Seconds a caller is asked to wait while the authorization server is out. */
+const RETRY_AFTER_SECONDS = 5;
+
+/** `onError` hears unexpected errors, and the authorization server's outages as one-line strings. */
 export function createBearerGate(options: AuthOptions, onError?: (error: unknown) => void): BearerGate {
   const verify = createTokenVerifier(options, onError);
   const challenge = (error?: string, description?: string, scopes = options.scopes) => {
@@ -73,7 +78,7 @@ export function createBearerGate(options: AuthOptions, onError?: (error: unknown
             challenge("insufficient_scope", result.description),
           );
         case "unavailable":
-          return refuse(503, result.description);
+          return { refusal: retryLater(503, result.description, RETRY_AFTER_SECONDS) };
       }
     },
   };

@@ -11,6 +11,7 @@ import { callTool, startJob, startTestServer, toolError, type TestServer } from 
 import { loadWidget } from "../widget.js";
 import type { AuthOptions } from "./auth-options.js";
 import { createBearerGate } from "./bearer-gate.js";
+import { subjectFor } from "./subject.js";
 import { startTestProvider, type TestProvider } from "./test-provider.js";
 
 const PUBLIC_URL = "https://gifts.example.test";
@@ -100,7 +101,10 @@ describe("sign-in", () => {
         occasion: "farewell",
         budgetPerPerson: 40,
       });
-      const job = await server.jobs.getEvents({ jobId, afterSeq: 0, limit: 10, waitMs: 0 }, { subject: "alice" });
+      const job = await server.jobs.getEvents(
+        { jobId, afterSeq: 0, limit: 10, waitMs: 0 },
+        { subject: subjectFor(provider.issuer, "alice") },
+      );
       expect(job.ok).toBe(true);
     } finally {
       await client.close();

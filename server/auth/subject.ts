@@ -1,12 +1,21 @@
 /**
- * Who a request comes from: the `sub` of its verified access token, or "anonymous" while sign-in
- * is off. Sessions, jobs and subscriptions are all keyed by this one string.
+ * Who a request comes from: with sign-in, the issuer and `sub` of its verified token as one opaque
+ * string, `${issuer}#${sub}` (an issuer URL has no fragment, so two issuers' `sub` "1" never meet);
+ * without sign-in, "anonymous", which no token can be. Sessions, jobs, subscriptions and quotas are
+ * all keyed by this one string.
  */
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 
 const ANONYMOUS = "anonymous";
 
+/** The subject of the user `sub` of `issuer`. */
+export const subjectFor = (issuer: string, sub: string): string => `${issuer}#${sub}`;
+
+/** The caller's subject: from its verified token (verify-token.ts sets it), or anonymous without one. */
 export function subjectOf(auth: AuthInfo | undefined): string {
-  const sub = auth?.extra?.sub;
-  return typeof sub === "string" && sub !== "" ? sub : ANONYMOUS;
+  if (auth === undefined) return ANONYMOUS;
+  const subject = auth.extra?.subject;
+  // never "anonymous" for a token: a token the gate let through always carries its subject
+  if (typeof subject !== "string") throw new Error("A verified token reached the server without its subject.");
+  return subject;
 }

@@ -1,10 +1,12 @@
 /**
  * For sign-in tests: a real OAuth 2.1 / OpenID provider (oidc-provider) on an ephemeral port, with
  * one registered public client, and `signIn`, which walks its PKCE authorization-code flow over
- * HTTP (dev login and consent pages, redirects and cookies by hand) to get an access token.
+ * HTTP (dev login and consent pages, redirects and cookies by hand) to get an access token; and
+ * `startHungListener`, a provider that accepts connections and never answers.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { createServer } from "node:http";
+import { createServer as createTcpServer, type Socket } from "node:net";
 import { exportJWK, generateKeyPair } from "jose";
 import Provider from "oidc-provider";
 
@@ -15,9 +17,13 @@ export type TestProvider = {
   issuer: string;
   /**
    * Signs in as `account` (any name is an account) and returns a JWT access token for `resource`.
-   * `ttlSeconds` shortens the token's life, for expiry tests.
+   * `ttlSeconds` shortens the token's life, for expiry tests; `claims` replaces claims of the signed
+   * token (a claim set to undefined is left out), for tests of odd tokens the provider signs.
    */
-  signIn(account: string, options: { resource: string; scope?: string; ttlSeconds?: number }): Promise<string>;
+  signIn(
+    account: string,
+    options: { resource: string; scope?: string; ttlSeconds?: number; claims?: Record<string, unknown> },
+  ): Promise<string>;
   close(): Promise<void>;
 };
 
@@ -30,8 +36,9 @@ export async function startTestProvider(): Promise<TestProvider> {
   const address = http.address();
   if (address === null || typeof address === "string") throw new Error("The provider has no TCP address");
   const issuer = `http://127.0.0.1:${address.port}`;
-  // the next sign-in's token life; sign-ins run one at a time
+  // the next sign-in's token life and claims; sign-ins run one at a time
   let ttlSeconds = 300;
+  let claims: Record<string, unknown> = {};
 
   const provider = new Provider(issuer, {
     clients: [
@@ -44,6 +51,16 @@ export async function startTestProvider(): Promise<TestProvider> {
       },
     ],
     jwks: { keys: [jwk] },
+    formats: {
+      customizers: {
+        jwt: (_ctx, _token, jwt) => {
+          for (const [name, value] of Object.entries(claims)) {
+            if (value === undefined) delete jwt.payload[name];
+            else jwt.payload[name] = value;
+          }
+        },
+      },
+    },
     ttl: {
       Interaction: 600,
       Session: 600,
@@ -71,8 +88,9 @@ export async function startTestProvider(): Promise<TestProvider> {
 
   return {
     issuer,
-    async signIn(account, { resource, scope = "gifts", ttlSeconds: ttl = 300 }) {
+    async signIn(account, { resource, scope = "gifts", ttlSeconds: ttl = 300, claims: replaced = {} }) {
       ttlSeconds = ttl;
+      claims = replaced;
       const verifier = randomBytes(32).toString("base64url");
       const challenge = createHash("sha256").update(verifier).digest("base64url");
       const authorize = new URL("/auth", issuer);
@@ -117,6 +135,26 @@ export async function startTestProvider(): Promise<TestProvider> {
       return body.access_token;
     },
     close: () => new Promise<void>((resolve) => http.close(() => resolve())),
+  };
+}
+
+/** A TCP listener on 127.0.0.1 that accepts every connection and never writes a byte. */
+export async function startHungListener(): Promise<{ url: string; close(): Promise<void> }> {
+  const sockets = new Set<Socket>();
+  const server = createTcpServer((socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => {});
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const { port } = server.address() as { port: number };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 

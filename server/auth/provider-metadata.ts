@@ -1,0 +1,117 @@
+/**
+ * The authorization server's metadata (RFC 8414, or OpenID discovery), read within a deadline: where
+ * its keys are (`jwks_uri`), and the issuer it names, which must be the configured one exactly
+ * (RFC 8414 §3.3). A failure is a `ProviderFault` saying in one line what went wrong, and whether
+ * the configuration is wrong (`misconfigured`) or the provider is out for now. `checkIssuer` is the
+ * start-up check.
+ */
+import * as z from "zod/mini";
+import type { AuthOptions } from "./auth-options.js";
+
+/** How long the metadata lookup may take, all its locations together, in ms. */
+export const METADATA_TIMEOUT_MS = 2000;
+
+/** The sign-in provider failed us (not the token): out for now, or configured so that it cannot work. */
+export class ProviderFault extends Error {
+  constructor(
+    message: string,
+    readonly misconfigured = false,
+  ) {
+    super(message);
+    this.name = "ProviderFault";
+  }
+}
+
+export type ProviderMetadata = { issuer: string; jwksUri: URL };
+
+const MetadataSchema = z.object({ issuer: z.string(), jwks_uri: z.url() });
+
+/** RFC 8414 and OpenID Connect discovery locations for an issuer, in the order tried. */
+function metadataUrls(issuer: string): string[] {
+  const url = new URL(issuer);
+  const path = url.pathname.replace(/\/+$/, "");
+  return [
+    `${url.origin}/.well-known/oauth-authorization-server${path}`,
+    `${url.origin}/.well-known/openid-configuration${path}`,
+    `${url.origin}${path}/.well-known/openid-configuration`,
+  ];
+}
+
+/** Why a call to the provider failed, in a few words: the deadline, or the network's own reason. */
+export function reasonOf(error: unknown, timeoutMs: number): string {
+  if (error instanceof Error && (error.name === "TimeoutError" || error.name === "JWKSTimeout")) {
+    return `no answer within ${timeoutMs / 1000} s`;
+  }
+  const cause = error instanceof Error ? error.cause : undefined;
+  const detail = cause instanceof Error ? cause.message : undefined;
+  const message = error instanceof Error ? error.message : String(error);
+  return detail ? `${message} (${detail})` : message;
+}
+
+/** The issuer's metadata, within `timeoutMs` in all; a `ProviderFault` when it cannot be had or used. */
+export async function fetchMetadata(issuer: string, timeoutMs = METADATA_TIMEOUT_MS): Promise<ProviderMetadata> {
+  const signal = AbortSignal.timeout(timeoutMs);
+  const statuses: string[] = [];
+  for (const url of metadataUrls(issuer)) {
+    let text: string;
+    try {
+      const response = await fetch(url, { headers: { accept: "application/json" }, signal });
+      if (!response.ok) {
+        await response.body?.cancel();
+        statuses.push(`${url}: HTTP ${response.status}`);
+        continue;
+      }
+      text = await response.text();
+    } catch (error) {
+      throw new ProviderFault(`its metadata at ${url}: ${reasonOf(error, timeoutMs)}`);
+    }
+    const parsed = MetadataSchema.safeParse(parseJson(text));
+    if (!parsed.success) {
+      throw new ProviderFault(`AUTH_ISSUER=${issuer}: the metadata at ${url} has no issuer and jwks_uri.`, true);
+    }
+    if (parsed.data.issuer !== issuer) {
+      throw new ProviderFault(
+        `AUTH_ISSUER=${issuer} is not the issuer its metadata names: ${url} says "${parsed.data.issuer}". ` +
+          `Set AUTH_ISSUER to exactly ${parsed.data.issuer}`,
+        true,
+      );
+    }
+    return { issuer: parsed.data.issuer, jwksUri: new URL(parsed.data.jwks_uri) };
+  }
+  // every location answered, none with metadata: a wrong URL unless the provider itself is failing
+  const listed = statuses.join("; ");
+  if (statuses.every((s) => / HTTP 4\d\d$/.test(s))) {
+    throw new ProviderFault(`AUTH_ISSUER=${issuer} has no metadata (${listed}): set it to the issuer's URL`, true);
+  }
+  throw new ProviderFault(`its metadata: ${listed}`);
+}
+
+function parseJson(text: string): unknown {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The start-up check: reads the issuer's metadata once. Undefined when it fits; else the one line to
+ * print, and whether the server must not start (`fatal`: a setting that cannot work) or may (the
+ * provider is out for now; tokens get 503 until it answers).
+ */
+export async function checkIssuer(
+  options: AuthOptions,
+  timeoutMs = METADATA_TIMEOUT_MS,
+): Promise<{ line: string; fatal: boolean } | undefined> {
+  try {
+    await fetchMetadata(options.issuer, timeoutMs);
+    return undefined;
+  } catch (error) {
+    if (!(error instanceof ProviderFault)) throw error;
+    if (error.misconfigured) return { fatal: true, line: `${error.message}.` };
+    return {
+      fatal: false,
+      line: `Sign-in provider ${options.issuer} could not be checked at start (${error.message}); requests with a token get 503 until it answers.`,
+    };
+  }
+}
