@@ -9,6 +9,7 @@ import { createApp } from "./app.js";
 import { envNumber } from "./env-number.js";
 import { setHttpTimeouts } from "./http-timeouts.js";
 import { readAuthOptions, resourceOf } from "./auth/auth-options.js";
+import { checkIssuer } from "./auth/provider-metadata.js";
 import { serverFromEnv } from "./jobs-env.js";
 import { isLoopback, parseHosts, parseOrigins } from "./mcp/http/origin.js";
 
@@ -28,6 +29,12 @@ function setting<T>(read: () => T): T {
 }
 
 const auth = setting(() => readAuthOptions(process.env));
+// the issuer as its metadata names it (RFC 8414): a mismatch ends the start in one line, an outage warns
+const issuerCheck = auth && (await checkIssuer(auth));
+if (issuerCheck) {
+  console.error(issuerCheck.line);
+  if (issuerCheck.fatal) process.exit(1);
+}
 const minIdleSeconds = setting(() => positiveInt("SESSION_MIN_IDLE_SECONDS"));
 const maxSessions = setting(() => positiveInt("MAX_SESSIONS"));
 const maxSessionsPerSubject = setting(() => positiveInt("MAX_SESSIONS_PER_SUBJECT"));

@@ -1,11 +1,12 @@
 /**
  * For sign-in tests: a real OAuth 2.1 / OpenID provider (oidc-provider) on an ephemeral port, with
  * one registered public client, and `signIn`, which walks its PKCE authorization-code flow over
- * HTTP (dev login and consent pages, redirects and cookies by hand) to get an access token; and
- * `startHungListener`, a provider that accepts connections and never answers.
+ * HTTP (dev login and consent pages, redirects and cookies by hand) to get an access token. `hang`
+ * makes it (or only its keys) take requests and never answer; `startHungListener` is a provider that
+ * accepts connections and never answers at all.
  */
 import { createHash, randomBytes } from "node:crypto";
-import { createServer } from "node:http";
+import { createServer, type ServerResponse } from "node:http";
 import { createServer as createTcpServer, type Socket } from "node:net";
 import { exportJWK, generateKeyPair } from "jose";
 import Provider from "oidc-provider";
@@ -24,6 +25,8 @@ export type TestProvider = {
     account: string,
     options: { resource: string; scope?: string; ttlSeconds?: number; claims?: Record<string, unknown> },
   ): Promise<string>;
+  /** From now on, requests for everything, for its keys only (`/jwks`), or for nothing are held unanswered. */
+  hang(part: "everything" | "keys" | "nothing"): void;
   close(): Promise<void>;
 };
 
@@ -84,7 +87,17 @@ export async function startTestProvider(): Promise<TestProvider> {
       },
     },
   });
-  http.on("request", provider.callback());
+  const answer = provider.callback();
+  let hung: "everything" | "keys" | "nothing" = "nothing";
+  const held = new Set<ServerResponse>();
+  http.on("request", (req, res) => {
+    if (hung === "everything" || (hung === "keys" && req.url?.startsWith("/jwks"))) {
+      held.add(res);
+      res.on("close", () => held.delete(res));
+      return;
+    }
+    void answer(req, res);
+  });
 
   return {
     issuer,
@@ -134,7 +147,14 @@ export async function startTestProvider(): Promise<TestProvider> {
       if (!body.access_token) throw new Error(`The token endpoint answered ${token.status}: ${JSON.stringify(body)}`);
       return body.access_token;
     },
-    close: () => new Promise<void>((resolve) => http.close(() => resolve())),
+    hang(part) {
+      hung = part;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of held) res.destroy();
+        http.close(() => resolve());
+      }),
   };
 }
 
