@@ -10,6 +10,8 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
 import { cors } from "hono/cors";
 import { createBearerGate } from "./auth/bearer-gate.js";
+import { createFileLinks, type FileLinkOptions } from "./files/export/file-links.js";
+import { createFileRoute } from "./files/export/file-route.js";
 import type { AuthOptions } from "./auth/auth-options.js";
 import { matchGifts as defaultMatcher } from "./gifts/matcher.js";
 import type { JobService } from "./jobs/job-service.js";
@@ -68,6 +70,8 @@ export type AppOptions = {
   devPace?: boolean;
   /** Sessions kept in Redis, so that any of several instances serves any session (see sessions.ts). */
   sharedSessions?: SharedSessions;
+  /** Download links of files out (GET /files/:token): their key and public origin (link-secret.ts). */
+  fileLinks?: FileLinkOptions;
 };
 
 /** Under @hono/node-server the Node request is at hand; elsewhere it is not. */
@@ -84,6 +88,7 @@ export function createApp(options: AppOptions): App {
     onError = () => {},
   } = options;
   const bearer = auth ? createBearerGate(auth, onError) : undefined;
+  const fileLinks = createFileLinks(options.fileLinks);
   const widget = loadWidget(options.widgetHtmlPath ?? "dist/widget/index.html", options.widgetDomain);
   const shared = createMcpShared({
     jobs,
@@ -92,6 +97,7 @@ export function createApp(options: AppOptions): App {
     onError,
     devPace: options.devPace ?? false,
     security: auth && bearer ? { scopes: auth.scopes, challenge: bearer.challenge } : undefined,
+    fileLinks,
   });
   const mcp = createMcpHttpHandler({
     shared,
@@ -176,6 +182,9 @@ export function createApp(options: AppOptions): App {
     const incoming = c.env?.incoming;
     return mcp.handle(c.req.raw, incoming ? (max) => readNodeBody(incoming, max) : undefined, checked?.auth);
   });
+  // a file out, by the expiring link export_job_result gave; the link is the credential
+  const files = createFileRoute({ jobs, links: fileLinks, onError });
+  app.get("/files/:token", (c) => files(c.req.param("token")));
   if (options.staticDir) app.on(["GET", "HEAD"], "/*", serveStatic({ root: options.staticDir }));
   // pages are read, never posted to
   app.all("*", (c) => {

@@ -6,6 +6,7 @@
  */
 import { serve } from "@hono/node-server";
 import { createApp } from "./app.js";
+import { fileLinksFromEnv } from "./files/export/link-secret.js";
 import { envNumber } from "./env-number.js";
 import { setHttpTimeouts } from "./http-timeouts.js";
 import { readAuthOptions, resourceOf } from "./auth/auth-options.js";
@@ -46,6 +47,7 @@ const namedHosts = [
 const allowedHosts = namedHosts.length === 0 && !isLoopback(host) ? "any" : namedHosts;
 // development only: a request may slow its job down to watch it in the harness
 const devPace = process.env.GIFTGENIUS_DEV === "1";
+const fileLinks = setting(() => fileLinksFromEnv(process.env));
 const { jobs, sharedSessions } = setting(() => serverFromEnv(process.env));
 const { app, close } = createApp({
   jobs,
@@ -59,6 +61,7 @@ const { app, close } = createApp({
   widgetDomain: process.env.WIDGET_DOMAIN || undefined,
   devPace,
   sharedSessions,
+  fileLinks,
   onError: (error) => console.error(error),
 });
 

@@ -21,6 +21,8 @@ export const FILE_LIMITS = {
   chunkBytes: 256 * 1024,
   /** An upload nobody finished or used is dropped this long after its last chunk. */
   abandonedAfterMs: 60 * 60 * 1000,
+  /** Largest file `export_job_result` returns inline (`data`, base64: a third more); larger ones by link only. */
+  maxInlineExportBytes: 12 * 1024 * 1024,
 } as const;
 
 /** The file types the picker offers. */

@@ -4,7 +4,7 @@
  * (tree-shakable, so the widget bundle stays small).
  */
 import * as z from "zod/mini";
-import { HostFileSchema, ReadingSchema, SkippedRowSchema } from "./files.js";
+import { FILE_TOOL, HostFileSchema, ReadingSchema, SkippedRowSchema } from "./files.js";
 import { JobEventSchema, StageSchema } from "./job-events.js";
 import { JobStatusSchema, JobViewSchema } from "./job-view.js";
 
@@ -23,7 +23,8 @@ export const TOOL = {
   waitForJob: "wait_for_job",
   deleteJob: "delete_job",
 } as const;
-export type ToolName = (typeof TOOL)[keyof typeof TOOL];
+/** Every tool's name: the job tools above and the file tools (shared/files.ts). */
+export type ToolName = (typeof TOOL)[keyof typeof TOOL] | (typeof FILE_TOOL)[keyof typeof FILE_TOOL];
 
 export const GiftSchema = z.object({
   id: z.string(),

@@ -34,6 +34,7 @@ import { resolveLimits, type JobLimits } from "./limits.js";
 import { fail, ok, storeUnavailable, unknownJob, type Outcome } from "./outcomes.js";
 import { checkQuotas, createQuota } from "./quotas.js";
 import { createReads } from "./reads.js";
+import { createResultSources, type OpenResult } from "../files/export/result-source.js";
 import { createRelay } from "./relay.js";
 import { stagePlan } from "./runner/stages.js";
 import { jobTexts, type Locale } from "./runner/texts.js";
@@ -55,6 +56,8 @@ export type JobService = {
   getResult(args: z.output<typeof GetJobResultInput>, caller: Caller): Promise<Outcome<GetJobResultResult>>;
   /** The part of the result from person `offset` (default 0), bounded in size, for the result resource. */
   readResult(jobId: string, caller: Caller, offset?: number): Promise<Outcome<JobResultPage>>;
+  /** A result to write into a file: a finished job's, or a running one's people so far (files/export). */
+  openResult: OpenResult;
   /** The access gate's answer alone: `unknown_job` unless `caller` may read the job. */
   checkAccess(jobId: string, caller: Caller): Promise<Outcome<null>>;
   cancel(args: z.infer<typeof CancelJobInput>, caller: Caller): Promise<Outcome<z.infer<typeof CancelJobOutput>>>;
@@ -250,6 +253,7 @@ export function createJobService({
     waitFor: tracked(reads.waitFor),
     getResult: tracked(reads.getResult),
     readResult: tracked(reads.readResult),
+    openResult: tracked(createResultSources(store, gate, ready)),
     checkAccess: tracked(async (jobId: string, caller: Caller) => {
       await ready;
       const gated = await gate(jobId, caller);

@@ -23,6 +23,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import { subjectOf } from "../auth/subject.js";
 import { CATALOG, type CatalogItem } from "../gifts/catalog.js";
+import { createFileLinks, type FileLinks } from "../files/export/file-links.js";
 import type { Caller } from "../jobs/access.js";
 import type { JobService } from "../jobs/job-service.js";
 import type { MatchGifts } from "../gifts/matcher.js";
@@ -42,6 +43,7 @@ import {
 } from "./tool-registry.js";
 import { cancelJobTool } from "./tools/cancel-job.js";
 import { deleteJobTool } from "./tools/delete-job.js";
+import { exportJobResultTool } from "./tools/export-job-result.js";
 import { getJobEventsTool } from "./tools/get-job-events.js";
 import { getJobResultTool } from "./tools/get-job-result.js";
 import { startBulkAnalysisTool } from "./tools/start-bulk-analysis.js";
@@ -66,6 +68,8 @@ export type McpDeps = {
   devPace?: boolean;
   /** With sign-in: the scopes each tool needs and how to ask for them. */
   security?: ToolSecurity;
+  /** Signs the download links of files out; the app serves them (a key of its own by default). */
+  fileLinks?: FileLinks;
 };
 
 /**
@@ -87,6 +91,7 @@ export function createToolSpecs({
   widget,
   catalog = CATALOG,
   devPace = false,
+  fileLinks = createFileLinks(),
 }: Omit<McpDeps, "onError" | "security">): ToolSpec[] {
   const cheapestPrice = Math.min(...catalog.map((i) => i.price));
   return [
@@ -97,6 +102,7 @@ export function createToolSpecs({
     cancelJobTool({ jobs, widget }),
     waitForJobTool({ jobs, widget }),
     deleteJobTool({ jobs, widget }),
+    exportJobResultTool({ jobs, widget, links: fileLinks }),
   ];
 }
 
@@ -128,6 +134,7 @@ function toolContext(extra: Extra): ToolContext {
   return {
     caller: callerOf(extra),
     scopes: extra.authInfo?.scopes,
+    origin: extra.requestInfo?.url?.origin,
     signal: extra.signal,
     meta: extra._meta ?? {},
     progress:

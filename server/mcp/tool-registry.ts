@@ -18,6 +18,8 @@ export type ToolContext = {
   caller: Caller;
   /** Aborted when the request is canceled or its connection closes. */
   signal: AbortSignal;
+  /** The origin the request reached (`http://127.0.0.1:8787`), for links back to this server. */
+  origin?: string;
   /** The request's `_meta` (progress token, the host's hints such as `openai/locale`). */
   meta: Record<string, unknown>;
   /** The scopes of the caller's verified token; undefined while sign-in is off. */

@@ -7,6 +7,7 @@ import {
   TOOL,
   WaitForJobOutput,
 } from "../../shared/tools.js";
+import { FILE_TOOL } from "../../shared/files.js";
 import { CATALOG } from "../gifts/catalog.js";
 import { useTestClient } from "../test-support.js";
 
@@ -27,7 +28,7 @@ const csvOf = (rows: number) =>
 describe("tools/list", () => {
   it("lists every tool with title, description, schemas and annotations", async () => {
     const { tools } = await t.client.listTools();
-    expect(tools.map((t) => t.name).sort()).toEqual(Object.values(TOOL).sort());
+    expect(tools.map((t) => t.name).sort()).toEqual([...Object.values(TOOL), FILE_TOOL.exportResult].sort());
     for (const tool of tools) {
       expect(tool.title).toEqual(expect.any(String));
       expect(tool.description?.length).toBeGreaterThan(20);

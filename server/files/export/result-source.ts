@@ -3,6 +3,7 @@
  * job that has not expired), the people of a finished job, or for a running one those composed so
  * far, read from the store one stored chunk at a time as the file is written, and its skipped rows.
  */
+import { setImmediate as turn } from "node:timers/promises";
 import type { SkippedRow } from "../../../shared/files.js";
 import type { PersonResult } from "../../../shared/tools.js";
 import type { Caller, Gate } from "../../jobs/access.js";
@@ -58,8 +59,11 @@ export function createResultSources(store: JobStore, gate: Gate, ready: Promise<
       if (body === undefined)
         throw new Error(`job ${jobId} was canceled or deleted while its file was written; export it again`);
       const people = decodeChunk(body).slice(0, left);
+      if (people.length === 0) throw new Error(`chunk ${index} of job ${jobId}'s result holds nobody`);
       left -= people.length;
       yield people;
+      // a store that answers within the call (memory, SQLite) would otherwise never let the event loop turn
+      await turn();
     }
   }
 }

@@ -1,0 +1,75 @@
+/**
+ * One file out of a job's result: the picks or the error ledger, as CSV or .xlsx, with its name
+ * and type. The bytes are produced as they are read, from the store, so the same function serves
+ * the tool (which counts them, and may keep them for `data`) and the link (which streams them).
+ */
+import type { ExportInput } from "../../../shared/files.js";
+import type { z } from "zod/mini";
+import { PICKS_HEADER, SKIPPED_HEADER, pickCells, skippedCells, type Cell } from "./columns.js";
+import { CSV_MIME_TYPE, csvFile } from "./csv.js";
+import type { ResultSource } from "./result-source.js";
+import { XLSX_MIME_TYPE, xlsxFile } from "./xlsx.js";
+
+type Format = z.output<typeof ExportInput>["format"];
+export type ExportPart = z.output<typeof ExportInput>["part"];
+
+export type ExportFile = {
+  fileName: string;
+  mimeType: string;
+  /** Rows under the header: people for the picks, rows for the ledger. */
+  rows: number;
+  body(): AsyncGenerator<Uint8Array>;
+};
+
+/** Characters no file system or `Content-Disposition` should get from a job title. */
+const UNSAFE_IN_NAME = /[\\/:*?"<>|\p{Cc}\p{Cf}]+/gu;
+
+/** "holiday gifts for 2,000 people.csv", "2,000명을 위한 추석 선물 (partial).xlsx", "… - skipped rows.csv". */
+function fileNameOf(source: ResultSource, part: ExportPart, format: Format): string {
+  const title = source.title.replace(UNSAFE_IN_NAME, " ").replace(/\s+/g, " ").trim().slice(0, 120) || "gift picks";
+  const suffix = part === "skipped" ? " - skipped rows" : source.partial ? " (partial)" : "";
+  return `${title}${suffix}.${format}`;
+}
+
+async function* pickBatches(source: ResultSource): AsyncGenerator<Cell[][]> {
+  for await (const people of source.people()) yield people.map(pickCells);
+}
+
+async function* ledgerBatches(source: ResultSource): AsyncGenerator<Cell[][]> {
+  const BATCH = 1000;
+  for (let i = 0; i < source.skipped.length; i += BATCH) yield source.skipped.slice(i, i + BATCH).map(skippedCells);
+}
+
+export function exportFile(source: ResultSource, part: ExportPart, format: Format): ExportFile {
+  const picks = part === "picks";
+  const header = picks ? PICKS_HEADER : SKIPPED_HEADER;
+  const batches = () => (picks ? pickBatches(source) : ledgerBatches(source));
+  return {
+    fileName: fileNameOf(source, part, format),
+    mimeType: format === "csv" ? CSV_MIME_TYPE : XLSX_MIME_TYPE,
+    rows: picks ? source.total : source.skipped.length,
+    body:
+      format === "csv"
+        ? () => csvFile(header, batches())
+        : () =>
+            xlsxFile(header, batches(), {
+              sheetName: picks ? "Picks" : "Skipped rows",
+              created: new Date(source.createdAt),
+            }),
+  };
+}
+
+/** A file's bytes read through once: their count, and the bytes themselves when they fit in `keepUpTo`. */
+export async function measureFile(
+  body: AsyncGenerator<Uint8Array>,
+  keepUpTo: number,
+): Promise<{ size: number; bytes?: Buffer }> {
+  let size = 0;
+  let kept: Uint8Array[] | undefined = keepUpTo > 0 ? [] : undefined;
+  for await (const chunk of body) {
+    size += chunk.byteLength;
+    if (size > keepUpTo) kept = undefined; // past the cap the rest is only counted
+    kept?.push(chunk);
+  }
+  return kept ? { size, bytes: Buffer.concat(kept) } : { size };
+}

@@ -1,0 +1,93 @@
+/**
+ * `GET /files/<token>`: the file an expiring link names, written from the store as it is sent,
+ * for the subject the link was issued to, through the job service's access gate. An expired link
+ * gets 410 and any other that opens nothing (forged, damaged, a job deleted or not the subject's)
+ * the same 404, so a link never tells whether a job exists. Files are never cached or sniffed.
+ */
+import type { JobService } from "../../jobs/job-service.js";
+import { exportFile } from "./export-file.js";
+import type { FileLinks } from "./file-links.js";
+
+const GONE = "This download link has expired: links work for 15 minutes. Export the file again for a new link.";
+const NOT_FOUND = "There is no file at this link. Export the file again for a new link.";
+const UNAVAILABLE = "The job store is unreachable for a moment, so the file cannot be written. Try again in a minute.";
+
+const text = (status: number, body: string, headers: Record<string, string> = {}): Response =>
+  new Response(`${body}\n`, {
+    status,
+    headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...headers },
+  });
+
+/** RFC 5987's attr-char: what may stand unencoded in `filename*`. */
+const encodeRfc5987 = (value: string): string =>
+  encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+
+/**
+ * RFC 6266: `filename*` carries the real name in UTF-8 (a Korean title); `filename` a plain ASCII
+ * one for the rare client that reads nothing else.
+ */
+export function contentDisposition(fileName: string): string {
+  const plain = /^[\x20-\x7e]+$/.test(fileName) && !/["\\%]/.test(fileName);
+  const fallback = plain ? fileName : `gift-picks${fileName.slice(fileName.lastIndexOf("."))}`;
+  return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeRfc5987(fileName)}`;
+}
+
+/** The bytes as a web stream that asks for the next piece only when the reader wants it. */
+function streamOf(chunks: AsyncGenerator<Uint8Array>, onError: (error: unknown) => void): ReadableStream<Uint8Array> {
+  return new ReadableStream<Uint8Array>(
+    {
+      async pull(controller) {
+        try {
+          const next = await chunks.next();
+          if (next.done) controller.close();
+          else controller.enqueue(next.value);
+        } catch (error) {
+          onError(error);
+          controller.error(error); // the client sees a cut download, never a short file that looks whole
+        }
+      },
+      async cancel() {
+        await chunks.return(undefined);
+      },
+    },
+    // nothing is written before the first read: a HEAD, or a client that leaves, costs nothing
+    { highWaterMark: 0 },
+  );
+}
+
+export type FileRouteOptions = {
+  jobs: Pick<JobService, "openResult">;
+  links: FileLinks;
+  /** Hears about files that failed while they were written. */
+  onError?: (error: unknown) => void;
+};
+
+/** The handler of `GET /files/:token`, given the token. */
+export function createFileRoute({ jobs, links, onError = () => {} }: FileRouteOptions) {
+  return async (token: string): Promise<Response> => {
+    let verified: Awaited<ReturnType<FileLinks["verify"]>>;
+    try {
+      verified = await links.verify(token);
+    } catch (error) {
+      onError(error); // the key kept in Redis could not be read
+      return text(503, UNAVAILABLE, { "retry-after": "30" });
+    }
+    if (!verified.ok) return verified.why === "expired" ? text(410, GONE) : text(404, NOT_FOUND);
+    const { jobId, subject, format, part } = verified.claims;
+    const opened = await jobs.openResult(jobId, { subject });
+    if (!opened.ok)
+      return opened.error.code === "store_unavailable"
+        ? text(503, UNAVAILABLE, { "retry-after": "30" })
+        : text(404, NOT_FOUND);
+    const file = exportFile(opened.value, part, format);
+    return new Response(streamOf(file.body(), onError), {
+      headers: {
+        "content-type": file.mimeType,
+        "content-disposition": contentDisposition(file.fileName),
+        "cache-control": "no-store, private",
+        "x-content-type-options": "nosniff",
+        "referrer-policy": "no-referrer",
+      },
+    });
+  };
+}

@@ -1,0 +1,78 @@
+/**
+ * `export_job_result`: the picks of a bulk analysis (or its skipped rows) as a CSV or .xlsx file,
+ * with an expiring link to download it; while the job runs, the people composed so far. Called by
+ * the model (hosts that show files a tool returns show the `resource_link`) and by the widget,
+ * which asks for the bytes inline to hand them to its host's download.
+ */
+import { ExportInput, ExportOutput, FILE_LIMITS, FILE_TOOL, type ExportResult } from "../../../shared/files.js";
+import { exportFile, measureFile, type ExportPart } from "../../files/export/export-file.js";
+import type { FileLinks } from "../../files/export/file-links.js";
+import { XLSX_MIME_TYPE } from "../../files/export/xlsx.js";
+import type { JobService } from "../../jobs/job-service.js";
+import { count } from "../../jobs/outcomes.js";
+import { toolMeta, type Widget } from "../../widget.js";
+import { defineTool } from "../tool-registry.js";
+import { failure, success } from "../tool-results.js";
+
+const MB = 1024 * 1024;
+const megabytes = (bytes: number) => `${(bytes / MB).toFixed(bytes < 10 * MB ? 1 : 0)} MB`;
+
+function describeExport(out: ExportResult, part: ExportPart, inlineRefused: boolean): string {
+  const what = out.mimeType === XLSX_MIME_TYPE ? "an .xlsx workbook" : "a CSV file";
+  const rows = `${count(out.rows)} ${part === "skipped" ? "skipped row(s)" : "people"}`;
+  const lines = [
+    `Saved ${rows} as ${what}, "${out.fileName}" (${megabytes(out.size)}). Download it within 15 minutes: ${out.url}`,
+  ];
+  if (out.partial)
+    lines.push(`Job ${out.jobId} is still running: the file holds the people ready so far; export again when it ends.`);
+  if (inlineRefused)
+    lines.push(
+      `The file is over ${megabytes(FILE_LIMITS.maxInlineExportBytes)}, too large to return inline: use the link.`,
+    );
+  return lines.join("\n");
+}
+
+export function exportJobResultTool({ jobs, widget, links }: { jobs: JobService; widget: Widget; links: FileLinks }) {
+  return defineTool({
+    name: FILE_TOOL.exportResult,
+    title: "Export job result",
+    description:
+      "Saves the result of a bulk gift analysis as a file: `part: picks` (one row per person with up to three " +
+      "gifts, each with price, category and reason) or `part: skipped` (the input rows that became no person, " +
+      "with why), as `format: csv` or `xlsx`. Answers with a download link that works for 15 minutes; give it " +
+      "to the person. While the job runs, the file holds the people ready so far (`partial: true`). Leave " +
+      "`inline` false: it returns the file's bytes for the widget.",
+    input: ExportInput,
+    output: ExportOutput,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    meta: toolMeta(widget, { calledByWidget: true }),
+    async run({ jobId, format, part, inline }, { caller, origin }) {
+      const opened = await jobs.openResult(jobId, caller);
+      if (!opened.ok) return failure(opened.error);
+      const file = exportFile(opened.value, part, format);
+      const { size, bytes } = await measureFile(file.body(), inline ? FILE_LIMITS.maxInlineExportBytes : 0);
+      const { url, expiresAt } = await links.issue({ jobId, subject: caller.subject, format, part }, origin);
+      const out: ExportResult = {
+        jobId,
+        fileName: file.fileName,
+        mimeType: file.mimeType,
+        size,
+        rows: file.rows,
+        partial: opened.value.partial,
+        url,
+        expiresAt,
+        ...(bytes ? { data: bytes.toString("base64") } : {}),
+      };
+      return success(out, describeExport(out, part, inline && !bytes), [
+        {
+          type: "resource_link",
+          uri: url,
+          name: file.fileName,
+          title: file.fileName,
+          description: `Download link, valid until ${new Date(expiresAt).toISOString()}.`,
+          mimeType: file.mimeType,
+        },
+      ]);
+    },
+  });
+}
