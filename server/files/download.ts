@@ -96,7 +96,7 @@ export function createDownload(options: DownloadOptions): Download {
         if (response.status >= 300 && response.status < 400) {
           await response.body?.cancel();
           const location = response.headers.get("location");
-          const next = location === null ? undefined : URL.parse(location, url);
+          const next = location === null ? undefined : URL.parse(location, url.href);
           if (next === undefined || next === null || next.origin !== url.origin || hops >= MAX_REDIRECTS) {
             return fail(
               "invalid_arguments",
@@ -150,8 +150,8 @@ export function createDownload(options: DownloadOptions): Download {
   };
 }
 
-/** The body, or undefined as soon as it passes `maxBytes` (the rest is never read). */
-async function readCapped(response: Response, maxBytes: number): Promise<Buffer | undefined> {
+/** A body (a response's or a request's), or undefined as soon as it passes `maxBytes` (the rest is never read). */
+export async function readCapped(response: Pick<Response, "body">, maxBytes: number): Promise<Buffer | undefined> {
   if (response.body === null) return Buffer.alloc(0);
   const reader = response.body.getReader();
   const parts: Uint8Array[] = [];

@@ -1,0 +1,106 @@
+/**
+ * Development only (GIFTGENIUS_DEV=1): this server plays ChatGPT's file service for the harness.
+ * `POST /dev/files` (the file's bytes as the body, its name in `x-file-name`, percent-encoded)
+ * keeps the file in memory for an hour, a bounded number and size of them, and answers the file
+ * object ChatGPT would pass a tool (`download_url` on this server, `file_id`, `file_name`,
+ * `mime_type`); `GET /dev/files/:id` serves it. The origins it was reached at become allowed
+ * download hosts, so the harness's ChatGPT mode sends a real `file` the server really downloads.
+ */
+import { randomBytes } from "node:crypto";
+import { FILE_LIMITS } from "../../shared/files.js";
+import { readCapped } from "./download.js";
+
+export type DevFilesOptions = {
+  now?: () => number;
+  /** How long a file is served (an hour by default). */
+  keepMs?: number;
+  /** Files kept at once; the oldest goes first (20 by default). */
+  maxFiles?: number;
+  /** Bytes kept at once (64 MB by default). */
+  maxTotalBytes?: number;
+};
+
+export type DevFiles = {
+  /** The origins `POST /dev/files` was reached at: this server's own, for the downloader. */
+  readonly origins: ReadonlySet<string>;
+  /** Answers `POST /dev/files` and `GET /dev/files/:id`. */
+  handle(request: Request): Promise<Response>;
+};
+
+/** Twice the largest staff file, so that the harness can hand over a file that is too large, as a person might. */
+const MAX_FILE_BYTES = 2 * FILE_LIMITS.maxFileBytes;
+
+type Kept = { bytes: Buffer; name: string; mimeType: string; keptAt: number };
+
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+
+function nameOf(header: string | null): string {
+  try {
+    return decodeURIComponent(header ?? "").slice(0, 255) || "staff-file";
+  } catch {
+    return header?.slice(0, 255) || "staff-file";
+  }
+}
+
+export function createDevFiles({
+  now = Date.now,
+  keepMs = 60 * 60 * 1000,
+  maxFiles = 20,
+  maxTotalBytes = 64 * 1024 * 1024,
+}: DevFilesOptions = {}): DevFiles {
+  const files = new Map<string, Kept>(); // in insertion order: oldest first
+  const origins = new Set<string>();
+  const evict = (room: number) => {
+    for (const [id, kept] of files) if (kept.keptAt + keepMs <= now()) files.delete(id);
+    let total = [...files.values()].reduce((sum, f) => sum + f.bytes.length, 0);
+    for (const [id, kept] of files) {
+      if (files.size < maxFiles && total + room <= maxTotalBytes) break;
+      files.delete(id);
+      total -= kept.bytes.length;
+    }
+  };
+
+  async function post(request: Request): Promise<Response> {
+    if (Number(request.headers.get("content-length") ?? 0) > MAX_FILE_BYTES) return tooLarge();
+    const bytes = await readCapped(request, MAX_FILE_BYTES);
+    if (bytes === undefined) return tooLarge();
+    if (bytes.length === 0) return json({ error: "empty", message: "The body is empty: send the file's bytes." }, 400);
+    evict(bytes.length);
+    const id = `file-${randomBytes(12).toString("base64url")}`;
+    const name = nameOf(request.headers.get("x-file-name"));
+    const mimeType = request.headers.get("content-type") ?? "application/octet-stream";
+    files.set(id, { bytes, name, mimeType, keptAt: now() });
+    const origin = new URL(request.url).origin;
+    origins.add(origin);
+    return json({ download_url: `${origin}/dev/files/${id}`, file_id: id, file_name: name, mime_type: mimeType });
+  }
+
+  function get(id: string): Response {
+    const kept = files.get(id);
+    if (kept === undefined || kept.keptAt + keepMs <= now()) {
+      return json({ error: "not_found", message: `No file ${id}: files are kept an hour.` }, 404);
+    }
+    return new Response(kept.bytes, {
+      headers: {
+        "content-type": kept.mimeType,
+        "content-length": String(kept.bytes.length),
+        "cache-control": "no-store",
+      },
+    });
+  }
+
+  const tooLarge = () =>
+    json({ error: "too_large", message: `The file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB.` }, 413);
+
+  return {
+    origins,
+    async handle(request) {
+      const path = new URL(request.url).pathname;
+      if (request.method === "POST" && path === "/dev/files") return post(request);
+      const id = /^\/dev\/files\/([\w-]+)$/.exec(path)?.[1];
+      if (request.method === "GET" && id !== undefined) return get(id);
+      return json({ error: "not_found", message: "POST /dev/files with a file, then GET its download_url." }, 404);
+    },
+  };
+}
