@@ -1,14 +1,17 @@
 /**
  * The widget's root: provides the host and the stores, applies theme, height and language, and
- * picks the view from the shape of `toolOutput` (gift cards, a bulk job, or a resumed job).
+ * picks the view from the shape of `toolOutput` (gift cards, a bulk job, a resumed job, or the
+ * file picker when the bulk analysis was asked for without a staff list).
  */
 import { useMemo, useState } from "react";
 import * as z from "zod/mini";
 import { ToolErrorSchema } from "../../shared/errors.js";
+import { AwaitingFileSchema, type AwaitingFile } from "../../shared/files.js";
 import { StartBulkOutput, SuggestGiftsOutput } from "../../shared/tools.js";
 import { BulkJob, type FollowedJob } from "./components/bulk-job.js";
 import { FailureText } from "./components/failure-text.js";
 import { GiftCards } from "./components/gift-cards.js";
+import { StaffFile } from "./components/staff-file.js";
 import { FollowStateSchema, type FollowTuning } from "./follow-job.js";
 import { HostContext, useHost, useHostGlobal, type Host } from "./host.js";
 import { useMessages } from "./i18n.js";
@@ -58,6 +61,7 @@ function Frame({ tuning }: { tuning?: FollowTuning }) {
 type Chosen =
   | { kind: "gifts"; result: z.infer<typeof SuggestGiftsOutput> }
   | { kind: "job"; job: FollowedJob }
+  | { kind: "file"; request: AwaitingFile }
   | { kind: "error"; error: z.infer<typeof ToolErrorSchema> }
   | { kind: "waiting" }
   | { kind: "cancelled" }
@@ -74,6 +78,8 @@ function choose(toolOutput: unknown, widgetState: unknown, cancelled: boolean): 
     return { kind: "job", job: { jobId: saved.data.jobId, stages } };
   }
   if (bulk.success) return { kind: "job", job: { jobId: bulk.data.jobId, stages: bulk.data.stages } };
+  const awaiting = AwaitingFileSchema.safeParse(toolOutput);
+  if (awaiting.success) return { kind: "file", request: awaiting.data };
   const failed = ErrorOutput.safeParse(toolOutput);
   if (failed.success) return { kind: "error", error: failed.data.error };
   if (toolOutput === null) return cancelled ? { kind: "cancelled" } : { kind: "waiting" };
@@ -93,6 +99,8 @@ function Content({ tuning }: { tuning?: FollowTuning }) {
       return <GiftCards result={chosen.result} />;
     case "job":
       return <BulkJob key={chosen.job.jobId} initial={chosen.job} tuning={tuning} />;
+    case "file":
+      return <StaffFile request={chosen.request} tuning={tuning} />;
     case "error":
       return (
         <div className="gg-panel">

@@ -2,6 +2,8 @@
  * A stand-in for the host's `window.openai`, for the widget's tests. It runs jobs from generated
  * event histories (the real reducer gives the status) and answers the widget's tool calls,
  * with faults it can turn on: duplicated, reordered and held-back events, rejected calls, either reply shape.
+ * It also answers the file tools (chunked uploads kept in memory, a preview, exports) and has
+ * `openExternal`, and an `uploadFile` that, like ChatGPT's, takes only images.
  */
 import type { JobEvent, Stage } from "../../shared/job-events.js";
 import { foldJobEvents } from "../../shared/job-reducer.js";
@@ -15,7 +17,16 @@ import {
   URI,
   type PersonResult,
 } from "../../shared/tools.js";
-import type { SkippedRow } from "../../shared/files.js";
+import {
+  BeginUploadInput,
+  ExportInput,
+  FILE_TOOL,
+  PreviewInput,
+  PutChunkInput,
+  type Reading,
+  type SkippedRow,
+  type StaffPreview,
+} from "../../shared/files.js";
 import { DEFAULT_STAGES, jobEvent, jobHistory } from "../../test-kit/job-events.js";
 import { SET_GLOBALS_EVENT } from "../host-globals.js";
 
@@ -43,7 +54,17 @@ type FakeFaults = {
   /** "full" tool results, the older { result: string }, or the two in turn. */
   shape?: "full" | "legacy" | "alternate";
 };
+type FakeFiles = {
+  /** What preview_staff_file answers for a reading; a ready three-row CSV by default. */
+  preview?: (reading: Reading, fileName: string) => StaffPreview;
+  /** put_file_chunk calls (1-based) whose reply is lost after the chunk was kept, as a dropped reply. */
+  dropChunkReplies?: number[];
+  chunkBytes?: number;
+};
 export type FakeHostOptions = {
+  files?: FakeFiles;
+  /** Leave `openExternal` out, as a host without it. */
+  noOpenExternal?: boolean;
   /** The first job is the one in `toolOutput`; later ones are started by start_bulk_gift_analysis. */
   jobs?: FakeJob[];
   faults?: FakeFaults;
@@ -96,6 +117,112 @@ function makePeople(count: number): PersonResult[] {
     budget: 50,
     gifts: [{ id: `g${i}`, name: `Chess set ${i + 1}`, price: 39.5, category: "games", reason: "Likes chess" }],
   }));
+}
+
+/** A ready preview of a three-row CSV: what the fake server understood of `fileName`. */
+export function samplePreview(reading: Reading, fileName: string): StaffPreview {
+  const headers = ["이름", "부서", "관심사", "예산"];
+  return {
+    uploadId: "up-1",
+    fileName,
+    format: "csv",
+    encoding: reading.encoding ?? "euc-kr",
+    encodingCertain: true,
+    separator: ",",
+    sheets: [],
+    sheet: null,
+    headers,
+    columns: { name: 0, department: 1, interests: 2, budget: 3, ...reading.columns },
+    rows: 3,
+    people: 2,
+    sample: [
+      { row: 2, name: "김민준", department: "영업", interests: "커피", budget: "50" },
+      { row: 3, name: "이서연", department: "개발", interests: "등산", budget: "" },
+    ],
+    skipped: [{ row: 4, reason: "No name" }],
+    skippedCount: 1,
+    problems: [],
+    ready: true,
+  };
+}
+
+// jsdom's Blob has no arrayBuffer(); the widget reads files with it, as browsers let it
+if (typeof Blob !== "undefined" && !Blob.prototype.arrayBuffer)
+  Blob.prototype.arrayBuffer = function (this: Blob) {
+    return new Promise<ArrayBuffer>((resolve, reject) => {
+      const reader = new FileReader();
+      reader.onload = () => resolve(reader.result as ArrayBuffer);
+      reader.onerror = () => reject(reader.error ?? new Error("unreadable"));
+      reader.readAsArrayBuffer(this);
+    });
+  };
+
+/** The file tools of the fake server: uploads in chunks kept by (name, size, digest), a preview, exports. */
+function fakeFiles(options: FakeFiles, reply: (s: Record<string, unknown>) => unknown) {
+  type Upload = { uploadId: string; name: string; chunks: number; data: Map<number, string> };
+  const chunkBytes = options.chunkBytes ?? 4;
+  const uploads = new Map<string, Upload>();
+  const state = (u: Upload) => ({
+    uploadId: u.uploadId,
+    chunkBytes,
+    chunks: u.chunks,
+    received: [...u.data.keys()].sort((a, b) => a - b),
+    complete: u.data.size === u.chunks,
+  });
+  const byId = (id: string) => [...uploads.values()].find((u) => u.uploadId === id);
+  let puts = 0;
+  return {
+    /** The bytes the server assembled from an upload's chunks, as text. */
+    assembled: (uploadId: string) => {
+      const u = byId(uploadId);
+      return u
+        ? [...u.data.entries()]
+            .sort(([a], [b]) => a - b)
+            .map(([, d]) => atob(d))
+            .join("")
+        : null;
+    },
+    answer(name: string, raw: Record<string, unknown>): unknown {
+      if (name === FILE_TOOL.beginUpload) {
+        const args = BeginUploadInput.parse(raw);
+        const key = `${args.name}|${args.size}|${args.sha256}`;
+        const u = uploads.get(key) ?? {
+          uploadId: `up-${uploads.size + 1}`,
+          name: args.name,
+          chunks: Math.ceil(args.size / chunkBytes),
+          data: new Map(),
+        };
+        uploads.set(key, u);
+        return reply(state(u));
+      }
+      if (name === FILE_TOOL.putChunk) {
+        const args = PutChunkInput.parse(raw);
+        const u = byId(args.uploadId)!;
+        u.data.set(args.index, args.data);
+        if (options.dropChunkReplies?.includes(++puts)) throw new Error("network connection lost");
+        return reply(state(u));
+      }
+      if (name === FILE_TOOL.preview) {
+        const args = PreviewInput.parse(raw);
+        const u = byId(args.uploadId)!;
+        return reply((options.preview ?? samplePreview)(args.reading ?? {}, u.name));
+      }
+      const args = ExportInput.parse(raw);
+      const fileName = `${args.part}.${args.format}`;
+      return reply({
+        jobId: args.jobId,
+        fileName,
+        mimeType:
+          args.format === "csv" ? "text/csv" : "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
+        size: 9,
+        rows: 1,
+        partial: false,
+        url: `https://files.example/${args.jobId}/${fileName}`,
+        expiresAt: Date.UTC(2030, 0, 1, 15, 30),
+        ...(args.inline ? { data: btoa("name,gift") } : {}),
+      });
+    },
+  };
 }
 
 /** Installs the fake as `window.openai`; `uninstall` removes it. */
@@ -206,7 +333,9 @@ export function installFakeHost(options: FakeHostOptions = {}) {
     Object.assign(openai, globals);
     window.dispatchEvent(new CustomEvent(SET_GLOBALS_EVENT, { detail: { globals } }));
   };
+  const files = fakeFiles(options.files ?? {}, reply);
   const answer = (name: string, args: Record<string, unknown>): unknown => {
+    if ((Object.values(FILE_TOOL) as string[]).includes(name)) return files.answer(name, args);
     if (name === TOOL.getJobEvents) return getEvents(args);
     if (name === TOOL.cancelJob) return cancel(args);
     if (name === TOOL.getJobResult) return getResult(args);
@@ -253,6 +382,18 @@ export function installFakeHost(options: FakeHostOptions = {}) {
     async sendFollowUpMessage(args: { prompt: string }) {
       calls.push({ name: "sendFollowUpMessage", args, at: Date.now() });
     },
+    async uploadFile(file: File) {
+      calls.push({ name: "uploadFile", args: { name: file.name }, at: Date.now() });
+      if (!["image/png", "image/jpeg", "image/webp"].includes(file.type)) throw new Error("Unsupported file type");
+      return { fileId: "file-1" };
+    },
+    ...(options.noOpenExternal
+      ? {}
+      : {
+          openExternal(args: { href: string }) {
+            calls.push({ name: "openExternal", args, at: Date.now() });
+          },
+        }),
   };
   Reflect.set(window, "openai", openai);
 
@@ -268,6 +409,8 @@ export function installFakeHost(options: FakeHostOptions = {}) {
     /** The most get_job_events calls that were ever in flight at once. */
     maxInFlight: () => maxInFlight,
     setGlobals,
+    /** The bytes the fake server assembled from an upload, as text (null for an unknown upload). */
+    assembled: files.assembled,
     uninstall: () => Reflect.deleteProperty(window, "openai"),
   };
 }

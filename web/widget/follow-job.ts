@@ -66,7 +66,11 @@ export function followJob(options: FollowOptions): () => void {
 }
 
 /** Resolves with the call's outcome, a timeout failure, or null once aborted. */
-function race<T>(call: Promise<ToolOutcome<T>>, ms: number, signal: AbortSignal): Promise<ToolOutcome<T> | null> {
+export function race<T>(
+  call: Promise<ToolOutcome<T>>,
+  ms: number,
+  signal: AbortSignal,
+): Promise<ToolOutcome<T> | null> {
   const controller = new AbortController();
   const stop = () => controller.abort();
   signal.addEventListener("abort", stop);

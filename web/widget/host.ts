@@ -6,6 +6,7 @@
  */
 import { createContext, useContext, useSyncExternalStore } from "react";
 import type * as z from "zod/mini";
+import type { ExportResult, FILE_TOOL } from "../../shared/files.js";
 import type { ToolName } from "../../shared/tools.js";
 import type { DisplayMode, Theme } from "../host-globals.js";
 import { createMcpAppsHost } from "./hosts/mcp-apps.js";
@@ -30,10 +31,24 @@ export type HostGlobals = {
   locale: string;
 };
 
+/** Every tool the widget calls: the job tools and the app-only file tools. */
+export type WidgetToolName = ToolName | (typeof FILE_TOOL)[keyof typeof FILE_TOOL];
+
+/**
+ * How a host hands the person a file: "embedded" takes the file's bytes (MCP Apps
+ * `ui/download-file`), "link" opens its URL (ChatGPT's `openExternal`, MCP Apps `ui/open-link`),
+ * "none" leaves the widget to show the link.
+ */
+export type FileDelivery = "embedded" | "link" | "none";
+
 export type Host = {
   getGlobals(): HostGlobals;
   subscribe(listener: () => void): () => void;
-  callTool<T>(name: ToolName, args: Record<string, unknown>, schema: z.ZodMiniType<T>): Promise<ToolOutcome<T>>;
+  callTool<T>(name: WidgetToolName, args: Record<string, unknown>, schema: z.ZodMiniType<T>): Promise<ToolOutcome<T>>;
+  /** What this host offers for files, known once connected. */
+  fileDelivery(): FileDelivery;
+  /** Hands an exported file to the person the host's way; false when the host refused or failed. */
+  deliverFile(file: ExportResult): Promise<boolean>;
   /** Kept across renders where the host keeps widget state (ChatGPT); elsewhere it is dropped. */
   setWidgetState(state: Record<string, unknown>): Promise<void>;
   requestDisplayMode(mode: DisplayMode): Promise<void>;

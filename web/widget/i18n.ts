@@ -4,6 +4,7 @@
  * that locale. Stage labels, messages, summaries and errors come from the server and are shown
  * as they are.
  */
+import type { ColumnKey } from "../../shared/files.js";
 import type { JobStatus, StageView } from "../../shared/job-view.js";
 import { useHostGlobal } from "./host.js";
 
@@ -62,6 +63,35 @@ const en = (f: Formats) => ({
   fullscreen: "Open fullscreen",
   giftsFor: (occasion: string, budget: string) => `Gift ideas for ${occasion}, up to ${budget}`,
   noGifts: "No gifts matched.",
+  fileAsk: (occasion: string, budget: string) => `Choose the staff list for “${occasion}” (${budget} per person).`,
+  dropFile: "Choose a file or drop it here",
+  fileKinds: (limit: number) => `Excel (.xlsx), CSV or TSV, up to ${f.size(limit)}`,
+  tooLarge: (name: string, size: number, limit: number) =>
+    `${name} is ${f.size(size)}; the largest file GiftGenius reads is ${f.size(limit)}. Save it as .xlsx, which is smaller, or remove the columns it does not need.`,
+  emptyFile: (name: string) => `${name} is empty.`,
+  sending: (name: string) => `Sending ${name}…`,
+  upload: "Upload",
+  readingFile: "Reading the file…",
+  otherFile: "Choose another file",
+  start: "Start",
+  encoding: "Encoding",
+  encodingUnsure: "The encoding is a guess: check the names below and choose the right one.",
+  choose: "Choose…",
+  sheet: "Sheet",
+  columns: { name: "Name", department: "Department", interests: "Interests", budget: "Budget" } satisfies Record<
+    ColumnKey,
+    string
+  >,
+  noColumn: "(none)",
+  rowHead: "Row",
+  fileCounts: (rows: number, people: number, skipped: number) =>
+    `${f.count(rows)} rows: ${f.count(people)} people, ${f.count(skipped)} skipped`,
+  separator: (sep: string) => (sep === "\t" ? "tab-separated" : `separated by “${sep}”`),
+  moreSkipped: (n: number) => `and ${f.count(n)} more`,
+  downloadPicks: "Download the picks",
+  downloadSkipped: "Download the skipped rows",
+  fileReady: (name: string) => `${name} is ready.`,
+  linkUntil: (at: number) => `The link works until ${f.time(at)}.`,
   localErrors: {
     unreachable: "The host could not run the tool.",
     timeout: "The host did not answer in time.",
@@ -109,6 +139,31 @@ const ko = (f: Formats): Messages => ({
   fullscreen: "전체 화면으로 열기",
   giftsFor: (occasion, budget) => `${occasion} 선물 추천, 최대 ${budget}`,
   noGifts: "맞는 선물이 없습니다.",
+  fileAsk: (occasion, budget) => `“${occasion}” 선물을 받을 직원 명단 파일을 골라 주세요 (1인당 ${budget}).`,
+  dropFile: "파일을 선택하거나 여기에 끌어다 놓으세요",
+  fileKinds: (limit) => `Excel(.xlsx), CSV, TSV, 최대 ${f.size(limit)}`,
+  tooLarge: (name, size, limit) =>
+    `${name} 파일은 ${f.size(size)}입니다. GiftGenius가 읽는 파일은 최대 ${f.size(limit)}입니다. 더 작은 .xlsx로 저장하거나 필요 없는 열을 지워 주세요.`,
+  emptyFile: (name) => `${name} 파일이 비어 있습니다.`,
+  sending: (name) => `${name} 보내는 중…`,
+  upload: "업로드",
+  readingFile: "파일을 읽는 중…",
+  otherFile: "다른 파일 선택",
+  start: "시작",
+  encoding: "인코딩",
+  encodingUnsure: "인코딩을 추정했습니다. 아래 이름을 확인하고 맞는 인코딩을 골라 주세요.",
+  choose: "선택…",
+  sheet: "시트",
+  columns: { name: "이름", department: "부서", interests: "관심사", budget: "예산" },
+  noColumn: "(없음)",
+  rowHead: "행",
+  fileCounts: (rows, people, skipped) => `${f.count(rows)}행: ${f.count(people)}명, 건너뜀 ${f.count(skipped)}행`,
+  separator: (sep) => (sep === "\t" ? "탭 구분" : `“${sep}” 구분`),
+  moreSkipped: (n) => `외 ${f.count(n)}행`,
+  downloadPicks: "추천 결과 내려받기",
+  downloadSkipped: "건너뛴 행 내려받기",
+  fileReady: (name) => `${name} 파일이 준비되었습니다.`,
+  linkUntil: (at) => `링크는 ${f.time(at)}까지 유효합니다.`,
   localErrors: {
     unreachable: "호스트가 도구를 실행하지 못했습니다.",
     timeout: "호스트가 제때 응답하지 않았습니다.",
@@ -117,13 +172,15 @@ const ko = (f: Formats): Messages => ({
 });
 
 /** A formatter for `locale`, or for English when the host's locale tag is not one Intl knows. */
-function numberFormat(locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat {
+function intl<T>(make: (locale: string) => T, locale: string): T {
   try {
-    return new Intl.NumberFormat(locale, options);
+    return make(locale);
   } catch {
-    return new Intl.NumberFormat("en", options);
+    return make("en");
   }
 }
+const numberFormat = (locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat =>
+  intl((l) => new Intl.NumberFormat(l, options), locale);
 
 /** A price in US dollars, written the locale's way. */
 export function formatPrice(amount: number, locale: string): string {
@@ -133,14 +190,16 @@ export function formatPrice(amount: number, locale: string): string {
 /**
  * How the widget writes numbers for one locale, all through Intl: counts grouped ("40,000"),
  * a number that names something (a row) without grouping, percentages (0–100, whole) and
- * durations as m:ss or h:mm:ss with the locale's digits. (Intl.DurationFormat is not in Node 20,
- * so durations are put together from number parts.)
+ * durations as m:ss or h:mm:ss with the locale's digits (Intl.DurationFormat is not in Node 20,
+ * so durations are put together from number parts), file sizes in megabytes, times of day.
  */
 type Formats = {
   count(n: number): string;
   index(n: number): string;
   percent(value: number): string;
   duration(seconds: number): string;
+  size(bytes: number): string;
+  time(ms: number): string;
 };
 
 function formatsFor(locale: string): Formats {
@@ -148,7 +207,11 @@ function formatsFor(locale: string): Formats {
   const percent = numberFormat(locale, { style: "percent", maximumFractionDigits: 0 });
   const whole = numberFormat(locale, { maximumFractionDigits: 0, useGrouping: false });
   const twoDigits = numberFormat(locale, { minimumIntegerDigits: 2, maximumFractionDigits: 0, useGrouping: false });
+  const megabytes = numberFormat(locale, { style: "unit", unit: "megabyte", maximumFractionDigits: 1 });
+  const time = intl((l) => new Intl.DateTimeFormat(l, { timeStyle: "short" }), locale);
   return {
+    size: (bytes) => megabytes.format(bytes / 1024 / 1024),
+    time: (ms) => time.format(ms),
     count: (n) => count.format(n),
     index: (n) => whole.format(n),
     percent: (value) => percent.format(value / 100),

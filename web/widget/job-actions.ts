@@ -1,9 +1,17 @@
 /**
- * The widget's one-shot job actions: cancel a job, and start the same analysis again after a
- * retryable failure. Each goes through the host bridge and comes back parsed.
+ * The widget's one-shot job actions: cancel a job, and start an analysis (the same one again after
+ * a retryable failure, or one of a file the person uploaded). Each goes through the host bridge
+ * and comes back parsed.
  */
 import * as z from "zod/mini";
-import { CancelJobOutput, StartBulkInput, StartBulkOutput, TOOL, type StartBulkResult } from "../../shared/tools.js";
+import {
+  CancelJobOutput,
+  StartBulkInput,
+  StartBulkOutput,
+  TOOL,
+  type StartBulkArgs,
+  type StartBulkResult,
+} from "../../shared/tools.js";
 import type { Host } from "./host.js";
 import type { ToolOutcome } from "./tool-reply.js";
 
@@ -15,12 +23,12 @@ export function cancelJob(host: Host, jobId: string): Promise<ToolOutcome<Cancel
 }
 
 /** The original arguments of start_bulk_gift_analysis, when the host's `toolInput` holds them. */
-export function originalStartInput(toolInput: unknown): z.infer<typeof StartBulkInput> | null {
+export function originalStartInput(toolInput: unknown): StartBulkArgs | null {
   const parsed = StartBulkInput.safeParse(toolInput);
   return parsed.success ? parsed.data : null;
 }
 
-/** Starts the analysis again with the original arguments; the reply names the new job. */
-export function restartJob(host: Host, input: z.infer<typeof StartBulkInput>): Promise<ToolOutcome<StartBulkResult>> {
+/** Starts an analysis with `input`; the reply names the new job. */
+export function startAnalysis(host: Host, input: StartBulkArgs): Promise<ToolOutcome<StartBulkResult>> {
   return host.callTool(TOOL.startBulk, input, StartBulkOutput);
 }

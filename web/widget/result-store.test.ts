@@ -23,6 +23,8 @@ function resultHost(total: number) {
   const host: Host = {
     getGlobals: () => INITIAL_GLOBALS,
     subscribe: () => () => {},
+    fileDelivery: () => "none",
+    deliverFile: async () => false,
     async callTool<T>(_: string, args: Record<string, unknown>, schema: z.ZodMiniType<T>) {
       const offset = Number(args.offset);
       const limit = Number(args.limit);

@@ -1,13 +1,15 @@
 /**
  * A bulk analysis followed live: starts the follow loop for the current job (stopped on unmount
  * or when the job changes) and, after a retryable failure, starts the same analysis again with
- * the original tool input and follows the new job instead.
+ * the original tool input (or the input that started it, for a job of an uploaded file) and
+ * follows the new job instead.
  */
 import { useEffect, useState } from "react";
 import type { Stage } from "../../../shared/job-events.js";
+import type { StartBulkArgs } from "../../../shared/tools.js";
 import { followJob, type FollowTuning } from "../follow-job.js";
 import { useHost, useHostGlobal } from "../host.js";
-import { originalStartInput, restartJob } from "../job-actions.js";
+import { originalStartInput, startAnalysis } from "../job-actions.js";
 import { useJobViewsApi } from "../job-views.js";
 import type { ToolFailure } from "../tool-reply.js";
 import { FailureText } from "./failure-text.js";
@@ -15,13 +17,19 @@ import { JobPanel } from "./job-panel.js";
 
 /** Which job to follow: from `toolOutput`, or the one widget state names (a retried job). */
 export type FollowedJob = { jobId: string; stages: Stage[] };
-export type BulkJobProps = { initial: FollowedJob; tuning?: FollowTuning };
+export type BulkJobProps = {
+  initial: FollowedJob;
+  /** What started `initial` when it was not the tool input (a file the widget uploaded). */
+  startInput?: StartBulkArgs;
+  tuning?: FollowTuning;
+};
 
 /** Follows `initial` (or the job a retry started) and renders it. */
-export function BulkJob({ initial, tuning }: BulkJobProps) {
+export function BulkJob({ initial, startInput, tuning }: BulkJobProps) {
   const host = useHost();
   const store = useJobViewsApi();
-  const input = originalStartInput(useHostGlobal("toolInput"));
+  const toolInput = originalStartInput(useHostGlobal("toolInput"));
+  const input = startInput ?? toolInput;
   const [job, setJob] = useState(initial);
   const [retrying, setRetrying] = useState(false);
   const [retryError, setRetryError] = useState<ToolFailure | null>(null);
@@ -33,7 +41,7 @@ export function BulkJob({ initial, tuning }: BulkJobProps) {
     if (input === null || retrying) return;
     setRetrying(true);
     setRetryError(null);
-    const reply = await restartJob(host, input);
+    const reply = await startAnalysis(host, input);
     setRetrying(false);
     if (reply.ok) setJob({ jobId: reply.value.jobId, stages: reply.value.stages });
     else setRetryError(reply.error);

@@ -1,14 +1,16 @@
 /**
  * A job's result: while it runs, the people composed so far; once completed, the summary, skipped
  * rows (row and reason), then each person with their gifts, paged in through `get_job_result`
- * ("Show more"), and a way to go fullscreen.
+ * ("Show more"), a way to go fullscreen, and, in both cases, downloads of the picks as files.
  */
 import { useEffect } from "react";
 import { useHost, useHostGlobal } from "../host.js";
 import { formatPrice, useMessages } from "../i18n.js";
 import { followResult, loadNextPage, useResultStore, useResultStoreApi } from "../result-store.js";
 import { GiftList } from "./gift-list.js";
+import { Downloads } from "./downloads.js";
 import { FailureText } from "./failure-text.js";
+import { SkippedRows } from "./skipped-rows.js";
 
 export type JobResultProps = {
   jobId: string;
@@ -49,18 +51,8 @@ export function JobResult({ jobId, summary, running = false, composed = 0 }: Job
           {t.fullscreen}
         </button>
       )}
-      {pages !== undefined && pages.skipped.length > 0 && (
-        <section aria-label={t.skipped}>
-          <h3 className="gg-subtitle">{t.skipped}</h3>
-          <ul className="gg-skipped">
-            {pages.skipped.map((s) => (
-              <li key={s.row}>
-                <strong>{t.row(s.row)}</strong>: {s.reason}
-              </li>
-            ))}
-          </ul>
-        </section>
-      )}
+      <Downloads jobId={jobId} skipped={(pages?.skipped.length ?? 0) > 0} />
+      <SkippedRows rows={pages?.skipped ?? []} />
       {pages !== undefined && pages.total !== null && (
         <p className="gg-muted">{t.people(pages.people.length, pages.total)}</p>
       )}

@@ -4,10 +4,13 @@
  */
 import { useMessages } from "../i18n.js";
 
-export type ProgressBarProps = { percentage: number };
+export type ProgressBarProps = {
+  percentage: number;
+  /** What progresses; the job's progress by default. */ label?: string;
+};
 
 /** Renders `percentage` (0–100) as a bar and a number. */
-export function ProgressBar({ percentage }: ProgressBarProps) {
+export function ProgressBar({ percentage, label }: ProgressBarProps) {
   const t = useMessages();
   const value = Math.round(Math.min(100, Math.max(0, percentage)));
   return (
@@ -15,7 +18,7 @@ export function ProgressBar({ percentage }: ProgressBarProps) {
       <div
         className="gg-bar"
         role="progressbar"
-        aria-label={t.progress}
+        aria-label={label ?? t.progress}
         aria-valuemin={0}
         aria-valuemax={100}
         aria-valuenow={value}

@@ -3,12 +3,13 @@
  * postMessage with the parent frame. `ui/initialize` then `ui/notifications/initialized`; tool
  * input, result and cancellation arrive as notifications; `host-context-changed` updates theme,
  * locale, display mode and size; tools are called with `tools/call` through the host; the widget
- * reports its size with `ui/notifications/size-changed` and answers `ui/resource-teardown`.
+ * reports its size with `ui/notifications/size-changed` and answers `ui/resource-teardown`; files go
+ * out through `ui/download-file` (or `ui/open-link`) where the host lists it in `hostCapabilities`.
  * Written by hand rather than with the package's `App` class, which brings zod and the SDK's
  * protocol layer into the bundle (about 111 KB gzipped, more than the whole widget).
  */
 import { DISPLAY_MODES, type DisplayMode } from "../../host-globals.js";
-import { createGlobals, INITIAL_GLOBALS, type Host, type HostGlobals } from "../host.js";
+import { createGlobals, INITIAL_GLOBALS, type FileDelivery, type Host, type HostGlobals } from "../host.js";
 import { isRecord, localFailure, readToolReply } from "../tool-reply.js";
 import { observeSize } from "./size.js";
 
@@ -67,6 +68,7 @@ export function createMcpAppsHost(win: Window, port: Port = parentPort(win)): Ho
   const teardown = new Set<() => void>();
   let nextId = 1;
   let stopSize = () => {};
+  let delivery: FileDelivery = "none";
 
   function request(method: string, params: unknown): Promise<{ result?: unknown; error?: unknown }> {
     const id = nextId++;
@@ -128,6 +130,8 @@ export function createMcpAppsHost(win: Window, port: Port = parentPort(win)): Ho
       timeout,
     ]);
     if (reply === null || !isRecord(reply.result)) return false;
+    const caps = isRecord(reply.result.hostCapabilities) ? reply.result.hostCapabilities : {};
+    delivery = caps.downloadFile ? "embedded" : caps.openLinks ? "link" : "none";
     globals.update({ ...fromContext(reply.result.hostContext), connection: "ready" });
     notify("ui/notifications/initialized");
     stopSize = observeSize(win, (size) => notify("ui/notifications/size-changed", size));
@@ -148,6 +152,21 @@ export function createMcpAppsHost(win: Window, port: Port = parentPort(win)): Ho
         return { ok: false, error: localFailure("unreachable", message) };
       }
       return readToolReply(reply.result, schema);
+    },
+    fileDelivery: () => delivery,
+    async deliverFile(file) {
+      if (delivery === "none" || !(await connected)) return false;
+      const reply =
+        delivery === "link"
+          ? await request("ui/open-link", { url: file.url })
+          : await request("ui/download-file", {
+              contents: [
+                file.data === undefined
+                  ? { type: "resource_link", uri: file.url, name: file.fileName, mimeType: file.mimeType }
+                  : { type: "resource", resource: { uri: file.url, mimeType: file.mimeType, blob: file.data } },
+              ],
+            });
+      return reply.error === undefined && !(isRecord(reply.result) && reply.result.isError === true);
     },
     async setWidgetState() {
       // the standard keeps no widget state: a widget shown again reads its job from the events

@@ -1,7 +1,8 @@
 /**
  * The host adapter for ChatGPT's `window.openai` (the Apps SDK surface): globals from its fields
  * and the `openai:set_globals` event, tool calls through `callTool`, and the extras the standard
- * lacks, each feature-detected: widget state, `notifyIntrinsicHeight`, `requestDisplayMode`.
+ * lacks, each feature-detected: widget state, `notifyIntrinsicHeight`, `requestDisplayMode`,
+ * `openExternal` (how an exported file reaches the person).
  */
 import { DISPLAY_MODES, SET_GLOBALS_EVENT, type DisplayMode } from "../../host-globals.js";
 import { createGlobals, INITIAL_GLOBALS, type Host, type HostGlobals } from "../host.js";
@@ -66,6 +67,15 @@ export function createOpenAiHost(win: Window): Host {
         return readToolReply(await invoke("callTool", name, args), schema);
       } catch (e) {
         return { ok: false, error: localFailure("unreachable", e instanceof Error ? e.message : String(e)) };
+      }
+    },
+    fileDelivery: () => (typeof openai().openExternal === "function" ? "link" : "none"),
+    async deliverFile(file) {
+      try {
+        await invoke("openExternal", { href: file.url });
+        return true;
+      } catch {
+        return false;
       }
     },
     async setWidgetState(state) {

@@ -1,0 +1,69 @@
+/**
+ * Download buttons under a result (finished, or partial while it is composed): the picks as CSV
+ * or Excel, and the skipped rows when there are any. What the host did is said plainly; where it
+ * could not take the file, its link is shown with the time it stops working.
+ */
+import { useState } from "react";
+import { downloadResult, type Download, type ExportFormat, type ExportPart } from "../downloads.js";
+import { useHost } from "../host.js";
+import { useMessages } from "../i18n.js";
+import type { ToolOutcome } from "../tool-reply.js";
+import { FailureText } from "./failure-text.js";
+
+export type DownloadsProps = { jobId: string; skipped: boolean };
+
+const FORMATS: [ExportFormat, string][] = [
+  ["csv", "CSV"],
+  ["xlsx", "Excel (.xlsx)"],
+];
+
+export function Downloads({ jobId, skipped }: DownloadsProps) {
+  const t = useMessages();
+  const host = useHost();
+  const [busy, setBusy] = useState(false);
+  const [outcome, setOutcome] = useState<ToolOutcome<Download> | null>(null);
+  const run = async (format: ExportFormat, part: ExportPart) => {
+    setBusy(true);
+    setOutcome(null);
+    setOutcome(await downloadResult(host, jobId, format, part));
+    setBusy(false);
+  };
+  const group = (label: string, part: ExportPart) => (
+    <div role="group" aria-label={label} className="gg-downloads">
+      <span className="gg-muted">{label}</span>
+      {FORMATS.map(([format, name]) => (
+        <button
+          key={format}
+          type="button"
+          className="gg-button gg-secondary"
+          disabled={busy}
+          onClick={() => void run(format, part)}
+        >
+          {name}
+        </button>
+      ))}
+    </div>
+  );
+  const file = outcome?.ok ? outcome.value.file : null;
+  return (
+    <>
+      {group(t.downloadPicks, "picks")}
+      {skipped && group(t.downloadSkipped, "skipped")}
+      {file && (
+        <p role="status">
+          {outcome?.ok && outcome.value.delivered ? (
+            t.fileReady(file.fileName)
+          ) : (
+            <>
+              <a href={file.url} target="_blank" rel="noreferrer" download={file.fileName}>
+                {file.fileName}
+              </a>{" "}
+              <span className="gg-muted">{t.linkUntil(file.expiresAt)}</span>
+            </>
+          )}
+        </p>
+      )}
+      {outcome && !outcome.ok && <FailureText error={outcome.error} />}
+    </>
+  );
+}

@@ -1,0 +1,148 @@
+/**
+ * What the server understood of an uploaded staff file, before the job starts: how it read it
+ * (format, encoding, separator, sheet), a select per column over the file's headers, the first
+ * rows, the counts, the rows that will be skipped and what must be settled first. A changed
+ * select asks for the preview again; Start is offered once nothing is left to settle.
+ */
+import { COLUMN_KEYS, type Reading, type StaffPreview, type TextEncoding } from "../../../shared/files.js";
+import { useMessages } from "../i18n.js";
+import type { ToolFailure } from "../tool-reply.js";
+import { FailureText } from "./failure-text.js";
+import { SkippedRows } from "./skipped-rows.js";
+
+const ENCODINGS: Record<TextEncoding, string> = {
+  "utf-8": "UTF-8",
+  "utf-16le": "UTF-16 LE",
+  "utf-16be": "UTF-16 BE",
+  "euc-kr": "CP949 / EUC-KR",
+  "windows-1252": "Windows-1252",
+};
+
+export type FilePreviewProps = {
+  preview: StaffPreview | null;
+  reading: Reading;
+  busy: boolean;
+  error: ToolFailure | null;
+  onReading(reading: Reading): void;
+  onStart(): void;
+  onBack(): void;
+};
+
+type ChoiceProps = { label: string; value: string; options: [string, string][]; onChange(value: string): void };
+
+function Choice({ label, value, options, onChange }: ChoiceProps) {
+  return (
+    <label className="gg-field">
+      {label}
+      <select value={value} onChange={(e) => onChange(e.target.value)}>
+        {options.map(([v, text]) => (
+          <option key={v} value={v}>
+            {text}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+export function FilePreview({ preview: p, reading, busy, error, onReading, onStart, onBack }: FilePreviewProps) {
+  const t = useMessages();
+  // an encoding that was only guessed is asked for: picking even the guessed one confirms it
+  const unsure = p !== null && !p.encodingCertain && reading.encoding === undefined;
+  return (
+    <section className="gg-panel" aria-busy={busy}>
+      <header className="gg-head">
+        <h2 className="gg-title">{p?.fileName ?? t.readingFile}</h2>
+        {p && (
+          <p className="gg-status">
+            {[
+              p.format === "xlsx" ? "Excel" : "CSV",
+              p.encoding && ENCODINGS[p.encoding],
+              p.separator && t.separator(p.separator),
+            ]
+              .filter(Boolean)
+              .join(" · ")}
+          </p>
+        )}
+      </header>
+      {p && (
+        <>
+          <p>{t.fileCounts(p.rows, p.people, p.skippedCount)}</p>
+          <div className="gg-fields">
+            {p.format === "csv" && (
+              <Choice
+                label={t.encoding}
+                value={unsure ? "" : (p.encoding ?? "")}
+                options={[...(unsure ? [["", t.choose] as [string, string]] : []), ...Object.entries(ENCODINGS)]}
+                onChange={(v) => onReading({ ...reading, encoding: v as TextEncoding })}
+              />
+            )}
+            {p.format === "xlsx" && p.sheets.length > 0 && (
+              <Choice
+                label={t.sheet}
+                value={p.sheet ?? ""}
+                options={p.sheets.map((s) => [s, s])}
+                onChange={(sheet) => onReading({ sheet })}
+              />
+            )}
+            {COLUMN_KEYS.map((key) => (
+              <Choice
+                key={key}
+                label={t.columns[key]}
+                value={String(p.columns[key])}
+                options={[
+                  ["-1", t.noColumn],
+                  ...p.headers.map((h, i): [string, string] => [String(i), h || `#${i + 1}`]),
+                ]}
+                onChange={(v) => onReading({ ...reading, columns: { ...p.columns, [key]: Number(v) } })}
+              />
+            ))}
+          </div>
+          {unsure && <p className="gg-hint">{t.encodingUnsure}</p>}
+          <div className="gg-scroll">
+            <table className="gg-table">
+              <thead>
+                <tr>
+                  <th>{t.rowHead}</th>
+                  {COLUMN_KEYS.map((key) => (
+                    <th key={key}>{t.columns[key]}</th>
+                  ))}
+                </tr>
+              </thead>
+              <tbody>
+                {p.sample.map((r) => (
+                  <tr key={r.row}>
+                    <td>{r.row}</td>
+                    {COLUMN_KEYS.map((key) => (
+                      <td key={key}>{r[key]}</td>
+                    ))}
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </div>
+          <SkippedRows rows={p.skipped} more={p.skippedCount - p.skipped.length} />
+          {p.problems.length > 0 && (
+            <ul className="gg-error" role="alert">
+              {p.problems.map((problem) => (
+                <li key={problem}>{problem}</li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
+      {busy && <p className="gg-muted">{t.loading}</p>}
+      {error && <FailureText error={error} />}
+      <div className="gg-actions">
+        {p && (
+          <button type="button" className="gg-button" disabled={busy || !p.ready} onClick={onStart}>
+            {t.start}
+          </button>
+        )}
+        <button type="button" className="gg-button gg-secondary" onClick={onBack}>
+          {t.otherFile}
+        </button>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,27 @@
+/**
+ * The rows of a staff list that become no person, each with its row number and why: in a file's
+ * preview before the job starts, and in the job's result. `more` counts those not listed.
+ */
+import type { SkippedRow } from "../../../shared/files.js";
+import { useMessages } from "../i18n.js";
+
+export type SkippedRowsProps = { rows: SkippedRow[]; more?: number };
+
+/** Nothing when no row is skipped. */
+export function SkippedRows({ rows, more = 0 }: SkippedRowsProps) {
+  const t = useMessages();
+  if (rows.length === 0) return null;
+  return (
+    <section aria-label={t.skipped}>
+      <h3 className="gg-subtitle">{t.skipped}</h3>
+      <ul className="gg-skipped">
+        {rows.map((s) => (
+          <li key={s.row}>
+            <strong>{t.row(s.row)}</strong>: {s.reason}
+          </li>
+        ))}
+        {more > 0 && <li className="gg-muted">{t.moreSkipped(more)}</li>}
+      </ul>
+    </section>
+  );
+}

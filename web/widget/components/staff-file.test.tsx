@@ -1,0 +1,221 @@
+// @vitest-environment jsdom
+/**
+ * The staff file from the widget's picker to its job, over the fake host: a file over the limit
+ * refused before a byte is sent, chunks sent once and only the missing ones after a failed upload
+ * is tried again, a preview whose selects ask again with the person's reading, and Start calling
+ * start_bulk_gift_analysis with the upload and that reading, then following the new job.
+ */
+import { render, screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { FILE_TOOL, type AwaitingFile } from "../../../shared/files.js";
+import { TOOL } from "../../../shared/tools.js";
+import { App } from "../app.js";
+import { installFakeHost, samplePreview, type FakeHost, type FakeHostOptions } from "../fake-host.js";
+import type { FollowTuning } from "../follow-job.js";
+import { createHost, type Host } from "../host.js";
+
+const FAST: FollowTuning = { waitMs: 0, backoff: { baseMs: 1, maxMs: 4 }, idleMs: 1, callTimeoutMs: 2000 };
+const SLOW = { timeout: 4000 };
+const REQUEST: AwaitingFile = {
+  awaitingFile: true,
+  occasion: "Year-end",
+  budgetPerPerson: 60,
+  maxFileBytes: 16 * 1024 * 1024,
+};
+/** 31 bytes of UTF-8: eight chunks of 4 bytes in the fake server. */
+const CSV = "이름,부서\n김민준,영업\n";
+
+beforeEach(() => Reflect.set(globalThis, "IS_REACT_ACT_ENVIRONMENT", false));
+let fake: FakeHost;
+let host: Host;
+afterEach(() => {
+  host?.dispose();
+  fake?.uninstall();
+});
+
+function mount(options: FakeHostOptions = {}) {
+  fake = installFakeHost({ toolOutput: REQUEST, toolInput: { occasion: "Year-end", budgetPerPerson: 60 }, ...options });
+  host = createHost();
+  return render(<App host={host} tuning={FAST} />);
+}
+const fileInput = () => document.querySelector<HTMLInputElement>('input[type="file"]')!;
+const choose = (file: File) => userEvent.upload(fileInput(), file);
+const fileCalls = () => fake.calls.filter((c) => (Object.values(FILE_TOOL) as string[]).includes(c.name));
+const staffFile = () => new File([CSV], "staff.csv", { type: "text/csv" });
+
+describe("the file picker", () => {
+  it("refuses a file over the limit before sending a byte, with the limit in words", async () => {
+    mount();
+    expect(screen.getByText("Choose a file or drop it here")).toBeTruthy();
+    expect(screen.getByText("Excel (.xlsx), CSV or TSV, up to 16 MB")).toBeTruthy();
+    expect(fileInput().accept).toContain(".xlsx");
+    await choose(new File([new Uint8Array(50 * 1024 * 1024)], "staff.xlsx"));
+    const alert = await screen.findByRole("alert");
+    expect(alert.textContent).toMatch(/^staff\.xlsx is 50 MB; the largest file GiftGenius reads is 16 MB\./);
+    expect(fileCalls()).toEqual([]);
+  });
+
+  it("says so in Korean too, and refuses an empty file", async () => {
+    mount({ locale: "ko-KR" });
+    expect(screen.getByText("파일을 선택하거나 여기에 끌어다 놓으세요")).toBeTruthy();
+    await choose(new File([new Uint8Array(20 * 1024 * 1024)], "명단.csv"));
+    expect((await screen.findByRole("alert")).textContent).toMatch(/^명단\.csv 파일은 20MB입니다\. .*최대 16MB/);
+    await choose(new File([], "빈.csv"));
+    expect((await screen.findByRole("alert")).textContent).toBe("빈.csv 파일이 비어 있습니다.");
+    expect(fileCalls()).toEqual([]);
+  });
+});
+
+describe("the upload", () => {
+  it("sends each chunk once, checks the digest, and asks for the preview", async () => {
+    mount();
+    await choose(staffFile());
+    expect(await screen.findByText("staff.csv", {}, SLOW)).toBeTruthy();
+    const [begin] = fake.argsOf(FILE_TOOL.beginUpload);
+    const bytes = new TextEncoder().encode(CSV);
+    const digest = Buffer.from(await crypto.subtle.digest("SHA-256", bytes)).toString("hex");
+    expect(begin).toEqual({ name: "staff.csv", size: bytes.length, sha256: digest, mimeType: "text/csv" });
+    expect(fake.argsOf(FILE_TOOL.putChunk).map((a) => a.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
+    expect(new TextDecoder().decode(Uint8Array.from(fake.assembled("up-1")!, (c) => c.charCodeAt(0)))).toBe(CSV);
+    expect(fake.argsOf(FILE_TOOL.preview)).toEqual([{ uploadId: "up-1", reading: {} }]);
+    // ChatGPT's uploadFile takes images only: a staff list never goes through it
+    expect(fake.argsOf("uploadFile")).toEqual([]);
+  });
+
+  it("retries a lost chunk reply, and after it gives up sends only the missing chunks when tried again", async () => {
+    // the third put's reply is lost five times running: the server kept chunk 2, the widget gave up
+    mount({ files: { dropChunkReplies: [3, 4, 5, 6, 7] } });
+    await choose(staffFile());
+    const retry = await screen.findByRole("button", { name: "Try again" }, SLOW);
+    expect(screen.getByRole("progressbar", { name: "Upload" }).getAttribute("aria-valuenow")).toBe("25");
+    expect(fake.argsOf(FILE_TOOL.putChunk).map((a) => a.index)).toEqual([0, 1, 2, 2, 2, 2, 2]);
+    await userEvent.click(retry);
+    expect(await screen.findByText("staff.csv", {}, SLOW)).toBeTruthy();
+    expect(fake.argsOf(FILE_TOOL.beginUpload)).toHaveLength(2);
+    expect(fake.argsOf(FILE_TOOL.putChunk).map((a) => a.index)).toEqual([0, 1, 2, 2, 2, 2, 2, 3, 4, 5, 6, 7]);
+    expect(new TextDecoder().decode(Uint8Array.from(fake.assembled("up-1")!, (c) => c.charCodeAt(0)))).toBe(CSV);
+  });
+
+  it("resumes a file chosen again after the widget went away, sending only what is missing", async () => {
+    const first = mount({ files: { dropChunkReplies: [4, 5, 6, 7, 8] } });
+    await choose(staffFile());
+    await screen.findByRole("button", { name: "Try again" }, SLOW);
+    first.unmount();
+    host.dispose();
+    // the same fake server, a new widget: the person picks the same file again
+    host = createHost();
+    render(<App host={host} tuning={FAST} />);
+    await choose(staffFile());
+    expect(await screen.findByText("staff.csv", {}, SLOW)).toBeTruthy();
+    expect(fake.argsOf(FILE_TOOL.putChunk).map((a) => a.index)).toEqual([0, 1, 2, 3, 3, 3, 3, 3, 4, 5, 6, 7]);
+  });
+});
+
+describe("the preview", () => {
+  async function preview(options: FakeHostOptions = {}) {
+    mount(options);
+    await choose(staffFile());
+    await screen.findByText("staff.csv", {}, SLOW);
+  }
+
+  it("shows what the server understood: how it read the file, the columns, the first rows, the counts and the skipped rows", async () => {
+    await preview();
+    expect(screen.getByText("CSV · CP949 / EUC-KR · separated by “,”")).toBeTruthy();
+    expect(screen.getByText("3 rows: 2 people, 1 skipped")).toBeTruthy();
+    expect((screen.getByLabelText("Name") as HTMLSelectElement).selectedOptions[0].textContent).toBe("이름");
+    const rows = within(screen.getByRole("table")).getAllByRole("row");
+    expect(rows.map((r) => r.textContent)).toEqual([
+      "RowNameDepartmentInterestsBudget",
+      "2김민준영업커피50",
+      "3이서연개발등산",
+    ]);
+    expect(screen.getByText("Row 4")).toBeTruthy();
+    expect(screen.getByText(/No name/)).toBeTruthy();
+    expect((screen.getByRole("button", { name: "Start" }) as HTMLButtonElement).disabled).toBe(false);
+  });
+
+  it("asks again with the person's reading when a select changes", async () => {
+    await preview();
+    await userEvent.selectOptions(screen.getByLabelText("Department"), "(none)");
+    await waitFor(() => expect(fake.argsOf(FILE_TOOL.preview)).toHaveLength(2));
+    expect(fake.argsOf(FILE_TOOL.preview)[1]).toEqual({
+      uploadId: "up-1",
+      reading: { columns: { name: 0, department: -1, interests: 2, budget: 3 } },
+    });
+    await waitFor(() => expect((screen.getByLabelText("Department") as HTMLSelectElement).value).toBe("-1"));
+    await userEvent.selectOptions(screen.getByLabelText("Encoding"), "UTF-8");
+    await waitFor(() => expect(fake.argsOf(FILE_TOOL.preview)).toHaveLength(3));
+    expect(fake.argsOf(FILE_TOOL.preview)[2].reading).toEqual({
+      encoding: "utf-8",
+      columns: { name: 0, department: -1, interests: 2, budget: 3 },
+    });
+  });
+
+  it("asks for an encoding it could only guess, lists the problems and offers no Start until they are settled", async () => {
+    await preview({
+      files: {
+        preview: (reading, name) => ({
+          ...samplePreview(reading, name),
+          encodingCertain: reading.encoding !== undefined,
+          problems: reading.encoding ? [] : ["The encoding could not be told."],
+          ready: reading.encoding !== undefined,
+        }),
+      },
+    });
+    const encoding = screen.getByLabelText("Encoding") as HTMLSelectElement;
+    expect(encoding.value).toBe("");
+    expect(screen.getByText(/The encoding is a guess/)).toBeTruthy();
+    expect(screen.getByRole("alert").textContent).toBe("The encoding could not be told.");
+    expect((screen.getByRole("button", { name: "Start" }) as HTMLButtonElement).disabled).toBe(true);
+    // choosing the guessed encoding confirms it
+    await userEvent.selectOptions(encoding, "CP949 / EUC-KR");
+    await waitFor(() =>
+      expect((screen.getByRole("button", { name: "Start" }) as HTMLButtonElement).disabled).toBe(false),
+    );
+    expect(fake.argsOf(FILE_TOOL.preview).at(-1)?.reading).toEqual({ encoding: "euc-kr" });
+    expect(screen.queryByRole("alert")).toBeNull();
+  });
+
+  it("offers a sheet select for a workbook", async () => {
+    await preview({
+      files: {
+        preview: (reading, name) => ({
+          ...samplePreview(reading, name),
+          format: "xlsx",
+          encoding: null,
+          separator: null,
+          sheets: ["직원", "요약"],
+          sheet: reading.sheet ?? "직원",
+        }),
+      },
+    });
+    expect(screen.queryByLabelText("Encoding")).toBeNull();
+    await userEvent.selectOptions(screen.getByLabelText("Sheet"), "요약");
+    await waitFor(() => expect(fake.argsOf(FILE_TOOL.preview).at(-1)?.reading).toEqual({ sheet: "요약" }));
+  });
+
+  it("starts the analysis of the upload as read, then follows the new job", async () => {
+    await preview();
+    await userEvent.selectOptions(screen.getByLabelText("Budget"), "(none)");
+    await waitFor(() => expect((screen.getByLabelText("Budget") as HTMLSelectElement).value).toBe("-1"));
+    await userEvent.click(screen.getByRole("button", { name: "Start" }));
+    expect(await screen.findByText("Completed", {}, SLOW)).toBeTruthy();
+    expect(fake.argsOf(TOOL.startBulk)).toEqual([
+      {
+        uploadId: "up-1",
+        reading: { columns: { name: 0, department: 1, interests: 2, budget: -1 } },
+        occasion: "Year-end",
+        budgetPerPerson: 60,
+        locale: "en-US",
+      },
+    ]);
+    expect(fake.argsOf(TOOL.getJobEvents).at(-1)).toMatchObject({ jobId: "job-2" });
+    expect(fake.argsOf("setWidgetState").at(-1)).toMatchObject({ state: { jobId: "job-2" } });
+  });
+
+  it("goes back to the picker on Choose another file", async () => {
+    await preview();
+    await userEvent.click(screen.getByRole("button", { name: "Choose another file" }));
+    expect(screen.getByText("Choose a file or drop it here")).toBeTruthy();
+  });
+});

@@ -1,0 +1,66 @@
+/**
+ * The bulk analysis asked for without a staff list: the person picks a file, watches it upload,
+ * checks the preview and starts; the job is then followed as any other (<BulkJob>), "Try again"
+ * included. One flow store per request (file-flow.ts); this only selects and renders.
+ */
+import { useEffect, useState } from "react";
+import { useStore } from "zustand";
+import type { AwaitingFile } from "../../../shared/files.js";
+import { chooseFile, createFileFlow, readFile, startFromFile } from "../file-flow.js";
+import type { FollowTuning } from "../follow-job.js";
+import { useHost, useHostGlobal } from "../host.js";
+import { useMessages } from "../i18n.js";
+import { BulkJob } from "./bulk-job.js";
+import { FailureText } from "./failure-text.js";
+import { FilePicker, fileLimit } from "./file-picker.js";
+import { FilePreview } from "./file-preview.js";
+import { ProgressBar } from "./progress-bar.js";
+
+export type StaffFileProps = { request: AwaitingFile; tuning?: FollowTuning };
+
+export function StaffFile({ request, tuning }: StaffFileProps) {
+  const t = useMessages();
+  const host = useHost();
+  const locale = useHostGlobal("locale");
+  const [store] = useState(createFileFlow);
+  const flow = useStore(store, (s) => s.flow);
+  // going away stops an upload in flight (the flow leaves its upload step)
+  useEffect(() => () => store.getState().dispatch({ type: "pick" }), [store]);
+  const back = () => store.getState().dispatch({ type: "pick" });
+  const upload = (file: File) =>
+    void chooseFile(host, store, file, fileLimit(request), { backoff: tuning?.backoff, random: tuning?.random });
+
+  switch (flow.step) {
+    case "pick":
+      return <FilePicker request={request} refused={flow.refused} onFile={upload} />;
+    case "upload":
+      return (
+        <section className="gg-panel" aria-busy={flow.error === null}>
+          <h2 className="gg-title">{t.sending(flow.file.name)}</h2>
+          <ProgressBar percentage={flow.chunks > 0 ? (flow.received / flow.chunks) * 100 : 0} label={t.upload} />
+          {flow.error && <FailureText error={flow.error} />}
+          <div className="gg-actions">
+            {flow.error && (
+              <button type="button" className="gg-button" onClick={() => upload(flow.file)}>
+                {t.tryAgain}
+              </button>
+            )}
+            <button type="button" className="gg-button gg-secondary" onClick={back}>
+              {t.otherFile}
+            </button>
+          </div>
+        </section>
+      );
+    case "preview":
+      return (
+        <FilePreview
+          {...flow}
+          onReading={(reading) => void readFile(host, store, reading)}
+          onStart={() => void startFromFile(host, store, request, locale)}
+          onBack={back}
+        />
+      );
+    case "job":
+      return <BulkJob initial={flow.job} startInput={flow.input} tuning={tuning} />;
+  }
+}

@@ -1,0 +1,150 @@
+/**
+ * A staff file from the picker to its job: a pure reducer over the steps (pick → upload → preview
+ * → job), a zustand store that only dispatches, and the actions that call the host (upload,
+ * preview with the person's reading, start). Replies that arrive for a file or a reading no longer
+ * current are ignored by the reducer, so a quick second choice always wins.
+ */
+import { createStore, type StoreApi } from "zustand/vanilla";
+import {
+  FILE_TOOL,
+  StaffPreviewSchema,
+  type AwaitingFile,
+  type Reading,
+  type StaffPreview,
+} from "../../shared/files.js";
+import type { StartBulkArgs } from "../../shared/tools.js";
+import type { FollowedJob } from "./components/bulk-job.js";
+import type { Host } from "./host.js";
+import { startAnalysis } from "./job-actions.js";
+import { localFailure, type ToolFailure } from "./tool-reply.js";
+import { uploadFile, type UploadOptions } from "./upload.js";
+
+export type FileFlowState =
+  | { step: "pick"; refused: { name: string; size: number } | null; error: ToolFailure | null }
+  | { step: "upload"; file: File; received: number; chunks: number; error: ToolFailure | null }
+  | {
+      step: "preview";
+      uploadId: string;
+      /** How the person asked the file to be read; the preview shown is for it once `busy` is over. */
+      reading: Reading;
+      preview: StaffPreview | null;
+      busy: boolean;
+      error: ToolFailure | null;
+    }
+  | { step: "job"; job: FollowedJob; input: StartBulkArgs };
+
+type FileAction =
+  | { type: "pick"; refused?: { name: string; size: number } }
+  | { type: "upload"; file: File }
+  | { type: "progress"; file: File; received: number; chunks: number }
+  | { type: "uploadFailed"; file: File; error: ToolFailure }
+  | { type: "uploaded"; file: File; uploadId: string }
+  | { type: "read"; reading: Reading }
+  | { type: "previewed"; reading: Reading; preview: StaffPreview }
+  | { type: "failed"; reading: Reading; error: ToolFailure }
+  | { type: "starting" }
+  | { type: "started"; job: FollowedJob; input: StartBulkArgs };
+
+/** The next state; a reply for a file or reading that is no longer current leaves it as it is. */
+export function reduceFileFlow(s: FileFlowState, a: FileAction): FileFlowState {
+  const uploading = s.step === "upload" && "file" in a && s.file === a.file ? s : null;
+  const previewing = s.step === "preview" ? s : null;
+  switch (a.type) {
+    case "pick":
+      return { step: "pick", refused: a.refused ?? null, error: null };
+    case "upload":
+      return { step: "upload", file: a.file, received: 0, chunks: 0, error: null };
+    case "progress":
+      return uploading ? { ...uploading, received: a.received, chunks: a.chunks, error: null } : s;
+    case "uploadFailed":
+      return uploading ? { ...uploading, error: a.error } : s;
+    case "uploaded":
+      return uploading
+        ? { step: "preview", uploadId: a.uploadId, reading: {}, preview: null, busy: true, error: null }
+        : s;
+    case "read":
+      return previewing ? { ...previewing, reading: a.reading, busy: true, error: null } : s;
+    case "previewed":
+      return previewing?.reading === a.reading ? { ...previewing, preview: a.preview, busy: false } : s;
+    case "failed":
+      return previewing?.reading === a.reading ? { ...previewing, busy: false, error: a.error } : s;
+    case "starting":
+      return previewing ? { ...previewing, busy: true, error: null } : s;
+    case "started":
+      return { step: "job", job: a.job, input: a.input };
+    default: {
+      const never: never = a;
+      return never;
+    }
+  }
+}
+
+export type FileFlow = StoreApi<{ flow: FileFlowState; dispatch(action: FileAction): void }>;
+
+/** A flow at its picker; the widget makes one per file request. */
+export const createFileFlow = (): FileFlow =>
+  createStore<{ flow: FileFlowState; dispatch(action: FileAction): void }>()((set) => ({
+    flow: { step: "pick", refused: null, error: null },
+    dispatch: (action) => set((s) => ({ flow: reduceFileFlow(s.flow, action) })),
+  }));
+
+/**
+ * Takes the file the person chose: refuses one over `maxBytes` (or empty) before a byte is sent,
+ * otherwise uploads it (stopped when another file is chosen) and asks for its preview.
+ */
+export async function chooseFile(
+  host: Host,
+  store: FileFlow,
+  file: File,
+  maxBytes: number,
+  options: UploadOptions = {},
+): Promise<void> {
+  const { dispatch } = store.getState();
+  if (file.size > maxBytes || file.size === 0) return dispatch({ type: "pick", refused: file });
+  dispatch({ type: "upload", file });
+  const controller = new AbortController();
+  const stop = store.subscribe(({ flow }) => {
+    if (flow.step !== "upload" || flow.file !== file) controller.abort();
+  });
+  const reply = await uploadFile(host, file, {
+    ...options,
+    signal: controller.signal,
+    onProgress: (received, chunks) => dispatch({ type: "progress", file, received, chunks }),
+  })
+    .catch((e: unknown) => ({ ok: false as const, error: localFailure("unreachable", String(e)) }))
+    .finally(stop);
+  if (!reply.ok) return dispatch({ type: "uploadFailed", file, error: reply.error });
+  dispatch({ type: "uploaded", file, uploadId: reply.value.uploadId });
+  await readFile(host, store, {});
+}
+
+/** Asks the server to read the uploaded file as `reading` says, and shows what it understood. */
+export async function readFile(host: Host, store: FileFlow, reading: Reading): Promise<void> {
+  const { flow, dispatch } = store.getState();
+  if (flow.step !== "preview") return;
+  dispatch({ type: "read", reading });
+  const reply = await host.callTool(FILE_TOOL.preview, { uploadId: flow.uploadId, reading }, StaffPreviewSchema);
+  dispatch(
+    reply.ok ? { type: "previewed", reading, preview: reply.value } : { type: "failed", reading, error: reply.error },
+  );
+}
+
+/** Starts the analysis of the uploaded file, read as the preview shows it; the job is then followed. */
+export async function startFromFile(host: Host, store: FileFlow, request: AwaitingFile, locale: string) {
+  const { flow, dispatch } = store.getState();
+  if (flow.step !== "preview" || flow.busy) return;
+  dispatch({ type: "starting" });
+  const input: StartBulkArgs = {
+    uploadId: flow.uploadId,
+    reading: flow.reading,
+    occasion: request.occasion,
+    budgetPerPerson: request.budgetPerPerson,
+    locale: request.locale ?? locale,
+  };
+  const reply = await startAnalysis(host, input);
+  dispatch(
+    reply.ok
+      ? { type: "started", job: { jobId: reply.value.jobId, stages: reply.value.stages }, input }
+      : { type: "failed", reading: flow.reading, error: reply.error },
+  );
+}

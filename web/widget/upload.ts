@@ -1,0 +1,71 @@
+/**
+ * Sends a staff file to the server through the app-only upload tools: its size and SHA-256 first
+ * (`begin_file_upload`), then each chunk the server does not hold yet (`put_file_chunk`, base64),
+ * a lost call retried with backoff. Beginning the same file again answers with the chunks already
+ * received, so trying again after a failure, or after a reload, sends only what is missing.
+ */
+import { FILE_TOOL, UploadStateSchema, type UploadState } from "../../shared/files.js";
+import { backoffDelay, DEFAULT_BACKOFF, sleep, type BackoffOptions } from "./backoff.js";
+import { race } from "./follow-job.js";
+import type { Host, WidgetToolName } from "./host.js";
+import { localFailure, type ToolOutcome } from "./tool-reply.js";
+
+export type UploadOptions = {
+  /** Told how many of the file's chunks the server holds, after each one. */
+  onProgress?(received: number, chunks: number): void;
+  /** Stops sending between two calls (another file was chosen, the widget went away). */
+  signal?: AbortSignal;
+  backoff?: BackoffOptions;
+  /** Tries of one call before the upload stops with its failure. */
+  attempts?: number;
+  callTimeoutMs?: number;
+  random?: () => number;
+};
+
+const hex = (digest: ArrayBuffer) =>
+  Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
+
+function base64(bytes: Uint8Array): string {
+  let binary = "";
+  for (let i = 0; i < bytes.length; i += 0x8000) binary += String.fromCharCode(...bytes.subarray(i, i + 0x8000));
+  return btoa(binary);
+}
+
+/**
+ * Uploads `file` and resolves with the server's final state (`complete`), or the failure that
+ * stopped it. ChatGPT's own `window.openai.uploadFile` is not used, in any host: it takes images
+ * only (image/png, image/jpeg, image/webp, per the Apps SDK reference), and a staff list is CSV or
+ * .xlsx, so every host gets the same chunked app-only tools.
+ */
+export async function uploadFile(host: Host, file: File, o: UploadOptions = {}): Promise<ToolOutcome<UploadState>> {
+  const signal = o.signal ?? new AbortController().signal;
+  const stopped = { ok: false as const, error: localFailure("unreachable") };
+  /** One call, tried again with backoff while its failure is transient. */
+  const call = async (name: WidgetToolName, args: Record<string, unknown>): Promise<ToolOutcome<UploadState>> => {
+    for (let attempt = 0; ; attempt++) {
+      const reply = await race(host.callTool(name, args, UploadStateSchema), o.callTimeoutMs ?? 60_000, signal);
+      if (reply === null) return stopped;
+      if (reply.ok || !reply.error.transient || attempt + 1 >= (o.attempts ?? 5)) return reply;
+      await sleep(backoffDelay(attempt, o.backoff ?? DEFAULT_BACKOFF, o.random), signal);
+    }
+  };
+
+  const bytes = new Uint8Array(await file.arrayBuffer());
+  const sha256 = hex(await crypto.subtle.digest("SHA-256", bytes));
+  const begin = { name: file.name.slice(-255), size: file.size, sha256, ...(file.type ? { mimeType: file.type } : {}) };
+  let state = await call(FILE_TOOL.beginUpload, begin);
+  if (!state.ok) return state;
+  const { uploadId, chunkBytes, chunks, received } = state.value;
+  const have = new Set(received);
+  o.onProgress?.(have.size, chunks);
+  for (let index = 0; index < chunks && !signal.aborted; index++) {
+    if (have.has(index)) continue;
+    const data = base64(bytes.subarray(index * chunkBytes, (index + 1) * chunkBytes));
+    state = await call(FILE_TOOL.putChunk, { uploadId, index, data });
+    if (!state.ok) return state;
+    have.add(index);
+    o.onProgress?.(have.size, chunks);
+  }
+  if (signal.aborted) return stopped;
+  return state.value.complete ? state : { ok: false, error: localFailure("bad_reply") };
+}
