@@ -1,8 +1,11 @@
 /**
  * Identity is exact, with tokens a real provider signs: a `sub` that is not a non-empty string is
  * refused with 401 saying why (it names no one, so it must not act as anyone); a token never becomes
- * the anonymous subject; and subjects are namespaced by issuer, so two issuers' `sub` "1" never meet.
+ * the anonymous subject; and subjects are namespaced by issuer, so two issuers' `sub` "1" never meet,
+ * in memory and on Redis (session records and quotas keyed by the namespaced subject).
  */
+import { randomUUID } from "node:crypto";
+import { Redis } from "ioredis";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { decodeJwt } from "jose";
@@ -10,6 +13,9 @@ import { TOOL } from "../../shared/tools.js";
 import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
+import { createRedisStore } from "../jobs/stores/redis.js";
+import { sharedSessionsOn } from "../jobs-env.js";
+import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../test-kit/redis.js";
 import { callTool, startJob, startTestServer, toolError, type TestServer } from "../test-support.js";
 import { subjectFor } from "./subject.js";
 import { startTestProvider, type TestProvider } from "./test-provider.js";
@@ -17,6 +23,7 @@ import { startTestProvider, type TestProvider } from "./test-provider.js";
 const PUBLIC_URL = "https://gifts.example.test";
 const RESOURCE = `${PUBLIC_URL}/mcp`;
 const CSV = "name,department,interests\nAda,Sales,coffee";
+const unreachable = await redisUnreachable("the identity tests on Redis");
 
 let provider: TestProvider;
 let server: TestServer;
@@ -129,6 +136,48 @@ describe("two issuers", () => {
       expect(toolError(foreign).code).toBe("unknown_job");
       expect((await callTool(one, TOOL.getJobEvents, { jobId, afterSeq: 0 })).isError).toBeFalsy();
       expect(subjectFor(provider.issuer, "1")).not.toBe(subjectFor(second.issuer, "1"));
+    } finally {
+      await one.close();
+      await sameName.close();
+      await Promise.all([a.close(), b.close()]);
+      await second.close();
+    }
+  });
+});
+
+describe.skipIf(unreachable !== undefined)("two issuers on one Redis, with shared sessions", () => {
+  const prefix = `giftgenius-test:${randomUUID()}:`;
+  afterAll(async () => {
+    const admin = new Redis(redisUrl);
+    await deleteKeysUnder(admin, prefix);
+    await admin.quit();
+  });
+
+  it('keep the quotas, sessions and jobs of their two users "1" apart', async () => {
+    const second = await startTestProvider();
+    const instanceFor = (issuer: string) => {
+      const store = createRedisStore({ url: redisUrl, keyPrefix: prefix });
+      return startTestServer({
+        auth: { issuer, publicUrl: PUBLIC_URL, scopes: ["gifts"] },
+        jobs: createJobService({ store, match: matchGifts, limits: { maxStartsPerHour: 1 } }),
+        sharedSessions: sharedSessionsOn(store, redisUrl, prefix),
+      });
+    };
+    const [a, b] = await Promise.all([instanceFor(provider.issuer), instanceFor(second.issuer)]);
+    const one = await connect(a.mcpUrl, await provider.signIn("1", { resource: RESOURCE }));
+    const sameName = await connect(b.mcpUrl, await second.signIn("1", { resource: RESOURCE }));
+    try {
+      const start = { csv: CSV, occasion: "farewell", budgetPerPerson: 40 };
+      const { jobId } = await startJob(one, start);
+      expect(toolError(await callTool(one, TOOL.startBulk, start)).code).toBe("rate_limited");
+      // the other issuer's "1" has a quota of its own, and no sight of the first one's job
+      const { jobId: theirs } = await startJob(sameName, start);
+      expect(toolError(await callTool(sameName, TOOL.getJobEvents, { jobId, afterSeq: 0 })).code).toBe("unknown_job");
+      expect(toolError(await callTool(one, TOOL.getJobEvents, { jobId: theirs, afterSeq: 0 })).code).toBe(
+        "unknown_job",
+      );
+      expect((await callTool(one, TOOL.getJobEvents, { jobId, afterSeq: 0 })).isError).toBeFalsy();
+      expect((await callTool(sameName, TOOL.getJobEvents, { jobId: theirs, afterSeq: 0 })).isError).toBeFalsy();
     } finally {
       await one.close();
       await sameName.close();
