@@ -80,7 +80,7 @@ describe("the HTTP app", () => {
 
   it("accepts a 5 MB CSV in one tools/call", async () => {
     const row = "Someone With A Fairly Long Name,interests go here;and here;and there\n";
-    const csv = `name,interests\n${row.repeat(Math.ceil((5 * 1024 * 1024) / row.length))}`;
+    const csv = `name,department\n${row.repeat(Math.ceil((5 * 1024 * 1024) / row.length))}`;
     const body = JSON.stringify({
       jsonrpc: "2.0",
       id: 3,
@@ -91,7 +91,7 @@ describe("the HTTP app", () => {
     const response = await postRaw(server.mcpUrl, body);
     expect(response.status).toBe(200);
     const reply = await response.json();
-    // The header lacks a department column: the job service says so, which proves the body got through.
+    // The header lacks an interests column: the job service says so, which proves the body got through.
     expect(reply.result).toMatchObject({ isError: true, structuredContent: { error: { code: "invalid_csv" } } });
   });
 

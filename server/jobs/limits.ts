@@ -1,13 +1,21 @@
 /**
- * The limits a job system enforces, with their defaults. Each one that a caller can hit has a
- * clear error (see outcomes.ts); the others keep the server healthy.
+ * The limits a job system enforces, with their defaults, and the refusals for an input past one of
+ * them, worded once for every form the input takes (CSV text, an `employees` list, a staff file).
+ * The input limits bound every dimension, so that no input can make one step of the work long.
  */
+import { count, fail, type Outcome } from "./outcomes.js";
 
 export type JobLimits = {
-  /** Largest CSV accepted, in UTF-8 bytes. */
+  /** Largest CSV accepted, in UTF-8 bytes; an `employees` list is measured as the CSV it would be. */
   maxCsvBytes: number;
   /** Most employee rows in one job. */
   maxRows: number;
+  /** Most cells in one row of a CSV or a sheet (the header's included). */
+  maxCellsPerRow: number;
+  /** Most characters in one cell (Excel's own limit): a name, a department, the interests. */
+  maxCellChars: number;
+  /** Most interests one person may list. */
+  maxInterestsPerPerson: number;
   /** Jobs running at once; later ones wait as `pending`, first come first served. */
   maxConcurrentJobs: number;
   /**
@@ -30,6 +38,9 @@ export type JobLimits = {
 const DEFAULT_LIMITS: JobLimits = {
   maxCsvBytes: 8 * 1024 * 1024,
   maxRows: 200_000,
+  maxCellsPerRow: 1_000,
+  maxCellChars: 32_767,
+  maxInterestsPerPerson: 200,
   maxConcurrentJobs: 4,
   maxWaitingPolls: 10_000,
   retentionMs: 24 * 60 * 60 * 1000,
@@ -42,6 +53,9 @@ const DEFAULT_LIMITS: JobLimits = {
 /** A byte limit as texts state it: "8 MB", "10.5 MB". */
 export const megabytes = (bytes: number): string => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
+/** "Row 1,234", as the refusals name a row. */
+export const rowName = (row: number) => `Row ${count(row)}`;
+
 /** The defaults overridden by whatever `limits` sets. */
 export function resolveLimits(limits: Partial<JobLimits> = {}): JobLimits {
   const merged = { ...DEFAULT_LIMITS };
@@ -50,3 +64,48 @@ export function resolveLimits(limits: Partial<JobLimits> = {}): JobLimits {
   }
   return merged;
 }
+
+/** The limits that bound a job's input, whatever its form. */
+export type InputLimits = Pick<
+  JobLimits,
+  "maxCsvBytes" | "maxRows" | "maxCellsPerRow" | "maxCellChars" | "maxInterestsPerPerson"
+>;
+
+const SPLIT = "Split the list into smaller files and start one analysis for each.";
+
+/**
+ * The refusals for an input past a limit. `what` names the input ("The CSV", "The file"); `where`
+ * the row in it ("Row 12", "Employee 3").
+ */
+export const overLimit = {
+  bytes: <T>(what: string, bytes: number, limits: InputLimits): Outcome<T> =>
+    fail("input_too_large", `${what} is ${size(bytes)}; the limit is ${size(limits.maxCsvBytes)}.`, SPLIT),
+  rows: <T>(what: string, rows: number, limits: InputLimits): Outcome<T> =>
+    fail(
+      "too_many_rows",
+      `${what} has ${count(rows)} rows; one analysis takes at most ${count(limits.maxRows)}.`,
+      `Split it into files of at most ${count(limits.maxRows)} rows and start one analysis for each.`,
+    ),
+  cells: <T>(where: string, cells: number, limits: InputLimits): Outcome<T> =>
+    fail(
+      "input_too_large",
+      `${where} has ${count(cells)} cells; a row may have at most ${count(limits.maxCellsPerRow)}.`,
+      "Keep only the columns the analysis reads (name, department, interests, budget) and send it again.",
+    ),
+  cellChars: <T>(where: string, chars: number, limits: InputLimits): Outcome<T> =>
+    fail(
+      "input_too_large",
+      `${where} has a cell of ${count(chars)} characters; a cell may hold at most ${count(limits.maxCellChars)}.`,
+      "Shorten that cell (a stray quote can also run a cell on into the next rows) and send it again.",
+    ),
+  interests: <T>(where: string, interests: number, limits: InputLimits): Outcome<T> =>
+    fail(
+      "input_too_large",
+      `${where} lists ${count(interests)} interests; one person may have at most ${count(limits.maxInterestsPerPerson)}.`,
+      "Keep each person's main interests and send it again.",
+    ),
+};
+
+/** "1.4 MB" or "12 KB". */
+export const size = (bytes: number) =>
+  bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;

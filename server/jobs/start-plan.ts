@@ -1,10 +1,11 @@
 /**
  * Checking a start request before any job exists: exactly one employee list, a real occasion and
- * budget, and a CSV whose size, header and row count are fine. What passes is the job's input and
- * what its runner needs to know about it; what fails is the error to answer with.
+ * budget, and an input within every input limit, whichever form it takes (CSV text, or an
+ * `employees` list measured as the CSV it would be). What passes is the job's input and what its
+ * runner needs to know about it; what fails is the error to answer with.
  */
 import { inspectCsv, type CsvColumns } from "./csv/inspect.js";
-import type { JobLimits } from "./limits.js";
+import { overLimit, type InputLimits } from "./limits.js";
 import { count, fail, ok, type Outcome } from "./outcomes.js";
 import type { StartBulkArgs } from "../../shared/tools.js";
 
@@ -12,7 +13,7 @@ import type { StartBulkArgs } from "../../shared/tools.js";
 export type StartPlan = { input: StartBulkArgs; columns?: CsvColumns; estimatedRows: number };
 
 /** Checks a start request; the plan for a job, or the error to answer with (and then no job exists). */
-export function planStart(args: StartBulkArgs, limits: Pick<JobLimits, "maxCsvBytes" | "maxRows">): Outcome<StartPlan> {
+export function planStart(args: StartBulkArgs, limits: InputLimits): Outcome<StartPlan> {
   const { csv, employees, occasion, budgetPerPerson } = args;
   if ((csv === undefined) === (employees === undefined)) {
     return fail(
@@ -48,5 +49,35 @@ export function planStart(args: StartBulkArgs, limits: Pick<JobLimits, "maxCsvBy
       "Split it into smaller lists and start one analysis for each.",
     );
   }
+  const measured = measureEmployees(list, limits);
+  if (!measured.ok) return measured;
   return ok({ input: { occasion, budgetPerPerson, employees: list }, estimatedRows: list.length });
+}
+
+/**
+ * The limits a CSV meets, applied to a list: interests per person, characters per cell, and the
+ * bytes of the CSV the list would be (a line per person: name, department, the interests joined
+ * with ";", the budget). One join per person, so linear in the characters of the list.
+ */
+function measureEmployees(list: NonNullable<StartBulkArgs["employees"]>, limits: InputLimits): Outcome<null> {
+  let bytes = "name,department,interests,budget\n".length;
+  for (let i = 0; i < list.length; i++) {
+    const { name, department = "", interests, budget } = list[i];
+    const where = `Employee ${count(i + 1)}`;
+    if (interests.length > limits.maxInterestsPerPerson) return overLimit.interests(where, interests.length, limits);
+    const joined = interests.join(";");
+    const longest = Math.max(name.length, department.length, joined.length);
+    if (longest > limits.maxCellChars) return overLimit.cellChars(where, longest, limits);
+    bytes += Buffer.byteLength(`${name},${department},${joined},${budget ?? ""}\n`, "utf8");
+    if (bytes > limits.maxCsvBytes) return overLimit.bytes("The list, as a CSV,", sumBytes(list), limits);
+  }
+  return ok(null);
+}
+
+/** The whole list's bytes as a CSV, for the refusal's figure (the check above stops at the limit). */
+function sumBytes(list: NonNullable<StartBulkArgs["employees"]>): number {
+  let bytes = 0;
+  for (const { name, department = "", interests, budget } of list)
+    bytes += Buffer.byteLength(`${name},${department},${interests.join(";")},${budget ?? ""}\n`, "utf8");
+  return bytes;
 }

@@ -3,13 +3,13 @@
  * a BOM, any Unicode; the same records whatever the slice size; unreadable rows kept in place.
  */
 import fc from "fast-check";
-import { readCsvBatches } from "./reader.js";
+import { readCsvBatches, type CsvReadOptions } from "./reader.js";
 
-async function readAll(csv: string, slice?: number) {
+async function readAll(csv: string, slice?: number, options: CsvReadOptions = {}) {
   const records: string[][] = [];
   const rows: number[] = [];
   const unreadable: { row: number; reason: string }[] = [];
-  for await (const batch of readCsvBatches(csv, slice)) {
+  for await (const batch of readCsvBatches(csv, { sliceChars: slice, ...options })) {
     records.push(...batch.records);
     rows.push(...batch.rows);
     unreadable.push(...batch.unreadable);
@@ -57,6 +57,18 @@ describe("readCsvBatches", () => {
     expect(unreadable).toHaveLength(1);
     expect(unreadable[0].row).toBe(3);
     expect(unreadable[0].reason).toContain("never closed");
+  });
+
+  it("reads with another separator, from a later header, or every record", async () => {
+    const tsv = '\n\nname\tinterests\n"a\tb"\tc;d\nx\ty\n';
+    expect(await readAll(tsv, 5, { separator: "\t", from: 3 })).toMatchObject({
+      records: [
+        ["a\tb", "c;d"],
+        ["x", "y"],
+      ],
+      rows: [4, 5],
+    });
+    expect((await readAll("h\na\n", 64, { from: 0 })).rows).toEqual([1, 2]);
   });
 
   it("round-trips any table that is written with quotes", async () => {

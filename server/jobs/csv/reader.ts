@@ -1,7 +1,8 @@
 /**
  * Reads a CSV's records in batches with csv-parse, slice by slice, so the caller can report
- * progress and yield to the event loop between batches. Records that csv-parse cannot read are
- * returned as skipped rows in their place; every row keeps the number a spreadsheet would show.
+ * progress and yield to the event loop between batches, each a bounded piece of work. Records that
+ * csv-parse cannot read are returned as skipped rows in their place; every row keeps the number a
+ * spreadsheet would show.
  */
 import { once } from "node:events";
 import { parse, type CsvError, type Options } from "csv-parse";
@@ -9,12 +10,28 @@ import { parse, type CsvError, type Options } from "csv-parse";
 /** One slice's worth: records with their row numbers, and rows that could not be read. */
 export type CsvBatch = { records: string[][]; rows: number[]; unreadable: { row: number; reason: string }[] };
 
-/** Yields the data records (the header, row 1, is left out) of `csv` in batches of about `sliceChars` characters. */
-export async function* readCsvBatches(csv: string, sliceChars = 64 * 1024): AsyncGenerator<CsvBatch> {
+export type CsvReadOptions = {
+  /** The field separator (detected by inspect.ts); a comma by default. */
+  separator?: string;
+  /** Records up to this row are left out: the header's row, or 0 for every record. 1 by default. */
+  from?: number;
+  /** About how many characters each batch reads. */
+  sliceChars?: number;
+};
+
+/** Yields the data records of `csv` (those after row `from`) in batches of about `sliceChars` characters. */
+export async function* readCsvBatches(
+  csv: string,
+  { separator = ",", from = 1, sliceChars = 64 * 1024 }: CsvReadOptions = {},
+): AsyncGenerator<CsvBatch> {
   // csv-parse skips a record it cannot read and says how many good records came before it
   const failed: { before: number; reason: string }[] = [];
+  let nextFailed = 0; // an index, not shift(): many unreadable rows stay linear
   const options: Options & { readableHighWaterMark: number } = {
     bom: true,
+    delimiter: separator,
+    // every line end, as the quick scan (scan.ts) counts them, however a file mixes them
+    record_delimiter: ["\r\n", "\n", "\r"],
     relax_quotes: true,
     relax_column_count: true,
     skip_records_with_error: true,
@@ -32,18 +49,20 @@ export async function* readCsvBatches(csv: string, sliceChars = 64 * 1024): Asyn
   let good = 0; // records read so far, header included
   let row = 0;
 
+  const take = (batch: CsvBatch, reason: string) => {
+    if (++row > from) batch.unreadable.push({ row, reason });
+  };
   const drain = (final: boolean): CsvBatch => {
     const batch: CsvBatch = { records: [], rows: [], unreadable: [] };
     let record: string[] | null;
     while ((record = parser.read() as string[] | null) !== null) {
-      while (failed.length > 0 && failed[0].before <= good)
-        batch.unreadable.push({ row: ++row, reason: failed.shift()!.reason });
+      while (nextFailed < failed.length && failed[nextFailed].before <= good) take(batch, failed[nextFailed++].reason);
       good++;
-      if (++row === 1) continue;
+      if (++row <= from) continue;
       batch.records.push(record);
       batch.rows.push(row);
     }
-    if (final) while (failed.length > 0) batch.unreadable.push({ row: ++row, reason: failed.shift()!.reason });
+    if (final) while (nextFailed < failed.length) take(batch, failed[nextFailed++].reason);
     return batch;
   };
 

@@ -1,9 +1,19 @@
 /**
  * One row at a time: budgets, interest lists, and the reasons a row is skipped.
  */
-import { parseBudget, readRecord, splitInterests } from "./rows.js";
+import { createRepeats, parseBudget, readRecord, splitInterests } from "./rows.js";
 
-const columns = { name: 0, department: 1, interests: 2, budget: 3, width: 4 };
+const columns = {
+  name: 0,
+  department: 1,
+  interests: 2,
+  budget: 3,
+  width: 4,
+  row: -1,
+  skip: -1,
+  separator: ",",
+  headerRow: 1,
+};
 
 describe("parseBudget", () => {
   it.each([
@@ -48,6 +58,20 @@ describe("readRecord", () => {
   it("uses the default budget when the cell is empty, and null for no department", () => {
     expect(readRecord(["A", "", "", " "], 2, columns, 50)).toMatchObject({ department: null, budget: 50 });
     expect(readRecord(["A", "x", ""], 2, { ...columns, budget: -1, width: 3 }, 40)).toMatchObject({ budget: 40 });
+    expect(
+      readRecord(["A", "x"], 2, { ...columns, department: -1, interests: 1, budget: -1, width: 2 }, 40),
+    ).toMatchObject({ department: null, interestsText: "x" });
+  });
+
+  it("takes the row from a row column and the reason from a skip column, as a staff file's job input has them", () => {
+    const staff = { ...columns, row: 0, name: 1, department: 2, interests: 3, budget: 4, skip: 5, width: 6 };
+    expect(readRecord(["17", "A", "", "tea", "", ""], 2, staff, 40)).toMatchObject({ row: 17, name: "A" });
+    expect(readRecord(["18", "", "", "", "", "it has 5 fields but the header has 4"], 3, staff, 40)).toEqual({
+      row: 18,
+      reason: "it has 5 fields but the header has 4",
+    });
+    expect(readRecord(["19", "", "", "", "", ""], 4, staff, 40)).toEqual({ row: 19, reason: "the row is empty" });
+    expect(readRecord(["x", "B", "", "", "", ""], 5, staff, 40)).toMatchObject({ row: 5 });
   });
 
   it.each([
@@ -63,7 +87,17 @@ describe("readRecord", () => {
     [[""], "the row is empty"],
     [["", " ", "", ""], "the row is empty"],
   ])("skips %j because %s", (fields, reason) => {
-    expect(readRecord(fields, 3, columns, 50)).toBe(reason);
+    expect(readRecord(fields, 3, columns, 50)).toEqual({ row: 3, reason });
+  });
+});
+
+describe("createRepeats", () => {
+  it("knows a person again by name and department, case and spaces aside", () => {
+    const repeats = createRepeats();
+    expect(repeats({ row: 2, name: "Kim", department: "Sales" })).toBeUndefined();
+    expect(repeats({ row: 3, name: "Kim", department: null })).toBeUndefined();
+    expect(repeats({ row: 4, name: "KIM", department: "sales" })).toBe("it repeats row 2");
+    expect(repeats({ row: 5, name: "kim", department: null })).toBe("it repeats row 3");
   });
 });
 

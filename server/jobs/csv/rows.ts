@@ -3,6 +3,7 @@
  * needs (budget, interests). A row is either a person or the reason it was skipped, in words a
  * person can act on.
  */
+import type { SkippedRow } from "../../../shared/files.js";
 import type { Gift } from "../../../shared/tools.js";
 import type { CsvColumns } from "./inspect.js";
 
@@ -35,15 +36,36 @@ export function newPerson(
   return { row, name, department: d === "" ? null : d, interestsText, interests: NONE, budget, gifts: NONE };
 }
 
-/** Reads one CSV record; a string is the reason to skip it. */
-export function readRecord(fields: string[], row: number, columns: CsvColumns, defaultBudget: number): Person | string {
+/** The reason an empty row is skipped; one that only blank rows follow is not a row at all. */
+export const EMPTY_ROW = "the row is empty";
+
+/**
+ * Reads one CSV record: a person, or the row skipped with why. In a staff file's job input the
+ * `row` column says which row the person was on, and the `skip` column why the file's reader
+ * skipped it.
+ */
+export function readRecord(
+  fields: string[],
+  row: number,
+  columns: CsvColumns,
+  defaultBudget: number,
+): Person | SkippedRow {
+  const at = columns.row === -1 ? row : (rowNumber(fields[columns.row]) ?? row);
+  const read = readFields(fields, at, columns, defaultBudget);
+  return typeof read === "string" ? { row: at, reason: read } : read;
+}
+
+function readFields(fields: string[], at: number, columns: CsvColumns, defaultBudget: number): Person | string {
+  const empty = fields.every((f, i) => i === columns.row || f.trim() === "");
   if (fields.length !== columns.width) {
-    if (fields.every((f) => f.trim() === "")) return "the row is empty";
+    if (empty) return EMPTY_ROW;
     const hint = fields.length > columns.width ? "; put quotes around values that contain commas" : "";
     return `it has ${fields.length} fields but the header has ${columns.width}${hint}`;
   }
+  const skip = columns.skip === -1 ? "" : fields[columns.skip].trim();
+  if (skip !== "") return skip;
   const name = fields[columns.name].trim();
-  if (name === "") return fields.every((f) => f.trim() === "") ? "the row is empty" : "it has no name";
+  if (name === "") return empty ? EMPTY_ROW : "it has no name";
   let budget = defaultBudget;
   if (columns.budget !== -1) {
     const raw = fields[columns.budget];
@@ -53,7 +75,30 @@ export function readRecord(fields: string[], row: number, columns: CsvColumns, d
       budget = parsed;
     }
   }
-  return newPerson(row, name, fields[columns.department], fields[columns.interests], budget);
+  const department = columns.department === -1 ? "" : fields[columns.department];
+  const interests = columns.interests === -1 ? "" : fields[columns.interests];
+  return newPerson(at, name, department, interests, budget);
+}
+
+/** The row a record names in a `row` column: a positive integer, or undefined. */
+function rowNumber(text: string | undefined): number | undefined {
+  const n = Number(text);
+  return text !== undefined && /^\s*\d+\s*$/.test(text) && n >= 1 && Number.isSafeInteger(n) ? n : undefined;
+}
+
+/**
+ * The first row of each person, by name and department (trimmed, case aside): a later row of the
+ * same person is skipped as a repeat. One map lookup per row, so linear in the rows.
+ */
+export function createRepeats(): (person: Pick<Person, "row" | "name" | "department">) => string | undefined {
+  const first = new Map<string, number>();
+  return ({ row, name, department }) => {
+    const key = `${name.trim().toLowerCase()}\u0000${(department ?? "").trim().toLowerCase()}`;
+    const earlier = first.get(key);
+    if (earlier !== undefined) return `it repeats row ${earlier}`;
+    first.set(key, row);
+    return undefined;
+  };
 }
 
 /** "50", "49.99", "$1,250", "80 €" → a positive amount; anything else → undefined. */

@@ -10,6 +10,7 @@ import type { ErrorCode } from "../../../shared/errors.js";
 import type { SkippedRow } from "../../../shared/files.js";
 import { URI } from "../../../shared/tools.js";
 import { readCsvBatches } from "../csv/reader.js";
+import { createLedger } from "../csv/ledger.js";
 import { newPerson, readRecord, splitInterests, type Person } from "../csv/rows.js";
 import type { CsvColumns } from "../csv/inspect.js";
 import type { MatchGifts } from "../../gifts/matcher.js";
@@ -118,8 +119,12 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
     }
     if (signal.aborted) throw new JobStopped();
   };
-  /** Runs `step` for 0..n-1 in slices of about SLICE_MS, looking at the clock every `every` steps. */
-  const sliced = async (n: number, step: (i: number) => void, done: (i: number) => number, every = 256) => {
+  /**
+   * Runs `step` for 0..n-1 in slices of about SLICE_MS, looking at the clock every `every` steps:
+   * often enough that the costliest step the input limits allow (a person with 200 interests or a
+   * cell of 32,767 characters, about a millisecond) cannot stretch a slice far.
+   */
+  const sliced = async (n: number, step: (i: number) => void, done: (i: number) => number, every = 16) => {
     let i = 0;
     while (i < n) {
       await turn();
@@ -135,27 +140,31 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
 
   const people: Person[] = [];
   const skipped: SkippedRow[] = [];
+  // every row ends as a person or a skipped row (a repeat, an empty row between others, ...)
+  const ledger = createLedger<undefined>((fate) => void ("reason" in fate ? skipped.push(fate) : people.push(fate)));
   await progress.enter("parse", run.estimatedRows);
   if (input.csv !== undefined && run.columns) {
+    const columns = run.columns;
     let processed = 0;
     await turn();
     // each batch is read when the loop asks for it, so reading it is part of the slice
-    for await (const batch of readCsvBatches(input.csv)) {
-      for (let k = 0; k < batch.records.length; k++) {
-        const person = readRecord(batch.records[k], batch.rows[k], run.columns, input.budgetPerPerson);
-        if (typeof person === "string") skipped.push({ row: batch.rows[k], reason: person });
-        else people.push(person);
+    for await (const batch of readCsvBatches(input.csv, { separator: columns.separator, from: columns.headerRow })) {
+      const { records, rows, unreadable } = batch;
+      let u = 0; // the unreadable rows go in among the records, in row order
+      for (let k = 0; k < records.length; k++) {
+        while (u < unreadable.length && unreadable[u].row < rows[k]) ledger.add(unreadable[u++], undefined);
+        ledger.add(readRecord(records[k], rows[k], columns, input.budgetPerPerson), undefined);
       }
-      skipped.push(...batch.unreadable);
-      processed += batch.records.length + batch.unreadable.length;
-      if (processed > run.maxRows) {
+      while (u < unreadable.length) ledger.add(unreadable[u++], undefined);
+      processed += records.length + unreadable.length;
+      // the rows settled so far: blank lines at the end of the text are no rows
+      if (people.length + skipped.length > run.maxRows) {
         const { message, hint } = run.texts.tooManyRows(run.texts.count(run.maxRows));
         throw new JobFailure("too_many_rows", message, hint);
       }
       await progress.advance(processed);
       await turn();
     }
-    skipped.sort((a, b) => a.row - b.row);
   } else {
     const employees = input.employees ?? [];
     await sliced(
@@ -163,14 +172,17 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
       (i) => {
         const e = employees[i];
         const budget = e.budget ?? input.budgetPerPerson;
-        if (e.name.trim() === "") skipped.push({ row: i + 1, reason: "it has no name" });
+        if (e.name.trim() === "") ledger.add({ row: i + 1, reason: "it has no name" }, undefined);
         else if (!(budget > 0 && Number.isFinite(budget)))
-          skipped.push({ row: i + 1, reason: `its budget ${budget} is not a positive number` });
-        else people.push(newPerson(i + 1, e.name.trim(), e.department ?? "", e.interests.join(";"), budget));
+          ledger.add({ row: i + 1, reason: `its budget ${budget} is not a positive number` }, undefined);
+        else ledger.add(newPerson(i + 1, e.name.trim(), e.department ?? "", e.interests.join(";"), budget), undefined);
       },
       (i) => i,
     );
   }
+  ledger.end();
+  // in row order already, unless a staff file's row column says otherwise
+  skipped.sort((a, b) => a.row - b.row);
 
   const n = people.length;
   await progress.enter("extract", n);

@@ -1,0 +1,85 @@
+/**
+ * Which column of a staff list is which: header names matched in English and Korean with their
+ * common synonyms, whatever their case, spacing, punctuation or a unit in brackets ("Budget ($)");
+ * a person's choice overrides any column. Shared by staff files and the model's CSV text.
+ */
+import { COLUMN_KEYS, type ColumnKey, type ColumnMap } from "../../../shared/files.js";
+
+/** Names each column goes by, best first: a header matching an earlier one wins over a later one. */
+const SYNONYMS: Record<ColumnKey, readonly string[]> = {
+  name: [
+    ...["name", "full name", "employee name", "employee", "staff name", "staff", "person", "recipient"],
+    ...["이름", "성명", "직원명", "직원 이름", "사원명", "성함", "직원", "사원"],
+  ],
+  department: [
+    ...["department", "dept", "team", "division", "group", "unit", "organization", "org"],
+    ...["부서", "부서명", "팀", "팀명", "소속", "본부"],
+  ],
+  interests: [
+    ...["interests", "interest", "hobbies", "hobby", "likes", "tags"],
+    ...["관심사", "관심 분야", "취미", "관심", "좋아하는 것"],
+  ],
+  budget: [
+    ...["budget", "gift budget", "amount", "budget usd", "limit", "price"],
+    ...["예산", "선물 예산", "금액", "한도"],
+  ],
+};
+
+/** The columns a job cannot do without. */
+export const REQUIRED_COLUMNS: readonly ColumnKey[] = ["name", "interests"];
+
+/** "Full_Name (EN)" → "fullname": case, spacing, punctuation and bracketed notes aside. */
+export function normalizeHeader(header: string): string {
+  return header
+    .normalize("NFKC")
+    .toLowerCase()
+    .replace(/\([^)]*\)|\[[^\]]*\]/g, "")
+    .replace(/[\s_\-.·:/#*'"’]+/g, "");
+}
+
+const RANK = new Map<string, { key: ColumnKey; rank: number }>();
+for (const key of COLUMN_KEYS)
+  SYNONYMS[key].forEach((synonym, rank) => RANK.set(normalizeHeader(synonym), { key, rank }));
+
+/**
+ * The columns found, by key (-1 for none); the required ones that were not; and the keys that two
+ * headers claim equally (the first of them is taken).
+ */
+export type HeaderMatch = { columns: ColumnMap; missing: ColumnKey[]; twice: ColumnKey[] };
+
+/**
+ * Maps `headers` to the job's columns. `chosen` overrides by key (an index, or -1 for none); a
+ * header chosen for one key is not matched to another. Out-of-range choices count as none.
+ */
+export function matchHeaders(headers: readonly string[], chosen: Partial<ColumnMap> = {}): HeaderMatch {
+  const columns: ColumnMap = { name: -1, department: -1, interests: -1, budget: -1 };
+  const taken = new Set<number>();
+  for (const key of COLUMN_KEYS) {
+    const index = chosen[key];
+    if (index === undefined) continue;
+    columns[key] = index >= 0 && index < headers.length ? index : -1;
+    taken.add(columns[key]);
+  }
+  const best = new Map<ColumnKey, { index: number; rank: number; tie: boolean }>();
+  headers.forEach((header, index) => {
+    const found = RANK.get(normalizeHeader(header));
+    if (found === undefined || taken.has(index) || chosen[found.key] !== undefined) return;
+    const held = best.get(found.key);
+    if (held === undefined || found.rank < held.rank) best.set(found.key, { index, rank: found.rank, tie: false });
+    else if (found.rank === held.rank) held.tie = true;
+  });
+  const twice: ColumnKey[] = [];
+  for (const [key, { index, tie }] of best) {
+    columns[key] = index;
+    if (tie) twice.push(key);
+  }
+  const missing = REQUIRED_COLUMNS.filter((key) => columns[key] === -1);
+  return { columns, missing, twice };
+}
+
+/** What each column may be called, for the sentences that ask for one: `"name" (or "이름", …)`. */
+export function columnNames(key: ColumnKey): string {
+  const names = SYNONYMS[key];
+  const korean = names.find((n) => /[가-힣]/.test(n));
+  return `"${names[0]}" (or "${names[1]}", "${korean}")`;
+}
