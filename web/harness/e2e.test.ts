@@ -185,7 +185,7 @@ describe("the harness against the real server", () => {
         await expect.poll(() => widget.locator(".gg-root").getAttribute("data-theme")).toBe("light");
 
         // a job long enough to cancel while it runs, uploaded as a file (held as a chip, not in the text area)
-        await page.locator('input[type="file"]').setInputFiles({
+        await page.getByLabel("Upload…").setInputFiles({
           name: "employees-150k.csv",
           mimeType: "text/csv",
           buffer: Buffer.from(employeeCsv(150_000)),

@@ -6,6 +6,7 @@
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import type { Resource, Tool } from "@modelcontextprotocol/sdk/types.js";
+import { handOverFile, type HostFile } from "./mcp/dev-files.js";
 import { LoggingTransport } from "./mcp/logging-transport.js";
 import { offThreadBodyFetch } from "./mcp/off-thread-body.js";
 import { listAllResources, readWidget, widgetUriFor } from "./mcp/widget-resource.js";
@@ -19,6 +20,8 @@ export type HarnessSession = {
   runTool(name: string, args: Record<string, unknown>, meta?: Record<string, unknown>): Promise<void>;
   /** What the widget's `window.openai.callTool` reaches. */
   widgetCallTool: CallTool;
+  /** Hands a file to the server's development file service, as ChatGPT hands a user's file to its own. */
+  handOverFile(file: File): Promise<HostFile>;
   /** Ends the session on the server and closes the connection. */
   close(): Promise<void>;
 };
@@ -132,7 +135,7 @@ export function createHarnessSession(store: HarnessStore, endpoint: URL): Harnes
   const widgetCallTool = createFaultyCaller({
     call,
     config: () => s().faults,
-    onDropped: () => s().setFaults({ dropNext: false }),
+    onDropped: (fault) => s().setFaults({ [fault]: false }),
     note: (method, detail) => s().logNote(method, detail),
   });
 
@@ -140,6 +143,11 @@ export function createHarnessSession(store: HarnessStore, endpoint: URL): Harnes
     connect,
     runTool,
     widgetCallTool,
+    async handOverFile(file) {
+      const handed = await handOverFile(endpoint.origin, file);
+      s().logNote("dev/files", { name: file.name, size: file.size, ...handed });
+      return handed;
+    },
     // Ends the MCP session on the server too (DELETE), rather than leaving it to idle out.
     close: async () => {
       const c = client;

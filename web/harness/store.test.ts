@@ -44,6 +44,12 @@ describe("harness store", () => {
     const store = createHarnessStore();
     store.getState().setFaults({ duplicates: 3, dropNext: true });
     store.getState().setFaults({ dropNext: false });
-    expect(store.getState().faults).toEqual({ duplicates: 3, shuffle: false, delayMs: 0, dropNext: false });
+    expect(store.getState().faults).toEqual({
+      duplicates: 3,
+      shuffle: false,
+      delayMs: 0,
+      dropNext: false,
+      dropNextChunk: false,
+    });
   });
 });

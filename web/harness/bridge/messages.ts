@@ -21,6 +21,7 @@ export const WidgetCallSchema = z.discriminatedUnion("op", [
   call("requestDisplayMode", z.object({ mode: z.enum(["inline", "fullscreen", "pip"]) })),
   call("sendFollowUpMessage", z.object({ prompt: z.string() })),
   call("openExternal", z.object({ href: z.string() })),
+  call("uploadFile", z.object({ name: z.string(), type: z.string(), size: z.number() })),
   call("notifyIntrinsicHeight", z.object({ height: z.number() })),
 ]);
 

@@ -148,6 +148,22 @@ describe("the window.openai stand-in", () => {
     done();
   });
 
+  it("takes only images in uploadFile, as ChatGPT's does", async () => {
+    const { win, sent, fromHost, flush, done } = widgetDocument();
+    const W = win as unknown as typeof globalThis;
+    await expect(win.openai.uploadFile(new W.File(["a,b"], "staff.csv", { type: "text/csv" }))).rejects.toThrow(
+      /images only.*not text\/csv/,
+    );
+    const image = win.openai.uploadFile(new W.File(["png"], "logo.png", { type: "image/png" }));
+    await flush();
+    expect(sent.map((s) => [s.message.op, s.message.payload])).toEqual([
+      ["uploadFile", { name: "logo.png", type: "image/png", size: 3 }],
+    ]);
+    fromHost({ channel: CHANNEL, type: "reply", id: 1, ok: true, value: { fileId: "file-1" } });
+    await expect(image).resolves.toEqual({ fileId: "file-1" });
+    done();
+  });
+
   it("survives globals that try to close the script element", () => {
     const globals = { ...defaultGlobals(), toolInput: { note: "</script><script>window.pwned = 1</script>\u2028" } };
     const { win, done } = widgetDocument("", globals);

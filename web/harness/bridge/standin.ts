@@ -48,6 +48,16 @@ function installStandin(cfg: StandinConfig): void {
     sendFollowUpMessage: (args: { prompt?: unknown } | undefined) =>
       call("sendFollowUpMessage", { prompt: args?.prompt }).then(() => undefined),
     openExternal: (args: { href?: unknown } | undefined) => quiet(call("openExternal", { href: args?.href })),
+    // like ChatGPT's, it takes images only (image/png, image/jpeg, image/webp, per the Apps SDK reference)
+    uploadFile: (file: unknown) => {
+      const type = file instanceof Blob ? file.type : "";
+      if (!(file instanceof Blob) || !["image/png", "image/jpeg", "image/webp"].includes(type))
+        return Promise.reject(
+          new Error(`uploadFile takes images only (PNG, JPEG or WebP), not ${type || "this file"}`),
+        );
+      const name = file instanceof File ? file.name : "image";
+      return call("uploadFile", { name, type, size: file.size });
+    },
     notifyIntrinsicHeight: (height: unknown) => quiet(call("notifyIntrinsicHeight", { height })),
   };
   window.addEventListener("message", (event: MessageEvent) => {

@@ -17,6 +17,7 @@ function setup(overrides: Partial<WidgetHostHandlers> = {}) {
     requestDisplayMode: (mode) => (calls.push(["mode", mode]), mode),
     sendFollowUpMessage: (p) => calls.push(["followUp", p]),
     openExternal: (h) => calls.push(["open", h]),
+    uploadFile: (f) => (calls.push(["upload", f.name]), { fileId: "file-1" }),
     notifyIntrinsicHeight: (h) => calls.push(["height", h]),
     onInvalid: (d, e) => calls.push(["invalid", e.length > 0]),
     ...overrides,
@@ -97,6 +98,13 @@ describe("listenToWidget", () => {
     send({ channel: CHANNEL, type: "call", id: 3, op: "sendFollowUpMessage", payload: { prompt: "Summarize" } });
     send({ channel: CHANNEL, type: "call", id: 4, op: "openExternal", payload: { href: "https://example.com" } });
     send({ channel: CHANNEL, type: "call", id: 5, op: "notifyIntrinsicHeight", payload: { height: 320 } });
+    send({
+      channel: CHANNEL,
+      type: "call",
+      id: 6,
+      op: "uploadFile",
+      payload: { name: "a.png", type: "image/png", size: 3 },
+    });
     await settle();
     expect(calls).toEqual([
       ["state", { afterSeq: 3 }],
@@ -104,6 +112,7 @@ describe("listenToWidget", () => {
       ["followUp", "Summarize"],
       ["open", "https://example.com"],
       ["height", 320],
+      ["upload", "a.png"],
     ]);
     expect(frame.received).toContainEqual({
       channel: CHANNEL,
@@ -112,7 +121,14 @@ describe("listenToWidget", () => {
       ok: true,
       value: { mode: "fullscreen" },
     });
-    expect(frame.received).toHaveLength(5);
+    expect(frame.received).toContainEqual({
+      channel: CHANNEL,
+      type: "reply",
+      id: 6,
+      ok: true,
+      value: { fileId: "file-1" },
+    });
+    expect(frame.received).toHaveLength(6);
     stop();
   });
 

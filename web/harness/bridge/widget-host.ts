@@ -14,6 +14,8 @@ export type WidgetHostHandlers = {
   requestDisplayMode(mode: DisplayMode): DisplayMode;
   sendFollowUpMessage(prompt: string): void;
   openExternal(href: string): void;
+  /** An image the widget gave `uploadFile` (the stand-in refuses anything else); answers its file id. */
+  uploadFile(file: { name: string; type: string; size: number }): { fileId: string };
   notifyIntrinsicHeight(height: number): void;
   /** A message on our channel from the widget that did not parse. */
   onInvalid(data: unknown, error: string): void;
@@ -76,6 +78,8 @@ async function run(call: ReturnType<typeof WidgetCallSchema.parse>, h: WidgetHos
     case "openExternal":
       h.openExternal(call.payload.href);
       return null;
+    case "uploadFile":
+      return h.uploadFile(call.payload);
     case "notifyIntrinsicHeight":
       h.notifyIntrinsicHeight(call.payload.height);
       return null;

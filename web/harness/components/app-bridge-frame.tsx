@@ -3,13 +3,15 @@
  * (`allow-scripts`, no same-origin), connected through the official `AppBridge` of
  * @modelcontextprotocol/ext-apps. The bridge answers `ui/initialize` with the host context, sends
  * the tool input and result once the widget is initialized, forwards its `tools/call` to the
- * server (with the harness's faults), and takes its size reports and display-mode requests. Every
- * `ui/*` message goes to the log as the "view" peer.
+ * server (with the harness's faults), takes its size reports and display-mode requests, and saves
+ * the files it hands over with `ui/download-file` (the host lists `downloadFile`). Every `ui/*`
+ * message goes to the log as the "view" peer.
  */
 import { useEffect, useLayoutEffect, useRef } from "react";
 import { AppBridge, PostMessageTransport, type McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import type { DisplayMode, Theme } from "../../host-globals.js";
+import { openLink, saveDownloadItem } from "../bridge/save-file.js";
 import { LoggingTransport } from "../mcp/logging-transport.js";
 import type { HarnessSession } from "../session.js";
 import { frameHeight, maxHeightOf, useHarness, type HarnessStore, type Mount } from "../store.js";
@@ -43,7 +45,7 @@ export function AppBridgeFrame({ store, session, mount }: Props) {
     const b = new AppBridge(
       null,
       HOST_INFO,
-      { serverTools: {}, openLinks: {}, logging: {}, message: { text: {} } },
+      { serverTools: {}, openLinks: {}, downloadFile: {}, logging: {}, message: { text: {} } },
       { hostContext: contextOf(s()) },
     );
     b.oncalltool = async (params) =>
@@ -53,8 +55,11 @@ export function AppBridgeFrame({ store, session, mount }: Props) {
       return { mode };
     };
     b.onopenlink = async ({ url }) => {
-      s().logNote("ui/open-link", { url });
-      if (/^https?:\/\//i.test(url)) window.open(url, "_blank", "noopener,noreferrer");
+      s().logNote("ui/open-link", { url, ...openLink(window, url) });
+      return {};
+    };
+    b.ondownloadfile = async ({ contents }) => {
+      for (const item of contents) s().logNote("ui/download-file", saveDownloadItem(window, item));
       return {};
     };
     b.onmessage = async (params) => {

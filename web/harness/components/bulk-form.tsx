@@ -1,9 +1,13 @@
 /**
- * Calls `start_bulk_gift_analysis` with an occasion, a budget per person and a CSV, which can be
- * the bundled sample (one click, editable) or an uploaded file, held as a chip (name, size, rows)
- * and never put in the text area, so a file of megabytes does not slow the page down.
+ * Calls `start_bulk_gift_analysis` with an occasion, a budget per person and the staff list, the
+ * ways a model can pass one: `csv` text (typed, the bundled sample, or a CSV file read as text,
+ * held as a chip and never put in the text area, so megabytes do not slow the page), or, in
+ * ChatGPT mode, a file the person attached, as ChatGPT's file parameter (`file: { download_url,
+ * file_id }`, handed over through the dev server's file service; MCP Apps hosts have no such
+ * parameter). "Ask for the file in the widget" passes no list at all: the widget shows its picker.
  */
 import { useState, type ChangeEvent, type FormEvent } from "react";
+import { STAFF_FILE_ACCEPT } from "../../../shared/files.js";
 import { PACE_META_KEY, TOOL } from "../../../shared/tools.js";
 import type { HarnessSession } from "../session.js";
 import { useHarness, type HarnessStore } from "../store.js";
@@ -15,7 +19,10 @@ const rowCount = (csv: string) => Math.max(0, csv.split(/\r?\n/).filter((l) => l
 const size = (bytes: number) =>
   bytes < 1024 * 1024 ? `${(bytes / 1024).toFixed(1)} KB` : `${(bytes / 1024 / 1024).toFixed(1)} MB`;
 
-type CsvFile = { name: string; bytes: number; rows: number; text: string };
+/** A file read as `csv` text, or one attached to go as ChatGPT's file parameter. */
+type Chosen = { name: string; bytes: number; rows: number | null } & (
+  { as: "csv"; text: string } | { as: "file"; file: File }
+);
 
 /** Pauses between slices of work, in ms: a server started for development honours them. */
 const PACES = [
@@ -29,27 +36,39 @@ export function BulkForm({ store, session }: { store: HarnessStore; session: Har
   const [occasion, setOccasion] = useState("Year-end thank you");
   const [budget, setBudget] = useState("60");
   const [typed, setTyped] = useState("");
-  const [file, setFile] = useState<CsvFile | null>(null);
+  const [file, setFile] = useState<Chosen | null>(null);
   const [pace, setPace] = useState<number>(0);
-  const csv = file?.text ?? typed;
   const busy = useHarness(store, (s) => s.busy);
   const ready = useHarness(store, (s) => s.connection.status === "ready");
+  const chatgpt = useHarness(store, (s) => s.hostKind === "openai");
 
-  const upload = async (e: ChangeEvent<HTMLInputElement>) => {
-    const file = e.target.files?.[0];
-    if (file) {
-      const text = await file.text();
-      setFile({ name: file.name, bytes: file.size, rows: rowCount(text), text });
-    }
+  const take = async (e: ChangeEvent<HTMLInputElement>, as: Chosen["as"]) => {
+    const chosen = e.target.files?.[0];
     e.target.value = "";
+    if (!chosen) return;
+    const base = { name: chosen.name, bytes: chosen.size };
+    if (as === "file") return setFile({ ...base, rows: null, as, file: chosen });
+    const text = await chosen.text();
+    setFile({ ...base, rows: rowCount(text), as, text });
+  };
+  const args = { occasion: occasion.trim(), budgetPerPerson: Number(budget) };
+  const meta = pace > 0 ? { [PACE_META_KEY]: pace } : undefined;
+  const start = async () => {
+    if (file?.as !== "file") return session.runTool(TOOL.startBulk, { ...args, csv: file?.text ?? typed }, meta);
+    const { setBusy, setProblem } = store.getState();
+    if (!chatgpt) return setProblem("An MCP Apps host passes no file to a tool: ask for the file in the widget.");
+    setBusy(TOOL.startBulk);
+    try {
+      // as ChatGPT does for a tool declared with openai/fileParams: the file is hosted, its URL passed
+      await session.runTool(TOOL.startBulk, { ...args, file: await session.handOverFile(file.file) }, meta);
+    } catch (error) {
+      setProblem(error instanceof Error ? error.message : String(error));
+      setBusy(null);
+    }
   };
   const submit = (e: FormEvent) => {
     e.preventDefault();
-    void session.runTool(
-      TOOL.startBulk,
-      { occasion: occasion.trim(), budgetPerPerson: Number(budget), csv },
-      pace > 0 ? { [PACE_META_KEY]: pace } : undefined,
-    );
+    void start();
   };
 
   return (
@@ -64,11 +83,12 @@ export function BulkForm({ store, session }: { store: HarnessStore; session: Har
       />
       {file ? (
         <div className="field">
-          <span>Employees CSV</span>
-          <div className="file-chip" aria-label="Uploaded CSV">
+          <span>{file.as === "csv" ? "Employees CSV" : "Attached file (ChatGPT's file parameter)"}</span>
+          <div className="file-chip" aria-label={file.as === "csv" ? "Uploaded CSV" : "Attached file"}>
             <span className="mono">{file.name}</span>
             <em className="muted">
-              {size(file.bytes)} · {file.rows.toLocaleString("en-US")} rows
+              {size(file.bytes)}
+              {file.rows !== null && ` · ${file.rows.toLocaleString("en-US")} rows`}
             </em>
             <button type="button" className="link" onClick={() => setFile(null)}>
               Remove
@@ -101,7 +121,14 @@ export function BulkForm({ store, session }: { store: HarnessStore; session: Har
         </button>
         <label className="button secondary file">
           Upload…
-          <input type="file" accept=".csv,text/csv,text/plain" onChange={(e) => void upload(e)} />
+          <input type="file" accept=".csv,text/csv,text/plain" onChange={(e) => void take(e, "csv")} />
+        </label>
+        <label
+          className={`button secondary file ${chatgpt ? "" : "disabled"}`}
+          title={chatgpt ? "Sent as ChatGPT's file parameter" : "MCP Apps hosts have no file parameter"}
+        >
+          Attach a file…
+          <input type="file" accept={STAFF_FILE_ACCEPT} disabled={!chatgpt} onChange={(e) => void take(e, "file")} />
         </label>
       </div>
       <label className="field">
@@ -117,9 +144,19 @@ export function BulkForm({ store, session }: { store: HarnessStore; session: Har
       <p className="hint" id="pace-hint">
         Pauses between slices of work, honoured by a server started with GIFTGENIUS_DEV=1.
       </p>
-      <button type="submit" className="button" disabled={!ready || busy !== null || !csv.trim()}>
-        {busy === TOOL.startBulk ? "Starting…" : "Start bulk analysis"}
-      </button>
+      <div className="row">
+        <button type="submit" className="button" disabled={!ready || busy !== null || (!file && !typed.trim())}>
+          {busy === TOOL.startBulk ? "Starting…" : "Start bulk analysis"}
+        </button>
+        <button
+          type="button"
+          className="button secondary"
+          disabled={!ready || busy !== null}
+          onClick={() => void session.runTool(TOOL.startBulk, args, meta)}
+        >
+          Ask for the file in the widget
+        </button>
+      </div>
     </form>
   );
 }

@@ -1,20 +1,22 @@
 /**
  * The fault switches for the widget's `get_job_events` replies: duplicates, shuffling across
- * batches, delay, and a one-shot dropped reply. The widget's final view must not change.
+ * batches, delay, and a one-shot dropped reply. The widget's final view must not change. And one
+ * for uploads: a lost `put_file_chunk` reply, which the widget retries.
  */
 import { useHarness, type HarnessStore } from "../store.js";
 
 export function FaultPanel({ store }: { store: HarnessStore }) {
   const faults = useHarness(store, (s) => s.faults);
   const set = store.getState().setFaults;
-  const active = faults.duplicates > 1 || faults.shuffle || faults.delayMs > 0 || faults.dropNext;
+  const active =
+    faults.duplicates > 1 || faults.shuffle || faults.delayMs > 0 || faults.dropNext || faults.dropNextChunk;
   return (
     <fieldset className="card faults" aria-label="Fault injection">
       <legend>
         <h2>Fault injection</h2>
         <span className={`pill ${active ? "warn" : ""}`}>{active ? "active" : "off"}</span>
       </legend>
-      <p className="hint">Applied to the get_job_events replies the widget receives.</p>
+      <p className="hint">Applied to the get_job_events replies the widget receives, and to its uploads.</p>
       <div className="row">
         <label className="field narrow">
           <span>Duplicates ×</span>
@@ -44,6 +46,14 @@ export function FaultPanel({ store }: { store: HarnessStore }) {
       <label className="check">
         <input type="checkbox" checked={faults.dropNext} onChange={(e) => set({ dropNext: e.target.checked })} />
         <span>Drop the next reply {faults.dropNext && <em className="pill warn">armed</em>}</span>
+      </label>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={faults.dropNextChunk}
+          onChange={(e) => set({ dropNextChunk: e.target.checked })}
+        />
+        <span>Drop the next put_file_chunk reply {faults.dropNextChunk && <em className="pill warn">armed</em>}</span>
       </label>
     </fieldset>
   );

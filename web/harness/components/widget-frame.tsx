@@ -13,6 +13,7 @@ import { CHANNEL } from "../bridge/messages.js";
 import type { OpenAiGlobals } from "../../host-globals.js";
 import { defaultGlobals } from "../bridge/globals.js";
 import { createStandinScript, injectStandin } from "../bridge/standin.js";
+import { openLink } from "../bridge/save-file.js";
 import { listenToWidget, pushGlobals } from "../bridge/widget-host.js";
 import type { HarnessSession } from "../session.js";
 import { frameHeight, maxHeightOf, useHarness, type HarnessStore, type Mount } from "../store.js";
@@ -37,6 +38,7 @@ function charsOver(value: unknown, limit: number): boolean {
 
 export function WidgetFrame({ store, session, mount }: Props) {
   const ref = useRef<HTMLIFrameElement>(null);
+  const uploads = useRef(0);
   const theme = useHarness(store, (s) => s.theme);
   const displayMode = useHarness(store, (s) => s.displayMode);
   const locale = useHarness(store, (s) => s.locale);
@@ -84,9 +86,11 @@ export function WidgetFrame({ store, session, mount }: Props) {
         s().addFollowUp(prompt);
         s().logNote("openai/sendFollowUpMessage", { prompt });
       },
-      openExternal: (href) => {
-        s().logNote("openai/openExternal", { href });
-        if (/^https?:\/\//i.test(href)) window.open(href, "_blank", "noopener,noreferrer");
+      openExternal: (href) => s().logNote("openai/openExternal", { href, ...openLink(window, href) }),
+      uploadFile: (file) => {
+        const fileId = `file-harness-${++uploads.current}`;
+        s().logNote("openai/uploadFile", { ...file, fileId });
+        return { fileId };
       },
       notifyIntrinsicHeight: (height) => s().setIntrinsicHeight(height),
       onInvalid: (data, error) => s().logNote("bridge/invalid-message", { data, error }),

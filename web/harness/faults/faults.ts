@@ -2,6 +2,7 @@
  * Fault injection for `get_job_events` replies, as a pure function of one batch: copy every event
  * N times, shuffle, and hold some events back to deliver them with a later batch. The widget's
  * reducer must end in the same view whatever this does, which is what the harness lets you watch.
+ * Beside them, a lost `put_file_chunk` reply, for watching an upload retry and resume.
  */
 import type { JobEvent } from "../../../shared/job-events.js";
 
@@ -14,9 +15,19 @@ export type FaultConfig = {
   delayMs: number;
   /** Answer the next `get_job_events` call with a network error (one shot). */
   dropNext: boolean;
+  /** Lose the reply to the next `put_file_chunk` call, after the server kept the chunk (one shot). */
+  dropNextChunk: boolean;
 };
+/** The one-shot faults, each switched off once it fired. */
+export type OneShotFault = "dropNext" | "dropNextChunk";
 
-export const NO_FAULTS: FaultConfig = { duplicates: 1, shuffle: false, delayMs: 0, dropNext: false };
+export const NO_FAULTS: FaultConfig = {
+  duplicates: 1,
+  shuffle: false,
+  delayMs: 0,
+  dropNext: false,
+  dropNextChunk: false,
+};
 
 /** Share of a batch's events held back for a later batch when shuffling. */
 const HOLD_BACK_SHARE = 0.35;

@@ -1,5 +1,6 @@
 import { applyJobEvents, createJobFold } from "../../../shared/job-reducer.js";
 import { parseJobEvents } from "../../../shared/job-events.js";
+import { FILE_TOOL } from "../../../shared/files.js";
 import { TOOL } from "../../../shared/tools.js";
 import { NO_FAULTS, seededRandom, type FaultConfig } from "./faults.js";
 import { createFaultyCaller, DroppedReplyError, type CallTool } from "./faulty-call.js";
@@ -51,8 +52,8 @@ function caller(config: FaultConfig, seed = 1) {
   const callTool = createFaultyCaller({
     call: eventLog,
     config: () => current,
-    onDropped: () => {
-      current = { ...current, dropNext: false };
+    onDropped: (fault) => {
+      current = { ...current, [fault]: false };
     },
     note: (method) => notes.push(method),
     random: seededRandom(seed),
@@ -72,7 +73,13 @@ describe("createFaultyCaller", () => {
   });
 
   it("leaves other tools alone even with every fault on", async () => {
-    const { callTool, notes } = caller({ duplicates: 3, shuffle: true, delayMs: 10, dropNext: true });
+    const { callTool, notes } = caller({
+      duplicates: 3,
+      shuffle: true,
+      delayMs: 10,
+      dropNext: true,
+      dropNextChunk: false,
+    });
     expect(await callTool(TOOL.suggestGifts, {})).toEqual(await eventLog(TOOL.suggestGifts, {}));
     expect(notes).toEqual([]);
   });
@@ -85,6 +92,29 @@ describe("createFaultyCaller", () => {
     expect(view).toEqual(expected);
   });
 
+  it("loses one put_file_chunk reply after the call reached the server, then lets the next through", async () => {
+    const reached: unknown[] = [];
+    let current: FaultConfig = { ...NO_FAULTS, dropNextChunk: true };
+    const notes: unknown[] = [];
+    const callTool = createFaultyCaller({
+      call: async (name, args) => (reached.push([name, args.index]), { content: [], structuredContent: { name } }),
+      config: () => current,
+      onDropped: (fault) => {
+        current = { ...current, [fault]: false };
+      },
+      note: (method, detail) => notes.push([method, detail]),
+    });
+    const chunk = { uploadId: "up-1", index: 3, data: "QUJD".repeat(1000) };
+    await expect(callTool(FILE_TOOL.putChunk, chunk)).rejects.toBeInstanceOf(DroppedReplyError);
+    await expect(callTool(FILE_TOOL.putChunk, chunk)).resolves.toMatchObject({ structuredContent: {} });
+    expect(reached).toEqual([
+      [FILE_TOOL.putChunk, 3],
+      [FILE_TOOL.putChunk, 3],
+    ]);
+    expect(notes).toEqual([["fault/drop", { tool: FILE_TOOL.putChunk, uploadId: "up-1", index: 3 }]]);
+    expect(current.dropNextChunk).toBe(false);
+  });
+
   it("keeps the rest of the reply and only reshapes the events", async () => {
     const { callTool } = caller({ ...NO_FAULTS, duplicates: 2 });
     const reply = await callTool(TOOL.getJobEvents, { jobId: JOB, afterSeq: 0 });
@@ -94,7 +124,10 @@ describe("createFaultyCaller", () => {
   });
 
   it.each([1, 2, 3, 4, 5])("ends in the same view with duplicates ×3, shuffling and a drop (seed %i)", async (seed) => {
-    const { callTool, notes } = caller({ duplicates: 3, shuffle: true, delayMs: 5, dropNext: true }, seed);
+    const { callTool, notes } = caller(
+      { ...NO_FAULTS, duplicates: 3, shuffle: true, delayMs: 5, dropNext: true },
+      seed,
+    );
     const { view } = await follow(callTool);
     expect(view).toEqual(expected);
     expect(notes).toContain("fault/batch");

@@ -1,11 +1,13 @@
 /**
  * The widget's callTool path with faults in it: wraps the real call and, for `get_job_events`
- * replies only, delays, drops (the widget sees a network error) or reshapes the event batch.
- * Held-back events are kept per job and delivered with that job's next reply.
+ * replies, delays, drops (the widget sees a network error) or reshapes the event batch; for
+ * `put_file_chunk`, drops one reply after the server kept the chunk. Held-back events are kept
+ * per job and delivered with that job's next reply.
  */
+import { FILE_TOOL } from "../../../shared/files.js";
 import { TOOL, GetJobEventsOutput } from "../../../shared/tools.js";
 import { isTerminalEvent, type JobEvent } from "../../../shared/job-events.js";
-import { faultBatch, type FaultConfig } from "./faults.js";
+import { faultBatch, type FaultConfig, type OneShotFault } from "./faults.js";
 
 /** What the widget's `callTool` resolves with: the tool result as the server sent it. */
 export type WidgetToolResult = {
@@ -20,8 +22,8 @@ export type FaultyCallerOptions = {
   call: CallTool;
   /** Read on every call, so switches take effect at once. */
   config: () => FaultConfig;
-  /** The one-shot drop fired: the control should switch itself off. */
-  onDropped: () => void;
+  /** A one-shot drop fired: its control should switch itself off. */
+  onDropped: (fault: OneShotFault) => void;
   /** Records what a fault did, for the log. */
   note: (method: string, detail: unknown) => void;
   random?: () => number;
@@ -45,11 +47,17 @@ export function createFaultyCaller(options: FaultyCallerOptions): CallTool {
 
   return async (name, args) => {
     const result = await call(name, args);
+    if (name === FILE_TOOL.putChunk && config().dropNextChunk) {
+      onDropped("dropNextChunk");
+      // the chunk's bytes stay out of the log: its upload and index say which one was lost
+      note("fault/drop", { tool: name, uploadId: args.uploadId, index: args.index });
+      throw new DroppedReplyError(name);
+    }
     if (name !== TOOL.getJobEvents) return result;
     const faults = config();
     if (faults.delayMs > 0) await sleep(faults.delayMs);
     if (faults.dropNext) {
-      onDropped();
+      onDropped("dropNext");
       note("fault/drop", { tool: name, arguments: args });
       throw new DroppedReplyError(name);
     }
