@@ -1,0 +1,116 @@
+/**
+ * The text of a delimited file, whatever its encoding: a byte-order mark says UTF-8 or UTF-16;
+ * else UTF-16 without one shows by its NUL bytes; else valid UTF-8 is UTF-8; else a file that
+ * decodes cleanly as EUC-KR/CP949 and reads as Korean is that (what Korean Excel writes); else it
+ * is read as Windows-1252 and marked uncertain, so the preview asks the person instead of showing
+ * garbled names as if they were right. A person's choice overrides all of it.
+ *
+ * No detection library: the encodings a staff list comes in are these five, each told apart by a
+ * rule that is certain or nearly so, and the WHATWG decoders built into Node (TextDecoder, with
+ * ICU's EUC-KR that covers CP949's extension) decode them; a statistical detector would add a
+ * dependency and still guess on short files.
+ */
+import { isUtf8 } from "node:buffer";
+import type { TextEncoding } from "../../../shared/files.js";
+import type { Pace } from "./pace.js";
+
+export type DecodedText = { text: string; encoding: TextEncoding; certain: boolean };
+
+/** Bytes decoded per slice. */
+const SLICE_BYTES = 256 * 1024;
+/** Bytes looked at for the NUL pattern of BOM-less UTF-16. */
+const SNIFF_BYTES = 64 * 1024;
+
+/** Decodes `bytes` in the encoding chosen, or the one detected; yields through `pace` between slices. */
+export async function decodeText(
+  bytes: Uint8Array,
+  chosen: TextEncoding | undefined,
+  pace: Pace,
+): Promise<DecodedText> {
+  const bom = byteOrderMark(bytes);
+  if (chosen !== undefined) {
+    const skip = bom?.encoding === chosen ? bom.length : 0;
+    return { text: (await decode(bytes.subarray(skip), chosen, false, pace)) ?? "", encoding: chosen, certain: true };
+  }
+  if (bom) {
+    const text = await decode(bytes.subarray(bom.length), bom.encoding, false, pace);
+    return { text: text ?? "", encoding: bom.encoding, certain: true };
+  }
+  const wide = utf16ByNuls(bytes.subarray(0, SNIFF_BYTES));
+  if (wide) {
+    const text = await decode(bytes, wide, true, pace);
+    if (text !== undefined) return { text, encoding: wide, certain: true };
+  }
+  if (isUtf8(bytes))
+    return { text: (await decode(bytes, "utf-8", false, pace)) ?? "", encoding: "utf-8", certain: true };
+  if (looksKorean(bytes)) {
+    const text = await decode(bytes, "euc-kr", true, pace);
+    if (text !== undefined) return { text, encoding: "euc-kr", certain: true };
+  }
+  return { text: (await decode(bytes, "windows-1252", false, pace)) ?? "", encoding: "windows-1252", certain: false };
+}
+
+function byteOrderMark(b: Uint8Array): { encoding: TextEncoding; length: number } | undefined {
+  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return { encoding: "utf-8", length: 3 };
+  if (b[0] === 0xff && b[1] === 0xfe) return { encoding: "utf-16le", length: 2 };
+  if (b[0] === 0xfe && b[1] === 0xff) return { encoding: "utf-16be", length: 2 };
+  return undefined;
+}
+
+/**
+ * UTF-16 without a mark: the ASCII of a CSV (separators, line ends, digits, Latin letters) puts a
+ * NUL in every other byte, on the odd side for little-endian; no 8-bit text has NULs.
+ */
+function utf16ByNuls(b: Uint8Array): TextEncoding | undefined {
+  let even = 0;
+  let odd = 0;
+  for (let i = 0; i + 1 < b.length; i += 2) {
+    if (b[i] === 0) even++;
+    if (b[i + 1] === 0) odd++;
+  }
+  const pairs = Math.floor(b.length / 2);
+  if (pairs === 0) return undefined;
+  // Hangul syllables such as 팀 (U+D300) put a NUL on the other side now and then
+  if (odd >= pairs / 10 && even * 3 <= odd) return "utf-16le";
+  if (even >= pairs / 10 && odd * 3 <= even) return "utf-16be";
+  return undefined;
+}
+
+/**
+ * Whether the bytes read as Korean in EUC-KR/CP949: most two-byte characters are among the 2,350
+ * common Hangul syllables of KS X 1001 (lead byte B0–C8, trail A1–FE). Western 8-bit text that
+ * happens to pair up as CP949 lands elsewhere (rare syllables, hanja, symbols).
+ */
+function looksKorean(b: Uint8Array): boolean {
+  let hangul = 0;
+  let pairs = 0;
+  for (let i = 0; i < b.length; i++) {
+    const lead = b[i];
+    if (lead < 0x80) continue;
+    const trail = b[++i];
+    pairs++;
+    if (lead >= 0xb0 && lead <= 0xc8 && trail >= 0xa1 && trail <= 0xfe) hangul++;
+  }
+  return hangul > 0 && hangul * 2 >= pairs;
+}
+
+/** The text, or undefined when `fatal` and the bytes are not valid in `encoding`. */
+async function decode(
+  bytes: Uint8Array,
+  encoding: TextEncoding,
+  fatal: boolean,
+  pace: Pace,
+): Promise<string | undefined> {
+  const decoder = new TextDecoder(encoding, { fatal, ignoreBOM: true });
+  const parts: string[] = [];
+  try {
+    for (let at = 0; at < bytes.length; at += SLICE_BYTES) {
+      parts.push(decoder.decode(bytes.subarray(at, at + SLICE_BYTES), { stream: true }));
+      await pace();
+    }
+    parts.push(decoder.decode());
+  } catch {
+    return undefined;
+  }
+  return parts.join("");
+}

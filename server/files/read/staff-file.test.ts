@@ -1,0 +1,188 @@
+/**
+ * Real staff files, made in the test as people's tools make them, read end to end: .xlsx with
+ * Korean headers and every kind of cell, CSV from Korean Excel (CP949), UTF-8 with a BOM, UTF-16
+ * with and without one, semicolons, tabs, quoted line breaks, blank lines, synonyms; the format
+ * told by the bytes, not the name; an encoding that cannot be told becomes a question.
+ */
+import { resolveLimits } from "../../jobs/limits.js";
+import { delimited, encodeText, staffXlsx, type TextEncodingName } from "../../../test-kit/staff-files.js";
+import { previewText, readStaffFile } from "./staff-file.js";
+
+const limits = resolveLimits();
+
+async function read(bytes: Uint8Array, name = "staff.csv", reading = {}) {
+  const r = await readStaffFile(bytes, name, reading, limits);
+  if (!r.ok) throw new Error(r.error.message);
+  return r.value;
+}
+
+const KOREAN = [
+  ["이름", "부서", "관심사", "예산"],
+  ["김민준", "영업팀", "커피;등산", "30"],
+  ["이서연", "개발팀", "독서 | 음악", ""],
+  ["박지훈", "인사팀", "요가", "45"],
+];
+
+describe("readStaffFile: workbooks", () => {
+  it("reads an .xlsx with Korean headers, every kind of cell as the text it shows", async () => {
+    const bytes = await staffXlsx(
+      [
+        ["직원 명단 2025"], // a title above the header
+        [],
+        ["성명", "팀", "취미", "선물 예산", "입사일"],
+        ["김민준", "영업", "커피;등산", 30, new Date(Date.UTC(2021, 2, 4))],
+        ["이서연", { richText: [{ text: "개발" }, { text: "팀" }] }, "독서", { formula: "20+25", result: 45 }, ""],
+        ["박지훈", "인사", { text: "요가", hyperlink: "https://example.com" }, 49.99, true],
+      ],
+      { after: ["메모"] },
+    );
+    const { preview, csv } = await read(bytes, "직원.xlsx");
+    expect(preview).toMatchObject({
+      format: "xlsx",
+      encoding: null,
+      sheets: ["Staff", "메모"],
+      sheet: "Staff",
+      headers: ["성명", "팀", "취미", "선물 예산", "입사일"],
+      columns: { name: 0, department: 1, interests: 2, budget: 3 },
+      rows: 3,
+      people: 3,
+      skippedCount: 0,
+      problems: [],
+      ready: true,
+    });
+    expect(preview.sample).toEqual([
+      { row: 4, name: "김민준", department: "영업", interests: "커피;등산", budget: "30" },
+      { row: 5, name: "이서연", department: "개발팀", interests: "독서", budget: "45" },
+      { row: 6, name: "박지훈", department: "인사", interests: "요가", budget: "49.99" },
+    ]);
+    expect(csv).toBe(
+      "row,name,department,interests,budget,skip\n4,김민준,영업,커피;등산,30,\n5,이서연,개발팀,독서,45,\n6,박지훈,인사,요가,49.99,\n",
+    );
+  });
+
+  it("reads the sheet chosen, or the first one with rows, and lists them all", async () => {
+    const bytes = await staffXlsx(KOREAN, { name: "명단", before: ["표지"], after: ["Other"] });
+    // the cover sheet has a row ("notes") but no staff header: it is still the first sheet with rows
+    expect((await read(bytes, "a.xlsx")).preview).toMatchObject({ sheet: "표지", ready: false });
+    const chosen = await read(bytes, "a.xlsx", { sheet: "명단" });
+    expect(chosen.preview).toMatchObject({ sheets: ["표지", "명단", "Other"], sheet: "명단", people: 3 });
+    const missing = await readStaffFile(bytes, "a.xlsx", { sheet: "Nope" }, limits);
+    expect(missing).toMatchObject({
+      ok: false,
+      error: { message: 'The workbook has no sheet "Nope"; its sheets are "표지", "명단", "Other".' },
+    });
+  });
+
+  it("tells the format by the bytes: an .xlsx named .csv, a CSV named .xlsx", async () => {
+    const xlsx = await staffXlsx(KOREAN);
+    expect((await read(xlsx, "export.csv")).preview.format).toBe("xlsx");
+    const csv = encodeText(delimited(KOREAN), "utf-8");
+    expect((await read(csv, "export.xlsx")).preview).toMatchObject({ format: "csv", people: 3 });
+  });
+
+  it("refuses what is not a staff list, saying what to do", async () => {
+    const old = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]);
+    expect(await readStaffFile(old, "a.xls", {}, limits)).toMatchObject({
+      ok: false,
+      error: { message: expect.stringContaining(".xls"), hint: expect.stringContaining("CSV") },
+    });
+    const binary = new Uint8Array(Array.from({ length: 4000 }, (_, i) => (i * 7) % 256));
+    expect(await readStaffFile(binary, "a.csv", {}, limits)).toMatchObject({ ok: false });
+    expect(await readStaffFile(new Uint8Array(), "a.csv", {}, limits)).toMatchObject({ ok: false });
+  });
+});
+
+describe("readStaffFile: text", () => {
+  it.each<[TextEncodingName, string]>([
+    ["cp949", "euc-kr"],
+    ["utf-8", "utf-8"],
+    ["utf-8-bom", "utf-8"],
+    ["utf-16le-bom", "utf-16le"],
+    ["utf-16le", "utf-16le"],
+    ["utf-16be-bom", "utf-16be"],
+  ])("reads a Korean CSV in %s, certain of its encoding", async (encoding, detected) => {
+    const { preview } = await read(encodeText(delimited(KOREAN), encoding));
+    expect(preview).toMatchObject({ encoding: detected, encodingCertain: true, people: 3, ready: true });
+    expect(preview.sample.map((r) => r.name)).toEqual(["김민준", "이서연", "박지훈"]);
+    expect(preview.headers[0]).toBe("이름"); // no BOM left in the first header
+  });
+
+  it("reads tab-separated UTF-16 (Excel's Unicode text) and semicolons, with synonyms", async () => {
+    const rows = [
+      ["Full name", "Team", "Hobbies", "Amount"],
+      ["Ada Lovelace", "R&D; Lab", "math, poetry", "$1,250"],
+    ];
+    const tsv = await read(encodeText(delimited(rows, "\t", "\r\n"), "utf-16le-bom"));
+    expect(tsv.preview).toMatchObject({
+      separator: "\t",
+      columns: { name: 0, department: 1, interests: 2, budget: 3 },
+    });
+    expect(tsv.preview.sample[0]).toMatchObject({ department: "R&D; Lab", interests: "math, poetry" });
+    const semi = await read(encodeText(delimited(rows, ";"), "utf-8"));
+    expect(semi.preview).toMatchObject({ separator: ";", people: 1 });
+    expect(semi.preview.sample[0]).toMatchObject({ department: "R&D; Lab", budget: "$1,250" });
+  });
+
+  it("keeps quoted line breaks in their row, numbers rows as a spreadsheet does, and passes blank lines", async () => {
+    const text = '\n\nname,department,interests\n"Line\nBreak",Sales,"a;\nb"\n\nAna,Ops,tea\n\n\n';
+    const { preview, csv } = await read(encodeText(text, "utf-8"));
+    expect(preview).toMatchObject({ rows: 3, people: 2, skippedCount: 1 });
+    expect(preview.sample.map((r) => [r.row, r.name])).toEqual([
+      [4, "Line\nBreak"],
+      [6, "Ana"],
+    ]);
+    expect(preview.skipped).toEqual([{ row: 5, reason: "the row is empty" }]);
+    expect(csv).toBe(
+      'row,name,department,interests,budget,skip\n4,"Line\nBreak",Sales,"a;\nb",,\n5,,,,,the row is empty\n6,Ana,Ops,tea,,\n',
+    );
+  });
+
+  it("asks for the encoding when it cannot be told, and reads it as told", async () => {
+    const bytes = encodeText(
+      delimited([
+        ["name", "interests"],
+        ["José Núñez", "café"],
+      ]),
+      "windows-1252",
+    );
+    const guessed = await read(bytes);
+    expect(guessed.preview).toMatchObject({ encoding: "windows-1252", encodingCertain: false, ready: false });
+    expect(guessed.preview.problems[0]).toMatch(/encoding could not be told.*UTF-8, UTF-16, EUC-KR\/CP949/);
+    expect(previewText(guessed.preview)).toContain("(a guess)");
+    const told = await read(bytes, "staff.csv", { encoding: "windows-1252" });
+    expect(told.preview).toMatchObject({ encodingCertain: true, ready: true });
+    expect(told.preview.sample[0].name).toBe("José Núñez");
+  });
+
+  it("refuses a CSV of one 8 MB line before splitting it", async () => {
+    const line = Array.from({ length: 800_000 }, (_, i) => `w${i}`).join(";");
+    expect(line.length).toBeGreaterThan(6_000_000);
+    const r = await readStaffFile(encodeText(`name,interests,${line}`, "utf-8"), "one-line.csv", {}, limits);
+    expect(r).toMatchObject({
+      ok: false,
+      error: { code: "input_too_large", message: expect.stringMatching(/^Row 1 has a cell of [\d,]+ characters/) },
+    });
+  });
+});
+
+describe("previewText", () => {
+  it("says how the file was read, the columns, the people and the first rows skipped", async () => {
+    const rows = [
+      ["이름", "관심사"],
+      ["A", "x"],
+      ["", "y"],
+      ["a", "z"],
+      ...Array.from({ length: 6 }, () => ["", ""]),
+      ["B", "w"],
+    ];
+    const { preview } = await read(encodeText(delimited(rows), "utf-8"), "팀.csv");
+    expect(previewText(preview)).toBe(
+      [
+        'Read "팀.csv" as CSV in UTF-8, fields separated by commas.',
+        'Columns: name ← "이름", department ← none, interests ← "관심사", budget ← none (the default budget applies).',
+        "10 rows: 2 people, 8 skipped (row 3: it has no name; row 4: it repeats row 2; row 5: the row is empty; row 6: the row is empty; row 7: the row is empty; and 3 more).",
+        "Ready to start.",
+      ].join("\n"),
+    );
+  });
+});

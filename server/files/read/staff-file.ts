@@ -1,0 +1,115 @@
+/**
+ * A staff file read into what a job takes: its format told by its bytes (a zip is an .xlsx,
+ * anything else is delimited text in an encoding found by decode.ts), its rows read as text
+ * (xlsx.ts, text-rows.ts) and made into a preview and a canonical CSV (table.ts), all of it in
+ * slices that let the event loop turn. A file past a limit is refused with a sentence a person can
+ * act on; one that can be read but not yet started (a column missing, an encoding unsure) gets a
+ * preview whose problems say so.
+ */
+import { FILE_LIMITS, type Reading } from "../../../shared/files.js";
+import type { InputLimits } from "../../jobs/limits.js";
+import { size } from "../../jobs/limits.js";
+import { fail, type Outcome } from "../../jobs/outcomes.js";
+import { decodeText } from "./decode.js";
+import { createPace, type Pace } from "./pace.js";
+import { detectSeparator } from "./separator.js";
+import { buildTable, type StaffTable } from "./table.js";
+import { textRows } from "./text-rows.js";
+import { unpackWorkbook } from "./unzip.js";
+import { sheetRows, type SheetChoice } from "./xlsx.js";
+
+export type { StaffTable } from "./table.js";
+export { previewText } from "./preview-text.js";
+
+const SAVE_AS = "Save it as .xlsx or as CSV (from Excel: File › Save As) and send it again.";
+
+/**
+ * Reads a staff file: `reading` overrides what is detected (encoding, sheet, columns). The preview's
+ * `uploadId` is null (the caller sets it); `csv` is the job's input, `row,name,department,interests,
+ * budget,skip`, one line for every row of the file after the header, bad ones too.
+ */
+export async function readStaffFile(
+  bytes: Uint8Array,
+  fileName: string,
+  reading: Reading,
+  limits: InputLimits,
+): Promise<Outcome<StaffTable>> {
+  if (bytes.length === 0) return fail("invalid_arguments", `The file ${JSON.stringify(fileName)} is empty.`, SAVE_AS);
+  if (bytes.length > FILE_LIMITS.maxFileBytes) {
+    return fail(
+      "input_too_large",
+      `The file is ${size(bytes.length)}; the limit is ${size(FILE_LIMITS.maxFileBytes)}.`,
+      "Keep only the staff list's sheet and columns (name, department, interests, budget), or split the list into smaller files.",
+    );
+  }
+  const pace = createPace();
+  if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) return readWorkbook(bytes, fileName, reading, limits, pace);
+  if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0]))
+    return fail(
+      "invalid_arguments",
+      "The file is an old-style .xls workbook, or one protected with a password.",
+      SAVE_AS,
+    );
+  if (startsWith(bytes, [0x25, 0x50, 0x44, 0x46]))
+    return fail("invalid_arguments", "The file is a PDF, not a staff list.", SAVE_AS);
+  return readText(bytes, fileName, reading, limits, pace);
+}
+
+async function readWorkbook(
+  bytes: Uint8Array,
+  fileName: string,
+  reading: Reading,
+  limits: InputLimits,
+  pace: Pace,
+): Promise<Outcome<StaffTable>> {
+  const parts = await unpackWorkbook(bytes);
+  if (!parts.ok) return parts;
+  const found: SheetChoice = { sheets: [], sheet: null };
+  const table = await buildTable(
+    sheetRows(parts.value, reading.sheet, found),
+    () => ({ fileName, format: "xlsx", encoding: null, encodingCertain: true, separator: null, ...found }),
+    { reading, limits, strictWidth: false, pace },
+  );
+  if (table.ok && reading.sheet !== undefined && found.sheet === null) {
+    return fail(
+      "invalid_arguments",
+      `The workbook has no sheet ${JSON.stringify(reading.sheet)}; its sheets are ${found.sheets.map((s) => JSON.stringify(s)).join(", ")}.`,
+      "Choose one of them.",
+    );
+  }
+  return table;
+}
+
+async function readText(
+  bytes: Uint8Array,
+  fileName: string,
+  reading: Reading,
+  limits: InputLimits,
+  pace: Pace,
+): Promise<Outcome<StaffTable>> {
+  const { text, encoding, certain } = await decodeText(bytes, reading.encoding, pace);
+  if (looksBinary(text))
+    return fail("invalid_arguments", "The file is neither a spreadsheet nor a CSV or text file.", SAVE_AS);
+  const separator = detectSeparator(text);
+  const rows = textRows(text, separator, limits);
+  if (!rows.ok) return rows;
+  return buildTable(
+    rows.value,
+    () => ({ fileName, format: "csv", encoding, encodingCertain: certain, separator, sheets: [], sheet: null }),
+    { reading, limits, strictWidth: true, pace },
+  );
+}
+
+const startsWith = (bytes: Uint8Array, magic: number[]) => magic.every((b, i) => bytes[i] === b);
+
+/** Control characters (other than tab and line ends) in the first 64 K characters: no text has them. */
+function looksBinary(text: string): boolean {
+  const end = Math.min(text.length, 64 * 1024);
+  let controls = 0;
+  for (let i = 0; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 0) return true;
+    if (c < 32 && c !== 9 && c !== 10 && c !== 13) controls++;
+  }
+  return controls * 100 > end;
+}

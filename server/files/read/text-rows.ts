@@ -1,0 +1,34 @@
+/**
+ * The rows of a delimited text (CSV, TSV, "Unicode text"): measured first by the job's own quick
+ * scan, so a text of one huge line or of endless cells is refused before it is split, then read
+ * with csv-parse in slices, every record with the row a spreadsheet shows and the records it cannot
+ * read in their place.
+ */
+import { readCsvBatches } from "../../jobs/csv/reader.js";
+import { breachRefusal, findHeader, scanRecords } from "../../jobs/csv/scan.js";
+import type { InputLimits } from "../../jobs/limits.js";
+import { ok, type Outcome } from "../../jobs/outcomes.js";
+import type { GridRow } from "./table.js";
+
+/** The text's rows in batches, or the refusal of a record past a limit. */
+export function textRows(text: string, separator: string, limits: InputLimits): Outcome<AsyncIterable<GridRow[]>> {
+  const header = findHeader(text, separator);
+  if (header !== undefined) {
+    const { breach } = scanRecords(text, header, separator, -1, limits);
+    if (breach) return breachRefusal(breach, limits);
+  }
+  return ok(batches(text, separator));
+}
+
+async function* batches(text: string, separator: string): AsyncGenerator<GridRow[]> {
+  for await (const { records, rows, unreadable } of readCsvBatches(text, { separator, from: 0 })) {
+    const batch: GridRow[] = [];
+    let u = 0;
+    for (let k = 0; k < records.length; k++) {
+      while (u < unreadable.length && unreadable[u].row < rows[k]) batch.push(unreadable[u++]);
+      batch.push({ row: rows[k], cells: records[k] });
+    }
+    while (u < unreadable.length) batch.push(unreadable[u++]);
+    yield batch;
+  }
+}
