@@ -28,13 +28,20 @@ export type FilePreviewProps = {
   onBack(): void;
 };
 
-type ChoiceProps = { label: string; value: string; options: [string, string][]; onChange(value: string): void };
+type ChoiceProps = {
+  label: string;
+  value: string;
+  options: [string, string][];
+  onChange(value: string): void;
+  /** Marks a choice the person still has to make. */
+  ask?: boolean;
+};
 
-function Choice({ label, value, options, onChange }: ChoiceProps) {
+function Choice({ label, value, options, onChange, ask }: ChoiceProps) {
   return (
     <label className="gg-field">
       {label}
-      <select value={value} onChange={(e) => onChange(e.target.value)}>
+      <select value={value} aria-invalid={ask} onChange={(e) => onChange(e.target.value)}>
         {options.map(([v, text]) => (
           <option key={v} value={v}>
             {text}
@@ -51,20 +58,18 @@ export function FilePreview({ preview: p, reading, busy, error, onReading, onSta
   const unsure = p !== null && !p.encodingCertain && reading.encoding === undefined;
   return (
     <section className="gg-panel" aria-busy={busy}>
-      <header className="gg-head">
-        <h2 className="gg-title">{p?.fileName ?? t.readingFile}</h2>
-        {p && (
-          <p className="gg-status">
-            {[
-              p.format === "xlsx" ? "Excel" : "CSV",
-              p.encoding && ENCODINGS[p.encoding],
-              p.separator && t.separator(p.separator),
-            ]
-              .filter(Boolean)
-              .join(" · ")}
-          </p>
-        )}
-      </header>
+      <h2 className="gg-title">{p?.fileName ?? t.readingFile}</h2>
+      {p && (
+        <p className="gg-muted">
+          {[
+            p.format === "xlsx" ? "Excel" : "CSV",
+            p.encoding && ENCODINGS[p.encoding],
+            p.separator && t.separator(p.separator),
+          ]
+            .filter(Boolean)
+            .join(" · ")}
+        </p>
+      )}
       {p && (
         <>
           <p>{t.fileCounts(p.rows, p.people, p.skippedCount)}</p>
@@ -72,6 +77,7 @@ export function FilePreview({ preview: p, reading, busy, error, onReading, onSta
             {p.format === "csv" && (
               <Choice
                 label={t.encoding}
+                ask={unsure}
                 value={unsure ? "" : (p.encoding ?? "")}
                 options={[...(unsure ? [["", t.choose] as [string, string]] : []), ...Object.entries(ENCODINGS)]}
                 onChange={(v) => onReading({ ...reading, encoding: v as TextEncoding })}
