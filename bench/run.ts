@@ -12,6 +12,7 @@ import { benchJobs } from "./jobs.js";
 import { benchDelivery } from "./delivery.js";
 import { benchScale } from "./scale.js";
 import { benchInstances } from "./instances.js";
+import { benchUploads } from "./uploads.js";
 
 const sections: [string, (o: BenchOptions) => Promise<BenchRow[]>][] = [
   ["reducer", benchReducer],
@@ -21,6 +22,7 @@ const sections: [string, (o: BenchOptions) => Promise<BenchRow[]>][] = [
   ["delivery", benchDelivery],
   ["scale", benchScale],
   ["instances", benchInstances],
+  ["uploads", benchUploads],
 ];
 
 const options: BenchOptions = { quick: process.argv.includes("--quick") };

@@ -13,6 +13,8 @@ import { createBearerGate } from "./auth/bearer-gate.js";
 import { createFileLinks, type FileLinkOptions } from "./files/export/file-links.js";
 import { createFileRoute } from "./files/export/file-route.js";
 import type { AuthOptions } from "./auth/auth-options.js";
+import { createDevFiles } from "./files/dev-files.js";
+import { openStaffFiles, type FilesSetup } from "./files/files-env.js";
 import { matchGifts as defaultMatcher } from "./gifts/matcher.js";
 import type { JobService } from "./jobs/job-service.js";
 import { StoreUnavailableError } from "./jobs/store.js";
@@ -70,6 +72,10 @@ export type AppOptions = {
   devPace?: boolean;
   /** Sessions kept in Redis, so that any of several instances serves any session (see sessions.ts). */
   sharedSessions?: SharedSessions;
+  /** Where uploads of staff files live and where files handed over by URL may come from (memory, none). */
+  files?: FilesSetup;
+  /** Development only: the harness hands files over at /dev/files, as ChatGPT's file service would. */
+  devFiles?: boolean;
   /** Download links of files out (GET /files/:token): their key and public origin (link-secret.ts). */
   fileLinks?: FileLinkOptions;
 };
@@ -88,6 +94,12 @@ export function createApp(options: AppOptions): App {
     onError = () => {},
   } = options;
   const bearer = auth ? createBearerGate(auth, onError) : undefined;
+  const devFiles = options.devFiles ? createDevFiles() : undefined;
+  const staffFiles = openStaffFiles(jobs, options.files, {
+    development: devFiles !== undefined,
+    ownOrigins: devFiles && (() => devFiles.origins),
+    onError,
+  });
   const fileLinks = createFileLinks(options.fileLinks);
   const widget = loadWidget(options.widgetHtmlPath ?? "dist/widget/index.html", options.widgetDomain);
   const shared = createMcpShared({
@@ -96,6 +108,7 @@ export function createApp(options: AppOptions): App {
     widget,
     onError,
     devPace: options.devPace ?? false,
+    files: staffFiles,
     security: auth && bearer ? { scopes: auth.scopes, challenge: bearer.challenge } : undefined,
     fileLinks,
   });
@@ -185,6 +198,7 @@ export function createApp(options: AppOptions): App {
   // a file out, by the expiring link export_job_result gave; the link is the credential
   const files = createFileRoute({ jobs, links: fileLinks, onError });
   app.get("/files/:token", (c) => files(c.req.param("token")));
+  if (devFiles) app.on(["GET", "POST"], ["/dev/files", "/dev/files/:id"], (c) => devFiles.handle(c.req.raw));
   if (options.staticDir) app.on(["GET", "HEAD"], "/*", serveStatic({ root: options.staticDir }));
   // pages are read, never posted to
   app.all("*", (c) => {
@@ -209,5 +223,11 @@ export function createApp(options: AppOptions): App {
     return c.json({ error: "internal", message }, 500);
   });
 
-  return { app, close: () => mcp.close() };
+  return {
+    app,
+    async close() {
+      await mcp.close();
+      await staffFiles.close();
+    },
+  };
 }

@@ -5,11 +5,12 @@
  * process (0: none, a web-only instance), JOB_LOCK_MS and JOB_STALLED_CHECK_MS for finding a
  * worker that died, JOB_GRACE_MS before an unfinished job no queue holds is ended. For every
  * store: RETENTION_HOURS and the per-subject quotas QUOTA_UNFINISHED_JOBS, QUOTA_JOBS_PER_HOUR,
- * QUOTA_STORED_MB.
+ * QUOTA_STORED_MB. Staff files (uploads beside the jobs, FILE_DOWNLOAD_HOSTS): files/files-env.ts.
  */
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import { envNumber } from "./env-number.js";
+import { filesFromEnv, type FilesSetup } from "./files/files-env.js";
 import { matchGifts } from "./gifts/matcher.js";
 import { createBullmqExecutor } from "./jobs/executor-bullmq.js";
 import { createJobService, type JobService } from "./jobs/job-service.js";
@@ -78,17 +79,18 @@ export function jobsFromEnv(env: Env): JobService {
 }
 
 /** The job service the environment describes and, on Redis, the sessions that share its store. */
-export function serverFromEnv(env: Env): { jobs: JobService; sharedSessions?: SharedSessions } {
+export function serverFromEnv(env: Env): { jobs: JobService; sharedSessions?: SharedSessions; files: FilesSetup } {
   const onError = (error: unknown, context: string) => console.error(`jobs: ${context}:`, error);
   const limits = limitsFromEnv(env);
   switch (env.STORE ?? "sqlite") {
     case "sqlite": {
-      return {
-        jobs: createJobService({ store: openSqlite(env.DATA_DIR ?? "./data"), match: matchGifts, limits, onError }),
-      };
+      const store = openSqlite(env.DATA_DIR ?? "./data");
+      return { jobs: createJobService({ store, match: matchGifts, limits, onError }), files: filesFromEnv(env, store) };
     }
-    case "memory":
-      return { jobs: createJobService({ store: createMemoryStore(), match: matchGifts, limits, onError }) };
+    case "memory": {
+      const store = createMemoryStore();
+      return { jobs: createJobService({ store, match: matchGifts, limits, onError }), files: filesFromEnv(env, store) };
+    }
     case "redis": {
       const { url, keyPrefix } = redisEnv(env);
       const executor = createBullmqExecutor({
@@ -112,6 +114,7 @@ export function serverFromEnv(env: Env): { jobs: JobService; sharedSessions?: Sh
       return {
         jobs: createJobService({ store, match: matchGifts, limits, onError, executor }),
         sharedSessions: sharedSessionsOn(store, url, keyPrefix),
+        files: filesFromEnv(env, store),
       };
     }
     default:

@@ -48,7 +48,7 @@ const allowedHosts = namedHosts.length === 0 && !isLoopback(host) ? "any" : name
 // development only: a request may slow its job down to watch it in the harness
 const devPace = process.env.GIFTGENIUS_DEV === "1";
 const fileLinks = setting(() => fileLinksFromEnv(process.env));
-const { jobs, sharedSessions } = setting(() => serverFromEnv(process.env));
+const { jobs, sharedSessions, files } = setting(() => serverFromEnv(process.env));
 const { app, close } = createApp({
   jobs,
   auth,
@@ -61,6 +61,8 @@ const { app, close } = createApp({
   widgetDomain: process.env.WIDGET_DOMAIN || undefined,
   devPace,
   sharedSessions,
+  files,
+  devFiles: devPace,
   fileLinks,
   onError: (error) => console.error(error),
 });
@@ -76,7 +78,11 @@ const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
   if (allowedHosts === "any") {
     console.log(`Listening beyond loopback with no ALLOWED_HOSTS or PUBLIC_URL: any Host header is answered.`);
   }
-  if (devPace) console.log("Development mode (GIFTGENIUS_DEV=1): the harness may slow jobs down to watch them.");
+  if (devPace) {
+    console.log(
+      "Development mode (GIFTGENIUS_DEV=1): the harness may slow jobs down to watch them, and hands files over at /dev/files.",
+    );
+  }
 });
 server.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code !== "EADDRINUSE") throw error;

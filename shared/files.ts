@@ -138,6 +138,9 @@ export type StaffPreview = z.infer<typeof StaffPreviewSchema>;
 export const HostFileSchema = z.object({
   download_url: z.string().check(z.maxLength(4096)),
   file_id: z.string().check(z.maxLength(200)),
+  /** The name the person gave the file, when the host says (its extension tells .xlsx from .csv). */
+  file_name: z.optional(z.string().check(z.maxLength(255))),
+  mime_type: z.optional(z.string().check(z.maxLength(200))),
 });
 
 // export_job_result

@@ -41,11 +41,16 @@ import {
   type ToolSecurity,
   type ToolSpec,
 } from "./tool-registry.js";
+import { openStaffFiles } from "../files/files-env.js";
+import type { StaffFiles } from "../files/staff-files.js";
+import { beginFileUploadTool } from "./tools/begin-file-upload.js";
 import { cancelJobTool } from "./tools/cancel-job.js";
 import { deleteJobTool } from "./tools/delete-job.js";
 import { exportJobResultTool } from "./tools/export-job-result.js";
 import { getJobEventsTool } from "./tools/get-job-events.js";
 import { getJobResultTool } from "./tools/get-job-result.js";
+import { previewStaffFileTool } from "./tools/preview-staff-file.js";
+import { putFileChunkTool } from "./tools/put-file-chunk.js";
 import { startBulkAnalysisTool } from "./tools/start-bulk-analysis.js";
 import { suggestGiftsTool } from "./tools/suggest-gifts.js";
 import { waitForJobTool } from "./tools/wait-for-job.js";
@@ -68,6 +73,8 @@ export type McpDeps = {
   devPace?: boolean;
   /** With sign-in: the scopes each tool needs and how to ask for them. */
   security?: ToolSecurity;
+  /** Staff files in: uploads and files handed over by URL (uploads in memory, no download hosts by default). */
+  files?: StaffFiles;
   /** Signs the download links of files out; the app serves them (a key of its own by default). */
   fileLinks?: FileLinks;
 };
@@ -91,17 +98,21 @@ export function createToolSpecs({
   widget,
   catalog = CATALOG,
   devPace = false,
+  files = openStaffFiles(jobs),
   fileLinks = createFileLinks(),
 }: Omit<McpDeps, "onError" | "security">): ToolSpec[] {
   const cheapestPrice = Math.min(...catalog.map((i) => i.price));
   return [
     suggestGiftsTool({ matchGifts, cheapestPrice, widget }),
-    startBulkAnalysisTool({ jobs, widget, devPace }),
+    startBulkAnalysisTool({ jobs, files, widget, devPace }),
     getJobEventsTool({ jobs, widget }),
     getJobResultTool({ jobs, widget }),
     cancelJobTool({ jobs, widget }),
     waitForJobTool({ jobs, widget }),
     deleteJobTool({ jobs, widget }),
+    beginFileUploadTool({ uploads: files.uploads, widget }),
+    putFileChunkTool({ uploads: files.uploads, widget }),
+    previewStaffFileTool({ files, widget }),
     exportJobResultTool({ jobs, widget, links: fileLinks }),
   ];
 }

@@ -33,7 +33,8 @@ export type ToolSpec<I extends z.ZodMiniObject = z.ZodMiniObject> = {
   title: string;
   description: string;
   input: I;
-  output: z.ZodMiniObject;
+  /** An object schema, or a union of them (one result shape or another). */
+  output: z.ZodMiniType;
   annotations: ToolAnnotations;
   meta: Record<string, unknown>;
   run(args: z.output<I>, ctx: ToolContext): Promise<CallToolResult> | CallToolResult;

@@ -1,17 +1,27 @@
 /**
  * `start_bulk_gift_analysis`: starts a background job that picks gifts for every employee of a
- * CSV or list, and answers at once with the job id. Rendered by the widget, which follows the job.
+ * staff list, and answers at once with the job id. The list comes as exactly one of: `csv` text,
+ * `employees`, a `file` the host hands over (ChatGPT's `openai/fileParams`: downloaded, read, and
+ * started at once, the reply telling the model what was understood) or the `uploadId` of a file
+ * the widget uploaded. With none, the widget asks the person for a file (`awaitingFile`).
+ * Rendered by the widget, which follows the job.
  */
-import { PACE_META_KEY, StartBulkInput, StartBulkOutput, TOOL } from "../../../shared/tools.js";
+import * as z from "zod/mini";
+import { AwaitingFileSchema, FILE_LIMITS, type AwaitingFile } from "../../../shared/files.js";
+import { PACE_META_KEY, StartBulkInput, StartBulkOutput, TOOL, type StartBulkArgs } from "../../../shared/tools.js";
+import { previewText } from "../../files/read/staff-file.js";
+import type { StaffFiles } from "../../files/staff-files.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { megabytes } from "../../jobs/limits.js";
 import { localeOf } from "../../jobs/runner/texts.js";
 import { toolMeta, type Widget } from "../../widget.js";
 import { defineTool } from "../tool-registry.js";
-import { fromOutcome, success } from "../tool-results.js";
+import { failure, success } from "../tool-results.js";
 
 /** The slowest pace allowed: a pause of this many ms between slices of work. */
 const MAX_PACE_MS = 1_000;
+/** The ways a staff list can come; exactly one per call. */
+const LISTS = ["csv", "employees", "file", "uploadId"] as const;
 
 /** The pause asked for, when pacing is allowed and the value is sane; otherwise none. */
 function paceOf(meta: Record<string, unknown>, allowed: boolean): number | undefined {
@@ -19,12 +29,31 @@ function paceOf(meta: Record<string, unknown>, allowed: boolean): number | undef
   return allowed && typeof pace === "number" && pace > 0 ? Math.min(pace, MAX_PACE_MS) : undefined;
 }
 
+function awaitingFile(args: StartBulkArgs, locale: string) {
+  const awaiting: AwaitingFile = {
+    awaitingFile: true,
+    occasion: args.occasion,
+    budgetPerPerson: args.budgetPerPerson,
+    locale,
+    maxFileBytes: FILE_LIMITS.maxFileBytes,
+  };
+  return success(
+    awaiting,
+    `No staff list was given, so the widget now asks the person to choose their staff file (.xlsx or .csv, up to ` +
+      `${megabytes(FILE_LIMITS.maxFileBytes)}); it shows what it understood and starts the analysis when they confirm. ` +
+      "Tell them to pick the file in the widget; do not ask them to paste it into the chat. If they attached the " +
+      `file to the conversation, call ${TOOL.startBulk} again with it as \`file\`.`,
+  );
+}
+
 export function startBulkAnalysisTool({
   jobs,
+  files,
   widget,
   devPace,
 }: {
   jobs: JobService;
+  files: StaffFiles;
   widget: Widget;
   devPace: boolean;
 }) {
@@ -32,30 +61,66 @@ export function startBulkAnalysisTool({
     name: TOOL.startBulk,
     title: "Start a bulk gift analysis",
     description:
-      "Starts a background job that picks gifts for every employee of a team, for one occasion. Pass either " +
-      "`csv` (columns name, department, interests separated by ; or |, optional budget; up to " +
-      `${megabytes(jobs.limits.maxCsvBytes)} and ${jobs.limits.maxRows.toLocaleString("en-US")} rows) or ` +
-      "`employees`, plus the occasion and a default budget per person. Answers at once with a jobId while the " +
-      "work runs; the widget shows live progress. Then call wait_for_job to wait for the end and " +
-      "get_job_result to read the picks.",
+      "Starts a background job that picks gifts for every employee of a team, for one occasion. Give the staff " +
+      "list as exactly one of: `file`, a staff file (.xlsx or .csv) the user attached; `csv` (columns name, " +
+      "department, interests separated by ; or |, optional budget; up to " +
+      `${megabytes(jobs.limits.maxCsvBytes)} and ${jobs.limits.maxRows.toLocaleString("en-US")} rows); or ` +
+      "`employees`; plus the occasion and a default budget per person. Without any list, the widget asks the user " +
+      "for their file. Answers at once with a jobId while the work runs; the widget shows live progress. Then call " +
+      "wait_for_job to wait for the end and get_job_result to read the picks.",
     input: StartBulkInput,
-    output: StartBulkOutput,
+    output: z.union([StartBulkOutput, AwaitingFileSchema]),
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    // the widget calls it too, to run a failed analysis again ("Try again")
-    meta: toolMeta(widget, {
-      renders: { invoking: "Starting the gift analysis…", invoked: "Gift analysis started" },
-      calledByWidget: true,
-    }),
-    async run(args, { caller, meta }) {
+    // the widget calls it too: to start from the file it uploaded, and to run a failed analysis again
+    meta: {
+      ...toolMeta(widget, {
+        renders: { invoking: "Starting the gift analysis…", invoked: "Gift analysis started" },
+        calledByWidget: true,
+      }),
+      "openai/fileParams": ["file"],
+    },
+    async run(args, { caller, meta, signal }) {
       // the model's word first, then the host's hint (ChatGPT sends openai/locale with each call)
       const locale = localeOf(args.locale, meta["openai/locale"]);
-      return fromOutcome(await jobs.start(args, caller, { paceMs: paceOf(meta, devPace), locale }), (started) =>
-        success(
-          started,
-          `Started job ${started.jobId} (${started.status}); stages: ${started.stages.map((s) => s.label).join(", ")}. ` +
-            `The widget shows its progress live. Call wait_for_job with jobId "${started.jobId}" to wait for it, ` +
-            `then get_job_result for the gifts picked per person.`,
-        ),
+      const given = LISTS.filter((key) => args[key] !== undefined);
+      if (given.length === 0) return awaitingFile(args, locale);
+      if (given.length > 1) {
+        return failure({
+          code: "invalid_arguments",
+          message: `The staff list was given ${given.length} ways (${given.join(", ")}).`,
+          hint: "Send it once: as file, csv, employees or uploadId.",
+        });
+      }
+      const { file, uploadId, reading = {}, ...rest } = args;
+      let input: StartBulkArgs = rest;
+      let understood = "";
+      if (file !== undefined || uploadId !== undefined) {
+        const table = file
+          ? await files.fromHost(file, reading, signal)
+          : await files.fromUpload(uploadId!, reading, caller);
+        if (!table.ok) return failure(table.error);
+        const { preview, csv } = table.value;
+        if (!preview.ready) {
+          return failure({
+            code: "invalid_csv",
+            message: `${preview.fileName} cannot start an analysis yet: ${preview.problems.join(" ")}`,
+            hint: file
+              ? "Tell the person what is wrong, or call again without a staff list so that they can choose and fix the file in the widget."
+              : "Settle it in the preview, then start again.",
+          });
+        }
+        input = { ...rest, csv };
+        understood = `\n${previewText(preview)}`;
+      }
+      const started = await jobs.start(input, caller, { paceMs: paceOf(meta, devPace), locale });
+      if (!started.ok) return failure(started.error);
+      const { jobId, status, stages } = started.value;
+      if (uploadId !== undefined) await files.uploads.usedBy(uploadId, jobId, caller);
+      return success(
+        started.value,
+        `Started job ${jobId} (${status}); stages: ${stages.map((s) => s.label).join(", ")}. ` +
+          `The widget shows its progress live. Call wait_for_job with jobId "${jobId}" to wait for it, ` +
+          `then get_job_result for the gifts picked per person.${understood}`,
       );
     },
   });

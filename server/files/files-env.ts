@@ -1,0 +1,66 @@
+/**
+ * Staff files as the environment sets them up: uploads kept beside the jobs (STORE=sqlite: a
+ * database file of their own, DATA_DIR/uploads.sqlite; memory; redis: REDIS_URL under
+ * REDIS_PREFIX), counted with the jobs' bytes for the quota, and the hosts a file handed over by
+ * URL may come from (FILE_DOWNLOAD_HOSTS, none by default). `openStaffFiles` builds what the tools use.
+ */
+import { resolve } from "node:path";
+import type { JobService } from "../jobs/job-service.js";
+import type { JobStore } from "../jobs/store.js";
+import { createDownload, parseDownloadHosts } from "./download.js";
+import { createStaffFiles, type StaffFiles } from "./staff-files.js";
+import { createMemoryUploadStore } from "./uploads/memory.js";
+import { createRedisUploadStore } from "./uploads/redis.js";
+import { createSqliteUploadStore } from "./uploads/sqlite.js";
+import type { UploadStore } from "./uploads/upload-store.js";
+import { createUploads } from "./uploads/uploads.js";
+
+type Env = Record<string, string | undefined>;
+
+/** Where uploads live, what the subject's jobs keep, and where a host's file may be downloaded from. */
+export type FilesSetup = {
+  /** Opens the upload store; the app that opens it closes it. */
+  openStore(): UploadStore;
+  /** Bytes a subject's jobs keep, counted with its uploads against the stored-bytes quota. */
+  jobBytes?: (subject: string) => Promise<number>;
+  /** Host names files handed over by URL may come from. */
+  downloadHosts: readonly string[];
+};
+
+/** The setup the environment describes, beside the job store `jobStore` (whose usage the quota counts). */
+export function filesFromEnv(env: Env, jobStore: JobStore): FilesSetup {
+  const downloadHosts = parseDownloadHosts(env.FILE_DOWNLOAD_HOSTS);
+  const jobBytes = async (subject: string) => (await jobStore.usage(subject, Date.now())).bytes;
+  const store = env.STORE ?? "sqlite";
+  const openStore = (): UploadStore => {
+    if (store === "memory") return createMemoryUploadStore();
+    if (store === "redis") {
+      return createRedisUploadStore({
+        url: env.REDIS_URL ?? "redis://127.0.0.1:6379",
+        keyPrefix: env.REDIS_PREFIX ?? "giftgenius:",
+      });
+    }
+    return createSqliteUploadStore(resolve(env.DATA_DIR ?? "./data", "uploads.sqlite"));
+  };
+  return { openStore, jobBytes, downloadHosts };
+}
+
+export type StaffFilesOptions = {
+  /** Development: files may come from this server's `ownOrigins` and from loopback over http. */
+  development?: boolean;
+  ownOrigins?: () => ReadonlySet<string>;
+  onError?: (error: unknown, context: string) => void;
+};
+
+/** The staff files of `jobs` over `setup` (by default: uploads in memory, no download hosts). */
+export function openStaffFiles(
+  jobs: JobService,
+  setup: FilesSetup = { openStore: () => createMemoryUploadStore(), downloadHosts: [] },
+  { development = false, ownOrigins, onError }: StaffFilesOptions = {},
+): StaffFiles {
+  return createStaffFiles({
+    uploads: createUploads({ store: setup.openStore(), jobs, jobBytes: setup.jobBytes, onError }),
+    download: createDownload({ hosts: setup.downloadHosts, development, ownOrigins }),
+    limits: jobs.limits,
+  });
+}

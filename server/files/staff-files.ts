@@ -1,0 +1,64 @@
+/**
+ * A staff file, however it arrived, read into the table a job takes: an upload the widget sent in
+ * chunks, or a file a host handed over by URL (downloaded with download.ts). One reader
+ * (read/staff-file.ts) and one preview for both; the preview carries the upload's id.
+ */
+import type { z } from "zod/mini";
+import type { HostFileSchema, Reading, StaffPreview } from "../../shared/files.js";
+import type { Caller } from "../jobs/access.js";
+import type { JobLimits } from "../jobs/limits.js";
+import { ok, type Outcome } from "../jobs/outcomes.js";
+import type { Download } from "./download.js";
+import { readStaffFile, type StaffTable } from "./read/staff-file.js";
+import type { Uploads } from "./uploads/uploads.js";
+
+export type StaffFiles = {
+  uploads: Uploads;
+  /** What the reader understood of an upload: the preview, with `reading` applied. */
+  preview(uploadId: string, reading: Reading, caller: Caller): Promise<Outcome<StaffPreview>>;
+  /** An upload read for a job. */
+  fromUpload(uploadId: string, reading: Reading, caller: Caller): Promise<Outcome<StaffTable>>;
+  /** A host's file downloaded and read for a job; `signal` ends the download. */
+  fromHost(file: z.infer<typeof HostFileSchema>, reading: Reading, signal?: AbortSignal): Promise<Outcome<StaffTable>>;
+  close(): Promise<void>;
+};
+
+/** An .xlsx is a zip: its first bytes say so, whatever the name. */
+const isZip = (bytes: Uint8Array) => bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
+
+/** The name to read a host's file by: its own, or one whose extension its bytes suggest. */
+function hostFileName({ file_name, file_id }: z.infer<typeof HostFileSchema>, bytes: Uint8Array): string {
+  if (file_name) return file_name;
+  return `${file_id.replace(/[^\w.-]/g, "_") || "staff"}.${isZip(bytes) ? "xlsx" : "csv"}`;
+}
+
+export function createStaffFiles({
+  uploads,
+  download,
+  limits,
+}: {
+  uploads: Uploads;
+  download: Download;
+  limits: JobLimits;
+}): StaffFiles {
+  async function fromUpload(uploadId: string, reading: Reading, caller: Caller): Promise<Outcome<StaffTable>> {
+    const file = await uploads.read(uploadId, caller);
+    if (!file.ok) return file;
+    const table = await readStaffFile(file.value.bytes, file.value.name, reading, limits);
+    return table.ok ? ok({ ...table.value, preview: { ...table.value.preview, uploadId } }) : table;
+  }
+  return {
+    uploads,
+    fromUpload,
+    async preview(uploadId, reading, caller) {
+      const table = await fromUpload(uploadId, reading, caller);
+      return table.ok ? ok(table.value.preview) : table;
+    },
+    async fromHost(file, reading, signal) {
+      const got = await download(file.download_url, signal);
+      if (!got.ok) return got;
+      return readStaffFile(got.value.bytes, hostFileName(file, got.value.bytes), reading, limits);
+    },
+    close: () => uploads.close(),
+  };
+}

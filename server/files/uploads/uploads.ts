@@ -1,0 +1,217 @@
+/**
+ * Chunked uploads as the tools see them: a file's size checked against the limit before a byte is
+ * sent, its declared bytes counted with the subject's jobs against the stored-bytes quota, chunks
+ * decoded and handed to the store as they come, the whole file read back once every chunk is there
+ * and matches its digest. An upload is dropped when a job that used it completes (kept after a
+ * failed or canceled one, for "Try again"), or an hour after its last activity (a periodic sweep).
+ * Every refusal is a sentence that says what to do next.
+ */
+import type { z } from "zod/mini";
+import {
+  FILE_LIMITS,
+  FILE_TOOL,
+  type BeginUploadInput,
+  type PutChunkInput,
+  type UploadState,
+} from "../../../shared/files.js";
+import { TOOL } from "../../../shared/tools.js";
+import type { Caller } from "../../jobs/access.js";
+import type { JobService } from "../../jobs/job-service.js";
+import { megabytes } from "../../jobs/limits.js";
+import { count, fail, ok, type Outcome } from "../../jobs/outcomes.js";
+import { StorageFullError, StoreUnavailableError } from "../../jobs/store.js";
+import {
+  ChunkRejectedError,
+  MissingChunksError,
+  UploadCorruptError,
+  UploadQuotaError,
+  type Upload,
+  type UploadStore,
+} from "./upload-store.js";
+
+export type UploadsOptions = {
+  store: UploadStore;
+  /** For the quota (maxStoredBytesPerSubject) and to hear when a job that used an upload completes. */
+  jobs: Pick<JobService, "limits" | "onEvent" | "getEvents">;
+  /** Bytes the subject's jobs keep (the job store's usage); none by default. */
+  jobBytes?: (subject: string) => Promise<number>;
+  /** How often abandoned uploads are deleted (every 5 minutes by default). */
+  sweepIntervalMs?: number;
+  /** Told of failures no caller can be answered with (a sweep that failed). */
+  onError?: (error: unknown, context: string) => void;
+};
+
+/** A whole upload, read back for the reader. */
+export type UploadedFile = { uploadId: string; name: string; bytes: Uint8Array };
+
+export type Uploads = {
+  begin(args: z.infer<typeof BeginUploadInput>, caller: Caller): Promise<Outcome<UploadState>>;
+  putChunk(args: z.infer<typeof PutChunkInput>, caller: Caller): Promise<Outcome<UploadState>>;
+  /** The whole file, checked; an error that says which chunks are missing, or that the digest did not match. */
+  read(uploadId: string, caller: Caller): Promise<Outcome<UploadedFile>>;
+  /** The upload feeds job `jobId`: it goes when that job completes. */
+  usedBy(uploadId: string, jobId: string, caller: Caller): Promise<void>;
+  close(): Promise<void>;
+};
+
+const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
+
+const stateOf = (u: Upload): UploadState => ({
+  uploadId: u.uploadId,
+  chunkBytes: u.chunkBytes,
+  chunks: u.chunks,
+  received: u.received,
+  complete: u.received.length === u.chunks,
+});
+
+/** The one answer for an upload that is missing, abandoned, dropped, or someone else's. */
+const unknownUpload = <T>(uploadId: string): Outcome<T> =>
+  fail(
+    "invalid_arguments",
+    `No upload ${uploadId}: uploads are dropped an hour after their last chunk and once the analysis that used them has completed.`,
+    `Begin the upload again with ${FILE_TOOL.beginUpload} and send its chunks.`,
+  );
+
+/** "3, 7 and 9", or the first 20 and how many more. */
+function indices(missing: number[]): string {
+  const shown = missing.slice(0, 20);
+  const more = missing.length - shown.length;
+  if (more > 0) return `${shown.join(", ")} and ${count(more)} more`;
+  return shown.length === 1 ? String(shown[0]) : `${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}`;
+}
+
+/** The store's refusals and outages as outcomes; anything else is thrown on. */
+function outcomeOf<T>(error: unknown, uploadId: string, chunks?: number): Outcome<T> {
+  if (error instanceof MissingChunksError) {
+    return fail(
+      "invalid_arguments",
+      `Upload ${uploadId} is missing chunk${error.missing.length === 1 ? "" : "s"} ${indices(error.missing)}${chunks === undefined ? "" : ` of ${chunks}`}.`,
+      `Send ${error.missing.length === 1 ? "it" : "them"} with ${FILE_TOOL.putChunk}, then ask again.`,
+    );
+  }
+  if (error instanceof UploadCorruptError) {
+    return fail(
+      "invalid_arguments",
+      error.message,
+      `Send the file again from the start: ${FILE_TOOL.beginUpload}, then every chunk.`,
+    );
+  }
+  if (error instanceof ChunkRejectedError) {
+    return fail(
+      "invalid_arguments",
+      error.message,
+      `Cut the file as ${FILE_TOOL.beginUpload} answered (chunkBytes), counting from 0.`,
+    );
+  }
+  if (error instanceof StorageFullError)
+    return fail("internal", `The server's upload storage is full: ${error.message}.`, "Try again later.");
+  if (error instanceof StoreUnavailableError) {
+    return {
+      ok: false,
+      error: {
+        code: "store_unavailable",
+        message: "The upload store is unreachable at the moment.",
+        hint: "Send the same call again in a minute; nothing was lost.",
+        retryable: true,
+      },
+    };
+  }
+  throw error;
+}
+
+export function createUploads({
+  store,
+  jobs,
+  jobBytes = async () => 0,
+  sweepIntervalMs = 5 * 60 * 1000,
+  onError = () => {},
+}: UploadsOptions): Uploads {
+  const maxStored = () => jobs.limits.maxStoredBytesPerSubject;
+  /** Uploads feeding jobs that have not ended, by job id. */
+  const feeding = new Map<string, { owner: string; uploadId: string }>();
+  const unlisten = jobs.onEvent(({ event }) => {
+    const used = feeding.get(event.jobId);
+    if (
+      used === undefined ||
+      (event.type !== "job.completed" && event.type !== "job.failed" && event.type !== "job.canceled")
+    )
+      return;
+    feeding.delete(event.jobId);
+    if (event.type === "job.completed") void drop(used.owner, used.uploadId);
+  });
+  const drop = (owner: string, uploadId: string) =>
+    store.drop(owner, uploadId).catch((error: unknown) => onError(error, `dropping upload ${uploadId}`));
+  const sweeper = setInterval(
+    () => void store.sweep().catch((error: unknown) => onError(error, "deleting abandoned uploads")),
+    sweepIntervalMs,
+  );
+  sweeper.unref();
+
+  return {
+    async begin({ name, size, sha256 }, { subject }) {
+      if (size > FILE_LIMITS.maxFileBytes) {
+        return fail(
+          "input_too_large",
+          `The file is ${megabytes(size)}; the largest staff file this server takes is ${megabytes(FILE_LIMITS.maxFileBytes)}.`,
+          "Save only the staff list (one sheet, or as .csv), or split it into smaller files.",
+        );
+      }
+      let jobsKeep = 0;
+      try {
+        jobsKeep = await jobBytes(subject);
+        return ok(stateOf(await store.begin(subject, { name, size, sha256 }, maxStored() - jobsKeep)));
+      } catch (error) {
+        if (!(error instanceof UploadQuotaError)) return outcomeOf(error, name);
+        return fail(
+          "quota_exceeded",
+          `Your uploads and analyses keep ${megabytes(error.keptBytes + jobsKeep)} of files and results, and this file adds ${megabytes(size)}; the limit is ${megabytes(maxStored())}.`,
+          `Delete finished analyses you no longer need with ${TOOL.deleteJob}, or wait: unused uploads are dropped an hour after their last chunk.`,
+        );
+      }
+    },
+
+    async putChunk({ uploadId, index, data }, { subject }) {
+      if (data.length % 4 !== 0 || !BASE64.test(data)) {
+        return fail(
+          "invalid_arguments",
+          `Chunk ${index}'s data is not base64.`,
+          "Send the chunk's bytes base64-encoded (RFC 4648, with padding).",
+        );
+      }
+      try {
+        const upload = await store.put(subject, uploadId, index, Buffer.from(data, "base64"));
+        return upload === undefined ? unknownUpload(uploadId) : ok(stateOf(upload));
+      } catch (error) {
+        return outcomeOf(error, uploadId);
+      }
+    },
+
+    async read(uploadId, { subject }) {
+      try {
+        const upload = await store.get(subject, uploadId);
+        if (upload === undefined) return unknownUpload(uploadId);
+        const bytes = await store.read(subject, uploadId);
+        return bytes === undefined ? unknownUpload(uploadId) : ok({ uploadId, name: upload.name, bytes });
+      } catch (error) {
+        const upload = await store.get(subject, uploadId).catch(() => undefined);
+        return outcomeOf(error, uploadId, upload?.chunks);
+      }
+    },
+
+    async usedBy(uploadId, jobId, caller) {
+      feeding.set(jobId, { owner: caller.subject, uploadId });
+      await store
+        .touch(caller.subject, uploadId)
+        .catch((error: unknown) => onError(error, `touching upload ${uploadId}`));
+      // a job quick enough to complete before it was noted here: its completion went unheard
+      const job = await jobs.getEvents({ jobId, afterSeq: 0, waitMs: 0, limit: 1 }, caller);
+      if (job.ok && job.value.status === "completed" && feeding.delete(jobId)) await drop(caller.subject, uploadId);
+    },
+
+    async close() {
+      clearInterval(sweeper);
+      unlisten();
+      await store.close();
+    },
+  };
+}

@@ -1,0 +1,129 @@
+/**
+ * ChatGPT's file parameter end to end, with this server playing ChatGPT's file service in
+ * development (POST /dev/files): start_bulk_gift_analysis with a real `file` downloads it, reads it,
+ * starts at once and tells the model what it understood; a file on a host the configuration does
+ * not allow is refused without a request to it; a file past the size limit is refused with the
+ * limit in words; a file whose columns cannot be told does not start. (The downloader's redirects,
+ * size cap and deadline against misbehaving hosts: server/files/download.test.ts.)
+ */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import ExcelJS from "exceljs";
+import * as z from "zod/mini";
+import { FILE_LIMITS, HostFileSchema } from "../../shared/files.js";
+import { GetJobResultOutput, StartBulkOutput, TOOL, WaitForJobOutput } from "../../shared/tools.js";
+import { callTool, connectClient, startTestServer, toolError, toolText, type TestServer } from "../test-support.js";
+
+let server: TestServer;
+let client: Client;
+beforeAll(async () => {
+  server = await startTestServer({ devFiles: true });
+  client = await connectClient(server.mcpUrl);
+});
+afterAll(async () => {
+  await client?.close();
+  await server?.close();
+});
+
+/** Hands `bytes` to the development file service, as a person attaching a file in ChatGPT. */
+async function attach(bytes: Buffer, name: string, type = "application/octet-stream") {
+  const response = await fetch(`${server.url}/dev/files`, {
+    method: "POST",
+    body: new Uint8Array(bytes),
+    headers: { "content-type": type, "x-file-name": encodeURIComponent(name) },
+  });
+  expect(response.status).toBe(200);
+  return HostFileSchema.parse(await response.json());
+}
+
+async function workbook(rows: (string | number)[][]): Promise<Buffer> {
+  const book = new ExcelJS.Workbook();
+  const sheet = book.addWorksheet("Staff");
+  for (const r of rows) sheet.addRow(r);
+  return Buffer.from(await book.xlsx.writeBuffer());
+}
+
+const people = Array.from({ length: 250 }, (_, i) => [`Person ${i + 1}`, i % 2 ? "Sales" : "R&D", "coffee; books", 45]);
+
+it("downloads the attached file, starts at once, and tells the model what it understood", async () => {
+  const file = await attach(await workbook([["Full name", "Team", "Hobbies", "Budget"], ...people]), "팀 명단.xlsx");
+  expect(file).toMatchObject({
+    file_name: "팀 명단.xlsx",
+    download_url: expect.stringMatching(/^http:\/\/127\.0\.0\.1:\d+\/dev\/files\//),
+  });
+  const result = await callTool(client, TOOL.startBulk, { file, occasion: "year end", budgetPerPerson: 40 });
+  expect(result.isError).toBeFalsy();
+  const { jobId } = StartBulkOutput.parse(result.structuredContent);
+  expect(toolText(result)).toMatch(/Started job/);
+  expect(toolText(result)).toMatch(/250/); // the preview's text: how many people
+  const waited = WaitForJobOutput.parse((await callTool(client, TOOL.waitForJob, { jobId })).structuredContent);
+  expect(waited.status).toBe("completed");
+  const page = GetJobResultOutput.parse(
+    (await callTool(client, TOOL.getJobResult, { jobId, limit: 500 })).structuredContent,
+  );
+  expect(page.people.map((p) => p.name)).toEqual(people.map((p) => p[0]));
+});
+
+it("reads a file without a name by its bytes", async () => {
+  const file = await attach(
+    await workbook([
+      ["name", "interests"],
+      ["Ada", "tea"],
+    ]),
+    "x",
+  );
+  const { file_name: _, ...nameless } = file;
+  const result = await callTool(client, TOOL.startBulk, { file: nameless, occasion: "o", budgetPerPerson: 40 });
+  expect(toolText(result)).toMatch(/Read "file-[\w-]+\.xlsx" as an Excel workbook/);
+  expect(result.isError).toBeFalsy();
+});
+
+it("refuses a file on a host it does not download from, and never asks that host", async () => {
+  const requests: string[] = [];
+  const elsewhere = createServer((req, res) => {
+    requests.push(req.url ?? "");
+    res.end("name\nAda\n");
+  });
+  await new Promise<void>((resolve) => elsewhere.listen(0, "127.0.0.1", resolve));
+  try {
+    const { port } = elsewhere.address() as AddressInfo;
+    const file = { download_url: `http://127.0.0.1:${port}/file-1`, file_id: "file-1", file_name: "s.csv" };
+    const error = toolError(await callTool(client, TOOL.startBulk, { file, occasion: "o", budgetPerPerson: 40 }));
+    expect(error.message).toMatch(
+      /not set up to download files from chat hosts|not a host this server downloads files from/,
+    );
+    expect(error.hint).toMatch(/file picker/);
+    const https = { ...file, download_url: "https://files.example.test/file-1" };
+    expect(
+      toolError(await callTool(client, TOOL.startBulk, { file: https, occasion: "o", budgetPerPerson: 40 })).hint,
+    ).toMatch(/file picker/);
+    expect(requests).toEqual([]);
+  } finally {
+    elsewhere.closeAllConnections();
+    await new Promise<void>((resolve) => elsewhere.close(() => resolve()));
+  }
+});
+
+it("refuses a file past the size limit, with the limit in words", async () => {
+  const file = await attach(Buffer.alloc(FILE_LIMITS.maxFileBytes + 1, 0x41), "huge.csv", "text/csv");
+  const error = toolError(await callTool(client, TOOL.startBulk, { file, occasion: "o", budgetPerPerson: 40 }));
+  expect(error).toMatchObject({
+    code: "input_too_large",
+    message: "The file is larger than 16 MB, the largest staff file this server takes.",
+  });
+});
+
+it("does not start a file whose names cannot be found, and says why", async () => {
+  const file = await attach(
+    await workbook([
+      ["x", "y"],
+      [1, 2],
+    ]),
+    "numbers.xlsx",
+  );
+  const result = await callTool(client, TOOL.startBulk, { file, occasion: "o", budgetPerPerson: 40 });
+  const error = toolError(result);
+  expect(error.message).toMatch(/^numbers\.xlsx cannot start an analysis yet: /);
+  expect(z.string().check(z.minLength(40)).safeParse(error.message).success).toBe(true);
+});

@@ -1,0 +1,33 @@
+/**
+ * `begin_file_upload`: the widget announces a staff file (name, size, SHA-256) and gets the upload
+ * handle it sends the chunks to; the same file again answers the same handle with the chunks
+ * already held, so a dropped upload resumes. App-only: the model never sees it.
+ */
+import { BeginUploadInput, FILE_LIMITS, FILE_TOOL, UploadStateSchema } from "../../../shared/files.js";
+import type { Uploads } from "../../files/uploads/uploads.js";
+import { megabytes } from "../../jobs/limits.js";
+import { toolMeta, type Widget } from "../../widget.js";
+import { defineTool } from "../tool-registry.js";
+import { fromOutcome, success } from "../tool-results.js";
+
+export function beginFileUploadTool({ uploads, widget }: { uploads: Uploads; widget: Widget }) {
+  return defineTool({
+    name: FILE_TOOL.beginUpload,
+    title: "Begin a file upload",
+    description:
+      `Begins (or resumes) the upload of a staff file of up to ${megabytes(FILE_LIMITS.maxFileBytes)}, sent ` +
+      `afterwards in chunks of chunkBytes with ${FILE_TOOL.putChunk}; answers which chunks the server already holds.`,
+    input: BeginUploadInput,
+    output: UploadStateSchema,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    meta: toolMeta(widget, { calledByWidget: true, hiddenFromModel: true }),
+    async run(args, { caller }) {
+      return fromOutcome(await uploads.begin(args, caller), (state) =>
+        success(
+          state,
+          `Upload ${state.uploadId}: ${state.received.length} of ${state.chunks} chunk(s) of ${state.chunkBytes} bytes held.`,
+        ),
+      );
+    },
+  });
+}

@@ -1,0 +1,33 @@
+/**
+ * `preview_staff_file`: what the server understood of an uploaded staff file before a job starts
+ * (format, encoding, columns mapped, first rows, people, rows skipped and why). The first call
+ * assembles the upload and checks its size and digest; each call may change how it is read
+ * (encoding, sheet, columns). App-only: the model never sees it.
+ */
+import { FILE_TOOL, PreviewInput, StaffPreviewSchema } from "../../../shared/files.js";
+import { TOOL } from "../../../shared/tools.js";
+import { previewText } from "../../files/read/staff-file.js";
+import type { StaffFiles } from "../../files/staff-files.js";
+import { toolMeta, type Widget } from "../../widget.js";
+import { defineTool } from "../tool-registry.js";
+import { fromOutcome, success } from "../tool-results.js";
+
+export function previewStaffFileTool({ files, widget }: { files: StaffFiles; widget: Widget }) {
+  return defineTool({
+    name: FILE_TOOL.preview,
+    title: "Preview a staff file",
+    description:
+      "Reads a whole upload as a staff list and answers what was understood: the columns mapped, the first rows, " +
+      "how many people, the rows that will be skipped and why, and any problem to settle. `reading` changes the " +
+      `encoding, sheet or columns. Then ${TOOL.startBulk} with the uploadId and the same reading starts the job.`,
+    input: PreviewInput,
+    output: StaffPreviewSchema,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    meta: toolMeta(widget, { calledByWidget: true, hiddenFromModel: true }),
+    async run({ uploadId, reading = {} }, { caller }) {
+      return fromOutcome(await files.preview(uploadId, reading, caller), (preview) =>
+        success(preview, previewText(preview)),
+      );
+    },
+  });
+}

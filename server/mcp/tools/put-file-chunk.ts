@@ -1,0 +1,28 @@
+/**
+ * `put_file_chunk`: one chunk (base64) of an upload begun with `begin_file_upload`, stored as it
+ * comes; answers the chunks held so far. App-only: the model never sees it.
+ */
+import { FILE_TOOL, PutChunkInput, UploadStateSchema } from "../../../shared/files.js";
+import type { Uploads } from "../../files/uploads/uploads.js";
+import { toolMeta, type Widget } from "../../widget.js";
+import { defineTool } from "../tool-registry.js";
+import { fromOutcome, success } from "../tool-results.js";
+
+export function putFileChunkTool({ uploads, widget }: { uploads: Uploads; widget: Widget }) {
+  return defineTool({
+    name: FILE_TOOL.putChunk,
+    title: "Send a chunk of a file",
+    description:
+      "Stores chunk `index` (from 0, base64 `data`) of an upload; sending a chunk again replaces it. " +
+      `Answers the chunks held; once all are there, ${FILE_TOOL.preview} reads the file.`,
+    input: PutChunkInput,
+    output: UploadStateSchema,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    meta: toolMeta(widget, { calledByWidget: true, hiddenFromModel: true }),
+    async run(args, { caller }) {
+      return fromOutcome(await uploads.putChunk(args, caller), (state) =>
+        success(state, `Upload ${state.uploadId}: ${state.received.length} of ${state.chunks} chunk(s) held.`),
+      );
+    },
+  });
+}
