@@ -4,8 +4,9 @@
  * BullMQ workers), and answers reads through one access gate. On start the executor ends the jobs
  * nobody will run any more; old jobs expire; a job can be deleted on request. Its own failures (a
  * store that refuses a write, a failing listener) go to `onError`, and a job whose final write
- * failed is ended again every second until the store takes it. A store that cannot be reached
- * makes every call answer `store_unavailable` at once; `health()` says whether it answers.
+ * failed is ended again every second until the store takes it, and reads as ended meanwhile. A
+ * store that cannot be reached makes every call answer `store_unavailable` at once; `health()`
+ * says whether it answers, and whether it has room.
  */
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
@@ -39,7 +40,7 @@ import { createRelay } from "./relay.js";
 import { stagePlan } from "./runner/stages.js";
 import { jobTexts, type Locale } from "./runner/texts.js";
 import { planStart } from "./start-plan.js";
-import { QuotaExceededError, StoreUnavailableError, inputBytes, type JobStore } from "./store.js";
+import { QuotaExceededError, StorageFullError, StoreUnavailableError, inputBytes, type JobStore } from "./store.js";
 import type { JobFold } from "../../shared/job-reducer.js";
 import { createWaiters } from "./waiters.js";
 
@@ -81,7 +82,7 @@ export type JobService = {
 };
 
 /** The job system's state as /healthz reports it. */
-type JobHealth = { store: "ok" } | { store: "unreachable"; reason: string };
+type JobHealth = { store: "ok" } | { store: "unreachable" | "full"; reason: string };
 
 /** How long after a failed write of a job's end it is written again, in ms. */
 const UNENDED_RETRY_MS = 1000;
@@ -167,8 +168,8 @@ export function createJobService({
     wake: (jobId) => waiters.wake(jobId),
   });
   const gate = createGate(store, () => now() - limits.retentionMs);
-  /** Jobs whose ending could not be written; each sweep (and close) writes it again. */
-  const unended = new Map<string, { owner: Caller; failed: Failed }>();
+  /** Jobs whose ending could not be written (since `at`); each sweep (and close) writes it again. */
+  const unended = new Map<string, { owner: Caller; failed: Failed; at: number }>();
 
   let retry: ReturnType<typeof setTimeout> | undefined;
   /** Writes the ends that failed again soon: a store that was down for a moment takes them then. */
@@ -189,9 +190,12 @@ export function createJobService({
       await log.append(jobId, owner, [failed]);
       unended.delete(jobId);
     } catch (error) {
+      const first = !unended.has(jobId);
       // told once per job, not at every retry
-      if (!unended.has(jobId)) report(`ending job ${jobId}; it is retried until the store takes it`)(error);
-      unended.set(jobId, { owner, failed });
+      if (first) report(`ending job ${jobId}; it is retried until the store takes it`)(error);
+      unended.set(jobId, { owner, failed, at: unended.get(jobId)?.at ?? now() });
+      // its readers see it ended from now on (reads.ts); those waiting are told at once
+      if (first) waiters.wake(jobId);
       retryUnended();
     }
   }
@@ -245,7 +249,7 @@ export function createJobService({
     };
   }
 
-  const reads = createReads(store, gate, waiters, ready);
+  const reads = createReads(store, gate, waiters, ready, (jobId) => unended.get(jobId));
 
   return {
     limits,
@@ -308,6 +312,8 @@ export function createJobService({
         await ready;
         const gated = await gate(jobId, caller);
         if (!gated.ok) return gated;
+        // stopped here, its end not yet written: it has ended as readers are told
+        if (unended.has(jobId)) return ok({ jobId, status: "failed" as const, changed: false });
         const appended = await log.append(jobId, gated.value.owner, [
           { type: "job.canceled", payload: { reason: "Canceled on request." } },
         ]);
@@ -323,13 +329,9 @@ export function createJobService({
         await ready;
         const gated = await gate(jobId, caller);
         if (!gated.ok) return gated;
-        let canceled = false;
-        if (!isFinished(gated.value.status)) {
-          const appended = await log.append(jobId, gated.value.owner, [
-            { type: "job.canceled", payload: { reason: "Deleted on request." } },
-          ]);
-          canceled = appended.ok;
-        }
+        // nothing is written before the delete (no cancel event): on a full disk the delete is
+        // what makes room. The job stops here, or (run elsewhere) at its next write.
+        const canceled = !isFinished(gated.value.status) && !unended.has(jobId);
         executor.stop(jobId);
         unended.delete(jobId);
         if (!(await store.delete(jobId))) return unknownJob(jobId);
@@ -347,7 +349,8 @@ export function createJobService({
         await Promise.race([store.ping(), late]);
         return { store: "ok" };
       } catch (error) {
-        return { store: "unreachable", reason: error instanceof Error ? error.message : String(error) };
+        const reason = error instanceof Error ? error.message : String(error);
+        return { store: error instanceof StorageFullError ? "full" : "unreachable", reason };
       } finally {
         clearTimeout(timer);
       }

@@ -1,15 +1,17 @@
 /**
  * The read side of the job service: events after a seq (with a long poll), waiting for the end,
  * result pages and the full result. Nothing is answered unless the gate lets the caller in; waits
- * are woken by appends.
+ * are woken by appends. A job this process stopped but could not yet write the end of (a full
+ * disk) reads as ended with that end at once, though its events go on only once the end is written.
  */
-import { toJobView, type JobFold } from "../../shared/job-reducer.js";
-import type { JobEvent } from "../../shared/job-events.js";
+import { applyJobEvent, toJobView, type JobFold } from "../../shared/job-reducer.js";
+import { JobEventSchema, type JobEvent } from "../../shared/job-events.js";
 import { isFinished, type JobStatus } from "../../shared/job-view.js";
 import { URI, type GetJobResultResult, type JobResultPage, type PersonResult } from "../../shared/tools.js";
-import type { Gate } from "./access.js";
+import type { Caller, Gate } from "./access.js";
+import type { Failed } from "./executor.js";
 import type { JobService } from "./job-service.js";
-import { fail, notFinished, ok } from "./outcomes.js";
+import { fail, notFinished, ok, unknownJob } from "./outcomes.js";
 import { CHUNK_SIZE, decodeChunk } from "./result-codec.js";
 import { foldOf, type JobStore, type ResultHead, type StoredJob } from "./store.js";
 import type { Waiters } from "./waiters.js";
@@ -41,9 +43,44 @@ type Reads = Pick<JobService, "getEvents" | "waitFor" | "getResult" | "readResul
 const RESULT_PAGE_PEOPLE = 2_000;
 const RESULT_PAGE_BYTES = 1024 * 1024;
 
-/** The read calls of the service; each awaits `ready` (recovery) and passes `gate` first. */
-export function createReads(store: JobStore, gate: Gate, waiters: Waiters, ready: Promise<void>): Reads {
-  const latest = async (job: StoredJob) => (await store.getJob(job.jobId)) ?? job;
+/** The end of a job that this process stopped but has not written yet, and when it stopped it. */
+export type UnwrittenEnd = { failed: Failed; at: number };
+
+/**
+ * The read calls of the service; each awaits `ready` (recovery) and passes `gate` first.
+ * `unwritten` names the end of a job this process stopped whose end the store has not taken yet.
+ */
+export function createReads(
+  store: JobStore,
+  gate: Gate,
+  waiters: Waiters,
+  ready: Promise<void>,
+  unwritten: (jobId: string) => UnwrittenEnd | undefined = () => undefined,
+): Reads {
+  /**
+   * The job as its readers see it: with the end this process holds for it folded in, as the
+   * event it will be written as (the next seq), so its status is the end's and not "running".
+   */
+  async function asSeen(job: StoredJob): Promise<StoredJob> {
+    const end = isFinished(job.status) ? undefined : unwritten(job.jobId);
+    if (end === undefined) return job;
+    const { jobId } = job;
+    const seq = job.lastSeq + 1;
+    const timestamp = new Date(end.at).toISOString();
+    const event = JobEventSchema.parse({ ...end.failed, jobId, seq, eventId: `${jobId}:${seq}`, timestamp });
+    const fold = applyJobEvent(await foldOf(store, job), event);
+    return { ...job, status: fold.status, lastSeq: fold.lastSeq, fold };
+  }
+  /** The gate, then the job as its readers see it. */
+  const admit = async (jobId: string, caller: Caller) => {
+    const gated = await gate(jobId, caller);
+    return gated.ok ? ok(await asSeen(gated.value)) : gated;
+  };
+  /** The job as it reads now; undefined once it has been deleted. */
+  const latest = async (jobId: string) => {
+    const stored = await store.getJob(jobId);
+    return stored && asSeen(stored);
+  };
 
   /** The head of a completed job's result, or the error that says why there is none. */
   async function finished(job: StoredJob) {
@@ -73,15 +110,19 @@ export function createReads(store: JobStore, gate: Gate, waiters: Waiters, ready
       try {
         // the gate's read and the first read of the events go out together (one round trip to a
         // store over the network); the events are answered only if the gate lets the caller in
-        const [gated, first] = await Promise.all([gate(jobId, caller), read()]);
+        const [gated, first] = await Promise.all([admit(jobId, caller), read()]);
         if (!gated.ok) return gated;
-        const job = gated.value;
+        let job = gated.value;
         const ended = isFinished(job.status) && afterSeq >= job.lastSeq;
+        // a job stopped here is not waited on: nothing comes until its end is written
+        const waits = () => !ended && unwritten(jobId) === undefined;
         let events = first;
-        while (events.length === 0 && !ended && waiter !== undefined && (await waiter.settled) === "event") {
+        while (events.length === 0 && waits() && waiter !== undefined && (await waiter.settled) === "event") {
           waiter = arm();
           events = await read();
         }
+        // stopped while this poll waited: answered as the job now reads
+        if (!isFinished(job.status) && unwritten(jobId) !== undefined) job = (await latest(jobId)) ?? job;
         const { status, lastSeq } = statusAfter(job, events);
         const nextSeq = events.length > 0 ? events[events.length - 1].seq : afterSeq;
         return ok({ jobId, status, events, nextSeq, done: isFinished(status) && nextSeq >= lastSeq });
@@ -92,13 +133,18 @@ export function createReads(store: JobStore, gate: Gate, waiters: Waiters, ready
 
     async waitFor({ jobId, timeoutMs }, caller, onView, signal) {
       await ready;
-      const gated = await gate(jobId, caller);
+      const gated = await admit(jobId, caller);
       if (!gated.ok) return gated;
       let fold: JobFold = await foldOf(store, gated.value);
       const until = performance.now() + timeoutMs;
       while (!isFinished(fold.status) && performance.now() < until && !signal?.aborted) {
         const waiter = waiters.arm(jobId, until - performance.now(), signal);
-        const fresh = await latest(gated.value);
+        const fresh = await latest(jobId);
+        // deleted meanwhile (a delete writes no end first): the wait ends as a read would
+        if (fresh === undefined) {
+          waiter.dispose();
+          return unknownJob(jobId);
+        }
         if (fresh.lastSeq !== fold.lastSeq) {
           waiter.dispose();
           fold = await foldOf(store, fresh);
@@ -114,7 +160,7 @@ export function createReads(store: JobStore, gate: Gate, waiters: Waiters, ready
 
     async getResult({ jobId, offset, limit }, caller) {
       await ready;
-      const gated = await gate(jobId, caller);
+      const gated = await admit(jobId, caller);
       if (!gated.ok) return gated;
       if (gated.value.status === "running") return ok(await composedSoFar(gated.value, offset, limit));
       const head = await finished(gated.value);
@@ -151,7 +197,7 @@ export function createReads(store: JobStore, gate: Gate, waiters: Waiters, ready
 
     async readResult(jobId, caller, offset = 0) {
       await ready;
-      const gated = await gate(jobId, caller);
+      const gated = await admit(jobId, caller);
       if (!gated.ok) return gated;
       const head = await finished(gated.value);
       if (!head.ok) return head;

@@ -1,7 +1,7 @@
 /**
  * One job's work, wherever it runs: the stages against the shared store through the event log,
  * and the job's end as failed when the work fails. A stop (cancel, closing, a job that has ended
- * meanwhile) leaves no event of its own: whoever stopped the job records its end.
+ * or been deleted meanwhile) leaves no event of its own: whoever stopped the job records its end.
  */
 import { isFinished } from "../../shared/job-view.js";
 import { TOOL } from "../../shared/tools.js";
@@ -55,9 +55,10 @@ export async function runJob(
   } catch (error) {
     // stopped means canceled (already recorded) or closing (close records it)
     if (error instanceof JobStopped || signal.aborted) return;
-    // ended meanwhile by another process (a cancel on another instance): its end is recorded there
-    const stored = await store.getJob(jobId).catch(() => undefined);
-    if (stored !== undefined && isFinished(stored.status)) return;
+    // ended meanwhile by another process (a cancel on another instance): its end is recorded
+    // there; deleted meanwhile (delete_job writes no end first): there is nothing to record
+    const stored = await store.getJob(jobId).catch(() => null);
+    if (stored === undefined || (stored !== null && isFinished(stored.status))) return;
     // a lost store was told of when the connection dropped
     if (!(error instanceof JobFailure || error instanceof StoreUnavailableError)) report(`running job ${jobId}`)(error);
     const payload: Failed["payload"] =

@@ -36,8 +36,14 @@ export function storageProblem(error: unknown): string | undefined {
   return family && PROBLEMS[family];
 }
 
+/** Whether `error` says the storage had no room: SQLite's full disk or file cap, or the disk's own ENOSPC. */
+export function isStorageFull(error: unknown): boolean {
+  if (error instanceof StorageFullError) return true;
+  const code = codeOf(error);
+  return code === "SQLITE_FULL" || code === "ENOSPC";
+}
+
 /** `error` as a `StorageFullError` when it says the storage is full; otherwise `error` itself. */
 export function asStorageFull(error: unknown): unknown {
-  const code = codeOf(error);
-  return code === "SQLITE_FULL" || code === "ENOSPC" ? new StorageFullError({ cause: error }) : error;
+  return isStorageFull(error) && !(error instanceof StorageFullError) ? new StorageFullError({ cause: error }) : error;
 }

@@ -4,7 +4,7 @@
  * the job's slices must still let the event loop turn), the durable-store suite (results and events
  * that outlive the process, jobs cut off by a killed process), opening the file itself, and the
  * file giving space back once jobs are deleted or expire (incremental auto-vacuum, also turned on
- * in a file made without it).
+ * in a file made without it), and a fresh file's size (4 KB pages).
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -64,6 +64,16 @@ describe("the sqlite store's file", () => {
   const size = (file: string) => statSync(file).size;
   const walSize = (file: string) => (existsSync(`${file}-wal`) ? size(`${file}-wal`) : 0);
   const mb = (bytes: number) => `${(bytes / 1024 / 1024).toFixed(1)} MB`;
+
+  it("starts small: a fresh database is 14 pages of 4 KB, its journal as it opens a few more", async () => {
+    const file = nextFile();
+    const store = createSqliteStore(file);
+    const wal = walSize(file);
+    await store.close();
+    console.log(`a fresh database: ${size(file)} bytes, its WAL ${wal} bytes while it opened`);
+    expect(size(file)).toBeLessThanOrEqual(64 * 1024);
+    expect(wal).toBeLessThanOrEqual(256 * 1024);
+  });
 
   it("shrinks once big jobs are deleted or expire", async () => {
     const file = nextFile();

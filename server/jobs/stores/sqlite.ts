@@ -4,7 +4,8 @@
  * result's chunks are written as they are composed and read only once its head is. Rows read back
  * are parsed with the shared schemas, as anything crossing a boundary is. Each job row counts the
  * bytes its input and result take, for the quotas; the file gives freed pages back to the disk
- * (incremental auto-vacuum) after expiry and deletion.
+ * (incremental auto-vacuum) after expiry and deletion. Deletion works on a full disk too: it
+ * writes nothing first, and has a reserve to give up for its journal (sqlite-room.ts).
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
@@ -15,6 +16,7 @@ import { StartBulkInput } from "../../../shared/tools.js";
 import {
   QuotaExceededError,
   ResultHeadSchema,
+  StorageFullError,
   STARTS_KEPT_MS,
   StoreConflictError,
   hasRoom,
@@ -26,7 +28,7 @@ import {
   type JobStore,
   type StoredJob,
 } from "../store.js";
-import { asStorageFull } from "./sqlite-errors.js";
+import { createRoom } from "./sqlite-room.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (
@@ -59,44 +61,59 @@ type JobRow = {
   fold: string;
 };
 
-/**
- * Opens (and creates, with its directory) the database at `path`; ":memory:" for a private one.
- * `maxPageCount` caps the file at that many 64 KB pages, as a full disk would (for tests).
- */
-export function createSqliteStore(path: string, { maxPageCount }: { maxPageCount?: number } = {}): JobStore {
-  if (path !== ":memory:" && path !== "") mkdirSync(dirname(path), { recursive: true });
+/** The page size of a new file: SQLite's own, so a fresh database takes 56 KB, not 14 pages of 64 KB. */
+const PAGE_SIZE = 4096;
+/** WAL bytes between two checkpoints, whatever the page size. */
+const CHECKPOINT_BYTES = 4 * 1024 * 1024;
+
+export type SqliteStoreOptions = {
+  /** Caps the file at this many pages, as a full disk would (for tests). */
+  maxPageCount?: number;
+  /** The page size of a new file (a file keeps the one it was made with); 4 KB by default. */
+  pageSize?: number;
+};
+
+/** Opens the file with this store's settings and tables; closed again when that fails (a full disk). */
+function openDatabase(path: string, { maxPageCount, pageSize = PAGE_SIZE }: SqliteStoreOptions): Database.Database {
   const db = new Database(path);
-  // big pages write a result's megabytes in few pages, ~3x faster; only takes effect on a new file
-  db.pragma("page_size = 65536");
-  // freed pages go back to the disk at each incremental_vacuum; this must be set before the first
-  // table, so a file made without it is rebuilt once
-  if (db.pragma("auto_vacuum", { simple: true }) !== 2) {
-    db.pragma("auto_vacuum = INCREMENTAL");
-    const tables = db.prepare<[], number>("SELECT count(*) FROM sqlite_master").pluck().get() ?? 0;
-    if (tables > 0) db.exec("VACUUM");
-  }
-  db.pragma("journal_mode = WAL");
-  // WAL with synchronous=NORMAL keeps every commit atomic; a power cut may lose the last ones only
-  db.pragma("synchronous = NORMAL");
-  db.pragma("busy_timeout = 5000");
-  // checkpoint every 4 MB of WAL (64 pages of 64 KB): a checkpoint blocks the commit that runs
-  // it, so many small ones keep each pause short where one of the default 64 MB would not
-  db.pragma("wal_autocheckpoint = 64");
-  // and the WAL file is cut back to that size after a checkpoint, not left at its largest
-  db.pragma("journal_size_limit = 4194304");
-  db.exec(SCHEMA);
-  if (maxPageCount !== undefined) db.pragma(`max_page_count = ${Math.floor(maxPageCount)}`);
-  /** Runs a write; a full disk becomes the StorageFullError whose sentence the caller can read. */
-  const write = <T>(run: () => T): T => {
-    try {
-      return run();
-    } catch (error) {
-      throw asStorageFull(error);
+  try {
+    // only takes effect on a new file
+    db.pragma(`page_size = ${Math.floor(pageSize)}`);
+    // freed pages go back to the disk at each incremental_vacuum; this must be set before the first
+    // table, so a file made without it is rebuilt once
+    if (db.pragma("auto_vacuum", { simple: true }) !== 2) {
+      db.pragma("auto_vacuum = INCREMENTAL");
+      const tables = db.prepare<[], number>("SELECT count(*) FROM sqlite_master").pluck().get() ?? 0;
+      if (tables > 0) db.exec("VACUUM");
     }
-  };
-  // bytes of the job's input and result, kept in step by every write, for the quotas
-  const columns = db.prepare<[], string>("SELECT name FROM pragma_table_info('jobs')").pluck().all();
-  if (!columns.includes("bytes")) db.exec("ALTER TABLE jobs ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0");
+    db.pragma("journal_mode = WAL");
+    // WAL with synchronous=NORMAL keeps every commit atomic; a power cut may lose the last ones only
+    db.pragma("synchronous = NORMAL");
+    db.pragma("busy_timeout = 5000");
+    // checkpoint every 4 MB of WAL: a checkpoint blocks the commit that runs it, so many small
+    // ones keep each pause short where rare big ones would not
+    const filePageSize = db.pragma("page_size", { simple: true }) as number;
+    db.pragma(`wal_autocheckpoint = ${Math.max(1, Math.round(CHECKPOINT_BYTES / filePageSize))}`);
+    // and the WAL file is cut back to that size after a checkpoint, not left at its largest
+    db.pragma(`journal_size_limit = ${CHECKPOINT_BYTES}`);
+    db.exec(SCHEMA);
+    if (maxPageCount !== undefined) db.pragma(`max_page_count = ${Math.floor(maxPageCount)}`);
+    // bytes of the job's input and result, kept in step by every write, for the quotas
+    const columns = db.prepare<[], string>("SELECT name FROM pragma_table_info('jobs')").pluck().all();
+    if (!columns.includes("bytes")) db.exec("ALTER TABLE jobs ADD COLUMN bytes INTEGER NOT NULL DEFAULT 0");
+    return db;
+  } catch (error) {
+    db.close();
+    throw error;
+  }
+}
+
+/** Opens (and creates, with its directory) the database at `path`; ":memory:" for a private one. */
+export function createSqliteStore(path: string, options: SqliteStoreOptions = {}): JobStore {
+  const onDisk = path !== ":memory:" && path !== "" ? path : undefined;
+  if (onDisk) mkdirSync(dirname(onDisk), { recursive: true });
+  const db = openDatabase(path, options);
+  const room = createRoom(db, onDisk);
 
   const q = {
     insertJob: db.prepare(
@@ -259,36 +276,25 @@ export function createSqliteStore(path: string, { maxPageCount }: { maxPageCount
       }
     },
   );
-  const expire = db.transaction((before: number) => {
-    const ids = q.expired.all(before);
-    for (const id of ids) for (const d of q.deletes) d.run(id);
-    return ids;
-  });
   const remove = db.transaction((jobId: string) => {
-    const found = q.lastSeq.get(jobId) !== undefined;
+    if (q.lastSeq.get(jobId) === undefined) return false;
     for (const d of q.deletes) d.run(jobId);
-    return found;
+    return true;
   });
-  /** Gives the pages freed by deletions back to the disk. */
-  const shrink = () => {
-    db.pragma("incremental_vacuum");
-    // in WAL mode the file is truncated by a checkpoint; a passive one waits for no reader
-    db.pragma("wal_checkpoint(PASSIVE)");
-  };
 
   return {
     async create(job, events, fold, quota) {
-      write(() => create(job, events, JSON.stringify(fold), fold.status, quota));
+      room.write(() => create(job, events, JSON.stringify(fold), fold.status, quota));
     },
     async getJob(jobId) {
       const row = q.getJob.get(jobId);
       return row && toJob(row);
     },
     async putResultChunk(jobId, index, body) {
-      write(() => putChunk(jobId, index, body));
+      room.write(() => putChunk(jobId, index, body));
     },
     async append(jobId, events, fold, head) {
-      write(() => append(jobId, events, fold, head));
+      room.write(() => append(jobId, events, fold, head));
     },
     async readEvents(jobId, afterSeq, limit) {
       return q.readEvents.all(jobId, afterSeq, limit).map((body) => JobEventSchema.parse(JSON.parse(body)));
@@ -318,19 +324,24 @@ export function createSqliteStore(path: string, { maxPageCount }: { maxPageCount
       });
     },
     async delete(jobId) {
-      const found = remove(jobId);
-      if (found) shrink();
-      return found;
+      return room.freeing(() => remove(jobId));
     },
     async usage(subject, since) {
       return usageOf(subject, since);
     },
     async ping() {
       db.prepare("SELECT 1").get();
+      if (room.isFull()) throw new StorageFullError();
     },
     async expire(createdBefore) {
-      const ids = write(() => expire(createdBefore));
-      if (ids.length > 0) shrink();
+      const ids = q.expired.all(createdBefore);
+      // one job per write: on a full disk each fits in the room the last one gave back
+      for (const id of ids) {
+        room.freeing(() => remove(id));
+        await new Promise(setImmediate);
+      }
+      // and what an earlier step could not give back on a full disk goes now
+      if (ids.length === 0) room.settle();
       return ids;
     },
     async close() {
