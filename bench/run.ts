@@ -13,6 +13,7 @@ import { benchDelivery } from "./delivery.js";
 import { benchScale } from "./scale.js";
 import { benchInstances } from "./instances.js";
 import { benchUploads } from "./uploads.js";
+import { benchExports } from "./exports.js";
 
 const sections: [string, (o: BenchOptions) => Promise<BenchRow[]>][] = [
   ["reducer", benchReducer],
@@ -23,6 +24,7 @@ const sections: [string, (o: BenchOptions) => Promise<BenchRow[]>][] = [
   ["scale", benchScale],
   ["instances", benchInstances],
   ["uploads", benchUploads],
+  ["exports", benchExports],
 ];
 
 const options: BenchOptions = { quick: process.argv.includes("--quick") };

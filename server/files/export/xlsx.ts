@@ -7,7 +7,7 @@
  */
 import { once } from "node:events";
 import { PassThrough } from "node:stream";
-import { setImmediate as turn } from "node:timers/promises";
+import { setImmediate as turn, setTimeout as sleep } from "node:timers/promises";
 import ExcelJS from "exceljs";
 import type { Cell } from "./columns.js";
 
@@ -18,6 +18,26 @@ export const XLSX_MIME_TYPE = "application/vnd.openxmlformats-officedocument.spr
  * event loop, so that a workbook of 200,000 people (seconds of work) never holds the server up.
  */
 const SLICE_MS = 8;
+/** Sheet XML allowed to wait for deflate: some 40 ms of its work. */
+const MAX_UNZIPPED_BYTES = 1024 * 1024;
+
+/** `value[key]` for a value of unknown shape, or undefined. */
+const at = (value: unknown, key: string): unknown =>
+  typeof value === "object" && value !== null ? Reflect.get(value, key) : undefined;
+
+/**
+ * Bytes of a sheet's XML handed to the zip and not yet deflated, or undefined where that cannot be
+ * told. exceljs 4 writes a sheet into the zip with no backpressure (its StreamBuf ignores what
+ * `write` answers), so rows written faster than deflate keeps up with (it runs on the thread pool,
+ * slower on a busy machine) would pile up in memory. This reads the one number that says how much
+ * waits: the buffer of the stream the zip reads the sheet through, internal to exceljs 4.4 (pinned in
+ * package.json); xlsx.test.ts fails if it moves.
+ */
+export const unzipped = (sheet: object): number | undefined => {
+  const length = at(at(at(at(at(sheet, "_stream"), "pipes"), "0"), "_writableState"), "length");
+  return typeof length === "number" ? length : undefined;
+};
+
 /** The most characters Excel keeps in one cell; a longer one makes it "repair" the whole file. */
 const MAX_CELL_CHARS = 32_767;
 
@@ -54,6 +74,8 @@ export async function* xlsxFile(
         if (performance.now() < until) continue;
         // the zip deflates on other turns, and other requests are served; a reader that lags holds the writing back
         await turn();
+        // deflate runs between slices: wait while it has more than a little of the sheet to catch up on
+        while ((unzipped(sheet) ?? 0) > MAX_UNZIPPED_BYTES) await sleep(1, undefined, { signal: stop.signal });
         stop.signal.throwIfAborted();
         if (out.writableNeedDrain) await once(out, "drain", { signal: stop.signal });
         until = performance.now() + SLICE_MS;

@@ -100,7 +100,7 @@ function readCsv(bytes: Buffer): string[][] {
 /** The cell values of the workbook's one sheet, header row left out; blank cells read as "". */
 async function readXlsx(bytes: Buffer): Promise<{ rows: (string | number)[][]; sheet: ExcelJS.Worksheet }> {
   const book = new ExcelJS.Workbook();
-  await book.xlsx.load(bytes);
+  await book.xlsx.load(new Uint8Array(bytes).buffer); // exceljs types its Buffer as an ArrayBuffer
   expect(book.worksheets).toHaveLength(1);
   const sheet = book.worksheets[0];
   const rows: (string | number)[][] = [];
