@@ -10,15 +10,21 @@ import iconv from "iconv-lite";
 
 type Cell = string | number | boolean | Date | ExcelJS.CellValue;
 
-/** An .xlsx whose sheets hold `rows` (row 1 first); `sheets` adds sheets before or after it. */
+/** A row put at a row number of its own, leaving the rows before it out. */
+type PlacedRow = { at: number; cells: Cell[] };
+
+/** An .xlsx whose sheet holds `rows` (row 1 first); `before` and `after` add sheets around it. */
 export async function staffXlsx(
-  rows: Cell[][],
+  rows: (Cell[] | PlacedRow)[],
   { name = "Staff", before = [], after = [] }: { name?: string; before?: string[]; after?: string[] } = {},
 ): Promise<Uint8Array> {
   const workbook = new ExcelJS.Workbook();
   for (const other of before) workbook.addWorksheet(other).addRow(["notes"]);
   const sheet = workbook.addWorksheet(name);
-  for (const row of rows) sheet.addRow(row);
+  for (const row of rows) {
+    if (Array.isArray(row)) sheet.addRow(row);
+    else sheet.getRow(row.at).values = row.cells;
+  }
   for (const other of after) workbook.addWorksheet(other).addRow(["name", "interests"]);
   return new Uint8Array(await workbook.xlsx.writeBuffer());
 }

@@ -6,12 +6,13 @@
  * garbled names as if they were right. A person's choice overrides all of it.
  *
  * No detection library: the encodings a staff list comes in are these five, each told apart by a
- * rule that is certain or nearly so, and the WHATWG decoders built into Node (TextDecoder, with
- * ICU's EUC-KR that covers CP949's extension) decode them; a statistical detector would add a
+ * rule that is certain or nearly so, and the decoders built into Node (TextDecoder) decode them,
+ * CP949 with a table built from Node's EUC-KR (cp949.ts); a statistical detector would add a
  * dependency and still guess on short files.
  */
 import { isUtf8 } from "node:buffer";
 import type { TextEncoding } from "../../../shared/files.js";
+import { createCp949Decoder } from "./cp949.js";
 import type { Pace } from "./pace.js";
 
 export type DecodedText = { text: string; encoding: TextEncoding; certain: boolean };
@@ -101,7 +102,8 @@ async function decode(
   fatal: boolean,
   pace: Pace,
 ): Promise<string | undefined> {
-  const decoder = new TextDecoder(encoding, { fatal, ignoreBOM: true });
+  const decoder =
+    encoding === "euc-kr" ? createCp949Decoder(fatal) : new TextDecoder(encoding, { fatal, ignoreBOM: true });
   const parts: string[] = [];
   try {
     for (let at = 0; at < bytes.length; at += SLICE_BYTES) {

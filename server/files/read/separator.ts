@@ -1,7 +1,7 @@
 /**
  * Which character separates the fields of a delimited text: comma, semicolon (Excel where the
- * decimal mark is a comma), tab (TSV, "Unicode text") or pipe. Decided by the header line, with
- * the lines after it as a tie-breaker, counting only characters outside quotes.
+ * decimal mark is a comma), tab (TSV, "Unicode text") or pipe. Decided by how regularly each splits
+ * the first lines, counting only characters outside quotes.
  */
 
 export const SEPARATORS = [",", ";", "\t", "|"] as const;
@@ -13,25 +13,40 @@ const SAMPLE_LINES = 20;
 const SAMPLE_CHARS = 64 * 1024;
 
 /**
- * The separator of `text`: the candidate found most often in the first non-blank line (outside
- * quotes), preferring one whose count in that line recurs in the lines after it, since ";" and "|"
- * also separate interests inside a cell. A comma when none is found.
+ * The separator of `text`: the candidate that splits the most sampled lines into the same number
+ * of fields (title lines above a header agree with none, and ";" or "|" inside the interests of
+ * some rows agree with few), then the one splitting them into more fields, then the order above.
+ * A comma when no line holds any of them.
  */
 export function detectSeparator(text: string): Separator {
   const lines = sampleLines(text);
-  if (lines.length === 0) return ",";
-  const [header, ...rest] = lines;
   let best: Separator = ",";
   let bestScore = 0;
   for (const separator of SEPARATORS) {
-    const inHeader = header[separator];
-    if (inHeader === 0) continue;
-    const agreeing = rest.filter((line) => line[separator] === inHeader).length;
-    // agreement first, then the count in the header; the order of SEPARATORS breaks a tie
-    const score = (rest.length === 0 ? 1 : agreeing / rest.length) * 1_000_000 + inHeader;
+    const counts = lines.map((line) => line[separator]);
+    const mode = mostCommon(counts.filter((n) => n > 0));
+    if (mode === 0) continue;
+    const agreeing = counts.filter((n) => n === mode).length;
+    const score = agreeing * 1_000_000 + Math.min(mode, 999_999);
     if (score > bestScore) {
       best = separator;
       bestScore = score;
+    }
+  }
+  return best;
+}
+
+/** The most frequent of `counts` (the larger on a tie), 0 for none. */
+function mostCommon(counts: number[]): number {
+  const seen = new Map<number, number>();
+  let best = 0;
+  let times = 0;
+  for (const n of counts) {
+    const t = (seen.get(n) ?? 0) + 1;
+    seen.set(n, t);
+    if (t > times || (t === times && n > best)) {
+      best = n;
+      times = t;
     }
   }
   return best;

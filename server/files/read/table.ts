@@ -187,6 +187,7 @@ function createTableState({ reading, limits, strictWidth }: TableOptions) {
   return {
     take(r: GridRow) {
       if (headers !== undefined) return readRow(r);
+      if ("cells" in r) checkCells(r.row, r.cells);
       waiting.push(r);
       if ("cells" in r && !isBlank(r.cells)) nonBlank++;
       // title rows above a header are few: past the candidates, or a long run of rows, decide

@@ -1,0 +1,40 @@
+/**
+ * Telling an encoding: marks, NUL patterns, UTF-8, Korean EUC-KR/CP949 and the rest as a guess;
+ * Western text that happens to pair up as CP949 is not taken for Korean; slices split nothing.
+ */
+import iconv from "iconv-lite";
+import { decodeText } from "./decode.js";
+import { createPace } from "./pace.js";
+
+const pace = createPace();
+const decode = (bytes: Uint8Array, chosen?: Parameters<typeof decodeText>[1]) => decodeText(bytes, chosen, pace);
+
+describe("decodeText", () => {
+  it("reads UTF-16 big-endian without a mark by its NULs", async () => {
+    const bytes = iconv.encode("name,interests\nKim,tea\n", "utf-16be");
+    expect(await decode(bytes)).toEqual({ text: "name,interests\nKim,tea\n", encoding: "utf-16be", certain: true });
+  });
+
+  it("does not take Western text that pairs up as CP949 for Korean", async () => {
+    // "Ä" or "Å" and a letter make a valid CP949 pair: a rare syllable of the extension
+    const text = "name,interests\nÄpfel Åkesson,Äsop\n";
+    const bytes = iconv.encode(text, "windows-1252");
+    expect(iconv.decode(bytes, "cp949")).not.toContain("\uFFFD");
+    expect(await decode(bytes)).toEqual({ text, encoding: "windows-1252", certain: false });
+  });
+
+  it("takes Korean for Korean, the CP949 extension included, across slice boundaries", async () => {
+    const text = `이름,관심사\n${"똠방각하 김민준,커피\n".repeat(20_000)}`;
+    const bytes = iconv.encode(text, "cp949");
+    expect(bytes.length).toBeGreaterThan(256 * 1024);
+    const decoded = await decode(bytes);
+    expect(decoded).toMatchObject({ encoding: "euc-kr", certain: true });
+    expect(decoded.text === text).toBe(true);
+  });
+
+  it("decodes as chosen, without the mark of that encoding, and certain", async () => {
+    const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...Buffer.from("a,b")]);
+    expect(await decode(bytes, "utf-8")).toEqual({ text: "a,b", encoding: "utf-8", certain: true });
+    expect(await decode(iconv.encode("é", "windows-1252"), "windows-1252")).toMatchObject({ text: "é", certain: true });
+  });
+});
