@@ -18,7 +18,14 @@ import type { JobLimits } from "./jobs/limits.js";
 import type { JobStore } from "./jobs/store.js";
 import { createMemoryStore } from "./jobs/stores/memory.js";
 import { createRedisStore } from "./jobs/stores/redis.js";
-import { openRedis, watchConnection } from "./jobs/stores/redis-connection.js";
+import { createOutageLog } from "./jobs/outage-log.js";
+import {
+  isConnectionFault,
+  openRedis,
+  redisHost,
+  watchConnection,
+  type ConnectionListener,
+} from "./jobs/stores/redis-connection.js";
 import { createSessionRecords } from "./mcp/http/session-records.js";
 import type { SharedSessions } from "./mcp/http/streamable-http.js";
 import { createSqliteStore } from "./jobs/stores/sqlite.js";
@@ -41,9 +48,6 @@ function limitsFromEnv(env: Env): Partial<JobLimits> {
   };
 }
 
-const describe = (error: unknown): string =>
-  error instanceof Error ? error.message || error.name : "connection closed";
-
 /** The database under `dataDir`; when it cannot be opened, an error whose message says why and what to do. */
 function openSqlite(dataDir: string): JobStore {
   const file = resolve(dataDir, "giftgenius.db");
@@ -62,10 +66,18 @@ function openSqlite(dataDir: string): JobStore {
 
 /**
  * Sessions that several instances share: records in the Redis at `url` under `keyPrefix` (on a
- * connection of their own, opened by the app), notification streams read from the job `store`.
+ * connection of their own, opened by the app, whose loss and return go to `onConnectionChange`),
+ * notification streams read from the job `store`.
  */
-export function sharedSessionsOn(store: JobStore, url: string, keyPrefix: string): SharedSessions {
-  return { records: (ttlMs) => createSessionRecords(watchConnection(openRedis(url)), keyPrefix, ttlMs), store };
+export function sharedSessionsOn(
+  store: JobStore,
+  url: string,
+  keyPrefix: string,
+  onConnectionChange?: ConnectionListener,
+): SharedSessions {
+  const records = (ttlMs: number) =>
+    createSessionRecords(watchConnection(openRedis(url), onConnectionChange), keyPrefix, ttlMs);
+  return { records, store };
 }
 
 const redisEnv = (env: Env) => ({
@@ -80,7 +92,9 @@ export function jobsFromEnv(env: Env): JobService {
 
 /** The job service the environment describes and, on Redis, the sessions that share its store. */
 export function serverFromEnv(env: Env): { jobs: JobService; sharedSessions?: SharedSessions; files: FilesSetup } {
-  const onError = (error: unknown, context: string) => console.error(`jobs: ${context}:`, error);
+  // a lost Redis is told by its outage log, once: its faults need no line each, nor a stack
+  const onError = (error: unknown, context: string) =>
+    void (isConnectionFault(error) || console.error(`jobs: ${context}:`, error));
   const limits = limitsFromEnv(env);
   switch (env.STORE ?? "sqlite") {
     case "sqlite": {
@@ -93,27 +107,26 @@ export function serverFromEnv(env: Env): { jobs: JobService; sharedSessions?: Sh
     }
     case "redis": {
       const { url, keyPrefix } = redisEnv(env);
+      // one line when Redis is lost (for which connection, and why), one when it is back, a reminder a minute
+      const outage = createOutageLog({
+        dependency: `Redis at ${redisHost(url)}`,
+        print: (line) => console.error(`jobs: ${line}`),
+      });
+      const store = createRedisStore({ url, keyPrefix, onConnectionChange: outage.part("the job store and queue") });
       const executor = createBullmqExecutor({
         url,
+        connection: store.connection,
+        onWorkerConnectionChange: outage.part("the job worker"),
         prefix: `${keyPrefix}queue`,
         concurrency: count(env, "WORKERS"),
         lockMs: count(env, "JOB_LOCK_MS"),
         stalledCheckMs: count(env, "JOB_STALLED_CHECK_MS"),
         graceMs: count(env, "JOB_GRACE_MS"),
       });
-      const store = createRedisStore({
-        url,
-        keyPrefix,
-        // one line when the connection drops and one when it is back, however long it takes
-        onConnectionChange: (up, error) =>
-          up
-            ? console.error("jobs: the Redis job store is reachable again.")
-            : console.error(`jobs: the Redis job store is unreachable (${describe(error)}); retrying.`),
-      });
       // the service owns and closes the store; the sessions read it while the app runs
       return {
         jobs: createJobService({ store, match: matchGifts, limits, onError, executor }),
-        sharedSessions: sharedSessionsOn(store, url, keyPrefix),
+        sharedSessions: sharedSessionsOn(store, url, keyPrefix, outage.part("the session records")),
         files: filesFromEnv(env, store),
       };
     }

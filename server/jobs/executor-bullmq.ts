@@ -4,12 +4,23 @@
  * shared store. A worker watches the store, so a cancel made on any instance stops the job within
  * an append. BullMQ's locks find a worker that died mid-job; the job is handed on, and the next
  * worker ends it as interrupted. Start-up ends only the unfinished jobs the queue does not hold.
+ * The queue sends on the store's command connection, with its deadlines; the worker waits for
+ * Redis as long as it takes. Connection faults are the connections' watches' to tell, not errors.
  */
 import { Queue, Worker, type Job } from "bullmq";
 import { isFinished } from "../../shared/job-view.js";
 import type { Caller } from "./access.js";
 import { interrupted, type CreateExecutor } from "./executor.js";
 import { runJob } from "./run-job.js";
+import {
+  closeRedis,
+  isConnectionFault,
+  openRedis,
+  openWorkerRedis,
+  watchConnection,
+  type ConnectionListener,
+  type RedisConnection,
+} from "./stores/redis-connection.js";
 import { createSliceGate } from "./runner/slice-gate.js";
 import { jobTexts, type Locale } from "./runner/texts.js";
 import { planStart } from "./start-plan.js";
@@ -17,6 +28,13 @@ import { planStart } from "./start-plan.js";
 export type BullmqExecutorOptions = {
   /** The Redis that holds the queue (the store's). */
   url: string;
+  /**
+   * The store's command connection, for the queue to share, so that the store's ping (/healthz)
+   * speaks for the queue too; without it the queue opens one of its own on `url`.
+   */
+  connection?: RedisConnection;
+  /** Told once when the worker's connection is lost and once when it is back. */
+  onWorkerConnectionChange?: ConnectionListener;
   /** Put before the queue's keys; default "giftgenius:queue". */
   prefix?: string;
   /** Jobs this process runs at once; 0 runs none (a web-only instance). Default: the concurrency limit. */
@@ -46,6 +64,8 @@ const CUT_OFF = "The worker running this job stopped before finishing.";
 /** An executor on the BullMQ queue at `url`. */
 export function createBullmqExecutor({
   url,
+  connection: shared,
+  onWorkerConnectionChange,
   prefix = "giftgenius:queue",
   concurrency,
   lockMs = 30_000,
@@ -57,9 +77,20 @@ export function createBullmqExecutor({
     const { store, limits, match, now, report, end, log } = context;
     const { readInput } = store;
     if (!readInput) throw new Error("BullMQ workers need a store several processes share (Redis).");
-    const connection = { url, maxRetriesPerRequest: null };
-    const queue = new Queue<QueuedRun>(JOB_QUEUE, { connection, prefix });
-    queue.on("error", report("the job queue"));
+    const { redis, guard } = shared ?? watchConnection(openRedis(url));
+    // neither waits for Redis nor asks its version at start-up: the guard waits, within its deadline
+    const queue = new Queue<QueuedRun>(JOB_QUEUE, {
+      connection: redis,
+      prefix,
+      skipVersionCheck: true,
+      skipWaitingForReady: true,
+    });
+    /** Reports errors but those of a connection, which its watch tells once. */
+    const reportFaults = (context: string) => {
+      const told = report(context);
+      return (error: unknown) => void (isConnectionFault(error) || told(error));
+    };
+    queue.on("error", reportFaults("the job queue"));
     const slices = createSliceGate();
     /** Jobs this process's worker runs, with the switch that stops them. */
     const live = new Map<string, { owner: Caller; controller: AbortController }>();
@@ -93,10 +124,12 @@ export function createBullmqExecutor({
     }
 
     const size = concurrency ?? limits.maxConcurrentJobs;
+    const workerRedis = size > 0 ? openWorkerRedis(url) : undefined;
+    if (workerRedis) watchConnection(workerRedis, onWorkerConnectionChange);
     const worker =
-      size > 0
+      workerRedis !== undefined
         ? new Worker<QueuedRun>(JOB_QUEUE, work, {
-            connection,
+            connection: workerRedis,
             prefix,
             concurrency: size,
             lockDuration: lockMs,
@@ -104,7 +137,7 @@ export function createBullmqExecutor({
             maxStalledCount,
           })
         : undefined;
-    worker?.on("error", report("the job worker"));
+    worker?.on("error", reportFaults("the job worker"));
     // past maxStalledCount BullMQ gives a job up as failed; the store must say so too
     worker?.on("failed", (queued) => {
       if (queued?.id !== undefined) void endUnowned(queued.id, CUT_OFF).catch(report(`ending job ${queued.id}`));
@@ -132,7 +165,7 @@ export function createBullmqExecutor({
       const unfinished = await store.listUnfinished();
       for (const job of unfinished) {
         if (now() - job.createdAt < graceMs) continue;
-        const state = await queue.getJobState(job.jobId);
+        const state = await guard(() => queue.getJobState(job.jobId));
         if (OWNED.has(state)) continue;
         await endUnowned(
           job.jobId,
@@ -152,16 +185,14 @@ export function createBullmqExecutor({
       async submit({ jobId, paceMs, locale }) {
         // once queued, the job is the workers' business: this process's cached fold would go stale
         log.forget(jobId);
-        await queue.add(
-          "bulk",
-          { paceMs, locale },
-          { jobId, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } },
+        await guard(() =>
+          queue.add("bulk", { paceMs, locale }, { jobId, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } }),
         );
       },
       stop(jobId) {
         live.get(jobId)?.controller.abort();
         // a waiting job need not wait for a worker to see it has ended (an active one is locked)
-        void queue.remove(jobId).catch(() => {});
+        void guard(() => queue.remove(jobId)).catch(() => {});
       },
       async close() {
         const ending = [...live.entries()];
@@ -171,6 +202,8 @@ export function createBullmqExecutor({
           unwatch?.();
           await worker?.close();
           await queue.close();
+          // BullMQ leaves the connections it was given open
+          await Promise.all([workerRedis, shared ? undefined : redis].map((r) => r && closeRedis(r)));
         })();
         await shut;
         for (const [jobId, job] of ending) {

@@ -1,8 +1,9 @@
 /**
- * The Redis store's connection, made to fail fast: while Redis is down a call waits a second for it
- * to come back, then fails with `StoreUnavailableError` (ioredis would otherwise queue commands and
- * keep trying for tens of seconds). A drop and a return are each told once, not at every retry.
- * Errors leave without the command's arguments, which may hold employee data.
+ * The Redis connections, made to fail fast: a call waits at most a second for a connection that is
+ * down, and every call has a deadline, so a Redis that is down or stalled (connected but silent)
+ * answers `StoreUnavailableError` within 2 s instead of after tens of seconds. Connections that
+ * subscribe or block get no command deadline. A loss and a return are each told once; errors leave
+ * without the command's arguments, which may hold employee data.
  */
 import { Redis } from "ioredis";
 import { StoreUnavailableError } from "../store.js";
@@ -18,21 +19,42 @@ export type RedisConnection = {
 
 /** How long a call waits for a connection that is not up, in ms. */
 const WAIT_MS = 1000;
+/** The most a guarded call takes, the wait for a connection included, in ms. */
+const CALL_DEADLINE_MS = 1900;
+/** How long one command may go unanswered on a command connection, in ms (BullMQ's own calls too). */
+const COMMAND_TIMEOUT_MS = 1500;
 
-/** A new fail-fast connection to `url`. */
+/** Reconnect at once, then every second at most, for as long as it takes. */
+const retryStrategy = (times: number) => Math.min(times * 100, 1000);
+
+/** A new fail-fast command connection to `url`. */
 export function openRedis(url: string): Redis {
   return new Redis(url, {
     // without a connection a command fails at once instead of waiting in a queue
     enableOfflineQueue: false,
     // commands in flight when the connection drops fail then, rather than being sent again later
     maxRetriesPerRequest: 0,
+    // a Redis that is connected but does not answer (paused, swapping, stuck in a script)
+    commandTimeout: COMMAND_TIMEOUT_MS,
     connectTimeout: 2000,
-    // reconnect soon, then every 2 s at most, for as long as it takes
-    retryStrategy: (times) => Math.min(times * 100, 2000),
+    retryStrategy,
   });
 }
 
-/** Watches `redis` (which may queue offline or not) and guards calls on it. */
+/**
+ * A connection for BullMQ's worker, which duplicates it for its blocking reads: commands wait for a
+ * connection and have no deadline (a blocking read must outlive a command timeout; BullMQ bounds
+ * its own waits), and it reconnects as soon as the command connections do.
+ */
+export function openWorkerRedis(url: string): Redis {
+  return new Redis(url, { maxRetriesPerRequest: null, connectTimeout: 2000, retryStrategy });
+}
+
+/**
+ * Watches `redis` (which may queue offline or not) and guards calls on it. It counts as lost when
+ * the connection drops or fails, and when a call gets no answer in time (a stalled Redis); as back
+ * when it is ready again, or answers again.
+ */
 export function watchConnection(redis: Redis, onChange: ConnectionListener = () => {}): RedisConnection {
   let up: boolean | undefined = redis.status === "ready" ? true : undefined;
   let lastError: unknown;
@@ -43,24 +65,25 @@ export function watchConnection(redis: Redis, onChange: ConnectionListener = () 
       // a failing listener must not break the connection's own handling
     }
   };
+  const lose = (error: unknown) => {
+    if (up === false) return;
+    up = false;
+    tell(false, error);
+  };
+  const regain = () => {
+    if (up === false) tell(true);
+    up = true;
+  };
   // with a listener, ioredis no longer prints every failed reconnection itself
   redis.on("error", (error: unknown) => {
     lastError = error;
-    if (up !== false) {
-      up = false;
-      tell(false, error);
-    }
+    lose(error);
   });
-  redis.on("close", () => {
-    if (up === true) {
-      up = false;
-      tell(false, lastError);
-    }
-  });
+  // a drop, and not a close asked for: ioredis is about to try again
+  redis.on("reconnecting", () => lose(lastError));
   redis.on("ready", () => {
-    if (up === false) tell(true);
-    up = true;
     lastError = undefined;
+    regain();
   });
 
   const unavailable = (cause?: unknown) =>
@@ -84,20 +107,39 @@ export function watchConnection(redis: Redis, onChange: ConnectionListener = () 
   return {
     redis,
     async guard(call) {
+      const started = performance.now();
       await ready();
+      const pending = (async () => call())();
+      let timer: ReturnType<typeof setTimeout> | undefined;
+      const late = new Promise<never>((_, reject) => {
+        const left = Math.max(0, CALL_DEADLINE_MS - (performance.now() - started));
+        timer = setTimeout(() => reject(new Error(NO_ANSWER)), left);
+      });
       try {
-        return await call();
+        const value = await Promise.race([pending, late]);
+        if (redis.status === "ready") regain(); // a stalled Redis answers again
+        return value;
       } catch (error) {
         forgetArguments(error);
-        // a reply error (a script's refusal, a bad command) comes over a live connection
-        if (redis.status !== "ready" || lostConnection(error)) {
+        if (noAnswer(error)) {
+          pending.catch(() => {}); // answered (or failed) after the deadline: nobody waits for it now
+          lose(error);
           throw unavailable(error);
         }
+        // a reply error (a script's refusal, a bad command) comes over a live connection
+        if (redis.status !== "ready" || lostConnection(error)) throw unavailable(error);
         throw error;
+      } finally {
+        clearTimeout(timer);
       }
     },
   };
 }
+
+const NO_ANSWER = `Redis did not answer within ${CALL_DEADLINE_MS} ms.`;
+/** A call's deadline, or ioredis's command timeout. */
+const noAnswer = (error: unknown): boolean =>
+  error instanceof Error && (error.message === NO_ANSWER || error.message === "Command timed out");
 
 /**
  * ioredis puts the failed command on its errors, arguments and all: a job's input or a chunk of
@@ -118,13 +160,63 @@ function lostConnection(error: unknown): boolean {
   return error.message.startsWith("Stream isn't writeable") || error.message === "Connection is closed.";
 }
 
+/** Socket errors of a connection that cannot be made or was cut. */
+const NETWORK_CODES = new Set([
+  "ECONNREFUSED",
+  "ECONNRESET",
+  "ECONNABORTED",
+  "ETIMEDOUT",
+  "EPIPE",
+  "ENOTFOUND",
+  "EAI_AGAIN",
+  "EHOSTUNREACH",
+  "ENETUNREACH",
+]);
+
+/**
+ * Whether `error` is an expected fault of a Redis connection (refused, cut, timed out, closed,
+ * unanswered), which the connection's watch tells as a loss, rather than a defect worth a stack.
+ */
+export function isConnectionFault(error: unknown): boolean {
+  if (error instanceof StoreUnavailableError || lostConnection(error) || noAnswer(error)) return true;
+  if (error instanceof AggregateError) return error.errors.length > 0 && error.errors.every(isConnectionFault);
+  if (!(error instanceof Error)) return false;
+  const { code } = error as { code?: unknown };
+  return (typeof code === "string" && NETWORK_CODES.has(code)) || error.name === "ConnectionClosedError";
+}
+
+/** Why a connection was lost, in a few words: the error's message, or its code when it has none. */
+export function describeFault(error: unknown): string {
+  if (error instanceof AggregateError && error.errors.length > 0 && !error.message)
+    return describeFault(error.errors[0]);
+  if (!(error instanceof Error)) return "the connection closed";
+  const { code } = error as { code?: unknown };
+  return error.message || (typeof code === "string" ? code : error.name);
+}
+
+/** Where `url` points, host and port only: the URL may carry a password. */
+export function redisHost(url: string): string {
+  try {
+    return new URL(url).host || url;
+  } catch {
+    return "(an unreadable REDIS_URL)";
+  }
+}
+
+/** Closes `redis`, waiting for the replies in flight only when it is connected. */
+export async function closeRedis(redis: Redis): Promise<void> {
+  if (redis.status === "ready") await redis.quit().catch(() => redis.disconnect());
+  else redis.disconnect();
+}
+
 /**
  * Hears `channel` on a connection of its own (one that subscribes can send nothing else), which
  * queues while offline: it subscribes before it is connected, and again after each drop. A message
  * sent while it was down is missed; its listeners have a slower way to catch up.
  */
 export function subscribe(redis: Redis, channel: string, onMessage: (text: string) => void): Redis {
-  const sub = redis.duplicate({ enableOfflineQueue: true });
+  // a subscription has no answer to wait for: a command timeout would only cut it off
+  const sub = redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined });
   sub.on("message", (from: string, text: string) => {
     if (from === channel) onMessage(text);
   });

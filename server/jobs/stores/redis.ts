@@ -24,7 +24,14 @@ import {
   type JobStore,
   type StoredJob,
 } from "../store.js";
-import { openRedis, subscribe, watchConnection, type ConnectionListener } from "./redis-connection.js";
+import {
+  closeRedis,
+  openRedis,
+  subscribe,
+  watchConnection,
+  type ConnectionListener,
+  type RedisConnection,
+} from "./redis-connection.js";
 import { APPEND, CREATE, DELETE, EXPIRE, PUT_CHUNK, run } from "./redis-scripts.js";
 
 export type RedisStoreOptions = {
@@ -34,20 +41,25 @@ export type RedisStoreOptions = {
   client?: Redis;
   /** Put before every key, so that several stores (or apps) can share one Redis; default "giftgenius:". */
   keyPrefix?: string;
-  /** Told once when the connection drops and once when it is back (see redis-connection.ts). */
+  /** Told once when the connection drops or stalls and once when it is back (see redis-connection.ts). */
   onConnectionChange?: ConnectionListener;
 };
 
 const OwnerSchema = z.object({ subject: z.string(), sessionId: z.optional(z.string()) });
 
-/** Creates a store on `client`, or on a new connection to `url` that `close()` ends. */
+/**
+ * Creates a store on `client`, or on a new connection to `url` that `close()` ends. Its guarded
+ * command `connection` is there to share: the job queue sends on it, so that what answers the
+ * store's ping (/healthz) is what takes a job.
+ */
 export function createRedisStore({
   url = "redis://127.0.0.1:6379",
   client,
   keyPrefix = "giftgenius:",
   onConnectionChange,
-}: RedisStoreOptions = {}): JobStore {
-  const { redis, guard } = watchConnection(client ?? openRedis(url), onConnectionChange);
+}: RedisStoreOptions = {}): JobStore & { readonly connection: RedisConnection } {
+  const connection = watchConnection(client ?? openRedis(url), onConnectionChange);
+  const { redis, guard } = connection;
   const per = {
     job: `${keyPrefix}job:`,
     input: `${keyPrefix}input:`,
@@ -85,6 +97,7 @@ export function createRedisStore({
   const puts = new Map<string, Promise<void>>(); // the last chunk put of each job, see putResultChunk
 
   return {
+    connection,
     async create(job, events, fold, quota) {
       checkContinues(0, events);
       const { occasion, budgetPerPerson, csv, employees } = job.input;
@@ -255,10 +268,7 @@ export function createRedisStore({
     async close() {
       watchers.clear();
       subscriber?.disconnect();
-      if (client) return;
-      // quit waits for replies in flight; without a connection there is nothing to wait for
-      if (redis.status === "ready") await redis.quit().catch(() => redis.disconnect());
-      else redis.disconnect();
+      if (!client) await closeRedis(redis);
     },
   };
 }
