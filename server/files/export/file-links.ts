@@ -21,7 +21,7 @@ const ClaimsSchema = z.object({
   /** Expiry, ms since the epoch. */
   exp: z.number(),
 });
-export type LinkClaims = z.infer<typeof ClaimsSchema>;
+type LinkClaims = z.infer<typeof ClaimsSchema>;
 
 /** A token as `verify` found it: its claims, or why there are none (a link past its time is "expired"). */
 type Verified = { ok: true; claims: LinkClaims } | { ok: false; why: "expired" | "invalid" };

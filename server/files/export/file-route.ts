@@ -26,7 +26,7 @@ const encodeRfc5987 = (value: string): string =>
  * RFC 6266: `filename*` carries the real name in UTF-8 (a Korean title); `filename` a plain ASCII
  * one for the rare client that reads nothing else.
  */
-export function contentDisposition(fileName: string): string {
+function contentDisposition(fileName: string): string {
   const plain = /^[\x20-\x7e]+$/.test(fileName) && !/["\\%]/.test(fileName);
   const fallback = plain ? fileName : `gift-picks${fileName.slice(fileName.lastIndexOf("."))}`;
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeRfc5987(fileName)}`;
