@@ -61,6 +61,12 @@ describe("an outage log", () => {
     expect(lines[4]).toMatch(/is unreachable for the job worker \(connect ECONNREFUSED 127\.0\.0\.1:6379\)/);
   });
 
+  it("says that a stalled Redis did not answer, rather than how ioredis words it", () => {
+    const { lines, log } = setup();
+    log.part("the session records")(false, new Error("Command timed out"));
+    expect(lines[0]).toMatch(/unreachable for the session records \(no answer within \d+ ms\)/);
+  });
+
   it("says nothing for a part that comes back without having been lost", () => {
     const { lines, log } = setup();
     log.part("the session records")(true);

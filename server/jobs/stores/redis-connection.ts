@@ -190,6 +190,7 @@ export function describeFault(error: unknown): string {
   if (error instanceof AggregateError && error.errors.length > 0 && !error.message)
     return describeFault(error.errors[0]);
   if (!(error instanceof Error)) return "the connection closed";
+  if (error.message === "Command timed out") return `no answer within ${COMMAND_TIMEOUT_MS} ms`;
   const { code } = error as { code?: unknown };
   return error.message || (typeof code === "string" ? code : error.name);
 }
