@@ -310,7 +310,7 @@ function holdingChunk(store: JobStore, held: number) {
 }
 
 describe(`${FILE_TOOL.exportResult} while the job composes`, () => {
-  it("writes the people composed so far, marked partial, then the whole result once it ends", async () => {
+  it("writes the people composed so far, marked partial, even when the job ends mid-file, then the whole result", async () => {
     const held = holdingChunk(createMemoryStore(), 2);
     const server = await startTestServer({
       jobs: createJobService({ store: held.store, match: matchGifts }),
@@ -336,8 +336,16 @@ describe(`${FILE_TOOL.exportResult} while the job composes`, () => {
       const link = await fetch(partial.url.replace("https://gifts.example.com", server.url));
       expect(link.status).toBe(200);
       expect((await readXlsx(Buffer.from(await link.arrayBuffer()))).rows).toEqual(expectedPicks(soFar.people));
+      // a file begun while the job composes and finished after it ended reads the rest from the result
+      const opened = await server.jobs.openResult(jobId, { subject: "anonymous" });
+      if (!opened.ok) throw new Error(opened.error.message);
+      const chunks = opened.value.people();
+      const first = await chunks.next();
       held.release();
       await callTool(client, TOOL.waitForJob, { jobId, timeoutMs: 60_000 });
+      const second = await chunks.next();
+      expect([first.value, second.value]).toEqual([soFar.people.slice(0, 1_000), soFar.people.slice(1_000)]);
+      expect((await chunks.next()).done).toBe(true);
       const done = await exportResult(client, { jobId, inline: true });
       expect(done).toMatchObject({ partial: false, rows: 6_000 });
       const whole = await wholeResult(client, jobId);
