@@ -176,7 +176,10 @@ describe("a Redis job store that goes down mid-job and comes back", () => {
       expect(started.isError).not.toBe(true);
       await client.close();
 
-      const lines = server.stderr().slice(before).split("\n").filter(Boolean);
+      // told once every connection (job store and queue, worker, session records) has Redis back
+      const logged = () => server.stderr().slice(before).split("\n").filter(Boolean);
+      await until(async () => logged().some((line) => line.includes("reachable again")), "the return to be told");
+      const lines = logged();
       console.log(`the server logged a 20 s outage in ${lines.length} lines:\n${lines.join("\n")}`);
       expect(lines).toEqual([
         expect.stringMatching(
