@@ -27,6 +27,9 @@ function parseId(eventId: string): { streamId: string; seq: number } | undefined
   return { streamId: eventId.slice(0, at), seq };
 }
 
+/** The stream an event id of this store belongs to, or undefined for an id it never gave. */
+export const streamOfEventId = (eventId: string): string | undefined => parseId(eventId)?.streamId;
+
 /** Index of the first event with a seq above `seq` (events are in seq order). */
 function firstAfter(events: Kept[], seq: number): number {
   let lo = 0;

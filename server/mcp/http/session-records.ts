@@ -9,7 +9,8 @@
  * Writes to a stream go through one script that takes the events of a job in order and writes
  * each at most once, however many instances offer it: the stream is a view of the job logs, made
  * again from them after any gap. A channel tells every instance that a session moved its
- * notification stream elsewhere or ended.
+ * notification stream elsewhere or ended, or that its client cancelled a request (which only the
+ * instance that took the request holds).
  */
 import type { Redis } from "ioredis";
 import { subscribe, type RedisConnection } from "../../jobs/stores/redis-connection.js";
@@ -26,8 +27,14 @@ type SessionRecord = { subject: string; init: unknown };
 export type StreamItem = { jobId: string; seq: number; messages: { message: Notification; when: Condition }[] };
 /** A stored notification: its SSE event id and its JSON. */
 export type StreamEntry = { id: string; json: string };
-/** `moved`: the session's stream number `stream` opened somewhere; every older one closes. */
-type SessionSignal = { kind: "moved"; sessionId: string; stream: number } | { kind: "ended"; sessionId: string };
+/**
+ * `moved`: the session's stream number `stream` opened somewhere; every older one closes.
+ * `cancelled`: the client cancelled its request `requestId`.
+ */
+type SessionSignal =
+  | { kind: "moved"; sessionId: string; stream: number }
+  | { kind: "ended"; sessionId: string }
+  | { kind: "cancelled"; sessionId: string; requestId: string | number };
 
 /** A stream id, the only Last-Event-ID this store gave out. */
 export const STREAM_ID = /^\d{1,20}-\d{1,20}$/;
@@ -98,6 +105,8 @@ export type SessionRecords = {
   last(id: string): Promise<string>;
   /** Numbers a new stream of the session, higher than any before it, and tells every instance. */
   claim(id: string): Promise<number>;
+  /** Tells every instance that the session's client cancelled its request `requestId`. */
+  cancelled(id: string, requestId: string | number): Promise<void>;
   /** Hears every instance's signals; returns the unsubscribe. */
   onSignal(listener: (signal: SessionSignal) => void): () => void;
   /** Ends the connections, `redis` included: the records own it. */
@@ -107,6 +116,7 @@ export type SessionRecords = {
 const Signal = z.union([
   z.object({ kind: z.literal("moved"), sessionId: z.string(), stream: z.number() }),
   z.object({ kind: z.literal("ended"), sessionId: z.string() }),
+  z.object({ kind: z.literal("cancelled"), sessionId: z.string(), requestId: z.union([z.string(), z.number()]) }),
 ]);
 
 function condition(when: Condition): string {
@@ -218,6 +228,9 @@ export function createSessionRecords({ redis, guard }: RedisConnection, prefix: 
       const stream = Number(replies?.[0]?.[1]);
       await signal({ kind: "moved", sessionId: id, stream });
       return stream;
+    },
+    async cancelled(id, requestId) {
+      await signal({ kind: "cancelled", sessionId: id, requestId });
     },
     onSignal(listener) {
       listeners.add(listener);

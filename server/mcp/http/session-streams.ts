@@ -100,7 +100,7 @@ export function createSessionStreams({
       if (signal.stream > (newest.get(signal.sessionId) ?? 0)) newest.set(signal.sessionId, signal.stream);
       if (newest.size > OWNERS_KEPT) newest.delete(newest.keys().next().value!);
     }
-    if (pump && (signal.kind === "ended" || signal.stream > pump.stream)) pump.stop();
+    if (pump && (signal.kind === "ended" || (signal.kind === "moved" && signal.stream > pump.stream))) pump.stop();
   });
 
   function open(sessionId: string, subject: string, lastEventId: string | undefined): Response {

@@ -4,22 +4,25 @@
  * event store for resumable SSE. Sessions end on DELETE, on app close, or after sitting idle with
  * no open stream. At the limit, only a session idle for longer than a floor makes room; otherwise
  * the newcomer is refused, so a flood of `initialize` calls cannot push out sessions in use.
+ * A request's SSE stream ends when the client cancels the request (request-streams.ts).
  *
  * With `shared` (several instances on Redis), a session is also kept in Redis: an instance that
  * gets a request for a session it does not hold revives it from the record (a server and transport
  * initialized again with the client's own `initialize`), the notification stream (GET) is served
- * from Redis by `SessionStreams`, and DELETE ends the session on every instance. The flood limits
- * count the sessions each instance holds.
+ * from Redis by `SessionStreams`, DELETE ends the session on every instance, and a cancellation
+ * reaches the instance that holds the request. The flood limits count the sessions each instance
+ * holds.
  */
 import { randomUUID } from "node:crypto";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
 import { createEventBudget } from "./event-budget.js";
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { ErrorCode, type RequestId } from "@modelcontextprotocol/sdk/types.js";
 import { subjectOf } from "../../auth/subject.js";
 import { createEventStore } from "./event-store.js";
 import { jsonRpcError, retryLater } from "./http-body.js";
 import { guardRequests } from "./request-guard.js";
+import { createRequestStreams } from "./request-streams.js";
 import { STREAM_ID, type SessionRecords } from "./session-records.js";
 import type { SessionStreams } from "./session-streams.js";
 import type { BuiltServer } from "../server.js";
@@ -62,6 +65,12 @@ export type Sessions = {
   close(): Promise<void>;
 };
 
+/** What a request made here for a client accepts, as the client's own would. */
+const JSON_OR_SSE = "application/json, text/event-stream";
+
+/** A resume of a stream that a cancellation ended: SSE's "do not reconnect". */
+const streamOver = () => new Response(null, { status: 204 });
+
 const notFound = () =>
   jsonRpcError(
     404,
@@ -75,6 +84,10 @@ export function createSessions(options: SessionOptions): Sessions {
   const sessions = new Map<string, Session>();
   const eventBudget = createEventBudget();
   const perSubject = new Map<string, number>();
+  const requests = createRequestStreams({
+    // a request this instance does not hold may be in flight on another: the cancellation goes there
+    elsewhere: shared && ((id, requestId) => void shared.records.cancelled(id, requestId).catch(onError)),
+  });
 
   const closeSession = async (session: Session) => {
     await session.transport.close().catch(onError);
@@ -205,7 +218,7 @@ export function createSessions(options: SessionOptions): Sessions {
     const reply = await session.transport.handleRequest(
       new Request("http://localhost/mcp", {
         method: "POST",
-        headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+        headers: { "content-type": "application/json", accept: JSON_OR_SSE },
         body: JSON.stringify(initialize),
       }),
       { parsedBody: initialize, authInfo: auth },
@@ -228,6 +241,7 @@ export function createSessions(options: SessionOptions): Sessions {
       return jsonRpcError(406, NOT_ACCEPTABLE, "Not Acceptable: the notification stream is text/event-stream.");
     }
     const lastEventId = req.headers.get("last-event-id") ?? undefined;
+    if (lastEventId !== undefined && requests.ended(lastEventId)) return streamOver();
     if (lastEventId !== undefined && !STREAM_ID.test(lastEventId)) {
       return jsonRpcError(
         400,
@@ -238,12 +252,26 @@ export function createSessions(options: SessionOptions): Sessions {
     return streams.open(sessionId, subject, lastEventId);
   };
 
-  // a session ended on another instance ends here too
+  /** Hands a cancellation sent to another instance to the session's transport here, as if sent here. */
+  const cancelHere = (sessionId: string, session: Session, requestId: RequestId) => {
+    const message = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId } };
+    const req = new Request("http://localhost/mcp", {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: JSON_OR_SSE, "mcp-session-id": sessionId },
+      body: JSON.stringify(message),
+    });
+    return requests.serve(sessionId, message, () => session.transport.handleRequest(req, { parsedBody: message }));
+  };
+
+  // a session ended on another instance ends here too; a request held here is cancelled here
   const unsignal = shared?.records.onSignal((signal) => {
-    const session = signal.kind === "ended" ? sessions.get(signal.sessionId) : undefined;
-    if (session) {
+    const session = sessions.get(signal.sessionId);
+    if (!session) return;
+    if (signal.kind === "ended") {
       forget(signal.sessionId);
       void closeSession(session);
+    } else if (signal.kind === "cancelled" && requests.holds(signal.sessionId, signal.requestId)) {
+      cancelHere(signal.sessionId, session, signal.requestId).catch(onError);
     }
   });
 
@@ -295,10 +323,12 @@ export function createSessions(options: SessionOptions): Sessions {
       sessions.delete(sessionId);
       sessions.set(sessionId, session);
       session.lastSeen = Date.now();
-      const response = await session.transport.handleRequest(req, {
-        ...(body === undefined ? {} : { parsedBody: body }),
-        authInfo: auth,
-      });
+      const lastEventId = req.method === "GET" ? req.headers.get("last-event-id") : null;
+      if (lastEventId !== null && requests.ended(lastEventId)) return streamOver();
+      const transport = session.transport;
+      const response = await requests.serve(sessionId, body, () =>
+        transport.handleRequest(req, { ...(body === undefined ? {} : { parsedBody: body }), authInfo: auth }),
+      );
       if (shared && req.method === "DELETE" && response.ok) await shared.records.end(sessionId);
       if (req.method !== "GET" || response.status !== 200) return response;
       // An open GET stream keeps the session alive however long it stays quiet.

@@ -1,0 +1,207 @@
+/**
+ * The SSE answers of sessions' requests in flight, so that `notifications/cancelled` ends the
+ * cancelled request's stream at once: the spec sends no response for it, and the SDK's transport,
+ * which closes a POST's stream when every request on it is answered, would hold it open forever.
+ * A client that then resumes that stream from its Last-Event-ID is told it is over (204, SSE's
+ * "do not reconnect"), not handed an empty stream that stays open.
+ */
+import {
+  CancelledNotificationSchema,
+  JSONRPCRequestSchema,
+  isJSONRPCErrorResponse,
+  isJSONRPCResultResponse,
+  type RequestId,
+} from "@modelcontextprotocol/sdk/types.js";
+import { streamOfEventId } from "./event-store.js";
+
+export type RequestStreams = {
+  /**
+   * Hands the POST body `body` of session `sessionId` to `handle` (the transport) and returns its
+   * answer: an SSE one a cancellation can end. Once the transport took a cancellation in `body`,
+   * the stream of the request it names ends (requests are noted before `handle` is called, so a
+   * cancellation that comes before their answer is handed out is not lost).
+   */
+  serve(sessionId: string, body: unknown, handle: () => Promise<Response>): Promise<Response>;
+  /** Whether `lastEventId` belongs to a stream that a cancellation ended. */
+  ended(lastEventId: string): boolean;
+  /** Whether the request `requestId` of session `sessionId` is in flight here. */
+  holds(sessionId: string, requestId: RequestId): boolean;
+  /** Requests in flight: none once their streams are over. */
+  readonly size: number;
+};
+
+type Answer = {
+  /** The answer to hand out: an SSE one can now be ended by a cancellation; anything else passes. */
+  attach(response: Response): Response;
+  /** There is no answer (the transport threw). */
+  drop(): void;
+};
+
+/** One POST's stream: its requests not yet answered nor cancelled, and how to end it. */
+type Flight = {
+  keys: string[];
+  open: Set<string>;
+  cancelled: boolean;
+  streamId?: string;
+  end?: () => void;
+};
+
+const messagesOf = (body: unknown): unknown[] => (Array.isArray(body) ? body : [body]);
+const idKey = (id: RequestId) => JSON.stringify(id);
+const EVENT_ID = /^id: (.+)$/m;
+const parseJson = (text: string | undefined): unknown => {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+};
+const DATA = /^data: (.*)$/m;
+
+type RequestStreamOptions = {
+  /** Streams ended by cancellation remembered (the oldest forgotten first). */
+  keptEnded?: number;
+  /** Hears the cancellations of requests not in flight here (another instance may hold them). */
+  elsewhere?: (sessionId: string, requestId: RequestId) => void;
+};
+
+/** The longest request id a cancellation is passed on for: longer ones are no ids a client made. */
+const MAX_ID_CHARS = 256;
+
+export function createRequestStreams({ keptEnded = 10_000, elsewhere }: RequestStreamOptions = {}): RequestStreams {
+  const flights = new Map<string, Flight>();
+  const endedStreams = new Set<string>();
+  const decoder = new TextDecoder();
+
+  const settle = (flight: Flight) => {
+    if (!flight.cancelled || flight.open.size > 0 || flight.end === undefined) return;
+    if (flight.streamId !== undefined) {
+      endedStreams.add(flight.streamId);
+      if (endedStreams.size > keptEnded) endedStreams.delete(endedStreams.values().next().value!);
+    }
+    flight.end();
+  };
+
+  /** What one SSE chunk (one event, as the SDK writes them) tells: the stream's id, a batch's answers. */
+  const see = (flight: Flight, chunk: Uint8Array) => {
+    if (flight.streamId !== undefined && flight.keys.length === 1) return;
+    const text = decoder.decode(chunk);
+    const eventId = EVENT_ID.exec(text)?.[1];
+    if (eventId !== undefined) flight.streamId ??= streamOfEventId(eventId);
+    // one request's stream is closed by the transport once answered; a batch's waits for every
+    // answer, a cancelled request's never comes: its others' answers are counted here
+    if (flight.keys.length === 1) return;
+    const message = parseJson(DATA.exec(text)?.[1]);
+    if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined) {
+      flight.open.delete(idKey(message.id));
+      settle(flight);
+    }
+  };
+
+  const endable = (flight: Flight, response: Response, source: ReadableStream<Uint8Array>, drop: () => void) => {
+    const reader = source.getReader();
+    let controller!: ReadableStreamDefaultController<Uint8Array>;
+    let over = false;
+    const finish = () => {
+      if (over) return;
+      over = true;
+      drop();
+    };
+    const body = new ReadableStream<Uint8Array>({
+      start: (c) => void (controller = c),
+      cancel: async (reason) => {
+        finish();
+        await reader.cancel(reason);
+      },
+    });
+    flight.end = () => {
+      if (over) return;
+      finish();
+      controller.close();
+      // the transport's own cancel releases the stream and its keep-alive timer
+      reader.cancel().catch(() => {});
+    };
+    // read as the transport writes (it queues without bound anyway), so a stream's id is known
+    // as soon as its first event is written, whether or not the client is reading yet
+    void (async () => {
+      try {
+        for (let chunk = await reader.read(); !chunk.done && !over; chunk = await reader.read()) {
+          controller.enqueue(chunk.value);
+          see(flight, chunk.value);
+        }
+        if (!over) controller.close();
+      } catch (error) {
+        if (!over) controller.error(error);
+      } finally {
+        finish();
+      }
+    })();
+    // cancelled before it was handed out: it ends once what the transport wrote so far is passed on
+    if (flight.cancelled) setImmediate(() => settle(flight));
+    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+
+  const begin = (sessionId: string, body: unknown): Answer => {
+    const ids = messagesOf(body).flatMap((m) => {
+      const request = JSONRPCRequestSchema.safeParse(m);
+      return request.success ? [idKey(request.data.id)] : [];
+    });
+    if (ids.length === 0) return { attach: (response) => response, drop: () => {} };
+    const flight: Flight = { keys: ids.map((id) => `${sessionId}\n${id}`), open: new Set(ids), cancelled: false };
+    for (const key of flight.keys) flights.set(key, flight);
+    const drop = () => {
+      for (const key of flight.keys) if (flights.get(key) === flight) flights.delete(key);
+    };
+    return {
+      attach(response) {
+        const source = response.body;
+        if (!source || !response.headers.get("content-type")?.startsWith("text/event-stream")) {
+          drop();
+          return response;
+        }
+        return endable(flight, response, source, drop);
+      },
+      drop,
+    };
+  };
+
+  const cancel = (sessionId: string, body: unknown) => {
+    for (const m of messagesOf(body)) {
+      const cancelled = CancelledNotificationSchema.safeParse(m);
+      const id = cancelled.success ? cancelled.data.params.requestId : undefined;
+      if (id === undefined) continue;
+      const flight = flights.get(`${sessionId}\n${idKey(id)}`);
+      if (flight) {
+        flight.open.delete(idKey(id));
+        flight.cancelled = true;
+        settle(flight);
+      } else if (String(id).length <= MAX_ID_CHARS) elsewhere?.(sessionId, id);
+    }
+  };
+
+  return {
+    async serve(sessionId, body, handle) {
+      const answer = begin(sessionId, body);
+      let response: Response;
+      try {
+        response = answer.attach(await handle());
+      } catch (error) {
+        answer.drop();
+        throw error;
+      }
+      if (response.ok) cancel(sessionId, body);
+      return response;
+    },
+
+    holds: (sessionId, requestId) => flights.has(`${sessionId}\n${idKey(requestId)}`),
+
+    ended(lastEventId) {
+      const streamId = streamOfEventId(lastEventId);
+      return streamId !== undefined && endedStreams.has(streamId);
+    },
+
+    get size() {
+      return flights.size;
+    },
+  };
+}
