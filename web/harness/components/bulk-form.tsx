@@ -108,7 +108,7 @@ export function BulkForm({ store, session }: { store: HarnessStore; session: Har
           />
         </label>
       )}
-      <div className="row">
+      <div className="row wrap">
         <button
           type="button"
           className="button secondary"
@@ -144,7 +144,7 @@ export function BulkForm({ store, session }: { store: HarnessStore; session: Har
       <p className="hint" id="pace-hint">
         Pauses between slices of work, honoured by a server started with GIFTGENIUS_DEV=1.
       </p>
-      <div className="row">
+      <div className="row wrap">
         <button type="submit" className="button" disabled={!ready || busy !== null || (!file && !typed.trim())}>
           {busy === TOOL.startBulk ? "Starting…" : "Start bulk analysis"}
         </button>

@@ -18,6 +18,9 @@ const ENCODINGS: Record<TextEncoding, string> = {
   "windows-1252": "Windows-1252",
 };
 
+/** First rows shown: enough to check the columns, few enough that Start stays in an inline frame. */
+const SAMPLE_ROWS = 5;
+
 export type FilePreviewProps = {
   preview: StaffPreview | null;
   reading: Reading;
@@ -116,7 +119,7 @@ export function FilePreview({ preview: p, reading, busy, error, onReading, onSta
                 </tr>
               </thead>
               <tbody>
-                {p.sample.map((r) => (
+                {p.sample.slice(0, SAMPLE_ROWS).map((r) => (
                   <tr key={r.row}>
                     <td>{r.row}</td>
                     {COLUMN_KEYS.map((key) => (
