@@ -216,8 +216,9 @@ export async function closeRedis(redis: Redis): Promise<void> {
  * sent while it was down is missed; its listeners have a slower way to catch up.
  */
 export function subscribe(redis: Redis, channel: string, onMessage: (text: string) => void): Redis {
-  // a subscription has no answer to wait for: a command timeout would only cut it off
-  const sub = redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined });
+  // a subscription has no answer to wait for: a command timeout would only cut it off; and a
+  // subscribe sent while Redis is down waits for it through every retry, not only the first
+  const sub = redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined, maxRetriesPerRequest: null });
   sub.on("message", (from: string, text: string) => {
     if (from === channel) onMessage(text);
   });

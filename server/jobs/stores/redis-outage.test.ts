@@ -4,8 +4,9 @@
  * calls answer `store_unavailable` at once and /healthz answers 503; the connection's loss and
  * return are logged once each; once it is back, /healthz answers 200 and the job that lost its
  * store ends as failed, retryable, with a hint. And a process that starts while Redis is down ends
- * the jobs an earlier one left unfinished as soon as Redis is back. And the server process, run as
- * in production, logs a 20 s outage in two lines, and takes a start as soon as /healthz says 200.
+ * the jobs an earlier one left unfinished as soon as Redis is back, and hears other processes'
+ * writes from then on. And the server process, run as in production, logs a 20 s outage in two
+ * lines, and takes a start as soon as /healthz says 200.
  */
 import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -118,8 +119,12 @@ describe("a Redis job store that goes down mid-job and comes back", () => {
     await killRedis(children[children.length - 1]);
 
     const errors: string[] = [];
+    const store = createRedisStore({ url, keyPrefix: "recovery:" });
+    // subscribed while Redis is down: the subscription must outlast more than one failed retry
+    const heard: string[] = [];
+    store.watch!((jobId) => void heard.push(jobId));
     const jobs = createJobService({
-      store: createRedisStore({ url, keyPrefix: "recovery:" }),
+      store,
       match: testMatch,
       onError: (_error, context) => void errors.push(context),
     });
@@ -143,6 +148,11 @@ describe("a Redis job store that goes down mid-job and comes back", () => {
       expect(errors.filter((context) => context.startsWith("listing"))).toEqual([
         "listing the jobs an earlier process left unfinished",
       ]);
+      // another process's writes wake this one
+      const other = createRedisStore({ url, keyPrefix: "recovery:" });
+      await seed(other, "elsewhere");
+      await other.close();
+      await until(async () => heard.includes("elsewhere"), "another process's write to be heard");
     } finally {
       await jobs.close();
     }
