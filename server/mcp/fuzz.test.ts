@@ -4,6 +4,8 @@
  * answers afterwards.
  */
 import fc from "fast-check";
+import { FILE_TOOL } from "../../shared/files.js";
+import { TOOL } from "../../shared/tools.js";
 import { openRawSession, postRaw, startTestServer, type TestServer } from "../test-support.js";
 
 /** Generated bodies per run; about 10 s on a 2-core machine. */
@@ -156,7 +158,9 @@ describe("fuzzing POST /mcp", () => {
     console.info(`fuzz: ${RUNS} bodies in ${seconds.toFixed(1)} s`);
 
     const list = await postRaw(server.mcpUrl, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }));
-    expect(((await list.json()) as { result: { tools: unknown[] } }).result.tools.length).toBe(7);
+    expect(((await list.json()) as { result: { tools: unknown[] } }).result.tools.length).toBe(
+      Object.keys(TOOL).length + Object.keys(FILE_TOOL).length,
+    );
     const health = await fetch(`${server.url}/healthz`);
     expect(health.status).toBe(200);
   }, 120_000);

@@ -295,7 +295,7 @@ describe("a bulk analysis asked for without a staff list", () => {
         budgetPerPerson: 1,
       }),
     );
-    expect(error.message).toBe("The staff list was given 2 ways (csv, uploadId).");
+    expect(error.message).toBe("Both csv and uploadId were given.");
   });
 });
 

@@ -85,10 +85,11 @@ export function startBulkAnalysisTool({
       const given = LISTS.filter((key) => args[key] !== undefined);
       if (given.length === 0) return awaitingFile(args, locale);
       if (given.length > 1) {
+        const named = `${given.slice(0, -1).join(", ")} and ${given[given.length - 1]}`;
         return failure({
           code: "invalid_arguments",
-          message: `The staff list was given ${given.length} ways (${given.join(", ")}).`,
-          hint: "Send it once: as file, csv, employees or uploadId.",
+          message: given.length === 2 ? `Both ${named} were given.` : `${named} were all given.`,
+          hint: "Send the staff list once: as file, csv, employees or uploadId.",
         });
       }
       const { file, uploadId, reading = {}, ...rest } = args;
