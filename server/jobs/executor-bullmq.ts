@@ -106,7 +106,7 @@ export function createBullmqExecutor({
         return;
       }
       const input = await readInput!.call(store, jobId);
-      const plan = input && planStart(input, limits);
+      const plan = input && (await planStart(input, limits));
       if (!plan?.ok) {
         await end(jobId, owner, interrupted("The job's input could not be read back to run it."));
         return;

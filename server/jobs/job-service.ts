@@ -267,7 +267,7 @@ export function createJobService({
     start: tracked(async (args: StartBulkArgs, caller: Caller, options: StartOptions = {}) => {
       await ready;
       if (closing) return fail<StartBulkResult>("internal", "The server is shutting down.", "Try again in a moment.");
-      const plan = planStart(args, limits);
+      const plan = await planStart(args, limits);
       if (!plan.ok) return plan;
       const { input, estimatedRows } = plan.value;
       const startedAt = now();

@@ -80,10 +80,11 @@ const SPLIT = "Split the list into smaller files and start one analysis for each
 export const overLimit = {
   bytes: <T>(what: string, bytes: number, limits: InputLimits): Outcome<T> =>
     fail("input_too_large", `${what} is ${size(bytes)}; the limit is ${size(limits.maxCsvBytes)}.`, SPLIT),
-  rows: <T>(what: string, rows: number, limits: InputLimits): Outcome<T> =>
+  /** `rows` undefined: counting stopped past the limit. */
+  rows: <T>(what: string, rows: number | undefined, limits: InputLimits): Outcome<T> =>
     fail(
       "too_many_rows",
-      `${what} has ${count(rows)} rows; one analysis takes at most ${count(limits.maxRows)}.`,
+      `${what} has ${rows === undefined ? "more than " : ""}${count(rows ?? limits.maxRows)} rows; one analysis takes at most ${count(limits.maxRows)}.`,
       `Split it into files of at most ${count(limits.maxRows)} rows and start one analysis for each.`,
     ),
   cells: <T>(where: string, cells: number, limits: InputLimits): Outcome<T> =>
@@ -92,10 +93,11 @@ export const overLimit = {
       `${where} has ${count(cells)} cells; a row may have at most ${count(limits.maxCellsPerRow)}.`,
       "Keep only the columns the analysis reads (name, department, interests, budget) and send it again.",
     ),
-  cellChars: <T>(where: string, chars: number, limits: InputLimits): Outcome<T> =>
+  /** `chars` undefined: reading the cell stopped past the limit. */
+  cellChars: <T>(where: string, chars: number | undefined, limits: InputLimits): Outcome<T> =>
     fail(
       "input_too_large",
-      `${where} has a cell of ${count(chars)} characters; a cell may hold at most ${count(limits.maxCellChars)}.`,
+      `${where} has a cell of ${chars === undefined ? "more than " : ""}${count(chars ?? limits.maxCellChars)} characters; a cell may hold at most ${count(limits.maxCellChars)}.`,
       "Shorten that cell (a stray quote can also run a cell on into the next rows) and send it again.",
     ),
   interests: <T>(where: string, interests: number, limits: InputLimits): Outcome<T> =>

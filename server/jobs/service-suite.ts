@@ -603,7 +603,7 @@ export function describeJobService(
       const started = await service.start({ ...START, csv: lines.join("\n") }, ALICE);
       expect(started).toMatchObject({
         ok: false,
-        error: { code: "too_many_rows", message: "The CSV has 7 rows; one analysis takes at most 3." },
+        error: { code: "too_many_rows", message: "The CSV has more than 3 rows; one analysis takes at most 3." },
       });
     });
 

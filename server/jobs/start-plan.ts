@@ -4,6 +4,7 @@
  * `employees` list measured as the CSV it would be). What passes is the job's input and what its
  * runner needs to know about it; what fails is the error to answer with.
  */
+import { createPace } from "../files/read/pace.js";
 import { inspectCsv, type CsvColumns } from "./csv/inspect.js";
 import { overLimit, type InputLimits } from "./limits.js";
 import { count, fail, ok, type Outcome } from "./outcomes.js";
@@ -12,8 +13,11 @@ import type { StartBulkArgs } from "../../shared/tools.js";
 /** A request that may become a job: its input, the CSV's columns, and how many rows to expect. */
 export type StartPlan = { input: StartBulkArgs; columns?: CsvColumns; estimatedRows: number };
 
-/** Checks a start request; the plan for a job, or the error to answer with (and then no job exists). */
-export function planStart(args: StartBulkArgs, limits: InputLimits): Outcome<StartPlan> {
+/**
+ * Checks a start request; the plan for a job, or the error to answer with (and then no job exists).
+ * Measuring a large input takes slices that let the event loop turn in between.
+ */
+export async function planStart(args: StartBulkArgs, limits: InputLimits): Promise<Outcome<StartPlan>> {
   const { csv, employees, occasion, budgetPerPerson } = args;
   if ((csv === undefined) === (employees === undefined)) {
     return fail(
@@ -32,7 +36,7 @@ export function planStart(args: StartBulkArgs, limits: InputLimits): Outcome<Sta
     );
   }
   if (csv !== undefined) {
-    const plan = inspectCsv(csv, limits);
+    const plan = await inspectCsv(csv, limits);
     if (!plan.ok) return plan;
     return ok({
       input: { occasion, budgetPerPerson, csv },
@@ -49,7 +53,7 @@ export function planStart(args: StartBulkArgs, limits: InputLimits): Outcome<Sta
       "Split it into smaller lists and start one analysis for each.",
     );
   }
-  const measured = measureEmployees(list, limits);
+  const measured = await measureEmployees(list, limits);
   if (!measured.ok) return measured;
   return ok({ input: { occasion, budgetPerPerson, employees: list }, estimatedRows: list.length });
 }
@@ -59,9 +63,14 @@ export function planStart(args: StartBulkArgs, limits: InputLimits): Outcome<Sta
  * bytes of the CSV the list would be (a line per person: name, department, the interests joined
  * with ";", the budget). One join per person, so linear in the characters of the list.
  */
-function measureEmployees(list: NonNullable<StartBulkArgs["employees"]>, limits: InputLimits): Outcome<null> {
+async function measureEmployees(
+  list: NonNullable<StartBulkArgs["employees"]>,
+  limits: InputLimits,
+): Promise<Outcome<null>> {
+  const pace = createPace();
   let bytes = "name,department,interests,budget\n".length;
   for (let i = 0; i < list.length; i++) {
+    if (i % 1024 === 0) await pace();
     const { name, department = "", interests, budget } = list[i];
     const where = `Employee ${count(i + 1)}`;
     if (interests.length > limits.maxInterestsPerPerson) return overLimit.interests(where, interests.length, limits);

@@ -91,7 +91,7 @@ async function readText(
   if (looksBinary(text))
     return fail("invalid_arguments", "The file is neither a spreadsheet nor a CSV or text file.", SAVE_AS);
   const separator = detectSeparator(text);
-  const rows = textRows(text, separator, limits);
+  const rows = await textRows(text, separator, limits, pace);
   if (!rows.ok) return rows;
   return buildTable(
     rows.value,

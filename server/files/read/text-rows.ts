@@ -8,14 +8,28 @@ import { readCsvBatches } from "../../jobs/csv/reader.js";
 import { breachRefusal, findHeader, scanRecords } from "../../jobs/csv/scan.js";
 import type { InputLimits } from "../../jobs/limits.js";
 import { ok, type Outcome } from "../../jobs/outcomes.js";
+import type { Pace } from "./pace.js";
 import type { GridRow } from "./table.js";
 
 /** The text's rows in batches, or the refusal of a record past a limit. */
-export function textRows(text: string, separator: string, limits: InputLimits): Outcome<AsyncIterable<GridRow[]>> {
+export async function textRows(
+  text: string,
+  separator: string,
+  limits: InputLimits,
+  pace: Pace,
+): Promise<Outcome<AsyncIterable<GridRow[]>>> {
   const header = findHeader(text, separator);
   if (header !== undefined) {
-    const { breach } = scanRecords(text, header, separator, -1, limits);
-    if (breach) return breachRefusal(breach, limits);
+    // the first line with text stands for the header here: rows above the real one count as rows
+    const { breach } = await scanRecords(
+      text,
+      header,
+      separator,
+      -1,
+      { ...limits, maxRows: limits.maxRows + 1_000 },
+      pace,
+    );
+    if (breach) return breachRefusal(breach, "The file", limits);
   }
   return ok(batches(text, separator));
 }

@@ -7,10 +7,11 @@
 import type { ColumnMap } from "../../../shared/files.js";
 import { columnNames, matchHeaders, normalizeHeader } from "../../files/read/headers.js";
 import { detectSeparator } from "../../files/read/separator.js";
-import { overLimit, rowName, type InputLimits } from "../limits.js";
+import { createPace, type Pace } from "../../files/read/pace.js";
+import { overLimit, type InputLimits } from "../limits.js";
 import type { Outcome } from "../outcomes.js";
 import { fail, ok } from "../outcomes.js";
-import { findHeader, scanRecords, splitRecord, type HeaderSpan, type ScanBreach } from "./scan.js";
+import { breachRefusal, findHeader, scanRecords, splitRecord, type HeaderSpan } from "./scan.js";
 
 /**
  * Where each column is in a record (-1 for none). `row` and `skip` are the columns of the job input
@@ -23,8 +24,15 @@ export type CsvPlan = { columns: CsvColumns; rows: number };
 
 const EXPECTED = `${columnNames("name")} and ${columnNames("interests")} (separated by ; or |), optionally department and budget`;
 
-/** Checks size, header, limits and row count; the plan for a good text, or the error that says what is wrong. */
-export function inspectCsv(csv: string, limits: InputLimits): Outcome<CsvPlan> {
+/**
+ * Checks size, header, limits and row count; the plan for a good text, or the error that says what
+ * is wrong. The scan lets the event loop turn between slices of a few milliseconds.
+ */
+export async function inspectCsv(
+  csv: string,
+  limits: InputLimits,
+  pace: Pace = createPace(),
+): Promise<Outcome<CsvPlan>> {
   const bytes = Buffer.byteLength(csv, "utf8");
   if (bytes > limits.maxCsvBytes) return overLimit.bytes("The CSV", bytes, limits);
   const separator = detectSeparator(csv);
@@ -37,12 +45,12 @@ export function inspectCsv(csv: string, limits: InputLimits): Outcome<CsvPlan> {
     );
   }
   // the header alone first: a text of one huge line is refused before it is split
-  const wide = scanRecords(csv.slice(0, header.end), header, separator, -1, limits).breach;
-  if (wide) return refusal(wide, limits);
+  const wide = (await scanRecords(csv.slice(0, header.end), header, separator, -1, limits, pace)).breach;
+  if (wide) return breachRefusal(wide, "The CSV", limits);
   const columns = readHeader(csv, header, separator);
   if (!columns.ok) return columns;
-  const { rows, breach } = scanRecords(csv, header, separator, columns.value.interests, limits);
-  if (breach) return refusal(breach, limits);
+  const { rows, breach } = await scanRecords(csv, header, separator, columns.value.interests, limits, pace);
+  if (breach) return breachRefusal(breach, "The CSV", limits);
   if (rows === 0) {
     return fail(
       "invalid_csv",
@@ -50,7 +58,6 @@ export function inspectCsv(csv: string, limits: InputLimits): Outcome<CsvPlan> {
       "Add one line per employee under the header.",
     );
   }
-  if (rows > limits.maxRows) return overLimit.rows("The CSV", rows, limits);
   return ok({ columns: columns.value, rows });
 }
 
@@ -78,11 +85,4 @@ function readHeader(csv: string, span: HeaderSpan, separator: string): Outcome<C
     separator,
     headerRow: span.row,
   });
-}
-
-function refusal<T>(breach: ScanBreach, limits: InputLimits): Outcome<T> {
-  const where = rowName(breach.row);
-  if (breach.limit === "cells") return overLimit.cells(where, breach.cells, limits);
-  if (breach.limit === "cellChars") return overLimit.cellChars(where, breach.chars, limits);
-  return overLimit.interests(where, breach.interests, limits);
 }

@@ -110,6 +110,20 @@ export function parseBudget(raw: string): number | undefined {
   return n > 0 && Number.isFinite(n) ? n : undefined;
 }
 
+/** How many interests a cell lists, as written: the items between ";" and "|" that hold any text. */
+export function countInterests(text: string): number {
+  let items = 0;
+  let hasText = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === 59 || c === 124) {
+      if (hasText) items++;
+      hasText = false;
+    } else if (c !== 32 && c !== 9 && c !== 34) hasText = true; // not a space, tab or quote
+  }
+  return hasText ? items + 1 : items;
+}
+
 /** "Coffee; hiking | coffee" → ["Coffee", "hiking"]: trimmed, no empties, first spelling wins. */
 export function splitInterests(text: string): string[] {
   const out: string[] = [];

@@ -3,36 +3,54 @@
  * and the header split as csv-parse would read it.
  */
 import { parse } from "csv-parse/sync";
+import { createPace } from "../../files/read/pace.js";
 import { findHeader, scanRecords, splitRecord } from "./scan.js";
 
-const limits = { maxCellsPerRow: 1_000, maxCellChars: 1_000, maxInterestsPerPerson: 1_000 };
-const rowsOf = (csv: string, separator = ",") =>
-  scanRecords(csv, findHeader(csv, separator)!, separator, -1, limits).rows;
+const limits = { maxRows: 1_000, maxCellsPerRow: 1_000, maxCellChars: 1_000, maxInterestsPerPerson: 1_000 };
+const pace = createPace();
+const scan = (csv: string, separator: string, interests: number, within = limits) =>
+  scanRecords(csv, findHeader(csv, separator)!, separator, interests, within, pace);
+const rowsOf = async (csv: string, separator = ",") => (await scan(csv, separator, -1)).rows;
 
 describe("scanRecords", () => {
-  it("does not count line breaks inside quotes, escaped quotes included", () => {
-    expect(rowsOf('h1,h2\n"a\nb",1\n"say ""hi""\r\nthere",2\r\nplain,3')).toBe(3);
+  it("does not count line breaks inside quotes, escaped quotes included", async () => {
+    expect(await rowsOf('h1,h2\n"a\nb",1\n"say ""hi""\r\nthere",2\r\nplain,3')).toBe(3);
   });
 
-  it("counts an unclosed quote as one row to the end", () => {
-    expect(rowsOf('h\nok\n"open\nx\ny\n')).toBe(2);
+  it("counts an unclosed quote as one row to the end", async () => {
+    expect(await rowsOf('h\nok\n"open\nx\ny\n')).toBe(2);
   });
 
-  it("reads old Mac line ends; counts blank lines between rows but not after the last", () => {
-    expect(rowsOf("h\ra\r\rb\r")).toBe(3);
-    expect(rowsOf("h\r\na\r\n \r\n,,\r\nb\r\n\r\n\n  \n")).toBe(4);
-    expect(rowsOf("h\na\n\n\n")).toBe(1);
+  it("reads old Mac line ends; counts blank lines between rows but not after the last", async () => {
+    expect(await rowsOf("h\ra\r\rb\r")).toBe(3);
+    expect(await rowsOf("h\r\na\r\n \r\n,,\r\nb\r\n\r\n\n  \n")).toBe(4);
+    expect(await rowsOf("h\na\n\n\n")).toBe(1);
   });
 
-  it("numbers the rows as csv-parse does, blank lines included", () => {
+  it("numbers the rows as csv-parse does, blank lines included, and stops at the first record past a limit", async () => {
     const csv = "\n\nh,i\nA,B\n\nC,D\n";
-    const header = findHeader(csv, ",")!;
-    expect(header.row).toBe(3);
-    const breach = scanRecords(csv, header, ",", 1, { ...limits, maxCellChars: 0 }).breach;
-    expect(breach).toMatchObject({ row: 3 });
+    expect(findHeader(csv, ",")!.row).toBe(3);
+    expect((await scan(csv, ",", 1, { ...limits, maxCellChars: 0 })).breach).toMatchObject({ row: 3 });
     const records = parse(csv, { relax_column_count: true }) as string[][];
     expect(records[5]).toEqual(["C", "D"]); // row 6
-    expect(scanRecords(csv, header, ",", 1, { ...limits, maxInterestsPerPerson: 0 }).breach).toMatchObject({ row: 4 });
+    expect((await scan(csv, ",", 1, { ...limits, maxInterestsPerPerson: 0 })).breach).toMatchObject({ row: 4 });
+    expect((await scan(csv, ",", 1, { ...limits, maxRows: 2 })).breach).toMatchObject({ row: 6, limit: "rows" });
+  });
+});
+
+describe("scanRecords across slices", () => {
+  it("carries a record's cells and interests over the turns it takes", async () => {
+    const wide = Array.from({ length: 300 }, () => "x".repeat(1_000)).join(",");
+    const csv = `h,i,${"c,".repeat(297)}last\nA,${wide},a;b;c;d;e;f\nB,${wide},a\n`;
+    expect(csv.length).toBeGreaterThan(500_000); // several slices
+    const within = { ...limits, maxCellsPerRow: 302, maxInterestsPerPerson: 5 };
+    expect((await scan(csv, ",", 301, within)).breach).toEqual({ row: 2, limit: "interests", interests: 6 });
+    expect((await scan(csv, ",", 301, { ...within, maxInterestsPerPerson: 6 })).rows).toBe(2);
+    expect((await scan(csv, ",", 301, { ...within, maxCellsPerRow: 301 })).breach).toEqual({
+      row: 2,
+      limit: "cells",
+      cells: 302,
+    });
   });
 });
 

@@ -5,14 +5,18 @@
  * line break continues its record; on malformed quoting the counts are estimates and the parse
  * stage has the last word.
  */
-import type { InputLimits } from "../limits.js";
+import { overLimit, rowName, type InputLimits } from "../limits.js";
+import type { Outcome } from "../outcomes.js";
 
 /** Where the header record is: `[start, end)` in the text, and its row (1 unless blank lines come first). */
 export type HeaderSpan = { start: number; end: number; row: number };
 
-/** A record past a limit: its row, and which limit with the figure that broke it. */
+/** A record past a limit: its row, and which limit (with the figure that broke it, where it was counted). */
 export type ScanBreach = { row: number } & (
-  { limit: "cells"; cells: number } | { limit: "cellChars"; chars: number } | { limit: "interests"; interests: number }
+  | { limit: "cells"; cells: number }
+  | { limit: "cellChars" }
+  | { limit: "interests"; interests: number }
+  | { limit: "rows" }
 );
 
 const QUOTE = 34;
@@ -70,36 +74,90 @@ function recordEnd(text: string, pos: number, sep: number): number {
 const nextRecord = (text: string, end: number) =>
   text.charCodeAt(end) === CR && text.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
 
+/** Characters scanned between two turns of the event loop, give or take a cell (at most maxCellChars). */
+const SLICE_CHARS = 128 * 1024;
+
+type ScanLimits = Pick<InputLimits, "maxRows" | "maxCellsPerRow" | "maxCellChars" | "maxInterestsPerPerson">;
+
+/** Where a scan stands between slices: in a record, at a cell's start; or at a record's start. */
+type ScanState = {
+  pos: number;
+  row: number;
+  last: number;
+  isHeader: boolean;
+  /** Within the record: its cells so far, and the interests and text of the interests cell. */
+  cells: number;
+  items: number;
+  blank: boolean;
+  breach?: ScanBreach;
+};
+
 /**
  * Counts the rows after the header, up to the last one with text (blank lines at the end are not
- * rows; those between rows are, as empty rows) and returns the first record past a limit, if any. `interests` is the column whose `;`/`|` lists are
- * counted (-1 for none). Linear in the text: every character is looked at once.
+ * rows; those between rows are, as empty rows), and returns the first record past a limit, if any:
+ * it stops there, so a text past a limit costs no more than the limit. `interests` is the column
+ * whose `;`/`|` lists are counted (-1 for none). Linear in the text, every character looked at
+ * once, in slices with a turn of the event loop (`pace`) between them.
  */
-export function scanRecords(
+export async function scanRecords(
   text: string,
   header: HeaderSpan,
   separator: string,
   interests: number,
-  limits: Pick<InputLimits, "maxCellsPerRow" | "maxCellChars" | "maxInterestsPerPerson">,
-): { rows: number; breach?: ScanBreach } {
-  const sep = separator.charCodeAt(0);
-  const len = text.length;
-  let last = header.row; // the last row with text
-  let row = header.row;
-  const refuse = (breach: ScanBreach) => ({ rows: last - header.row, breach });
-  let pos = header.start;
+  limits: ScanLimits,
+  pace: () => Promise<void>,
+): Promise<{ rows: number; breach?: ScanBreach }> {
   // the header is measured too: a text of one huge line is refused by its cells
-  let isHeader = true;
-  while (pos < len) {
-    let cells = 1;
+  const state: ScanState = {
+    pos: header.start,
+    row: header.row,
+    last: header.row,
+    isHeader: true,
+    cells: 0,
+    items: 0,
+    blank: true,
+  };
+  while (state.pos < text.length && state.breach === undefined) {
+    scanSlice(text, state, separator.charCodeAt(0), interests, limits, header.row);
+    await pace();
+  }
+  return { rows: state.last - header.row, breach: state.breach };
+}
+
+/**
+ * Scans from `state.pos` until about SLICE_CHARS further (it stops at a cell's start), or a breach.
+ * Synchronous and free of closures, so that its loop stays fast.
+ */
+function scanSlice(
+  text: string,
+  state: ScanState,
+  sep: number,
+  interests: number,
+  limits: ScanLimits,
+  headerRow: number,
+) {
+  const len = text.length;
+  const { maxCellChars, maxCellsPerRow, maxInterestsPerPerson, maxRows } = limits;
+  let { pos, row, last, isHeader } = state;
+  const until = pos + SLICE_CHARS;
+  let breach: ScanBreach | undefined;
+  // a record the last slice stopped in goes on from the start of a cell
+  let resumed = state.cells > 0;
+  records: while (pos < len) {
+    let cells = resumed ? state.cells : 1;
+    let items = resumed ? state.items : 0;
+    let blank = resumed ? state.blank : true;
+    resumed = false;
     let cellFrom = pos;
     let quoted = false;
     let cellStart = true;
-    let items = 0;
     let itemHasText = false;
-    let blank = true;
     let i = pos;
     for (; i < len; i++) {
+      if (i - cellFrom > maxCellChars) {
+        breach = { row, limit: "cellChars" };
+        break records;
+      }
       const c = text.charCodeAt(i);
       if (quoted) {
         if (c === QUOTE) {
@@ -109,16 +167,24 @@ export function scanRecords(
         }
       } else if (c === LF || c === CR) break;
       else if (c === sep) {
-        if (i - cellFrom > limits.maxCellChars) return refuse({ row, limit: "cellChars", chars: i - cellFrom });
         if (itemHasText) items++;
-        if (!isHeader && cells - 1 === interests && items > limits.maxInterestsPerPerson)
-          return refuse({ row, limit: "interests", interests: items });
-        if (++cells > limits.maxCellsPerRow)
-          return refuse({ row, limit: "cells", cells: countCells(text, i, sep, cells) });
+        if (!isHeader && cells - 1 === interests && items > maxInterestsPerPerson) {
+          breach = { row, limit: "interests", interests: items };
+          break records;
+        }
+        if (++cells > maxCellsPerRow) {
+          breach = { row, limit: "cells", cells: countCells(text, i, sep, cells) };
+          break records;
+        }
         cellFrom = i + 1;
         cellStart = true;
         items = 0;
         itemHasText = false;
+        if (i >= until) {
+          // the slice is used up: stop at this cell's start, the record's state kept
+          Object.assign(state, { pos: i + 1, row, last, isHeader, cells, items, blank });
+          return;
+        }
         continue;
       } else if (c === QUOTE && cellStart) {
         quoted = true;
@@ -133,16 +199,31 @@ export function scanRecords(
         itemHasText = false;
       } else if (c !== SPACE && c !== TAB && c !== QUOTE) itemHasText = true;
     }
-    if (i - cellFrom > limits.maxCellChars) return refuse({ row, limit: "cellChars", chars: i - cellFrom });
     if (itemHasText) items++;
-    if (!isHeader && cells - 1 === interests && items > limits.maxInterestsPerPerson)
-      return refuse({ row, limit: "interests", interests: items });
+    if (!isHeader && cells - 1 === interests && items > maxInterestsPerPerson) {
+      breach = { row, limit: "interests", interests: items };
+      break;
+    }
     if (!blank) last = row;
+    if (last - headerRow > maxRows) {
+      breach = { row, limit: "rows" };
+      break;
+    }
     isHeader = false;
     row++;
     pos = nextRecord(text, i);
+    if (pos >= until) break;
   }
-  return { rows: last - header.row };
+  Object.assign(state, {
+    pos: breach === undefined ? pos : len,
+    row,
+    last,
+    isHeader,
+    cells: 0,
+    items: 0,
+    blank: true,
+    breach,
+  });
 }
 
 /** The cells of a record too wide to measure as it goes: counted to its end, quotes aside. */
@@ -187,4 +268,13 @@ export function splitRecord(text: string, { start, end }: HeaderSpan, separator:
   }
   cells.push(cell + text.slice(from, end));
   return cells;
+}
+
+/** The refusal a record past a limit gets, worded as every input form words it; `what` names the input. */
+export function breachRefusal<T>(breach: ScanBreach, what: string, limits: InputLimits): Outcome<T> {
+  const where = rowName(breach.row);
+  if (breach.limit === "cells") return overLimit.cells(where, breach.cells, limits);
+  if (breach.limit === "cellChars") return overLimit.cellChars(where, undefined, limits);
+  if (breach.limit === "rows") return overLimit.rows(what, undefined, limits);
+  return overLimit.interests(where, breach.interests, limits);
 }

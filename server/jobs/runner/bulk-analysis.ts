@@ -28,6 +28,8 @@ const GIFTS_PER_PERSON = 3;
 /** The most synchronous work one slice does, in ms, give or take one step. */
 const SLICE_MS = 8;
 const MEMO_LIMIT = 50_000;
+/** Characters csv-parse reads at a time in the parse stage: a few milliseconds of records. */
+const PARSE_SLICE_CHARS = 16 * 1024;
 /** Answers remembered: the people hold them anyway, so the memo costs little more than its map. */
 const ANSWER_LIMIT = 100_000;
 
@@ -147,13 +149,24 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
     const columns = run.columns;
     let processed = 0;
     await turn();
-    // each batch is read when the loop asks for it, so reading it is part of the slice
-    for await (const batch of readCsvBatches(input.csv, { separator: columns.separator, from: columns.headerRow })) {
-      const { records, rows, unreadable } = batch;
+    let until = performance.now() + SLICE_MS;
+    // each batch is read when the loop asks for it, so reading it is part of the slice; batches
+    // are small (16 K characters), and a slice ends between records once its time is up
+    const batches = readCsvBatches(input.csv, {
+      separator: columns.separator,
+      from: columns.headerRow,
+      sliceChars: PARSE_SLICE_CHARS,
+    });
+    for await (const { records, rows, unreadable } of batches) {
       let u = 0; // the unreadable rows go in among the records, in row order
       for (let k = 0; k < records.length; k++) {
         while (u < unreadable.length && unreadable[u].row < rows[k]) ledger.add(unreadable[u++], undefined);
         ledger.add(readRecord(records[k], rows[k], columns, input.budgetPerPerson), undefined);
+        if ((k & 255) === 255 && performance.now() > until) {
+          await progress.advance(processed + k);
+          await turn();
+          until = performance.now() + SLICE_MS;
+        }
       }
       while (u < unreadable.length) ledger.add(unreadable[u++], undefined);
       processed += records.length + unreadable.length;
@@ -162,8 +175,11 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
         const { message, hint } = run.texts.tooManyRows(run.texts.count(run.maxRows));
         throw new JobFailure("too_many_rows", message, hint);
       }
-      await progress.advance(processed);
-      await turn();
+      if (performance.now() > until) {
+        await progress.advance(processed);
+        await turn();
+        until = performance.now() + SLICE_MS;
+      }
     }
   } else {
     const employees = input.employees ?? [];
