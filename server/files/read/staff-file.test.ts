@@ -160,7 +160,10 @@ describe("readStaffFile: text", () => {
     const r = await readStaffFile(encodeText(`name,interests,${line}`, "utf-8"), "one-line.csv", {}, limits);
     expect(r).toMatchObject({
       ok: false,
-      error: { code: "input_too_large", message: expect.stringMatching(/^Row 1 has a cell of more than 32,767 characters/) },
+      error: {
+        code: "input_too_large",
+        message: expect.stringMatching(/^Row 1 has a cell of more than 32,767 characters/),
+      },
     });
   });
 });
