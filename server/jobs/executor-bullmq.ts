@@ -60,6 +60,8 @@ export const JOB_QUEUE = "jobs";
 /** States in which the queue still owns a job: some worker runs it or will. */
 const OWNED = new Set(["waiting", "active", "delayed", "prioritized", "waiting-children"]);
 const CUT_OFF = "The worker running this job stopped before finishing.";
+/** How long closing waits for BullMQ's worker to close, in ms. */
+const CLOSE_WAIT_MS = 5_000;
 
 /** An executor on the BullMQ queue at `url`. */
 export function createBullmqExecutor({
@@ -200,7 +202,9 @@ export function createBullmqExecutor({
         clearInterval(reconciler);
         shut ??= (async () => {
           unwatch?.();
-          await worker?.close();
+          // BullMQ's close waits for Redis however long it takes: without Redis it is forced (the
+          // jobs here are stopped already, and ended below), and it is waited for a while at most
+          if (worker) await within(worker.close(workerRedis?.status !== "ready"), CLOSE_WAIT_MS);
           await queue.close();
           // BullMQ leaves the connections it was given open
           await Promise.all([workerRedis, shared ? undefined : redis].map((r) => r && closeRedis(r)));
@@ -213,4 +217,11 @@ export function createBullmqExecutor({
       },
     };
   };
+}
+
+/** Waits for `promise` to settle, `ms` at most. */
+async function within(promise: Promise<unknown>, ms: number): Promise<void> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  await Promise.race([promise.catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
+  clearTimeout(timer);
 }

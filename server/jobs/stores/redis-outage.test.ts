@@ -5,8 +5,9 @@
  * return are logged once each; once it is back, /healthz answers 200 and the job that lost its
  * store ends as failed, retryable, with a hint. And a process that starts while Redis is down ends
  * the jobs an earlier one left unfinished as soon as Redis is back, and hears other processes'
- * writes from then on. And the server process, run as in production, logs a 20 s outage in two
- * lines, and takes a start as soon as /healthz says 200.
+ * writes from then on. A process whose Redis is gone still closes, BullMQ's worker too. And the
+ * server process, run as in production, logs a 20 s outage in two lines, and takes a start as soon
+ * as /healthz says 200.
  */
 import type { ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
@@ -17,6 +18,7 @@ import { TOOL } from "../../../shared/tools.js";
 import { employeeCsv } from "../../../test-kit/employee-csv.js";
 import { startInstance } from "../../instances-support.js";
 import { callTool, connectClient, startJob, startTestServer, toolError } from "../../test-support.js";
+import { createBullmqExecutor } from "../executor-bullmq.js";
 import { createJobService } from "../job-service.js";
 import { seed } from "../store-seed.js";
 import { ALICE, history, testMatch } from "../test-support.js";
@@ -156,6 +158,32 @@ describe("a Redis job store that goes down mid-job and comes back", () => {
     } finally {
       await jobs.close();
     }
+  }, 60_000);
+
+  it("closes while Redis is gone, though BullMQ's worker would wait for it", async () => {
+    const port = await freePort();
+    children.push(await startRedis(port));
+    const url = `redis://127.0.0.1:${port}`;
+    const store = createRedisStore({ url, keyPrefix: "closing:" });
+    const jobs = createJobService({
+      store,
+      match: testMatch,
+      executor: createBullmqExecutor({ url, connection: store.connection, prefix: "closing:queue", concurrency: 1 }),
+    });
+    const started = await jobs.start({ csv: employeeCsv(30_000), occasion: "holiday", budgetPerPerson: 50 }, ALICE, {
+      paceMs: 20,
+    });
+    if (!started.ok) throw new Error(started.error.message);
+    await until(
+      async () => (await history(jobs, started.value.jobId)).some((e) => e.type === "job.progress"),
+      "progress",
+    );
+    await killRedis(children[children.length - 1]);
+    const outcome = await Promise.race([
+      jobs.close().then(() => "closed"),
+      new Promise((resolve) => setTimeout(() => resolve("still closing after 20 s"), 20_000)),
+    ]);
+    expect(outcome).toBe("closed");
   }, 60_000);
 
   it("logs an outage of the server process in one line when Redis is lost and one when it is back, and takes a start once /healthz says 200", async () => {
