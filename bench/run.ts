@@ -12,6 +12,7 @@ import { benchJobs } from "./jobs.js";
 import { benchDelivery } from "./delivery.js";
 import { benchScale } from "./scale.js";
 import { benchInstances } from "./instances.js";
+import { benchInput } from "./input.js";
 import { benchUploads } from "./uploads.js";
 import { benchExports } from "./exports.js";
 
@@ -25,6 +26,7 @@ const sections: [string, (o: BenchOptions) => Promise<BenchRow[]>][] = [
   ["instances", benchInstances],
   ["uploads", benchUploads],
   ["exports", benchExports],
+  ["input", benchInput],
 ];
 
 const options: BenchOptions = { quick: process.argv.includes("--quick") };

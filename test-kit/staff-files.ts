@@ -50,7 +50,7 @@ export function delimited(rows: string[][], separator = ",", newline = "\n"): st
 type ZipEntry = { name: string; data: Buffer; method: 0 | 8; crc: number; size: number; declaredSize?: number };
 
 /** A zip from entries already packed, each declaring `declaredSize` (its real size unless given). */
-export function zipOf(entries: ZipEntry[]): Uint8Array {
+function zipOf(entries: ZipEntry[]): Uint8Array {
   const locals: Buffer[] = [];
   const central: Buffer[] = [];
   let offset = 0;

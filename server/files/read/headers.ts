@@ -26,7 +26,7 @@ const SYNONYMS: Record<ColumnKey, readonly string[]> = {
 };
 
 /** The columns a job cannot do without. */
-export const REQUIRED_COLUMNS: readonly ColumnKey[] = ["name", "interests"];
+const REQUIRED_COLUMNS: readonly ColumnKey[] = ["name", "interests"];
 
 /** "Full_Name (EN)" → "fullname": case, spacing, punctuation and bracketed notes aside. */
 export function normalizeHeader(header: string): string {

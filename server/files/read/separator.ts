@@ -4,7 +4,7 @@
  * the first lines, counting only characters outside quotes.
  */
 
-export const SEPARATORS = [",", ";", "\t", "|"] as const;
+const SEPARATORS = [",", ";", "\t", "|"] as const;
 export type Separator = (typeof SEPARATORS)[number];
 
 /** Lines looked at: enough to see a pattern, few enough to cost nothing. */

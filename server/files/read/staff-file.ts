@@ -42,8 +42,8 @@ export async function readStaffFile(
       "Keep only the staff list's sheet and columns (name, department, interests, budget), or split the list into smaller files.",
     );
   }
-  const pace = createPace();
-  if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) return readWorkbook(bytes, fileName, reading, limits, pace);
+  const file: FileReading = { bytes, fileName, reading, limits, pace: createPace() };
+  if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) return readWorkbook(file);
   if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0]))
     return fail(
       "invalid_arguments",
@@ -52,16 +52,13 @@ export async function readStaffFile(
     );
   if (startsWith(bytes, [0x25, 0x50, 0x44, 0x46]))
     return fail("invalid_arguments", "The file is a PDF, not a staff list.", SAVE_AS);
-  return readText(bytes, fileName, reading, limits, pace);
+  return readText(file);
 }
 
-async function readWorkbook(
-  bytes: Uint8Array,
-  fileName: string,
-  reading: Reading,
-  limits: InputLimits,
-  pace: Pace,
-): Promise<Outcome<StaffTable>> {
+/** One reading of one file: its bytes and name, what the person chose, the limits, the pace. */
+type FileReading = { bytes: Uint8Array; fileName: string; reading: Reading; limits: InputLimits; pace: Pace };
+
+async function readWorkbook({ bytes, fileName, reading, limits, pace }: FileReading): Promise<Outcome<StaffTable>> {
   const parts = await unpackWorkbook(bytes);
   if (!parts.ok) return parts;
   const found: SheetChoice = { sheets: [], sheet: null };
@@ -80,13 +77,7 @@ async function readWorkbook(
   return table;
 }
 
-async function readText(
-  bytes: Uint8Array,
-  fileName: string,
-  reading: Reading,
-  limits: InputLimits,
-  pace: Pace,
-): Promise<Outcome<StaffTable>> {
+async function readText({ bytes, fileName, reading, limits, pace }: FileReading): Promise<Outcome<StaffTable>> {
   const { text, encoding, certain } = await decodeText(bytes, reading.encoding, pace);
   if (looksBinary(text))
     return fail("invalid_arguments", "The file is neither a spreadsheet nor a CSV or text file.", SAVE_AS);

@@ -34,7 +34,7 @@ export type SourceInfo = Pick<
 export type StaffTable = { preview: StaffPreview; csv: string };
 
 /** The job input's header: the columns of a job plus where each row was and why it was skipped. */
-export const CANONICAL_HEADER = "row,name,department,interests,budget,skip";
+const CANONICAL_HEADER = "row,name,department,interests,budget,skip";
 
 const SAMPLE_ROWS = 10;
 const SKIPPED_SHOWN = 100;
