@@ -9,10 +9,10 @@
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import ExcelJS from "exceljs";
 import * as z from "zod/mini";
 import { FILE_LIMITS, HostFileSchema } from "../../shared/files.js";
 import { GetJobResultOutput, StartBulkOutput, TOOL, WaitForJobOutput } from "../../shared/tools.js";
+import { staffXlsx } from "../../test-kit/staff-files.js";
 import { callTool, connectClient, startTestServer, toolError, toolText, type TestServer } from "../test-support.js";
 
 let server: TestServer;
@@ -37,12 +37,7 @@ async function attach(bytes: Buffer, name: string, type = "application/octet-str
   return HostFileSchema.parse(await response.json());
 }
 
-async function workbook(rows: (string | number)[][]): Promise<Buffer> {
-  const book = new ExcelJS.Workbook();
-  const sheet = book.addWorksheet("Staff");
-  for (const r of rows) sheet.addRow(r);
-  return Buffer.from(await book.xlsx.writeBuffer());
-}
+const workbook = async (rows: (string | number)[][]) => Buffer.from(await staffXlsx(rows));
 
 const people = Array.from({ length: 250 }, (_, i) => [`Person ${i + 1}`, i % 2 ? "Sales" : "R&D", "coffee; books", 45]);
 

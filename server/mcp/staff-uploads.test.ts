@@ -8,8 +8,6 @@
  */
 import { createHash } from "node:crypto";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import ExcelJS from "exceljs";
-import iconv from "iconv-lite";
 import { FILE_LIMITS, FILE_TOOL, StaffPreviewSchema, UploadStateSchema, type UploadState } from "../../shared/files.js";
 import {
   CancelJobOutput,
@@ -22,6 +20,7 @@ import {
 import { createMemoryUploadStore } from "../files/uploads/memory.js";
 import type { UploadStore } from "../files/uploads/upload-store.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
+import { delimited, encodeText, staffXlsx } from "../../test-kit/staff-files.js";
 import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
@@ -71,19 +70,18 @@ function staff(count: number) {
 }
 const HEADER = ["이름", "부서", "관심사", "예산"];
 
-async function xlsxOf(people: ReturnType<typeof staff>): Promise<Buffer> {
-  const workbook = new ExcelJS.Workbook();
-  const sheet = workbook.addWorksheet("직원 명단");
-  sheet.addRow(HEADER);
-  for (const p of people) sheet.addRow([p.name, p.department, p.interests, p.budget]);
-  return Buffer.from(await workbook.xlsx.writeBuffer());
-}
+const xlsxOf = async (people: ReturnType<typeof staff>): Promise<Buffer> =>
+  Buffer.from(
+    await staffXlsx([HEADER, ...people.map((p) => [p.name, p.department, p.interests, p.budget])], {
+      name: "직원 명단",
+    }),
+  );
 const cp949Of = (people: ReturnType<typeof staff>): Buffer =>
-  iconv.encode(
-    [HEADER.join(","), ...people.map((p) => [p.name, p.department, `"${p.interests}"`, p.budget].join(","))].join(
-      "\r\n",
-    ) + "\r\n",
-    "cp949",
+  Buffer.from(
+    encodeText(
+      delimited([HEADER, ...people.map((p) => [p.name, p.department, p.interests, String(p.budget)])], ",", "\r\n"),
+      "cp949",
+    ),
   );
 
 async function begin(file: { name: string; size: number; sha256: string }) {
