@@ -151,15 +151,41 @@ describe.each([
       expect(history.events.map((e) => e.type)).not.toContain("job.canceled");
       const done = await callTool(alice.client, TOOL.waitForJob, { jobId, timeoutMs: 20_000 });
       expect(toolText(done)).toMatch(/completed/);
-      await vi.waitFor(() =>
-        expect(alice.heard.map((n) => n.method)).toEqual(
-          expect.arrayContaining(["notifications/job/completed", "notifications/resources/updated"]),
-        ),
+      // sent before wait_for_job answered, but on another connection: a loaded machine may take a while
+      await vi.waitFor(
+        () =>
+          expect(alice.heard.map((n) => n.method)).toEqual(
+            expect.arrayContaining(["notifications/job/completed", "notifications/resources/updated"]),
+          ),
+        { timeout: 10_000 },
       );
       expect(JSON.stringify(bob.heard)).not.toContain(jobId);
     } finally {
       await alice.client.close();
       await bob.client.close();
+    }
+  });
+
+  it("a subscription that takes hold after Alice's job ended still tells her its result is there", async () => {
+    const alice = await connectAs("alice");
+    try {
+      const { jobId } = await startJob(alice.client, {
+        csv: employeeCsv(20),
+        occasion: "farewell",
+        budgetPerPerson: 40,
+      });
+      const done = await callTool(alice.client, TOOL.waitForJob, { jobId, timeoutMs: 20_000 });
+      expect(toolText(done)).toMatch(/completed/);
+      // the far end of the race between a subscription and the job's end: the end came first
+      const uri = URI.jobResult(jobId);
+      await alice.client.subscribeResource({ uri });
+      await vi.waitFor(() =>
+        expect(alice.heard).toContainEqual(
+          expect.objectContaining({ method: "notifications/resources/updated", params: { uri } }),
+        ),
+      );
+    } finally {
+      await alice.client.close();
     }
   });
 

@@ -3,13 +3,16 @@
  * the templates `gifts://jobs/{jobId}/result` (the first part) and `...?offset={offset}` (the part
  * from that person on; each part links the next), the same parts as CSV (`.../result.csv{?offset}`),
  * and the widget (`ui://widget/giftgenius.<hash>.html`).
- * Listings are built once; an unknown URI or job is JSON-RPC error -32002 with `{ uri }`.
+ * Listings are built once; an unknown URI or job is JSON-RPC error -32002 with `{ uri }`; a job
+ * store that cannot be reached is -32603 saying so, retryable, never "not found".
  */
-import type {
-  ListResourcesResult,
-  ListResourceTemplatesResult,
-  ReadResourceResult,
+import {
+  ErrorCode,
+  type ListResourcesResult,
+  type ListResourceTemplatesResult,
+  type ReadResourceResult,
 } from "@modelcontextprotocol/sdk/types.js";
+import type { ToolError } from "../../shared/errors.js";
 import { URI } from "../../shared/tools.js";
 import type { CatalogItem } from "../gifts/catalog.js";
 import type { Caller } from "../jobs/access.js";
@@ -31,6 +34,13 @@ export type Resources = {
   read(uri: string, caller: Caller): Promise<ReadResourceResult>;
   /** Throws -32002 unless `uri` names a resource this server can have (used by subscribe). */
   assertKnown(uri: string): void;
+  /** The JSON-RPC error for a job's resource that `caller` cannot have, for the reason `reason`. */
+  unreadable(uri: string, reason: ToolError): JsonRpcError;
+  /**
+   * Whether `caller`'s job `jobId` has ended, so that its result resource will not change again
+   * (false too when it cannot be told: the subscription's own notification will come).
+   */
+  ended(jobId: string, caller: Caller): Promise<boolean>;
 };
 
 /** MCP's code for an unknown resource (the SDK's ErrorCode has no name for it). */
@@ -40,6 +50,19 @@ const RESOURCE_NOT_FOUND = -32002;
 function resourceNotFound(uri: string, reason?: { code: string; message: string }): JsonRpcError {
   const data = { uri: clip(uri) };
   return new JsonRpcError(RESOURCE_NOT_FOUND, "Resource not found", reason ? { ...data, reason } : data);
+}
+
+/**
+ * Why a job's resource cannot be had: an unknown or unfinished job names nothing to read (-32002);
+ * a store that does not answer is the server's fault and passes (-32603, the reason retryable).
+ */
+function unreadable(uri: string, reason: ToolError): JsonRpcError {
+  if (reason.code !== "store_unavailable") return resourceNotFound(uri, reason);
+  return new JsonRpcError(
+    ErrorCode.InternalError,
+    `The job store is unreachable at the moment, so ${clip(uri)} cannot be read. Try again in a minute.`,
+    { uri: clip(uri), reason },
+  );
 }
 
 export function createResources({
@@ -119,7 +142,7 @@ export function createResources({
       const [, jobId, csv, offset] = JOB_RESULT.exec(uri) ?? [];
       if (jobId === undefined) throw resourceNotFound(uri);
       const outcome = await jobs.readResult(jobId, caller, Number(offset ?? 0));
-      if (!outcome.ok) throw resourceNotFound(uri, outcome.error);
+      if (!outcome.ok) throw unreadable(uri, outcome.error);
       const page = outcome.value;
       if (csv === undefined) return { contents: [{ uri, mimeType: JSON_MIME, text: JSON.stringify(page) }] };
       const next = page.next === null ? null : URI.jobResultCsv(jobId, page.offset + page.people.length);
@@ -127,6 +150,11 @@ export function createResources({
     },
     assertKnown(uri) {
       if (uri !== URI.catalog && uri !== widget.uri && !JOB_RESULT.test(uri)) throw resourceNotFound(uri);
+    },
+    unreadable,
+    async ended(jobId, caller) {
+      const now = await jobs.waitFor({ jobId, timeoutMs: 0 }, caller, () => {});
+      return now.ok && now.value.done;
     },
   };
 }

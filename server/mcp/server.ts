@@ -31,7 +31,6 @@ import type { Widget } from "../widget.js";
 import { forwardJobEvents, type SessionState } from "./notifications.js";
 import { createPrompts, type Prompts } from "./prompts.js";
 import { createResources, type Resources } from "./resources.js";
-import { clip } from "./input-errors.js";
 import { JsonRpcError } from "./rpc-error.js";
 import type { GiftServer } from "./server-types.js";
 import {
@@ -131,8 +130,6 @@ export function createMcpShared(deps: McpDeps): McpShared {
 
 /** A job's result resource, as the `gifts://jobs/{jobId}/result` template names it. */
 const JOB_RESULT = /^gifts:\/\/jobs\/([^/]+)\/result$/;
-/** MCP's code for an unknown resource. */
-const RESOURCE_NOT_FOUND = -32002;
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -201,11 +198,13 @@ export function buildMcpServer(shared: McpShared, stateful: boolean, forward = s
     if (jobId !== undefined) {
       // someone else's job reads exactly as a missing one, as it does on resources/read
       const access = await shared.jobs.checkAccess(jobId, caller);
-      if (!access.ok)
-        throw new JsonRpcError(RESOURCE_NOT_FOUND, "Resource not found", { uri: clip(uri), reason: access.error });
+      if (!access.ok) throw shared.resources.unreadable(uri, access.error);
     }
     await state.shared?.subscribe(uri, jobId);
     state.subscriptions.set(uri, caller.subject);
+    // a job that ended before the subscription took hold told nobody: the update goes with the answer
+    if (jobId !== undefined && (await shared.resources.ended(jobId, caller)))
+      await extra.sendNotification({ method: "notifications/resources/updated", params: { uri } });
     return {};
   });
   server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
