@@ -5,6 +5,7 @@
  * listens. Everything else lives in createApp.
  */
 import { serve } from "@hono/node-server";
+import { connectionLimit, limitConnections, openFileLimit } from "./accept-limit.js";
 import { createApp } from "./app.js";
 import { fileLinksFromEnv } from "./files/export/link-secret.js";
 import { envNumber } from "./env-number.js";
@@ -39,6 +40,8 @@ if (issuerCheck) {
 const minIdleSeconds = setting(() => positiveInt("SESSION_MIN_IDLE_SECONDS"));
 const maxSessions = setting(() => positiveInt("MAX_SESSIONS"));
 const maxSessionsPerSubject = setting(() => positiveInt("MAX_SESSIONS_PER_SUBJECT"));
+// connections at once: below the open-file limit, so a flood cannot take what the server needs
+const maxConnections = setting(() => positiveInt("MAX_CONNECTIONS")) ?? connectionLimit(openFileLimit());
 // Host names to answer to besides loopback ones; bound beyond loopback with none named, any Host
 const namedHosts = [
   ...parseHosts(process.env.ALLOWED_HOSTS),
@@ -90,6 +93,7 @@ server.on("error", (error: NodeJS.ErrnoException) => {
   process.exit(1);
 });
 setHttpTimeouts(server);
+limitConnections(server, maxConnections);
 
 const shutdown = () => {
   server.close();

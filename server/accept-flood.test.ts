@@ -1,0 +1,118 @@
+/**
+ * A connection flood against the server as it is started (main.ts, SQLite store), with its
+ * open-file limit set lower than the flood: idle connections on 127.0.0.1, as many as this
+ * process may open up to 24,000, held for a while, while /healthz is probed every 100 ms on a
+ * connection of its own (as an orchestrator probes). Every probe is answered 200 throughout, and
+ * an MCP request after the flood is answered; the server holds no more connections than its limit.
+ */
+import { spawn, type ChildProcess } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { get } from "node:http";
+import { connect, type Socket } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { connectionLimit, openFileLimit } from "./accept-limit.js";
+import { postRaw } from "./test-support.js";
+
+/** The server's open-file limit, lower than the flood so the flood would exhaust it. */
+const SERVER_FDS = 8_192;
+/** Descriptors this process keeps for itself besides the flood. */
+const OWN_RESERVE = 2_000;
+const FLOOD = Math.min(24_000, (openFileLimit() ?? 4_096) - OWN_RESERVE);
+const HOLD_MS = 3_000;
+
+const dir = mkdtempSync(join(tmpdir(), "giftgenius-flood-"));
+let child: ChildProcess;
+let port: number;
+
+beforeAll(async () => {
+  child = spawn("sh", ["-c", `ulimit -n ${SERVER_FDS} && exec "${process.execPath}" --import tsx server/main.ts`], {
+    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", STORE: "sqlite", DATA_DIR: dir },
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  port = await new Promise<number>((resolve, reject) => {
+    let out = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      out += chunk.toString();
+      const found = /http:\/\/127\.0\.0\.1:(\d+)\/mcp/.exec(out);
+      if (found) resolve(Number(found[1]));
+    });
+    child.once("exit", (code) => reject(new Error(`the server exited (${code}) before listening`)));
+  });
+});
+afterAll(async () => {
+  if (child.exitCode === null) {
+    const exited = new Promise((resolve) => child.once("exit", resolve));
+    child.kill("SIGKILL");
+    await exited;
+  }
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** /healthz on a connection of its own, within 2 s: its status, or what went wrong. */
+const probe = () =>
+  new Promise<string>((resolve) => {
+    const req = get({ host: "127.0.0.1", port, path: "/healthz", agent: false, timeout: 2_000 }, (res) => {
+      res.resume();
+      res.on("end", () => resolve(String(res.statusCode)));
+    });
+    req.on("timeout", () => req.destroy(new Error("no answer within 2 s")));
+    req.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
+  });
+
+/** An idle connection: it sends nothing; resolves once connected (or refused). */
+const idle = () =>
+  new Promise<Socket>((resolve) => {
+    const socket = connect(port, "127.0.0.1");
+    socket.once("connect", () => resolve(socket));
+    socket.once("error", () => resolve(socket));
+  });
+
+it(`answers /healthz every 100 ms under a flood of ${FLOOD} idle connections`, async () => {
+  const answers: string[] = [];
+  let probing = true;
+  const prober = (async () => {
+    while (probing) {
+      const started = performance.now();
+      answers.push(await probe());
+      await new Promise((resolve) => setTimeout(resolve, Math.max(0, 100 - (performance.now() - started))));
+    }
+  })();
+  const flood: Socket[] = [];
+  try {
+    const began = performance.now();
+    for (let i = 0; i < FLOOD; i += 500) {
+      flood.push(...(await Promise.all(Array.from({ length: Math.min(500, FLOOD - i) }, idle))));
+    }
+    const opened = performance.now() - began;
+    await new Promise((resolve) => setTimeout(resolve, HOLD_MS));
+    probing = false;
+    await prober;
+    const closedByServer = flood.filter((s) => s.destroyed || s.readableEnded).length;
+    const limit = connectionLimit(SERVER_FDS);
+    console.log(
+      `flood: ${FLOOD} idle connections opened in ${(opened / 1000).toFixed(1)} s and held ${HOLD_MS / 1000} s; ` +
+        `server accept limit ${limit} (open-file limit ${SERVER_FDS}); ${closedByServer} closed by the server; ` +
+        `/healthz: ${answers.filter((a) => a === "200").length} of ${answers.length} probes answered 200`,
+    );
+    expect(answers.length).toBeGreaterThan(HOLD_MS / 100 / 2);
+    expect(answers.filter((a) => a !== "200")).toEqual([]);
+    // the flood's oldest connections made way: the server kept within its limit
+    expect(FLOOD - closedByServer).toBeLessThanOrEqual(limit);
+  } finally {
+    probing = false;
+    for (const socket of flood) socket.destroy();
+  }
+  // and the server still does its work
+  const initialize = await postRaw(
+    new URL(`http://127.0.0.1:${port}/mcp`),
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "flood-test", version: "1" } },
+    }),
+  );
+  expect(initialize.status).toBe(200);
+  await initialize.body?.cancel();
+}, 120_000);
