@@ -28,7 +28,7 @@ import {
   type JobStore,
   type StoredJob,
 } from "../store.js";
-import { createRoom } from "./sqlite-room.js";
+import { createRoom, type Room } from "./sqlite-room.js";
 
 const SCHEMA = `
 CREATE TABLE IF NOT EXISTS jobs (
@@ -113,7 +113,13 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
   const onDisk = path !== ":memory:" && path !== "" ? path : undefined;
   if (onDisk) mkdirSync(dirname(onDisk), { recursive: true });
   const db = openDatabase(path, options);
-  const room = createRoom(db, onDisk);
+  let room: Room;
+  try {
+    room = createRoom(db, onDisk);
+  } catch (error) {
+    db.close();
+    throw error;
+  }
 
   const q = {
     insertJob: db.prepare(
