@@ -24,7 +24,7 @@ export type DownloadOptions = {
   timeoutMs?: number;
 };
 
-export type Downloaded = { bytes: Buffer; contentType?: string };
+type Downloaded = { bytes: Buffer; contentType?: string };
 /** Downloads `url`; `signal` aborts it (the tool call was canceled). */
 export type Download = (url: string, signal?: AbortSignal) => Promise<Outcome<Downloaded>>;
 

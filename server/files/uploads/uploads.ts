@@ -42,7 +42,7 @@ export type UploadsOptions = {
 };
 
 /** A whole upload, read back for the reader. */
-export type UploadedFile = { uploadId: string; name: string; bytes: Uint8Array };
+type UploadedFile = { uploadId: string; name: string; bytes: Uint8Array };
 
 export type Uploads = {
   begin(args: z.infer<typeof BeginUploadInput>, caller: Caller): Promise<Outcome<UploadState>>;
