@@ -39,6 +39,8 @@ type FakeJob = {
   skipped?: SkippedRow[];
   /** Events the server has appended before the widget's first call (a widget that reloads). */
   alreadyAppended?: number;
+  /** While the job runs, get_job_result answers this many people, partial (none by default: not finished). */
+  composedSoFar?: number;
 };
 type FakeFaults = {
   /** Repeat events within a batch and replay some sent before. */
@@ -89,6 +91,7 @@ type RunningJob = {
   revealed: number;
   people: PersonResult[];
   skipped: SkippedRow[];
+  composedSoFar: number | undefined;
 };
 
 /** The fake host's `toolInput`: what start_bulk_gift_analysis was called with. */
@@ -248,6 +251,7 @@ export function installFakeHost(options: FakeHostOptions = {}) {
       revealed,
       people: makePeople(plan.people ?? 3),
       skipped: plan.skipped ?? [],
+      composedSoFar: plan.composedSoFar,
     };
     jobs.set(id, job);
     return job;
@@ -313,19 +317,22 @@ export function installFakeHost(options: FakeHostOptions = {}) {
     const args = GetJobResultInput.parse(raw);
     const job = jobs.get(args.jobId);
     if (job === undefined) return failure("unknown_job", "No such job.");
-    if (foldOf(job).status !== "completed") return failure("job_not_finished", "The job has not completed yet.");
-    const people = job.people.slice(args.offset, args.offset + args.limit);
+    const partial = foldOf(job).status !== "completed";
+    if (partial && job.composedSoFar === undefined)
+      return failure("job_not_finished", "The job has not completed yet.");
+    const ready = partial ? job.people.slice(0, job.composedSoFar) : job.people;
+    const people = ready.slice(args.offset, args.offset + args.limit);
     const end = args.offset + people.length;
     return reply({
       jobId: job.id,
-      summary: "Gifts found for 3 people.",
-      total: job.people.length,
+      summary: partial ? "" : "Gifts found for 3 people.",
+      total: ready.length,
       offset: args.offset,
-      nextOffset: end < job.people.length ? end : null,
+      nextOffset: end < ready.length ? end : null,
       people,
       skipped: job.skipped,
       resultUri: URI.jobResult(job.id),
-      partial: false,
+      partial,
     });
   }
 

@@ -9,6 +9,7 @@ import { AppBridge, type McpUiHostCapabilities } from "@modelcontextprotocol/ext
 import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { render, screen, within } from "@testing-library/react";
+import { act } from "react";
 import userEvent from "@testing-library/user-event";
 import { FILE_TOOL } from "../../../shared/files.js";
 import { App } from "../app.js";
@@ -16,6 +17,8 @@ import { installFakeHost, type FakeHost, type FakeHostOptions } from "../fake-ho
 import type { FollowTuning } from "../follow-job.js";
 import { createHost, HostContext, type Host } from "../host.js";
 import { createMcpAppsHost, type Port } from "../hosts/mcp-apps.js";
+import { jobEvent } from "../../../test-kit/job-events.js";
+import { mountJobPanel } from "../test-panel.js";
 import { Downloads } from "./downloads.js";
 
 const FAST: FollowTuning = { waitMs: 0, backoff: { baseMs: 1, maxMs: 4 }, idleMs: 1, callTimeoutMs: 2000 };
@@ -69,6 +72,33 @@ describe("downloads in ChatGPT", () => {
     const link = await screen.findByRole("link", { name: "picks.xlsx" });
     expect(link.getAttribute("href")).toBe("https://files.example/job-1/picks.xlsx");
     expect(screen.getByText(until)).toBeTruthy();
+  });
+});
+
+describe("downloads while the job composes", () => {
+  it("offers the picks composed so far", async () => {
+    const panel = mountJobPanel({ jobs: [{ people: 3, composedSoFar: 2 }] });
+    try {
+      act(() =>
+        panel.store
+          .getState()
+          .dispatch("job-1", [
+            jobEvent("job-1", 1, "job.created"),
+            jobEvent("job-1", 2, "job.started"),
+            jobEvent("job-1", 3, "job.progress", { stage: "compose", percentage: 90, processed: 2, total: 3 }),
+          ]),
+      );
+      expect(await screen.findByText("Ready so far, while the rest is composed:")).toBeTruthy();
+      expect(await screen.findByText("Person 2")).toBeTruthy();
+      await userEvent.click(group("Download the picks").getByRole("button", { name: "CSV" }));
+      expect(await screen.findByText("picks.csv is ready.")).toBeTruthy();
+      expect(panel.fake.argsOf(FILE_TOOL.exportResult)).toEqual([
+        { jobId: "job-1", format: "csv", part: "picks", inline: false },
+      ]);
+      expect(panel.fake.argsOf("openExternal")).toEqual([{ href: "https://files.example/job-1/picks.csv" }]);
+    } finally {
+      panel.dispose();
+    }
   });
 });
 
