@@ -7,13 +7,13 @@ import { FILE_LIMITS } from "../../shared/files.js";
 import { createDevFiles } from "./dev-files.js";
 
 const HOUR = 60 * 60 * 1000;
-const post = (body: Uint8Array, name = "팀 명단.csv") =>
+const post = (body: Uint8Array<ArrayBuffer>, name = "팀 명단.csv") =>
   new Request("http://127.0.0.1:8787/dev/files", {
     method: "POST",
     body,
     headers: { "x-file-name": encodeURIComponent(name), "content-type": "text/csv" },
   });
-const bytes = (text: string) => new TextEncoder().encode(text);
+const bytes = (text: string) => new Uint8Array(new TextEncoder().encode(text));
 async function attach(files: ReturnType<typeof createDevFiles>, text: string) {
   const answer = await files.handle(post(bytes(text)));
   expect(answer.status).toBe(200);
