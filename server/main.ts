@@ -1,8 +1,8 @@
 /**
  * Entry point: reads the environment (PORT, HOST, ALLOWED_ORIGINS, ALLOWED_HOSTS; the store and
  * workers, retention and quotas: see jobs-env.ts; sign-in: AUTH_ISSUER, PUBLIC_URL, AUTH_SCOPES; sessions: MAX_SESSIONS,
- * MAX_SESSIONS_PER_SUBJECT, SESSION_MIN_IDLE_SECONDS), wires the job system, builds the app and
- * listens. Everything else lives in createApp.
+ * MAX_SESSIONS_PER_SUBJECT, SESSION_MIN_IDLE_SECONDS; connections: MAX_CONNECTIONS), wires the job
+ * system, builds the app and listens. Everything else lives in createApp.
  */
 import { serve } from "@hono/node-server";
 import { connectionLimit, limitConnections, openFileLimit } from "./accept-limit.js";
