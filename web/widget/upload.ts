@@ -43,6 +43,7 @@ export async function uploadFile(host: Host, file: File, o: UploadOptions = {}):
   /** One call, tried again with backoff while its failure is transient. */
   const call = async (name: WidgetToolName, args: Record<string, unknown>): Promise<ToolOutcome<UploadState>> => {
     for (let attempt = 0; ; attempt++) {
+      if (signal.aborted) return stopped;
       const reply = await race(host.callTool(name, args, UploadStateSchema), o.callTimeoutMs ?? 60_000, signal);
       if (reply === null) return stopped;
       if (reply.ok || !reply.error.transient || attempt + 1 >= (o.attempts ?? 5)) return reply;

@@ -96,6 +96,20 @@ describe("the upload", () => {
     expect(new TextDecoder().decode(Uint8Array.from(fake.assembled("up-1")!, (c) => c.charCodeAt(0)))).toBe(CSV);
   });
 
+  it("stops sending a file when another is to be chosen", async () => {
+    mount({ latencyMs: 5 });
+    await choose(new File(["x".repeat(400)], "long.csv", { type: "text/csv" }));
+    await waitFor(() => expect(fake.argsOf(FILE_TOOL.putChunk).length).toBeGreaterThan(2));
+    await userEvent.click(screen.getByRole("button", { name: "Choose another file" }));
+    expect(screen.getByText("Choose a file or drop it here")).toBeTruthy();
+    const sent = fake.argsOf(FILE_TOOL.putChunk).length;
+    await new Promise((r) => setTimeout(r, 60));
+    // the call in flight when the person chose again was the last
+    expect(fake.argsOf(FILE_TOOL.putChunk).length).toBe(sent);
+    expect(sent).toBeLessThan(100);
+    expect(fake.argsOf(FILE_TOOL.preview)).toEqual([]);
+  });
+
   it("resumes a file chosen again after the widget went away, sending only what is missing", async () => {
     const first = mount({ files: { dropChunkReplies: [4, 5, 6, 7, 8] } });
     await choose(staffFile());
