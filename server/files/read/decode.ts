@@ -18,9 +18,11 @@ import type { Pace } from "./pace.js";
 export type DecodedText = { text: string; encoding: TextEncoding; certain: boolean };
 
 /** Bytes decoded per slice. */
-const SLICE_BYTES = 256 * 1024;
+const SLICE_BYTES = 64 * 1024;
 /** Bytes looked at for the NUL pattern of BOM-less UTF-16. */
 const SNIFF_BYTES = 64 * 1024;
+/** Bytes looked at to tell Korean (the whole file is then decoded strictly, which settles it). */
+const SNIFF_KOREAN_BYTES = 1024 * 1024;
 
 /** Decodes `bytes` in the encoding chosen, or the one detected; yields through `pace` between slices. */
 export async function decodeText(
@@ -82,7 +84,8 @@ function utf16ByNuls(b: Uint8Array): TextEncoding | undefined {
  * common Hangul syllables of KS X 1001 (lead byte B0–C8, trail A1–FE). Western 8-bit text that
  * happens to pair up as CP949 lands elsewhere (rare syllables, hanja, symbols).
  */
-function looksKorean(b: Uint8Array): boolean {
+function looksKorean(bytes: Uint8Array): boolean {
+  const b = bytes.subarray(0, SNIFF_KOREAN_BYTES);
   let hangul = 0;
   let pairs = 0;
   for (let i = 0; i < b.length; i++) {

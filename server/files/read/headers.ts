@@ -28,8 +28,12 @@ const SYNONYMS: Record<ColumnKey, readonly string[]> = {
 /** The columns a job cannot do without. */
 const REQUIRED_COLUMNS: readonly ColumnKey[] = ["name", "interests"];
 
+/** A header longer than this is no column name (and is not worth normalizing). */
+const LONGEST_HEADER = 100;
+
 /** "Full_Name (EN)" → "fullname": case, spacing, punctuation and bracketed notes aside. */
 export function normalizeHeader(header: string): string {
+  if (header.length > LONGEST_HEADER) return "";
   return header
     .normalize("NFKC")
     .toLowerCase()

@@ -18,7 +18,7 @@ export async function textRows(
   limits: InputLimits,
   pace: Pace,
 ): Promise<Outcome<AsyncIterable<GridRow[]>>> {
-  const header = findHeader(text, separator);
+  const header = findHeader(text);
   if (header !== undefined) {
     // the first line with text stands for the header here: rows above the real one count as rows
     const { breach } = await scanRecords(
@@ -34,8 +34,15 @@ export async function textRows(
   return ok(batches(text, separator));
 }
 
+/** Characters csv-parse reads at a time: a few milliseconds of records. */
+const SLICE_CHARS = 16 * 1024;
+
 async function* batches(text: string, separator: string): AsyncGenerator<GridRow[]> {
-  for await (const { records, rows, unreadable } of readCsvBatches(text, { separator, from: 0 })) {
+  for await (const { records, rows, unreadable } of readCsvBatches(text, {
+    separator,
+    from: 0,
+    sliceChars: SLICE_CHARS,
+  })) {
     const batch: GridRow[] = [];
     let u = 0;
     for (let k = 0; k < records.length; k++) {

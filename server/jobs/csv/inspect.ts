@@ -11,7 +11,7 @@ import { createPace, type Pace } from "../../files/read/pace.js";
 import { overLimit, type InputLimits } from "../limits.js";
 import type { Outcome } from "../outcomes.js";
 import { fail, ok } from "../outcomes.js";
-import { breachRefusal, findHeader, scanRecords, splitRecord, type HeaderSpan } from "./scan.js";
+import { breachRefusal, findHeader, scanRecords, splitRecord } from "./scan.js";
 
 /**
  * Where each column is in a record (-1 for none). `row` and `skip` are the columns of the job input
@@ -36,7 +36,7 @@ export async function inspectCsv(
   const bytes = Buffer.byteLength(csv, "utf8");
   if (bytes > limits.maxCsvBytes) return overLimit.bytes("The CSV", bytes, limits);
   const separator = detectSeparator(csv);
-  const header = findHeader(csv, separator);
+  const header = findHeader(csv);
   if (header === undefined) {
     return fail(
       "invalid_csv",
@@ -45,9 +45,9 @@ export async function inspectCsv(
     );
   }
   // the header alone first: a text of one huge line is refused before it is split
-  const wide = (await scanRecords(csv.slice(0, header.end), header, separator, -1, limits, pace)).breach;
-  if (wide) return breachRefusal(wide, "The CSV", limits);
-  const columns = readHeader(csv, header, separator);
+  const first = await scanRecords(csv, header, separator, -1, limits, pace, { onlyHeader: true });
+  if (first.breach) return breachRefusal(first.breach, "The CSV", limits);
+  const columns = readHeader(splitRecord(csv, header.start, first.headerEnd, separator), separator, header.row);
   if (!columns.ok) return columns;
   const { rows, breach } = await scanRecords(csv, header, separator, columns.value.interests, limits, pace);
   if (breach) return breachRefusal(breach, "The CSV", limits);
@@ -61,8 +61,7 @@ export async function inspectCsv(
   return ok({ columns: columns.value, rows });
 }
 
-function readHeader(csv: string, span: HeaderSpan, separator: string): Outcome<CsvColumns> {
-  const names = splitRecord(csv, span, separator);
+function readHeader(names: string[], separator: string, headerRow: number): Outcome<CsvColumns> {
   const { columns, missing, twice } = matchHeaders(names);
   if (missing.length > 0) {
     const seen = names.every((n) => n.trim() === "")
@@ -83,6 +82,6 @@ function readHeader(csv: string, span: HeaderSpan, separator: string): Outcome<C
     skip: normalized.indexOf("skip"),
     width: names.length,
     separator,
-    headerRow: span.row,
+    headerRow,
   });
 }

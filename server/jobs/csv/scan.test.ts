@@ -9,7 +9,7 @@ import { findHeader, scanRecords, splitRecord } from "./scan.js";
 const limits = { maxRows: 1_000, maxCellsPerRow: 1_000, maxCellChars: 1_000, maxInterestsPerPerson: 1_000 };
 const pace = createPace();
 const scan = (csv: string, separator: string, interests: number, within = limits) =>
-  scanRecords(csv, findHeader(csv, separator)!, separator, interests, within, pace);
+  scanRecords(csv, findHeader(csv)!, separator, interests, within, pace);
 const rowsOf = async (csv: string, separator = ",") => (await scan(csv, separator, -1)).rows;
 
 describe("scanRecords", () => {
@@ -29,7 +29,7 @@ describe("scanRecords", () => {
 
   it("numbers the rows as csv-parse does, blank lines included, and stops at the first record past a limit", async () => {
     const csv = "\n\nh,i\nA,B\n\nC,D\n";
-    expect(findHeader(csv, ",")!.row).toBe(3);
+    expect(findHeader(csv)!.row).toBe(3);
     expect((await scan(csv, ",", 1, { ...limits, maxCellChars: 0 })).breach).toMatchObject({ row: 3 });
     const records = parse(csv, { relax_column_count: true }) as string[][];
     expect(records[5]).toEqual(["C", "D"]); // row 6
@@ -54,6 +54,13 @@ describe("scanRecords across slices", () => {
   });
 });
 
+describe("findHeader", () => {
+  it("finds the first line with more than blanks, looking at nothing after its start", () => {
+    expect(findHeader("\uFEFF \r\n\t\n\rname,x\n")).toEqual({ start: 7, row: 4 });
+    expect(findHeader("  \n\r\n ")).toBeUndefined();
+  });
+});
+
 describe("splitRecord", () => {
   it.each([
     ['"a","b ""q""",c', ["a", 'b "q"', "c"]],
@@ -61,7 +68,7 @@ describe("splitRecord", () => {
     ["", [""]],
     ["x;y", ["x;y"]],
   ])("splits %j as csv-parse does", (line, cells) => {
-    expect(splitRecord(line, { start: 0, end: line.length, row: 1 }, ",")).toEqual(cells);
+    expect(splitRecord(line, 0, line.length, ",")).toEqual(cells);
     expect((parse(line || "\n", { relax_quotes: true, relax_column_count: true }) as string[][])[0] ?? [""]).toEqual(
       cells,
     );

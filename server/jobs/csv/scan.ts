@@ -8,8 +8,8 @@
 import { overLimit, rowName, type InputLimits } from "../limits.js";
 import type { Outcome } from "../outcomes.js";
 
-/** Where the header record is: `[start, end)` in the text, and its row (1 unless blank lines come first). */
-export type HeaderSpan = { start: number; end: number; row: number };
+/** Where the header record starts, and its row (1 unless blank lines come first). */
+export type HeaderStart = { start: number; row: number };
 
 /** A record past a limit: its row, and which limit (with the figure that broke it, where it was counted). */
 export type ScanBreach = { row: number } & (
@@ -27,47 +27,22 @@ const PIPE = 124;
 const SPACE = 32;
 const TAB = 9;
 
-/** The first record that holds more than blanks (a leading BOM is skipped). */
-export function findHeader(text: string, separator: string): HeaderSpan | undefined {
-  let row = 0;
-  let pos = text.charCodeAt(0) === 0xfeff ? 1 : 0;
-  const sep = separator.charCodeAt(0);
-  while (pos < text.length) {
+/**
+ * Where the first line that holds more than blanks starts (a leading BOM is skipped). Only the
+ * blanks before it are looked at: where it ends is the scan's to find.
+ */
+export function findHeader(text: string): HeaderStart | undefined {
+  let row = 1;
+  let lineStart = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === SPACE || c === TAB || c === 0xfeff) continue;
+    if (c !== CR && c !== LF) return { start: lineStart, row };
+    if (c === CR && text.charCodeAt(i + 1) === LF) i++;
     row++;
-    const end = recordEnd(text, pos, sep);
-    if (hasText(text, pos, end)) return { start: pos, end, row };
-    pos = nextRecord(text, end);
+    lineStart = i + 1;
   }
   return undefined;
-}
-
-function hasText(text: string, from: number, to: number): boolean {
-  for (let i = from; i < to; i++) {
-    const c = text.charCodeAt(i);
-    if (c !== SPACE && c !== TAB && c !== CR && c !== LF && c !== 0xfeff) return true;
-  }
-  return false;
-}
-
-/** Where the record starting at `pos` ends (its line break, or the text's end), quotes followed. */
-function recordEnd(text: string, pos: number, sep: number): number {
-  let cellStart = true;
-  let quoted = false;
-  for (let i = pos; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (quoted) {
-      if (c === QUOTE) {
-        if (text.charCodeAt(i + 1) === QUOTE) i++;
-        else quoted = false;
-      }
-    } else if (c === LF || c === CR) return i;
-    else if (c === sep) cellStart = true;
-    else {
-      if (c === QUOTE && cellStart) quoted = true;
-      cellStart = false;
-    }
-  }
-  return text.length;
 }
 
 /** The start of the record after the line break at `end`. */
@@ -82,6 +57,8 @@ type ScanLimits = Pick<InputLimits, "maxRows" | "maxCellsPerRow" | "maxCellChars
 /** Where a scan stands between slices: in a record, at a cell's start; or at a record's start. */
 type ScanState = {
   pos: number;
+  /** Where the header record ends, once it has been scanned. */
+  headerEnd: number;
   row: number;
   last: number;
   isHeader: boolean;
@@ -101,15 +78,17 @@ type ScanState = {
  */
 export async function scanRecords(
   text: string,
-  header: HeaderSpan,
+  header: HeaderStart,
   separator: string,
   interests: number,
   limits: ScanLimits,
   pace: () => Promise<void>,
-): Promise<{ rows: number; breach?: ScanBreach }> {
+  { onlyHeader = false }: { onlyHeader?: boolean } = {},
+): Promise<{ rows: number; headerEnd: number; breach?: ScanBreach }> {
   // the header is measured too: a text of one huge line is refused by its cells
   const state: ScanState = {
     pos: header.start,
+    headerEnd: -1,
     row: header.row,
     last: header.row,
     isHeader: true,
@@ -117,11 +96,12 @@ export async function scanRecords(
     items: 0,
     blank: true,
   };
-  while (state.pos < text.length && state.breach === undefined) {
+  while (state.pos < text.length && state.breach === undefined && !(onlyHeader && state.headerEnd !== -1)) {
     scanSlice(text, state, separator.charCodeAt(0), interests, limits, header.row);
     await pace();
   }
-  return { rows: state.last - header.row, breach: state.breach };
+  const headerEnd = state.headerEnd === -1 ? text.length : state.headerEnd;
+  return { rows: state.last - header.row, headerEnd, breach: state.breach };
 }
 
 /**
@@ -209,7 +189,10 @@ function scanSlice(
       breach = { row, limit: "rows" };
       break;
     }
-    isHeader = false;
+    if (isHeader) {
+      state.headerEnd = i;
+      isHeader = false;
+    }
     row++;
     pos = nextRecord(text, i);
     if (pos >= until) break;
@@ -238,7 +221,7 @@ function countCells(text: string, from: number, sep: number, before: number): nu
 }
 
 /** The cells of the record `[start, end)`, unquoted as csv-parse reads them (for a header line). */
-export function splitRecord(text: string, { start, end }: HeaderSpan, separator: string): string[] {
+export function splitRecord(text: string, start: number, end: number, separator: string): string[] {
   const sep = separator.charCodeAt(0);
   const cells: string[] = [];
   let cell = "";

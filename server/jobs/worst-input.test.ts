@@ -1,0 +1,318 @@
+/**
+ * No single request stalls everyone: the worst input of each shape goes to a real server over HTTP
+ * (one huge cell, many tiny rows, deep quoting, a million interests as CSV and as an employees
+ * list, an 8 MB single line, the most interests and the longest cells the limits let through) and
+ * the staff-file reader gets the worst files, while `monitorEventLoopDelay` measures the process's
+ * event loop and `/healthz` is asked every 100 ms. Each must keep p99 under 100 ms and the longest
+ * stall under 250 ms, and every probe must be answered.
+ */
+import { spawn } from "node:child_process";
+import { once } from "node:events";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { monitorEventLoopDelay } from "node:perf_hooks";
+import { resolveLimits } from "./limits.js";
+import { readStaffFile } from "../files/read/staff-file.js";
+import { startTestServer, type TestServer } from "../test-support.js";
+import { encodeText, staffXlsx, zipBombXlsx } from "../../test-kit/staff-files.js";
+import { HOBBIES } from "../../test-kit/employee-csv.js";
+
+const P99_MS = 100;
+const MAX_MS = 250;
+const MB = 1024 * 1024;
+const ANONYMOUS = { subject: "anonymous" };
+
+let server: TestServer;
+let dir: string;
+let files = 0;
+beforeAll(async () => {
+  server = await startTestServer();
+  dir = mkdtempSync(join(tmpdir(), "worst-input-"));
+  // a server under attack has served before: its code is loaded and compiled
+  for (const csv of ["name,department,interests\nA,D,tea\n", "name\nA\n"]) await start(bodyFile(startBody({ csv })));
+}, 60_000);
+afterAll(async () => {
+  await server.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+type Loop = { p99: number; max: number; probes: number; unanswered: number };
+
+/**
+ * Runs `work` while the event loop's delay is recorded and `/healthz` is asked every 100 ms;
+ * the figures are printed for the record.
+ */
+async function underWatch(name: string, work: () => Promise<void>): Promise<Loop> {
+  const histogram = monitorEventLoopDelay({ resolution: 10 });
+  let probes = 0;
+  let unanswered = 0;
+  const pending: Promise<void>[] = [];
+  const probe = setInterval(() => {
+    probes++;
+    pending.push(
+      fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(5_000) })
+        .then((r) => {
+          if (r.status !== 200) unanswered++;
+          return r.body?.cancel();
+        })
+        .catch(() => void unanswered++),
+    );
+  }, 100);
+  histogram.enable();
+  try {
+    await work();
+  } finally {
+    histogram.disable();
+    clearInterval(probe);
+  }
+  await Promise.all(pending);
+  const loop = {
+    p99: histogram.percentile(99) / 1e6,
+    max: histogram.max / 1e6,
+    probes,
+    unanswered,
+  };
+  console.log(
+    `event loop · ${name}: p99 ${loop.p99.toFixed(1)} ms, max ${loop.max.toFixed(1)} ms, ${probes} probes, ${unanswered} unanswered`,
+  );
+  return loop;
+}
+
+function expectResponsive(loop: Loop) {
+  expect(loop.p99).toBeLessThan(P99_MS);
+  expect(loop.max).toBeLessThan(MAX_MS);
+  expect(loop.unanswered).toBe(0);
+}
+
+/** The body of a start call, built before the watch begins (building it is the client's work). */
+const startBody = (args: Record<string, unknown>) =>
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id: 1,
+    method: "tools/call",
+    params: { name: "start_bulk_gift_analysis", arguments: { occasion: "holiday", budgetPerPerson: 40, ...args } },
+  });
+
+type ToolReply = {
+  isError?: boolean;
+  structuredContent?: { jobId?: string; error?: { code: string; message: string } };
+};
+
+/**
+ * A client in a process of its own: it reads a request body from a file, posts it, and prints the
+ * reply. The test process then holds only the server (and the probes), as in production.
+ */
+const CLIENT = `
+const [url, file] = process.argv.slice(1);
+fetch(url, {
+  method: "POST",
+  headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+  body: require("node:fs").readFileSync(file),
+}).then((r) => r.text()).then((t) => process.stdout.write(t), (e) => { console.error(e); process.exit(1); });
+`;
+
+/** Writes a request body where the client process will read it: before the watch begins. */
+function bodyFile(body: string): string {
+  const file = join(dir, `body-${files++}.json`);
+  writeFileSync(file, body);
+  return file;
+}
+
+async function post(file: string): Promise<ToolReply> {
+  const child = spawn(process.execPath, ["-e", CLIENT, server.mcpUrl.href, file], {
+    stdio: ["ignore", "pipe", "inherit"],
+  });
+  let text = "";
+  child.stdout.setEncoding("utf8").on("data", (chunk: string) => (text += chunk));
+  const [code] = (await once(child, "exit")) as [number];
+  expect(code).toBe(0);
+  const json = text.startsWith("{") ? text : (/^data: (.*)$/m.exec(text)?.[1] ?? "{}");
+  return (JSON.parse(json) as { result?: ToolReply }).result ?? {};
+}
+
+/** Sends a start from a client process and, for a job that starts, waits for its end. */
+async function start(file: string): Promise<ToolReply> {
+  const reply = await post(file);
+  const jobId = reply.structuredContent?.jobId;
+  if (jobId !== undefined) {
+    for (let done = false; !done;) {
+      const waited = await server.jobs.waitFor({ jobId, timeoutMs: 20_000 }, ANONYMOUS, () => {});
+      if (!waited.ok) throw new Error(waited.error.message);
+      done = waited.value.done;
+      if (done) expect(waited.value.status).toBe("completed");
+    }
+    // its result goes, as retention would take it: the next input is not measured against a heap
+    // that holds every job before it
+    expect((await server.jobs.delete({ jobId }, ANONYMOUS)).ok).toBe(true);
+  }
+  return reply;
+}
+
+const words = (n: number, from = 0) => Array.from({ length: n }, (_, i) => `w${from + i}`);
+
+describe("the worst input of each shape, over HTTP", () => {
+  const csv = (text: string) => startBody({ csv: text });
+  const refused: [string, () => string, string][] = [
+    [
+      "one huge cell (8 MB)",
+      () => csv(`name,department,interests\nA,D,${"x".repeat(8 * MB - 100)}\n`),
+      "input_too_large",
+    ],
+    [
+      "many tiny rows (8 MB of them)",
+      () => csv(`name,department,interests\n${"a,b,c\n".repeat(1.3 * MB)}`),
+      "too_many_rows",
+    ],
+    [
+      "deep quoting (a cell of 4 million escaped quotes)",
+      () => csv(`name,department,interests\nA,D,"${'""'.repeat(4 * MB - 64)}"\n`),
+      "input_too_large",
+    ],
+    [
+      "a quote never closed, 8 MB on",
+      () => csv(`name,department,interests\nA,D,"${"x,y,z\n".repeat(1.3 * MB)}`),
+      "input_too_large",
+    ],
+    [
+      "1,000,000 interests as CSV",
+      () => csv(`name,department,interests\nA,D,"${words(1_000_000).join(";")}"\n`),
+      "input_too_large",
+    ],
+    ["an 8 MB single line", () => csv(`name,department,interests,${"x;".repeat(4 * MB - 20)}`), "input_too_large"],
+  ];
+
+  it.each(refused)(
+    "refuses %s at once, the server answering meanwhile",
+    { timeout: 60_000 },
+    async (name, build, code) => {
+      const file = bodyFile(build());
+      let reply: ToolReply = {};
+      const loop = await underWatch(name, async () => {
+        reply = await start(file);
+      });
+      expect(reply).toMatchObject({ isError: true, structuredContent: { error: { code } } });
+      expectResponsive(loop);
+    },
+  );
+
+  describe("1,000,000 interests as employees", () => {
+    let file: string;
+    beforeAll(() => {
+      file = bodyFile(startBody({ employees: [{ name: "A", department: "D", interests: words(1_000_000) }] }));
+    });
+
+    it("refuses them by the interests limit, and every probe is answered", { timeout: 60_000 }, async () => {
+      let reply: ToolReply = {};
+      const loop = await underWatch("1,000,000 interests as employees", async () => {
+        reply = await start(file);
+      });
+      expect(reply).toMatchObject({
+        isError: true,
+        structuredContent: {
+          error: { code: "input_too_large", message: expect.stringContaining("Employee 1 lists 1,000,000 interests") },
+        },
+      });
+      expect(loop.unanswered).toBe(0);
+    });
+
+    // The limits refuse the list as soon as it is read; but the HTTP layer first parses the whole
+    // 10 MB body of a million strings at once (JSON.parse and the nesting check of
+    // server/mcp/http/http-body.ts: about 0.6 s here), so the loop is held before the job service
+    // sees the call. A known defect of the body parser, kept in sight until it bounds the values a
+    // body may hold before parsing it; this test fails (and is to become a plain `it`) then.
+    it.fails("… yet the body parser holds the event loop meanwhile", { timeout: 60_000 }, async () => {
+      expectResponsive(await underWatch("1,000,000 interests as employees, again", () => start(file).then(() => {})));
+    });
+  });
+
+  it.each<[string, () => string]>([
+    [
+      "200,000 tiny rows, the most one job takes, run to the end",
+      () =>
+        csv(
+          `name,department,interests\n${Array.from({ length: 200_000 }, (_, i) => `P${i},D,${HOBBIES[i % 50]}`).join("\n")}\n`,
+        ),
+    ],
+    [
+      "200,000 rows that are all skipped (each repeats the first), run to the end",
+      () => csv(`name,department,interests\n${"Kim,D,tea\n".repeat(200_000)}`),
+    ],
+    [
+      "the most interests a person may have (200), for as many people as 8 MB holds, run to the end",
+      () => {
+        const lines = ["name,department,interests"];
+        for (let i = 0, length = 0; length < 7.5 * MB; i++) {
+          const line = `P${i},D,"${words(200, i * 200)
+            .map((w, k) => `${HOBBIES[k % 50]} ${w}`)
+            .join(";")}"`;
+          lines.push(line);
+          length += line.length + 1;
+        }
+        return csv(lines.join("\n"));
+      },
+    ],
+    [
+      "the longest cells allowed (32,767 characters of interests), 8 MB of them, run to the end",
+      () => {
+        const cell = words(5_000).join(" ").slice(0, 32_000);
+        const rows = Array.from({ length: 240 }, (_, i) => `P${i},D,"${HOBBIES[i % 50]} ${cell}"`);
+        return csv(`name,department,interests\n${rows.join("\n")}\n`);
+      },
+    ],
+  ])("runs %s, the server answering meanwhile", { timeout: 300_000 }, async (name, build) => {
+    const body = build();
+    expect(body.length).toBeLessThan(8.5 * MB);
+    const file = bodyFile(body);
+    let reply: ToolReply = {};
+    const loop = await underWatch(name, async () => {
+      reply = await start(file);
+    });
+    expect(reply.isError).toBeFalsy();
+    expectResponsive(loop);
+  });
+});
+
+describe("the worst staff files, read on the server", () => {
+  const limits = resolveLimits();
+
+  it.each<[string, () => Promise<Uint8Array>, boolean]>([
+    [
+      "a 16 MB UTF-16 CSV of tiny rows",
+      async () => encodeText(`name,interests\n${"a,b\n".repeat(2 * MB - 10)}`, "utf-16le-bom"),
+      false,
+    ],
+    [
+      "a CP949 CSV of 100,000 rows",
+      async () =>
+        encodeText(
+          `이름,관심사\n${Array.from({ length: 100_000 }, (_, i) => `김민준${i},커피;등산;${"책".repeat(5)}`).join("\n")}\n`,
+          "cp949",
+        ),
+      true,
+    ],
+    [
+      "an .xlsx of 50,000 rows",
+      () =>
+        staffXlsx([
+          ["Name", "Team", "Hobbies", "Budget"],
+          ...Array.from({ length: 50_000 }, (_, i) => [`P${i}`, `D${i % 9}`, "coffee;tea", 20 + (i % 30)]),
+        ]),
+      true,
+    ],
+    ["a zip bomb (a sheet of 400 MB of zeros)", async () => zipBombXlsx(400), false],
+    [
+      "a zip bomb whose directory lies (40 MB said, 400 MB held)",
+      async () => zipBombXlsx(400, { declaredBytes: 40 * MB }),
+      false,
+    ],
+  ])("reads %s, the server answering meanwhile", { timeout: 120_000 }, async (name, build, readable) => {
+    const bytes = await build();
+    let ok = false;
+    const loop = await underWatch(name, async () => {
+      ok = (await readStaffFile(bytes, "staff", {}, limits)).ok;
+    });
+    expect(ok).toBe(readable);
+    expectResponsive(loop);
+  });
+});
