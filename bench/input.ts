@@ -108,7 +108,7 @@ function worstInputs(smoke: boolean): [string, () => Partial<StartBulkArgs> | Ui
 /** Rows: parse rows/s for .xlsx beside CSV; the event loop's longest delay under the worst inputs. */
 export async function benchInput({ quick, smoke }: BenchOptions): Promise<BenchRow[]> {
   const rows: BenchRow[] = [];
-  await parseRows(smoke ? 50 : 2_000, 1); // warm-up
+  await parseRows(smoke ? 50 : 20_000, 2); // warm-up: the reader's code compiled
   for (const n of smoke ? [200] : quick ? [5_000] : [5_000, 50_000]) rows.push(...(await parseRows(n, smoke ? 1 : 2)));
   const jobs = createJobService({ store: createMemoryStore(), match: matchGifts });
   try {
