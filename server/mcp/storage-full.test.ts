@@ -164,7 +164,9 @@ const canMount = (() => {
   try {
     smallVolume(64).unmount();
     return true;
-  } catch {
+  } catch (error) {
+    // CI runs as root and needs these tests: a skip there would hide them
+    if (!["", "0", "false", undefined].includes(process.env.CI)) throw error;
     return false;
   }
 })();

@@ -50,7 +50,9 @@ export function createSqliteUploadStore(path: string, options?: UploadStoreOptio
   const { now, abandonedAfterMs, chunkBytes } = resolveUploadOptions(options);
   mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
-  db.pragma("page_size = 65536");
+  // small pages, as the job store has, so a fresh file and its journal fit a small volume; a 256 KB
+  // chunk spans its pages without harm (only takes effect on a new file)
+  db.pragma("page_size = 4096");
   if (db.pragma("auto_vacuum", { simple: true }) !== 2) db.pragma("auto_vacuum = INCREMENTAL");
   db.pragma("journal_mode = WAL");
   db.pragma("synchronous = NORMAL");
