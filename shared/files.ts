@@ -157,7 +157,8 @@ export const ExportOutput = z.object({
   jobId: z.string(),
   fileName: z.string(),
   mimeType: z.string(),
-  size: z.number().check(z.int()),
+  /** Bytes of the file, when it was built for this answer (`inline`); a link's file is built as it is downloaded. */
+  size: z.optional(z.number().check(z.int())),
   /** Rows in the file (people for picks, rows for skipped). */
   rows: z.number().check(z.int()),
   /** True while the job still runs: the file holds the people composed so far. */

@@ -21,7 +21,8 @@ function describeExport(out: ExportResult, part: ExportPart, inlineRefused: bool
   const what = out.mimeType === XLSX_MIME_TYPE ? "an .xlsx workbook" : "a CSV file";
   const rows = `${count(out.rows)} ${part === "skipped" ? "skipped row(s)" : "people"}`;
   const lines = [
-    `Saved ${rows} as ${what}, "${out.fileName}" (${megabytes(out.size)}). Download it within 15 minutes: ${out.url}`,
+    `Saved ${rows} as ${what}, "${out.fileName}"${out.size === undefined ? "" : ` (${megabytes(out.size)})`}. ` +
+      `Download it within 15 minutes: ${out.url}`,
   ];
   if (out.partial)
     lines.push(`Job ${out.jobId} is still running: the file holds the people ready so far; export again when it ends.`);
@@ -50,13 +51,16 @@ export function exportJobResultTool({ jobs, widget, links }: { jobs: JobService;
       const opened = await jobs.openResult(jobId, caller);
       if (!opened.ok) return failure(opened.error);
       const file = exportFile(opened.value, part, format);
-      const { size, bytes } = await measureFile(file.body(), inline ? FILE_LIMITS.maxInlineExportBytes : 0);
+      // the file is built here only to hand its bytes back; a link builds it when it is downloaded
+      const { size, bytes } = inline
+        ? await measureFile(file.body(), FILE_LIMITS.maxInlineExportBytes)
+        : { size: undefined, bytes: undefined };
       const { url, expiresAt } = await links.issue({ jobId, subject: caller.subject, format, part }, origin);
       const out: ExportResult = {
         jobId,
         fileName: file.fileName,
         mimeType: file.mimeType,
-        size,
+        ...(size === undefined ? {} : { size }),
         rows: file.rows,
         partial: opened.value.partial,
         url,
