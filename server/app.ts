@@ -198,7 +198,8 @@ export function createApp(options: AppOptions): App {
   });
   // a file out, by the expiring link export_job_result gave; the link is the credential
   const files = createFileRoute({ jobs, links: fileLinks, onError });
-  app.get("/files/:token", (c) => files(c.req.param("token")));
+  // the name after the token is the file's, for hosts that name a download after its URL
+  app.get("/files/:token/:name?", (c) => files(c.req.param("token")));
   if (devFiles) app.on(["GET", "POST"], ["/dev/files", "/dev/files/:id"], (c) => devFiles.handle(c.req.raw));
   if (options.staticDir) app.on(["GET", "HEAD"], "/*", serveStatic({ root: options.staticDir }));
   // pages are read, never posted to

@@ -27,8 +27,16 @@ type LinkClaims = z.infer<typeof ClaimsSchema>;
 type Verified = { ok: true; claims: LinkClaims } | { ok: false; why: "expired" | "invalid" };
 
 export type FileLinks = {
-  /** A link to the file these claims describe, on `origin` (PUBLIC_URL wins when set), valid for `LINK_TTL_MS`. */
-  issue(claims: Omit<LinkClaims, "exp">, origin: string | undefined): Promise<{ url: string; expiresAt: number }>;
+  /**
+   * A link to the file these claims describe, on `origin` (PUBLIC_URL wins when set), valid for
+   * `LINK_TTL_MS`. The file's name ends the path, for hosts that name a download after its URL; the
+   * token alone decides what is served.
+   */
+  issue(
+    claims: Omit<LinkClaims, "exp">,
+    origin: string | undefined,
+    fileName: string,
+  ): Promise<{ url: string; expiresAt: number }>;
   verify(token: string): Promise<Verified>;
 };
 
@@ -51,14 +59,14 @@ export function createFileLinks({ secret, publicUrl, now = Date.now }: FileLinkO
   const key = secret ?? (async () => own);
   const base = publicUrl?.replace(/\/+$/, "");
   return {
-    async issue(claims, origin) {
+    async issue(claims, origin, fileName) {
       const from = base ?? origin;
       if (from === undefined)
         throw new Error("the request's origin is unknown: set PUBLIC_URL so links can name this server");
       const full: LinkClaims = { ...claims, exp: now() + LINK_TTL_MS };
       const body = Buffer.from(JSON.stringify(full)).toString("base64url");
       const token = `${body}.${sign(await key(), body).toString("base64url")}`;
-      return { url: `${from}/files/${token}`, expiresAt: full.exp };
+      return { url: `${from}/files/${token}/${encodeURIComponent(fileName)}`, expiresAt: full.exp };
     },
     async verify(token) {
       const invalid = { ok: false, why: "invalid" } as const;

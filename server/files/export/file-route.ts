@@ -1,5 +1,5 @@
 /**
- * `GET /files/<token>`: the file an expiring link names, written from the store as it is sent,
+ * `GET /files/<token>/<name>`: the file an expiring link names, written from the store as it is sent,
  * for the subject the link was issued to, through the job service's access gate. An expired link
  * gets 410 and any other that opens nothing (forged, damaged, a job deleted or not the subject's)
  * the same 404, so a link never tells whether a job exists. Files are never cached or sniffed.

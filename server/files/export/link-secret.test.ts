@@ -19,9 +19,9 @@ describe("the download-link key from the environment", () => {
     const secret = "s".repeat(32);
     const a = createFileLinks(fileLinksFromEnv({ FILE_LINK_SECRET: secret, STORE: "redis" }));
     const b = createFileLinks(fileLinksFromEnv({ FILE_LINK_SECRET: secret, PUBLIC_URL: "https://g.example" }));
-    const issued = await b.issue(CLAIMS, "http://ignored");
+    const issued = await b.issue(CLAIMS, "http://ignored", "a.xlsx");
     expect(issued.url.startsWith("https://g.example/files/")).toBe(true);
-    expect((await a.verify(issued.url.split("/files/")[1])).ok).toBe(true);
+    expect((await a.verify(issued.url.split("/files/")[1].split("/")[0])).ok).toBe(true);
     // one process alone: a key of its own
     expect(fileLinksFromEnv({ STORE: "sqlite" }).secret).toBeUndefined();
   });
@@ -40,8 +40,10 @@ describe("the download-link key from the environment", () => {
       expect(Buffer.from(one).equals(Buffer.from(two))).toBe(true);
       expect(one.byteLength).toBe(32);
       expect(await admin.get(`${prefix}file-link-secret`)).toBe(Buffer.from(one).toString("base64"));
-      const issued = await createFileLinks(fileLinksFromEnv(env)).issue(CLAIMS, "http://a");
-      expect((await createFileLinks(fileLinksFromEnv(env)).verify(issued.url.split("/files/")[1])).ok).toBe(true);
+      const issued = await createFileLinks(fileLinksFromEnv(env)).issue(CLAIMS, "http://a", "a.xlsx");
+      expect(
+        (await createFileLinks(fileLinksFromEnv(env)).verify(issued.url.split("/files/")[1].split("/")[0])).ok,
+      ).toBe(true);
       // another deployment (prefix) has a key of its own
       const other = await secretInRedis(redisUrl, `${prefix}other:file-link-secret`)();
       expect(Buffer.from(other).equals(Buffer.from(one))).toBe(false);

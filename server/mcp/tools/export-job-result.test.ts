@@ -243,7 +243,8 @@ describe(FILE_TOOL.exportResult, () => {
 
   it("refuses an expired, forged or foreign link with a plain sentence that never says whether the job exists", async () => {
     const out = await exportResult(ctx.client, { jobId: job.jobId });
-    const token = out.url.split("/files/")[1];
+    const [token, name] = out.url.split("/files/")[1].split("/");
+    expect(decodeURIComponent(name)).toBe(out.fileName);
     const get = async (t: string) => {
       const response = await fetch(`${ctx.server.url}/files/${t}`);
       if (response.status !== 200) expect(response.headers.get("content-type")).toBe("text/plain; charset=utf-8");
@@ -252,7 +253,9 @@ describe(FILE_TOOL.exportResult, () => {
     // links made with the server's key, for a job that does not exist and for Alice's job as someone else
     const signed = createFileLinks({ secret: async () => SECRET });
     const sign = async (jobId: string, subject: string) =>
-      (await signed.issue({ jobId, subject, format: "csv", part: "picks" }, ctx.server.url)).url.split("/files/")[1];
+      (await signed.issue({ jobId, subject, format: "csv", part: "picks" }, ctx.server.url, "a.csv")).url.split(
+        "/files/",
+      )[1];
     const notFound = await get(await sign("job_doesNotExist0000000000", "anonymous"));
     expect(notFound).toEqual({
       status: 404,
@@ -263,7 +266,11 @@ describe(FILE_TOOL.exportResult, () => {
     const flipped = `${signature[0] === "A" ? "B" : "A"}${signature.slice(1)}`;
     expect(await get(`${body}.${flipped}`)).toEqual(notFound);
     const otherKey = createFileLinks({ secret: async () => new Uint8Array(32).fill(8) });
-    const foreign = await otherKey.issue({ jobId: job.jobId, subject: "anonymous", format: "csv", part: "picks" }, "");
+    const foreign = await otherKey.issue(
+      { jobId: job.jobId, subject: "anonymous", format: "csv", part: "picks" },
+      "",
+      "a.csv",
+    );
     expect(await get(foreign.url.split("/files/")[1])).toEqual(notFound);
     expect(await get("not-a-token")).toEqual(notFound);
     expect((await get(token)).status).toBe(200);

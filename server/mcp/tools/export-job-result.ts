@@ -55,7 +55,11 @@ export function exportJobResultTool({ jobs, widget, links }: { jobs: JobService;
       const { size, bytes } = inline
         ? await measureFile(file.body(), FILE_LIMITS.maxInlineExportBytes)
         : { size: undefined, bytes: undefined };
-      const { url, expiresAt } = await links.issue({ jobId, subject: caller.subject, format, part }, origin);
+      const { url, expiresAt } = await links.issue(
+        { jobId, subject: caller.subject, format, part },
+        origin,
+        file.fileName,
+      );
       const out: ExportResult = {
         jobId,
         fileName: file.fileName,
