@@ -1,6 +1,7 @@
 /**
  * Widget size: gzipped bytes of the built widget HTML (both host bridges in it) against React +
- * react-dom alone (the floor), both built by Vite the same way, in this run; and against 88 KB.
+ * react-dom alone (the floor), both built by Vite the same way, in this run; and against the 100 KB
+ * budget that the file picker, preview and downloads and the result views share.
  */
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -54,8 +55,8 @@ export async function benchWidget(_: BenchOptions): Promise<BenchRow[]> {
       unit: "B",
       baseline: floor,
       baselineName: "React + react-dom alone",
-      target: "≤ floor + 12 KB",
-      met: widget - floor <= 12 * 1024,
+      target: "≤ floor + 32 KB",
+      met: widget - floor <= 32 * 1024,
     }),
     row({
       section: "widget",
@@ -64,8 +65,8 @@ export async function benchWidget(_: BenchOptions): Promise<BenchRow[]> {
       unit: "B",
       baseline: null,
       baselineName: "",
-      target: "≤ 88 KB",
-      met: widget <= 88 * 1024,
+      target: "≤ 100 KB",
+      met: widget <= 100 * 1024,
     }),
   ];
 }
