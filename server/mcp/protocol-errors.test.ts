@@ -1,3 +1,5 @@
+import { FILE_TOOL } from "../../shared/files.js";
+import { TOOL } from "../../shared/tools.js";
 import { openRawSession, postRaw, readSse, startTestServer, type TestServer } from "../test-support.js";
 
 let server: TestServer;
@@ -100,6 +102,6 @@ describe("protocol errors on POST /mcp", () => {
     }
     await sse.close();
     expect(answers.get(21)?.error?.code).toBe(-32602);
-    expect(answers.get(22)?.result?.tools.length).toBe(7);
+    expect(answers.get(22)?.result?.tools.length).toBe(Object.keys({ ...TOOL, ...FILE_TOOL }).length);
   });
 });

@@ -6,6 +6,7 @@ import {
   notificationMethodFor,
   type JobEvent,
 } from "../../../shared/job-events.js";
+import { FILE_TOOL } from "../../../shared/files.js";
 import { StartBulkOutput, TOOL } from "../../../shared/tools.js";
 import {
   connectClient,
@@ -173,7 +174,7 @@ describe("stateless requests", () => {
     expect(list.status).toBe(200);
     expect(list.headers.get("content-type")).toMatch(/^application\/json/);
     expect(list.headers.get("mcp-session-id")).toBeNull();
-    expect((await list.json()).result.tools).toHaveLength(7);
+    expect((await list.json()).result.tools).toHaveLength(Object.keys({ ...TOOL, ...FILE_TOOL }).length);
 
     const calls = await Promise.all(
       [20, 40, 80].map(async (budget, i) => {
