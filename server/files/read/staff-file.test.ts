@@ -73,6 +73,14 @@ describe("readStaffFile: workbooks", () => {
     });
   });
 
+  it("reads every Korean name of a long sheet whole, wherever the reader's pieces fall", async () => {
+    const rows = [["이름", "관심사"], ...Array.from({ length: 12_000 }, (_, i) => [`김민준${i}`, "tea"])];
+    const { preview, csv } = await read(await staffXlsx(rows), "a.xlsx");
+    expect(preview.people).toBe(12_000);
+    expect(csv).not.toContain("\uFFFD");
+    expect(csv).toContain("김민준11999");
+  });
+
   it("tells the format by the bytes: an .xlsx named .csv, a CSV named .xlsx", async () => {
     const xlsx = await staffXlsx(KOREAN);
     expect((await read(xlsx, "export.csv")).preview.format).toBe("xlsx");

@@ -30,8 +30,10 @@ async function* pieces(parts: ZipPart[]): AsyncGenerator<Buffer> {
     local.writeUInt32LE(0x04034b50, 0);
     writeCommon(local, 4, crc, data.length, fileName.length);
     yield Buffer.concat([local, fileName]);
-    for (let at = 0; at < data.length; at += PIECE_BYTES) {
-      yield data.subarray(at, at + PIECE_BYTES);
+    for (let at = 0; at < data.length;) {
+      const end = characterBoundary(data, Math.min(data.length, at + PIECE_BYTES), at);
+      yield data.subarray(at, end);
+      at = end;
       await new Promise<void>((resolve) => setImmediate(resolve));
     }
     const entry = Buffer.alloc(46);
@@ -50,6 +52,18 @@ async function* pieces(parts: ZipPart[]): AsyncGenerator<Buffer> {
   end.writeUInt32LE(directory.length, 12);
   end.writeUInt32LE(offset, 16);
   yield Buffer.concat([directory, end]);
+}
+
+/**
+ * Where a piece may end at or before `end`: never inside a UTF-8 character. exceljs's XML reader
+ * decodes each piece on its own, so a Hangul syllable cut between two pieces would read as two
+ * replacement characters. A piece too short to back off keeps its length (not text, or not UTF-8).
+ */
+function characterBoundary(data: Buffer, end: number, start: number): number {
+  let at = end;
+  // continuation bytes are 10xxxxxx; a character is at most 4 bytes long
+  while (at < data.length && at > end - 4 && at > start + 1 && (data[at] & 0xc0) === 0x80) at--;
+  return (data[at] & 0xc0) === 0x80 && at < data.length ? end : at;
 }
 
 /** The fields local and central headers share, from "version needed" to the extra field's length. */
