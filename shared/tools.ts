@@ -66,7 +66,11 @@ const EmployeeSchema = z.object({
 export const StartBulkInput = z.object({
   csv: z
     .optional(z.string())
-    .check(z.describe("CSV with columns name, department, interests (separated by ; or |), optional budget")),
+    .check(
+      z.describe(
+        "CSV text with a header: name and interests (separated by ; or |), optional department and budget; headers in English or Korean (이름, 부서, 관심사, 예산), separated by commas, semicolons or tabs",
+      ),
+    ),
   employees: z.optional(z.array(EmployeeSchema)).check(z.describe("The employees, instead of csv")),
   file: z
     .optional(HostFileSchema)

@@ -32,7 +32,7 @@ describe("refused starts", () => {
       { csv: "" },
       "invalid_csv",
       "The CSV is empty.",
-      "Send a header line with the columns name, department, interests",
+      'Send a header line with the columns "name" (or "full name", "이름") and "interests"',
     ],
     [
       "a CSV with a BOM and blank lines only",
@@ -46,7 +46,7 @@ describe("refused starts", () => {
       { csv: "name,department,budget\nAda,Engineering,30\n" },
       "invalid_csv",
       'The CSV has no "interests" column: its header has "name", "department", "budget".',
-      "The header must name the columns name, department, interests",
+      'The header must name the columns "name" (or "full name", "이름") and "interests"',
     ],
     [
       "a header without rows",
@@ -60,14 +60,7 @@ describe("refused starts", () => {
       { csv: "name,department,interests\nAda,R&D,tea\n", employees: [{ name: "Ada", interests: ["tea"] }] },
       "invalid_arguments",
       "Both csv and employees were given.",
-      "Send the employee list once: either as csv (CSV text) or as employees (a list).",
-    ],
-    [
-      "neither csv nor employees",
-      {},
-      "invalid_arguments",
-      "No employee list was given.",
-      "either as csv (CSV text) or as employees",
+      "Send the staff list once: as file, csv, employees or uploadId.",
     ],
     [
       "an empty employees list",

@@ -9,7 +9,7 @@
 import * as z from "zod/mini";
 import { AwaitingFileSchema, FILE_LIMITS, type AwaitingFile } from "../../../shared/files.js";
 import { PACE_META_KEY, StartBulkInput, StartBulkOutput, TOOL, type StartBulkArgs } from "../../../shared/tools.js";
-import { previewText } from "../../files/read/staff-file.js";
+import { previewText, readStaffFile } from "../../files/read/staff-file.js";
 import type { StaffFiles } from "../../files/staff-files.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { megabytes } from "../../jobs/limits.js";
@@ -62,8 +62,8 @@ export function startBulkAnalysisTool({
     title: "Start a bulk gift analysis",
     description:
       "Starts a background job that picks gifts for every employee of a team, for one occasion. Give the staff " +
-      "list as exactly one of: `file`, a staff file (.xlsx or .csv) the user attached; `csv` (columns name, " +
-      "department, interests separated by ; or |, optional budget; up to " +
+      "list as exactly one of: `file`, a staff file (.xlsx or .csv) the user attached; `csv` (a header naming " +
+      "name and interests separated by ; or |, optional department and budget, in English or Korean; up to " +
       `${megabytes(jobs.limits.maxCsvBytes)} and ${jobs.limits.maxRows.toLocaleString("en-US")} rows); or ` +
       "`employees`; plus the occasion and a default budget per person. Without any list, the widget asks the user " +
       "for their file. Answers at once with a jobId while the work runs; the widget shows live progress. Then call " +
@@ -112,6 +112,14 @@ export function startBulkAnalysisTool({
         }
         input = { ...rest, csv };
         understood = `\n${previewText(preview)}`;
+      } else if (rest.csv !== undefined && Buffer.byteLength(rest.csv) <= jobs.limits.maxCsvBytes) {
+        // CSV text goes through the same reader, so the model reads how its columns were taken; a
+        // text the reader cannot start from is left to the job service, whose refusal says why
+        const table = await readStaffFile(Buffer.from(rest.csv, "utf8"), "staff.csv", reading, jobs.limits);
+        if (table.ok && table.value.preview.ready) {
+          input = { ...rest, csv: table.value.csv };
+          understood = `\n${previewText(table.value.preview)}`;
+        }
       }
       const started = await jobs.start(input, caller, { paceMs: paceOf(meta, devPace), locale });
       if (!started.ok) return failure(started.error);
