@@ -36,15 +36,15 @@ export type SkippedRow = z.infer<typeof SkippedRowSchema>;
 const UploadIdSchema = z.string().check(z.minLength(1), z.maxLength(100));
 
 /** Encodings a CSV can be read in; detected, or chosen in the preview when detection is unsure. */
-export const TEXT_ENCODINGS = ["utf-8", "utf-16le", "utf-16be", "euc-kr", "windows-1252"] as const;
-export const TextEncodingSchema = z.enum(TEXT_ENCODINGS);
+const TEXT_ENCODINGS = ["utf-8", "utf-16le", "utf-16be", "euc-kr", "windows-1252"] as const;
+const TextEncodingSchema = z.enum(TEXT_ENCODINGS);
 export type TextEncoding = z.infer<typeof TextEncodingSchema>;
 
 /** The columns a job reads; each is the index of a header in the file, or -1 for none. */
 export const COLUMN_KEYS = ["name", "department", "interests", "budget"] as const;
 export type ColumnKey = (typeof COLUMN_KEYS)[number];
 const ColumnIndex = z.number().check(z.int(), z.gte(-1), z.lte(10_000));
-export const ColumnMapSchema = z.object({
+const ColumnMapSchema = z.object({
   name: ColumnIndex,
   department: ColumnIndex,
   interests: ColumnIndex,
@@ -96,7 +96,7 @@ export const PutChunkInput = z.object({
 export const PreviewInput = z.object({ uploadId: UploadIdSchema, reading: z.optional(ReadingSchema) });
 
 /** One row as the job would read it. */
-export const PreviewRowSchema = z.object({
+const PreviewRowSchema = z.object({
   row: z.number().check(z.int()),
   name: z.string(),
   department: z.string(),

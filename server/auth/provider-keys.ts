@@ -9,7 +9,7 @@ import type { OutageLog } from "./outage-log.js";
 import { fetchMetadata, METADATA_TIMEOUT_MS, ProviderFault, reasonOf } from "./provider-metadata.js";
 
 /** How long a JWKS fetch may take, in ms. With the metadata's deadline, a token is answered within 5 s. */
-export const JWKS_TIMEOUT_MS = 2000;
+const JWKS_TIMEOUT_MS = 2000;
 
 const TOKEN_FAULTS = [
   errors.JWKSNoMatchingKey,
