@@ -1,12 +1,14 @@
 /**
  * Reads a POST /mcp body before the SDK sees it: enforces the size limit (413), tells unparseable
  * JSON (-32700) from JSON that is not JSON-RPC (-32600, where the SDK answers -32700), and notes
- * what routing needs (is it `initialize`, does a request ask for progress).
+ * what routing needs (is it `initialize`, does a request ask for progress). Large bodies are parsed
+ * in a worker thread (json-worker.ts), so no request holds the event loop for its JSON.parse.
  */
 import { readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
 import { InitializeRequestSchema, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { clip, describeIssues } from "../input-errors.js";
 import { megabytes } from "../../jobs/limits.js";
+import { parseElsewhere, type ParsedElsewhere } from "./json-worker.js";
 
 /** Most messages a batch may hold (the SDK's own limit). */
 const MAX_BATCH = 100;
@@ -87,6 +89,23 @@ function nestedDeeper(value: unknown, limit: number): boolean {
   return false;
 }
 
+/**
+ * From this many characters on, a body is parsed in a worker thread: a million short strings take
+ * the main thread about a second to parse, while a 100 KB body parses here in a millisecond or two,
+ * less than the trip to a worker and back would cost.
+ */
+const ELSEWHERE_FROM = 256 * 1024;
+
+function parseHere(text: string): ParsedElsewhere {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    return { kind: "invalid", error: String(error) };
+  }
+  return nestedDeeper(value, MAX_DEPTH) ? { kind: "deeper" } : { kind: "parsed", value };
+}
+
 async function readText(req: Request, maxBytes: number): Promise<string | undefined> {
   const declared = req.headers.get("content-length");
   if (declared !== null) return Number(declared) > maxBytes ? undefined : req.text();
@@ -110,16 +129,20 @@ export async function readJsonRpcBody(req: Request, maxBytes: number, reader?: B
       ),
     };
   }
-  let body: unknown;
-  try {
-    body = JSON.parse(text);
-  } catch (error) {
+  const parsed = text.length < ELSEWHERE_FROM ? parseHere(text) : await parseElsewhere(text, MAX_DEPTH);
+  if (parsed.kind === "busy" || parsed.kind === "failed") {
     return {
       ok: false,
-      response: jsonRpcError(400, ErrorCode.ParseError, "Parse error: the body is not valid JSON.", String(error)),
+      response: retryLater(503, "The server is reading other large requests: retry in a second.", 1),
     };
   }
-  if (nestedDeeper(body, MAX_DEPTH)) {
+  if (parsed.kind === "invalid") {
+    return {
+      ok: false,
+      response: jsonRpcError(400, ErrorCode.ParseError, "Parse error: the body is not valid JSON.", parsed.error),
+    };
+  }
+  if (parsed.kind === "deeper") {
     return {
       ok: false,
       response: jsonRpcError(
@@ -129,6 +152,7 @@ export async function readJsonRpcBody(req: Request, maxBytes: number, reader?: B
       ),
     };
   }
+  const body = parsed.value;
   const messages: unknown[] = Array.isArray(body) ? body : [body];
   if (messages.length === 0 || messages.length > MAX_BATCH) {
     return {
