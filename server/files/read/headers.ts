@@ -45,6 +45,9 @@ const RANK = new Map<string, { key: ColumnKey; rank: number }>();
 for (const key of COLUMN_KEYS)
   SYNONYMS[key].forEach((synonym, rank) => RANK.set(normalizeHeader(synonym), { key, rank }));
 
+/** Whether `cell` is a name some column goes by ("Full name", "관심사"). */
+export const isColumnName = (cell: string): boolean => RANK.has(normalizeHeader(cell));
+
 /**
  * The columns found, by key (-1 for none); the required ones that were not; and the keys that two
  * headers claim equally (the first of them is taken).

@@ -3,6 +3,7 @@
  * decimal mark is a comma), tab (TSV, "Unicode text") or pipe. Decided by how regularly each splits
  * the first lines, counting only characters outside quotes.
  */
+import { isColumnName } from "./headers.js";
 
 const SEPARATORS = [",", ";", "\t", "|"] as const;
 export type Separator = (typeof SEPARATORS)[number];
@@ -12,13 +13,33 @@ const SAMPLE_LINES = 20;
 /** Characters looked at, at most: a huge first line is not scanned to its end. */
 const SAMPLE_CHARS = 64 * 1024;
 
+/** Lines above the header a file may have (a title, a date) that are looked through for it. */
+const HEADER_LINES = 5;
+
 /**
- * The separator of `text`: the candidate that splits the most sampled lines into the same number
+ * The separator that splits one of the first lines into at least two column names ("name",
+ * "관심사"): a header says what separates its fields, however the rows below use ";" or "|".
+ */
+function headerSeparator(text: string): Separator | undefined {
+  const lines = text.slice(0, SAMPLE_CHARS).split(/\r?\n|\r/, HEADER_LINES + 1);
+  for (const line of lines.slice(0, HEADER_LINES))
+    for (const separator of SEPARATORS) {
+      const named = line.split(separator).filter((cell) => isColumnName(cell.replace(/^\s*"|"\s*$/g, "")));
+      if (named.length >= 2) return separator;
+    }
+  return undefined;
+}
+
+/**
+ * The separator of `text`: the one its header line is split by, when a header is found among the
+ * first lines; otherwise the candidate that splits the most sampled lines into the same number
  * of fields (title lines above a header agree with none, and ";" or "|" inside the interests of
  * some rows agree with few), then the one splitting them into more fields, then the order above.
  * A comma when no line holds any of them.
  */
 export function detectSeparator(text: string): Separator {
+  const named = headerSeparator(text);
+  if (named !== undefined) return named;
   const lines = sampleLines(text);
   let best: Separator = ",";
   let bestScore = 0;
