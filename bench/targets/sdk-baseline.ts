@@ -6,6 +6,7 @@
  * `StreamableHTTPServerTransport`. Prints `{"port":…}` once it listens; ends on SIGTERM.
  */
 import type { Server } from "node:http";
+import * as z from "zod/mini";
 import type { Request, Response } from "express";
 import { createMcpExpressApp } from "@modelcontextprotocol/sdk/server/express.js";
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
@@ -53,7 +54,8 @@ const getServer = (): McpServer => {
         title: spec.title,
         description: spec.description,
         inputSchema: spec.input,
-        outputSchema: spec.output,
+        // the SDK takes an object schema here; the start tool's output is a union (a job, or a file asked for)
+        outputSchema: spec.output instanceof z.ZodMiniObject ? spec.output : undefined,
         annotations: spec.annotations,
         _meta: spec.meta,
       },
