@@ -2,8 +2,12 @@ import { defineConfig } from "vitest/config";
 
 /** Tests that drive Chromium and measure what a person sees (long tasks, layout). */
 const browser = ["web/harness/**/*e2e.test.ts"];
-/** The load test: its clients share the server's process, so it runs with the machine to itself. */
-const load = ["server/load.test.ts"];
+/**
+ * Tests that measure the server under load (the load test, the worst inputs' event-loop delays, a
+ * connection flood): they run one at a time with the machine to themselves, since another file's
+ * work on the same two cores would read as the server's own delay.
+ */
+const load = ["server/load.test.ts", "server/jobs/worst-input.test.ts", "server/accept-flood.test.ts"];
 
 export default defineConfig({
   test: {
@@ -27,7 +31,7 @@ export default defineConfig({
           sequence: { groupOrder: 0 },
         },
       },
-      { extends: true, test: { name: "load", include: load, sequence: { groupOrder: 1 } } },
+      { extends: true, test: { name: "load", include: load, fileParallelism: false, sequence: { groupOrder: 1 } } },
       {
         // last, one file at a time: the browser's timings must not share the machine with the
         // load, crash and memory tests
