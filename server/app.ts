@@ -138,6 +138,8 @@ export function createApp(options: AppOptions): App {
       "authorization",
       "mcp-session-id",
       "mcp-protocol-version",
+      "mcp-method",
+      "mcp-name",
       "last-event-id",
     ],
     exposeHeaders: ["mcp-session-id", "www-authenticate"],

@@ -56,7 +56,7 @@ import { waitForJobTool } from "./tools/wait-for-job.js";
 
 export const SERVER_INFO = { name: "giftgenius", title: "GiftGenius", version: "0.1.0" };
 
-const INSTRUCTIONS =
+export const INSTRUCTIONS =
   "GiftGenius picks gifts from its catalog, within a budget in US dollars. For one person, call suggest_gifts. " +
   "For a team or a CSV of employees, call start_bulk_gift_analysis: it answers at once with a jobId while the " +
   "widget shows live progress; then call wait_for_job, and get_job_result to read the picks.";

@@ -1,16 +1,19 @@
 /**
- * MCP Streamable HTTP at one endpoint: routes each request to its session, to a new session
- * (`initialize`), or to the stateless path, after the body checks of `http-body.ts`. The SDK's
+ * MCP Streamable HTTP at one endpoint, both protocol eras: routes each request to its session, to a
+ * new session (`initialize`), to the 2026-07-28 leg (`../modern/`) when it carries the per-request
+ * envelope, or to the 2025-11-25 stateless path, after the body checks of `http-body.ts`. The SDK's
  * `WebStandardStreamableHTTPServerTransport` does the protocol work behind each route.
  */
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { isLegacyRequest } from "@modelcontextprotocol/server";
 import { jsonRpcError, readJsonRpcBody, type BodyReader } from "./http-body.js";
 import { buildMcpServer, type McpShared } from "../server.js";
 import type { SessionRecords } from "./session-records.js";
 import { createSessionStreams, type SessionStreamOptions } from "./session-streams.js";
 import { createSessions } from "./sessions.js";
 import { createStateless } from "./stateless.js";
+import { createModernHttp } from "../modern/modern-http.js";
 
 export type McpHttpOptions = {
   shared: McpShared;
@@ -75,6 +78,8 @@ export function createMcpHttpHandler({
     onError,
   });
 
+  const modern = createModernHttp({ shared, onError });
+
   return {
     async handle(req, readBody, auth) {
       const sessionId = req.headers.get("mcp-session-id");
@@ -84,6 +89,8 @@ export function createMcpHttpHandler({
           if (!read.ok) return read.response;
           if (sessionId) return sessions.handle(sessionId, req, read.body, auth);
           if (read.initialize) return sessions.open(req, read.body, auth);
+          // a request with the 2026-07-28 envelope: no session, every request self-describing
+          if (!(await isLegacyRequest(req, read.body))) return modern.handle(req, read.body, read.wantsProgress, auth);
           return stateless.handle(req, read.body, read.wantsProgress, auth);
         }
         case "GET":
@@ -112,7 +119,7 @@ export function createMcpHttpHandler({
     },
     async close() {
       streams?.close();
-      await Promise.all([sessions.close(), stateless.close()]);
+      await Promise.all([sessions.close(), stateless.close(), modern.close()]);
       await records?.close();
     },
   };

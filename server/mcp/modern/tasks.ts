@@ -1,0 +1,187 @@
+/**
+ * The Tasks extension (`io.modelcontextprotocol/tasks`) over jobs: a bulk analysis started by a
+ * client that declares the extension is answered as a task whose id is the job id; `tasks/get`
+ * reads the job (through the access gate, so someone else's task reads as an unknown one) and
+ * `tasks/cancel` cancels it. The SDK has no server side for tasks, so the handlers are here, on its
+ * request-handler API. A job never asks for input, so `tasks/update` only acknowledges.
+ */
+import type { Server, ServerContext } from "@modelcontextprotocol/server";
+import * as z from "zod/v4";
+import type { ToolError } from "../../../shared/errors.js";
+import type { JobView } from "../../../shared/job-view.js";
+import { URI } from "../../../shared/tools.js";
+import type { Caller } from "../../jobs/access.js";
+import type { JobService } from "../../jobs/job-service.js";
+import { JsonRpcError } from "../rpc-error.js";
+import { callerOf } from "./context.js";
+
+export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
+/** How often a client is asked to poll a working task. */
+const POLL_INTERVAL_MS = 1_000;
+
+const INVALID_PARAMS = -32602;
+const INTERNAL_ERROR = -32603;
+const MISSING_CAPABILITY = -32021;
+
+type CallResult = { content: unknown[]; structuredContent?: Record<string, unknown>; isError?: boolean };
+
+/** A task as `tasks/get` and `notifications/tasks` carry it (the extension's `DetailedTask`). */
+export type DetailedTask = {
+  taskId: string;
+  status: "working" | "completed" | "failed" | "cancelled";
+  statusMessage?: string;
+  createdAt: string;
+  lastUpdatedAt: string;
+  ttlMs: number | null;
+  pollIntervalMs?: number;
+  result?: CallResult & { resultType: "complete" };
+};
+
+export type Tasks = {
+  /** The task for a start's result, once `tasks/get` resolves it; a start that failed stays a plain result. */
+  created(result: CallResult, caller: Caller): Promise<CallResult | ({ resultType: "task" } & DetailedTask)>;
+  /** The job `taskId` as a task, for `caller`; -32602 when it is not theirs or not there. */
+  get(taskId: string, caller: Caller): Promise<DetailedTask>;
+  register(server: Server): void;
+};
+
+/** Whether the request's per-request capabilities declare the Tasks extension. */
+export function declaresTasks(envelope: unknown): boolean {
+  const capabilities = (envelope as Record<string, unknown> | undefined)?.[
+    "io.modelcontextprotocol/clientCapabilities"
+  ];
+  const extensions = (capabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions;
+  return extensions !== undefined && TASKS_EXTENSION in extensions;
+}
+
+/** What a person reads on the host's status line: the stage and how far it got, in the job's language. */
+function statusMessage(view: JobView): string | undefined {
+  switch (view.status) {
+    case "completed":
+      return view.summary ?? undefined;
+    case "failed":
+      return view.error?.message;
+    case "canceled":
+      return view.cancelReason ?? undefined;
+    default:
+      if (view.stageLabel === null) return view.title ?? undefined;
+      return view.message ? `${view.stageLabel}: ${view.message}` : view.stageLabel;
+  }
+}
+
+/**
+ * The finished job as the tool result a model can use: the summary and counts, and a link to the
+ * paged result (never the people inline). A failed job is a tool result with `isError`.
+ */
+function finalResult(view: JobView): CallResult {
+  if (view.status === "failed" && view.error) {
+    const { message, hint } = view.error;
+    return {
+      content: [{ type: "text", text: hint ? `${message} ${hint}` : message }],
+      structuredContent: { error: view.error },
+      isError: true,
+    };
+  }
+  const resultUri = URI.jobResult(view.jobId);
+  const text =
+    `Job ${view.jobId} completed: ${view.summary ?? "done"} ` +
+    `Read the picks with get_job_result (jobId "${view.jobId}") or the resource ${resultUri}.`;
+  return {
+    content: [
+      { type: "text", text },
+      {
+        type: "resource_link",
+        uri: resultUri,
+        name: "job_result",
+        title: view.title ?? "Gift analysis result",
+        mimeType: "application/json",
+      },
+    ],
+    structuredContent: {
+      jobId: view.jobId,
+      status: view.status,
+      stages: view.stages.map(({ id, label }) => ({ id, label })),
+      resultUri,
+      summary: view.summary,
+      resultCount: view.resultCount,
+    },
+  };
+}
+
+const STATUS = {
+  pending: "working",
+  running: "working",
+  completed: "completed",
+  failed: "completed",
+  canceled: "cancelled",
+} as const;
+
+export function taskOf(view: JobView, ttlMs: number): DetailedTask {
+  const status = STATUS[view.status];
+  const createdAt = view.createdAt ?? new Date(0).toISOString();
+  return {
+    taskId: view.jobId,
+    status,
+    ...(statusMessage(view) !== undefined && { statusMessage: statusMessage(view) }),
+    createdAt,
+    lastUpdatedAt: view.updatedAt ?? createdAt,
+    ttlMs,
+    ...(status === "working" && { pollIntervalMs: POLL_INTERVAL_MS }),
+    // the tool result as the request would have had it, a complete 2026-07-28 result
+    ...(status === "completed" && { result: { resultType: "complete" as const, ...finalResult(view) } }),
+  };
+}
+
+/** A job the caller cannot have is an unknown task; a store that does not answer is the server's fault. */
+function taskError(taskId: string, error: ToolError): JsonRpcError {
+  if (error.code === "store_unavailable")
+    return new JsonRpcError(
+      INTERNAL_ERROR,
+      `The job store is unreachable at the moment; ask for task ${taskId} again in a minute.`,
+    );
+  return new JsonRpcError(INVALID_PARAMS, "Failed to retrieve task: Task not found", { taskId });
+}
+
+function requireTasks(ctx: ServerContext): void {
+  if (!declaresTasks(ctx.mcpReq.envelope))
+    throw new JsonRpcError(MISSING_CAPABILITY, "Missing required client capability", {
+      requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
+    });
+}
+
+const TaskParams = { params: z.looseObject({ taskId: z.string() }), result: z.looseObject({}) };
+
+export function createTasks(jobs: JobService): Tasks {
+  const ttlMs = jobs.limits.retentionMs;
+  const get = async (taskId: string, caller: Caller) => {
+    const now = await jobs.waitFor({ jobId: taskId, timeoutMs: 0 }, caller, () => {});
+    if (!now.ok) throw taskError(taskId, now.error);
+    return taskOf(now.value.view, ttlMs);
+  };
+  return {
+    get,
+    async created(result, caller) {
+      const jobId = result.structuredContent?.jobId;
+      if (result.isError || typeof jobId !== "string") return result;
+      return { resultType: "task", ...(await get(jobId, caller)) };
+    },
+    register(server) {
+      server.setRequestHandler("tasks/get", TaskParams, async ({ taskId }, ctx) => {
+        requireTasks(ctx);
+        return get(taskId, callerOf(ctx));
+      });
+      server.setRequestHandler("tasks/cancel", TaskParams, async ({ taskId }, ctx) => {
+        requireTasks(ctx);
+        const canceled = await jobs.cancel({ jobId: taskId }, callerOf(ctx));
+        if (!canceled.ok) throw taskError(taskId, canceled.error);
+        return {};
+      });
+      // nothing is ever asked of the client, so there is nothing to take: the task must exist, that is all
+      server.setRequestHandler("tasks/update", TaskParams, async ({ taskId }, ctx) => {
+        requireTasks(ctx);
+        await get(taskId, callerOf(ctx));
+        return {};
+      });
+    },
+  };
+}
