@@ -70,6 +70,11 @@ export type AppOptions = {
   widgetDomain?: string;
   /** Development only: a request may slow its job down to watch it (see start-bulk-analysis.ts). */
   devPace?: boolean;
+  /**
+   * How often an open 2026-07-28 stream (a call that reports progress, a listen stream) gets a
+   * keep-alive comment, so that proxies and hosts that cut silent calls keep it (10 s).
+   */
+  keepAliveMs?: number;
   /** Sessions kept in Redis, so that any of several instances serves any session (see sessions.ts). */
   sharedSessions?: SharedSessions;
   /** Where uploads of staff files live and where files handed over by URL may come from (memory, none). */
@@ -121,6 +126,7 @@ export function createApp(options: AppOptions): App {
     maxSessionsPerSubject: options.maxSessionsPerSubject ?? (auth ? 100 : undefined),
     onError,
     sharedSessions: options.sharedSessions,
+    keepAliveMs: options.keepAliveMs,
   });
   const allowed = new Set(allowedOrigins);
   const hosts =

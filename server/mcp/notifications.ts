@@ -6,6 +6,7 @@
  */
 import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
 import { isTerminalEvent, toNotification, type JobEvent } from "../../shared/job-events.js";
+import type { JobStatus, JobView } from "../../shared/job-view.js";
 import { URI } from "../../shared/tools.js";
 import type { JobEventNotice } from "../jobs/job-log.js";
 import type { JobService } from "../jobs/job-service.js";
@@ -35,23 +36,46 @@ const SEVERITY: LoggingLevel[] = ["debug", "info", "notice", "warning", "error",
 /** A log level's rank, from 0 for "debug": a level passes a threshold of the same rank or lower. */
 export const severity = (level: LoggingLevel): number => SEVERITY.indexOf(level);
 
-function logLine(event: JobEvent): { level: LoggingLevel; text: string } | undefined {
-  switch (event.type) {
-    case "job.started":
-      return { level: "info", text: `Gift analysis ${event.jobId} started.` };
-    case "job.completed":
-      return { level: "info", text: `Gift analysis ${event.jobId} completed: ${event.payload.summary}` };
-    case "job.failed":
-      return { level: "error", text: `Gift analysis ${event.jobId} failed: ${event.payload.message}` };
-    case "job.canceled":
-      return {
-        level: "notice",
-        text: `Gift analysis ${event.jobId} was canceled${event.payload.reason ? `: ${event.payload.reason}` : "."}`,
-      };
+type LogLine = { level: LoggingLevel; text: string };
+
+/** The log line for a job that reached `status`: when it starts and when it ends, the same words everywhere. */
+function statusLine(jobId: string, status: JobStatus, detail: string | null | undefined): LogLine | undefined {
+  switch (status) {
+    case "running":
+      return { level: "info", text: `Gift analysis ${jobId} started.` };
+    case "completed":
+      return { level: "info", text: `Gift analysis ${jobId} completed: ${detail}` };
+    case "failed":
+      return { level: "error", text: `Gift analysis ${jobId} failed: ${detail}` };
+    case "canceled":
+      return { level: "notice", text: `Gift analysis ${jobId} was canceled${detail ? `: ${detail}` : "."}` };
     default:
       return undefined;
   }
 }
+
+function logLine(event: JobEvent): LogLine | undefined {
+  switch (event.type) {
+    case "job.started":
+      return statusLine(event.jobId, "running", null);
+    case "job.completed":
+      return statusLine(event.jobId, "completed", event.payload.summary);
+    case "job.failed":
+      return statusLine(event.jobId, "failed", event.payload.message);
+    case "job.canceled":
+      return statusLine(event.jobId, "canceled", event.payload.reason);
+    default:
+      return undefined;
+  }
+}
+
+/** The log line for a job's view, for a request that follows it (`wait_for_job`). */
+export const viewLogLine = (view: JobView): LogLine | undefined =>
+  statusLine(
+    view.jobId,
+    view.status,
+    view.status === "completed" ? view.summary : view.status === "failed" ? view.error?.message : view.cancelReason,
+  );
 
 /** When a message goes out: always, if the session subscribed to a URI, or at a log level it asked for. */
 export type Condition = { always: true } | { subscribed: string } | { level: LoggingLevel };

@@ -6,7 +6,7 @@
  */
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod/mini";
-import type { CallToolResult, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, LoggingLevel, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { ToolErrorSchema } from "../../shared/errors.js";
 import type { ToolName } from "../../shared/tools.js";
 import type { Caller } from "../jobs/access.js";
@@ -26,6 +26,12 @@ export type ToolContext = {
   scopes?: readonly string[];
   /** Reports progress when the caller sent a `progressToken`; does nothing otherwise. */
   progress(progress: number, total: number, message?: string): void;
+  /**
+   * A log line on the request's own stream, where the request asked for log lines (2026-07-28's
+   * per-request level); 2025-11-25 sessions hear their jobs' lines on their stream instead, so
+   * their requests have none.
+   */
+  log?(level: LoggingLevel, text: string): void;
 };
 
 export type ToolSpec<I extends z.ZodMiniObject = z.ZodMiniObject> = {

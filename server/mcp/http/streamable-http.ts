@@ -28,6 +28,8 @@ export type McpHttpOptions = {
   onError?: (error: Error) => void;
   /** Sessions every instance can serve: records kept for a given idle time, and the job store the streams read. */
   sharedSessions?: SharedSessions;
+  /** Keep-alive comments on open 2026-07-28 streams this often (see `../modern/modern-http.ts`). */
+  keepAliveMs?: number;
 };
 
 export type SharedSessions = {
@@ -56,6 +58,7 @@ export function createMcpHttpHandler({
   statelessPoolSize = 64,
   onError = () => {},
   sharedSessions,
+  keepAliveMs,
 }: McpHttpOptions): McpHttpHandler {
   const records = sharedSessions?.records(sessionIdleMs);
   const streams =
@@ -78,7 +81,7 @@ export function createMcpHttpHandler({
     onError,
   });
 
-  const modern = createModernHttp({ shared, onError });
+  const modern = createModernHttp({ shared, keepAliveMs, onError });
 
   return {
     async handle(req, readBody, auth) {

@@ -17,6 +17,7 @@ export function toolContext(ctx: ServerContext): ToolContext {
     origin: ctx.http?.req ? new URL(ctx.http.req.url).origin : undefined,
     signal: ctx.mcpReq.signal,
     meta,
+    log: (level, text) => void ctx.mcpReq.log(level, text, "jobs").catch(() => {}),
     progress:
       token === undefined
         ? () => {}

@@ -6,6 +6,7 @@ import { TOOL, WaitForJobInput, WaitForJobOutput } from "../../../shared/tools.j
 import type { JobView } from "../../../shared/job-view.js";
 import type { JobService } from "../../jobs/job-service.js";
 import type { Widget } from "../../widget.js";
+import { viewLogLine } from "../notifications.js";
 import { defineTool } from "../tool-registry.js";
 import { fromOutcome, success } from "../tool-results.js";
 
@@ -33,9 +34,14 @@ export function waitForJobTool({ jobs }: { jobs: JobService; widget: Widget }) {
     output: WaitForJobOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     meta: {},
-    async run(args, { caller, signal, progress }) {
+    async run(args, { caller, signal, progress, log }) {
       let sent = -1;
+      let status: JobView["status"] | undefined;
       const onView = (view: JobView) => {
+        // a line when the job starts and when it ends, heard while waiting (the first view is where it stands)
+        const line = status !== undefined && view.status !== status ? viewLogLine(view) : undefined;
+        if (line) log?.(line.level, line.text);
+        status = view.status;
         // Progress must strictly increase and name its stage: a view before the first stage, or a new
         // stage at the same percentage, waits for the next step.
         if (view.percentage <= sent || view.stage === null) return;
