@@ -95,6 +95,9 @@ export const StartBulkOutput = z.object({
   status: JobStatusSchema,
   stages: z.array(StageSchema),
   resultUri: z.string(),
+  /** Set when the start is seen again finished: the result of a task (2026-07-28's Tasks extension). */
+  summary: z.optional(z.nullable(z.string())),
+  resultCount: z.optional(z.nullable(z.number())),
 });
 export type StartBulkResult = z.infer<typeof StartBulkOutput>;
 
