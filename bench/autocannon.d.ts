@@ -16,6 +16,8 @@ declare module "autocannon" {
     sampleInt?: number;
     timeout?: number;
     verifyBody?: (body: string) => boolean;
+    /** The requests to send in turn; `setupRequest` may rewrite each one before it goes. */
+    requests?: { setupRequest?: (request: { body?: string }) => { body?: string } }[];
   };
   type Histogram = { average: number; p50: number; p99: number; max: number; total: number };
   export type Result = {

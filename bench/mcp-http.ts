@@ -38,7 +38,8 @@ export function parseRpcBody(body: string): z.infer<typeof RpcResponse> {
   const trimmed = body.trimStart();
   if (trimmed.startsWith("{")) return RpcResponse.parse(JSON.parse(trimmed));
   for (const line of body.split("\n")) {
-    if (!line.startsWith("data:")) continue;
+    // a session's stream opens with an empty priming event, the id a client resumes from
+    if (!line.startsWith("data:") || line.slice(5).trim() === "") continue;
     const message = RpcResponse.safeParse(JSON.parse(line.slice(5)));
     if (message.success && (message.data.result || message.data.error)) return message.data;
   }

@@ -8,8 +8,10 @@ import { printTable, type BenchOptions, type BenchRow } from "./table.js";
 import { benchReducer } from "./reducer.js";
 import { benchWidget } from "./widget.js";
 import { benchServer } from "./server.js";
+import { benchEras } from "./eras.js";
 import { benchJobs } from "./jobs.js";
 import { benchDelivery } from "./delivery.js";
+import { benchTaskFreshness } from "./task-freshness.js";
 import { benchScale } from "./scale.js";
 import { benchInstances } from "./instances.js";
 import { benchInput } from "./input.js";
@@ -20,8 +22,10 @@ const sections: [string, (o: BenchOptions) => Promise<BenchRow[]>][] = [
   ["reducer", benchReducer],
   ["widget", benchWidget],
   ["server", benchServer],
+  ["eras", benchEras],
   ["jobs", benchJobs],
   ["delivery", benchDelivery],
+  ["tasks", benchTaskFreshness],
   ["scale", benchScale],
   ["instances", benchInstances],
   ["uploads", benchUploads],

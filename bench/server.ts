@@ -4,14 +4,13 @@
  * in this process and each server in a child process: ours (server/app.ts) against the SDK's own
  * stateless Express pattern (a new McpServer per request) and against a bare Hono route (ceiling).
  */
-import autocannon from "autocannon";
 import { GetJobEventsOutput, StartBulkOutput, SuggestGiftsOutput, TOOL } from "../shared/tools.js";
 import { startTarget, type Target } from "./children.js";
+import { load, type Load } from "./load.js";
 import { MCP_HEADERS, callTool, toolCallBody } from "./mcp-http.js";
 import { BENCH_JOB, SUGGEST_ARGS } from "./requests.js";
-import { percentile, row, type BenchOptions, type BenchRow } from "./table.js";
+import { row, type BenchOptions, type BenchRow } from "./table.js";
 
-type Load = { rps: number; p50: number; p99: number; ok: number; bad: number };
 type Call = { tool: string; args: (jobId: string) => Record<string, unknown>; check: (body: string) => boolean };
 
 const CALLS: Call[] = [
@@ -44,36 +43,6 @@ async function checkAnswers(t: Target, jobId: string): Promise<void> {
     throw new Error(`${t.name}: wrong events`);
 }
 
-/** One autocannon run; every answer's body is checked, latencies kept at full resolution. */
-async function load(
-  url: URL,
-  body: string,
-  check: (b: string) => boolean,
-  seconds: number,
-  connections: number,
-): Promise<Load> {
-  const latencies: number[] = [];
-  const instance = autocannon({
-    url: url.href,
-    method: "POST",
-    headers: { ...MCP_HEADERS },
-    body,
-    connections,
-    duration: seconds,
-    sampleInt: 100,
-    timeout: 10,
-    verifyBody: check,
-  });
-  instance.on("response", (_client: unknown, status: number, _bytes: number, ms: number) => {
-    if (status >= 200 && status < 300) latencies.push(ms);
-  });
-  const result = await instance;
-  latencies.sort((a, b) => a - b);
-  const bad = result.non2xx + result.mismatches + result.errors + result.timeouts;
-  const ok = latencies.length - result.mismatches;
-  return { rps: ok / result.duration, p50: percentile(latencies, 50), p99: percentile(latencies, 99), ok, bad };
-}
-
 /** Rows: req/s, p99, p50, req/s against the ceiling and bad answers, for each of the two tools. */
 export async function benchServer({ quick, smoke }: BenchOptions): Promise<BenchRow[]> {
   const seconds = smoke ? 0.3 : quick ? 2 : 6;
@@ -89,8 +58,9 @@ export async function benchServer({ quick, smoke }: BenchOptions): Promise<Bench
       const measured = new Map<Target, Load>();
       for (const [i, t] of targets.entries()) {
         const body = toolCallBody(call.tool, call.args(jobs[i]));
-        await load(t.url, body, call.check, warmup, connections);
-        const l = await load(t.url, body, call.check, seconds, connections);
+        const run = { url: t.url, headers: { ...MCP_HEADERS }, body, check: call.check, connections };
+        await load({ ...run, seconds: warmup });
+        const l = await load({ ...run, seconds });
         if (l.ok === 0 || l.bad > l.ok / 100)
           throw new Error(`${t.name} ${call.tool}: ${l.bad} bad answers of ${l.ok + l.bad}`);
         measured.set(t, l);
