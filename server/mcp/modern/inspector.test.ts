@@ -15,7 +15,7 @@ import { fileURLToPath } from "node:url";
 import { promisify } from "node:util";
 import { CallToolResultSchema, ListToolsResultSchema } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod/v4";
-import { TOOL } from "../../../shared/tools.js";
+import { StartBulkOutput, TOOL } from "../../../shared/tools.js";
 import { MODERN } from "../../../test-kit/modern-client.js";
 import { callTool, connectClient, startTestServer, type TestServer } from "../../test-support.js";
 
@@ -211,5 +211,32 @@ describe("the MCP Inspector CLI", () => {
     expect(posts.map((s) => s.rpcMethod)).toEqual(expect.arrayContaining(["tools/list", "tools/call"]));
     for (const post of posts) expect(post.envelopeVersion).toBeUndefined();
     for (const post of posts) expect(post.versionHeader).not.toBe(MODERN);
+  }, 120_000);
+
+  it("pinned to 2026-07-28, runs the bulk analysis as a task to a result that keeps to the tool's output schema", async () => {
+    proxy.seen.length = 0;
+    const employees = [
+      { name: "Ana", department: "Design", interests: ["tea", "yoga"] },
+      { name: "Min-jun", department: "Sales", interests: ["hiking"] },
+    ];
+    // the Inspector declares the Tasks extension, follows the task with tasks/get and checks the
+    // final result against the advertised output schema before it prints it
+    const result = CallToolResultSchema.parse(
+      await inspect("modern", [
+        "--method",
+        "tools/call",
+        "--tool-name",
+        TOOL.startBulk,
+        "--tool-args-json",
+        JSON.stringify({ employees, occasion: "holiday", budgetPerPerson: 40 }),
+      ]),
+    );
+    expect(result.isError).toBeFalsy();
+    const structured = StartBulkOutput.parse(result.structuredContent);
+    expect(structured).toMatchObject({ status: "completed", resultCount: 2 });
+    expect(result.content).toContainEqual(
+      expect.objectContaining({ type: "resource_link", uri: structured.resultUri }),
+    );
+    expect(proxy.seen.map((s) => s.rpcMethod)).toContain("tasks/get");
   }, 120_000);
 });
