@@ -118,4 +118,38 @@ describe("createJobLog", () => {
     expect(events.map((e) => e.seq)).toEqual([1, 2, 3, 4, 5, 6]);
     expect(events.map((e) => e.type).slice(-1)).toEqual(["job.canceled"]);
   });
+
+  it("checks an append again when another writer moves the log on between its reading and its write", async () => {
+    const store = createMemoryStore();
+    const worker = setup(store);
+    await worker.log.create(newJob("j"), created);
+    await worker.log.append("j", owner, [started, progress(5)]);
+    // another instance, with no fold of the job: the worker appends just after it read the log
+    let raced = false;
+    const racing: JobStore = {
+      ...store,
+      async getJob(jobId) {
+        const job = await store.getJob(jobId);
+        if (!raced) {
+          raced = true;
+          await worker.log.append("j", owner, [progress(10)]);
+        }
+        return job;
+      },
+    };
+    const web = setup(racing);
+    const canceled = await web.log.append("j", owner, [
+      { type: "job.canceled", payload: { reason: "Canceled on request." } },
+    ]);
+    expect(raced).toBe(true);
+    expect(canceled).toMatchObject({ ok: true, fold: { status: "canceled", lastSeq: 5 } });
+    const events = await store.readEvents("j", 0, 10);
+    expect(events.map((e) => e.type)).toEqual([
+      "job.created",
+      "job.started",
+      "job.progress",
+      "job.progress",
+      "job.canceled",
+    ]);
+  });
 });

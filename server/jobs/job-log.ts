@@ -12,6 +12,9 @@ import { checkTransition, type EventDraft } from "./state-machine.js";
 import { foldOf, StoreConflictError, type CreateQuota, type JobStore, type NewJob, type ResultHead } from "./store.js";
 
 /** What every appended event is published with, for notification fan-out. */
+/** Attempts at an append that keeps meeting other processes' appends, before it gives up. */
+const MAX_CONFLICT_TRIES = 5;
+
 export type JobEventNotice = { event: JobEvent; owner: Caller; fold: JobFold };
 
 type Appended = { ok: true; fold: JobFold } | { ok: false; fold: JobFold; reason: string };
@@ -108,14 +111,15 @@ export function createJobLog({ store, now, publish, wake }: JobLogOptions): JobL
         return { ok: true, fold };
       };
       return serialize(jobId, async () => {
-        const cached = folds.has(jobId);
-        try {
-          return await attempt();
-        } catch (error) {
-          // another process appended since the cached fold (a cancel on another instance, while
-          // this one runs the job): the drafts are checked again against the log as it now is
-          if (!(cached && error instanceof StoreConflictError)) throw error;
-          return attempt();
+        // another process appended between this one's reading of the log and its write (a cancel
+        // on another instance while this one runs the job, or the worker's progress while another
+        // instance cancels): the drafts are checked again against the log as it now is
+        for (let tries = 1; ; tries++) {
+          try {
+            return await attempt();
+          } catch (error) {
+            if (!(error instanceof StoreConflictError) || tries === MAX_CONFLICT_TRIES) throw error;
+          }
         }
       });
     },
