@@ -70,7 +70,7 @@ export async function benchEras(options: BenchOptions): Promise<BenchRow[]> {
     const modes: Mode[] = [
       { name: "legacy stateless", framed: legacyRequest("tools/call", CALL) },
       { name: "legacy session", framed: session.frame("tools/call", CALL) },
-      { name: "2026-07-28", framed: await modernRequest("tools/call", CALL) },
+      { name: "2026-07-28", framed: modernRequest("tools/call", CALL) },
     ];
     const measured = await measure(t, modes, options).finally(() => session.close());
     return eraRows(modes.map((m, i) => [m.name, measured[i]]));

@@ -45,21 +45,36 @@ function standardHeaders(method: string, params: Record<string, unknown> = {}): 
 
 let nextId = 1;
 
-/** POSTs one framed request; `headers` override (or, set to "", drop) the standard ones. */
+type Framing = Envelope & { headers?: Record<string, string> };
+
+/**
+ * One request as 2026-07-28 frames it: the body with its envelope and the headers; `headers`
+ * override (or, set to "", drop) the standard ones.
+ */
+export function frameModern(
+  method: string,
+  params: Record<string, unknown> = {},
+  { headers = {}, ...framing }: Framing = {},
+): { headers: Record<string, string>; body: string } {
+  const body = { jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: envelope(framing) } };
+  const all: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+    ...standardHeaders(method, params),
+    ...headers,
+  };
+  for (const [key, value] of Object.entries(all)) if (value === "") delete all[key];
+  return { headers: all, body: JSON.stringify(body) };
+}
+
+/** POSTs one framed request. */
 export async function postModern(
   mcpUrl: URL,
   method: string,
   params: Record<string, unknown> = {},
-  { headers = {}, ...framing }: Envelope & { headers?: Record<string, string> } = {},
+  framing: Framing = {},
 ): Promise<Response> {
-  const body = { jsonrpc: "2.0", id: nextId++, method, params: { ...params, _meta: envelope(framing) } };
-  const all = { ...standardHeaders(method, params), ...headers };
-  for (const [key, value] of Object.entries(all)) if (value === "") delete all[key];
-  return fetch(mcpUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...all },
-    body: JSON.stringify(body),
-  });
+  return fetch(mcpUrl, { method: "POST", ...frameModern(method, params, framing) });
 }
 
 type JsonRpcReply = {
@@ -86,7 +101,7 @@ export async function requestModern(
   mcpUrl: URL,
   method: string,
   params: Record<string, unknown> = {},
-  options: Envelope & { headers?: Record<string, string> } = {},
+  options: Framing = {},
 ): Promise<JsonRpcReply & { status: number }> {
   const response = await postModern(mcpUrl, method, params, options);
   return { status: response.status, ...(await replyOf(response)) };
