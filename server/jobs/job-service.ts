@@ -40,7 +40,14 @@ import { createRelay } from "./relay.js";
 import { stagePlan } from "./runner/stages.js";
 import { jobTexts, type Locale } from "./runner/texts.js";
 import { planStart } from "./start-plan.js";
-import { QuotaExceededError, StorageFullError, StoreUnavailableError, inputBytes, type JobStore } from "./store.js";
+import {
+  QuotaExceededError,
+  StorageFullError,
+  StoreUnavailableError,
+  foldOf,
+  inputBytes,
+  type JobStore,
+} from "./store.js";
 import type { JobFold } from "../../shared/job-reducer.js";
 import { createWaiters } from "./waiters.js";
 
@@ -61,6 +68,12 @@ export type JobService = {
   openResult: OpenResult;
   /** The access gate's answer alone: `unknown_job` unless `caller` may read the job. */
   checkAccess(jobId: string, caller: Caller): Promise<Outcome<null>>;
+  /**
+   * The access gate's answer, and from now on the events other processes append to the job reach
+   * this one's listeners too (as for jobs created here): for a stream that follows a job started
+   * on another instance.
+   */
+  follow(jobId: string, caller: Caller): Promise<Outcome<null>>;
   cancel(args: z.infer<typeof CancelJobInput>, caller: Caller): Promise<Outcome<z.infer<typeof CancelJobOutput>>>;
   /** Waits until the job ends or time is up, calling `onView` whenever the view changes. */
   waitFor(
@@ -354,6 +367,13 @@ export function createJobService({
       } finally {
         clearTimeout(timer);
       }
+    },
+
+    async follow(jobId, caller) {
+      const job = await gate(jobId, caller);
+      if (!job.ok) return job;
+      if (!isFinished(job.value.status)) relay.follow(job.value.owner, await foldOf(store, job.value));
+      return ok(null);
     },
 
     onEvent(listener, { appendedHere = false } = {}) {

@@ -1,5 +1,6 @@
 /**
- * Every event of the jobs created here reaches this instance's listeners once and in order,
+ * Every event of the jobs created here, and of those followed from here (a listen stream for a job
+ * started elsewhere), reaches this instance's listeners once and in order,
  * whichever process appended it: events this process appends pass straight through; when the
  * store says another process appended to a followed job (a BullMQ worker), the missing events
  * are read back from the store and published. A job is followed until its terminal event.
@@ -17,7 +18,7 @@ const FORGET_MS = 30_000;
 export type Relay = {
   /** Publishes an event this process appended, unless it was already published. */
   offer(notice: JobEventNotice): void;
-  /** Follows a job created here, from its fold just after creation. */
+  /** Follows a job from `fold` (just after its creation here, or as read from the store), unless followed already. */
   follow(owner: Caller, fold: JobFold): void;
   /** Another process may have appended to `jobId`: publishes what this one has not. */
   wake(jobId: string): void;
@@ -72,7 +73,7 @@ export function createRelay(
   return {
     offer: pass,
     follow(owner, fold) {
-      followed.set(fold.jobId, { owner, fold, reading: false, again: false });
+      if (!followed.has(fold.jobId)) followed.set(fold.jobId, { owner, fold, reading: false, again: false });
     },
     wake: readBack,
   };

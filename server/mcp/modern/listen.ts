@@ -59,10 +59,13 @@ export function createListen({
   const ttlMs = jobs.limits.retentionMs;
   const open = new Set<(graceful: boolean) => void>();
 
-  /** The job ids among `ids` that `caller` may see (a store error honours none of them). */
+  /**
+   * The job ids among `ids` that `caller` may see (a store error honours none of them), followed
+   * from here on: their events reach this instance wherever they are appended.
+   */
   async function readable(ids: string[], caller: Caller): Promise<string[]> {
     const unique = [...new Set(ids)].slice(0, 100);
-    const checks = await Promise.all(unique.map((id) => jobs.checkAccess(id, caller).catch(() => ({ ok: false }))));
+    const checks = await Promise.all(unique.map((id) => jobs.follow(id, caller).catch(() => ({ ok: false }))));
     return unique.filter((_, i) => checks[i]!.ok);
   }
 
