@@ -99,3 +99,79 @@ describe("the harness session against the real server", () => {
     expect(reply?.toolError).toBe(true);
   });
 });
+
+describe("the harness session in 2026-07-28", () => {
+  let modern: HarnessSession;
+  let modernStore: HarnessStore;
+  beforeAll(async () => {
+    modernStore = createHarnessStore();
+    modernStore.getState().setProtocol("2026-07-28");
+    modern = createHarnessSession(modernStore, server.mcpUrl);
+    await modern.connect();
+  });
+  afterAll(() => modern?.close());
+  const entries = () => modernStore.getState().log.entries;
+
+  it("connects with server/discover, no session, every request carrying the envelope and the standard headers", () => {
+    expect(modernStore.getState().connection).toMatchObject({
+      status: "ready",
+      protocol: "2026-07-28",
+      sessionId: null,
+    });
+    const requests = entries().filter((e) => e.kind === "request");
+    expect(requests[0]).toMatchObject({ method: "server/discover" });
+    expect(requests.map((e) => e.method)).not.toContain("initialize");
+    for (const request of requests) {
+      expect(request.message).toMatchObject({
+        params: {
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": { name: "giftgenius-harness" },
+          },
+        },
+      });
+      expect(request.headers).toMatchObject({ "mcp-protocol-version": "2026-07-28", "mcp-method": request.method });
+    }
+  });
+
+  it("follows the job it started on a listen stream, acknowledged first, and the widget's calls reach the server", async () => {
+    await modern.runTool(TOOL.startBulk, { occasion: "farewell", budgetPerPerson: 60, csv: SAMPLE });
+    const { jobId, resultUri } = StartBulkOutput.parse(modernStore.getState().mount!.toolOutput);
+    const start = entries().find((e) => e.kind === "request" && e.tool === TOOL.startBulk);
+    expect(start?.headers).toEqual({
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": TOOL.startBulk,
+    });
+    const listen = entries().find((e) => e.method === "subscriptions/listen");
+    expect(listen?.message).toMatchObject({ params: { notifications: { resourceSubscriptions: [resultUri] } } });
+
+    for (let afterSeq = 0, done = false; !done;) {
+      const reply = await modern.widgetCallTool(TOOL.getJobEvents, { jobId, afterSeq, waitMs: 2000 });
+      const page = GetJobEventsOutput.parse(reply.structuredContent);
+      afterSeq = page.nextSeq;
+      done = page.done;
+    }
+    await vi.waitFor(() => expect(entries().some((e) => e.method === "notifications/resources/updated")).toBe(true));
+    const onStream = entries().filter((e) => e.dir === "in" && e.kind === "notification");
+    expect(onStream[0]).toMatchObject({
+      method: "notifications/subscriptions/acknowledged",
+      message: { params: { notifications: { resourceSubscriptions: [resultUri] } } },
+    });
+    // no session, so no GET stream: job events come only as the widget's get_job_events replies
+    expect(entries().some((e) => e.method.startsWith("notifications/job/"))).toBe(false);
+  });
+
+  it("switches back to 2025-11-25 and on again, each time in the chosen revision", async () => {
+    await modern.setProtocol("2025-11-25");
+    expect(modernStore.getState().connection).toMatchObject({ status: "ready", protocol: "2025-11-25" });
+    expect(modernStore.getState().connection).not.toMatchObject({ sessionId: null });
+    expect(entries().findLast((e) => e.kind === "request" && e.method === "initialize")).toBeDefined();
+    await modern.setProtocol("2026-07-28");
+    expect(modernStore.getState().connection).toMatchObject({
+      status: "ready",
+      protocol: "2026-07-28",
+      sessionId: null,
+    });
+  });
+});

@@ -1,21 +1,21 @@
 /**
- * The host side of one harness session: an MCP client (official SDK, Streamable HTTP, every
- * message tapped into the log), the form actions that call a tool and mount the widget for its
- * result, and the widget's own callTool path, with the fault switches applied.
+ * The host side of one harness session: an MCP connection in the chosen protocol revision
+ * (`mcp/connection.ts`: official v2 client, Streamable HTTP, every message and its request's
+ * standard headers tapped into the log), the form actions that call a tool and mount the widget
+ * for its result, and the widget's own callTool path, with the fault switches applied.
  */
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import type { Resource, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Resource, Tool } from "@modelcontextprotocol/client";
 import { handOverFile, type HostFile } from "./mcp/dev-files.js";
-import { LoggingTransport } from "./mcp/logging-transport.js";
-import { offThreadBodyFetch } from "./mcp/off-thread-body.js";
+import { openConnection, type McpConnection, type Protocol } from "./mcp/connection.js";
 import { listAllResources, readWidget, widgetUriFor } from "./mcp/widget-resource.js";
 import { createFaultyCaller, type CallTool, type WidgetToolResult } from "./faults/faulty-call.js";
 import type { HarnessStore } from "./store.js";
 
 export type HarnessSession = {
-  /** Connects (or reconnects) and loads the tool and resource lists. */
+  /** Connects (or reconnects) in the store's protocol revision and loads the tool and resource lists. */
   connect(): Promise<void>;
+  /** Chooses another protocol revision and reconnects in it; a mounted widget goes on over the new connection. */
+  setProtocol(protocol: Protocol): Promise<void>;
   /** Calls a tool as the model would (with `meta` as the request's `_meta`), then shows its result in a fresh widget. */
   runTool(name: string, args: Record<string, unknown>, meta?: Record<string, unknown>): Promise<void>;
   /** What the widget's `window.openai.callTool` reaches. */
@@ -48,49 +48,54 @@ function errorText(result: WidgetToolResult): string {
 }
 
 export function createHarnessSession(store: HarnessStore, endpoint: URL): HarnessSession {
-  let client: Client | null = null;
-  let http: StreamableHTTPClientTransport | null = null;
+  let connection: McpConnection | null = null;
   let tools: Tool[] = [];
   let resources: Resource[] = [];
   const s = () => store.getState();
 
   const call = async (name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) => {
-    if (!client) throw new Error("The harness is not connected to the server");
-    return toWidgetResult(await client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) }));
+    if (!connection) throw new Error("The harness is not connected to the server");
+    const result = await connection.client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) });
+    return toWidgetResult(result);
   };
 
+  async function disconnect() {
+    const c = connection;
+    connection = null;
+    await c?.close();
+  }
+
   async function connect() {
-    await client?.close().catch(() => undefined);
+    await disconnect().catch(() => undefined);
     s().setConnection({ status: "connecting" });
-    // A tool call with an uploaded CSV of megabytes must not hold the page while it is sent.
-    const wire = new StreamableHTTPClientTransport(endpoint, { fetch: offThreadBodyFetch() });
-    const transport = new LoggingTransport(wire, {
-      message: (direction, message) => s().logMessage(direction, message),
-      error: (error) => s().logNote("transport/error", { message: error.message }),
-    });
-    const next = new Client({ name: "giftgenius-harness", version: "0.1.0" });
-    next.onclose = () => {
-      if (client === next) s().setConnection({ status: "error", error: "The connection closed" });
-    };
+    let next: McpConnection | null = null;
     try {
-      await next.connect(transport);
-      client = next;
-      http = wire;
+      next = await openConnection(endpoint, s().protocol, {
+        message: (direction, message) => s().logMessage(direction, message),
+        headers: (id, headers) => s().logHeaders(id, headers),
+        note: (method, detail) => s().logNote(method, detail),
+        lost: () => {
+          if (connection === next) s().setConnection({ status: "error", error: "The connection closed" });
+        },
+      });
+      const { client } = next;
       tools = [];
       for (let cursor: string | undefined, first = true; first || cursor; first = false) {
-        const page = await next.listTools(cursor ? { cursor } : undefined);
+        const page = await client.listTools(cursor ? { cursor } : undefined);
         tools.push(...page.tools);
         cursor = page.nextCursor;
       }
-      resources = await listAllResources(next);
-      if (next.getServerCapabilities()?.logging) await next.setLoggingLevel("info").catch(() => undefined);
-      const info = next.getServerVersion();
+      resources = await listAllResources(client);
+      connection = next;
+      const info = client.getServerVersion();
       s().setConnection({
         status: "ready",
-        sessionId: transport.sessionId ?? null,
+        protocol: client.getNegotiatedProtocolVersion() ?? s().protocol,
+        sessionId: next.sessionId,
         server: info ? `${info.name} ${info.version}` : "MCP server",
       });
     } catch (error) {
+      await next?.close().catch(() => undefined);
       s().setConnection({ status: "error", error: messageOf(error) });
     }
   }
@@ -105,7 +110,7 @@ export function createHarnessSession(store: HarnessStore, endpoint: URL): Harnes
       const result = await call(name, args, Object.keys(all).length > 0 ? all : undefined);
       const uri = widgetUriFor(name, tools, resources);
       if (!uri) throw new Error("The server lists no ui:// widget resource for this tool");
-      const widget = await readWidget(client!, uri);
+      const widget = await readWidget(connection!.client, uri);
       s().mountWidget({
         toolName: name,
         toolInput: args,
@@ -117,7 +122,7 @@ export function createHarnessSession(store: HarnessStore, endpoint: URL): Harnes
         html: widget.html,
       });
       if (result.isError) s().setProblem(errorText(result));
-      await subscribeToResult(result);
+      await watchResult(result);
     } catch (error) {
       s().setProblem(messageOf(error));
     } finally {
@@ -125,11 +130,14 @@ export function createHarnessSession(store: HarnessStore, endpoint: URL): Harnes
     }
   }
 
-  // A host that keeps the result on screen would subscribe to it; the log then shows resources/updated.
-  async function subscribeToResult(result: WidgetToolResult) {
+  // A host that keeps the result on screen asks for its changes (resources/subscribe, or a listen
+  // stream in 2026-07-28); the log then shows resources/updated.
+  async function watchResult(result: WidgetToolResult) {
     const uri = result.structuredContent?.resultUri;
-    if (!client || typeof uri !== "string" || !client.getServerCapabilities()?.resources?.subscribe) return;
-    await client.subscribeResource({ uri }).catch(() => undefined);
+    if (!connection || typeof uri !== "string") return;
+    await connection
+      .watch(uri)
+      .catch((error: unknown) => s().logNote("watch/failed", { uri, error: messageOf(error) }));
   }
 
   const widgetCallTool = createFaultyCaller({
@@ -148,14 +156,12 @@ export function createHarnessSession(store: HarnessStore, endpoint: URL): Harnes
       s().logNote("dev/files", { name: file.name, size: file.size, ...handed });
       return handed;
     },
-    // Ends the MCP session on the server too (DELETE), rather than leaving it to idle out.
-    close: async () => {
-      const c = client;
-      const h = http;
-      client = null;
-      http = null;
-      await h?.terminateSession().catch(() => undefined);
-      await c?.close();
+    async setProtocol(protocol) {
+      if (protocol === s().protocol && connection) return;
+      s().setProtocol(protocol);
+      await connect();
     },
+    // Ends the MCP session on the server too (DELETE), rather than leaving it to idle out.
+    close: disconnect,
   };
 }

@@ -1,18 +1,29 @@
 /**
- * The harness's state in one zustand store: the connection, the JSON-RPC log, the host globals,
+ * The harness's state in one zustand store: the connection and its protocol revision, the
+ * JSON-RPC log, the host globals,
  * the mounted widget (the tool call it shows) and its widgetState, and the fault switches.
  * Actions only set state; talking to the server is the session's job (session.ts).
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
 import { useStore } from "zustand";
-import { appendHostNote, appendMessage, clearEntries, createRpcLog, type Peer, type RpcLog } from "./log/rpc-log.js";
+import {
+  appendHostNote,
+  appendMessage,
+  attachHeaders,
+  clearEntries,
+  createRpcLog,
+  type Peer,
+  type RpcLog,
+} from "./log/rpc-log.js";
+import { PROTOCOLS, type Protocol } from "./mcp/connection.js";
+import type { RequestId } from "./mcp/wire-headers.js";
 import { NO_FAULTS, type FaultConfig } from "./faults/faults.js";
 import type { DisplayMode, Theme } from "../host-globals.js";
 import { maxHeightFor } from "./bridge/globals.js";
 
 type Connection =
   | { status: "connecting" }
-  | { status: "ready"; sessionId: string | null; server: string }
+  | { status: "ready"; sessionId: string | null; server: string; protocol: string }
   | { status: "error"; error: string };
 
 /** Which host the harness plays: ChatGPT (`window.openai`) or a standard MCP Apps host (`AppBridge`). */
@@ -36,6 +47,8 @@ export type Mount = {
 
 export type HarnessState = {
   connection: Connection;
+  /** The protocol revision the harness connects in. */
+  protocol: Protocol;
   log: RpcLog;
   hostKind: HostKind;
   theme: Theme;
@@ -57,8 +70,12 @@ export type HarnessState = {
 export type HarnessActions = {
   logMessage(direction: "out" | "in", message: unknown, peer?: Peer): void;
   logNote(method: string, detail: unknown): void;
+  /** Notes the standard headers the request `id` to the server went out with. */
+  logHeaders(id: RequestId, headers: Record<string, string>): void;
   clearLog(): void;
   setConnection(connection: Connection): void;
+  /** Chooses the protocol revision; the session reconnects in it. */
+  setProtocol(protocol: Protocol): void;
   /** Switches the kind of host; the widget is mounted afresh in it. */
   setHostKind(kind: HostKind): void;
   setTheme(theme: Theme): void;
@@ -94,6 +111,7 @@ export function frameHeight(s: Pick<HarnessState, "displayMode" | "intrinsicHeig
 export function createHarnessStore(now: () => number = Date.now): HarnessStore {
   return createStore<HarnessState & HarnessActions>()((set) => ({
     connection: { status: "connecting" },
+    protocol: PROTOCOLS[0],
     log: createRpcLog(),
     hostKind: "openai",
     theme: "light",
@@ -109,8 +127,10 @@ export function createHarnessStore(now: () => number = Date.now): HarnessStore {
     logMessage: (direction, message, peer) =>
       set((s) => ({ log: appendMessage(s.log, direction, message, now(), peer) })),
     logNote: (method, detail) => set((s) => ({ log: appendHostNote(s.log, method, detail, now()) })),
+    logHeaders: (id, headers) => set((s) => ({ log: attachHeaders(s.log, id, headers) })),
     clearLog: () => set((s) => ({ log: clearEntries(s.log) })),
     setConnection: (connection) => set({ connection }),
+    setProtocol: (protocol) => set({ protocol }),
     setHostKind: (hostKind) =>
       set((s) => ({
         hostKind,

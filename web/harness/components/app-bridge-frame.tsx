@@ -1,7 +1,7 @@
 /**
  * The widget as a standard MCP Apps host shows it: the widget HTML alone in a sandboxed iframe
  * (`allow-scripts`, no same-origin), connected through the official `AppBridge` of
- * @modelcontextprotocol/ext-apps. The bridge answers `ui/initialize` with the host context, sends
+ * @modelcontextprotocol/ext-apps 2 (on the v2 SDK; the view's wire is the same as 1.x's). The bridge answers `ui/initialize` with the host context, sends
  * the tool input and result once the widget is initialized, forwards its `tools/call` to the
  * server (with the harness's faults), takes its size reports and display-mode requests, and saves
  * the files it hands over with `ui/download-file` (the host lists `downloadFile`). Every `ui/*`
@@ -9,7 +9,7 @@
  */
 import { useEffect, useLayoutEffect, useRef } from "react";
 import { AppBridge, PostMessageTransport, type McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import type { DisplayMode, Theme } from "../../host-globals.js";
 import { openLink, saveDownloadItem } from "../bridge/save-file.js";
 import { LoggingTransport } from "../mcp/logging-transport.js";

@@ -52,4 +52,41 @@ describe("LogPane", () => {
     expect(pre.querySelector("img")).toBeNull();
     expect(within(first).getByRole("button").getAttribute("aria-expanded")).toBe("true");
   });
+
+  it("shows a request's standard headers and its _meta envelope above the message", async () => {
+    const store = createHarnessStore(() => 1_000);
+    const s = store.getState();
+    s.logMessage("out", {
+      jsonrpc: "2.0",
+      id: 4,
+      method: "tools/call",
+      params: {
+        name: "suggest_gifts",
+        _meta: {
+          "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+          "io.modelcontextprotocol/clientInfo": { name: "giftgenius-harness", version: "0.1.0" },
+          "openai/locale": "en-US",
+        },
+      },
+    });
+    s.logHeaders(4, { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "suggest_gifts" });
+    render(<LogPane store={store} />);
+    const row = rows()[0];
+    await userEvent.click(within(row).getByRole("button"));
+    const headers = within(row).getByLabelText("Headers");
+    expect(headers.textContent).toContain("MCP-Protocol-Version2026-07-28");
+    expect(headers.textContent).toContain("Mcp-Namesuggest_gifts");
+    const envelope = within(row).getByLabelText("_meta envelope");
+    expect(envelope.textContent).toContain("protocolVersion2026-07-28");
+    expect(envelope.textContent).toContain('clientInfo{"name":"giftgenius-harness","version":"0.1.0"}');
+    expect(envelope.textContent).not.toContain("openai/locale");
+  });
+
+  it("shows neither for a 2025-11-25 notification", async () => {
+    render(<LogPane store={withEntries()} />);
+    const note = rows()[1];
+    await userEvent.click(within(note).getByRole("button"));
+    expect(within(note).queryByLabelText("Headers")).toBeNull();
+    expect(within(note).queryByLabelText("_meta envelope")).toBeNull();
+  });
 });

@@ -1,12 +1,61 @@
 /**
  * One log entry: time, direction, method (and tool), id, latency and a mark for protocol errors
- * and `isError` results. Clicking expands the raw message as pretty-printed text (bounded: a
- * request carrying a CSV of megabytes shows the CSV's start and its length).
+ * and `isError` results. Clicking expands it: the standard headers its HTTP request carried and
+ * the protocol's own `_meta` keys (the 2026-07-28 envelope) first, then the raw message as
+ * pretty-printed text (bounded: a request carrying a CSV of megabytes shows the CSV's start and
+ * its length).
  */
 import { memo, useState } from "react";
 import { clockTime } from "../log/clock.js";
+import { envelopeOf } from "../log/envelope.js";
 import { previewJson } from "../log/json-preview.js";
 import type { LogEntry } from "../log/rpc-log.js";
+
+/** Header names as the specification spells them. */
+const HEADER_NAMES: Record<string, string> = {
+  "mcp-protocol-version": "MCP-Protocol-Version",
+  "mcp-method": "Mcp-Method",
+  "mcp-name": "Mcp-Name",
+  "mcp-session-id": "Mcp-Session-Id",
+};
+/** Characters of one envelope value shown. */
+const VALUE_CHARS = 300;
+
+const short = (value: unknown) => {
+  const text = typeof value === "string" ? value : JSON.stringify(value);
+  return text.length > VALUE_CHARS ? `${text.slice(0, VALUE_CHARS)}…` : text;
+};
+
+/** Name/value lines under a caption; nothing when there are none. */
+function Fields({ caption, className, fields }: { caption: string; className: string; fields: [string, string][] }) {
+  if (fields.length === 0) return null;
+  return (
+    <div className={`log-fields ${className}`}>
+      <span className="log-fields-caption">{caption}</span>
+      <dl aria-label={caption}>
+        {fields.map(([name, value]) => (
+          <div key={name}>
+            <dt>{name}</dt>
+            <dd>{value}</dd>
+          </div>
+        ))}
+      </dl>
+    </div>
+  );
+}
+
+/** The expanded entry: headers, envelope, then the message. */
+function Details({ entry: e }: { entry: LogEntry }) {
+  const headers = Object.entries(e.headers ?? {}).map(([k, v]): [string, string] => [HEADER_NAMES[k] ?? k, v]);
+  const envelope = Object.entries(envelopeOf(e.message) ?? {}).map(([k, v]): [string, string] => [k, short(v)]);
+  return (
+    <>
+      <Fields caption="Headers" className="log-headers" fields={headers} />
+      <Fields caption="_meta envelope" className="log-envelope" fields={envelope} />
+      <pre className="json log-json">{previewJson(e.message)}</pre>
+    </>
+  );
+}
 
 const ARROW = { out: "→", in: "←", host: "◆" } as const;
 const DIR_TITLE = {
@@ -47,7 +96,7 @@ export const LogRow = memo(function LogRow({ entry: e }: { entry: LogEntry }) {
         {e.latencyMs !== null && <span className="log-latency">{e.latencyMs} ms</span>}
         {b && <span className={`pill ${b.cls}`}>{b.text}</span>}
       </button>
-      {open && <pre className="json log-json">{previewJson(e.message)}</pre>}
+      {open && <Details entry={e} />}
     </li>
   );
 });

@@ -1,6 +1,6 @@
 /**
- * The top bar: the harness's name, the MCP connection, the host globals the widget sees
- * (theme, display mode, locale) and "Reload widget".
+ * The top bar: the harness's name, the MCP connection, the protocol revision it speaks, the kind
+ * of host, the host globals the widget sees (theme, display mode, locale) and "Reload widget".
  */
 import type { HarnessSession } from "../session.js";
 import { useHarness, type HarnessStore } from "../store.js";
@@ -8,6 +8,9 @@ import { Segmented } from "./segmented.js";
 import { GiftIcon } from "./gift-icon.js";
 import type { DisplayMode, Theme } from "../../host-globals.js";
 import type { HostKind } from "../store.js";
+import { PROTOCOLS, type Protocol } from "../mcp/connection.js";
+
+const PROTOCOL_OPTIONS = PROTOCOLS.map((p) => ({ value: p, label: p }));
 
 const HOST_OPTIONS = [
   { value: "openai", label: "ChatGPT (window.openai)" },
@@ -29,6 +32,7 @@ const LOCALE_OPTIONS = [
 
 export function TopBar({ store, session }: { store: HarnessStore; session: HarnessSession }) {
   const connection = useHarness(store, (s) => s.connection);
+  const protocol = useHarness(store, (s) => s.protocol);
   const hostKind = useHarness(store, (s) => s.hostKind);
   const theme = useHarness(store, (s) => s.theme);
   const displayMode = useHarness(store, (s) => s.displayMode);
@@ -48,7 +52,8 @@ export function TopBar({ store, session }: { store: HarnessStore; session: Harne
         <span className="dot" aria-hidden="true" />
         {connection.status === "ready" && (
           <span title={connection.sessionId ?? undefined}>
-            {connection.server} · session {connection.sessionId ? connection.sessionId.slice(0, 8) : "stateless"}
+            {connection.server} · {connection.protocol} ·{" "}
+            {connection.sessionId ? `session ${connection.sessionId.slice(0, 8)}` : "stateless"}
           </span>
         )}
         {connection.status === "connecting" && <span>Connecting to /mcp…</span>}
@@ -62,6 +67,12 @@ export function TopBar({ store, session }: { store: HarnessStore; session: Harne
         )}
       </div>
       <div className="globals">
+        <Segmented<Protocol>
+          label="Protocol"
+          value={protocol}
+          options={PROTOCOL_OPTIONS}
+          onChange={(p) => void session.setProtocol(p)}
+        />
         <Segmented<HostKind> label="Host" value={hostKind} options={HOST_OPTIONS} onChange={a.setHostKind} />
         <Segmented<Theme> label="Theme" value={theme} options={THEME_OPTIONS} onChange={a.setTheme} />
         <Segmented<DisplayMode>

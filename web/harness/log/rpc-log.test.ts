@@ -1,6 +1,7 @@
 import {
   appendHostNote,
   appendMessage,
+  attachHeaders,
   clearEntries,
   createRpcLog,
   entryAt,
@@ -81,6 +82,21 @@ describe("rpc log", () => {
       ["server", "result", "tools/list", 20],
     ]);
     expect(log.pending).toEqual({});
+  });
+
+  it("notes on a request to the server the headers it went out with, by its id", () => {
+    const headers = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "x" };
+    let log = createRpcLog();
+    log = appendMessage(log, "out", call(1, "x"), 0);
+    log = appendMessage(log, "out", { jsonrpc: "2.0", id: "listen:0", method: "subscriptions/listen" }, 1);
+    log = appendMessage(log, "in", { jsonrpc: "2.0", id: 1, method: "ui/initialize" }, 2, "view");
+    log = attachHeaders(log, 1, headers);
+    log = attachHeaders(log, "listen:0", { "mcp-method": "subscriptions/listen" });
+    expect(log.entries.map((e) => e.headers)).toEqual([headers, { "mcp-method": "subscriptions/listen" }, null]);
+    // a request that was answered, or never sent from here, keeps the log as it is
+    log = appendMessage(log, "in", { jsonrpc: "2.0", id: 1, result: {} }, 3);
+    expect(attachHeaders(log, 1, {})).toBe(log);
+    expect(attachHeaders(log, 9, {})).toBe(log);
   });
 
   it("marks a reply to an unknown request with '?'", () => {

@@ -1,7 +1,8 @@
 /**
  * The JSON-RPC log as a pure value: every message in arrival order, each reply paired with its
- * request by `id` (so a reply shows the request's method and the latency), and host-side notes
- * (follow-ups, injected faults) interleaved where they happened. No React, no I/O.
+ * request by `id` (so a reply shows the request's method and the latency), a request to the server
+ * with the standard MCP headers its HTTP request carried, and host-side notes (follow-ups,
+ * injected faults) interleaved where they happened. No React, no I/O.
  */
 
 /** `out`: harness → peer; `in`: peer → harness; `host`: something the host itself did. */
@@ -29,6 +30,8 @@ export type LogEntry = {
   pair: number | null;
   /** A `tools/call` result with `isError: true`: a domain failure, not a protocol error. */
   toolError: boolean;
+  /** On a request to the server: the standard headers (`MCP-Protocol-Version`, `Mcp-Method`, …) it went out with. */
+  headers: Record<string, string> | null;
   /** The raw message (for host entries: what the host recorded). */
   message: unknown;
 };
@@ -68,7 +71,19 @@ export function appendMessage(
 ): RpcLog {
   const m = isRecord(message) ? message : {};
   const id = isId(m.id) ? m.id : null;
-  const base = { n: log.next, at, dir, peer, id, tool: null, latencyMs: null, pair: null, toolError: false, message };
+  const base = {
+    n: log.next,
+    at,
+    dir,
+    peer,
+    id,
+    tool: null,
+    latencyMs: null,
+    pair: null,
+    toolError: false,
+    headers: null,
+    message,
+  };
   if (typeof m.method === "string") {
     const tool =
       m.method === "tools/call" && isRecord(m.params) && typeof m.params.name === "string" ? m.params.name : null;
@@ -119,9 +134,20 @@ export function appendHostNote(log: RpcLog, method: string, detail: unknown, at:
     latencyMs: null,
     pair: null,
     toolError: false,
+    headers: null,
     message: detail,
   };
   return push(log, entry, log.pending);
+}
+
+/** Notes the headers the request `id` to the server went out with, while it waits for its reply. */
+export function attachHeaders(log: RpcLog, id: string | number, headers: Record<string, string>): RpcLog {
+  const req = log.pending[`server:out:${id}`];
+  const kept = req && entryAt(log, req.n);
+  if (!kept) return log;
+  const entries = log.entries.slice();
+  entries[kept.n - entries[0].n] = { ...kept, headers };
+  return { ...log, entries };
 }
 
 /** The entry numbered `n`, if it is still kept. */

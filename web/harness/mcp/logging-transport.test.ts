@@ -1,15 +1,19 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import {
+  Client,
+  InMemoryTransport,
+  type JSONRPCMessage,
+  type Transport,
+  type TransportSendOptions,
+} from "@modelcontextprotocol/client";
+import { McpServer } from "@modelcontextprotocol/server";
 import * as z from "zod";
 import { LoggingTransport } from "./logging-transport.js";
 
-/** A real SDK server and client over the SDK's in-memory pair, with the client side tapped. */
+/** A real SDK server and client (v2) over the SDK's in-memory pair, with the client side tapped. */
 async function connected() {
   const server = new McpServer({ name: "t", version: "1" }, { capabilities: { logging: {} } });
-  server.registerTool("echo", { inputSchema: { text: z.string() } }, async ({ text }, extra) => {
-    await extra.sendNotification({ method: "notifications/message", params: { level: "info", data: `echo ${text}` } });
+  server.registerTool("echo", { inputSchema: z.object({ text: z.string() }) }, async ({ text }, ctx) => {
+    await ctx.mcpReq.notify({ method: "notifications/message", params: { level: "info", data: `echo ${text}` } });
     return { content: [{ type: "text", text }] };
   });
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -58,5 +62,23 @@ describe("LoggingTransport", () => {
     };
     await server.close();
     expect(closed).toBe(true);
+  });
+
+  it("sends each message with the options the tap gives it, and says what the inner transport is", async () => {
+    const sent: [JSONRPCMessage, TransportSendOptions | undefined][] = [];
+    const inner: Transport = {
+      hasPerRequestStream: true,
+      start: async () => {},
+      close: async () => {},
+      send: async (message, options) => void sent.push([message, options]),
+    };
+    const tapped = new LoggingTransport(inner, {
+      message: () => {},
+      sendOptions: (message, options) => ("id" in message ? { ...options, headers: { mark: "1" } } : options),
+    });
+    await tapped.send({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+    await tapped.send({ jsonrpc: "2.0", method: "notifications/initialized" }, { relatedRequestId: 1 });
+    expect(sent.map(([, options]) => options)).toEqual([{ headers: { mark: "1" } }, { relatedRequestId: 1 }]);
+    expect(tapped.hasPerRequestStream).toBe(true);
   });
 });

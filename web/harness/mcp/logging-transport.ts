@@ -1,14 +1,16 @@
 /**
  * A Transport decorator that reports every JSON-RPC message crossing it, both ways, before the
  * client sees it or the wire gets it. Wrapped around the Streamable HTTP transport it also sees
- * what arrives on the session's standalone GET stream (job, log and resource notifications).
+ * what arrives on the session's standalone GET stream (job, log and resource notifications) and,
+ * in 2026-07-28, on a `subscriptions/listen` stream.
  */
-import type { Transport, TransportSendOptions } from "@modelcontextprotocol/sdk/shared/transport.js";
-import type { JSONRPCMessage, MessageExtraInfo } from "@modelcontextprotocol/sdk/types.js";
+import type { JSONRPCMessage, MessageExtraInfo, Transport, TransportSendOptions } from "@modelcontextprotocol/client";
 
 export type TransportTap = {
   message(direction: "out" | "in", message: JSONRPCMessage): void;
   error?(error: Error): void;
+  /** The options an outgoing message is sent with, given the caller's (the harness marks requests here). */
+  sendOptions?(message: JSONRPCMessage, options?: TransportSendOptions): TransportSendOptions | undefined;
 };
 
 /** Wraps `inner`; the SDK `Client` connects to this as to any transport. */
@@ -37,13 +39,18 @@ export class LoggingTransport implements Transport {
     return this.inner.sessionId;
   }
 
+  // One HTTP request per JSON-RPC request: in 2026-07-28 a call is cancelled by closing its stream.
+  get hasPerRequestStream(): boolean | undefined {
+    return this.inner.hasPerRequestStream;
+  }
+
   start(): Promise<void> {
     return this.inner.start();
   }
 
   send(message: JSONRPCMessage, options?: TransportSendOptions): Promise<void> {
     this.tap.message("out", message);
-    return this.inner.send(message, options);
+    return this.inner.send(message, this.tap.sendOptions ? this.tap.sendOptions(message, options) : options);
   }
 
   close(): Promise<void> {
@@ -52,5 +59,9 @@ export class LoggingTransport implements Transport {
 
   setProtocolVersion(version: string): void {
     this.inner.setProtocolVersion?.(version);
+  }
+
+  setSupportedProtocolVersions(versions: string[]): void {
+    this.inner.setSupportedProtocolVersions?.(versions);
   }
 }

@@ -5,7 +5,7 @@
  * string is posted to the worker in a task of its own, apart from the one that serialized the
  * message. Small bodies, and browsers (or tests) without workers, go to fetch unchanged.
  */
-import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
+import type { FetchLike } from "@modelcontextprotocol/client";
 
 /** Bodies from this many characters on are encoded in the worker. */
 const LARGE_BODY = 256 * 1024;

@@ -1,4 +1,4 @@
-import type { Resource, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Resource, Tool } from "@modelcontextprotocol/client";
 import { isWidgetResource, widgetUriFor } from "./widget-resource.js";
 
 const tool = (name: string, _meta?: Record<string, unknown>): Tool => ({

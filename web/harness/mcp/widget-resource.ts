@@ -3,8 +3,7 @@
  * (or MCP Apps' `_meta.ui.resourceUri`) names a `ui://` resource; without one, the first `ui://`
  * resource with a widget mime type is taken. `resources/read` then gives its HTML.
  */
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import type { Resource, Tool } from "@modelcontextprotocol/sdk/types.js";
+import type { Client, Resource, Tool } from "@modelcontextprotocol/client";
 
 const WIDGET_MIME_TYPES = ["text/html;profile=mcp-app", "text/html+skybridge"] as const;
 

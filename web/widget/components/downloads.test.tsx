@@ -5,9 +5,8 @@
  * that lists only `openLinks` gets `ui/open-link`, and a host with neither leaves the link on
  * screen with the time it stops working. The skipped rows download too, when there are any.
  */
+import { InMemoryTransport, type CallToolResult } from "@modelcontextprotocol/client";
 import { AppBridge, type McpUiHostCapabilities } from "@modelcontextprotocol/ext-apps/app-bridge";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { render, screen, within } from "@testing-library/react";
 import { act } from "react";
 import userEvent from "@testing-library/user-event";

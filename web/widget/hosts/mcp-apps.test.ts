@@ -1,15 +1,20 @@
 /**
  * The MCP Apps adapter against the real peer: the official `AppBridge` (host side of
- * @modelcontextprotocol/ext-apps) in front of the real server, linked to the adapter in memory.
- * The browser test (web/harness/e2e.test.ts) runs the built widget the same way over postMessage.
+ * @modelcontextprotocol/ext-apps 2) in front of the real server, through the official v2 client
+ * in either protocol revision, linked to the adapter in memory. The browser tests
+ * (web/harness/e2e.test.ts, protocols.e2e.test.ts) run the built widget the same way over postMessage.
  */
+import {
+  Client,
+  InMemoryTransport,
+  StreamableHTTPClientTransport,
+  type JSONRPCMessage,
+} from "@modelcontextprotocol/client";
 import { AppBridge, type McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
-import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { InMemoryTransport } from "@modelcontextprotocol/sdk/inMemory.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
 import { CancelJobOutput, StartBulkOutput, TOOL } from "../../../shared/tools.js";
-import { connectClient, startTestServer, type TestServer } from "../../../server/test-support.js";
+import { startTestServer, type TestServer } from "../../../server/test-support.js";
 import { employeeCsv } from "../../../test-kit/employee-csv.js";
+import { connectModernClient } from "../../../test-kit/modern-client.js";
 import { followJob } from "../follow-job.js";
 import type { Host } from "../host.js";
 import { createJobViews } from "../job-views.js";
@@ -24,24 +29,29 @@ const CONTEXT: McpUiHostContext = {
 };
 
 let server: TestServer;
+/** A 2025-11-25 client (the plain initialize handshake) and a 2026-07-28 one, both the official v2 client. */
 let client: Client;
+let modern: Client;
 beforeAll(async () => {
   server = await startTestServer();
-  client = await connectClient(server.mcpUrl);
+  client = new Client({ name: "test-host", version: "1.0.0" });
+  await client.connect(new StreamableHTTPClientTransport(server.mcpUrl));
+  modern = await connectModernClient(server.mcpUrl);
 });
 afterAll(async () => {
   await client.close();
+  await modern.close();
   await server.close();
 });
 
 /** A widget window for the adapter: a parent frame to talk to, and timers. */
 const widgetWindow = () => ({ parent: {}, setTimeout: globalThis.setTimeout.bind(globalThis) }) as unknown as Window;
 
-/** The official host bridge on one end of an in-memory pair, our adapter on the other; every message recorded. */
-async function connect(context: McpUiHostContext = CONTEXT) {
+/** The official host bridge (in front of `mcp`) on one end of an in-memory pair, our adapter on the other; every message recorded. */
+async function connect(context: McpUiHostContext = CONTEXT, mcp: Client = client) {
   const [viewEnd, hostEnd] = InMemoryTransport.createLinkedPair();
   const bridge = new AppBridge(
-    client,
+    mcp,
     { name: "test-host", version: "1.0.0" },
     { serverTools: {} },
     { hostContext: context },
@@ -106,8 +116,11 @@ describe("the MCP Apps adapter against AppBridge and the real server", () => {
     await vi.waitFor(() => expect(host?.getGlobals().toolCancelled).toBe(true));
   });
 
-  it("follows a job to its result through tools/call, folding the events it gets", async () => {
-    const c = await connect();
+  it.each([
+    ["2025-11-25", () => client],
+    ["2026-07-28", () => modern],
+  ])("follows a job to its result through tools/call in %s, folding the events it gets", async (_, mcp) => {
+    const c = await connect(CONTEXT, mcp());
     ({ host, bridge } = c);
     const started = await host.callTool(
       TOOL.startBulk,
