@@ -51,10 +51,13 @@ export function createListen({
   jobs,
   keepAliveMs,
   onError,
+  maxStreams = 1024,
 }: {
   jobs: JobService;
   keepAliveMs: number;
   onError: (error: Error) => void;
+  /** Streams open at once on this instance; one more is refused (the SDK's own default). */
+  maxStreams?: number;
 }): Listen {
   const ttlMs = jobs.limits.retentionMs;
   const open = new Set<(graceful: boolean) => void>();
@@ -71,6 +74,12 @@ export function createListen({
 
   return {
     async serve(message, caller, signal) {
+      if (open.size >= maxStreams)
+        return errorResponse(
+          message.id,
+          -32603,
+          "Subscription limit reached: too many listen streams are open. Try again later.",
+        );
       const filter = message.params?.notifications as Filter | undefined;
       if (typeof filter !== "object" || filter === null || Array.isArray(filter))
         return errorResponse(message.id, -32602, "Invalid params: 'notifications' is required and must be an object.");
