@@ -141,6 +141,24 @@ export function readSse(response: Response): SseReader {
   };
 }
 
+/** A raw 2025-11-25 `initialize`, the request a client of that era opens with; `headers` added. */
+export function postInitialize(
+  mcpUrl: URL,
+  headers: Record<string, string> = {},
+  protocolVersion = "2025-11-25",
+): Promise<Response> {
+  return postRaw(
+    mcpUrl,
+    JSON.stringify({
+      jsonrpc: "2.0",
+      id: 0,
+      method: "initialize",
+      params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
+    }),
+    headers,
+  );
+}
+
 /** A raw MCP session over fetch: initialize, then JSON-RPC requests with its session id. */
 export async function openRawSession(
   mcpUrl: URL,
@@ -151,15 +169,7 @@ export async function openRawSession(
   /** Sends a request and returns its JSON-RPC response, whether it came as JSON or SSE. */
   request(method: string, params?: Record<string, unknown>): Promise<Record<string, unknown>>;
 }> {
-  const init = await postRaw(
-    mcpUrl,
-    JSON.stringify({
-      jsonrpc: "2.0",
-      id: 0,
-      method: "initialize",
-      params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    }),
-  );
+  const init = await postInitialize(mcpUrl, {}, protocolVersion);
   const sessionId = init.headers.get("mcp-session-id");
   if (!sessionId) throw new Error(`initialize answered ${init.status} without a session id`);
   await init.text();

@@ -7,7 +7,7 @@ import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
 import { createToolSpecs } from "../mcp/server.js";
 import { createToolRegistry } from "../mcp/tool-registry.js";
-import { callTool, startJob, startTestServer, toolError, type TestServer } from "../test-support.js";
+import { callTool, postInitialize, startJob, startTestServer, toolError, type TestServer } from "../test-support.js";
 import { loadWidget } from "../widget.js";
 import type { AuthOptions } from "./auth-options.js";
 import { createBearerGate } from "./bearer-gate.js";
@@ -42,17 +42,7 @@ async function connectAs(token: string): Promise<Client> {
   return client;
 }
 
-const initialize = (headers: Record<string, string>) =>
-  fetch(server.mcpUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    }),
-  });
+const initialize = (headers: Record<string, string>) => postInitialize(server.mcpUrl, headers);
 
 describe("sign-in", () => {
   it("serves the protected-resource metadata at the root and with the resource path", async () => {

@@ -8,7 +8,7 @@
 import { PACE_META_KEY, TOOL, URI } from "../../shared/tools.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { postModern, requestModern, withTasks } from "../../test-kit/modern-client.js";
-import { readSse, startTestServer, type SseReader, type TestServer } from "../test-support.js";
+import { postInitialize, readSse, startTestServer, type SseReader, type TestServer } from "../test-support.js";
 import { subjectFor } from "./subject.js";
 import { startTestProvider, type TestProvider } from "./test-provider.js";
 
@@ -174,18 +174,7 @@ describe("tasks of two signed-in subjects on the 2026-07-28 leg", () => {
   });
 });
 
-/** A 2025-11-25 initialize, the request a client of that era opens with. */
-const initialize = (headers: Record<string, string>) =>
-  fetch(server.mcpUrl, {
-    method: "POST",
-    headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-11-25", capabilities: {}, clientInfo: { name: "raw", version: "1" } },
-    }),
-  });
+const initialize = (headers: Record<string, string>) => postInitialize(server.mcpUrl, headers);
 
 describe("a 2026-07-28 request that is not signed in as it must be", () => {
   it("without a token gets 401 with the challenge a 2025-11-25 request gets", async () => {
