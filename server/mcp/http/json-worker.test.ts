@@ -4,9 +4,10 @@
  * callers past its queue's bound to come back later.
  */
 import fc from "fast-check";
-import { parseElsewhere } from "./json-worker.js";
+import { parseElsewhere as parseBytes } from "./json-worker.js";
 
 const DEPTH = 100;
+const parseElsewhere = (text: string, depth: number) => parseBytes(Buffer.from(text), depth);
 const parsed = async (text: string) => {
   const answer = await parseElsewhere(text, DEPTH);
   if (answer.kind !== "parsed") throw new Error(`not parsed: ${answer.kind}`);

@@ -1,7 +1,7 @@
 /**
  * Parses a large request body in a worker thread, so a 10 MB body of a million strings does not
- * hold the event loop for the second its JSON.parse takes; the nesting check runs there too, and
- * the value comes back in slices (json-slices.ts). The worker's code is a string run with
+ * hold the event loop for the second its JSON.parse takes: the bytes are decoded and parsed there, the
+ * nesting checked, and the value comes back in slices (json-slices.ts). The worker's code is a string run with
  * `eval: true`: it needs no transpiling, so the very same code runs under tsx and vitest (which
  * start no worker from a .ts file) and from the tsc build (which would not copy a .js file).
  */
@@ -60,10 +60,10 @@ function send(value, port) {
   port.close();
   return count;
 }
-parentPort.on("message", ({ id, text, port }) => {
+parentPort.on("message", ({ id, bytes, port }) => {
   let value;
   try {
-    value = JSON.parse(text);
+    value = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"));
   } catch (error) {
     port.close();
     parentPort.postMessage({ id, kind: "invalid", error: String(error) });
@@ -124,10 +124,12 @@ function theWorker(maxDepth: number): NonNullable<typeof worker> {
 }
 
 /**
- * Parses `text` off the main thread and checks that it nests at most `maxDepth` deep (the same
- * limit for the life of the process: the worker is started with the first one).
+ * Parses UTF-8 `bytes` off the main thread and checks that they nest at most `maxDepth` deep (the
+ * same limit for the life of the process: the worker is started with the first one). A view of a
+ * whole buffer is transferred (it is detached here after), so the loop copies nothing; a view of
+ * part of one is copied.
  */
-export function parseElsewhere(text: string, maxDepth: number): Promise<ParsedElsewhere> {
+export function parseElsewhere(bytes: Uint8Array, maxDepth: number): Promise<ParsedElsewhere> {
   const { thread, pending } = theWorker(maxDepth);
   if (pending.size >= MAX_QUEUED) return Promise.resolve({ kind: "busy" });
   const id = nextId++;
@@ -136,6 +138,9 @@ export function parseElsewhere(text: string, maxDepth: number): Promise<ParsedEl
     pending.set(id, { port: port1, resolve });
     // held while it works, like any request in flight; idle, it never keeps the process alive
     thread.ref();
-    thread.postMessage({ id, text, port: port2 }, [port2]);
+    const whole =
+      bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
+    const own = whole ? (bytes as Uint8Array<ArrayBuffer>) : bytes.slice();
+    thread.postMessage({ id, bytes: own, port: port2 }, [port2, own.buffer]);
   });
 }
