@@ -27,3 +27,8 @@ export type OpenAiGlobals = {
 
 /** The window event ChatGPT fires when globals change; `detail.globals` holds what changed. */
 export const SET_GLOBALS_EVENT = "openai:set_globals";
+/**
+ * The same event under the name hosts that emulate ChatGPT fire (MCPJam, Skybridge: the Apps
+ * SDK's earlier name); some post it to the frame as a message `{ type, globals }` instead.
+ */
+export const LEGACY_SET_GLOBALS_EVENT = "webplus:set_globals";

@@ -253,6 +253,16 @@ export function describeJobService(
       expect(result.value.skipped).toEqual([{ row: 2, reason: "it has no name" }]);
     });
 
+    it("takes an empty employees list beside a CSV as not given (forms that send every field)", async () => {
+      const service = make();
+      const started = await service.start({ ...START, csv: employeeCsv(2), employees: [] }, ALICE);
+      if (!started.ok) throw new Error(started.error.message);
+      await settle(service, started.value.jobId);
+      const result = await service.readResult(started.value.jobId, ALICE);
+      if (!result.ok) throw new Error(result.error.message);
+      expect(result.value.people).toHaveLength(2);
+    });
+
     it.each([
       ["neither csv nor employees", {}, "invalid_arguments"],
       [

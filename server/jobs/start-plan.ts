@@ -18,7 +18,9 @@ export type StartPlan = { input: StartBulkArgs; columns?: CsvColumns; estimatedR
  * Measuring a large input takes slices that let the event loop turn in between.
  */
 export async function planStart(args: StartBulkArgs, limits: InputLimits): Promise<Outcome<StartPlan>> {
-  const { csv, employees, occasion, budgetPerPerson } = args;
+  const { csv, occasion, budgetPerPerson } = args;
+  // forms that show every field send an empty list beside the CSV: that list was not given
+  const employees = csv !== undefined && args.employees?.length === 0 ? undefined : args.employees;
   if ((csv === undefined) === (employees === undefined)) {
     return fail(
       "invalid_arguments",

@@ -100,6 +100,27 @@ describe("the harness session against the real server", () => {
   });
 });
 
+describe("the harness session when the server forgets its session", () => {
+  it("opens a new session by itself on 404 and sends the call again, once however many calls found it gone", async () => {
+    const before = store.getState().connection;
+    if (before.status !== "ready" || before.sessionId === null) throw new Error("no session to lose");
+    // as a server restart would: the server no longer knows the session
+    const ended = await fetch(server.mcpUrl, {
+      method: "DELETE",
+      headers: { "mcp-session-id": before.sessionId, "mcp-protocol-version": "2025-11-25" },
+    });
+    expect(ended.ok).toBe(true);
+    const args = { occasion: "birthday", budget: 40, recipient: "loves tea" };
+    const replies = await Promise.all([1, 2, 3].map(() => session.widgetCallTool(TOOL.suggestGifts, args)));
+    for (const reply of replies)
+      expect(SuggestGiftsOutput.parse(reply.structuredContent).gifts.length).toBeGreaterThan(0);
+    const after = store.getState().connection;
+    expect(after).toMatchObject({ status: "ready" });
+    expect(after).not.toMatchObject({ sessionId: before.sessionId });
+    expect(store.getState().log.entries.filter((e) => e.method === "session/lost")).toHaveLength(1);
+  });
+});
+
 describe("the harness session in 2026-07-28", () => {
   let modern: HarnessSession;
   let modernStore: HarnessStore;

@@ -2,9 +2,11 @@
  * The host side of one harness session: an MCP connection in the chosen protocol revision
  * (`mcp/connection.ts`: official v2 client, Streamable HTTP, every message and its request's
  * standard headers tapped into the log), the form actions that call a tool and mount the widget
- * for its result, and the widget's own callTool path, with the fault switches applied.
+ * for its result, and the widget's own callTool path, with the fault switches applied. A server
+ * that restarted has forgotten the session (404): the harness opens a new one and sends the call
+ * once more, as the spec asks of a client, so a widget following a job goes on by itself.
  */
-import type { Resource, Tool } from "@modelcontextprotocol/client";
+import { SdkHttpError, type Resource, type Tool } from "@modelcontextprotocol/client";
 import { handOverFile, type HostFile } from "./mcp/dev-files.js";
 import { openConnection, type McpConnection, type Protocol } from "./mcp/connection.js";
 import { listAllResources, readWidget, widgetUriFor } from "./mcp/widget-resource.js";
@@ -28,6 +30,8 @@ export type HarnessSession = {
 
 const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
+/** The server answered 404 to a request that named a session: it no longer knows it. */
+const sessionGone = (e: unknown) => e instanceof SdkHttpError && e.status === 404;
 
 /** The tool result as the widget receives it: the server's fields, nothing added. */
 function toWidgetResult(raw: Record<string, unknown>): WidgetToolResult {
@@ -53,10 +57,31 @@ export function createHarnessSession(store: HarnessStore, endpoint: URL): Harnes
   let resources: Resource[] = [];
   const s = () => store.getState();
 
+  /** One new session however many calls find the old one gone at once. */
+  let renewing: Promise<void> | null = null;
+  const renew = (lost: string) => {
+    renewing ??= (async () => {
+      s().logNote("session/lost", { sessionId: lost, then: "a new session, and the call again" });
+      await connect();
+    })().finally(() => (renewing = null));
+    return renewing;
+  };
+
   const call = async (name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) => {
+    const request = { name, arguments: args, ...(meta ? { _meta: meta } : {}) };
     if (!connection) throw new Error("The harness is not connected to the server");
-    const result = await connection.client.callTool({ name, arguments: args, ...(meta ? { _meta: meta } : {}) });
-    return toWidgetResult(result);
+    const used = connection;
+    try {
+      return toWidgetResult(await used.client.callTool(request));
+    } catch (error) {
+      // a call cut off by the renewal another call started goes again too
+      const renewed = connection !== used;
+      if (!renewed && !(sessionGone(error) && used.sessionId !== null)) throw error;
+      if (renewed) await renewing;
+      else await renew(used.sessionId ?? "");
+      if (!connection) throw error;
+      return toWidgetResult(await connection.client.callTool(request));
+    }
   };
 
   async function disconnect() {

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { CancelJobOutput, TOOL } from "../../shared/tools.js";
 import { installFakeHost, type FakeHost } from "./fake-host.js";
-import { SET_GLOBALS_EVENT } from "../host-globals.js";
+import { LEGACY_SET_GLOBALS_EVENT, SET_GLOBALS_EVENT } from "../host-globals.js";
 import { createHost } from "./host.js";
 
 let fake: FakeHost | undefined;
@@ -23,6 +23,23 @@ describe("createHost in ChatGPT (window.openai)", () => {
     });
     fake.setGlobals({ theme: "sepia", maxHeight: -1, displayMode: "sideways" });
     expect(host.getGlobals()).toMatchObject({ theme: "light", maxHeight: null, displayMode: "inline" });
+    host.dispose();
+  });
+
+  it("takes webplus:set_globals too, as an event or as a message from the parent (hosts emulating ChatGPT)", () => {
+    fake = installFakeHost({});
+    const host = createHost();
+    window.dispatchEvent(new CustomEvent(LEGACY_SET_GLOBALS_EVENT, { detail: { globals: { theme: "dark" } } }));
+    expect(host.getGlobals().theme).toBe("dark");
+    const message = (source: Window | null) =>
+      new MessageEvent("message", { source, data: { type: LEGACY_SET_GLOBALS_EVENT, globals: { locale: "ko-KR" } } });
+    // only the parent speaks for the host
+    const before = host.getGlobals().locale;
+    window.dispatchEvent(message(null));
+    expect(host.getGlobals().locale).toBe(before);
+    expect(before).not.toBe("ko-KR");
+    window.dispatchEvent(message(window.parent));
+    expect(host.getGlobals().locale).toBe("ko-KR");
     host.dispose();
   });
 

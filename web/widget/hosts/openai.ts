@@ -1,10 +1,11 @@
 /**
  * The host adapter for ChatGPT's `window.openai` (the Apps SDK surface): globals from its fields
- * and the `openai:set_globals` event, tool calls through `callTool`, and the extras the standard
+ * and the `openai:set_globals` event (or, from hosts that emulate ChatGPT, `webplus:set_globals`
+ * as an event or as a message from the parent), tool calls through `callTool`, and the extras the standard
  * lacks, each feature-detected: widget state, `notifyIntrinsicHeight`, `requestDisplayMode`,
  * `openExternal` (how an exported file reaches the person).
  */
-import { DISPLAY_MODES, SET_GLOBALS_EVENT, type DisplayMode } from "../../host-globals.js";
+import { DISPLAY_MODES, LEGACY_SET_GLOBALS_EVENT, SET_GLOBALS_EVENT, type DisplayMode } from "../../host-globals.js";
 import { createGlobals, INITIAL_GLOBALS, type Host, type HostGlobals } from "../host.js";
 import { localFailure, readToolReply } from "../tool-reply.js";
 import { observeSize } from "./size.js";
@@ -42,11 +43,18 @@ export function createOpenAiHost(win: Window): Host {
     displayModes: canRequestMode ? ["inline", "fullscreen", "pip"] : ["inline"],
     ...read(openai(), reported),
   });
-  const onGlobals = (event: Event) => {
-    Object.assign(reported, asRecord(asRecord(Reflect.get(event, "detail"))?.globals));
+  const take = (changed: unknown) => {
+    Object.assign(reported, asRecord(changed));
     globals.update(read(openai(), reported));
   };
+  const onGlobals = (event: Event) => take(asRecord(Reflect.get(event, "detail"))?.globals);
+  const onMessage = (event: MessageEvent) => {
+    const data = asRecord(event.data);
+    if (event.source === win.parent && data?.type === LEGACY_SET_GLOBALS_EVENT) take(data.globals);
+  };
   win.addEventListener(SET_GLOBALS_EVENT, onGlobals);
+  win.addEventListener(LEGACY_SET_GLOBALS_EVENT, onGlobals);
+  win.addEventListener("message", onMessage);
 
   /** Calls a `window.openai` method by name; a missing one rejects, like a failed call. */
   const invoke = async (method: string, ...args: unknown[]): Promise<unknown> => {
@@ -89,6 +97,8 @@ export function createOpenAiHost(win: Window): Host {
     },
     dispose() {
       win.removeEventListener(SET_GLOBALS_EVENT, onGlobals);
+      win.removeEventListener(LEGACY_SET_GLOBALS_EVENT, onGlobals);
+      win.removeEventListener("message", onMessage);
       stopSize();
     },
   };

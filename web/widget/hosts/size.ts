@@ -13,8 +13,12 @@ export function observeSize(win: Window, report: (size: { width: number; height:
   let frame = 0;
   const measure = () => {
     frame = 0;
-    // the content's own height, not the frame's: a host that sized the frame must not feed back
-    const height = Math.ceil(win.document.body.getBoundingClientRect().height);
+    // the content's own height, not the frame's (a host that sized the frame must not feed back),
+    // with the body's margins: the frame must hold them too, or it scrolls by their sum
+    const body = win.document.body;
+    const style = win.getComputedStyle(body);
+    const margins = parseFloat(style.marginTop) + parseFloat(style.marginBottom) || 0;
+    const height = Math.ceil(body.getBoundingClientRect().height + margins);
     const width = Math.ceil(doc.getBoundingClientRect().width);
     const key = `${width}x${height}`;
     if (key === last) return;
