@@ -5,14 +5,7 @@
  */
 import fc from "fast-check";
 import { JobEventSchema, isTerminalEvent, type JobEvent, type Stage } from "./job-events.js";
-import {
-  applyJobEvent,
-  applyJobEvents,
-  createJobFold,
-  stageJustEntered,
-  toJobView,
-  type JobFold,
-} from "./job-reducer.js";
+import { applyJobEvent, applyJobEvents, createJobFold, toJobView, type JobFold } from "./job-reducer.js";
 import { isFinished, JobViewSchema, type JobStatus } from "./job-view.js";
 import { envelope, jobEvent, jobHistory } from "../test-kit/job-events.js";
 
@@ -135,8 +128,6 @@ function expected(history: JobEvent[]) {
     etaSeconds: latest?.payload.etaSeconds ?? null,
     lastSeq: Math.max(...history.map((e) => e.seq)),
     stageIds,
-    stageJustEntered:
-      latest !== null && !progress.some((e) => e.payload.stage === latest.payload.stage && e.seq < latest.seq),
     stageStates: stageIds.map((_, i) =>
       status === "completed" || i < at ? "done" : i === at ? there[status] : "pending",
     ),
@@ -185,7 +176,6 @@ describe("applyJobEvent laws (generated histories)", () => {
         });
         expect(inOrder.stages.map((s) => s.id)).toEqual(want.stageIds);
         expect(inOrder.stages.map((s) => s.state)).toEqual(want.stageStates);
-        expect(stageJustEntered(inOrder)).toBe(want.stageJustEntered);
       }),
       { numRuns: RUNS },
     );
@@ -418,15 +408,6 @@ describe("applyJobEvent examples", () => {
     );
     expect(v).toMatchObject({ stage: "b", stageLabel: "Bee", etaSeconds: 5, percentage: 60, lastSeq: 3 });
     expect(v.updatedAt).toBe(at(3).timestamp);
-  });
-
-  it("tells when the newest progress event is the first of its stage, whatever the order", () => {
-    const entered = [created(1, ["a", "b"]), progress(2, "a", 10), progress(3, "a", 20), progress(4, "b", 50)];
-    expect(stageJustEntered(run(...entered))).toBe(true);
-    expect(stageJustEntered(run(...[...entered].reverse()))).toBe(true);
-    expect(stageJustEntered(run(...entered, progress(5, "b", 60)))).toBe(false);
-    expect(stageJustEntered(run(progress(5, "b", 60), ...entered))).toBe(false);
-    expect(stageJustEntered(run(created(1, ["a"]), started(2)))).toBe(false);
   });
 
   it("keeps the highest percentage even when a later seq reports less", () => {

@@ -141,13 +141,6 @@ export function applyJobEvents(view: JobFold, events: Iterable<JobEvent>): JobFo
 export const foldJobEvents = (jobId: string, events: Iterable<JobEvent>): JobFold =>
   applyJobEvents(createJobFold(jobId), events);
 
-/**
- * True when the newest progress event is the first that named its stage: the stage has just
- * changed, so nothing measured in it (an ETA) means much yet. A function of the set of events.
- */
-export const stageJustEntered = (fold: JobFold): boolean =>
-  fold.stage !== null && fold.seen.some((s) => s.id === fold.stage && s.seq === fold.progressSeq);
-
 const VIEW_KEYS = Object.keys(JobViewSchema.shape) as (keyof JobView)[];
 
 /** The public view of a fold: the fields of `JobViewSchema`, without the bookkeeping. */

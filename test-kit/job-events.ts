@@ -11,8 +11,8 @@ const T0 = Date.parse("2026-03-01T09:00:00.000Z");
 
 /** The plan a job announces unless told otherwise. */
 export const DEFAULT_STAGES: Stage[] = [
-  { id: "parse", label: "Reading the list" },
-  { id: "match", label: "Matching gifts" },
+  { id: "parse", label: "Parsing the employee list" },
+  { id: "match", label: "Matching gifts per person" },
   { id: "write", label: "Writing the result" },
 ];
 

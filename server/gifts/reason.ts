@@ -3,11 +3,14 @@
  * whether it suits the occasion, and how it sits in the budget. Plain words, no markup.
  * The sentence is split into clauses so the matcher can make the fixed ones once, at load.
  */
+import { formatsFor } from "../../shared/format.js";
 import { OCCASION_LABELS } from "./vocabulary.js";
 
-/** "$45" or "$12.50". */
+const english = formatsFor("en-US");
+
+/** "$45" or "$12.50", as the widget writes amounts. */
 export function dollars(amount: number): string {
-  return `$${Number.isInteger(amount) ? amount : amount.toFixed(2)}`;
+  return english.money(amount);
 }
 
 /** "Matches their interest in board games": the opening when a stated interest matched. */

@@ -166,7 +166,7 @@ describe("a bulk analysis over MCP", () => {
     const { events } = await readJobHistory(client, jobId);
     const done = events.at(-1);
     expect(done?.type === "job.completed" && done.payload.summary).toMatch(/^30명 중 30명의 설날 선물을 찾았습니다/);
-    expect(events.find((e) => e.type === "job.created")).toMatchObject({ payload: { title: "30명을 위한 설날 선물" } });
+    expect(events.find((e) => e.type === "job.created")).toMatchObject({ payload: { title: "30행 명단의 설날 선물" } });
     const english = await startJob(client, { csv: employeeCsv(3), occasion: "holiday", budgetPerPerson: 40 });
     expect(english.stages[0].label).toBe("Parsing the employee list");
   });

@@ -229,6 +229,7 @@ describe("the harness against the real server", () => {
         expect(shown).toEqual([...shown].sort((a, b) => a - b));
 
         await resumed.getByRole("button", { name: "Cancel" }).click();
+        await resumed.getByRole("button", { name: "Yes, cancel" }).click();
         await expect
           .poll(() => resumed.locator(".gg-outcome").textContent(), { timeout: JOB_TIMEOUT })
           .toMatch(/Canceled/i);

@@ -1,10 +1,13 @@
 /**
  * The widget's own words, in English and Korean, chosen by the host's `locale` (`ko*` → Korean),
- * and every number the widget writes (counts, percentages, prices, durations) through Intl for
- * that locale. Stage labels, messages, summaries and errors come from the server and are shown
- * as they are.
+ * and every number the widget writes (counts, percentages, prices, durations) as the server's
+ * texts write them too (shared/format.ts). The stages of a bulk analysis are named here too
+ * (shared/stage-words.ts), whatever language the job was started in; titles, summaries and errors
+ * come from the server and are shown as they are.
  */
 import type { ColumnKey } from "../../shared/files.js";
+import { formatsFor, type Formats } from "../../shared/format.js";
+import { isBulkStage, STAGE_LABELS } from "../../shared/stage-words.js";
 import type { JobStatus, StageView } from "../../shared/job-view.js";
 import { useHostGlobal } from "./host.js";
 
@@ -35,7 +38,12 @@ const en = (f: Formats) => ({
     failed: "failed",
     stopped: "stopped",
   } satisfies Record<StageView["state"], string>,
-  now: (label: string) => `Now: ${label}`,
+  /** A stage's label in this language; a stage the widget does not know keeps the server's. */
+  stageLabel: (id: string, fallback: string) => (isBulkStage(id) ? STAGE_LABELS.en[id] : fallback),
+  /** The one count of the current stage, in what it counts. */
+  stageCount: (unit: "rows" | "people" | null, done: number, total: number) =>
+    `${f.count(done)} of ${f.count(total)}${unit === null ? "" : ` ${unit}`}`,
+  stageLine: (label: string, count: string) => `${label}: ${count}`,
   /** Time since the job was created, while it waits to start. */
   waiting: (seconds: number) => `Waiting ${f.duration(seconds)}`,
   /** Time since the job started, while it runs. */
@@ -45,11 +53,15 @@ const en = (f: Formats) => ({
   /** From creation to end, for a job that ended before it started. */
   waited: (seconds: number) => `Waited ${f.duration(seconds)}`,
   eta: (seconds: number) => `About ${f.duration(seconds)} left`,
-  counts: (done: number, total: number) => `${f.count(done)} of ${f.count(total)}`,
   percent: (value: number) => f.percent(value),
   cancel: "Cancel",
+  cancelQuestion: "Cancel the analysis?",
+  cancelYes: "Yes, cancel",
+  keepGoing: "Keep going",
   canceling: "Canceling…",
   canceled: "The analysis was canceled.",
+  startAgain: "Start again",
+  keptAfterCancel: (n: number) => `Ready before it was canceled: ${f.count(n)} ${n === 1 ? "person" : "people"}`,
   failed: "The analysis failed.",
   tryAgain: "Try again",
   retrying: "Lost contact with the server; retrying…",
@@ -115,17 +127,26 @@ const ko = (f: Formats): Messages => ({
   stages: "단계",
   status: { pending: "시작 대기 중", running: "진행 중", completed: "완료됨", failed: "실패함", canceled: "취소됨" },
   stageState: { done: "완료", active: "진행 중", pending: "시작 전", failed: "실패", stopped: "중단됨" },
-  now: (label) => `현재: ${label}`,
+  stageLabel: (id, fallback) => (isBulkStage(id) ? STAGE_LABELS.ko[id] : fallback),
+  stageCount: (unit, done, total) => {
+    const word = unit === "rows" ? "행" : unit === "people" ? "명" : "개";
+    return `${f.count(total)}${word} 중 ${f.count(done)}${word}`;
+  },
+  stageLine: (label, count) => `${label}: ${count}`,
   waiting: (seconds) => `대기 ${f.duration(seconds)}`,
   running: (seconds) => `실행 ${f.duration(seconds)}`,
   ran: (seconds) => `총 실행 시간 ${f.duration(seconds)}`,
   waited: (seconds) => `총 대기 시간 ${f.duration(seconds)}`,
   eta: (seconds) => `약 ${f.duration(seconds)} 남음`,
-  counts: (done, total) => `${f.count(total)}개 중 ${f.count(done)}개`,
   percent: (value) => f.percent(value),
   cancel: "취소",
+  cancelQuestion: "분석을 취소할까요?",
+  cancelYes: "취소하기",
+  keepGoing: "계속 진행",
   canceling: "취소하는 중…",
   canceled: "분석이 취소되었습니다.",
+  startAgain: "다시 시작",
+  keptAfterCancel: (n) => `취소 전에 준비된 결과: ${f.count(n)}명`,
   failed: "분석에 실패했습니다.",
   tryAgain: "다시 시도",
   retrying: "서버와 연결이 끊겼습니다. 다시 시도하는 중…",
@@ -171,59 +192,8 @@ const ko = (f: Formats): Messages => ({
   },
 });
 
-/** A formatter for `locale`, or for English when the host's locale tag is not one Intl knows. */
-function intl<T>(make: (locale: string) => T, locale: string): T {
-  try {
-    return make(locale);
-  } catch {
-    return make("en");
-  }
-}
-const numberFormat = (locale: string, options: Intl.NumberFormatOptions): Intl.NumberFormat =>
-  intl((l) => new Intl.NumberFormat(l, options), locale);
-
-/** A price in US dollars, written the locale's way. */
-export function formatPrice(amount: number, locale: string): string {
-  return numberFormat(locale, { style: "currency", currency: "USD", maximumFractionDigits: 2 }).format(amount);
-}
-
-/**
- * How the widget writes numbers for one locale, all through Intl: counts grouped ("40,000"),
- * a number that names something (a row) without grouping, percentages (0–100, whole) and
- * durations as m:ss or h:mm:ss with the locale's digits (Intl.DurationFormat is not in Node 20,
- * so durations are put together from number parts), file sizes in megabytes, times of day.
- */
-type Formats = {
-  count(n: number): string;
-  index(n: number): string;
-  percent(value: number): string;
-  duration(seconds: number): string;
-  size(bytes: number): string;
-  time(ms: number): string;
-};
-
-function formatsFor(locale: string): Formats {
-  const count = numberFormat(locale, { maximumFractionDigits: 0 });
-  const percent = numberFormat(locale, { style: "percent", maximumFractionDigits: 0 });
-  const whole = numberFormat(locale, { maximumFractionDigits: 0, useGrouping: false });
-  const twoDigits = numberFormat(locale, { minimumIntegerDigits: 2, maximumFractionDigits: 0, useGrouping: false });
-  const megabytes = numberFormat(locale, { style: "unit", unit: "megabyte", maximumFractionDigits: 1 });
-  const time = intl((l) => new Intl.DateTimeFormat(l, { timeStyle: "short" }), locale);
-  return {
-    size: (bytes) => megabytes.format(bytes / 1024 / 1024),
-    time: (ms) => time.format(ms),
-    count: (n) => count.format(n),
-    index: (n) => whole.format(n),
-    percent: (value) => percent.format(value / 100),
-    duration(seconds) {
-      const s = Math.max(0, Math.round(seconds));
-      const [h, m, r] = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
-      return h > 0
-        ? `${whole.format(h)}:${twoDigits.format(m)}:${twoDigits.format(r)}`
-        : `${whole.format(m)}:${twoDigits.format(r)}`;
-    },
-  };
-}
+/** A price in US dollars, written the locale's way (shared/format.ts). */
+export const formatPrice = (amount: number, locale: string): string => formatsFor(locale).money(amount);
 
 const cache = new Map<string, Messages>();
 

@@ -24,7 +24,7 @@ export type ExportFile = {
 /** Characters no file system or `Content-Disposition` should get from a job title. */
 const UNSAFE_IN_NAME = /[\\/:*?"<>|\p{Cc}\p{Cf}]+/gu;
 
-/** "holiday gifts for 2,000 people.csv", "2,000명을 위한 추석 선물 (partial).xlsx", "… - skipped rows.csv". */
+/** "holiday gifts from a list of 2,000 rows.csv", "2,000행 명단의 추석 선물 (partial).xlsx", "… - skipped rows.csv". */
 function fileNameOf(source: ResultSource, part: ExportPart, format: Format): string {
   const title = source.title.replace(UNSAFE_IN_NAME, " ").replace(/\s+/g, " ").trim().slice(0, 120) || "gift picks";
   const suffix = part === "skipped" ? " - skipped rows" : source.partial ? " (partial)" : "";

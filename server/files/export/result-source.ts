@@ -13,7 +13,7 @@ import { foldOf, type JobStore } from "../../jobs/store.js";
 
 export type ResultSource = {
   jobId: string;
-  /** The job's title ("holiday gifts for 2,000 people", in the job's language), to name files by. */
+  /** The job's title ("holiday gifts from a list of 2,000 rows", in the job's language), to name files by. */
   title: string;
   /** When the job was created, ms since the epoch. */
   createdAt: number;

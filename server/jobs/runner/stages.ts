@@ -3,10 +3,10 @@
  * share of the work each one takes, measured on large files, from which the percentage is computed.
  */
 import type { Stage } from "../../../shared/job-events.js";
+import { BULK_STAGES as STAGES, type BulkStage } from "../../../shared/stage-words.js";
 import type { JobTexts } from "./texts.js";
 
-const STAGES = ["parse", "extract", "match", "compose"] as const;
-export type StageId = (typeof STAGES)[number];
+export type StageId = BulkStage;
 
 /**
  * Percent of the whole job each stage takes; they add up to 100. Measured as each stage's share of

@@ -146,7 +146,7 @@ describe(FILE_TOOL.exportResult, () => {
     const out = ExportOutput.parse(result.structuredContent);
     expect(out).toMatchObject({
       jobId: job.jobId,
-      fileName: "추석 gifts for 2,505 people.csv",
+      fileName: "추석 gifts from a list of 2,505 rows.csv",
       mimeType: "text/csv; charset=utf-8",
       rows: 2_503,
       partial: false,
@@ -171,7 +171,7 @@ describe(FILE_TOOL.exportResult, () => {
   it("writes the picks as .xlsx with text and number cells equal to get_job_result's people", async () => {
     const out = await exportResult(ctx.client, { jobId: job.jobId, format: "xlsx", inline: true });
     expect(out).toMatchObject({
-      fileName: "추석 gifts for 2,505 people.xlsx",
+      fileName: "추석 gifts from a list of 2,505 rows.xlsx",
       mimeType: "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet",
       rows: 2_503,
     });
@@ -215,7 +215,7 @@ describe(FILE_TOOL.exportResult, () => {
   it("writes the error ledger as CSV and .xlsx equal to get_job_result's skipped rows", async () => {
     const expected = job.skipped.map((s) => [s.row, s.reason]);
     const csv = await exportResult(ctx.client, { jobId: job.jobId, part: "skipped", inline: true });
-    expect(csv).toMatchObject({ rows: 2, fileName: "추석 gifts for 2,505 people - skipped rows.csv" });
+    expect(csv).toMatchObject({ rows: 2, fileName: "추석 gifts from a list of 2,505 rows - skipped rows.csv" });
     expect(readCsv(inline(csv))).toEqual(expected.map((cells) => cells.map(String)));
     const xlsx = await exportResult(ctx.client, { jobId: job.jobId, part: "skipped", format: "xlsx", inline: true });
     expect((await readXlsx(inline(xlsx))).rows).toEqual(expected);
@@ -334,7 +334,7 @@ describe(`${FILE_TOOL.exportResult} while the job composes`, () => {
       expect(partial).toMatchObject({
         partial: true,
         rows: 2_000,
-        fileName: "holiday gifts for 6,000 people (partial).xlsx",
+        fileName: "holiday gifts from a list of 6,000 rows (partial).xlsx",
       });
       expect(partial.url.startsWith("https://gifts.example.com/files/")).toBe(true);
       expect(toolText(await callTool(client, FILE_TOOL.exportResult, { jobId }))).toContain("still running");

@@ -7,7 +7,7 @@ import { screen, within } from "@testing-library/react";
 import type { JobEvent } from "../../../shared/job-events.js";
 import { TOOL } from "../../../shared/tools.js";
 import { act } from "react";
-import { jobHistory } from "../../../test-kit/job-events.js";
+import { jobEvent, jobHistory } from "../../../test-kit/job-events.js";
 import { mountJobPanel, type MountedPanel } from "../test-panel.js";
 
 let panel: MountedPanel;
@@ -21,7 +21,7 @@ const shuffled = (events: JobEvent[]) =>
     .map(([, e]) => structuredClone(e));
 
 beforeEach(() => {
-  panel = mountJobPanel({ jobs: [plan] }, [{ id: "parse", label: "Reading the list" }]);
+  panel = mountJobPanel({ jobs: [plan] }, [{ id: "parse", label: "Parsing the employee list" }]);
   store = panel.store;
 });
 afterEach(() => panel.dispose());
@@ -36,7 +36,7 @@ describe("JobPanel over the store", () => {
   it("shows Starting… and the planned stages before any event, and no bar that could flash 0 %", () => {
     expect(screen.getByRole("status").textContent).toBe("Starting…");
     expect(screen.queryByRole("progressbar")).toBeNull();
-    expect(stageStates()).toEqual(["Reading the list:pending"]);
+    expect(stageStates()).toEqual(["Parsing the employee list:pending"]);
   });
 
   it("shows the bar, current stage and stage states from shuffled, duplicated events", () => {
@@ -51,8 +51,12 @@ describe("JobPanel over the store", () => {
     expect(bar.getAttribute("aria-valuemin")).toBe("0");
     expect(bar.getAttribute("aria-valuemax")).toBe("100");
     expect(screen.getByText(`${pct}%`)).toBeTruthy();
-    expect(screen.getByText("Now: Matching gifts")).toBeTruthy();
-    expect(stageStates()).toEqual(["Reading the list:done", "Matching gifts:active", "Writing the result:pending"]);
+    expect(screen.getByText(/^Matching gifts per person: 6 of [\d,]+ people$/)).toBeTruthy();
+    expect(stageStates()).toEqual([
+      "Parsing the employee list:done",
+      "Matching gifts per person:active",
+      "Writing the result:pending",
+    ]);
     expect(screen.getByRole("status").textContent).toBe("Running");
     expect(screen.getByRole("button", { name: "Cancel" })).toBeTruthy();
   });
@@ -63,9 +67,31 @@ describe("JobPanel over the store", () => {
     for (let i = 0; i < 5; i++) dispatch([...completed, ...shuffled(history.slice(-4))]);
     expect(screen.getAllByText("Completed")).toHaveLength(1);
     expect(screen.getByRole("progressbar").getAttribute("aria-valuenow")).toBe("100");
-    expect(stageStates()).toEqual(["Reading the list:done", "Matching gifts:done", "Writing the result:done"]);
+    expect(stageStates()).toEqual([
+      "Parsing the employee list:done",
+      "Matching gifts per person:done",
+      "Writing the result:done",
+    ]);
     expect(screen.queryByRole("button", { name: "Cancel" })).toBeNull();
     expect(await screen.findByText("Chess set 1")).toBeTruthy();
     expect(panel.fake.argsOf(TOOL.getJobResult)).toEqual([{ jobId: "job-1", offset: 0, limit: 20 }]);
+  });
+
+  it("keeps the people composed before a cancel on screen, and asks for nothing more", async () => {
+    panel.dispose();
+    panel = mountJobPanel({ jobs: [{ people: 3, composedSoFar: 2 }] });
+    store = panel.store;
+    dispatch([
+      jobEvent("job-1", 1, "job.created"),
+      jobEvent("job-1", 2, "job.started"),
+      jobEvent("job-1", 3, "job.progress", { stage: "compose", percentage: 90, processed: 2, total: 3 }),
+    ]);
+    expect(await screen.findByText("Person 2")).toBeTruthy();
+    const asked = panel.fake.argsOf(TOOL.getJobResult).length;
+    dispatch([jobEvent("job-1", 4, "job.canceled")]);
+    expect(await screen.findByText("Ready before it was canceled: 2 people")).toBeTruthy();
+    expect(screen.getByText("Person 2")).toBeTruthy();
+    expect(screen.getByText("The analysis was canceled.")).toBeTruthy();
+    expect(panel.fake.argsOf(TOOL.getJobResult)).toHaveLength(asked);
   });
 });

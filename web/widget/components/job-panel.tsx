@@ -1,14 +1,15 @@
 /**
- * One job as a person sees it: status, progress bar, current stage, timing and the stage list,
- * then Cancel while it runs, the result when completed, the failure (and "Try again") when failed.
+ * One job as a person sees it: status, progress bar, what is happening, timing and the stage list,
+ * then Cancel (asked twice) while it runs, the result when completed, the failure (and "Try again")
+ * when failed; once canceled, the people composed before and "Start again".
  * It only selects from the stores and renders; the follow loop feeds them.
  */
 import { useState } from "react";
 import type { Stage } from "../../../shared/job-events.js";
-import { stageJustEntered } from "../../../shared/job-reducer.js";
-import type { StageView } from "../../../shared/job-view.js";
+import type { JobView, StageView } from "../../../shared/job-view.js";
+import { isBulkStage, STAGE_UNIT } from "../../../shared/stage-words.js";
 import { useHost } from "../host.js";
-import { useMessages } from "../i18n.js";
+import { useMessages, type Messages } from "../i18n.js";
 import { cancelJob } from "../job-actions.js";
 import { useJobViews } from "../job-views.js";
 import type { ToolFailure } from "../tool-reply.js";
@@ -22,7 +23,10 @@ export type JobPanelProps = {
   jobId: string;
   /** The plan announced by start_bulk_gift_analysis, shown until the first event arrives. */
   plannedStages: Stage[];
-  /** Present when the original input is known: starts the analysis again after a retryable failure. */
+  /**
+   * Present when the original input is known: starts the analysis again after a retryable failure
+   * or a cancel.
+   */
   onRetry?: () => void;
 };
 
@@ -35,10 +39,7 @@ export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
   const status = view?.status ?? "pending";
   const stages: StageView[] =
     started && view.stages.length > 0 ? view.stages : plannedStages.map((s) => ({ ...s, state: "pending" }));
-  const current =
-    started && view.stage !== null
-      ? (view.stageLabel ?? stages.find((s) => s.id === view.stage)?.label ?? view.stage)
-      : null;
+  const line = started && status === "running" ? stageLine(t, view, stages) : null;
 
   return (
     <section className="gg-panel" aria-busy={status === "pending" || status === "running"}>
@@ -49,10 +50,9 @@ export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
         </p>
       </header>
       {/* no bar before the first events: a widget shown again must not flash back to 0 % */}
-      {started && <ProgressBar percentage={view.percentage} />}
-      {current !== null && status === "running" && <p className="gg-current">{t.now(current)}</p>}
-      {started && view.message !== null && status === "running" && <p className="gg-muted">{view.message}</p>}
-      {started && <JobTiming view={view} stageJustEntered={stageJustEntered(view)} />}
+      {started && <ProgressBar percentage={view.percentage} status={status} />}
+      {line !== null && <p className="gg-current">{line}</p>}
+      {started && <JobTiming view={view} />}
       <StageList stages={stages} />
       {lastError !== null && <FailureText error={lastError} role="status" />}
       {lastError?.transient && <p className="gg-muted">{t.retrying}</p>}
@@ -72,14 +72,39 @@ export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
           )}
         </div>
       )}
-      {status === "canceled" && <p className="gg-outcome">{t.canceled}</p>}
+      {status === "canceled" && (
+        <div className="gg-outcome">
+          <p>{t.canceled}</p>
+          {onRetry && (
+            <button type="button" className="gg-button" onClick={onRetry}>
+              {t.startAgain}
+            </button>
+          )}
+        </div>
+      )}
+      {status === "canceled" && <JobResult jobId={jobId} summary={null} stopped />}
     </section>
   );
 }
 
+/**
+ * The one line of what is happening: the current stage in the widget's language and its one count,
+ * in what it counts ("Matching gifts per person: 1,240 of 3,000 people"). The count is the stage's
+ * own, so at a stage change it starts again under the new stage's name, never as a bare "0 of".
+ */
+function stageLine(t: Messages, view: JobView, stages: StageView[]): string | null {
+  const id = view.stage;
+  if (id === null) return null;
+  const label = t.stageLabel(id, view.stageLabel ?? stages.find((s) => s.id === id)?.label ?? id);
+  if (view.processed === null || view.total === null) return label;
+  return t.stageLine(label, t.stageCount(isBulkStage(id) ? STAGE_UNIT[id] : null, view.processed, view.total));
+}
+
+/** Cancel, asked once more before the work done so far is thrown away. */
 function CancelButton({ jobId }: { jobId: string }) {
   const t = useMessages();
   const host = useHost();
+  const [asking, setAsking] = useState(false);
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<ToolFailure | null>(null);
   const cancel = async () => {
@@ -87,13 +112,26 @@ function CancelButton({ jobId }: { jobId: string }) {
     setError(null);
     const reply = await cancelJob(host, jobId);
     setBusy(false);
+    setAsking(false);
     if (!reply.ok) setError(reply.error);
   };
   return (
-    <div className="gg-actions">
-      <button type="button" className="gg-button gg-secondary" disabled={busy} onClick={() => void cancel()}>
-        {busy ? t.canceling : t.cancel}
-      </button>
+    <div className="gg-actions" role="group" aria-label={asking ? t.cancelQuestion : undefined}>
+      {asking ? (
+        <>
+          <span className="gg-question">{t.cancelQuestion}</span>
+          <button type="button" className="gg-button gg-danger" disabled={busy} onClick={() => void cancel()}>
+            {busy ? t.canceling : t.cancelYes}
+          </button>
+          <button type="button" className="gg-button gg-secondary" disabled={busy} onClick={() => setAsking(false)}>
+            {t.keepGoing}
+          </button>
+        </>
+      ) : (
+        <button type="button" className="gg-button gg-secondary" onClick={() => setAsking(true)}>
+          {t.cancel}
+        </button>
+      )}
       {error && <FailureText error={error} />}
     </div>
   );

@@ -3,8 +3,8 @@
  * The job's clocks as a person watches them, on fake timers: waiting time while pending, running
  * time from the start while running, the running time fixed once finished; no value ever smaller
  * than one shown before, with the local clock ahead of the server, behind it, and with the end
- * delivered late. The times come from the events' timestamps. Then the ETA, shown only while
- * it means something.
+ * delivered late. The times come from the events' timestamps. Then the ETA: shown only while
+ * it means something, counted down through a stage change rather than gone.
  */
 import { act } from "react";
 import type { JobEvent, JobEventOf, JobEventType } from "../../../shared/job-events.js";
@@ -42,12 +42,19 @@ const completed = event(5, 10.5, "job.completed");
 /** Sets the local clock to `at` seconds after T (it only moves forward), firing the ticks on the way. */
 const localAt = (at: number) => act(() => vi.advanceTimersByTime(T + at * 1000 - Date.now()));
 const dispatch = (...events: JobEvent[]) => act(() => store.getState().dispatch("job-1", events));
-/** The clock's words and seconds, e.g. ["Running", 7]. */
+const UNIT_SECONDS: Record<string, number> = { hr: 3600, min: 60, sec: 1, 시간: 3600, 분: 60, 초: 1 };
+/** The clock's words and seconds, e.g. ["Running", 7] from "Running 7 sec"; "<1 sec" is 0. */
 function clock(): [string, number] {
   const text = document.querySelector(".gg-timing")?.textContent ?? "";
-  const m = /^(Waiting|Running|Ran for|Waited|대기|실행|총 실행 시간|총 대기 시간) (\d+):(\d\d)/.exec(text);
+  const m = /^(Waiting|Running|Ran for|Waited|대기|실행|총 실행 시간|총 대기 시간) ([^·]+)/.exec(text);
   if (m === null) throw new Error(`no clock in "${text}"`);
-  return [m[1], Number(m[2]) * 60 + Number(m[3])];
+  const duration = m[2].trim();
+  const parts = [...duration.matchAll(/(\d+)\s*(hr|min|sec|시간|분|초)/g)];
+  if (duration.startsWith("<") || parts.length === 0) {
+    if (!/^<1\s*(sec|초)$/.test(duration)) throw new Error(`no duration in "${text}"`);
+    return [m[1], 0];
+  }
+  return [m[1], parts.reduce((sum, [, n, unit]) => sum + Number(n) * UNIT_SECONDS[unit], 0)];
 }
 
 /**
@@ -108,7 +115,7 @@ describe("JobTiming", () => {
   it("never runs past the final time with a local clock 2.5 s ahead of the server", () => {
     const seen = play(2.7);
     expectNeverBackwards(seen);
-    // the local clock alone would have shown 0:09 by the end (12.7 s local − 3.2 s)
+    // the local clock alone would have shown 9 seconds by the end (12.7 s local − 3.2 s)
     const running = seen.filter(([w]) => w === "Running").map(([, s]) => s);
     expect(Math.max(...running)).toBeGreaterThanOrEqual(6);
     expect(Math.max(...running)).toBeLessThanOrEqual(7);
@@ -176,30 +183,33 @@ describe("the ETA", () => {
     dispatch(at(4, "parse", 0.5, 30));
     expect(eta()).toBeUndefined();
     dispatch(at(5, "parse", 2, 40));
-    expect(eta()).toBe("About 0:40 left");
+    expect(eta()).toBe("About 40 sec left");
   });
 
-  it("is hidden when the stage has just changed, and when the newest event has none", () => {
+  it("counts down through a stage change (whose first event carries none) and as time goes by", () => {
     mount();
     dispatch(event(1, 1, "job.created"), event(2, 2, "job.started"), at(3, "parse", 5, 60), at(4, "parse", 10, 50));
-    expect(eta()).toBe("About 0:50 left");
-    dispatch(at(5, "match", 40, 20));
-    expect(eta()).toBeUndefined();
+    expect(eta()).toBe("About 50 sec left");
+    // the server's clock is at 5 s: a second has gone since the estimate of 50 s
+    dispatch(at(5, "match", 40));
+    expect(eta()).toBe("About 49 sec left");
     dispatch(at(6, "match", 45, 18));
-    expect(eta()).toBe("About 0:18 left");
-    dispatch(at(7, "match", 50));
-    expect(eta()).toBeUndefined();
+    expect(eta()).toBe("About 18 sec left");
+    localAt(3);
+    expect(eta()).toBe("About 15 sec left");
+    // an older estimate arriving late does not replace the newer one
+    dispatch(at(7, "match", 50), event(4, 4, "job.progress", { stage: "parse", percentage: 10, etaSeconds: 90 }));
+    expect(eta()).toBe("About 15 sec left");
   });
 
-  it("never says 0:00 left while the job runs, and is gone once it has ended", () => {
+  it("never says less than a second left while the job runs, and is gone once it has ended", () => {
     mount("ko-KR");
     dispatch(event(1, 1, "job.created"), event(2, 2, "job.started"), at(3, "match", 90, 9), at(4, "match", 95, 4));
-    expect(eta()).toBe("약 0:04 남음");
+    expect(eta()).toBe("약 4초 남음");
     dispatch(at(5, "match", 99, 0.4));
     expect(eta()).toBeUndefined();
-    expect(document.querySelector(".gg-timing")?.textContent).not.toContain("0:00 남음");
     dispatch(at(6, "match", 99, 3));
-    expect(eta()).toBe("약 0:03 남음");
+    expect(eta()).toBe("약 3초 남음");
     dispatch(event(7, 7, "job.completed"));
     expect(eta()).toBeUndefined();
   });
@@ -207,7 +217,7 @@ describe("the ETA", () => {
   it.each(["job.failed", "job.canceled"] as const)("is gone after %s", (type) => {
     mount();
     dispatch(event(1, 1, "job.created"), at(2, "match", 40, 60), at(3, "match", 50, 50));
-    expect(eta()).toBe("About 0:50 left");
+    expect(eta()).toBe("About 50 sec left");
     dispatch(event(4, 4, type));
     expect(eta()).toBeUndefined();
   });

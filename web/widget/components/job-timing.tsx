@@ -1,5 +1,5 @@
 /**
- * How long a job has waited or run, its ETA and its counts, on one line.
+ * How long a job has waited or run, and its ETA, on one line (the counts are the stage line's).
  *
  * Two clocks, told apart by their words: "Waiting" counts from the job's creation while it is
  * pending, "Running" from its start while it runs; once it has ended, "Ran for" is fixed at the
@@ -10,9 +10,10 @@
  * before: each is clamped against the last value shown, the final time included. A one-second
  * tick re-renders the live clocks and stops when the job ends or the widget unmounts.
  *
- * The ETA is the server's, shown only while it means something: the job is running, the first
- * percent is done (there is a rate), the newest progress event is not the first of its stage
- * (the stage has just changed), and it is a second or more ("About 0:00 left" never stays up).
+ * The ETA is the server's newest estimate, counted down on the server's clock since the event
+ * that gave it: a stage's first event carries none (nothing measured in the stage yet), so the
+ * estimate before it goes on counting down rather than vanishing. It is shown while the job runs,
+ * once the first percent is done (there is a rate), and while a second or more is left.
  */
 import { useEffect, useRef, useState } from "react";
 import { isFinished, type JobView } from "../../../shared/job-view.js";
@@ -78,31 +79,32 @@ function clockOf(view: JobView, serverNow: () => number): Clock | null {
 /** "waited" goes on from "waiting" and "ran" from "running": each pair is one clock. */
 const family = (kind: Clock["kind"]) => (kind === "waiting" || kind === "waited" ? "waiting" : "running");
 
-/** True when the job's ETA means something now (see the file's comment). */
-function etaShown(view: JobView, stageJustEntered: boolean): view is JobView & { etaSeconds: number } {
-  return (
-    view.status === "running" &&
-    view.etaSeconds !== null &&
-    view.percentage >= 1 &&
-    !stageJustEntered &&
-    Math.round(view.etaSeconds) >= 1
-  );
+/**
+ * The seconds left by the newest estimate the job gave, counted down on the server's clock from
+ * the event that gave it; null before any estimate.
+ */
+function useEtaLeft(view: JobView, serverNow: () => number): number | null {
+  const [estimate, setEstimate] = useState<{ seconds: number; at: number } | null>(null);
+  const at = view.updatedAt === null ? NaN : Date.parse(view.updatedAt);
+  let current = estimate;
+  if (view.etaSeconds !== null && Number.isFinite(at) && (estimate === null || at > estimate.at)) {
+    current = { seconds: view.etaSeconds, at };
+    setEstimate(current); // state adjusted while rendering, as in useServerNow
+  }
+  return current === null ? null : current.seconds - (serverNow() - current.at) / 1000;
 }
 
-export type JobTimingProps = {
-  view: JobView;
-  /** True when the newest progress event is the first of its stage: the stage has just changed. */
-  stageJustEntered: boolean;
-};
+export type JobTimingProps = { view: JobView };
 
-/** "Running m:ss · About m:ss left · n of total", each part shown only when known. */
-export function JobTiming({ view, stageJustEntered }: JobTimingProps) {
+/** "Running 1 min 5 sec · About 40 sec left", each part shown only when known. */
+export function JobTiming({ view }: JobTimingProps) {
   const t = useMessages();
   const over = isFinished(view.status);
   useTick(!over);
   const serverNow = useServerNow(view.updatedAt);
   const shown = useRef({ waiting: 0, running: 0 });
   const clock = clockOf(view, serverNow);
+  const left = useEtaLeft(view, serverNow);
   const seconds = clock === null ? 0 : Math.max(clock.seconds, shown.current[family(clock.kind)]);
   useEffect(() => {
     if (clock !== null) shown.current[family(clock.kind)] = seconds;
@@ -110,8 +112,8 @@ export function JobTiming({ view, stageJustEntered }: JobTimingProps) {
 
   const parts: string[] = [];
   if (clock !== null) parts.push(t[clock.kind](seconds));
-  if (etaShown(view, stageJustEntered)) parts.push(t.eta(view.etaSeconds));
-  if (!over && view.processed !== null && view.total !== null) parts.push(t.counts(view.processed, view.total));
+  if (view.status === "running" && view.percentage >= 1 && left !== null && Math.round(left) >= 1)
+    parts.push(t.eta(left));
   if (parts.length === 0) return null;
   return <p className="gg-timing">{parts.join(" · ")}</p>;
 }

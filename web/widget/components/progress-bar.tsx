@@ -2,19 +2,22 @@
  * The job's progress bar: an ARIA progressbar (0–100, rounded) with the percentage as text too,
  * written the locale's way (Intl), so it reads the same to a screen reader and to the eye.
  */
+import type { JobStatus } from "../../../shared/job-view.js";
 import { useMessages } from "../i18n.js";
 
 export type ProgressBarProps = {
   percentage: number;
   /** What progresses; the job's progress by default. */ label?: string;
+  /** The job's state, whose colour the fill takes (the accent while it runs). */
+  status?: JobStatus;
 };
 
 /** Renders `percentage` (0–100) as a bar and a number. */
-export function ProgressBar({ percentage, label }: ProgressBarProps) {
+export function ProgressBar({ percentage, label, status }: ProgressBarProps) {
   const t = useMessages();
   const value = Math.round(Math.min(100, Math.max(0, percentage)));
   return (
-    <div className="gg-progress">
+    <div className="gg-progress" data-status={status}>
       <div
         className="gg-bar"
         role="progressbar"

@@ -10,7 +10,7 @@ const MARK: Record<StageView["state"], string> = { done: "✓", active: "●", p
 
 export type StageListProps = { stages: StageView[] };
 
-/** Lists `stages`; labels come from the server and are shown as text. */
+/** Lists `stages`, named in the widget's language (a stage it does not know, as the server named it). */
 export function StageList({ stages }: StageListProps) {
   const t = useMessages();
   if (stages.length === 0) return null;
@@ -26,7 +26,7 @@ export function StageList({ stages }: StageListProps) {
           <span className="gg-stage-mark" aria-hidden="true">
             {MARK[s.state]}
           </span>
-          <span className="gg-stage-label">{s.label}</span>
+          <span className="gg-stage-label">{t.stageLabel(s.id, s.label)}</span>
           <span className="gg-sr"> ({t.stageState[s.state]})</span>
         </li>
       ))}

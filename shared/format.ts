@@ -1,0 +1,89 @@
+/**
+ * Every number a person reads, written one way for a locale, by the widget and in the server's
+ * texts alike: counts grouped ("40,000"), a number that names something (a row) ungrouped, whole
+ * percentages, US dollars ("$" in every locale; whole amounts without cents, others with them),
+ * durations in the locale's units ("1 min 5 sec", "1분 5초"), file sizes in megabytes, times of
+ * day. All through Intl (Intl.DurationFormat is not in Node 20, so a duration is put together from
+ * unit parts); the formatters are made once per locale, as making one costs more than using it.
+ */
+
+export type Formats = {
+  count(n: number): string;
+  index(n: number): string;
+  /** `value` from 0 to 100. */
+  percent(value: number): string;
+  money(amount: number): string;
+  duration(seconds: number): string;
+  size(bytes: number): string;
+  time(ms: number): string;
+};
+
+/** A formatter for `locale`, or for English when the locale tag is not one Intl knows. */
+function intl<T>(make: (locale: string) => T, locale: string): T {
+  try {
+    return make(locale);
+  } catch {
+    return make("en");
+  }
+}
+
+function makeFormats(locale: string): Formats {
+  const number = (options: Intl.NumberFormatOptions) => intl((l) => new Intl.NumberFormat(l, options), locale);
+  const count = number({ maximumFractionDigits: 0 });
+  const whole = number({ maximumFractionDigits: 0, useGrouping: false });
+  const percent = number({ style: "percent", maximumFractionDigits: 0 });
+  const dollars = (digits: number) =>
+    number({
+      style: "currency",
+      currency: "USD",
+      currencyDisplay: "narrowSymbol",
+      minimumFractionDigits: digits,
+      maximumFractionDigits: digits,
+    });
+  const [wholeDollars, cents] = [dollars(0), dollars(2)];
+  const megabytes = number({ style: "unit", unit: "megabyte", maximumFractionDigits: 1 });
+  const [hours, minutes, seconds] = ["hour", "minute", "second"].map((unit) =>
+    number({ style: "unit", unit, unitDisplay: "short" }),
+  );
+  const units = intl((l) => new Intl.ListFormat(l, { style: "narrow", type: "unit" }), locale);
+  const time = intl((l) => new Intl.DateTimeFormat(l, { timeStyle: "short" }), locale);
+  return {
+    count: (n) => count.format(n),
+    index: (n) => whole.format(n),
+    percent: (value) => percent.format(value / 100),
+    money: (amount) => (Number.isInteger(Math.round(amount * 100) / 100) ? wholeDollars : cents).format(amount),
+    duration(total) {
+      const s = Math.max(0, Math.round(total));
+      if (s < 1) return `<${seconds.format(1)}`;
+      const [h, m, r] = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
+      // the two largest units, the smaller left out when it is zero
+      const parts: [Intl.NumberFormat, number][] =
+        h > 0
+          ? [
+              [hours, h],
+              [minutes, m],
+            ]
+          : m > 0
+            ? [
+                [minutes, m],
+                [seconds, r],
+              ]
+            : [[seconds, r]];
+      return units.format(parts.filter(([, n], i) => i === 0 || n > 0).map(([f, n]) => f.format(n)));
+    },
+    size: (bytes) => megabytes.format(bytes / 1024 / 1024),
+    time: (ms) => time.format(ms),
+  };
+}
+
+const made = new Map<string, Formats>();
+
+/** The formats for a BCP 47 locale tag. */
+export function formatsFor(locale: string): Formats {
+  let formats = made.get(locale);
+  if (formats === undefined) {
+    formats = makeFormats(locale);
+    made.set(locale, formats);
+  }
+  return formats;
+}
