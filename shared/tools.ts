@@ -129,6 +129,19 @@ const PersonResultSchema = z.object({
 });
 export type PersonResult = z.infer<typeof PersonResultSchema>;
 /**
+ * A finished result in figures, for views to word in their own language: the people, how many got
+ * a gift within budget, the skipped rows, what the top picks cost together against the budgets'
+ * sum (US dollars).
+ */
+export const ResultFiguresSchema = z.object({
+  people: z.number().check(z.int(), z.gte(0)),
+  withGifts: z.number().check(z.int(), z.gte(0)),
+  skipped: z.number().check(z.int(), z.gte(0)),
+  topPicks: z.number().check(z.gte(0)),
+  budget: z.number().check(z.gte(0)),
+});
+export type ResultFigures = z.infer<typeof ResultFiguresSchema>;
+/**
  * One part of a finished bulk analysis as the result resource serves it: the head (occasion,
  * budget, summary, total), the people from `offset` up to a bounded size, the rows skipped among
  * them, and the URI of the next part (null on the last).
@@ -161,6 +174,8 @@ export const GetJobResultOutput = z.object({
   resultUri: z.string(),
   /** True while the job still runs: `people` are those composed so far, `total` how many that is. */
   partial: z.boolean(),
+  /** The finished result's figures; absent while it runs. */
+  figures: z.optional(ResultFiguresSchema),
 });
 export type GetJobResultResult = z.infer<typeof GetJobResultOutput>;
 

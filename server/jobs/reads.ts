@@ -165,7 +165,7 @@ export function createReads(
       if (gated.value.status === "running") return ok(await composedSoFar(gated.value, offset, limit));
       const head = await finished(gated.value);
       if (!head.ok) return head;
-      const { total, chunkSize, skipped, summary } = head.value;
+      const { total, chunkSize, skipped, summary, figures } = head.value;
       const page: GetJobResultResult = {
         jobId,
         summary,
@@ -176,6 +176,7 @@ export function createReads(
         skipped: [],
         resultUri: URI.jobResult(jobId),
         partial: false,
+        ...(figures === undefined ? {} : { figures }),
       };
       if (offset >= total) {
         if (offset === 0) page.skipped = skipped;

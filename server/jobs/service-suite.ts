@@ -13,7 +13,7 @@ import type { JobStore } from "./store.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { expectJobHistory } from "../../test-kit/job-history.js";
 import { describeServiceData } from "./service-data-suite.js";
-import { ALICE, BOB, history, settle, testMatch } from "./test-support.js";
+import { ALICE, BOB, collectPeople, history, settle, testMatch } from "./test-support.js";
 
 const START = { occasion: "holiday", budgetPerPerson: 50 };
 /** 100,000 rows, over 5 MB. */
@@ -139,6 +139,15 @@ export function describeJobService(
         expect(final.value.partial).toBe(false);
         // what was shown while it ran is exactly what the finished result holds
         expect(final.value.people).toEqual(partial.value.people);
+        // the finished result in figures, for a view to word in its own language
+        const all = await collectPeople(service, jobId);
+        expect(final.value.figures).toEqual({
+          people: 6_000,
+          withGifts: all.filter((p) => p.gifts.length > 0).length,
+          skipped: 0,
+          topPicks: Math.round(all.reduce((sum, p) => sum + (p.gifts[0]?.price ?? 0), 0) * 100) / 100,
+          budget: all.reduce((sum, p) => sum + p.budget, 0),
+        });
       } finally {
         // a failed check must not leave the job waiting, nor the service's close with it
         first.release();

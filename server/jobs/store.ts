@@ -9,7 +9,7 @@ import type { JobEvent } from "../../shared/job-events.js";
 import { foldJobEvents, JobFoldSchema, type JobFold } from "../../shared/job-reducer.js";
 import type { JobStatus } from "../../shared/job-view.js";
 import { SkippedRowSchema } from "../../shared/files.js";
-import type { StartBulkArgs } from "../../shared/tools.js";
+import { ResultFiguresSchema, type StartBulkArgs } from "../../shared/tools.js";
 import type { Caller } from "./access.js";
 
 /** A job as first written, with what the caller asked for as the record of the request. */
@@ -36,6 +36,8 @@ export const ResultHeadSchema = z.object({
   total: z.number().check(z.int(), z.gte(0)),
   chunkSize: z.number().check(z.int(), z.gte(1)),
   skipped: z.array(SkippedRowSchema),
+  /** Absent from the heads of results stored before figures were kept. */
+  figures: z.optional(ResultFiguresSchema),
 });
 export type ResultHead = z.infer<typeof ResultHeadSchema>;
 

@@ -3,6 +3,7 @@
  * for a job to end. Data lives in test-fixtures.ts; the history check in test-kit/job-history.ts.
  */
 import type { JobEvent } from "../../shared/job-events.js";
+import type { PersonResult } from "../../shared/tools.js";
 import { foldJobEvents } from "../../shared/job-reducer.js";
 import type { JobService } from "./job-service.js";
 import { ALICE } from "./test-fixtures.js";
@@ -26,4 +27,16 @@ export async function settle(service: JobService, jobId: string, caller = ALICE)
   const r = await service.waitFor({ jobId, timeoutMs: 60_000 }, caller, () => {});
   if (!r.ok) throw new Error(r.error.message);
   return foldJobEvents(jobId, await history(service, jobId, caller));
+}
+
+/** Every person of a finished job's result, read back page by page through the service. */
+export async function collectPeople(service: JobService, jobId: string, caller = ALICE): Promise<PersonResult[]> {
+  const people: PersonResult[] = [];
+  for (let offset: number | null = 0; offset !== null;) {
+    const page = await service.getResult({ jobId, offset, limit: 500 }, caller);
+    if (!page.ok) throw new Error(page.error.message);
+    people.push(...page.value.people);
+    offset = page.value.nextOffset;
+  }
+  return people;
 }

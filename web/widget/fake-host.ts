@@ -16,6 +16,7 @@ import {
   TOOL,
   URI,
   type PersonResult,
+  type ResultFigures,
 } from "../../shared/tools.js";
 import {
   BeginUploadInput,
@@ -333,7 +334,20 @@ export function installFakeHost(options: FakeHostOptions = {}) {
       skipped: job.skipped,
       resultUri: URI.jobResult(job.id),
       partial,
+      ...(partial ? {} : { figures: figuresOf(job) }),
     });
+  }
+
+  /** The figures a server keeps of a finished result. */
+  function figuresOf(job: { people: PersonResult[]; skipped: SkippedRow[] }): ResultFigures {
+    const picked = job.people.filter((p) => p.gifts.length > 0);
+    return {
+      people: job.people.length,
+      withGifts: picked.length,
+      skipped: job.skipped.length,
+      topPicks: picked.reduce((sum, p) => sum + p.gifts[0].price, 0),
+      budget: job.people.reduce((sum, p) => sum + p.budget, 0),
+    };
   }
 
   const setGlobals = (globals: Record<string, unknown>) => {

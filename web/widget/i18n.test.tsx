@@ -64,5 +64,13 @@ describe("numbers through Intl", () => {
     expect(await screen.findByText("40,000명 중 20명")).toBeTruthy();
     expect(screen.queryByText("40000명 중 20명")).toBeNull();
     expect(screen.getAllByText("$39.50").length).toBeGreaterThan(0);
+    // the summary is the widget's, from the result's figures, in the host's language
+    expect(screen.getByText("40,000명 · 1순위 합계 $1,580,000 / 예산 $2,000,000")).toBeTruthy();
+  });
+
+  it("words the result's figures in English, money written one way", async () => {
+    mount("en-US", 3);
+    dispatch(panel.fake.historyOf("job-1"));
+    expect(await screen.findByText("3 people · top picks $118.50 of the $150 budget")).toBeTruthy();
   });
 });

@@ -9,6 +9,7 @@ import type { ColumnKey } from "../../shared/files.js";
 import { formatsFor, type Formats } from "../../shared/format.js";
 import { isBulkStage, STAGE_LABELS } from "../../shared/stage-words.js";
 import type { JobStatus, StageView } from "../../shared/job-view.js";
+import type { ResultFigures } from "../../shared/tools.js";
 import { useHostGlobal } from "./host.js";
 
 const en = (f: Formats) => ({
@@ -70,6 +71,16 @@ const en = (f: Formats) => ({
   people: (shown: number, total: number) => `${f.count(shown)} of ${f.count(total)} people`,
   budget: (price: string) => `budget ${price}`,
   noGiftsForPerson: "No gift fits this budget.",
+  /** "2,000 people · 3 with no gift in budget · 12 rows skipped · top picks $98,400 of the $120,000 budget" */
+  resultSummary: ({ people, withGifts, skipped, topPicks, budget }: ResultFigures) =>
+    [
+      `${f.count(people)} ${people === 1 ? "person" : "people"}`,
+      people > withGifts && `${f.count(people - withGifts)} with no gift in budget`,
+      skipped > 0 && `${f.count(skipped)} ${skipped === 1 ? "row" : "rows"} skipped`,
+      `top picks ${f.money(topPicks)} of the ${f.money(budget)} budget`,
+    ]
+      .filter(Boolean)
+      .join(" · "),
   showMore: "Show more",
   loading: "Loading…",
   fullscreen: "Open fullscreen",
@@ -155,6 +166,15 @@ const ko = (f: Formats): Messages => ({
   people: (shown, total) => `${f.count(total)}명 중 ${f.count(shown)}명`,
   budget: (price) => `예산 ${price}`,
   noGiftsForPerson: "예산에 맞는 선물이 없습니다.",
+  resultSummary: ({ people, withGifts, skipped, topPicks, budget }) =>
+    [
+      `${f.count(people)}명`,
+      people > withGifts && `예산 안 선물 없음 ${f.count(people - withGifts)}명`,
+      skipped > 0 && `건너뛴 행 ${f.count(skipped)}개`,
+      `1순위 합계 ${f.money(topPicks)} / 예산 ${f.money(budget)}`,
+    ]
+      .filter(Boolean)
+      .join(" · "),
   showMore: "더 보기",
   loading: "불러오는 중…",
   fullscreen: "전체 화면으로 열기",

@@ -6,13 +6,15 @@
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { SkippedRow } from "../../shared/files.js";
-import { GetJobResultOutput, TOOL, type PersonResult } from "../../shared/tools.js";
+import { GetJobResultOutput, TOOL, type PersonResult, type ResultFigures } from "../../shared/tools.js";
 import type { Host } from "./host.js";
 import { createStoreContext } from "./store-context.js";
 import type { ToolFailure } from "./tool-reply.js";
 
 type ResultPages = {
   summary: string | null;
+  /** The finished result's figures, which the widget words itself; null before or from an older server. */
+  figures: ResultFigures | null;
   people: PersonResult[];
   skipped: SkippedRow[];
   total: number | null;
@@ -28,6 +30,7 @@ export type ResultStore = StoreApi<ResultStoreState>;
 
 const EMPTY: ResultPages = {
   summary: null,
+  figures: null,
   people: [],
   skipped: [],
   total: null,
@@ -62,6 +65,7 @@ export async function loadNextPage(host: Host, store: ResultStore, jobId: string
   const skippedRows = new Set(latest.skipped.map((s) => s.row));
   update(store, jobId, {
     summary: page.summary,
+    figures: page.figures ?? latest.figures,
     people: [...latest.people, ...page.people.filter((p) => !rows.has(p.row))],
     skipped: [...latest.skipped, ...page.skipped.filter((s) => !skippedRows.has(s.row))],
     total: page.total,

@@ -8,7 +8,7 @@
  */
 import type { ErrorCode } from "../../../shared/errors.js";
 import type { SkippedRow } from "../../../shared/files.js";
-import { URI } from "../../../shared/tools.js";
+import { URI, type ResultFigures } from "../../../shared/tools.js";
 import { readCsvBatches } from "../csv/reader.js";
 import { createLedger } from "../csv/ledger.js";
 import { newPerson, readRecord, splitInterests, type Person } from "../csv/rows.js";
@@ -259,7 +259,8 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
     if (c < chunks) await progress.advance(Math.min(n, c * CHUNK_SIZE));
     else hold(progress.close(n)); // goes with job.completed
   }
-  const summary = summarize(run.texts, input.occasion, people, skipped.length);
+  const figures = figuresOf(people, skipped.length);
+  const summary = run.texts.summary({ occasion: input.occasion, ...figures });
   await emit(
     [{ type: "job.completed", payload: { summary, resultResourceId: URI.jobResult(run.jobId), resultCount: n } }],
     {
@@ -269,24 +270,23 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
       total: n,
       chunkSize: CHUNK_SIZE,
       skipped,
+      figures,
     },
   );
 }
 
-function summarize(texts: JobTexts, occasion: string, people: Person[], skipped: number): string {
+/** The result in figures: people, those with a gift, the top picks' cost against the budgets' sum. */
+function figuresOf(people: Person[], skipped: number): ResultFigures {
   let withGifts = 0;
   let topPicks = 0;
+  let budget = 0;
   for (const p of people) {
+    budget += p.budget;
     if (p.gifts.length > 0) {
       withGifts++;
       topPicks += p.gifts[0].price;
     }
   }
-  return texts.summary({
-    occasion,
-    people: people.length,
-    withGifts,
-    topPicks: Math.round(topPicks * 100) / 100,
-    skipped,
-  });
+  const cents = (amount: number) => Math.round(amount * 100) / 100;
+  return { people: people.length, withGifts, skipped, topPicks: cents(topPicks), budget: cents(budget) };
 }

@@ -6,6 +6,7 @@
  */
 import { formatsFor } from "../../../shared/format.js";
 import { STAGE_LABELS } from "../../../shared/stage-words.js";
+import type { ResultFigures } from "../../../shared/tools.js";
 import type { StageId } from "./stages.js";
 
 export type Locale = "en" | "ko";
@@ -24,7 +25,7 @@ export type JobTexts = {
   /** Named by the list's rows: how many are people is known only once it is read. */
   title(occasion: string, rows: string): string;
   started(occasion: string, rows: string): string;
-  summary(s: { occasion: string; people: number; withGifts: number; topPicks: number; skipped: number }): string;
+  summary(s: { occasion: string } & ResultFigures): string;
   tooManyRows(max: string): { message: string; hint: string };
 };
 

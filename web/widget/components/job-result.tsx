@@ -52,7 +52,7 @@ export function JobResult({ jobId, summary, running = false, composed = 0, stopp
       {running ? (
         <p className="gg-summary">{t.readySoFar}</p>
       ) : (
-        <p className="gg-summary">{pages?.summary || summary}</p>
+        <p className="gg-summary">{pages?.figures ? t.resultSummary(pages.figures) : pages?.summary || summary}</p>
       )}
       {!running && displayMode !== "fullscreen" && displayModes.includes("fullscreen") && (
         <button
