@@ -13,6 +13,7 @@ import type { ResultFigures } from "../../shared/tools.js";
 import { useHostGlobal } from "./host.js";
 
 const en = (f: Formats) => ({
+  language: "en" as "en" | "ko",
   noHost:
     "GiftGenius shows its results inside a chat app, such as ChatGPT, Claude, VS Code or Goose. Open it from a conversation there; on its own, this page cannot reach the app.",
   connecting: "Connecting to the chat app…",
@@ -65,7 +66,7 @@ const en = (f: Formats) => ({
   keptAfterCancel: (n: number) => `Ready before it was canceled: ${f.count(n)} ${n === 1 ? "person" : "people"}`,
   failed: "The analysis failed.",
   tryAgain: "Try again",
-  retrying: "Lost contact with the server; retrying…",
+  retrying: "reconnecting…",
   skipped: "Skipped rows",
   row: (n: number) => `Row ${f.index(n)}`,
   people: (shown: number, total: number) => `${f.count(shown)} of ${f.count(total)} people`,
@@ -120,10 +121,13 @@ const en = (f: Formats) => ({
     timeout: "The host did not answer in time.",
     bad_reply: "The host sent a reply the widget could not read.",
   } as Record<string, string>,
+  /** A failure's code in words, for a server message in another language: none needed in English. */
+  codeErrors: {} as Record<string, string>,
 });
 export type Messages = ReturnType<typeof en>;
 
 const ko = (f: Formats): Messages => ({
+  language: "ko",
   noHost:
     "GiftGenius는 ChatGPT, Claude, VS Code, Goose 같은 채팅 앱 안에서 결과를 보여 줍니다. 그 앱의 대화에서 열어 주세요. 이 페이지만으로는 앱에 연결할 수 없습니다.",
   connecting: "채팅 앱에 연결하는 중…",
@@ -160,7 +164,7 @@ const ko = (f: Formats): Messages => ({
   keptAfterCancel: (n) => `취소 전에 준비된 결과: ${f.count(n)}명`,
   failed: "분석에 실패했습니다.",
   tryAgain: "다시 시도",
-  retrying: "서버와 연결이 끊겼습니다. 다시 시도하는 중…",
+  retrying: "다시 연결하는 중…",
   skipped: "건너뛴 행",
   row: (n) => `${f.index(n)}행`,
   people: (shown, total) => `${f.count(total)}명 중 ${f.count(shown)}명`,
@@ -209,6 +213,21 @@ const ko = (f: Formats): Messages => ({
     unreachable: "호스트가 도구를 실행하지 못했습니다.",
     timeout: "호스트가 제때 응답하지 않았습니다.",
     bad_reply: "호스트의 응답을 읽을 수 없습니다.",
+  },
+  codeErrors: {
+    invalid_arguments: "요청에 빠지거나 잘못된 값이 있습니다.",
+    no_gift_fits: "예산 안에 맞는 선물이 카탈로그에 없습니다.",
+    invalid_csv: "직원 명단을 읽을 수 없습니다. 이름과 관심사 열이 있는지 확인해 주세요.",
+    input_too_large: "명단이 너무 큽니다. 나누어서 다시 시작해 주세요.",
+    too_many_rows: "명단의 행이 너무 많습니다. 여러 파일로 나누어 주세요.",
+    unknown_job: "이 분석을 찾을 수 없습니다. 보관 기간이 지나 지워졌을 수 있습니다.",
+    job_not_finished: "분석이 아직 끝나지 않았습니다.",
+    interrupted: "서버가 다시 시작되면서 분석이 중단되었습니다.",
+    unauthorized: "이 분석을 볼 권한이 없습니다.",
+    store_unavailable: "저장소에 잠시 연결할 수 없습니다. 잠시 후 다시 시도해 주세요.",
+    quota_exceeded: "작업 한도에 도달했습니다. 오래된 분석을 지우거나 나중에 다시 시도해 주세요.",
+    rate_limited: "너무 많이 시작했습니다. 잠시 후 다시 시도해 주세요.",
+    internal: "서버에 문제가 생겼습니다. 다시 시도해 주세요.",
   },
 });
 

@@ -94,4 +94,16 @@ describe("JobPanel over the store", () => {
     expect(screen.getByText("The analysis was canceled.")).toBeTruthy();
     expect(panel.fake.argsOf(TOOL.getJobResult)).toHaveLength(asked);
   });
+
+  it("says a dropped reply in the timing line, with no error block below, and shows a lasting failure", () => {
+    dispatch(history.slice(0, 4));
+    act(() => store.getState().noteFailure("job-1", { code: "unreachable", message: "fetch failed", transient: true }));
+    expect(document.querySelector(".gg-timing")?.textContent).toContain("reconnecting…");
+    expect(document.querySelector(".gg-error")).toBeNull();
+    act(() =>
+      store.getState().noteFailure("job-1", { code: "unknown_job", message: "No job job-1.", transient: false }),
+    );
+    expect(document.querySelector(".gg-timing")?.textContent).not.toContain("reconnecting…");
+    expect(screen.getByText("No job job-1.")).toBeTruthy();
+  });
 });

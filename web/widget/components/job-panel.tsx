@@ -52,10 +52,10 @@ export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
       {/* no bar before the first events: a widget shown again must not flash back to 0 % */}
       {started && <ProgressBar percentage={view.percentage} status={status} />}
       {line !== null && <p className="gg-current">{line}</p>}
-      {started && <JobTiming view={view} />}
+      {started && <JobTiming view={view} reconnecting={lastError?.transient === true} />}
       <StageList stages={stages} />
-      {lastError !== null && <FailureText error={lastError} role="status" />}
-      {lastError?.transient && <p className="gg-muted">{t.retrying}</p>}
+      {/* a dropped reply is retried: said in the timing line, so nothing below moves */}
+      {lastError !== null && !lastError.transient && <FailureText error={lastError} role="status" />}
       {(status === "pending" || status === "running") && <CancelButton jobId={jobId} />}
       {status === "completed" && <JobResult jobId={jobId} summary={view?.summary ?? null} />}
       {status === "running" && view?.stage === "compose" && (view.processed ?? 0) > 0 && (

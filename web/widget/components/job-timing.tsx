@@ -94,10 +94,14 @@ function useEtaLeft(view: JobView, serverNow: () => number): number | null {
   return current === null ? null : current.seconds - (serverNow() - current.at) / 1000;
 }
 
-export type JobTimingProps = { view: JobView };
+export type JobTimingProps = {
+  view: JobView;
+  /** A call to follow the job failed and is being tried again. */
+  reconnecting?: boolean;
+};
 
 /** "Running 1 min 5 sec · About 40 sec left", each part shown only when known. */
-export function JobTiming({ view }: JobTimingProps) {
+export function JobTiming({ view, reconnecting = false }: JobTimingProps) {
   const t = useMessages();
   const over = isFinished(view.status);
   useTick(!over);
@@ -114,6 +118,7 @@ export function JobTiming({ view }: JobTimingProps) {
   if (clock !== null) parts.push(t[clock.kind](seconds));
   if (view.status === "running" && view.percentage >= 1 && left !== null && Math.round(left) >= 1)
     parts.push(t.eta(left));
+  if (reconnecting && !over) parts.push(t.retrying);
   if (parts.length === 0) return null;
   return <p className="gg-timing">{parts.join(" · ")}</p>;
 }
