@@ -19,6 +19,7 @@ export const TOOL = {
   startBulk: "start_bulk_gift_analysis",
   getJobEvents: "get_job_events",
   getJobResult: "get_job_result",
+  getJobTable: "get_job_table",
   cancelJob: "cancel_job",
   waitForJob: "wait_for_job",
   deleteJob: "delete_job",
@@ -178,6 +179,36 @@ export const GetJobResultOutput = z.object({
   figures: z.optional(ResultFiguresSchema),
 });
 export type GetJobResultResult = z.infer<typeof GetJobResultOutput>;
+
+// get_job_table
+export const GetJobTableInput = z.object({
+  jobId: JobIdSchema,
+  offset: z._default(z.number().check(z.int(), z.gte(0)), 0),
+  limit: z._default(z.number().check(z.int(), z.gte(1), z.lte(5_000)), 5_000),
+});
+/**
+ * A person as a row of the result table: source row, name, department, budget, and the top pick's
+ * name and price (both null when nothing fit the budget). A tuple: 5,000 of them in one reply.
+ */
+const TableRowSchema = z.tuple([
+  z.number(),
+  z.string(),
+  z.nullable(z.string()),
+  z.number(),
+  z.nullable(z.string()),
+  z.nullable(z.number()),
+]);
+export type TableRow = z.infer<typeof TableRowSchema>;
+export const GetJobTableOutput = z.object({
+  jobId: z.string(),
+  total: z.number().check(z.int()),
+  offset: z.number().check(z.int()),
+  nextOffset: z.nullable(z.number().check(z.int())),
+  rows: z.array(TableRowSchema),
+  /** True while the job still runs: the rows are the people composed so far. */
+  partial: z.boolean(),
+});
+export type GetJobTableResult = z.infer<typeof GetJobTableOutput>;
 
 // cancel_job
 export const CancelJobInput = z.object({ jobId: JobIdSchema });

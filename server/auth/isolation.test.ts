@@ -128,6 +128,7 @@ describe.each([
         [TOOL.getJobEvents, { afterSeq: 0 }],
         [TOOL.waitForJob, { timeoutMs: 0 }],
         [TOOL.getJobResult, {}],
+        [TOOL.getJobTable, {}],
         [TOOL.cancelJob, {}],
       ] as const;
       for (const [tool, args] of calls) {

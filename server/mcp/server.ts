@@ -48,6 +48,7 @@ import { deleteJobTool } from "./tools/delete-job.js";
 import { exportJobResultTool } from "./tools/export-job-result.js";
 import { getJobEventsTool } from "./tools/get-job-events.js";
 import { getJobResultTool } from "./tools/get-job-result.js";
+import { getJobTableTool } from "./tools/get-job-table.js";
 import { previewStaffFileTool } from "./tools/preview-staff-file.js";
 import { putFileChunkTool } from "./tools/put-file-chunk.js";
 import { startBulkAnalysisTool } from "./tools/start-bulk-analysis.js";
@@ -106,6 +107,7 @@ export function createToolSpecs({
     startBulkAnalysisTool({ jobs, files, widget, devPace }),
     getJobEventsTool({ jobs, widget }),
     getJobResultTool({ jobs, widget }),
+    getJobTableTool({ jobs, widget }),
     cancelJobTool({ jobs, widget }),
     waitForJobTool({ jobs, widget }),
     deleteJobTool({ jobs, widget }),

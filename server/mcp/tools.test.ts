@@ -2,6 +2,7 @@ import { McpError, type CallToolResult, type Progress } from "@modelcontextproto
 import {
   GetJobEventsOutput,
   GetJobResultOutput,
+  GetJobTableOutput,
   StartBulkOutput,
   SuggestGiftsOutput,
   TOOL,
@@ -60,7 +61,7 @@ describe("tools/list", () => {
         "openai/toolInvocation/invoked": expect.any(String),
       });
     }
-    for (const name of [TOOL.getJobEvents, TOOL.cancelJob]) {
+    for (const name of [TOOL.getJobEvents, TOOL.getJobTable, TOOL.cancelJob]) {
       expect(meta[name]).toMatchObject({
         "openai/widgetAccessible": true,
         "openai/visibility": "private",
@@ -154,6 +155,20 @@ describe("the job tools", () => {
       expect.objectContaining({ type: "resource_link", uri: resultUri, mimeType: "application/json" }),
     );
     expect(text(page)).toContain("People 1–10 of 300");
+
+    // the same people as table rows, for the widget's table
+    const table = GetJobTableOutput.parse(
+      (await call(TOOL.getJobTable, { jobId, offset: 5, limit: 5 })).structuredContent,
+    );
+    expect(table).toMatchObject({ jobId, total: 300, offset: 5, nextOffset: 10, partial: false });
+    expect(table.rows).toEqual(
+      result.people
+        .slice(5)
+        .map((p) => [p.row, p.name, p.department, p.budget, p.gifts[0]?.name ?? null, p.gifts[0]?.price ?? null]),
+    );
+    const all = GetJobTableOutput.parse((await call(TOOL.getJobTable, { jobId })).structuredContent);
+    expect(all).toMatchObject({ total: 300, nextOffset: null });
+    expect(all.rows.map((r) => r[0])).toEqual(Array.from({ length: 300 }, (_, i) => i + 2));
   });
 
   it("cancels a running job once, then says there is nothing left to cancel", async () => {
