@@ -199,6 +199,15 @@ const TableRowSchema = z.tuple([
   z.nullable(z.number()),
 ]);
 export type TableRow = z.infer<typeof TableRowSchema>;
+/** A person's row of the result table. */
+export const tableRowOf = (p: PersonResult): TableRow => [
+  p.row,
+  p.name,
+  p.department,
+  p.budget,
+  p.gifts[0]?.name ?? null,
+  p.gifts[0]?.price ?? null,
+];
 export const GetJobTableOutput = z.object({
   jobId: z.string(),
   total: z.number().check(z.int()),
@@ -208,7 +217,6 @@ export const GetJobTableOutput = z.object({
   /** True while the job still runs: the rows are the people composed so far. */
   partial: z.boolean(),
 });
-export type GetJobTableResult = z.infer<typeof GetJobTableOutput>;
 
 // cancel_job
 export const CancelJobInput = z.object({ jobId: JobIdSchema });

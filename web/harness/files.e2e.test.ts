@@ -147,7 +147,8 @@ async function completed(widget: FrameLocator): Promise<string> {
   await expect
     .poll(() => widget.getByRole("status").first().textContent(), { timeout: JOB_TIMEOUT, interval: 100 })
     .toBe("Completed");
-  await expect.poll(() => widget.locator(".gg-person").count(), { timeout: JOB_TIMEOUT }).toBeGreaterThan(0);
+  // the short card's summary, worded from the result's figures
+  await expect.poll(() => widget.locator(".gg-summary").count(), { timeout: JOB_TIMEOUT }).toBeGreaterThan(0);
   return created.at(-1)!.jobId;
 }
 

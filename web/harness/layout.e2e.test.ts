@@ -70,7 +70,7 @@ async function runSample(page: Page) {
   await expect
     .poll(() => widget.getByRole("progressbar").getAttribute("aria-valuenow"), { timeout: JOB_TIMEOUT })
     .toBe("100");
-  await expect.poll(() => widget.locator(".gg-person").count(), { timeout: JOB_TIMEOUT }).toBeGreaterThan(0);
+  await expect.poll(() => widget.locator(".gg-summary").count(), { timeout: JOB_TIMEOUT }).toBeGreaterThan(0);
   // the frame settles at the height the widget reported
   await page.waitForTimeout(300);
 }

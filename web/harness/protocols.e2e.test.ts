@@ -86,16 +86,19 @@ async function runAnalysis() {
 
 /** The finished widget's stages and its first page of people. */
 async function finished(widget: ReturnType<Page["frameLocator"]>) {
+  await expect
+    .poll(() => widget.locator(".gg-status").getAttribute("data-status"), { timeout: JOB_TIMEOUT })
+    .toBe("completed");
+  // inline, the short card's button opens the whole result; a widget mounted after that starts in fullscreen
+  const open = widget.getByRole("button", { name: "Open the full result" });
+  if (await open.isVisible()) await open.click();
   const stages = widget.locator(".gg-stage");
   await expect
     .poll(async () => (await stages.evaluateAll((els) => els.map((e) => e.getAttribute("data-state")))).join(","), {
       timeout: JOB_TIMEOUT,
     })
     .toMatch(/^done(,done)+$/);
-  await expect
-    .poll(() => widget.locator(".gg-status").getAttribute("data-status"), { timeout: JOB_TIMEOUT })
-    .toBe("completed");
-  const people = widget.locator(".gg-person");
+  const people = widget.locator(".gg-rows li");
   await expect.poll(() => people.count(), { timeout: JOB_TIMEOUT }).toBeGreaterThan(0);
   return {
     stages: await stages.evaluateAll((els) => els.map((e) => `${e.textContent}|${e.getAttribute("data-state")}`)),

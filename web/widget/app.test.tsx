@@ -44,10 +44,12 @@ describe("following a bulk job", () => {
   it.each(["full", "legacy", "alternate"] as const)(
     "reaches completion through duplicates, reordering and failures (%s replies)",
     async (shape) => {
+      // a host with no fullscreen: everything inline, the people as cards
       mount({
         jobs: [{ people: 25, skipped: [{ row: 9, reason: "No interests given" }] }],
         batchSize: 3,
         faults: { duplicate: true, reorder: true, gaps: true, rejectEvery: 4, shape },
+        noDisplayModes: true,
       });
       expect(await screen.findByText("Completed", {}, SLOW)).toBeTruthy();
       expect(screen.getAllByText("Completed")).toHaveLength(1);
@@ -63,16 +65,54 @@ describe("following a bulk job", () => {
       expect(await screen.findByText("Person 25")).toBeTruthy();
       expect(screen.queryByRole("button", { name: "Show more" })).toBeNull();
       expect(fake!.argsOf(TOOL.getJobResult).map((a) => a.offset)).toEqual([0, 20]);
-
-      await userEvent.click(screen.getByRole("button", { name: "Open fullscreen" }));
-      expect(fake!.argsOf("requestDisplayMode")).toEqual([{ mode: "fullscreen" }]);
-      await waitFor(() => expect(screen.queryByRole("button", { name: "Open fullscreen" })).toBeNull());
       expect(store.getState().diagnostics["job-1"].duplicates).toBeGreaterThan(0);
     },
   );
 
+  it("is a short card inline, and the full result a table in fullscreen: search, department, sort", async () => {
+    mount({ jobs: [{ people: 60, skipped: [{ row: 9, reason: "No interests given" }] }], batchSize: 5 });
+    expect(await screen.findByText("Completed", {}, SLOW)).toBeTruthy();
+    // inline: the summary and two actions, no stage list, no people
+    expect(await screen.findByText("60 people · 1 row skipped · top picks $2,370 of the $3,000 budget")).toBeTruthy();
+    expect(screen.queryByRole("list", { name: "Stages" })).toBeNull();
+    expect(screen.queryByText("Person 1")).toBeNull();
+    expect(screen.getByRole("group", { name: "Download the picks" })).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "Open the full result" }));
+    expect(fake!.argsOf("requestDisplayMode")).toEqual([{ mode: "fullscreen" }]);
+
+    // fullscreen: the stages, then every person in the table, read 5,000 at a time
+    expect(await screen.findByText("60 people")).toBeTruthy();
+    expect(screen.getByRole("list", { name: "Stages" })).toBeTruthy();
+    expect(fake!.argsOf(TOOL.getJobTable)).toEqual([{ jobId: "job-1", offset: 0 }]);
+    const people = () => screen.getByRole("list", { name: "People and their top picks" });
+    const names = () =>
+      within(people())
+        .getAllByRole("listitem")
+        .map((li) => li.querySelector(".gg-c-name")?.textContent);
+    await userEvent.type(screen.getByRole("searchbox", { name: "Search by name" }), "person 1");
+    // "Person 1" and "Person 10" to "Person 19"
+    expect(names()).toEqual(["Person 1", ...Array.from({ length: 10 }, (_, i) => `Person ${10 + i}`)]);
+    expect(screen.getByText("11 of 60 people")).toBeTruthy();
+    await userEvent.clear(screen.getByRole("searchbox", { name: "Search by name" }));
+    await userEvent.selectOptions(screen.getByRole("combobox", { name: "Department" }), "R&D");
+    expect(screen.getByText("30 of 60 people")).toBeTruthy();
+    expect(names()[0]).toBe("Person 1");
+    const sortBy = (name: string) =>
+      within(screen.getByRole("group", { name: "Sort by" })).getByRole("button", { name });
+    await userEvent.click(sortBy("Name"));
+    expect(sortBy("Name").getAttribute("aria-pressed")).toBe("true");
+    // names in the locale's order, numbers within them as numbers
+    expect(names().slice(0, 3)).toEqual(["Person 1", "Person 3", "Person 5"]);
+    await userEvent.click(sortBy("Name"));
+    expect(names().slice(0, 2)).toEqual(["Person 59", "Person 57"]);
+    // the spend by department: R&D and the people with none, alike in this list
+    expect(screen.getByText("Spend by department")).toBeTruthy();
+    expect(screen.getByText("(no department)", { selector: ".gg-department-name" })).toBeTruthy();
+    expect(screen.getAllByText("30 people · $1,185 of $1,500")).toHaveLength(2);
+  });
+
   it("comes back to a job named in widget state by reading its events from the first", async () => {
-    mount({ jobs: [{ alreadyAppended: 7 }], batchSize: 2, widgetState: { jobId: "job-1" } });
+    mount({ jobs: [{ alreadyAppended: 7 }], batchSize: 2, widgetState: { jobId: "job-1" }, noDisplayModes: true });
     expect(await screen.findByText("Completed", {}, SLOW)).toBeTruthy();
     // nothing shown yet, so the first call asks from the start without waiting
     expect(eventsCalls()[0]).toMatchObject({ jobId: "job-1", afterSeq: 0, waitMs: 0 });

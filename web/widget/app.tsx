@@ -43,8 +43,11 @@ function Frame({ tuning }: { tuning?: FollowTuning }) {
   const theme = useHostGlobal("theme");
   const maxHeight = useHostGlobal("maxHeight");
   const locale = useHostGlobal("locale");
+  // fullscreen, the document scrolls (the result table follows it), never a box inside it
+  const fullscreen = useHostGlobal("displayMode") === "fullscreen";
+  const style = maxHeight === null || fullscreen ? undefined : { maxHeight };
   return (
-    <div className="gg-root" data-theme={theme} lang={locale} style={maxHeight === null ? undefined : { maxHeight }}>
+    <div className="gg-root" data-theme={theme} lang={locale} style={style}>
       {connection === "ready" ? (
         <Content tuning={tuning} />
       ) : connection === "none" ? (

@@ -12,9 +12,11 @@ import { seededRandom } from "../../shared/seeded-random.js";
 import {
   GetJobEventsInput,
   GetJobResultInput,
+  GetJobTableInput,
   StartBulkInput,
   TOOL,
   URI,
+  tableRowOf,
   type PersonResult,
   type ResultFigures,
 } from "../../shared/tools.js";
@@ -80,6 +82,10 @@ export type FakeHostOptions = {
   toolInput?: unknown;
   widgetState?: unknown;
   theme?: "light" | "dark";
+  /** Where the widget starts; inline by default. */
+  displayMode?: "inline" | "fullscreen" | "pip";
+  /** Leave `requestDisplayMode` out, as a host with no fullscreen: the widget lists people as cards. */
+  noDisplayModes?: boolean;
   locale?: string;
   maxHeight?: number;
   seed?: number;
@@ -314,28 +320,41 @@ export function installFakeHost(options: FakeHostOptions = {}) {
     return reply({ jobId: job.id, status: "running", changed: true });
   }
 
-  function getResult(raw: Record<string, unknown>) {
-    const args = GetJobResultInput.parse(raw);
-    const job = jobs.get(args.jobId);
-    if (job === undefined) return failure("unknown_job", "No such job.");
+  /**
+   * The people from `offset` (up to `limit`) of a finished job, or of one still composing those it
+   * has composed so far; undefined (and the failure) otherwise.
+   */
+  function pageOf({ jobId, offset, limit }: { jobId: string; offset: number; limit: number }) {
+    const job = jobs.get(jobId);
+    if (job === undefined) return { failed: failure("unknown_job", "No such job.") };
     const partial = foldOf(job).status !== "completed";
     if (partial && job.composedSoFar === undefined)
-      return failure("job_not_finished", "The job has not completed yet.");
+      return { failed: failure("job_not_finished", "The job has not completed yet.") };
     const ready = partial ? job.people.slice(0, job.composedSoFar) : job.people;
-    const people = ready.slice(args.offset, args.offset + args.limit);
-    const end = args.offset + people.length;
+    const people = ready.slice(offset, offset + limit);
+    const end = offset + people.length;
+    const head = { jobId, total: ready.length, offset, nextOffset: end < ready.length ? end : null, partial };
+    return { job, people, head };
+  }
+
+  function getResult(raw: Record<string, unknown>) {
+    const page = pageOf(GetJobResultInput.parse(raw));
+    if (page.failed) return page.failed;
+    const { job, people, head } = page;
     return reply({
-      jobId: job.id,
-      summary: partial ? "" : "Gifts found for 3 people.",
-      total: ready.length,
-      offset: args.offset,
-      nextOffset: end < ready.length ? end : null,
+      ...head,
+      summary: head.partial ? "" : "Gifts found for 3 people.",
       people,
       skipped: job.skipped,
       resultUri: URI.jobResult(job.id),
-      partial,
-      ...(partial ? {} : { figures: figuresOf(job) }),
+      ...(head.partial ? {} : { figures: figuresOf(job) }),
     });
+  }
+
+  /** The people as table rows, as get_job_result's people are (finished, or composed so far). */
+  function getTable(raw: Record<string, unknown>) {
+    const page = pageOf(GetJobTableInput.parse(raw));
+    return page.failed ?? reply({ ...page.head, rows: page.people.map(tableRowOf) });
   }
 
   /** The figures a server keeps of a finished result. */
@@ -360,6 +379,7 @@ export function installFakeHost(options: FakeHostOptions = {}) {
     if (name === TOOL.getJobEvents) return getEvents(args);
     if (name === TOOL.cancelJob) return cancel(args);
     if (name === TOOL.getJobResult) return getResult(args);
+    if (name === TOOL.getJobTable) return getTable(args);
     if (name === TOOL.startBulk)
       return StartBulkInput.safeParse(args).success
         ? reply(started(startJob()))
@@ -373,7 +393,7 @@ export function installFakeHost(options: FakeHostOptions = {}) {
     toolResponseMetadata: null,
     widgetState: options.widgetState ?? null,
     theme: options.theme ?? "light",
-    displayMode: "inline",
+    displayMode: options.displayMode ?? "inline",
     maxHeight: options.maxHeight ?? 600,
     locale: options.locale ?? "en-US",
     async callTool(name: string, args: Record<string, unknown>) {
@@ -395,11 +415,15 @@ export function installFakeHost(options: FakeHostOptions = {}) {
       calls.push({ name: "setWidgetState", args: { state }, at: Date.now() });
       setGlobals({ widgetState: state });
     },
-    async requestDisplayMode(args: { mode: string }) {
-      calls.push({ name: "requestDisplayMode", args, at: Date.now() });
-      setGlobals({ displayMode: args.mode });
-      return { mode: args.mode };
-    },
+    ...(options.noDisplayModes
+      ? {}
+      : {
+          async requestDisplayMode(args: { mode: string }) {
+            calls.push({ name: "requestDisplayMode", args, at: Date.now() });
+            setGlobals({ displayMode: args.mode });
+            return { mode: args.mode };
+          },
+        }),
     async sendFollowUpMessage(args: { prompt: string }) {
       calls.push({ name: "sendFollowUpMessage", args, at: Date.now() });
     },

@@ -6,7 +6,7 @@
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { SkippedRow } from "../../shared/files.js";
-import { GetJobResultOutput, TOOL, type PersonResult, type ResultFigures } from "../../shared/tools.js";
+import { GetJobResultOutput, TOOL, type PersonResult, type ResultFigures, type TableRow } from "../../shared/tools.js";
 import type { Host } from "./host.js";
 import { createStoreContext } from "./store-context.js";
 import type { ToolFailure } from "./tool-reply.js";
@@ -25,7 +25,18 @@ type ResultPages = {
   /** True while the pages are those of a running job: more people may come. */
   partial: boolean;
 };
-export type ResultStoreState = { pages: Record<string, ResultPages> };
+/** The rows of the result table (result-table.ts loads and selects them). */
+export type TableData = {
+  rows: TableRow[];
+  /** Every person is in: the job has ended and the last page came. */
+  complete: boolean;
+  loading: boolean;
+  error: ToolFailure | null;
+};
+export const EMPTY_TABLE: TableData = { rows: [], complete: false, loading: false, error: null };
+
+/** The pages `get_job_result` gave, and the rows of the result table, by job. */
+export type ResultStoreState = { pages: Record<string, ResultPages>; tables: Record<string, TableData> };
 export type ResultStore = StoreApi<ResultStoreState>;
 
 const EMPTY: ResultPages = {
@@ -43,7 +54,7 @@ const EMPTY: ResultPages = {
 const PAGE_SIZE = 20;
 
 /** Creates a store; the widget makes one, tests make one each. */
-export const createResultStore = (): ResultStore => createStore<ResultStoreState>()(() => ({ pages: {} }));
+export const createResultStore = (): ResultStore => createStore<ResultStoreState>()(() => ({ pages: {}, tables: {} }));
 
 const update = (store: ResultStore, jobId: string, change: Partial<ResultPages>) =>
   store.setState((s) => ({ pages: { ...s.pages, [jobId]: { ...(s.pages[jobId] ?? EMPTY), ...change } } }));

@@ -12,12 +12,15 @@ import { createResultStore, ResultStoreContext } from "./result-store.js";
 
 export type MountedPanel = { fake: FakeHost; host: Host; store: JobViews; dispose(): void };
 
-/** Renders `<JobPanel jobId="job-1">` over a fake host made with `hostOptions`. */
+/**
+ * Renders `<JobPanel jobId="job-1">` over a fake host made with `hostOptions`, in fullscreen unless
+ * they say otherwise: the whole panel, stage list and result table included.
+ */
 export function mountJobPanel(
   hostOptions: Parameters<typeof installFakeHost>[0] = {},
   plannedStages: Stage[] = [],
 ): MountedPanel {
-  const fake = installFakeHost(hostOptions);
+  const fake = installFakeHost({ displayMode: "fullscreen", ...hostOptions });
   const host = createHost();
   const store = createJobViews();
   const { unmount } = render(

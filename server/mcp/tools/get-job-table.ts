@@ -5,7 +5,7 @@
  * in 40 calls. While the job runs, the people composed so far. Hidden from the model, which has
  * `get_job_result`.
  */
-import { GetJobTableInput, GetJobTableOutput, TOOL, type TableRow } from "../../../shared/tools.js";
+import { GetJobTableInput, GetJobTableOutput, tableRowOf, TOOL } from "../../../shared/tools.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { toolMeta, type Widget } from "../../widget.js";
 import { defineTool } from "../tool-registry.js";
@@ -24,14 +24,7 @@ export function getJobTableTool({ jobs, widget }: { jobs: JobService; widget: Wi
     meta: toolMeta(widget, { calledByWidget: true, hiddenFromModel: true }),
     async run({ jobId, offset, limit }, { caller }) {
       return fromOutcome(await jobs.getResult({ jobId, offset, limit }, caller), (page) => {
-        const rows = page.people.map((p): TableRow => [
-          p.row,
-          p.name,
-          p.department,
-          p.budget,
-          p.gifts[0]?.name ?? null,
-          p.gifts[0]?.price ?? null,
-        ]);
+        const rows = page.people.map(tableRowOf);
         const { total, nextOffset, partial } = page;
         return success(
           { jobId, total, offset, nextOffset, rows, partial },

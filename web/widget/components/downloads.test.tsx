@@ -36,9 +36,14 @@ afterEach(async () => {
   fake = host = bridge = undefined;
 });
 
-/** The widget over the fake ChatGPT host, its job completed with a skipped row. */
+/** The widget over the fake ChatGPT host in fullscreen, its job completed with a skipped row. */
 async function finishedJob(options: FakeHostOptions = {}) {
-  fake = installFakeHost({ jobs: [{ skipped: [{ row: 7, reason: "No name" }] }], batchSize: 10, ...options });
+  fake = installFakeHost({
+    jobs: [{ skipped: [{ row: 7, reason: "No name" }] }],
+    batchSize: 10,
+    displayMode: "fullscreen",
+    ...options,
+  });
   host = createHost();
   render(<App host={host} tuning={FAST} />);
   await screen.findByText("Completed", {}, SLOW);
@@ -49,7 +54,7 @@ const group = (name: string) => within(screen.getByRole("group", { name }));
 describe("downloads in ChatGPT", () => {
   it("opens the exported file's link with openExternal, for the picks and for the skipped rows", async () => {
     await finishedJob();
-    expect(screen.getByText("Row 7")).toBeTruthy();
+    expect(screen.getByText(/1 row skipped/)).toBeTruthy();
     await userEvent.click(group("Download the picks").getByRole("button", { name: "CSV" }));
     expect(await screen.findByText("picks.csv is ready.")).toBeTruthy();
     await userEvent.click(group("Download the skipped rows").getByRole("button", { name: "Excel (.xlsx)" }));
@@ -87,8 +92,8 @@ describe("downloads while the job composes", () => {
             jobEvent("job-1", 3, "job.progress", { stage: "compose", percentage: 90, processed: 2, total: 3 }),
           ]),
       );
-      expect(await screen.findByText("Ready so far, while the rest is composed:")).toBeTruthy();
       expect(await screen.findByText("Person 2")).toBeTruthy();
+      expect(screen.getByText("2 people so far")).toBeTruthy();
       await userEvent.click(group("Download the picks").getByRole("button", { name: "CSV" }));
       expect(await screen.findByText("picks.csv is ready.")).toBeTruthy();
       expect(panel.fake.argsOf(FILE_TOOL.exportResult)).toEqual([

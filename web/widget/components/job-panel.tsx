@@ -1,5 +1,11 @@
 /**
- * One job as a person sees it: status, progress bar, what is happening, timing and the stage list,
+ * One job as a person sees it, laid out for where it is shown (`layoutOf`). Inline, where the host
+ * has fullscreen, a short card: status, bar, what is happening, timing, Cancel, and once done the
+ * result's summary with "Open the full result" and the downloads; fullscreen adds the stage list
+ * and the result as a table; picture-in-picture shows the progress only; a host with no fullscreen
+ * gets everything inline, the people as cards.
+ *
+ * Status, progress bar, what is happening, timing and the stage list,
  * then Cancel (asked twice) while it runs, the result when completed, the failure (and "Try again")
  * when failed; once canceled, the people composed before and "Start again".
  * It only selects from the stores and renders; the follow loop feeds them.
@@ -8,13 +14,14 @@ import { useState } from "react";
 import type { Stage } from "../../../shared/job-events.js";
 import type { JobView, StageView } from "../../../shared/job-view.js";
 import { isBulkStage, STAGE_UNIT } from "../../../shared/stage-words.js";
-import { useHost } from "../host.js";
+import type { DisplayMode } from "../../host-globals.js";
+import { useHost, useHostGlobal } from "../host.js";
 import { useMessages, type Messages } from "../i18n.js";
 import { cancelJob } from "../job-actions.js";
 import { useJobViews } from "../job-views.js";
 import type { ToolFailure } from "../tool-reply.js";
 import { FailureText } from "./failure-text.js";
-import { JobResult } from "./job-result.js";
+import { JobResult, type ResultLayout } from "./job-result.js";
 import { JobTiming } from "./job-timing.js";
 import { ProgressBar } from "./progress-bar.js";
 import { StageList } from "./stage-list.js";
@@ -33,6 +40,7 @@ export type JobPanelProps = {
 /** Renders the job `jobId` from the job store. */
 export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
   const t = useMessages();
+  const layout = layoutOf(useHostGlobal("displayMode"), useHostGlobal("displayModes"));
   const view = useJobViews((s) => s.jobs[jobId]);
   const lastError = useJobViews((s) => s.diagnostics[jobId]?.lastError ?? null);
   const started = view !== undefined && view.lastSeq > 0;
@@ -52,14 +60,18 @@ export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
       {/* no bar before the first events: a widget shown again must not flash back to 0 % */}
       {started && <ProgressBar percentage={view.percentage} status={status} />}
       {line !== null && <p className="gg-current">{line}</p>}
-      {started && <JobTiming view={view} reconnecting={lastError?.transient === true} />}
-      <StageList stages={stages} />
-      {/* a dropped reply is retried: said in the timing line, so nothing below moves */}
-      {lastError !== null && !lastError.transient && <FailureText error={lastError} role="status" />}
-      {(status === "pending" || status === "running") && <CancelButton jobId={jobId} />}
-      {status === "completed" && <JobResult jobId={jobId} summary={view?.summary ?? null} />}
-      {status === "running" && view?.stage === "compose" && (view.processed ?? 0) > 0 && (
-        <JobResult jobId={jobId} summary={null} running composed={view.processed ?? 0} />
+      {layout === "pip" ? null : (
+        <>
+          {started && <JobTiming view={view} reconnecting={lastError?.transient === true} />}
+          {layout !== "compact" && <StageList stages={stages} />}
+          {/* a dropped reply is retried: said in the timing line, so nothing below moves */}
+          {lastError !== null && !lastError.transient && <FailureText error={lastError} role="status" />}
+          {(status === "pending" || status === "running") && <CancelButton jobId={jobId} />}
+          {status === "completed" && <JobResult jobId={jobId} summary={view?.summary ?? null} layout={layout} />}
+          {status === "running" && view?.stage === "compose" && (view.processed ?? 0) > 0 && (
+            <JobResult jobId={jobId} summary={null} running composed={view.processed ?? 0} layout={layout} />
+          )}
+        </>
       )}
       {status === "failed" && view?.error && (
         <div className="gg-outcome">
@@ -82,9 +94,19 @@ export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
           )}
         </div>
       )}
-      {status === "canceled" && <JobResult jobId={jobId} summary={null} stopped />}
+      {status === "canceled" && layout !== "pip" && <JobResult jobId={jobId} summary={null} stopped layout={layout} />}
     </section>
   );
+}
+
+/**
+ * How a job is laid out: the card list where the host has no fullscreen to put a table in, a short
+ * card inline where it has, the table in fullscreen, the progress alone in picture-in-picture.
+ */
+function layoutOf(mode: DisplayMode, modes: readonly DisplayMode[]): ResultLayout | "pip" {
+  if (mode === "pip") return "pip";
+  if (mode === "fullscreen") return "table";
+  return modes.includes("fullscreen") ? "compact" : "cards";
 }
 
 /**

@@ -7,8 +7,15 @@
 import { useEffect } from "react";
 import type { PersonResult } from "../../../shared/tools.js";
 import { useHost, useHostGlobal } from "../host.js";
-import { formatPrice, useMessages } from "../i18n.js";
-import { followResult, loadNextPage, useResultStore, useResultStoreApi } from "../result-store.js";
+import { formatPrice, useMessages, type Messages } from "../i18n.js";
+import {
+  followResult,
+  loadNextPage,
+  useResultStore,
+  useResultStoreApi,
+  type ResultStoreState,
+} from "../result-store.js";
+import { ResultTable } from "./result-table.js";
 import { GiftList } from "./gift-list.js";
 import { Downloads } from "./downloads.js";
 import { FailureText } from "./failure-text.js";
@@ -24,13 +31,100 @@ export type JobResultProps = {
   stopped?: boolean;
 };
 
+/**
+ * How the people are shown: as cards, paged in (a host with no fullscreen), not at all (the short
+ * inline card, whose button opens fullscreen), or as the table (fullscreen).
+ */
+export type ResultLayout = "cards" | "compact" | "table";
+
+/** The result in `layout`; the summary is worded from the result's figures where it has them. */
+export function JobResult(props: JobResultProps & { layout?: ResultLayout }) {
+  const { layout = "cards", ...rest } = props;
+  if (layout === "table") return <TableResult {...rest} />;
+  if (layout === "compact") return <CompactResult {...rest} />;
+  return <CardsResult {...rest} />;
+}
+
+type Pages = ResultStoreState["pages"][string] | undefined;
+const summaryOf = (t: Messages, pages: Pages, summary: string | null) =>
+  pages?.figures ? t.resultSummary(pages.figures) : pages?.summary || summary;
+
+/** Reads the finished result's first page (its summary, figures and first skipped rows) once. */
+function useFinishedHead(jobId: string, finished: boolean): Pages {
+  const host = useHost();
+  const store = useResultStoreApi();
+  useEffect(() => {
+    if (finished) followResult(host, store, jobId, false, 0);
+  }, [host, store, jobId, finished]);
+  return useResultStore((s) => s.pages[jobId]);
+}
+
+/** The short inline card's part: the summary, "Open the full result" and the downloads. */
+function CompactResult({ jobId, summary, running = false, composed = 0, stopped = false }: JobResultProps) {
+  const t = useMessages();
+  const host = useHost();
+  const pages = useFinishedHead(jobId, !running && !stopped);
+  const rows = useResultStore((s) => s.tables[jobId]?.rows.length ?? 0);
+  const open = (
+    <button
+      type="button"
+      className="gg-button"
+      onClick={() => void host.requestDisplayMode("fullscreen").catch(() => undefined)}
+    >
+      {t.openFull}
+    </button>
+  );
+  if (stopped) {
+    const kept = Math.max(rows, pages?.people.length ?? 0);
+    if (kept === 0) return null;
+    return (
+      <div className="gg-result">
+        <p className="gg-summary">{t.keptAfterCancel(kept)}</p>
+        {open}
+      </div>
+    );
+  }
+  if (running) {
+    return (
+      <div className="gg-result">
+        <p className="gg-summary">{t.readyCount(composed)}</p>
+        {open}
+      </div>
+    );
+  }
+  return (
+    <div className="gg-result">
+      <p className="gg-summary">{summaryOf(t, pages, summary)}</p>
+      {open}
+      <Downloads jobId={jobId} skipped={false} />
+    </div>
+  );
+}
+
+/** Fullscreen: the summary and downloads, then the table (which loads its own rows). */
+function TableResult({ jobId, summary, running = false, composed = 0, stopped = false }: JobResultProps) {
+  const t = useMessages();
+  const pages = useFinishedHead(jobId, !running && !stopped);
+  const rows = useResultStore((s) => s.tables[jobId]?.rows.length ?? 0);
+  if (stopped && rows === 0) return null;
+  return (
+    <div className="gg-result">
+      {stopped ? (
+        <p className="gg-summary">{t.keptAfterCancel(rows)}</p>
+      ) : (
+        !running && <p className="gg-summary">{summaryOf(t, pages, summary)}</p>
+      )}
+      {!stopped && <Downloads jobId={jobId} skipped={!running && (pages?.figures?.skipped ?? 0) > 0} />}
+      <ResultTable jobId={jobId} running={running} composed={composed} stopped={stopped} />
+    </div>
+  );
+}
+
 /** Follows the result as the job goes (the loader ignores repeats) and renders what is loaded. */
-export function JobResult({ jobId, summary, running = false, composed = 0, stopped = false }: JobResultProps) {
+function CardsResult({ jobId, summary, running = false, composed = 0, stopped = false }: JobResultProps) {
   const t = useMessages();
   const host = useHost();
   const store = useResultStoreApi();
-  const displayMode = useHostGlobal("displayMode");
-  const displayModes = useHostGlobal("displayModes");
   const pages = useResultStore((s) => s.pages[jobId]);
   useEffect(() => {
     if (!stopped) followResult(host, store, jobId, running, composed);
@@ -49,20 +143,7 @@ export function JobResult({ jobId, summary, running = false, composed = 0, stopp
   }
   return (
     <div className="gg-result">
-      {running ? (
-        <p className="gg-summary">{t.readySoFar}</p>
-      ) : (
-        <p className="gg-summary">{pages?.figures ? t.resultSummary(pages.figures) : pages?.summary || summary}</p>
-      )}
-      {!running && displayMode !== "fullscreen" && displayModes.includes("fullscreen") && (
-        <button
-          type="button"
-          className="gg-button gg-secondary"
-          onClick={() => void host.requestDisplayMode("fullscreen").catch(() => undefined)}
-        >
-          {t.fullscreen}
-        </button>
-      )}
+      <p className="gg-summary">{running ? t.readySoFar : summaryOf(t, pages, summary)}</p>
       <Downloads jobId={jobId} skipped={(pages?.skipped.length ?? 0) > 0} />
       <SkippedRows rows={pages?.skipped ?? []} />
       {pages !== undefined && pages.total !== null && (

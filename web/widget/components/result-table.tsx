@@ -1,0 +1,203 @@
+/**
+ * The result as a table, for fullscreen: a bar that stays at the top (search by name, one
+ * department, how many people are shown, and the column headings, each a button that sorts by it),
+ * then one row per person (name, department, budget, top pick, spend), then each department's
+ * spend against its budget. Only the rows in view are in the page, and the document scrolls (never
+ * a box inside it), so 200,000 people are as quick as 20; on a narrow screen a person takes two
+ * lines. The rows are a list, each item positioned in the whole (`aria-posinset`); the headings
+ * are toggle buttons, as a list has no column headers. While the job composes, the table fills in.
+ */
+import { useEffect, useMemo, useRef, useState, type RefObject } from "react";
+import { useHost, useHostGlobal } from "../host.js";
+import { formatPrice, useMessages } from "../i18n.js";
+import { EMPTY_TABLE, useResultStore, useResultStoreApi } from "../result-store.js";
+import {
+  ALL_ROWS,
+  departmentTotals,
+  fillTable,
+  selectRows,
+  type DepartmentTotal,
+  type TableColumn,
+  type TableQuery,
+} from "../result-table.js";
+import { FailureText } from "./failure-text.js";
+
+const COLUMNS: Exclude<TableColumn, "row">[] = ["name", "department", "budget", "pick", "spend"];
+/** Rows rendered beyond each edge of the window, so a quick scroll shows no blank. */
+const OVERSCAN = 8;
+/** Up to this many rows are all in the page (cheap, and find-in-page sees them); past it, those in view. */
+const ALL_UP_TO = 200;
+/** "All departments" in the select: a value no department has. */
+const ALL = "\u0000all";
+const NARROW = "(max-width: 599px)";
+
+/** True while the window is narrow (a phone): rows take two lines. */
+function useNarrow(): boolean {
+  const media = typeof window.matchMedia === "function" ? window.matchMedia(NARROW) : null;
+  const [narrow, setNarrow] = useState(media?.matches ?? false);
+  useEffect(() => {
+    if (media === null) return;
+    const change = () => setNarrow(media.matches);
+    media.addEventListener("change", change);
+    return () => media.removeEventListener("change", change);
+  }, [media]);
+  return narrow;
+}
+
+/** The rows of `count` (each `rowHeight` high) that the window shows of the element, with some either side. */
+function useWindowRange(ref: RefObject<HTMLElement | null>, count: number, rowHeight: number) {
+  const [range, setRange] = useState({ from: 0, to: 0 });
+  useEffect(() => {
+    const element = ref.current;
+    const win = element?.ownerDocument.defaultView;
+    if (!element || !win) return;
+    let frame = 0;
+    const measure = () => {
+      frame = 0;
+      const top = element.getBoundingClientRect().top;
+      const from = Math.max(0, Math.min(count, Math.floor(-top / rowHeight) - OVERSCAN));
+      const to = Math.max(from, Math.min(count, Math.ceil((win.innerHeight - top) / rowHeight) + OVERSCAN));
+      setRange((r) => (r.from === from && r.to === to ? r : { from, to }));
+    };
+    const schedule = () => {
+      if (frame === 0) frame = win.requestAnimationFrame(measure);
+    };
+    measure();
+    win.addEventListener("scroll", schedule, { passive: true });
+    win.addEventListener("resize", schedule);
+    return () => {
+      win.removeEventListener("scroll", schedule);
+      win.removeEventListener("resize", schedule);
+      if (frame !== 0) win.cancelAnimationFrame(frame);
+    };
+  }, [ref, count, rowHeight]);
+  return range;
+}
+
+export type ResultTableProps = {
+  jobId: string;
+  running: boolean;
+  composed: number;
+  /** The job was canceled: the rows loaded stay, and nothing more is asked for. */
+  stopped?: boolean;
+};
+
+export function ResultTable({ jobId, running, composed, stopped = false }: ResultTableProps) {
+  const t = useMessages();
+  const host = useHost();
+  const store = useResultStoreApi();
+  const locale = useHostGlobal("locale");
+  const table = useResultStore((s) => s.tables[jobId]) ?? EMPTY_TABLE;
+  useEffect(() => {
+    if (!stopped) void fillTable(host, store, jobId, running, composed);
+  }, [host, store, jobId, running, composed, stopped]);
+
+  const [query, setQuery] = useState<TableQuery>(ALL_ROWS);
+  const totals = useMemo(() => departmentTotals(table.rows), [table.rows]);
+  const shown = useMemo(() => selectRows(table.rows, query, locale), [table.rows, query, locale]);
+  const rowHeight = useNarrow() ? 56 : 36;
+  const body = useRef<HTMLUListElement>(null);
+  const windowed = useWindowRange(body, shown.length, rowHeight);
+  const { from, to } = shown.length <= ALL_UP_TO ? { from: 0, to: shown.length } : windowed;
+  const money = (amount: number) => formatPrice(amount, locale);
+  // a new column sorts amounts largest first and words from A; the same column again turns it round
+  const sortBy = (sort: TableColumn) =>
+    setQuery((q) => ({
+      ...q,
+      sort,
+      descending: q.sort === sort ? !q.descending : sort === "budget" || sort === "spend",
+    }));
+
+  return (
+    <section className="gg-table">
+      <div className="gg-table-top">
+        <div className="gg-table-bar">
+          <input
+            type="search"
+            className="gg-search"
+            placeholder={t.searchName}
+            aria-label={t.searchName}
+            value={query.search}
+            onChange={(e) => setQuery((q) => ({ ...q, search: e.target.value }))}
+          />
+          <select
+            aria-label={t.tableColumns.department}
+            value={query.department ?? ALL}
+            onChange={(e) => setQuery((q) => ({ ...q, department: e.target.value === ALL ? null : e.target.value }))}
+          >
+            <option value={ALL}>{t.allDepartments}</option>
+            {totals.map((d) => (
+              <option key={d.department} value={d.department}>
+                {d.department || t.noDepartment}
+              </option>
+            ))}
+          </select>
+          <span className="gg-muted gg-count">{t.peopleShown(shown.length, table.rows.length, !table.complete)}</span>
+        </div>
+        <div className="gg-row gg-row-head" role="group" aria-label={t.sortBy}>
+          {COLUMNS.map((column) => (
+            <button
+              key={column}
+              type="button"
+              className={`gg-sort gg-c-${column}`}
+              aria-pressed={query.sort === column}
+              onClick={() => sortBy(column)}
+            >
+              {t.tableColumns[column]}
+              <span aria-hidden="true">{query.sort === column ? (query.descending ? " ↓" : " ↑") : ""}</span>
+            </button>
+          ))}
+        </div>
+      </div>
+      <ul
+        ref={body}
+        className="gg-rows"
+        aria-label={t.tableLabel}
+        style={{ height: shown.length * rowHeight, paddingTop: from * rowHeight }}
+      >
+        {shown.slice(from, to).map((r, i) => (
+          <li
+            key={r[0]}
+            className="gg-row"
+            aria-setsize={shown.length}
+            aria-posinset={from + i + 1}
+            style={{ height: rowHeight }}
+          >
+            <span className="gg-c-name">{r[1]}</span>
+            <span className="gg-c-department">{r[2] ?? ""}</span>
+            <span className="gg-c-budget">{money(r[3])}</span>
+            <span className="gg-c-pick">{r[4] ?? t.nothingInBudget}</span>
+            <span className="gg-c-spend">{r[5] === null ? "" : money(r[5])}</span>
+          </li>
+        ))}
+      </ul>
+      {table.error && <FailureText error={table.error} />}
+      <DepartmentOverview totals={totals} money={money} />
+    </section>
+  );
+}
+
+/** Each department's spend against its budget, as words and as a bar. */
+function DepartmentOverview({ totals, money }: { totals: DepartmentTotal[]; money: (n: number) => string }) {
+  const t = useMessages();
+  if (totals.length < 2) return null;
+  return (
+    <details className="gg-departments" open={totals.length <= 8}>
+      <summary>{t.byDepartment}</summary>
+      <ul>
+        {totals.map((d) => (
+          <li key={d.department}>
+            <span className="gg-department-name">{d.department || t.noDepartment}</span>
+            <span className="gg-muted">{t.departmentLine(d.people, money(d.spend), money(d.budget))}</span>
+            <span className="gg-bar gg-spend" aria-hidden="true">
+              <span
+                className="gg-bar-fill"
+                style={{ width: `${d.budget > 0 ? Math.min(100, (100 * d.spend) / d.budget) : 0}%` }}
+              />
+            </span>
+          </li>
+        ))}
+      </ul>
+    </details>
+  );
+}

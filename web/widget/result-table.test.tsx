@@ -1,0 +1,99 @@
+// @vitest-environment jsdom
+/**
+ * The result table's views: search any case (Hangul too), one department, any column sorted
+ * either way with empty cells last, each department's totals; and 200,000 rows put only the rows
+ * in view into the page.
+ */
+import { render, screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { TOOL, type TableRow } from "../../shared/tools.js";
+import { ResultTable } from "./components/result-table.js";
+import { installFakeHost, type FakeHost } from "./fake-host.js";
+import { createHost, HostContext, type Host } from "./host.js";
+import { createResultStore, ResultStoreContext } from "./result-store.js";
+import { ALL_ROWS, departmentTotals, selectRows } from "./result-table.js";
+
+const ROWS: TableRow[] = [
+  [2, "김민준", "영업", 50, "머그", 12],
+  [3, "Ada", "R&D", 60, null, null],
+  [4, "ada lovelace", null, 40, "Chess set", 39.5],
+  [5, "Zoe", "R&D", 50, "Tea", 20],
+];
+const rowsOf = (rows: TableRow[]) => rows.map((r) => r[0]);
+
+describe("selectRows", () => {
+  it("keeps the source order and the same array when nothing is asked", () => {
+    expect(selectRows(ROWS, ALL_ROWS, "en")).toBe(ROWS);
+  });
+
+  it("searches names in any case, Hangul too, within one department", () => {
+    expect(rowsOf(selectRows(ROWS, { ...ALL_ROWS, search: " ADA " }, "en"))).toEqual([3, 4]);
+    expect(rowsOf(selectRows(ROWS, { ...ALL_ROWS, search: "민준" }, "ko"))).toEqual([2]);
+    expect(rowsOf(selectRows(ROWS, { ...ALL_ROWS, search: "ada", department: "R&D" }, "en"))).toEqual([3]);
+    // "" is the people with no department
+    expect(rowsOf(selectRows(ROWS, { ...ALL_ROWS, department: "" }, "en"))).toEqual([4]);
+  });
+
+  it("sorts by any column either way, an empty cell last both ways", () => {
+    const sorted = (sort: "spend" | "pick" | "budget", descending: boolean) =>
+      rowsOf(selectRows(ROWS, { ...ALL_ROWS, sort, descending }, "en"));
+    expect(sorted("spend", true)).toEqual([4, 5, 2, 3]);
+    expect(sorted("spend", false)).toEqual([2, 5, 4, 3]);
+    expect(sorted("pick", false)).toEqual([4, 5, 2, 3]);
+    // equal budgets keep the source order
+    expect(sorted("budget", true)).toEqual([3, 2, 5, 4]);
+    expect(ROWS.map((r) => r[0])).toEqual([2, 3, 4, 5]);
+  });
+});
+
+describe("departmentTotals", () => {
+  it("sums people, budget and spend per department, the largest spend first", () => {
+    expect(departmentTotals(ROWS)).toEqual([
+      { department: "", people: 1, budget: 40, spend: 39.5 },
+      { department: "R&D", people: 2, budget: 110, spend: 20 },
+      { department: "영업", people: 1, budget: 50, spend: 12 },
+    ]);
+  });
+});
+
+describe("the table of 200,000 people", () => {
+  let fake: FakeHost;
+  let host: Host;
+  afterEach(() => {
+    host.dispose();
+    fake.uninstall();
+  });
+
+  it("puts only the rows in view into the page, and finds a person among them all", async () => {
+    fake = installFakeHost({ displayMode: "fullscreen" });
+    host = createHost();
+    const store = createResultStore();
+    const rows = Array.from({ length: 200_000 }, (_, i): TableRow => [
+      i + 2,
+      `Person ${i + 1}`,
+      `D${i % 40}`,
+      50,
+      "Mug",
+      12,
+    ]);
+    store.setState({ tables: { "job-1": { rows, complete: true, loading: false, error: null } } });
+    render(
+      <HostContext.Provider value={host}>
+        <ResultStoreContext.Provider value={store}>
+          <ResultTable jobId="job-1" running={false} composed={0} />
+        </ResultStoreContext.Provider>
+      </HostContext.Provider>,
+    );
+    const list = screen.getByRole("list", { name: "People and their top picks" });
+    const items = () => within(list).getAllByRole("listitem");
+    expect(screen.getByText("200,000 people")).toBeTruthy();
+    expect(items().length).toBeLessThan(50);
+    expect(items()[0].getAttribute("aria-setsize")).toBe("200000");
+    // the list is as tall as all its rows, so the document scrolls as it would through them all
+    expect(list.style.height).toBe(`${200_000 * 36}px`);
+    await userEvent.type(screen.getByRole("searchbox", { name: "Search by name" }), "Person 123456");
+    expect(items().map((li) => li.querySelector(".gg-c-name")?.textContent)).toEqual(["Person 123456"]);
+    // every row was in: nothing was asked of the server
+    expect(fake.argsOf(TOOL.getJobTable)).toEqual([]);
+  });
+});
