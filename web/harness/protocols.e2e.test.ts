@@ -99,10 +99,11 @@ async function finished(widget: ReturnType<Page["frameLocator"]>) {
     })
     .toMatch(/^done(,done)+$/);
   const people = widget.locator(".gg-rows li");
-  await expect.poll(() => people.count(), { timeout: JOB_TIMEOUT }).toBeGreaterThan(0);
+  await expect.poll(() => people.count(), { timeout: JOB_TIMEOUT }).toBeGreaterThanOrEqual(15);
   return {
     stages: await stages.evaluateAll((els) => els.map((e) => `${e.textContent}|${e.getAttribute("data-state")}`)),
-    people: await people.allInnerTexts(),
+    // the first rows: past 200 the table holds only those in view, and views differ in height
+    people: (await people.allInnerTexts()).slice(0, 15),
   };
 }
 
