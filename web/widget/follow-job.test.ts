@@ -83,6 +83,14 @@ describe("followJob", () => {
     expect(selectAfterSeq(store.getState(), "job-1")).toBe(total);
   });
 
+  it("waits at most 1.5 s per poll, so that a host running one call at a time frees its slot for Cancel within 2 s", async () => {
+    setup({ batchSize: 2 });
+    await followToEnd({ ...FAST, waitMs: undefined });
+    const waits = fake.argsOf(TOOL.getJobEvents).map((a) => a.waitMs);
+    expect(waits[0]).toBe(0);
+    expect(new Set(waits.slice(1))).toEqual(new Set([1_500]));
+  });
+
   it("runs one loop per job however many follow it, and stops when all release it", async () => {
     setup({ jobs: [{ progressPerStage: 200 }], batchSize: 1, latencyMs: 2 });
     const releaseA = followJob({ ...FAST, host, store, jobId: "job-1" });

@@ -16,6 +16,14 @@ import { localFailure, type ToolOutcome } from "./tool-reply.js";
 export const FollowStateSchema = z.object({ jobId: z.string().check(z.minLength(1)) });
 type FollowState = z.infer<typeof FollowStateSchema>;
 
+/**
+ * How long one poll may wait for news. Short, because some hosts run one call at a time: there a
+ * person's Cancel waits for the poll in flight (call-lane.ts) and should reach the server within
+ * two seconds. A running job wakes the poll with each event anyway, so only a job that waits in
+ * the queue polls more often for it.
+ */
+const POLL_WAIT_MS = 1_500;
+
 /** Timing knobs; tests shorten them. */
 export type FollowTuning = {
   waitMs?: number;
@@ -92,7 +100,7 @@ function isSettled(store: JobViews, jobId: string): boolean {
 
 async function run(o: FollowOptions, signal: AbortSignal): Promise<void> {
   const { host, store, jobId } = o;
-  const waitMs = o.waitMs ?? 20_000;
+  const waitMs = o.waitMs ?? POLL_WAIT_MS;
   let attempt = 0;
   host.setWidgetState({ jobId } satisfies FollowState).catch(() => undefined);
   while (!signal.aborted) {

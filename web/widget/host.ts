@@ -2,13 +2,15 @@
  * The host as the widget sees it: one `Host` interface with one adapter per kind of host, the
  * MCP Apps bridge (`hosts/mcp-apps.ts`, every standard host) and ChatGPT's `window.openai`
  * (`hosts/openai.ts`). Nothing else in the widget knows which one it runs in. Globals become a
- * snapshot React reads with useSyncExternalStore; tool replies come back parsed, never cast.
+ * snapshot React reads with useSyncExternalStore; tool replies come back parsed, never cast; the
+ * person's calls go before the long poll (call-lane.ts).
  */
 import { createContext, useContext, useSyncExternalStore } from "react";
 import type * as z from "zod/mini";
 import type { ExportResult, FILE_TOOL } from "../../shared/files.js";
 import type { ToolName } from "../../shared/tools.js";
 import type { DisplayMode, Theme } from "../host-globals.js";
+import { withCallLane } from "./call-lane.js";
 import { createMcpAppsHost } from "./hosts/mcp-apps.js";
 import { createOpenAiHost } from "./hosts/openai.js";
 import type { ToolOutcome } from "./tool-reply.js";
@@ -74,10 +76,11 @@ export const INITIAL_GLOBALS: HostGlobals = {
 
 /**
  * The host for this window: ChatGPT's `window.openai` where it is present (it gives widget state
- * and height reports on top of the standard), otherwise the MCP Apps bridge to the parent frame.
+ * and height reports on top of the standard), otherwise the MCP Apps bridge to the parent frame;
+ * either way the person's calls go first.
  */
 export function createHost(win: Window = window): Host {
-  return Reflect.get(win, "openai") ? createOpenAiHost(win) : createMcpAppsHost(win);
+  return withCallLane(Reflect.get(win, "openai") ? createOpenAiHost(win) : createMcpAppsHost(win));
 }
 
 /** Globals kept as a snapshot, with listeners told when it changes; adapters build on it. */
