@@ -1,7 +1,8 @@
 /**
  * The hand-written source of the gift catalog: base products by category, with interest tags,
- * the occasions they suit and the editions they come in. `catalog.ts` expands this into the
- * few hundred priced items the matcher ranks; edit products here, not the expansion.
+ * the occasions they suit and the editions they come in (their Korean names are in catalog-ko.ts).
+ * `catalog.ts` expands this into the few hundred priced items the matcher ranks; edit products
+ * here, not the expansion.
  */
 
 /** Editions a product is sold in; each becomes its own catalog item with a scaled price. */
@@ -19,30 +20,30 @@ type BaseProduct = {
 
 export type CategorySource = { name: string; occasions: string[]; products: BaseProduct[] };
 
-/** Label suffix and price factor of each edition; the first entry is the plain product. */
-export const EDITIONS: Record<Edition, { label: string; factor: number }[]> = {
-  single: [{ label: "", factor: 1 }],
+/** Label suffix (English, Korean) and price factor of each edition; the first entry is the plain product. */
+export const EDITIONS: Record<Edition, { label: string; ko: string; factor: number }[]> = {
+  single: [{ label: "", ko: "", factor: 1 }],
   size: [
-    { label: "", factor: 1 },
-    { label: " (Large)", factor: 1.7 },
+    { label: "", ko: "", factor: 1 },
+    { label: " (Large)", ko: " (대)", factor: 1.7 },
   ],
   gift: [
-    { label: "", factor: 1 },
-    { label: " (Gift Edition)", factor: 1.6 },
+    { label: "", ko: "", factor: 1 },
+    { label: " (Gift Edition)", ko: " (선물용)", factor: 1.6 },
   ],
   set: [
-    { label: "", factor: 1 },
-    { label: " (Set of 2)", factor: 1.8 },
-    { label: " (Set of 4)", factor: 3.2 },
+    { label: "", ko: "", factor: 1 },
+    { label: " (Set of 2)", ko: " (2개 세트)", factor: 1.8 },
+    { label: " (Set of 4)", ko: " (4개 세트)", factor: 3.2 },
   ],
   plan: [
-    { label: " (1 month)", factor: 1 },
-    { label: " (3 months)", factor: 2.8 },
-    { label: " (6 months)", factor: 5.2 },
+    { label: " (1 month)", ko: " (1개월)", factor: 1 },
+    { label: " (3 months)", ko: " (3개월)", factor: 2.8 },
+    { label: " (6 months)", ko: " (6개월)", factor: 5.2 },
   ],
   seats: [
-    { label: " (for one)", factor: 1 },
-    { label: " (for two)", factor: 1.9 },
+    { label: " (for one)", ko: " (1인용)", factor: 1 },
+    { label: " (for two)", ko: " (2인용)", factor: 1.9 },
   ],
 };
 

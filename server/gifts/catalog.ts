@@ -1,9 +1,11 @@
 /**
- * The gift catalog: the base products of `catalog-data.ts` expanded into priced editions,
- * with stable slug ids. Built once at import; the same items back the matcher and the
+ * The gift catalog: the base products of `catalog-data.ts` expanded into priced editions, with
+ * stable slug ids (of the English name, so an id is the same in every language) and their Korean
+ * names (catalog-ko.ts). Built once at import; the same items back the matcher and the
  * `gifts://catalog` resource.
  */
 import { CATEGORIES, EDITIONS, type CategorySource } from "./catalog-data.js";
+import { CATEGORY_NAMES_KO, PRODUCT_NAMES_KO } from "./catalog-ko.js";
 
 export type CatalogItem = {
   id: string;
@@ -13,6 +15,8 @@ export type CatalogItem = {
   price: number;
   tags: string[];
   occasions: string[];
+  /** The name and category in Korean. */
+  ko: { name: string; category: string };
 };
 
 export const MIN_PRICE = 5;
@@ -32,12 +36,21 @@ function slug(text: string): string {
     .replace(/^-|-$/g, "");
 }
 
+/** The Korean name of `english`, which must have one. */
+function korean(names: Record<string, string>, english: string): string {
+  const name = names[english];
+  if (name === undefined) throw new Error(`No Korean name for ${english} (catalog-ko.ts)`);
+  return name;
+}
+
 /** Expands categories into catalog items, in source order; ids are unique slugs of the names. */
 export function buildCatalog(categories: CategorySource[]): CatalogItem[] {
   const items: CatalogItem[] = [];
   const ids = new Set<string>();
   for (const category of categories) {
+    const categoryKo = korean(CATEGORY_NAMES_KO, category.name);
     for (const product of category.products) {
+      const productKo = korean(PRODUCT_NAMES_KO, product.name);
       const occasions = [...new Set([...category.occasions, ...(product.occasions ?? [])])];
       for (const edition of EDITIONS[product.edition ?? "single"]) {
         const name = `${product.name}${edition.label}`;
@@ -51,6 +64,7 @@ export function buildCatalog(categories: CategorySource[]): CatalogItem[] {
           price: shopPrice(product.price * edition.factor),
           tags: [...product.tags],
           occasions,
+          ko: { name: `${productKo}${edition.ko}`, category: categoryKo },
         });
       }
     }

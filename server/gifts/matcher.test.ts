@@ -119,10 +119,14 @@ describe("matchGifts", () => {
   });
 
   it("prefers the gift that uses more of the budget when the fit is equal", () => {
-    const catalog: CatalogItem[] = [
-      { id: "a", name: "Mug", category: "Kitchen", price: 10, tags: ["coffee"], occasions: ["birthday"] },
-      { id: "b", name: "Grinder", category: "Tools", price: 30, tags: ["coffee"], occasions: ["birthday"] },
-      { id: "c", name: "Kettle", category: "Home", price: 45, tags: ["tea"], occasions: ["birthday"] },
+    const gift = (id: string, name: string, category: string, price: number, tag: string): CatalogItem => ({
+      ...{ id, name, category, price, tags: [tag], occasions: ["birthday"] },
+      ko: { name, category },
+    });
+    const catalog = [
+      gift("a", "Mug", "Kitchen", 10, "coffee"),
+      gift("b", "Grinder", "Tools", 30, "coffee"),
+      gift("c", "Kettle", "Home", 45, "tea"),
     ];
     const match = createMatcher(catalog);
     expect(match({ occasion: "birthday", budget: 40, interests: ["coffee"], count: 3 }).map((g) => g.id)).toEqual([

@@ -1,21 +1,16 @@
 /**
  * The gift matcher: ranks catalog items by fit to a person's interests, free text, department
- * and occasion, never over budget. Everything that does not depend on the request (price order,
- * tag → items lists, occasion masks, reason clauses) is computed once, and the per-request work
- * runs on reused typed arrays, so a bulk job's 100,000 matches allocate little beyond the answers.
+ * and occasion, never over budget, and answers in English or Korean (names, categories, reasons;
+ * the picks are the same in both). Everything that does not depend on the request (price order,
+ * tag → items lists, occasion masks, names and reason clauses per language) is computed once, and
+ * the per-request work runs on reused typed arrays, so a bulk job's 100,000 matches allocate little
+ * beyond the answers.
  */
+import type { Language } from "../../shared/stage-words.js";
 import type { Gift } from "../../shared/tools.js";
 import { CATALOG, type CatalogItem } from "./catalog.js";
 import { createTextIndex } from "./text-index.js";
-import {
-  categoryOpening,
-  departmentOpening,
-  dollars,
-  giftReason,
-  interestOpening,
-  occasionClause,
-  secondInterest,
-} from "./reason.js";
+import { dollars, REASON_WORDS, type ReasonWords } from "./reason.js";
 import { createPicker } from "./pick.js";
 
 /** One person to find gifts for; the matcher ranks catalog items by fit, all within `budget`. */
@@ -27,6 +22,8 @@ export type MatchRequest = {
   /** Free text about the recipient (suggest_gifts' `recipient`). */
   text?: string;
   count: number;
+  /** The language of the gifts' names, categories and reasons; English when left out. */
+  locale?: Language;
 };
 
 /** The gift matcher (server/gifts/matcher.ts): pure and fast, shared by suggest_gifts and the jobs. */
@@ -37,6 +34,34 @@ const WEIGHT = { interest: 10, text: 7, department: 3 } as const;
 const OCCASION_FIT = 6;
 /** Multiplied by price / budget: among equal fits, the gift that uses the budget wins. */
 const PRICE_FIT = 4;
+
+/** An answer's words in one language, made once: names, categories and reason clauses by index. */
+type Wording = {
+  words: ReasonWords;
+  names: string[];
+  categories: string[];
+  categoryOpenings: string[];
+  interests: string[];
+  pairFirsts: string[];
+  pairSeconds: string[];
+  occasions: string[];
+};
+
+function wordingOf(language: Language, items: CatalogItem[], tagNames: string[], occasionNames: string[]): Wording {
+  const words = REASON_WORDS[language];
+  const names = items.map((i) => (language === "ko" ? i.ko.name : i.name));
+  const categories = items.map((i) => (language === "ko" ? i.ko.category : i.category));
+  return {
+    words,
+    names,
+    categories,
+    categoryOpenings: categories.map(words.category),
+    interests: tagNames.map(words.interest),
+    pairFirsts: tagNames.map(words.pairFirst),
+    pairSeconds: tagNames.map(words.pairSecond),
+    occasions: occasionNames.map(words.occasion),
+  };
+}
 
 /** Builds a matcher over `catalog`. Pure: the same request always gets the same gifts. */
 export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
@@ -54,12 +79,12 @@ export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
   tagIds.forEach((ids, i) => ids.forEach((t) => tagItems[t].push(i)));
   const prices = Float64Array.from(items, (i) => i.price);
   const picker = createPicker(items);
-  // Reason clauses that depend on the item, tag or occasion alone.
+  // Names and reason clauses that depend on the item, tag or occasion alone, per language.
   const priceTexts = items.map((i) => dollars(i.price));
-  const categoryOpenings = items.map((i) => categoryOpening(i.category));
-  const interestOpenings = tagNames.map(interestOpening);
-  const secondInterests = tagNames.map(secondInterest);
-  const occasionClauses = occasionNames.map(occasionClause);
+  const wordings: Record<Language, Wording> = {
+    en: wordingOf("en", items, tagNames, occasionNames),
+    ko: wordingOf("ko", items, tagNames, occasionNames),
+  };
 
   // Per-request scratch, reset before each request returns.
   const scores = new Float64Array(items.length);
@@ -80,7 +105,7 @@ export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
    * The reason's opening: the two strongest interest tags the item matched (ties keep the
    * item's tag order), else the department if it pointed here, else the category.
    */
-  function opening(i: number, department: string | undefined): string {
+  function opening(i: number, department: string | undefined, wording: Wording): string {
     const ids = tagIds[i];
     let first = -1;
     let second = -1;
@@ -101,20 +126,22 @@ export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
         w2 = w;
       }
     }
-    if (first >= 0) return second >= 0 ? interestOpenings[first] + secondInterests[second] : interestOpenings[first];
-    if (viaDepartment && department) return departmentOpening(department);
-    return categoryOpenings[i];
+    if (first >= 0) {
+      return second >= 0 ? wording.pairFirsts[first] + wording.pairSeconds[second] : wording.interests[first];
+    }
+    if (viaDepartment && department) return wording.words.department(department);
+    return wording.categoryOpenings[i];
   }
 
   function gifts(picked: Int32Array, n: number, request: MatchRequest, occasionBit: number, occasion: number): Gift[] {
+    const wording = wordings[request.locale ?? "en"];
     const budgetText = dollars(request.budget);
     const out: Gift[] = new Array(n);
     for (let k = 0; k < n; k++) {
       const i = picked[k];
-      const item = items[i];
-      const suits = (occasionMasks[i] & occasionBit) !== 0 ? occasionClauses[occasion] : "";
-      const reason = giftReason(opening(i, request.department), suits, priceTexts[i], budgetText);
-      out[k] = { id: item.id, name: item.name, price: item.price, category: item.category, reason };
+      const suits = (occasionMasks[i] & occasionBit) !== 0 ? wording.occasions[occasion] : "";
+      const reason = wording.words.sentence(opening(i, request.department, wording), suits, priceTexts[i], budgetText);
+      out[k] = { id: items[i].id, name: wording.names[i], price: prices[i], category: wording.categories[i], reason };
     }
     return out;
   }

@@ -1,48 +1,66 @@
 /**
- * The one-sentence `reason` that comes with each suggested gift: which interests it meets,
- * whether it suits the occasion, and how it sits in the budget. Plain words, no markup.
- * The sentence is split into clauses so the matcher can make the fixed ones once, at load.
+ * The one-sentence `reason` that comes with each suggested gift, in English or Korean: which
+ * interests it meets, whether it suits the occasion, and how it sits in the budget. Plain words,
+ * no markup. The sentence is split into clauses so the matcher can make the fixed ones once, at load.
  */
 import { formatsFor } from "../../shared/format.js";
+import type { Language } from "../../shared/stage-words.js";
+import { endsInConsonant } from "./hangul.js";
 import { OCCASION_LABELS } from "./vocabulary.js";
+import { OCCASION_FITS_KO, TAG_LABELS_KO } from "./vocabulary-ko.js";
 
 const english = formatsFor("en-US");
 
-/** "$45" or "$12.50", as the widget writes amounts. */
+/** "$45" or "$12.50", as the widget writes amounts, in every language. */
 export function dollars(amount: number): string {
   return english.money(amount);
 }
 
-/** "Matches their interest in board games": the opening when a stated interest matched. */
-export function interestOpening(tag: string): string {
-  return `Matches their interest in ${tagLabel(tag)}`;
-}
+/** The clauses of a reason in one language. */
+export type ReasonWords = {
+  /** The opening when a stated interest matched: "Matches their interest in board games". */
+  interest(tag: string): string;
+  /** The opening when two matched: `pairFirst(a) + pairSecond(b)`, "…interest in coffee" + " and yoga". */
+  pairFirst(tag: string): string;
+  pairSecond(tag: string): string;
+  /** The opening when only the department pointed at the gift. */
+  department(department: string): string;
+  /** The opening when nothing about the person matched the gift; `category` in this language. */
+  category(category: string): string;
+  /** Added when the gift suits the request's occasion: "; suits the holidays". */
+  occasion(occasion: string): string;
+  /** Joins the clauses; the amounts come already written by `dollars` (each is made once). */
+  sentence(opening: string, occasion: string, priceText: string, budgetText: string): string;
+};
 
-/** A second matched interest, appended to `interestOpening`: " and yoga". */
-export function secondInterest(tag: string): string {
-  return ` and ${tagLabel(tag)}`;
-}
+const label = (tag: string) => tag.replace(/-/g, " ");
 
-/** The opening when only the department pointed at the gift. */
-export function departmentOpening(department: string): string {
-  return `A good fit for someone in ${department.trim()}`;
-}
+const EN: ReasonWords = {
+  interest: (tag) => `Matches their interest in ${label(tag)}`,
+  pairFirst: (tag) => EN.interest(tag),
+  pairSecond: (tag) => ` and ${label(tag)}`,
+  department: (department) => `A good fit for someone in ${department.trim()}`,
+  category: (category) => `A well-loved ${category.toLowerCase()} gift`,
+  occasion: (occasion) => `; suits ${OCCASION_LABELS[occasion] ?? occasion}`,
+  sentence: (opening, occasion, price, budget) => `${opening}${occasion}; ${price} of the ${budget} budget.`,
+};
 
-/** The opening when nothing about the person matched the gift. */
-export function categoryOpening(category: string): string {
-  return `A well-loved ${category.toLowerCase()} gift`;
-}
+const labelKo = (tag: string) => TAG_LABELS_KO[tag] ?? label(tag);
+/** "등산을", "커피를": the label as the object of 좋아하다. */
+const objectKo = (tag: string) => `${labelKo(tag)}${endsInConsonant(labelKo(tag)) ? "을" : "를"}`;
 
-/** "; suits the holidays": added when the gift suits the request's occasion. */
-export function occasionClause(occasion: string): string {
-  return `; suits ${OCCASION_LABELS[occasion] ?? occasion}`;
-}
+// "등산을 좋아하셔서 고른 선물로, 생일 축하에 잘 어울립니다. 예산 $60 중 $45입니다." Every opening
+// ends in 선물, which takes 로.
+const KO: ReasonWords = {
+  interest: (tag) => `${objectKo(tag)} 좋아하셔서 고른 선물`,
+  pairFirst: (tag) => `${labelKo(tag)}${endsInConsonant(labelKo(tag)) ? "과" : "와"} `,
+  pairSecond: (tag) => KO.interest(tag),
+  department: (department) => `${department.trim()}에서 일하시는 분께 맞춘 선물`,
+  category: (category) => `많은 분이 좋아하는 ${category} 선물`,
+  occasion: (occasion) => `로, ${OCCASION_FITS_KO[occasion] ?? `${occasion}에 잘 어울립니다`}`,
+  sentence: (opening, occasion, price, budget) =>
+    `${opening}${occasion || "입니다"}. 예산 ${budget} 중 ${price}입니다.`,
+};
 
-/** Joins the clauses; the amounts come already written by `dollars` (each is made once). */
-export function giftReason(opening: string, occasion: string, priceText: string, budgetText: string): string {
-  return `${opening}${occasion}; ${priceText} of the ${budgetText} budget.`;
-}
-
-function tagLabel(tag: string): string {
-  return tag.replace(/-/g, " ");
-}
+/** The clauses of a reason in each language. */
+export const REASON_WORDS: Record<Language, ReasonWords> = { en: EN, ko: KO };

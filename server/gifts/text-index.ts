@@ -4,6 +4,7 @@
  * per input string because bulk jobs repeat the same interests thousands of times.
  */
 import { DEPARTMENT_TAGS, OCCASION_WORDS, TAG_WORDS, words } from "./vocabulary.js";
+import { DEPARTMENT_WORDS_KO, OCCASION_WORDS_KO, TAG_WORDS_KO } from "./vocabulary-ko.js";
 
 export type TextIndex = {
   tagNames: string[];
@@ -20,6 +21,7 @@ function phraseMap(entries: [id: number, phrases: string[]][]): Map<string, numb
   for (const [id, phrases] of entries) {
     for (const phrase of phrases) {
       const key = words(phrase).join(" ");
+      if (key === "") continue;
       const ids = map.get(key) ?? [];
       if (!ids.includes(id)) ids.push(id);
       map.set(key, ids);
@@ -56,11 +58,17 @@ function memoize<T>(fn: (key: string) => T): (key: string) => T {
 /** Builds the lookups for the given tag and occasion names (ids are indexes into them). */
 export function createTextIndex(tagNames: string[], occasionNames: string[]): TextIndex {
   const tagId = new Map(tagNames.map((t, i) => [t, i]));
-  const tagPhrases = phraseMap(tagNames.map((t, i) => [i, [t, ...(TAG_WORDS[t] ?? [])]]));
-  const occasionPhrases = phraseMap(occasionNames.map((o, i) => [i, [o, ...(OCCASION_WORDS[o] ?? [])]]));
-  const departments = new Map(
-    Object.entries(DEPARTMENT_TAGS).map(([d, tags]) => [d, tags.flatMap((t) => tagId.get(t) ?? [])]),
+  const tagPhrases = phraseMap(tagNames.map((t, i) => [i, [t, ...(TAG_WORDS[t] ?? []), ...(TAG_WORDS_KO[t] ?? [])]]));
+  const occasionPhrases = phraseMap(
+    occasionNames.map((o, i) => [i, [o, ...(OCCASION_WORDS[o] ?? []), ...(OCCASION_WORDS_KO[o] ?? [])]]),
   );
+  const departments = new Map<string, number[]>();
+  for (const [d, tags] of Object.entries(DEPARTMENT_TAGS)) {
+    const ids = tags.flatMap((t) => tagId.get(t) ?? []);
+    departments.set(d, ids);
+    // a Korean department's words, as words() gives them ("개발팀" → 개발)
+    for (const name of DEPARTMENT_WORDS_KO[d] ?? []) departments.set(words(name).join(" "), ids);
+  }
   const tagsOf = memoize((text) => lookup(tagPhrases, words(text)));
   return {
     tagNames,
@@ -73,4 +81,12 @@ export function createTextIndex(tagNames: string[], occasionNames: string[]): Te
       return [...new Set([...direct, ...tagsOf(department)])];
     }),
   };
+}
+
+let placing: TextIndex | undefined;
+
+/** Whether `interest` names an interest tag the vocabulary knows: what a job counts as placed. */
+export function interestPlaced(interest: string): boolean {
+  placing ??= createTextIndex(Object.keys(TAG_WORDS), []);
+  return placing.tagsOf(interest).length > 0;
 }

@@ -1,12 +1,15 @@
 /**
  * The words the matcher understands: which free-text words mean which interest tag, which mean
- * which occasion, and what a department hints at. Words are normalized the same way on both
- * sides (lower case, a plural `s` dropped), so "Books" and "book" hit the same tag.
+ * which occasion, and what a department hints at; English here, Korean in vocabulary-ko.ts. Words
+ * are normalized the same way on both sides (lower case, a plural `s` dropped; Korean particles
+ * and endings taken off), so "Books" and "book", "등산을" and "등산" hit the same tag.
  */
+import { createHangulSplitter, HANGUL_RUN } from "./hangul.js";
+import { DEPARTMENT_WORDS_KO, OCCASION_WORDS_KO, TAG_WORDS_KO } from "./vocabulary-ko.js";
 
 /** Interest tag → words (or two-word phrases) that mean it; the tag itself always counts. */
 export const TAG_WORDS: Record<string, string[]> = {
-  coffee: ["espresso", "latte", "barista", "caffeine", "cappuccino"],
+  coffee: ["espresso", "latte", "barista", "caffeine", "cappuccino", "cafe"],
   tea: ["matcha", "chai", "earl grey", "green tea"],
   cooking: ["cook", "chef", "foodie", "food", "cuisine", "grill", "bbq", "barbecue", "recipe", "kitchen"],
   baking: ["bake", "baker", "pastry", "bread", "sourdough", "cake"],
@@ -14,8 +17,8 @@ export const TAG_WORDS: Record<string, string[]> = {
   snacks: ["snack", "treat", "treats"],
   wine: ["vino", "sommelier", "red wine", "champagne", "prosecco"],
   beer: ["brewing", "brew", "craft beer", "ipa", "homebrew"],
-  cocktails: ["cocktail", "mixology", "whiskey", "whisky", "bourbon", "gin", "spirits", "bar"],
-  reading: ["book", "books", "novel", "literature", "book club", "reader", "fiction"],
+  cocktails: ["cocktail", "mixology", "whiskey", "whisky", "bourbon", "gin", "spirits", "bar", "highball"],
+  reading: ["book", "books", "novel", "literature", "book club", "reader", "fiction", "audiobook"],
   writing: ["writer", "journal", "journaling", "poetry", "stationery", "pen"],
   learning: ["learn", "course", "study", "education", "language", "languages", "teaching"],
   tech: [
@@ -36,9 +39,22 @@ export const TAG_WORDS: Record<string, string[]> = {
   gaming: ["game", "games", "gamer", "video games", "video game", "nintendo", "playstation", "xbox", "esports"],
   "board-games": ["board game", "board games", "boardgame", "tabletop", "card game", "card games", "dnd"],
   puzzles: ["puzzle", "crossword", "sudoku", "riddle", "chess", "jigsaw", "escape room"],
-  music: ["musician", "vinyl", "guitar", "piano", "concert", "concerts", "singing", "band", "jazz", "ukulele"],
-  audio: ["podcast", "podcasts", "headphones", "audiophile", "sound"],
-  photography: ["photo", "photos", "camera", "photographer"],
+  music: [
+    "musician",
+    "vinyl",
+    "lp",
+    "guitar",
+    "piano",
+    "concert",
+    "concerts",
+    "singing",
+    "karaoke",
+    "band",
+    "jazz",
+    "ukulele",
+  ],
+  audio: ["podcast", "podcasts", "headphones", "audiophile", "sound", "audiobook"],
+  photography: ["photo", "photos", "camera", "photographer", "polaroid"],
   fitness: ["gym", "workout", "exercise", "crossfit", "weightlifting", "lifting", "strength", "pilates"],
   running: ["runner", "marathon", "jogging", "5k", "triathlon"],
   yoga: ["yogi"],
@@ -49,7 +65,7 @@ export const TAG_WORDS: Record<string, string[]> = {
   nature: ["birdwatching", "birds", "wildlife"],
   travel: ["traveling", "travelling", "traveler", "trip", "trips", "vacation", "wanderlust", "abroad"],
   gardening: ["garden", "gardener", "grow", "growing"],
-  plants: ["plant", "houseplant", "houseplants", "succulent", "flowers", "bonsai"],
+  plants: ["plant", "houseplant", "houseplants", "succulent", "flowers", "bonsai", "plant parent"],
   art: ["artist", "painting", "paint", "museum", "museums", "gallery"],
   drawing: ["draw", "sketch", "sketching", "illustration", "illustrator", "doodle"],
   crafts: ["craft", "crafting", "diy", "maker", "sewing", "pottery", "ceramics", "woodworking", "embroidery"],
@@ -62,16 +78,16 @@ export const TAG_WORDS: Record<string, string[]> = {
   relaxation: ["relax", "relaxing", "spa", "bath", "chill", "stress"],
   sleep: ["sleeping", "nap", "insomnia"],
   skincare: ["skin", "beauty", "cosmetics", "makeup"],
-  fashion: ["style", "stylish", "clothes", "clothing", "accessories", "fashionista"],
+  fashion: ["style", "stylish", "clothes", "clothing", "accessories", "fashionista", "shopping"],
   jewelry: ["jewellery", "necklace", "earrings", "bracelet"],
-  pets: ["pet", "animal", "animals"],
+  pets: ["pet", "animal", "animals", "pet parent"],
   dogs: ["dog", "puppy", "pup"],
   cats: ["cat", "kitten", "kitty"],
   kids: ["kid", "child", "children", "toddler", "baby"],
   family: ["parent", "parents", "mom", "dad", "mother", "father", "grandparent"],
   office: ["desk", "workspace", "work from home", "wfh", "remote"],
   productivity: ["organized", "organization", "planner", "planning", "efficiency"],
-  sports: ["sport", "athlete", "athletic"],
+  sports: ["sport", "athlete", "athletic", "baseball", "basketball"],
   golf: ["golfer", "golfing"],
   soccer: ["football", "futbol"],
   tennis: ["padel", "squash", "badminton"],
@@ -198,9 +214,25 @@ function normalizeWord(word: string): string {
   return w;
 }
 
-/** Splits text into normalized words; keeps `&`, `+` and digits so "r&d" and "5k" survive. */
+const KOREAN = new RegExp(`[${HANGUL_RUN}]+`, "g");
+/** Every Hangul word the vocabulary holds: what a Korean run of text is split into. */
+const koreanWords = new Set(
+  [TAG_WORDS_KO, OCCASION_WORDS_KO, DEPARTMENT_WORDS_KO].flatMap((words) =>
+    Object.values(words).flatMap((list) => list.flatMap((phrase) => phrase.match(KOREAN) ?? [])),
+  ),
+);
+const splitKorean = createHangulSplitter(koreanWords);
+const WORD = new RegExp(`[a-z0-9&+]+|[${HANGUL_RUN}]+`, "g");
+
+/**
+ * Splits text into normalized words; keeps `&`, `+` and digits so "r&d" and "5k" survive. A run
+ * of Hangul becomes the Korean words it holds ("등산과" → 등산), so mixed text works too.
+ */
 export function words(text: string): string[] {
   const out: string[] = [];
-  for (const raw of text.toLowerCase().split(/[^a-z0-9&+]+/)) if (raw) out.push(normalizeWord(raw));
+  for (const raw of text.toLowerCase().match(WORD) ?? []) {
+    if (raw.charCodeAt(0) < 0xac00) out.push(normalizeWord(raw));
+    else for (const word of splitKorean(raw)) out.push(word);
+  }
   return out;
 }

@@ -1,0 +1,123 @@
+/**
+ * Korean words out of Hangul text, as a staff list writes them: a run of syllables such as
+ * "등산과", "캠핑하기를", "독서광" or "주말등산" becomes the known words it holds, with particles
+ * and endings taken off. Written by hand over the vocabulary's own words: the Korean tokenizers on
+ * npm need a native MeCab or a model file fetched at run time (kiwi-nlp), and a matcher that only
+ * has to find its own few hundred words needs neither.
+ */
+
+/**
+ * What follows a noun without changing what it names: particles, the endings of "-하다" verbs,
+ * the verbs of a hobby ("타기", "치는"), the words for a fan ("광", "마니아"), a team ("팀").
+ */
+const SUFFIXES = [
+  // particles
+  ...[
+    "이",
+    "가",
+    "을",
+    "를",
+    "은",
+    "는",
+    "과",
+    "와",
+    "도",
+    "만",
+    "의",
+    "에",
+    "에서",
+    "에게",
+    "께",
+    "한테",
+    "로",
+    "으로",
+  ],
+  ...["랑", "이랑", "하고", "이나", "나", "든", "이든", "든지", "까지", "부터", "보다", "처럼", "같은", "등", "및"],
+  ...["요", "이요", "며", "이며", "고", "이고", "들", "님", "중", "마다", "위주", "위주로"],
+  // "-하다" and what a hobby is done with
+  ...["하기", "하는", "하며", "하면서", "함", "해요", "합니다", "했던", "할", "하시는", "하심", "것", "걸", "거"],
+  ...["좋아하는", "좋아함", "좋아요", "좋아하심", "즐기는", "즐기기", "즐김", "취미", "생활", "모임", "활동"],
+  ...["타기", "타는", "치기", "치는", "보기", "보는", "읽기", "읽는", "찍기", "찍는", "굽기", "굽는"],
+  ...["만들기", "만드는", "마시기", "마시는", "키우기", "키우는", "모으기", "모으는", "그리기", "그리는"],
+  ...["쓰기", "쓰는", "듣기", "듣는", "가기", "가는", "다니기", "다니는", "가꾸기", "가꾸는", "꾸미기"],
+  ...["배우기", "배우는", "먹기", "먹는", "뜨기", "하러", "가다", "하다"],
+  // a fan of it
+  ...["광", "덕후", "마니아", "매니아", "애호가", "러버", "홀릭", "족"],
+  // a department's unit
+  ...["팀", "부", "본부", "실", "센터", "그룹", "파트", "부서", "사업부", "담당", "직군"],
+];
+
+const MAX_SUFFIX = Math.max(...SUFFIXES.map((s) => s.length));
+const suffixes = new Set(SUFFIXES);
+
+/** Hangul syllables, the runs the splitter is given. */
+export const HANGUL_RUN = "\uac00-\ud7a3";
+
+/** tail[k]: whether run[k, end) is suffixes only (the empty tail is); linear in the run. */
+function suffixTails(run: string): Uint8Array {
+  const tail = new Uint8Array(run.length + 1);
+  tail[run.length] = 1;
+  for (let k = run.length - 1; k >= 0; k--) {
+    for (let j = k + 1; j <= Math.min(run.length, k + MAX_SUFFIX) && tail[k] === 0; j++) {
+      if (tail[j] === 1 && suffixes.has(run.slice(k, j))) tail[k] = 1;
+    }
+  }
+  return tail;
+}
+
+/**
+ * A splitter over the known `words` (Hangul only). A run that is a known word stays whole; else it
+ * is read as known words (two syllables or more, anywhere), suffixes after them and unknown
+ * syllables, covering as many syllables with known words as it can, then leaving the fewest
+ * unknown, then in the fewest pieces. A one-syllable word (책, 차, 빵) counts only as the whole run
+ * or before suffixes alone ("책을", "빵굽기"), never inside another word ("개발", "시간"). A run
+ * with no known word is kept with its suffixes taken off ("서핑을" → 서핑). Linear in the run.
+ */
+export function createHangulSplitter(words: Iterable<string>): (run: string) => string[] {
+  // a word of a phrase that is itself an ending ("별 보기") is no word to find
+  const known = new Set([...words].filter((w) => !suffixes.has(w)));
+  const longest = Math.max(2, ...[...known].map((w) => w.length));
+  return (run) => {
+    if (known.has(run)) return [run];
+    const tail = suffixTails(run);
+    if (known.has(run[0]) && tail[1] === 1) return [run[0]];
+    // best reading of run[0, j): syllables covered by known words, unknown syllables, pieces, and
+    // the step that reached it (where it came from; whether that step was a known word)
+    const n = run.length;
+    const cover = new Int32Array(n + 1).fill(-1);
+    const unknown = new Int32Array(n + 1);
+    const pieces = new Int32Array(n + 1);
+    const from = new Int32Array(n + 1);
+    const isWord = new Uint8Array(n + 1);
+    cover[0] = 0;
+    const offer = (i: number, j: number, word: boolean, missing: number) => {
+      const c = cover[i] + (word ? j - i : 0);
+      const u = unknown[i] + missing;
+      const p = pieces[i] + 1;
+      if (c > cover[j] || (c === cover[j] && (u < unknown[j] || (u === unknown[j] && p < pieces[j])))) {
+        [cover[j], unknown[j], pieces[j], from[j], isWord[j]] = [c, u, p, i, word ? 1 : 0];
+      }
+    };
+    for (let i = 0; i < n; i++) {
+      if (cover[i] < 0) continue;
+      for (let j = i + 2; j <= Math.min(n, i + longest); j++) if (known.has(run.slice(i, j))) offer(i, j, true, 0);
+      if (i > 0)
+        for (let j = i + 1; j <= Math.min(n, i + MAX_SUFFIX); j++)
+          if (suffixes.has(run.slice(i, j))) offer(i, j, false, 0);
+      offer(i, i + 1, false, 1);
+    }
+    const words: string[] = [];
+    for (let j = n; j > 0; j = from[j]) if (isWord[j] === 1) words.push(run.slice(from[j], j));
+    if (words.length > 0) return words.reverse();
+    if (tail[0] === 1) return [];
+    let k = 1;
+    while (tail[k] === 0) k++;
+    return [run.slice(0, k)];
+  };
+}
+
+/** Whether a Hangul word ends in a consonant (받침), which picks 을 over 를, 과 over 와. */
+export function endsInConsonant(word: string): boolean {
+  const code = word.charCodeAt(word.length - 1) - 0xac00;
+  return code >= 0 && code < 11172 && code % 28 !== 0;
+}
