@@ -17,6 +17,7 @@ import { benchInstances } from "./instances.js";
 import { benchInput } from "./input.js";
 import { benchUploads } from "./uploads.js";
 import { benchExports } from "./exports.js";
+import { benchQuality } from "./quality.js";
 
 const sections: [string, (o: BenchOptions) => Promise<BenchRow[]>][] = [
   ["reducer", benchReducer],
@@ -31,6 +32,7 @@ const sections: [string, (o: BenchOptions) => Promise<BenchRow[]>][] = [
   ["uploads", benchUploads],
   ["exports", benchExports],
   ["input", benchInput],
+  ["quality", benchQuality],
 ];
 
 const options: BenchOptions = { quick: process.argv.includes("--quick") };
