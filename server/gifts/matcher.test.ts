@@ -109,6 +109,45 @@ describe("matchGifts", () => {
     expect(deptOnly[0].reason).toContain("someone in Engineering");
   });
 
+  it("puts a gift for the interest (its first tag) before one that only touches it, whatever the occasion", () => {
+    // coffee makers carry `cooking` as a side tag; a cook gets kitchen gifts first
+    const gifts = matchGifts({ occasion: "birthday", budget: 50, interests: ["cooking"], count: 3 });
+    for (const gift of gifts) expect(item(gift.id).tags[0]).toBe("cooking");
+    // Music & Audio does not list promotions, Tech & Gadgets does: the vinyl still comes first
+    const [first] = matchGifts({ occasion: "promotion", budget: 120, interests: ["vinyl"], count: 1 });
+    expect(item(first.id).tags[0]).toBe("music");
+  });
+
+  it("reaches for a related interest when nothing for the stated one fits the budget, and names the stated one", () => {
+    expect(CATALOG.filter((i) => i.tags.includes("yoga") && i.price <= 45)).toEqual([]);
+    const gifts = matchGifts({
+      occasion: "thank you",
+      budget: 45,
+      interests: ["yoga"],
+      department: "Marketing",
+      count: 3,
+    });
+    for (const gift of gifts) {
+      expect(item(gift.id).tags.some((t) => ["fitness", "wellness", "meditation"].includes(t))).toBe(true);
+      expect(gift.reason).toMatch(
+        /^Goes well with their interest in yoga; suits a thank-you; \$\d+ of the \$45 budget\.$/,
+      );
+    }
+  });
+
+  it("lets no pile of department tags pass a stated interest", () => {
+    // the travel mug carries coffee, tea and travel, all three of which Sales suggests
+    const gifts = matchGifts({
+      occasion: "holiday",
+      budget: 25,
+      interests: ["chocolate"],
+      department: "Sales",
+      count: 3,
+    });
+    expect(gifts).toHaveLength(3);
+    for (const gift of gifts) expect(gift.reason).toMatch(/^Goes well with their interest in chocolate;/);
+  });
+
   it("offers one edition of a product and spreads equally good picks over categories", () => {
     const gifts = matchGifts({ occasion: "birthday", budget: 100, interests: [], count: 6 });
     const bases = gifts.map((g) => g.name.replace(/ \([^)]*\)$/, ""));

@@ -10,8 +10,10 @@ import type { Language } from "../../shared/stage-words.js";
 import type { Gift } from "../../shared/tools.js";
 import { CATALOG, type CatalogItem } from "./catalog.js";
 import { createTextIndex } from "./text-index.js";
-import { dollars, REASON_WORDS, type ReasonWords } from "./reason.js";
+import { dollars, wordingOf, type Wording } from "./reason.js";
 import { createPicker } from "./pick.js";
+import { DEPARTMENT, NEAR, STATED, TagWeights } from "./tag-weights.js";
+import { RELATED_TAGS } from "./vocabulary.js";
 
 /** One person to find gifts for; the matcher ranks catalog items by fit, all within `budget`. */
 export type MatchRequest = {
@@ -30,38 +32,18 @@ export type MatchRequest = {
 export type MatchGifts = (request: MatchRequest) => Gift[];
 
 /** How much a matched tag counts, by where the person's words came from. */
-const WEIGHT = { interest: 10, text: 7, department: 3 } as const;
-const OCCASION_FIT = 6;
+const WEIGHT = { interest: 10, text: 7, department: 2 } as const;
+/** A tag related to a stated one (yoga → fitness) counts this share of the stated tag's weight. */
+const RELATED = 0.5;
+/**
+ * An item's first tag says what it is, the later ones what else it suits: those count this share.
+ * The gap (10 against 6) is wider than the occasion's weight, so a gift *for* the interest that
+ * does not suit the occasion still comes before one that only touches it and does.
+ */
+const SIDE_TAG = 0.6;
+const OCCASION_FIT = 3;
 /** Multiplied by price / budget: among equal fits, the gift that uses the budget wins. */
 const PRICE_FIT = 4;
-
-/** An answer's words in one language, made once: names, categories and reason clauses by index. */
-type Wording = {
-  words: ReasonWords;
-  names: string[];
-  categories: string[];
-  categoryOpenings: string[];
-  interests: string[];
-  pairFirsts: string[];
-  pairSeconds: string[];
-  occasions: string[];
-};
-
-function wordingOf(language: Language, items: CatalogItem[], tagNames: string[], occasionNames: string[]): Wording {
-  const words = REASON_WORDS[language];
-  const names = items.map((i) => (language === "ko" ? i.ko.name : i.name));
-  const categories = items.map((i) => (language === "ko" ? i.ko.category : i.category));
-  return {
-    words,
-    names,
-    categories,
-    categoryOpenings: categories.map(words.category),
-    interests: tagNames.map(words.interest),
-    pairFirsts: tagNames.map(words.pairFirst),
-    pairSeconds: tagNames.map(words.pairSecond),
-    occasions: occasionNames.map(words.occasion),
-  };
-}
 
 /** Builds a matcher over `catalog`. Pure: the same request always gets the same gifts. */
 export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
@@ -74,9 +56,19 @@ export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
   const occasionMasks = Int32Array.from(items, (item) =>
     item.occasions.reduce((m, o) => m | (1 << occasionNames.indexOf(o)), 0),
   );
-  // Item indexes per tag, ascending, i.e. cheapest first: a scan stops at the budget cutoff.
+  // Item indexes per tag, ascending, i.e. cheapest first: a scan stops at the budget cutoff; and
+  // beside each, how much the tag counts for that item (its first tag in full, the others less).
   const tagItems: number[][] = tagNames.map(() => []);
-  tagIds.forEach((ids, i) => ids.forEach((t) => tagItems[t].push(i)));
+  const tagShares: number[][] = tagNames.map(() => []);
+  tagIds.forEach((ids, i) =>
+    ids.forEach((t, position) => {
+      tagItems[t].push(i);
+      tagShares[t].push(position === 0 ? 1 : SIDE_TAG);
+    }),
+  );
+  const related = tagNames.map((t) =>
+    (RELATED_TAGS[t] ?? []).filter((r) => tagNames.includes(r)).map((r) => tagNames.indexOf(r)),
+  );
   const prices = Float64Array.from(items, (i) => i.price);
   const picker = createPicker(items);
   // Names and reason clauses that depend on the item, tag or occasion alone, per language.
@@ -88,47 +80,73 @@ export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
 
   // Per-request scratch, reset before each request returns.
   const scores = new Float64Array(items.length);
-  const weights = new Float64Array(tagNames.length);
-  const touched = new Int32Array(tagNames.length);
-  let touchedCount = 0;
+  const loose = new Float64Array(items.length); // an item's strongest related or department tag
+  const tags = new TagWeights(related);
+  const { weights, kinds, sources } = tags;
 
-  /** Raises the weight of each tag in `ids` to `w` (the strongest source wins). */
-  function note(ids: readonly number[], w: number): void {
-    for (let k = 0; k < ids.length; k++) {
-      const t = ids[k];
-      if (weights[t] === 0) touched[touchedCount++] = t;
-      if (w > weights[t]) weights[t] = w;
+  /**
+   * Adds each noted tag's weight to the items below the cutoff that carry it. Stated interests
+   * and free text add up over an item's tags (a gift for two of them beats a gift for one); related
+   * and department tags do not stack: only an item's strongest such tag counts, so a gift loosely
+   * tagged with many cannot pass a stated interest.
+   */
+  function score(cutoff: number): void {
+    let anyLoose = false;
+    for (let k = 0; k < tags.count; k++) {
+      const t = tags.touched[k];
+      const list = tagItems[t];
+      const shares = tagShares[t];
+      const w = weights[t];
+      if (kinds[t] === STATED) {
+        for (let j = 0; j < list.length && list[j] < cutoff; j++) scores[list[j]] += w * shares[j];
+        continue;
+      }
+      anyLoose = true;
+      for (let j = 0; j < list.length && list[j] < cutoff; j++) {
+        const i = list[j];
+        if (w * shares[j] > loose[i]) loose[i] = w * shares[j];
+      }
+    }
+    if (!anyLoose) return;
+    for (let i = 0; i < cutoff; i++) {
+      scores[i] += loose[i];
+      loose[i] = 0;
     }
   }
 
   /**
-   * The reason's opening: the two strongest interest tags the item matched (ties keep the
-   * item's tag order), else the department if it pointed here, else the category.
+   * The reason's opening: the two strongest stated interests the item matched (ties keep the
+   * item's tag order), else the stated interest it goes with, else the department if it pointed
+   * here, else the category.
    */
   function opening(i: number, department: string | undefined, wording: Wording): string {
     const ids = tagIds[i];
     let first = -1;
     let second = -1;
+    let near = -1;
     let w1 = 0;
     let w2 = 0;
     let viaDepartment = false;
     for (let k = 0; k < ids.length; k++) {
-      const w = weights[ids[k]];
-      if (w === WEIGHT.department) viaDepartment = true;
-      if (w <= WEIGHT.department) continue;
+      const t = ids[k];
+      const w = weights[t];
+      if (kinds[t] === DEPARTMENT && w > 0) viaDepartment = true;
+      if (kinds[t] === NEAR && w > 0 && (near === -1 || w > weights[near])) near = t;
+      if (kinds[t] !== STATED || w === 0) continue;
       if (w > w1) {
         second = first;
         w2 = w1;
-        first = ids[k];
+        first = t;
         w1 = w;
       } else if (w > w2) {
-        second = ids[k];
+        second = t;
         w2 = w;
       }
     }
     if (first >= 0) {
       return second >= 0 ? wording.pairFirsts[first] + wording.pairSeconds[second] : wording.interests[first];
     }
+    if (near >= 0) return wording.related[sources[near]];
     if (viaDepartment && department) return wording.words.department(department);
     return wording.categoryOpenings[i];
   }
@@ -151,26 +169,22 @@ export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
     const cutoff = upperBound(prices, budget);
     if (cutoff === 0 || !(count >= 1)) return [];
     try {
-      for (const interest of request.interests) note(text.tagsOf(interest), WEIGHT.interest);
-      if (request.text) note(text.tagsOf(request.text), WEIGHT.text);
-      if (request.department) note(text.departmentTagsOf(request.department), WEIGHT.department);
+      for (const interest of request.interests) tags.note(text.tagsOf(interest), WEIGHT.interest, STATED);
+      if (request.text) tags.note(text.tagsOf(request.text), WEIGHT.text, STATED);
+      tags.noteRelated(RELATED);
+      if (request.department) tags.note(text.departmentTagsOf(request.department), WEIGHT.department, DEPARTMENT);
       const occasion = text.occasionOf(request.occasion);
       const occasionBit = occasion < 0 ? 0 : 1 << occasion;
       const priceScale = PRICE_FIT / budget;
       for (let i = 0; i < cutoff; i++) {
         scores[i] = prices[i] * priceScale + ((occasionMasks[i] & occasionBit) !== 0 ? OCCASION_FIT : 0);
       }
-      for (let k = 0; k < touchedCount; k++) {
-        const t = touched[k];
-        const list = tagItems[t];
-        for (let j = 0; j < list.length && list[j] < cutoff; j++) scores[list[j]] += weights[t];
-      }
+      score(cutoff);
       const n = picker.pick(scores, cutoff, count);
       return gifts(picker.picked, n, request, occasionBit, occasion);
     } finally {
       // The scratch weights start at zero for the next request, whatever happened here.
-      for (let k = 0; k < touchedCount; k++) weights[touched[k]] = 0;
-      touchedCount = 0;
+      tags.clear();
     }
   };
 }

@@ -1,10 +1,12 @@
 /**
  * The one-sentence `reason` that comes with each suggested gift, in English or Korean: which
  * interests it meets, whether it suits the occasion, and how it sits in the budget. Plain words,
- * no markup. The sentence is split into clauses so the matcher can make the fixed ones once, at load.
+ * no markup. The sentence is split into clauses so the matcher can make the fixed ones once, at load
+ * (`wordingOf`, with the items' names and categories in the same language).
  */
 import { formatsFor } from "../../shared/format.js";
 import type { Language } from "../../shared/stage-words.js";
+import type { CatalogItem } from "./catalog.js";
 import { endsInConsonant } from "./hangul.js";
 import { OCCASION_LABELS } from "./vocabulary.js";
 import { OCCASION_FITS_KO, TAG_LABELS_KO } from "./vocabulary-ko.js";
@@ -17,12 +19,14 @@ export function dollars(amount: number): string {
 }
 
 /** The clauses of a reason in one language. */
-export type ReasonWords = {
+type ReasonWords = {
   /** The opening when a stated interest matched: "Matches their interest in board games". */
   interest(tag: string): string;
   /** The opening when two matched: `pairFirst(a) + pairSecond(b)`, "…interest in coffee" + " and yoga". */
   pairFirst(tag: string): string;
   pairSecond(tag: string): string;
+  /** The opening when the gift goes with a stated interest (a related tag matched): names that interest. */
+  related(tag: string): string;
   /** The opening when only the department pointed at the gift. */
   department(department: string): string;
   /** The opening when nothing about the person matched the gift; `category` in this language. */
@@ -39,6 +43,7 @@ const EN: ReasonWords = {
   interest: (tag) => `Matches their interest in ${label(tag)}`,
   pairFirst: (tag) => EN.interest(tag),
   pairSecond: (tag) => ` and ${label(tag)}`,
+  related: (tag) => `Goes well with their interest in ${label(tag)}`,
   department: (department) => `A good fit for someone in ${department.trim()}`,
   category: (category) => `A well-loved ${category.toLowerCase()} gift`,
   occasion: (occasion) => `; suits ${OCCASION_LABELS[occasion] ?? occasion}`,
@@ -55,6 +60,7 @@ const KO: ReasonWords = {
   interest: (tag) => `${objectKo(tag)} 좋아하셔서 고른 선물`,
   pairFirst: (tag) => `${labelKo(tag)}${endsInConsonant(labelKo(tag)) ? "과" : "와"} `,
   pairSecond: (tag) => KO.interest(tag),
+  related: (tag) => `${objectKo(tag)} 좋아하시는 분께 잘 맞는 선물`,
   department: (department) => `${department.trim()}에서 일하시는 분께 맞춘 선물`,
   category: (category) => `많은 분이 좋아하는 ${category} 선물`,
   occasion: (occasion) => `로, ${OCCASION_FITS_KO[occasion] ?? `${occasion}에 잘 어울립니다`}`,
@@ -63,4 +69,40 @@ const KO: ReasonWords = {
 };
 
 /** The clauses of a reason in each language. */
-export const REASON_WORDS: Record<Language, ReasonWords> = { en: EN, ko: KO };
+const REASON_WORDS: Record<Language, ReasonWords> = { en: EN, ko: KO };
+
+/** An answer's words in one language, made once: names, categories and reason clauses by index. */
+export type Wording = {
+  words: ReasonWords;
+  names: string[];
+  categories: string[];
+  categoryOpenings: string[];
+  interests: string[];
+  pairFirsts: string[];
+  pairSeconds: string[];
+  related: string[];
+  occasions: string[];
+};
+
+/** The wording of `items` (by index), tags and occasions in `language`. */
+export function wordingOf(
+  language: Language,
+  items: readonly CatalogItem[],
+  tagNames: readonly string[],
+  occasionNames: readonly string[],
+): Wording {
+  const words = REASON_WORDS[language];
+  const names = items.map((i) => (language === "ko" ? i.ko.name : i.name));
+  const categories = items.map((i) => (language === "ko" ? i.ko.category : i.category));
+  return {
+    words,
+    names,
+    categories,
+    categoryOpenings: categories.map(words.category),
+    interests: tagNames.map(words.interest),
+    pairFirsts: tagNames.map(words.pairFirst),
+    pairSeconds: tagNames.map(words.pairSecond),
+    related: tagNames.map(words.related),
+    occasions: occasionNames.map(words.occasion),
+  };
+}
