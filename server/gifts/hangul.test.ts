@@ -66,7 +66,7 @@ describe("Korean word splitting", () => {
   });
 
   it("tells a final consonant, which picks 을/과 over 를/와", () => {
-    expect(["등산", "커피", "골프", "책", "IT 기기"].map(endsInConsonant)).toEqual([true, false, false, true, false]);
+    expect(["등산", "커피", "골프", "책", "전자기기"].map(endsInConsonant)).toEqual([true, false, false, true, false]);
   });
 });
 
