@@ -1,29 +1,36 @@
 /**
- * The right pane: the JSON-RPC log. Every request, reply and notification in order, filtered by
- * method, following the newest entry unless the reader scrolled up.
+ * The right pane: the JSON-RPC log, one line per call (its request, its reply and, for a widget's
+ * call, the widget's side of it), per notification and per host note, in order; filtered by text
+ * and by method, following the newest line unless the reader scrolled up.
  */
 import { useDeferredValue, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { callLines } from "../log/call-lines.js";
 import { filterEntries } from "../log/rpc-log.js";
 import { useHarness, type HarnessStore } from "../store.js";
 import { LogRow } from "./log-row.js";
 
-/** Rows drawn at most; the log itself keeps more. */
+/** Lines drawn at most; the log itself keeps more. */
 const SHOWN = 400;
 
 export function LogPane({ store }: { store: HarnessStore }) {
   const entries = useHarness(store, (s) => s.log.entries);
   const [query, setQuery] = useState("");
+  const [method, setMethod] = useState("");
   const deferred = useDeferredValue(entries);
-  const matching = useMemo(() => filterEntries(deferred, query), [deferred, query]);
-  // Kept while the entries are the same, so the scroll below runs (and lays the page out) only when they change.
+  const lines = useMemo(() => callLines(deferred), [deferred]);
+  const matching = useMemo(() => filterEntries(lines, query, method), [lines, query, method]);
+  // Kept while the lines are the same, so the scroll below runs (and lays the page out) only when they change.
   const shown = useMemo(() => matching.slice(-SHOWN), [matching]);
-  const methods = useMemo(() => [...new Set(deferred.map((e) => e.method))].sort(), [deferred]);
+  const methods = useMemo(
+    () => [...new Set([...lines.map((l) => l.method), method])].filter(Boolean).sort(),
+    [lines, method],
+  );
   const counts = useMemo(
     () => ({
-      errors: deferred.filter((e) => e.kind === "error").length,
-      toolErrors: deferred.filter((e) => e.toolError).length,
+      errors: lines.filter((l) => l.status === "error").length,
+      toolErrors: lines.filter((l) => l.status === "isError").length,
     }),
-    [deferred],
+    [lines],
   );
 
   const list = useRef<HTMLOListElement>(null);
@@ -38,7 +45,7 @@ export function LogPane({ store }: { store: HarnessStore }) {
       <div className="log-head">
         <h2>JSON-RPC</h2>
         <span className="muted">
-          {matching.length} of {entries.length}
+          {matching.length} of {lines.length}
         </span>
         {counts.errors > 0 && (
           <span className="pill error">
@@ -64,6 +71,14 @@ export function LogPane({ store }: { store: HarnessStore }) {
             <option key={m} value={m} />
           ))}
         </datalist>
+        <select value={method} onChange={(e) => setMethod(e.target.value)} aria-label="Method">
+          <option value="">All methods</option>
+          {methods.map((m) => (
+            <option key={m} value={m}>
+              {m}
+            </option>
+          ))}
+        </select>
       </div>
       <ol
         className="log-list"
@@ -73,9 +88,9 @@ export function LogPane({ store }: { store: HarnessStore }) {
           follow.current = el.scrollHeight - el.scrollTop - el.clientHeight < 40;
         }}
       >
-        {matching.length > SHOWN && <li className="log-more">{matching.length - SHOWN} earlier entries not shown</li>}
-        {shown.map((e) => (
-          <LogRow key={e.n} entry={e} />
+        {matching.length > SHOWN && <li className="log-more">{matching.length - SHOWN} earlier lines not shown</li>}
+        {shown.map((line) => (
+          <LogRow key={line.key} line={line} />
         ))}
       </ol>
     </section>

@@ -147,4 +147,14 @@ describe("rpc log", () => {
     expect(filterEntries(log.entries, "notifications/job").map((e) => e.n)).toEqual([3]);
     expect(filterEntries(log.entries, "  ")).toHaveLength(3);
   });
+
+  it("filters by one method, alone or with the text", () => {
+    let log = createRpcLog();
+    log = appendMessage(log, "out", call(1, "get_job_events"), 0);
+    log = appendMessage(log, "out", { jsonrpc: "2.0", id: 2, method: "resources/read" }, 0);
+    log = appendMessage(log, "in", { jsonrpc: "2.0", method: "notifications/resources/updated" }, 0);
+    expect(filterEntries(log.entries, "", "resources/read").map((e) => e.n)).toEqual([2]);
+    expect(filterEntries(log.entries, "resources", "").map((e) => e.n)).toEqual([2, 3]);
+    expect(filterEntries(log.entries, "events", "resources/read")).toEqual([]);
+  });
 });

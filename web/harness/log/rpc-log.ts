@@ -157,13 +157,18 @@ export function entryAt(log: RpcLog, n: number): LogEntry | undefined {
 }
 
 /**
- * Entries whose method (or tool name) contains `query`, case-insensitively; all when it is blank.
+ * Entries (or log lines) whose method (or tool name) contains `query`, case-insensitively, and,
+ * when `method` is given, whose method is that one; all when both are blank.
  * `tools/call get_job_events` matches both words, so either narrows to those calls.
  */
-export function filterEntries(entries: readonly LogEntry[], query: string): LogEntry[] {
+export function filterEntries<T extends Pick<LogEntry, "method" | "tool">>(
+  entries: readonly T[],
+  query: string,
+  method = "",
+): T[] {
   const words = query.toLowerCase().split(/\s+/).filter(Boolean);
-  if (words.length === 0) return entries.slice();
   return entries.filter((e) => {
+    if (method && e.method !== method) return false;
     const hay = `${e.method} ${e.tool ?? ""}`.toLowerCase();
     return words.every((w) => hay.includes(w));
   });
