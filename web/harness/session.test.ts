@@ -1,9 +1,10 @@
 import { readFileSync } from "node:fs";
 import { applyJobEvents, createJobFold } from "../../shared/job-reducer.js";
 import { parseJobEvents, type JobEvent } from "../../shared/job-events.js";
-import { GetJobEventsOutput, StartBulkOutput, SuggestGiftsOutput, TOOL } from "../../shared/tools.js";
+import { GetJobEventsOutput, PACE_META_KEY, StartBulkOutput, SuggestGiftsOutput, TOOL } from "../../shared/tools.js";
 import { startTestServer, type TestServer } from "../../server/test-support.js";
 import { DroppedReplyError } from "./faults/faulty-call.js";
+import { pageMemory } from "./memory.js";
 import { createHarnessSession, type HarnessSession } from "./session.js";
 import { createHarnessStore, type HarnessStore } from "./store.js";
 
@@ -194,5 +195,83 @@ describe("the harness session in 2026-07-28", () => {
       protocol: "2026-07-28",
       sessionId: null,
     });
+  });
+});
+
+describe("the harness session's recent jobs and memory", () => {
+  const backing = pageMemory();
+  let memStore: HarnessStore;
+  let mem: HarnessSession;
+  beforeAll(async () => {
+    memStore = createHarnessStore(Date.now, backing);
+    mem = createHarnessSession(memStore, server.mcpUrl);
+    await mem.connect();
+  });
+  afterAll(() => mem?.close());
+  const args = { occasion: "farewell", budgetPerPerson: 60, csv: SAMPLE };
+  const starts = () => memStore.getState().log.entries.filter((e) => e.kind === "request" && e.tool === TOOL.startBulk);
+
+  it("adds each start that names a job, the widget's own too, which goes at the pace of the call it shows", async () => {
+    await mem.runTool(TOOL.startBulk, args, 20);
+    const first = StartBulkOutput.parse(memStore.getState().mount!.toolOutput).jobId;
+    // "Try again" in the widget: the same arguments, through the host
+    const again = StartBulkOutput.parse((await mem.widgetCallTool(TOOL.startBulk, args)).structuredContent).jobId;
+    expect(starts().map((e) => e.message)).toMatchObject([
+      { params: { _meta: { [PACE_META_KEY]: 20 } } },
+      { params: { _meta: { [PACE_META_KEY]: 20 } } },
+    ]);
+    // asked for a file: no job yet, nothing to add
+    await mem.runTool(TOOL.startBulk, { occasion: "farewell", budgetPerPerson: 60 });
+    expect(memStore.getState().recentJobs).toMatchObject([
+      { jobId: again, occasion: "farewell", rows: 25, paceMs: 20, hostKind: "openai", protocol: "2025-11-25" },
+      { jobId: first, rows: 25, paceMs: 20, input: args },
+    ]);
+  });
+
+  it("opens a recent job as its start would show it; one the server no longer knows opens on the widget's error", async () => {
+    const [latest, older] = memStore.getState().recentJobs;
+    await mem.reopenJob(older);
+    const { mount, problem } = memStore.getState();
+    expect(problem).toBeNull();
+    expect(mount).toMatchObject({ toolName: TOOL.startBulk, toolInput: args, isError: false, paceMs: 20 });
+    expect(StartBulkOutput.parse(mount!.toolOutput)).toMatchObject({
+      jobId: older.jobId,
+      resultUri: expect.any(String),
+    });
+    expect(StartBulkOutput.parse(mount!.toolOutput).stages.length).toBeGreaterThan(0);
+
+    // as after a server restart with another store
+    expect((await server.jobs.delete({ jobId: latest.jobId }, { subject: "anonymous" })).ok).toBe(true);
+    await mem.reopenJob(latest);
+    expect(memStore.getState().mount).toMatchObject({
+      isError: true,
+      toolOutput: { error: { code: "unknown_job" } },
+    });
+    expect(memStore.getState().problem).toMatch(/No job/);
+    expect(memStore.getState().connection).toMatchObject({ status: "ready" });
+  });
+
+  it("after a reload, connects and shows again the call that was on screen, with its widgetState", async () => {
+    await mem.runTool(TOOL.startBulk, args);
+    const before = memStore.getState().mount!;
+    memStore.getState().setWidgetState({ jobId: "followed" });
+    const reloaded = createHarnessStore(Date.now, backing);
+    expect(reloaded.getState().mount).toBeNull();
+    const again = createHarnessSession(reloaded, server.mcpUrl);
+    try {
+      await again.connect();
+      expect(reloaded.getState().mount).toMatchObject({
+        toolOutput: before.toolOutput,
+        toolInput: args,
+        at: before.at,
+        html: before.html,
+      });
+      expect(reloaded.getState().widgetState).toEqual({ jobId: "followed" });
+      expect(reloaded.getState().recentJobs.map((j) => j.jobId)).toEqual(
+        memStore.getState().recentJobs.map((j) => j.jobId),
+      );
+    } finally {
+      await again.close();
+    }
   });
 });

@@ -2,24 +2,34 @@
  * The host side of one harness session: an MCP connection in the chosen protocol revision
  * (`mcp/connection.ts`: official v2 client, Streamable HTTP, every message and its request's
  * standard headers tapped into the log), the form actions that call a tool and mount the widget
- * for its result, and the widget's own callTool path, with the fault switches applied. A server
- * that restarted has forgotten the session (404): the harness opens a new one and sends the call
- * once more, as the spec asks of a client, so a widget following a job goes on by itself.
+ * for its result (at a pace, for a bulk analysis), a recent job opened again, the call on screen
+ * before a page reload shown again once connected, and the widget's own callTool path, with the
+ * fault switches applied and its own starts sent at the pace of the call it shows. Every start
+ * that names a job joins the recent jobs. A server that restarted has forgotten the session (404):
+ * the harness opens a new one and sends the call once more, as the spec asks of a client, so a
+ * widget following a job goes on by itself.
  */
 import { SdkHttpError, type Resource, type Tool } from "@modelcontextprotocol/client";
 import { handOverFile, type HostFile } from "./mcp/dev-files.js";
 import { openConnection, type McpConnection, type Protocol } from "./mcp/connection.js";
 import { listAllResources, readWidget, widgetUriFor } from "./mcp/widget-resource.js";
 import { createFaultyCaller, type CallTool, type WidgetToolResult } from "./faults/faulty-call.js";
+import { PACE_META_KEY, TOOL } from "../../shared/tools.js";
+import { recentJobOf, reopenedResult, type RecentJob } from "./recent-jobs.js";
 import type { HarnessStore } from "./store.js";
 
 export type HarnessSession = {
-  /** Connects (or reconnects) in the store's protocol revision and loads the tool and resource lists. */
+  /**
+   * Connects (or reconnects) in the store's protocol revision and loads the tool and resource
+   * lists; then shows again the call that was on screen before the page was reloaded, if any.
+   */
   connect(): Promise<void>;
   /** Chooses another protocol revision and reconnects in it; a mounted widget goes on over the new connection. */
   setProtocol(protocol: Protocol): Promise<void>;
-  /** Calls a tool as the model would (with `meta` as the request's `_meta`), then shows its result in a fresh widget. */
-  runTool(name: string, args: Record<string, unknown>, meta?: Record<string, unknown>): Promise<void>;
+  /** Calls a tool as the model would (a bulk analysis at `paceMs`), then shows its result in a fresh widget. */
+  runTool(name: string, args: Record<string, unknown>, paceMs?: number): Promise<void>;
+  /** Shows a recent job in a fresh widget as its start would have, with its status as the server has it now. */
+  reopenJob(job: RecentJob): Promise<void>;
   /** What the widget's `window.openai.callTool` reaches. */
   widgetCallTool: CallTool;
   /** Hands a file to the server's development file service, as ChatGPT hands a user's file to its own. */
@@ -41,6 +51,9 @@ function toWidgetResult(raw: Record<string, unknown>): WidgetToolResult {
   if (isRecord(raw._meta)) out._meta = raw._meta;
   return out;
 }
+
+/** The request `_meta` that asks a development server to pause `paceMs` between slices of work. */
+const paceMeta = (paceMs: number) => (paceMs > 0 ? { [PACE_META_KEY]: paceMs } : undefined);
 
 /** The text of an `isError` result, for the controls' problem line. */
 function errorText(result: WidgetToolResult): string {
@@ -122,32 +135,17 @@ export function createHarnessSession(store: HarnessStore, endpoint: URL): Harnes
     } catch (error) {
       await next?.close().catch(() => undefined);
       s().setConnection({ status: "error", error: messageOf(error) });
+      return;
     }
+    await resume();
   }
 
-  async function runTool(name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) {
+  /** Runs a control's action: busy as `name` meanwhile, a failure said in the problem line. */
+  async function act(name: string, work: () => Promise<void>) {
     s().setBusy(name);
     s().setProblem(null);
     try {
-      // as ChatGPT does, the ChatGPT host sends the user's locale with the call as a hint
-      const hints = s().hostKind === "openai" ? { "openai/locale": s().locale } : {};
-      const all = { ...hints, ...meta };
-      const result = await call(name, args, Object.keys(all).length > 0 ? all : undefined);
-      const uri = widgetUriFor(name, tools, resources);
-      if (!uri) throw new Error("The server lists no ui:// widget resource for this tool");
-      const widget = await readWidget(connection!.client, uri);
-      s().mountWidget({
-        toolName: name,
-        toolInput: args,
-        toolOutput: result.structuredContent ?? null,
-        toolResponseMetadata: result._meta ?? null,
-        toolContent: result.content,
-        isError: result.isError === true,
-        widgetUri: uri,
-        html: widget.html,
-      });
-      if (result.isError) s().setProblem(errorText(result));
-      await watchResult(result);
+      await work();
     } catch (error) {
       s().setProblem(messageOf(error));
     } finally {
@@ -155,18 +153,91 @@ export function createHarnessSession(store: HarnessStore, endpoint: URL): Harnes
     }
   }
 
+  /** A start whose result names a job joins the recent jobs. */
+  function remember(name: string, args: Record<string, unknown>, result: WidgetToolResult, paceMs: number) {
+    if (name !== TOOL.startBulk) return;
+    const { hostKind, protocol } = s();
+    const job = recentJobOf(args, result.structuredContent, { hostKind, protocol, paceMs });
+    if (job) s().addRecentJob(job);
+  }
+
+  /** The widget that renders the tool `name`, as the server lists it now: its ui:// URI and its HTML. */
+  async function widgetFor(name: string) {
+    const uri = widgetUriFor(name, tools, resources);
+    if (!uri || !connection) throw new Error("The server lists no ui:// widget resource for this tool");
+    return { uri, html: (await readWidget(connection.client, uri)).html };
+  }
+
+  /** Shows the result of `name(args)` in a fresh widget, as a host shows a tool result. */
+  async function show(name: string, args: Record<string, unknown>, result: WidgetToolResult, paceMs: number) {
+    const widget = await widgetFor(name);
+    s().mountWidget({
+      toolName: name,
+      toolInput: args,
+      toolOutput: result.structuredContent ?? null,
+      toolResponseMetadata: result._meta ?? null,
+      toolContent: result.content,
+      isError: result.isError === true,
+      widgetUri: widget.uri,
+      html: widget.html,
+      paceMs,
+    });
+    if (result.isError) s().setProblem(errorText(result));
+    await watchResult(result.structuredContent);
+  }
+
+  async function runTool(name: string, args: Record<string, unknown>, paceMs = 0) {
+    await act(name, async () => {
+      // as ChatGPT does, the ChatGPT host sends the user's locale with the call as a hint
+      const hints = s().hostKind === "openai" ? { "openai/locale": s().locale } : {};
+      const all = { ...hints, ...paceMeta(paceMs) };
+      const result = await call(name, args, Object.keys(all).length > 0 ? all : undefined);
+      remember(name, args, result, paceMs);
+      await show(name, args, result, paceMs);
+    });
+  }
+
+  async function reopenJob(job: RecentJob) {
+    await act(TOOL.waitForJob, async () => {
+      const reply = await call(TOOL.waitForJob, { jobId: job.jobId, timeoutMs: 0 });
+      await show(TOOL.startBulk, job.input ?? {}, reopenedResult(job.jobId, reply), job.paceMs);
+    });
+  }
+
+  /** Shows again the call that was on screen before the page was reloaded; its widget takes up where it was. */
+  async function resume() {
+    const shown = s().resume;
+    if (!shown) return;
+    try {
+      const widget = await widgetFor(shown.toolName);
+      s().resumeWidget(widget.html, widget.uri);
+      await watchResult(shown.toolOutput ?? undefined);
+    } catch (error) {
+      s().setProblem(messageOf(error));
+    }
+  }
+
   // A host that keeps the result on screen asks for its changes (resources/subscribe, or a listen
   // stream in 2026-07-28); the log then shows resources/updated.
-  async function watchResult(result: WidgetToolResult) {
-    const uri = result.structuredContent?.resultUri;
+  async function watchResult(structured: Record<string, unknown> | undefined) {
+    const uri = structured?.resultUri;
     if (!connection || typeof uri !== "string") return;
     await connection
       .watch(uri)
       .catch((error: unknown) => s().logNote("watch/failed", { uri, error: messageOf(error) }));
   }
 
+  // The widget's own start (Try again, Start again, a file it uploaded) goes at the pace of the call it shows.
+  const widgetCall: CallTool = async (name, args) => {
+    if (name !== TOOL.startBulk) return call(name, args);
+    const paceMs = s().mount?.paceMs ?? 0;
+    const result = await call(name, args, paceMeta(paceMs));
+    remember(name, args, result, paceMs);
+    return result;
+  };
+
   const widgetCallTool = createFaultyCaller({
-    call,
+    call: widgetCall,
     config: () => s().faults,
     onDropped: (fault) => s().setFaults({ [fault]: false }),
     note: (method, detail) => s().logNote(method, detail),
@@ -175,6 +246,7 @@ export function createHarnessSession(store: HarnessStore, endpoint: URL): Harnes
   return {
     connect,
     runTool,
+    reopenJob,
     widgetCallTool,
     async handOverFile(file) {
       const handed = await handOverFile(endpoint.origin, file);

@@ -1,10 +1,11 @@
 /**
  * The harness's state in one zustand store: the connection and its protocol revision, the
- * JSON-RPC log, the host globals,
- * the mounted widget (the tool call it shows) and its widgetState, and the fault switches.
- * Actions only set state; talking to the server is the session's job (session.ts).
+ * JSON-RPC log, the host globals, the mounted widget (the tool call it shows) and its widgetState,
+ * the fault switches, the bulk form and the recent jobs. Actions only set state; talking to the
+ * server is the session's job (session.ts). What survives a reload is persisted (memory.ts).
  */
-import { createStore, type StoreApi } from "zustand/vanilla";
+import { createStore, type StateCreator, type StoreApi } from "zustand/vanilla";
+import { persist } from "zustand/middleware";
 import { useStore } from "zustand";
 import {
   appendHostNote,
@@ -19,30 +20,32 @@ import { PROTOCOLS, type Protocol } from "./mcp/connection.js";
 import type { RequestId } from "./mcp/wire-headers.js";
 import { NO_FAULTS, type FaultConfig } from "./faults/faults.js";
 import type { DisplayMode, Theme } from "../host-globals.js";
-import { maxHeightFor } from "./bridge/globals.js";
+import { maxHeightFor, type HostKind } from "./bridge/globals.js";
+import {
+  createMemoryStorage,
+  MEMORY_KEY,
+  MEMORY_VERSION,
+  pageMemory,
+  type BulkForm,
+  type MemoryBacking,
+  type Remembered,
+  type ShownCall,
+} from "./memory.js";
+import { addRecentJob, type RecentJob } from "./recent-jobs.js";
 
 type Connection =
   | { status: "connecting" }
   | { status: "ready"; sessionId: string | null; server: string; protocol: string }
   | { status: "error"; error: string };
 
-/** Which host the harness plays: ChatGPT (`window.openai`) or a standard MCP Apps host (`AppBridge`). */
-export type HostKind = "openai" | "mcp-apps";
-
-/** A tool call shown in the widget pane: what the widget gets as its toolInput/toolOutput/metadata. */
-export type Mount = {
+/**
+ * A tool call shown in the widget pane: what the widget gets as its toolInput/toolOutput/metadata
+ * (with the result's content blocks, which an MCP Apps host passes on with the rest).
+ */
+export type Mount = ShownCall & {
   /** Changes on every (re)mount, so the iframe is re-created. */
   key: number;
-  toolName: string;
-  toolInput: Record<string, unknown>;
-  toolOutput: Record<string, unknown> | null;
-  toolResponseMetadata: Record<string, unknown> | null;
-  /** The result's content blocks, which an MCP Apps host passes on with the rest. */
-  toolContent: unknown[];
-  isError: boolean;
-  widgetUri: string;
   html: string;
-  at: number;
 };
 
 export type HarnessState = {
@@ -65,6 +68,12 @@ export type HarnessState = {
   followUps: string[];
   /** The height the mounted widget asked for (`notifyIntrinsicHeight`), if it did. */
   intrinsicHeight: number | null;
+  /** The bulk form's fields and chosen file. */
+  form: BulkForm;
+  /** Jobs started from here or by the widget, newest first. */
+  recentJobs: RecentJob[];
+  /** The call that was on screen before the page was reloaded, shown again once connected. */
+  resume: ShownCall | null;
 };
 
 export type HarnessActions = {
@@ -85,12 +94,17 @@ export type HarnessActions = {
   setWidgetState(state: unknown): void;
   /** Shows a new tool call: a fresh widget with no widgetState, as a new message in ChatGPT would. */
   mountWidget(mount: Omit<Mount, "key" | "at">): void;
+  /** Shows the call `resume` held again, with the widgetState it had, as a reloaded conversation does. */
+  resumeWidget(html: string, widgetUri: string): void;
   /** Re-creates the iframe for the same call, keeping widgetState, to watch the widget resume. */
   reloadWidget(): void;
   setBusy(busy: string | null): void;
   setProblem(problem: string | null): void;
   addFollowUp(prompt: string): void;
   setIntrinsicHeight(height: number): void;
+  setForm(patch: Partial<BulkForm>): void;
+  /** Puts a job first in the recent jobs, started now. */
+  addRecentJob(job: Omit<RecentJob, "at">): void;
 };
 
 export type HarnessStore = StoreApi<HarnessState & HarnessActions>;
@@ -108,8 +122,29 @@ export function frameHeight(s: Pick<HarnessState, "displayMode" | "intrinsicHeig
   return Math.max(MIN_FRAME_HEIGHT, Math.min(max, s.intrinsicHeight ?? max));
 }
 
-export function createHarnessStore(now: () => number = Date.now): HarnessStore {
-  return createStore<HarnessState & HarnessActions>()((set) => ({
+const INITIAL_FORM: BulkForm = { occasion: "Year-end thank you", budget: "60", paceMs: 0, typed: "", file: null };
+
+/** What of the state is remembered: the parts themselves, so an unchanged part is seen as unchanged. */
+const remembered = (s: HarnessState): Remembered => ({
+  hostKind: s.hostKind,
+  protocol: s.protocol,
+  theme: s.theme,
+  displayMode: s.displayMode,
+  locale: s.locale,
+  faults: s.faults,
+  form: s.form,
+  recentJobs: s.recentJobs,
+  // the call on screen, or the one still waiting to be shown again
+  resume: s.mount ?? s.resume,
+  widgetState: s.widgetState,
+});
+
+/**
+ * The store, its memory kept in `backing` (the page's localStorage in the harness; by default a
+ * memory that ends with the page).
+ */
+export function createHarnessStore(now: () => number = Date.now, backing: MemoryBacking = pageMemory()): HarnessStore {
+  const state: StateCreator<HarnessState & HarnessActions, [["zustand/persist", unknown]]> = (set) => ({
     connection: { status: "connecting" },
     protocol: PROTOCOLS[0],
     log: createRpcLog(),
@@ -124,6 +159,9 @@ export function createHarnessStore(now: () => number = Date.now): HarnessStore {
     problem: null,
     followUps: [],
     intrinsicHeight: null,
+    form: INITIAL_FORM,
+    recentJobs: [],
+    resume: null,
     logMessage: (direction, message, peer) =>
       set((s) => ({ log: appendMessage(s.log, direction, message, now(), peer) })),
     logNote: (method, detail) => set((s) => ({ log: appendHostNote(s.log, method, detail, now()) })),
@@ -149,14 +187,31 @@ export function createHarnessStore(now: () => number = Date.now): HarnessStore {
         widgetState: null,
         followUps: [],
         intrinsicHeight: null,
+        resume: null,
       })),
+    resumeWidget: (html, widgetUri) =>
+      set((s) =>
+        s.resume ? { mount: { ...s.resume, html, widgetUri, key: (s.mount?.key ?? 0) + 1 }, resume: null } : {},
+      ),
     reloadWidget: () =>
       set((s) => (s.mount ? { mount: { ...s.mount, key: s.mount.key + 1 }, intrinsicHeight: null } : {})),
     setBusy: (busy) => set({ busy }),
     setProblem: (problem) => set({ problem }),
     addFollowUp: (prompt) => set((s) => ({ followUps: [...s.followUps, prompt] })),
     setIntrinsicHeight: (height) => set({ intrinsicHeight: height }),
-  }));
+    setForm: (patch) => set((s) => ({ form: { ...s.form, ...patch } })),
+    addRecentJob: (job) => set((s) => ({ recentJobs: addRecentJob(s.recentJobs, { ...job, at: now() }) })),
+  });
+  return createStore<HarnessState & HarnessActions>()(
+    persist(state, {
+      name: MEMORY_KEY,
+      version: MEMORY_VERSION,
+      storage: createMemoryStorage(backing),
+      partialize: remembered,
+      // a memory of another shape is dropped, not guessed at
+      migrate: () => ({}),
+    }),
+  );
 }
 
 /** Selects from the store in a component. */

@@ -1,8 +1,12 @@
 /**
- * The harness's choices for the globals it gives the widget: the locales it offers, the height
- * of each display mode, and the globals before any tool call.
+ * The harness's choices for the host it plays: the kinds of host, the height of each display mode,
+ * and the globals before any tool call.
  */
 import type { DisplayMode, OpenAiGlobals } from "../../host-globals.js";
+
+/** The hosts the harness plays: ChatGPT (`window.openai`) or a standard MCP Apps host (`AppBridge`). */
+export const HOST_KINDS = ["openai", "mcp-apps"] as const;
+export type HostKind = (typeof HOST_KINDS)[number];
 
 /** The height a widget may use in each display mode (ChatGPT gives inline widgets a bounded box). */
 export function maxHeightFor(mode: DisplayMode): number {

@@ -7,7 +7,7 @@ import { useHarness, type HarnessStore } from "../store.js";
 import { Segmented } from "./segmented.js";
 import { GiftIcon } from "./gift-icon.js";
 import type { DisplayMode, Theme } from "../../host-globals.js";
-import type { HostKind } from "../store.js";
+import type { HostKind } from "../bridge/globals.js";
 import { PROTOCOLS, type Protocol } from "../mcp/connection.js";
 
 const PROTOCOL_OPTIONS = PROTOCOLS.map((p) => ({ value: p, label: p }));
