@@ -37,12 +37,15 @@ export type TestServer = {
   close(): Promise<void>;
 };
 
-/** Starts the app on 127.0.0.1 and a free port; `close` ends the app, the jobs and every connection. */
-export async function startTestServer(options: Partial<AppOptions> = {}): Promise<TestServer> {
+/**
+ * Starts the app on 127.0.0.1 and a free port (or `port`, to start a server again where it was);
+ * `close` ends the app, the jobs and every connection.
+ */
+export async function startTestServer(options: Partial<AppOptions> = {}, port = 0): Promise<TestServer> {
   const jobs = options.jobs ?? createJobService({ store: createMemoryStore(), match: matchGifts });
   const { app, close } = createApp({ ...options, jobs });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
-    const s = serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, () => resolve(s));
+    const s = serve({ fetch: app.fetch, port, hostname: "127.0.0.1" }, () => resolve(s));
   });
   setHttpTimeouts(server); // as main.ts does
   const address = server.address();

@@ -24,6 +24,13 @@ type FollowState = z.infer<typeof FollowStateSchema>;
  */
 const POLL_WAIT_MS = 1_500;
 
+/**
+ * A poll not answered this long after its wait is over counts as lost: a server that went away
+ * mid-reply can leave the host's call hanging (its client waits to resume the stream), and the
+ * widget asks again instead, through whatever session the host has by then.
+ */
+const CALL_GRACE_MS = 5_000;
+
 /** Timing knobs; tests shorten them. */
 export type FollowTuning = {
   waitMs?: number;
@@ -112,7 +119,7 @@ async function run(o: FollowOptions, signal: AbortSignal): Promise<void> {
       { jobId, afterSeq, waitMs: afterSeq === 0 ? 0 : waitMs },
       GetJobEventsOutput,
     );
-    const reply = await race(call, o.callTimeoutMs ?? waitMs + 15_000, signal);
+    const reply = await race(call, o.callTimeoutMs ?? waitMs + CALL_GRACE_MS, signal);
     if (reply === null || signal.aborted) return;
     if (!reply.ok) {
       store.getState().noteFailure(jobId, reply.error);

@@ -97,3 +97,31 @@ describe("the table of 200,000 people", () => {
     expect(fake.argsOf(TOOL.getJobTable)).toEqual([]);
   });
 });
+
+describe("the table of a canceled job", () => {
+  it("counts the people kept as they are, not as 'so far', and asks the server for no more", () => {
+    const fake = installFakeHost({ displayMode: "fullscreen" });
+    const host = createHost();
+    try {
+      const store = createResultStore();
+      const rows: TableRow[] = [
+        [2, "Ada", "R&D", 50, "Mug", 12],
+        [3, "Grace", "Ops", 60, "Kettle", 40],
+      ];
+      store.setState({ tables: { "job-1": { rows, complete: false, loading: false, error: null } } });
+      render(
+        <HostContext.Provider value={host}>
+          <ResultStoreContext.Provider value={store}>
+            <ResultTable jobId="job-1" running={false} composed={2} stopped />
+          </ResultStoreContext.Provider>
+        </HostContext.Provider>,
+      );
+      expect(screen.getByText("2 people")).toBeTruthy();
+      expect(screen.queryByText(/so far/)).toBeNull();
+      expect(fake.argsOf(TOOL.getJobTable)).toEqual([]);
+    } finally {
+      host.dispose();
+      fake.uninstall();
+    }
+  });
+});

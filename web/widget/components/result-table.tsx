@@ -132,7 +132,9 @@ export function ResultTable({ jobId, running, composed, stopped = false }: Resul
               </option>
             ))}
           </select>
-          <span className="gg-muted gg-count">{t.peopleShown(shown.length, table.rows.length, !table.complete)}</span>
+          <span className="gg-muted gg-count">
+            {t.peopleShown(shown.length, table.rows.length, !table.complete && !stopped)}
+          </span>
         </div>
         <div className="gg-row gg-row-head" role="group" aria-label={t.sortBy}>
           {COLUMNS.map((column) => (
