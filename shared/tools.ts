@@ -49,6 +49,9 @@ export const SuggestGiftsInput = z.object({
   count: z
     .optional(z.number().check(z.int(), z.gte(1), z.lte(20)))
     .check(z.describe("How many gifts to suggest (default 5)")),
+  locale: z
+    .optional(z.string().check(z.maxLength(35)))
+    .check(z.describe("The user's language as a BCP 47 tag, e.g. ko-KR: the gifts' names and reasons use it")),
 });
 export const SuggestGiftsOutput = z.object({
   occasion: z.string(),
@@ -130,9 +133,18 @@ const PersonResultSchema = z.object({
 });
 export type PersonResult = z.infer<typeof PersonResultSchema>;
 /**
+ * The interests in a list that matched no interest the catalog knows: how many different ones, and
+ * the most written of them as written, for the person to fix the list and the model to see.
+ */
+const UnplacedInterestsSchema = z.object({
+  count: z.number().check(z.int(), z.gte(1)),
+  names: z.array(z.string()),
+});
+export type UnplacedInterests = z.infer<typeof UnplacedInterestsSchema>;
+/**
  * A finished result in figures, for views to word in their own language: the people, how many got
  * a gift within budget, the skipped rows, what the top picks cost together against the budgets'
- * sum (US dollars).
+ * sum (US dollars), and the interests that could not be placed (absent when all were).
  */
 export const ResultFiguresSchema = z.object({
   people: z.number().check(z.int(), z.gte(0)),
@@ -140,6 +152,7 @@ export const ResultFiguresSchema = z.object({
   skipped: z.number().check(z.int(), z.gte(0)),
   topPicks: z.number().check(z.gte(0)),
   budget: z.number().check(z.gte(0)),
+  unplaced: z.optional(UnplacedInterestsSchema),
 });
 export type ResultFigures = z.infer<typeof ResultFiguresSchema>;
 /**

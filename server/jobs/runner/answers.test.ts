@@ -50,11 +50,14 @@ describe("createAnswers", () => {
       ask({ interests: ["coffee"] }),
       ask({ interests: ["coffee tea"] }),
       ask({ interests: [] }),
+      ask({ locale: "ko" }),
     ];
     const answered = others.map((r) => answers(r));
     for (const b of answered) expect(b).not.toBe(a);
     expect(new Set(answered).size).toBe(others.length);
     expect(calls).toHaveLength(1 + others.length);
+    // English unless said otherwise
+    expect(answers(ask({ locale: "en" }))).toBe(a);
   });
 
   it("gives equal gifts of different answers one object", () => {

@@ -1,8 +1,8 @@
 /**
  * The matcher's answers, remembered for the length of a job. The matcher is pure, so people who
  * ask the same thing share one answer: the same interests in any order or case, once each, with
- * the same department, budget and occasion. Equal gifts across answers become one object too, so
- * a stored result can write each gift once (see result-codec.ts).
+ * the same department, budget, occasion and language. Equal gifts across answers become one object
+ * too, so a stored result can write each gift once (see result-codec.ts).
  */
 import type { Gift } from "../../../shared/tools.js";
 import type { MatchGifts, MatchRequest } from "../../gifts/matcher.js";
@@ -50,7 +50,7 @@ export function createAnswers(match: MatchGifts, limit: number): (request: Match
   let sorted: string[][] = []; // canonical interests by id
   let gifts = new Map<string, Map<string, Gift>>(); // by id, then reason
   let giftCount = 0;
-  let last: { occasion: string; count: number; text: string | undefined; id: number } | undefined;
+  let last: { occasion: string; count: number; text: string | undefined; locale: string; id: number } | undefined;
 
   function forgetAll() {
     young = new Map();
@@ -78,10 +78,11 @@ export function createAnswers(match: MatchGifts, limit: number): (request: Match
     return id;
   }
 
-  /** occasion, count and text hardly ever change within a job: compared with the last request's. */
-  function contextId({ occasion, count, text }: MatchRequest): number {
-    if (last?.occasion !== occasion || last.count !== count || last.text !== text) {
-      last = { occasion, count, text, id: contexts.of(JSON.stringify([occasion, count, text ?? null])) };
+  /** occasion, count, text and locale hardly ever change within a job: compared with the last request's. */
+  function contextId({ occasion, count, text, locale = "en" }: MatchRequest): number {
+    if (last?.occasion !== occasion || last.count !== count || last.text !== text || last.locale !== locale) {
+      const id = contexts.of(JSON.stringify([occasion, count, text ?? null, locale]));
+      last = { occasion, count, text, locale, id };
     }
     return last.id;
   }

@@ -2,13 +2,17 @@
  * How a run hands its events to the log: a report that is followed at once by the next one (the
  * job's start and its first stage, a stage's last report and the next stage, the last report and
  * the job's end) goes out in the same append; reports a slice of work apart go out one by one.
+ * And what a run writes in its language: picks, skipped rows, the interests it could not place.
  */
+import type { PersonResult } from "../../../shared/tools.js";
+import { matchGifts } from "../../gifts/matcher.js";
+import { decodeChunk } from "../result-codec.js";
 import type { EventDraft } from "../state-machine.js";
 import type { ResultHead } from "../store.js";
 import { testMatch } from "../test-fixtures.js";
 import { runBulkAnalysis } from "./bulk-analysis.js";
 import { createSliceGate } from "./slice-gate.js";
-import { jobTexts } from "./texts.js";
+import { jobTexts, type Locale } from "./texts.js";
 
 const name = (d: EventDraft) => (d.type === "job.progress" ? `${d.payload.stage} ${d.payload.percentage}` : d.type);
 
@@ -108,5 +112,68 @@ describe("the parse stage", () => {
       message: "The CSV has more than 3 rows.",
     });
     expect(await run(`\nName;Likes\nA;b\nB;c\nC;d\n\n\n\n\n`, 3)).toMatchObject({ total: 3, skipped: [] });
+  });
+});
+
+describe("a job's words", () => {
+  /** Runs the shipped matcher over `employees` in `locale`: the result's head and people. */
+  async function analyse(locale: Locale, employees: { name: string; interests: string[]; department?: string }[]) {
+    let head: ResultHead | undefined;
+    const chunks: string[] = [];
+    await runBulkAnalysis({
+      jobId: "j",
+      input: { occasion: locale === "ko" ? "생일" : "birthday", budgetPerPerson: 60, employees },
+      estimatedRows: employees.length,
+      maxRows: 1_000,
+      match: matchGifts,
+      gate: createSliceGate(),
+      texts: jobTexts(locale),
+      signal: new AbortController().signal,
+      putChunk: async (index, body) => void (chunks[index] = body),
+      emit: async (_drafts, h) => void (head = h ?? head),
+    });
+    const people: PersonResult[] = chunks.flatMap(decodeChunk);
+    return { head, people };
+  }
+
+  const english = [
+    { name: "Kim", interests: ["hiking", "coffee"], department: "Engineering" },
+    { name: "Lee", interests: ["surfing", "yoga"] },
+    { name: "Park", interests: ["Surfing", "movies"] },
+    { name: "", interests: ["tea"] },
+  ];
+  const korean = [
+    { name: "김민준", interests: ["등산", "커피"], department: "개발팀" },
+    { name: "이서연", interests: ["서핑", "요가"] },
+    { name: "박지호", interests: ["서핑", "영화"] },
+    { name: "", interests: ["차"] },
+  ];
+
+  it("picks the same gifts for the same people written in Korean, named and reasoned in Korean", async () => {
+    const en = await analyse("en", english);
+    const ko = await analyse("ko", korean);
+    const ids = (people: PersonResult[]) => people.map((p) => p.gifts.map((g) => g.id));
+    expect(ids(ko.people)).toEqual(ids(en.people));
+    expect(en.people[0].gifts[0].reason).toMatch(/^Matches their interest in (hiking|coffee)/);
+    expect(ko.people[0].gifts[0].reason).toMatch(/^(등산|커피)(을|를|과|와) /);
+    expect(ko.people[0].gifts[0].name).toMatch(/[가-힣]/);
+    expect(ko.people[0].gifts[0].category).toMatch(/[가-힣]/);
+  });
+
+  it("says why rows were skipped in the job's language", async () => {
+    expect((await analyse("en", english)).head?.skipped).toEqual([{ row: 4, reason: "it has no name" }]);
+    expect((await analyse("ko", korean)).head?.skipped).toEqual([{ row: 4, reason: "이름이 없습니다" }]);
+  });
+
+  it("counts and names the interests it could not place, the most written first, in the summary and the figures", async () => {
+    const en = await analyse("en", english);
+    expect(en.head?.figures?.unplaced).toEqual({ count: 2, names: ["surfing", "movies"] });
+    expect(en.head?.summary).toContain("; 2 interests we could not place: surfing, movies.");
+    const ko = await analyse("ko", korean);
+    expect(ko.head?.figures?.unplaced).toEqual({ count: 2, names: ["서핑", "영화"] });
+    expect(ko.head?.summary).toContain("; 어떤 관심사인지 알아보지 못한 항목 2개: 서핑, 영화.");
+    const placed = await analyse("en", english.slice(0, 1));
+    expect(placed.head?.figures).not.toHaveProperty("unplaced");
+    expect(placed.head?.summary).not.toContain("could not place");
   });
 });

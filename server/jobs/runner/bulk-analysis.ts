@@ -8,12 +8,13 @@
  */
 import type { ErrorCode } from "../../../shared/errors.js";
 import type { SkippedRow } from "../../../shared/files.js";
-import { URI, type ResultFigures } from "../../../shared/tools.js";
+import { URI, type ResultFigures, type UnplacedInterests } from "../../../shared/tools.js";
 import { readCsvBatches } from "../csv/reader.js";
 import { createLedger } from "../csv/ledger.js";
 import { newPerson, readRecord, splitInterests, type Person } from "../csv/rows.js";
 import type { CsvColumns } from "../csv/inspect.js";
 import type { MatchGifts } from "../../gifts/matcher.js";
+import { interestPlaced } from "../../gifts/text-index.js";
 import { CHUNK_SIZE, encodeChunk } from "../result-codec.js";
 import type { EventDraft } from "../state-machine.js";
 import type { StartBulkArgs } from "../../../shared/tools.js";
@@ -22,6 +23,7 @@ import { createAnswers } from "./answers.js";
 import { createProgress } from "./progress.js";
 import type { SliceGate } from "./slice-gate.js";
 import type { JobTexts } from "./texts.js";
+import { createUnplacedTally } from "./unplaced.js";
 
 /** Gift ideas per person. */
 const GIFTS_PER_PERSON = 3;
@@ -149,8 +151,12 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
 
   const people: Person[] = [];
   const skipped: SkippedRow[] = [];
-  // every row ends as a person or a skipped row (a repeat, an empty row between others, ...)
-  const ledger = createLedger<undefined>((fate) => void ("reason" in fate ? skipped.push(fate) : people.push(fate)));
+  // every row ends as a person or a skipped row (a repeat, an empty row between others, ...), its
+  // reason in the job's language
+  const ledger = createLedger<undefined>((fate) => {
+    if ("reason" in fate) skipped.push({ row: fate.row, reason: run.texts.skipped(fate.reason) });
+    else people.push(fate);
+  });
   await progress.enter("parse", run.estimatedRows);
   if (input.csv !== undefined && run.columns) {
     const columns = run.columns;
@@ -209,18 +215,23 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
 
   const n = people.length;
   await progress.enter("extract", n);
-  const lists = new Map<string, string[]>(); // one array per distinct text, shared by its people
+  // one array per distinct text, shared by its people, and those of its interests the matcher
+  // cannot place, counted for the summary
+  const lists = new Map<string, { interests: string[]; unplaced: string[] }>();
+  const unplaced = createUnplacedTally();
   await sliced(
     n,
     (i) => {
       const p = people[i];
-      let interests = lists.get(p.interestsText);
-      if (interests === undefined) {
+      let list = lists.get(p.interestsText);
+      if (list === undefined) {
         if (lists.size >= MEMO_LIMIT) lists.clear();
-        interests = splitInterests(p.interestsText);
-        lists.set(p.interestsText, interests);
+        const interests = splitInterests(p.interestsText);
+        list = { interests, unplaced: interests.filter((interest) => !interestPlaced(interest)) };
+        lists.set(p.interestsText, list);
       }
-      p.interests = interests;
+      p.interests = list.interests;
+      if (list.unplaced.length > 0) unplaced.add(list.unplaced);
     },
     (i) => i,
   );
@@ -237,6 +248,7 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
         interests: p.interests,
         department: p.department ?? undefined,
         count: GIFTS_PER_PERSON,
+        locale: run.texts.locale,
       };
       p.gifts = answers(request);
     },
@@ -259,7 +271,7 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
     if (c < chunks) await progress.advance(Math.min(n, c * CHUNK_SIZE));
     else hold(progress.close(n)); // goes with job.completed
   }
-  const figures = figuresOf(people, skipped.length);
+  const figures = figuresOf(people, skipped.length, unplaced.result());
   const summary = run.texts.summary({ occasion: input.occasion, ...figures });
   await emit(
     [{ type: "job.completed", payload: { summary, resultResourceId: URI.jobResult(run.jobId), resultCount: n } }],
@@ -275,8 +287,11 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
   );
 }
 
-/** The result in figures: people, those with a gift, the top picks' cost against the budgets' sum. */
-function figuresOf(people: Person[], skipped: number): ResultFigures {
+/**
+ * The result in figures: people, those with a gift, the top picks' cost against the budgets' sum,
+ * and the interests not placed (left out when all were).
+ */
+function figuresOf(people: Person[], skipped: number, unplaced: UnplacedInterests | undefined): ResultFigures {
   let withGifts = 0;
   let topPicks = 0;
   let budget = 0;
@@ -288,5 +303,6 @@ function figuresOf(people: Person[], skipped: number): ResultFigures {
     }
   }
   const cents = (amount: number) => Math.round(amount * 100) / 100;
-  return { people: people.length, withGifts, skipped, topPicks: cents(topPicks), budget: cents(budget) };
+  const figures = { people: people.length, withGifts, skipped, topPicks: cents(topPicks), budget: cents(budget) };
+  return unplaced === undefined ? figures : { ...figures, unplaced };
 }

@@ -1,15 +1,17 @@
 /**
- * The words a job writes into its events (stage labels, progress messages, title, summaries, its
- * own failures), in the caller's language: English, and Korean for a `ko*` locale. Numbers are
- * written as the widget writes them (shared/format.ts). Tool descriptions and other sentences meant for the model
+ * The words a job writes into its events and result (stage labels, progress messages, title,
+ * summaries, its own failures, why rows were skipped), in the caller's language: English, and
+ * Korean for a `ko*` locale; the matcher answers in the same `locale`. Numbers are written as the
+ * widget writes them (shared/format.ts). Tool descriptions and other sentences meant for the model
  * stay English; the model speaks to the user in their language itself.
  */
 import { formatsFor } from "../../../shared/format.js";
-import { STAGE_LABELS } from "../../../shared/stage-words.js";
+import { STAGE_LABELS, type Language } from "../../../shared/stage-words.js";
 import type { ResultFigures } from "../../../shared/tools.js";
+import { koreanReason } from "../csv/skip-reasons.js";
 import type { StageId } from "./stages.js";
 
-export type Locale = "en" | "ko";
+export type Locale = Language;
 
 /** The first locale tag among `tags` (an argument, a host's `_meta` hint) decides; English by default. */
 export function localeOf(...tags: unknown[]): Locale {
@@ -18,6 +20,7 @@ export function localeOf(...tags: unknown[]): Locale {
 }
 
 export type JobTexts = {
+  locale: Locale;
   /** "1,234" in English, "1,234" in Korean too, but through the locale's own rules. */
   count(n: number): string;
   stage: Record<StageId, string>;
@@ -27,9 +30,11 @@ export type JobTexts = {
   started(occasion: string, rows: string): string;
   summary(s: { occasion: string } & ResultFigures): string;
   tooManyRows(max: string): { message: string; hint: string };
+  /** Why a row was skipped, from the English reason the readers write. */
+  skipped(reason: string): string;
 };
 
-const EN: Omit<JobTexts, "count" | "summary"> = {
+const EN: Omit<JobTexts, "locale" | "count" | "summary"> = {
   stage: STAGE_LABELS.en,
   progress: {
     parse: (d, t) => `Read ${d} of ${t} rows`,
@@ -43,9 +48,10 @@ const EN: Omit<JobTexts, "count" | "summary"> = {
     message: `The CSV has more than ${max} rows.`,
     hint: "Split it into smaller files and start one analysis for each.",
   }),
+  skipped: (reason) => reason,
 };
 
-const KO: Omit<JobTexts, "count" | "summary"> = {
+const KO: Omit<JobTexts, "locale" | "count" | "summary"> = {
   stage: STAGE_LABELS.ko,
   progress: {
     parse: (d, t) => `${t}행 중 ${d}행을 읽었습니다`,
@@ -59,6 +65,7 @@ const KO: Omit<JobTexts, "count" | "summary"> = {
     message: `CSV의 행이 ${max}개를 넘습니다.`,
     hint: "파일을 더 작게 나누어 파일마다 분석을 시작하세요.",
   }),
+  skipped: koreanReason,
 };
 
 const tag = (locale: Locale) => (locale === "ko" ? "ko-KR" : "en-US");
@@ -69,14 +76,18 @@ export function jobTexts(locale: Locale): JobTexts {
   const words = locale === "ko" ? KO : EN;
   return {
     ...words,
+    locale,
     count,
-    summary({ occasion, people, withGifts, topPicks, skipped }) {
+    summary({ occasion, people, withGifts, topPicks, skipped, unplaced }) {
       const none = people - withGifts;
+      // the names as written, then "…" when there are more than the figures name
+      const named = unplaced && `${unplaced.names.join(", ")}${unplaced.count > unplaced.names.length ? ", …" : ""}`;
       if (locale === "ko") {
         const parts = [`${count(people)}명 중 ${count(withGifts)}명의 ${occasion} 선물을 찾았습니다`];
         if (withGifts > 0) parts.push(`1순위 선물의 합계는 ${money(topPicks)}입니다`);
         if (none > 0) parts.push(`${count(none)}명은 예산 안에 맞는 선물이 없었습니다`);
         if (skipped > 0) parts.push(`${count(skipped)}개 행은 건너뛰었습니다(이유는 skipped 참고)`);
+        if (unplaced) parts.push(`어떤 관심사인지 알아보지 못한 항목 ${count(unplaced.count)}개: ${named}`);
         return `${parts.join("; ")}.`;
       }
       const parts = [`Found ${occasion} gift ideas for ${count(withGifts)} of ${count(people)} people`];
@@ -84,6 +95,11 @@ export function jobTexts(locale: Locale): JobTexts {
       if (none > 0) parts.push(`${count(none)} had nothing within their budget`);
       if (skipped > 0)
         parts.push(`${count(skipped)} ${skipped === 1 ? "row was" : "rows were"} skipped (see skipped for why)`);
+      if (unplaced) {
+        parts.push(
+          `${count(unplaced.count)} ${unplaced.count === 1 ? "interest" : "interests"} we could not place: ${named}`,
+        );
+      }
       return `${parts.join("; ")}.`;
     },
   };

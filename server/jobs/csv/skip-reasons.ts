@@ -1,0 +1,34 @@
+/**
+ * Why a row was skipped, in Korean. Rows are read with an English reason (rows.ts, reader.ts, the
+ * runner's `employees`), and a staff file's stored job input keeps it in its `skip` column, so
+ * the words are chosen where a person reads them: a Korean job's result and a Korean preview
+ * re-word each reason by its English pattern here. A reason no pattern knows stays as it is.
+ */
+
+/** Each English reason the readers write, and its Korean. */
+const KOREAN: [pattern: RegExp, korean: (...parts: string[]) => string][] = [
+  [/^it has no name$/, () => "이름이 없습니다"],
+  [/^its budget (.+) is not a positive number$/s, (budget) => `예산이 0보다 큰 숫자가 아닙니다(${budget})`],
+  [
+    /^it has (\d+) fields but the header has (\d+)(; put quotes around values that contain commas)?$/,
+    (fields, header, quotes) =>
+      `값이 ${fields}개인데 머리글은 ${header}개입니다${quotes ? ". 쉼표가 들어간 값은 큰따옴표로 감싸 주세요" : ""}`,
+  ],
+  [/^the row is empty$/, () => "빈 행입니다"],
+  [/^it repeats row (\d+)$/, (row) => `${row}행과 같은 사람입니다`],
+  [
+    /^a quoted value that starts in this row is never closed/,
+    () =>
+      "이 행에서 시작한 따옴표 값이 닫히지 않아 파일의 나머지가 그 값으로 읽혔습니다. 잘못 들어간 큰따옴표가 있는지 확인해 주세요",
+  ],
+  [/^it could not be read as CSV \((.*)\)$/s, (detail) => `CSV로 읽을 수 없습니다(${detail})`],
+];
+
+/** `reason` in Korean, or as it is when no pattern knows it. */
+export function koreanReason(reason: string): string {
+  for (const [pattern, korean] of KOREAN) {
+    const parts = pattern.exec(reason);
+    if (parts) return korean(...parts.slice(1));
+  }
+  return reason;
+}
