@@ -93,7 +93,12 @@ export const PutChunkInput = z.object({
 });
 
 // preview_staff_file
-export const PreviewInput = z.object({ uploadId: UploadIdSchema, reading: z.optional(ReadingSchema) });
+export const PreviewInput = z.object({
+  uploadId: UploadIdSchema,
+  reading: z.optional(ReadingSchema),
+  /** The person's language (BCP 47): why rows are skipped is said in it; the host's hint otherwise. */
+  locale: z.optional(z.string().check(z.maxLength(35))),
+});
 
 /** One row as the job would read it. */
 const PreviewRowSchema = z.object({

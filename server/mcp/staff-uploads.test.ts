@@ -173,6 +173,38 @@ describe("a staff file uploaded in chunks", () => {
     );
   });
 
+  it("says why rows are skipped in Korean for a Korean person, in the preview and in the job's result", async () => {
+    const csv =
+      "이름,부서,관심사,예산\n김민준,개발팀,등산;커피,50\n,영업팀,골프,40\n김민준,개발팀,요가,30\n이서연,인사팀,서핑,40\n";
+    const bytes = Buffer.from(csv, "utf8");
+    const state = await upload(bytes, "명단.csv");
+    const english = await preview(state.uploadId);
+    expect(english.preview.skipped).toEqual([
+      { row: 3, reason: "it has no name" },
+      { row: 4, reason: "it repeats row 2" },
+    ]);
+    const korean = await callTool(client, FILE_TOOL.preview, { uploadId: state.uploadId, locale: "ko-KR" });
+    expect(StaffPreviewSchema.parse(korean.structuredContent).skipped).toEqual([
+      { row: 3, reason: "이름이 없습니다" },
+      { row: 4, reason: "2행과 같은 사람입니다" },
+    ]);
+    // the model reads the preview in English, whoever the person is
+    expect(toolText(korean)).toBe(english.text);
+    const started = await callTool(client, TOOL.startBulk, {
+      uploadId: state.uploadId,
+      occasion: "생일",
+      budgetPerPerson: 40,
+      locale: "ko-KR",
+    });
+    const { jobId } = StartBulkOutput.parse(started.structuredContent);
+    await callTool(client, TOOL.waitForJob, { jobId });
+    const result = GetJobResultOutput.parse((await callTool(client, TOOL.getJobResult, { jobId })).structuredContent);
+    expect(result.skipped).toEqual(StaffPreviewSchema.parse(korean.structuredContent).skipped);
+    expect(result.people[0].gifts[0].reason).toMatch(/^(등산|커피)(을|를|과|와) /);
+    expect(result.figures?.unplaced).toEqual({ count: 1, names: ["서핑"] });
+    expect(result.summary).toContain("어떤 관심사인지 알아보지 못한 항목 1개: 서핑");
+  });
+
   it("resumes after a dropped chunk: beginning again says which chunks are held", async () => {
     const bytes = cp949Of(staff(800));
     const partial = await upload(bytes, "resume.csv", [1]);

@@ -98,6 +98,28 @@ describe("suggest_gifts", () => {
     expect(text(result)).toContain(parsed.gifts[0].name);
   });
 
+  it("answers in Korean for a Korean locale, by argument or by the host's hint, with the same gifts", async () => {
+    const args = { occasion: "생일", budget: 60, recipient: "등산과 커피를 좋아하는 동료", count: 3 };
+    const english = SuggestGiftsOutput.parse((await call(TOOL.suggestGifts, args)).structuredContent);
+    const byArgument = SuggestGiftsOutput.parse(
+      (await call(TOOL.suggestGifts, { ...args, locale: "ko-KR" })).structuredContent,
+    );
+    const hinted = (await t.client.callTool({
+      name: TOOL.suggestGifts,
+      arguments: args,
+      _meta: { "openai/locale": "ko-KR" },
+    })) as CallToolResult;
+    expect(SuggestGiftsOutput.parse(hinted.structuredContent)).toEqual(byArgument);
+    expect(byArgument.gifts.map((g) => g.id)).toEqual(english.gifts.map((g) => g.id));
+    for (const [k, gift] of byArgument.gifts.entries()) {
+      const item = CATALOG.find((i) => i.id === gift.id);
+      expect(gift).toMatchObject({ name: item?.ko.name, category: item?.ko.category, price: item?.price });
+      expect(gift.reason).toMatch(/^(등산|커피)(을|를|과|와) .*좋아하셔서/);
+      expect(english.gifts[k].reason).toMatch(/^Matches their interest in (hiking|coffee)/);
+    }
+    expect(text(hinted)).toContain(byArgument.gifts[0].name);
+  });
+
   it("answers a budget nothing fits with isError and the cheapest workable budget", async () => {
     const result = await call(TOOL.suggestGifts, { occasion: "birthday", budget: 2 });
     expect(result.isError).toBe(true);

@@ -2,12 +2,15 @@
  * `preview_staff_file`: what the server understood of an uploaded staff file before a job starts
  * (format, encoding, columns mapped, first rows, people, rows skipped and why). The first call
  * assembles the upload and checks its size and digest; each call may change how it is read
- * (encoding, sheet, columns). App-only: the model never sees it.
+ * (encoding, sheet, columns). Why rows are skipped is said in the person's language (the
+ * `locale` argument, else the host's hint), as a job's result says it. App-only: the model never
+ * sees it.
  */
 import { FILE_TOOL, PreviewInput, StaffPreviewSchema } from "../../../shared/files.js";
 import { TOOL } from "../../../shared/tools.js";
 import { previewText } from "../../files/read/staff-file.js";
 import type { StaffFiles } from "../../files/staff-files.js";
+import { jobTexts, localeOf } from "../../jobs/runner/texts.js";
 import { toolMeta, type Widget } from "../../widget.js";
 import { defineTool } from "../tool-registry.js";
 import { fromOutcome, success } from "../tool-results.js";
@@ -24,10 +27,12 @@ export function previewStaffFileTool({ files, widget }: { files: StaffFiles; wid
     output: StaffPreviewSchema,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     meta: toolMeta(widget, { calledByWidget: true, hiddenFromModel: true }),
-    async run({ uploadId, reading = {} }, { caller }) {
-      return fromOutcome(await files.preview(uploadId, reading, caller), (preview) =>
-        success(preview, previewText(preview)),
-      );
+    async run({ uploadId, reading = {}, locale }, { caller, meta }) {
+      const texts = jobTexts(localeOf(locale, meta["openai/locale"]));
+      return fromOutcome(await files.preview(uploadId, reading, caller), (preview) => {
+        const skipped = preview.skipped.map((s) => ({ row: s.row, reason: texts.skipped(s.reason) }));
+        return success({ ...preview, skipped }, previewText(preview));
+      });
     },
   });
 }

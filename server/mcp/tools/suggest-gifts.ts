@@ -1,10 +1,12 @@
 /**
  * `suggest_gifts`: a handful of catalog gifts for one recipient, ranked by fit to what is said
- * about them and to the occasion, all within budget. Rendered by the widget.
+ * about them (in English, Korean or both) and to the occasion, all within budget; named and
+ * reasoned in the caller's language, decided as a bulk job decides it. Rendered by the widget.
  */
 import { SuggestGiftsInput, SuggestGiftsOutput, TOOL, type SuggestGiftsResult } from "../../../shared/tools.js";
 import { dollars } from "../../gifts/reason.js";
 import type { MatchGifts } from "../../gifts/matcher.js";
+import { localeOf } from "../../jobs/runner/texts.js";
 import { toolMeta, type Widget } from "../../widget.js";
 import { defineTool } from "../tool-registry.js";
 import { failure, success } from "../tool-results.js";
@@ -38,13 +40,15 @@ export function suggestGiftsTool({ matchGifts, cheapestPrice, widget }: SuggestG
       renders: { invoking: "Finding gift ideas…", invoked: "Gift ideas ready" },
       calledByWidget: true,
     }),
-    run({ occasion, budget, recipient, count }) {
+    run({ occasion, budget, recipient, count, locale }, { meta }) {
       const gifts = matchGifts({
         occasion,
         budget,
         interests: [],
         text: recipient,
         count: count ?? DEFAULT_GIFT_COUNT,
+        // the model's word first, then the host's hint (ChatGPT sends openai/locale with each call)
+        locale: localeOf(locale, meta["openai/locale"]),
       });
       if (gifts.length === 0) {
         return failure({
