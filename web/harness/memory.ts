@@ -65,6 +65,7 @@ const FaultsSchema = z.object({
   delayMs: z.number(),
   dropNext: z.boolean(),
   dropNextChunk: z.boolean(),
+  oneCallAtATime: z._default(z.boolean(), false),
 });
 
 /** A part read back: what parses, or nothing (the default stays). */

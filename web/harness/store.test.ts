@@ -52,6 +52,7 @@ describe("harness store", () => {
       delayMs: 0,
       dropNext: false,
       dropNextChunk: false,
+      oneCallAtATime: false,
     });
   });
 });

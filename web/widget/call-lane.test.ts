@@ -91,3 +91,19 @@ describe("the person's calls go first", () => {
     expect(made).toEqual([TOOL.getJobEvents, `${TOOL.cancelJob} refused`, TOOL.cancelJob, TOOL.getJobEvents]);
   });
 });
+
+describe("two of the person's calls at once", () => {
+  it("a Cancel refused while the table was filling in is made again once the table's call is back", async () => {
+    const { host, made, answer } = serialHost();
+    const table = host.callTool(TOOL.getJobTable, {}, any);
+    const cancel = host.callTool(TOOL.cancelJob, {}, any);
+    await settle();
+    expect(made).toEqual([TOOL.getJobTable, `${TOOL.cancelJob} refused`]);
+    answer(TOOL.getJobTable);
+    await table;
+    await settle();
+    answer(TOOL.cancelJob);
+    expect(await cancel).toEqual(OK);
+    expect(made).toEqual([TOOL.getJobTable, `${TOOL.cancelJob} refused`, TOOL.cancelJob]);
+  });
+});

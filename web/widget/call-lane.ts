@@ -3,13 +3,13 @@
  * one is in flight (MCPJam answers "Another execution is already in progress"); there the long
  * poll would hold the only slot and Cancel would fail. So the widget's background call (the poll)
  * starts only while none of the person's calls (cancel, start again, the table, downloads) waits,
- * and a person's call refused while a poll was in flight is made again as soon as that poll is
- * back. Hosts that run calls side by side see no difference.
+ * and a person's call refused while other calls were in flight (the poll, the table filling in) is
+ * made again as soon as they are back. Hosts that run calls side by side see no difference.
  */
 import { TOOL } from "../../shared/tools.js";
 import type { Host, WidgetToolName } from "./host.js";
 
-/** A refused call is made again this many times at most (each right after a poll came back). */
+/** A refused call is made again this many times at most (each right after the calls before it came back). */
 const RETRIES = 3;
 
 /** `host` with its calls in that order; `isBackground` names the calls that give way. */
@@ -17,24 +17,26 @@ export function withCallLane(
   host: Host,
   isBackground: (name: WidgetToolName) => boolean = (name) => name === TOOL.getJobEvents,
 ): Host {
-  const background = new Set<Promise<unknown>>();
+  const inFlight = new Set<Promise<unknown>>();
   let personal = 0;
   let wake: (() => void) | null = null;
   let cleared: Promise<void> = Promise.resolve();
+  const track = <T>(call: Promise<T>): Promise<T> => {
+    inFlight.add(call);
+    void call.finally(() => inFlight.delete(call));
+    return call;
+  };
 
   const callTool: Host["callTool"] = async (name, args, schema) => {
     if (isBackground(name)) {
       while (personal > 0) await cleared;
-      const call = host.callTool(name, args, schema);
-      background.add(call);
-      void call.finally(() => background.delete(call));
-      return call;
+      return track(host.callTool(name, args, schema));
     }
     if (personal++ === 0) cleared = new Promise((resolve) => (wake = resolve));
     try {
       for (let attempt = 0; ; attempt++) {
-        const busy = [...background];
-        const reply = await host.callTool(name, args, schema);
+        const busy = [...inFlight];
+        const reply = await track(host.callTool(name, args, schema));
         if (reply.ok || !reply.error.transient || busy.length === 0 || attempt === RETRIES) return reply;
         await Promise.allSettled(busy);
       }

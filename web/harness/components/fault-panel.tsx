@@ -1,7 +1,8 @@
 /**
  * The fault switches for the widget's `get_job_events` replies: duplicates, shuffling across
  * batches, delay, and a one-shot dropped reply. The widget's final view must not change. And one
- * for uploads: a lost `put_file_chunk` reply, which the widget retries.
+ * for uploads: a lost `put_file_chunk` reply, which the widget retries. And a host that runs one
+ * call at a time (MCPJam), refusing the widget's next call while one is in flight.
  */
 import { useHarness, type HarnessStore } from "../store.js";
 
@@ -9,7 +10,12 @@ export function FaultPanel({ store }: { store: HarnessStore }) {
   const faults = useHarness(store, (s) => s.faults);
   const set = store.getState().setFaults;
   const active =
-    faults.duplicates > 1 || faults.shuffle || faults.delayMs > 0 || faults.dropNext || faults.dropNextChunk;
+    faults.duplicates > 1 ||
+    faults.shuffle ||
+    faults.delayMs > 0 ||
+    faults.dropNext ||
+    faults.dropNextChunk ||
+    faults.oneCallAtATime;
   return (
     <fieldset className="card faults" aria-label="Fault injection">
       <legend>
@@ -54,6 +60,14 @@ export function FaultPanel({ store }: { store: HarnessStore }) {
           onChange={(e) => set({ dropNextChunk: e.target.checked })}
         />
         <span>Drop the next put_file_chunk reply {faults.dropNextChunk && <em className="pill warn">armed</em>}</span>
+      </label>
+      <label className="check">
+        <input
+          type="checkbox"
+          checked={faults.oneCallAtATime}
+          onChange={(e) => set({ oneCallAtATime: e.target.checked })}
+        />
+        <span>One call at a time (refuse the widget's next call meanwhile, as MCPJam does)</span>
       </label>
     </fieldset>
   );

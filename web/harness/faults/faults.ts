@@ -2,7 +2,8 @@
  * Fault injection for `get_job_events` replies, as a pure function of one batch: copy every event
  * N times, shuffle, and hold some events back to deliver them with a later batch. The widget's
  * reducer must end in the same view whatever this does, which is what the harness lets you watch.
- * Beside them, a lost `put_file_chunk` reply, for watching an upload retry and resume.
+ * Beside them, a lost `put_file_chunk` reply, for watching an upload retry and resume, and a host
+ * that runs one call at a time, for watching Cancel get through.
  */
 import type { JobEvent } from "../../../shared/job-events.js";
 
@@ -17,6 +18,8 @@ export type FaultConfig = {
   dropNext: boolean;
   /** Lose the reply to the next `put_file_chunk` call, after the server kept the chunk (one shot). */
   dropNextChunk: boolean;
+  /** Refuse a widget's call while another of its calls is in flight, as MCPJam does. */
+  oneCallAtATime: boolean;
 };
 /** The one-shot faults, each switched off once it fired. */
 export type OneShotFault = "dropNext" | "dropNextChunk";
@@ -27,6 +30,7 @@ export const NO_FAULTS: FaultConfig = {
   delayMs: 0,
   dropNext: false,
   dropNextChunk: false,
+  oneCallAtATime: false,
 };
 
 /** Share of a batch's events held back for a later batch when shuffling. */

@@ -3,7 +3,7 @@ import { parseJobEvents } from "../../../shared/job-events.js";
 import { FILE_TOOL } from "../../../shared/files.js";
 import { TOOL } from "../../../shared/tools.js";
 import { NO_FAULTS, seededRandom, type FaultConfig } from "./faults.js";
-import { createFaultyCaller, DroppedReplyError, type CallTool } from "./faulty-call.js";
+import { BusyHostError, createFaultyCaller, DroppedReplyError, type CallTool } from "./faulty-call.js";
 import { jobHistory } from "../../../test-kit/job-events.js";
 
 const JOB = "job-f";
@@ -79,6 +79,7 @@ describe("createFaultyCaller", () => {
       delayMs: 10,
       dropNext: true,
       dropNextChunk: false,
+      oneCallAtATime: false,
     });
     expect(await callTool(TOOL.suggestGifts, {})).toEqual(await eventLog(TOOL.suggestGifts, {}));
     expect(notes).toEqual([]);
@@ -131,5 +132,26 @@ describe("createFaultyCaller", () => {
     const { view } = await follow(callTool);
     expect(view).toEqual(expected);
     expect(notes).toContain("fault/batch");
+  });
+
+  it("as a host that runs one call at a time, refuses a call while another is in flight, and takes the next once it is back", async () => {
+    let answer = () => {};
+    const slow: CallTool = (name, args) =>
+      new Promise((resolve) => (answer = () => void eventLog(name, args).then(resolve)));
+    const notes: string[] = [];
+    const callTool = createFaultyCaller({
+      call: slow,
+      config: () => ({ ...NO_FAULTS, oneCallAtATime: true }),
+      onDropped: () => {},
+      note: (method) => notes.push(method),
+    });
+    const poll = callTool(TOOL.getJobEvents, { jobId: JOB, afterSeq: 0 });
+    await expect(callTool(TOOL.cancelJob, { jobId: JOB })).rejects.toBeInstanceOf(BusyHostError);
+    expect(notes).toEqual(["fault/refused"]);
+    answer();
+    await poll;
+    const cancel = callTool(TOOL.cancelJob, { jobId: JOB });
+    answer();
+    await expect(cancel).resolves.toMatchObject({ structuredContent: { name: TOOL.cancelJob } });
   });
 });

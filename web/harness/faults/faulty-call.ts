@@ -2,7 +2,8 @@
  * The widget's callTool path with faults in it: wraps the real call and, for `get_job_events`
  * replies, delays, drops (the widget sees a network error) or reshapes the event batch; for
  * `put_file_chunk`, drops one reply after the server kept the chunk. Held-back events are kept
- * per job and delivered with that job's next reply.
+ * per job and delivered with that job's next reply. As a host that runs one call at a time, it
+ * refuses a call made while another is in flight.
  */
 import { FILE_TOOL } from "../../../shared/files.js";
 import { TOOL, GetJobEventsOutput } from "../../../shared/tools.js";
@@ -38,14 +39,23 @@ export class DroppedReplyError extends Error {
   }
 }
 
+/** What a host that runs one call at a time answers meanwhile (MCPJam's words). */
+export class BusyHostError extends Error {
+  constructor() {
+    super("Another execution is already in progress");
+    this.name = "BusyHostError";
+  }
+}
+
 const defaultSleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
 
 /** Returns a `CallTool` that behaves like `options.call` with the configured faults applied. */
 export function createFaultyCaller(options: FaultyCallerOptions): CallTool {
   const { call, config, onDropped, note, random = Math.random, sleep = defaultSleep } = options;
   const held = new Map<string, JobEvent[]>();
+  let inFlight = 0;
 
-  return async (name, args) => {
+  const faulty: CallTool = async (name, args) => {
     const result = await call(name, args);
     if (name === FILE_TOOL.putChunk && config().dropNextChunk) {
       onDropped("dropNextChunk");
@@ -78,5 +88,18 @@ export function createFaultyCaller(options: FaultyCallerOptions): CallTool {
       heldBack: out.held.length,
     });
     return { ...result, structuredContent: { ...result.structuredContent, events: out.events } };
+  };
+
+  return async (name, args) => {
+    if (config().oneCallAtATime && inFlight > 0) {
+      note("fault/refused", { tool: name, inFlight });
+      throw new BusyHostError();
+    }
+    inFlight++;
+    try {
+      return await faulty(name, args);
+    } finally {
+      inFlight--;
+    }
   };
 }
