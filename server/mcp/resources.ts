@@ -87,7 +87,7 @@ export function createResources({
         uri: URI.catalog,
         name: "gift_catalog",
         title: "Gift catalog",
-        description: `Every gift GiftGenius can suggest (${catalog.length} items): name, category, price in US dollars, interest tags, occasions.`,
+        description: `Every gift GiftGenius can suggest (${catalog.length} items): name, category, price in US dollars, interest tags, occasions, and the name and category in Korean (ko).`,
         mimeType: JSON_MIME,
       },
       {
