@@ -1,22 +1,24 @@
 /**
  * What the browser tests share: where the built harness and widget are, where pictures go, the
- * real server serving them, and Chromium as every test launches it.
+ * real server serving them, Chromium as every test launches it, and a file's hooks that start and
+ * close both, with a page of the harness opened and connected.
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser } from "playwright-core";
+import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
+import { afterAll, beforeAll } from "vitest";
 import type { AppOptions } from "../server/app.js";
 import { startTestServer, type TestServer } from "../server/test-support.js";
 
 /** A path from the repository's root. */
-export const root = (p: string): string => fileURLToPath(new URL(`../${p}`, import.meta.url));
-export const HARNESS_DIR = root("dist/harness");
-export const WIDGET_HTML = root("dist/widget/index.html");
+const root = (p: string): string => fileURLToPath(new URL(`../${p}`, import.meta.url));
+const HARNESS_DIR = root("dist/harness");
+const WIDGET_HTML = root("dist/widget/index.html");
 /** Screenshots and figures a person looks at after a run. */
 export const ARTIFACTS = root("test-artifacts");
 
 /** The server options that serve the built harness and widget, with the dev pace on. */
-export const HARNESS_SERVER: Partial<AppOptions> = {
+const HARNESS_SERVER: Partial<AppOptions> = {
   staticDir: HARNESS_DIR,
   widgetHtmlPath: WIDGET_HTML,
   devPace: true,
@@ -41,4 +43,55 @@ export function launchChromium(): Promise<Browser> {
     executablePath: "/usr/bin/chromium",
     args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
   });
+}
+
+type OpenHarnessOptions = BrowserContextOptions & {
+  /** What the top bar's status shows once the harness is connected. */
+  connected?: string | RegExp;
+  /** Runs on the page before it loads the harness (to add an init script, say). */
+  before?: (page: Page) => Promise<unknown>;
+};
+
+type BrowserTests = {
+  /** The server the hooks started; read it in a hook or a test. */
+  readonly server: TestServer;
+  /** A page of its own context, the harness loaded and connected, with the errors the page throws. */
+  openHarness(options?: OpenHarnessOptions): Promise<{ page: Page; errors: string[] }>;
+};
+
+/**
+ * Sets a browser test file up: before all its tests, the build checked, the harness server started
+ * (with `options`) and Chromium launched; after them, both closed.
+ */
+export function setUpBrowserTests(options: Partial<AppOptions> = {}): BrowserTests {
+  let server: TestServer | undefined;
+  let browser: Browser | undefined;
+  beforeAll(async () => {
+    requireBuild();
+    server = await startHarnessServer(options);
+    browser = await launchChromium();
+  });
+  afterAll(async () => {
+    await browser?.close();
+    await server?.close();
+  });
+  const started = <T>(value: T | undefined): T => {
+    if (value === undefined)
+      throw new Error("the server and the browser start in beforeAll: use them in a hook or a test");
+    return value;
+  };
+  return {
+    get server() {
+      return started(server);
+    },
+    async openHarness({ connected = "session", before, ...context } = {}) {
+      const page = await (await started(browser).newContext(context)).newPage();
+      const errors: string[] = [];
+      page.on("pageerror", (e) => errors.push(e.message));
+      await before?.(page);
+      await page.goto(`${started(server).url}/`);
+      await page.getByRole("status").filter({ hasText: connected }).waitFor({ timeout: 15_000 });
+      return { page, errors };
+    },
+  };
 }

@@ -4,17 +4,13 @@
  * of the sample CSV must end in the same widget view with faults (duplicates ×3, shuffling, a
  * dropped reply) as without. Needs `npm run build` first (dist/harness and dist/widget).
  */
-import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { readFileSync, writeFileSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { parse } from "csv-parse/sync";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../../server/test-support.js";
+import type { Page } from "playwright-core";
+import { ARTIFACTS, setUpBrowserTests } from "../../test-kit/browser.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 
-const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
-const HARNESS_DIR = root("dist/harness");
-const WIDGET_HTML = root("dist/widget/index.html");
-const SCREENSHOT = root("test-artifacts/harness-e2e.png");
 const SAMPLE_NAMES = (
   parse(readFileSync(fileURLToPath(new URL("./sample-employees.csv", import.meta.url))), { columns: true }) as {
     name: string;
@@ -22,29 +18,12 @@ const SAMPLE_NAMES = (
 ).map((r) => r.name);
 const JOB_TIMEOUT = 60_000;
 
-let server: TestServer;
-let browser: Browser;
+const run = setUpBrowserTests();
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[];
 
 beforeAll(async () => {
-  for (const built of [`${HARNESS_DIR}/index.html`, WIDGET_HTML]) {
-    if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` before this test`);
-  }
-  server = await startTestServer({ staticDir: HARNESS_DIR, widgetHtmlPath: WIDGET_HTML, devPace: true });
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
-  page = await browser.newPage({ viewport: { width: 1680, height: 1050 } });
-  page.on("pageerror", (e) => pageErrors.push(e.message));
-  await page.goto(`${server.url}/`);
-  await page.getByRole("status").filter({ hasText: "session" }).waitFor({ timeout: 15_000 });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  ({ page, errors: pageErrors } = await run.openHarness({ viewport: { width: 1680, height: 1050 } }));
 });
 
 const frame = () => page.locator('iframe[title="Widget"]');
@@ -96,8 +75,7 @@ async function screenshotOnFailure(body: () => Promise<void>) {
   try {
     await body();
   } catch (error) {
-    mkdirSync(root("test-artifacts"), { recursive: true });
-    await page.screenshot({ path: root("test-artifacts/harness-e2e-failure.png") }).catch(() => undefined);
+    await page.screenshot({ path: `${ARTIFACTS}/harness-e2e-failure.png` }).catch(() => undefined);
     throw error;
   }
 }
@@ -129,30 +107,51 @@ describe("the harness against the real server", () => {
         expect(await log.locator('[data-method="fault/drop"]').count()).toBe(1);
         expect(await log.locator('[data-method="fault/batch"]').count()).toBeGreaterThan(0);
 
-        const calls = log.locator('[data-method="tools/call"][data-kind="request"]');
-        const replies = log.locator('[data-method="tools/call"][data-kind="result"]');
+        // Each call is one line, opened by its request, with its reply on it: no reply stands alone.
+        const calls = log.locator('.log-row[data-method="tools/call"][data-kind="request"]');
+        const answered = log.locator('.log-row[data-method="tools/call"][data-kind="request"][data-status="ok"]');
         expect(await calls.count()).toBeGreaterThanOrEqual(4);
-        expect(await replies.count()).toBeGreaterThanOrEqual(4);
+        expect(await answered.count()).toBeGreaterThanOrEqual(4);
+        expect(await log.locator('.log-row[data-kind="result"], .log-row[data-kind="error"]').count()).toBe(0);
+        const ids = await calls.locator(".log-id").allTextContents();
+        expect(new Set(ids).size).toBe(ids.length);
         await expect
           .poll(() => log.locator('.log-row:has(.log-tool:text-is("get_job_events"))').count())
           .toBeGreaterThan(0);
-        expect(await replies.filter({ hasText: "start_bulk_gift_analysis" }).count()).toBe(2);
-        expect(await log.locator('[data-method="resources/read"][data-kind="result"]').count()).toBeGreaterThanOrEqual(
-          2,
-        );
+        const starts = answered.filter({ hasText: "start_bulk_gift_analysis" });
+        expect(await starts.count()).toBe(2);
+        expect(
+          await log.locator('.log-row[data-method="resources/read"][data-kind="request"][data-status="ok"]').count(),
+        ).toBeGreaterThanOrEqual(2);
 
-        // Expanding a reply shows its raw JSON as text; a second click folds it again.
-        const startReply = replies.filter({ hasText: "start_bulk_gift_analysis" }).last().getByRole("button");
-        await startReply.click();
-        await expect.poll(() => log.locator(".log-json").first().textContent()).toContain('"jobId"');
-        await startReply.click();
-        expect(await log.locator(".log-json").count()).toBe(0);
+        // Opening a call shows its request and its reply as raw JSON text; a second click folds it again.
+        const start = starts.last();
+        await start.getByRole("button").click();
+        await expect
+          .poll(() => start.locator(".log-json").textContent())
+          .toContain('"name": "start_bulk_gift_analysis"');
+        expect((await start.locator(".log-part-json").allTextContents()).join("\n")).toContain('"jobId"');
+        await start.getByRole("button").click();
+        expect(await log.locator(".log-json, .log-part-json").count()).toBe(0);
+
+        // The method filter keeps the lines of the method chosen, every one of them, and nothing else.
+        const methodFilter = page
+          .getByRole("region", { name: "JSON-RPC log" })
+          .getByRole("combobox", { name: "Method", exact: true });
+        const methods = () =>
+          log.locator(".log-row").evaluateAll((els) => els.map((e) => e.getAttribute("data-method")));
+        expect(new Set(await methods()).size).toBeGreaterThan(1);
+        const callLines = await calls.count();
+        await methodFilter.selectOption("tools/call");
+        await expect.poll(async () => [...new Set(await methods())]).toEqual(["tools/call"]);
+        expect((await methods()).length).toBeGreaterThanOrEqual(callLines);
+        await methodFilter.selectOption("");
+        await expect.poll(async () => new Set(await methods()).size).toBeGreaterThan(1);
 
         expect(pageErrors).toEqual([]);
         // The picture worth keeping: the finished job at the top of the widget, the log beside it.
         await page.frameLocator('iframe[title="Widget"]').getByRole("progressbar").scrollIntoViewIfNeeded();
-        mkdirSync(root("test-artifacts"), { recursive: true });
-        await page.screenshot({ path: SCREENSHOT });
+        await page.screenshot({ path: `${ARTIFACTS}/harness-e2e.png` });
       }),
     3 * JOB_TIMEOUT,
   );
@@ -231,32 +230,43 @@ describe("the harness against the real server", () => {
         await page.getByLabel("Uploaded CSV").getByRole("button", { name: "Remove" }).click();
         await page.getByLabel(/^Pace/).selectOption("0");
 
-        // what crossed each bridge, by peer and method, for the record
-        const rows = await page
-          .locator(".log-list .log-row")
-          .evaluateAll((els) =>
-            els.map(
-              (e) => `${e.getAttribute("data-peer")} ${e.getAttribute("data-kind")} ${e.getAttribute("data-method")}`,
-            ),
-          );
+        // what crossed each bridge, a line a call (its reply on it), by peer, method and end, for the record
+        const rows = await page.locator(".log-list .log-row").evaluateAll((els) =>
+          els.map((e) =>
+            ["data-peer", "data-kind", "data-method", "data-status"]
+              .map((name) => e.getAttribute(name))
+              .filter((part) => part !== null)
+              .join(" "),
+          ),
+        );
         const counts: Record<string, number> = {};
         for (const r of rows) counts[r] = (counts[r] ?? 0) + 1;
-        mkdirSync(root("test-artifacts"), { recursive: true });
-        writeFileSync(root(`test-artifacts/messages-${kind}.json`), `${JSON.stringify(counts, null, 2)}\n`);
+        writeFileSync(`${ARTIFACTS}/messages-${kind}.json`, `${JSON.stringify(counts, null, 2)}\n`);
         if (kind === "mcp-apps") {
+          // the widget's requests are answered: each line holds the request and its reply
           for (const m of [
-            "view request ui/initialize",
-            "view result ui/initialize",
+            "view request ui/initialize ok",
             "view notification ui/notifications/initialized",
             "view notification ui/notifications/tool-input",
             "view notification ui/notifications/tool-result",
             "view notification ui/notifications/host-context-changed",
             "view notification ui/notifications/size-changed",
-            "view request tools/call",
-            "view result tools/call",
+            "view request tools/call ok",
           ]) {
             expect(counts[m] ?? 0, m).toBeGreaterThan(0);
           }
+          // a widget's tool call, opened: widget → host, host → server, and both replies back
+          const viaHost = page
+            .locator('.log-list .log-row[data-peer="view"][data-method="tools/call"][data-status="ok"]')
+            .first();
+          await viaHost.getByRole("button").click();
+          expect(
+            await viaHost
+              .locator(".log-part")
+              .evaluateAll((els) => els.map((e) => `${e.getAttribute("data-peer")} ${e.getAttribute("data-kind")}`)),
+          ).toEqual(["view request", "server request", "server result", "view result"]);
+          expect((await viaHost.locator(".log-part-json").allTextContents()).join("\n")).toContain('"result"');
+          await viaHost.getByRole("button").click();
           // back inline, the frame takes the height the widget reported, not the host's maximum
           await page.getByRole("radio", { name: "Inline" }).click();
           await expect
@@ -266,7 +276,7 @@ describe("the harness against the real server", () => {
           expect(Object.keys(counts).some((k) => k.startsWith("view "))).toBe(false);
         }
         expect(pageErrors).toEqual([]);
-        await page.screenshot({ path: root(`test-artifacts/harness-${kind}.png`) });
+        await page.screenshot({ path: `${ARTIFACTS}/harness-${kind}.png` });
       }),
     3 * JOB_TIMEOUT,
   );

@@ -7,25 +7,20 @@
  * is resumed. Screenshots of the picker, the preview (English, Korean) and the downloads go to
  * test-artifacts/. Needs `npm run build` first (dist/harness and dist/widget).
  */
-import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
 import { parse } from "csv-parse/sync";
 import ExcelJS from "exceljs";
-import { chromium, type Browser, type FrameLocator, type Page } from "playwright-core";
+import type { FrameLocator, Page } from "playwright-core";
 import type { PersonResult } from "../../shared/tools.js";
 import { seededRandom } from "../../shared/seeded-random.js";
 import { PICKS_HEADER, pickCells } from "../../server/files/export/columns.js";
 import type { Caller } from "../../server/jobs/access.js";
-import { startTestServer, type TestServer } from "../../server/test-support.js";
+import { ARTIFACTS, setUpBrowserTests } from "../../test-kit/browser.js";
 import { HOBBIES } from "../../test-kit/employee-csv.js";
 import { delimited, encodeText, staffXlsx } from "../../test-kit/staff-files.js";
 
-const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
-const HARNESS_DIR = root("dist/harness");
-const WIDGET_HTML = root("dist/widget/index.html");
-const ARTIFACTS = root("test-artifacts");
 const JOB_TIMEOUT = 60_000;
 const ROWS = 5_000;
 
@@ -54,20 +49,15 @@ function staffRows(): string[][] {
   return rows;
 }
 
-let server: TestServer;
-let browser: Browser;
+const run = setUpBrowserTests({ devFiles: true });
 let page: Page;
+let pageErrors: string[];
 let dir: string;
 const files = { xlsx: "", csv: "" };
-const pageErrors: string[] = [];
 /** Every job the server created, in order, with who owns it (to read its result). */
 const created: { jobId: string; owner: Caller }[] = [];
 
 beforeAll(async () => {
-  for (const built of [`${HARNESS_DIR}/index.html`, WIDGET_HTML]) {
-    if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` before this test`);
-  }
-  mkdirSync(ARTIFACTS, { recursive: true });
   dir = mkdtempSync(join(tmpdir(), "giftgenius-files-"));
   const rows = staffRows();
   files.xlsx = join(dir, "직원명단.xlsx");
@@ -75,29 +65,16 @@ beforeAll(async () => {
   files.csv = join(dir, "직원명단-cp949.csv");
   writeFileSync(files.csv, encodeText(delimited(rows), "cp949"));
 
-  server = await startTestServer({
-    staticDir: HARNESS_DIR,
-    widgetHtmlPath: WIDGET_HTML,
-    devPace: true,
-    devFiles: true,
-  });
-  server.jobs.onEvent(({ event, owner }) => {
+  run.server.jobs.onEvent(({ event, owner }) => {
     if (event.type === "job.created") created.push({ jobId: event.jobId, owner });
   });
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
-  const context = await browser.newContext({ viewport: { width: 1440, height: 1000 }, acceptDownloads: true });
-  page = await context.newPage();
-  page.on("pageerror", (e) => pageErrors.push(e.message));
-  await page.goto(`${server.url}/`);
-  await page.getByRole("status").filter({ hasText: "session" }).waitFor({ timeout: 15_000 });
+  ({ page, errors: pageErrors } = await run.openHarness({
+    viewport: { width: 1440, height: 1000 },
+    acceptDownloads: true,
+  }));
 });
 
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+afterAll(() => {
   if (dir) rmSync(dir, { recursive: true, force: true });
 });
 
@@ -157,7 +134,7 @@ async function resultOf(jobId: string): Promise<PersonResult[]> {
   const { owner } = created.find((c) => c.jobId === jobId)!;
   const people: PersonResult[] = [];
   for (let offset: number | null = 0; offset !== null;) {
-    const page = await server.jobs.getResult({ jobId, offset, limit: 500 }, owner);
+    const page = await run.server.jobs.getResult({ jobId, offset, limit: 500 }, owner);
     if (!page.ok) throw new Error(page.error.message);
     people.push(...page.value.people);
     offset = page.value.nextOffset;

@@ -6,53 +6,18 @@
  * widget in fullscreen leaves the top bar visible and usable. Needs `npm run build` first
  * (dist/harness and dist/widget), like the other browser tests.
  */
-import { existsSync, readFileSync } from "node:fs";
-import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
+import { readFileSync } from "node:fs";
+import type { BrowserContextOptions, Page } from "playwright-core";
 import { PACE_META_KEY } from "../../shared/tools.js";
-import { startTestServer, type TestServer } from "../../server/test-support.js";
-
-const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
-const HARNESS_DIR = root("dist/harness");
-const WIDGET_HTML = root("dist/widget/index.html");
+import { setUpBrowserTests } from "../../test-kit/browser.js";
 const SAMPLE = readFileSync(new URL("./sample-employees.csv", import.meta.url));
 const JOB_TIMEOUT = 60_000;
 const ANONYMOUS = { subject: "anonymous" };
 
-let server: TestServer;
-let browser: Browser;
+const run = setUpBrowserTests();
 
-beforeAll(async () => {
-  for (const built of [`${HARNESS_DIR}/index.html`, WIDGET_HTML]) {
-    if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` before this test`);
-  }
-  server = await startTestServer({ staticDir: HARNESS_DIR, widgetHtmlPath: WIDGET_HTML, devPace: true });
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-/** A fresh page (its own localStorage) with the harness connected. */
-async function openHarness(options: BrowserContextOptions) {
-  const page = await (await browser.newContext(options)).newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  await page.goto(`${server.url}/`);
-  await connected(page);
-  return { page, errors };
-}
-
-const connected = (page: Page) =>
-  page
-    .getByRole("status")
-    .filter({ hasText: /session|stateless/ })
-    .waitFor({ timeout: 15_000 });
+/** A fresh page (its own localStorage) with the harness connected, in a session or stateless. */
+const openHarness = (options: BrowserContextOptions) => run.openHarness({ ...options, connected: /session|stateless/ });
 const radio = (page: Page, group: string, name: string) =>
   page.getByRole("radiogroup", { name: group }).getByRole("radio", { name });
 const bulkForm = (page: Page) => page.getByRole("form", { name: "Bulk gift analysis" });
@@ -164,7 +129,7 @@ describe("the harness across a page reload", () => {
       expect(await inspect(page, "toolOutput")).toContain(first);
 
       // a job the server no longer knows: the widget's own error, and the harness works on
-      expect((await server.jobs.delete({ jobId: second }, ANONYMOUS)).ok).toBe(true);
+      expect((await run.server.jobs.delete({ jobId: second }, ANONYMOUS)).ok).toBe(true);
       before = await mounted(page);
       await page.getByRole("button", { name: `Open ${second}` }).click();
       await expect.poll(() => mounted(page)).not.toBe(before);

@@ -5,18 +5,13 @@
  * dark, Korean, 360 px) in test-artifacts/ for a person to look at. Needs `npm run build` first
  * (dist/harness and dist/widget), like e2e.test.ts.
  */
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type BrowserContextOptions, type Frame, type Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../../server/test-support.js";
+import type { Frame, Page } from "playwright-core";
+import { ARTIFACTS, setUpBrowserTests } from "../../test-kit/browser.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 
-const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
-const HARNESS_DIR = root("dist/harness");
-const WIDGET_HTML = root("dist/widget/index.html");
-const ARTIFACTS = root("test-artifacts");
 const JOB_TIMEOUT = 60_000;
 /** Narrower than this, the panes stack (harness.css). */
 const STACKED_BELOW = 760;
@@ -28,39 +23,7 @@ const STACKED_BELOW = 760;
 const LONG_TASK_BOUND_MS = 200;
 const BIG_JOB_ROWS = 100_000;
 
-let server: TestServer;
-let browser: Browser;
-
-beforeAll(async () => {
-  for (const built of [`${HARNESS_DIR}/index.html`, WIDGET_HTML]) {
-    if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build\` before this test`);
-  }
-  mkdirSync(ARTIFACTS, { recursive: true });
-  server = await startTestServer({ staticDir: HARNESS_DIR, widgetHtmlPath: WIDGET_HTML, devPace: true });
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
-});
-
-type Harness = { page: Page; errors: string[] };
-
-/** A fresh page with the harness connected to the server. */
-async function openHarness(options: BrowserContextOptions, before?: (page: Page) => Promise<void>): Promise<Harness> {
-  const context = await browser.newContext(options);
-  const page = await context.newPage();
-  const errors: string[] = [];
-  page.on("pageerror", (e) => errors.push(e.message));
-  await before?.(page);
-  await page.goto(`${server.url}/`);
-  await page.getByRole("status").filter({ hasText: "session" }).waitFor({ timeout: 15_000 });
-  return { page, errors };
-}
+const { openHarness } = setUpBrowserTests();
 
 /** Runs the bundled sample through the bulk form and waits for the widget to show it finished. */
 async function runSample(page: Page) {
@@ -97,8 +60,9 @@ describe("the harness under a large job", () => {
   it(
     `has no long task over ${LONG_TASK_BOUND_MS} ms in the harness page while a job of ${BIG_JOB_ROWS.toLocaleString("en-US")} rows runs at full speed`,
     async () => {
-      const { page, errors } = await openHarness({ viewport: { width: 1680, height: 1050 } }, async (p) => {
-        await p.addInitScript(recordLongTasks);
+      const { page, errors } = await openHarness({
+        viewport: { width: 1680, height: 1050 },
+        before: (p) => p.addInitScript(recordLongTasks),
       });
       await withFailureShot(page, "long-tasks", async () => {
         // Uploaded from a file on disk: given a buffer, Playwright builds the File with a script in

@@ -6,45 +6,27 @@
  * standard headers, and the listen stream for the job, its acknowledgement first. An element
  * picture of each widget goes to `$TMPDIR/giftgenius-protocols/`. Needs `npm run build:web` first.
  */
-import { existsSync, mkdirSync } from "node:fs";
+import { mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type Page } from "playwright-core";
-import { startTestServer, type TestServer } from "../../server/test-support.js";
+import type { Page } from "playwright-core";
+import { setUpBrowserTests } from "../../test-kit/browser.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 
-const root = (p: string) => fileURLToPath(new URL(`../../${p}`, import.meta.url));
-const HARNESS_DIR = root("dist/harness");
-const WIDGET_HTML = root("dist/widget/index.html");
 const SHOTS = join(tmpdir(), "giftgenius-protocols");
 const JOB_TIMEOUT = 60_000;
 const CSV = Buffer.from(employeeCsv(3_000));
 
-let server: TestServer;
-let browser: Browser;
+const run = setUpBrowserTests();
 let page: Page;
-const pageErrors: string[] = [];
+let pageErrors: string[];
 
 beforeAll(async () => {
-  for (const built of [`${HARNESS_DIR}/index.html`, WIDGET_HTML]) {
-    if (!existsSync(built)) throw new Error(`${built} is missing: run \`npm run build:web\` before this test`);
-  }
   mkdirSync(SHOTS, { recursive: true });
-  server = await startTestServer({ staticDir: HARNESS_DIR, widgetHtmlPath: WIDGET_HTML, devPace: true });
-  browser = await chromium.launch({
-    executablePath: "/usr/bin/chromium",
-    args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking"],
-  });
-  page = await browser.newPage({ viewport: { width: 1680, height: 1050 } });
-  page.on("pageerror", (e) => pageErrors.push(e.message));
-  await page.goto(`${server.url}/`);
-  await page.getByRole("status").filter({ hasText: "2025-11-25 · session" }).waitFor({ timeout: 15_000 });
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await server?.close();
+  ({ page, errors: pageErrors } = await run.openHarness({
+    viewport: { width: 1680, height: 1050 },
+    connected: "2025-11-25 · session",
+  }));
 });
 
 const frame = () => page.locator('iframe[title="Widget"]');
