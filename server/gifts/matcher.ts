@@ -44,6 +44,8 @@ const SIDE_TAG = 0.6;
 const OCCASION_FIT = 3;
 /** Multiplied by price / budget: among equal fits, the gift that uses the budget wins. */
 const PRICE_FIT = 4;
+/** Budgets whose text is remembered. */
+const BUDGET_TEXTS = 10_000;
 
 /** Builds a matcher over `catalog`. Pure: the same request always gets the same gifts. */
 export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
@@ -58,14 +60,10 @@ export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
   );
   // Item indexes per tag, ascending, i.e. cheapest first: a scan stops at the budget cutoff; and
   // beside each, how much the tag counts for that item (its first tag in full, the others less).
-  const tagItems: number[][] = tagNames.map(() => []);
-  const tagShares: number[][] = tagNames.map(() => []);
-  tagIds.forEach((ids, i) =>
-    ids.forEach((t, position) => {
-      tagItems[t].push(i);
-      tagShares[t].push(position === 0 ? 1 : SIDE_TAG);
-    }),
-  );
+  const byTag: [item: number, share: number][][] = tagNames.map(() => []);
+  tagIds.forEach((ids, i) => ids.forEach((t, position) => byTag[t].push([i, position === 0 ? 1 : SIDE_TAG])));
+  const tagItems = byTag.map((list) => Int32Array.from(list, ([i]) => i));
+  const tagShares = byTag.map((list) => Float64Array.from(list, ([, share]) => share));
   const related = tagNames.map((t) =>
     (RELATED_TAGS[t] ?? []).filter((r) => tagNames.includes(r)).map((r) => tagNames.indexOf(r)),
   );
@@ -73,6 +71,7 @@ export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
   const picker = createPicker(items);
   // Names and reason clauses that depend on the item, tag or occasion alone, per language.
   const priceTexts = items.map((i) => dollars(i.price));
+  const budgetTexts = new Map<number, string>(); // a job has a handful of budgets; Intl is slow per call
   const wordings: Record<Language, Wording> = {
     en: wordingOf("en", items, tagNames, occasionNames),
     ko: wordingOf("ko", items, tagNames, occasionNames),
@@ -81,6 +80,7 @@ export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
   // Per-request scratch, reset before each request returns.
   const scores = new Float64Array(items.length);
   const loose = new Float64Array(items.length); // an item's strongest related or department tag
+  const loosened = new Int32Array(items.length); // the items with a `loose` weight, to add and clear
   const tags = new TagWeights(related);
   const { weights, kinds, sources } = tags;
 
@@ -91,7 +91,7 @@ export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
    * tagged with many cannot pass a stated interest.
    */
   function score(cutoff: number): void {
-    let anyLoose = false;
+    let n = 0;
     for (let k = 0; k < tags.count; k++) {
       const t = tags.touched[k];
       const list = tagItems[t];
@@ -101,13 +101,17 @@ export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
         for (let j = 0; j < list.length && list[j] < cutoff; j++) scores[list[j]] += w * shares[j];
         continue;
       }
-      anyLoose = true;
       for (let j = 0; j < list.length && list[j] < cutoff; j++) {
         const i = list[j];
+        if (loose[i] === 0) loosened[n++] = i;
         if (w * shares[j] > loose[i]) loose[i] = w * shares[j];
       }
     }
-    if (!anyLoose) return;
+    for (let k = 0; k < n; k++) {
+      const i = loosened[k];
+      scores[i] += loose[i];
+      loose[i] = 0;
+    }
     for (let i = 0; i < cutoff; i++) {
       scores[i] += loose[i];
       loose[i] = 0;
@@ -153,7 +157,11 @@ export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
 
   function gifts(picked: Int32Array, n: number, request: MatchRequest, occasionBit: number, occasion: number): Gift[] {
     const wording = wordings[request.locale ?? "en"];
-    const budgetText = dollars(request.budget);
+    let budgetText = budgetTexts.get(request.budget);
+    if (budgetText === undefined) {
+      if (budgetTexts.size >= BUDGET_TEXTS) budgetTexts.clear();
+      budgetTexts.set(request.budget, (budgetText = dollars(request.budget)));
+    }
     const out: Gift[] = new Array(n);
     for (let k = 0; k < n; k++) {
       const i = picked[k];
