@@ -1,7 +1,7 @@
 /**
- * Turns free text into the ids of interest tags and occasions the matcher scores with.
- * Phrases are looked up as two-word pairs first, then single words; results are memoized
- * per input string because bulk jobs repeat the same interests thousands of times.
+ * Turns free text, in English, Korean or both, into the ids of interest tags and occasions the
+ * matcher scores with. Phrases are looked up as two-word pairs first, then single words; results
+ * are memoized per input string because bulk jobs repeat the same interests thousands of times.
  */
 import { DEPARTMENT_TAGS, OCCASION_WORDS, TAG_WORDS, words } from "./vocabulary.js";
 import { DEPARTMENT_WORDS_KO, OCCASION_WORDS_KO, TAG_WORDS_KO } from "./vocabulary-ko.js";
