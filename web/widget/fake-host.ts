@@ -19,6 +19,7 @@ import {
   tableRowOf,
   type PersonResult,
   type ResultFigures,
+  type UnplacedInterests,
 } from "../../shared/tools.js";
 import {
   BeginUploadInput,
@@ -44,6 +45,8 @@ type FakeJob = {
   alreadyAppended?: number;
   /** While the job runs, get_job_result answers this many people, partial (none by default: not finished). */
   composedSoFar?: number;
+  /** The interests the server could not place, as its figures say them. */
+  unplaced?: UnplacedInterests;
 };
 type FakeFaults = {
   /** Repeat events within a batch and replay some sent before. */
@@ -99,6 +102,7 @@ type RunningJob = {
   people: PersonResult[];
   skipped: SkippedRow[];
   composedSoFar: number | undefined;
+  unplaced: UnplacedInterests | undefined;
 };
 
 /** The fake host's `toolInput`: what start_bulk_gift_analysis was called with. */
@@ -259,6 +263,7 @@ export function installFakeHost(options: FakeHostOptions = {}) {
       people: makePeople(plan.people ?? 3),
       skipped: plan.skipped ?? [],
       composedSoFar: plan.composedSoFar,
+      unplaced: plan.unplaced,
     };
     jobs.set(id, job);
     return job;
@@ -358,7 +363,7 @@ export function installFakeHost(options: FakeHostOptions = {}) {
   }
 
   /** The figures a server keeps of a finished result. */
-  function figuresOf(job: { people: PersonResult[]; skipped: SkippedRow[] }): ResultFigures {
+  function figuresOf(job: RunningJob): ResultFigures {
     const picked = job.people.filter((p) => p.gifts.length > 0);
     return {
       people: job.people.length,
@@ -366,6 +371,7 @@ export function installFakeHost(options: FakeHostOptions = {}) {
       skipped: job.skipped.length,
       topPicks: picked.reduce((sum, p) => sum + p.gifts[0].price, 0),
       budget: job.people.reduce((sum, p) => sum + p.budget, 0),
+      ...(job.unplaced ? { unplaced: job.unplaced } : {}),
     };
   }
 

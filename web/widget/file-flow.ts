@@ -118,12 +118,17 @@ export async function chooseFile(
   await readFile(host, store, {});
 }
 
-/** Asks the server to read the uploaded file as `reading` says, and shows what it understood. */
+/** Asks the server to read the uploaded file as `reading` says, and shows what it understood, in the host's language. */
 export async function readFile(host: Host, store: FileFlow, reading: Reading): Promise<void> {
   const { flow, dispatch } = store.getState();
   if (flow.step !== "preview") return;
   dispatch({ type: "read", reading });
-  const reply = await host.callTool(FILE_TOOL.preview, { uploadId: flow.uploadId, reading }, StaffPreviewSchema);
+  const { locale } = host.getGlobals();
+  const reply = await host.callTool(
+    FILE_TOOL.preview,
+    { uploadId: flow.uploadId, reading, locale },
+    StaffPreviewSchema,
+  );
   dispatch(
     reply.ok ? { type: "previewed", reading, preview: reply.value } : { type: "failed", reading, error: reply.error },
   );

@@ -13,8 +13,8 @@ import { mountJobPanel, type MountedPanel } from "./test-panel.js";
 let panel: MountedPanel;
 let store: MountedPanel["store"];
 
-function mount(locale: string, people = 3) {
-  panel = mountJobPanel({ locale, jobs: [{ people, alreadyAppended: Infinity }] });
+function mount(locale: string, people = 3, unplaced?: { count: number; names: string[] }) {
+  panel = mountJobPanel({ locale, jobs: [{ people, alreadyAppended: Infinity, unplaced }] });
   store = panel.store;
 }
 afterEach(() => panel.dispose());
@@ -73,5 +73,14 @@ describe("numbers through Intl", () => {
     mount("en-US", 3);
     dispatch(panel.fake.historyOf("job-1"));
     expect(await screen.findByText("3 people · top picks $118.50 of the $150 budget")).toBeTruthy();
+  });
+
+  it.each([
+    ["en-US", "3 people · top picks $118.50 of the $150 budget · 12 interests not understood: surfing, movies, …"],
+    ["ko-KR", "3명 · 1순위 합계 $118.50 / 예산 $150 · 이해하지 못한 관심사 12개: surfing, movies, …"],
+  ])("says which interests were not understood (%s), so the list can be fixed", async (locale, summary) => {
+    mount(locale, 3, { count: 12, names: ["surfing", "movies"] });
+    dispatch(panel.fake.historyOf("job-1"));
+    expect(await screen.findByText(summary)).toBeTruthy();
   });
 });

@@ -9,8 +9,11 @@ import type { ColumnKey } from "../../shared/files.js";
 import { formatsFor, type Formats } from "../../shared/format.js";
 import { isBulkStage, STAGE_LABELS } from "../../shared/stage-words.js";
 import type { JobStatus, StageView } from "../../shared/job-view.js";
-import type { ResultFigures } from "../../shared/tools.js";
+import type { ResultFigures, UnplacedInterests } from "../../shared/tools.js";
 import { useHostGlobal } from "./host.js";
+
+/** "surfing, movies" or, when more were not placed than named, "surfing, movies, …". */
+const names = ({ count, names }: UnplacedInterests) => `${names.join(", ")}${count > names.length ? ", …" : ""}`;
 
 const en = (f: Formats) => ({
   language: "en" as "en" | "ko",
@@ -73,12 +76,14 @@ const en = (f: Formats) => ({
   budget: (price: string) => `budget ${price}`,
   noGiftsForPerson: "No gift fits this budget.",
   /** "2,000 people · 3 with no gift in budget · 12 rows skipped · top picks $98,400 of the $120,000 budget" */
-  resultSummary: ({ people, withGifts, skipped, topPicks, budget }: ResultFigures) =>
+  resultSummary: ({ people, withGifts, skipped, topPicks, budget, unplaced }: ResultFigures) =>
     [
       `${f.count(people)} ${people === 1 ? "person" : "people"}`,
       people > withGifts && `${f.count(people - withGifts)} with no gift in budget`,
       skipped > 0 && `${f.count(skipped)} ${skipped === 1 ? "row" : "rows"} skipped`,
       `top picks ${f.money(topPicks)} of the ${f.money(budget)} budget`,
+      unplaced &&
+        `${f.count(unplaced.count)} ${unplaced.count === 1 ? "interest" : "interests"} not understood: ${names(unplaced)}`,
     ]
       .filter(Boolean)
       .join(" · "),
@@ -184,12 +189,13 @@ const ko = (f: Formats): Messages => ({
   people: (shown, total) => `${f.count(total)}명 중 ${f.count(shown)}명`,
   budget: (price) => `예산 ${price}`,
   noGiftsForPerson: "예산에 맞는 선물이 없습니다.",
-  resultSummary: ({ people, withGifts, skipped, topPicks, budget }) =>
+  resultSummary: ({ people, withGifts, skipped, topPicks, budget, unplaced }) =>
     [
       `${f.count(people)}명`,
       people > withGifts && `예산 안 선물 없음 ${f.count(people - withGifts)}명`,
       skipped > 0 && `건너뛴 행 ${f.count(skipped)}개`,
       `1순위 합계 ${f.money(topPicks)} / 예산 ${f.money(budget)}`,
+      unplaced && `이해하지 못한 관심사 ${f.count(unplaced.count)}개: ${names(unplaced)}`,
     ]
       .filter(Boolean)
       .join(" · "),

@@ -77,7 +77,8 @@ describe("the upload", () => {
     expect(begin).toEqual({ name: "staff.csv", size: bytes.length, sha256: digest, mimeType: "text/csv" });
     expect(fake.argsOf(FILE_TOOL.putChunk).map((a) => a.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(new TextDecoder().decode(Uint8Array.from(fake.assembled("up-1")!, (c) => c.charCodeAt(0)))).toBe(CSV);
-    expect(fake.argsOf(FILE_TOOL.preview)).toEqual([{ uploadId: "up-1", reading: {} }]);
+    // in the host's language, which says why rows are skipped
+    expect(fake.argsOf(FILE_TOOL.preview)).toEqual([{ uploadId: "up-1", reading: {}, locale: "en-US" }]);
     // ChatGPT's uploadFile takes images only: a staff list never goes through it
     expect(fake.argsOf("uploadFile")).toEqual([]);
   });
@@ -155,6 +156,7 @@ describe("the preview", () => {
     expect(fake.argsOf(FILE_TOOL.preview)[1]).toEqual({
       uploadId: "up-1",
       reading: { columns: { name: 0, department: -1, interests: 2, budget: 3 } },
+      locale: "en-US",
     });
     await waitFor(() => expect((screen.getByLabelText("Department") as HTMLSelectElement).value).toBe("-1"));
     await userEvent.selectOptions(screen.getByLabelText("Encoding"), "UTF-8");
