@@ -40,12 +40,16 @@ async function widgetOf(page: Page, previous?: Frame): Promise<Frame> {
 
 /** The widget's frame as it is now, in both themes. */
 async function shoot(page: Page, widget: Frame, name: string) {
+  const frame = page.locator('iframe[title="Widget"]');
   for (const theme of ["Light", "Dark"]) {
     await page.getByRole("radio", { name: theme }).click();
     await widget.locator(`.gg-root[data-theme="${theme.toLowerCase()}"]`).waitFor(WAIT);
-    await page.waitForTimeout(250); // colours ease, the frame settles at its height
+    // colours ease and the frame settles at its height; a frame scrolled into view paints first
+    await page.waitForTimeout(250);
+    await frame.scrollIntoViewIfNeeded();
+    await page.waitForTimeout(250);
     const path = join(OUT, `${name}-${theme.toLowerCase()}.png`);
-    await page.locator('iframe[title="Widget"]').screenshot({ path });
+    await frame.screenshot({ path });
     taken.push(path);
   }
   await page.getByRole("radio", { name: "Light" }).click();
