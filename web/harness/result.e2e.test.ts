@@ -244,7 +244,8 @@ describe("the result as a person uses it", () => {
       await shotOnFailure(page, `cancel-${kind}`, async () => {
         // as MCPJam: the host refuses the widget's next call while one is in flight
         await page.getByLabel(/One call at a time/).check();
-        const widget = await startJob(page, [smallPath, "10,000"], 1_000);
+        // 50,000 people at 150 ms between slices: the result is composed over some seconds
+        const widget = await startJob(page, [csvPath, "50,000"], 150);
         // asked, and not canceled
         await widget.getByRole("button", { name: "Cancel" }).click();
         await widget.getByRole("button", { name: "Keep going" }).click();
