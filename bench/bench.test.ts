@@ -46,7 +46,7 @@ describe("npm run bench, on tiny inputs", () => {
 
   it("jobs: a bulk job completes with every row, and the parser reads them all", async () => {
     const rows = await benchJobs(smoke);
-    expectRows(rows, "jobs", 6);
+    expectRows(rows, "jobs", 7);
     expect(rows.find((r) => r.metric === "progress events per job")?.met).toBe(true);
   });
 

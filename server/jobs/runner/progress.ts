@@ -1,7 +1,7 @@
 /**
  * Coalesced progress: a stage change is always reported; within a stage a report goes out only
  * when the whole-number percentage moves, so even a 200,000-row job sends about a hundred. The
- * ETA is the time taken so far scaled by the work left, at the rate observed.
+ * ETA is the work left at the rates observed (`etaMs`).
  */
 import type { EventDraft } from "../state-machine.js";
 import { STAGE_START, stageWeight, type StageId } from "./stages.js";
@@ -29,6 +29,7 @@ export function createProgress(
   let stage: StageId = "parse";
   let total = 0;
   let reported = -1; // last percentage sent
+  let stageStartedAt = 0; // ms after the job's start
 
   function draft(processed: number, percentage: number): ProgressDraft {
     const ms = elapsed();
@@ -41,9 +42,24 @@ export function createProgress(
       total,
     };
     // no ETA on entering a stage: the rate so far says little about the stage just begun
-    if (processed > 0 && percentage >= 1 && ms > 0)
-      payload.etaSeconds = Math.round((ms * (100 - percentage)) / percentage / 100) / 10;
+    if (processed > 0 && percentage >= 1 && ms > 0) payload.etaSeconds = Math.round(etaMs(processed, ms) / 100) / 10;
     return { type: "job.progress", payload };
+  }
+
+  /**
+   * The time left: the stages still to come at the rate of the job so far (its ms per point of the
+   * bar), and the rest of this stage at its own rate, trusted as far as the stage has got, since a
+   * stage that runs a little faster or slower than its weight says would otherwise skew the
+   * estimate most near the end.
+   */
+  function etaMs(processed: number, ms: number): number {
+    const fraction = total > 0 ? Math.min(1, processed / total) : 1;
+    const weight = stageWeight(stage);
+    const perPoint = ms / (STAGE_START[stage] + weight * fraction);
+    const later = (100 - STAGE_START[stage] - weight) * perPoint;
+    const byWeight = weight * (1 - fraction) * perPoint;
+    const byStage = ((ms - stageStartedAt) * (1 - fraction)) / fraction;
+    return later + fraction * byStage + (1 - fraction) * byWeight;
   }
 
   function percentAt(processed: number): number {
@@ -62,6 +78,7 @@ export function createProgress(
     async enter(next, items) {
       stage = next;
       total = items;
+      stageStartedAt = elapsed();
       reported = Math.max(reported, STAGE_START[next]);
       await emit(draft(0, reported));
     },

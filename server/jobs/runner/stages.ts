@@ -10,12 +10,12 @@ export type StageId = BulkStage;
 
 /**
  * Percent of the whole job each stage takes; they add up to 100. Measured as each stage's share of
- * the time of jobs of 20,000 to 100,000 rows (parse 25-28 %, extract 4-6 %, match 40-44 %, compose
- * 26-33 %), so that the bar moves with the work and the ETA, which scales the time gone by with the
- * bar, is honest (server/jobs/eta.test.ts); `npm run bench` reports how far the bar stands from the
- * time gone by at each stage start, and the ETA's worst error.
+ * the time of jobs of 100,000 to 150,000 rows (parse 22-28 %, extract 6-9 %, match 37-42 %, compose
+ * 25-29 %), so that the bar moves with the work and the ETA, which prices the stages to come by
+ * them, is honest (server/jobs/eta.test.ts); `npm run bench` reports how far the bar stands from
+ * the time gone by at each stage start, and how far the ETAs were from the real end.
  */
-const WEIGHT: Record<StageId, number> = { parse: 27, extract: 5, match: 42, compose: 26 };
+const WEIGHT: Record<StageId, number> = { parse: 25, extract: 8, match: 40, compose: 27 };
 
 /** Where each stage starts, in percent. */
 export const STAGE_START = (() => {
