@@ -80,7 +80,7 @@ describe("createProgress", () => {
 
   it("an ETA that follows the last stage at its own pace when it runs slower than its weight", async () => {
     const reports = await timed({ compose: 2 });
-    const late = reports.find((r) => r.payload.stage === "compose" && r.payload.processed >= 800)!;
+    const late = reports.find((r) => r.payload.stage === "compose" && (r.payload.processed ?? 0) >= 800)!;
     // the rest of compose, mostly at the pace compose has shown
     expect(Math.abs(late.payload.etaSeconds! - late.left) / late.left).toBeLessThan(0.25);
     // the time gone by scaled by the bar alone would say much less
