@@ -1,8 +1,10 @@
 #!/usr/bin/env bash
 # The production path, checked: in a scratch clone of this checkout's HEAD, install, build, drop the
-# dev dependencies, start the compiled server (`npm run serve`) on a free port and talk to it with
-# curl: MCP initialize, tools/list, /healthz and the harness page. Stops the server and removes the
-# clone whatever happens. Run from anywhere: bash scripts/prod-check.sh
+# dev dependencies, check that the built server imports production dependencies only
+# (scripts/build-imports.mjs), start it (`npm run serve`) on a free port and talk to it with curl:
+# MCP initialize, tools/list, /healthz and the short page at / (not the harness, which is for
+# development). Stops the server and removes the clone whatever happens. Run from anywhere:
+# bash scripts/prod-check.sh
 set -euo pipefail
 set -m # background jobs get their own process group: the server is stopped with everything it started
 
@@ -48,6 +50,9 @@ npm prune --omit=dev --no-audit --no-fund
 for dev in tsx typescript vite vitest; do
   [ ! -e "node_modules/$dev" ] || fail "node_modules/$dev is still there after pruning"
 done
+
+step "the build imports production dependencies only"
+node scripts/build-imports.mjs dist/server || fail "dist/server imports what a production install lacks (above)"
 
 step "npm run serve"
 mkdir -p "$work/data"
@@ -118,7 +123,10 @@ step "GET /healthz and /"
 health="$(curl -sS --fail-with-body "$base/healthz")" || fail "healthz: $health"
 echo "$health" | expect_json 'm.status === "ok" && m.widgetBuilt === true' || fail "healthz answer"
 echo "healthz $health"
-curl -sS --fail "$base/" | grep -q '<div id="root">' || fail "the harness page is not served at /"
+page="$(curl -sS --fail "$base/")" || fail "GET / failed"
+grep -q '<title>GiftGenius</title>' <<<"$page" && grep -q '<code>/mcp</code>' <<<"$page" ||
+  fail "/ does not answer the short page naming the server and /mcp: $page"
+! grep -q '<div id="root">' <<<"$page" || fail "/ serves the harness in production"
 
 step "stop the server"
 kill -TERM -- "-$pid"

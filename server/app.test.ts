@@ -37,9 +37,10 @@ describe("the HTTP app", () => {
     expect(await response.json()).toMatchObject({ status: "ok", store: "ok", sessions: expect.any(Number) });
   });
 
-  it("serves the static files it was given", async () => {
+  it("serves the static files it was given, the harness at /", async () => {
     const response = await fetch(`${server.url}/index.html`);
     expect(await response.text()).toContain("<title>harness</title>");
+    expect(await (await fetch(`${server.url}/`)).text()).toContain("<title>harness</title>");
   });
 
   it("refuses a browser origin it does not know with 403, before any MCP work", async () => {
@@ -185,6 +186,35 @@ describe("the HTTP app", () => {
       expect(response.status, method).toBe(405);
       expect(response.headers.get("allow")).toBe("GET, HEAD");
       expect(await response.text()).not.toContain("harness");
+    }
+  });
+});
+
+describe("the HTTP app without the harness (production)", () => {
+  let server: TestServer;
+  beforeAll(async () => {
+    server = await startTestServer();
+  });
+  afterAll(() => server.close());
+
+  it("answers / with a short page naming the server, its version and its MCP endpoint, and nothing else", async () => {
+    const page = await fetch(`${server.url}/`);
+    expect(page.status).toBe(200);
+    expect(page.headers.get("content-type")).toMatch(/^text\/html/);
+    expect(page.headers.get("content-security-policy")).toContain("default-src 'self'");
+    const html = await page.text();
+    expect(html).toContain("<title>GiftGenius</title>");
+    expect(html).toContain("GiftGenius 0.1.0");
+    expect(html).toContain("<code>/mcp</code>");
+    expect(html).toContain("README");
+    expect(html).not.toMatch(/harness|sqlite|redis|node|127\.0\.0\.1/i);
+    expect(html.length).toBeLessThan(2_000);
+    expect((await fetch(`${server.url}/`, { method: "HEAD" })).status).toBe(200);
+  });
+
+  it("serves no other page", async () => {
+    for (const path of ["/index.html", "/assets/index.js"]) {
+      expect((await fetch(`${server.url}${path}`)).status, path).toBe(404);
     }
   });
 });

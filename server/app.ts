@@ -1,8 +1,9 @@
 /**
  * Builds the HTTP app: MCP over Streamable HTTP at /mcp (origin-checked, CORS for allowed
  * origins, behind the sign-in gate when sign-in is configured, with its protected-resource
- * metadata under /.well-known), /healthz, and optionally static files (the harness). Owns the MCP
- * sessions; the job service is the caller's and is not closed here.
+ * metadata under /.well-known), /healthz, and at / either static files (the harness, in
+ * development) or a short page saying what this server is. Owns the MCP sessions; the job service
+ * is the caller's and is not closed here.
  */
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { HttpBindings } from "@hono/node-server";
@@ -24,6 +25,7 @@ import { createMcpShared } from "./mcp/server.js";
 import { createMcpHttpHandler, type SharedSessions } from "./mcp/http/streamable-http.js";
 import { readNodeBody } from "./mcp/http/node-body.js";
 import { isAllowedHost, isAllowedOrigin } from "./mcp/http/origin.js";
+import { landingPage } from "./landing-page.js";
 import { securityHeaders } from "./security-headers.js";
 import { loadWidget } from "./widget.js";
 
@@ -44,12 +46,12 @@ export type AppOptions = {
   /** The built widget; defaults to dist/widget/index.html. */
   widgetHtmlPath?: string;
   /** Browser origins allowed on /mcp besides this server's own loopback origin. */
-  allowedOrigins?: string[];
+  allowedOrigins?: readonly string[];
   /**
-   * Host names this server answers to besides loopback ones (ALLOWED_HOSTS, PUBLIC_URL's host);
-   * other `Host`s get 403, against DNS rebinding. `"any"` turns the check off.
+   * Host names this server answers to besides loopback ones (the configuration's ALLOWED_HOSTS and
+   * PUBLIC_URL's host); other `Host`s get 403, against DNS rebinding. `"any"` turns the check off.
    */
-  allowedHosts?: string[] | "any";
+  allowedHosts?: readonly string[] | "any";
   /** Defaults to 3× the job service's CSV limit and 1 MB (see `defaultMaxBodyBytes`). */
   maxBodyBytes?: number;
   /** Idle MCP sessions (no request, no open stream) are closed after this long. */
@@ -62,7 +64,10 @@ export type AppOptions = {
   maxSessionsPerSubject?: number;
   /** Sign-in (OAuth 2.1 bearer tokens); without it every caller is "anonymous". */
   auth?: AuthOptions;
-  /** Served at / when set (relative to the working directory), e.g. the built harness. */
+  /**
+   * Served at / when set (relative to the working directory): the built harness, in development.
+   * Unset, / answers a short page saying what this server is.
+   */
   staticDir?: string;
   /** Hears about unexpected errors; quiet by default. */
   onError?: (error: unknown) => void;
@@ -129,10 +134,7 @@ export function createApp(options: AppOptions): App {
     keepAliveMs: options.keepAliveMs,
   });
   const allowed = new Set(allowedOrigins);
-  const hosts =
-    options.allowedHosts === "any"
-      ? "any"
-      : new Set([...(options.allowedHosts ?? []), ...(auth ? [new URL(auth.publicUrl).hostname] : [])]);
+  const hosts = options.allowedHosts === "any" ? "any" : new Set(options.allowedHosts);
   const startedAt = Date.now();
 
   const corsForAllowed = cors({
@@ -210,6 +212,7 @@ export function createApp(options: AppOptions): App {
   app.get("/files/:token/:name?", (c) => files(c.req.param("token")));
   if (devFiles) app.on(["GET", "POST"], ["/dev/files", "/dev/files/:id"], (c) => devFiles.handle(c.req.raw));
   if (options.staticDir) app.on(["GET", "HEAD"], "/*", serveStatic({ root: options.staticDir }));
+  else app.on(["GET", "HEAD"], "/", (c) => c.html(landingPage()));
   // pages are read, never posted to
   app.all("*", (c) => {
     if (c.req.method === "GET" || c.req.method === "HEAD")

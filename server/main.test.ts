@@ -1,9 +1,9 @@
 /**
- * The entry point as a user meets it: started on a port that is taken, or on a DATA_DIR where the
- * database cannot be opened, it says so in one line that names the port or the path and what to
- * do, and exits with 1, instead of a stack trace. Started with STORE=redis and no Redis, it serves,
- * says so in one line (not one per reconnection) and in a 503 from /healthz, and says in one more
- * line when Redis is there.
+ * The entry point as a user meets it: started on a port that is taken, with a setting that cannot
+ * work, or on a DATA_DIR where the database cannot be opened, it says so in one line that names the
+ * port, the variable or the path and what to do, and exits with 1, instead of a stack trace.
+ * Started with STORE=redis and no Redis, it serves, says so in one line (not one per reconnection)
+ * and in a 503 from /healthz, and says in one more line when Redis is there.
  */
 import { spawn } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
@@ -62,6 +62,12 @@ it("refuses sign-in settings that cannot work in one line naming the variable, a
   const { code, lines } = await runMain({ STORE: "memory", AUTH_ISSUER: "https://issuer.example", PUBLIC_URL: "" });
   expect(code).toBe(1);
   expect(lines).toEqual(["AUTH_ISSUER is set but PUBLIC_URL is not: set PUBLIC_URL to this server's public base URL."]);
+});
+
+it("refuses a value that cannot work in one line naming the variable and what it takes, and exits with 1", async () => {
+  const { code, lines } = await runMain({ STORE: "memory", PORT: "http" });
+  expect(code).toBe(1);
+  expect(lines).toEqual(["PORT=http is not a port: a whole number from 0 to 65535."]);
 });
 
 describe("a DATA_DIR where the database cannot be opened", () => {

@@ -1,11 +1,12 @@
 /**
- * Benchmark target: our server with the job system the environment describes (server/jobs-env.ts:
+ * Benchmark target: our server with the job system the configuration describes (server/config.ts:
  * STORE, REDIS_URL, REDIS_PREFIX, WORKERS, DATA_DIR) and, on Redis, sessions shared with the other
  * instances, as a deployed instance runs it.
  * Prints `{"port":…}` once it listens; ends on SIGTERM.
  */
-import { serverFromEnv } from "../../server/jobs-env.js";
+import { readConfig } from "../../server/config.js";
+import { serverFromConfig } from "../../server/jobs-env.js";
 import { serveTarget } from "./serve.js";
 
-const { jobs, sharedSessions } = serverFromEnv(process.env);
+const { jobs, sharedSessions } = serverFromConfig(readConfig());
 serveTarget(jobs, { sharedSessions });

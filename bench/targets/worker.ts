@@ -1,11 +1,13 @@
 /**
  * Benchmark target: a worker process (as server/worker.ts) running jobs from the Redis queue the
- * environment names, with no HTTP. Prints `{"port":0}` once its job system is built; ends on SIGTERM.
+ * configuration (server/config.ts) names, with no HTTP. Prints `{"port":0}` once its job system is
+ * built; ends on SIGTERM.
  */
-import { jobsFromEnv } from "../../server/jobs-env.js";
+import { readConfig } from "../../server/config.js";
+import { jobsFromConfig } from "../../server/jobs-env.js";
 import { endWithParent } from "../children.js";
 
-const jobs = jobsFromEnv(process.env);
+const jobs = jobsFromConfig(readConfig());
 console.log(JSON.stringify({ port: 0 }));
 
 endWithParent();

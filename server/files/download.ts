@@ -32,20 +32,13 @@ const MAX_REDIRECTS = 3;
 const ASK_FOR_PICKER =
   "Ask the person to choose the file in the widget's file picker instead (call start_bulk_gift_analysis without a staff list).";
 
-/** Parses FILE_DOWNLOAD_HOSTS ("files.example.com, *.cdn.example.com"); throws a sentence for a bad entry. */
-export function parseDownloadHosts(list: string | undefined): string[] {
-  const hosts = (list ?? "")
+/** Parses FILE_DOWNLOAD_HOSTS ("files.example.com, *.cdn.example.com"); undefined when an entry is not a host name. */
+export function parseDownloadHosts(list: string): string[] | undefined {
+  const hosts = list
     .split(",")
     .map((h) => h.trim().toLowerCase())
     .filter(Boolean);
-  for (const host of hosts) {
-    if (!/^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(host)) {
-      throw new Error(
-        `FILE_DOWNLOAD_HOSTS: "${host}" is not a host name; list names such as files.example.com or *.example.com, separated by commas.`,
-      );
-    }
-  }
-  return hosts;
+  return hosts.every((host) => /^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(host)) ? hosts : undefined;
 }
 
 const matches = (hostname: string, pattern: string) =>

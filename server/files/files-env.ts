@@ -1,21 +1,20 @@
 /**
- * Staff files as the environment sets them up: uploads kept beside the jobs (STORE=sqlite: a
+ * Staff files as the configuration sets them up: uploads kept beside the jobs (STORE=sqlite: a
  * database file of their own, DATA_DIR/uploads.sqlite; memory; redis: REDIS_URL under
  * REDIS_PREFIX), counted with the jobs' bytes for the quota, and the hosts a file handed over by
  * URL may come from (FILE_DOWNLOAD_HOSTS, none by default). `openStaffFiles` builds what the tools use.
  */
 import { resolve } from "node:path";
+import type { Config } from "../config.js";
 import type { JobService } from "../jobs/job-service.js";
 import type { JobStore } from "../jobs/store.js";
-import { createDownload, parseDownloadHosts } from "./download.js";
+import { createDownload } from "./download.js";
 import { createStaffFiles, type StaffFiles } from "./staff-files.js";
 import { createMemoryUploadStore } from "./uploads/memory.js";
 import { createRedisUploadStore } from "./uploads/redis.js";
 import { createSqliteUploadStore } from "./uploads/sqlite.js";
 import type { UploadStore } from "./uploads/upload-store.js";
 import { createUploads } from "./uploads/uploads.js";
-
-type Env = Record<string, string | undefined>;
 
 /** Where uploads live, what the subject's jobs keep, and where a host's file may be downloaded from. */
 export type FilesSetup = {
@@ -27,22 +26,15 @@ export type FilesSetup = {
   downloadHosts: readonly string[];
 };
 
-/** The setup the environment describes, beside the job store `jobStore` (whose usage the quota counts). */
-export function filesFromEnv(env: Env, jobStore: JobStore): FilesSetup {
-  const downloadHosts = parseDownloadHosts(env.FILE_DOWNLOAD_HOSTS);
+/** The setup the configuration describes, beside the job store `jobStore` (whose usage the quota counts). */
+export function filesFromConfig(config: Config, jobStore: JobStore): FilesSetup {
   const jobBytes = async (subject: string) => (await jobStore.usage(subject, Date.now())).bytes;
-  const store = env.STORE ?? "sqlite";
   const openStore = (): UploadStore => {
-    if (store === "memory") return createMemoryUploadStore();
-    if (store === "redis") {
-      return createRedisUploadStore({
-        url: env.REDIS_URL ?? "redis://127.0.0.1:6379",
-        keyPrefix: env.REDIS_PREFIX ?? "giftgenius:",
-      });
-    }
-    return createSqliteUploadStore(resolve(env.DATA_DIR ?? "./data", "uploads.sqlite"));
+    if (config.store === "memory") return createMemoryUploadStore();
+    if (config.store === "redis") return createRedisUploadStore(config.redis);
+    return createSqliteUploadStore(resolve(config.dataDir, "uploads.sqlite"));
   };
-  return { openStore, jobBytes, downloadHosts };
+  return { openStore, jobBytes, downloadHosts: config.fileDownloadHosts };
 }
 
 export type StaffFilesOptions = {

@@ -63,6 +63,9 @@ const CUT_OFF = "The worker running this job stopped before finishing.";
 /** How long closing waits for BullMQ's worker to close, in ms. */
 const CLOSE_WAIT_MS = 5_000;
 
+/** How long a worker's hold on a job lasts, how often stalled jobs are looked for, and the grace, in ms. */
+export const BULLMQ_DEFAULTS = { lockMs: 30_000, stalledCheckMs: 30_000, graceMs: 60_000 } as const;
+
 /** An executor on the BullMQ queue at `url`. */
 export function createBullmqExecutor({
   url,
@@ -70,10 +73,10 @@ export function createBullmqExecutor({
   onWorkerConnectionChange,
   prefix = "giftgenius:queue",
   concurrency,
-  lockMs = 30_000,
-  stalledCheckMs = 30_000,
+  lockMs = BULLMQ_DEFAULTS.lockMs,
+  stalledCheckMs = BULLMQ_DEFAULTS.stalledCheckMs,
   maxStalledCount = 1,
-  graceMs = 60_000,
+  graceMs = BULLMQ_DEFAULTS.graceMs,
 }: BullmqExecutorOptions): CreateExecutor {
   return (context) => {
     const { store, limits, match, now, report, end, log } = context;

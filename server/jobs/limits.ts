@@ -35,7 +35,8 @@ export type JobLimits = {
   maxStoredBytesPerSubject: number;
 };
 
-const DEFAULT_LIMITS: JobLimits = {
+/** The limits a job service has unless told otherwise. */
+export const DEFAULT_LIMITS: Readonly<JobLimits> = {
   maxCsvBytes: 8 * 1024 * 1024,
   maxRows: 200_000,
   maxCellsPerRow: 1_000,

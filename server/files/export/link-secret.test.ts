@@ -1,20 +1,22 @@
 /**
- * The download-link key as the environment sets it: FILE_LINK_SECRET, or with STORE=redis one key
+ * The download-link key as the configuration sets it: FILE_LINK_SECRET, or with STORE=redis one key
  * in the real Redis that every instance reads (a unique key prefix per run).
  */
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../../test-kit/redis.js";
 import { createFileLinks } from "./file-links.js";
-import { fileLinksFromEnv, secretInRedis } from "./link-secret.js";
+import { readConfig } from "../../config.js";
+import { fileLinksFromConfig, secretInRedis } from "./link-secret.js";
 
 const unreachable = await redisUnreachable("the download-link key kept in Redis");
+const fileLinksFromEnv = (env: Record<string, string>) => fileLinksFromConfig(readConfig(env));
 const CLAIMS = { jobId: "job_abc", subject: "alice", format: "csv", part: "picks" } as const;
 
 describe("the download-link key from the environment", () => {
   it("takes FILE_LINK_SECRET, refusing one too short to sign with, and PUBLIC_URL", async () => {
     expect(() => fileLinksFromEnv({ FILE_LINK_SECRET: "short" })).toThrow(
-      "FILE_LINK_SECRET is 5 characters; it signs download links and needs at least 32",
+      "FILE_LINK_SECRET (5 characters) is not long enough to sign download links: it needs at least 32 characters",
     );
     const secret = "s".repeat(32);
     const a = createFileLinks(fileLinksFromEnv({ FILE_LINK_SECRET: secret, STORE: "redis" }));

@@ -1,38 +1,28 @@
 /**
- * How the environment sets up download links: their public origin (PUBLIC_URL) and the key that
- * signs them. FILE_LINK_SECRET (32 characters or more) when set. Otherwise, with STORE=redis, a
- * random key that the first instance writes into that Redis and every other reads: a link issued
- * on one instance must open on any other, and the instances that share a Redis already share all
- * a link unlocks (the results themselves), so keeping the key there exposes nothing new, while
- * refusing to start without a new setting would stop every existing deployment. With one process
- * (SQLite, memory), a random key of its own. Setting FILE_LINK_SECRET anew revokes every link.
+ * How the configuration sets up download links: their public origin (PUBLIC_URL) and the key that
+ * signs them. FILE_LINK_SECRET (32 characters or more, checked by config.ts) when set. Otherwise,
+ * with STORE=redis, a random key that the first instance writes into that Redis and every other
+ * reads: a link issued on one instance must open on any other, and the instances that share a
+ * Redis already share all a link unlocks (the results themselves), so keeping the key there exposes
+ * nothing new, while refusing to start without a new setting would stop every existing deployment.
+ * With one process (SQLite, memory), a random key of its own. Setting FILE_LINK_SECRET anew revokes
+ * every link.
  */
 import { randomBytes } from "node:crypto";
+import type { Config } from "../../config.js";
 import { openRedis, watchConnection } from "../../jobs/stores/redis-connection.js";
 import type { FileLinkOptions } from "./file-links.js";
 
-type Env = Record<string, string | undefined>;
-
-const MIN_SECRET_CHARS = 32;
-
-/** The link options the environment describes; a FILE_LINK_SECRET too short to sign with throws. */
-export function fileLinksFromEnv(env: Env): FileLinkOptions {
-  const publicUrl = env.PUBLIC_URL || undefined;
-  const given = env.FILE_LINK_SECRET;
-  if (given) {
-    if (given.length < MIN_SECRET_CHARS)
-      throw new Error(
-        `FILE_LINK_SECRET is ${given.length} characters; it signs download links and needs at least ${MIN_SECRET_CHARS} ` +
-          "(e.g. the output of `openssl rand -base64 32`).",
-      );
-    const key = Buffer.from(given, "utf8");
+/** The link options the configuration describes. */
+export function fileLinksFromConfig(config: Config): FileLinkOptions {
+  const { publicUrl, fileLinkSecret } = config;
+  if (fileLinkSecret) {
+    const key = Buffer.from(fileLinkSecret, "utf8");
     return { publicUrl, secret: async () => key };
   }
-  if (env.STORE !== "redis") return { publicUrl };
-  // the Redis that jobs-env.ts opens for the job store, with the same defaults
-  const url = env.REDIS_URL ?? "redis://127.0.0.1:6379";
-  const prefix = env.REDIS_PREFIX ?? "giftgenius:";
-  return { publicUrl, secret: secretInRedis(url, `${prefix}file-link-secret`) };
+  if (config.store !== "redis") return { publicUrl };
+  // the Redis that jobs-env.ts opens for the job store
+  return { publicUrl, secret: secretInRedis(config.redis.url, `${config.redis.keyPrefix}file-link-secret`) };
 }
 
 /**

@@ -9,6 +9,7 @@ import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { isLegacyRequest } from "@modelcontextprotocol/server";
 import { jsonRpcError, readJsonRpcBody, type BodyReader } from "./http-body.js";
 import { buildMcpServer, type McpShared } from "../server.js";
+import { SESSION_DEFAULTS } from "./session-defaults.js";
 import type { SessionRecords } from "./session-records.js";
 import { createSessionStreams, type SessionStreamOptions } from "./session-streams.js";
 import { createSessions } from "./sessions.js";
@@ -52,8 +53,8 @@ export function createMcpHttpHandler({
   shared,
   maxBodyBytes,
   sessionIdleMs = 30 * 60_000,
-  maxSessions = 10_000,
-  sessionMinIdleMs = 60_000,
+  maxSessions = SESSION_DEFAULTS.maxSessions,
+  sessionMinIdleMs = SESSION_DEFAULTS.minIdleMs,
   maxSessionsPerSubject = Infinity,
   statelessPoolSize = 64,
   onError = () => {},

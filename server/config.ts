@@ -1,0 +1,243 @@
+/**
+ * The configuration: every environment variable the server and the worker read (the README's
+ * configuration table, which config.test.ts holds this schema to), parsed once into one frozen
+ * object. An empty variable counts as unset; a value that cannot work is refused in one line that
+ * names the variable and what it takes, which the entry points print before they exit.
+ */
+import * as z from "zod/mini";
+import type { AuthOptions } from "./auth/auth-options.js";
+import { parseDownloadHosts } from "./files/download.js";
+import { BULLMQ_DEFAULTS } from "./jobs/executor-bullmq.js";
+import { DEFAULT_LIMITS, type JobLimits } from "./jobs/limits.js";
+import { isLoopback, parseHosts, parseOrigins } from "./mcp/http/origin.js";
+import { SESSION_DEFAULTS } from "./mcp/http/session-defaults.js";
+
+type Env = Record<string, string | undefined>;
+
+const HOUR_MS = 60 * 60 * 1000;
+const MB = 1024 * 1024;
+const STORES = ["sqlite", "memory", "redis"] as const;
+const MIN_SECRET_CHARS = 32;
+const DEFAULT_SCOPES = ["gifts"];
+/** Variables whose value a refusal must not print. */
+const SECRETS = new Set(["FILE_LINK_SECRET"]);
+
+/**
+ * One variable: unset or empty gives `fallback`; text that `read` turns down (undefined) is
+ * refused with `takes`, what the variable takes ("a whole number of at least 1").
+ */
+function variable<T, F extends T | undefined = undefined>(
+  takes: string,
+  read: (text: string) => T | undefined,
+  fallback?: F,
+) {
+  return z.pipe(
+    z.optional(z.string()),
+    z.transform<string | undefined, T | F>((raw, ctx) => {
+      if (raw === undefined || raw === "") return fallback as F;
+      const value = read(raw);
+      if (value !== undefined) return value;
+      ctx.issues.push({ code: "custom", message: takes, input: raw });
+      return z.NEVER;
+    }),
+  );
+}
+
+const number =
+  (ok: (n: number) => boolean) =>
+  (text: string): number | undefined => {
+    const n = Number(text);
+    return ok(n) ? n : undefined;
+  };
+// each helper keeps its fallback's type, so that a variable with a default is never undefined
+const count = <F extends number | undefined = undefined>(fallback?: F) =>
+  variable<number, F>(
+    "a whole number of 0 or more",
+    number((n) => Number.isInteger(n) && n >= 0),
+    fallback,
+  );
+const atLeastOne = <F extends number | undefined = undefined>(fallback?: F) =>
+  variable<number, F>(
+    "a whole number of at least 1",
+    number((n) => Number.isInteger(n) && n >= 1),
+    fallback,
+  );
+const positive = <F extends number | undefined = undefined>(fallback?: F) =>
+  variable<number, F>(
+    "a positive number",
+    number((n) => n > 0),
+    fallback,
+  );
+const plain = <F extends string | undefined = undefined>(fallback?: F) =>
+  variable<string, F>("text", (t) => t, fallback);
+/** A URL, trimmed: exactly as written otherwise (an issuer must match its metadata to the character). */
+const url = () => variable("a URL", (t) => (URL.canParse(t.trim()) ? t.trim() : undefined));
+/** A base URL, without the trailing slashes it may be written with. */
+const baseUrl = () => variable("a URL", (t) => (URL.canParse(t.trim()) ? t.trim().replace(/\/+$/, "") : undefined));
+const onOff = () => variable("1 (on) or 0 (off)", (t) => (t === "1" ? true : t === "0" ? false : undefined), false);
+/** Scopes separated by spaces or commas; none named is the default. */
+const scopeList = (t: string) => {
+  const named = t.split(/[\s,]+/).filter(Boolean);
+  return named.length > 0 ? named : DEFAULT_SCOPES;
+};
+
+/** The environment the server reads, variable by variable, with its defaults. */
+export const EnvSchema = z.object({
+  PORT: variable(
+    "a port: a whole number from 0 to 65535",
+    number((n) => Number.isInteger(n) && n >= 0 && n <= 65_535),
+    8787,
+  ),
+  HOST: plain("127.0.0.1"),
+  DATA_DIR: plain("./data"),
+  STORE: variable("a store: use sqlite (the default), memory or redis", (t) => STORES.find((s) => s === t), "sqlite"),
+  REDIS_URL: variable(
+    "a redis:// or rediss:// URL",
+    (t) => (URL.canParse(t) && ["redis:", "rediss:"].includes(new URL(t).protocol) ? t : undefined),
+    "redis://127.0.0.1:6379",
+  ),
+  REDIS_PREFIX: plain("giftgenius:"),
+  WORKERS: count(DEFAULT_LIMITS.maxConcurrentJobs),
+  JOB_LOCK_MS: count(BULLMQ_DEFAULTS.lockMs),
+  JOB_STALLED_CHECK_MS: count(BULLMQ_DEFAULTS.stalledCheckMs),
+  JOB_GRACE_MS: count(BULLMQ_DEFAULTS.graceMs),
+  RETENTION_HOURS: positive(DEFAULT_LIMITS.retentionMs / HOUR_MS),
+  QUOTA_UNFINISHED_JOBS: positive(DEFAULT_LIMITS.maxUnfinishedPerSubject),
+  QUOTA_JOBS_PER_HOUR: positive(DEFAULT_LIMITS.maxStartsPerHour),
+  QUOTA_STORED_MB: positive(DEFAULT_LIMITS.maxStoredBytesPerSubject / MB),
+  AUTH_ISSUER: url(),
+  PUBLIC_URL: baseUrl(),
+  AUTH_SCOPES: variable("a list of scopes", scopeList, DEFAULT_SCOPES),
+  ALLOWED_ORIGINS: variable("a list of origins", parseOrigins, []),
+  ALLOWED_HOSTS: variable("a list of host names", parseHosts, []),
+  MAX_SESSIONS: atLeastOne(SESSION_DEFAULTS.maxSessions),
+  SESSION_MIN_IDLE_SECONDS: atLeastOne(SESSION_DEFAULTS.minIdleMs / 1000),
+  MAX_SESSIONS_PER_SUBJECT: atLeastOne(),
+  MAX_CONNECTIONS: atLeastOne(),
+  WIDGET_DOMAIN: plain(),
+  FILE_LINK_SECRET: variable(
+    `long enough to sign download links: it needs at least ${MIN_SECRET_CHARS} characters (e.g. the output of \`openssl rand -base64 32\`)`,
+    (t) => (t.length >= MIN_SECRET_CHARS ? t : undefined),
+  ),
+  FILE_DOWNLOAD_HOSTS: variable(
+    "a list of host names such as files.example.com or *.example.com, separated by commas",
+    parseDownloadHosts,
+    [],
+  ),
+  GIFTGENIUS_DEV: onOff(),
+  SERVE_HARNESS: onOff(),
+});
+
+type Store = (typeof STORES)[number];
+
+/** What the environment sets, as the server uses it. */
+export type Config = Readonly<{
+  port: number;
+  host: string;
+  store: Store;
+  /** With STORE=sqlite: where the databases live. */
+  dataDir: string;
+  /** With STORE=redis: the Redis and the prefix of every key there. */
+  redis: Readonly<{ url: string; keyPrefix: string }>;
+  /** With STORE=redis: the BullMQ workers of this process. */
+  workers: Readonly<{ concurrency: number; lockMs: number; stalledCheckMs: number; graceMs: number }>;
+  limits: Readonly<Partial<JobLimits>>;
+  /** Sign-in; undefined when it is off (AUTH_ISSUER unset). */
+  auth?: AuthOptions;
+  /** This server's public base URL, without a trailing slash. */
+  publicUrl?: string;
+  allowedOrigins: readonly string[];
+  /** Host names answered besides loopback ones (ALLOWED_HOSTS and PUBLIC_URL's); "any" when bound wide with none. */
+  allowedHosts: readonly string[] | "any";
+  sessions: Readonly<{ max: number; minIdleMs: number; maxPerSubject?: number }>;
+  /** Connections at once; undefined: below the open-file limit (accept-limit.ts). */
+  maxConnections?: number;
+  widgetDomain?: string;
+  fileLinkSecret?: string;
+  fileDownloadHosts: readonly string[];
+  /** GIFTGENIUS_DEV=1: jobs may be paced, /dev/files plays a host's file service, the harness is served. */
+  development: boolean;
+  /** The harness at `/`: in development, or SERVE_HARNESS=1. */
+  serveHarness: boolean;
+}>;
+
+/**
+ * The configuration `env` sets. Throws an error whose message is the one line to print when a
+ * value cannot work.
+ */
+export function readConfig(env: Env = process.env): Config {
+  // every variable present, so that each one's default is given whether or not it is set
+  const input = Object.fromEntries(Object.keys(EnvSchema.shape).map((name) => [name, env[name]]));
+  const parsed = EnvSchema.safeParse(input);
+  if (!parsed.success) throw new Error(refusal(parsed.error.issues[0], env));
+  const v = parsed.data;
+  const named = [...v.ALLOWED_HOSTS, ...(v.PUBLIC_URL ? [new URL(v.PUBLIC_URL).hostname] : [])];
+  return deepFreeze({
+    port: v.PORT,
+    host: v.HOST,
+    store: v.STORE,
+    dataDir: v.DATA_DIR,
+    redis: { url: v.REDIS_URL, keyPrefix: v.REDIS_PREFIX },
+    workers: {
+      concurrency: v.WORKERS,
+      lockMs: v.JOB_LOCK_MS,
+      stalledCheckMs: v.JOB_STALLED_CHECK_MS,
+      graceMs: v.JOB_GRACE_MS,
+    },
+    limits: {
+      retentionMs: v.RETENTION_HOURS * HOUR_MS,
+      maxUnfinishedPerSubject: v.QUOTA_UNFINISHED_JOBS,
+      maxStartsPerHour: v.QUOTA_JOBS_PER_HOUR,
+      maxStoredBytesPerSubject: v.QUOTA_STORED_MB * MB,
+    },
+    auth: authOf(v.AUTH_ISSUER, v.PUBLIC_URL, v.AUTH_SCOPES),
+    publicUrl: v.PUBLIC_URL,
+    allowedOrigins: v.ALLOWED_ORIGINS,
+    allowedHosts: named.length === 0 && !isLoopback(v.HOST) ? "any" : named,
+    sessions: {
+      max: v.MAX_SESSIONS,
+      minIdleMs: v.SESSION_MIN_IDLE_SECONDS * 1000,
+      maxPerSubject: v.MAX_SESSIONS_PER_SUBJECT,
+    },
+    maxConnections: v.MAX_CONNECTIONS,
+    widgetDomain: v.WIDGET_DOMAIN,
+    fileLinkSecret: v.FILE_LINK_SECRET,
+    fileDownloadHosts: v.FILE_DOWNLOAD_HOSTS,
+    development: v.GIFTGENIUS_DEV,
+    serveHarness: v.GIFTGENIUS_DEV || v.SERVE_HARNESS,
+  });
+}
+
+/** Runs `read`; a setting that cannot work (it throws) ends the process with its one-line reason. */
+export function orExit<T>(read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : String(error));
+    process.exit(1);
+  }
+}
+
+function authOf(issuer: string | undefined, publicUrl: string | undefined, scopes: string[]): AuthOptions | undefined {
+  if (issuer === undefined) return undefined;
+  if (publicUrl === undefined) {
+    throw new Error("AUTH_ISSUER is set but PUBLIC_URL is not: set PUBLIC_URL to this server's public base URL.");
+  }
+  return { issuer, publicUrl, scopes };
+}
+
+/** "WORKERS=-1 is not a whole number of 0 or more.": the variable, its value (a secret's length), what it takes. */
+function refusal(issue: z.core.$ZodIssue, env: Env): string {
+  const name = String(issue.path[0]);
+  const value = env[name] ?? "";
+  const shown = SECRETS.has(name) ? ` (${value.length} characters)` : `=${value}`;
+  return `${name}${shown} is not ${issue.message}.`;
+}
+
+function deepFreeze<T>(value: T): T {
+  if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
+    Object.freeze(value);
+    for (const inner of Object.values(value)) deepFreeze(inner);
+  }
+  return value;
+}
