@@ -103,9 +103,9 @@ export async function benchUploads({ quick, smoke }: BenchOptions): Promise<Benc
   const raw: number[] = [];
   let peakRss = 0;
   let peakHeap = 0;
-  let rssBefore = 0;
-  let heapBefore = 0;
-  let heapAfter = 0;
+  let rssBefore: number;
+  let heapBefore: number;
+  let heapAfter: number;
   try {
     const files = Array.from({ length: 5 }, (_, i) => staffFile(large, 100 + i));
     (globalThis as { gc?: () => void }).gc?.();

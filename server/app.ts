@@ -9,6 +9,7 @@ import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { HttpBindings } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
+import { except } from "hono/combine";
 import { cors } from "hono/cors";
 import { createBearerGate } from "./auth/bearer-gate.js";
 import { createFileLinks, type FileLinkOptions } from "./files/export/file-links.js";
@@ -163,8 +164,7 @@ export function createApp(options: AppOptions): App {
     if (c.req.path === "/mcp") return jsonRpcError(403, ErrorCode.InvalidRequest, message);
     return c.json({ error: "forbidden_host", message }, 403);
   });
-  const headers = securityHeaders();
-  app.use("*", (c, next) => (c.req.path === "/mcp" ? next() : headers(c, next)));
+  app.use("*", except("/mcp", securityHeaders()));
   // 503 while the job store is unreachable, so that a load balancer or an orchestrator sees it;
   // a full store is said ("degraded", 200): reads go on, and deleting jobs through it frees room
   app.get("/healthz", async (c) => {
@@ -192,7 +192,10 @@ export function createApp(options: AppOptions): App {
     }
   }
   // Only browsers send Origin; other clients skip the CORS work.
-  app.use("/mcp", (c, next) => (c.req.header("origin") ? corsForAllowed(c, next) : next()));
+  app.use(
+    "/mcp",
+    except((c) => !c.req.header("origin"), corsForAllowed),
+  );
   app.all("/mcp", async (c) => {
     if (!isAllowedOrigin(c.req.header("origin"), c.req.header("host"), allowed)) {
       return jsonRpcError(

@@ -57,7 +57,7 @@ async function startMain(dataDir: string): Promise<Running> {
   });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   const port = await new Promise<string>((resolve, reject) => {
-    const lines = createInterface({ input: child.stdout! });
+    const lines = createInterface({ input: child.stdout });
     lines.on("line", (line) => {
       const listening = /http:\/\/127\.0\.0\.1:(\d+)\/mcp/.exec(line);
       if (listening) resolve(listening[1]);

@@ -192,7 +192,7 @@ describe.runIf(unreachable === undefined)("several instances on one Redis in the
     const head = async (instance: Instance) => {
       const reply = await requestModern(instance.mcpUrl!, "resources/read", { uri: URI.jobResult(jobId) });
       const [content] = reply.result!.contents as { text: string }[];
-      return JobResultPageSchema.parse(JSON.parse(content!.text));
+      return JobResultPageSchema.parse(JSON.parse(content.text));
     };
     const [onA, onB] = await Promise.all([head(a), head(b)]);
     expect(onA).toMatchObject({ jobId, total: ROWS });

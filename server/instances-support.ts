@@ -94,7 +94,7 @@ export async function startBalancer(instances: Instance[]): Promise<Balancer> {
   const routed: Routed[] = [];
   let turn = 0;
   const server = createServer((req, res) => {
-    const target = instances[turn++ % instances.length]!.mcpUrl!;
+    const target = instances[turn++ % instances.length].mcpUrl!;
     routed.push({ port: target.port, method: one(req.headers["mcp-method"]), name: one(req.headers["mcp-name"]) });
     const upstream = request(
       new URL(req.url ?? "/", target),

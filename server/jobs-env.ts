@@ -39,6 +39,7 @@ function openSqlite(dataDir: string): JobStore {
     throw new Error(
       `Cannot open the job database ${file}: ${problem}. Set DATA_DIR to a directory this user can write, ` +
         `or use STORE=memory to keep jobs in memory only.`,
+      { cause: error },
     );
   }
 }

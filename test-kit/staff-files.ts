@@ -8,7 +8,7 @@ import { constants, crc32, deflateRawSync } from "node:zlib";
 import ExcelJS from "exceljs";
 import iconv from "iconv-lite";
 
-type Cell = string | number | boolean | Date | ExcelJS.CellValue;
+type Cell = string | number | Date | ExcelJS.CellValue;
 
 /** A row put at a row number of its own, leaving the rows before it out. */
 type PlacedRow = { at: number; cells: Cell[] };

@@ -3,8 +3,7 @@
  * the host): the display vocabulary of both kinds of host, and the globals ChatGPT puts on
  * `window.openai` (the Apps SDK's `OpenAiGlobals`).
  */
-const THEMES = ["light", "dark"] as const;
-export type Theme = (typeof THEMES)[number];
+export type Theme = "light" | "dark";
 export const DISPLAY_MODES = ["inline", "fullscreen", "pip"] as const;
 export type DisplayMode = (typeof DISPLAY_MODES)[number];
 

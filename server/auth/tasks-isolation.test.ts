@@ -165,8 +165,8 @@ describe("tasks of two signed-in subjects on the 2026-07-28 leg", () => {
         .filter((line) => line.startsWith("data: "))
         .map((line) => JSON.parse(line.slice(6)) as Message & { params?: { notifications?: unknown } });
       expect(messages.map((m) => m.method ?? "result")).toEqual(["notifications/subscriptions/acknowledged", "result"]);
-      expect(messages[0]!.params?.notifications).toEqual({});
-      expect(messages[1]!.result).toMatchObject({ resultType: "complete" });
+      expect(messages[0].params?.notifications).toEqual({});
+      expect(messages[1].result).toMatchObject({ resultType: "complete" });
       expect(text).not.toContain(aliceTask);
     } finally {
       await requestModern(server.mcpUrl, "tasks/cancel", { taskId: aliceTask }, asUser("alice"));

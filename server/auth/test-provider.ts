@@ -76,7 +76,7 @@ export async function startTestProvider(): Promise<TestProvider> {
       devInteractions: { enabled: true },
       resourceIndicators: {
         enabled: true,
-        defaultResource: () => undefined as unknown as string,
+        defaultResource: () => undefined,
         useGrantedResource: () => true,
         getResourceServerInfo: (_ctx, resourceIndicator) => ({
           scope: "gifts extra",

@@ -66,7 +66,8 @@ export function createTokenVerifier(options: AuthOptions, onError: (error: unkno
         description: `The token lacks the scope(s) ${missing.join(" ")}.`,
       };
     }
-    const clientId = typeof payload.client_id === "string" ? payload.client_id : String(payload.azp ?? "");
+    const clientId =
+      typeof payload.client_id === "string" ? payload.client_id : typeof payload.azp === "string" ? payload.azp : "";
     return {
       ok: true,
       auth: {

@@ -16,11 +16,11 @@ afterEach(async () => {
 });
 
 /** A server on 127.0.0.1 answering with `handle`, counting the paths requested. */
-async function serve(handle: (req: IncomingMessage, res: ServerResponse) => void): Promise<Local> {
+async function serve(handle: (req: IncomingMessage, res: ServerResponse) => unknown): Promise<Local> {
   const requests: string[] = [];
   const server: Server = createServer((req, res) => {
     requests.push(req.url ?? "");
-    handle(req, res);
+    void handle(req, res); // a failing handler rejects unhandled, which fails the test
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;

@@ -146,7 +146,7 @@ export function createDownload(options: DownloadOptions): Download {
 /** A body (a response's or a request's), or undefined as soon as it passes `maxBytes` (the rest is never read). */
 export async function readCapped(response: Pick<Response, "body">, maxBytes: number): Promise<Buffer | undefined> {
   if (response.body === null) return Buffer.alloc(0);
-  const reader = response.body.getReader();
+  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
   const parts: Uint8Array[] = [];
   let total = 0;
   for (;;) {

@@ -5,7 +5,7 @@
  */
 import type { z } from "zod/mini";
 import type { HostFileSchema, Reading, StaffPreview } from "../../shared/files.js";
-import type { Caller } from "../jobs/access.js";
+import type { Caller } from "../jobs/caller.js";
 import type { JobLimits } from "../jobs/limits.js";
 import { ok, type Outcome } from "../jobs/outcomes.js";
 import type { Download } from "./download.js";

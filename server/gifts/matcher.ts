@@ -162,7 +162,7 @@ export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
       if (budgetTexts.size >= BUDGET_TEXTS) budgetTexts.clear();
       budgetTexts.set(request.budget, (budgetText = dollars(request.budget)));
     }
-    const out: Gift[] = new Array(n);
+    const out = new Array<Gift>(n);
     for (let k = 0; k < n; k++) {
       const i = picked[k];
       const suits = (occasionMasks[i] & occasionBit) !== 0 ? wording.occasions[occasion] : "";

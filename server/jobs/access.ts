@@ -6,10 +6,8 @@
 import { isFinished } from "../../shared/job-view.js";
 import type { Outcome } from "./outcomes.js";
 import { ok, unknownJob } from "./outcomes.js";
+import type { Caller } from "./caller.js";
 import type { JobStore, StoredJob } from "./store.js";
-
-/** Who is calling: the authenticated subject ("anonymous" while auth is off) and the MCP session. */
-export type Caller = { subject: string; sessionId?: string };
 
 export type Gate = (jobId: string, caller: Caller) => Promise<Outcome<StoredJob>>;
 

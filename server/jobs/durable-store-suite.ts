@@ -78,7 +78,7 @@ async function killAfterProgress(place: StorePlace): Promise<Record<"done" | "ru
   });
   const exited = new Promise((resolve) => child.once("exit", resolve));
   const line = await new Promise<string>((resolve, reject) => {
-    createInterface({ input: child.stdout! }).once("line", resolve);
+    createInterface({ input: child.stdout }).once("line", resolve);
     child.once("exit", () => reject(new Error("the child exited before its jobs were running")));
   });
   child.kill("SIGKILL"); // no close(), no cleanup: the process is simply gone

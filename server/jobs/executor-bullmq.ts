@@ -9,7 +9,7 @@
  */
 import { Queue, Worker, type Job } from "bullmq";
 import { isFinished } from "../../shared/job-view.js";
-import type { Caller } from "./access.js";
+import type { Caller } from "./caller.js";
 import { interrupted, type CreateExecutor } from "./executor.js";
 import { runJob } from "./run-job.js";
 import {
@@ -110,7 +110,7 @@ export function createBullmqExecutor({
         await end(jobId, owner, interrupted(CUT_OFF));
         return;
       }
-      const input = await readInput!.call(store, jobId);
+      const input = await readInput.call(store, jobId);
       const plan = input && (await planStart(input, limits));
       if (!plan?.ok) {
         await end(jobId, owner, interrupted("The job's input could not be read back to run it."));
@@ -210,7 +210,7 @@ export function createBullmqExecutor({
           if (worker) await within(worker.close(workerRedis?.status !== "ready"), CLOSE_WAIT_MS);
           await queue.close();
           // BullMQ leaves the connections it was given open
-          await Promise.all([workerRedis, shared ? undefined : redis].map((r) => r && closeRedis(r)));
+          await Promise.all([workerRedis, shared ? undefined : redis].filter((r) => r !== undefined).map(closeRedis));
         })();
         await shut;
         for (const [jobId, job] of ending) {

@@ -1,17 +1,15 @@
 /**
  * Where a created job's work runs. The service hands each job to an executor and tells it of a
- * cancel; the executor runs the work (here in this process, under the concurrency limit, or in
- * BullMQ workers: executor-bullmq.ts) and, on start and close, decides which unfinished jobs end.
+ * cancel; the executor runs the work (in this process, under the concurrency limit:
+ * executor-in-process.ts; or in BullMQ workers: executor-bullmq.ts) and, on start and close,
+ * decides which unfinished jobs end. This is what every executor is given and answers to.
  */
 import { TOOL } from "../../shared/tools.js";
 import type { MatchGifts } from "../gifts/matcher.js";
-import type { Caller } from "./access.js";
+import type { Caller } from "./caller.js";
 import type { JobLog } from "./job-log.js";
 import type { JobLimits } from "./limits.js";
-import { runJob } from "./run-job.js";
-import { createSliceGate } from "./runner/slice-gate.js";
-import { jobTexts, type Locale } from "./runner/texts.js";
-import { createScheduler } from "./scheduler.js";
+import type { Locale } from "./runner/texts.js";
 import type { StartPlan } from "./start-plan.js";
 import type { EventDraft } from "./state-machine.js";
 import type { JobStore } from "./store.js";
@@ -55,55 +53,3 @@ type JobExecutor = {
 
 /** Builds an executor for the service; the service calls it once, with its own context. */
 export type CreateExecutor = (context: ExecutorContext) => JobExecutor;
-
-/**
- * Runs jobs in this process, at most `limits.maxConcurrentJobs` at once: for a store one process
- * owns (memory, SQLite), where whatever is unfinished at start-up was cut off by the last process.
- */
-export const createInProcessExecutor: CreateExecutor = (context) => {
-  const { store, limits, match, end } = context;
-  const scheduler = createScheduler(limits.maxConcurrentJobs);
-  // one slice of one job per turn of the event loop, however many jobs run
-  const slices = createSliceGate();
-  /** Jobs of this process that have not ended, with the switch that stops them. */
-  const live = new Map<string, { owner: Caller; controller: AbortController }>();
-
-  return {
-    async recover() {
-      for (const job of await store.listUnfinished()) {
-        if (live.has(job.jobId)) continue; // this process's own, started since a failed first try
-        const message =
-          job.status === "running"
-            ? "The server restarted while this job was running, so it stopped before finishing."
-            : "The server restarted before this job could start.";
-        await end(job.jobId, job.owner, interrupted(message));
-      }
-    },
-    async submit({ jobId, owner, plan, paceMs, locale }) {
-      const controller = new AbortController();
-      live.set(jobId, { owner, controller });
-      const run = { ...plan, jobId, maxRows: limits.maxRows, match, paceMs, texts: jobTexts(locale ?? "en") };
-      scheduler.enqueue(jobId, async () => {
-        try {
-          await runJob(context, slices, run, owner, controller.signal);
-        } finally {
-          live.delete(jobId);
-        }
-      });
-    },
-    stop(jobId) {
-      scheduler.remove(jobId);
-      live.get(jobId)?.controller.abort();
-      live.delete(jobId);
-    },
-    async close() {
-      const ending = [...live.entries()];
-      for (const [, job] of ending) job.controller.abort();
-      await scheduler.close();
-      for (const [jobId, job] of ending) {
-        live.delete(jobId);
-        await end(jobId, job.owner, interrupted("The server shut down before this job finished."));
-      }
-    },
-  };
-};

@@ -7,7 +7,7 @@
 import type { JobEvent } from "../../shared/job-events.js";
 import { applyJobEvent, createJobFold, type JobFold } from "../../shared/job-reducer.js";
 import { isFinished } from "../../shared/job-view.js";
-import type { Caller } from "./access.js";
+import type { Caller } from "./caller.js";
 import { checkTransition, type EventDraft } from "./state-machine.js";
 import { foldOf, StoreConflictError, type CreateQuota, type JobStore, type NewJob, type ResultHead } from "./store.js";
 
@@ -59,7 +59,7 @@ export function createJobLog({ store, now, publish, wake }: JobLogOptions): JobL
       const refused = checkTransition(fold, draft);
       if (refused !== null) return refused;
       const seq = fold.lastSeq + 1;
-      const event = { ...draft, eventId: `${fold.jobId}:${seq}`, jobId: fold.jobId, seq, timestamp } as JobEvent;
+      const event = { ...draft, eventId: `${fold.jobId}:${seq}`, jobId: fold.jobId, seq, timestamp };
       fold = applyJobEvent(fold, event);
       events.push(event);
       after.push(fold);

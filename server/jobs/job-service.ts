@@ -10,31 +10,26 @@
  */
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
-import { isFinished, type JobView } from "../../shared/job-view.js";
+import { isFinished } from "../../shared/job-view.js";
 import {
   URI,
   type CancelJobInput,
   type CancelJobOutput,
   type DeleteJobInput,
   type DeleteJobOutput,
-  type GetJobEventsInput,
-  type GetJobEventsResult,
-  type GetJobResultInput,
-  type GetJobResultResult,
-  type JobResultPage,
   type StartBulkArgs,
   type StartBulkResult,
-  type WaitForJobInput,
-  type WaitForJobOutput,
 } from "../../shared/tools.js";
 import type { MatchGifts } from "../gifts/matcher.js";
-import { createGate, type Caller } from "./access.js";
-import { createInProcessExecutor, type CreateExecutor, type Failed } from "./executor.js";
+import { createGate } from "./access.js";
+import type { Caller } from "./caller.js";
+import type { CreateExecutor, Failed } from "./executor.js";
+import { createInProcessExecutor } from "./executor-in-process.js";
 import { createJobLog, type JobEventNotice } from "./job-log.js";
 import { resolveLimits, type JobLimits } from "./limits.js";
 import { fail, ok, storeUnavailable, unknownJob, type Outcome } from "./outcomes.js";
 import { checkQuotas, createQuota } from "./quotas.js";
-import { createReads } from "./reads.js";
+import { createReads, type JobReads } from "./reads.js";
 import { createResultSources, type OpenResult } from "../files/export/result-source.js";
 import { createRelay } from "./relay.js";
 import { stagePlan } from "./runner/stages.js";
@@ -51,19 +46,11 @@ import {
 import type { JobFold } from "../../shared/job-reducer.js";
 import { createWaiters } from "./waiters.js";
 
-export type JobService = {
+/** The job system's calls: the read calls (getEvents, getResult, readResult, waitFor) are reads.ts's. */
+export type JobService = JobReads & {
   /** The limits in force, for texts that state them. */
   readonly limits: JobLimits;
   start(args: StartBulkArgs, caller: Caller, options?: StartOptions): Promise<Outcome<StartBulkResult>>;
-  /** Events after `afterSeq`; with `waitMs`, resolves as soon as one exists (long poll) or time is up. */
-  getEvents(
-    args: z.output<typeof GetJobEventsInput>,
-    caller: Caller,
-    signal?: AbortSignal,
-  ): Promise<Outcome<GetJobEventsResult>>;
-  getResult(args: z.output<typeof GetJobResultInput>, caller: Caller): Promise<Outcome<GetJobResultResult>>;
-  /** The part of the result from person `offset` (default 0), bounded in size, for the result resource. */
-  readResult(jobId: string, caller: Caller, offset?: number): Promise<Outcome<JobResultPage>>;
   /** A result to write into a file: a finished job's, or a running one's people so far (files/export). */
   openResult: OpenResult;
   /** The access gate's answer alone: `unknown_job` unless `caller` may read the job. */
@@ -75,13 +62,6 @@ export type JobService = {
    */
   follow(jobId: string, caller: Caller): Promise<Outcome<null>>;
   cancel(args: z.infer<typeof CancelJobInput>, caller: Caller): Promise<Outcome<z.infer<typeof CancelJobOutput>>>;
-  /** Waits until the job ends or time is up, calling `onView` whenever the view changes. */
-  waitFor(
-    args: z.output<typeof WaitForJobInput>,
-    caller: Caller,
-    onView: (view: JobView) => void,
-    signal?: AbortSignal,
-  ): Promise<Outcome<z.infer<typeof WaitForJobOutput>>>;
   /** Deletes one of the caller's jobs with all its data, canceling it first when it has not ended. */
   delete(args: z.infer<typeof DeleteJobInput>, caller: Caller): Promise<Outcome<z.infer<typeof DeleteJobOutput>>>;
   /** Whether the store answers, for /healthz. */
@@ -119,7 +99,7 @@ export type JobServiceOptions = {
   now?: () => number;
   /** Told of every failure the service cannot answer a caller with; the server logs them. */
   onError?: (error: unknown, context: string) => void;
-  /** Where jobs run: in this process by default (see executor.ts). */
+  /** Where jobs run: in this process by default (see executor-in-process.ts). */
   executor?: CreateExecutor;
 };
 

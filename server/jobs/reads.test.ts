@@ -31,7 +31,7 @@ async function setup(wrap: (store: JobStore) => JobStore = (s) => s) {
 
 describe("getEvents", () => {
   it("answers the status the events end with when the job's own record was read before them", async () => {
-    let stale: Awaited<ReturnType<JobStore["getJob"]>>;
+    let stale: Awaited<ReturnType<JobStore["getJob"]>> = undefined;
     // every read of the job's record sees it as it was before its last two events
     const { store, log, reads } = await setup((s) => ({ ...s, getJob: async () => stale }));
     await log.append("j", owner, [started]);

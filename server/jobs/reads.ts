@@ -4,14 +4,25 @@
  * are woken by appends. A job this process stopped but could not yet write the end of (a full
  * disk) reads as ended with that end at once, though its events go on only once the end is written.
  */
+import type { z } from "zod";
 import { applyJobEvent, toJobView, type JobFold } from "../../shared/job-reducer.js";
 import { JobEventSchema, type JobEvent } from "../../shared/job-events.js";
-import { isFinished, type JobStatus } from "../../shared/job-view.js";
-import { URI, type GetJobResultResult, type JobResultPage, type PersonResult } from "../../shared/tools.js";
-import type { Caller, Gate } from "./access.js";
+import { isFinished, type JobStatus, type JobView } from "../../shared/job-view.js";
+import {
+  URI,
+  type GetJobEventsInput,
+  type GetJobEventsResult,
+  type GetJobResultInput,
+  type GetJobResultResult,
+  type JobResultPage,
+  type PersonResult,
+  type WaitForJobInput,
+  type WaitForJobOutput,
+} from "../../shared/tools.js";
+import type { Gate } from "./access.js";
+import type { Caller } from "./caller.js";
 import type { Failed } from "./executor.js";
-import type { JobService } from "./job-service.js";
-import { fail, notFinished, ok, unknownJob } from "./outcomes.js";
+import { fail, notFinished, ok, unknownJob, type Outcome } from "./outcomes.js";
 import { CHUNK_SIZE, decodeChunk } from "./result-codec.js";
 import { foldOf, type JobStore, type ResultHead, type StoredJob } from "./store.js";
 import type { Waiters } from "./waiters.js";
@@ -34,7 +45,25 @@ function statusAfter(job: StoredJob, events: JobEvent[]): { status: JobStatus; l
   return { status: ENDED_AS[last.type] ?? "running", lastSeq: last.seq };
 }
 
-type Reads = Pick<JobService, "getEvents" | "waitFor" | "getResult" | "readResult">;
+/** The job service's read calls (job-service.ts); each answers only what the gate lets the caller read. */
+export type JobReads = {
+  /** Events after `afterSeq`; with `waitMs`, resolves as soon as one exists (long poll) or time is up. */
+  getEvents(
+    args: z.output<typeof GetJobEventsInput>,
+    caller: Caller,
+    signal?: AbortSignal,
+  ): Promise<Outcome<GetJobEventsResult>>;
+  getResult(args: z.output<typeof GetJobResultInput>, caller: Caller): Promise<Outcome<GetJobResultResult>>;
+  /** The part of the result from person `offset` (default 0), bounded in size, for the result resource. */
+  readResult(jobId: string, caller: Caller, offset?: number): Promise<Outcome<JobResultPage>>;
+  /** Waits until the job ends or time is up, calling `onView` whenever the view changes. */
+  waitFor(
+    args: z.output<typeof WaitForJobInput>,
+    caller: Caller,
+    onView: (view: JobView) => void,
+    signal?: AbortSignal,
+  ): Promise<Outcome<z.infer<typeof WaitForJobOutput>>>;
+};
 
 /**
  * A part of the result resource holds at most this many people and, past the first person, this
@@ -56,7 +85,7 @@ export function createReads(
   waiters: Waiters,
   ready: Promise<void>,
   unwritten: (jobId: string) => UnwrittenEnd | undefined = () => undefined,
-): Reads {
+): JobReads {
   /**
    * The job as its readers see it: with the end this process holds for it folded in, as the
    * event it will be written as (the next seq), so its status is the end's and not "running".

@@ -8,7 +8,7 @@
 import { isTerminalEvent } from "../../shared/job-events.js";
 import { applyJobEvent, type JobFold } from "../../shared/job-reducer.js";
 import { isFinished } from "../../shared/job-view.js";
-import type { Caller } from "./access.js";
+import type { Caller } from "./caller.js";
 import type { JobEventNotice } from "./job-log.js";
 import type { JobStore } from "./store.js";
 

@@ -5,7 +5,7 @@
  */
 import { isFinished } from "../../shared/job-view.js";
 import { TOOL } from "../../shared/tools.js";
-import type { Caller } from "./access.js";
+import type { Caller } from "./caller.js";
 import type { ExecutorContext, Failed } from "./executor.js";
 import { JobFailure, JobStopped, runBulkAnalysis, type BulkRun } from "./runner/bulk-analysis.js";
 import type { SliceGate } from "./runner/slice-gate.js";

@@ -2,7 +2,6 @@
  * The lifecycle check: pending → running → completed | failed | canceled, nothing after the end,
  * no going back in percentage.
  */
-import type { JobEvent } from "../../shared/job-events.js";
 import { applyJobEvent, createJobFold, type JobFold } from "../../shared/job-reducer.js";
 import { envelope } from "../../test-kit/job-events.js";
 import { checkTransition, type EventDraft } from "./state-machine.js";
@@ -22,7 +21,7 @@ function after(...drafts: EventDraft[]): JobFold {
   let view = createJobFold("j");
   for (const d of drafts) {
     expect(checkTransition(view, d)).toBeNull();
-    view = applyJobEvent(view, { ...envelope("j", view.lastSeq + 1), ...d } as JobEvent);
+    view = applyJobEvent(view, { ...envelope("j", view.lastSeq + 1), ...d });
   }
   return view;
 }

@@ -7,11 +7,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { applyJobEvents, foldJobEvents, type JobFold } from "../../shared/job-reducer.js";
 import { jobEvent } from "../../test-kit/job-events.js";
 import { describeStoreData } from "./store-data-suite.js";
-import { extend, head, job, seed } from "./store-seed.js";
+import { extend, head, job, seed, type ChunksKept } from "./store-seed.js";
 import { StoreConflictError, foldOf, type JobStore } from "./store.js";
-
-/** Looks into a store: how many result chunks it keeps for a job, committed or not. */
-export type ChunksKept = (store: JobStore, jobId: string) => Promise<number>;
 
 /** The suite for the store `makeStore` opens; with `chunksKept`, it also checks that chunks are really deleted. */
 export function describeJobStore(name: string, makeStore: () => JobStore, chunksKept?: ChunksKept): void {

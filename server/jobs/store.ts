@@ -10,7 +10,7 @@ import { foldJobEvents, JobFoldSchema, type JobFold } from "../../shared/job-red
 import type { JobStatus } from "../../shared/job-view.js";
 import { SkippedRowSchema } from "../../shared/files.js";
 import { ResultFiguresSchema, type StartBulkArgs } from "../../shared/tools.js";
-import type { Caller } from "./access.js";
+import type { Caller } from "./caller.js";
 
 /** A job as first written, with what the caller asked for as the record of the request. */
 export type NewJob = { jobId: string; owner: Caller; input: StartBulkArgs; createdAt: number };

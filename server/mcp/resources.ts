@@ -15,7 +15,7 @@ import {
 import type { ToolError } from "../../shared/errors.js";
 import { URI } from "../../shared/tools.js";
 import type { CatalogItem } from "../gifts/catalog.js";
-import type { Caller } from "../jobs/access.js";
+import type { Caller } from "../jobs/caller.js";
 import type { JobService } from "../jobs/job-service.js";
 import type { Widget } from "../widget.js";
 import { clip } from "./input-errors.js";

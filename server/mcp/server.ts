@@ -24,7 +24,7 @@ import {
 import { subjectOf } from "../auth/subject.js";
 import { CATALOG, type CatalogItem } from "../gifts/catalog.js";
 import { createFileLinks, type FileLinks } from "../files/export/file-links.js";
-import type { Caller } from "../jobs/access.js";
+import type { Caller } from "../jobs/caller.js";
 import type { JobService } from "../jobs/job-service.js";
 import type { MatchGifts } from "../gifts/matcher.js";
 import type { Widget } from "../widget.js";

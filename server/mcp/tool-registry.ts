@@ -9,7 +9,7 @@ import * as z from "zod/mini";
 import type { CallToolResult, LoggingLevel, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { ToolErrorSchema } from "../../shared/errors.js";
 import type { ToolName } from "../../shared/tools.js";
-import type { Caller } from "../jobs/access.js";
+import type { Caller } from "../jobs/caller.js";
 import { clip, describeIssues } from "./input-errors.js";
 import { JsonRpcError } from "./rpc-error.js";
 import { failure } from "./tool-results.js";

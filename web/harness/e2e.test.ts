@@ -11,10 +11,9 @@ import type { Page } from "playwright-core";
 import { ARTIFACTS, setUpBrowserTests } from "../../test-kit/browser.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 
-const SAMPLE_NAMES = (
-  parse(readFileSync(fileURLToPath(new URL("./sample-employees.csv", import.meta.url))), { columns: true }) as {
-    name: string;
-  }[]
+const SAMPLE_NAMES = parse<{ name: string }>(
+  readFileSync(fileURLToPath(new URL("./sample-employees.csv", import.meta.url))),
+  { columns: true },
 ).map((r) => r.name);
 const JOB_TIMEOUT = 60_000;
 

@@ -16,7 +16,7 @@ import type { FrameLocator, Page } from "playwright-core";
 import type { PersonResult } from "../../shared/tools.js";
 import { seededRandom } from "../../shared/seeded-random.js";
 import { PICKS_HEADER, pickCells } from "../../server/files/export/columns.js";
-import type { Caller } from "../../server/jobs/access.js";
+import type { Caller } from "../../server/jobs/caller.js";
 import { ARTIFACTS, setUpBrowserTests } from "../../test-kit/browser.js";
 import { HOBBIES } from "../../test-kit/employee-csv.js";
 import { delimited, encodeText, staffXlsx } from "../../test-kit/staff-files.js";
@@ -159,13 +159,17 @@ async function xlsxRows(bytes: Buffer): Promise<string[][]> {
   const rows: string[][] = [];
   workbook.worksheets[0].eachRow({ includeEmpty: false }, (row) => {
     const cells = (row.values as unknown[]).slice(1);
-    rows.push(Array.from({ length: PICKS_HEADER.length }, (_, i) => (cells[i] == null ? "" : String(cells[i]))));
+    rows.push(
+      Array.from({ length: PICKS_HEADER.length }, (_, i) =>
+        cells[i] == null ? "" : String(cells[i] as string | number),
+      ),
+    );
   });
   return rows;
 }
 /** The CSV's rows, its byte-order mark and formula-cell guard taken off. */
 const csvRows = (bytes: Buffer): string[][] =>
-  (parse(bytes, { bom: true, relax_column_count: true }) as string[][]).map((r) =>
+  parse(bytes, { bom: true, relax_column_count: true }).map((r) =>
     r.map((cell) => cell.replace(/^'(?=[=+\-@\t\r])/, "")),
   );
 

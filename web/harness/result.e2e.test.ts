@@ -40,7 +40,7 @@ beforeAll(async () => {
   csvPath = join(dir, `employees-${ROWS}.csv`);
   const csv = employeeCsv(ROWS, { seed: 7 });
   writeFileSync(csvPath, csv);
-  people = parse(csv, { columns: true }) as typeof people;
+  people = parse<(typeof people)[number]>(csv, { columns: true });
   smallPath = join(dir, "employees-10000.csv");
   writeFileSync(smallPath, employeeCsv(10_000, { seed: 8 }));
   server = await startHarnessServer();

@@ -9,7 +9,8 @@ import { TOOL } from "../../shared/tools.js";
 import { App } from "./app.js";
 import { installFakeHost, START_INPUT, type FakeHost, type FakeHostOptions } from "./fake-host.js";
 import { isFollowing, type FollowTuning } from "./follow-job.js";
-import { createHost, type Host } from "./host.js";
+import { createHost } from "./host-context.js";
+import type { Host } from "./host.js";
 import { createJobViews, type JobViews } from "./job-views.js";
 
 const FAST: FollowTuning = { waitMs: 0, backoff: { baseMs: 1, maxMs: 4 }, idleMs: 1, callTimeoutMs: 2000 };

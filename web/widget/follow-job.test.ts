@@ -3,7 +3,8 @@ import { applyJobEvents, createJobFold } from "../../shared/job-reducer.js";
 import { TOOL } from "../../shared/tools.js";
 import { installFakeHost, type FakeHost, type FakeHostOptions } from "./fake-host.js";
 import { followJob, isFollowing, type FollowTuning } from "./follow-job.js";
-import { createHost, type Host } from "./host.js";
+import { createHost } from "./host-context.js";
+import type { Host } from "./host.js";
 import { createJobViews, selectAfterSeq, type JobViews } from "./job-views.js";
 
 const FAST: FollowTuning = { waitMs: 0, backoff: { baseMs: 1, maxMs: 4 }, idleMs: 1, callTimeoutMs: 1000 };

@@ -2,7 +2,7 @@
 import { CancelJobOutput, TOOL } from "../../shared/tools.js";
 import { installFakeHost, type FakeHost } from "./fake-host.js";
 import { LEGACY_SET_GLOBALS_EVENT, SET_GLOBALS_EVENT } from "../host-globals.js";
-import { createHost } from "./host.js";
+import { createHost } from "./host-context.js";
 
 let fake: FakeHost | undefined;
 afterEach(() => {

@@ -1,18 +1,14 @@
 /**
- * The host as the widget sees it: one `Host` interface with one adapter per kind of host, the
- * MCP Apps bridge (`hosts/mcp-apps.ts`, every standard host) and ChatGPT's `window.openai`
- * (`hosts/openai.ts`). Nothing else in the widget knows which one it runs in. Globals become a
- * snapshot React reads with useSyncExternalStore; tool replies come back parsed, never cast; the
- * person's calls go before the long poll (call-lane.ts).
+ * The host as the widget sees it: one `Host` type with one adapter per kind of host, the MCP Apps
+ * bridge (`hosts/mcp-apps.ts`, every standard host) and ChatGPT's `window.openai`
+ * (`hosts/openai.ts`). Nothing else in the widget knows which one it runs in. Globals are a snapshot
+ * the adapters keep (`createGlobals`); tool replies come back parsed, never cast. Which host this
+ * window has, and how components reach it, is `host-context.ts`.
  */
-import { createContext, useContext, useSyncExternalStore } from "react";
 import type * as z from "zod/mini";
 import type { ExportResult, FILE_TOOL } from "../../shared/files.js";
 import type { ToolName } from "../../shared/tools.js";
 import type { DisplayMode, Theme } from "../host-globals.js";
-import { withCallLane } from "./call-lane.js";
-import { createMcpAppsHost } from "./hosts/mcp-apps.js";
-import { createOpenAiHost } from "./hosts/openai.js";
 import type { ToolOutcome } from "./tool-reply.js";
 
 /** What the widget reads from the host. Object-valued globals stay `unknown` until a schema parses them. */
@@ -74,15 +70,6 @@ export const INITIAL_GLOBALS: HostGlobals = {
   locale: "en",
 };
 
-/**
- * The host for this window: ChatGPT's `window.openai` where it is present (it gives widget state
- * and height reports on top of the standard), otherwise the MCP Apps bridge to the parent frame;
- * either way the person's calls go first.
- */
-export function createHost(win: Window = window): Host {
-  return withCallLane(Reflect.get(win, "openai") ? createOpenAiHost(win) : createMcpAppsHost(win));
-}
-
 /** Globals kept as a snapshot, with listeners told when it changes; adapters build on it. */
 export function createGlobals(initial: HostGlobals) {
   let globals = initial;
@@ -101,20 +88,4 @@ export function createGlobals(initial: HostGlobals) {
       for (const l of listeners) l();
     },
   };
-}
-
-/** Carries the host from <App> to the components. */
-export const HostContext = createContext<Host | null>(null);
-
-/** The host given to <App>; components use this, never a host API. */
-export function useHost(): Host {
-  const host = useContext(HostContext);
-  if (host === null) throw new Error("useHost needs a <HostContext.Provider>");
-  return host;
-}
-
-/** One host global, re-rendering only when that global changes. */
-export function useHostGlobal<K extends keyof HostGlobals>(key: K): HostGlobals[K] {
-  const host = useHost();
-  return useSyncExternalStore(host.subscribe, () => host.getGlobals()[key]);
 }

@@ -10,7 +10,7 @@ import { formatsFor, type Formats } from "../../shared/format.js";
 import { isBulkStage, STAGE_LABELS } from "../../shared/stage-words.js";
 import type { JobStatus, StageView } from "../../shared/job-view.js";
 import type { ResultFigures, UnplacedInterests } from "../../shared/tools.js";
-import { useHostGlobal } from "./host.js";
+import { useHostGlobal } from "./host-context.js";
 
 /** "surfing, movies" or, when more were not placed than named, "surfing, movies, …". */
 const names = ({ count, names }: UnplacedInterests) => `${names.join(", ")}${count > names.length ? ", …" : ""}`;

@@ -4,7 +4,7 @@
  */
 import { createRoot } from "react-dom/client";
 import { App } from "./app.js";
-import { createHost } from "./host.js";
+import { createHost } from "./host-context.js";
 import "./styles.css";
 
 const root = document.getElementById("root");

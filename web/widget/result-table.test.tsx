@@ -9,7 +9,8 @@ import userEvent from "@testing-library/user-event";
 import { TOOL, type TableRow } from "../../shared/tools.js";
 import { ResultTable } from "./components/result-table.js";
 import { installFakeHost, type FakeHost } from "./fake-host.js";
-import { createHost, HostContext, type Host } from "./host.js";
+import { createHost, HostContext } from "./host-context.js";
+import type { Host } from "./host.js";
 import { createResultStore, ResultStoreContext } from "./result-store.js";
 import { ALL_ROWS, departmentTotals, selectRows } from "./result-table.js";
 

@@ -6,7 +6,8 @@ import { render } from "@testing-library/react";
 import type { Stage } from "../../shared/job-events.js";
 import { JobPanel } from "./components/job-panel.js";
 import { installFakeHost, type FakeHost } from "./fake-host.js";
-import { createHost, HostContext, type Host } from "./host.js";
+import { createHost, HostContext } from "./host-context.js";
+import type { Host } from "./host.js";
 import { createJobViews, JobViewsContext, type JobViews } from "./job-views.js";
 import { createResultStore, ResultStoreContext } from "./result-store.js";
 

@@ -6,7 +6,8 @@
 import { setImmediate as turn } from "node:timers/promises";
 import type { SkippedRow } from "../../../shared/files.js";
 import type { PersonResult } from "../../../shared/tools.js";
-import type { Caller, Gate } from "../../jobs/access.js";
+import type { Gate } from "../../jobs/access.js";
+import type { Caller } from "../../jobs/caller.js";
 import { fail, notFinished, ok, type Outcome } from "../../jobs/outcomes.js";
 import { CHUNK_SIZE, decodeChunk } from "../../jobs/result-codec.js";
 import { foldOf, type JobStore } from "../../jobs/store.js";

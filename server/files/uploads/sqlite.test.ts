@@ -20,7 +20,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const fileOf = new WeakMap<UploadStore, string>();
 const chunksKept: UploadChunksKept = async (store, uploadId) => {
-  const db = new Database(fileOf.get(store)!);
+  const db = new Database(fileOf.get(store));
   try {
     return db
       .prepare<[string], number>("SELECT count(*) FROM upload_chunks WHERE upload_id = ?")

@@ -15,7 +15,7 @@ import {
   type UploadState,
 } from "../../../shared/files.js";
 import { TOOL } from "../../../shared/tools.js";
-import type { Caller } from "../../jobs/access.js";
+import type { Caller } from "../../jobs/caller.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { megabytes } from "../../jobs/limits.js";
 import { count, fail, ok, type Outcome } from "../../jobs/outcomes.js";

@@ -95,7 +95,7 @@ export function createAnswers(match: MatchGifts, limit: number): (request: Match
 
   function intern(gift: Gift): Gift {
     let byReason = gifts.get(gift.id);
-    if (!byReason) gifts.set(gift.id, (byReason = new Map()));
+    if (!byReason) gifts.set(gift.id, (byReason = new Map<string, Gift>()));
     const known = byReason.get(gift.reason);
     if (known === undefined) {
       byReason.set(gift.reason, gift);

@@ -6,10 +6,9 @@
  * stay English; the model speaks to the user in their language itself.
  */
 import { formatsFor } from "../../../shared/format.js";
-import { STAGE_LABELS, type Language } from "../../../shared/stage-words.js";
+import { STAGE_LABELS, type BulkStage, type Language } from "../../../shared/stage-words.js";
 import type { ResultFigures } from "../../../shared/tools.js";
 import { koreanReason } from "../csv/skip-reasons.js";
-import type { StageId } from "./stages.js";
 
 export type Locale = Language;
 
@@ -23,8 +22,8 @@ export type JobTexts = {
   locale: Locale;
   /** "1,234" in English, "1,234" in Korean too, but through the locale's own rules. */
   count(n: number): string;
-  stage: Record<StageId, string>;
-  progress: Record<StageId, (done: string, total: string) => string>;
+  stage: Record<BulkStage, string>;
+  progress: Record<BulkStage, (done: string, total: string) => string>;
   /** Named by the list's rows: how many are people is known only once it is read. */
   title(occasion: string, rows: string): string;
   started(occasion: string, rows: string): string;

@@ -147,9 +147,9 @@ const noAnswer = (error: unknown): boolean =>
  */
 function forgetArguments(error: unknown): void {
   if (typeof error !== "object" || error === null || !("command" in error)) return;
-  const { command } = error as { command: unknown };
+  const { command } = error;
   const name = typeof command === "object" && command !== null && "name" in command ? command.name : undefined;
-  (error as { command: unknown }).command = { name };
+  error.command = { name };
 }
 
 /** ioredis's errors for a command that never got an answer because the connection went. */

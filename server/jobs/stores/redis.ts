@@ -12,7 +12,7 @@ import type { Redis } from "ioredis";
 import * as z from "zod/mini";
 import { JobEventSchema } from "../../../shared/job-events.js";
 import { JobStatusSchema, isFinished } from "../../../shared/job-view.js";
-import { StartBulkInput } from "../../../shared/tools.js";
+import { StartBulkInput, type StartBulkArgs } from "../../../shared/tools.js";
 import {
   QuotaExceededError,
   ResultHeadSchema,
@@ -231,7 +231,7 @@ export function createRedisStore({
         occasion,
         budgetPerPerson: Number(budgetPerPerson),
         ...(csv === undefined ? {} : { csv }),
-        ...(employees === undefined ? {} : { employees: JSON.parse(employees) }),
+        ...(employees === undefined ? {} : { employees: JSON.parse(employees) as StartBulkArgs["employees"] }),
       });
     },
     async delete(jobId) {

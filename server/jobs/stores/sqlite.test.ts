@@ -15,7 +15,8 @@ import { employeeCsv } from "../../../test-kit/employee-csv.js";
 import { describeDurableStore } from "../durable-store-suite.js";
 import { createJobService } from "../job-service.js";
 import { describeJobService } from "../service-suite.js";
-import { describeJobStore, type ChunksKept } from "../store-suite.js";
+import { describeJobStore } from "../store-suite.js";
+import type { ChunksKept } from "../store-seed.js";
 import type { JobStore } from "../store.js";
 import { ALICE, settle, testMatch } from "../test-support.js";
 import { createSqliteStore } from "./sqlite.js";
@@ -28,7 +29,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const fileOf = new WeakMap<JobStore, string>();
 /** Counts a job's chunk rows through a connection of its own, as another process would see them. */
 const chunksKept: ChunksKept = async (store, jobId) => {
-  const db = new Database(fileOf.get(store)!);
+  const db = new Database(fileOf.get(store));
   try {
     return db.prepare<[string], number>("SELECT count(*) FROM result_chunks WHERE job_id = ?").pluck().get(jobId)!;
   } finally {

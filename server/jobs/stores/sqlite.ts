@@ -12,7 +12,7 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { JobEventSchema, type JobEvent } from "../../../shared/job-events.js";
 import { JobStatusSchema } from "../../../shared/job-view.js";
-import { StartBulkInput } from "../../../shared/tools.js";
+import { StartBulkInput, type StartBulkArgs } from "../../../shared/tools.js";
 import {
   QuotaExceededError,
   ResultHeadSchema,
@@ -326,7 +326,7 @@ export function createSqliteStore(path: string, options: SqliteStoreOptions = {}
         occasion,
         budgetPerPerson,
         ...(csv === null ? {} : { csv }),
-        ...(employees === null ? {} : { employees: JSON.parse(employees) }),
+        ...(employees === null ? {} : { employees: JSON.parse(employees) as StartBulkArgs["employees"] }),
       });
     },
     async delete(jobId) {

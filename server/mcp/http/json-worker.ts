@@ -88,7 +88,7 @@ async function settle({ port, resolve }: Pending, answer: Answer) {
     return resolve(answer.kind === "invalid" ? { kind: "invalid", error: answer.error } : { kind: "deeper" });
   }
   const next = () => {
-    const slice = receiveMessageOnPort(port)?.message;
+    const slice: unknown = receiveMessageOnPort(port)?.message;
     if (!isSlice(slice)) throw new Error("The JSON worker sent fewer slices than it said.");
     return slice;
   };

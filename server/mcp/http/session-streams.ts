@@ -9,7 +9,7 @@
  */
 import { isTerminalEvent } from "../../../shared/job-events.js";
 import { isFinished } from "../../../shared/job-view.js";
-import type { Caller } from "../../jobs/access.js";
+import type { Caller } from "../../jobs/caller.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { StoreUnavailableError, type JobStore } from "../../jobs/store.js";
 import { messagesFor } from "../notifications.js";

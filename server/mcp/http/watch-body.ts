@@ -5,7 +5,8 @@
 
 /** Returns a response with the same status, headers and bytes, and `done` called once at the end. */
 export function watchBody(response: Response, done: () => void): Response {
-  const source = response.body;
+  // a body is bytes (the Fetch standard); the DOM-less types leave its chunks `any`
+  const source = response.body as ReadableStream<Uint8Array> | null;
   if (source === null) {
     done();
     return response;

@@ -1,7 +1,7 @@
 /** What a 2026-07-28 request tells its handlers: who calls, and the tool context built from its envelope. */
 import type { ServerContext } from "@modelcontextprotocol/server";
 import { subjectOf } from "../../auth/subject.js";
-import type { Caller } from "../../jobs/access.js";
+import type { Caller } from "../../jobs/caller.js";
 import type { ToolContext } from "../tool-registry.js";
 
 export function callerOf(ctx: ServerContext): Caller {

@@ -7,7 +7,7 @@
 import { execFile } from "node:child_process";
 import { existsSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
-import { createServer, type IncomingMessage, type Server } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import { tmpdir } from "node:os";
 import { delimiter, join } from "node:path";
 import { pipeline, Readable } from "node:stream";
@@ -64,9 +64,7 @@ function rpcOf(body: Buffer): { method?: string; envelopeVersion?: unknown } {
 /** An HTTP proxy to `target` that records every request (streams pass through as they come). */
 async function startRecordingProxy(target: string): Promise<{ url: string; seen: Seen[]; server: Server }> {
   const seen: Seen[] = [];
-  const server = createServer(async (req, res) => {
-    const body = await bodyOf(req);
-    const rpc = rpcOf(body);
+  const relay = async (req: IncomingMessage, res: ServerResponse) => {
     const upstream = new AbortController();
     res.on("close", () => upstream.abort());
     const headers = Object.entries(req.headers).flatMap(([k, v]) =>
@@ -75,6 +73,8 @@ async function startRecordingProxy(target: string): Promise<{ url: string; seen:
         : [],
     );
     try {
+      const body = await bodyOf(req);
+      const rpc = rpcOf(body);
       const response = await fetch(`${target}${req.url}`, {
         method: req.method,
         headers,
@@ -95,7 +95,9 @@ async function startRecordingProxy(target: string): Promise<{ url: string; seen:
     } catch {
       res.destroy();
     }
-  });
+  };
+  // the relay never rejects: whatever fails destroys the response
+  const server = createServer((req, res) => void relay(req, res));
   await new Promise<void>((done) => server.listen(0, "127.0.0.1", done));
   const { port } = server.address() as { port: number };
   return { url: `http://127.0.0.1:${port}`, seen, server };

@@ -13,7 +13,7 @@ import { isTerminalEvent, type JobEvent } from "../../../shared/job-events.js";
 import { toJobView } from "../../../shared/job-reducer.js";
 import { isFinished, type JobView } from "../../../shared/job-view.js";
 import { URI } from "../../../shared/tools.js";
-import type { Caller } from "../../jobs/access.js";
+import type { Caller } from "../../jobs/caller.js";
 import type { JobEventNotice } from "../../jobs/job-log.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { SERVER_INFO } from "../server.js";
@@ -69,7 +69,7 @@ export function createListen({
   async function readable(ids: string[], caller: Caller): Promise<string[]> {
     const unique = [...new Set(ids)].slice(0, 100);
     const checks = await Promise.all(unique.map((id) => jobs.follow(id, caller).catch(() => ({ ok: false }))));
-    return unique.filter((_, i) => checks[i]!.ok);
+    return unique.filter((_, i) => checks[i].ok);
   }
 
   return {
@@ -90,7 +90,7 @@ export function createListen({
         });
       const askedUris = strings(filter.resourceSubscriptions);
       const uriJobs = new Map(
-        askedUris.flatMap((uri) => (JOB_RESULT.test(uri) ? [[JOB_RESULT.exec(uri)![1]!, uri]] : [])),
+        askedUris.flatMap((uri) => (JOB_RESULT.test(uri) ? [[JOB_RESULT.exec(uri)![1], uri]] : [])),
       );
       const [uriJobIds, taskIds] = await Promise.all([
         readable([...uriJobs.keys()], caller),
@@ -190,7 +190,7 @@ export function createListen({
 /** Whether a task's (ended, percentage, last update) comes after `last`'s. */
 function newer(key: [number, number, string], last: [number, number, string] | undefined): boolean {
   if (last === undefined) return true;
-  for (let i = 0; i < key.length; i++) if (key[i] !== last[i]) return key[i]! > last[i]!;
+  for (let i = 0; i < key.length; i++) if (key[i] !== last[i]) return key[i] > last[i];
   return false;
 }
 

@@ -7,7 +7,7 @@
  */
 import { Server } from "@modelcontextprotocol/server";
 import { TOOL } from "../../../shared/tools.js";
-import type { Caller } from "../../jobs/access.js";
+import type { Caller } from "../../jobs/caller.js";
 import { JsonRpcError } from "../rpc-error.js";
 import { INSTRUCTIONS, SERVER_INFO, type McpShared } from "../server.js";
 import { callerOf, toolContext } from "./context.js";
@@ -66,7 +66,7 @@ export function buildModernServer(shared: McpShared, tasks: Tasks): Server {
     const result = await shared.tools.call(request.params.name, request.params.arguments, context);
     if (request.params.name === TOOL.startBulk && declaresTasks(ctx.mcpReq.envelope))
       return (await tasks.created(result, context.caller)) as never;
-    return result as never;
+    return result;
   });
   server.setRequestHandler("resources/list", () => shared.resources.list);
   server.setRequestHandler("resources/templates/list", () => shared.resources.templates);

@@ -10,7 +10,7 @@ import * as z from "zod/v4";
 import type { ToolError } from "../../../shared/errors.js";
 import type { JobView } from "../../../shared/job-view.js";
 import { URI } from "../../../shared/tools.js";
-import type { Caller } from "../../jobs/access.js";
+import type { Caller } from "../../jobs/caller.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { JsonRpcError } from "../rpc-error.js";
 import { callerOf } from "./context.js";

@@ -65,7 +65,9 @@ export function saveDownloadItem(win: Window, item: unknown): Saved {
   const content =
     typeof resource.blob === "string"
       ? Uint8Array.from(atob(resource.blob), (c) => c.charCodeAt(0))
-      : String(resource.text ?? "");
+      : typeof resource.text === "string"
+        ? resource.text
+        : "";
   const blob = new Blob([content], { type: mimeType });
   const name = fileNameOf(resource.uri, mimeType);
   const href = URL.createObjectURL(blob);

@@ -8,7 +8,7 @@ import { useEffect, useState } from "react";
 import type { Stage } from "../../../shared/job-events.js";
 import type { StartBulkArgs } from "../../../shared/tools.js";
 import { followJob, type FollowTuning } from "../follow-job.js";
-import { useHost, useHostGlobal } from "../host.js";
+import { useHost, useHostGlobal } from "../host-context.js";
 import { originalStartInput, startAnalysis } from "../job-actions.js";
 import { useJobViewsApi } from "../job-views.js";
 import type { ToolFailure } from "../tool-reply.js";

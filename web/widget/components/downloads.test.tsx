@@ -5,7 +5,7 @@
  * that lists only `openLinks` gets `ui/open-link`, and a host with neither leaves the link on
  * screen with the time it stops working. The skipped rows download too, when there are any.
  */
-import { InMemoryTransport, type CallToolResult } from "@modelcontextprotocol/client";
+import { InMemoryTransport } from "@modelcontextprotocol/client";
 import { AppBridge, type McpUiHostCapabilities } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { render, screen, within } from "@testing-library/react";
 import { act } from "react";
@@ -14,7 +14,8 @@ import { FILE_TOOL } from "../../../shared/files.js";
 import { App } from "../app.js";
 import { installFakeHost, type FakeHost, type FakeHostOptions } from "../fake-host.js";
 import type { FollowTuning } from "../follow-job.js";
-import { createHost, HostContext, type Host } from "../host.js";
+import { createHost, HostContext } from "../host-context.js";
+import type { Host } from "../host.js";
 import { createMcpAppsHost, type Port } from "../hosts/mcp-apps.js";
 import { jobEvent } from "../../../test-kit/job-events.js";
 import { mountJobPanel } from "../test-panel.js";
@@ -127,7 +128,7 @@ describe("downloads in an MCP Apps host", () => {
         expiresAt: EXPIRES,
         ...(args?.inline ? { data: btoa("name,gift") } : {}),
       };
-      return { structuredContent, content: [] } as CallToolResult;
+      return { structuredContent, content: [] };
     };
     b.ondownloadfile = async (params) => (delivered.push(params), {});
     b.onopenlink = async (params) => (delivered.push(params), {});

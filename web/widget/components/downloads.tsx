@@ -5,7 +5,7 @@
  */
 import { useState } from "react";
 import { downloadResult, type Download, type ExportFormat, type ExportPart } from "../downloads.js";
-import { useHost } from "../host.js";
+import { useHost } from "../host-context.js";
 import { useMessages } from "../i18n.js";
 import type { ToolOutcome } from "../tool-reply.js";
 import { FailureText } from "./failure-text.js";

@@ -5,7 +5,8 @@
  */
 import { cleanup, render, screen } from "@testing-library/react";
 import { installFakeHost, type FakeHost } from "../fake-host.js";
-import { createHost, HostContext, type Host } from "../host.js";
+import { createHost, HostContext } from "../host-context.js";
+import type { Host } from "../host.js";
 import { FailureText, type FailureTextProps } from "./failure-text.js";
 
 let fake: FakeHost | undefined;

@@ -5,7 +5,7 @@
  */
 import { useState } from "react";
 import { FILE_LIMITS, STAFF_FILE_ACCEPT, type AwaitingFile } from "../../../shared/files.js";
-import { useHostGlobal } from "../host.js";
+import { useHostGlobal } from "../host-context.js";
 import { formatPrice, useMessages } from "../i18n.js";
 
 export type FilePickerProps = {

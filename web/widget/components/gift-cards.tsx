@@ -2,7 +2,7 @@
  * The view for a `suggest_gifts` result: the occasion and budget, then one card per gift.
  */
 import type { SuggestGiftsResult } from "../../../shared/tools.js";
-import { useHostGlobal } from "../host.js";
+import { useHostGlobal } from "../host-context.js";
 import { formatPrice, useMessages } from "../i18n.js";
 import { GiftList } from "./gift-list.js";
 

@@ -3,7 +3,7 @@
  * and for each person in a bulk analysis result.
  */
 import type { Gift } from "../../../shared/tools.js";
-import { useHostGlobal } from "../host.js";
+import { useHostGlobal } from "../host-context.js";
 import { formatPrice } from "../i18n.js";
 
 export type GiftListProps = { gifts: Gift[] };

@@ -15,7 +15,7 @@ import type { Stage } from "../../../shared/job-events.js";
 import type { JobView, StageView } from "../../../shared/job-view.js";
 import { isBulkStage, STAGE_UNIT } from "../../../shared/stage-words.js";
 import type { DisplayMode } from "../../host-globals.js";
-import { useHost, useHostGlobal } from "../host.js";
+import { useHost, useHostGlobal } from "../host-context.js";
 import { useMessages, type Messages } from "../i18n.js";
 import { cancelJob } from "../job-actions.js";
 import { useJobViews } from "../job-views.js";

@@ -6,7 +6,7 @@
  */
 import { useEffect } from "react";
 import type { PersonResult } from "../../../shared/tools.js";
-import { useHost, useHostGlobal } from "../host.js";
+import { useHost, useHostGlobal } from "../host-context.js";
 import { formatPrice, useMessages, type Messages } from "../i18n.js";
 import {
   followResult,

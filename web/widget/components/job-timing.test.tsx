@@ -40,8 +40,9 @@ const progress = (seq: number, at: number, percentage: number) =>
 const completed = event(5, 10.5, "job.completed");
 
 /** Sets the local clock to `at` seconds after T (it only moves forward), firing the ticks on the way. */
-const localAt = (at: number) => act(() => vi.advanceTimersByTime(T + at * 1000 - Date.now()));
-const dispatch = (...events: JobEvent[]) => act(() => store.getState().dispatch("job-1", events));
+// act with a synchronous callback has done all its work when it returns; its thenable is for async ones
+const localAt = (at: number) => void act(() => vi.advanceTimersByTime(T + at * 1000 - Date.now()));
+const dispatch = (...events: JobEvent[]) => void act(() => store.getState().dispatch("job-1", events));
 const UNIT_SECONDS: Record<string, number> = { hr: 3600, min: 60, sec: 1, 시간: 3600, 분: 60, 초: 1 };
 /** The clock's words and seconds, e.g. ["Running", 7] from "Running 7 sec"; "<1 sec" is 0. */
 function clock(): [string, number] {

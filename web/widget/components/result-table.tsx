@@ -8,7 +8,7 @@
  * are toggle buttons, as a list has no column headers. While the job composes, the table fills in.
  */
 import { useEffect, useMemo, useRef, useState, type RefObject } from "react";
-import { useHost, useHostGlobal } from "../host.js";
+import { useHost, useHostGlobal } from "../host-context.js";
 import { formatPrice, useMessages } from "../i18n.js";
 import { EMPTY_TABLE, useResultStore, useResultStoreApi } from "../result-store.js";
 import {

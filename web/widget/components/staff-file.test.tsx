@@ -12,7 +12,8 @@ import { TOOL } from "../../../shared/tools.js";
 import { App } from "../app.js";
 import { installFakeHost, samplePreview, type FakeHost, type FakeHostOptions } from "../fake-host.js";
 import type { FollowTuning } from "../follow-job.js";
-import { createHost, type Host } from "../host.js";
+import { createHost } from "../host-context.js";
+import type { Host } from "../host.js";
 
 const FAST: FollowTuning = { waitMs: 0, backoff: { baseMs: 1, maxMs: 4 }, idleMs: 1, callTimeoutMs: 2000 };
 const SLOW = { timeout: 4000 };
@@ -137,7 +138,7 @@ describe("the preview", () => {
     await preview();
     expect(screen.getByText("CSV · CP949 / EUC-KR · separated by “,”")).toBeTruthy();
     expect(screen.getByText("3 rows: 2 people, 1 skipped")).toBeTruthy();
-    expect((screen.getByLabelText("Name") as HTMLSelectElement).selectedOptions[0].textContent).toBe("이름");
+    expect(screen.getByLabelText<HTMLSelectElement>("Name").selectedOptions[0].textContent).toBe("이름");
     const rows = within(screen.getByRole("table")).getAllByRole("row");
     expect(rows.map((r) => r.textContent)).toEqual([
       "RowNameDepartmentInterestsBudget",
@@ -146,7 +147,7 @@ describe("the preview", () => {
     ]);
     expect(screen.getByText("Row 4")).toBeTruthy();
     expect(screen.getByText(/No name/)).toBeTruthy();
-    expect((screen.getByRole("button", { name: "Start" }) as HTMLButtonElement).disabled).toBe(false);
+    expect(screen.getByRole<HTMLButtonElement>("button", { name: "Start" }).disabled).toBe(false);
   });
 
   it("asks again with the person's reading when a select changes", async () => {
@@ -158,7 +159,7 @@ describe("the preview", () => {
       reading: { columns: { name: 0, department: -1, interests: 2, budget: 3 } },
       locale: "en-US",
     });
-    await waitFor(() => expect((screen.getByLabelText("Department") as HTMLSelectElement).value).toBe("-1"));
+    await waitFor(() => expect(screen.getByLabelText<HTMLSelectElement>("Department").value).toBe("-1"));
     await userEvent.selectOptions(screen.getByLabelText("Encoding"), "UTF-8");
     await waitFor(() => expect(fake.argsOf(FILE_TOOL.preview)).toHaveLength(3));
     expect(fake.argsOf(FILE_TOOL.preview)[2].reading).toEqual({
@@ -178,16 +179,14 @@ describe("the preview", () => {
         }),
       },
     });
-    const encoding = screen.getByLabelText("Encoding") as HTMLSelectElement;
+    const encoding = screen.getByLabelText<HTMLSelectElement>("Encoding");
     expect(encoding.value).toBe("");
     expect(screen.getByText(/The encoding is a guess/)).toBeTruthy();
     expect(screen.getByRole("alert").textContent).toBe("The encoding could not be told.");
-    expect((screen.getByRole("button", { name: "Start" }) as HTMLButtonElement).disabled).toBe(true);
+    expect(screen.getByRole<HTMLButtonElement>("button", { name: "Start" }).disabled).toBe(true);
     // choosing the guessed encoding confirms it
     await userEvent.selectOptions(encoding, "CP949 / EUC-KR");
-    await waitFor(() =>
-      expect((screen.getByRole("button", { name: "Start" }) as HTMLButtonElement).disabled).toBe(false),
-    );
+    await waitFor(() => expect(screen.getByRole<HTMLButtonElement>("button", { name: "Start" }).disabled).toBe(false));
     expect(fake.argsOf(FILE_TOOL.preview).at(-1)?.reading).toEqual({ encoding: "euc-kr" });
     expect(screen.queryByRole("alert")).toBeNull();
   });
@@ -213,7 +212,7 @@ describe("the preview", () => {
   it("starts the analysis of the upload as read, then follows the new job", async () => {
     await preview();
     await userEvent.selectOptions(screen.getByLabelText("Budget"), "(none)");
-    await waitFor(() => expect((screen.getByLabelText("Budget") as HTMLSelectElement).value).toBe("-1"));
+    await waitFor(() => expect(screen.getByLabelText<HTMLSelectElement>("Budget").value).toBe("-1"));
     await userEvent.click(screen.getByRole("button", { name: "Start" }));
     expect(await screen.findByText("Completed", {}, SLOW)).toBeTruthy();
     expect(fake.argsOf(TOOL.startBulk)).toEqual([

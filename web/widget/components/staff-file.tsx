@@ -8,7 +8,7 @@ import { useStore } from "zustand";
 import type { AwaitingFile } from "../../../shared/files.js";
 import { chooseFile, createFileFlow, readFile, startFromFile } from "../file-flow.js";
 import type { FollowTuning } from "../follow-job.js";
-import { useHost, useHostGlobal } from "../host.js";
+import { useHost, useHostGlobal } from "../host-context.js";
 import { useMessages } from "../i18n.js";
 import { BulkJob } from "./bulk-job.js";
 import { FailureText } from "./failure-text.js";

@@ -108,7 +108,7 @@ describe("the MCP Apps adapter against AppBridge and the real server", () => {
     const args = { occasion: "birthday", budget: 40 };
     const result = await client.callTool({ name: TOOL.suggestGifts, arguments: args });
     await bridge.sendToolInput({ arguments: args });
-    await bridge.sendToolResult(result as Parameters<AppBridge["sendToolResult"]>[0]);
+    await bridge.sendToolResult(result);
     await vi.waitFor(() => expect(host?.getGlobals().toolOutput).toEqual(result.structuredContent));
     expect(host.getGlobals()).toMatchObject({ toolInput: args, toolResponseMetadata: result._meta ?? null });
 

@@ -1,0 +1,49 @@
+// npm run lint: every TypeScript file, type-aware, each with the tsconfig project that owns it
+// (tsconfig.json's references). See CONTRIBUTING.md.
+import js from "@eslint/js";
+import { defineConfig, globalIgnores } from "eslint/config";
+import tseslint from "typescript-eslint";
+import noImportCycle from "./eslint-rules/no-import-cycle.js";
+
+export default defineConfig(
+  globalIgnores(["dist/", ".tsbuild/", "coverage/", "test-artifacts/", "data/", "tools/inspector/"]),
+  { files: ["**/*.js"], extends: [js.configs.recommended] },
+  {
+    files: ["**/*.{ts,tsx}"],
+    extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
+    languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
+    plugins: { local: { rules: { "no-import-cycle": noImportCycle } } },
+    rules: {
+      "local/no-import-cycle": "error",
+      "@typescript-eslint/no-floating-promises": "error",
+      "@typescript-eslint/no-misused-promises": "error",
+      // an aborted signal's reason is passed on as it is, whatever it is
+      "@typescript-eslint/prefer-promise-reject-errors": ["error", { allowThrowingAny: true }],
+      // `const { drop: _, ...rest } = x` leaves a field out on purpose; `_` names an unused parameter
+      "@typescript-eslint/no-unused-vars": ["error", { ignoreRestSiblings: true, argsIgnorePattern: "^_" }],
+      // async functions without await are how the memory store and the fakes meet promise interfaces
+      "@typescript-eslint/require-await": "off",
+      // objects here are built from closures, never classes with `this`: every passed method is bound
+      "@typescript-eslint/unbound-method": "off",
+    },
+  },
+  {
+    // tests and benchmarks read untyped replies (JSON, the SDK's results) on purpose and assert on them
+    files: [
+      "**/*.test.{ts,tsx}",
+      "**/*-suite.ts",
+      "**/test-*.ts",
+      "test-kit/**",
+      "bench/**",
+      "server/instances-support.ts",
+    ],
+    rules: {
+      "@typescript-eslint/no-explicit-any": "off",
+      "@typescript-eslint/no-unsafe-argument": "off",
+      "@typescript-eslint/no-unsafe-assignment": "off",
+      "@typescript-eslint/no-unsafe-call": "off",
+      "@typescript-eslint/no-unsafe-member-access": "off",
+      "@typescript-eslint/no-unsafe-return": "off",
+    },
+  },
+);

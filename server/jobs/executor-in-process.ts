@@ -1,0 +1,62 @@
+/**
+ * The executor of memory and SQLite stores: jobs run in this process, beside the service, one slice
+ * of one job per turn of the event loop.
+ */
+import type { Caller } from "./caller.js";
+import { interrupted, type CreateExecutor } from "./executor.js";
+import { runJob } from "./run-job.js";
+import { createSliceGate } from "./runner/slice-gate.js";
+import { jobTexts } from "./runner/texts.js";
+import { createScheduler } from "./scheduler.js";
+
+/**
+ * Runs jobs in this process, at most `limits.maxConcurrentJobs` at once: for a store one process
+ * owns (memory, SQLite), where whatever is unfinished at start-up was cut off by the last process.
+ */
+export const createInProcessExecutor: CreateExecutor = (context) => {
+  const { store, limits, match, end } = context;
+  const scheduler = createScheduler(limits.maxConcurrentJobs);
+  // one slice of one job per turn of the event loop, however many jobs run
+  const slices = createSliceGate();
+  /** Jobs of this process that have not ended, with the switch that stops them. */
+  const live = new Map<string, { owner: Caller; controller: AbortController }>();
+
+  return {
+    async recover() {
+      for (const job of await store.listUnfinished()) {
+        if (live.has(job.jobId)) continue; // this process's own, started since a failed first try
+        const message =
+          job.status === "running"
+            ? "The server restarted while this job was running, so it stopped before finishing."
+            : "The server restarted before this job could start.";
+        await end(job.jobId, job.owner, interrupted(message));
+      }
+    },
+    async submit({ jobId, owner, plan, paceMs, locale }) {
+      const controller = new AbortController();
+      live.set(jobId, { owner, controller });
+      const run = { ...plan, jobId, maxRows: limits.maxRows, match, paceMs, texts: jobTexts(locale ?? "en") };
+      scheduler.enqueue(jobId, async () => {
+        try {
+          await runJob(context, slices, run, owner, controller.signal);
+        } finally {
+          live.delete(jobId);
+        }
+      });
+    },
+    stop(jobId) {
+      scheduler.remove(jobId);
+      live.get(jobId)?.controller.abort();
+      live.delete(jobId);
+    },
+    async close() {
+      const ending = [...live.entries()];
+      for (const [, job] of ending) job.controller.abort();
+      await scheduler.close();
+      for (const [jobId, job] of ending) {
+        live.delete(jobId);
+        await end(jobId, job.owner, interrupted("The server shut down before this job finished."));
+      }
+    },
+  };
+};
