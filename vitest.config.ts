@@ -31,6 +31,7 @@ export default defineConfig({
             "web/**/*.test.{ts,tsx}",
             "bench/**/*.test.ts",
             "test-kit/**/*.test.ts",
+            "eslint-rules/**/*.test.js",
           ],
           exclude: [...browser, ...load],
           sequence: { groupOrder: 0 },
