@@ -107,3 +107,22 @@ describe("two of the person's calls at once", () => {
     expect(made).toEqual([TOOL.getJobTable, `${TOOL.cancelJob} refused`, TOOL.cancelJob]);
   });
 });
+
+describe("the table filling in", () => {
+  it("gives way to Cancel like the poll: no new table call while Cancel waits, so Cancel gets the slot", async () => {
+    const { host, made, answer } = serialHost();
+    void host.callTool(TOOL.getJobTable, {}, any);
+    const cancel = host.callTool(TOOL.cancelJob, {}, any);
+    const nextTable = host.callTool(TOOL.getJobTable, {}, any); // the next events ask for more rows
+    await settle();
+    answer(TOOL.getJobTable);
+    await settle();
+    expect(made).toEqual([TOOL.getJobTable, `${TOOL.cancelJob} refused`, TOOL.cancelJob]);
+    answer(TOOL.cancelJob);
+    expect(await cancel).toEqual(OK);
+    await settle();
+    answer(TOOL.getJobTable);
+    await nextTable;
+    expect(made.at(-1)).toBe(TOOL.getJobTable);
+  });
+});

@@ -2,9 +2,9 @@
  * The person's calls go first. Some hosts run one tool call at a time and refuse the next while
  * one is in flight (MCPJam answers "Another execution is already in progress"); there the long
  * poll would hold the only slot and Cancel would fail. So the widget's background call (the poll)
- * starts only while none of the person's calls (cancel, start again, the table, downloads) waits,
- * and a person's call refused while other calls were in flight (the poll, the table filling in) is
- * made again as soon as they are back. Hosts that run calls side by side see no difference.
+ * and the table's filling in start only while none of the person's calls (cancel, start again,
+ * downloads) waits, and a person's call refused while other calls were in flight is made again as
+ * soon as they are back. Hosts that run calls side by side see no difference.
  */
 import { TOOL } from "../../shared/tools.js";
 import type { Host, WidgetToolName } from "./host.js";
@@ -12,10 +12,17 @@ import type { Host, WidgetToolName } from "./host.js";
 /** A refused call is made again this many times at most (each right after the calls before it came back). */
 const RETRIES = 3;
 
+/**
+ * The calls the widget makes by itself, again and again: the poll, and the table filling in while
+ * a job composes (one call per few events, which in a host of one call at a time would otherwise
+ * take the slot each time it frees, and Cancel would never get it).
+ */
+const BACKGROUND = new Set<WidgetToolName>([TOOL.getJobEvents, TOOL.getJobTable]);
+
 /** `host` with its calls in that order; `isBackground` names the calls that give way. */
 export function withCallLane(
   host: Host,
-  isBackground: (name: WidgetToolName) => boolean = (name) => name === TOOL.getJobEvents,
+  isBackground: (name: WidgetToolName) => boolean = (name) => BACKGROUND.has(name),
 ): Host {
   const inFlight = new Set<Promise<unknown>>();
   let personal = 0;
