@@ -95,3 +95,13 @@ export function setUpBrowserTests(options: Partial<AppOptions> = {}): BrowserTes
     },
   };
 }
+
+/** On failure, a picture of the page is the quickest clue. */
+export async function withFailureShot(page: Page, name: string, body: () => Promise<void>) {
+  try {
+    await body();
+  } catch (error) {
+    await page.screenshot({ path: `${ARTIFACTS}/${name}-failure.png`, fullPage: true }).catch(() => undefined);
+    throw error;
+  }
+}

@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { Frame, Page } from "playwright-core";
-import { ARTIFACTS, setUpBrowserTests } from "../../test-kit/browser.js";
+import { ARTIFACTS, setUpBrowserTests, withFailureShot } from "../../test-kit/browser.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 
 const JOB_TIMEOUT = 60_000;
@@ -36,16 +36,6 @@ async function runSample(page: Page) {
   await expect.poll(() => widget.locator(".gg-summary").count(), { timeout: JOB_TIMEOUT }).toBeGreaterThan(0);
   // the frame settles at the height the widget reported
   await page.waitForTimeout(300);
-}
-
-/** On failure, a picture of the page is the quickest clue. */
-async function withFailureShot(page: Page, name: string, body: () => Promise<void>) {
-  try {
-    await body();
-  } catch (error) {
-    await page.screenshot({ path: `${ARTIFACTS}/${name}-failure.png`, fullPage: true }).catch(() => undefined);
-    throw error;
-  }
 }
 
 type Box = { top: number; left: number; right: number; bottom: number; width: number };

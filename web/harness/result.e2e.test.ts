@@ -18,7 +18,13 @@ import { createJobService } from "../../server/jobs/job-service.js";
 import { createSqliteStore } from "../../server/jobs/stores/sqlite.js";
 import type { TestServer } from "../../server/test-support.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
-import { ARTIFACTS, launchChromium, requireBuild, startHarnessServer } from "../../test-kit/browser.js";
+import {
+  ARTIFACTS,
+  launchChromium,
+  requireBuild,
+  startHarnessServer,
+  withFailureShot,
+} from "../../test-kit/browser.js";
 const JOB_TIMEOUT = 90_000;
 const ROWS = 50_000;
 const HOSTS = [
@@ -176,21 +182,12 @@ async function checkContrast(page: Page, widget: Frame, what: string) {
   await page.getByRole("radio", { name: "Light" }).click();
 }
 
-async function shotOnFailure(page: Page, name: string, body: () => Promise<void>) {
-  try {
-    await body();
-  } catch (error) {
-    await page.screenshot({ path: `${ARTIFACTS}/${name}-failure.png`, fullPage: true }).catch(() => undefined);
-    throw error;
-  }
-}
-
 describe("the result as a person uses it", () => {
   it.each(HOSTS)(
     "in the %s host: a job of 50,000 people to the fullscreen table: found by name, one department, sorted by spend; contrast in both themes",
     async (host, kind) => {
       const { page, errors } = await openHarness(server, host);
-      await shotOnFailure(page, `result-table-${kind}`, async () => {
+      await withFailureShot(page, `result-table-${kind}`, async () => {
         const widget = await startJob(page, [csvPath, "50,000"], 0);
         await expect.poll(() => barValue(widget), { timeout: JOB_TIMEOUT, interval: 200 }).toBe(100);
         await checkContrast(page, widget, "the finished card, inline");
@@ -241,7 +238,7 @@ describe("the result as a person uses it", () => {
     "in the %s host: Cancel asks first, then keeps the people composed so far and offers to start again",
     async (host, kind) => {
       const { page, errors } = await openHarness(server, host);
-      await shotOnFailure(page, `cancel-${kind}`, async () => {
+      await withFailureShot(page, `cancel-${kind}`, async () => {
         // 50,000 people at 150 ms between slices: the result is composed over some seconds
         const widget = await startJob(page, [csvPath, "50,000"], 150);
         // asked, and not canceled
@@ -297,7 +294,7 @@ describe("a server restarted mid-job", () => {
       const { page, errors } = await openHarness(first, host);
       let second: TestServer | undefined;
       try {
-        await shotOnFailure(page, `restart-${kind}`, async () => {
+        await withFailureShot(page, `restart-${kind}`, async () => {
           const widget = await startJob(page, [smallPath, "10,000"], 500);
           await expect.poll(() => barValue(widget), { timeout: JOB_TIMEOUT, interval: 100 }).toBeGreaterThan(5);
           await checkContrast(page, widget, "a running job, inline");
