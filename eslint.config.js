@@ -29,14 +29,7 @@ export default defineConfig(
   },
   {
     // tests and benchmarks read untyped replies (JSON, the SDK's results) on purpose and assert on them
-    files: [
-      "**/*.test.{ts,tsx}",
-      "**/*-suite.ts",
-      "**/test-*.ts",
-      "test-kit/**",
-      "bench/**",
-      "server/instances-support.ts",
-    ],
+    files: ["**/*.test.{ts,tsx}", "**/testing/**", "test-kit/**", "bench/**"],
     rules: {
       "@typescript-eslint/no-explicit-any": "off",
       "@typescript-eslint/no-unsafe-argument": "off",

@@ -19,7 +19,7 @@ const SPECIFIERS = [
   /\b(?:import|require)\(\s*["']([^"']+)["']\s*\)/g,
 ];
 /** Test-only files by name: tests, shared suites, test support, and the test kit. */
-const TEST_ONLY = /(\.test|-suite)\.js$|(^|\/)(test-support|test-fixtures|test-provider)\.js$|^test-kit\//;
+const TEST_ONLY = /\.test\.js$|(^|\/)testing\/|^test-kit\//;
 
 /** The package a bare specifier names ("@scope/name/sub.js" → "@scope/name"), or undefined for a path. */
 function packageOf(specifier) {

@@ -16,7 +16,7 @@ import { GetJobEventsOutput, JobResultPageSchema, PACE_META_KEY, TOOL, URI } fro
 import { employeeCsv } from "../test-kit/employee-csv.js";
 import { expectJobHistory } from "../test-kit/job-history.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../test-kit/redis.js";
-import { startInstance, type Instance } from "./instances-support.js";
+import { startInstance, type Instance } from "./testing/instances.js";
 import {
   callTool,
   connectClient,
@@ -26,7 +26,7 @@ import {
   readSse,
   startJob,
   toolText,
-} from "./test-support.js";
+} from "./testing/support.js";
 
 const unreachable = await redisUnreachable("the tests of several instances");
 const prefix = `giftgenius-test:${randomUUID()}:`;

@@ -21,7 +21,7 @@ import {
   redisHost,
   watchConnection,
   type ConnectionListener,
-} from "./jobs/stores/redis-connection.js";
+} from "./redis/connection.js";
 import { createSessionRecords } from "./mcp/http/session-records.js";
 import type { SharedSessions } from "./mcp/http/streamable-http.js";
 import { createSqliteStore } from "./jobs/stores/sqlite.js";

@@ -22,7 +22,7 @@ import {
   startTestServer,
   toolText,
   type TestServer,
-} from "./test-support.js";
+} from "./testing/support.js";
 
 v8.setFlagsFromString("--expose-gc");
 const gc = vm.runInNewContext("gc") as () => void;

@@ -10,8 +10,8 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { freePort, killRedis, startRedis } from "./jobs/stores/redis-server.js";
-import { postRaw } from "./test-support.js";
+import { freePort, killRedis, startRedis } from "./redis/testing/redis-server.js";
+import { postRaw } from "./testing/support.js";
 
 const INITIALIZE = JSON.stringify({
   jsonrpc: "2.0",

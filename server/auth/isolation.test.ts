@@ -17,8 +17,8 @@ import { createRedisStore } from "../jobs/stores/redis.js";
 import { matchGifts } from "../gifts/matcher.js";
 import { sharedSessionsOn } from "../jobs-env.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../test-kit/redis.js";
-import { callTool, readJobHistory, startJob, startTestServer, toolText, type TestServer } from "../test-support.js";
-import { startTestProvider, type TestProvider } from "./test-provider.js";
+import { callTool, readJobHistory, startJob, startTestServer, toolText, type TestServer } from "../testing/support.js";
+import { startTestProvider, type TestProvider } from "./testing/provider.js";
 
 const RESOURCE = "https://gifts.example.test/mcp";
 

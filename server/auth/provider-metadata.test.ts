@@ -9,7 +9,7 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { checkIssuer, fetchMetadata, ProviderFault } from "./provider-metadata.js";
-import { startHungListener, startTestProvider, type TestProvider } from "./test-provider.js";
+import { startHungListener, startTestProvider, type TestProvider } from "./testing/provider.js";
 
 const PUBLIC_URL = "https://gifts.example.test";
 

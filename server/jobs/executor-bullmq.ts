@@ -20,7 +20,7 @@ import {
   watchConnection,
   type ConnectionListener,
   type RedisConnection,
-} from "./stores/redis-connection.js";
+} from "../redis/connection.js";
 import { createSliceGate } from "./runner/slice-gate.js";
 import { jobTexts, type Locale } from "./runner/texts.js";
 import { planStart } from "./start-plan.js";

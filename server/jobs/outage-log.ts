@@ -4,8 +4,8 @@
  * it (which ones), and a line when all have it back (after how long). Each user's connection is a
  * part, told of by its `ConnectionListener`.
  */
-import type { ConnectionListener } from "./stores/redis-connection.js";
-import { describeFault } from "./stores/redis-connection.js";
+import type { ConnectionListener } from "../redis/connection.js";
+import { describeFault } from "../redis/connection.js";
 
 export type OutageLogOptions = {
   /** The dependency as the lines name it, without secrets: "Redis at 127.0.0.1:6379". */

@@ -5,7 +5,7 @@
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { createJobService } from "./job-service.js";
 import { createMemoryStore } from "./stores/memory.js";
-import { ALICE, testMatch } from "./test-fixtures.js";
+import { ALICE, testMatch } from "./testing/fixtures.js";
 import { createWaiters } from "./waiters.js";
 
 describe("createWaiters", () => {

@@ -13,7 +13,7 @@ import * as z from "zod/mini";
 import { FILE_LIMITS, HostFileSchema } from "../../shared/files.js";
 import { GetJobResultOutput, StartBulkOutput, TOOL, WaitForJobOutput } from "../../shared/tools.js";
 import { staffXlsx } from "../../test-kit/staff-files.js";
-import { callTool, connectClient, startTestServer, toolError, toolText, type TestServer } from "../test-support.js";
+import { callTool, connectClient, startTestServer, toolError, toolText, type TestServer } from "../testing/support.js";
 
 let server: TestServer;
 let client: Client;

@@ -5,7 +5,7 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { TOOL } from "../../shared/tools.js";
-import { callTool, connectClient, startTestServer, toolError, toolText, type TestServer } from "../test-support.js";
+import { callTool, connectClient, startTestServer, toolError, toolText, type TestServer } from "../testing/support.js";
 
 let server: TestServer;
 let client: Client;

@@ -31,7 +31,7 @@ import {
   startTestServer,
   toolText,
   type TestServer,
-} from "../test-support.js";
+} from "../testing/support.js";
 
 let server: TestServer;
 let client: Client;

@@ -26,7 +26,7 @@ import {
   startJob,
   startTestServer,
   type TestServer,
-} from "../test-support.js";
+} from "../testing/support.js";
 
 let server: TestServer;
 let bigCsv: string;

@@ -23,7 +23,7 @@ import {
   toolError,
   untilJobProgress,
   type TestServer,
-} from "../test-support.js";
+} from "../testing/support.js";
 
 const dataDirs: string[] = [];
 /** A fresh DATA_DIR and the database file main.ts would open in it. */

@@ -28,7 +28,7 @@ import {
   toolText,
   untilJobProgress,
   type TestServer,
-} from "../test-support.js";
+} from "../testing/support.js";
 
 let server: TestServer;
 let client: Client;

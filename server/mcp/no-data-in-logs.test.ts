@@ -13,7 +13,7 @@ import { PACE_META_KEY, StartBulkOutput, TOOL } from "../../shared/tools.js";
 import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createRedisStore } from "../jobs/stores/redis.js";
-import { freePort, killRedis, startRedis } from "../jobs/stores/redis-server.js";
+import { freePort, killRedis, startRedis } from "../redis/testing/redis-server.js";
 import {
   callTool,
   connectClient,
@@ -23,7 +23,7 @@ import {
   startTestServer,
   toolError,
   untilJobProgress,
-} from "../test-support.js";
+} from "../testing/support.js";
 
 const NAME = "Quillon Markerby";
 const INTEREST = "zephyrcraft";

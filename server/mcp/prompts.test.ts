@@ -1,5 +1,5 @@
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { useTestClient } from "../test-support.js";
+import { useTestClient } from "../testing/support.js";
 
 const t = useTestClient();
 

@@ -1,6 +1,6 @@
 import { FILE_TOOL } from "../../shared/files.js";
 import { TOOL } from "../../shared/tools.js";
-import { openRawSession, postRaw, readSse, startTestServer, type TestServer } from "../test-support.js";
+import { openRawSession, postRaw, readSse, startTestServer, type TestServer } from "../testing/support.js";
 
 let server: TestServer;
 

@@ -8,7 +8,7 @@ import {
   type JobResultPage,
   type PersonResult,
 } from "../../shared/tools.js";
-import { useTestClient } from "../test-support.js";
+import { useTestClient } from "../testing/support.js";
 
 const t = useTestClient();
 

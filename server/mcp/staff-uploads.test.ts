@@ -32,7 +32,7 @@ import {
   toolError,
   toolText,
   type TestServer,
-} from "../test-support.js";
+} from "../testing/support.js";
 
 const CHUNK = 16 * 1024;
 const HOUR = 60 * 60 * 1000;

@@ -36,7 +36,7 @@ import {
   toolError,
   toolText,
   untilJobProgress,
-} from "../test-support.js";
+} from "../testing/support.js";
 
 const dir = mkdtempSync(join(tmpdir(), "giftgenius-full-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

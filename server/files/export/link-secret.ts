@@ -10,7 +10,7 @@
  */
 import { randomBytes } from "node:crypto";
 import type { Config } from "../../config.js";
-import { openRedis, watchConnection } from "../../jobs/stores/redis-connection.js";
+import { openRedis, watchConnection } from "../../redis/connection.js";
 import type { FileLinkOptions } from "./file-links.js";
 
 /** The link options the configuration describes. */

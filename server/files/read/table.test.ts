@@ -9,7 +9,7 @@ import type { PersonResult } from "../../../shared/tools.js";
 import { createJobService } from "../../jobs/job-service.js";
 import { resolveLimits } from "../../jobs/limits.js";
 import { createMemoryStore } from "../../jobs/stores/memory.js";
-import { ALICE, settle, testMatch } from "../../jobs/test-support.js";
+import { ALICE, settle, testMatch } from "../../jobs/testing/support.js";
 import { delimited, encodeText, staffXlsx } from "../../../test-kit/staff-files.js";
 import { readStaffFile } from "./staff-file.js";
 

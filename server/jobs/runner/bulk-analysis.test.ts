@@ -9,7 +9,7 @@ import { matchGifts } from "../../gifts/matcher.js";
 import { decodeChunk } from "../result-codec.js";
 import type { EventDraft } from "../state-machine.js";
 import type { ResultHead } from "../store.js";
-import { testMatch } from "../test-fixtures.js";
+import { testMatch } from "../testing/fixtures.js";
 import { runBulkAnalysis } from "./bulk-analysis.js";
 import { createSliceGate } from "./slice-gate.js";
 import { jobTexts, type Locale } from "./texts.js";

@@ -16,13 +16,13 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { TOOL } from "../../../shared/tools.js";
 import { employeeCsv } from "../../../test-kit/employee-csv.js";
-import { startInstance } from "../../instances-support.js";
-import { callTool, connectClient, startJob, startTestServer, toolError } from "../../test-support.js";
+import { startInstance } from "../../testing/instances.js";
+import { callTool, connectClient, startJob, startTestServer, toolError } from "../../testing/support.js";
 import { createBullmqExecutor } from "../executor-bullmq.js";
 import { createJobService } from "../job-service.js";
-import { seed } from "../store-seed.js";
-import { ALICE, history, testMatch } from "../test-support.js";
-import { freePort, killRedis, persistent, startRedis } from "./redis-server.js";
+import { seed } from "../testing/store-seed.js";
+import { ALICE, history, testMatch } from "../testing/support.js";
+import { freePort, killRedis, persistent, startRedis } from "../../redis/testing/redis-server.js";
 import { createRedisStore } from "./redis.js";
 
 async function until(test: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {

@@ -31,7 +31,7 @@ import {
   watchConnection,
   type ConnectionListener,
   type RedisConnection,
-} from "./redis-connection.js";
+} from "../../redis/connection.js";
 import { APPEND, CREATE, DELETE, EXPIRE, PUT_CHUNK, run } from "./redis-scripts.js";
 
 export type RedisStoreOptions = {
@@ -41,7 +41,7 @@ export type RedisStoreOptions = {
   client?: Redis;
   /** Put before every key, so that several stores (or apps) can share one Redis; default "giftgenius:". */
   keyPrefix?: string;
-  /** Told once when the connection drops or stalls and once when it is back (see redis-connection.ts). */
+  /** Told once when the connection drops or stalls and once when it is back (see server/redis/connection.ts). */
   onConnectionChange?: ConnectionListener;
 };
 

@@ -12,13 +12,13 @@ import { dirname, join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it, vi } from "vitest";
 import { employeeCsv } from "../../../test-kit/employee-csv.js";
-import { describeDurableStore } from "../durable-store-suite.js";
+import { describeDurableStore } from "../testing/durable-store-suite.js";
 import { createJobService } from "../job-service.js";
-import { describeJobService } from "../service-suite.js";
-import { describeJobStore } from "../store-suite.js";
-import type { ChunksKept } from "../store-seed.js";
+import { describeJobService } from "../testing/service-suite.js";
+import { describeJobStore } from "../testing/store-suite.js";
+import type { ChunksKept } from "../testing/store-seed.js";
 import type { JobStore } from "../store.js";
-import { ALICE, settle, testMatch } from "../test-support.js";
+import { ALICE, settle, testMatch } from "../testing/support.js";
 import { createSqliteStore } from "./sqlite.js";
 
 const dir = mkdtempSync(join(tmpdir(), "giftgenius-jobs-"));

@@ -6,7 +6,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
-import { watchConnection } from "../../jobs/stores/redis-connection.js";
+import { watchConnection } from "../../redis/connection.js";
 import { deleteKeysUnder, keysUnder, redisUnreachable, redisUrl } from "../../../test-kit/redis.js";
 import type { Condition, Notification } from "../notifications.js";
 import { createSessionRecords, type SessionRecords, type StreamItem } from "./session-records.js";

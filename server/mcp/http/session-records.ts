@@ -13,7 +13,7 @@
  * instance that took the request holds).
  */
 import type { Redis } from "ioredis";
-import { subscribe, type RedisConnection } from "../../jobs/stores/redis-connection.js";
+import { subscribe, type RedisConnection } from "../../redis/connection.js";
 import * as z from "zod/mini";
 import { run, script } from "../../jobs/stores/redis-scripts.js";
 import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";

@@ -15,7 +15,7 @@ import {
   readSse,
   startTestServer,
   type TestServer,
-} from "../../test-support.js";
+} from "../../testing/support.js";
 
 let server: TestServer;
 

@@ -10,7 +10,7 @@ import { createJobService } from "../../jobs/job-service.js";
 import { createRedisStore } from "../../jobs/stores/redis.js";
 import { sharedSessionsOn } from "../../jobs-env.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../../test-kit/redis.js";
-import { openRawSession, postRaw, startTestServer, type TestServer } from "../../test-support.js";
+import { openRawSession, postRaw, startTestServer, type TestServer } from "../../testing/support.js";
 
 const unreachable = await redisUnreachable("the shared session tests");
 

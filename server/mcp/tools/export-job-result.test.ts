@@ -23,7 +23,7 @@ import {
   toolError,
   toolText,
   useTestClient,
-} from "../../test-support.js";
+} from "../../testing/support.js";
 
 const SECRET = new Uint8Array(32).fill(7);
 const MINUTE = 60_000;

@@ -1,5 +1,5 @@
 import { GetJobResultOutput, TOOL } from "../../../shared/tools.js";
-import { callTool, startJob, toolText, useTestClient } from "../../test-support.js";
+import { callTool, startJob, toolText, useTestClient } from "../../testing/support.js";
 
 const t = useTestClient();
 

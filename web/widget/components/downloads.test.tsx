@@ -12,13 +12,13 @@ import { act } from "react";
 import userEvent from "@testing-library/user-event";
 import { FILE_TOOL } from "../../../shared/files.js";
 import { App } from "../app.js";
-import { installFakeHost, type FakeHost, type FakeHostOptions } from "../fake-host.js";
+import { installFakeHost, type FakeHost, type FakeHostOptions } from "../testing/fake-host.js";
 import type { FollowTuning } from "../follow-job.js";
 import { createHost, HostContext } from "../host-context.js";
 import type { Host } from "../host.js";
 import { createMcpAppsHost, type Port } from "../hosts/mcp-apps.js";
 import { jobEvent } from "../../../test-kit/job-events.js";
-import { mountJobPanel } from "../test-panel.js";
+import { mountJobPanel } from "../testing/test-panel.js";
 import { Downloads } from "./downloads.js";
 
 const FAST: FollowTuning = { waitMs: 0, backoff: { baseMs: 1, maxMs: 4 }, idleMs: 1, callTimeoutMs: 2000 };

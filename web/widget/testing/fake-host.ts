@@ -5,10 +5,10 @@
  * It also answers the file tools (chunked uploads kept in memory, a preview, exports) and has
  * `openExternal`, and an `uploadFile` that, like ChatGPT's, takes only images.
  */
-import type { JobEvent, Stage } from "../../shared/job-events.js";
-import { foldJobEvents } from "../../shared/job-reducer.js";
-import { isFinished } from "../../shared/job-view.js";
-import { seededRandom } from "../../shared/seeded-random.js";
+import type { JobEvent, Stage } from "../../../shared/job-events.js";
+import { foldJobEvents } from "../../../shared/job-reducer.js";
+import { isFinished } from "../../../shared/job-view.js";
+import { seededRandom } from "../../../shared/seeded-random.js";
 import {
   GetJobEventsInput,
   GetJobResultInput,
@@ -20,7 +20,7 @@ import {
   type PersonResult,
   type ResultFigures,
   type UnplacedInterests,
-} from "../../shared/tools.js";
+} from "../../../shared/tools.js";
 import {
   BeginUploadInput,
   ExportInput,
@@ -30,9 +30,9 @@ import {
   type Reading,
   type SkippedRow,
   type StaffPreview,
-} from "../../shared/files.js";
-import { DEFAULT_STAGES, jobEvent, jobHistory } from "../../test-kit/job-events.js";
-import { SET_GLOBALS_EVENT } from "../host-globals.js";
+} from "../../../shared/files.js";
+import { DEFAULT_STAGES, jobEvent, jobHistory } from "../../../test-kit/job-events.js";
+import { SET_GLOBALS_EVENT } from "../../host-globals.js";
 
 type FakeJob = {
   stages?: Stage[];

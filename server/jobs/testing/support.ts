@@ -1,14 +1,14 @@
 /**
  * What the job-system tests share: reading a job's whole history through the service and waiting
- * for a job to end. Data lives in test-fixtures.ts; the history check in test-kit/job-history.ts.
+ * for a job to end. Data lives in fixtures.ts; the history check in test-kit/job-history.ts.
  */
-import type { JobEvent } from "../../shared/job-events.js";
-import type { PersonResult } from "../../shared/tools.js";
-import { foldJobEvents } from "../../shared/job-reducer.js";
-import type { JobService } from "./job-service.js";
-import { ALICE } from "./test-fixtures.js";
+import type { JobEvent } from "../../../shared/job-events.js";
+import type { PersonResult } from "../../../shared/tools.js";
+import { foldJobEvents } from "../../../shared/job-reducer.js";
+import type { JobService } from "../job-service.js";
+import { ALICE } from "./fixtures.js";
 
-export { ALICE, BOB, testMatch } from "./test-fixtures.js";
+export { ALICE, BOB, testMatch } from "./fixtures.js";
 
 /** Every event of a job, read back through the service (and so through the store). */
 export async function history(service: JobService, jobId: string, caller = ALICE): Promise<JobEvent[]> {

@@ -13,21 +13,21 @@ import type { FetchLike } from "@modelcontextprotocol/sdk/shared/transport.js";
 import { CallToolResultSchema, type CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { afterAll, beforeAll } from "vitest";
 import * as z from "zod/mini";
-import { ToolErrorSchema, type ToolError } from "../shared/errors.js";
-import type { JobEvent } from "../shared/job-events.js";
+import { ToolErrorSchema, type ToolError } from "../../shared/errors.js";
+import type { JobEvent } from "../../shared/job-events.js";
 import {
   GetJobEventsOutput,
   StartBulkOutput,
   TOOL,
   type GetJobEventsResult,
   type StartBulkResult,
-} from "../shared/tools.js";
-import { createApp, type AppOptions } from "./app.js";
-import { matchGifts } from "./gifts/matcher.js";
-import { setHttpTimeouts } from "./http-timeouts.js";
-import { createJobService } from "./jobs/job-service.js";
-import type { JobService } from "./jobs/job-service.js";
-import { createMemoryStore } from "./jobs/stores/memory.js";
+} from "../../shared/tools.js";
+import { createApp, type AppOptions } from "../app.js";
+import { matchGifts } from "../gifts/matcher.js";
+import { setHttpTimeouts } from "../http-timeouts.js";
+import { createJobService } from "../jobs/job-service.js";
+import type { JobService } from "../jobs/job-service.js";
+import { createMemoryStore } from "../jobs/stores/memory.js";
 
 export type TestServer = {
   /** e.g. http://127.0.0.1:41234 */

@@ -4,11 +4,11 @@
  * their head, no chunks left by jobs that end without a result, unfinished jobs, and expiry.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { applyJobEvents, foldJobEvents, type JobFold } from "../../shared/job-reducer.js";
-import { jobEvent } from "../../test-kit/job-events.js";
+import { applyJobEvents, foldJobEvents, type JobFold } from "../../../shared/job-reducer.js";
+import { jobEvent } from "../../../test-kit/job-events.js";
 import { describeStoreData } from "./store-data-suite.js";
 import { extend, head, job, seed, type ChunksKept } from "./store-seed.js";
-import { StoreConflictError, foldOf, type JobStore } from "./store.js";
+import { StoreConflictError, foldOf, type JobStore } from "../store.js";
 
 /** The suite for the store `makeStore` opens; with `chunksKept`, it also checks that chunks are really deleted. */
 export function describeJobStore(name: string, makeStore: () => JobStore, chunksKept?: ChunksKept): void {
