@@ -1,0 +1,101 @@
+/**
+ * A process's view of the jobs whose events it appends: a line at info when a job is created,
+ * starts and ends (warn when it fails, with the failure's code), each with the job id and a hash of
+ * its owner; and, when there are metrics, jobs by outcome, their duration, each stage's rows per
+ * second, and the jobs waiting and running here (the in-process queue's depth). Subscribes to the
+ * job service's events appended in this process, so a job's lines come from where it runs.
+ */
+import type { JobEvent } from "../../shared/job-events.js";
+import type { JobEventNotice } from "../jobs/job-log.js";
+import type { JobService } from "../jobs/job-service.js";
+import { subjectHash, type Logger } from "./logger.js";
+import type { Metrics } from "./metrics.js";
+
+/** A stage's first and latest progress: rows processed, and when. */
+type StageClock = { stage: string; first: [ms: number, rows: number]; last: [ms: number, rows: number] };
+
+const ENDS = new Set<JobEvent["type"]>(["job.completed", "job.failed", "job.canceled"]);
+
+export class JobWatch {
+  private readonly waiting = new Set<string>();
+  private readonly running = new Set<string>();
+  private readonly stages = new Map<string, StageClock>();
+  private readonly unsubscribe: () => void;
+
+  constructor(
+    jobs: Pick<JobService, "onEvent">,
+    private readonly logger: Logger,
+    private readonly metrics?: Metrics,
+  ) {
+    this.unsubscribe = jobs.onEvent(this.hear, { appendedHere: true });
+  }
+
+  /** Jobs created here and not started, and started here and not ended. */
+  depth = () => ({ waiting: this.waiting.size, active: this.running.size });
+
+  stop = (): void => this.unsubscribe();
+
+  private hear = ({ event, owner, fold }: JobEventNotice): void => {
+    const fields = { jobId: event.jobId, subject: subjectHash(owner.subject) };
+    const at = Date.parse(event.timestamp);
+    switch (event.type) {
+      case "job.created":
+        this.waiting.add(event.jobId);
+        this.logger.info({ ...fields, kind: event.payload.kind }, "job created");
+        return;
+      case "job.started":
+        this.waiting.delete(event.jobId);
+        this.running.add(event.jobId);
+        this.logger.info(fields, "job started");
+        return;
+      case "job.progress":
+        this.progress(event.jobId, event.payload, at);
+        return;
+      default:
+        if (!ENDS.has(event.type)) return;
+        this.finishStage(event.jobId);
+        this.waiting.delete(event.jobId);
+        this.running.delete(event.jobId);
+        this.ended(event, fields, Date.parse(fold.startedAt ?? fold.createdAt ?? event.timestamp), at);
+    }
+  };
+
+  private ended(event: JobEvent, fields: Record<string, string>, fromMs: number, atMs: number): void {
+    const outcome = event.type.slice("job.".length);
+    const durationMs = Math.max(0, atMs - fromMs);
+    this.metrics?.jobs.inc({ outcome });
+    this.metrics?.jobDuration.observe({ outcome }, durationMs / 1000);
+    if (event.type === "job.failed") {
+      const { code, retryable } = event.payload;
+      this.logger.warn({ ...fields, outcome, code, retryable, durationMs }, "job ended");
+    } else {
+      const resultCount = event.type === "job.completed" ? event.payload.resultCount : undefined;
+      this.logger.info({ ...fields, outcome, durationMs, resultCount }, "job ended");
+    }
+  }
+
+  /**
+   * A new stage closes the one before it, whose rate is then known: the rows between its first and
+   * its latest progress, over the time between them.
+   */
+  private progress(jobId: string, payload: { stage: string; processed?: number }, atMs: number): void {
+    if (payload.processed === undefined) return;
+    const clock = this.stages.get(jobId);
+    if (clock?.stage === payload.stage) {
+      clock.last = [atMs, payload.processed];
+      return;
+    }
+    this.finishStage(jobId);
+    const point: [number, number] = [atMs, payload.processed];
+    this.stages.set(jobId, { stage: payload.stage, first: point, last: point });
+  }
+
+  private finishStage(jobId: string): void {
+    const clock = this.stages.get(jobId);
+    if (clock === undefined) return;
+    this.stages.delete(jobId);
+    const seconds = (clock.last[0] - clock.first[0]) / 1000;
+    const rows = clock.last[1] - clock.first[1];
+    if (this.metrics && rows > 0 && seconds > 0) this.metrics.stageRate.observe({ stage: clock.stage }, rows / seconds);
+  }
+}

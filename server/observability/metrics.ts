@@ -1,0 +1,143 @@
+/**
+ * The process's metrics, in Prometheus's text format (prom-client), on a registry of its own: what
+ * each instrument counts is said where it is declared, and in README's "Running it". Values that
+ * exist elsewhere (queue depth, open streams, sessions, the store's state) are read when scraped,
+ * from the sources the process hands over with `source`.
+ */
+import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+
+/** Jobs waiting and running, where they wait (BullMQ's counts, or this process's queue). */
+type QueueDepth = { waiting: number; active: number };
+
+/** What the scrape reads from the rest of the process; each is optional (a worker has no sessions). */
+export type MetricSources = {
+  queue?: () => Promise<QueueDepth | undefined> | QueueDepth | undefined;
+  /** Requests open now that wait for events, by kind (`long_poll`, `listen`, `session_stream`). */
+  openStreams?: () => Record<string, number>;
+  sessions?: () => number;
+  /** Pings the store, recording the round trip and whether it answered (store-probe.ts). */
+  probeStore?: () => Promise<unknown>;
+};
+
+const SECONDS_FAST = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+
+export class Metrics {
+  readonly registry = new Registry();
+  private sources: MetricSources = {};
+  private readonly registers = [this.registry];
+
+  /** Each HTTP request once answered, by method, route, MCP method (`none` outside /mcp) and status. */
+  readonly httpRequests = new Counter({
+    name: "giftgenius_http_requests_total",
+    help: "HTTP requests answered, by method, route, MCP method and status",
+    labelNames: ["method", "route", "mcp_method", "status"] as const,
+    registers: this.registers,
+  });
+  /** From the request's arrival to its response's end (a long poll's wait included). */
+  readonly httpDuration = new Histogram({
+    name: "giftgenius_http_request_duration_seconds",
+    help: "HTTP request latency, from arrival to the response's end, by method, route and MCP method",
+    labelNames: ["method", "route", "mcp_method"] as const,
+    buckets: [...SECONDS_FAST, 30, 60],
+    registers: this.registers,
+  });
+  readonly toolCalls = new Counter({
+    name: "giftgenius_tool_calls_total",
+    help: "Tool calls, by tool and outcome (ok, or the error code of an isError result)",
+    labelNames: ["tool", "outcome"] as const,
+    registers: this.registers,
+  });
+  readonly quotaRefusals = new Counter({
+    name: "giftgenius_quota_refusals_total",
+    help: "Calls refused by a per-subject quota (quota_exceeded) or rate limit (rate_limited)",
+    labelNames: ["code"] as const,
+    registers: this.registers,
+  });
+  readonly jobs = new Counter({
+    name: "giftgenius_jobs_total",
+    help: "Jobs ended in this process, by outcome (completed, failed, canceled)",
+    labelNames: ["outcome"] as const,
+    registers: this.registers,
+  });
+  readonly jobDuration = new Histogram({
+    name: "giftgenius_job_duration_seconds",
+    help: "From a job's start (its creation if it never started) to its end, by outcome",
+    labelNames: ["outcome"] as const,
+    buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800],
+    registers: this.registers,
+  });
+  readonly stageRate = new Histogram({
+    name: "giftgenius_stage_rows_per_second",
+    help: "Rows per second of each finished stage of a job, by stage",
+    labelNames: ["stage"] as const,
+    buckets: [100, 1_000, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000],
+    registers: this.registers,
+  });
+  readonly deliveryLag = new Histogram({
+    name: "giftgenius_event_delivery_lag_seconds",
+    help: "From an event's append to its delivery to a client (a get_job_events or wait_for_job reply)",
+    buckets: SECONDS_FAST,
+    registers: this.registers,
+  });
+  readonly storeRoundTrip = new Histogram({
+    name: "giftgenius_store_roundtrip_seconds",
+    help: "Round trip of a ping to the job store (at each scrape and each /readyz)",
+    buckets: [0.0005, 0.001, 0.0025, ...SECONDS_FAST.slice(1, 9)],
+    registers: this.registers,
+  });
+  readonly storeUp = new Gauge({
+    name: "giftgenius_store_up",
+    help: "1 when the job store answered its last ping, 0 when it did not",
+    registers: this.registers,
+  });
+
+  constructor(options: { defaultMetrics?: boolean } = {}) {
+    if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+    this.gauges();
+  }
+
+  /** Hands over where the scrape reads queue depth, open streams, sessions and the store. */
+  source = (sources: MetricSources): void => {
+    this.sources = { ...this.sources, ...sources };
+  };
+
+  /** The exposition text; reads the sources first. */
+  scrape = async (): Promise<string> => {
+    await this.sources.probeStore?.();
+    return this.registry.metrics();
+  };
+
+  private gauges(): void {
+    const sources = () => this.sources;
+    new Gauge({
+      name: "giftgenius_queue_jobs",
+      help: "Jobs waiting to run and running, by state (BullMQ's counts with Redis, this process's queue otherwise)",
+      labelNames: ["state"] as const,
+      registers: this.registers,
+      async collect() {
+        const depth = await sources().queue?.();
+        if (depth === undefined) return;
+        this.set({ state: "waiting" }, depth.waiting);
+        this.set({ state: "active" }, depth.active);
+      },
+    });
+    new Gauge({
+      name: "giftgenius_open_streams",
+      help: "Requests open now that wait for events: long polls, listen streams, session streams",
+      labelNames: ["kind"] as const,
+      registers: this.registers,
+      collect() {
+        for (const [kind, n] of Object.entries(sources().openStreams?.() ?? {})) this.set({ kind }, n);
+      },
+    });
+    new Gauge({
+      name: "giftgenius_sessions_open",
+      help: "MCP sessions (2025-11-25) this instance holds",
+      registers: this.registers,
+      collect() {
+        const sessions = sources().sessions;
+        if (sessions) this.set(sessions());
+      },
+    });
+  }
+}

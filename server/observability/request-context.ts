@@ -1,0 +1,98 @@
+/**
+ * What is known about the HTTP request being served, wherever the code that runs for it is: its
+ * id, and once its JSON-RPC body is read, the MCP method, the tool and the job it names. Log lines
+ * written while a request is served carry these facts (logger.ts), and its metrics are labelled
+ * with them (http-observer.ts). Kept in an AsyncLocalStorage, so nothing between the edge and a
+ * tool has to pass them on. Names a client chose are kept only when known, so that no label or
+ * line holds whatever a client sent.
+ */
+import { AsyncLocalStorage } from "node:async_hooks";
+import { FILE_TOOL } from "../../shared/files.js";
+import { TOOL } from "../../shared/tools.js";
+
+export type RequestFacts = {
+  requestId: string;
+  /** The JSON-RPC method (`tools/call`); `batch` for several, `other` for one this server does not know. */
+  mcpMethod?: string;
+  /** With `tools/call`: the tool's name (`other` for an unknown one). */
+  tool?: string;
+  /** The job a call names (its `jobId` argument, or a task's id), to find a job's lines across instances. */
+  jobId?: string;
+  /** With `tools/call`, once answered: `ok`, or the error code of an `isError` result. */
+  outcome?: string;
+};
+
+/** A request's facts, and who hears about its tool results (the HTTP observer). */
+type RequestScope = { facts: RequestFacts; onToolResult?: (tool: string, result: ToolResultLike) => void };
+
+/** What a tool result is read for: whether it failed, its error's code, the events it carries. */
+export type ToolResultLike = { isError?: boolean; structuredContent?: Record<string, unknown> };
+
+const storage = new AsyncLocalStorage<RequestScope>();
+
+/** Runs `serve` in `scope`: its facts are the current request's. */
+export const withRequest = <T>(scope: RequestScope, serve: () => T): T => storage.run(scope, serve);
+
+/** The current request's facts; undefined outside a request (a job's run, a timer). */
+export const currentRequest = (): RequestFacts | undefined => storage.getStore()?.facts;
+
+const METHODS = new Set([
+  "initialize",
+  "ping",
+  "tools/list",
+  "tools/call",
+  "resources/list",
+  "resources/read",
+  "resources/templates/list",
+  "resources/subscribe",
+  "resources/unsubscribe",
+  "prompts/list",
+  "prompts/get",
+  "completion/complete",
+  "logging/setLevel",
+  "tasks/get",
+  "tasks/list",
+  "tasks/cancel",
+  "tasks/update",
+  "tasks/result",
+  "subscriptions/listen",
+]);
+const TOOLS = new Set<string>([...Object.values(TOOL), ...Object.values(FILE_TOOL)]);
+
+const text = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
+const record = (value: unknown): Record<string, unknown> =>
+  typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+
+function methodName(method: string): string {
+  if (METHODS.has(method)) return method;
+  return method.startsWith("notifications/") ? "notifications" : "other";
+}
+
+/**
+ * Notes what a parsed JSON-RPC body asks for, in the current request's facts: the method, the
+ * tool's name and a job id; never other arguments, which may hold people's data.
+ */
+export function noteJsonRpcBody(body: unknown): void {
+  const facts = currentRequest();
+  if (facts === undefined) return;
+  const messages = (Array.isArray(body) ? body : [body]).map(record);
+  const methods = messages.map((m) => text(m.method)).filter((m) => m !== undefined);
+  if (methods.length === 0) return; // replies to the server's own requests
+  facts.mcpMethod = methods.length > 1 ? "batch" : methodName(methods[0]);
+  const params = record(messages[0].params);
+  if (facts.mcpMethod === "tools/call") {
+    const tool = text(params.name) ?? "other";
+    facts.tool = TOOLS.has(tool) ? tool : "other";
+  }
+  const jobId = text(record(params.arguments).jobId) ?? text(params.taskId);
+  if (jobId !== undefined && /^job_[\w-]{1,64}$/.test(jobId)) facts.jobId = jobId;
+}
+
+/** Notes a tool's result in the current request (its outcome, and the events it hands out). */
+export function noteToolResult(tool: string, result: ToolResultLike): void {
+  const scope = storage.getStore();
+  if (scope === undefined) return;
+  const error = record(result.structuredContent?.error);
+  scope.facts.outcome = result.isError ? (text(error.code) ?? "error") : "ok";
+  scope.onToolResult?.(TOOLS.has(tool) ? tool : "other", result);
+}
