@@ -151,7 +151,8 @@ describe.runIf(unreachable === undefined)("several instances on one Redis in the
   let client: Client | undefined;
   /** The instances' ports that requests of `method` (naming `name`, if given) went to since `from`. */
   const portsOf = (from: number, method: string, name?: string) =>
-    balancer!.routed
+    balancer!
+      .routed()
       .slice(from)
       .filter((r) => r.method === method && (name === undefined || r.name === name))
       .map((r) => r.port);
@@ -173,7 +174,7 @@ describe.runIf(unreachable === undefined)("several instances on one Redis in the
 
   it("follows a job the v2 client started with get_job_events long polls on A and B in turn, to its result", async () => {
     expect(client!.getProtocolEra()).toBe("modern");
-    const from = balancer!.routed.length;
+    const from = balancer!.routed().length;
     const started = await client!.callTool({
       name: TOOL.startBulk,
       arguments: { ...START, csv: employeeCsv(ROWS) },
@@ -209,7 +210,7 @@ describe.runIf(unreachable === undefined)("several instances on one Redis in the
       );
       expect(execution.kind).toBe("task");
       const taskId = execution.handle!.taskId;
-      const from = balancer!.routed.length;
+      const from = balancer!.routed().length;
       const statuses: string[] = [];
       const { outcome } = await execution.settle({
         onEvent: (event) => void (event.type === "task" && statuses.push(event.task.status)),

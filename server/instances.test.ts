@@ -4,8 +4,9 @@
  * instance is followed on the other (and heard on the first one's session); a cancel on either
  * stops it on the worker; a worker killed mid-job leaves one consistent history; a killed server
  * loses nothing it acknowledged; a starting instance leaves running jobs alone; a session is
- * served by every instance (its requests through a balancer without sticky routing, its stream
- * resumed from Redis on another instance when the one serving it dies, ended everywhere at once).
+ * served by every instance (its requests spread over both by nginx configured as deployed,
+ * deploy/nginx.conf, round robin without sticky routing; its stream resumed from Redis on another
+ * instance when the one serving it dies; ended everywhere at once).
  */
 import { randomUUID } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -16,7 +17,7 @@ import { GetJobEventsOutput, JobResultPageSchema, PACE_META_KEY, TOOL, URI } fro
 import { employeeCsv } from "../test-kit/employee-csv.js";
 import { expectJobHistory } from "../test-kit/job-history.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../test-kit/redis.js";
-import { startInstance, type Instance } from "./testing/instances.js";
+import { startBalancer, startInstance, type Instance } from "./testing/instances.js";
 import {
   callTool,
   connectClient,
@@ -189,31 +190,35 @@ describe.runIf(unreachable === undefined)("several instances on one Redis, jobs 
     expect(await stateless.text()).toContain(`"jobId":"${jobId}"`);
   });
 
-  it("serves one session on every instance: requests in turn to A and B, each notification once, in order", async () => {
-    const balancer = createBalancer(() => [a, b]);
-    const client = await connectThrough(balancer);
-    const heard: Heard[] = [];
-    client.fallbackNotificationHandler = async (n) => void heard.push(n);
-    await client.setLoggingLevel("info");
-    const jobId = await startSlowJob(client, 3_000, 10);
-    await client.subscribeResource({ uri: URI.jobResult(jobId) });
-    const seen = await follow(client, jobId);
-    await vi.waitFor(() => expect(heard.some((n) => n.method === "notifications/resources/updated")).toBe(true));
-    expect(jobSeqs(heard, jobId)).toEqual(seen.map((e) => e.seq));
-    expect(heard.filter((n) => n.method === "notifications/message").map((n) => n.params?.data)).toEqual([
-      expect.stringContaining("started"),
-      expect.stringContaining("completed"),
-    ]);
-    // the session's requests went to both, as a balancer without sticky routing sends them
-    expect(new Set(balancer.posts)).toEqual(new Set([a.mcpUrl!.port, b.mcpUrl!.port]));
-    await client.close();
+  it("serves one session on every instance behind nginx: requests in turn to A and B, each notification once, in order", async () => {
+    const nginx = await startBalancer([a, b]);
+    const client = await connectClient(nginx.mcpUrl);
+    try {
+      const heard: Heard[] = [];
+      client.fallbackNotificationHandler = async (n) => void heard.push(n);
+      await client.setLoggingLevel("info");
+      const jobId = await startSlowJob(client, 3_000, 10);
+      await client.subscribeResource({ uri: URI.jobResult(jobId) });
+      const seen = await follow(client, jobId);
+      await vi.waitFor(() => expect(heard.some((n) => n.method === "notifications/resources/updated")).toBe(true));
+      expect(jobSeqs(heard, jobId)).toEqual(seen.map((e) => e.seq));
+      expect(heard.filter((n) => n.method === "notifications/message").map((n) => n.params?.data)).toEqual([
+        expect.stringContaining("started"),
+        expect.stringContaining("completed"),
+      ]);
+      // the session's requests went to both, as nginx sends them in turn
+      expect(new Set(nginx.routed().map((r) => r.port))).toEqual(new Set([a.mcpUrl!.port, b.mcpUrl!.port]));
+    } finally {
+      await client.close();
+      await nginx.close();
+    }
   });
 
   it("resumes the notification stream on B, from Redis, after the instance serving it is killed", async () => {
     const doomed = await up(web);
     // the stream goes to the doomed instance while it lives, everything else to B
-    const balancer = createBalancer((method) => (method === "GET" && !doomed.gone() ? [doomed] : [b]));
-    const client = await connectThrough(balancer);
+    const router = createRouter((method) => (method === "GET" && !doomed.gone() ? [doomed] : [b]));
+    const client = await connectThrough(router);
     const heard: Heard[] = [];
     client.fallbackNotificationHandler = async (n) => void heard.push(n);
     const jobId = await startSlowJob(client, 20_000, 10);
@@ -222,7 +227,7 @@ describe.runIf(unreachable === undefined)("several instances on one Redis, jobs 
     const seen = await follow(clientB, jobId);
     await vi.waitFor(() => expect(jobSeqs(heard, jobId)).toEqual(seen.map((e) => e.seq)), { timeout: 20_000 });
     // B was asked to resume after the last event the client had, and replayed what came after it
-    expect(balancer.resumedAt.get(b.mcpUrl!.port)).toEqual([expect.stringMatching(/^\d+-\d+$/)]);
+    expect(router.resumedAt.get(b.mcpUrl!.port)).toEqual([expect.stringMatching(/^\d+-\d+$/)]);
     await client.close();
   }, 60_000);
 
@@ -276,28 +281,26 @@ type Heard = { method: string; params?: Record<string, unknown> };
 const jobSeqs = (heard: Heard[], jobId: string) =>
   heard.filter((n) => n.method.startsWith("notifications/job/") && n.params?.jobId === jobId).map((n) => n.params?.seq);
 
-/** A load balancer without sticky routing, as a client's fetch: each request to the next of `pick(method)`. */
-function createBalancer(pick: (method: string) => Instance[]) {
+/** A router as a client's fetch, for faults no balancer makes on its own: each request to the next of `pick(method)`. */
+function createRouter(pick: (method: string) => Instance[]) {
   let turn = 0;
-  const posts: string[] = [];
   const resumedAt = new Map<string, string[]>();
   const fetchVia = async (input: string | URL | Request, init?: RequestInit) => {
     const method = init?.method ?? "GET";
     const choice = pick(method);
     const target = new URL(String(input instanceof Request ? input.url : input));
     target.port = choice[turn++ % choice.length].mcpUrl!.port;
-    if (method === "POST") posts.push(target.port);
     const resumed = new Headers(init?.headers).get("last-event-id");
     if (resumed !== null) resumedAt.set(target.port, [...(resumedAt.get(target.port) ?? []), resumed]);
     return fetch(target, init);
   };
-  return { fetch: fetchVia, posts, resumedAt };
+  return { fetch: fetchVia, resumedAt };
 }
 
-async function connectThrough(balancer: ReturnType<typeof createBalancer>): Promise<Client> {
+async function connectThrough(router: ReturnType<typeof createRouter>): Promise<Client> {
   const client = new Client({ name: "giftgenius-test", version: "1.0.0" });
-  // any of the instances: the balancer picks the port
-  await client.connect(new StreamableHTTPClientTransport(new URL("http://127.0.0.1:1/mcp"), { fetch: balancer.fetch }));
+  // any of the instances: the router picks the port
+  await client.connect(new StreamableHTTPClientTransport(new URL("http://127.0.0.1:1/mcp"), { fetch: router.fetch }));
   return client;
 }
 

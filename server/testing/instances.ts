@@ -1,15 +1,15 @@
 /**
  * Processes of the real entry points for tests of several instances on one Redis: a server
  * (server/main.ts) or a worker (server/worker.ts) run with tsx, each with its own environment,
- * ready once it has printed its first line; ended by its PID, gently or with SIGKILL. And a load
- * balancer without affinity in front of servers, as a real HTTP proxy, for clients of any kind.
+ * ready once it has printed its first line; ended by its PID, gently or with SIGKILL. And nginx in
+ * front of servers, configured as deployed (deploy/nginx.conf), for clients of any kind.
  */
 import { spawn } from "node:child_process";
-import { createServer, request, type IncomingHttpHeaders } from "node:http";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
+import { startNginx, type Routed } from "./nginx.js";
 
-const ROOT = fileURLToPath(new URL("..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 
 export type Instance = {
   pid: number;
@@ -63,61 +63,19 @@ export async function startInstance(entry: "main" | "worker", env: Record<string
   };
 }
 
-/** One request a balancer passed on: to which instance, and what its standard MCP headers named. */
-type Routed = { port: string; method?: string; name?: string };
-
 export type Balancer = {
   /** The balancer's /mcp URL, for any client. */
   mcpUrl: URL;
-  /** Every request it passed on, in order. */
-  readonly routed: readonly Routed[];
+  /** Every request it has passed on and answered so far: to which instance, with which MCP headers. */
+  routed(): Routed[];
   close(): Promise<void>;
 };
 
-/** Headers of one connection (RFC 9110 7.6.1), which a proxy does not pass on. */
-const HOP_BY_HOP = ["connection", "keep-alive", "proxy-connection", "transfer-encoding", "upgrade", "te", "trailer"];
-
-function endToEnd(headers: IncomingHttpHeaders): IncomingHttpHeaders {
-  const kept = { ...headers };
-  for (const name of HOP_BY_HOP) delete kept[name];
-  return kept;
-}
-
-const one = (value: string | string[] | undefined) => (Array.isArray(value) ? value[0] : value);
-
 /**
- * Starts an HTTP proxy on 127.0.0.1 that sends each request to the next of `instances`, in turn,
- * as a load balancer without sticky routing does; bodies stream both ways, and a client that goes
- * away ends the request it made upstream.
+ * Starts nginx with the deployment example (deploy/nginx.conf) in front of `instances`: round
+ * robin without sticky routing, streams unbuffered, as deployed.
  */
 export async function startBalancer(instances: Instance[]): Promise<Balancer> {
-  const routed: Routed[] = [];
-  let turn = 0;
-  const server = createServer((req, res) => {
-    const target = instances[turn++ % instances.length].mcpUrl!;
-    routed.push({ port: target.port, method: one(req.headers["mcp-method"]), name: one(req.headers["mcp-name"]) });
-    const upstream = request(
-      new URL(req.url ?? "/", target),
-      { method: req.method, headers: { ...endToEnd(req.headers), connection: "close" }, agent: false },
-      (reply) => {
-        res.writeHead(reply.statusCode ?? 502, endToEnd(reply.headers));
-        res.flushHeaders(); // an event stream's headers go out before its first event
-        reply.pipe(res);
-      },
-    );
-    upstream.on("error", () => res.destroy());
-    res.on("close", () => upstream.destroy());
-    req.pipe(upstream);
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const address = server.address();
-  if (address === null || typeof address === "string") throw new Error("The balancer has no TCP address");
-  return {
-    mcpUrl: new URL(`http://127.0.0.1:${address.port}/mcp`),
-    routed,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
-    },
-  };
+  const nginx = await startNginx(instances.map((instance) => Number(instance.mcpUrl!.port)));
+  return { mcpUrl: new URL("/mcp", nginx.origin), routed: nginx.routed, close: nginx.close };
 }
