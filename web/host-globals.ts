@@ -6,6 +6,7 @@
 export type Theme = "light" | "dark";
 export const DISPLAY_MODES = ["inline", "fullscreen", "pip"] as const;
 export type DisplayMode = (typeof DISPLAY_MODES)[number];
+export const isDisplayMode = (x: unknown): x is DisplayMode => DISPLAY_MODES.includes(x as DisplayMode);
 
 /** The globals on `window.openai`. The widget reads each through its own parsing; never trusted as typed. */
 export type OpenAiGlobals = {

@@ -12,6 +12,7 @@ import { DISPLAY_MODES } from "../host-globals.js";
 import { HOST_KINDS } from "./bridge/globals.js";
 import { PROTOCOLS } from "./mcp/connection.js";
 import { keepableInput, RecentJobSchema } from "./recent-jobs.js";
+import { parseJson } from "../json-values.js";
 
 /** Bumped when what is stored changes shape; memories of another version are dropped. */
 export const MEMORY_VERSION = 1;
@@ -169,12 +170,4 @@ export function createMemoryStorage(backing: MemoryBacking): PersistStorage<Part
     },
     removeItem: (name) => backing.removeItem(name),
   };
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return null;
-  }
 }

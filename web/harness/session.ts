@@ -17,6 +17,7 @@ import { createFaultyCaller, type CallTool, type WidgetToolResult } from "./faul
 import { PACE_META_KEY, TOOL } from "../../shared/tools.js";
 import { recentJobOf, reopenedResult, type RecentJob } from "./recent-jobs.js";
 import type { HarnessStore } from "./store.js";
+import { isRecord } from "../json-values.js";
 
 export type HarnessSession = {
   /**
@@ -38,7 +39,6 @@ export type HarnessSession = {
   close(): Promise<void>;
 };
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
 /** The server answered 404 to a request that named a session: it no longer knows it. */
 const sessionGone = (e: unknown) => e instanceof SdkHttpError && e.status === 404;

@@ -5,6 +5,7 @@
  */
 import * as z from "zod/mini";
 import { ToolErrorSchema } from "../../shared/errors.js";
+import { isRecord, parseJson } from "../json-values.js";
 
 /**
  * Why a call did not produce a value. `code` is a domain code from shared/errors.ts, or one of the
@@ -18,18 +19,6 @@ export type ToolOutcome<T> = { ok: true; value: T } | { ok: false; error: ToolFa
 const TRANSIENT_CODES = new Set(["internal", "interrupted"]);
 
 type Normalized = { isError: boolean; structured: unknown; text: string };
-
-/** A plain object (not null, not an array). */
-export const isRecord = (x: unknown): x is Record<string, unknown> =>
-  typeof x === "object" && x !== null && !Array.isArray(x);
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
 
 function textOf(content: unknown): string {
   if (!Array.isArray(content)) return "";

@@ -4,6 +4,7 @@
  * become a Blob saved through an `<a download>`; a link on the harness's own origin is downloaded
  * the same way (the server's Content-Disposition names it); any other http(s) link opens in a tab.
  */
+import { isRecord } from "../../json-values.js";
 
 /** What the harness did, for its log. */
 export type Saved =
@@ -53,8 +54,6 @@ export function openLink(win: Window, href: string): Saved {
   win.open(url.href, "_blank", "noopener,noreferrer");
   return { opened: url.href };
 }
-
-const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null;
 
 /** Saves one `ui/download-file` item: an embedded resource's bytes (blob or text), or a resource link. */
 export function saveDownloadItem(win: Window, item: unknown): Saved {

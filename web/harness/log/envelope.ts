@@ -4,9 +4,9 @@
  * capabilities), on a reply the server's identity, on a listen stream's messages the
  * subscription id. The log shows them apart from the rest of the message.
  */
-const RESERVED = "io.modelcontextprotocol/";
+import { isRecord } from "../../json-values.js";
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const RESERVED = "io.modelcontextprotocol/";
 
 /** The reserved `_meta` keys of `message` (its params' or its result's), shortened to the part after the prefix; null when none. */
 export function envelopeOf(message: unknown): Record<string, unknown> | null {

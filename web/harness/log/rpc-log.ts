@@ -4,6 +4,7 @@
  * with the standard MCP headers its HTTP request carried, and host-side notes (follow-ups,
  * injected faults) interleaved where they happened. No React, no I/O.
  */
+import { isRecord } from "../../json-values.js";
 
 /** `out`: harness → peer; `in`: peer → harness; `host`: something the host itself did. */
 type Direction = "out" | "in" | "host";
@@ -58,7 +59,6 @@ export function clearEntries(log: RpcLog): RpcLog {
   return { entries: [], pending: log.pending, next: log.next };
 }
 
-const isRecord = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const isId = (v: unknown): v is string | number => typeof v === "string" || typeof v === "number";
 
 /** Appends one JSON-RPC message that crossed the transport in direction `dir`. */

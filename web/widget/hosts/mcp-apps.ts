@@ -8,9 +8,10 @@
  * Written by hand rather than with the package's `App` class, which brings zod and the SDK's
  * protocol layer into the bundle (about 111 KB gzipped, more than the whole widget).
  */
-import { DISPLAY_MODES, type DisplayMode } from "../../host-globals.js";
+import { isDisplayMode } from "../../host-globals.js";
+import { isRecord } from "../../json-values.js";
 import { createGlobals, INITIAL_GLOBALS, type FileDelivery, type Host, type HostGlobals } from "../host.js";
-import { isRecord, localFailure, readToolReply } from "../tool-reply.js";
+import { localFailure, readToolReply } from "../tool-reply.js";
 import { observeSize } from "./size.js";
 
 export const PROTOCOL_VERSION = "2026-01-26";
@@ -27,8 +28,6 @@ type Message = {
 };
 /** Where messages go and come from: the parent frame, or a test's in-memory pair. */
 export type Port = { post(message: Message): void; listen(receive: (message: unknown) => void): () => void };
-
-const isDisplayMode = (x: unknown): x is DisplayMode => DISPLAY_MODES.includes(x as DisplayMode);
 
 /** The parent frame as a port: only messages from it are heard. */
 function parentPort(win: Window): Port {

@@ -5,14 +5,13 @@
  * lacks, each feature-detected: widget state, `notifyIntrinsicHeight`, `requestDisplayMode`,
  * `openExternal` (how an exported file reaches the person).
  */
-import { DISPLAY_MODES, LEGACY_SET_GLOBALS_EVENT, SET_GLOBALS_EVENT, type DisplayMode } from "../../host-globals.js";
+import { isDisplayMode, LEGACY_SET_GLOBALS_EVENT, SET_GLOBALS_EVENT } from "../../host-globals.js";
+import { isRecord } from "../../json-values.js";
 import { createGlobals, INITIAL_GLOBALS, type Host, type HostGlobals } from "../host.js";
 import { localFailure, readToolReply } from "../tool-reply.js";
 import { observeSize } from "./size.js";
 
-const isRecord = (x: unknown): x is Record<string, unknown> => typeof x === "object" && x !== null;
 const asRecord = (x: unknown): Record<string, unknown> | null => (isRecord(x) ? x : null);
-const isDisplayMode = (x: unknown): x is DisplayMode => DISPLAY_MODES.includes(x as DisplayMode);
 
 /** The widget's globals from `window.openai`'s, with what the events reported winning. */
 function read(openai: Record<string, unknown>, reported: Record<string, unknown>): Partial<HostGlobals> {
