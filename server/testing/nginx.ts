@@ -49,8 +49,8 @@ export function localSite(
     .replace(listen, `\n$1listen 127.0.0.1:${listenPort};`);
 }
 
-/** The main file around the site: foreground, one worker, everything nginx writes in `dir`. */
-function mainConf(dir: string): string {
+/** The main file around the site: foreground, one worker, everything nginx writes in `dir`, and `http` added. */
+function mainConf(dir: string, http: string): string {
   // as root, nginx's workers would run as nobody, who may not write in `dir`
   const user = process.getuid?.() === 0 ? `user ${userInfo().username};` : "";
   return `daemon off;
@@ -67,6 +67,7 @@ http {
   fastcgi_temp_path ${dir}/fastcgi;
   uwsgi_temp_path ${dir}/uwsgi;
   scgi_temp_path ${dir}/scgi;
+  ${http}
   include ${dir}/site.conf;
 }
 `;
@@ -82,12 +83,16 @@ const accepts = (port: number) =>
 
 const field = (text: string | undefined) => (text === undefined || text === "" || text === "-" ? undefined : text);
 
-/** Starts nginx with deploy/nginx.conf in front of `upstreamPorts` on 127.0.0.1; resolves once it accepts. */
-export async function startNginx(upstreamPorts: number[]): Promise<Nginx> {
+/**
+ * Starts nginx with deploy/nginx.conf in front of `upstreamPorts` on 127.0.0.1, with `http`
+ * directives added to the main file's http block as a host's own nginx.conf may; resolves once it
+ * accepts connections.
+ */
+export async function startNginx(upstreamPorts: number[], { http = "" }: { http?: string } = {}): Promise<Nginx> {
   const dir = await mkdtemp(join(tmpdir(), "giftgenius-nginx-"));
   const listenPort = await freePort();
   await writeFile(join(dir, "site.conf"), localSite(await readFile(NGINX_CONF, "utf8"), { listenPort, upstreamPorts }));
-  await writeFile(join(dir, "nginx.conf"), mainConf(dir));
+  await writeFile(join(dir, "nginx.conf"), mainConf(dir, http));
   const child = spawn(NGINX, ["-p", dir, "-e", `${dir}/error.log`, "-c", join(dir, "nginx.conf")], { stdio: "ignore" });
   const pid = child.pid;
   if (pid === undefined) throw new Error(`could not start ${NGINX}`);
