@@ -11,7 +11,7 @@ const item = (id: string): CatalogItem => {
   return found;
 };
 
-describe("matchGifts", () => {
+describe("matchGifts keeps within bounds", () => {
   it("never suggests a gift over budget, nor more gifts than asked, nor the same gift twice", () => {
     const tags = Object.keys(TAG_WORDS);
     fc.assert(
@@ -57,7 +57,9 @@ describe("matchGifts", () => {
     };
     expect(matchGifts(request)).toEqual(matchGifts(request));
   });
+});
 
+describe("matchGifts reads the person and the occasion", () => {
   it("puts gifts for a stated interest first and says so in the reason", () => {
     const gifts = matchGifts({ occasion: "birthday", budget: 60, interests: ["coffee"], count: 3 });
     for (const gift of gifts) {
@@ -108,7 +110,9 @@ describe("matchGifts", () => {
     });
     expect(deptOnly[0].reason).toContain("someone in Engineering");
   });
+});
 
+describe("matchGifts ranks", () => {
   it("puts a gift for the interest (its first tag) before one that only touches it, whatever the occasion", () => {
     // coffee makers carry `cooking` as a side tag; a cook gets kitchen gifts first
     const gifts = matchGifts({ occasion: "birthday", budget: 50, interests: ["cooking"], count: 3 });

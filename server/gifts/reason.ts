@@ -21,20 +21,20 @@ export function dollars(amount: number): string {
 /** The clauses of a reason in one language. */
 type ReasonWords = {
   /** The opening when a stated interest matched: "Matches their interest in board games". */
-  interest(tag: string): string;
+  interest: (tag: string) => string;
   /** The opening when two matched: `pairFirst(a) + pairSecond(b)`, "…interest in coffee" + " and yoga". */
-  pairFirst(tag: string): string;
-  pairSecond(tag: string): string;
+  pairFirst: (tag: string) => string;
+  pairSecond: (tag: string) => string;
   /** The opening when the gift goes with a stated interest (a related tag matched): names that interest. */
-  related(tag: string): string;
+  related: (tag: string) => string;
   /** The opening when only the department pointed at the gift. */
-  department(department: string): string;
+  department: (department: string) => string;
   /** The opening when nothing about the person matched the gift; `category` in this language. */
-  category(category: string): string;
+  category: (category: string) => string;
   /** Added when the gift suits the request's occasion: "; suits the holidays". */
-  occasion(occasion: string): string;
+  occasion: (occasion: string) => string;
   /** Joins the clauses; the amounts come already written by `dollars` (each is made once). */
-  sentence(opening: string, occasion: string, priceText: string, budgetText: string): string;
+  sentence: (opening: string, occasion: string, priceText: string, budgetText: string) => string;
 };
 
 const label = (tag: string) => tag.replace(/-/g, " ");

@@ -1,0 +1,68 @@
+/**
+ * What the matcher knows of a catalog before any request: the items in price order, tag and
+ * occasion ids, the items that carry each tag, and every name and reason clause per language.
+ * Built once per catalog, so a request only reads these.
+ */
+import type { Language } from "../../shared/stage-words.js";
+import type { CatalogItem } from "./catalog.js";
+import { dollars, wordingOf, type Wording } from "./reason.js";
+import { createTextIndex, type TextIndex } from "./text-index.js";
+import { RELATED_TAGS } from "./vocabulary.js";
+
+/**
+ * An item's first tag says what it is, the later ones what else it suits: those count this share.
+ * The gap (10 against 6) is wider than the occasion's weight, so a gift *for* the interest that
+ * does not suit the occasion still comes before one that only touches it and does.
+ */
+const SIDE_TAG = 0.6;
+
+/** The catalog indexed for matching; items are referred to by their index in `items`. */
+export type MatchTables = {
+  /** Cheapest first (ties by id), so the items within a budget are a prefix. */
+  items: CatalogItem[];
+  prices: Float64Array;
+  /** Each item's price as the reasons write it. */
+  priceTexts: string[];
+  text: TextIndex;
+  /** Per item: its tag ids, in the item's order. */
+  tagIds: number[][];
+  /** Per item: a bit per occasion it suits. */
+  occasionMasks: Int32Array;
+  /** Per tag: the items that carry it, ascending, i.e. cheapest first (a scan stops at the budget). */
+  tagItems: Int32Array[];
+  /** Beside `tagItems`: how much the tag counts for that item (its first tag in full, the others less). */
+  tagShares: Float64Array[];
+  /** Per tag: the tags next to it (yoga → fitness). */
+  related: number[][];
+  wordings: Record<Language, Wording>;
+};
+
+/** Indexes `catalog` for the matcher. */
+export function createMatchTables(catalog: readonly CatalogItem[]): MatchTables {
+  const items = [...catalog].sort((a, b) => a.price - b.price || (a.id < b.id ? -1 : 1));
+  const tagNames = [...new Set(items.flatMap((i) => i.tags))].sort();
+  const occasionNames = [...new Set(items.flatMap((i) => i.occasions))].sort();
+  if (occasionNames.length > 31) throw new Error("The matcher keeps occasions in a 31-bit mask");
+  const tagIds = items.map((item) => item.tags.map((t) => tagNames.indexOf(t)));
+  const byTag: [item: number, share: number][][] = tagNames.map(() => []);
+  tagIds.forEach((ids, i) => ids.forEach((t, position) => byTag[t].push([i, position === 0 ? 1 : SIDE_TAG])));
+  return {
+    items,
+    prices: Float64Array.from(items, (i) => i.price),
+    priceTexts: items.map((i) => dollars(i.price)),
+    text: createTextIndex(tagNames, occasionNames),
+    tagIds,
+    occasionMasks: Int32Array.from(items, (item) =>
+      item.occasions.reduce((m, o) => m | (1 << occasionNames.indexOf(o)), 0),
+    ),
+    tagItems: byTag.map((list) => Int32Array.from(list, ([i]) => i)),
+    tagShares: byTag.map((list) => Float64Array.from(list, ([, share]) => share)),
+    related: tagNames.map((t) =>
+      (RELATED_TAGS[t] ?? []).filter((r) => tagNames.includes(r)).map((r) => tagNames.indexOf(r)),
+    ),
+    wordings: {
+      en: wordingOf("en", items, tagNames, occasionNames),
+      ko: wordingOf("ko", items, tagNames, occasionNames),
+    },
+  };
+}
