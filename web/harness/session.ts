@@ -5,19 +5,17 @@
  * for its result (at a pace, for a bulk analysis), a recent job opened again, the call on screen
  * before a page reload shown again once connected, and the widget's own callTool path, with the
  * fault switches applied and its own starts sent at the pace of the call it shows. Every start
- * that names a job joins the recent jobs. A server that restarted has forgotten the session (404):
- * the harness opens a new one and sends the call once more, as the spec asks of a client, so a
- * widget following a job goes on by itself.
+ * that names a job joins the recent jobs. The connection itself, and a call sent again on a new
+ * session when the server has forgotten the old one, are `session-link.ts`'s.
  */
-import { SdkHttpError, type Resource, type Tool } from "@modelcontextprotocol/client";
 import { handOverFile, type HostFile } from "./mcp/dev-files.js";
-import { openConnection, type McpConnection, type Protocol } from "./mcp/connection.js";
-import { listAllResources, readWidget, widgetUriFor } from "./mcp/widget-resource.js";
+import type { Protocol } from "./mcp/connection.js";
 import { createFaultyCaller, type CallTool, type WidgetToolResult } from "./faults/faulty-call.js";
 import { PACE_META_KEY, TOOL } from "../../shared/tools.js";
 import { recentJobOf, reopenedResult, type RecentJob } from "./recent-jobs.js";
-import type { HarnessStore } from "./store.js";
 import { isRecord } from "../json-values.js";
+import { messageOf, SessionLink } from "./session-link.js";
+import type { HarnessStore } from "./store.js";
 
 export type HarnessSession = {
   /**
@@ -39,19 +37,6 @@ export type HarnessSession = {
   close(): Promise<void>;
 };
 
-const messageOf = (e: unknown) => (e instanceof Error ? e.message : String(e));
-/** The server answered 404 to a request that named a session: it no longer knows it. */
-const sessionGone = (e: unknown) => e instanceof SdkHttpError && e.status === 404;
-
-/** The tool result as the widget receives it: the server's fields, nothing added. */
-function toWidgetResult(raw: Record<string, unknown>): WidgetToolResult {
-  const out: WidgetToolResult = { content: Array.isArray(raw.content) ? raw.content : [] };
-  if (isRecord(raw.structuredContent)) out.structuredContent = raw.structuredContent;
-  if (typeof raw.isError === "boolean") out.isError = raw.isError;
-  if (isRecord(raw._meta)) out._meta = raw._meta;
-  return out;
-}
-
 /** The request `_meta` that asks a development server to pause `paceMs` between slices of work. */
 const paceMeta = (paceMs: number) => (paceMs > 0 ? { [PACE_META_KEY]: paceMs } : undefined);
 
@@ -64,113 +49,39 @@ function errorText(result: WidgetToolResult): string {
   return text || "The tool reported an error";
 }
 
+/** Runs a control's action: busy as `name` meanwhile, a failure said in the problem line. */
+async function act(store: HarnessStore, name: string, work: () => Promise<void>) {
+  const s = store.getState();
+  s.setBusy(name);
+  s.setProblem(null);
+  try {
+    await work();
+  } catch (error) {
+    store.getState().setProblem(messageOf(error));
+  } finally {
+    store.getState().setBusy(null);
+  }
+}
+
+/** A start whose result names a job joins the recent jobs. */
+function remember(
+  store: HarnessStore,
+  call: { name: string; args: Record<string, unknown>; paceMs: number },
+  result: WidgetToolResult,
+) {
+  if (call.name !== TOOL.startBulk) return;
+  const { hostKind, protocol } = store.getState();
+  const job = recentJobOf(call.args, result.structuredContent, { hostKind, protocol, paceMs: call.paceMs });
+  if (job) store.getState().addRecentJob(job);
+}
+
 export function createHarnessSession(store: HarnessStore, endpoint: URL): HarnessSession {
-  let connection: McpConnection | null = null;
-  let tools: Tool[] = [];
-  let resources: Resource[] = [];
   const s = () => store.getState();
-
-  /** One new session however many calls find the old one gone at once. */
-  let renewing: Promise<void> | null = null;
-  const renew = (lost: string) => {
-    renewing ??= (async () => {
-      s().logNote("session/lost", { sessionId: lost, then: "a new session, and the call again" });
-      await connect();
-    })().finally(() => (renewing = null));
-    return renewing;
-  };
-
-  const call = async (name: string, args: Record<string, unknown>, meta?: Record<string, unknown>) => {
-    const request = { name, arguments: args, ...(meta ? { _meta: meta } : {}) };
-    if (!connection) throw new Error("The harness is not connected to the server");
-    const used = connection;
-    try {
-      return toWidgetResult(await used.client.callTool(request));
-    } catch (error) {
-      // a call cut off by the renewal another call started goes again too
-      const renewed = connection !== used;
-      if (!renewed && !(sessionGone(error) && used.sessionId !== null)) throw error;
-      if (renewed) await renewing;
-      else await renew(used.sessionId ?? "");
-      if (!connection) throw error;
-      return toWidgetResult(await connection.client.callTool(request));
-    }
-  };
-
-  async function disconnect() {
-    const c = connection;
-    connection = null;
-    await c?.close();
-  }
-
-  async function connect() {
-    await disconnect().catch(() => undefined);
-    s().setConnection({ status: "connecting" });
-    let next: McpConnection | null = null;
-    try {
-      next = await openConnection(endpoint, s().protocol, {
-        message: (direction, message) => s().logMessage(direction, message),
-        headers: (id, headers) => s().logHeaders(id, headers),
-        note: (method, detail) => s().logNote(method, detail),
-        lost: () => {
-          if (connection === next) s().setConnection({ status: "error", error: "The connection closed" });
-        },
-      });
-      const { client } = next;
-      tools = [];
-      for (let cursor: string | undefined, first = true; first || cursor; first = false) {
-        const page = await client.listTools(cursor ? { cursor } : undefined);
-        tools.push(...page.tools);
-        cursor = page.nextCursor;
-      }
-      resources = await listAllResources(client);
-      connection = next;
-      const info = client.getServerVersion();
-      s().setConnection({
-        status: "ready",
-        protocol: client.getNegotiatedProtocolVersion() ?? s().protocol,
-        sessionId: next.sessionId,
-        server: info ? `${info.name} ${info.version}` : "MCP server",
-      });
-    } catch (error) {
-      await next?.close().catch(() => undefined);
-      s().setConnection({ status: "error", error: messageOf(error) });
-      return;
-    }
-    await resume();
-  }
-
-  /** Runs a control's action: busy as `name` meanwhile, a failure said in the problem line. */
-  async function act(name: string, work: () => Promise<void>) {
-    s().setBusy(name);
-    s().setProblem(null);
-    try {
-      await work();
-    } catch (error) {
-      s().setProblem(messageOf(error));
-    } finally {
-      s().setBusy(null);
-    }
-  }
-
-  /** A start whose result names a job joins the recent jobs. */
-  function remember(name: string, args: Record<string, unknown>, result: WidgetToolResult, paceMs: number) {
-    if (name !== TOOL.startBulk) return;
-    const { hostKind, protocol } = s();
-    const job = recentJobOf(args, result.structuredContent, { hostKind, protocol, paceMs });
-    if (job) s().addRecentJob(job);
-  }
-
-  /** The widget that renders the tool `name`, as the server lists it now: its ui:// URI and its HTML. */
-  async function widgetFor(name: string) {
-    const uri = widgetUriFor(name, tools, resources);
-    if (!uri || !connection) throw new Error("The server lists no ui:// widget resource for this tool");
-    return { uri, html: (await readWidget(connection.client, uri)).html };
-  }
+  const link: SessionLink = new SessionLink({ store, endpoint, onReady: () => resume() });
 
   /** Shows the result of `name(args)` in a fresh widget, as a host shows a tool result. */
   async function show(name: string, args: Record<string, unknown>, result: WidgetToolResult, paceMs: number) {
-    const widget = await widgetFor(name);
+    const widget = await link.widgetFor(name);
     s().mountWidget({
       toolName: name,
       toolInput: args,
@@ -183,25 +94,7 @@ export function createHarnessSession(store: HarnessStore, endpoint: URL): Harnes
       paceMs,
     });
     if (result.isError) s().setProblem(errorText(result));
-    await watchResult(result.structuredContent);
-  }
-
-  async function runTool(name: string, args: Record<string, unknown>, paceMs = 0) {
-    await act(name, async () => {
-      // as ChatGPT does, the ChatGPT host sends the user's locale with the call as a hint
-      const hints = s().hostKind === "openai" ? { "openai/locale": s().locale } : {};
-      const all = { ...hints, ...paceMeta(paceMs) };
-      const result = await call(name, args, Object.keys(all).length > 0 ? all : undefined);
-      remember(name, args, result, paceMs);
-      await show(name, args, result, paceMs);
-    });
-  }
-
-  async function reopenJob(job: RecentJob) {
-    await act(TOOL.waitForJob, async () => {
-      const reply = await call(TOOL.waitForJob, { jobId: job.jobId, timeoutMs: 0 });
-      await show(TOOL.startBulk, job.input ?? {}, reopenedResult(job.jobId, reply), job.paceMs);
-    });
+    await link.watchResult(result.structuredContent);
   }
 
   /** Shows again the call that was on screen before the page was reloaded; its widget takes up where it was. */
@@ -209,56 +102,58 @@ export function createHarnessSession(store: HarnessStore, endpoint: URL): Harnes
     const shown = s().resume;
     if (!shown) return;
     try {
-      const widget = await widgetFor(shown.toolName);
+      const widget = await link.widgetFor(shown.toolName);
       s().resumeWidget(widget.html, widget.uri);
-      await watchResult(shown.toolOutput ?? undefined);
+      await link.watchResult(shown.toolOutput ?? undefined);
     } catch (error) {
       s().setProblem(messageOf(error));
     }
   }
 
-  // A host that keeps the result on screen asks for its changes (resources/subscribe, or a listen
-  // stream in 2026-07-28); the log then shows resources/updated.
-  async function watchResult(structured: Record<string, unknown> | undefined) {
-    const uri = structured?.resultUri;
-    if (!connection || typeof uri !== "string") return;
-    await connection
-      .watch(uri)
-      .catch((error: unknown) => s().logNote("watch/failed", { uri, error: messageOf(error) }));
-  }
-
   // The widget's own start (Try again, Start again, a file it uploaded) goes at the pace of the call it shows.
   const widgetCall: CallTool = async (name, args) => {
-    if (name !== TOOL.startBulk) return call(name, args);
+    if (name !== TOOL.startBulk) return link.call(name, args);
     const paceMs = s().mount?.paceMs ?? 0;
-    const result = await call(name, args, paceMeta(paceMs));
-    remember(name, args, result, paceMs);
+    const result = await link.call(name, args, paceMeta(paceMs));
+    remember(store, { name, args, paceMs }, result);
     return result;
   };
 
-  const widgetCallTool = createFaultyCaller({
-    call: widgetCall,
-    config: () => s().faults,
-    onDropped: (fault) => s().setFaults({ [fault]: false }),
-    note: (method, detail) => s().logNote(method, detail),
-  });
-
   return {
-    connect,
-    runTool,
-    reopenJob,
-    widgetCallTool,
+    connect: link.connect,
+    async runTool(name, args, paceMs = 0) {
+      await act(store, name, async () => {
+        // as ChatGPT does, the ChatGPT host sends the user's locale with the call as a hint
+        const hints = s().hostKind === "openai" ? { "openai/locale": s().locale } : {};
+        const all = { ...hints, ...paceMeta(paceMs) };
+        const result = await link.call(name, args, Object.keys(all).length > 0 ? all : undefined);
+        remember(store, { name, args, paceMs }, result);
+        await show(name, args, result, paceMs);
+      });
+    },
+    async reopenJob(job) {
+      await act(store, TOOL.waitForJob, async () => {
+        const reply = await link.call(TOOL.waitForJob, { jobId: job.jobId, timeoutMs: 0 });
+        await show(TOOL.startBulk, job.input ?? {}, reopenedResult(job.jobId, reply), job.paceMs);
+      });
+    },
+    widgetCallTool: createFaultyCaller({
+      call: widgetCall,
+      config: () => s().faults,
+      onDropped: (fault) => s().setFaults({ [fault]: false }),
+      note: (method, detail) => s().logNote(method, detail),
+    }),
     async handOverFile(file) {
       const handed = await handOverFile(endpoint.origin, file);
       s().logNote("dev/files", { name: file.name, size: file.size, ...handed });
       return handed;
     },
     async setProtocol(protocol) {
-      if (protocol === s().protocol && connection) return;
+      if (protocol === s().protocol && link.connected) return;
       s().setProtocol(protocol);
-      await connect();
+      await link.connect();
     },
     // Ends the MCP session on the server too (DELETE), rather than leaving it to idle out.
-    close: disconnect,
+    close: link.disconnect,
   };
 }

@@ -22,17 +22,32 @@ export function widgetUriFor(toolName: string, tools: readonly Tool[], resources
   return resources.find(isWidgetResource)?.uri ?? null;
 }
 
-/** Every resource, following `nextCursor` through all pages. */
-export async function listAllResources(client: Client): Promise<Resource[]> {
-  const all: Resource[] = [];
+/** Every item of a paged list, following `nextCursor` through all pages. */
+async function everyPage<P extends { nextCursor?: string }, T>(
+  fetch: (params: { cursor: string } | undefined) => Promise<P>,
+  items: (page: P) => T[],
+): Promise<T[]> {
+  const all: T[] = [];
   let cursor: string | undefined;
   do {
-    const page = await client.listResources(cursor ? { cursor } : undefined);
-    all.push(...page.resources);
+    const page = await fetch(cursor ? { cursor } : undefined);
+    all.push(...items(page));
     cursor = page.nextCursor;
   } while (cursor);
   return all;
 }
+
+export const listAllTools = (client: Client): Promise<Tool[]> =>
+  everyPage(
+    (params) => client.listTools(params),
+    (page) => page.tools,
+  );
+
+export const listAllResources = (client: Client): Promise<Resource[]> =>
+  everyPage(
+    (params) => client.listResources(params),
+    (page) => page.resources,
+  );
 
 export type WidgetDocument = { uri: string; mimeType: string | null; html: string; meta: Record<string, unknown> };
 
