@@ -19,7 +19,7 @@ import { createDevFiles } from "./files/dev-files.js";
 import { openStaffFiles, type FilesSetup } from "./files/files-env.js";
 import { matchGifts as defaultMatcher } from "./gifts/matcher.js";
 import type { JobService } from "./jobs/job-service.js";
-import { StoreUnavailableError } from "./jobs/store.js";
+import { StoreUnavailableError } from "./store-errors.js";
 import type { MatchGifts } from "./gifts/matcher.js";
 import { jsonRpcError, retryLater } from "./mcp/http/http-body.js";
 import { createMcpShared } from "./mcp/server.js";

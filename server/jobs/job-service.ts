@@ -35,14 +35,8 @@ import { createRelay } from "./relay.js";
 import { stagePlan } from "./runner/stages.js";
 import { jobTexts, type Locale } from "./runner/texts.js";
 import { planStart } from "./start-plan.js";
-import {
-  QuotaExceededError,
-  StorageFullError,
-  StoreUnavailableError,
-  foldOf,
-  inputBytes,
-  type JobStore,
-} from "./store.js";
+import { QuotaExceededError, foldOf, inputBytes, type JobStore } from "./store.js";
+import { StorageFullError, StoreUnavailableError } from "../store-errors.js";
 import type { JobFold } from "../../shared/job-reducer.js";
 import { createWaiters } from "./waiters.js";
 

@@ -9,7 +9,7 @@ import type { Caller } from "./caller.js";
 import type { ExecutorContext, Failed } from "./executor.js";
 import { JobFailure, JobStopped, runBulkAnalysis, type BulkRun } from "./runner/bulk-analysis.js";
 import type { SliceGate } from "./runner/slice-gate.js";
-import { StorageFullError, StoreUnavailableError } from "./store.js";
+import { StorageFullError, StoreUnavailableError } from "../store-errors.js";
 
 /** What a job ends with when the store had no room for its next write (SQLite's, a full disk). */
 const storageFull: Failed["payload"] = {

@@ -45,25 +45,6 @@ export type ResultHead = z.infer<typeof ResultHeadSchema>;
 export const chunkCount = (head: Pick<ResultHead, "total" | "chunkSize">): number =>
   Math.ceil(head.total / head.chunkSize);
 
-/**
- * Thrown by a store that cannot reach its storage (a Redis that is down): nothing was written, and
- * the same call may succeed once the store is back.
- */
-export class StoreUnavailableError extends Error {
-  override name = "StoreUnavailableError";
-}
-
-/** Thrown by a write that found no room: the storage is full, or the file at its size limit. */
-export class StorageFullError extends Error {
-  readonly code = "SQLITE_FULL";
-  constructor(options?: ErrorOptions) {
-    super(
-      "the server's job storage is full, so nothing more can be saved until old jobs expire or its operator frees space",
-      options,
-    );
-  }
-}
-
 /** The room a new job must find in its subject's usage, checked in the step that writes it. */
 export type CreateQuota = { since: number; maxUnfinished: number; maxStartsSince: number; maxBytes: number };
 

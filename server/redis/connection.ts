@@ -6,7 +6,7 @@
  * without the command's arguments, which may hold employee data.
  */
 import { Redis } from "ioredis";
-import { StoreUnavailableError } from "../jobs/store.js";
+import { StoreUnavailableError } from "../store-errors.js";
 
 /** Told when the connection is lost (with why, when known) and when it is back. */
 export type ConnectionListener = (up: boolean, error?: unknown) => void;

@@ -8,7 +8,7 @@
  * upload ids by last activity, for the sweep. Every key also expires a while after the last
  * activity, should no sweep ever come.
  */
-import { script } from "../../jobs/stores/redis-scripts.js";
+import { script } from "../../redis/scripts.js";
 
 /** Shared by the scripts: ARGV[1] the key prefix; `alive`, `refresh` and `drop` on one upload. */
 const COMMON = `

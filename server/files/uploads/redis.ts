@@ -7,7 +7,7 @@
 import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
 import { openRedis, watchConnection } from "../../redis/connection.js";
-import { run } from "../../jobs/stores/redis-scripts.js";
+import { run } from "../../redis/scripts.js";
 import { BEGIN, DROP, PUT, SWEEP, TOUCH, VERIFIED } from "./redis-scripts.js";
 import {
   MissingChunksError,

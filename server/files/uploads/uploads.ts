@@ -19,7 +19,7 @@ import type { Caller } from "../../jobs/caller.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { megabytes } from "../../jobs/limits.js";
 import { count, fail, ok, type Outcome } from "../../jobs/outcomes.js";
-import { StorageFullError, StoreUnavailableError } from "../../jobs/store.js";
+import { StorageFullError, StoreUnavailableError } from "../../store-errors.js";
 import {
   ChunkRejectedError,
   MissingChunksError,

@@ -36,119 +36,141 @@ type Entry = {
   bytes: number;
 };
 
-/** Creates an empty store that lives as long as the process. */
-export function createMemoryStore(): JobStore {
-  const jobs = new Map<string, Entry>();
-  /** Creation times by subject, for `usage`, kept for a day whatever becomes of the jobs. */
-  const starts = new Map<string, number[]>();
-  const stored = (e: Entry): StoredJob => ({
-    jobId: e.job.jobId,
-    owner: e.job.owner,
-    createdAt: e.job.createdAt,
-    status: e.fold.status,
-    lastSeq: e.fold.lastSeq,
-    fold: e.fold,
-  });
+const stored = (e: Entry): StoredJob => ({
+  jobId: e.job.jobId,
+  owner: e.job.owner,
+  createdAt: e.job.createdAt,
+  status: e.fold.status,
+  lastSeq: e.fold.lastSeq,
+  fold: e.fold,
+});
 
-  const usageOf = (subject: string, since: number) => {
-    const mine = [...jobs.values()].filter((e) => e.job.owner.subject === subject);
-    const recent = (starts.get(subject) ?? []).filter((t) => t >= since);
+/** Creation times by subject, for `usage`, kept for a day whatever becomes of the jobs. */
+class Starts {
+  readonly #bySubject = new Map<string, number[]>();
+
+  record(subject: string, at: number): void {
+    const kept = (this.#bySubject.get(subject) ?? []).filter((t) => t >= at - STARTS_KEPT_MS);
+    this.#bySubject.set(subject, [...kept, at]);
+  }
+
+  since(subject: string, since: number): number[] {
+    return (this.#bySubject.get(subject) ?? []).filter((t) => t >= since);
+  }
+}
+
+/**
+ * The store's methods are arrow-function properties: bound, and own properties, so a test may
+ * spread a store to replace one of them.
+ */
+class MemoryJobStore implements JobStore {
+  readonly #jobs = new Map<string, Entry>();
+  readonly #starts = new Starts();
+
+  readonly create: JobStore["create"] = async (job, events, fold, quota) => {
+    if (this.#jobs.has(job.jobId)) throw new StoreConflictError(`job ${job.jobId} already exists`);
+    checkContinues(0, events);
+    if (quota && !hasRoom(this.#usageOf(job.owner.subject, quota.since), inputBytes(job.input), quota)) {
+      throw new QuotaExceededError(`no room for job ${job.jobId}`);
+    }
+    const { input, ...rest } = job;
+    this.#jobs.set(job.jobId, { job: rest, input, fold, events: [...events], chunks: [], bytes: inputBytes(input) });
+    this.#starts.record(job.owner.subject, job.createdAt);
+  };
+
+  readonly getJob: JobStore["getJob"] = async (jobId) => {
+    const e = this.#jobs.get(jobId);
+    return e && stored(e);
+  };
+
+  readonly putResultChunk: JobStore["putResultChunk"] = async (jobId, index, body) => {
+    const e = this.#jobs.get(jobId);
+    if (!e) throw new StoreConflictError(`no job ${jobId}`);
+    if (isFinished(e.fold.status)) throw new StoreConflictError(`job ${jobId} has ended`);
+    if (index !== e.chunks.length) throw new StoreConflictError(`expected chunk ${e.chunks.length}, got ${index}`);
+    e.chunks.push(body);
+    e.bytes += Buffer.byteLength(body);
+  };
+
+  readonly append: JobStore["append"] = async (jobId, events, fold, head) => {
+    const e = this.#jobs.get(jobId);
+    if (!e) throw new StoreConflictError(`no job ${jobId}`);
+    checkContinues(e.events.length, events);
+    if (head && e.head) throw new StoreConflictError(`job ${jobId} already has a result`);
+    if (head && chunkCount(head) !== e.chunks.length) {
+      throw new StoreConflictError(`the result needs ${chunkCount(head)} chunks, ${e.chunks.length} were put`);
+    }
+    e.events.push(...events);
+    e.fold = fold;
+    if (head) {
+      e.head = head;
+      e.bytes += Buffer.byteLength(JSON.stringify(head));
+    } else if (!e.head && isFinished(fold.status)) {
+      e.bytes -= e.chunks.reduce((sum, c) => sum + Buffer.byteLength(c), 0);
+      e.chunks = [];
+    }
+    if (isFinished(fold.status) && e.input) {
+      e.bytes -= inputBytes(e.input);
+      e.input = undefined;
+    }
+  };
+
+  readonly readInput: JobStore["readInput"] = async (jobId) => this.#jobs.get(jobId)?.input;
+
+  readonly delete: JobStore["delete"] = async (jobId) => this.#jobs.delete(jobId);
+
+  readonly usage: JobStore["usage"] = async (subject, since) => this.#usageOf(subject, since);
+
+  readonly ping: JobStore["ping"] = async () => {};
+
+  readonly readEvents: JobStore["readEvents"] = async (jobId, afterSeq, limit) =>
+    // seqs are gapless from 1, so seq n sits at index n - 1
+    this.#jobs.get(jobId)?.events.slice(afterSeq, afterSeq + limit) ?? [];
+
+  readonly readResultHead: JobStore["readResultHead"] = async (jobId) => this.#jobs.get(jobId)?.head;
+
+  readonly readResultChunks: JobStore["readResultChunks"] = async (jobId, from, to) => {
+    const e = this.#jobs.get(jobId);
+    return e?.head ? e.chunks.slice(from, to) : [];
+  };
+
+  readonly readComposedChunks: JobStore["readComposedChunks"] = async (jobId, from, to) => {
+    const e = this.#jobs.get(jobId);
+    return e && !e.head && !isFinished(e.fold.status) ? e.chunks.slice(from, to) : [];
+  };
+
+  readonly listUnfinished: JobStore["listUnfinished"] = async () =>
+    [...this.#jobs.values()]
+      .filter((e) => !isFinished(e.fold.status))
+      .sort((a, b) => a.job.createdAt - b.job.createdAt)
+      .map(stored);
+
+  readonly expire: JobStore["expire"] = async (createdBefore) => {
+    const gone: string[] = [];
+    for (const [id, e] of this.#jobs) {
+      if (e.job.createdAt < createdBefore && isFinished(e.fold.status)) gone.push(id);
+    }
+    for (const id of gone) this.#jobs.delete(id);
+    return gone;
+  };
+
+  readonly close: JobStore["close"] = async () => {
+    this.#jobs.clear();
+  };
+
+  #usageOf(subject: string, since: number) {
+    const mine = [...this.#jobs.values()].filter((e) => e.job.owner.subject === subject);
+    const recent = this.#starts.since(subject, since);
     return {
       unfinished: mine.filter((e) => !isFinished(e.fold.status)).length,
       startedSince: recent.length,
       ...(recent.length > 0 ? { firstStartSince: Math.min(...recent) } : {}),
       bytes: mine.reduce((sum, e) => sum + e.bytes, 0),
     };
-  };
+  }
+}
 
-  return {
-    async create(job, events, fold, quota) {
-      if (jobs.has(job.jobId)) throw new StoreConflictError(`job ${job.jobId} already exists`);
-      checkContinues(0, events);
-      if (quota && !hasRoom(usageOf(job.owner.subject, quota.since), inputBytes(job.input), quota)) {
-        throw new QuotaExceededError(`no room for job ${job.jobId}`);
-      }
-      const { input, ...rest } = job;
-      jobs.set(job.jobId, { job: rest, input, fold, events: [...events], chunks: [], bytes: inputBytes(input) });
-      const subject = job.owner.subject;
-      const kept = (starts.get(subject) ?? []).filter((t) => t >= job.createdAt - STARTS_KEPT_MS);
-      starts.set(subject, [...kept, job.createdAt]);
-    },
-    async getJob(jobId) {
-      const e = jobs.get(jobId);
-      return e && stored(e);
-    },
-    async putResultChunk(jobId, index, body) {
-      const e = jobs.get(jobId);
-      if (!e) throw new StoreConflictError(`no job ${jobId}`);
-      if (isFinished(e.fold.status)) throw new StoreConflictError(`job ${jobId} has ended`);
-      if (index !== e.chunks.length) throw new StoreConflictError(`expected chunk ${e.chunks.length}, got ${index}`);
-      e.chunks.push(body);
-      e.bytes += Buffer.byteLength(body);
-    },
-    async append(jobId, events, fold, head) {
-      const e = jobs.get(jobId);
-      if (!e) throw new StoreConflictError(`no job ${jobId}`);
-      checkContinues(e.events.length, events);
-      if (head && e.head) throw new StoreConflictError(`job ${jobId} already has a result`);
-      if (head && chunkCount(head) !== e.chunks.length) {
-        throw new StoreConflictError(`the result needs ${chunkCount(head)} chunks, ${e.chunks.length} were put`);
-      }
-      e.events.push(...events);
-      e.fold = fold;
-      if (head) {
-        e.head = head;
-        e.bytes += Buffer.byteLength(JSON.stringify(head));
-      } else if (!e.head && isFinished(fold.status)) {
-        e.bytes -= e.chunks.reduce((sum, c) => sum + Buffer.byteLength(c), 0);
-        e.chunks = [];
-      }
-      if (isFinished(fold.status) && e.input) {
-        e.bytes -= inputBytes(e.input);
-        e.input = undefined;
-      }
-    },
-    async readInput(jobId) {
-      return jobs.get(jobId)?.input;
-    },
-    async delete(jobId) {
-      return jobs.delete(jobId);
-    },
-    async usage(subject, since) {
-      return usageOf(subject, since);
-    },
-    async ping() {},
-    async readEvents(jobId, afterSeq, limit) {
-      // seqs are gapless from 1, so seq n sits at index n - 1
-      return jobs.get(jobId)?.events.slice(afterSeq, afterSeq + limit) ?? [];
-    },
-    async readResultHead(jobId) {
-      return jobs.get(jobId)?.head;
-    },
-    async readResultChunks(jobId, from, to) {
-      const e = jobs.get(jobId);
-      return e?.head ? e.chunks.slice(from, to) : [];
-    },
-    async readComposedChunks(jobId, from, to) {
-      const e = jobs.get(jobId);
-      return e && !e.head && !isFinished(e.fold.status) ? e.chunks.slice(from, to) : [];
-    },
-    async listUnfinished() {
-      return [...jobs.values()]
-        .filter((e) => !isFinished(e.fold.status))
-        .sort((a, b) => a.job.createdAt - b.job.createdAt)
-        .map(stored);
-    },
-    async expire(createdBefore) {
-      const gone: string[] = [];
-      for (const [id, e] of jobs) {
-        if (e.job.createdAt < createdBefore && isFinished(e.fold.status)) gone.push(id);
-      }
-      for (const id of gone) jobs.delete(id);
-      return gone;
-    },
-    async close() {
-      jobs.clear();
-    },
-  };
+/** Creates an empty store that lives as long as the process. */
+export function createMemoryStore(): JobStore {
+  return new MemoryJobStore();
 }

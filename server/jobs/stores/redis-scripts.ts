@@ -1,10 +1,9 @@
 /**
  * The Redis store's Lua scripts, one per write, each one atomic step: checks first, then writes.
  * They keep the job's keys, the two sorted sets of unfinished and finished jobs, and each subject's
- * counts (unfinished jobs, bytes) and day of starts in step. `run` sends one by its hash.
+ * counts (unfinished jobs, bytes) and day of starts in step. `run` (server/redis/scripts.ts) runs one.
  */
-import { createHash } from "node:crypto";
-import type { Redis } from "ioredis";
+import { script } from "../../redis/scripts.js";
 import { STARTS_KEPT_MS } from "../store.js";
 
 // Checks first, writes after: Redis does not roll a script back, so a refusal must come before any write.
@@ -35,14 +34,13 @@ redis.call('PEXPIRE', KEYS[7], ${STARTS_KEPT_MS})
 redis.call('PUBLISH', KEYS[8], ARGV[1])
 return 1`);
 
-// Adds n bytes to a job's count and its subject's (jobs written before the counts have neither).
+// Adds n bytes to a job's count and its subject's.
 const ADD_BYTES = `
 local function addBytes(job, n)
   n = tonumber(n)
-  if n == 0 or not redis.call('HGET', job, 'bytes') then return end
+  if n == 0 then return end
   redis.call('HINCRBY', job, 'bytes', n)
-  local usage = redis.call('HGET', job, 'usage')
-  if usage then redis.call('HINCRBY', usage, 'bytes', n) end
+  redis.call('HINCRBY', redis.call('HGET', job, 'usage'), 'bytes', n)
 end`;
 
 export const PUT_CHUNK = script(`
@@ -54,7 +52,7 @@ local count = redis.call('LLEN', KEYS[2])
 if tonumber(ARGV[2]) ~= count then return 'expected chunk ' .. count .. ', got ' .. ARGV[2] end
 redis.call('RPUSH', KEYS[2], ARGV[3])
 addBytes(KEYS[1], ARGV[4])
-if redis.call('HGET', KEYS[1], 'partsBytes') then redis.call('HINCRBY', KEYS[1], 'partsBytes', ARGV[4]) end
+redis.call('HINCRBY', KEYS[1], 'partsBytes', ARGV[4])
 return 1`);
 
 export const APPEND = script(`
@@ -83,15 +81,14 @@ if ARGV[5] ~= '' then
   if redis.call('EXISTS', KEYS[5]) == 1 then redis.call('RENAME', KEYS[5], KEYS[4]) end
 elseif ends and not hasHead then
   redis.call('UNLINK', KEYS[5])
-  addBytes(KEYS[1], -tonumber(redis.call('HGET', KEYS[1], 'partsBytes') or 0))
+  addBytes(KEYS[1], -tonumber(redis.call('HGET', KEYS[1], 'partsBytes')))
 end
 if ends then
   -- nothing reads a job's input once it has ended
   redis.call('UNLINK', KEYS[8])
-  addBytes(KEYS[1], -tonumber(redis.call('HGET', KEYS[1], 'inputBytes') or 0))
+  addBytes(KEYS[1], -tonumber(redis.call('HGET', KEYS[1], 'inputBytes')))
   redis.call('HSET', KEYS[1], 'inputBytes', 0, 'partsBytes', 0)
-  local usage = redis.call('HGET', KEYS[1], 'usage')
-  if was and usage then redis.call('HINCRBY', usage, 'unfinished', -1) end
+  if was then redis.call('HINCRBY', redis.call('HGET', KEYS[1], 'usage'), 'unfinished', -1) end
 end
 -- the job is indexed by the status just written, whichever way it went
 local from, to = 7, 6
@@ -105,8 +102,7 @@ return 1`);
 const FORGET = `
 local function forget(job)
   local usage, bytes, status = unpack(redis.call('HMGET', job, 'usage', 'bytes', 'status'))
-  if not usage then return end
-  if bytes then redis.call('HINCRBY', usage, 'bytes', 0 - tonumber(bytes)) end
+  redis.call('HINCRBY', usage, 'bytes', 0 - tonumber(bytes))
   if status == 'pending' or status == 'running' then redis.call('HINCRBY', usage, 'unfinished', -1) end
   local left, running = unpack(redis.call('HMGET', usage, 'bytes', 'unfinished'))
   if tonumber(left or 0) <= 0 and tonumber(running or 0) <= 0 then redis.call('UNLINK', usage) end
@@ -134,23 +130,3 @@ for i = 2, #ARGV do redis.call('UNLINK', ARGV[i] .. ARGV[1]) end
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 return 1`);
-
-type Script = { lua: string; sha: string };
-export function script(lua: string): Script {
-  return { lua, sha: createHash("sha1").update(lua).digest("hex") };
-}
-
-/** Runs a script by its hash, sending the text only when this Redis has not seen it yet. */
-export async function run(
-  redis: Redis,
-  { lua, sha }: Script,
-  keys: string[],
-  args: (string | number)[],
-): Promise<unknown> {
-  try {
-    return await redis.evalsha(sha, keys.length, ...keys, ...args);
-  } catch (error) {
-    if (!(error instanceof Error && error.message.startsWith("NOSCRIPT"))) throw error;
-    return redis.eval(lua, keys.length, ...keys, ...args);
-  }
-}

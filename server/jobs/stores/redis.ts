@@ -10,7 +10,8 @@
  */
 import type { Redis } from "ioredis";
 import * as z from "zod/mini";
-import { JobEventSchema } from "../../../shared/job-events.js";
+import { JobEventSchema, type JobEvent } from "../../../shared/job-events.js";
+import type { JobFold } from "../../../shared/job-reducer.js";
 import { JobStatusSchema, isFinished } from "../../../shared/job-view.js";
 import { StartBulkInput, type StartBulkArgs } from "../../../shared/tools.js";
 import {
@@ -21,7 +22,9 @@ import {
   chunkCount,
   inputBytes,
   readStoredFold,
+  type CreateQuota,
   type JobStore,
+  type NewJob,
   type StoredJob,
 } from "../store.js";
 import {
@@ -32,7 +35,8 @@ import {
   type ConnectionListener,
   type RedisConnection,
 } from "../../redis/connection.js";
-import { APPEND, CREATE, DELETE, EXPIRE, PUT_CHUNK, run } from "./redis-scripts.js";
+import { run } from "../../redis/scripts.js";
+import { APPEND, CREATE, DELETE, EXPIRE, PUT_CHUNK } from "./redis-scripts.js";
 
 export type RedisStoreOptions = {
   /** Where to connect when no `client` is given; default redis://127.0.0.1:6379. */
@@ -47,6 +51,261 @@ export type RedisStoreOptions = {
 
 const OwnerSchema = z.object({ subject: z.string(), sessionId: z.optional(z.string()) });
 
+/** The store's keys under `prefix`. */
+function jobKeys(prefix: string) {
+  return {
+    /** The prefix of each per-job key, the job hash's first (the scripts that delete rely on it). */
+    per: {
+      job: `${prefix}job:`,
+      input: `${prefix}input:`,
+      events: `${prefix}events:`,
+      head: `${prefix}result:`,
+      chunks: `${prefix}chunks:`,
+      parts: `${prefix}parts:`,
+    },
+    usageOf: (subject: string) => `${prefix}usage:${subject}`,
+    startsOf: (subject: string) => `${prefix}starts:${subject}`,
+    unfinished: `${prefix}jobs:unfinished`,
+    finished: `${prefix}jobs:finished`,
+    /**
+     * Where every write of events is announced with its job id, for `watch`: by the script that
+     * writes them, so a writer that dies right after a write cannot leave it unannounced.
+     */
+    appended: `${prefix}appended`,
+  };
+}
+type JobKeys = ReturnType<typeof jobKeys>;
+
+const FIELDS = ["owner", "createdAt", "status", "lastSeq", "fold"] as const;
+
+const toJob = (jobId: string, [owner, createdAt, status, lastSeq, fold]: (string | null)[]): StoredJob | undefined =>
+  owner === null || createdAt === null || status === null || lastSeq === null
+    ? undefined
+    : {
+        jobId,
+        owner: OwnerSchema.parse(JSON.parse(owner)),
+        createdAt: Number(createdAt),
+        status: JobStatusSchema.parse(status),
+        lastSeq: Number(lastSeq),
+        fold: readStoredFold(fold),
+      };
+
+/** A script's reply to a write: 1, or why it refused. */
+const written = (reply: unknown) => {
+  if (reply !== 1) throw new StoreConflictError(String(reply));
+};
+
+/** The keys and arguments of the CREATE script for `job`. */
+function createCall(k: JobKeys, job: NewJob, events: JobEvent[], fold: JobFold, quota: CreateQuota | undefined) {
+  const { jobId, owner } = job;
+  const { occasion, budgetPerPerson, csv, employees } = job.input;
+  // the CSV as it came, not JSON-encoded: it can be megabytes
+  const input = ["occasion", occasion, "budgetPerPerson", budgetPerPerson];
+  if (csv !== undefined) input.push("csv", csv);
+  if (employees !== undefined) input.push("employees", JSON.stringify(employees));
+  const keys = [
+    k.per.job + jobId,
+    k.per.input + jobId,
+    k.per.events + jobId,
+    k.unfinished,
+    k.finished,
+    k.usageOf(owner.subject),
+    k.startsOf(owner.subject),
+    k.appended,
+  ];
+  const args = [
+    jobId,
+    JSON.stringify({ subject: owner.subject, sessionId: owner.sessionId }),
+    job.createdAt,
+    JSON.stringify(fold),
+    fold.status,
+    inputBytes(job.input),
+    // a limit too large to reach is sent as one Lua's numbers can read
+    quota === undefined
+      ? ""
+      : [quota.since, quota.maxUnfinished, quota.maxStartsSince, quota.maxBytes]
+          .map((n) => (Number.isFinite(n) ? n : 1e300))
+          .join(" "),
+    input.length,
+    ...input,
+    ...events.map((e) => JSON.stringify(e)),
+  ];
+  return { keys, args };
+}
+
+/**
+ * The store's methods are arrow-function properties: bound, and own properties, so a test may
+ * spread a store to replace one of them.
+ */
+class RedisJobStore implements JobStore {
+  readonly connection: RedisConnection;
+  readonly #redis: Redis;
+  readonly #guard: RedisConnection["guard"];
+  readonly #k: JobKeys;
+  /** Whether the store opened its connection, and so closes it. */
+  readonly #ownsConnection: boolean;
+  readonly #watchers = new Set<(jobId: string) => void>();
+  #subscriber: Redis | undefined;
+  /** The last chunk put of each job, see putResultChunk. */
+  readonly #puts = new Map<string, Promise<void>>();
+
+  constructor(connection: RedisConnection, keyPrefix: string, ownsConnection: boolean) {
+    this.connection = connection;
+    this.#redis = connection.redis;
+    this.#guard = (call) => connection.guard(call);
+    this.#k = jobKeys(keyPrefix);
+    this.#ownsConnection = ownsConnection;
+  }
+
+  readonly create: JobStore["create"] = async (job, events, fold, quota) => {
+    checkContinues(0, events);
+    const { keys, args } = createCall(this.#k, job, events, fold, quota);
+    const reply = await this.#guard(() => run(this.#redis, CREATE, keys, args));
+    if (reply === "quota") throw new QuotaExceededError(`no room for job ${job.jobId}`);
+    written(reply);
+  };
+
+  readonly getJob: JobStore["getJob"] = async (jobId) =>
+    toJob(jobId, await this.#guard(() => this.#redis.hmget(this.#k.per.job + jobId, ...FIELDS)));
+
+  readonly putResultChunk: JobStore["putResultChunk"] = (jobId, index, body) => {
+    // one connection keeps commands in order, but a script resent after NOSCRIPT could overtake
+    // the next put: each put of a job goes out once the one before it is answered
+    const put = (this.#puts.get(jobId) ?? Promise.resolve())
+      .catch(() => {})
+      .then(async () => {
+        const keys = [this.#k.per.job + jobId, this.#k.per.parts + jobId, this.#k.finished];
+        const args = [jobId, index, body, Buffer.byteLength(body)];
+        written(await this.#guard(() => run(this.#redis, PUT_CHUNK, keys, args)));
+      });
+    this.#puts.set(jobId, put);
+    const settled = () => void (this.#puts.get(jobId) === put && this.#puts.delete(jobId));
+    put.then(settled, settled);
+    return put;
+  };
+
+  readonly append: JobStore["append"] = async (jobId, events, fold, head) => {
+    const base = events.length === 0 ? -1 : events[0].seq - 1;
+    checkContinues(Math.max(base, 0), events);
+    const { per, unfinished, finished, appended } = this.#k;
+    const keys = [per.job, per.events, per.head, per.chunks, per.parts].map((p) => p + jobId);
+    keys.push(unfinished, finished, per.input + jobId, appended);
+    const headText = head ? JSON.stringify(head) : "";
+    const args = [
+      ...[jobId, base, JSON.stringify(fold), fold.status, headText],
+      ...[head ? chunkCount(head) : 0, Buffer.byteLength(headText)],
+      ...events.map((e) => JSON.stringify(e)),
+    ];
+    written(await this.#guard(() => run(this.#redis, APPEND, keys, args)));
+  };
+
+  readonly readEvents: JobStore["readEvents"] = async (jobId, afterSeq, limit) => {
+    const from = Math.max(0, afterSeq);
+    if (limit <= 0) return [];
+    const bodies = await this.#guard(() => this.#redis.lrange(this.#k.per.events + jobId, from, from + limit - 1));
+    return bodies.map((body) => JobEventSchema.parse(JSON.parse(body)));
+  };
+
+  readonly readResultHead: JobStore["readResultHead"] = async (jobId) => {
+    const head = await this.#guard(() => this.#redis.get(this.#k.per.head + jobId));
+    return head === null ? undefined : ResultHeadSchema.parse(JSON.parse(head));
+  };
+
+  readonly readResultChunks: JobStore["readResultChunks"] = async (jobId, from, to) =>
+    this.#range(this.#k.per.chunks + jobId, from, to);
+
+  // chunks being composed wait in the parts list, which the commit renames and an end deletes
+  readonly readComposedChunks: JobStore["readComposedChunks"] = async (jobId, from, to) =>
+    this.#range(this.#k.per.parts + jobId, from, to);
+
+  readonly listUnfinished: JobStore["listUnfinished"] = async () => {
+    const ids = await this.#guard(() => this.#redis.zrange(this.#k.unfinished, 0, -1));
+    const pipeline = this.#redis.pipeline();
+    for (const id of ids) pipeline.hmget(this.#k.per.job + id, ...FIELDS);
+    const rows = (await this.#guard(() => pipeline.exec())) ?? [];
+    return ids.flatMap((id, i) => {
+      const [error, row] = rows[i] ?? [];
+      if (error) throw error;
+      const job = toJob(id, row as (string | null)[]);
+      // ended between the two reads: its status is the truth
+      return job && !isFinished(job.status) ? [job] : [];
+    });
+  };
+
+  readonly expire: JobStore["expire"] = async (createdBefore) => {
+    const max = Number.isFinite(createdBefore) ? `(${createdBefore}` : createdBefore > 0 ? "+inf" : "-inf";
+    const args = [max, ...Object.values(this.#k.per)];
+    const ids = await this.#guard(() => run(this.#redis, EXPIRE, [this.#k.finished], args));
+    return z.array(z.string()).parse(ids);
+  };
+
+  readonly readInput: JobStore["readInput"] = async (jobId) => {
+    const [status, input] = await this.#guard(() =>
+      Promise.all([
+        this.#redis.hget(this.#k.per.job + jobId, "status"),
+        this.#redis.hgetall(this.#k.per.input + jobId),
+      ]),
+    );
+    if (status === null || isFinished(JobStatusSchema.parse(status)) || input.occasion === undefined) return undefined;
+    const { occasion, budgetPerPerson, csv, employees } = input;
+    return StartBulkInput.parse({
+      occasion,
+      budgetPerPerson: Number(budgetPerPerson),
+      ...(csv === undefined ? {} : { csv }),
+      ...(employees === undefined ? {} : { employees: JSON.parse(employees) as StartBulkArgs["employees"] }),
+    });
+  };
+
+  readonly delete: JobStore["delete"] = async (jobId) => {
+    const keys = [this.#k.unfinished, this.#k.finished];
+    const args = [jobId, ...Object.values(this.#k.per)];
+    return (await this.#guard(() => run(this.#redis, DELETE, keys, args))) === 1;
+  };
+
+  readonly usage: JobStore["usage"] = async (subject, since) => {
+    const starts = this.#k.startsOf(subject);
+    const [counts, first, started] = await this.#guard(() =>
+      Promise.all([
+        this.#redis.hmget(this.#k.usageOf(subject), "unfinished", "bytes"),
+        this.#redis.zrangebyscore(starts, since, "+inf", "WITHSCORES", "LIMIT", 0, 1),
+        this.#redis.zcount(starts, since, "+inf"),
+      ]),
+    );
+    const [unfinishedJobs, bytes] = counts.map((n) => Math.max(0, Number(n ?? 0)));
+    return {
+      unfinished: unfinishedJobs,
+      bytes,
+      startedSince: started,
+      ...(first.length === 2 ? { firstStartSince: Number(first[1]) } : {}),
+    };
+  };
+
+  readonly ping: JobStore["ping"] = async () => {
+    await this.#guard(() => this.#redis.ping());
+  };
+
+  readonly watch: NonNullable<JobStore["watch"]> = (listener) => {
+    this.#watchers.add(listener);
+    // a missed wake-up ends at the poll's timeout
+    this.#subscriber ??= subscribe(this.#redis, this.#k.appended, (jobId) => {
+      for (const w of [...this.#watchers]) w(jobId);
+    });
+    return () => void this.#watchers.delete(listener);
+  };
+
+  readonly close: JobStore["close"] = async () => {
+    this.#watchers.clear();
+    this.#subscriber?.disconnect();
+    if (this.#ownsConnection) await closeRedis(this.#redis);
+  };
+
+  /** Items `from` (inclusive) to `to` (exclusive) of the list at `key`. */
+  async #range(key: string, from: number, to: number): Promise<string[]> {
+    const start = Math.max(0, from);
+    return to <= start ? [] : this.#guard(() => this.#redis.lrange(key, start, to - 1));
+  }
+}
+
 /**
  * Creates a store on `client`, or on a new connection to `url` that `close()` ends. Its guarded
  * command `connection` is there to share: the job queue sends on it, so that what answers the
@@ -59,216 +318,5 @@ export function createRedisStore({
   onConnectionChange,
 }: RedisStoreOptions = {}): JobStore & { readonly connection: RedisConnection } {
   const connection = watchConnection(client ?? openRedis(url), onConnectionChange);
-  const { redis, guard } = connection;
-  const per = {
-    job: `${keyPrefix}job:`,
-    input: `${keyPrefix}input:`,
-    events: `${keyPrefix}events:`,
-    head: `${keyPrefix}result:`,
-    chunks: `${keyPrefix}chunks:`,
-    parts: `${keyPrefix}parts:`,
-  };
-  const usageOf = (subject: string) => `${keyPrefix}usage:${subject}`;
-  const startsOf = (subject: string) => `${keyPrefix}starts:${subject}`;
-  const unfinished = `${keyPrefix}jobs:unfinished`;
-  const finished = `${keyPrefix}jobs:finished`;
-  /**
-   * Where every write of events is announced with its job id, for `watch`: by the script that
-   * writes them, so a writer that dies right after a write cannot leave it unannounced.
-   */
-  const appended = `${keyPrefix}appended`;
-  const watchers = new Set<(jobId: string) => void>();
-  let subscriber: Redis | undefined;
-  const written = (reply: unknown) => {
-    if (reply !== 1) throw new StoreConflictError(String(reply));
-  };
-  const toJob = (jobId: string, [owner, createdAt, status, lastSeq, fold]: (string | null)[]): StoredJob | undefined =>
-    owner === null || createdAt === null || status === null || lastSeq === null
-      ? undefined
-      : {
-          jobId,
-          owner: OwnerSchema.parse(JSON.parse(owner)),
-          createdAt: Number(createdAt),
-          status: JobStatusSchema.parse(status),
-          lastSeq: Number(lastSeq),
-          fold: readStoredFold(fold),
-        };
-  const fields = ["owner", "createdAt", "status", "lastSeq", "fold"] as const;
-  const puts = new Map<string, Promise<void>>(); // the last chunk put of each job, see putResultChunk
-
-  return {
-    connection,
-    async create(job, events, fold, quota) {
-      checkContinues(0, events);
-      const { occasion, budgetPerPerson, csv, employees } = job.input;
-      // the CSV as it came, not JSON-encoded: it can be megabytes
-      const input = ["occasion", occasion, "budgetPerPerson", budgetPerPerson];
-      if (csv !== undefined) input.push("csv", csv);
-      if (employees !== undefined) input.push("employees", JSON.stringify(employees));
-      const { jobId } = job;
-      const subject = job.owner.subject;
-      const keys = [
-        per.job + jobId,
-        per.input + jobId,
-        per.events + jobId,
-        unfinished,
-        finished,
-        usageOf(subject),
-        startsOf(subject),
-        appended,
-      ];
-      const owner = JSON.stringify({ subject: job.owner.subject, sessionId: job.owner.sessionId });
-      const args = [
-        jobId,
-        owner,
-        job.createdAt,
-        JSON.stringify(fold),
-        fold.status,
-        inputBytes(job.input),
-        // a limit too large to reach is sent as one Lua's numbers can read
-        quota === undefined
-          ? ""
-          : [quota.since, quota.maxUnfinished, quota.maxStartsSince, quota.maxBytes]
-              .map((n) => (Number.isFinite(n) ? n : 1e300))
-              .join(" "),
-        input.length,
-        ...input,
-        ...events.map((e) => JSON.stringify(e)),
-      ];
-      const reply = await guard(() => run(redis, CREATE, keys, args));
-      if (reply === "quota") throw new QuotaExceededError(`no room for job ${jobId}`);
-      written(reply);
-    },
-    async getJob(jobId) {
-      return toJob(jobId, await guard(() => redis.hmget(per.job + jobId, ...fields)));
-    },
-    putResultChunk(jobId, index, body) {
-      // one connection keeps commands in order, but a script resent after NOSCRIPT could overtake
-      // the next put: each put of a job goes out once the one before it is answered
-      const put = (puts.get(jobId) ?? Promise.resolve())
-        .catch(() => {})
-        .then(async () => {
-          const keys = [per.job + jobId, per.parts + jobId, finished];
-          written(await guard(() => run(redis, PUT_CHUNK, keys, [jobId, index, body, Buffer.byteLength(body)])));
-        });
-      puts.set(jobId, put);
-      const settled = () => void (puts.get(jobId) === put && puts.delete(jobId));
-      put.then(settled, settled);
-      return put;
-    },
-    async append(jobId, events, fold, head) {
-      const base = events.length === 0 ? -1 : events[0].seq - 1;
-      checkContinues(Math.max(base, 0), events);
-      const keys = [
-        per.job + jobId,
-        per.events + jobId,
-        per.head + jobId,
-        per.chunks + jobId,
-        per.parts + jobId,
-        unfinished,
-        finished,
-        per.input + jobId,
-        appended,
-      ];
-      const headText = head ? JSON.stringify(head) : "";
-      const args = [
-        jobId,
-        base,
-        JSON.stringify(fold),
-        fold.status,
-        headText,
-        head ? chunkCount(head) : 0,
-        Buffer.byteLength(headText),
-        ...events.map((e) => JSON.stringify(e)),
-      ];
-      written(await guard(() => run(redis, APPEND, keys, args)));
-    },
-    async readEvents(jobId, afterSeq, limit) {
-      const from = Math.max(0, afterSeq);
-      if (limit <= 0) return [];
-      const bodies = await guard(() => redis.lrange(per.events + jobId, from, from + limit - 1));
-      return bodies.map((body) => JobEventSchema.parse(JSON.parse(body)));
-    },
-    async readResultHead(jobId) {
-      const head = await guard(() => redis.get(per.head + jobId));
-      return head === null ? undefined : ResultHeadSchema.parse(JSON.parse(head));
-    },
-    async readResultChunks(jobId, from, to) {
-      const start = Math.max(0, from);
-      return to <= start ? [] : guard(() => redis.lrange(per.chunks + jobId, start, to - 1));
-    },
-    async readComposedChunks(jobId, from, to) {
-      // chunks being composed wait in the parts list, which the commit renames and an end deletes
-      const start = Math.max(0, from);
-      return to <= start ? [] : guard(() => redis.lrange(per.parts + jobId, start, to - 1));
-    },
-    async listUnfinished() {
-      const ids = await guard(() => redis.zrange(unfinished, 0, -1));
-      const pipeline = redis.pipeline();
-      for (const id of ids) pipeline.hmget(per.job + id, ...fields);
-      const rows = (await guard(() => pipeline.exec())) ?? [];
-      return ids.flatMap((id, i) => {
-        const [error, row] = rows[i] ?? [];
-        if (error) throw error;
-        const job = toJob(id, row as (string | null)[]);
-        // ended between the two reads: its status is the truth
-        return job && !isFinished(job.status) ? [job] : [];
-      });
-    },
-    async expire(createdBefore) {
-      const max = Number.isFinite(createdBefore) ? `(${createdBefore}` : createdBefore > 0 ? "+inf" : "-inf";
-      const ids = await guard(() => run(redis, EXPIRE, [finished], [max, ...Object.values(per)]));
-      return z.array(z.string()).parse(ids);
-    },
-    async readInput(jobId) {
-      const [status, input] = await guard(() =>
-        Promise.all([redis.hget(per.job + jobId, "status"), redis.hgetall(per.input + jobId)]),
-      );
-      if (status === null || isFinished(JobStatusSchema.parse(status)) || input.occasion === undefined)
-        return undefined;
-      const { occasion, budgetPerPerson, csv, employees } = input;
-      return StartBulkInput.parse({
-        occasion,
-        budgetPerPerson: Number(budgetPerPerson),
-        ...(csv === undefined ? {} : { csv }),
-        ...(employees === undefined ? {} : { employees: JSON.parse(employees) as StartBulkArgs["employees"] }),
-      });
-    },
-    async delete(jobId) {
-      const args = [jobId, ...Object.values(per)];
-      return (await guard(() => run(redis, DELETE, [unfinished, finished], args))) === 1;
-    },
-    async usage(subject, since) {
-      const [counts, first, started] = await guard(() =>
-        Promise.all([
-          redis.hmget(usageOf(subject), "unfinished", "bytes"),
-          redis.zrangebyscore(startsOf(subject), since, "+inf", "WITHSCORES", "LIMIT", 0, 1),
-          redis.zcount(startsOf(subject), since, "+inf"),
-        ]),
-      );
-      const [unfinishedJobs, bytes] = counts.map((n) => Math.max(0, Number(n ?? 0)));
-      return {
-        unfinished: unfinishedJobs,
-        bytes,
-        startedSince: started,
-        ...(first.length === 2 ? { firstStartSince: Number(first[1]) } : {}),
-      };
-    },
-    async ping() {
-      await guard(() => redis.ping());
-    },
-    watch(listener) {
-      watchers.add(listener);
-      // a missed wake-up ends at the poll's timeout
-      subscriber ??= subscribe(redis, appended, (jobId) => {
-        for (const w of [...watchers]) w(jobId);
-      });
-      return () => void watchers.delete(listener);
-    },
-    async close() {
-      watchers.clear();
-      subscriber?.disconnect();
-      if (!client) await closeRedis(redis);
-    },
-  };
+  return new RedisJobStore(connection, keyPrefix, client === undefined);
 }

@@ -3,7 +3,7 @@
  * open its database, and for the error a write throws when the disk (or the file's size limit) is
  * full, which reaches the caller as the tool's error sentence and the operator through the log.
  */
-import { StorageFullError } from "../store.js";
+import { StorageFullError } from "../../store-errors.js";
 
 /** Node's errno codes and better-sqlite3's result codes that say the storage itself is at fault. */
 const PROBLEMS: Record<string, string> = {
@@ -29,6 +29,7 @@ const codeOf = (error: unknown): string | undefined =>
 
 /** Why the storage failed, when `error` is a storage failure (an errno or a SQLite result code). */
 export function storageProblem(error: unknown): string | undefined {
+  if (error instanceof StorageFullError) return PROBLEMS.SQLITE_FULL;
   const code = codeOf(error);
   if (code === undefined) return undefined;
   // extended result codes name their family first: SQLITE_IOERR_WRITE, SQLITE_READONLY_DBMOVED...

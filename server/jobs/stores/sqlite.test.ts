@@ -4,7 +4,7 @@
  * the job's slices must still let the event loop turn), the durable-store suite (results and events
  * that outlive the process, jobs cut off by a killed process), opening the file itself, and the
  * file giving space back once jobs are deleted or expire (incremental auto-vacuum, also turned on
- * in a file made without it), and a fresh file's size (4 KB pages).
+ * in a file made without it), a file of another schema made anew, and a fresh file's size (4 KB pages).
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -16,8 +16,8 @@ import { describeDurableStore } from "../testing/durable-store-suite.js";
 import { createJobService } from "../job-service.js";
 import { describeJobService } from "../testing/service-suite.js";
 import { describeJobStore } from "../testing/store-suite.js";
-import type { ChunksKept } from "../testing/store-seed.js";
 import type { JobStore } from "../store.js";
+import { seed, type ChunksKept } from "../testing/store-seed.js";
 import { ALICE, settle, testMatch } from "../testing/support.js";
 import { createSqliteStore } from "./sqlite.js";
 
@@ -114,8 +114,10 @@ describe("the sqlite store's file", () => {
       await service.close();
     }
   });
+});
 
-  it("turns incremental auto-vacuum on in a file made without it, keeping its jobs", async () => {
+describe("the sqlite store's schema", () => {
+  it("makes a file of another schema anew: its jobs go, incremental auto-vacuum comes on", async () => {
     const file = nextFile();
     mkdirSync(dirname(file), { recursive: true });
     const old = new Database(file);
@@ -128,13 +130,21 @@ describe("the sqlite store's file", () => {
     old.close();
     const store = createSqliteStore(file);
     try {
-      expect(await store.getJob("old")).toMatchObject({ jobId: "old", status: "completed", lastSeq: 3 });
-      expect(await store.usage("alice", 0)).toMatchObject({ bytes: 0, unfinished: 0 });
+      expect(await store.getJob("old")).toBeUndefined();
+      await seed(store, "new");
+      expect(await store.getJob("new")).toMatchObject({ jobId: "new", status: "pending" });
     } finally {
       await store.close();
     }
     const reopened = new Database(file);
     expect(reopened.pragma("auto_vacuum", { simple: true })).toBe(2);
+    expect(reopened.pragma("user_version", { simple: true })).toBeGreaterThan(0);
     reopened.close();
+    const again = createSqliteStore(file);
+    try {
+      expect(await again.getJob("new")).toMatchObject({ jobId: "new" }); // the same schema: kept
+    } finally {
+      await again.close();
+    }
   });
 });

@@ -15,7 +15,7 @@
 import type { Redis } from "ioredis";
 import { subscribe, type RedisConnection } from "../../redis/connection.js";
 import * as z from "zod/mini";
-import { run, script } from "../../jobs/stores/redis-scripts.js";
+import { run, script } from "../../redis/scripts.js";
 import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
 import { severity, type Condition, type Notification } from "../notifications.js";
 

@@ -11,7 +11,8 @@ import { isTerminalEvent } from "../../../shared/job-events.js";
 import { isFinished } from "../../../shared/job-view.js";
 import type { Caller } from "../../jobs/caller.js";
 import type { JobService } from "../../jobs/job-service.js";
-import { StoreUnavailableError, type JobStore } from "../../jobs/store.js";
+import type { JobStore } from "../../jobs/store.js";
+import { StoreUnavailableError } from "../../store-errors.js";
 import { messagesFor } from "../notifications.js";
 import type { SessionRecords, StreamEntry, StreamItem } from "./session-records.js";
 

@@ -1,0 +1,130 @@
+/**
+ * Every statement the SQLite job store runs, prepared once when the store opens, grouped by the
+ * table (or the concern) they work on. The tables are in sqlite-file.ts.
+ */
+import type Database from "better-sqlite3";
+
+/** What the store does with a prepared statement, named here so that the statements can be handed on. */
+type Statement<P extends unknown[], R> = {
+  run(...params: P): Database.RunResult;
+  get(...params: P): R | undefined;
+  all(...params: P): R[];
+};
+type Db = Database.Database;
+
+const prepare = <P extends unknown[] = unknown[], R = unknown>(db: Db, sql: string): Statement<P, R> =>
+  db.prepare<P, R>(sql);
+/** A statement that answers with the first column of each row alone. */
+const pluck = <P extends unknown[], R>(db: Db, sql: string): Statement<P, R> => db.prepare<P, R>(sql).pluck();
+
+const UNFINISHED = "status IN ('pending', 'running')";
+
+export type JobRow = {
+  job_id: string;
+  subject: string;
+  session_id: string | null;
+  status: string;
+  created_at: number;
+  last_seq: number;
+  fold: string;
+};
+export type InputRow = { occasion: string; budget_per_person: number; csv: string | null; employees: string | null };
+
+const JOB_COLUMNS = "job_id, subject, session_id, status, created_at, last_seq, fold";
+
+function jobStatements(db: Db) {
+  return {
+    insert: prepare(db, `INSERT INTO jobs (${JOB_COLUMNS}, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`),
+    get: prepare<[string], JobRow>(db, `SELECT ${JOB_COLUMNS} FROM jobs WHERE job_id = ?`),
+    lastSeq: pluck<[string], number>(db, "SELECT last_seq FROM jobs WHERE job_id = ?"),
+    status: pluck<[string], string>(db, "SELECT status FROM jobs WHERE job_id = ?"),
+    update: prepare(db, "UPDATE jobs SET status = ?, last_seq = ?, fold = ? WHERE job_id = ?"),
+    unfinished: prepare<[], JobRow>(db, `SELECT ${JOB_COLUMNS} FROM jobs WHERE ${UNFINISHED} ORDER BY created_at`),
+    expired: pluck<[number], string>(db, `SELECT job_id FROM jobs WHERE created_at < ? AND NOT ${UNFINISHED}`),
+    /** Everything a job owns, its row last. */
+    deletes: ["events", "result_chunks", "results", "inputs", "jobs"].map((t) =>
+      prepare(db, `DELETE FROM ${t} WHERE job_id = ?`),
+    ),
+  };
+}
+
+function inputStatements(db: Db) {
+  return {
+    insert: prepare(
+      db,
+      "INSERT INTO inputs (job_id, occasion, budget_per_person, csv, employees) VALUES (?, ?, ?, ?, ?)",
+    ),
+    read: prepare<[string], InputRow>(
+      db,
+      `SELECT i.occasion, i.budget_per_person, i.csv, i.employees FROM inputs i JOIN jobs j USING (job_id) WHERE job_id = ? AND j.${UNFINISHED}`,
+    ),
+    bytes: pluck<[string], number>(
+      db,
+      "SELECT coalesce(length(CAST(csv AS BLOB)), 0) + coalesce(length(CAST(employees AS BLOB)), 0) FROM inputs WHERE job_id = ?",
+    ),
+    drop: prepare(db, "DELETE FROM inputs WHERE job_id = ?"),
+  };
+}
+
+function eventStatements(db: Db) {
+  return {
+    insert: prepare(db, "INSERT INTO events (job_id, seq, body) VALUES (?, ?, ?)"),
+    read: pluck<[string, number, number], string>(
+      db,
+      "SELECT body FROM events WHERE job_id = ? AND seq > ? ORDER BY seq LIMIT ?",
+    ),
+  };
+}
+
+function resultStatements(db: Db) {
+  return {
+    insertHead: prepare(db, "INSERT INTO results (job_id, head) VALUES (?, ?)"),
+    readHead: pluck<[string], string>(db, "SELECT head FROM results WHERE job_id = ?"),
+    hasHead: pluck<[string], number>(db, "SELECT 1 FROM results WHERE job_id = ?"),
+    insertChunk: prepare(db, "INSERT INTO result_chunks (job_id, idx, body) VALUES (?, ?, ?)"),
+    // chunks are contiguous from 0 (see putResultChunk), so the next index is also how many there are
+    nextChunk: pluck<[string], number>(db, "SELECT coalesce(max(idx) + 1, 0) FROM result_chunks WHERE job_id = ?"),
+    chunkBytes: pluck<[string], number>(
+      db,
+      "SELECT coalesce(sum(length(CAST(body AS BLOB))), 0) FROM result_chunks WHERE job_id = ?",
+    ),
+    dropChunks: prepare(db, "DELETE FROM result_chunks WHERE job_id = ?"),
+    readChunks: pluck<[string, number, number, string], string>(
+      db,
+      "SELECT body FROM result_chunks WHERE job_id = ? AND idx >= ? AND idx < ? AND EXISTS (SELECT 1 FROM results WHERE job_id = ?) ORDER BY idx",
+    ),
+    readComposed: pluck<[string, number, number, string], string>(
+      db,
+      "SELECT body FROM result_chunks WHERE job_id = ? AND idx >= ? AND idx < ? AND NOT EXISTS (SELECT 1 FROM results WHERE job_id = ?) ORDER BY idx",
+    ),
+  };
+}
+
+function usageStatements(db: Db) {
+  return {
+    addBytes: prepare(db, "UPDATE jobs SET bytes = bytes + ? WHERE job_id = ?"),
+    ofJobs: prepare<[string], { unfinished: number; bytes: number }>(
+      db,
+      `SELECT coalesce(sum(${UNFINISHED}), 0) AS unfinished, coalesce(sum(bytes), 0) AS bytes FROM jobs WHERE subject = ?`,
+    ),
+    insertStart: prepare(db, "INSERT INTO starts (subject, created_at) VALUES (?, ?)"),
+    trimStarts: prepare(db, "DELETE FROM starts WHERE subject = ? AND created_at < ?"),
+    startsSince: prepare<[string, number], { n: number; first: number | null }>(
+      db,
+      "SELECT count(*) AS n, min(created_at) AS first FROM starts WHERE subject = ? AND created_at >= ?",
+    ),
+  };
+}
+
+/** The store's statements on `db`, by what they work on. */
+export function prepareStatements(db: Db) {
+  return {
+    jobs: jobStatements(db),
+    inputs: inputStatements(db),
+    events: eventStatements(db),
+    results: resultStatements(db),
+    usage: usageStatements(db),
+  };
+}
+
+export type Statements = ReturnType<typeof prepareStatements>;
