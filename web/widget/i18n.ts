@@ -15,7 +15,10 @@ import { useHostGlobal } from "./host-context.js";
 /** "surfing, movies" or, when more were not placed than named, "surfing, movies, …". */
 const names = ({ count, names }: UnplacedInterests) => `${names.join(", ")}${count > names.length ? ", …" : ""}`;
 
-const en = (f: Formats) => ({
+// Each language's words come in three parts, by what they speak of: the job and its stages, the
+// result, the staff file. Together they are the widget's `Messages`.
+
+const enJob = (f: Formats) => ({
   language: "en" as "en" | "ko",
   noHost:
     "GiftGenius shows its results inside a chat app, such as ChatGPT, Claude, VS Code or Goose. Open it from a conversation there; on its own, this page cannot reach the app.",
@@ -70,6 +73,9 @@ const en = (f: Formats) => ({
   failed: "The analysis failed.",
   tryAgain: "Try again",
   retrying: "reconnecting…",
+});
+
+const enResult = (f: Formats) => ({
   skipped: "Skipped rows",
   row: (n: number) => `Row ${f.index(n)}`,
   people: (shown: number, total: number) => `${f.count(shown)} of ${f.count(total)} people`,
@@ -106,6 +112,9 @@ const en = (f: Formats) => ({
   loading: "Loading…",
   giftsFor: (occasion: string, budget: string) => `Gift ideas for ${occasion}, up to ${budget}`,
   noGifts: "No gifts matched.",
+});
+
+const enFile = (f: Formats) => ({
   fileAsk: (occasion: string, budget: string) => `Choose the staff list for “${occasion}” (${budget} per person).`,
   dropFile: "Choose a file or drop it here",
   fileKinds: (limit: number) => `Excel (.xlsx), CSV or TSV, up to ${f.size(limit)}`,
@@ -143,9 +152,11 @@ const en = (f: Formats) => ({
   /** A failure's code in words, for a server message in another language: none needed in English. */
   codeErrors: {} as Record<string, string>,
 });
+
+const en = (f: Formats) => ({ ...enJob(f), ...enResult(f), ...enFile(f) });
 export type Messages = ReturnType<typeof en>;
 
-const ko = (f: Formats): Messages => ({
+const koJob = (f: Formats): ReturnType<typeof enJob> => ({
   language: "ko",
   noHost:
     "GiftGenius는 ChatGPT, Claude, VS Code, Goose 같은 채팅 앱 안에서 결과를 보여 줍니다. 그 앱의 대화에서 열어 주세요. 이 페이지만으로는 앱에 연결할 수 없습니다.",
@@ -184,6 +195,9 @@ const ko = (f: Formats): Messages => ({
   failed: "분석에 실패했습니다.",
   tryAgain: "다시 시도",
   retrying: "다시 연결하는 중…",
+});
+
+const koResult = (f: Formats): ReturnType<typeof enResult> => ({
   skipped: "건너뛴 행",
   row: (n) => `${f.index(n)}행`,
   people: (shown, total) => `${f.count(total)}명 중 ${f.count(shown)}명`,
@@ -216,6 +230,9 @@ const ko = (f: Formats): Messages => ({
   loading: "불러오는 중…",
   giftsFor: (occasion, budget) => `${occasion} 선물 추천, 최대 ${budget}`,
   noGifts: "맞는 선물이 없습니다.",
+});
+
+const koFile = (f: Formats): ReturnType<typeof enFile> => ({
   fileAsk: (occasion, budget) => `“${occasion}” 선물을 받을 직원 명단 파일을 골라 주세요 (1인당 ${budget}).`,
   dropFile: "파일을 선택하거나 여기에 끌어다 놓으세요",
   fileKinds: (limit) => `Excel(.xlsx), CSV, TSV, 최대 ${f.size(limit)}`,
@@ -262,6 +279,8 @@ const ko = (f: Formats): Messages => ({
     internal: "서버에 문제가 생겼습니다. 다시 시도해 주세요.",
   },
 });
+
+const ko = (f: Formats): Messages => ({ ...koJob(f), ...koResult(f), ...koFile(f) });
 
 /** A price in US dollars, written the locale's way (shared/format.ts). */
 export const formatPrice = (amount: number, locale: string): string => formatsFor(locale).money(amount);
