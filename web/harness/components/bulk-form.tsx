@@ -39,23 +39,12 @@ function missingNote(file: ChosenFile): string | null {
   return file.file ? null : "An attached file is not kept across a reload: attach it again.";
 }
 
-export function BulkForm({ store, session }: { store: HarnessStore; session: HarnessSession }) {
-  const { occasion, budget, typed, file, paceMs } = useHarness(store, (s) => s.form);
-  const setForm = store.getState().setForm;
-  const busy = useHarness(store, (s) => s.busy);
-  const ready = useHarness(store, (s) => s.connection.status === "ready");
-  const chatgpt = useHarness(store, (s) => s.hostKind === "openai");
-  const missing = file && missingNote(file);
+type FormProps = { store: HarnessStore; session: HarnessSession };
 
-  const take = async (e: ChangeEvent<HTMLInputElement>, as: ChosenFile["as"]) => {
-    const chosen = e.target.files?.[0];
-    e.target.value = "";
-    if (!chosen) return;
-    const base = { name: chosen.name, bytes: chosen.size };
-    if (as === "file") return setForm({ file: { ...base, rows: null, as, text: null, file: chosen } });
-    const text = await chosen.text();
-    setForm({ file: { ...base, rows: rowCount(text), as, text } });
-  };
+/** Starts the analysis with what the form holds: the list as `csv` text, or an attached file handed over first. */
+function useStartBulk({ store, session }: FormProps) {
+  const { occasion, budget, typed, file, paceMs } = useHarness(store, (s) => s.form);
+  const chatgpt = useHarness(store, (s) => s.hostKind === "openai");
   const args = { occasion: occasion.trim(), budgetPerPerson: Number(budget) };
   const start = async () => {
     if (file?.as !== "file") return session.runTool(TOOL.startBulk, { ...args, csv: file?.text ?? typed }, paceMs);
@@ -71,65 +60,87 @@ export function BulkForm({ store, session }: { store: HarnessStore; session: Har
       setBusy(null);
     }
   };
-  const submit = (e: FormEvent) => {
-    e.preventDefault();
-    void start();
-  };
+  /** "Ask for the file in the widget": no list at all. */
+  const askInWidget = () => session.runTool(TOOL.startBulk, args, paceMs);
+  return { start, askInWidget };
+}
 
+/** The staff list: the chosen file as a chip, or the text area for a typed CSV. */
+function StaffList({ store }: { store: HarnessStore }) {
+  const { typed, file } = useHarness(store, (s) => s.form);
+  const setForm = store.getState().setForm;
+  const missing = file && missingNote(file);
+  if (!file) {
+    return (
+      <label className="field">
+        <span>Employees CSV {typed.trim() && <em className="muted">{rowCount(typed)} rows</em>}</span>
+        <textarea
+          className="mono"
+          rows={7}
+          value={typed}
+          onChange={(e) => setForm({ typed: e.target.value })}
+          spellCheck={false}
+          placeholder="name,department,interests,budget"
+        />
+      </label>
+    );
+  }
   return (
-    <form className="card" onSubmit={submit} aria-label="Bulk gift analysis">
-      <h2>start_bulk_gift_analysis</h2>
-      <OccasionBudget
-        occasion={occasion}
-        budget={budget}
-        budgetLabel="Per person ($)"
-        onOccasion={(value) => setForm({ occasion: value })}
-        onBudget={(value) => setForm({ budget: value })}
-      />
-      {file ? (
-        <div className="field">
-          <span>{file.as === "csv" ? "Employees CSV" : "Attached file (ChatGPT's file parameter)"}</span>
-          <div className="file-chip" aria-label={file.as === "csv" ? "Uploaded CSV" : "Attached file"}>
-            <span className="mono">{file.name}</span>
-            <em className="muted">
-              {size(file.bytes)}
-              {file.rows !== null && ` · ${file.rows.toLocaleString("en-US")} rows`}
-            </em>
-            <button type="button" className="link" onClick={() => setForm({ file: null })}>
-              Remove
-            </button>
-            {missing && <span className="file-missing">{missing}</span>}
-          </div>
-        </div>
-      ) : (
-        <label className="field">
-          <span>Employees CSV {typed.trim() && <em className="muted">{rowCount(typed)} rows</em>}</span>
-          <textarea
-            className="mono"
-            rows={7}
-            value={typed}
-            onChange={(e) => setForm({ typed: e.target.value })}
-            spellCheck={false}
-            placeholder="name,department,interests,budget"
-          />
-        </label>
-      )}
-      <div className="row wrap">
-        <button type="button" className="button secondary" onClick={() => setForm({ file: null, typed: sampleCsv })}>
-          Load sample CSV
+    <div className="field">
+      <span>{file.as === "csv" ? "Employees CSV" : "Attached file (ChatGPT's file parameter)"}</span>
+      <div className="file-chip" aria-label={file.as === "csv" ? "Uploaded CSV" : "Attached file"}>
+        <span className="mono">{file.name}</span>
+        <em className="muted">
+          {size(file.bytes)}
+          {file.rows !== null && ` · ${file.rows.toLocaleString("en-US")} rows`}
+        </em>
+        <button type="button" className="link" onClick={() => setForm({ file: null })}>
+          Remove
         </button>
-        <label className="button secondary file">
-          Upload…
-          <input type="file" accept=".csv,text/csv,text/plain" onChange={(e) => void take(e, "csv")} />
-        </label>
-        <label
-          className={`button secondary file ${chatgpt ? "" : "disabled"}`}
-          title={chatgpt ? "Sent as ChatGPT's file parameter" : "MCP Apps hosts have no file parameter"}
-        >
-          Attach a file…
-          <input type="file" accept={STAFF_FILE_ACCEPT} disabled={!chatgpt} onChange={(e) => void take(e, "file")} />
-        </label>
+        {missing && <span className="file-missing">{missing}</span>}
       </div>
+    </div>
+  );
+}
+
+/** The ways to fill the list: the bundled sample, a CSV read as text, or (ChatGPT) a file attached as it is. */
+function StaffListSources({ store }: { store: HarnessStore }) {
+  const setForm = store.getState().setForm;
+  const chatgpt = useHarness(store, (s) => s.hostKind === "openai");
+  const take = async (e: ChangeEvent<HTMLInputElement>, as: ChosenFile["as"]) => {
+    const chosen = e.target.files?.[0];
+    e.target.value = "";
+    if (!chosen) return;
+    const base = { name: chosen.name, bytes: chosen.size };
+    if (as === "file") return setForm({ file: { ...base, rows: null, as, text: null, file: chosen } });
+    const text = await chosen.text();
+    setForm({ file: { ...base, rows: rowCount(text), as, text } });
+  };
+  return (
+    <div className="row wrap">
+      <button type="button" className="button secondary" onClick={() => setForm({ file: null, typed: sampleCsv })}>
+        Load sample CSV
+      </button>
+      <label className="button secondary file">
+        Upload…
+        <input type="file" accept=".csv,text/csv,text/plain" onChange={(e) => void take(e, "csv")} />
+      </label>
+      <label
+        className={`button secondary file ${chatgpt ? "" : "disabled"}`}
+        title={chatgpt ? "Sent as ChatGPT's file parameter" : "MCP Apps hosts have no file parameter"}
+      >
+        Attach a file…
+        <input type="file" accept={STAFF_FILE_ACCEPT} disabled={!chatgpt} onChange={(e) => void take(e, "file")} />
+      </label>
+    </div>
+  );
+}
+
+function PaceField({ store }: { store: HarnessStore }) {
+  const paceMs = useHarness(store, (s) => s.form.paceMs);
+  const setForm = store.getState().setForm;
+  return (
+    <>
       <label className="field">
         <span>Pace</span>
         <select
@@ -148,11 +159,39 @@ export function BulkForm({ store, session }: { store: HarnessStore; session: Har
         Pauses between slices of work, honoured by a server started with GIFTGENIUS_DEV=1. The 25-row sample takes about
         0.6 s brisk, 2 s watchable, 4 s slow, 12 s very slow.
       </p>
+    </>
+  );
+}
+
+export function BulkForm({ store, session }: FormProps) {
+  const { occasion, budget, typed, file } = useHarness(store, (s) => s.form);
+  const setForm = store.getState().setForm;
+  const busy = useHarness(store, (s) => s.busy);
+  const ready = useHarness(store, (s) => s.connection.status === "ready");
+  const { start, askInWidget } = useStartBulk({ store, session });
+  const submit = (e: FormEvent) => {
+    e.preventDefault();
+    void start();
+  };
+
+  return (
+    <form className="card" onSubmit={submit} aria-label="Bulk gift analysis">
+      <h2>start_bulk_gift_analysis</h2>
+      <OccasionBudget
+        occasion={occasion}
+        budget={budget}
+        budgetLabel="Per person ($)"
+        onOccasion={(value) => setForm({ occasion: value })}
+        onBudget={(value) => setForm({ budget: value })}
+      />
+      <StaffList store={store} />
+      <StaffListSources store={store} />
+      <PaceField store={store} />
       <div className="row wrap">
         <button
           type="submit"
           className="button"
-          disabled={!ready || busy !== null || Boolean(missing) || (!file && !typed.trim())}
+          disabled={!ready || busy !== null || Boolean(file && missingNote(file)) || (!file && !typed.trim())}
         >
           {busy === TOOL.startBulk ? "Starting…" : "Start bulk analysis"}
         </button>
@@ -160,7 +199,7 @@ export function BulkForm({ store, session }: { store: HarnessStore; session: Har
           type="button"
           className="button secondary"
           disabled={!ready || busy !== null}
-          onClick={() => void session.runTool(TOOL.startBulk, args, paceMs)}
+          onClick={() => void askInWidget()}
         >
           Ask for the file in the widget
         </button>
