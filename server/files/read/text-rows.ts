@@ -9,7 +9,7 @@ import { breachRefusal, findHeader, scanRecords } from "../../jobs/csv/scan.js";
 import type { InputLimits } from "../../jobs/limits.js";
 import { ok, type Outcome } from "../../jobs/outcomes.js";
 import type { Pace } from "./pace.js";
-import type { GridRow } from "./table.js";
+import type { GridRow } from "./grid-row.js";
 
 /** The text's rows in batches, or the refusal of a record past a limit. */
 export async function textRows(

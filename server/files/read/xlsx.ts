@@ -8,7 +8,7 @@ import ExcelJS from "exceljs";
 import * as z from "zod/mini";
 import { cellText } from "./cell-text.js";
 import { storedZipStream } from "./stored-zip.js";
-import type { GridRow } from "./table.js";
+import type { GridRow } from "./grid-row.js";
 import type { ZipPart } from "./unzip.js";
 
 /** What the reading found: every sheet's name, and the one read (null when none had rows, or the one named is missing). */

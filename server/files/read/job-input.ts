@@ -1,0 +1,45 @@
+/**
+ * The job's input as the table writes it: one canonical CSV holding every row of the staff list
+ * with the row number the file showed and, for a skipped row, why; refused once it passes the
+ * input's byte limit.
+ */
+import { overLimit, type InputLimits } from "../../jobs/limits.js";
+import { Refused } from "./refused.js";
+
+/** The job input's header: the columns of a job plus where each row was and why it was skipped. */
+const CANONICAL_HEADER = "row,name,department,interests,budget,skip";
+
+export class JobInputCsv {
+  private readonly lines: string[] = [CANONICAL_HEADER];
+  private bytes = CANONICAL_HEADER.length + 1;
+
+  constructor(private readonly limits: InputLimits) {}
+
+  /** Adds a person's row; throws `Refused` past the byte limit. */
+  person(row: number, name: string, department: string, interests: string, budget: string): void {
+    this.write([row, name, department, interests, budget, ""].map(field).join(","));
+  }
+
+  /** Adds a skipped row and why; throws `Refused` past the byte limit. */
+  skipped(row: number, reason: string): void {
+    this.write(`${row},,,,,${field(reason)}`);
+  }
+
+  /** The CSV written so far, each line ended. */
+  text(): string {
+    return `${this.lines.join("\n")}\n`;
+  }
+
+  private write(line: string): void {
+    this.lines.push(line);
+    this.bytes += Buffer.byteLength(line, "utf8") + 1;
+    if (this.bytes > this.limits.maxCsvBytes)
+      throw new Refused(overLimit.bytes("The staff list, as the job reads it,", this.bytes, this.limits));
+  }
+}
+
+/** A CSV field, quoted where it must be. */
+const field = (value: string | number): string => {
+  const s = String(value);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};

@@ -1,0 +1,11 @@
+/**
+ * A refusal thrown from deep inside the reading of a staff list (a limit passed) to stop it;
+ * `buildTable` catches it and returns its outcome.
+ */
+import type { Outcome } from "../../jobs/outcomes.js";
+
+export class Refused extends Error {
+  constructor(readonly outcome: Outcome<never>) {
+    super("refused");
+  }
+}
