@@ -25,6 +25,9 @@ describe("the configuration", () => {
       fileDownloadHosts: [],
       development: false,
       serveHarness: false,
+      log: { level: "info", format: "json" },
+      metrics: undefined,
+      drainMs: 0,
     });
     expect(Object.isFrozen(config)).toBe(true);
     expect(Object.isFrozen(config.redis)).toBe(true);
@@ -58,6 +61,10 @@ describe("the configuration", () => {
     ],
     ["GIFTGENIUS_DEV", "yes", "GIFTGENIUS_DEV=yes is not 1 (on) or 0 (off)."],
     ["SERVE_HARNESS", "true", "SERVE_HARNESS=true is not 1 (on) or 0 (off)."],
+    ["LOG_LEVEL", "loud", "LOG_LEVEL=loud is not a log level: fatal, error, warn, info, debug, trace, silent."],
+    ["LOG_FORMAT", "xml", "LOG_FORMAT=xml is not a log format: json or pretty."],
+    ["METRICS_PORT", "-1", "METRICS_PORT=-1 is not a port: a whole number from 0 to 65535."],
+    ["DRAIN_SECONDS", "-2", "DRAIN_SECONDS=-2 is not a number of seconds of 0 or more."],
   ])("refuses %s=%s in one line naming it and what it takes", (name, value, line) => {
     expect(() => readConfig({ [name]: value })).toThrow(new Error(line));
   });
@@ -107,6 +114,21 @@ describe("the configuration", () => {
     expect(readConfig({ GIFTGENIUS_DEV: "1" })).toMatchObject({ development: true, serveHarness: true });
     expect(readConfig({ SERVE_HARNESS: "1" })).toMatchObject({ development: false, serveHarness: true });
     expect(readConfig({ GIFTGENIUS_DEV: "0", SERVE_HARNESS: "0" })).toMatchObject({ serveHarness: false });
+  });
+});
+
+describe("the configuration of logs, metrics and the drain", () => {
+  it("logs readable lines in development unless LOG_FORMAT says otherwise, and serves metrics where METRICS_PORT says", () => {
+    expect(readConfig({ GIFTGENIUS_DEV: "1" }).log).toEqual({ level: "info", format: "pretty" });
+    expect(readConfig({ GIFTGENIUS_DEV: "1", LOG_FORMAT: "json", LOG_LEVEL: "debug" }).log).toEqual({
+      level: "debug",
+      format: "json",
+    });
+    expect(readConfig({ METRICS_PORT: "9464" }).metrics).toEqual({ host: "127.0.0.1", port: 9464 });
+    expect(readConfig({ METRICS_PORT: "0", METRICS_HOST: "0.0.0.0", DRAIN_SECONDS: "2.5" })).toMatchObject({
+      metrics: { host: "0.0.0.0", port: 0 },
+      drainMs: 2500,
+    });
   });
 });
 

@@ -17,6 +17,8 @@ type Env = Record<string, string | undefined>;
 const HOUR_MS = 60 * 60 * 1000;
 const MB = 1024 * 1024;
 const STORES = ["sqlite", "memory", "redis"] as const;
+const LOG_LEVELS = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+const LOG_FORMATS = ["json", "pretty"] as const;
 const MIN_SECRET_CHARS = 32;
 const DEFAULT_SCOPES = ["gifts"];
 /** Variables whose value a refusal must not print. */
@@ -49,6 +51,7 @@ const number =
     const n = Number(text);
     return ok(n) ? n : undefined;
   };
+const isPort = (n: number) => Number.isInteger(n) && n >= 0 && n <= 65_535;
 // each helper keeps its fallback's type, so that a variable with a default is never undefined
 const count = <F extends number | undefined = undefined>(fallback?: F) =>
   variable<number, F>(
@@ -83,11 +86,7 @@ const scopeList = (t: string) => {
 
 /** The environment the server reads, variable by variable, with its defaults. */
 export const EnvSchema = z.object({
-  PORT: variable(
-    "a port: a whole number from 0 to 65535",
-    number((n) => Number.isInteger(n) && n >= 0 && n <= 65_535),
-    8787,
-  ),
+  PORT: variable("a port: a whole number from 0 to 65535", number(isPort), 8787),
   HOST: plain("127.0.0.1"),
   DATA_DIR: plain("./data"),
   STORE: variable("a store: use sqlite (the default), memory or redis", (t) => STORES.find((s) => s === t), "sqlite"),
@@ -126,6 +125,15 @@ export const EnvSchema = z.object({
   ),
   GIFTGENIUS_DEV: onOff(),
   SERVE_HARNESS: onOff(),
+  LOG_LEVEL: variable(`a log level: ${LOG_LEVELS.join(", ")}`, (t) => LOG_LEVELS.find((l) => l === t), "info"),
+  LOG_FORMAT: variable("a log format: json or pretty", (t) => LOG_FORMATS.find((f) => f === t)),
+  METRICS_PORT: variable("a port: a whole number from 0 to 65535", number(isPort)),
+  METRICS_HOST: plain("127.0.0.1"),
+  DRAIN_SECONDS: variable(
+    "a number of seconds of 0 or more",
+    number((n) => n >= 0),
+    0,
+  ),
 });
 
 type Store = (typeof STORES)[number];
@@ -159,6 +167,12 @@ export type Config = Readonly<{
   development: boolean;
   /** The harness at `/`: in development, or SERVE_HARNESS=1. */
   serveHarness: boolean;
+  /** Log lines at `level` and above, as JSON lines or (in development, by default) readable text. */
+  log: Readonly<{ level: (typeof LOG_LEVELS)[number]; format: (typeof LOG_FORMATS)[number] }>;
+  /** Where /metrics is served, on a listener of its own; undefined: nowhere (METRICS_PORT unset). */
+  metrics?: Readonly<{ host: string; port: number }>;
+  /** On SIGTERM, how long /readyz answers 503 before open requests are ended, in ms. */
+  drainMs: number;
 }>;
 
 /**
@@ -205,15 +219,21 @@ export function readConfig(env: Env = process.env): Config {
     fileDownloadHosts: v.FILE_DOWNLOAD_HOSTS,
     development: v.GIFTGENIUS_DEV,
     serveHarness: v.GIFTGENIUS_DEV || v.SERVE_HARNESS,
+    log: { level: v.LOG_LEVEL, format: v.LOG_FORMAT ?? (v.GIFTGENIUS_DEV ? "pretty" : "json") },
+    metrics: v.METRICS_PORT === undefined ? undefined : { host: v.METRICS_HOST, port: v.METRICS_PORT },
+    drainMs: v.DRAIN_SECONDS * 1000,
   });
 }
 
-/** Runs `read`; a setting that cannot work (it throws) ends the process with its one-line reason. */
-export function orExit<T>(read: () => T): T {
+/**
+ * Runs `read`; a setting that cannot work (it throws) ends the process with its one-line reason,
+ * logged at fatal.
+ */
+export function orExit<T>(read: () => T, log: { fatal(message: string): void }): T {
   try {
     return read();
   } catch (error) {
-    console.error(error instanceof Error ? error.message : String(error));
+    log.fatal(error instanceof Error ? error.message : String(error));
     process.exit(1);
   }
 }

@@ -11,6 +11,7 @@ import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { freePort, killRedis, startRedis } from "./redis/testing/redis-server.js";
+import { logMessages } from "./observability/testing/log-lines.js";
 import { postRaw } from "./testing/support.js";
 
 const INITIALIZE = JSON.stringify({
@@ -22,7 +23,7 @@ const INITIALIZE = JSON.stringify({
 
 /**
  * Runs main.ts with `env` added until it exits (a server that starts after all is stopped after
- * 20 s); its exit code and stderr lines.
+ * 20 s); its exit code and the messages of its stderr lines.
  */
 async function runMain(env: Record<string, string>): Promise<{ code: number | null; lines: string[] }> {
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
@@ -34,7 +35,7 @@ async function runMain(env: Record<string, string>): Promise<{ code: number | nu
   const stop = setTimeout(() => child.kill("SIGKILL"), 20_000);
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
   clearTimeout(stop);
-  return { code, lines: stderr.trim().split("\n") };
+  return { code, lines: logMessages(stderr) };
 }
 
 let taken: Server;
@@ -126,7 +127,7 @@ it("serves without its Redis, logging the loss once and the return once, with /h
   child.stdout.on("data", (chunk) => (stdout += chunk));
   child.stderr.on("data", (chunk) => (stderr += chunk));
   const health = async () => (await fetch(`http://127.0.0.1:${httpPort}/healthz`)).status;
-  const connectionLines = () => stderr.split("\n").filter((line) => line.startsWith("jobs: Redis at "));
+  const connectionLines = () => logMessages(stderr).filter((line) => line.startsWith("jobs: Redis at "));
   let redis: Awaited<ReturnType<typeof startRedis>> | undefined;
   try {
     await vi.waitFor(() => expect(stdout).toContain("GiftGenius MCP server"), { timeout: 20_000 });

@@ -1,10 +1,15 @@
 /**
  * Entry point: reads the configuration (config.ts), checks the sign-in issuer, wires the job
- * system, builds the app and listens. A setting that cannot work ends the start with its one-line
- * reason. Everything else lives in createApp.
+ * system, builds the app, observes it (observability/: logs, metrics, /livez and /readyz) and
+ * listens; stops in the order shutdown.ts gives. A setting that cannot work ends the start with
+ * its one-line reason. Everything else lives in createApp.
  */
 import { serve } from "@hono/node-server";
-import { connectionLimit, limitConnections, openFileLimit } from "./accept-limit.js";
+import {
+  connectionLimit,
+  limitConnections,
+  openFileLimit,
+} from "./accept-limit.js";
 import { createApp } from "./app.js";
 import { resourceOf } from "./auth/auth-options.js";
 import { checkIssuer } from "./auth/provider-metadata.js";
@@ -12,17 +17,29 @@ import { orExit, readConfig } from "./config.js";
 import { fileLinksFromConfig } from "./files/export/link-secret.js";
 import { setHttpTimeouts } from "./http-timeouts.js";
 import { serverFromConfig } from "./jobs-env.js";
+import { createLogger, errorFields } from "./observability/logger.js";
+import { observeProcess } from "./observability/observe.js";
+import { createShutdown } from "./observability/shutdown.js";
 
-const config = orExit(readConfig);
+// a configuration that cannot be read is told in the production format, as no other is known yet
+const config = orExit(readConfig, createLogger({ role: "server" }));
 const { auth, host, port, allowedHosts, development } = config;
+const logger = createLogger({ role: "server", ...config.log });
 // the issuer as its metadata names it (RFC 8414): a mismatch ends the start in one line, an outage warns
 const issuerCheck = auth && (await checkIssuer(auth));
 if (issuerCheck) {
-  console.error(issuerCheck.line);
-  if (issuerCheck.fatal) process.exit(1);
+  if (issuerCheck.fatal) {
+    logger.fatal(issuerCheck.line);
+    process.exit(1);
+  }
+  logger.warn(issuerCheck.line);
 }
-const { jobs, sharedSessions, files } = orExit(() => serverFromConfig(config));
-const { app, close } = createApp({
+const { jobs, sharedSessions, files } = orExit(
+  () => serverFromConfig(config),
+  logger,
+);
+const observed = observeProcess(config, jobs, logger);
+const built = createApp({
   jobs,
   auth,
   maxSessions: config.sessions.max,
@@ -38,40 +55,71 @@ const { app, close } = createApp({
   files,
   devFiles: development,
   fileLinks: fileLinksFromConfig(config),
-  onError: (error) => console.error(error),
+  onError: (error) => logger.error(errorFields(error), "unexpected error"),
 });
 
-const server = serve({ fetch: app.fetch, port, hostname: host }, (info) => {
-  console.log(`GiftGenius MCP server: http://${host}:${info.port}/mcp`);
-  if (config.serveHarness) console.log(`Local host harness:    http://${host}:${info.port}/`);
-  console.log(
+/** The start's lines: the endpoint first (tests and scripts wait for it), then what is on. */
+function announce(listening: number): void {
+  logger.info(`GiftGenius MCP server: http://${host}:${listening}/mcp`);
+  if (config.serveHarness)
+    logger.info(`Local host harness:    http://${host}:${listening}/`);
+  logger.info(
     auth
       ? `Sign-in required: bearer tokens from ${auth.issuer} for ${resourceOf(auth)}, scope(s) ${auth.scopes.join(" ")}.`
       : "Sign-in is off (AUTH_ISSUER unset): every caller is the same anonymous user.",
   );
   if (allowedHosts === "any") {
-    console.log(`Listening beyond loopback with no ALLOWED_HOSTS or PUBLIC_URL: any Host header is answered.`);
+    logger.warn(
+      `Listening beyond loopback with no ALLOWED_HOSTS or PUBLIC_URL: any Host header is answered.`,
+    );
   }
   if (development) {
-    console.log(
+    logger.info(
       "Development mode (GIFTGENIUS_DEV=1): the harness may slow jobs down to watch them, and hands files over at /dev/files.",
     );
   }
-});
+  observed.listen().then(
+    (url) => url && logger.info(`Metrics: ${url}`),
+    (error: unknown) => {
+      logger.fatal(
+        errorFields(error),
+        `Metrics cannot listen on ${config.metrics?.host}:${config.metrics?.port}: set METRICS_PORT to a free port.`,
+      );
+      process.exit(1);
+    },
+  );
+}
+
+const server = serve(
+  { fetch: observed.wrap(built.app).fetch, port, hostname: host },
+  (info) => announce(info.port),
+);
 server.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code !== "EADDRINUSE") throw error;
-  console.error(`Port ${port} on ${host} is already in use: stop what holds it, or set PORT to another port.`);
+  logger.fatal(
+    `Port ${port} on ${host} is already in use: stop what holds it, or set PORT to another port.`,
+  );
   process.exit(1);
 });
 setHttpTimeouts(server);
 // connections at once: below the open-file limit, so a flood cannot take what the server needs
-limitConnections(server, config.maxConnections ?? connectionLimit(openFileLimit()));
+limitConnections(
+  server,
+  config.maxConnections ?? connectionLimit(openFileLimit()),
+);
 
-const shutdown = () => {
-  server.close();
-  void close()
-    .then(() => jobs.close())
-    .then(() => process.exit(0));
-};
+const shutdown = createShutdown({
+  logger,
+  drain: observed.readiness.drain,
+  drainMs: config.drainMs,
+  stopListening: () => server.close(),
+  closeJobs: () => jobs.close(),
+  openPolls: () => observed.http.openStreams().long_poll,
+  closeRest: async () => {
+    await built.close();
+    await observed.close();
+  },
+  exit: (code) => process.exit(code),
+});
 process.on("SIGINT", shutdown);
 process.on("SIGTERM", shutdown);

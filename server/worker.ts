@@ -1,19 +1,39 @@
 /**
  * A worker process (npm run worker): runs job work from the BullMQ queue against the Redis store
  * (STORE=redis and REDIS_URL, REDIS_PREFIX, WORKERS, JOB_* of the configuration, config.ts), with
- * no HTTP. Any number of them may run beside web instances started with WORKERS=0.
+ * no HTTP but its metrics' listener when METRICS_PORT is set. Any number of them may run beside web
+ * instances started with WORKERS=0. Its lines carry `"role":"worker"`.
  */
 import { orExit, readConfig } from "./config.js";
 import { jobsFromConfig } from "./jobs-env.js";
+import { createLogger, errorFields } from "./observability/logger.js";
+import { observeProcess } from "./observability/observe.js";
+import { redisHost } from "./redis/connection.js";
 
-const config = orExit(readConfig);
+const config = orExit(readConfig, createLogger({ role: "worker" }));
+const logger = createLogger({ role: "worker", ...config.log });
 if (config.store !== "redis") {
-  console.error("A worker runs jobs queued in Redis: set STORE=redis (and REDIS_URL).");
+  logger.fatal("A worker runs jobs queued in Redis: set STORE=redis (and REDIS_URL).");
   process.exit(1);
 }
 const jobs = jobsFromConfig(config);
-console.log(`GiftGenius worker: running jobs from ${config.redis.url}`);
+const observed = observeProcess(config, jobs, logger);
+// the host only: a URL may carry a password
+logger.info(`GiftGenius worker: running jobs from Redis at ${redisHost(config.redis.url)}`);
+observed.listen().then(
+  (url) => url && logger.info(`Metrics: ${url}`),
+  (error: unknown) => {
+    logger.fatal(errorFields(error), `Metrics cannot listen on ${config.metrics?.host}:${config.metrics?.port}.`);
+    process.exit(1);
+  },
+);
 
-const shutdown = () => void jobs.close().then(() => process.exit(0));
+const shutdown = () => {
+  logger.info("shutdown: ending this worker's jobs");
+  void jobs
+    .close()
+    .then(() => observed.close())
+    .then(() => process.exit(0));
+};
 process.on("SIGINT", shutdown);
 process.on("SIGTERM", shutdown);
