@@ -67,8 +67,8 @@ export type Balancer = {
   /** The balancer's /mcp URL, for any client. */
   mcpUrl: URL;
   /** Every request it has passed on and answered so far: to which instance, with which MCP headers. */
-  routed(): Routed[];
-  close(): Promise<void>;
+  routed: () => Routed[];
+  close: () => Promise<void>;
 };
 
 /**

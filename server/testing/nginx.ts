@@ -26,9 +26,9 @@ export type Nginx = {
   /** Where nginx listens: `http://127.0.0.1:<port>`. */
   origin: URL;
   /** Every request it has passed on and answered so far, in the order it answered them. */
-  routed(): Routed[];
+  routed: () => Routed[];
   /** SIGTERM (nginx's fast shutdown), then the temporary directory goes. */
-  close(): Promise<void>;
+  close: () => Promise<void>;
 };
 
 /**
@@ -106,7 +106,7 @@ export async function startNginx(upstreamPorts: number[], { http = "" }: { http?
   return {
     pid,
     origin: new URL(`http://127.0.0.1:${listenPort}`),
-    routed() {
+    routed: () => {
       const log = readFileSync(join(dir, "access.log"), "utf8");
       return log
         .split("\n")
@@ -118,7 +118,7 @@ export async function startNginx(upstreamPorts: number[], { http = "" }: { http?
           return { port, method: field(method), name: field(name) };
         });
     },
-    async close() {
+    close: async () => {
       if (!gone()) {
         process.kill(pid, "SIGTERM");
         await exited;

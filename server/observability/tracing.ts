@@ -1,0 +1,54 @@
+/**
+ * Traces, on when OTEL_EXPORTER_OTLP_ENDPOINT is set: what the rest of the server calls. Until
+ * `startTracing` has loaded the SDK (tracing-sdk.ts) and the spans (tracing-spans.ts), which it
+ * does only when traces are on, every call here passes straight through: a process without traces
+ * loads neither and pays for nothing.
+ */
+import type { MiddlewareHandler } from "hono";
+import type { TracingSdkOptions } from "./tracing-sdk.js";
+import type { AppendedDraft, QueuedJob, StageSpans, TraceCarrier } from "./tracing-spans.js";
+
+export type { TraceCarrier } from "./tracing-spans.js";
+
+type Spans = typeof import("./tracing-spans.js");
+
+/** The span code, once traces are on. */
+let spans: Spans | undefined;
+
+export type Tracing = { shutdown(): Promise<void> };
+
+/**
+ * Turns traces on when `endpoint` (or, in tests, `exporter`) is given: registers the SDK as the
+ * API's provider and loads the spans. Without either it loads nothing.
+ */
+export async function startTracing(options: TracingSdkOptions): Promise<Tracing> {
+  if (options.endpoint === undefined && options.exporter === undefined) return { shutdown: async () => {} };
+  const [sdk, loaded] = await Promise.all([import("./tracing-sdk.js"), import("./tracing-spans.js")]);
+  const provider = sdk.registerTracing(options);
+  spans = loaded;
+  return {
+    async shutdown() {
+      spans = undefined;
+      await provider.shutdown(); // sends the spans still waiting in the batch
+    },
+  };
+}
+
+/** Hono middleware for /mcp: a span for each request (tracing-spans.ts). */
+export const traceMcpRequests: MiddlewareHandler = (c, next) => (spans ? spans.traceRequest(c, next) : next());
+
+/** Names the current request's span by its parsed JSON-RPC body: method, tool, request id. */
+export const traceJsonRpcBody = (body: unknown): void => spans?.describeBody(body);
+
+/** Queues a job in a span, handing `add` the trace context to put in the job's queue entry (none when off). */
+export const traceEnqueue = <T>(jobId: string, add: (carrier?: TraceCarrier) => Promise<T>): Promise<T> =>
+  spans ? spans.traceEnqueue(jobId, add) : add(undefined);
+
+/** Runs a job taken from the queue in the trace it was queued in. */
+export const traceQueuedRun = <T>(queued: QueuedJob, run: () => Promise<T>): Promise<T> =>
+  spans ? spans.traceQueuedRun(queued, run) : run();
+
+const untraced: StageSpans = { appending: (_: readonly AppendedDraft[], append) => append(), end: () => {} };
+
+/** The stage spans of a run starting now, under the span active now. */
+export const traceStages = (): StageSpans => (spans ? new spans.JobStageSpans() : untraced);
