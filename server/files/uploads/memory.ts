@@ -22,101 +22,128 @@ type Entry = { upload: Omit<Upload, "received">; chunks: Map<number, Uint8Array>
 const keyOf = (owner: string, name: string, size: number, sha256: string) =>
   JSON.stringify([owner, name, size, sha256]);
 
-export function createMemoryUploadStore(options?: UploadStoreOptions): UploadStore {
-  const { now, abandonedAfterMs, chunkBytes } = resolveUploadOptions(options);
-  const uploads = new Map<string, Entry>();
-  const byFile = new Map<string, string>();
+const view = (e: Entry): Upload => ({ ...e.upload, received: [...e.chunks.keys()].sort((a, b) => a - b) });
 
-  const alive = (e: Entry) => e.upload.touchedAt + abandonedAfterMs > now();
-  const view = (e: Entry): Upload => ({ ...e.upload, received: [...e.chunks.keys()].sort((a, b) => a - b) });
-  const remove = (e: Entry) => {
-    uploads.delete(e.upload.uploadId);
+/**
+ * The store's methods are arrow-function properties: bound, and own properties, so a test may
+ * spread a store to replace one of them.
+ */
+class MemoryUploadStore implements UploadStore {
+  readonly #options: Required<UploadStoreOptions>;
+  readonly #uploads = new Map<string, Entry>();
+  /** Upload ids by owner and file, for resuming. */
+  readonly #byFile = new Map<string, string>();
+
+  constructor(options: Required<UploadStoreOptions>) {
+    this.#options = options;
+  }
+
+  readonly begin: UploadStore["begin"] = async (owner, { name, size, sha256 }, maxBytes) => {
+    const { now, chunkBytes } = this.#options;
+    const key = keyOf(owner, name, size, sha256);
+    const known = this.#byFile.get(key);
+    const resumed = known === undefined ? undefined : this.#find(owner, known);
+    if (resumed) {
+      resumed.upload.touchedAt = now();
+      return view(resumed);
+    }
+    const kept = this.#bytesOf(owner);
+    if (maxBytes !== undefined && kept + size > maxBytes) throw new UploadQuotaError(kept);
+    const uploadId = newUploadId();
+    const chunks = chunkCountOf(size, chunkBytes);
+    const upload = { uploadId, owner, name, size, sha256, chunkBytes, chunks, verified: false, touchedAt: now() };
+    const entry: Entry = { upload, chunks: new Map() };
+    this.#uploads.set(uploadId, entry);
+    this.#byFile.set(key, uploadId);
+    return view(entry);
+  };
+
+  readonly get: UploadStore["get"] = async (owner, uploadId) => {
+    const e = this.#find(owner, uploadId);
+    return e && view(e);
+  };
+
+  readonly put: UploadStore["put"] = async (owner, uploadId, index, bytes) => {
+    const e = this.#find(owner, uploadId);
+    if (e === undefined) return undefined;
+    checkChunk(e.upload, index, bytes.length);
+    // a copy: the caller's buffer may be a view into something larger, or reused
+    e.chunks.set(index, Uint8Array.from(bytes));
+    e.upload.verified = false;
+    e.upload.touchedAt = this.#options.now();
+    return view(e);
+  };
+
+  readonly read: UploadStore["read"] = async (owner, uploadId) => {
+    const e = this.#find(owner, uploadId);
+    if (e === undefined) return undefined;
+    e.upload.touchedAt = this.#options.now();
+    const missing = missingChunks(e.upload.chunks, [...e.chunks.keys()]);
+    if (missing.length > 0) throw new MissingChunksError(missing);
+    const bytes = Buffer.concat(Array.from({ length: e.upload.chunks }, (_, i) => e.chunks.get(i)!));
+    if (!e.upload.verified) {
+      try {
+        checkWhole(e.upload, bytes);
+      } catch (error) {
+        this.#remove(e);
+        throw error;
+      }
+      e.upload.verified = true;
+    }
+    return bytes;
+  };
+
+  readonly touch: UploadStore["touch"] = async (owner, uploadId) => {
+    const e = this.#find(owner, uploadId);
+    if (e) e.upload.touchedAt = this.#options.now();
+    return e !== undefined;
+  };
+
+  readonly drop: UploadStore["drop"] = async (owner, uploadId) => {
+    const e = this.#find(owner, uploadId);
+    if (e) this.#remove(e);
+    return e !== undefined;
+  };
+
+  readonly bytesOf: UploadStore["bytesOf"] = async (owner) => this.#bytesOf(owner);
+
+  readonly sweep: UploadStore["sweep"] = async () => {
+    const gone = [...this.#uploads.values()].filter((e) => !this.#alive(e));
+    for (const e of gone) this.#remove(e);
+    return gone.length;
+  };
+
+  readonly close: UploadStore["close"] = async () => {
+    this.#uploads.clear();
+    this.#byFile.clear();
+  };
+
+  #alive(e: Entry): boolean {
+    return e.upload.touchedAt + this.#options.abandonedAfterMs > this.#options.now();
+  }
+
+  #remove(e: Entry): void {
+    this.#uploads.delete(e.upload.uploadId);
     const { owner, name, size, sha256 } = e.upload;
-    byFile.delete(keyOf(owner, name, size, sha256));
-  };
-  /** The owner's live entry, or undefined; an abandoned one is removed on the way. */
-  const find = (owner: string, uploadId: string) => {
-    const e = uploads.get(uploadId);
-    if (e === undefined || e.upload.owner !== owner) return undefined;
-    if (alive(e)) return e;
-    remove(e);
-    return undefined;
-  };
-  const bytesOf = (owner: string) =>
-    [...uploads.values()].filter((e) => e.upload.owner === owner && alive(e)).reduce((s, e) => s + e.upload.size, 0);
+    this.#byFile.delete(keyOf(owner, name, size, sha256));
+  }
 
-  return {
-    async begin(owner, { name, size, sha256 }, maxBytes) {
-      const key = keyOf(owner, name, size, sha256);
-      const known = byFile.get(key);
-      const resumed = known === undefined ? undefined : find(owner, known);
-      if (resumed) {
-        resumed.upload.touchedAt = now();
-        return view(resumed);
-      }
-      const kept = bytesOf(owner);
-      if (maxBytes !== undefined && kept + size > maxBytes) throw new UploadQuotaError(kept);
-      const uploadId = newUploadId();
-      const chunks = chunkCountOf(size, chunkBytes);
-      const upload = { uploadId, owner, name, size, sha256, chunkBytes, chunks, verified: false, touchedAt: now() };
-      const entry: Entry = { upload, chunks: new Map() };
-      uploads.set(uploadId, entry);
-      byFile.set(key, uploadId);
-      return view(entry);
-    },
-    async get(owner, uploadId) {
-      const e = find(owner, uploadId);
-      return e && view(e);
-    },
-    async put(owner, uploadId, index, bytes) {
-      const e = find(owner, uploadId);
-      if (e === undefined) return undefined;
-      checkChunk(e.upload, index, bytes.length);
-      // a copy: the caller's buffer may be a view into something larger, or reused
-      e.chunks.set(index, Uint8Array.from(bytes));
-      e.upload.verified = false;
-      e.upload.touchedAt = now();
-      return view(e);
-    },
-    async read(owner, uploadId) {
-      const e = find(owner, uploadId);
-      if (e === undefined) return undefined;
-      e.upload.touchedAt = now();
-      const missing = missingChunks(e.upload.chunks, [...e.chunks.keys()]);
-      if (missing.length > 0) throw new MissingChunksError(missing);
-      const bytes = Buffer.concat(Array.from({ length: e.upload.chunks }, (_, i) => e.chunks.get(i)!));
-      if (!e.upload.verified) {
-        try {
-          checkWhole(e.upload, bytes);
-        } catch (error) {
-          remove(e);
-          throw error;
-        }
-        e.upload.verified = true;
-      }
-      return bytes;
-    },
-    async touch(owner, uploadId) {
-      const e = find(owner, uploadId);
-      if (e) e.upload.touchedAt = now();
-      return e !== undefined;
-    },
-    async drop(owner, uploadId) {
-      const e = find(owner, uploadId);
-      if (e) remove(e);
-      return e !== undefined;
-    },
-    async bytesOf(owner) {
-      return bytesOf(owner);
-    },
-    async sweep() {
-      const gone = [...uploads.values()].filter((e) => !alive(e));
-      gone.forEach(remove);
-      return gone.length;
-    },
-    async close() {
-      uploads.clear();
-      byFile.clear();
-    },
-  };
+  /** The owner's live entry, or undefined; an abandoned one is removed on the way. */
+  #find(owner: string, uploadId: string): Entry | undefined {
+    const e = this.#uploads.get(uploadId);
+    if (e === undefined || e.upload.owner !== owner) return undefined;
+    if (this.#alive(e)) return e;
+    this.#remove(e);
+    return undefined;
+  }
+
+  #bytesOf(owner: string): number {
+    return [...this.#uploads.values()]
+      .filter((e) => e.upload.owner === owner && this.#alive(e))
+      .reduce((s, e) => s + e.upload.size, 0);
+  }
+}
+
+export function createMemoryUploadStore(options?: UploadStoreOptions): UploadStore {
+  return new MemoryUploadStore(resolveUploadOptions(options));
 }

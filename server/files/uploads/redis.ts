@@ -6,8 +6,8 @@
  */
 import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
-import { openRedis, watchConnection } from "../../redis/connection.js";
-import { run } from "../../redis/scripts.js";
+import { openRedis, watchConnection, type RedisConnection } from "../../redis/connection.js";
+import { run, type Script } from "../../redis/scripts.js";
 import { BEGIN, DROP, PUT, SWEEP, TOUCH, VERIFIED } from "./redis-scripts.js";
 import {
   MissingChunksError,
@@ -37,26 +37,119 @@ const EXPIRY_MARGIN_MS = 10 * 60 * 1000;
 /** Uploads one sweep drops at most; the next sweep takes the rest. */
 const SWEEP_BATCH = 1000;
 
-export function createRedisUploadStore(options: RedisUploadStoreOptions = {}): UploadStore {
-  const { now, abandonedAfterMs, chunkBytes } = resolveUploadOptions(options);
-  const { url = "redis://127.0.0.1:6379", client, keyPrefix = "giftgenius:" } = options;
-  const { redis, guard } = watchConnection(client ?? openRedis(url));
-  const p = `${keyPrefix}upload:`;
-  const ttl = abandonedAfterMs + EXPIRY_MARGIN_MS;
-  const cutoff = () => now() - abandonedAfterMs;
-  const fileKey = (owner: string, name: string, size: number, sha256: string) =>
-    `${p}file:${createHash("sha256")
-      .update(JSON.stringify([owner, name, size, sha256]))
-      .digest("base64url")}`;
-  const exec = (lua: Parameters<typeof run>[1], keys: string[], args: (string | number | Buffer)[]) =>
-    guard(() => run(redis, lua, keys, args as (string | number)[]));
+/** An upload with its fields as stored, the version its chunks are at included. */
+type Loaded = Upload & { version: string };
 
-  /** The owner's live upload with its fields as stored (version included), or undefined. */
-  async function load(owner: string, uploadId: string): Promise<(Upload & { version: string }) | undefined> {
-    const [fields, received] = await guard(() =>
-      Promise.all([redis.hgetall(p + uploadId), redis.hkeys(`${p}${uploadId}:chunks`)]),
+/**
+ * The store's methods are arrow-function properties: bound, and own properties, so a test may
+ * spread a store to replace one of them.
+ */
+class RedisUploadStore implements UploadStore {
+  readonly #connection: RedisConnection;
+  readonly #options: Required<UploadStoreOptions>;
+  /** The prefix of every key of the store. */
+  readonly #p: string;
+  /** Whether the store opened its connection, and so closes it. */
+  readonly #ownsConnection: boolean;
+
+  constructor(
+    connection: RedisConnection,
+    keyPrefix: string,
+    ownsConnection: boolean,
+    options: Required<UploadStoreOptions>,
+  ) {
+    this.#connection = connection;
+    this.#options = options;
+    this.#p = `${keyPrefix}upload:`;
+    this.#ownsConnection = ownsConnection;
+  }
+
+  readonly begin: UploadStore["begin"] = async (owner, { name, size, sha256 }, maxBytes) => {
+    const { now, chunkBytes } = this.#options;
+    const keys = [this.#fileKey(owner, name, size, sha256), `${this.#p}owner:${owner}`];
+    const args = [this.#p, owner, name, size, sha256, chunkBytes, chunkCountOf(size, chunkBytes)];
+    args.push(now(), this.#cutoff(), this.#ttl(), maxBytes === undefined ? "" : maxBytes, newUploadId());
+    const reply = (await this.#run(BEGIN, keys, args)) as [string, string];
+    if (reply[0] === "quota") throw new UploadQuotaError(Number(reply[1]));
+    const upload = await this.get(owner, reply[1]);
+    if (upload === undefined) throw new Error(`upload ${reply[1]} vanished as it began`);
+    return upload;
+  };
+
+  readonly get: UploadStore["get"] = async (owner, uploadId) => {
+    const loaded = await this.#load(owner, uploadId);
+    if (loaded === undefined) return undefined;
+    const { version: _, ...upload } = loaded;
+    return upload;
+  };
+
+  readonly put: UploadStore["put"] = async (owner, uploadId, index, bytes) => {
+    const upload = await this.get(owner, uploadId);
+    if (upload === undefined) return undefined;
+    checkChunk(upload, index, bytes.length); // on fields an upload never changes
+    const chunk = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    const args = [this.#p, uploadId, owner, this.#options.now(), this.#cutoff(), this.#ttl(), index, chunk];
+    const stored = await this.#run(PUT, [], args);
+    return stored === 1 ? this.get(owner, uploadId) : undefined;
+  };
+
+  readonly read: UploadStore["read"] = async (owner, uploadId) => {
+    const upload = await this.#load(owner, uploadId);
+    if (upload === undefined || !(await this.touch(owner, uploadId))) return undefined;
+    const missing = missingChunks(upload.chunks, upload.received);
+    if (missing.length > 0) throw new MissingChunksError(missing);
+    const indices = Array.from({ length: upload.chunks }, (_, i) => String(i));
+    const chunks = await this.#guard((redis) => redis.hmgetBuffer(`${this.#p}${uploadId}:chunks`, ...indices));
+    // dropped between the two reads
+    if (chunks.some((c) => c === null)) return undefined;
+    const bytes = Buffer.concat(chunks as Buffer[]);
+    if (!upload.verified) {
+      try {
+        checkWhole(upload, bytes);
+      } catch (error) {
+        await this.drop(owner, uploadId);
+        throw error;
+      }
+      await this.#run(VERIFIED, [], [this.#p, uploadId, upload.version]);
+    }
+    return bytes;
+  };
+
+  readonly touch: UploadStore["touch"] = async (owner, uploadId) => {
+    const args = [this.#p, uploadId, owner, this.#options.now(), this.#cutoff(), this.#ttl()];
+    return (await this.#run(TOUCH, [], args)) === 1;
+  };
+
+  readonly drop: UploadStore["drop"] = async (owner, uploadId) =>
+    (await this.#run(DROP, [], [this.#p, uploadId, owner, this.#cutoff()])) === 1;
+
+  readonly bytesOf: UploadStore["bytesOf"] = async (owner) => {
+    const sizes = await this.#guard((redis) => redis.hgetall(`${this.#p}owner:${owner}`));
+    const ids = Object.keys(sizes);
+    if (ids.length === 0) return 0;
+    const touched = await this.#guard((redis) => Promise.all(ids.map((id) => redis.hget(this.#p + id, "touched"))));
+    return ids.reduce((sum, id, i) => (Number(touched[i]) > this.#cutoff() ? sum + Number(sizes[id]) : sum), 0);
+  };
+
+  readonly sweep: UploadStore["sweep"] = async () => {
+    let swept = 0;
+    for (;;) {
+      const n = Number(await this.#run(SWEEP, [], [this.#p, this.#cutoff(), SWEEP_BATCH]));
+      swept += n;
+      if (n < SWEEP_BATCH) return swept;
+    }
+  };
+
+  readonly close: UploadStore["close"] = async () => {
+    if (this.#ownsConnection) this.#connection.redis.disconnect();
+  };
+
+  /** The owner's live upload with its fields as stored, or undefined. */
+  async #load(owner: string, uploadId: string): Promise<Loaded | undefined> {
+    const [fields, received] = await this.#guard((redis) =>
+      Promise.all([redis.hgetall(this.#p + uploadId), redis.hkeys(`${this.#p}${uploadId}:chunks`)]),
     );
-    if (fields.owner !== owner || !(Number(fields.touched) > cutoff())) return undefined;
+    if (fields.owner !== owner || !(Number(fields.touched) > this.#cutoff())) return undefined;
     return {
       uploadId,
       owner,
@@ -71,90 +164,32 @@ export function createRedisUploadStore(options: RedisUploadStoreOptions = {}): U
       version: fields.version,
     };
   }
-  const get = async (owner: string, uploadId: string): Promise<Upload | undefined> => {
-    const loaded = await load(owner, uploadId);
-    if (loaded === undefined) return undefined;
-    const { version: _, ...upload } = loaded;
-    return upload;
-  };
-  const touch = async (owner: string, uploadId: string) =>
-    (await exec(TOUCH, [], [p, uploadId, owner, now(), cutoff(), ttl])) === 1;
-  const drop = async (owner: string, uploadId: string) => (await exec(DROP, [], [p, uploadId, owner, cutoff()])) === 1;
 
-  return {
-    async begin(owner, { name, size, sha256 }, maxBytes) {
-      const reply = (await exec(
-        BEGIN,
-        [fileKey(owner, name, size, sha256), `${p}owner:${owner}`],
-        [
-          p,
-          owner,
-          name,
-          size,
-          sha256,
-          chunkBytes,
-          chunkCountOf(size, chunkBytes),
-          now(),
-          cutoff(),
-          ttl,
-          maxBytes === undefined ? "" : maxBytes,
-          newUploadId(),
-        ],
-      )) as [string, string];
-      if (reply[0] === "quota") throw new UploadQuotaError(Number(reply[1]));
-      const upload = await get(owner, reply[1]);
-      if (upload === undefined) throw new Error(`upload ${reply[1]} vanished as it began`);
-      return upload;
-    },
-    get,
-    async put(owner, uploadId, index, bytes) {
-      const upload = await get(owner, uploadId);
-      if (upload === undefined) return undefined;
-      checkChunk(upload, index, bytes.length); // on fields an upload never changes
-      const chunk = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-      const stored = await exec(PUT, [], [p, uploadId, owner, now(), cutoff(), ttl, index, chunk]);
-      return stored === 1 ? get(owner, uploadId) : undefined;
-    },
-    async read(owner, uploadId) {
-      const upload = await load(owner, uploadId);
-      if (upload === undefined || !(await touch(owner, uploadId))) return undefined;
-      const missing = missingChunks(upload.chunks, upload.received);
-      if (missing.length > 0) throw new MissingChunksError(missing);
-      const indices = Array.from({ length: upload.chunks }, (_, i) => i);
-      const chunks = await guard(() => redis.hmgetBuffer(`${p}${uploadId}:chunks`, ...indices.map(String)));
-      // dropped between the two reads
-      if (chunks.some((c) => c === null)) return undefined;
-      const bytes = Buffer.concat(chunks as Buffer[]);
-      if (!upload.verified) {
-        try {
-          checkWhole(upload, bytes);
-        } catch (error) {
-          await drop(owner, uploadId);
-          throw error;
-        }
-        await exec(VERIFIED, [], [p, uploadId, upload.version]);
-      }
-      return bytes;
-    },
-    touch,
-    drop,
-    async bytesOf(owner) {
-      const sizes = await guard(() => redis.hgetall(`${p}owner:${owner}`));
-      const ids = Object.keys(sizes);
-      if (ids.length === 0) return 0;
-      const touched = await guard(() => Promise.all(ids.map((id) => redis.hget(p + id, "touched"))));
-      return ids.reduce((sum, id, i) => (Number(touched[i]) > cutoff() ? sum + Number(sizes[id]) : sum), 0);
-    },
-    async sweep() {
-      let swept = 0;
-      for (;;) {
-        const n = Number(await exec(SWEEP, [], [p, cutoff(), SWEEP_BATCH]));
-        swept += n;
-        if (n < SWEEP_BATCH) return swept;
-      }
-    },
-    async close() {
-      if (client === undefined) redis.disconnect();
-    },
-  };
+  #fileKey(owner: string, name: string, size: number, sha256: string): string {
+    const hash = createHash("sha256").update(JSON.stringify([owner, name, size, sha256]));
+    return `${this.#p}file:${hash.digest("base64url")}`;
+  }
+
+  #cutoff(): number {
+    return this.#options.now() - this.#options.abandonedAfterMs;
+  }
+
+  /** How long an upload's keys live past its last activity. */
+  #ttl(): number {
+    return this.#options.abandonedAfterMs + EXPIRY_MARGIN_MS;
+  }
+
+  #guard<T>(call: (redis: Redis) => Promise<T>): Promise<T> {
+    return this.#connection.guard(() => call(this.#connection.redis));
+  }
+
+  #run(lua: Script, keys: string[], args: (string | number | Buffer)[]): Promise<unknown> {
+    return this.#guard((redis) => run(redis, lua, keys, args));
+  }
+}
+
+export function createRedisUploadStore(options: RedisUploadStoreOptions = {}): UploadStore {
+  const { url = "redis://127.0.0.1:6379", client, keyPrefix = "giftgenius:" } = options;
+  const connection = watchConnection(client ?? openRedis(url));
+  return new RedisUploadStore(connection, keyPrefix, client === undefined, resolveUploadOptions(options));
 }

@@ -45,9 +45,8 @@ type Row = {
   touched_at: number;
 };
 
-/** Opens (and creates, with its directory) the upload database at `path`. */
-export function createSqliteUploadStore(path: string, options?: UploadStoreOptions): UploadStore {
-  const { now, abandonedAfterMs, chunkBytes } = resolveUploadOptions(options);
+/** Opens (and creates, with its directory) the database at `path`, with its tables. */
+function openUploadDatabase(path: string): Database.Database {
   mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   // small pages, as the job store has, so a fresh file and its journal fit a small volume; a 256 KB
@@ -58,7 +57,12 @@ export function createSqliteUploadStore(path: string, options?: UploadStoreOptio
   db.pragma("synchronous = NORMAL");
   db.pragma("busy_timeout = 5000");
   db.exec(SCHEMA);
-  const q = {
+  return db;
+}
+
+/** Every statement the store runs, prepared once. */
+function prepareStatements(db: Database.Database) {
+  return {
     byFile: db.prepare<[string, string, number, string], Row>(
       "SELECT * FROM uploads WHERE owner = ? AND name = ? AND size = ? AND sha256 = ?",
     ),
@@ -81,118 +85,145 @@ export function createSqliteUploadStore(path: string, options?: UploadStoreOptio
     dropChunks: db.prepare("DELETE FROM upload_chunks WHERE upload_id = ?"),
     dropUpload: db.prepare("DELETE FROM uploads WHERE upload_id = ?"),
   };
-  const cutoff = () => now() - abandonedAfterMs;
-  const live = (row: Row | undefined) => (row !== undefined && row.touched_at > cutoff() ? row : undefined);
-  const toUpload = (r: Row): Upload => ({
-    uploadId: r.upload_id,
-    owner: r.owner,
-    name: r.name,
-    size: r.size,
-    sha256: r.sha256,
-    chunkBytes: r.chunk_bytes,
-    chunks: r.chunks,
-    received: q.received.all(r.upload_id),
-    verified: r.verified === 1,
-    touchedAt: r.touched_at,
-  });
-  const remove = (uploadId: string) => {
-    q.dropChunks.run(uploadId);
-    return q.dropUpload.run(uploadId).changes > 0;
-  };
-  /** Runs a write as one transaction; a full disk becomes the StorageFullError whose sentence a caller can read. */
-  const transaction = <A extends unknown[], T>(run: (...args: A) => T) => {
-    const t = db.transaction(run);
-    return (...args: A): T => {
-      try {
-        return t(...args);
-      } catch (error) {
-        throw asStorageFull(error);
-      }
-    };
+}
+
+/**
+ * The store's methods are arrow-function properties: bound, and own properties, so a test may
+ * spread a store to replace one of them. Each write is one transaction (see `#transaction`).
+ */
+class SqliteUploadStore implements UploadStore {
+  readonly #db: Database.Database;
+  readonly #q: ReturnType<typeof prepareStatements>;
+  readonly #options: Required<UploadStoreOptions>;
+
+  constructor(db: Database.Database, options: Required<UploadStoreOptions>) {
+    this.#db = db;
+    this.#q = prepareStatements(db);
+    this.#options = options;
+  }
+
+  readonly begin: UploadStore["begin"] = async (owner, file, maxBytes) =>
+    this.#transaction(() => this.#begin(owner, file, maxBytes));
+
+  readonly get: UploadStore["get"] = async (owner, uploadId) => {
+    const row = this.#live(owner, uploadId);
+    return row && this.#toUpload(row);
   };
 
-  const begin = transaction((owner: string, { name, size, sha256 }: UploadFile, maxBytes?: number) => {
-    const known = q.byFile.get(owner, name, size, sha256);
-    if (live(known)) {
-      q.touch.run(now(), known!.upload_id);
-      return toUpload(q.get.get(known!.upload_id, owner)!);
+  readonly put: UploadStore["put"] = async (owner, uploadId, index, bytes) =>
+    this.#transaction(() => {
+      const row = this.#live(owner, uploadId);
+      if (row === undefined) return undefined;
+      checkChunk({ size: row.size, chunks: row.chunks, chunkBytes: row.chunk_bytes }, index, bytes.length);
+      this.#q.putChunk.run(uploadId, index, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      this.#q.touchUnverified.run(this.#options.now(), uploadId);
+      return this.#toUpload(this.#q.get.get(uploadId, owner)!);
+    });
+
+  readonly read: UploadStore["read"] = async (owner, uploadId) => {
+    const bytes = this.#transaction(() => this.#read(owner, uploadId));
+    if (bytes instanceof Error) throw bytes;
+    return bytes;
+  };
+
+  readonly touch: UploadStore["touch"] = async (owner, uploadId) =>
+    this.#transaction(() => {
+      const row = this.#live(owner, uploadId);
+      if (row) this.#q.touch.run(this.#options.now(), uploadId);
+      return row !== undefined;
+    });
+
+  readonly drop: UploadStore["drop"] = async (owner, uploadId) =>
+    this.#transaction(() => this.#live(owner, uploadId) !== undefined && this.#remove(uploadId));
+
+  readonly bytesOf: UploadStore["bytesOf"] = async (owner) => this.#q.bytesOf.get(owner, this.#cutoff())!;
+
+  readonly sweep: UploadStore["sweep"] = async () => {
+    const swept = this.#transaction(() => this.#q.abandoned.all(this.#cutoff()).filter(this.#remove).length);
+    if (swept > 0) this.#db.pragma("incremental_vacuum");
+    return swept;
+  };
+
+  readonly close: UploadStore["close"] = async () => {
+    if (this.#db.open) this.#db.close();
+  };
+
+  #begin(owner: string, { name, size, sha256 }: UploadFile, maxBytes: number | undefined): Upload {
+    const { now, chunkBytes } = this.#options;
+    const known = this.#q.byFile.get(owner, name, size, sha256);
+    if (known !== undefined && known.touched_at > this.#cutoff()) {
+      this.#q.touch.run(now(), known.upload_id);
+      return this.#toUpload(this.#q.get.get(known.upload_id, owner)!);
     }
-    if (known) remove(known.upload_id); // abandoned, not yet swept: it holds the file's place
-    const kept = q.bytesOf.get(owner, cutoff())!;
+    if (known) this.#remove(known.upload_id); // abandoned, not yet swept: it holds the file's place
+    const kept = this.#q.bytesOf.get(owner, this.#cutoff())!;
     if (maxBytes !== undefined && kept + size > maxBytes) throw new UploadQuotaError(kept);
     const uploadId = newUploadId();
-    q.insert.run(uploadId, owner, name, size, sha256, chunkBytes, chunkCountOf(size, chunkBytes), now());
-    return toUpload(q.get.get(uploadId, owner)!);
-  });
-  const put = transaction((owner: string, uploadId: string, index: number, bytes: Uint8Array) => {
-    const row = live(q.get.get(uploadId, owner));
+    this.#q.insert.run(uploadId, owner, name, size, sha256, chunkBytes, chunkCountOf(size, chunkBytes), now());
+    return this.#toUpload(this.#q.get.get(uploadId, owner)!);
+  }
+
+  /** The whole file; a failed check is returned, not thrown, so that the drop commits. */
+  #read(owner: string, uploadId: string): Buffer | Error | undefined {
+    const row = this.#live(owner, uploadId);
     if (row === undefined) return undefined;
-    checkChunk({ size: row.size, chunks: row.chunks, chunkBytes: row.chunk_bytes }, index, bytes.length);
-    q.putChunk.run(uploadId, index, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-    q.touchUnverified.run(now(), uploadId);
-    return toUpload(q.get.get(uploadId, owner)!);
-  });
-  const read = transaction((owner: string, uploadId: string) => {
-    const row = live(q.get.get(uploadId, owner));
-    if (row === undefined) return undefined;
-    q.touch.run(now(), uploadId);
-    const missing = missingChunks(row.chunks, q.received.all(uploadId));
+    this.#q.touch.run(this.#options.now(), uploadId);
+    const missing = missingChunks(row.chunks, this.#q.received.all(uploadId));
     if (missing.length > 0) throw new MissingChunksError(missing);
-    const bytes = Buffer.concat(q.chunks.all(uploadId));
+    const bytes = Buffer.concat(this.#q.chunks.all(uploadId));
     if (row.verified === 0) {
       try {
         checkWhole(row, bytes);
       } catch (error) {
-        remove(uploadId);
-        return error as Error; // returned, not thrown: the drop must commit
+        this.#remove(uploadId);
+        return error as Error;
       }
-      q.verified.run(uploadId);
+      this.#q.verified.run(uploadId);
     }
     return bytes;
-  });
-  const touch = transaction((owner: string, uploadId: string) => {
-    const row = live(q.get.get(uploadId, owner));
-    if (row) q.touch.run(now(), uploadId);
-    return row !== undefined;
-  });
-  const drop = transaction((owner: string, uploadId: string) => {
-    const row = live(q.get.get(uploadId, owner));
-    return row !== undefined && remove(uploadId);
-  });
-  const sweep = transaction(() => q.abandoned.all(cutoff()).filter(remove).length);
+  }
 
-  return {
-    async begin(owner, file, maxBytes) {
-      return begin(owner, file, maxBytes);
-    },
-    async get(owner, uploadId) {
-      const row = live(q.get.get(uploadId, owner));
-      return row && toUpload(row);
-    },
-    async put(owner, uploadId, index, bytes) {
-      return put(owner, uploadId, index, bytes);
-    },
-    async read(owner, uploadId) {
-      const bytes = read(owner, uploadId);
-      if (bytes instanceof Error) throw bytes;
-      return bytes;
-    },
-    async touch(owner, uploadId) {
-      return touch(owner, uploadId);
-    },
-    async drop(owner, uploadId) {
-      return drop(owner, uploadId);
-    },
-    async bytesOf(owner) {
-      return q.bytesOf.get(owner, cutoff())!;
-    },
-    async sweep() {
-      const swept = sweep();
-      if (swept > 0) db.pragma("incremental_vacuum");
-      return swept;
-    },
-    async close() {
-      if (db.open) db.close();
-    },
+  #cutoff(): number {
+    return this.#options.now() - this.#options.abandonedAfterMs;
+  }
+
+  /** The owner's upload when it is still kept. */
+  #live(owner: string, uploadId: string): Row | undefined {
+    const row = this.#q.get.get(uploadId, owner);
+    return row !== undefined && row.touched_at > this.#cutoff() ? row : undefined;
+  }
+
+  #toUpload(r: Row): Upload {
+    return {
+      uploadId: r.upload_id,
+      owner: r.owner,
+      name: r.name,
+      size: r.size,
+      sha256: r.sha256,
+      chunkBytes: r.chunk_bytes,
+      chunks: r.chunks,
+      received: this.#q.received.all(r.upload_id),
+      verified: r.verified === 1,
+      touchedAt: r.touched_at,
+    };
+  }
+
+  readonly #remove = (uploadId: string): boolean => {
+    this.#q.dropChunks.run(uploadId);
+    return this.#q.dropUpload.run(uploadId).changes > 0;
   };
+
+  /** Runs `run` as one transaction; a full disk becomes the StorageFullError whose sentence a caller can read. */
+  #transaction<T>(run: () => T): T {
+    try {
+      return this.#db.transaction(run)();
+    } catch (error) {
+      throw asStorageFull(error);
+    }
+  }
+}
+
+/** Opens (and creates, with its directory) the upload database at `path`. */
+export function createSqliteUploadStore(path: string, options?: UploadStoreOptions): UploadStore {
+  return new SqliteUploadStore(openUploadDatabase(path), resolveUploadOptions(options));
 }

@@ -117,6 +117,65 @@ function outcomeOf<T>(error: unknown, uploadId: string, chunks?: number): Outcom
   throw error;
 }
 
+/** The refusal of a file larger than any staff file this server takes. */
+const tooLarge = <T>(size: number): Outcome<T> =>
+  fail(
+    "input_too_large",
+    `The file is ${megabytes(size)}; the largest staff file this server takes is ${megabytes(FILE_LIMITS.maxFileBytes)}.`,
+    "Save only the staff list (one sheet, or as .csv), or split it into smaller files.",
+  );
+
+/** The refusal of a file the subject's stored bytes leave no room for. */
+const noRoom = <T>(kept: number, size: number, maxStored: number): Outcome<T> =>
+  fail(
+    "quota_exceeded",
+    `Your uploads and analyses keep ${megabytes(kept)} of files and results, and this file adds ${megabytes(size)}; the limit is ${megabytes(maxStored)}.`,
+    `Delete finished analyses you no longer need with ${TOOL.deleteJob}, or wait: unused uploads are dropped an hour after their last chunk.`,
+  );
+
+/** A chunk's bytes from its base64, or the refusal of data that is not base64. */
+function decodeChunk(data: string, index: number): Outcome<Buffer> {
+  const bytes = Buffer.from(data, "base64");
+  // Node's decoder skips what is not base64; what it read must encode back to what was sent
+  if (bytes.toString("base64") === data) return ok(bytes);
+  return fail(
+    "invalid_arguments",
+    `Chunk ${index}'s data is not base64.`,
+    "Send the chunk's bytes base64-encoded (RFC 4648, with padding).",
+  );
+}
+
+/**
+ * Uploads feeding jobs that have not ended, by job id: an upload goes once the job it fed
+ * completes, and stays after a failed or canceled one, for "Try again".
+ */
+class Feeding {
+  readonly #byJob = new Map<string, { owner: string; uploadId: string }>();
+  readonly #drop: (owner: string, uploadId: string) => Promise<void>;
+
+  constructor(drop: (owner: string, uploadId: string) => Promise<void>) {
+    this.#drop = drop;
+  }
+
+  /** Hears every job event; the end of a job that an upload feeds settles the upload. */
+  readonly onEvent: Parameters<UploadsOptions["jobs"]["onEvent"]>[0] = ({ event }) => {
+    const used = this.#byJob.get(event.jobId);
+    if (used === undefined) return;
+    if (event.type !== "job.completed" && event.type !== "job.failed" && event.type !== "job.canceled") return;
+    this.#byJob.delete(event.jobId);
+    if (event.type === "job.completed") void this.#drop(used.owner, used.uploadId);
+  };
+
+  add(jobId: string, owner: string, uploadId: string): void {
+    this.#byJob.set(jobId, { owner, uploadId });
+  }
+
+  /** Forgets the upload feeding `jobId`; false when none was noted (or its end was heard already). */
+  forget(jobId: string): boolean {
+    return this.#byJob.delete(jobId);
+  }
+}
+
 export function createUploads({
   store,
   jobs,
@@ -125,20 +184,14 @@ export function createUploads({
   onError = () => {},
 }: UploadsOptions): Uploads {
   const maxStored = () => jobs.limits.maxStoredBytesPerSubject;
-  /** Uploads feeding jobs that have not ended, by job id. */
-  const feeding = new Map<string, { owner: string; uploadId: string }>();
-  const unlisten = jobs.onEvent(({ event }) => {
-    const used = feeding.get(event.jobId);
-    if (
-      used === undefined ||
-      (event.type !== "job.completed" && event.type !== "job.failed" && event.type !== "job.canceled")
-    )
-      return;
-    feeding.delete(event.jobId);
-    if (event.type === "job.completed") void drop(used.owner, used.uploadId);
-  });
+  // the drop's failure is told, and the upload goes at the sweep an hour on
   const drop = (owner: string, uploadId: string) =>
-    store.drop(owner, uploadId).catch((error: unknown) => onError(error, `dropping upload ${uploadId}`));
+    store.drop(owner, uploadId).then(
+      () => {},
+      (error: unknown) => onError(error, `dropping upload ${uploadId}`),
+    );
+  const feeding = new Feeding(drop);
+  const unlisten = jobs.onEvent(feeding.onEvent);
   const sweeper = setInterval(
     () => void store.sweep().catch((error: unknown) => onError(error, "deleting abandoned uploads")),
     sweepIntervalMs,
@@ -147,39 +200,22 @@ export function createUploads({
 
   return {
     async begin({ name, size, sha256 }, { subject }) {
-      if (size > FILE_LIMITS.maxFileBytes) {
-        return fail(
-          "input_too_large",
-          `The file is ${megabytes(size)}; the largest staff file this server takes is ${megabytes(FILE_LIMITS.maxFileBytes)}.`,
-          "Save only the staff list (one sheet, or as .csv), or split it into smaller files.",
-        );
-      }
+      if (size > FILE_LIMITS.maxFileBytes) return tooLarge(size);
       let jobsKeep = 0;
       try {
         jobsKeep = await jobBytes(subject);
         return ok(stateOf(await store.begin(subject, { name, size, sha256 }, maxStored() - jobsKeep)));
       } catch (error) {
         if (!(error instanceof UploadQuotaError)) return outcomeOf(error, name);
-        return fail(
-          "quota_exceeded",
-          `Your uploads and analyses keep ${megabytes(error.keptBytes + jobsKeep)} of files and results, and this file adds ${megabytes(size)}; the limit is ${megabytes(maxStored())}.`,
-          `Delete finished analyses you no longer need with ${TOOL.deleteJob}, or wait: unused uploads are dropped an hour after their last chunk.`,
-        );
+        return noRoom(error.keptBytes + jobsKeep, size, maxStored());
       }
     },
 
     async putChunk({ uploadId, index, data }, { subject }) {
-      const bytes = Buffer.from(data, "base64");
-      // Node's decoder skips what is not base64; what it read must encode back to what was sent
-      if (bytes.toString("base64") !== data) {
-        return fail(
-          "invalid_arguments",
-          `Chunk ${index}'s data is not base64.`,
-          "Send the chunk's bytes base64-encoded (RFC 4648, with padding).",
-        );
-      }
+      const decoded = decodeChunk(data, index);
+      if (!decoded.ok) return decoded;
       try {
-        const upload = await store.put(subject, uploadId, index, bytes);
+        const upload = await store.put(subject, uploadId, index, decoded.value);
         return upload === undefined ? unknownUpload(uploadId) : ok(stateOf(upload));
       } catch (error) {
         return outcomeOf(error, uploadId);
@@ -199,13 +235,13 @@ export function createUploads({
     },
 
     async usedBy(uploadId, jobId, caller) {
-      feeding.set(jobId, { owner: caller.subject, uploadId });
+      feeding.add(jobId, caller.subject, uploadId);
       await store
         .touch(caller.subject, uploadId)
         .catch((error: unknown) => onError(error, `touching upload ${uploadId}`));
       // a job quick enough to complete before it was noted here: its completion went unheard
       const job = await jobs.getEvents({ jobId, afterSeq: 0, waitMs: 0, limit: 1 }, caller);
-      if (job.ok && job.value.status === "completed" && feeding.delete(jobId)) await drop(caller.subject, uploadId);
+      if (job.ok && job.value.status === "completed" && feeding.forget(jobId)) await drop(caller.subject, uploadId);
     },
 
     async close() {
