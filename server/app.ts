@@ -8,27 +8,29 @@
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import type { HttpBindings } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
-import { Hono } from "hono";
+import { Hono, type ErrorHandler, type Handler, type MiddlewareHandler } from "hono";
 import { except } from "hono/combine";
 import { cors } from "hono/cors";
-import { createBearerGate } from "./auth/bearer-gate.js";
-import { createFileLinks, type FileLinkOptions } from "./files/export/file-links.js";
+import { createBearerGate, type BearerGate } from "./auth/bearer-gate.js";
+import { createFileLinks, type FileLinkOptions, type FileLinks } from "./files/export/file-links.js";
 import { createFileRoute } from "./files/export/file-route.js";
 import type { AuthOptions } from "./auth/auth-options.js";
-import { createDevFiles } from "./files/dev-files.js";
+import { createDevFiles, type DevFiles } from "./files/dev-files.js";
 import { openStaffFiles, type FilesSetup } from "./files/files-env.js";
+import type { StaffFiles } from "./files/staff-files.js";
 import { matchGifts as defaultMatcher } from "./gifts/matcher.js";
 import type { JobService } from "./jobs/job-service.js";
 import { StoreUnavailableError } from "./store-errors.js";
 import type { MatchGifts } from "./gifts/matcher.js";
 import { jsonRpcError, retryLater } from "./mcp/http/http-body.js";
-import { createMcpShared } from "./mcp/server.js";
-import { createMcpHttpHandler, type SharedSessions } from "./mcp/http/streamable-http.js";
+import { createMcpParts } from "./mcp/server.js";
+import type { ClusterSessions } from "./mcp/http/cluster-sessions.js";
+import { createMcpHttpHandler, type McpHttpHandler } from "./mcp/http/streamable-http.js";
 import { readNodeBody } from "./mcp/http/node-body.js";
 import { isAllowedHost, isAllowedOrigin } from "./mcp/http/origin.js";
 import { landingPage } from "./landing-page.js";
 import { securityHeaders } from "./security-headers.js";
-import { loadWidget } from "./widget.js";
+import { loadWidget, type Widget } from "./widget.js";
 
 /**
  * The default body limit: room for the largest CSV the job service takes however a client escapes
@@ -82,7 +84,7 @@ export type AppOptions = {
    */
   keepAliveMs?: number;
   /** Sessions kept in Redis, so that any of several instances serves any session (see sessions.ts). */
-  sharedSessions?: SharedSessions;
+  clusterSessions?: ClusterSessions;
   /** Where uploads of staff files live and where files handed over by URL may come from (memory, none). */
   files?: FilesSetup;
   /** Development only: the harness hands files over at /dev/files, as ChatGPT's file service would. */
@@ -97,14 +99,37 @@ type Env = { Bindings: Partial<HttpBindings> };
 export type App = { app: Hono<Env>; close(): Promise<void> };
 
 export function createApp(options: AppOptions): App {
-  const {
-    jobs,
-    auth,
-    allowedOrigins = [],
-    maxBodyBytes = defaultMaxBodyBytes(jobs.limits.maxCsvBytes),
-    onError = () => {},
-  } = options;
+  const { jobs, auth, onError = () => {} } = options;
   const bearer = auth ? createBearerGate(auth, onError) : undefined;
+  const mcp = createMcp(options, bearer, onError);
+  const app = new Hono<Env>();
+  app.use("*", hostCheck(options.allowedHosts));
+  app.use("*", except("/mcp", securityHeaders()));
+  app.get("/healthz", healthz(jobs, mcp.handler, mcp.widget));
+  routeMcp(app, mcp.handler, bearer, new Set(options.allowedOrigins ?? []));
+  routeFiles(app, { jobs, links: mcp.fileLinks, devFiles: mcp.devFiles, onError });
+  routePages(app, options.staticDir);
+  app.onError(answerError(onError));
+  return {
+    app,
+    async close() {
+      await mcp.handler.close();
+      await mcp.staffFiles.close();
+    },
+  };
+}
+
+type Mcp = {
+  handler: McpHttpHandler;
+  widget: Widget;
+  staffFiles: StaffFiles;
+  fileLinks: FileLinks;
+  devFiles?: DevFiles;
+};
+
+/** The MCP side: the tools' parts (widget, staff files, file links) and the Streamable HTTP handler over them. */
+function createMcp(options: AppOptions, bearer: BearerGate | undefined, onError: (error: unknown) => void): Mcp {
+  const { jobs, auth, maxBodyBytes = defaultMaxBodyBytes(jobs.limits.maxCsvBytes) } = options;
   const devFiles = options.devFiles ? createDevFiles() : undefined;
   const staffFiles = openStaffFiles(jobs, options.files, {
     development: devFiles !== undefined,
@@ -113,31 +138,80 @@ export function createApp(options: AppOptions): App {
   });
   const fileLinks = createFileLinks(options.fileLinks);
   const widget = loadWidget(options.widgetHtmlPath ?? "dist/widget/index.html", options.widgetDomain);
-  const shared = createMcpShared({
+  const parts = createMcpParts({
     jobs,
     matchGifts: options.matchGifts ?? defaultMatcher,
     widget,
     onError,
     devPace: options.devPace ?? false,
     files: staffFiles,
-    security: auth && bearer ? { scopes: auth.scopes, challenge: bearer.challenge } : undefined,
+    security:
+      auth && bearer
+        ? { scopes: auth.scopes, challenge: (error, description) => bearer.challenge(error, description) }
+        : undefined,
     fileLinks,
   });
-  const mcp = createMcpHttpHandler({
-    shared,
+  const handler = createMcpHttpHandler({
+    parts,
     maxBodyBytes,
     sessionIdleMs: options.sessionIdleMs,
     maxSessions: options.maxSessions,
     sessionMinIdleMs: options.sessionMinIdleMs,
     maxSessionsPerSubject: options.maxSessionsPerSubject ?? (auth ? 100 : undefined),
     onError,
-    sharedSessions: options.sharedSessions,
+    clusterSessions: options.clusterSessions,
     keepAliveMs: options.keepAliveMs,
   });
-  const allowed = new Set(allowedOrigins);
-  const hosts = options.allowedHosts === "any" ? "any" : new Set(options.allowedHosts);
-  const startedAt = Date.now();
+  return { handler, widget, staffFiles, fileLinks, devFiles };
+}
 
+/** A page on a rebinding name reaches nothing here: not /mcp, not the harness. */
+function hostCheck(allowedHosts: AppOptions["allowedHosts"]): MiddlewareHandler<Env> {
+  const hosts = allowedHosts === "any" ? "any" : new Set(allowedHosts);
+  return async (c, next) => {
+    // a Request built in-process has no Host header: its URL names the host
+    const host = c.req.header("host") ?? new URL(c.req.url).host;
+    if (c.req.path === "/healthz" || isAllowedHost(host, hosts)) return next();
+    const message = `Forbidden: this server does not answer to the host name in "${host}". Add it to ALLOWED_HOSTS to allow it.`;
+    if (c.req.path === "/mcp") return jsonRpcError(403, ErrorCode.InvalidRequest, message);
+    return c.json({ error: "forbidden_host", message }, 403);
+  };
+}
+
+/**
+ * 503 while the job store is unreachable, so that a load balancer or an orchestrator sees it;
+ * a full store is said ("degraded", 200): reads go on, and deleting jobs through it frees room.
+ */
+function healthz(jobs: JobService, mcp: McpHttpHandler, widget: Widget): Handler<Env> {
+  const startedAt = Date.now();
+  return async (c) => {
+    const health = await jobs.health();
+    const up = health.store !== "unreachable";
+    return c.json(
+      {
+        status: health.store === "ok" ? "ok" : up ? "degraded" : "unavailable",
+        store: health.store,
+        ...(health.store === "ok" ? {} : { reason: health.reason }),
+        sessions: mcp.sessionCount,
+        widgetBuilt: widget.built,
+        uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
+      },
+      up ? 200 : 503,
+    );
+  };
+}
+
+/** /mcp for allowed origins (CORS for browsers), behind the sign-in gate, with its RFC 9728 metadata. */
+function routeMcp(app: Hono<Env>, mcp: McpHttpHandler, bearer: BearerGate | undefined, allowed: Set<string>): void {
+  if (bearer) {
+    // RFC 9728: at the root, and with the resource's path appended; any page may read it
+    for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]) {
+      app.get(path, (c) => {
+        c.header("access-control-allow-origin", "*");
+        return c.json(bearer.metadata);
+      });
+    }
+  }
   const corsForAllowed = cors({
     origin: (origin, c) => (isAllowedOrigin(origin, c.req.header("host"), allowed) ? origin : null),
     allowMethods: ["GET", "POST", "DELETE"],
@@ -153,44 +227,6 @@ export function createApp(options: AppOptions): App {
     ],
     exposeHeaders: ["mcp-session-id", "www-authenticate"],
   });
-
-  const app = new Hono<Env>();
-  // a page on a rebinding name reaches nothing here: not /mcp, not the harness
-  app.use("*", async (c, next) => {
-    // a Request built in-process has no Host header: its URL names the host
-    const host = c.req.header("host") ?? new URL(c.req.url).host;
-    if (c.req.path === "/healthz" || isAllowedHost(host, hosts)) return next();
-    const message = `Forbidden: this server does not answer to the host name in "${host}". Add it to ALLOWED_HOSTS to allow it.`;
-    if (c.req.path === "/mcp") return jsonRpcError(403, ErrorCode.InvalidRequest, message);
-    return c.json({ error: "forbidden_host", message }, 403);
-  });
-  app.use("*", except("/mcp", securityHeaders()));
-  // 503 while the job store is unreachable, so that a load balancer or an orchestrator sees it;
-  // a full store is said ("degraded", 200): reads go on, and deleting jobs through it frees room
-  app.get("/healthz", async (c) => {
-    const health = await jobs.health();
-    const up = health.store !== "unreachable";
-    return c.json(
-      {
-        status: health.store === "ok" ? "ok" : up ? "degraded" : "unavailable",
-        store: health.store,
-        ...(health.store === "ok" ? {} : { reason: health.reason }),
-        sessions: mcp.sessionCount,
-        widgetBuilt: widget.built,
-        uptimeSeconds: Math.round((Date.now() - startedAt) / 1000),
-      },
-      up ? 200 : 503,
-    );
-  });
-  if (bearer) {
-    // RFC 9728: at the root, and with the resource's path appended; any page may read it
-    for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]) {
-      app.get(path, (c) => {
-        c.header("access-control-allow-origin", "*");
-        return c.json(bearer.metadata);
-      });
-    }
-  }
   // Only browsers send Origin; other clients skip the CORS work.
   app.use(
     "/mcp",
@@ -209,12 +245,22 @@ export function createApp(options: AppOptions): App {
     const incoming = c.env?.incoming;
     return mcp.handle(c.req.raw, incoming ? (max) => readNodeBody(incoming, max) : undefined, checked?.auth);
   });
+}
+
+type FileRoutes = { jobs: JobService; links: FileLinks; devFiles?: DevFiles; onError: (error: unknown) => void };
+
+/** Files out by their expiring links, and in development the stand-in file service. */
+function routeFiles(app: Hono<Env>, { jobs, links, devFiles, onError }: FileRoutes): void {
   // a file out, by the expiring link export_job_result gave; the link is the credential
-  const files = createFileRoute({ jobs, links: fileLinks, onError });
+  const files = createFileRoute({ jobs, links, onError });
   // the name after the token is the file's, for hosts that name a download after its URL
   app.get("/files/:token/:name?", (c) => files(c.req.param("token")));
   if (devFiles) app.on(["GET", "POST"], ["/dev/files", "/dev/files/:id"], (c) => devFiles.handle(c.req.raw));
-  if (options.staticDir) app.on(["GET", "HEAD"], "/*", serveStatic({ root: options.staticDir }));
+}
+
+/** At / the static files (the harness) or the landing page; anything else is not found. */
+function routePages(app: Hono<Env>, staticDir: string | undefined): void {
+  if (staticDir) app.on(["GET", "HEAD"], "/*", serveStatic({ root: staticDir }));
   else app.on(["GET", "HEAD"], "/", (c) => c.html(landingPage()));
   // pages are read, never posted to
   app.all("*", (c) => {
@@ -226,9 +272,14 @@ export function createApp(options: AppOptions): App {
       405,
     );
   });
-  // What no handler answered (a body that broke off mid-read, a bug) is still a JSON answer:
-  // a JSON-RPC error on /mcp, a small JSON object elsewhere; the details go to the log only.
-  app.onError((error, c) => {
+}
+
+/**
+ * What no handler answered (a body that broke off mid-read, a bug) is still a JSON answer:
+ * a JSON-RPC error on /mcp, a small JSON object elsewhere; the details go to the log only.
+ */
+function answerError(onError: (error: unknown) => void): ErrorHandler<Env> {
+  return (error, c) => {
     if (error instanceof StoreUnavailableError && c.req.path === "/mcp") {
       // the sessions' store (Redis) did not answer: worth a retry, not a bug
       return retryLater(503, "The session store is unreachable for a moment: try again in a few seconds.", 2);
@@ -237,13 +288,5 @@ export function createApp(options: AppOptions): App {
     const message = "Internal error: the server could not handle this request. Try again.";
     if (c.req.path === "/mcp") return jsonRpcError(500, ErrorCode.InternalError, message);
     return c.json({ error: "internal", message }, 500);
-  });
-
-  return {
-    app,
-    async close() {
-      await mcp.close();
-      await staffFiles.close();
-    },
   };
 }

@@ -14,16 +14,8 @@ import { createJobService, type JobService } from "./jobs/job-service.js";
 import type { JobStore } from "./jobs/store.js";
 import { createMemoryStore } from "./jobs/stores/memory.js";
 import { createRedisStore } from "./jobs/stores/redis.js";
-import { createOutageLog } from "./jobs/outage-log.js";
-import {
-  isConnectionFault,
-  openRedis,
-  redisHost,
-  watchConnection,
-  type ConnectionListener,
-} from "./redis/connection.js";
-import { createSessionRecords } from "./mcp/http/session-records.js";
-import type { SharedSessions } from "./mcp/http/streamable-http.js";
+import { createOutageLog, type OutageLog } from "./jobs/outage-log.js";
+import { isConnectionFault, redisHost } from "./redis/connection.js";
 import { createSqliteStore } from "./jobs/stores/sqlite.js";
 import { storageProblem } from "./jobs/stores/sqlite-errors.js";
 
@@ -44,31 +36,21 @@ function openSqlite(dataDir: string): JobStore {
   }
 }
 
-/**
- * Sessions that several instances share: records in the Redis at `url` under `keyPrefix` (on a
- * connection of their own, opened by the app, whose loss and return go to `onConnectionChange`),
- * notification streams read from the job `store`.
- */
-export function sharedSessionsOn(
-  store: JobStore,
-  url: string,
-  keyPrefix: string,
-  onConnectionChange?: ConnectionListener,
-): SharedSessions {
-  const records = (ttlMs: number) =>
-    createSessionRecords(watchConnection(openRedis(url), onConnectionChange), keyPrefix, ttlMs);
-  return { records, store };
-}
-
 /** The job service the configuration describes. */
 export function jobsFromConfig(config: Config): JobService {
   return serverFromConfig(config).jobs;
 }
 
-/** The job service the configuration describes and, on Redis, the sessions that share its store. */
+/**
+ * Where the jobs live when they live in Redis: its URL and key prefix, the job store, and the log
+ * that tells of an outage once for every connection to it (each connection a part).
+ */
+type JobsOnRedis = { url: string; keyPrefix: string; store: JobStore; outage: OutageLog };
+
+/** The job service the configuration describes, its staff files and, on Redis, where its store lives. */
 export function serverFromConfig(config: Config): {
   jobs: JobService;
-  sharedSessions?: SharedSessions;
+  redis?: JobsOnRedis;
   files: FilesSetup;
 } {
   // a lost Redis is told by its outage log, once: its faults need no line each, nor a stack
@@ -105,10 +87,10 @@ export function serverFromConfig(config: Config): {
         prefix: `${keyPrefix}queue`,
         ...config.workers,
       });
-      // the service owns and closes the store; the sessions read it while the app runs
+      // the service owns and closes the store; others may read it while the app runs
       return {
         jobs: createJobService({ store, match: matchGifts, limits, onError, executor }),
-        sharedSessions: sharedSessionsOn(store, url, keyPrefix, outage.part("the session records")),
+        redis: { url, keyPrefix, store, outage },
         files: filesFromConfig(config, store),
       };
     }

@@ -20,6 +20,7 @@ import { serverFromConfig } from "./jobs-env.js";
 import { createLogger, errorFields } from "./observability/logger.js";
 import { observeProcess } from "./observability/observe.js";
 import { createShutdown } from "./observability/shutdown.js";
+import { clusterSessionsOn } from "./mcp/http/cluster-sessions.js";
 
 // a configuration that cannot be read is told in the production format, as no other is known yet
 const config = orExit(readConfig, createLogger({ role: "server" }));
@@ -34,7 +35,7 @@ if (issuerCheck) {
   }
   logger.warn(issuerCheck.line);
 }
-const { jobs, sharedSessions, files } = orExit(
+const { jobs, redis, files } = orExit(
   () => serverFromConfig(config),
   logger,
 );
@@ -51,7 +52,9 @@ const built = createApp({
   widgetDomain: config.widgetDomain,
   // development only: a request may slow its job down to watch it in the harness
   devPace: development,
-  sharedSessions,
+  // on Redis, sessions are kept there too, so that any instance serves any session
+  clusterSessions:
+    redis && clusterSessionsOn({ ...redis, onConnectionChange: redis.outage.part("the session records") }),
   files,
   devFiles: development,
   fileLinks: fileLinksFromConfig(config),

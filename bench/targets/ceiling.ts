@@ -10,13 +10,13 @@ import { CATALOG } from "../../server/gifts/catalog.js";
 import { matchGifts } from "../../server/gifts/matcher.js";
 import { createJobService } from "../../server/jobs/job-service.js";
 import { createMemoryStore } from "../../server/jobs/stores/memory.js";
-import { createMcpShared } from "../../server/mcp/server.js";
+import { createMcpParts } from "../../server/mcp/server.js";
 import { loadWidget } from "../../server/widget.js";
 import { BENCH_JOB, SUGGEST_ARGS } from "../requests.js";
 import { endWithParent } from "../children.js";
 
 const jobs = createJobService({ store: createMemoryStore(), match: matchGifts });
-const shared = createMcpShared({ jobs, matchGifts, widget: loadWidget("dist/widget/index.html"), catalog: CATALOG });
+const parts = createMcpParts({ jobs, matchGifts, widget: loadWidget("dist/widget/index.html"), catalog: CATALOG });
 const caller = { subject: "anonymous" };
 const ctx = { caller, signal: new AbortController().signal, meta: {}, progress: () => {} };
 
@@ -25,8 +25,8 @@ if (!started.ok) throw new Error(started.error.message);
 const { jobId } = started.value;
 await jobs.waitFor({ jobId, timeoutMs: 30_000 }, caller, () => {});
 const results = new Map<string, string>([
-  [TOOL.suggestGifts, JSON.stringify(await shared.tools.call(TOOL.suggestGifts, SUGGEST_ARGS, ctx))],
-  [TOOL.getJobEvents, JSON.stringify(await shared.tools.call(TOOL.getJobEvents, { jobId }, ctx))],
+  [TOOL.suggestGifts, JSON.stringify(await parts.tools.call(TOOL.suggestGifts, SUGGEST_ARGS, ctx))],
+  [TOOL.getJobEvents, JSON.stringify(await parts.tools.call(TOOL.getJobEvents, { jobId }, ctx))],
 ]);
 
 const field = (o: unknown, key: string): unknown =>

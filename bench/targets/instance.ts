@@ -6,7 +6,11 @@
  */
 import { readConfig } from "../../server/config.js";
 import { serverFromConfig } from "../../server/jobs-env.js";
+import { clusterSessionsOn } from "../../server/mcp/http/cluster-sessions.js";
 import { serveTarget } from "./serve.js";
 
-const { jobs, sharedSessions } = serverFromConfig(readConfig());
-serveTarget(jobs, { sharedSessions });
+const { jobs, redis } = serverFromConfig(readConfig());
+serveTarget(jobs, {
+  clusterSessions:
+    redis && clusterSessionsOn({ ...redis, onConnectionChange: redis.outage.part("the session records") }),
+});

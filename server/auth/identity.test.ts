@@ -14,7 +14,7 @@ import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
 import { createRedisStore } from "../jobs/stores/redis.js";
-import { sharedSessionsOn } from "../jobs-env.js";
+import { clusterSessionsOn } from "../mcp/http/cluster-sessions.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../test-kit/redis.js";
 import { callTool, startJob, startTestServer, toolError, type TestServer } from "../testing/support.js";
 import { subjectFor } from "./subject.js";
@@ -160,7 +160,7 @@ describe.skipIf(unreachable !== undefined)("two issuers on one Redis, with share
       return startTestServer({
         auth: { issuer, publicUrl: PUBLIC_URL, scopes: ["gifts"] },
         jobs: createJobService({ store, match: matchGifts, limits: { maxStartsPerHour: 1 } }),
-        sharedSessions: sharedSessionsOn(store, redisUrl, prefix),
+        clusterSessions: clusterSessionsOn({ store, url: redisUrl, keyPrefix: prefix }),
       });
     };
     const [a, b] = await Promise.all([instanceFor(provider.issuer), instanceFor(second.issuer)]);

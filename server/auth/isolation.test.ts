@@ -15,7 +15,7 @@ import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createRedisStore } from "../jobs/stores/redis.js";
 import { matchGifts } from "../gifts/matcher.js";
-import { sharedSessionsOn } from "../jobs-env.js";
+import { clusterSessionsOn } from "../mcp/http/cluster-sessions.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../test-kit/redis.js";
 import { callTool, readJobHistory, startJob, startTestServer, toolText, type TestServer } from "../testing/support.js";
 import { startTestProvider, type TestProvider } from "./testing/provider.js";
@@ -52,7 +52,7 @@ async function startServers(count: number, shared: boolean): Promise<TestServer[
       return startTestServer({
         auth,
         jobs: createJobService({ store, match: matchGifts }),
-        sharedSessions: sharedSessionsOn(store, redisUrl, prefix),
+        clusterSessions: clusterSessionsOn({ store, url: redisUrl, keyPrefix: prefix }),
       });
     }),
   );

@@ -22,10 +22,11 @@ export type SessionState = {
   /** Set by `logging/setLevel`; no log notifications before that. */
   logLevel?: LoggingLevel;
   /**
-   * Where several instances share sessions: keeps the choices above in the shared record, whose
-   * notification stream any instance serves (session-streams.ts) instead of this server.
+   * Where sessions are kept in Redis across instances (a cluster): keeps the choices above in the
+   * session's record, whose notification stream any instance serves (session-streams.ts) instead
+   * of this server.
    */
-  shared?: {
+  cluster?: {
     subscribe(uri: string, jobId?: string): Promise<void>;
     unsubscribe(uri: string): Promise<void>;
     setLevel(level: LoggingLevel): Promise<void>;

@@ -1,6 +1,6 @@
 /**
  * Builds the MCP server: everything that does not depend on a connection (tool list with its
- * JSON Schemas, resource listings, prompts) is made once by `createMcpShared`; `buildMcpServer`
+ * JSON Schemas, resource listings, prompts) is made once by `createMcpParts`; `buildMcpServer`
  * only wires those into a fresh SDK `Server`, one per session or per pooled stateless slot.
  */
 import { Server } from "@modelcontextprotocol/sdk/server/index.js";
@@ -30,7 +30,7 @@ import type { MatchGifts } from "../gifts/matcher.js";
 import type { Widget } from "../widget.js";
 import { forwardJobEvents, type SessionState } from "./notifications.js";
 import { createPrompts, type Prompts } from "./prompts.js";
-import { createResources, type Resources } from "./resources.js";
+import { createResources, resultJobOf, type Resources } from "./resources.js";
 import { JsonRpcError } from "./rpc-error.js";
 import type { GiftServer } from "./server-types.js";
 import {
@@ -83,7 +83,7 @@ export type McpDeps = {
  * The connection-independent parts, built once per app; the SDK's JSON Schema validator too (an
  * Ajv instance that every server would otherwise build for itself: ~20 KB and ~0.2 ms each).
  */
-export type McpShared = {
+export type McpParts = {
   jobs: JobService;
   tools: ToolRegistry;
   resources: Resources;
@@ -118,7 +118,7 @@ export function createToolSpecs({
   ];
 }
 
-export function createMcpShared(deps: McpDeps): McpShared {
+export function createMcpParts(deps: McpDeps): McpParts {
   const { jobs, widget, catalog = CATALOG, onError } = deps;
   const tools = createToolRegistry(createToolSpecs(deps), onError, deps.security);
   return {
@@ -129,9 +129,6 @@ export function createMcpShared(deps: McpDeps): McpShared {
     validator: new AjvJsonSchemaValidator(),
   };
 }
-
-/** A job's result resource, as the `gifts://jobs/{jobId}/result` template names it. */
-const JOB_RESULT = /^gifts:\/\/jobs\/([^/]+)\/result$/;
 
 type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
@@ -163,15 +160,25 @@ function toolContext(extra: Extra): ToolContext {
 
 export type BuiltServer = { server: GiftServer; state: SessionState; dispose(): void };
 
-/**
- * A fresh SDK server. `stateful` ones follow job events for their session until disposed, unless
- * `forward` is false (sessions whose notification stream another part serves: session-streams.ts).
- */
-export function buildMcpServer(shared: McpShared, stateful: boolean, forward = stateful): BuiltServer {
+export type BuildOptions = {
+  /** A session's server (else one for stateless requests, which refuse what needs a session). */
+  stateful: boolean;
+  /**
+   * Whether the server sends its session's job events itself, until disposed (default: when
+   * stateful); not for sessions whose notification stream another part serves (session-streams.ts).
+   */
+  forwardJobEvents?: boolean;
+};
+
+/** A fresh SDK server over the connection-independent `parts`. */
+export function buildMcpServer(
+  parts: McpParts,
+  { stateful, forwardJobEvents: forward = stateful }: BuildOptions,
+): BuiltServer {
   const server: GiftServer = new Server(SERVER_INFO, {
     capabilities: { tools: {}, resources: { subscribe: true }, prompts: {}, logging: {} },
     instructions: INSTRUCTIONS,
-    jsonSchemaValidator: shared.validator,
+    jsonSchemaValidator: parts.validator,
   });
   const state: SessionState = { subscriptions: new Map() };
   const needsSession = (what: string) => {
@@ -182,49 +189,49 @@ export function buildMcpServer(shared: McpShared, stateful: boolean, forward = s
       );
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, () => shared.tools.list);
+  server.setRequestHandler(ListToolsRequestSchema, () => parts.tools.list);
   server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    shared.tools.call(request.params.name, request.params.arguments, toolContext(extra)),
+    parts.tools.call(request.params.name, request.params.arguments, toolContext(extra)),
   );
-  server.setRequestHandler(ListResourcesRequestSchema, () => shared.resources.list);
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => shared.resources.templates);
+  server.setRequestHandler(ListResourcesRequestSchema, () => parts.resources.list);
+  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => parts.resources.templates);
   server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
-    shared.resources.read(request.params.uri, callerOf(extra)),
+    parts.resources.read(request.params.uri, callerOf(extra)),
   );
   server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
     needsSession("resources/subscribe");
     const { uri } = request.params;
-    shared.resources.assertKnown(uri);
+    parts.resources.assertKnown(uri);
     const caller = callerOf(extra);
-    const jobId = JOB_RESULT.exec(uri)?.[1];
+    const jobId = resultJobOf(uri);
     if (jobId !== undefined) {
       // someone else's job reads exactly as a missing one, as it does on resources/read
-      const access = await shared.jobs.checkAccess(jobId, caller);
-      if (!access.ok) throw shared.resources.unreadable(uri, access.error);
+      const access = await parts.jobs.checkAccess(jobId, caller);
+      if (!access.ok) throw parts.resources.unreadable(uri, access.error);
     }
-    await state.shared?.subscribe(uri, jobId);
+    await state.cluster?.subscribe(uri, jobId);
     state.subscriptions.set(uri, caller.subject);
     // a job that ended before the subscription took hold told nobody: the update goes with the answer
-    if (jobId !== undefined && (await shared.resources.ended(jobId, caller)))
+    if (jobId !== undefined && (await parts.resources.ended(jobId, caller)))
       await extra.sendNotification({ method: "notifications/resources/updated", params: { uri } });
     return {};
   });
   server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
-    await state.shared?.unsubscribe(request.params.uri);
+    await state.cluster?.unsubscribe(request.params.uri);
     state.subscriptions.delete(request.params.uri);
     return {};
   });
-  server.setRequestHandler(ListPromptsRequestSchema, () => shared.prompts.list);
+  server.setRequestHandler(ListPromptsRequestSchema, () => parts.prompts.list);
   server.setRequestHandler(GetPromptRequestSchema, (request) =>
-    shared.prompts.get(request.params.name, request.params.arguments),
+    parts.prompts.get(request.params.name, request.params.arguments),
   );
   server.setRequestHandler(SetLevelRequestSchema, async (request) => {
     needsSession("logging/setLevel");
-    await state.shared?.setLevel(request.params.level);
+    await state.cluster?.setLevel(request.params.level);
     state.logLevel = request.params.level;
     return {};
   });
 
-  const unsubscribe = forward ? forwardJobEvents(server, state, shared.jobs) : () => {};
+  const unsubscribe = forward ? forwardJobEvents(server, state, parts.jobs) : () => {};
   return { server, state, dispose: unsubscribe };
 }

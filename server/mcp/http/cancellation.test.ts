@@ -19,7 +19,7 @@ import type { CreateExecutor } from "../../jobs/executor.js";
 import { createJobService } from "../../jobs/job-service.js";
 import { createMemoryStore } from "../../jobs/stores/memory.js";
 import { createRedisStore } from "../../jobs/stores/redis.js";
-import { sharedSessionsOn } from "../../jobs-env.js";
+import { clusterSessionsOn } from "./cluster-sessions.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../../test-kit/redis.js";
 import {
   callTool,
@@ -296,7 +296,7 @@ describe.skipIf(unreachable !== undefined)("a cancellation sent to another insta
         const store = createRedisStore({ url: redisUrl, keyPrefix: prefix });
         return startTestServer({
           jobs: createJobService({ store, match: matchGifts, executor: neverRuns }),
-          sharedSessions: sharedSessionsOn(store, redisUrl, prefix),
+          clusterSessions: clusterSessionsOn({ store, url: redisUrl, keyPrefix: prefix }),
         });
       }),
     );

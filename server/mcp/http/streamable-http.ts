@@ -8,16 +8,16 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { isLegacyRequest } from "@modelcontextprotocol/server";
 import { jsonRpcError, readJsonRpcBody, type BodyReader } from "./http-body.js";
-import { buildMcpServer, type McpShared } from "../server.js";
+import { buildMcpServer, type McpParts } from "../server.js";
+import type { ClusterSessions } from "./cluster-sessions.js";
 import { SESSION_DEFAULTS } from "./session-defaults.js";
-import type { SessionRecords } from "./session-records.js";
-import { createSessionStreams, type SessionStreamOptions } from "./session-streams.js";
+import { createSessionStreams } from "./session-streams.js";
 import { createSessions } from "./sessions.js";
 import { createStateless } from "./stateless.js";
 import { createModernHttp } from "../modern/modern-http.js";
 
 export type McpHttpOptions = {
-  shared: McpShared;
+  parts: McpParts;
   /** Largest accepted POST body, in bytes. */
   maxBodyBytes: number;
   sessionIdleMs?: number;
@@ -27,16 +27,10 @@ export type McpHttpOptions = {
   maxSessionsPerSubject?: number;
   statelessPoolSize?: number;
   onError?: (error: Error) => void;
-  /** Sessions every instance can serve: records kept for a given idle time, and the job store the streams read. */
-  sharedSessions?: SharedSessions;
+  /** Sessions kept in Redis, which every instance serves. */
+  clusterSessions?: ClusterSessions;
   /** Keep-alive comments on open 2026-07-28 streams this often (see `../modern/modern-http.ts`). */
   keepAliveMs?: number;
-};
-
-export type SharedSessions = {
-  records(ttlMs: number): SessionRecords;
-  /** The job service's own store, which it closes. */
-  store: SessionStreamOptions["store"];
 };
 
 export type McpHttpHandler = {
@@ -50,7 +44,7 @@ export type McpHttpHandler = {
 };
 
 export function createMcpHttpHandler({
-  shared,
+  parts,
   maxBodyBytes,
   sessionIdleMs = 30 * 60_000,
   maxSessions = SESSION_DEFAULTS.maxSessions,
@@ -58,31 +52,31 @@ export function createMcpHttpHandler({
   maxSessionsPerSubject = Infinity,
   statelessPoolSize = 64,
   onError = () => {},
-  sharedSessions,
+  clusterSessions,
   keepAliveMs,
 }: McpHttpOptions): McpHttpHandler {
-  const records = sharedSessions?.records(sessionIdleMs);
+  const records = clusterSessions?.records(sessionIdleMs);
   const streams =
-    records && sharedSessions
-      ? createSessionStreams({ records, store: sharedSessions.store, jobs: shared.jobs, onError })
+    records && clusterSessions
+      ? createSessionStreams({ records, store: clusterSessions.store, jobs: parts.jobs, onError })
       : undefined;
   const sessions = createSessions({
-    // shared sessions hear their jobs through their stream, not through this process's events
-    build: () => buildMcpServer(shared, true, sharedSessions === undefined),
+    // sessions kept in Redis hear their jobs through their stream, not through this process's events
+    build: () => buildMcpServer(parts, { stateful: true, forwardJobEvents: clusterSessions === undefined }),
     idleMs: sessionIdleMs,
     maxSessions,
     minIdleMs: sessionMinIdleMs,
     maxSessionsPerSubject,
     onError,
-    shared: records && streams ? { records, streams } : undefined,
+    cluster: records && streams ? { records, streams } : undefined,
   });
   const stateless = createStateless({
-    build: () => buildMcpServer(shared, false),
+    build: () => buildMcpServer(parts, { stateful: false }),
     poolSize: statelessPoolSize,
     onError,
   });
 
-  const modern = createModernHttp({ shared, keepAliveMs, onError });
+  const modern = createModernHttp({ shared: parts, keepAliveMs, onError });
 
   return {
     async handle(req, readBody, auth) {

@@ -12,7 +12,7 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { classifyInboundRequest, createMcpHandler } from "@modelcontextprotocol/server";
 import { subjectOf } from "../../auth/subject.js";
 import { jsonRpcError } from "../http/http-body.js";
-import type { McpShared } from "../server.js";
+import type { McpParts } from "../server.js";
 import { createListen } from "./listen.js";
 import { buildModernServer } from "./modern-server.js";
 import { createTasks } from "./tasks.js";
@@ -34,7 +34,7 @@ export function createModernHttp({
   keepAliveMs = 10_000,
   onError = () => {},
 }: {
-  shared: McpShared;
+  shared: McpParts;
   keepAliveMs?: number;
   onError?: (error: Error) => void;
 }): ModernHttp {

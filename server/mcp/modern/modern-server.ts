@@ -8,24 +8,23 @@
 import { Server } from "@modelcontextprotocol/server";
 import { TOOL } from "../../../shared/tools.js";
 import type { Caller } from "../../jobs/caller.js";
-import { JsonRpcError } from "../rpc-error.js";
-import { INSTRUCTIONS, SERVER_INFO, type McpShared } from "../server.js";
+import { JsonRpcError, RESOURCE_NOT_FOUND } from "../rpc-error.js";
+import { INSTRUCTIONS, SERVER_INFO, type McpParts } from "../server.js";
 import { callerOf, toolContext } from "./context.js";
 import { declaresTasks, TASKS_EXTENSION, type Tasks } from "./tasks.js";
 
 /** MCP's codes: an unknown resource was -32002 before 2026-07-28, and is invalid params since. */
-const RESOURCE_NOT_FOUND_LEGACY = -32002;
 const INVALID_PARAMS = -32602;
 
 /** How long the catalog's lists (tools, resources, prompts, discovery) may be cached, by anyone. */
 const CATALOG_TTL_MS = 5 * 60_000;
 
 /** Reads a resource; a URI that names nothing readable is -32602 in this era. */
-async function readResource(shared: McpShared, uri: string, caller: Caller) {
+async function readResource(shared: McpParts, uri: string, caller: Caller) {
   try {
     return await shared.resources.read(uri, caller);
   } catch (error) {
-    if (error instanceof JsonRpcError && error.code === RESOURCE_NOT_FOUND_LEGACY)
+    if (error instanceof JsonRpcError && error.code === RESOURCE_NOT_FOUND)
       throw new JsonRpcError(INVALID_PARAMS, error.message, error.data);
     throw error;
   }
@@ -38,7 +37,7 @@ function cacheHintFor(uri: string, widgetUri: string) {
   return { ttlMs: CATALOG_TTL_MS, cacheScope: "public" as const };
 }
 
-export function buildModernServer(shared: McpShared, tasks: Tasks): Server {
+export function buildModernServer(shared: McpParts, tasks: Tasks): Server {
   const publicCache = { ttlMs: CATALOG_TTL_MS, cacheScope: "public" as const };
   const server = new Server(SERVER_INFO, {
     capabilities: {

@@ -1,5 +1,5 @@
 /**
- * Sessions shared over Redis by two in-process instances, at their limit: the session one instance
+ * Sessions kept in Redis across two in-process instances (a cluster), at their limit: the session one instance
  * closes to make room is ended in Redis too when no instance used it for the idle floor, so a flood
  * of `initialize` calls cannot leave more records than the instances hold; one used elsewhere lives on.
  */
@@ -8,13 +8,13 @@ import { Redis } from "ioredis";
 import { matchGifts } from "../../gifts/matcher.js";
 import { createJobService } from "../../jobs/job-service.js";
 import { createRedisStore } from "../../jobs/stores/redis.js";
-import { sharedSessionsOn } from "../../jobs-env.js";
+import { clusterSessionsOn } from "./cluster-sessions.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../../test-kit/redis.js";
 import { openRawSession, postRaw, startTestServer, type TestServer } from "../../testing/support.js";
 
-const unreachable = await redisUnreachable("the shared session tests");
+const unreachable = await redisUnreachable("the cluster session tests");
 
-describe.runIf(unreachable === undefined)("sessions shared by two instances, at their limit", () => {
+describe.runIf(unreachable === undefined)("sessions kept in Redis by two instances, at their limit", () => {
   const prefix = `giftgenius-test:${randomUUID()}:`;
   const floorMs = 1_000;
   let a: TestServer, b: TestServer;
@@ -23,7 +23,7 @@ describe.runIf(unreachable === undefined)("sessions shared by two instances, at 
       const store = createRedisStore({ url: redisUrl, keyPrefix: prefix });
       return startTestServer({
         jobs: createJobService({ store, match: matchGifts }),
-        sharedSessions: sharedSessionsOn(store, redisUrl, prefix),
+        clusterSessions: clusterSessionsOn({ store, url: redisUrl, keyPrefix: prefix }),
         maxSessions: 2,
         sessionMinIdleMs: floorMs,
       });
