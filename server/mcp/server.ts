@@ -30,7 +30,7 @@ import type { MatchGifts } from "../gifts/matcher.js";
 import type { Widget } from "../widget.js";
 import { forwardJobEvents, type SessionState } from "./notifications.js";
 import { createPrompts, type Prompts } from "./prompts.js";
-import { createResources, resultJobOf, type Resources } from "./resources.js";
+import { createResources, type Resources } from "./resources.js";
 import { JsonRpcError } from "./rpc-error.js";
 import type { GiftServer } from "./server-types.js";
 import {
@@ -158,6 +158,9 @@ function toolContext(extra: Extra): ToolContext {
   };
 }
 
+/** A job's result resource, as the `gifts://jobs/{jobId}/result` template names it. */
+const JOB_RESULT = /^gifts:\/\/jobs\/([^/]+)\/result$/;
+
 export type BuiltServer = { server: GiftServer; state: SessionState; dispose(): void };
 
 export type BuildOptions = {
@@ -203,7 +206,7 @@ export function buildMcpServer(
     const { uri } = request.params;
     parts.resources.assertKnown(uri);
     const caller = callerOf(extra);
-    const jobId = resultJobOf(uri);
+    const jobId = JOB_RESULT.exec(uri)?.[1];
     if (jobId !== undefined) {
       // someone else's job reads exactly as a missing one, as it does on resources/read
       const access = await parts.jobs.checkAccess(jobId, caller);
