@@ -134,6 +134,7 @@ export const EnvSchema = z.object({
     number((n) => n >= 0),
     0,
   ),
+  OTEL_EXPORTER_OTLP_ENDPOINT: baseUrl(),
 });
 
 type Store = (typeof STORES)[number];
@@ -173,6 +174,8 @@ export type Config = Readonly<{
   metrics?: Readonly<{ host: string; port: number }>;
   /** On SIGTERM, how long /readyz answers 503 before open requests are ended, in ms. */
   drainMs: number;
+  /** Where spans go (an OTLP/HTTP collector's base URL); undefined: traces off, their SDK not loaded. */
+  otlpEndpoint?: string;
 }>;
 
 /**
@@ -222,6 +225,7 @@ export function readConfig(env: Env = process.env): Config {
     log: { level: v.LOG_LEVEL, format: v.LOG_FORMAT ?? (v.GIFTGENIUS_DEV ? "pretty" : "json") },
     metrics: v.METRICS_PORT === undefined ? undefined : { host: v.METRICS_HOST, port: v.METRICS_PORT },
     drainMs: v.DRAIN_SECONDS * 1000,
+    otlpEndpoint: v.OTEL_EXPORTER_OTLP_ENDPOINT,
   });
 }
 
