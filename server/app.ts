@@ -29,6 +29,8 @@ import { createMcpHttpHandler, type McpHttpHandler } from "./mcp/http/streamable
 import { readNodeBody } from "./mcp/http/node-body.js";
 import { isAllowedHost, isAllowedOrigin } from "./mcp/http/origin.js";
 import { landingPage } from "./landing-page.js";
+import { unbufferedEventStreams } from "./event-stream-headers.js";
+import { traceMcpRequests } from "./observability/tracing.js";
 import { securityHeaders } from "./security-headers.js";
 import { loadWidget, type Widget } from "./widget.js";
 
@@ -105,6 +107,8 @@ export function createApp(options: AppOptions): App {
   const app = new Hono<Env>();
   app.use("*", hostCheck(options.allowedHosts));
   app.use("*", except("/mcp", securityHeaders()));
+  // a span for each MCP request (when traces are on); event streams unbuffered by proxies
+  app.use("/mcp", traceMcpRequests, unbufferedEventStreams);
   app.get("/healthz", healthz(jobs, mcp.handler, mcp.widget));
   routeMcp(app, mcp.handler, bearer, new Set(options.allowedOrigins ?? []));
   routeFiles(app, { jobs, links: mcp.fileLinks, devFiles: mcp.devFiles, onError });
