@@ -16,7 +16,8 @@ import { installFakeHost, type FakeHost, type FakeHostOptions } from "../testing
 import type { FollowTuning } from "../follow-job.js";
 import { createHost, HostContext } from "../host-context.js";
 import type { Host } from "../host.js";
-import { createMcpAppsHost, type Port } from "../hosts/mcp-apps.js";
+import { createMcpAppsHost } from "../hosts/mcp-apps.js";
+import type { Port } from "../hosts/json-rpc-peer.js";
 import { jobEvent } from "../../../test-kit/job-events.js";
 import { mountJobPanel } from "../testing/test-panel.js";
 import { Downloads } from "./downloads.js";

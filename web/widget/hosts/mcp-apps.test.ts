@@ -18,7 +18,8 @@ import { connectModernClient } from "../../../test-kit/modern-client.js";
 import { followJob } from "../follow-job.js";
 import type { Host } from "../host.js";
 import { createJobViews } from "../job-views.js";
-import { createMcpAppsHost, PROTOCOL_VERSION, type Port } from "./mcp-apps.js";
+import { createMcpAppsHost, PROTOCOL_VERSION } from "./mcp-apps.js";
+import type { Port } from "./json-rpc-peer.js";
 
 const CONTEXT: McpUiHostContext = {
   theme: "light",
