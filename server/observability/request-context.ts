@@ -57,6 +57,7 @@ const METHODS = new Set([
   "tasks/result",
   "subscriptions/listen",
 ]);
+const JOB_ID = /^job_[\w-]{1,64}$/;
 const TOOLS = new Set<string>([...Object.values(TOOL), ...Object.values(FILE_TOOL)]);
 
 const text = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
@@ -85,7 +86,7 @@ export function noteJsonRpcBody(body: unknown): void {
     facts.tool = TOOLS.has(tool) ? tool : "other";
   }
   const jobId = text(record(params.arguments).jobId) ?? text(params.taskId);
-  if (jobId !== undefined && /^job_[\w-]{1,64}$/.test(jobId)) facts.jobId = jobId;
+  if (jobId !== undefined && JOB_ID.test(jobId)) facts.jobId = jobId;
 }
 
 /** Notes a tool's result in the current request (its outcome, and the events it hands out). */
@@ -94,5 +95,8 @@ export function noteToolResult(tool: string, result: ToolResultLike): void {
   if (scope === undefined) return;
   const error = record(result.structuredContent?.error);
   scope.facts.outcome = result.isError ? (text(error.code) ?? "error") : "ok";
+  // a start's reply names the job it created: its request's line then does too
+  const created = text(result.structuredContent?.jobId);
+  if (scope.facts.jobId === undefined && created !== undefined && JOB_ID.test(created)) scope.facts.jobId = created;
   scope.onToolResult?.(TOOLS.has(tool) ? tool : "other", result);
 }
