@@ -8,9 +8,11 @@
  * Redis as long as it takes. Connection faults are the connections' watches' to tell, not errors.
  */
 import { Queue, Worker, type Job } from "bullmq";
+import type { Redis } from "ioredis";
 import { isFinished } from "../../shared/job-view.js";
 import type { Caller } from "./caller.js";
-import { interrupted, type CreateExecutor } from "./executor.js";
+import { interrupted, type CreateExecutor, type ExecutorContext, type JobExecutor, type JobToRun } from "./executor.js";
+import { LiveJobs } from "./live-jobs.js";
 import { runJob } from "./run-job.js";
 import {
   closeRedis,
@@ -21,9 +23,9 @@ import {
   type ConnectionListener,
   type RedisConnection,
 } from "../redis/connection.js";
-import { createSliceGate } from "./runner/slice-gate.js";
+import { SliceTurns } from "./runner/slice-turns.js";
 import { jobTexts, type Locale } from "./runner/texts.js";
-import { planStart } from "./start-plan.js";
+import { planStart, type StartPlan } from "./start-plan.js";
 
 export type BullmqExecutorOptions = {
   /** The Redis that holds the queue (the store's). */
@@ -68,158 +70,204 @@ export const BULLMQ_DEFAULTS = { lockMs: 30_000, stalledCheckMs: 30_000, graceMs
 
 /** An executor on the BullMQ queue at `url`. */
 export function createBullmqExecutor({
-  url,
-  connection: shared,
-  onWorkerConnectionChange,
   prefix = "giftgenius:queue",
-  concurrency,
   lockMs = BULLMQ_DEFAULTS.lockMs,
   stalledCheckMs = BULLMQ_DEFAULTS.stalledCheckMs,
   maxStalledCount = 1,
   graceMs = BULLMQ_DEFAULTS.graceMs,
+  ...rest
 }: BullmqExecutorOptions): CreateExecutor {
-  return (context) => {
-    const { store, limits, match, now, report, end, log } = context;
-    const { readInput } = store;
-    if (!readInput) throw new Error("BullMQ workers need a store several processes share (Redis).");
-    const { redis, guard } = shared ?? watchConnection(openRedis(url));
-    // neither waits for Redis nor asks its version at start-up: the guard waits, within its deadline
-    const queue = new Queue<QueuedRun>(JOB_QUEUE, {
-      connection: redis,
-      prefix,
-      skipVersionCheck: true,
-      skipWaitingForReady: true,
-    });
-    /** Reports errors but those of a connection, which its watch tells once. */
-    const reportFaults = (context: string) => {
-      const told = report(context);
-      return (error: unknown) => void (isConnectionFault(error) || told(error));
-    };
-    queue.on("error", reportFaults("the job queue"));
-    const slices = createSliceGate();
-    /** Jobs this process's worker runs, with the switch that stops them. */
-    const live = new Map<string, { owner: Caller; controller: AbortController }>();
+  const settings = { ...rest, prefix, lockMs, stalledCheckMs, maxStalledCount, graceMs };
+  return (context) => new BullmqExecutor(settings, context);
+}
 
-    async function work(queued: Job<QueuedRun>): Promise<void> {
-      const jobId = queued.id!;
-      const stored = await store.getJob(jobId);
-      if (stored === undefined || isFinished(stored.status)) return; // canceled while waiting, or expired
-      const { owner } = stored;
-      if (stored.status === "running") {
-        // handed on after its worker died: what it wrote stays, and the job ends here
-        await end(jobId, owner, interrupted(CUT_OFF));
-        return;
-      }
-      const input = await readInput.call(store, jobId);
-      const plan = input && (await planStart(input, limits));
-      if (!plan?.ok) {
-        await end(jobId, owner, interrupted("The job's input could not be read back to run it."));
-        return;
-      }
-      const controller = new AbortController();
-      live.set(jobId, { owner, controller });
-      const { paceMs, locale } = queued.data;
-      const run = { ...plan.value, jobId, maxRows: limits.maxRows, match, paceMs, texts: jobTexts(locale ?? "en") };
-      try {
-        await runJob(context, slices, run, owner, controller.signal);
-      } finally {
-        live.delete(jobId);
-        log.forget(jobId);
-      }
-    }
+type Settings = BullmqExecutorOptions &
+  Required<Pick<BullmqExecutorOptions, "prefix" | "lockMs" | "stalledCheckMs" | "maxStalledCount" | "graceMs">>;
 
-    const size = concurrency ?? limits.maxConcurrentJobs;
-    const workerRedis = size > 0 ? openWorkerRedis(url) : undefined;
-    if (workerRedis) watchConnection(workerRedis, onWorkerConnectionChange);
-    const worker =
-      workerRedis !== undefined
-        ? new Worker<QueuedRun>(JOB_QUEUE, work, {
-            connection: workerRedis,
-            prefix,
-            concurrency: size,
-            lockDuration: lockMs,
-            stalledInterval: stalledCheckMs,
-            maxStalledCount,
-          })
-        : undefined;
-    worker?.on("error", reportFaults("the job worker"));
-    // past maxStalledCount BullMQ gives a job up as failed; the store must say so too
-    worker?.on("failed", (queued) => {
-      if (queued?.id !== undefined) void endUnowned(queued.id, CUT_OFF).catch(report(`ending job ${queued.id}`));
-    });
+/** A BullMQ worker with the connection it was given, which BullMQ leaves open. */
+type JobWorker = { worker: Worker<QueuedRun>; redis: Redis };
+
+/**
+ * One service's executor: a queue to submit to, a worker (unless it runs no jobs), the jobs its
+ * worker runs here, and the reconciler that ends the jobs the queue lost.
+ */
+class BullmqExecutor implements JobExecutor {
+  readonly #context: ExecutorContext;
+  readonly #graceMs: number;
+  /** The queue's connection, whose guard waits for Redis within its deadline. */
+  readonly #connection: RedisConnection;
+  readonly #queue: Queue<QueuedRun>;
+  /** The queue's connection when this executor opened it (not the store's): closed with the queue. */
+  readonly #ownRedis: Redis | undefined;
+  readonly #worker: JobWorker | undefined;
+  readonly #slices = new SliceTurns();
+  /** Jobs this process's worker runs, with the switch that stops them. */
+  readonly #live = new LiveJobs();
+  readonly #unwatch: (() => void) | undefined;
+  readonly #reconciler: ReturnType<typeof setInterval>;
+  #shut: Promise<void> | undefined;
+
+  constructor(settings: Settings, context: ExecutorContext) {
+    this.#context = context;
+    this.#graceMs = settings.graceMs;
+    this.#connection = settings.connection ?? watchConnection(openRedis(settings.url));
+    this.#ownRedis = settings.connection ? undefined : this.#connection.redis;
+    this.#queue = openQueue(this.#connection.redis, settings.prefix, this.#reportFaults("the job queue"));
+    this.#worker = this.#openWorker(settings);
     // a job ended by another process stops here at once, between two of its appends
-    const unwatch = store.watch?.((jobId) => {
-      const job = live.get(jobId);
-      if (job === undefined) return;
-      void store.getJob(jobId).then(
-        (stored) => {
-          if (stored === undefined || isFinished(stored.status)) job.controller.abort();
-        },
-        report(`reading job ${jobId}`),
-      );
-    });
-
-    /** Ends the job unless it has ended already. */
-    async function endUnowned(jobId: string, message: string) {
-      const stored = await store.getJob(jobId);
-      if (stored !== undefined && !isFinished(stored.status)) await end(jobId, stored.owner, interrupted(message));
-    }
-
-    /** Ends unfinished jobs the queue does not hold (lost between create and enqueue, or given up). */
-    async function reconcile() {
-      const unfinished = await store.listUnfinished();
-      for (const job of unfinished) {
-        if (now() - job.createdAt < graceMs) continue;
-        const state = await guard(() => queue.getJobState(job.jobId));
-        if (OWNED.has(state)) continue;
-        await endUnowned(
-          job.jobId,
-          job.status === "running" ? CUT_OFF : "The job was lost before a worker could start it.",
-        );
-      }
-    }
-    const reconciler = setInterval(
-      () => void reconcile().catch(report("ending jobs the queue lost")),
-      Math.max(graceMs, 10_000),
+    this.#unwatch = context.store.watch?.(this.#onStoreChange);
+    this.#reconciler = setInterval(
+      () => void this.#reconcile().catch(context.report("ending jobs the queue lost")),
+      Math.max(settings.graceMs, 10_000),
     );
-    reconciler.unref();
+    this.#reconciler.unref();
+  }
 
-    let shut: Promise<void> | undefined;
-    return {
-      recover: () => reconcile().catch(report("ending jobs the queue lost")),
-      async submit({ jobId, paceMs, locale }) {
-        // once queued, the job is the workers' business: this process's cached fold would go stale
-        log.forget(jobId);
-        await guard(() =>
-          queue.add("bulk", { paceMs, locale }, { jobId, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } }),
-        );
-      },
-      stop(jobId) {
-        live.get(jobId)?.controller.abort();
-        // a waiting job need not wait for a worker to see it has ended (an active one is locked)
-        void guard(() => queue.remove(jobId)).catch(() => {});
-      },
-      async close() {
-        const ending = [...live.entries()];
-        for (const [, job] of ending) job.controller.abort();
-        clearInterval(reconciler);
-        shut ??= (async () => {
-          unwatch?.();
-          // BullMQ's close waits for Redis however long it takes: without Redis it is forced (the
-          // jobs here are stopped already, and ended below), and it is waited for a while at most
-          if (worker) await within(worker.close(workerRedis?.status !== "ready"), CLOSE_WAIT_MS);
-          await queue.close();
-          // BullMQ leaves the connections it was given open
-          await Promise.all([workerRedis, shared ? undefined : redis].filter((r) => r !== undefined).map(closeRedis));
-        })();
-        await shut;
-        for (const [jobId, job] of ending) {
-          live.delete(jobId);
-          await end(jobId, job.owner, interrupted("The server shut down before this job finished."));
-        }
-      },
-    };
+  recover(): Promise<void> {
+    return this.#reconcile().catch(this.#context.report("ending jobs the queue lost"));
+  }
+
+  async submit({ jobId, paceMs, locale }: JobToRun): Promise<void> {
+    // once queued, the job is the workers' business: this process's cached fold would go stale
+    this.#context.log.forget(jobId);
+    await this.#connection.guard(() =>
+      this.#queue.add("bulk", { paceMs, locale }, { jobId, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } }),
+    );
+  }
+
+  stop(jobId: string): void {
+    this.#live.abort(jobId);
+    // a waiting job need not wait for a worker to see it has ended (an active one is locked)
+    void this.#connection.guard(() => this.#queue.remove(jobId)).catch(() => {});
+  }
+
+  async close(): Promise<void> {
+    const stopped = this.#live.abortAll();
+    clearInterval(this.#reconciler);
+    this.#shut ??= this.#shutDown();
+    await this.#shut;
+    await this.#live.endStopped(stopped, this.#context.end);
+  }
+
+  /** Reports errors but those of a connection, which its watch tells once. */
+  #reportFaults(context: string): (error: unknown) => void {
+    const told = this.#context.report(context);
+    return (error: unknown) => void (isConnectionFault(error) || told(error));
+  }
+
+  /** The worker that runs `concurrency` jobs at once, on a connection of its own; none for 0. */
+  #openWorker(settings: Settings): JobWorker | undefined {
+    const size = settings.concurrency ?? this.#context.limits.maxConcurrentJobs;
+    if (size <= 0) return undefined;
+    const redis = openWorkerRedis(settings.url);
+    watchConnection(redis, settings.onWorkerConnectionChange);
+    const worker = new Worker<QueuedRun>(JOB_QUEUE, this.#work, {
+      connection: redis,
+      prefix: settings.prefix,
+      concurrency: size,
+      lockDuration: settings.lockMs,
+      stalledInterval: settings.stalledCheckMs,
+      maxStalledCount: settings.maxStalledCount,
+    });
+    worker.on("error", this.#reportFaults("the job worker"));
+    // past maxStalledCount BullMQ gives a job up as failed; the store must say so too
+    worker.on("failed", (queued) => {
+      if (queued?.id === undefined) return;
+      void this.#endUnowned(queued.id, CUT_OFF).catch(this.#context.report(`ending job ${queued.id}`));
+    });
+    return { worker, redis };
+  }
+
+  /** Runs a job a worker took from the queue, unless it has ended or cannot run any more. */
+  readonly #work = async (queued: Job<QueuedRun>): Promise<void> => {
+    const { store, limits, end } = this.#context;
+    const jobId = queued.id!;
+    const stored = await store.getJob(jobId);
+    if (stored === undefined || isFinished(stored.status)) return; // canceled while waiting, or expired
+    const { owner } = stored;
+    if (stored.status === "running") {
+      // handed on after its worker died: what it wrote stays, and the job ends here
+      await end(jobId, owner, interrupted(CUT_OFF));
+      return;
+    }
+    const input = await store.readInput(jobId);
+    const plan = input && (await planStart(input, limits));
+    if (!plan?.ok) {
+      await end(jobId, owner, interrupted("The job's input could not be read back to run it."));
+      return;
+    }
+    await this.#run(jobId, owner, plan.value, queued.data);
   };
+
+  /** Runs the job here, stoppable by `stop`, a close, or its end by another process. */
+  async #run(jobId: string, owner: Caller, plan: StartPlan, { paceMs, locale }: QueuedRun): Promise<void> {
+    const { limits, match, log } = this.#context;
+    const signal = this.#live.add(jobId, owner);
+    const run = { ...plan, jobId, maxRows: limits.maxRows, match, paceMs, texts: jobTexts(locale ?? "en") };
+    try {
+      await runJob(this.#context, this.#slices, run, owner, signal);
+    } finally {
+      this.#live.delete(jobId);
+      log.forget(jobId);
+    }
+  }
+
+  /** Stops a job running here once the store says it has ended (or is gone). */
+  readonly #onStoreChange = (jobId: string): void => {
+    if (!this.#live.has(jobId)) return;
+    void this.#context.store.getJob(jobId).then(
+      (stored) => {
+        if (stored === undefined || isFinished(stored.status)) this.#live.abort(jobId);
+      },
+      this.#context.report(`reading job ${jobId}`),
+    );
+  };
+
+  /** Ends the job unless it has ended already. */
+  async #endUnowned(jobId: string, message: string): Promise<void> {
+    const stored = await this.#context.store.getJob(jobId);
+    if (stored !== undefined && !isFinished(stored.status))
+      await this.#context.end(jobId, stored.owner, interrupted(message));
+  }
+
+  /** Ends unfinished jobs the queue does not hold (lost between create and enqueue, or given up). */
+  async #reconcile(): Promise<void> {
+    const unfinished = await this.#context.store.listUnfinished();
+    for (const job of unfinished) {
+      if (this.#context.now() - job.createdAt < this.#graceMs) continue;
+      const state = await this.#connection.guard(() => this.#queue.getJobState(job.jobId));
+      if (OWNED.has(state)) continue;
+      await this.#endUnowned(
+        job.jobId,
+        job.status === "running" ? CUT_OFF : "The job was lost before a worker could start it.",
+      );
+    }
+  }
+
+  /** Closes the worker, the queue and the connections this executor opened. */
+  async #shutDown(): Promise<void> {
+    this.#unwatch?.();
+    const worker = this.#worker;
+    // BullMQ's close waits for Redis however long it takes: without Redis it is forced (the jobs
+    // here are stopped already, and ended by `close`), and it is waited for a while at most
+    if (worker) await within(worker.worker.close(worker.redis.status !== "ready"), CLOSE_WAIT_MS);
+    await this.#queue.close();
+    // BullMQ leaves the connections it was given open
+    await Promise.all([worker?.redis, this.#ownRedis].filter((r) => r !== undefined).map(closeRedis));
+  }
+}
+
+/** The queue jobs are submitted to, on `redis`. */
+function openQueue(redis: Redis, prefix: string, onError: (error: unknown) => void): Queue<QueuedRun> {
+  // neither waits for Redis nor asks its version at start-up: the guard waits, within its deadline
+  const queue = new Queue<QueuedRun>(JOB_QUEUE, {
+    connection: redis,
+    prefix,
+    skipVersionCheck: true,
+    skipWaitingForReady: true,
+  });
+  queue.on("error", onError);
+  return queue;
 }
 
 /** Waits for `promise` to settle, `ms` at most. */

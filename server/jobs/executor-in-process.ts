@@ -2,10 +2,10 @@
  * The executor of memory and SQLite stores: jobs run in this process, beside the service, one slice
  * of one job per turn of the event loop.
  */
-import type { Caller } from "./caller.js";
 import { interrupted, type CreateExecutor } from "./executor.js";
+import { LiveJobs } from "./live-jobs.js";
 import { runJob } from "./run-job.js";
-import { createSliceGate } from "./runner/slice-gate.js";
+import { SliceTurns } from "./runner/slice-turns.js";
 import { jobTexts } from "./runner/texts.js";
 import { createScheduler } from "./scheduler.js";
 
@@ -17,9 +17,9 @@ export const createInProcessExecutor: CreateExecutor = (context) => {
   const { store, limits, match, end } = context;
   const scheduler = createScheduler(limits.maxConcurrentJobs);
   // one slice of one job per turn of the event loop, however many jobs run
-  const slices = createSliceGate();
+  const slices = new SliceTurns();
   /** Jobs of this process that have not ended, with the switch that stops them. */
-  const live = new Map<string, { owner: Caller; controller: AbortController }>();
+  const live = new LiveJobs();
 
   return {
     async recover() {
@@ -33,12 +33,11 @@ export const createInProcessExecutor: CreateExecutor = (context) => {
       }
     },
     async submit({ jobId, owner, plan, paceMs, locale }) {
-      const controller = new AbortController();
-      live.set(jobId, { owner, controller });
+      const signal = live.add(jobId, owner);
       const run = { ...plan, jobId, maxRows: limits.maxRows, match, paceMs, texts: jobTexts(locale ?? "en") };
       scheduler.enqueue(jobId, async () => {
         try {
-          await runJob(context, slices, run, owner, controller.signal);
+          await runJob(context, slices, run, owner, signal);
         } finally {
           live.delete(jobId);
         }
@@ -46,17 +45,13 @@ export const createInProcessExecutor: CreateExecutor = (context) => {
     },
     stop(jobId) {
       scheduler.remove(jobId);
-      live.get(jobId)?.controller.abort();
+      live.abort(jobId);
       live.delete(jobId);
     },
     async close() {
-      const ending = [...live.entries()];
-      for (const [, job] of ending) job.controller.abort();
+      const stopped = live.abortAll();
       await scheduler.close();
-      for (const [jobId, job] of ending) {
-        live.delete(jobId);
-        await end(jobId, job.owner, interrupted("The server shut down before this job finished."));
-      }
+      await live.endStopped(stopped, end);
     },
   };
 };

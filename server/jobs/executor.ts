@@ -35,9 +35,9 @@ export type ExecutorContext = {
 };
 
 /** A job just created, with what its run needs besides the stored input. */
-type JobToRun = { jobId: string; owner: Caller; plan: StartPlan; paceMs?: number; locale?: Locale };
+export type JobToRun = { jobId: string; owner: Caller; plan: StartPlan; paceMs?: number; locale?: Locale };
 
-type JobExecutor = {
+export type JobExecutor = {
   /**
    * Before the first call is answered: ends the unfinished jobs that nobody will run any more.
    * Rejects when the store cannot list them; the service tries again later.

@@ -8,37 +8,35 @@
  * store that cannot be reached makes every call answer `store_unavailable` at once; `health()`
  * says whether it answers, and whether it has room.
  */
-import { randomBytes } from "node:crypto";
 import type { z } from "zod";
 import { isFinished } from "../../shared/job-view.js";
-import {
-  URI,
-  type CancelJobInput,
-  type CancelJobOutput,
-  type DeleteJobInput,
-  type DeleteJobOutput,
-  type StartBulkArgs,
-  type StartBulkResult,
+import type {
+  CancelJobInput,
+  CancelJobOutput,
+  DeleteJobInput,
+  DeleteJobOutput,
+  StartBulkArgs,
+  StartBulkResult,
 } from "../../shared/tools.js";
 import type { MatchGifts } from "../gifts/matcher.js";
-import { createGate } from "./access.js";
-import type { Caller } from "./caller.js";
-import type { CreateExecutor, Failed } from "./executor.js";
-import { createInProcessExecutor } from "./executor-in-process.js";
-import { createJobLog, type JobEventNotice } from "./job-log.js";
-import { resolveLimits, type JobLimits } from "./limits.js";
-import { fail, ok, storeUnavailable, unknownJob, type Outcome } from "./outcomes.js";
-import { checkQuotas, createQuota } from "./quotas.js";
-import { createReads, type JobReads } from "./reads.js";
 import { createResultSources, type OpenResult } from "../files/export/result-source.js";
-import { createRelay } from "./relay.js";
-import { stagePlan } from "./runner/stages.js";
-import { jobTexts, type Locale } from "./runner/texts.js";
-import { planStart } from "./start-plan.js";
-import { QuotaExceededError, foldOf, inputBytes, type JobStore } from "./store.js";
+import { createGate } from "./access.js";
+import { Calls } from "./calls.js";
+import type { Caller } from "./caller.js";
+import { Endings } from "./endings.js";
+import { EventListeners } from "./event-listeners.js";
+import type { CreateExecutor } from "./executor.js";
+import { createInProcessExecutor } from "./executor-in-process.js";
+import { createJobLog, type JobEventNotice, type JobLog } from "./job-log.js";
+import { resolveLimits, type JobLimits } from "./limits.js";
+import { ok, type Outcome } from "./outcomes.js";
+import { createReads, type JobReads } from "./reads.js";
+import { createRelay, type Relay } from "./relay.js";
 import { StorageFullError, StoreUnavailableError } from "../store-errors.js";
-import type { JobFold } from "../../shared/job-reducer.js";
-import { createWaiters } from "./waiters.js";
+import { foldOf, type JobStore } from "./store.js";
+import { systemTimers, type Timers } from "./timers.js";
+import { Waiters } from "./waiters.js";
+import { JobWrites, type StartOptions } from "./writes.js";
 
 /** The job system's calls: the read calls (getEvents, getResult, readResult, waitFor) are reads.ts's. */
 export type JobService = JobReads & {
@@ -71,18 +69,8 @@ export type JobService = JobReads & {
 /** The job system's state as /healthz reports it. */
 type JobHealth = { store: "ok" } | { store: "unreachable" | "full"; reason: string };
 
-/** How long after a failed write of a job's end it is written again, in ms. */
-const UNENDED_RETRY_MS = 1000;
 /** How long /healthz waits for the store to answer, in ms. */
 const PING_TIMEOUT_MS = 2000;
-
-/** How to run one job. */
-type StartOptions = {
-  /** A pause between slices of work, in ms, so that a developer can watch the job (see the harness). */
-  paceMs?: number;
-  /** The language of the job's words (stage labels, progress, summaries); English by default. */
-  locale?: Locale;
-};
 
 export type JobServiceOptions = {
   /** Where jobs live. The service owns it from now on and closes it in `close()`. */
@@ -91,286 +79,150 @@ export type JobServiceOptions = {
   limits?: Partial<JobLimits>;
   /** Wall-clock time in ms, for event timestamps, creation times and expiry. */
   now?: () => number;
+  /** The timers of sweeps, retries, long polls and the store's ping; Node's by default. */
+  timers?: Timers;
   /** Told of every failure the service cannot answer a caller with; the server logs them. */
   onError?: (error: unknown, context: string) => void;
   /** Where jobs run: in this process by default (see executor-in-process.ts). */
   executor?: CreateExecutor;
 };
 
-/** ≥128 random bits, so a job id cannot be guessed. */
-const newJobId = () => `job_${randomBytes(16).toString("base64url")}`;
-
 /**
  * Builds the job service over `store`. Jobs left unfinished that nobody will run are ended as
  * interrupted before the first call is answered; `close()` ends this process's jobs the same way.
  */
-export function createJobService({
-  store,
-  match,
-  limits: overrides,
-  now = Date.now,
-  onError = () => {},
-  executor: createExecutor = createInProcessExecutor,
-}: JobServiceOptions): JobService {
-  const limits = resolveLimits(overrides);
-  const report = (context: string) => (error: unknown) => {
-    try {
-      onError(error, context);
-    } catch {
-      // the reporter's own failure has nowhere left to go
-    }
-  };
-  const listeners = new Set<(notice: JobEventNotice) => void>();
-  const localListeners = new Set<(notice: JobEventNotice) => void>();
-  const tell = (to: Set<(notice: JobEventNotice) => void>, notice: JobEventNotice) => {
-    for (const listener of [...to]) {
-      try {
-        listener(notice);
-      } catch (error) {
-        // one failing subscriber must not keep the event from the others
-        report(`a listener of job ${notice.event.jobId}`)(error);
-      }
-    }
-  };
-  const waiters = createWaiters(limits.maxWaitingPolls);
-  // events appended by other processes (workers) reach this one's listeners too
-  const relay = createRelay(
+export function createJobService(options: JobServiceOptions): JobService {
+  const {
     store,
-    (notice) => tell(listeners, notice),
-    report("reading back events another process appended"),
-  );
-  // where several processes share the store, their appends wake this one's long polls too
-  const unwatch = store.watch?.((jobId) => {
-    waiters.wake(jobId);
-    // read back only for listeners that want other processes' events
-    if (listeners.size > 0) relay.wake(jobId);
-  });
-  const log = createJobLog({
-    store,
-    now,
-    publish: (notice) => {
-      relay.offer(notice);
-      tell(localListeners, notice);
-    },
-    wake: (jobId) => waiters.wake(jobId),
-  });
+    match,
+    now = Date.now,
+    timers = systemTimers,
+    executor: createExecutor = createInProcessExecutor,
+  } = options;
+  const limits = resolveLimits(options.limits);
+  const report = reporterOf(options.onError ?? (() => {}));
+  const waiters = new Waiters({ max: limits.maxWaitingPolls, timers });
+  const { log, listeners, relay, unwatch } = wireEvents(store, now, waiters, report);
   const gate = createGate(store, () => now() - limits.retentionMs);
-  /** Jobs whose ending could not be written (since `at`); each sweep (and close) writes it again. */
-  const unended = new Map<string, { owner: Caller; failed: Failed; at: number }>();
-
-  let retry: ReturnType<typeof setTimeout> | undefined;
-  /** Writes the ends that failed again soon: a store that was down for a moment takes them then. */
-  function retryUnended() {
-    if (retry !== undefined || closing) return;
-    retry = setTimeout(() => {
-      retry = undefined;
-      void (async () => {
-        if (!recovered) recovered = await recover();
-        for (const [jobId, { owner, failed }] of [...unended]) await end(jobId, owner, failed);
-      })();
-    }, UNENDED_RETRY_MS);
-    retry.unref();
-  }
-  /** Ends a job as failed; when the store refuses, the job is kept to be ended again later. */
-  async function end(jobId: string, owner: Caller, failed: Failed): Promise<void> {
-    try {
-      await log.append(jobId, owner, [failed]);
-      unended.delete(jobId);
-    } catch (error) {
-      const first = !unended.has(jobId);
-      // told once per job, not at every retry
-      if (first) report(`ending job ${jobId}; it is retried until the store takes it`)(error);
-      unended.set(jobId, { owner, failed, at: unended.get(jobId)?.at ?? now() });
-      // its readers see it ended from now on (reads.ts); those waiting are told at once
-      if (first) waiters.wake(jobId);
-      retryUnended();
-    }
-  }
+  const endings: Endings = new Endings({
+    log,
+    wake: (jobId) => waiters.wake(jobId),
+    report,
+    now,
+    timers,
+    recover: () => executor.recover(),
+  });
+  const executor = createExecutor({ store, log, limits, match, now, report, end: endings.end });
   const expire = () => store.expire(now() - limits.retentionMs).catch(report("deleting expired jobs"));
-  async function sweep() {
-    for (const [jobId, { owner, failed }] of [...unended]) await end(jobId, owner, failed);
-    await expire();
-  }
-  let closing: Promise<void> | undefined;
-  const executor = createExecutor({ store, log, limits, match, now, report, end });
-
-  let recovered = false;
-  let recoveryFailures = 0;
-  /** The executor's start-up recovery; false when the store could not list the jobs (retried later). */
-  async function recover(): Promise<boolean> {
-    try {
-      await executor.recover();
-      return true;
-    } catch (error) {
-      // told once, not at every retry
-      if (recoveryFailures++ === 0) report("listing the jobs an earlier process left unfinished")(error);
-      retryUnended();
-      return false;
-    }
-  }
   const ready = (async () => {
-    recovered = await recover();
+    await endings.recover();
     await expire();
   })();
-  const sweeper = setInterval(() => void sweep(), limits.sweepIntervalMs);
+  const sweeper = timers.setInterval(() => void endings.writeAgain().then(expire), limits.sweepIntervalMs);
   sweeper.unref();
 
-  // calls in flight, so that close() lets them finish before it closes the store
-  const inflight = new Set<Promise<unknown>>();
-  let closed = false;
-  function tracked<A extends unknown[], T>(
-    call: (...args: A) => Promise<Outcome<T>>,
-  ): (...args: A) => Promise<Outcome<T>> {
-    return async (...args) => {
-      if (closed) return fail("internal", "The job service has shut down.", "Try again once the server is back.");
-      const p = call(...args);
-      inflight.add(p);
-      try {
-        return await p;
-      } catch (error) {
-        if (error instanceof StoreUnavailableError) return storeUnavailable();
-        throw error;
-      } finally {
-        inflight.delete(p);
-      }
-    };
-  }
-
-  const reads = createReads(store, gate, waiters, ready, (jobId) => unended.get(jobId));
-
+  const calls = new Calls();
+  let closing: Promise<void> | undefined;
+  const context = { store, limits, now, log, gate, endings, executor, waiters, relay, listeners, ready };
+  const writes = new JobWrites({ ...context, closing: () => closing !== undefined });
+  const reads = createReads(store, gate, waiters, ready, endings.unended);
   return {
     limits,
-    getEvents: tracked(reads.getEvents),
-    waitFor: tracked(reads.waitFor),
-    getResult: tracked(reads.getResult),
-    readResult: tracked(reads.readResult),
-    openResult: tracked(createResultSources(store, gate, ready)),
-    checkAccess: tracked(async (jobId: string, caller: Caller) => {
+    getEvents: calls.track(reads.getEvents),
+    waitFor: calls.track(reads.waitFor),
+    getResult: calls.track(reads.getResult),
+    readResult: calls.track(reads.readResult),
+    openResult: calls.track(createResultSources(store, gate, ready)),
+    checkAccess: calls.track(async (jobId: string, caller: Caller) => {
       await ready;
       const gated = await gate(jobId, caller);
       return gated.ok ? ok(null) : gated;
     }),
-
-    start: tracked(async (args: StartBulkArgs, caller: Caller, options: StartOptions = {}) => {
-      await ready;
-      if (closing) return fail<StartBulkResult>("internal", "The server is shutting down.", "Try again in a moment.");
-      const plan = await planStart(args, limits);
-      if (!plan.ok) return plan;
-      const { input, estimatedRows } = plan.value;
-      const startedAt = now();
-      const jobId = newJobId();
-      const owner: Caller =
-        caller.sessionId === undefined
-          ? { subject: caller.subject }
-          : { subject: caller.subject, sessionId: caller.sessionId };
-      const texts = jobTexts(options.locale ?? "en");
-      const stages = stagePlan(texts);
-      let fold: JobFold;
-      try {
-        fold = await log.create(
-          { jobId, owner, input, createdAt: startedAt },
-          {
-            type: "job.created",
-            payload: {
-              kind: "bulk_gift_analysis",
-              title: texts.title(input.occasion, texts.count(estimatedRows)),
-              stages,
-            },
-          },
-          createQuota(limits, startedAt),
-        );
-      } catch (error) {
-        if (!(error instanceof QuotaExceededError)) throw error;
-        // the store found no room as it wrote: say which limit it was
-        const refusal = await checkQuotas(store, caller.subject, inputBytes(input), limits, startedAt);
-        // a job that ended since the write made room again
-        return refusal.ok
-          ? fail("quota_exceeded", "Too many analyses were started at the same moment.", "Start this one again.")
-          : refusal;
-      }
-      // followed for listeners of other processes' events, if any: with none, there is nothing to relay
-      if (listeners.size > 0) relay.follow(owner, fold);
-      await executor.submit({ jobId, owner, plan: plan.value, paceMs: options.paceMs, locale: options.locale });
-      return ok({ jobId, status: fold.status, stages, resultUri: URI.jobResult(jobId) });
-    }),
-
-    cancel: tracked(
-      async ({ jobId }: z.infer<typeof CancelJobInput>, caller: Caller): ReturnType<JobService["cancel"]> => {
-        await ready;
-        const gated = await gate(jobId, caller);
-        if (!gated.ok) return gated;
-        // stopped here, its end not yet written: it has ended as readers are told
-        if (unended.has(jobId)) return ok({ jobId, status: "failed" as const, changed: false });
-        const appended = await log.append(jobId, gated.value.owner, [
-          { type: "job.canceled", payload: { reason: "Canceled on request." } },
-        ]);
-        if (!appended.ok) return ok({ jobId, status: appended.fold.status, changed: false });
-        executor.stop(jobId);
-        unended.delete(jobId);
-        return ok({ jobId, status: appended.fold.status, changed: true });
-      },
-    ),
-
-    delete: tracked(
-      async ({ jobId }: z.infer<typeof DeleteJobInput>, caller: Caller): ReturnType<JobService["delete"]> => {
-        await ready;
-        const gated = await gate(jobId, caller);
-        if (!gated.ok) return gated;
-        // nothing is written before the delete (no cancel event): on a full disk the delete is
-        // what makes room. The job stops here, or (run elsewhere) at its next write.
-        const canceled = !isFinished(gated.value.status) && !unended.has(jobId);
-        executor.stop(jobId);
-        unended.delete(jobId);
-        if (!(await store.delete(jobId))) return unknownJob(jobId);
-        waiters.wake(jobId);
-        return ok({ jobId, canceled });
-      },
-    ),
-
-    async health() {
-      let timer: ReturnType<typeof setTimeout> | undefined;
-      const late = new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new StoreUnavailableError("no answer in time")), PING_TIMEOUT_MS);
-      });
-      try {
-        await Promise.race([store.ping(), late]);
-        return { store: "ok" };
-      } catch (error) {
-        const reason = error instanceof Error ? error.message : String(error);
-        return { store: error instanceof StorageFullError ? "full" : "unreachable", reason };
-      } finally {
-        clearTimeout(timer);
-      }
-    },
-
+    start: calls.track(writes.start),
+    cancel: calls.track(writes.cancel),
+    delete: calls.track(writes.delete),
+    health: () => ping(store, timers),
     async follow(jobId, caller) {
       const job = await gate(jobId, caller);
       if (!job.ok) return job;
       if (!isFinished(job.value.status)) relay.follow(job.value.owner, await foldOf(store, job.value));
       return ok(null);
     },
-
-    onEvent(listener, { appendedHere = false } = {}) {
-      const to = appendedHere ? localListeners : listeners;
-      to.add(listener);
-      return () => void to.delete(listener);
-    },
-
+    onEvent: (listener, { appendedHere = false } = {}) => listeners.add(listener, { appendedHere }),
     close() {
+      endings.stop();
+      timers.clear(sweeper);
       closing ??= (async () => {
-        clearInterval(sweeper);
-        clearTimeout(retry);
         await ready;
         await executor.close();
         unwatch?.();
         waiters.close();
-        while (inflight.size > 0) await Promise.allSettled([...inflight]);
+        await calls.settle();
         await executor.close(); // ends jobs created by a start that was under way when closing began
-        for (const [jobId, { owner, failed }] of [...unended]) await end(jobId, owner, failed);
-        closed = true;
+        await endings.writeAgain();
+        calls.shut();
         await store.close();
       })();
       return closing;
     },
   };
+}
+
+/** A reporter of failures for `context`, to `onError`, whose own failure goes nowhere. */
+function reporterOf(onError: (error: unknown, context: string) => void) {
+  return (context: string) => (error: unknown) => {
+    try {
+      onError(error, context);
+    } catch {
+      // the reporter's own failure has nowhere left to go
+    }
+  };
+}
+
+/**
+ * The job log, the one writer of events, and where its events go: this process's listeners, the
+ * relay (for listeners of every process's events) and the long polls; where several processes
+ * share the store, their appends wake this one's long polls and reach its listeners too.
+ */
+function wireEvents(
+  store: JobStore,
+  now: () => number,
+  waiters: Waiters,
+  report: (context: string) => (error: unknown) => void,
+): { log: JobLog; listeners: EventListeners; relay: Relay; unwatch: (() => void) | undefined } {
+  const listeners = new EventListeners(report);
+  // events appended by other processes (workers) reach this one's listeners too
+  const relay = createRelay(store, listeners.tellEverywhere, report("reading back events another process appended"));
+  const unwatch = store.watch?.((jobId) => {
+    waiters.wake(jobId);
+    // read back only for listeners that want other processes' events
+    if (listeners.wantsRelayed()) relay.wake(jobId);
+  });
+  const log = createJobLog({
+    store,
+    now,
+    publish: (notice) => {
+      relay.offer(notice);
+      listeners.tellHere(notice);
+    },
+    wake: (jobId) => waiters.wake(jobId),
+  });
+  return { log, listeners, relay, unwatch };
+}
+
+/** Whether the store answers within PING_TIMEOUT_MS, and has room. */
+async function ping(store: JobStore, timers: Timers): Promise<JobHealth> {
+  let timer: ReturnType<Timers["setTimeout"]> | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = timers.setTimeout(() => reject(new StoreUnavailableError("no answer in time")), PING_TIMEOUT_MS);
+  });
+  try {
+    await Promise.race([store.ping(), late]);
+    return { store: "ok" };
+  } catch (error) {
+    const reason = error instanceof Error ? error.message : String(error);
+    return { store: error instanceof StorageFullError ? "full" : "unreachable", reason };
+  } finally {
+    timers.clear(timer);
+  }
 }

@@ -7,7 +7,8 @@ import { createJobLog } from "./job-log.js";
 import { createReads } from "./reads.js";
 import { createMemoryStore } from "./stores/memory.js";
 import type { JobStore } from "./store.js";
-import { createWaiters } from "./waiters.js";
+import { FakeClock } from "./testing/fake-clock.js";
+import { Waiters } from "./waiters.js";
 
 const owner = { subject: "alice" };
 const created = { type: "job.created" as const, payload: { kind: "k", title: "t", stages: [] } };
@@ -16,7 +17,9 @@ const canceled = { type: "job.canceled", payload: { reason: "r" } } as const;
 
 async function setup(wrap: (store: JobStore) => JobStore = (s) => s) {
   const store = createMemoryStore();
-  const waiters = createWaiters();
+  // the waiters' timers, to tell that none is left behind
+  const clock = new FakeClock();
+  const waiters = new Waiters({ timers: clock });
   const log = createJobLog({ store, now: Date.now, publish: () => {}, wake: (id) => waiters.wake(id) });
   await log.create({ jobId: "j", owner, createdAt: Date.now(), input: { occasion: "o", budgetPerPerson: 1 } }, created);
   const wrapped = wrap(store);
@@ -26,7 +29,7 @@ async function setup(wrap: (store: JobStore) => JobStore = (s) => s) {
     waiters,
     Promise.resolve(),
   );
-  return { store, log, reads, waiters };
+  return { store, log, reads, clock };
 }
 
 describe("getEvents", () => {
@@ -50,7 +53,7 @@ describe("getEvents", () => {
 
   it("is woken by an append made while its first read is under way", async () => {
     let appended = false;
-    const { log, reads, waiters } = await setup((s) => ({
+    const { log, reads, clock } = await setup((s) => ({
       ...s,
       // the first read finds nothing, and the event is appended (waking waiters) before it answers
       readEvents: async (...args) => {
@@ -64,14 +67,14 @@ describe("getEvents", () => {
     }));
     const page = await reads.getEvents({ jobId: "j", afterSeq: 1, waitMs: 60_000, limit: 500 }, owner);
     expect(page).toMatchObject({ ok: true, value: { status: "running", nextSeq: 2, done: false } });
-    expect(waiters.size()).toBe(0);
+    expect(clock.pending).toBe(0);
   });
 
   it("answers no events to a caller the gate does not let in", async () => {
-    const { log, reads, waiters } = await setup();
+    const { log, reads, clock } = await setup();
     await log.append("j", owner, [started]);
     const page = await reads.getEvents({ jobId: "j", afterSeq: 0, waitMs: 60_000, limit: 500 }, { subject: "bob" });
     expect(page).toMatchObject({ ok: false, error: { code: "unknown_job" } });
-    expect(waiters.size()).toBe(0);
+    expect(clock.pending).toBe(0);
   });
 });

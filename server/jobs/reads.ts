@@ -48,21 +48,21 @@ function statusAfter(job: StoredJob, events: JobEvent[]): { status: JobStatus; l
 /** The job service's read calls (job-service.ts); each answers only what the gate lets the caller read. */
 export type JobReads = {
   /** Events after `afterSeq`; with `waitMs`, resolves as soon as one exists (long poll) or time is up. */
-  getEvents(
+  getEvents: (
     args: z.output<typeof GetJobEventsInput>,
     caller: Caller,
     signal?: AbortSignal,
-  ): Promise<Outcome<GetJobEventsResult>>;
-  getResult(args: z.output<typeof GetJobResultInput>, caller: Caller): Promise<Outcome<GetJobResultResult>>;
+  ) => Promise<Outcome<GetJobEventsResult>>;
+  getResult: (args: z.output<typeof GetJobResultInput>, caller: Caller) => Promise<Outcome<GetJobResultResult>>;
   /** The part of the result from person `offset` (default 0), bounded in size, for the result resource. */
-  readResult(jobId: string, caller: Caller, offset?: number): Promise<Outcome<JobResultPage>>;
+  readResult: (jobId: string, caller: Caller, offset?: number) => Promise<Outcome<JobResultPage>>;
   /** Waits until the job ends or time is up, calling `onView` whenever the view changes. */
-  waitFor(
+  waitFor: (
     args: z.output<typeof WaitForJobInput>,
     caller: Caller,
     onView: (view: JobView) => void,
     signal?: AbortSignal,
-  ): Promise<Outcome<z.infer<typeof WaitForJobOutput>>>;
+  ) => Promise<Outcome<z.infer<typeof WaitForJobOutput>>>;
 };
 
 /**

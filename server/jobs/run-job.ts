@@ -8,7 +8,7 @@ import { TOOL } from "../../shared/tools.js";
 import type { Caller } from "./caller.js";
 import type { ExecutorContext, Failed } from "./executor.js";
 import { JobFailure, JobStopped, runBulkAnalysis, type BulkRun } from "./runner/bulk-analysis.js";
-import type { SliceGate } from "./runner/slice-gate.js";
+import type { SliceTurns } from "./runner/slice-turns.js";
 import { StorageFullError, StoreUnavailableError } from "../store-errors.js";
 
 /** What a job ends with when the store had no room for its next write (SQLite's, a full disk). */
@@ -28,12 +28,12 @@ const storeLost: Failed["payload"] = {
 };
 
 /** What a run needs from its executor, besides the context. */
-type Run = Omit<BulkRun, "signal" | "emit" | "putChunk" | "gate">;
+type Run = Omit<BulkRun, "signal" | "emit" | "putChunk" | "turns">;
 
 /** Runs `run` to its end; resolves once the job has ended or stopped, never rejects for the job's sake. */
 export async function runJob(
   { store, log, report, end }: ExecutorContext,
-  gate: SliceGate,
+  turns: SliceTurns,
   run: Run,
   owner: Caller,
   signal: AbortSignal,
@@ -43,7 +43,7 @@ export async function runJob(
     if (signal.aborted) return;
     await runBulkAnalysis({
       ...run,
-      gate,
+      turns,
       signal,
       // a chunk refused because the job has just ended fails the run; its end is already recorded
       putChunk: (index, body) => store.putResultChunk(jobId, index, body),

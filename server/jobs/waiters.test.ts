@@ -6,50 +6,62 @@ import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { createJobService } from "./job-service.js";
 import { createMemoryStore } from "./stores/memory.js";
 import { ALICE, testMatch } from "./testing/fixtures.js";
-import { createWaiters } from "./waiters.js";
+import { FakeClock } from "./testing/fake-clock.js";
+import { Waiters } from "./waiters.js";
 
-describe("createWaiters", () => {
+/** Waiters on a fake clock, whose pending timers tell whether a waiter is left behind. */
+function waitersOn(max?: number) {
+  const clock = new FakeClock();
+  return { clock, waiters: new Waiters({ max, timers: clock }) };
+}
+
+describe("Waiters", () => {
   it("wakes every waiter of the job, and only of that job", async () => {
-    const waiters = createWaiters();
+    const { clock, waiters } = waitersOn();
     const a = waiters.arm("j1", 10_000);
     const b = waiters.arm("j1", 10_000);
     const other = waiters.arm("j2", 10_000);
     waiters.wake("j1");
     expect(await a.settled).toBe("event");
     expect(await b.settled).toBe("event");
-    expect(waiters.size()).toBe(1);
+    expect(clock.pending).toBe(1);
     other.dispose();
     expect(await other.settled).toBe("timeout");
-    expect(waiters.size()).toBe(0);
+    expect(clock.pending).toBe(0);
   });
 
-  it("ends at its timeout", async () => {
-    const waiters = createWaiters();
-    expect(await waiters.arm("j", 5).settled).toBe("timeout");
-    expect(waiters.size()).toBe(0);
+  it("ends at its timeout, not before", async () => {
+    const { clock, waiters } = waitersOn();
+    const settled: string[] = [];
+    void waiters.arm("j", 5_000).settled.then((reason) => settled.push(reason));
+    await clock.advance(4_999);
+    expect(settled).toEqual([]);
+    await clock.advance(1);
+    expect(settled).toEqual(["timeout"]);
+    expect(clock.pending).toBe(0);
   });
 
   it("ends when its signal aborts, or at once when it already has", async () => {
-    const waiters = createWaiters();
+    const { clock, waiters } = waitersOn();
     const controller = new AbortController();
     const w = waiters.arm("j", 10_000, controller.signal);
     controller.abort();
     expect(await w.settled).toBe("aborted");
     expect(await waiters.arm("j", 10_000, controller.signal).settled).toBe("aborted");
-    expect(waiters.size()).toBe(0);
+    expect(clock.pending).toBe(0);
   });
 
   it("releases everyone on close, and whoever comes later at once", async () => {
-    const waiters = createWaiters();
+    const { clock, waiters } = waitersOn();
     const w = waiters.arm("j", 10_000);
     waiters.close();
     expect(await w.settled).toBe("closed");
     expect(await waiters.arm("j", 10_000).settled).toBe("closed");
-    expect(waiters.size()).toBe(0);
+    expect(clock.pending).toBe(0);
   });
 
   it("settles once: a later wake changes nothing", async () => {
-    const waiters = createWaiters();
+    const { waiters } = waitersOn();
     const w = waiters.arm("j", 10_000);
     w.dispose();
     waiters.wake("j");
@@ -57,21 +69,25 @@ describe("createWaiters", () => {
   });
 });
 
-describe("createWaiters with a maximum", () => {
+describe("Waiters with a maximum", () => {
   it("lets no more than the maximum wait: one more settles at once as full, and a place frees when one ends", async () => {
-    const waiters = createWaiters(2);
+    const { clock, waiters } = waitersOn(2);
     const a = waiters.arm("j1", 10_000);
     const b = waiters.arm("j2", 10_000);
     expect(await waiters.arm("j1", 10_000).settled).toBe("full");
-    expect(waiters.size()).toBe(2);
     waiters.wake("j1");
     expect(await a.settled).toBe("event");
     const c = waiters.arm("j3", 10_000);
-    expect(waiters.size()).toBe(2);
+    // a, woken, made room for c, and no more
+    expect(await waiters.arm("j4", 10_000).settled).toBe("full");
     b.dispose();
     c.dispose();
     expect(await c.settled).toBe("timeout");
-    expect(waiters.size()).toBe(0);
+    // both places free again
+    const d = waiters.arm("j5", 10_000);
+    const e = waiters.arm("j6", 10_000);
+    await clock.advance(10_000);
+    expect([await d.settled, await e.settled]).toEqual(["timeout", "timeout"]);
   });
 });
 

@@ -3,6 +3,7 @@
  * in between still wakes it, and it ends on the first append, its timeout or its abort signal.
  * Nothing polls; every way out removes the waiter and its timer. At most `max` wait at once.
  */
+import { systemTimers, type Timer, type Timers } from "./timers.js";
 
 /**
  * "full": the most waiters allowed were already waiting, so this one did not wait at all. The
@@ -13,62 +14,75 @@
  */
 type WakeReason = "event" | "timeout" | "aborted" | "closed" | "full";
 type Waiter = { settled: Promise<WakeReason>; dispose(): void };
-export type Waiters = {
-  /** Arms a waiter on `jobId` that lasts at most `ms`. Call `dispose` when no longer waiting. */
-  arm(jobId: string, ms: number, signal?: AbortSignal): Waiter;
-  /** Wakes every waiter on `jobId`. */
-  wake(jobId: string): void;
-  /** Wakes every waiter with "closed"; arming afterwards settles at once. */
-  close(): void;
-  /** Waiters currently armed (for tests and health checks). */
-  size(): number;
+type Finish = (reason: WakeReason) => void;
+
+type WaitersOptions = {
+  /** The most waiters at once; no limit by default. */
+  max?: number;
+  /** The timers of the waiters' timeouts; Node's by default. */
+  timers?: Timers;
 };
 
-/** An empty set of waiters, of which at most `max` may wait at once. */
-export function createWaiters(max = Infinity): Waiters {
-  const byJob = new Map<string, Set<(reason: WakeReason) => void>>();
-  let closed = false;
-  let waiting = 0;
+/** The waiters of one service, of which at most `max` may wait at once. */
+export class Waiters {
+  readonly #max: number;
+  readonly #timers: Timers;
+  readonly #byJob = new Map<string, Set<Finish>>();
+  #closed = false;
+  #waiting = 0;
 
-  function arm(jobId: string, ms: number, signal?: AbortSignal): Waiter {
+  constructor({ max = Infinity, timers = systemTimers }: WaitersOptions = {}) {
+    this.#max = max;
+    this.#timers = timers;
+  }
+
+  /** Arms a waiter on `jobId` that lasts at most `ms`. Call `dispose` when no longer waiting. */
+  arm(jobId: string, ms: number, signal?: AbortSignal): Waiter {
     let resolve!: (reason: WakeReason) => void;
     const settled = new Promise<WakeReason>((r) => (resolve = r));
-    let timer: NodeJS.Timeout | undefined;
+    let timer: Timer | undefined;
     let done = false;
-    const finish = (reason: WakeReason) => {
+    const finish: Finish = (reason) => {
       if (done) return;
       done = true;
-      const set = byJob.get(jobId);
-      if (set?.delete(finish)) waiting--;
-      if (set?.size === 0) byJob.delete(jobId);
-      clearTimeout(timer);
+      this.#remove(jobId, finish);
+      this.#timers.clear(timer);
       signal?.removeEventListener("abort", onAbort);
       resolve(reason);
     };
     const onAbort = () => finish("aborted");
-    if (closed) finish("closed");
+    if (this.#closed) finish("closed");
     else if (signal?.aborted) finish("aborted");
-    else if (waiting >= max) finish("full");
+    else if (this.#waiting >= this.#max) finish("full");
     else {
-      waiting++;
-      const set = byJob.get(jobId) ?? new Set();
-      set.add(finish);
-      byJob.set(jobId, set);
-      timer = setTimeout(() => finish("timeout"), Math.max(0, ms));
+      this.#add(jobId, finish);
+      timer = this.#timers.setTimeout(() => finish("timeout"), Math.max(0, ms));
       signal?.addEventListener("abort", onAbort, { once: true });
     }
     return { settled, dispose: () => finish("timeout") };
   }
 
-  return {
-    arm,
-    wake(jobId) {
-      for (const f of [...(byJob.get(jobId) ?? [])]) f("event");
-    },
-    close() {
-      closed = true;
-      for (const set of [...byJob.values()]) for (const f of [...set]) f("closed");
-    },
-    size: () => waiting,
-  };
+  /** Wakes every waiter on `jobId`. */
+  wake(jobId: string): void {
+    for (const finish of [...(this.#byJob.get(jobId) ?? [])]) finish("event");
+  }
+
+  /** Wakes every waiter with "closed"; arming afterwards settles at once. */
+  close(): void {
+    this.#closed = true;
+    for (const set of [...this.#byJob.values()]) for (const finish of [...set]) finish("closed");
+  }
+
+  #add(jobId: string, finish: Finish): void {
+    this.#waiting++;
+    const set = this.#byJob.get(jobId) ?? new Set();
+    set.add(finish);
+    this.#byJob.set(jobId, set);
+  }
+
+  #remove(jobId: string, finish: Finish): void {
+    const set = this.#byJob.get(jobId);
+    if (set?.delete(finish)) this.#waiting--;
+    if (set?.size === 0) this.#byJob.delete(jobId);
+  }
 }

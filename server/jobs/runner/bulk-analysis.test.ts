@@ -11,7 +11,7 @@ import type { EventDraft } from "../state-machine.js";
 import type { ResultHead } from "../store.js";
 import { testMatch } from "../testing/fixtures.js";
 import { runBulkAnalysis } from "./bulk-analysis.js";
-import { createSliceGate } from "./slice-gate.js";
+import { SliceTurns } from "./slice-turns.js";
 import { jobTexts, type Locale } from "./texts.js";
 
 const name = (d: EventDraft) => (d.type === "job.progress" ? `${d.payload.stage} ${d.payload.percentage}` : d.type);
@@ -34,7 +34,7 @@ async function appendsOf(people: number, slowSteps = false) {
       if (slowSteps) for (const until = performance.now() + 0.05; performance.now() < until;);
       return testMatch(request);
     },
-    gate: createSliceGate(),
+    turns: new SliceTurns(),
     texts: jobTexts("en"),
     signal: new AbortController().signal,
     putChunk: async () => {},
@@ -86,7 +86,7 @@ describe("the parse stage", () => {
       estimatedRows: 1,
       maxRows,
       match: testMatch,
-      gate: createSliceGate(),
+      turns: new SliceTurns(),
       texts: jobTexts("en"),
       signal: new AbortController().signal,
       putChunk: async () => {},
@@ -126,7 +126,7 @@ describe("a job's words", () => {
       estimatedRows: employees.length,
       maxRows: 1_000,
       match: matchGifts,
-      gate: createSliceGate(),
+      turns: new SliceTurns(),
       texts: jobTexts(locale),
       signal: new AbortController().signal,
       putChunk: async (index, body) => void (chunks[index] = body),

@@ -1,7 +1,7 @@
 /**
  * The work of a bulk gift analysis, stage by stage: parse the rows, extract interests and
  * departments, match gifts for each person, compose and store the result. Work is done in short
- * slices, each on a turn of the event loop that the service's slice gate hands out, one slice per
+ * slices, each on a turn of the event loop that the service's slice turns hand out, one slice per
  * turn across all running jobs, so the server stays responsive however many jobs run and a cancel
  * is seen within milliseconds. The result goes to the store chunk by chunk as it is composed, and
  * becomes visible with `job.completed`; progress follows the items actually processed.
@@ -21,7 +21,7 @@ import type { StartBulkArgs } from "../../../shared/tools.js";
 import { chunkCount, type ResultHead } from "../store.js";
 import { createAnswers } from "./answers.js";
 import { createProgress } from "./progress.js";
-import type { SliceGate } from "./slice-gate.js";
+import type { SliceTurns } from "./slice-turns.js";
 import type { JobTexts } from "./texts.js";
 import { createUnplacedTally } from "./unplaced.js";
 
@@ -76,7 +76,7 @@ export type BulkRun = {
   maxRows: number;
   match: MatchGifts;
   /** Shared by the service's running jobs: each slice of work waits for its turn here. */
-  gate: SliceGate;
+  turns: SliceTurns;
   /** A pause before each slice, in ms, to run slowly enough to watch (development only). */
   paceMs?: number;
   /** The words of the events, in the caller's language. */
@@ -117,7 +117,7 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
   const turn = async () => {
     try {
       if (run.paceMs) await pause(run.paceMs, signal);
-      await run.gate.next(signal);
+      await run.turns.next(signal);
     } catch {
       throw new JobStopped();
     }

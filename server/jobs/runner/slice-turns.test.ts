@@ -1,5 +1,5 @@
 /**
- * The slice gate: slices of different jobs never share a turn of the event loop, turns go round
+ * Slice turns: slices of different jobs never share a turn of the event loop, turns go round
  * the jobs in order, and an aborted wait leaves the queue. Turns are counted by a setImmediate
  * ticker started before anything else, so each turn's check phase runs it first.
  */
@@ -7,7 +7,7 @@ import type { MatchGifts } from "../../gifts/matcher.js";
 import { createJobService } from "../job-service.js";
 import { createMemoryStore } from "../stores/memory.js";
 import { ALICE, settle, testMatch } from "../testing/support.js";
-import { createSliceGate } from "./slice-gate.js";
+import { SliceTurns } from "./slice-turns.js";
 
 /** A counter that goes up once per turn of the event loop, until stopped. */
 function countTurns() {
@@ -36,10 +36,10 @@ async function twoLoops(next: () => Promise<void>, slices: number) {
   return ran;
 }
 
-describe("createSliceGate", () => {
+describe("SliceTurns", () => {
   it("runs at most one slice per turn, taking turns round-robin", async () => {
-    const gate = createSliceGate();
-    const ran = await twoLoops(() => gate.next(), 20);
+    const slices = new SliceTurns();
+    const ran = await twoLoops(() => slices.next(), 20);
     const all = [...ran.a, ...ran.b];
     expect(new Set(all).size).toBe(all.length);
     // a and b alternate: between two slices of one loop comes exactly one of the other
@@ -47,22 +47,24 @@ describe("createSliceGate", () => {
     expect(order.join("")).toBe("ab".repeat(20));
   });
 
-  it("is what keeps slices apart: without it, two loops share turns", async () => {
+  it("is what keeps slices apart: without them, two loops share turns", async () => {
     const ran = await twoLoops(() => new Promise((resolve) => setImmediate(resolve)), 20);
     expect(ran.a.filter((t) => ran.b.includes(t)).length).toBeGreaterThan(10);
   });
 
   it("drops a waiting slice whose signal aborts, and serves the others", async () => {
-    const gate = createSliceGate();
+    const turns = countTurns();
+    const slices = new SliceTurns();
     const controller = new AbortController();
-    const dropped = gate.next(controller.signal);
-    const served = gate.next();
+    const dropped = slices.next(controller.signal);
+    const served = slices.next();
     controller.abort(new Error("canceled"));
     await expect(dropped).rejects.toThrow("canceled");
-    expect(gate.waiting()).toBe(1);
     await served;
-    expect(gate.waiting()).toBe(0);
-    await expect(gate.next(controller.signal)).rejects.toThrow("canceled");
+    // the first turn went to the slice still waiting, none to the dropped one
+    expect(turns.turn).toBe(1);
+    turns.stop();
+    await expect(slices.next(controller.signal)).rejects.toThrow("canceled");
   });
 });
 
