@@ -8,6 +8,7 @@ import { orExit, readConfig } from "./config.js";
 import { jobsFromConfig } from "./jobs-env.js";
 import { createLogger, errorFields } from "./observability/logger.js";
 import { observeProcess } from "./observability/observe.js";
+import { startTracing } from "./observability/tracing.js";
 import { redisHost } from "./redis/connection.js";
 
 const config = orExit(readConfig, createLogger({ role: "worker" }));
@@ -16,6 +17,8 @@ if (config.store !== "redis") {
   logger.fatal("A worker runs jobs queued in Redis: set STORE=redis (and REDIS_URL).");
   process.exit(1);
 }
+// before any job is taken, so that each run continues the trace its queue entry carries
+const tracing = await startTracing({ endpoint: config.otlpEndpoint, serviceName: "giftgenius-worker" });
 const jobs = jobsFromConfig(config);
 const observed = observeProcess(config, jobs, logger);
 // the host only: a URL may carry a password
@@ -33,6 +36,7 @@ const shutdown = () => {
   void jobs
     .close()
     .then(() => observed.close())
+    .then(() => tracing.shutdown())
     .then(() => process.exit(0));
 };
 process.on("SIGINT", shutdown);
