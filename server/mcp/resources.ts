@@ -20,13 +20,29 @@ import type { JobService } from "../jobs/job-service.js";
 import type { Widget } from "../widget.js";
 import { clip } from "./input-errors.js";
 import { resultCsv } from "./result-csv.js";
-import { JsonRpcError } from "./rpc-error.js";
+import { JsonRpcError, RESOURCE_NOT_FOUND } from "./rpc-error.js";
 
 const JSON_MIME = "application/json";
 const CSV_MIME = "text/csv";
 const JOB_RESULT = /^gifts:\/\/jobs\/([^/?]+)\/result(\.csv)?(?:\?offset=(0|[1-9]\d{0,14}))?$/;
 /** Where a part's `next` is, in the CSV parts' `_meta`. */
 const NEXT_META = "giftgenius/next";
+
+/** What a job result URI names: the job, JSON or CSV, and the part (the person it starts at), if given. */
+type ResultUri = { jobId: string; csv: boolean; offset: number | undefined };
+
+/** Parses a job result URI (`gifts://jobs/{jobId}/result`, its parts and its CSV); undefined for any other URI. */
+function parseResultUri(uri: string): ResultUri | undefined {
+  const [, jobId, csv, offset] = JOB_RESULT.exec(uri) ?? [];
+  if (jobId === undefined) return undefined;
+  return { jobId, csv: csv !== undefined, offset: offset === undefined ? undefined : Number(offset) };
+}
+
+/** The job whose result `uri` names exactly (not a part, not the CSV): what subscriptions follow. */
+export function resultJobOf(uri: string): string | undefined {
+  const parsed = parseResultUri(uri);
+  return parsed && !parsed.csv && parsed.offset === undefined ? parsed.jobId : undefined;
+}
 
 export type Resources = {
   readonly list: ListResourcesResult;
@@ -42,9 +58,6 @@ export type Resources = {
    */
   ended(jobId: string, caller: Caller): Promise<boolean>;
 };
-
-/** MCP's code for an unknown resource (the SDK's ErrorCode has no name for it). */
-const RESOURCE_NOT_FOUND = -32002;
 
 /** The JSON-RPC error for a URI that names nothing here; `reason` says why when it helps. */
 function resourceNotFound(uri: string, reason?: { code: string; message: string }): JsonRpcError {
@@ -74,14 +87,58 @@ export function createResources({
   widget: Widget;
   catalog: readonly CatalogItem[];
 }): Resources {
-  const catalogText = JSON.stringify({
+  const catalogText = catalogJson(catalog);
+
+  /** A job's result part, as JSON or as CSV with the next part's URI in `_meta`. */
+  async function readResult(
+    uri: string,
+    { jobId, csv, offset }: ResultUri,
+    caller: Caller,
+  ): Promise<ReadResourceResult> {
+    const outcome = await jobs.readResult(jobId, caller, offset ?? 0);
+    if (!outcome.ok) throw unreadable(uri, outcome.error);
+    const page = outcome.value;
+    if (!csv) return { contents: [{ uri, mimeType: JSON_MIME, text: JSON.stringify(page) }] };
+    const next = page.next === null ? null : URI.jobResultCsv(jobId, page.offset + page.people.length);
+    return { contents: [{ uri, mimeType: CSV_MIME, text: resultCsv(page), _meta: { [NEXT_META]: next } }] };
+  }
+
+  return {
+    list: resourceList(catalog, widget),
+    templates: RESULT_TEMPLATES,
+    async read(uri, caller) {
+      if (uri === URI.catalog) return { contents: [{ uri, mimeType: JSON_MIME, text: catalogText }] };
+      if (uri === widget.uri)
+        return { contents: [{ uri, mimeType: widget.mimeType, text: widget.html, _meta: widget.meta }] };
+      const result = parseResultUri(uri);
+      if (result === undefined) throw resourceNotFound(uri);
+      return readResult(uri, result, caller);
+    },
+    assertKnown(uri) {
+      if (uri !== URI.catalog && uri !== widget.uri && !JOB_RESULT.test(uri)) throw resourceNotFound(uri);
+    },
+    unreadable,
+    async ended(jobId, caller) {
+      const now = await jobs.waitFor({ jobId, timeoutMs: 0 }, caller, () => {});
+      return now.ok && now.value.done;
+    },
+  };
+}
+
+/** The catalog resource's text: every item, with the categories and occasions they use. */
+function catalogJson(catalog: readonly CatalogItem[]): string {
+  return JSON.stringify({
     currency: "USD",
     count: catalog.length,
     categories: [...new Set(catalog.map((i) => i.category))],
     occasions: [...new Set(catalog.flatMap((i) => i.occasions))].sort(),
     items: catalog,
   });
-  const list: ListResourcesResult = {
+}
+
+/** The fixed resources: the catalog and the widget. */
+function resourceList(catalog: readonly CatalogItem[], widget: Widget): ListResourcesResult {
+  return {
     resources: [
       {
         uri: URI.catalog,
@@ -100,61 +157,37 @@ export function createResources({
       },
     ],
   };
-  const templates: ListResourceTemplatesResult = {
-    resourceTemplates: [
-      {
-        uriTemplate: URI.jobResultTemplate,
-        name: "job_result",
-        title: "Gift analysis result",
-        description:
-          "The result of a finished bulk gift analysis, in parts of about 1 MB: the summary and total, the first " +
-          "people with the gifts picked and the rows skipped among them, and `next`, the URI of the next part.",
-        mimeType: JSON_MIME,
-      },
-      {
-        uriTemplate: URI.jobResultPageTemplate,
-        name: "job_result_part",
-        title: "Gift analysis result, from one person on",
-        description:
-          "The part of a finished bulk gift analysis's result that starts at person `offset` (0-based), with " +
-          "`next`, the URI of the part after it (null on the last). Follow `next` from the result to read it all.",
-        mimeType: JSON_MIME,
-      },
-      {
-        uriTemplate: URI.jobResultCsvTemplate,
-        name: "job_result_csv",
-        title: "Gift analysis result as CSV",
-        description:
-          "The same parts of a finished bulk gift analysis's result as CSV for spreadsheets (the header on the " +
-          `first part only); each part's \`_meta["${NEXT_META}"]\` is the URI of the next part (null on the last).`,
-        mimeType: CSV_MIME,
-      },
-    ],
-  };
-
-  return {
-    list,
-    templates,
-    async read(uri, caller) {
-      if (uri === URI.catalog) return { contents: [{ uri, mimeType: JSON_MIME, text: catalogText }] };
-      if (uri === widget.uri)
-        return { contents: [{ uri, mimeType: widget.mimeType, text: widget.html, _meta: widget.meta }] };
-      const [, jobId, csv, offset] = JOB_RESULT.exec(uri) ?? [];
-      if (jobId === undefined) throw resourceNotFound(uri);
-      const outcome = await jobs.readResult(jobId, caller, Number(offset ?? 0));
-      if (!outcome.ok) throw unreadable(uri, outcome.error);
-      const page = outcome.value;
-      if (csv === undefined) return { contents: [{ uri, mimeType: JSON_MIME, text: JSON.stringify(page) }] };
-      const next = page.next === null ? null : URI.jobResultCsv(jobId, page.offset + page.people.length);
-      return { contents: [{ uri, mimeType: CSV_MIME, text: resultCsv(page), _meta: { [NEXT_META]: next } }] };
-    },
-    assertKnown(uri) {
-      if (uri !== URI.catalog && uri !== widget.uri && !JOB_RESULT.test(uri)) throw resourceNotFound(uri);
-    },
-    unreadable,
-    async ended(jobId, caller) {
-      const now = await jobs.waitFor({ jobId, timeoutMs: 0 }, caller, () => {});
-      return now.ok && now.value.done;
-    },
-  };
 }
+
+/** The templates of a job's result: its first part, a part from one person on, and the same as CSV. */
+const RESULT_TEMPLATES: ListResourceTemplatesResult = {
+  resourceTemplates: [
+    {
+      uriTemplate: URI.jobResultTemplate,
+      name: "job_result",
+      title: "Gift analysis result",
+      description:
+        "The result of a finished bulk gift analysis, in parts of about 1 MB: the summary and total, the first " +
+        "people with the gifts picked and the rows skipped among them, and `next`, the URI of the next part.",
+      mimeType: JSON_MIME,
+    },
+    {
+      uriTemplate: URI.jobResultPageTemplate,
+      name: "job_result_part",
+      title: "Gift analysis result, from one person on",
+      description:
+        "The part of a finished bulk gift analysis's result that starts at person `offset` (0-based), with " +
+        "`next`, the URI of the part after it (null on the last). Follow `next` from the result to read it all.",
+      mimeType: JSON_MIME,
+    },
+    {
+      uriTemplate: URI.jobResultCsvTemplate,
+      name: "job_result_csv",
+      title: "Gift analysis result as CSV",
+      description:
+        "The same parts of a finished bulk gift analysis's result as CSV for spreadsheets (the header on the " +
+        `first part only); each part's \`_meta["${NEXT_META}"]\` is the URI of the next part (null on the last).`,
+      mimeType: CSV_MIME,
+    },
+  ],
+};

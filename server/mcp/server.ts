@@ -30,7 +30,7 @@ import type { MatchGifts } from "../gifts/matcher.js";
 import type { Widget } from "../widget.js";
 import { forwardJobEvents, type SessionState } from "./notifications.js";
 import { createPrompts, type Prompts } from "./prompts.js";
-import { createResources, type Resources } from "./resources.js";
+import { createResources, resultJobOf, type Resources } from "./resources.js";
 import { JsonRpcError } from "./rpc-error.js";
 import type { GiftServer } from "./server-types.js";
 import {
@@ -158,9 +158,6 @@ function toolContext(extra: Extra): ToolContext {
   };
 }
 
-/** A job's result resource, as the `gifts://jobs/{jobId}/result` template names it. */
-const JOB_RESULT = /^gifts:\/\/jobs\/([^/]+)\/result$/;
-
 export type BuiltServer = { server: GiftServer; state: SessionState; dispose(): void };
 
 export type BuildOptions = {
@@ -206,7 +203,7 @@ export function buildMcpServer(
     const { uri } = request.params;
     parts.resources.assertKnown(uri);
     const caller = callerOf(extra);
-    const jobId = JOB_RESULT.exec(uri)?.[1];
+    const jobId = resultJobOf(uri);
     if (jobId !== undefined) {
       // someone else's job reads exactly as a missing one, as it does on resources/read
       const access = await parts.jobs.checkAccess(jobId, caller);

@@ -16,13 +16,12 @@ import { URI } from "../../../shared/tools.js";
 import type { Caller } from "../../jobs/caller.js";
 import type { JobEventNotice } from "../../jobs/job-log.js";
 import type { JobService } from "../../jobs/job-service.js";
+import { resultJobOf } from "../resources.js";
 import { SERVER_INFO } from "../server.js";
 import { declaresTasks, taskOf, TASKS_EXTENSION } from "./tasks.js";
 
 const SUBSCRIPTION_ID = "io.modelcontextprotocol/subscriptionId";
 const SERVER_INFO_KEY = "io.modelcontextprotocol/serverInfo";
-/** A job's result, exactly (its parts and CSV follow from it). */
-const JOB_RESULT = /^gifts:\/\/jobs\/([^/?]+)\/result$/;
 
 type Id = string | number;
 type ListenRequest = { id: Id; params?: { _meta?: unknown; notifications?: unknown } };
@@ -90,7 +89,7 @@ export function createListen({
         });
       const askedUris = strings(filter.resourceSubscriptions);
       const uriJobs = new Map(
-        askedUris.flatMap((uri) => (JOB_RESULT.test(uri) ? [[JOB_RESULT.exec(uri)![1], uri]] : [])),
+        askedUris.flatMap((uri) => (resultJobOf(uri) === undefined ? [] : [[resultJobOf(uri)!, uri]])),
       );
       const [uriJobIds, taskIds] = await Promise.all([
         readable([...uriJobs.keys()], caller),

@@ -8,13 +8,12 @@
 import { Server } from "@modelcontextprotocol/server";
 import { TOOL } from "../../../shared/tools.js";
 import type { Caller } from "../../jobs/caller.js";
-import { JsonRpcError } from "../rpc-error.js";
+import { JsonRpcError, RESOURCE_NOT_FOUND } from "../rpc-error.js";
 import { INSTRUCTIONS, SERVER_INFO, type McpParts } from "../server.js";
 import { callerOf, toolContext } from "./context.js";
 import { declaresTasks, TASKS_EXTENSION, type Tasks } from "./tasks.js";
 
 /** MCP's codes: an unknown resource was -32002 before 2026-07-28, and is invalid params since. */
-const RESOURCE_NOT_FOUND_LEGACY = -32002;
 const INVALID_PARAMS = -32602;
 
 /** How long the catalog's lists (tools, resources, prompts, discovery) may be cached, by anyone. */
@@ -25,7 +24,7 @@ async function readResource(shared: McpParts, uri: string, caller: Caller) {
   try {
     return await shared.resources.read(uri, caller);
   } catch (error) {
-    if (error instanceof JsonRpcError && error.code === RESOURCE_NOT_FOUND_LEGACY)
+    if (error instanceof JsonRpcError && error.code === RESOURCE_NOT_FOUND)
       throw new JsonRpcError(INVALID_PARAMS, error.message, error.data);
     throw error;
   }
