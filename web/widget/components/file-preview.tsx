@@ -55,6 +55,102 @@ function Choice({ label, value, options, onChange, ask }: ChoiceProps) {
   );
 }
 
+type ReadingProps = { preview: StaffPreview; reading: Reading; unsure: boolean; onReading(reading: Reading): void };
+
+/** How the file is read: its encoding (CSV) or sheet (Excel), and which header each column is. */
+function ReadingChoices({ preview: p, reading, unsure, onReading }: ReadingProps) {
+  const t = useMessages();
+  return (
+    <div className="gg-fields">
+      {p.format === "csv" && (
+        <Choice
+          label={t.encoding}
+          ask={unsure}
+          value={unsure ? "" : (p.encoding ?? "")}
+          options={[...(unsure ? [["", t.choose] as [string, string]] : []), ...Object.entries(ENCODINGS)]}
+          onChange={(v) => onReading({ ...reading, encoding: v as TextEncoding })}
+        />
+      )}
+      {p.format === "xlsx" && p.sheets.length > 0 && (
+        <Choice
+          label={t.sheet}
+          value={p.sheet ?? ""}
+          options={p.sheets.map((s) => [s, s])}
+          onChange={(sheet) => onReading({ sheet })}
+        />
+      )}
+      {COLUMN_KEYS.map((key) => (
+        <Choice
+          key={key}
+          label={t.columns[key]}
+          value={String(p.columns[key])}
+          options={[["-1", t.noColumn], ...p.headers.map((h, i): [string, string] => [String(i), h || `#${i + 1}`])]}
+          onChange={(v) => onReading({ ...reading, columns: { ...p.columns, [key]: Number(v) } })}
+        />
+      ))}
+    </div>
+  );
+}
+
+/** The first rows as the chosen columns read them. */
+function SampleRows({ sample }: { sample: StaffPreview["sample"] }) {
+  const t = useMessages();
+  return (
+    <div className="gg-scroll">
+      <table className="gg-table">
+        <thead>
+          <tr>
+            <th>{t.rowHead}</th>
+            {COLUMN_KEYS.map((key) => (
+              <th key={key}>{t.columns[key]}</th>
+            ))}
+          </tr>
+        </thead>
+        <tbody>
+          {sample.slice(0, SAMPLE_ROWS).map((r) => (
+            <tr key={r.row}>
+              <td>{r.row}</td>
+              {COLUMN_KEYS.map((key) => (
+                <td key={key}>{r[key]}</td>
+              ))}
+            </tr>
+          ))}
+        </tbody>
+      </table>
+    </div>
+  );
+}
+
+/** All the server understood of the file: how it read it, the choices, the first rows, what is skipped or unsettled. */
+function PreviewBody({ preview: p, reading, unsure, onReading }: ReadingProps) {
+  const t = useMessages();
+  return (
+    <>
+      <p className="gg-muted">
+        {[
+          p.format === "xlsx" ? "Excel" : "CSV",
+          p.encoding && ENCODINGS[p.encoding],
+          p.separator && t.separator(p.separator),
+        ]
+          .filter(Boolean)
+          .join(" · ")}
+      </p>
+      <p>{t.fileCounts(p.rows, p.people, p.skippedCount)}</p>
+      <ReadingChoices preview={p} reading={reading} unsure={unsure} onReading={onReading} />
+      {unsure && <p className="gg-hint">{t.encodingUnsure}</p>}
+      <SampleRows sample={p.sample} />
+      <SkippedRows rows={p.skipped} more={p.skippedCount - p.skipped.length} />
+      {p.problems.length > 0 && (
+        <ul className="gg-error" role="alert">
+          {p.problems.map((problem) => (
+            <li key={problem}>{problem}</li>
+          ))}
+        </ul>
+      )}
+    </>
+  );
+}
+
 export function FilePreview({ preview: p, reading, busy, error, onReading, onStart, onBack }: FilePreviewProps) {
   const t = useMessages();
   // an encoding that was only guessed is asked for: picking even the guessed one confirms it
@@ -62,84 +158,7 @@ export function FilePreview({ preview: p, reading, busy, error, onReading, onSta
   return (
     <section className="gg-panel" aria-busy={busy}>
       <h2 className="gg-title">{p?.fileName ?? t.readingFile}</h2>
-      {p && (
-        <p className="gg-muted">
-          {[
-            p.format === "xlsx" ? "Excel" : "CSV",
-            p.encoding && ENCODINGS[p.encoding],
-            p.separator && t.separator(p.separator),
-          ]
-            .filter(Boolean)
-            .join(" · ")}
-        </p>
-      )}
-      {p && (
-        <>
-          <p>{t.fileCounts(p.rows, p.people, p.skippedCount)}</p>
-          <div className="gg-fields">
-            {p.format === "csv" && (
-              <Choice
-                label={t.encoding}
-                ask={unsure}
-                value={unsure ? "" : (p.encoding ?? "")}
-                options={[...(unsure ? [["", t.choose] as [string, string]] : []), ...Object.entries(ENCODINGS)]}
-                onChange={(v) => onReading({ ...reading, encoding: v as TextEncoding })}
-              />
-            )}
-            {p.format === "xlsx" && p.sheets.length > 0 && (
-              <Choice
-                label={t.sheet}
-                value={p.sheet ?? ""}
-                options={p.sheets.map((s) => [s, s])}
-                onChange={(sheet) => onReading({ sheet })}
-              />
-            )}
-            {COLUMN_KEYS.map((key) => (
-              <Choice
-                key={key}
-                label={t.columns[key]}
-                value={String(p.columns[key])}
-                options={[
-                  ["-1", t.noColumn],
-                  ...p.headers.map((h, i): [string, string] => [String(i), h || `#${i + 1}`]),
-                ]}
-                onChange={(v) => onReading({ ...reading, columns: { ...p.columns, [key]: Number(v) } })}
-              />
-            ))}
-          </div>
-          {unsure && <p className="gg-hint">{t.encodingUnsure}</p>}
-          <div className="gg-scroll">
-            <table className="gg-table">
-              <thead>
-                <tr>
-                  <th>{t.rowHead}</th>
-                  {COLUMN_KEYS.map((key) => (
-                    <th key={key}>{t.columns[key]}</th>
-                  ))}
-                </tr>
-              </thead>
-              <tbody>
-                {p.sample.slice(0, SAMPLE_ROWS).map((r) => (
-                  <tr key={r.row}>
-                    <td>{r.row}</td>
-                    {COLUMN_KEYS.map((key) => (
-                      <td key={key}>{r[key]}</td>
-                    ))}
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <SkippedRows rows={p.skipped} more={p.skippedCount - p.skipped.length} />
-          {p.problems.length > 0 && (
-            <ul className="gg-error" role="alert">
-              {p.problems.map((problem) => (
-                <li key={problem}>{problem}</li>
-              ))}
-            </ul>
-          )}
-        </>
-      )}
+      {p && <PreviewBody preview={p} reading={reading} unsure={unsure} onReading={onReading} />}
       {busy && <p className="gg-muted">{t.loading}</p>}
       {error && <FailureText error={error} />}
       <div className="gg-actions">

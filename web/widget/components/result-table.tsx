@@ -7,7 +7,7 @@
  * lines. The rows are a list, each item positioned in the whole (`aria-posinset`); the headings
  * are toggle buttons, as a list has no column headers. While the job composes, the table fills in.
  */
-import { useEffect, useMemo, useRef, useState, type RefObject } from "react";
+import { useEffect, useMemo, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from "react";
 import { useHost, useHostGlobal } from "../host-context.js";
 import { formatPrice, useMessages } from "../i18n.js";
 import { EMPTY_TABLE, useResultStore, useResultStoreApi } from "../result-store.js";
@@ -82,6 +82,94 @@ export type ResultTableProps = {
   stopped?: boolean;
 };
 
+type QueryProps = { query: TableQuery; setQuery: Dispatch<SetStateAction<TableQuery>> };
+
+/** The bar at the top: search by name, one department, how many are shown, and the headings that sort. */
+function TableTop({ query, setQuery, totals, count }: QueryProps & { totals: DepartmentTotal[]; count: string }) {
+  const t = useMessages();
+  // a new column sorts amounts largest first and words from A; the same column again turns it round
+  const sortBy = (sort: TableColumn) =>
+    setQuery((q) => ({
+      ...q,
+      sort,
+      descending: q.sort === sort ? !q.descending : sort === "budget" || sort === "spend",
+    }));
+  return (
+    <div className="gg-table-top">
+      <div className="gg-table-bar">
+        <input
+          type="search"
+          className="gg-search"
+          placeholder={t.searchName}
+          aria-label={t.searchName}
+          value={query.search}
+          onChange={(e) => setQuery((q) => ({ ...q, search: e.target.value }))}
+        />
+        <select
+          aria-label={t.tableColumns.department}
+          value={query.department ?? ALL}
+          onChange={(e) => setQuery((q) => ({ ...q, department: e.target.value === ALL ? null : e.target.value }))}
+        >
+          <option value={ALL}>{t.allDepartments}</option>
+          {totals.map((d) => (
+            <option key={d.department} value={d.department}>
+              {d.department || t.noDepartment}
+            </option>
+          ))}
+        </select>
+        <span className="gg-muted gg-count">{count}</span>
+      </div>
+      <div className="gg-row gg-row-head" role="group" aria-label={t.sortBy}>
+        {COLUMNS.map((column) => (
+          <button
+            key={column}
+            type="button"
+            className={`gg-sort gg-c-${column}`}
+            aria-pressed={query.sort === column}
+            onClick={() => sortBy(column)}
+          >
+            {t.tableColumns[column]}
+            <span aria-hidden="true">{query.sort === column ? (query.descending ? " ↓" : " ↑") : ""}</span>
+          </button>
+        ))}
+      </div>
+    </div>
+  );
+}
+
+/** One item per person shown; past ALL_UP_TO people, only those in view are in the page. */
+function TableRows({ shown, money }: { shown: ReturnType<typeof selectRows>; money: (n: number) => string }) {
+  const t = useMessages();
+  const rowHeight = useNarrow() ? 56 : 36;
+  const body = useRef<HTMLUListElement>(null);
+  const windowed = useWindowRange(body, shown.length, rowHeight);
+  const { from, to } = shown.length <= ALL_UP_TO ? { from: 0, to: shown.length } : windowed;
+  return (
+    <ul
+      ref={body}
+      className="gg-rows"
+      aria-label={t.tableLabel}
+      style={{ height: shown.length * rowHeight, paddingTop: from * rowHeight }}
+    >
+      {shown.slice(from, to).map((r, i) => (
+        <li
+          key={r[0]}
+          className="gg-row"
+          aria-setsize={shown.length}
+          aria-posinset={from + i + 1}
+          style={{ height: rowHeight }}
+        >
+          <span className="gg-c-name">{r[1]}</span>
+          <span className="gg-c-department">{r[2] ?? ""}</span>
+          <span className="gg-c-budget">{money(r[3])}</span>
+          <span className="gg-c-pick">{r[4] ?? t.nothingInBudget}</span>
+          <span className="gg-c-spend">{r[5] === null ? "" : money(r[5])}</span>
+        </li>
+      ))}
+    </ul>
+  );
+}
+
 export function ResultTable({ jobId, running, composed, stopped = false }: ResultTableProps) {
   const t = useMessages();
   const host = useHost();
@@ -95,84 +183,13 @@ export function ResultTable({ jobId, running, composed, stopped = false }: Resul
   const [query, setQuery] = useState<TableQuery>(ALL_ROWS);
   const totals = useMemo(() => departmentTotals(table.rows), [table.rows]);
   const shown = useMemo(() => selectRows(table.rows, query, locale), [table.rows, query, locale]);
-  const rowHeight = useNarrow() ? 56 : 36;
-  const body = useRef<HTMLUListElement>(null);
-  const windowed = useWindowRange(body, shown.length, rowHeight);
-  const { from, to } = shown.length <= ALL_UP_TO ? { from: 0, to: shown.length } : windowed;
   const money = (amount: number) => formatPrice(amount, locale);
-  // a new column sorts amounts largest first and words from A; the same column again turns it round
-  const sortBy = (sort: TableColumn) =>
-    setQuery((q) => ({
-      ...q,
-      sort,
-      descending: q.sort === sort ? !q.descending : sort === "budget" || sort === "spend",
-    }));
+  const count = t.peopleShown(shown.length, table.rows.length, !table.complete && !stopped);
 
   return (
     <section className="gg-table">
-      <div className="gg-table-top">
-        <div className="gg-table-bar">
-          <input
-            type="search"
-            className="gg-search"
-            placeholder={t.searchName}
-            aria-label={t.searchName}
-            value={query.search}
-            onChange={(e) => setQuery((q) => ({ ...q, search: e.target.value }))}
-          />
-          <select
-            aria-label={t.tableColumns.department}
-            value={query.department ?? ALL}
-            onChange={(e) => setQuery((q) => ({ ...q, department: e.target.value === ALL ? null : e.target.value }))}
-          >
-            <option value={ALL}>{t.allDepartments}</option>
-            {totals.map((d) => (
-              <option key={d.department} value={d.department}>
-                {d.department || t.noDepartment}
-              </option>
-            ))}
-          </select>
-          <span className="gg-muted gg-count">
-            {t.peopleShown(shown.length, table.rows.length, !table.complete && !stopped)}
-          </span>
-        </div>
-        <div className="gg-row gg-row-head" role="group" aria-label={t.sortBy}>
-          {COLUMNS.map((column) => (
-            <button
-              key={column}
-              type="button"
-              className={`gg-sort gg-c-${column}`}
-              aria-pressed={query.sort === column}
-              onClick={() => sortBy(column)}
-            >
-              {t.tableColumns[column]}
-              <span aria-hidden="true">{query.sort === column ? (query.descending ? " ↓" : " ↑") : ""}</span>
-            </button>
-          ))}
-        </div>
-      </div>
-      <ul
-        ref={body}
-        className="gg-rows"
-        aria-label={t.tableLabel}
-        style={{ height: shown.length * rowHeight, paddingTop: from * rowHeight }}
-      >
-        {shown.slice(from, to).map((r, i) => (
-          <li
-            key={r[0]}
-            className="gg-row"
-            aria-setsize={shown.length}
-            aria-posinset={from + i + 1}
-            style={{ height: rowHeight }}
-          >
-            <span className="gg-c-name">{r[1]}</span>
-            <span className="gg-c-department">{r[2] ?? ""}</span>
-            <span className="gg-c-budget">{money(r[3])}</span>
-            <span className="gg-c-pick">{r[4] ?? t.nothingInBudget}</span>
-            <span className="gg-c-spend">{r[5] === null ? "" : money(r[5])}</span>
-          </li>
-        ))}
-      </ul>
+      <TableTop query={query} setQuery={setQuery} totals={totals} count={count} />
+      <TableRows shown={shown} money={money} />
       {table.error && <FailureText error={table.error} />}
       <DepartmentOverview totals={totals} money={money} />
     </section>
