@@ -14,6 +14,7 @@ import type { Caller } from "./caller.js";
 import { interrupted, type CreateExecutor, type ExecutorContext, type JobExecutor, type JobToRun } from "./executor.js";
 import { LiveJobs } from "./live-jobs.js";
 import { runJob } from "./run-job.js";
+import { traceEnqueue, traceQueuedRun, type TraceCarrier } from "../observability/tracing.js";
 import {
   closeRedis,
   isConnectionFault,
@@ -54,8 +55,11 @@ export type BullmqExecutorOptions = {
   graceMs?: number;
 };
 
-/** What a queued job carries: what the run needs that the store does not hold. */
-type QueuedRun = { paceMs?: number; locale?: Locale };
+/**
+ * What a queued job carries: what the run needs that the store does not hold, and, when traces are
+ * on, the W3C trace context it was queued in, which the worker's run continues.
+ */
+type QueuedRun = { paceMs?: number; locale?: Locale; trace?: TraceCarrier };
 
 /** The name of the BullMQ queue that holds jobs to run, under the prefix. */
 export const JOB_QUEUE = "jobs";
@@ -130,8 +134,14 @@ class BullmqExecutor implements JobExecutor {
   async submit({ jobId, paceMs, locale }: JobToRun): Promise<void> {
     // once queued, the job is the workers' business: this process's cached fold would go stale
     this.#context.log.forget(jobId);
-    await this.#connection.guard(() =>
-      this.#queue.add("bulk", { paceMs, locale }, { jobId, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } }),
+    await traceEnqueue(jobId, (trace) =>
+      this.#connection.guard(() =>
+        this.#queue.add(
+          "bulk",
+          { paceMs, locale, trace },
+          { jobId, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } },
+        ),
+      ),
     );
   }
 
@@ -196,7 +206,8 @@ class BullmqExecutor implements JobExecutor {
       await end(jobId, owner, interrupted("The job's input could not be read back to run it."));
       return;
     }
-    await this.#run(jobId, owner, plan.value, queued.data);
+    const traced = { carrier: queued.data.trace, jobId, queuedAt: queued.timestamp };
+    await traceQueuedRun(traced, () => this.#run(jobId, owner, plan.value, queued.data));
   };
 
   /** Runs the job here, stoppable by `stop`, a close, or its end by another process. */

@@ -10,6 +10,7 @@ import type { ExecutorContext, Failed } from "./executor.js";
 import { JobFailure, JobStopped, runBulkAnalysis, type BulkRun } from "./runner/bulk-analysis.js";
 import type { SliceTurns } from "./runner/slice-turns.js";
 import { StorageFullError, StoreUnavailableError } from "../store-errors.js";
+import { traceStages } from "../observability/tracing.js";
 
 /** What a job ends with when the store had no room for its next write (SQLite's, a full disk). */
 const storageFull: Failed["payload"] = {
@@ -39,6 +40,7 @@ export async function runJob(
   signal: AbortSignal,
 ): Promise<void> {
   const { jobId } = run;
+  const stages = traceStages();
   try {
     if (signal.aborted) return;
     await runBulkAnalysis({
@@ -48,7 +50,7 @@ export async function runJob(
       // a chunk refused because the job has just ended fails the run; its end is already recorded
       putChunk: (index, body) => store.putResultChunk(jobId, index, body),
       emit: async (drafts, head) => {
-        const appended = await log.append(jobId, owner, drafts, head);
+        const appended = await stages.appending(drafts, () => log.append(jobId, owner, drafts, head));
         if (!appended.ok) throw new JobStopped(appended.reason);
       },
     });
@@ -80,5 +82,7 @@ export async function runJob(
                 retryable: true,
               };
     await end(jobId, owner, { type: "job.failed", payload });
+  } finally {
+    stages.end();
   }
 }
