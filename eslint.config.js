@@ -28,6 +28,21 @@ export default defineConfig(
     },
   },
   {
+    // the transport knows no jobs: what a session's stream carries comes through its interfaces
+    files: ["server/mcp/http/**"],
+    ignores: ["**/*.test.ts", "**/testing/**"],
+    rules: {
+      "no-restricted-imports": [
+        "error",
+        {
+          patterns: [
+            { group: ["**/jobs/**"], message: "server/mcp/http/ is the transport: it imports nothing of the jobs." },
+          ],
+        },
+      ],
+    },
+  },
+  {
     // tests and benchmarks read untyped replies (JSON, the SDK's results) on purpose and assert on them
     files: ["**/*.test.{ts,tsx}", "**/testing/**", "test-kit/**", "bench/**"],
     rules: {

@@ -5,18 +5,18 @@
  */
 import { openRedis, watchConnection, type ConnectionListener } from "../../redis/connection.js";
 import { createSessionRecords, type SessionRecords } from "./session-records.js";
-import type { SessionStreamOptions } from "./session-streams.js";
+import type { JobStreamStore } from "../job-streams.js";
 
 export type ClusterSessions = {
   /** Session records kept for `ttlMs` after their last use. */
   records(ttlMs: number): SessionRecords;
   /** The job service's own store, which it closes. */
-  store: SessionStreamOptions["store"];
+  store: JobStreamStore;
 };
 
 export type ClusterSessionsOptions = {
   /** The job store the notification streams read. */
-  store: SessionStreamOptions["store"];
+  store: JobStreamStore;
   /** The Redis of the records, and the prefix of their keys. */
   url: string;
   keyPrefix: string;

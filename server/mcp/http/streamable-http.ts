@@ -11,10 +11,10 @@ import { jsonRpcError, readJsonRpcBody, type BodyReader } from "./http-body.js";
 import { buildMcpServer, type McpParts } from "../server.js";
 import type { ClusterSessions } from "./cluster-sessions.js";
 import { SESSION_DEFAULTS } from "./session-defaults.js";
-import { createSessionStreams } from "./session-streams.js";
 import { createSessions } from "./sessions.js";
 import { createStateless } from "./stateless.js";
 import { createModernHttp } from "../modern/modern-http.js";
+import { createJobSessionStreams } from "../job-streams.js";
 
 export type McpHttpOptions = {
   parts: McpParts;
@@ -58,7 +58,7 @@ export function createMcpHttpHandler({
   const records = clusterSessions?.records(sessionIdleMs);
   const streams =
     records && clusterSessions
-      ? createSessionStreams({ records, store: clusterSessions.store, jobs: parts.jobs, onError })
+      ? createJobSessionStreams({ records, store: clusterSessions.store, jobs: parts.jobs, onError })
       : undefined;
   const sessions = createSessions({
     // sessions kept in Redis hear their jobs through their stream, not through this process's events
