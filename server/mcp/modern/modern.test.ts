@@ -194,7 +194,9 @@ describe("the bulk analysis as a task", () => {
       await session.close();
     }
   });
+});
 
+describe("tasks/get and tasks/cancel", () => {
   it("answers tasks/get with a status line a person can read, the poll interval and the retention", async () => {
     const created = await startPaced();
     expect(created.result).toMatchObject({
