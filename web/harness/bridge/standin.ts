@@ -15,9 +15,9 @@ export type StandinConfig = {
 
 /**
  * The stand-in itself. It is serialized with `toString()` into the widget document, so it must
- * reference nothing outside its own body: everything it needs comes in `cfg`.
+ * reference nothing outside its own body: everything it needs comes in `cfg` and `watchHeight`.
  */
-function installStandin(cfg: StandinConfig): void {
+function installStandin(cfg: StandinConfig, watchHeight: (notify: (height: number) => void) => void): void {
   type Pending = { resolve: (value: unknown) => void; reject: (error: Error) => void };
   const host = window.parent;
   const pending = new Map<number, Pending>();
@@ -89,6 +89,14 @@ function installStandin(cfg: StandinConfig): void {
   (window as unknown as { openai: unknown }).openai = openai;
 
   // Like ChatGPT's frame runtime, report the document's height so an inline frame fits its content.
+  watchHeight((height) => quiet(call("notifyIntrinsicHeight", { height })));
+}
+
+/**
+ * Reports the document's height whenever it changes. Serialized beside `installStandin` and
+ * handed to it, so it too references nothing outside its own body.
+ */
+function watchHeight(notify: (height: number) => void): void {
   if (typeof ResizeObserver === "function") {
     let reported = 0;
     const report = () => {
@@ -101,7 +109,7 @@ function installStandin(cfg: StandinConfig): void {
       );
       if (height === reported) return;
       reported = height;
-      quiet(call("notifyIntrinsicHeight", { height }));
+      notify(height);
     };
     const observe = () => {
       if (document.body) new ResizeObserver(report).observe(document.body);
@@ -123,7 +131,7 @@ export function scriptSafeJson(value: unknown): string {
 
 /** The stand-in as the source text of a classic script that runs before anything else. */
 export function createStandinScript(config: StandinConfig): string {
-  return `(${installStandin.toString()})(${scriptSafeJson(config)});`;
+  return `(${installStandin.toString()})(${scriptSafeJson(config)}, ${watchHeight.toString()});`;
 }
 
 /**
