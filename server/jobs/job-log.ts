@@ -11,15 +11,14 @@ import type { Caller } from "./caller.js";
 import { checkTransition, type EventDraft } from "./state-machine.js";
 import { foldOf, StoreConflictError, type CreateQuota, type JobStore, type NewJob, type ResultHead } from "./store.js";
 
-/** What every appended event is published with, for notification fan-out. */
 /** Attempts at an append that keeps meeting other processes' appends, before it gives up. */
 const MAX_CONFLICT_TRIES = 5;
 
+/** What every appended event is published with, for notification fan-out. */
 export type JobEventNotice = { event: JobEvent; owner: Caller; fold: JobFold };
 
 type Appended = { ok: true; fold: JobFold } | { ok: false; fold: JobFold; reason: string };
 export type JobLog = {
-  /** Stores a new job together with its `job.created` event. */
   /** Creates the job with its first event; with `quota`, only if its owner has room (see `JobStore.create`). */
   create(job: NewJob, created: Extract<EventDraft, { type: "job.created" }>, quota?: CreateQuota): Promise<JobFold>;
   /**
@@ -38,93 +37,113 @@ export type JobLogOptions = {
 };
 
 /** The event log over `store`: `publish` and `wake` are called after each stored append. */
-export function createJobLog({ store, now, publish, wake }: JobLogOptions): JobLog {
-  const tails = new Map<string, Promise<unknown>>();
-  // folds of unfinished jobs written here, so appends need not read them back
-  const folds = new Map<string, JobFold>();
+export function createJobLog(options: JobLogOptions): JobLog {
+  return new EventLog(options);
+}
 
-  function serialize<T>(jobId: string, task: () => Promise<T>): Promise<T> {
-    const run = (tails.get(jobId) ?? Promise.resolve()).then(task);
-    const tail = run.catch(() => {});
-    tails.set(jobId, tail);
-    void tail.then(() => tails.get(jobId) === tail && tails.delete(jobId));
-    return run;
+/** Events drafted against a fold, with the fold after each; or why the lifecycle refuses one. */
+type Built = { events: JobEvent[]; folds: JobFold[] } | string;
+
+class EventLog implements JobLog {
+  readonly #options: JobLogOptions;
+  /** Each job's appends, one after the other. */
+  readonly #turns = new PerKeyQueue();
+  /** Folds of unfinished jobs written here, so appends need not read them back. */
+  readonly #folds = new Map<string, JobFold>();
+
+  constructor(options: JobLogOptions) {
+    this.#options = options;
   }
 
-  function build(fold: JobFold, drafts: EventDraft[]): { events: JobEvent[]; folds: JobFold[] } | string {
-    const timestamp = new Date(now()).toISOString();
-    const events: JobEvent[] = [];
-    const after: JobFold[] = [];
-    for (const draft of drafts) {
-      const refused = checkTransition(fold, draft);
-      if (refused !== null) return refused;
-      const seq = fold.lastSeq + 1;
-      const event = { ...draft, eventId: `${fold.jobId}:${seq}`, jobId: fold.jobId, seq, timestamp };
-      fold = applyJobEvent(fold, event);
-      events.push(event);
-      after.push(fold);
+  readonly create: JobLog["create"] = (job, created, quota) =>
+    this.#turns.run(job.jobId, async () => {
+      const built = buildEvents(createJobFold(job.jobId), [created], this.#options.now());
+      if (typeof built === "string") throw new Error(built);
+      const fold = built.folds[0];
+      await this.#options.store.create(job, built.events, fold, quota);
+      this.#folds.set(job.jobId, fold);
+      this.#announce(job.owner, built.events, built.folds);
+      return fold;
+    });
+
+  readonly append: JobLog["append"] = (jobId, owner, drafts, head) =>
+    this.#turns.run(jobId, async () => {
+      // another process appended between this one's reading of the log and its write (a cancel
+      // on another instance while this one runs the job, or the worker's progress while another
+      // instance cancels): the drafts are checked again against the log as it now is
+      for (let tries = 1; ; tries++) {
+        try {
+          return await this.#attempt(jobId, owner, drafts, head);
+        } catch (error) {
+          if (!(error instanceof StoreConflictError) || tries === MAX_CONFLICT_TRIES) throw error;
+        }
+      }
+    });
+
+  readonly forget = (jobId: string): void => {
+    this.#folds.delete(jobId);
+  };
+
+  /** One try at an append, against the cached fold or the log as stored. */
+  async #attempt(jobId: string, owner: Caller, drafts: EventDraft[], head?: ResultHead): Promise<Appended> {
+    const { store } = this.#options;
+    const stored = this.#folds.has(jobId) ? undefined : await store.getJob(jobId);
+    const current = this.#folds.get(jobId) ?? (stored && (await foldOf(store, stored)));
+    if (!current) return { ok: false, fold: createJobFold(jobId), reason: `no job ${jobId}` };
+    if (drafts.length === 0) return { ok: true, fold: current };
+    const built = buildEvents(current, drafts, this.#options.now());
+    if (typeof built === "string") return { ok: false, fold: current, reason: built };
+    const fold = built.folds[built.folds.length - 1];
+    try {
+      await store.append(jobId, built.events, fold, head);
+    } catch (error) {
+      this.#folds.delete(jobId); // read it afresh next time
+      throw error;
     }
-    return { events, folds: after };
+    if (isFinished(fold.status)) this.#folds.delete(jobId);
+    else this.#folds.set(jobId, fold);
+    this.#announce(owner, built.events, built.folds);
+    return { ok: true, fold };
   }
 
-  function announce(owner: Caller, events: JobEvent[], after: JobFold[]): void {
+  #announce(owner: Caller, events: JobEvent[], after: JobFold[]): void {
     events.forEach((event, i) => {
       try {
-        publish({ event, owner, fold: after[i] });
+        this.#options.publish({ event, owner, fold: after[i] });
       } catch {
         // a listener's failure is its own; the job goes on
       }
     });
-    wake(events[0].jobId);
+    this.#options.wake(events[0].jobId);
   }
+}
 
-  return {
-    create(job, created, quota) {
-      return serialize(job.jobId, async () => {
-        const built = build(createJobFold(job.jobId), [created]);
-        if (typeof built === "string") throw new Error(built);
-        const fold = built.folds[0];
-        await store.create(job, built.events, fold, quota);
-        folds.set(job.jobId, fold);
-        announce(job.owner, built.events, built.folds);
-        return fold;
-      });
-    },
-    append(jobId, owner, drafts, head) {
-      const attempt = async (): Promise<Appended> => {
-        const stored = folds.has(jobId) ? undefined : await store.getJob(jobId);
-        const current = folds.get(jobId) ?? (stored && (await foldOf(store, stored)));
-        if (!current) return { ok: false, fold: createJobFold(jobId), reason: `no job ${jobId}` };
-        if (drafts.length === 0) return { ok: true, fold: current };
-        const built = build(current, drafts);
-        if (typeof built === "string") return { ok: false, fold: current, reason: built };
-        const fold = built.folds[built.folds.length - 1];
-        try {
-          await store.append(jobId, built.events, fold, head);
-        } catch (error) {
-          folds.delete(jobId); // read it afresh next time
-          throw error;
-        }
-        if (isFinished(fold.status)) folds.delete(jobId);
-        else folds.set(jobId, fold);
-        announce(owner, built.events, built.folds);
-        return { ok: true, fold };
-      };
-      return serialize(jobId, async () => {
-        // another process appended between this one's reading of the log and its write (a cancel
-        // on another instance while this one runs the job, or the worker's progress while another
-        // instance cancels): the drafts are checked again against the log as it now is
-        for (let tries = 1; ; tries++) {
-          try {
-            return await attempt();
-          } catch (error) {
-            if (!(error instanceof StoreConflictError) || tries === MAX_CONFLICT_TRIES) throw error;
-          }
-        }
-      });
-    },
-    forget(jobId) {
-      folds.delete(jobId);
-    },
-  };
+/** Gives each draft its envelope at time `now`, checked against the lifecycle and folded in turn. */
+function buildEvents(fold: JobFold, drafts: EventDraft[], now: number): Built {
+  const timestamp = new Date(now).toISOString();
+  const events: JobEvent[] = [];
+  const after: JobFold[] = [];
+  for (const draft of drafts) {
+    const refused = checkTransition(fold, draft);
+    if (refused !== null) return refused;
+    const seq = fold.lastSeq + 1;
+    const event = { ...draft, eventId: `${fold.jobId}:${seq}`, jobId: fold.jobId, seq, timestamp };
+    fold = applyJobEvent(fold, event);
+    events.push(event);
+    after.push(fold);
+  }
+  return { events, folds: after };
+}
+
+/** Tasks run one after the other per key; a key is forgotten once its last task has settled. */
+class PerKeyQueue {
+  readonly #tails = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const run = (this.#tails.get(key) ?? Promise.resolve()).then(task);
+    const tail = run.catch(() => {});
+    this.#tails.set(key, tail);
+    void tail.then(() => this.#tails.get(key) === tail && this.#tails.delete(key));
+    return run;
+  }
 }

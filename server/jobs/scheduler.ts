@@ -8,9 +8,6 @@ export type Scheduler = {
   enqueue(jobId: string, run: () => Promise<void>): void;
   /** Takes a job out of the queue; false when it was not waiting (running or unknown). */
   remove(jobId: string): boolean;
-  /** The ids still waiting, in order. */
-  waiting(): string[];
-  running(): number;
   /** Empties the queue (returning the ids that were waiting) and waits for the running jobs to end. */
   close(): Promise<string[]>;
 };
@@ -48,8 +45,6 @@ export function createScheduler(maxConcurrent: number): Scheduler {
       pump();
     },
     remove: (jobId) => queue.delete(jobId),
-    waiting: () => [...queue.keys()],
-    running: () => active.size + reserved,
     async close() {
       closed = true;
       const dropped = [...queue.keys()];

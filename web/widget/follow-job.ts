@@ -50,9 +50,6 @@ export type FollowOptions = FollowTuning & {
 type Loop = { refs: number; controller: AbortController };
 const loops = new Map<string, Loop>();
 
-/** True while a loop follows `jobId` (for tests and diagnostics). */
-export const isFollowing = (jobId: string): boolean => loops.has(jobId);
-
 /**
  * Starts following `jobId`, or joins the loop already doing so. Returns `release`: the loop stops
  * when every caller has released it, or by itself once the job is over and nothing is missing.

@@ -6,6 +6,7 @@
  * is seen within milliseconds. The result goes to the store chunk by chunk as it is composed, and
  * becomes visible with `job.completed`; progress follows the items actually processed.
  */
+import { setTimeout as pause } from "node:timers/promises";
 import type { ErrorCode } from "../../../shared/errors.js";
 import type { SkippedRow } from "../../../shared/files.js";
 import { URI, type ResultFigures, type UnplacedInterests } from "../../../shared/tools.js";
@@ -49,22 +50,6 @@ export class JobFailure extends Error {
   ) {
     super(message);
   }
-}
-
-/** Resolves after `ms`, or rejects as soon as `signal` aborts. */
-function pause(ms: number, signal: AbortSignal): Promise<void> {
-  return new Promise((resolve, reject) => {
-    if (signal.aborted) return reject(signal.reason);
-    const timer = setTimeout(() => {
-      signal.removeEventListener("abort", stop);
-      resolve();
-    }, ms);
-    const stop = () => {
-      clearTimeout(timer);
-      reject(signal.reason);
-    };
-    signal.addEventListener("abort", stop, { once: true });
-  });
 }
 
 export type BulkRun = {
@@ -116,7 +101,8 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
   /** Waits for this job's next slice. */
   const turn = async () => {
     try {
-      if (run.paceMs) await pause(run.paceMs, signal);
+      // an abort rejects the pause with an AbortError, the turn with signal.reason: either is a stop
+      if (run.paceMs) await pause(run.paceMs, undefined, { signal });
       await run.turns.next(signal);
     } catch {
       throw new JobStopped();
