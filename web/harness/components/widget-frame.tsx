@@ -8,7 +8,7 @@
  * the widget right after load, as `openai:set_globals` (ChatGPT, too, hands globals over by
  * message, not in the page); the widget reads `toolInput` only for "Try again".
  */
-import { useEffect, useLayoutEffect, useMemo, useRef, useState } from "react";
+import { useEffect, useLayoutEffect, useMemo, useRef, useState, type RefObject } from "react";
 import { CHANNEL } from "../bridge/messages.js";
 import type { OpenAiGlobals } from "../../host-globals.js";
 import { defaultGlobals } from "../bridge/globals.js";
@@ -36,17 +36,12 @@ function charsOver(value: unknown, limit: number): boolean {
   return walk(value);
 }
 
-export function WidgetFrame({ store, session, mount }: Props) {
-  const ref = useRef<HTMLIFrameElement>(null);
-  const uploads = useRef(0);
-  const theme = useHarness(store, (s) => s.theme);
-  const displayMode = useHarness(store, (s) => s.displayMode);
-  const locale = useHarness(store, (s) => s.locale);
-  const intrinsic = useHarness(store, (s) => s.intrinsicHeight);
-  const maxHeight = maxHeightOf({ displayMode });
+type Baked = { globals: OpenAiGlobals; deferred: Partial<OpenAiGlobals> };
 
+/** The globals written into the document, read once per mount, and what is sent right after load instead. */
+function useBakedGlobals(store: HarnessStore, mount: Mount): Baked {
   // Read once per mount: later changes travel as openai:set_globals instead of a reload.
-  const baked = useMemo(() => {
+  return useMemo(() => {
     const s = store.getState();
     const globals: OpenAiGlobals = {
       ...defaultGlobals(),
@@ -63,6 +58,10 @@ export function WidgetFrame({ store, session, mount }: Props) {
       globals.toolInput === mount.toolInput ? {} : { toolInput: mount.toolInput };
     return { globals, deferred };
   }, [store, mount]);
+}
+
+/** The widget document with the stand-in first, built in a task after the mount. */
+function useSrcDoc(baked: Baked, html: string): string | undefined {
   const [srcDoc, setSrcDoc] = useState<string | undefined>(undefined);
   useEffect(() => {
     const timer = setTimeout(() => {
@@ -71,14 +70,19 @@ export function WidgetFrame({ store, session, mount }: Props) {
         parentOrigin: window.location.origin,
         channel: CHANNEL,
       });
-      setSrcDoc(injectStandin(mount.html, standin));
+      setSrcDoc(injectStandin(html, standin));
     }, 0);
     return () => clearTimeout(timer);
-  }, [baked, mount.html]);
+  }, [baked, html]);
+  return srcDoc;
+}
 
+/** Answers the stand-in's calls from the frame with the store and the session. */
+function useWidgetCalls(frame: RefObject<HTMLIFrameElement | null>, { store, session, mount }: Props) {
+  const uploads = useRef(0);
   useLayoutEffect(() => {
     const s = () => store.getState();
-    return listenToWidget(window, () => ref.current?.contentWindow ?? null, {
+    return listenToWidget(window, () => frame.current?.contentWindow ?? null, {
       callTool: session.widgetCallTool,
       setWidgetState: (state) => s().setWidgetState(state),
       requestDisplayMode: (mode) => (s().setDisplayMode(mode), mode),
@@ -95,15 +99,24 @@ export function WidgetFrame({ store, session, mount }: Props) {
       notifyIntrinsicHeight: (height) => s().setIntrinsicHeight(height),
       onInvalid: (data, error) => s().logNote("bridge/invalid-message", { data, error }),
     });
-  }, [store, session, mount]);
+  }, [frame, store, session, mount]);
+}
 
-  // Push only what differs from what the widget already has.
+/**
+ * Pushes the globals the harness changes to the frame, only what differs from what the widget
+ * already has; returns the push of the deferred globals, for each load.
+ */
+function useGlobalsPush(frame: RefObject<HTMLIFrameElement | null>, store: HarnessStore, baked: Baked) {
+  const theme = useHarness(store, (s) => s.theme);
+  const displayMode = useHarness(store, (s) => s.displayMode);
+  const locale = useHarness(store, (s) => s.locale);
+  const maxHeight = maxHeightOf({ displayMode });
   const sent = useRef<Partial<OpenAiGlobals>>(baked.globals);
   useEffect(() => {
     sent.current = baked.globals;
   }, [baked]);
   useEffect(() => {
-    const win = ref.current?.contentWindow;
+    const win = frame.current?.contentWindow;
     const next: Partial<OpenAiGlobals> = { theme, displayMode, locale, maxHeight };
     const changed = Object.fromEntries(
       Object.entries(next).filter(([k, v]) => sent.current[k as keyof OpenAiGlobals] !== v),
@@ -111,7 +124,23 @@ export function WidgetFrame({ store, session, mount }: Props) {
     if (!win || Object.keys(changed).length === 0) return;
     sent.current = { ...sent.current, ...changed };
     pushGlobals(win, changed);
-  }, [theme, displayMode, locale, maxHeight]);
+  }, [frame, theme, displayMode, locale, maxHeight]);
+  return () => {
+    const win = frame.current?.contentWindow;
+    if (!win || Object.keys(baked.deferred).length === 0) return;
+    sent.current = { ...sent.current, ...baked.deferred };
+    pushGlobals(win, baked.deferred);
+  };
+}
+
+export function WidgetFrame({ store, session, mount }: Props) {
+  const ref = useRef<HTMLIFrameElement>(null);
+  const displayMode = useHarness(store, (s) => s.displayMode);
+  const intrinsic = useHarness(store, (s) => s.intrinsicHeight);
+  const baked = useBakedGlobals(store, mount);
+  const srcDoc = useSrcDoc(baked, mount.html);
+  useWidgetCalls(ref, { store, session, mount });
+  const pushDeferred = useGlobalsPush(ref, store, baked);
 
   const height = frameHeight({ displayMode, intrinsicHeight: intrinsic });
   return (
@@ -124,12 +153,7 @@ export function WidgetFrame({ store, session, mount }: Props) {
       sandbox="allow-scripts"
       srcDoc={srcDoc}
       // also on the blank page before the document: the push is repeated on every load
-      onLoad={() => {
-        const win = ref.current?.contentWindow;
-        if (!win || Object.keys(baked.deferred).length === 0) return;
-        sent.current = { ...sent.current, ...baked.deferred };
-        pushGlobals(win, baked.deferred);
-      }}
+      onLoad={pushDeferred}
       style={height ? { height } : undefined}
     />
   );
