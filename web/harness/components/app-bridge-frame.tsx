@@ -29,6 +29,49 @@ const contextOf = (s: { theme: Theme; displayMode: DisplayMode; locale: string }
   platform: "web",
 });
 
+/** A bridge that answers the view's requests with the store and the session, and shows it the mounted result once it is initialized. */
+function createBridge({ store, session, mount }: Props): AppBridge {
+  const s = () => store.getState();
+  const b = new AppBridge(
+    null,
+    HOST_INFO,
+    { serverTools: {}, openLinks: {}, downloadFile: {}, logging: {}, message: { text: {} } },
+    { hostContext: contextOf(s()) },
+  );
+  b.oncalltool = async (params) =>
+    (await session.widgetCallTool(params.name, params.arguments ?? {})) as CallToolResult;
+  b.onrequestdisplaymode = async ({ mode }) => {
+    s().setDisplayMode(mode);
+    return { mode };
+  };
+  b.onopenlink = async ({ url }) => {
+    s().logNote("ui/open-link", { url, ...openLink(window, url) });
+    return {};
+  };
+  b.ondownloadfile = async ({ contents }) => {
+    for (const item of contents) s().logNote("ui/download-file", saveDownloadItem(window, item));
+    return {};
+  };
+  b.onmessage = async (params) => {
+    s().logNote("ui/message", params);
+    return {};
+  };
+  b.addEventListener("sizechange", ({ height }) => {
+    if (typeof height === "number") s().setIntrinsicHeight(height);
+  });
+  b.addEventListener("initialized", () => {
+    // a host sends nothing before the view says it is initialized
+    void b.sendToolInput({ arguments: mount.toolInput });
+    void b.sendToolResult({
+      content: mount.toolContent,
+      ...(mount.toolOutput === null ? {} : { structuredContent: mount.toolOutput }),
+      ...(mount.toolResponseMetadata === null ? {} : { _meta: mount.toolResponseMetadata }),
+      isError: mount.isError,
+    } as CallToolResult);
+  });
+  return b;
+}
+
 export function AppBridgeFrame({ store, session, mount }: Props) {
   const ref = useRef<HTMLIFrameElement>(null);
   const bridge = useRef<AppBridge | null>(null);
@@ -41,46 +84,9 @@ export function AppBridgeFrame({ store, session, mount }: Props) {
     const iframe = ref.current;
     const view = iframe?.contentWindow;
     if (!iframe || !view) return;
-    const s = () => store.getState();
-    const b = new AppBridge(
-      null,
-      HOST_INFO,
-      { serverTools: {}, openLinks: {}, downloadFile: {}, logging: {}, message: { text: {} } },
-      { hostContext: contextOf(s()) },
-    );
-    b.oncalltool = async (params) =>
-      (await session.widgetCallTool(params.name, params.arguments ?? {})) as CallToolResult;
-    b.onrequestdisplaymode = async ({ mode }) => {
-      s().setDisplayMode(mode);
-      return { mode };
-    };
-    b.onopenlink = async ({ url }) => {
-      s().logNote("ui/open-link", { url, ...openLink(window, url) });
-      return {};
-    };
-    b.ondownloadfile = async ({ contents }) => {
-      for (const item of contents) s().logNote("ui/download-file", saveDownloadItem(window, item));
-      return {};
-    };
-    b.onmessage = async (params) => {
-      s().logNote("ui/message", params);
-      return {};
-    };
-    b.addEventListener("sizechange", ({ height }) => {
-      if (typeof height === "number") s().setIntrinsicHeight(height);
-    });
-    b.addEventListener("initialized", () => {
-      // a host sends nothing before the view says it is initialized
-      void b.sendToolInput({ arguments: mount.toolInput });
-      void b.sendToolResult({
-        content: mount.toolContent,
-        ...(mount.toolOutput === null ? {} : { structuredContent: mount.toolOutput }),
-        ...(mount.toolResponseMetadata === null ? {} : { _meta: mount.toolResponseMetadata }),
-        isError: mount.isError,
-      } as CallToolResult);
-    });
+    const b = createBridge({ store, session, mount });
     const transport = new LoggingTransport(new PostMessageTransport(view, view), {
-      message: (direction, message) => s().logMessage(direction, message, "view"),
+      message: (direction, message) => store.getState().logMessage(direction, message, "view"),
     });
     let live = true;
     void b.connect(transport).then(() => {
