@@ -28,7 +28,7 @@ export type JobRow = {
   last_seq: number;
   fold: string;
 };
-export type InputRow = { occasion: string; budget_per_person: number; csv: string | null; employees: string | null };
+type InputRow = { occasion: string; budget_per_person: number; csv: string | null; employees: string | null };
 
 const JOB_COLUMNS = "job_id, subject, session_id, status, created_at, last_seq, fold";
 

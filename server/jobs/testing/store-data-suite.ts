@@ -72,6 +72,15 @@ export function describeStoreData(name: string, makeStore: () => JobStore, chunk
       expect(await everything("old")).toEqual(nothing);
       expect(await everything("old-failed")).toEqual(nothing);
     });
+  });
+  describeUsage(name, makeStore);
+}
+
+/** The per-subject usage the quotas read, and the quota checked as a job is created. */
+function describeUsage(name: string, makeStore: () => JobStore): void {
+  describe(`the data the ${name} job store keeps`, () => {
+    let store: JobStore;
+    afterEach(async () => store?.close());
 
     it("counts each subject's unfinished jobs, recent creations and stored bytes", async () => {
       store = makeStore();

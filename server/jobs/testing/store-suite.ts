@@ -70,6 +70,17 @@ export function describeJobStore(name: string, makeStore: () => JobStore, chunks
       expect((await store.readEvents("j1", 0, 10)).map((e) => e.seq)).toEqual([1, 2]);
       expect((await store.getJob("j1"))!.lastSeq).toBe(2);
     });
+  });
+  describeResults(name, makeStore, chunksKept);
+  describeLifetimes(name, makeStore, chunksKept);
+  describeStoreData(name, makeStore, chunksKept);
+}
+
+/** Results put chunk by chunk, as part of the store suite. */
+function describeResults(name: string, makeStore: () => JobStore, chunksKept?: ChunksKept): void {
+  describe(`the ${name} job store`, () => {
+    let store: JobStore;
+    afterEach(async () => store?.close());
 
     it("stores the result chunk by chunk, and shows it only once its head comes with the final event", async () => {
       store = makeStore();
@@ -143,6 +154,14 @@ export function describeJobStore(name: string, makeStore: () => JobStore, chunks
         expect(await store.readResultChunks("done", 0, 5)).toEqual(["a", "b"]);
       },
     );
+  });
+}
+
+/** Unfinished jobs and expiry, as part of the store suite. */
+function describeLifetimes(name: string, makeStore: () => JobStore, chunksKept?: ChunksKept): void {
+  describe(`the ${name} job store`, () => {
+    let store: JobStore;
+    afterEach(async () => store?.close());
 
     it("lists unfinished jobs, oldest first", async () => {
       store = makeStore();
@@ -171,5 +190,4 @@ export function describeJobStore(name: string, makeStore: () => JobStore, chunks
       expect(await store.expire(2_000)).toEqual([]);
     });
   });
-  describeStoreData(name, makeStore, chunksKept);
 }
