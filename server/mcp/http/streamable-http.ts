@@ -15,6 +15,7 @@ import { createSessions } from "./sessions.js";
 import { createStateless } from "./stateless.js";
 import { createModernHttp } from "../modern/modern-http.js";
 import { createJobSessionStreams } from "../job-streams.js";
+import { traceJsonRpcBody } from "../../observability/tracing.js";
 
 export type McpHttpOptions = {
   parts: McpParts;
@@ -85,6 +86,7 @@ export function createMcpHttpHandler({
         case "POST": {
           const read = await readJsonRpcBody(req, maxBodyBytes, readBody);
           if (!read.ok) return read.response;
+          traceJsonRpcBody(read.body);
           if (sessionId) return sessions.handle(sessionId, req, read.body, auth);
           if (read.initialize) return sessions.open(req, read.body, auth);
           // a request with the 2026-07-28 envelope: no session, every request self-describing
