@@ -28,8 +28,6 @@ export type EventBudget = {
   join(): Owner;
   /** Keeps an event on `stream` if it fits a session's budget, forgetting the oldest to make room. */
   keep(owner: Owner, stream: Stream, event: { seq: number; id: string; json: string }): void;
-  /** JSON held by all stores now. */
-  readonly usedBytes: number;
 };
 
 /** A first-in first-out list that skips forgotten events. */
@@ -86,10 +84,6 @@ export function createEventBudget({
       pool.used += json.length;
       while (owner.bytes > maxBytesPerSession) forgetOldest(owner.queue);
       while (pool.used > maxBytes) forgetOldest(all);
-    },
-
-    get usedBytes() {
-      return pool.used;
     },
   };
 }
