@@ -98,7 +98,12 @@ export type AppOptions = {
 /** Under @hono/node-server the Node request is at hand; elsewhere it is not. */
 type Env = { Bindings: Partial<HttpBindings> };
 
-export type App = { app: Hono<Env>; close(): Promise<void> };
+export type App = {
+  app: Hono<Env>;
+  /** MCP sessions this instance holds now (for the metrics). */
+  sessions(): number;
+  close(): Promise<void>;
+};
 
 export function createApp(options: AppOptions): App {
   const { jobs, auth, onError = () => {} } = options;
@@ -116,6 +121,7 @@ export function createApp(options: AppOptions): App {
   app.onError(answerError(onError));
   return {
     app,
+    sessions: () => mcp.handler.sessionCount,
     async close() {
       await mcp.handler.close();
       await mcp.staffFiles.close();

@@ -7,6 +7,7 @@
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Config } from "./config.js";
+import { createLogger, errorFields, type Logger } from "./observability/logger.js";
 import { filesFromConfig, type FilesSetup } from "./files/files-env.js";
 import { matchGifts } from "./gifts/matcher.js";
 import { createBullmqExecutor } from "./jobs/executor-bullmq.js";
@@ -37,8 +38,8 @@ function openSqlite(dataDir: string): JobStore {
 }
 
 /** The job service the configuration describes. */
-export function jobsFromConfig(config: Config): JobService {
-  return serverFromConfig(config).jobs;
+export function jobsFromConfig(config: Config, log?: Logger): JobService {
+  return serverFromConfig(config, log).jobs;
 }
 
 /**
@@ -48,14 +49,17 @@ export function jobsFromConfig(config: Config): JobService {
 type JobsOnRedis = { url: string; keyPrefix: string; store: JobStore; outage: OutageLog };
 
 /** The job service the configuration describes, its staff files and, on Redis, where its store lives. */
-export function serverFromConfig(config: Config): {
+export function serverFromConfig(
+  config: Config,
+  log: Logger = createLogger({ role: "server" }),
+): {
   jobs: JobService;
   redis?: JobsOnRedis;
   files: FilesSetup;
 } {
   // a lost Redis is told by its outage log, once: its faults need no line each, nor a stack
   const onError = (error: unknown, context: string) =>
-    void (isConnectionFault(error) || console.error(`jobs: ${context}:`, error));
+    void (isConnectionFault(error) || log.error({ ...errorFields(error), context }, `jobs: ${context}`));
   const { limits } = config;
   switch (config.store) {
     case "sqlite": {
@@ -77,7 +81,7 @@ export function serverFromConfig(config: Config): {
       // one line when Redis is lost (for which connection, and why), one when it is back, a reminder a minute
       const outage = createOutageLog({
         dependency: `Redis at ${redisHost(url)}`,
-        print: (line) => console.error(`jobs: ${line}`),
+        print: (line) => log.warn(`jobs: ${line}`),
       });
       const store = createRedisStore({ url, keyPrefix, onConnectionChange: outage.part("the job store and queue") });
       const executor = createBullmqExecutor({

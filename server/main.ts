@@ -5,11 +5,7 @@
  * its one-line reason. Everything else lives in createApp.
  */
 import { serve } from "@hono/node-server";
-import {
-  connectionLimit,
-  limitConnections,
-  openFileLimit,
-} from "./accept-limit.js";
+import { connectionLimit, limitConnections, openFileLimit } from "./accept-limit.js";
 import { createApp } from "./app.js";
 import { resourceOf } from "./auth/auth-options.js";
 import { checkIssuer } from "./auth/provider-metadata.js";
@@ -35,10 +31,7 @@ if (issuerCheck) {
   }
   logger.warn(issuerCheck.line);
 }
-const { jobs, redis, files } = orExit(
-  () => serverFromConfig(config),
-  logger,
-);
+const { jobs, redis, files } = orExit(() => serverFromConfig(config, logger), logger);
 const observed = observeProcess(config, jobs, logger);
 const built = createApp({
   jobs,
@@ -64,17 +57,14 @@ const built = createApp({
 /** The start's lines: the endpoint first (tests and scripts wait for it), then what is on. */
 function announce(listening: number): void {
   logger.info(`GiftGenius MCP server: http://${host}:${listening}/mcp`);
-  if (config.serveHarness)
-    logger.info(`Local host harness:    http://${host}:${listening}/`);
+  if (config.serveHarness) logger.info(`Local host harness:    http://${host}:${listening}/`);
   logger.info(
     auth
       ? `Sign-in required: bearer tokens from ${auth.issuer} for ${resourceOf(auth)}, scope(s) ${auth.scopes.join(" ")}.`
       : "Sign-in is off (AUTH_ISSUER unset): every caller is the same anonymous user.",
   );
   if (allowedHosts === "any") {
-    logger.warn(
-      `Listening beyond loopback with no ALLOWED_HOSTS or PUBLIC_URL: any Host header is answered.`,
-    );
+    logger.warn(`Listening beyond loopback with no ALLOWED_HOSTS or PUBLIC_URL: any Host header is answered.`);
   }
   if (development) {
     logger.info(
@@ -93,23 +83,16 @@ function announce(listening: number): void {
   );
 }
 
-const server = serve(
-  { fetch: observed.wrap(built.app).fetch, port, hostname: host },
-  (info) => announce(info.port),
-);
+observed.metrics?.source({ sessions: built.sessions });
+const server = serve({ fetch: observed.wrap(built.app).fetch, port, hostname: host }, (info) => announce(info.port));
 server.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code !== "EADDRINUSE") throw error;
-  logger.fatal(
-    `Port ${port} on ${host} is already in use: stop what holds it, or set PORT to another port.`,
-  );
+  logger.fatal(`Port ${port} on ${host} is already in use: stop what holds it, or set PORT to another port.`);
   process.exit(1);
 });
 setHttpTimeouts(server);
 // connections at once: below the open-file limit, so a flood cannot take what the server needs
-limitConnections(
-  server,
-  config.maxConnections ?? connectionLimit(openFileLimit()),
-);
+limitConnections(server, config.maxConnections ?? connectionLimit(openFileLimit()));
 
 const shutdown = createShutdown({
   logger,

@@ -2,17 +2,21 @@
  * The server's logs never hold employee data: jobs whose CSV carries a marker name and interest
  * run over MCP (to a result, with malformed CSVs, and into store errors from a real Redis that fills
  * up mid-job and refuses a new job), everything the server hands its logs (both
- * onError hooks, formatted as console.error would) is kept, and the marker is in none of it.
+ * onError hooks, formatted as console.error would, and the logger's own lines: the jobs' lines and
+ * the faults, as JSON at every level) is kept, and the marker is in none of it.
  */
 import type { ChildProcess } from "node:child_process";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Writable } from "node:stream";
 import { inspect } from "node:util";
 import { Redis } from "ioredis";
 import { PACE_META_KEY, StartBulkOutput, TOOL } from "../../shared/tools.js";
 import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createRedisStore } from "../jobs/stores/redis.js";
+import { JobWatch } from "../observability/job-watch.js";
+import { createLogger, errorFields } from "../observability/logger.js";
 import { freePort, killRedis, startRedis } from "../redis/testing/redis-server.js";
 import {
   callTool,
@@ -55,14 +59,22 @@ describe("what the server logs", () => {
     // a Redis that evicts nothing to make room: once it is full, every write is refused
     redis = await startRedis(port, ["--maxmemory-policy", "noeviction"]);
     const logged: string[] = [];
-    const log = (...parts: unknown[]) =>
+    const print = (...parts: unknown[]) =>
       void logged.push(parts.map((p) => (typeof p === "string" ? p : inspect(p, { depth: Infinity }))).join(" "));
+    // the process's logger as main.ts has it, at every level, its lines kept with the rest
+    const destination = new Writable({ write: (chunk, _, done) => done(void logged.push(String(chunk))) });
+    const logger = createLogger({ role: "server", level: "trace", destination });
+    const log = (error: unknown, context = "unexpected error") => {
+      print(context, error);
+      logger.error({ ...errorFields(error), context }, context);
+    };
     const jobs = createJobService({
-      store: createRedisStore({ url: `redis://127.0.0.1:${port}`, keyPrefix: "logs:", onConnectionChange: log }),
+      store: createRedisStore({ url: `redis://127.0.0.1:${port}`, keyPrefix: "logs:", onConnectionChange: print }),
       match: matchGifts,
-      onError: (error, context) => log(`jobs: ${context}:`, error),
+      onError: (error, context) => log(error, `jobs: ${context}`),
     });
-    const server = await startTestServer({ jobs, onError: log, devPace: true });
+    const watch = new JobWatch(jobs, logger);
+    const server = await startTestServer({ jobs, onError: (error) => log(error), devPace: true });
     const client = await connectClient(server.mcpUrl);
     const START = { occasion: "holiday", budgetPerPerson: 50 };
     try {
@@ -102,7 +114,10 @@ describe("what the server logs", () => {
       const refused = await callTool(client, TOOL.startBulk, { ...START, csv: markedCsv(1_000) });
       expect(toolError(refused).code).toBe("internal");
       expect(logged.some((line) => line.includes("OOM"))).toBe(true);
+      // the job lines were written, by job id
+      expect(logged.some((line) => line.includes(`"jobId":"${big.jobId}"`))).toBe(true);
     } finally {
+      watch.stop();
       await client.close();
       await server.close();
     }

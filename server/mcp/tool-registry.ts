@@ -11,6 +11,7 @@ import { ToolErrorSchema } from "../../shared/errors.js";
 import type { ToolName } from "../../shared/tools.js";
 import type { Caller } from "../jobs/caller.js";
 import { clip, describeIssues } from "./input-errors.js";
+import { noteToolResult } from "../observability/request-context.js";
 import { JsonRpcError } from "./rpc-error.js";
 import { failure } from "./tool-results.js";
 
@@ -106,7 +107,7 @@ export function createToolRegistry(
   const byName = new Map<string, ToolSpec>(specs.map((s) => [s.name, s]));
   const names = specs.map((s) => s.name).join(", ");
   const list = { tools: specs.map((spec) => describe(spec, security)) };
-  return {
+  const registry: ToolRegistry = {
     list,
     async call(name, args, ctx) {
       const spec = byName.get(name);
@@ -138,6 +139,15 @@ export function createToolRegistry(
           hint: "Try again in a moment.",
         });
       }
+    },
+  };
+  return {
+    list,
+    async call(name, args, ctx) {
+      const result = await registry.call(name, args, ctx);
+      // its outcome, for the request's log line and the metrics
+      noteToolResult(name, result);
+      return result;
     },
   };
 }
