@@ -26,13 +26,13 @@ export type ToolContext = {
   /** The scopes of the caller's verified token; undefined while sign-in is off. */
   scopes?: readonly string[];
   /** Reports progress when the caller sent a `progressToken`; does nothing otherwise. */
-  progress(progress: number, total: number, message?: string): void;
+  progress: (progress: number, total: number, message?: string) => void;
   /**
    * A log line on the request's own stream, where the request asked for log lines (2026-07-28's
    * per-request level); 2025-11-25 sessions hear their jobs' lines on their stream instead, so
    * their requests have none.
    */
-  log?(level: LoggingLevel, text: string): void;
+  log?: (level: LoggingLevel, text: string) => void;
 };
 
 export type ToolSpec<I extends z.ZodMiniObject = z.ZodMiniObject> = {

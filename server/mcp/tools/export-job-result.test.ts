@@ -123,24 +123,16 @@ async function readXlsx(bytes: Buffer): Promise<{ rows: (string | number)[][]; s
 const defused = (value: string) => (/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
 const inline = (out: ExportResult) => Buffer.from(out.data ?? "", "base64");
 
-describe(FILE_TOOL.exportResult, () => {
-  let job: Awaited<ReturnType<typeof finishedJob>>;
-  beforeAll(async () => {
-    job = await finishedJob(ctx.client);
-    expect(job.people).toHaveLength(2_503);
-    expect(job.skipped.map((s) => s.row)).toEqual([2_504, 2_505]);
-  });
-  afterEach(() => void (skew = 0));
+/** One finished job, exported by every test. */
+let job: Awaited<ReturnType<typeof finishedJob>>;
+beforeAll(async () => {
+  job = await finishedJob(ctx.client);
+  expect(job.people).toHaveLength(2_503);
+  expect(job.skipped.map((s) => s.row)).toEqual([2_504, 2_505]);
+});
+afterEach(() => void (skew = 0));
 
-  it("is listed for the model and callable by the widget", async () => {
-    const { tools } = await ctx.client.listTools();
-    const tool = tools.find((t) => t.name === FILE_TOOL.exportResult);
-    expect(tool?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
-    expect(tool?._meta).toMatchObject({ "openai/widgetAccessible": true });
-    expect(tool?._meta).not.toHaveProperty("openai/visibility");
-    expect(tool?._meta?.ui).toBeUndefined();
-  });
-
+describe(`${FILE_TOOL.exportResult}: the files`, () => {
   it("writes the picks as CSV equal to get_job_result's people, with a link and a resource_link", async () => {
     const result = await callTool(ctx.client, FILE_TOOL.exportResult, { jobId: job.jobId, inline: true });
     const out = ExportOutput.parse(result.structuredContent);
@@ -220,7 +212,9 @@ describe(FILE_TOOL.exportResult, () => {
     const xlsx = await exportResult(ctx.client, { jobId: job.jobId, part: "skipped", format: "xlsx", inline: true });
     expect((await readXlsx(inline(xlsx))).rows).toEqual(expected);
   });
+});
 
+describe(`${FILE_TOOL.exportResult}: its link`, () => {
   it("serves the same file at its link, streamed, with its name, type and no caching", async () => {
     for (const format of ["csv", "xlsx"] as const) {
       const out = await exportResult(ctx.client, { jobId: job.jobId, format, inline: true });
@@ -279,6 +273,17 @@ describe(FILE_TOOL.exportResult, () => {
       status: 410,
       text: "This download link has expired: links work for 15 minutes. Export the file again for a new link.\n",
     });
+  });
+});
+
+describe(`${FILE_TOOL.exportResult}: its listing and the calls it refuses`, () => {
+  it("is listed for the model and callable by the widget", async () => {
+    const { tools } = await ctx.client.listTools();
+    const tool = tools.find((t) => t.name === FILE_TOOL.exportResult);
+    expect(tool?.annotations).toMatchObject({ readOnlyHint: true, destructiveHint: false });
+    expect(tool?._meta).toMatchObject({ "openai/widgetAccessible": true });
+    expect(tool?._meta).not.toHaveProperty("openai/visibility");
+    expect(tool?._meta?.ui).toBeUndefined();
   });
 
   it("answers unknown_job for a job that is not the caller's, and job_not_finished for a canceled one", async () => {

@@ -7,15 +7,17 @@
  * Rendered by the widget, which follows the job.
  */
 import * as z from "zod/mini";
+import type { ToolError } from "../../../shared/errors.js";
 import { AwaitingFileSchema, FILE_LIMITS, type AwaitingFile } from "../../../shared/files.js";
 import { PACE_META_KEY, StartBulkInput, StartBulkOutput, TOOL, type StartBulkArgs } from "../../../shared/tools.js";
 import { previewText, readStaffFile } from "../../files/read/staff-file.js";
 import type { StaffFiles } from "../../files/staff-files.js";
 import type { JobService } from "../../jobs/job-service.js";
-import { megabytes } from "../../jobs/limits.js";
+import { megabytes, type InputLimits } from "../../jobs/limits.js";
+import { fail, ok, type Outcome } from "../../jobs/outcomes.js";
 import { localeOf } from "../../jobs/runner/texts.js";
 import { toolMeta, type Widget } from "../../widget.js";
-import { defineTool } from "../tool-registry.js";
+import { defineTool, type ToolContext } from "../tool-registry.js";
 import { failure, success } from "../tool-results.js";
 
 /**
@@ -30,6 +32,56 @@ const LISTS = ["csv", "employees", "file", "uploadId"] as const;
 function paceOf(meta: Record<string, unknown>, allowed: boolean): number | undefined {
   const pace = meta[PACE_META_KEY];
   return allowed && typeof pace === "number" && pace > 0 ? Math.min(pace, MAX_PACE_MS) : undefined;
+}
+
+/** Why a call that gave the staff list more than once is refused. */
+function severalLists(given: readonly string[]): ToolError {
+  const named = `${given.slice(0, -1).join(", ")} and ${given[given.length - 1]}`;
+  return {
+    code: "invalid_arguments",
+    message: given.length === 2 ? `Both ${named} were given.` : `${named} were all given.`,
+    hint: "Send the staff list once: as file, csv, employees or uploadId.",
+  };
+}
+
+/** The job's input, with the list as the job reads it, and what the reading understood, for the reply. */
+type JobList = { input: StartBulkArgs; understood: string };
+
+/** A host's file or an uploaded one, read into the job's CSV; a file with problems to settle cannot start. */
+async function listFromFile(
+  files: StaffFiles,
+  { file, uploadId, reading = {}, ...rest }: StartBulkArgs,
+  { caller, signal }: Pick<ToolContext, "caller" | "signal">,
+): Promise<Outcome<JobList>> {
+  const table = file ? await files.fromHost(file, reading, signal) : await files.fromUpload(uploadId!, reading, caller);
+  if (!table.ok) return table;
+  const { preview, csv } = table.value;
+  if (!preview.ready) {
+    return fail(
+      "invalid_csv",
+      `${preview.fileName} cannot start an analysis yet: ${preview.problems.join(" ")}`,
+      file
+        ? "Tell the person what is wrong, or call again without a staff list so that they can choose and fix the file in the widget."
+        : "Settle it in the preview, then start again.",
+    );
+  }
+  return ok({ input: { ...rest, csv }, understood: `\n${previewText(preview)}` });
+}
+
+/**
+ * CSV text goes through the same reader, so the model reads how its columns were taken; a text the
+ * reader cannot start from (or too big to try) is left as given to the job service, whose refusal says why.
+ */
+async function listFromText(
+  { file, uploadId, reading = {}, ...rest }: StartBulkArgs,
+  limits: InputLimits,
+): Promise<JobList> {
+  if (rest.csv !== undefined && Buffer.byteLength(rest.csv) <= limits.maxCsvBytes) {
+    const table = await readStaffFile(Buffer.from(rest.csv, "utf8"), "staff.csv", reading, limits);
+    if (table.ok && table.value.preview.ready)
+      return { input: { ...rest, csv: table.value.csv }, understood: `\n${previewText(table.value.preview)}` };
+  }
+  return { input: rest, understood: "" };
 }
 
 function awaitingFile(args: StartBulkArgs, locale: string) {
@@ -87,43 +139,14 @@ export function startBulkAnalysisTool({
       const locale = localeOf(args.locale, meta["openai/locale"]);
       const given = LISTS.filter((key) => args[key] !== undefined);
       if (given.length === 0) return awaitingFile(args, locale);
-      if (given.length > 1) {
-        const named = `${given.slice(0, -1).join(", ")} and ${given[given.length - 1]}`;
-        return failure({
-          code: "invalid_arguments",
-          message: given.length === 2 ? `Both ${named} were given.` : `${named} were all given.`,
-          hint: "Send the staff list once: as file, csv, employees or uploadId.",
-        });
-      }
-      const { file, uploadId, reading = {}, ...rest } = args;
-      let input: StartBulkArgs = rest;
-      let understood = "";
-      if (file !== undefined || uploadId !== undefined) {
-        const table = file
-          ? await files.fromHost(file, reading, signal)
-          : await files.fromUpload(uploadId!, reading, caller);
-        if (!table.ok) return failure(table.error);
-        const { preview, csv } = table.value;
-        if (!preview.ready) {
-          return failure({
-            code: "invalid_csv",
-            message: `${preview.fileName} cannot start an analysis yet: ${preview.problems.join(" ")}`,
-            hint: file
-              ? "Tell the person what is wrong, or call again without a staff list so that they can choose and fix the file in the widget."
-              : "Settle it in the preview, then start again.",
-          });
-        }
-        input = { ...rest, csv };
-        understood = `\n${previewText(preview)}`;
-      } else if (rest.csv !== undefined && Buffer.byteLength(rest.csv) <= jobs.limits.maxCsvBytes) {
-        // CSV text goes through the same reader, so the model reads how its columns were taken; a
-        // text the reader cannot start from is left to the job service, whose refusal says why
-        const table = await readStaffFile(Buffer.from(rest.csv, "utf8"), "staff.csv", reading, jobs.limits);
-        if (table.ok && table.value.preview.ready) {
-          input = { ...rest, csv: table.value.csv };
-          understood = `\n${previewText(table.value.preview)}`;
-        }
-      }
+      if (given.length > 1) return failure(severalLists(given));
+      const list =
+        args.file !== undefined || args.uploadId !== undefined
+          ? await listFromFile(files, args, { caller, signal })
+          : ok(await listFromText(args, jobs.limits));
+      if (!list.ok) return failure(list.error);
+      const { input, understood } = list.value;
+      const { uploadId } = args;
       const started = await jobs.start(input, caller, { paceMs: paceOf(meta, devPace), locale });
       if (!started.ok) return failure(started.error);
       const { jobId, status, stages } = started.value;
