@@ -54,7 +54,7 @@ describe("request streams", () => {
     await streams.serve("s2", cancelling(7), accepted); // another session's request 7
     await streams.serve("s1", cancelling(8), accepted); // not in flight
     await streams.serve("s1", cancelling(7), async () => new Response(null, { status: 400 })); // refused
-    expect(streams.size).toBe(1);
+    expect(streams.holds("s1", 7)).toBe(true);
     await streams.serve("s1", cancelling(7), accepted);
 
     expect(await text).toBe("id: stream-a#1\ndata: \n\n");
@@ -62,7 +62,7 @@ describe("request streams", () => {
     expect(streams.ended("stream-a#1")).toBe(true);
     expect(streams.ended("stream-a#99")).toBe(true);
     expect(streams.ended("stream-b#1")).toBe(false);
-    expect(streams.size).toBe(0);
+    expect(streams.holds("s1", 7)).toBe(false);
   });
 
   it("end a stream whose request was cancelled before its answer was handed out", async () => {
@@ -79,7 +79,7 @@ describe("request streams", () => {
     handOut();
     expect(await readToEnd(await serving)).toBe("id: stream-c#1\ndata: \n\n");
     expect(streams.ended("stream-c#1")).toBe(true);
-    expect(streams.size).toBe(0);
+    expect(streams.holds("s1", 1)).toBe(false);
   });
 
   it("end a batch's stream once its requests not cancelled are answered", async () => {
@@ -95,9 +95,11 @@ describe("request streams", () => {
     upstream.answer(2);
     expect(await text).toContain('"id":2');
     expect(streams.ended("stream-d#1")).toBe(true);
-    expect(streams.size).toBe(0);
+    expect([streams.holds("s1", 1), streams.holds("s1", 2)]).toEqual([false, false]);
   });
+});
 
+describe("request streams that end without a cancellation", () => {
   it("keep nothing once a stream ends on its own or the transport throws, and pass other answers through", async () => {
     const streams = createRequestStreams();
     const upstream = sseAnswer();
@@ -105,12 +107,12 @@ describe("request streams", () => {
     upstream.prime("stream-e#1");
     const text = readToEnd(response);
     await turn();
-    expect(streams.size).toBe(1);
+    expect(streams.holds("s1", 3)).toBe(true);
     // the transport closes a stream once its request is answered
     upstream.answer(3);
     upstream.close();
     expect(await text).toContain('"id":3');
-    expect(streams.size).toBe(0);
+    expect(streams.holds("s1", 3)).toBe(false);
     await streams.serve("s1", cancelling(3), accepted); // too late: it was answered
     expect(streams.ended("stream-e#1")).toBe(false);
 
@@ -121,7 +123,7 @@ describe("request streams", () => {
         throw new Error("the transport failed");
       }),
     ).rejects.toThrow("the transport failed");
-    expect(streams.size).toBe(0);
+    expect([3, 4, 5].map((id) => streams.holds("s1", id))).toEqual([false, false, false]);
   });
 
   it("keep nothing for a stream the client went away from, and release the transport's", async () => {
@@ -131,6 +133,6 @@ describe("request streams", () => {
     upstream.prime("stream-f#1");
     await response.body?.cancel();
     expect(upstream.canceled).toBe(true);
-    expect(streams.size).toBe(0);
+    expect(streams.holds("s1", 5)).toBe(false);
   });
 });

@@ -13,6 +13,7 @@ import {
   type RequestId,
 } from "@modelcontextprotocol/sdk/types.js";
 import { streamOfEventId } from "./event-store.js";
+import { parseJson } from "./parse-json.js";
 
 export type RequestStreams = {
   /**
@@ -26,8 +27,6 @@ export type RequestStreams = {
   ended(lastEventId: string): boolean;
   /** Whether the request `requestId` of session `sessionId` is in flight here. */
   holds(sessionId: string, requestId: RequestId): boolean;
-  /** Requests in flight: none once their streams are over. */
-  readonly size: number;
 };
 
 type Answer = {
@@ -49,13 +48,6 @@ type Flight = {
 const messagesOf = (body: unknown): unknown[] => (Array.isArray(body) ? body : [body]);
 const idKey = (id: RequestId) => JSON.stringify(id);
 const EVENT_ID = /^id: (.+)$/m;
-const parseJson = (text: string | undefined): unknown => {
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
-};
 const DATA = /^data: (.*)$/m;
 
 type RequestStreamOptions = {
@@ -68,78 +60,96 @@ type RequestStreamOptions = {
 /** The longest request id a cancellation is passed on for: longer ones are no ids a client made. */
 const MAX_ID_CHARS = 256;
 
+/** The ids of streams a cancellation ended, the oldest forgotten first past `kept`. */
+class EndedStreams {
+  readonly #ids = new Set<string>();
+  readonly #kept: number;
+  constructor(kept: number) {
+    this.#kept = kept;
+  }
+  add(streamId: string): void {
+    this.#ids.add(streamId);
+    if (this.#ids.size > this.#kept) this.#ids.delete(this.#ids.values().next().value!);
+  }
+  has(streamId: string): boolean {
+    return this.#ids.has(streamId);
+  }
+}
+
+/** Ends a cancelled flight's stream once none of its requests is still to be answered. */
+function settle(flight: Flight, ended: EndedStreams): void {
+  if (!flight.cancelled || flight.open.size > 0 || flight.end === undefined) return;
+  if (flight.streamId !== undefined) ended.add(flight.streamId);
+  flight.end();
+}
+
+/** What one SSE chunk (one event, as the SDK writes them) tells: the stream's id, a batch's answers. */
+function see(flight: Flight, text: string, ended: EndedStreams): void {
+  const eventId = EVENT_ID.exec(text)?.[1];
+  if (eventId !== undefined) flight.streamId ??= streamOfEventId(eventId);
+  // one request's stream is closed by the transport once answered; a batch's waits for every
+  // answer, a cancelled request's never comes: its others' answers are counted here
+  if (flight.keys.length === 1) return;
+  const message = parseJson(DATA.exec(text)?.[1]);
+  if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined) {
+    flight.open.delete(idKey(message.id));
+    settle(flight, ended);
+  }
+}
+
+/** `response` with a body that passes `source` on and that `flight.end` can end at any moment. */
+function endable(
+  flight: Flight,
+  response: Response,
+  source: ReadableStream<Uint8Array>,
+  { drop, ended }: { drop: () => void; ended: EndedStreams },
+): Response {
+  const reader = source.getReader();
+  const decoder = new TextDecoder();
+  let controller!: ReadableStreamDefaultController<Uint8Array>;
+  let over = false;
+  const finish = () => {
+    if (over) return;
+    over = true;
+    drop();
+  };
+  const body = new ReadableStream<Uint8Array>({
+    start: (c) => void (controller = c),
+    cancel: async (reason) => {
+      finish();
+      await reader.cancel(reason);
+    },
+  });
+  flight.end = () => {
+    if (over) return;
+    finish();
+    controller.close();
+    // the transport's own cancel releases the stream and its keep-alive timer
+    reader.cancel().catch(() => {});
+  };
+  // read as the transport writes (it queues without bound anyway), so a stream's id is known
+  // as soon as its first event is written, whether or not the client is reading yet
+  void (async () => {
+    try {
+      for (let chunk = await reader.read(); !chunk.done && !over; chunk = await reader.read()) {
+        controller.enqueue(chunk.value);
+        if (flight.streamId === undefined || flight.keys.length > 1) see(flight, decoder.decode(chunk.value), ended);
+      }
+      if (!over) controller.close();
+    } catch (error) {
+      if (!over) controller.error(error);
+    } finally {
+      finish();
+    }
+  })();
+  // cancelled before it was handed out: it ends once what the transport wrote so far is passed on
+  if (flight.cancelled) setImmediate(() => settle(flight, ended));
+  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+}
+
 export function createRequestStreams({ keptEnded = 10_000, elsewhere }: RequestStreamOptions = {}): RequestStreams {
   const flights = new Map<string, Flight>();
-  const endedStreams = new Set<string>();
-  const decoder = new TextDecoder();
-
-  const settle = (flight: Flight) => {
-    if (!flight.cancelled || flight.open.size > 0 || flight.end === undefined) return;
-    if (flight.streamId !== undefined) {
-      endedStreams.add(flight.streamId);
-      if (endedStreams.size > keptEnded) endedStreams.delete(endedStreams.values().next().value!);
-    }
-    flight.end();
-  };
-
-  /** What one SSE chunk (one event, as the SDK writes them) tells: the stream's id, a batch's answers. */
-  const see = (flight: Flight, chunk: Uint8Array) => {
-    if (flight.streamId !== undefined && flight.keys.length === 1) return;
-    const text = decoder.decode(chunk);
-    const eventId = EVENT_ID.exec(text)?.[1];
-    if (eventId !== undefined) flight.streamId ??= streamOfEventId(eventId);
-    // one request's stream is closed by the transport once answered; a batch's waits for every
-    // answer, a cancelled request's never comes: its others' answers are counted here
-    if (flight.keys.length === 1) return;
-    const message = parseJson(DATA.exec(text)?.[1]);
-    if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined) {
-      flight.open.delete(idKey(message.id));
-      settle(flight);
-    }
-  };
-
-  const endable = (flight: Flight, response: Response, source: ReadableStream<Uint8Array>, drop: () => void) => {
-    const reader = source.getReader();
-    let controller!: ReadableStreamDefaultController<Uint8Array>;
-    let over = false;
-    const finish = () => {
-      if (over) return;
-      over = true;
-      drop();
-    };
-    const body = new ReadableStream<Uint8Array>({
-      start: (c) => void (controller = c),
-      cancel: async (reason) => {
-        finish();
-        await reader.cancel(reason);
-      },
-    });
-    flight.end = () => {
-      if (over) return;
-      finish();
-      controller.close();
-      // the transport's own cancel releases the stream and its keep-alive timer
-      reader.cancel().catch(() => {});
-    };
-    // read as the transport writes (it queues without bound anyway), so a stream's id is known
-    // as soon as its first event is written, whether or not the client is reading yet
-    void (async () => {
-      try {
-        for (let chunk = await reader.read(); !chunk.done && !over; chunk = await reader.read()) {
-          controller.enqueue(chunk.value);
-          see(flight, chunk.value);
-        }
-        if (!over) controller.close();
-      } catch (error) {
-        if (!over) controller.error(error);
-      } finally {
-        finish();
-      }
-    })();
-    // cancelled before it was handed out: it ends once what the transport wrote so far is passed on
-    if (flight.cancelled) setImmediate(() => settle(flight));
-    return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
-  };
+  const ended = new EndedStreams(keptEnded);
 
   const begin = (sessionId: string, body: unknown): Answer => {
     const ids = messagesOf(body).flatMap((m) => {
@@ -159,7 +169,7 @@ export function createRequestStreams({ keptEnded = 10_000, elsewhere }: RequestS
           drop();
           return response;
         }
-        return endable(flight, response, source, drop);
+        return endable(flight, response, source, { drop, ended });
       },
       drop,
     };
@@ -174,7 +184,7 @@ export function createRequestStreams({ keptEnded = 10_000, elsewhere }: RequestS
       if (flight) {
         flight.open.delete(idKey(id));
         flight.cancelled = true;
-        settle(flight);
+        settle(flight, ended);
       } else if (String(id).length <= MAX_ID_CHARS) elsewhere?.(sessionId, id);
     }
   };
@@ -197,11 +207,7 @@ export function createRequestStreams({ keptEnded = 10_000, elsewhere }: RequestS
 
     ended(lastEventId) {
       const streamId = streamOfEventId(lastEventId);
-      return streamId !== undefined && endedStreams.has(streamId);
-    },
-
-    get size() {
-      return flights.size;
+      return streamId !== undefined && ended.has(streamId);
     },
   };
 }
