@@ -41,9 +41,11 @@ function fakeRecords() {
 function fakeSource() {
   const queued: StreamItem[] = [];
   let wake = () => {};
+  const refresh = vi.fn(async () => {});
+  const closeSource = vi.fn();
   const feed: StreamFeed & { closed: boolean } = {
     closed: false,
-    refresh: vi.fn(async () => {}),
+    refresh,
     take: async () => queued.splice(0),
     get pending() {
       return queued.length > 0;
@@ -53,13 +55,13 @@ function fakeSource() {
   const source: StreamSource = {
     open: (_stream, wakeStream) => ((wake = wakeStream), feed),
     follow: vi.fn(),
-    close: vi.fn(),
+    close: closeSource,
   };
   const give = (...seqs: number[]) => {
     for (const seq of seqs) queued.push({ jobId: "j", seq, messages: [] });
     wake();
   };
-  return { source, feed, give };
+  return { source, feed, give, refresh, closeSource };
 }
 
 function manualTimers() {
@@ -112,7 +114,7 @@ describe("a session's stream", () => {
     const response = s.streams.open("s1", "alice", undefined);
     expect(response.headers.get("content-type")).toBe("text/event-stream");
     expect(response.headers.get("mcp-session-id")).toBe("s1");
-    await vi.waitFor(() => expect(s.feed.refresh).toHaveBeenCalledOnce());
+    await vi.waitFor(() => expect(s.refresh).toHaveBeenCalledOnce());
     s.give(1, 2);
     const first = await readUntil(response, (t) => ids(t).length === 2);
     expect(ids(first)).toEqual(["1", "2"]);
@@ -132,17 +134,17 @@ describe("a session's stream", () => {
   it("sends a keep-alive comment on its timer, and catches up on its tick", async () => {
     const s = setUp();
     const response = s.streams.open("s1", "alice", undefined);
-    await vi.waitFor(() => expect(s.feed.refresh).toHaveBeenCalledOnce());
+    await vi.waitFor(() => expect(s.refresh).toHaveBeenCalledOnce());
     s.fire(200);
     expect(await readUntil(response, (t) => t.includes(": keepalive"))).toBe(": keepalive\n\n");
     s.fire(100);
-    await vi.waitFor(() => expect(s.feed.refresh).toHaveBeenCalledTimes(2));
+    await vi.waitFor(() => expect(s.refresh).toHaveBeenCalledTimes(2));
   });
 
   it("stops when its session ended: the body closes, the feed and the timers with it", async () => {
     const s = setUp();
     const response = s.streams.open("s1", "alice", undefined);
-    await vi.waitFor(() => expect(s.feed.refresh).toHaveBeenCalledOnce());
+    await vi.waitFor(() => expect(s.refresh).toHaveBeenCalledOnce());
     s.end();
     s.fire(100);
     expect(await readUntil(response, () => false)).toBe("");
@@ -154,7 +156,7 @@ describe("a session's stream", () => {
   it("stops when a newer stream of its session opened elsewhere, and not for an older one", async () => {
     const s = setUp();
     s.streams.open("s1", "alice", undefined);
-    await vi.waitFor(() => expect(s.feed.refresh).toHaveBeenCalledOnce());
+    await vi.waitFor(() => expect(s.refresh).toHaveBeenCalledOnce());
     s.signal({ kind: "moved", sessionId: "s1", stream: 6 });
     expect(s.streams.size).toBe(1);
     s.signal({ kind: "moved", sessionId: "s1", stream: 8 });
@@ -167,7 +169,7 @@ describe("a session's stream", () => {
     s.signal({ kind: "moved", sessionId: "s1", stream: 9 });
     s.streams.open("s1", "alice", undefined);
     await vi.waitFor(() => expect(s.streams.size).toBe(0));
-    expect(s.feed.refresh).not.toHaveBeenCalled();
+    expect(s.refresh).not.toHaveBeenCalled();
   });
 
   it("stops when its client goes, and closing the streams closes the source", async () => {
@@ -177,6 +179,6 @@ describe("a session's stream", () => {
     expect(s.streams.size).toBe(0);
     expect(s.running()).toBe(0);
     s.streams.close();
-    expect(s.source.close).toHaveBeenCalledOnce();
+    expect(s.closeSource).toHaveBeenCalledOnce();
   });
 });
