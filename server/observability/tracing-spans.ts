@@ -92,7 +92,7 @@ async function within<T>(span: Span, parent: Context, work: () => Promise<T>): P
  * by the MCP method and its target (`tools/call start_bulk_gift_analysis`) once known, from the
  * 2026-07-28 envelope's headers or from the body (`describeBody`), else by the HTTP method.
  */
-export async function traceRequest(c: HonoContext, next: Next): Promise<void> {
+async function traceRequest(c: HonoContext, next: Next): Promise<void> {
   const headers = c.req.raw.headers;
   const parent = propagation.extract(context.active(), headers, headerGetter);
   const attributes: Attributes = { [ATTR_HTTP_REQUEST_METHOD]: c.req.method };
@@ -136,13 +136,13 @@ function describe(span: Span, message: Record<string, unknown>): void {
 }
 
 /** Names the current request's span by the JSON-RPC message its body holds (one; a batch is left as is). */
-export function describeBody(body: unknown): void {
+function describeBody(body: unknown): void {
   const span = trace.getActiveSpan();
   if (span !== undefined && !Array.isArray(body)) describe(span, record(body));
 }
 
 /** Queues a job in a producer span, handing `add` the trace context the worker continues. */
-export async function traceEnqueue<T>(jobId: string, add: (carrier: TraceCarrier) => Promise<T>): Promise<T> {
+async function traceEnqueue<T>(jobId: string, add: (carrier: TraceCarrier) => Promise<T>): Promise<T> {
   const parent = context.active();
   const span = tracer.startSpan(
     "send jobs",
@@ -165,7 +165,7 @@ export async function traceEnqueue<T>(jobId: string, add: (carrier: TraceCarrier
  * Runs a queued job in a consumer span continuing the trace it was queued in, after a span for
  * its wait in the queue (from when it was queued to now).
  */
-export function traceQueuedRun<T>({ carrier, jobId, queuedAt }: QueuedJob, run: () => Promise<T>): Promise<T> {
+function traceQueuedRun<T>({ carrier, jobId, queuedAt }: QueuedJob, run: () => Promise<T>): Promise<T> {
   const parent = propagation.extract(ROOT_CONTEXT, carrier ?? {});
   const attributes = { ...QUEUE, [ATTR_MESSAGING_MESSAGE_ID]: jobId };
   if (queuedAt !== undefined) tracer.startSpan("queue wait", { attributes, startTime: queuedAt }, parent).end();
@@ -186,7 +186,7 @@ export function traceQueuedRun<T>({ carrier, jobId, queuedAt }: QueuedJob, run: 
  * `job.completed` (the result's head and the terminal event, which wakes every follower) is the
  * delivery, in a span of its own.
  */
-export class JobStageSpans implements StageSpans {
+class JobStageSpans implements StageSpans {
   private readonly parent = context.active();
   private stage?: { id: string; span: Span };
 
@@ -209,3 +209,13 @@ export class JobStageSpans implements StageSpans {
     this.stage = undefined;
   };
 }
+
+/** What tracing.ts calls once traces are on. */
+export const spanKit = {
+  traceRequest,
+  describeBody,
+  traceEnqueue,
+  traceQueuedRun,
+  stages: (): StageSpans => new JobStageSpans(),
+};
+export type SpanKit = typeof spanKit;

@@ -6,14 +6,12 @@
  */
 import type { MiddlewareHandler } from "hono";
 import type { TracingSdkOptions } from "./tracing-sdk.js";
-import type { AppendedDraft, QueuedJob, StageSpans, TraceCarrier } from "./tracing-spans.js";
+import type { AppendedDraft, QueuedJob, SpanKit, StageSpans, TraceCarrier } from "./tracing-spans.js";
 
 export type { TraceCarrier } from "./tracing-spans.js";
 
-type Spans = typeof import("./tracing-spans.js");
-
 /** The span code, once traces are on. */
-let spans: Spans | undefined;
+let spans: SpanKit | undefined;
 
 export type Tracing = { shutdown(): Promise<void> };
 
@@ -23,9 +21,12 @@ export type Tracing = { shutdown(): Promise<void> };
  */
 export async function startTracing(options: TracingSdkOptions): Promise<Tracing> {
   if (options.endpoint === undefined && options.exporter === undefined) return { shutdown: async () => {} };
-  const [sdk, loaded] = await Promise.all([import("./tracing-sdk.js"), import("./tracing-spans.js")]);
-  const provider = sdk.registerTracing(options);
-  spans = loaded;
+  const [{ registerTracing }, { spanKit }] = await Promise.all([
+    import("./tracing-sdk.js"),
+    import("./tracing-spans.js"),
+  ]);
+  const provider = registerTracing(options);
+  spans = spanKit;
   return {
     async shutdown() {
       spans = undefined;
@@ -51,4 +52,4 @@ export const traceQueuedRun = <T>(queued: QueuedJob, run: () => Promise<T>): Pro
 const untraced: StageSpans = { appending: (_: readonly AppendedDraft[], append) => append(), end: () => {} };
 
 /** The stage spans of a run starting now, under the span active now. */
-export const traceStages = (): StageSpans => (spans ? new spans.JobStageSpans() : untraced);
+export const traceStages = (): StageSpans => (spans ? spans.stages() : untraced);

@@ -35,10 +35,7 @@ export type Nginx = {
  * The deployment file with its upstream's `server` lines replaced by `upstreamPorts` on 127.0.0.1,
  * and its `listen` by 127.0.0.1:`listenPort`; throws when either is no longer where it was.
  */
-export function localSite(
-  conf: string,
-  { listenPort, upstreamPorts }: { listenPort: number; upstreamPorts: number[] },
-) {
+function localSite(conf: string, { listenPort, upstreamPorts }: { listenPort: number; upstreamPorts: number[] }) {
   const upstream = /(upstream giftgenius \{[^}]*?)((?:\n\s*server [^;]+;)+)/;
   const listen = /\n(\s*)listen [^;]+;/;
   if (!upstream.test(conf) || !listen.test(conf))
