@@ -16,6 +16,7 @@ import { serverFromConfig } from "./jobs-env.js";
 import { createLogger, errorFields } from "./observability/logger.js";
 import { observeProcess } from "./observability/observe.js";
 import { createShutdown } from "./observability/shutdown.js";
+import { startTracing } from "./observability/tracing.js";
 import { clusterSessionsOn } from "./mcp/http/cluster-sessions.js";
 
 // a configuration that cannot be read is told in the production format, as no other is known yet
@@ -31,6 +32,8 @@ if (issuerCheck) {
   }
   logger.warn(issuerCheck.line);
 }
+// before the first request and the first job, so that each has its span when traces are on
+const tracing = await startTracing({ endpoint: config.otlpEndpoint, serviceName: "giftgenius" });
 const { jobs, redis, files } = orExit(() => serverFromConfig(config, logger), logger);
 const observed = observeProcess(config, jobs, logger);
 const built = createApp({
@@ -104,6 +107,7 @@ const shutdown = createShutdown({
   closeRest: async () => {
     await built.close();
     await observed.close();
+    await tracing.shutdown(); // the spans still held go out before the exit
   },
   exit: (code) => process.exit(code),
 });
