@@ -86,7 +86,7 @@ function announce(listening: number): void {
   );
 }
 
-observed.metrics?.source({ sessions: built.sessions });
+observed.metrics?.source({ sessions: () => built.sessions() });
 const server = serve({ fetch: observed.wrap(built.app).fetch, port, hostname: host }, (info) => announce(info.port));
 server.on("error", (error: NodeJS.ErrnoException) => {
   if (error.code !== "EADDRINUSE") throw error;
