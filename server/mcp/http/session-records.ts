@@ -18,6 +18,7 @@ import * as z from "zod/mini";
 import { run, script } from "../../redis/scripts.js";
 import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
 import { severity, type Condition, type Notification } from "../notifications.js";
+import { parseJson } from "./parse-json.js";
 
 const STREAM_KEPT_MS = 5 * 60_000;
 const STREAM_MAX_EVENTS = 1_000;
@@ -125,34 +126,74 @@ function condition(when: Condition): string {
   return `log:${severity(when.level)}`;
 }
 
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
-}
-
 const entries = (reply: unknown): StreamEntry[] =>
   (reply as [string, string[]][]).map(([id, fields]) => ({ id, json: fields[1] }));
+
+/** The channel every instance's signals go through: one subscriber, opened when first listened to. */
+function createSignals(connection: RedisConnection, channel: string) {
+  const { redis } = connection;
+  const listeners = new Set<(signal: SessionSignal) => void>();
+  let subscriber: Redis | undefined;
+  return {
+    signal: async (message: SessionSignal) => {
+      await connection.guard(() => redis.publish(channel, JSON.stringify(message)));
+    },
+    onSignal: (listener: (signal: SessionSignal) => void) => {
+      listeners.add(listener);
+      // a missed signal: an ended session's copies and streams close at their next touch; an older
+      // stream stays open beside the newer one, the two writing each event once between them
+      subscriber ??= subscribe(redis, channel, (text) => {
+        const parsed = Signal.safeParse(parseJson(text));
+        if (parsed.success) for (const l of [...listeners]) l(parsed.data);
+      });
+      return () => void listeners.delete(listener);
+    },
+    stop: () => {
+      listeners.clear();
+      subscriber?.disconnect();
+    },
+  };
+}
+
+/** A session's notification stream in Redis: written through the script, read after an id. */
+function streamOf(
+  connection: RedisConnection,
+  keys: (id: string) => string[],
+  ttlMs: number,
+): Pick<SessionRecords, "write" | "read" | "last"> {
+  const { redis } = connection;
+  return {
+    write: async (id, items, after) => {
+      const args: (string | number)[] = [ttlMs, STREAM_MAX_EVENTS, Date.now() - STREAM_KEPT_MS, after];
+      for (const { jobId, seq, messages } of items) {
+        args.push(jobId, seq, messages.length);
+        for (const { message, when } of messages)
+          args.push(condition(when), JSON.stringify({ jsonrpc: "2.0", ...message }));
+      }
+      const reply = await connection.guard(() => run(redis, NOTIFY, keys(id), args));
+      return reply === null ? undefined : entries(reply);
+    },
+    read: async (id, after) =>
+      entries(await connection.guard(() => redis.xrange(keys(id)[2], `(${after}`, "+", "COUNT", STREAM_MAX_EVENTS))),
+    last: async (id) => {
+      const [newest] = await connection.guard(() => redis.xrevrange(keys(id)[2], "+", "-", "COUNT", 1));
+      return newest?.[0] ?? "0-0";
+    },
+  };
+}
 
 /**
  * Session records on `connection` (closed with them; calls wait for it as the job store's do) under
  * `prefix`, kept for `ttlMs` after their last use.
  */
-export function createSessionRecords({ redis, guard }: RedisConnection, prefix: string, ttlMs: number): SessionRecords {
+export function createSessionRecords(connection: RedisConnection, prefix: string, ttlMs: number): SessionRecords {
+  const { redis, guard } = connection;
   const keys = (id: string) => [
     `${prefix}session:${id}`,
     `${prefix}session:${id}:jobs`,
     `${prefix}session:${id}:stream`,
   ];
-  const channel = `${prefix}sessions`;
-  const listeners = new Set<(signal: SessionSignal) => void>();
-  let subscriber: Redis | undefined;
-
-  const signal = async (message: SessionSignal) => {
-    await guard(() => redis.publish(channel, JSON.stringify(message)));
-  };
+  const { signal, onSignal, stop } = createSignals({ redis, guard }, `${prefix}sessions`);
   /** Sends `multi` with every key of the session kept for another idle time after it. */
   const renewing = (id: string, multi = redis.multi()) => {
     for (const key of keys(id)) multi.pexpire(key, ttlMs);
@@ -205,23 +246,7 @@ export function createSessionRecords({ redis, guard }: RedisConnection, prefix: 
       const all = await guard(() => redis.hgetall(keys(id)[1]));
       return new Map(Object.entries(all).map(([jobId, seq]) => [jobId, Number(seq)]));
     },
-    async write(id, items, after) {
-      const args: (string | number)[] = [ttlMs, STREAM_MAX_EVENTS, Date.now() - STREAM_KEPT_MS, after];
-      for (const { jobId, seq, messages } of items) {
-        args.push(jobId, seq, messages.length);
-        for (const { message, when } of messages)
-          args.push(condition(when), JSON.stringify({ jsonrpc: "2.0", ...message }));
-      }
-      const reply = await guard(() => run(redis, NOTIFY, keys(id), args));
-      return reply === null ? undefined : entries(reply);
-    },
-    async read(id, after) {
-      return entries(await guard(() => redis.xrange(keys(id)[2], `(${after}`, "+", "COUNT", STREAM_MAX_EVENTS)));
-    },
-    async last(id) {
-      const [newest] = await guard(() => redis.xrevrange(keys(id)[2], "+", "-", "COUNT", 1));
-      return newest?.[0] ?? "0-0";
-    },
+    ...streamOf(connection, keys, ttlMs),
     async claim(id) {
       const [record] = keys(id);
       const replies = await guard(() => redis.multi().hincrby(record, "streams", 1).pexpire(record, ttlMs).exec());
@@ -232,19 +257,9 @@ export function createSessionRecords({ redis, guard }: RedisConnection, prefix: 
     async cancelled(id, requestId) {
       await signal({ kind: "cancelled", sessionId: id, requestId });
     },
-    onSignal(listener) {
-      listeners.add(listener);
-      // a missed signal: an ended session's copies and streams close at their next touch; an older
-      // stream stays open beside the newer one, the two writing each event once between them
-      subscriber ??= subscribe(redis, channel, (text) => {
-        const parsed = Signal.safeParse(parseJson(text));
-        if (parsed.success) for (const l of [...listeners]) l(parsed.data);
-      });
-      return () => void listeners.delete(listener);
-    },
+    onSignal,
     async close() {
-      listeners.clear();
-      subscriber?.disconnect();
+      stop();
       await redis.quit().catch(() => redis.disconnect());
     },
   };
