@@ -137,27 +137,28 @@ function expectToldToTheEnd({ taskId, messages }: Told): void {
   expect(new Set(updated)).toEqual(new Set([uri]));
 }
 
-describe.runIf(unreachable === undefined)("several instances on one Redis in the 2026-07-28 era", () => {
-  const admin = unreachable === undefined ? new Redis(redisUrl) : undefined;
-  const queue = admin === undefined ? undefined : new Queue(JOB_QUEUE, { connection: admin, prefix: `${prefix}queue` });
-  const running: Instance[] = [];
-  const up = async (entry: "main" | "worker", workers: string) => {
-    const instance = await startInstance(entry, { ...env, WORKERS: workers });
-    running.push(instance);
-    return instance;
-  };
-  let a: Instance, b: Instance, worker: Instance;
-  let balancer: Balancer | undefined;
-  let client: Client | undefined;
-  /** The instances' ports that requests of `method` (naming `name`, if given) went to since `from`. */
-  const portsOf = (from: number, method: string, name?: string) =>
-    balancer!
-      .routed()
-      .slice(from)
-      .filter((r) => r.method === method && (name === undefined || r.name === name))
-      .map((r) => r.port);
-  const both = () => new Set([a.mcpUrl!.port, b.mcpUrl!.port]);
+const admin = unreachable === undefined ? new Redis(redisUrl) : undefined;
+const queue = admin === undefined ? undefined : new Queue(JOB_QUEUE, { connection: admin, prefix: `${prefix}queue` });
+const running: Instance[] = [];
+const up = async (entry: "main" | "worker", workers: string) => {
+  const instance = await startInstance(entry, { ...env, WORKERS: workers });
+  running.push(instance);
+  return instance;
+};
+let a: Instance, b: Instance, worker: Instance;
+let balancer: Balancer | undefined;
+let client: Client | undefined;
+/** The instances' ports that requests of `method` (naming `name`, if given) went to since `from`. */
+const portsOf = (from: number, method: string, name?: string) =>
+  balancer!
+    .routed()
+    .slice(from)
+    .filter((r) => r.method === method && (name === undefined || r.name === name))
+    .map((r) => r.port);
+const both = () => new Set([a.mcpUrl!.port, b.mcpUrl!.port]);
 
+// one set of instances and nginx for the whole file, shared by its groups of tests
+if (unreachable === undefined) {
   beforeAll(async () => {
     [a, b, worker] = await Promise.all([up("main", "0"), up("main", "0"), up("worker", "2")]);
     balancer = await startBalancer([a, b]);
@@ -171,7 +172,9 @@ describe.runIf(unreachable === undefined)("several instances on one Redis in the
     await deleteKeysUnder(admin!, prefix);
     await admin!.quit();
   });
+}
 
+describe.runIf(unreachable === undefined)("several instances on one Redis in the 2026-07-28 era: following", () => {
   it("follows a job the v2 client started with get_job_events long polls on A and B in turn, to its result", async () => {
     expect(client!.getProtocolEra()).toBe("modern");
     const from = balancer!.routed().length;
@@ -229,32 +232,37 @@ describe.runIf(unreachable === undefined)("several instances on one Redis in the
       await session.close();
     }
   }, 120_000);
-
-  it("tells on a listen stream a task started on the same server and run by the worker, to its end", async () => {
-    expectToldToTheEnd(await listenWhileItRuns({ startOn: b, listenOn: b }));
-  }, 120_000);
-
-  // the server that serves the stream did not create the job: it follows the job from the stream
-  it("tells on A's listen stream a task started on B and run by the worker, to its end", async () => {
-    expectToldToTheEnd(await listenWhileItRuns({ startOn: b, listenOn: a }));
-  }, 120_000);
-
-  it("cancels with tasks/cancel on B a task started on A and running on the worker, which stops it", async () => {
-    // many short slices: a worker that missed the cancel would go on appending
-    const taskId = await startTask(a, 30_000, 20);
-    await follow(eventsOn(b), taskId, progressed);
-    expect(await queue!.getJobState(taskId)).toBe("active");
-    const cancel = await requestModern(b.mcpUrl!, "tasks/cancel", { taskId }, { capabilities: withTasks });
-    expect(cancel.result).toMatchObject({ resultType: "complete" });
-    expect(await taskOn(a, taskId)).toMatchObject({ taskId, status: "cancelled" });
-    // the worker lets go of the job, and nothing is appended after the cancel
-    await vi.waitFor(async () => expect(await queue!.getJobState(taskId)).not.toBe("active"), { timeout: 30_000 });
-    const before = await follow(eventsOn(a), taskId);
-    await new Promise((r) => setTimeout(r, 1_000));
-    const after = await follow(eventsOn(b), taskId);
-    expect(after).toEqual(before);
-    expect(expectJobHistory(after).terminal.type).toBe("job.canceled");
-    expect(await taskOn(b, taskId)).toMatchObject({ taskId, status: "cancelled" });
-    expect(worker.gone()).toBe(false);
-  }, 120_000);
 });
+
+describe.runIf(unreachable === undefined)(
+  "several instances on one Redis in the 2026-07-28 era: listening and cancelling",
+  () => {
+    it("tells on a listen stream a task started on the same server and run by the worker, to its end", async () => {
+      expectToldToTheEnd(await listenWhileItRuns({ startOn: b, listenOn: b }));
+    }, 120_000);
+
+    // the server that serves the stream did not create the job: it follows the job from the stream
+    it("tells on A's listen stream a task started on B and run by the worker, to its end", async () => {
+      expectToldToTheEnd(await listenWhileItRuns({ startOn: b, listenOn: a }));
+    }, 120_000);
+
+    it("cancels with tasks/cancel on B a task started on A and running on the worker, which stops it", async () => {
+      // many short slices: a worker that missed the cancel would go on appending
+      const taskId = await startTask(a, 30_000, 20);
+      await follow(eventsOn(b), taskId, progressed);
+      expect(await queue!.getJobState(taskId)).toBe("active");
+      const cancel = await requestModern(b.mcpUrl!, "tasks/cancel", { taskId }, { capabilities: withTasks });
+      expect(cancel.result).toMatchObject({ resultType: "complete" });
+      expect(await taskOn(a, taskId)).toMatchObject({ taskId, status: "cancelled" });
+      // the worker lets go of the job, and nothing is appended after the cancel
+      await vi.waitFor(async () => expect(await queue!.getJobState(taskId)).not.toBe("active"), { timeout: 30_000 });
+      const before = await follow(eventsOn(a), taskId);
+      await new Promise((r) => setTimeout(r, 1_000));
+      const after = await follow(eventsOn(b), taskId);
+      expect(after).toEqual(before);
+      expect(expectJobHistory(after).terminal.type).toBe("job.canceled");
+      expect(await taskOn(b, taskId)).toMatchObject({ taskId, status: "cancelled" });
+      expect(worker.gone()).toBe(false);
+    }, 120_000);
+  },
+);
