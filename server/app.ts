@@ -11,7 +11,7 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type ErrorHandler, type Handler, type MiddlewareHandler } from "hono";
 import { except } from "hono/combine";
 import { cors } from "hono/cors";
-import { createBearerGate, type BearerGate } from "./auth/bearer-gate.js";
+import { createBearerAuth, type BearerAuth } from "./auth/bearer-auth.js";
 import { createFileLinks, type FileLinkOptions, type FileLinks } from "./files/export/file-links.js";
 import { createFileRoute } from "./files/export/file-route.js";
 import type { AuthOptions } from "./auth/auth-options.js";
@@ -107,7 +107,7 @@ export type App = {
 
 export function createApp(options: AppOptions): App {
   const { jobs, auth, onError = () => {} } = options;
-  const bearer = auth ? createBearerGate(auth, onError) : undefined;
+  const bearer = auth ? createBearerAuth(auth, onError) : undefined;
   const mcp = createMcp(options, bearer, onError);
   const app = new Hono<Env>();
   app.use("*", hostCheck(options.allowedHosts));
@@ -138,7 +138,7 @@ type Mcp = {
 };
 
 /** The MCP side: the tools' parts (widget, staff files, file links) and the Streamable HTTP handler over them. */
-function createMcp(options: AppOptions, bearer: BearerGate | undefined, onError: (error: unknown) => void): Mcp {
+function createMcp(options: AppOptions, bearer: BearerAuth | undefined, onError: (error: unknown) => void): Mcp {
   const { jobs, auth, maxBodyBytes = defaultMaxBodyBytes(jobs.limits.maxCsvBytes) } = options;
   const devFiles = options.devFiles ? createDevFiles() : undefined;
   const staffFiles = openStaffFiles(jobs, options.files, {
@@ -212,7 +212,7 @@ function healthz(jobs: JobService, mcp: McpHttpHandler, widget: Widget): Handler
 }
 
 /** /mcp for allowed origins (CORS for browsers), behind the sign-in gate, with its RFC 9728 metadata. */
-function routeMcp(app: Hono<Env>, mcp: McpHttpHandler, bearer: BearerGate | undefined, allowed: Set<string>): void {
+function routeMcp(app: Hono<Env>, mcp: McpHttpHandler, bearer: BearerAuth | undefined, allowed: Set<string>): void {
   if (bearer) {
     // RFC 9728: at the root, and with the resource's path appended; any page may read it
     for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]) {

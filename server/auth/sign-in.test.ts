@@ -10,7 +10,7 @@ import { createToolRegistry } from "../mcp/tool-registry.js";
 import { callTool, postInitialize, startJob, startTestServer, toolError, type TestServer } from "../testing/support.js";
 import { loadWidget } from "../widget.js";
 import type { AuthOptions } from "./auth-options.js";
-import { createBearerGate } from "./bearer-gate.js";
+import { createBearerAuth } from "./bearer-auth.js";
 import { subjectFor } from "./subject.js";
 import { startTestProvider, type TestProvider } from "./testing/provider.js";
 
@@ -142,9 +142,9 @@ describe("sign-in", () => {
 describe("a tool called with a token that lacks its scopes", () => {
   it("is refused with isError and the challenge in _meta['mcp/www_authenticate'], as its securitySchemes warn", async () => {
     const jobs = createJobService({ store: createMemoryStore(), match: matchGifts });
-    const gate = createBearerGate(auth);
+    const bearer = createBearerAuth(auth);
     const specs = createToolSpecs({ jobs, matchGifts, widget: loadWidget("dist/widget/index.html") });
-    const registry = createToolRegistry(specs, undefined, { scopes: ["gifts"], challenge: gate.challenge });
+    const registry = createToolRegistry(specs, undefined, { scopes: ["gifts"], challenge: bearer.challenge });
     const ctx = (scopes: string[]) => ({
       caller: { subject: "alice" },
       scopes,

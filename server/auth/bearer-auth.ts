@@ -1,5 +1,5 @@
 /**
- * The sign-in gate in front of /mcp (an OAuth 2.1 protected resource, as the MCP authorization spec
+ * The sign-in check in front of /mcp (an OAuth 2.1 protected resource, as the MCP authorization spec
  * asks): a request without a valid bearer token gets 401 with a `WWW-Authenticate` challenge that
  * points at the protected-resource metadata; a token without the needed scopes gets 403
  * `insufficient_scope`; while the authorization server cannot be reached to check a token, 503 with
@@ -11,11 +11,11 @@ import { jsonRpcError, retryLater } from "../mcp/http/http-body.js";
 import { resourceMetadataUrl, resourceOf, type AuthOptions } from "./auth-options.js";
 import { createTokenVerifier } from "./verify-token.js";
 
-export type BearerGate = {
+export type BearerAuth = {
   /** The caller's verified token, or the refusal to send back. */
-  check(authorization: string | null | undefined): Promise<{ auth: AuthInfo } | { refusal: Response }>;
+  check: (authorization: string | null | undefined) => Promise<{ auth: AuthInfo } | { refusal: Response }>;
   /** The `WWW-Authenticate` value for a call refused for want of a token or scope. */
-  challenge(error?: string, description?: string, scopes?: string[]): string;
+  challenge: (error?: string, description?: string, scopes?: string[]) => string;
   /** The RFC 9728 metadata document. */
   readonly metadata: Record<string, unknown>;
 };
@@ -26,7 +26,7 @@ const quoted = (value: string) => `"${value.replace(/["\\]/g, "")}"`;
 const RETRY_AFTER_SECONDS = 5;
 
 /** `onError` hears unexpected errors, and the authorization server's outages as one-line strings. */
-export function createBearerGate(options: AuthOptions, onError?: (error: unknown) => void): BearerGate {
+export function createBearerAuth(options: AuthOptions, onError?: (error: unknown) => void): BearerAuth {
   const verify = createTokenVerifier(options, onError);
   const challenge = (error?: string, description?: string, scopes = options.scopes) => {
     const params = [
