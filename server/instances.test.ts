@@ -73,22 +73,23 @@ async function follow(
 }
 const progressed = (events: JobEvent[]) => events.some((e) => e.type === "job.progress" && e.payload.percentage > 2);
 
-describe.runIf(unreachable === undefined)("several instances on one Redis, jobs run by a worker process", () => {
-  const admin = unreachable === undefined ? new Redis(redisUrl) : undefined;
-  const running: Instance[] = [];
-  const clients: Client[] = [];
-  const up = async (start: () => Promise<Instance>) => {
-    const instance = await start();
-    running.push(instance);
-    return instance;
-  };
-  const connect = async (instance: Instance) => {
-    const client = await connectClient(instance.mcpUrl!);
-    clients.push(client);
-    return client;
-  };
-  let a: Instance, b: Instance, clientA: Client, clientB: Client;
-  let workers: Instance;
+const admin = unreachable === undefined ? new Redis(redisUrl) : undefined;
+const running: Instance[] = [];
+const clients: Client[] = [];
+const up = async (start: () => Promise<Instance>) => {
+  const instance = await start();
+  running.push(instance);
+  return instance;
+};
+const connect = async (instance: Instance) => {
+  const client = await connectClient(instance.mcpUrl!);
+  clients.push(client);
+  return client;
+};
+// one set of instances for the whole file, shared by its groups of tests
+let a: Instance, b: Instance, clientA: Client, clientB: Client;
+let workers: Instance;
+if (unreachable === undefined) {
   beforeAll(async () => {
     [a, b, workers] = await Promise.all([up(web), up(web), up(worker)]);
     [clientA, clientB] = await Promise.all([connect(a), connect(b)]);
@@ -99,7 +100,9 @@ describe.runIf(unreachable === undefined)("several instances on one Redis, jobs 
     await deleteKeysUnder(admin!, prefix);
     await admin!.quit();
   });
+}
 
+describe.runIf(unreachable === undefined)("several instances on one Redis: a job run by a worker process", () => {
   it("follows on B, with long polls, a job started through A, to its result, and A's session hears it all", async () => {
     const heard: { method: string; params?: Record<string, unknown> }[] = [];
     clientA.fallbackNotificationHandler = async (n) => void heard.push(n);
@@ -129,6 +132,21 @@ describe.runIf(unreachable === undefined)("several instances on one Redis, jobs 
     expect(expectJobHistory(after).terminal.type).toBe("job.canceled");
   });
 
+  it("answers stateless requests on any instance", async () => {
+    const { jobId } = await startJob(clientA, { ...START, csv: employeeCsv(5) });
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "tools/call",
+      params: { name: TOOL.getJobEvents, arguments: { jobId, afterSeq: 0, waitMs: 5_000 } },
+    });
+    const stateless = await postRaw(b.mcpUrl!, body, { "mcp-protocol-version": "2025-06-18" });
+    expect(stateless.status).toBe(200);
+    expect(await stateless.text()).toContain(`"jobId":"${jobId}"`);
+  });
+});
+
+describe.runIf(unreachable === undefined)("several instances on one Redis: instances that die or start", () => {
   it("ends a job whose worker was killed mid-way once, with a history clients can trust", async () => {
     const jobId = await startSlowJob(clientA);
     const seenBefore = await follow(clientB, jobId, progressed);
@@ -176,106 +194,98 @@ describe.runIf(unreachable === undefined)("several instances on one Redis, jobs 
     expect(expectJobHistory(seen).terminal.type).toBe("job.completed");
     expect(await countResultPeople(clientB, jobId)).toBe(3_000);
   }, 60_000);
+});
 
-  it("answers stateless requests on any instance", async () => {
-    const { jobId } = await startJob(clientA, { ...START, csv: employeeCsv(5) });
-    const body = JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "tools/call",
-      params: { name: TOOL.getJobEvents, arguments: { jobId, afterSeq: 0, waitMs: 5_000 } },
+describe.runIf(unreachable === undefined)(
+  "several instances on one Redis: one session served by every instance",
+  () => {
+    it("serves one session on every instance behind nginx: requests in turn to A and B, each notification once, in order", async () => {
+      const nginx = await startBalancer([a, b]);
+      const client = await connectClient(nginx.mcpUrl);
+      try {
+        const heard: Heard[] = [];
+        client.fallbackNotificationHandler = async (n) => void heard.push(n);
+        await client.setLoggingLevel("info");
+        const jobId = await startSlowJob(client, 3_000, 10);
+        await client.subscribeResource({ uri: URI.jobResult(jobId) });
+        const seen = await follow(client, jobId);
+        await vi.waitFor(() => expect(heard.some((n) => n.method === "notifications/resources/updated")).toBe(true));
+        expect(jobSeqs(heard, jobId)).toEqual(seen.map((e) => e.seq));
+        expect(heard.filter((n) => n.method === "notifications/message").map((n) => n.params?.data)).toEqual([
+          expect.stringContaining("started"),
+          expect.stringContaining("completed"),
+        ]);
+        // the session's requests went to both, as nginx sends them in turn
+        expect(new Set(nginx.routed().map((r) => r.port))).toEqual(new Set([a.mcpUrl!.port, b.mcpUrl!.port]));
+      } finally {
+        await client.close();
+        await nginx.close();
+      }
     });
-    const stateless = await postRaw(b.mcpUrl!, body, { "mcp-protocol-version": "2025-06-18" });
-    expect(stateless.status).toBe(200);
-    expect(await stateless.text()).toContain(`"jobId":"${jobId}"`);
-  });
 
-  it("serves one session on every instance behind nginx: requests in turn to A and B, each notification once, in order", async () => {
-    const nginx = await startBalancer([a, b]);
-    const client = await connectClient(nginx.mcpUrl);
-    try {
+    it("resumes the notification stream on B, from Redis, after the instance serving it is killed", async () => {
+      const doomed = await up(web);
+      // the stream goes to the doomed instance while it lives, everything else to B
+      const router = createRouter((method) => (method === "GET" && !doomed.gone() ? [doomed] : [b]));
+      const client = await connectThrough(router);
       const heard: Heard[] = [];
       client.fallbackNotificationHandler = async (n) => void heard.push(n);
-      await client.setLoggingLevel("info");
-      const jobId = await startSlowJob(client, 3_000, 10);
-      await client.subscribeResource({ uri: URI.jobResult(jobId) });
-      const seen = await follow(client, jobId);
-      await vi.waitFor(() => expect(heard.some((n) => n.method === "notifications/resources/updated")).toBe(true));
-      expect(jobSeqs(heard, jobId)).toEqual(seen.map((e) => e.seq));
-      expect(heard.filter((n) => n.method === "notifications/message").map((n) => n.params?.data)).toEqual([
-        expect.stringContaining("started"),
-        expect.stringContaining("completed"),
-      ]);
-      // the session's requests went to both, as nginx sends them in turn
-      expect(new Set(nginx.routed().map((r) => r.port))).toEqual(new Set([a.mcpUrl!.port, b.mcpUrl!.port]));
-    } finally {
+      const jobId = await startSlowJob(client, 20_000, 10);
+      await vi.waitFor(() => expect(jobSeqs(heard, jobId).length).toBeGreaterThan(3), { timeout: 20_000 });
+      await doomed.kill();
+      const seen = await follow(clientB, jobId);
+      await vi.waitFor(() => expect(jobSeqs(heard, jobId)).toEqual(seen.map((e) => e.seq)), { timeout: 20_000 });
+      // B was asked to resume after the last event the client had, and replayed what came after it
+      expect(router.resumedAt.get(b.mcpUrl!.port)).toEqual([expect.stringMatching(/^\d+-\d+$/)]);
       await client.close();
-      await nginx.close();
-    }
-  });
+    }, 60_000);
 
-  it("resumes the notification stream on B, from Redis, after the instance serving it is killed", async () => {
-    const doomed = await up(web);
-    // the stream goes to the doomed instance while it lives, everything else to B
-    const router = createRouter((method) => (method === "GET" && !doomed.gone() ? [doomed] : [b]));
-    const client = await connectThrough(router);
-    const heard: Heard[] = [];
-    client.fallbackNotificationHandler = async (n) => void heard.push(n);
-    const jobId = await startSlowJob(client, 20_000, 10);
-    await vi.waitFor(() => expect(jobSeqs(heard, jobId).length).toBeGreaterThan(3), { timeout: 20_000 });
-    await doomed.kill();
-    const seen = await follow(clientB, jobId);
-    await vi.waitFor(() => expect(jobSeqs(heard, jobId)).toEqual(seen.map((e) => e.seq)), { timeout: 20_000 });
-    // B was asked to resume after the last event the client had, and replayed what came after it
-    expect(router.resumedAt.get(b.mcpUrl!.port)).toEqual([expect.stringMatching(/^\d+-\d+$/)]);
-    await client.close();
-  }, 60_000);
+    it("replays the stream from Redis after any Last-Event-ID it gave, on another instance", async () => {
+      const session = await openRawSession(a.mcpUrl!);
+      const headers = session.headers;
+      const onA = readSse(await fetch(a.mcpUrl!, { headers: { accept: "text/event-stream", ...headers } }));
+      const started = await session.request("tools/call", {
+        name: TOOL.startBulk,
+        arguments: { ...START, csv: employeeCsv(20_000) },
+        _meta: { [PACE_META_KEY]: 10 },
+      });
+      const { jobId } = (started.result as { structuredContent: { jobId: string } }).structuredContent;
+      const first = [await onA.next(), await onA.next(), await onA.next(), await onA.next()];
+      await onA.close();
+      // resumes after the second: the two after it again, as A sent them, then the rest from the job log
+      const onB = readSse(
+        await fetch(b.mcpUrl!, { headers: { accept: "text/event-stream", "last-event-id": first[1].id!, ...headers } }),
+      );
+      expect([await onB.next(), await onB.next()]).toEqual(first.slice(2));
+      const seqs = first.map((e) => JSON.parse(e.data).params.seq);
+      for (;;) {
+        const { params } = JSON.parse((await onB.next()).data);
+        seqs.push(params.seq);
+        if (params.type !== "job.progress") break;
+      }
+      expect(seqs).toEqual((await readJobHistory(clientB, jobId)).events.map((e) => e.seq));
+      await onB.close();
+    }, 60_000);
 
-  it("replays the stream from Redis after any Last-Event-ID it gave, on another instance", async () => {
-    const session = await openRawSession(a.mcpUrl!);
-    const headers = session.headers;
-    const onA = readSse(await fetch(a.mcpUrl!, { headers: { accept: "text/event-stream", ...headers } }));
-    const started = await session.request("tools/call", {
-      name: TOOL.startBulk,
-      arguments: { ...START, csv: employeeCsv(20_000) },
-      _meta: { [PACE_META_KEY]: 10 },
+    it("ends a session everywhere on DELETE, and moves its stream to the instance that opened it last", async () => {
+      const { headers } = await openRawSession(a.mcpUrl!);
+      const onA = await openStream(a.mcpUrl!, headers);
+      const onB = await openStream(b.mcpUrl!, headers);
+      // A's stream ends: a session has one notification stream, wherever it was opened last
+      expect(await onA.read()).toEqual({ done: true, value: undefined });
+      const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+      expect((await postRaw(b.mcpUrl!, ping, headers)).status).toBe(200);
+      const deleted = await fetch(b.mcpUrl!, { method: "DELETE", headers });
+      expect(deleted.status).toBe(200);
+      expect(await onB.read()).toEqual({ done: true, value: undefined });
+      for (const instance of [a, b]) {
+        const after = await postRaw(instance.mcpUrl!, ping, headers);
+        expect(after.status).toBe(404);
+        expect(await after.json()).toMatchObject({ error: { code: -32001 } });
+      }
     });
-    const { jobId } = (started.result as { structuredContent: { jobId: string } }).structuredContent;
-    const first = [await onA.next(), await onA.next(), await onA.next(), await onA.next()];
-    await onA.close();
-    // resumes after the second: the two after it again, as A sent them, then the rest from the job log
-    const onB = readSse(
-      await fetch(b.mcpUrl!, { headers: { accept: "text/event-stream", "last-event-id": first[1].id!, ...headers } }),
-    );
-    expect([await onB.next(), await onB.next()]).toEqual(first.slice(2));
-    const seqs = first.map((e) => JSON.parse(e.data).params.seq);
-    for (;;) {
-      const { params } = JSON.parse((await onB.next()).data);
-      seqs.push(params.seq);
-      if (params.type !== "job.progress") break;
-    }
-    expect(seqs).toEqual((await readJobHistory(clientB, jobId)).events.map((e) => e.seq));
-    await onB.close();
-  }, 60_000);
-
-  it("ends a session everywhere on DELETE, and moves its stream to the instance that opened it last", async () => {
-    const { headers } = await openRawSession(a.mcpUrl!);
-    const onA = await openStream(a.mcpUrl!, headers);
-    const onB = await openStream(b.mcpUrl!, headers);
-    // A's stream ends: a session has one notification stream, wherever it was opened last
-    expect(await onA.read()).toEqual({ done: true, value: undefined });
-    const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
-    expect((await postRaw(b.mcpUrl!, ping, headers)).status).toBe(200);
-    const deleted = await fetch(b.mcpUrl!, { method: "DELETE", headers });
-    expect(deleted.status).toBe(200);
-    expect(await onB.read()).toEqual({ done: true, value: undefined });
-    for (const instance of [a, b]) {
-      const after = await postRaw(instance.mcpUrl!, ping, headers);
-      expect(after.status).toBe(404);
-      expect(await after.json()).toMatchObject({ error: { code: -32001 } });
-    }
-  });
-});
+  },
+);
 
 type Heard = { method: string; params?: Record<string, unknown> };
 const jobSeqs = (heard: Heard[], jobId: string) =>
