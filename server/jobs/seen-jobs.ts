@@ -1,0 +1,55 @@
+/**
+ * A job as its readers see it: past the access gate, with the end this process holds for it but
+ * has not written yet (a full disk) folded in, so it reads as ended at once.
+ */
+import { JobEventSchema } from "../../shared/job-events.js";
+import { applyJobEvent } from "../../shared/job-reducer.js";
+import { isFinished } from "../../shared/job-view.js";
+import type { Gate } from "./access.js";
+import type { Caller } from "./caller.js";
+import type { Failed } from "./executor.js";
+import { ok, type Outcome } from "./outcomes.js";
+import { foldOf, type JobStore, type StoredJob } from "./store.js";
+
+/** The end of a job that this process stopped but has not written yet, and when it stopped it. */
+export type UnwrittenEnd = { failed: Failed; at: number };
+
+export class SeenJobs {
+  readonly #store: JobStore;
+  readonly #gate: Gate;
+  /** The end of a job this process stopped whose end the store has not taken yet. */
+  readonly unwritten: (jobId: string) => UnwrittenEnd | undefined;
+
+  constructor(store: JobStore, gate: Gate, unwritten: (jobId: string) => UnwrittenEnd | undefined) {
+    this.#store = store;
+    this.#gate = gate;
+    this.unwritten = unwritten;
+  }
+
+  /** The gate, then the job as its readers see it. */
+  async admit(jobId: string, caller: Caller): Promise<Outcome<StoredJob>> {
+    const gated = await this.#gate(jobId, caller);
+    return gated.ok ? ok(await this.#asSeen(gated.value)) : gated;
+  }
+
+  /** The job as it reads now; undefined once it has been deleted. */
+  async latest(jobId: string): Promise<StoredJob | undefined> {
+    const stored = await this.#store.getJob(jobId);
+    return stored && this.#asSeen(stored);
+  }
+
+  /**
+   * The job as its readers see it: with the end this process holds for it folded in, as the
+   * event it will be written as (the next seq), so its status is the end's and not "running".
+   */
+  async #asSeen(job: StoredJob): Promise<StoredJob> {
+    const end = isFinished(job.status) ? undefined : this.unwritten(job.jobId);
+    if (end === undefined) return job;
+    const { jobId } = job;
+    const seq = job.lastSeq + 1;
+    const timestamp = new Date(end.at).toISOString();
+    const event = JobEventSchema.parse({ ...end.failed, jobId, seq, eventId: `${jobId}:${seq}`, timestamp });
+    const fold = applyJobEvent(await foldOf(this.#store, job), event);
+    return { ...job, status: fold.status, lastSeq: fold.lastSeq, fold };
+  }
+}
