@@ -117,96 +117,119 @@ function scanSlice(
   headerRow: number,
 ) {
   const len = text.length;
-  const { maxCellChars, maxCellsPerRow, maxInterestsPerPerson, maxRows } = limits;
-  let { pos, row, last, isHeader } = state;
-  const until = pos + SLICE_CHARS;
-  let breach: ScanBreach | undefined;
+  const until = state.pos + SLICE_CHARS;
   // a record the last slice stopped in goes on from the start of a cell
   let resumed = state.cells > 0;
-  records: while (pos < len) {
-    let cells = resumed ? state.cells : 1;
-    let items = resumed ? state.items : 0;
-    let blank = resumed ? state.blank : true;
+  while (state.pos < len) {
+    if (!resumed) startRecord(state);
     resumed = false;
-    let cellFrom = pos;
-    let quoted = false;
-    let cellStart = true;
-    let itemHasText = false;
-    let i = pos;
-    for (; i < len; i++) {
-      if (i - cellFrom > maxCellChars) {
-        breach = { row, limit: "cellChars" };
-        break records;
-      }
-      const c = text.charCodeAt(i);
-      if (quoted) {
-        if (c === QUOTE) {
-          if (text.charCodeAt(i + 1) === QUOTE) i++;
-          else quoted = false;
-          continue;
-        }
-      } else if (c === LF || c === CR) break;
-      else if (c === sep) {
-        if (itemHasText) items++;
-        if (!isHeader && cells - 1 === interests && items > maxInterestsPerPerson) {
-          breach = { row, limit: "interests", interests: items };
-          break records;
-        }
-        if (++cells > maxCellsPerRow) {
-          breach = { row, limit: "cells", cells: countCells(text, i, sep, cells) };
-          break records;
-        }
-        cellFrom = i + 1;
-        cellStart = true;
-        items = 0;
-        itemHasText = false;
-        if (i >= until) {
-          // the slice is used up: stop at this cell's start, the record's state kept
-          Object.assign(state, { pos: i + 1, row, last, isHeader, cells, items, blank });
-          return;
-        }
-        continue;
-      } else if (c === QUOTE && cellStart) {
-        quoted = true;
-        cellStart = false;
-        continue;
-      }
-      cellStart = false;
-      if (blank && c !== SPACE && c !== TAB && c !== QUOTE) blank = false;
-      if (cells - 1 !== interests) continue;
-      if (c === SEMICOLON || c === PIPE) {
-        if (itemHasText) items++;
-        itemHasText = false;
-      } else if (c !== SPACE && c !== TAB && c !== QUOTE) itemHasText = true;
-    }
-    if (itemHasText) items++;
-    if (!isHeader && cells - 1 === interests && items > maxInterestsPerPerson) {
-      breach = { row, limit: "interests", interests: items };
+    const end = scanCells(text, state, sep, interests, limits, until);
+    if (end === PAUSED) return;
+    if (end !== BREACHED) endRecord(text, state, end, limits.maxRows, headerRow);
+    if (state.breach !== undefined) {
+      state.pos = len;
       break;
     }
-    if (!blank) last = row;
-    if (last - headerRow > maxRows) {
-      breach = { row, limit: "rows" };
-      break;
-    }
-    if (isHeader) {
-      state.headerEnd = i;
-      isHeader = false;
-    }
-    row++;
-    pos = nextRecord(text, i);
-    if (pos >= until) break;
+    if (state.pos >= until) break;
   }
-  Object.assign(state, {
-    pos: breach === undefined ? pos : len,
-    row,
-    last,
-    isHeader,
-    cells: 0,
-    items: 0,
-    blank: true,
-    breach,
-  });
+  // the next slice starts at a record's start
+  state.cells = 0;
+  state.items = 0;
+  state.blank = true;
+}
+
+/** scanCells stopped at a cell's start, the slice used up; the record's state is kept in `state`. */
+const PAUSED = -1;
+/** scanCells found the record past a limit, in `state.breach`. */
+const BREACHED = -2;
+
+/** Sets `state` to a fresh record: one cell, no interests, no text yet. */
+function startRecord(state: ScanState) {
+  state.cells = 1;
+  state.items = 0;
+  state.blank = true;
+}
+
+/**
+ * Scans the record at `state.pos` cell by cell, from a cell's start, counting in `state` its cells,
+ * the interests of its interests cell and whether it holds text. Returns where it ends (its line
+ * break, or the text's end), or PAUSED at a cell's start past `until`, or BREACHED.
+ */
+function scanCells(text: string, state: ScanState, sep: number, interests: number, limits: ScanLimits, until: number) {
+  const len = text.length;
+  const { maxCellChars, maxCellsPerRow, maxInterestsPerPerson } = limits;
+  // the header's cells are names, not interests to count against the limit
+  const limited = !state.isHeader;
+  let { cells, items, blank } = state;
+  let cellFrom = state.pos;
+  let quoted = false;
+  let cellStart = true;
+  let itemHasText = false;
+  let i = state.pos;
+  for (; i < len; i++) {
+    if (i - cellFrom > maxCellChars) return breach(state, { row: state.row, limit: "cellChars" });
+    const c = text.charCodeAt(i);
+    if (quoted) {
+      if (c === QUOTE) {
+        if (text.charCodeAt(i + 1) === QUOTE) i++;
+        else quoted = false;
+        continue;
+      }
+    } else if (c === LF || c === CR) break;
+    else if (c === sep) {
+      if (itemHasText) items++;
+      if (limited && cells - 1 === interests && items > maxInterestsPerPerson)
+        return breach(state, { row: state.row, limit: "interests", interests: items });
+      if (++cells > maxCellsPerRow)
+        return breach(state, { row: state.row, limit: "cells", cells: countCells(text, i, sep, cells) });
+      cellFrom = i + 1;
+      cellStart = true;
+      items = 0;
+      itemHasText = false;
+      if (i >= until) {
+        Object.assign(state, { pos: i + 1, cells, items, blank });
+        return PAUSED;
+      }
+      continue;
+    } else if (c === QUOTE && cellStart) {
+      quoted = true;
+      cellStart = false;
+      continue;
+    }
+    cellStart = false;
+    if (blank && c !== SPACE && c !== TAB && c !== QUOTE) blank = false;
+    if (cells - 1 !== interests) continue;
+    if (c === SEMICOLON || c === PIPE) {
+      if (itemHasText) items++;
+      itemHasText = false;
+    } else if (c !== SPACE && c !== TAB && c !== QUOTE) itemHasText = true;
+  }
+  if (itemHasText) items++;
+  if (limited && cells - 1 === interests && items > maxInterestsPerPerson)
+    return breach(state, { row: state.row, limit: "interests", interests: items });
+  state.blank = blank;
+  return i;
+}
+
+/** Records the breach in `state`; returns BREACHED. */
+function breach(state: ScanState, found: ScanBreach) {
+  state.breach = found;
+  return BREACHED;
+}
+
+/** Settles the record that ends at `end`: counts it as a row, and moves to the next record. */
+function endRecord(text: string, state: ScanState, end: number, maxRows: number, headerRow: number) {
+  if (!state.blank) state.last = state.row;
+  if (state.last - headerRow > maxRows) {
+    breach(state, { row: state.row, limit: "rows" });
+    return;
+  }
+  if (state.isHeader) {
+    state.headerEnd = end;
+    state.isHeader = false;
+  }
+  state.row++;
+  state.pos = nextRecord(text, end);
 }
 
 /** The cells of a record too wide to measure as it goes: counted to its end, quotes aside. */
