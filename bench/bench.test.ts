@@ -38,9 +38,13 @@ describe("npm run bench, on tiny inputs", () => {
     expectRows(await benchReducer(smoke), "reducer", 4);
   });
 
-  it("server: three targets answer real gifts and events under load", async () => {
+  it("server: three targets answer real gifts and events under load, and so does ours observed and not", async () => {
     const rows = await benchServer(smoke);
-    expectRows(rows, "server", 10);
+    expectRows(rows, "server", 12);
+    expect(rows.filter((r) => r.target === "within 10 %").map((r) => r.baselineName)).toEqual([
+      "logs at warn, no metrics, no traces",
+      "logs at warn, no metrics, no traces",
+    ]);
     expect(rows.filter((r) => r.metric.endsWith("bad answers")).map((r) => r.value)).toEqual([0, 0]);
   });
 

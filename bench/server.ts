@@ -3,12 +3,15 @@
  * HTTP, for `suggest_gifts` and for `get_job_events` (no wait, on a finished job), with autocannon
  * in this process and each server in a child process: ours (server/app.ts) against the SDK's own
  * stateless Express pattern (a new McpServer per request) and against a bare Hono route (ceiling).
+ * And the cost of observability: our server as configured in production with logs at info, metrics
+ * and traces (sent to a local sink) on, against the same server with all of them off.
  */
 import { GetJobEventsOutput, StartBulkOutput, SuggestGiftsOutput, TOOL } from "../shared/tools.js";
 import { startTarget, type Target } from "./children.js";
 import { load, type Load } from "./load.js";
 import { MCP_HEADERS, callTool, toolCallBody } from "./mcp-http.js";
 import { BENCH_JOB, SUGGEST_ARGS } from "./requests.js";
+import { startOtlpSink } from "./otlp-sink.js";
 import { row, type BenchOptions, type BenchRow } from "./table.js";
 
 type Call = { tool: string; args: (jobId: string) => Record<string, unknown>; check: (body: string) => boolean };
@@ -43,88 +46,143 @@ async function checkAnswers(t: Target, jobId: string): Promise<void> {
     throw new Error(`${t.name}: wrong events`);
 }
 
-/** Rows: req/s, p99, p50, req/s against the ceiling and bad answers, for each of the two tools. */
-export async function benchServer({ quick, smoke }: BenchOptions): Promise<BenchRow[]> {
-  const seconds = smoke ? 0.3 : quick ? 2 : 6;
-  const warmup = smoke ? 0.1 : quick ? 0.5 : 1.5;
-  const connections = smoke ? 2 : 20;
-  const targets = await Promise.all(Object.values(NAMES).map((name) => startTarget(name)));
-  const [ours, baseline, ceiling] = targets;
-  const rows: BenchRow[] = [];
+type Pace = { seconds: number; warmup: number; connections: number };
+
+const paceOf = ({ quick, smoke }: BenchOptions): Pace => ({
+  seconds: smoke ? 0.3 : quick ? 2 : 6,
+  warmup: smoke ? 0.1 : quick ? 0.5 : 1.5,
+  connections: smoke ? 2 : 20,
+});
+
+/** Each target's figures for `call`, one after the other: warmed up, measured, answers checked. */
+async function measure(targets: Target[], jobs: string[], call: Call, pace: Pace): Promise<Load[]> {
+  const loads: Load[] = [];
+  for (const [i, t] of targets.entries()) {
+    const body = toolCallBody(call.tool, call.args(jobs[i]));
+    const run = { url: t.url, headers: { ...MCP_HEADERS }, body, check: call.check, connections: pace.connections };
+    await load({ ...run, seconds: pace.warmup });
+    const l = await load({ ...run, seconds: pace.seconds });
+    if (l.ok === 0 || l.bad > l.ok / 100)
+      throw new Error(`${t.name} ${call.tool}: ${l.bad} bad answers of ${l.ok + l.bad}`);
+    loads.push(l);
+  }
+  return loads;
+}
+
+/**
+ * Runs `use` on targets that each have a finished job and answer right, before and after; stops
+ * them all at the end.
+ */
+async function withTargets<T>(
+  started: Promise<Target>[],
+  use: (targets: Target[], jobs: string[]) => Promise<T>,
+): Promise<T> {
+  const targets = await Promise.all(started);
   try {
     const jobs = await Promise.all(targets.map(finishedJob));
     await Promise.all(targets.map((t, i) => checkAnswers(t, jobs[i])));
-    for (const call of CALLS) {
-      const measured = new Map<Target, Load>();
-      for (const [i, t] of targets.entries()) {
-        const body = toolCallBody(call.tool, call.args(jobs[i]));
-        const run = { url: t.url, headers: { ...MCP_HEADERS }, body, check: call.check, connections };
-        await load({ ...run, seconds: warmup });
-        const l = await load({ ...run, seconds });
-        if (l.ok === 0 || l.bad > l.ok / 100)
-          throw new Error(`${t.name} ${call.tool}: ${l.bad} bad answers of ${l.ok + l.bad}`);
-        measured.set(t, l);
-      }
-      const [o, b, c] = [ours, baseline, ceiling].map((t) => measured.get(t)!);
-      const section = "server";
-      const m = call.tool;
-      rows.push(
-        row({
-          section,
-          metric: `${m} req/s`,
-          value: o.rps,
-          unit: "req/s",
-          baseline: b.rps,
-          baselineName: "SDK stateless Express",
-          target: "≥ 3× (stretch 5×)",
-          met: o.rps >= 3 * b.rps,
-        }),
-        row({
-          section,
-          metric: `${m} p99 latency`,
-          value: o.p99,
-          unit: "ms",
-          baseline: b.p99,
-          baselineName: "SDK stateless Express",
-          target: "≤ 1/3 of baseline",
-          met: o.p99 * 3 <= b.p99,
-        }),
-        row({
-          section,
-          metric: `${m} p50 latency`,
-          value: o.p50,
-          unit: "ms",
-          baseline: b.p50,
-          baselineName: "SDK stateless Express",
-          target: "–",
-          met: null,
-        }),
-        row({
-          section,
-          metric: `${m} req/s vs ceiling`,
-          value: o.rps,
-          unit: "req/s",
-          baseline: c.rps,
-          baselineName: "bare Hono, precomputed",
-          target: "for reference",
-          met: null,
-        }),
-        row({
-          section,
-          metric: `${m} bad answers`,
-          value: o.bad,
-          unit: "",
-          baseline: b.bad,
-          baselineName: "SDK stateless Express",
-          target: "0",
-          met: o.bad === 0,
-          ratio: null,
-        }),
-      );
-    }
+    const result = await use(targets, jobs);
     await Promise.all(targets.map((t, i) => checkAnswers(t, jobs[i])));
+    return result;
   } finally {
     await Promise.all(targets.map((t) => t.stop()));
   }
-  return rows;
+}
+
+/** Ours against the SDK's pattern and the ceiling, for one tool. */
+function comparisonRows(m: string, [o, b, c]: Load[]): BenchRow[] {
+  const section = "server";
+  const sdk = { section, baselineName: "SDK stateless Express" };
+  return [
+    row({
+      ...sdk,
+      metric: `${m} req/s`,
+      value: o.rps,
+      unit: "req/s",
+      baseline: b.rps,
+      target: "≥ 3× (stretch 5×)",
+      met: o.rps >= 3 * b.rps,
+    }),
+    row({
+      ...sdk,
+      metric: `${m} p99 latency`,
+      value: o.p99,
+      unit: "ms",
+      baseline: b.p99,
+      target: "≤ 1/3 of baseline",
+      met: o.p99 * 3 <= b.p99,
+    }),
+    row({ ...sdk, metric: `${m} p50 latency`, value: o.p50, unit: "ms", baseline: b.p50, target: "–", met: null }),
+    row({
+      section,
+      metric: `${m} req/s vs ceiling`,
+      value: o.rps,
+      unit: "req/s",
+      baseline: c.rps,
+      baselineName: "bare Hono, precomputed",
+      target: "for reference",
+      met: null,
+    }),
+    row({
+      ...sdk,
+      metric: `${m} bad answers`,
+      value: o.bad,
+      unit: "",
+      baseline: b.bad,
+      target: "0",
+      met: o.bad === 0,
+      ratio: null,
+    }),
+  ];
+}
+
+/**
+ * req/s of each tool with logs at info, metrics (METRICS_PORT) and traces (to a local sink) on,
+ * against the same server with logs at warn and neither metrics nor traces.
+ */
+async function observabilityRows(pace: Pace): Promise<BenchRow[]> {
+  const sink = await startOtlpSink();
+  try {
+    const off = { STORE: "memory", LOG_LEVEL: "warn" };
+    const on = { STORE: "memory", LOG_LEVEL: "info", METRICS_PORT: "0", OTEL_EXPORTER_OTLP_ENDPOINT: sink.url };
+    const started = [startTarget("observed", off), startTarget("observed", on)];
+    return await withTargets(started, async (targets, jobs) => {
+      const rows: BenchRow[] = [];
+      for (const call of CALLS) {
+        const [o, n] = await measure(targets, jobs, call, pace);
+        rows.push(
+          row({
+            section: "server",
+            metric: `${call.tool} req/s, logs + metrics + traces on`,
+            value: n.rps,
+            unit: "req/s",
+            baseline: o.rps,
+            baselineName: "logs at warn, no metrics, no traces",
+            target: "within 10 %",
+            met: n.rps >= 0.9 * o.rps,
+          }),
+        );
+      }
+      return rows;
+    });
+  } finally {
+    await sink.close();
+  }
+}
+
+/**
+ * Rows: req/s, p99, p50, req/s against the ceiling and bad answers, for each of the two tools; then
+ * each tool's req/s with observability on against off.
+ */
+export async function benchServer(options: BenchOptions): Promise<BenchRow[]> {
+  const pace = paceOf(options);
+  const rows = await withTargets(
+    Object.values(NAMES).map((name) => startTarget(name)),
+    async (targets, jobs) => {
+      const measured: BenchRow[] = [];
+      for (const call of CALLS) measured.push(...comparisonRows(call.tool, await measure(targets, jobs, call, pace)));
+      return measured;
+    },
+  );
+  return [...rows, ...(await observabilityRows(pace))];
 }
