@@ -11,7 +11,7 @@ import type { ErrorCode } from "../../../shared/errors.js";
 import type { SkippedRow } from "../../../shared/files.js";
 import { URI, type ResultFigures, type UnplacedInterests } from "../../../shared/tools.js";
 import { readCsvBatches } from "../csv/reader.js";
-import { createLedger } from "../csv/ledger.js";
+import { createLedger, type Ledger } from "../csv/ledger.js";
 import { newPerson, readRecord, splitInterests, type Person } from "../csv/rows.js";
 import type { CsvColumns } from "../csv/inspect.js";
 import type { MatchGifts } from "../../gifts/matcher.js";
@@ -21,7 +21,7 @@ import type { EventDraft } from "../state-machine.js";
 import type { StartBulkArgs } from "../../../shared/tools.js";
 import { chunkCount, type ResultHead } from "../store.js";
 import { createAnswers } from "./answers.js";
-import { createProgress } from "./progress.js";
+import { createProgress, type Progress } from "./progress.js";
 import type { SliceTurns } from "./slice-turns.js";
 import type { JobTexts } from "./texts.js";
 import { createUnplacedTally } from "./unplaced.js";
@@ -78,48 +78,79 @@ export type BulkRun = {
  * canceled or closing, JobFailure when the input cannot be analysed; the caller records failures.
  */
 export async function runBulkAnalysis(run: BulkRun): Promise<void> {
-  const { input, signal } = run;
-  const started = performance.now();
+  const analysis = new BulkAnalysis(run);
+  await analysis.parse();
+  await analysis.extract();
+  await analysis.match();
+  await analysis.compose();
+}
+
+/** One run's state as it goes through the stages: its people, skipped rows, progress and held events. */
+class BulkAnalysis {
+  private readonly run: BulkRun;
+  private readonly started = performance.now();
   // events ready one right after the other (no wait between them) go out in one append: one
   // store write and one wake-up for followers, instead of a second that lands just after the first
-  let held: EventDraft[] = [];
-  const hold = (draft: EventDraft | undefined) => void (draft && held.push(draft));
-  const emit = (drafts: EventDraft[], head?: ResultHead) => {
-    const all = [...held, ...drafts];
-    held = [];
-    return run.emit(all, head);
-  };
-  hold({
-    type: "job.started",
-    payload: { summary: run.texts.started(input.occasion, run.texts.count(run.estimatedRows)) },
-  });
-  const progress = createProgress(
-    (draft) => emit([draft]),
-    () => performance.now() - started,
-    run.texts,
-  );
+  private held: EventDraft[] = [];
+  private readonly progress: Progress;
+  private readonly people: Person[] = [];
+  private readonly skipped: SkippedRow[] = [];
+  private readonly ledger: Ledger<undefined>;
+  private readonly unplaced = createUnplacedTally();
+
+  constructor(run: BulkRun) {
+    this.run = run;
+    this.hold({
+      type: "job.started",
+      payload: { summary: run.texts.started(run.input.occasion, run.texts.count(run.estimatedRows)) },
+    });
+    this.progress = createProgress(
+      (draft) => this.emit([draft]),
+      () => performance.now() - this.started,
+      run.texts,
+    );
+    // every row ends as a person or a skipped row (a repeat, an empty row between others, ...), its
+    // reason in the job's language
+    this.ledger = createLedger<undefined>((fate) => {
+      if ("reason" in fate) this.skipped.push({ row: fate.row, reason: run.texts.skipped(fate.reason) });
+      else this.people.push(fate);
+    });
+  }
+
+  private hold(draft: EventDraft | undefined) {
+    if (draft) this.held.push(draft);
+  }
+
+  private emit(drafts: EventDraft[], head?: ResultHead) {
+    const all = [...this.held, ...drafts];
+    this.held = [];
+    return this.run.emit(all, head);
+  }
+
   /** Waits for this job's next slice. */
-  const turn = async () => {
+  private async turn() {
+    const { signal } = this.run;
     try {
       // an abort rejects the pause with an AbortError, the turn with signal.reason: either is a stop
-      if (run.paceMs) await pause(run.paceMs, undefined, { signal });
-      await run.turns.next(signal);
+      if (this.run.paceMs) await pause(this.run.paceMs, undefined, { signal });
+      await this.run.turns.next(signal);
     } catch {
       throw new JobStopped();
     }
     if (signal.aborted) throw new JobStopped();
-  };
+  }
+
   /**
    * Runs `step` for 0..n-1 in slices of about SLICE_MS. The clock is looked at after a run of
    * steps whose length adapts to what a step costs here (about a quarter of a millisecond's
    * worth): cheap steps are not slowed by the clock, and the costliest the input limits allow (a
    * person with 200 interests, a cell of 32,767 characters) are looked at one by one.
    */
-  const sliced = async (n: number, step: (i: number) => void, done: (i: number) => number) => {
+  private async sliced(n: number, step: (i: number) => void) {
     let i = 0;
     let every = 16;
     while (i < n) {
-      await turn();
+      await this.turn();
       let now = performance.now();
       const until = now + SLICE_MS;
       do {
@@ -130,28 +161,30 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
         else if (now - from < 0.125 && every < 1024) every <<= 1;
       } while (i < n && now < until);
       // the stage's last report goes with the next stage's, which follows at once
-      if (i < n) await progress.advance(done(i));
-      else hold(progress.close(done(i)));
+      if (i < n) await this.progress.advance(i);
+      else this.hold(this.progress.close(i));
     }
-  };
+  }
 
-  const people: Person[] = [];
-  const skipped: SkippedRow[] = [];
-  // every row ends as a person or a skipped row (a repeat, an empty row between others, ...), its
-  // reason in the job's language
-  const ledger = createLedger<undefined>((fate) => {
-    if ("reason" in fate) skipped.push({ row: fate.row, reason: run.texts.skipped(fate.reason) });
-    else people.push(fate);
-  });
-  await progress.enter("parse", run.estimatedRows);
-  if (input.csv !== undefined && run.columns) {
-    const columns = run.columns;
+  /** The parse stage: every row of the CSV or the staff list settled in the ledger. */
+  async parse() {
+    const { input, columns } = this.run;
+    await this.progress.enter("parse", this.run.estimatedRows);
+    if (input.csv !== undefined && columns) await this.parseCsv(input.csv, columns);
+    else await this.parseEmployees(input.employees ?? []);
+    this.ledger.end();
+    // in row order already, unless a staff file's row column says otherwise
+    this.skipped.sort((a, b) => a.row - b.row);
+  }
+
+  private async parseCsv(csv: string, columns: CsvColumns) {
+    const { ledger, run } = this;
     let processed = 0;
-    await turn();
+    await this.turn();
     let until = performance.now() + SLICE_MS;
     // each batch is read when the loop asks for it, so reading it is part of the slice; batches
     // are small (16 K characters), and a slice ends between records once its time is up
-    const batches = readCsvBatches(input.csv, {
+    const batches = readCsvBatches(csv, {
       separator: columns.separator,
       from: columns.headerRow,
       sliceChars: PARSE_SLICE_CHARS,
@@ -160,54 +193,49 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
       let u = 0; // the unreadable rows go in among the records, in row order
       for (let k = 0; k < records.length; k++) {
         while (u < unreadable.length && unreadable[u].row < rows[k]) ledger.add(unreadable[u++], undefined);
-        ledger.add(readRecord(records[k], rows[k], columns, input.budgetPerPerson), undefined);
+        ledger.add(readRecord(records[k], rows[k], columns, run.input.budgetPerPerson), undefined);
         if ((k & 255) === 255 && performance.now() > until) {
-          await progress.advance(processed + k);
-          await turn();
+          await this.progress.advance(processed + k);
+          await this.turn();
           until = performance.now() + SLICE_MS;
         }
       }
       while (u < unreadable.length) ledger.add(unreadable[u++], undefined);
       processed += records.length + unreadable.length;
       // the rows settled so far: blank lines at the end of the text are no rows
-      if (people.length + skipped.length > run.maxRows) {
+      if (this.people.length + this.skipped.length > run.maxRows) {
         const { message, hint } = run.texts.tooManyRows(run.texts.count(run.maxRows));
         throw new JobFailure("too_many_rows", message, hint);
       }
       if (performance.now() > until) {
-        await progress.advance(processed);
-        await turn();
+        await this.progress.advance(processed);
+        await this.turn();
         until = performance.now() + SLICE_MS;
       }
     }
-  } else {
-    const employees = input.employees ?? [];
-    await sliced(
-      employees.length,
-      (i) => {
-        const e = employees[i];
-        const budget = e.budget ?? input.budgetPerPerson;
-        if (e.name.trim() === "") ledger.add({ row: i + 1, reason: "it has no name" }, undefined);
-        else if (!(budget > 0 && Number.isFinite(budget)))
-          ledger.add({ row: i + 1, reason: `its budget ${budget} is not a positive number` }, undefined);
-        else ledger.add(newPerson(i + 1, e.name.trim(), e.department ?? "", e.interests.join(";"), budget), undefined);
-      },
-      (i) => i,
-    );
   }
-  ledger.end();
-  // in row order already, unless a staff file's row column says otherwise
-  skipped.sort((a, b) => a.row - b.row);
 
-  const n = people.length;
-  await progress.enter("extract", n);
-  // one array per distinct text, shared by its people, and those of its interests the matcher
-  // cannot place, counted for the summary
-  const lists = new Map<string, { interests: string[]; unplaced: string[] }>();
-  const unplaced = createUnplacedTally();
-  await sliced(
-    n,
-    (i) => {
+  private async parseEmployees(employees: NonNullable<StartBulkArgs["employees"]>) {
+    const { ledger } = this;
+    const budgetPerPerson = this.run.input.budgetPerPerson;
+    await this.sliced(employees.length, (i) => {
+      const e = employees[i];
+      const budget = e.budget ?? budgetPerPerson;
+      if (e.name.trim() === "") ledger.add({ row: i + 1, reason: "it has no name" }, undefined);
+      else if (!(budget > 0 && Number.isFinite(budget)))
+        ledger.add({ row: i + 1, reason: `its budget ${budget} is not a positive number` }, undefined);
+      else ledger.add(newPerson(i + 1, e.name.trim(), e.department ?? "", e.interests.join(";"), budget), undefined);
+    });
+  }
+
+  /** The extract stage: each person's interests, and those the matcher cannot place, tallied. */
+  async extract() {
+    const { people, unplaced } = this;
+    await this.progress.enter("extract", people.length);
+    // one array per distinct text, shared by its people, and those of its interests the matcher
+    // cannot place, counted for the summary
+    const lists = new Map<string, { interests: string[]; unplaced: string[] }>();
+    await this.sliced(people.length, (i) => {
       const p = people[i];
       let list = lists.get(p.interestsText);
       if (list === undefined) {
@@ -218,59 +246,64 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
       }
       p.interests = list.interests;
       if (list.unplaced.length > 0) unplaced.add(list.unplaced);
-    },
-    (i) => i,
-  );
+    });
+  }
 
-  await progress.enter("match", n);
-  const answers = createAnswers(run.match, ANSWER_LIMIT);
-  await sliced(
-    n,
-    (i) => {
+  /** The match stage: each person's gift ideas. */
+  async match() {
+    const { people } = this;
+    const { occasion } = this.run.input;
+    const locale = this.run.texts.locale;
+    await this.progress.enter("match", people.length);
+    const answers = createAnswers(this.run.match, ANSWER_LIMIT);
+    await this.sliced(people.length, (i) => {
       const p = people[i];
       const request = {
-        occasion: input.occasion,
+        occasion,
         budget: p.budget,
         interests: p.interests,
         department: p.department ?? undefined,
         count: GIFTS_PER_PERSON,
-        locale: run.texts.locale,
+        locale,
       };
       p.gifts = answers(request);
-    },
-    (i) => i,
-  );
-
-  await progress.enter("compose", n);
-  const chunks = chunkCount({ total: n, chunkSize: CHUNK_SIZE });
-  for (let c = 0; c < chunks;) {
-    await turn();
-    const until = performance.now() + SLICE_MS;
-    const puts: Promise<void>[] = [];
-    do {
-      // a local store writes within the call, and that counts towards the slice; one over the
-      // network is awaited after it, so its round trips do not stretch the slice
-      puts.push(run.putChunk(c, encodeChunk(people, c * CHUNK_SIZE, Math.min(n, (c + 1) * CHUNK_SIZE))));
-      c++;
-    } while (c < chunks && performance.now() < until);
-    await Promise.all(puts);
-    if (c < chunks) await progress.advance(Math.min(n, c * CHUNK_SIZE));
-    else hold(progress.close(n)); // goes with job.completed
+    });
   }
-  const figures = figuresOf(people, skipped.length, unplaced.result());
-  const summary = run.texts.summary({ occasion: input.occasion, ...figures });
-  await emit(
-    [{ type: "job.completed", payload: { summary, resultResourceId: URI.jobResult(run.jobId), resultCount: n } }],
-    {
-      occasion: input.occasion,
-      budgetPerPerson: input.budgetPerPerson,
-      summary,
-      total: n,
-      chunkSize: CHUNK_SIZE,
-      skipped,
-      figures,
-    },
-  );
+
+  /** The compose stage: the result stored chunk by chunk, then `job.completed` with its head. */
+  async compose() {
+    const { people, run } = this;
+    const n = people.length;
+    await this.progress.enter("compose", n);
+    const chunks = chunkCount({ total: n, chunkSize: CHUNK_SIZE });
+    for (let c = 0; c < chunks;) {
+      await this.turn();
+      const until = performance.now() + SLICE_MS;
+      const puts: Promise<void>[] = [];
+      do {
+        // a local store writes within the call, and that counts towards the slice; one over the
+        // network is awaited after it, so its round trips do not stretch the slice
+        puts.push(run.putChunk(c, encodeChunk(people, c * CHUNK_SIZE, Math.min(n, (c + 1) * CHUNK_SIZE))));
+        c++;
+      } while (c < chunks && performance.now() < until);
+      await Promise.all(puts);
+      if (c < chunks) await this.progress.advance(Math.min(n, c * CHUNK_SIZE));
+      else this.hold(this.progress.close(n)); // goes with job.completed
+    }
+    await this.complete();
+  }
+
+  private async complete() {
+    const { people, skipped, run } = this;
+    const { occasion, budgetPerPerson } = run.input;
+    const figures = figuresOf(people, skipped.length, this.unplaced.result());
+    const summary = run.texts.summary({ occasion, ...figures });
+    const total = people.length;
+    await this.emit(
+      [{ type: "job.completed", payload: { summary, resultResourceId: URI.jobResult(run.jobId), resultCount: total } }],
+      { occasion, budgetPerPerson, summary, total, chunkSize: CHUNK_SIZE, skipped, figures },
+    );
+  }
 }
 
 /**
