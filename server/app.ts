@@ -101,8 +101,8 @@ type Env = { Bindings: Partial<HttpBindings> };
 export type App = {
   app: Hono<Env>;
   /** MCP sessions this instance holds now (for the metrics). */
-  sessions(): number;
-  close(): Promise<void>;
+  sessions: () => number;
+  close: () => Promise<void>;
 };
 
 export function createApp(options: AppOptions): App {

@@ -8,14 +8,14 @@
  */
 
 export type Formats = {
-  count(n: number): string;
-  index(n: number): string;
+  count: (n: number) => string;
+  index: (n: number) => string;
   /** `value` from 0 to 100. */
-  percent(value: number): string;
-  money(amount: number): string;
-  duration(seconds: number): string;
-  size(bytes: number): string;
-  time(ms: number): string;
+  percent: (value: number) => string;
+  money: (amount: number) => string;
+  duration: (seconds: number) => string;
+  size: (bytes: number) => string;
+  time: (ms: number) => string;
 };
 
 /** A formatter for `locale`, or for English when the locale tag is not one Intl knows. */

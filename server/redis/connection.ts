@@ -14,7 +14,7 @@ export type ConnectionListener = (up: boolean, error?: unknown) => void;
 export type RedisConnection = {
   redis: Redis;
   /** Runs `call` once the connection is up; what fails for want of a connection is `StoreUnavailableError`. */
-  guard<T>(call: () => Promise<T>): Promise<T>;
+  guard: <T>(call: () => Promise<T>) => Promise<T>;
 };
 
 /** How long a call waits for a connection that is not up, in ms. */

@@ -4,15 +4,13 @@
  * what routing needs (is it `initialize`, does a request ask for progress). Large bodies are parsed
  * in a worker thread (json-worker.ts), so no request holds the event loop for its JSON.parse.
  */
-import { readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
+// the package's "./*" export makes this path public; the SDK's own batch limit is ours
+import { MAX_BATCH_SIZE, readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
 import { InitializeRequestSchema, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { clip, describeIssues } from "../input-errors.js";
-import { megabytes } from "../../jobs/limits.js";
 import { noteJsonRpcBody } from "../../observability/request-context.js";
 import { parseElsewhere, type ParsedElsewhere } from "./json-worker.js";
 
-/** Most messages a batch may hold (the SDK's own limit). */
-const MAX_BATCH = 100;
 /** Deepest nesting accepted: the SDK's validators recurse, and JSON some thousands deep overflows the stack. */
 const MAX_DEPTH = 100;
 
@@ -117,85 +115,80 @@ async function readBytes(req: Request, maxBytes: number): Promise<Uint8Array | u
 /** Reads the body's bytes, or undefined past `maxBytes`; `readBytes` here is the portable fallback. */
 export type BodyReader = (maxBytes: number) => Promise<Uint8Array | undefined>;
 
-export async function readJsonRpcBody(req: Request, maxBytes: number, reader?: BodyReader): Promise<JsonRpcBody> {
+/** A size in megabytes, as the 413 names the limit. */
+const megabytes = (bytes: number): string => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
+
+type Refused = { ok: false; response: Response };
+const refused = (response: Response): Refused => ({ ok: false, response });
+
+/** The body parsed, or the refusal: too large, not JSON, too deep, or the parser busy. */
+async function parseBody(
+  req: Request,
+  maxBytes: number,
+  reader?: BodyReader,
+): Promise<{ ok: true; body: unknown } | Refused> {
   const bytes = await (reader ? reader(maxBytes) : readBytes(req, maxBytes));
   if (bytes === undefined) {
-    const limit = megabytes(maxBytes);
-    return {
-      ok: false,
-      response: jsonRpcError(
-        413,
-        ErrorCode.InvalidRequest,
-        `Request body too large: the limit is ${limit} (${maxBytes} bytes).`,
-      ),
-    };
+    const limit = `${megabytes(maxBytes)} (${maxBytes} bytes)`;
+    return refused(jsonRpcError(413, ErrorCode.InvalidRequest, `Request body too large: the limit is ${limit}.`));
   }
   const parsed = bytes.length < ELSEWHERE_FROM ? parseHere(bytes) : await parseElsewhere(bytes, MAX_DEPTH);
-  if (parsed.kind === "busy" || parsed.kind === "failed") {
-    return {
-      ok: false,
-      response: retryLater(503, "The server is reading other large requests: retry in a second.", 1),
-    };
+  switch (parsed.kind) {
+    case "busy":
+    case "failed":
+      return refused(retryLater(503, "The server is reading other large requests: retry in a second.", 1));
+    case "invalid":
+      return refused(jsonRpcError(400, ErrorCode.ParseError, "Parse error: the body is not valid JSON.", parsed.error));
+    case "deeper":
+      return refused(
+        jsonRpcError(
+          400,
+          ErrorCode.InvalidRequest,
+          `Invalid Request: the JSON is nested more than ${MAX_DEPTH} levels deep.`,
+        ),
+      );
+    case "parsed":
+      return { ok: true, body: parsed.value };
   }
-  if (parsed.kind === "invalid") {
-    return {
-      ok: false,
-      response: jsonRpcError(400, ErrorCode.ParseError, "Parse error: the body is not valid JSON.", parsed.error),
-    };
-  }
-  if (parsed.kind === "deeper") {
-    return {
-      ok: false,
-      response: jsonRpcError(
-        400,
-        ErrorCode.InvalidRequest,
-        `Invalid Request: the JSON is nested more than ${MAX_DEPTH} levels deep.`,
-      ),
-    };
-  }
-  const body = parsed.value;
-  // the method, tool and job it names, for the request's log lines and metrics
-  noteJsonRpcBody(body);
-  const messages: unknown[] = Array.isArray(body) ? body : [body];
-  if (messages.length === 0 || messages.length > MAX_BATCH) {
-    return {
-      ok: false,
-      response: jsonRpcError(
-        400,
-        ErrorCode.InvalidRequest,
-        `Invalid Request: a batch must hold 1 to ${MAX_BATCH} messages.`,
-      ),
-    };
+}
+
+/** The refusal of a body that is no batch of JSON-RPC messages the SDK accepts, or undefined. */
+function messagesProblem(body: unknown, messages: unknown[]): Response | undefined {
+  if (messages.length === 0 || messages.length > MAX_BATCH_SIZE) {
+    const message = `Invalid Request: a batch must hold 1 to ${MAX_BATCH_SIZE} messages.`;
+    return jsonRpcError(400, ErrorCode.InvalidRequest, message);
   }
   for (const [index, message] of messages.entries()) {
     const problem = jsonRpcProblem(message);
     if (problem) {
       const where = Array.isArray(body) ? ` (message ${index})` : "";
-      return {
-        ok: false,
-        response: jsonRpcError(400, ErrorCode.InvalidRequest, `Invalid Request${where}: ${problem}.`),
-      };
+      return jsonRpcError(400, ErrorCode.InvalidRequest, `Invalid Request${where}: ${problem}.`);
     }
   }
+  return undefined;
+}
+
+/** The refusal of an `initialize` whose params the SDK would refuse, or undefined. */
+function initializeProblem(init: Json): Response | undefined {
+  const parsed = InitializeRequestSchema.safeParse(init);
+  if (parsed.success) return undefined;
+  const problems = describeIssues(parsed.error.issues, init).join("; ");
+  const id = typeof init.id === "string" || typeof init.id === "number" ? init.id : null;
+  return jsonRpcError(400, ErrorCode.InvalidParams, `Invalid params for initialize: ${problems}.`, undefined, id);
+}
+
+export async function readJsonRpcBody(req: Request, maxBytes: number, reader?: BodyReader): Promise<JsonRpcBody> {
+  const read = await parseBody(req, maxBytes, reader);
+  if (!read.ok) return read;
+  const body = read.body;
+  noteJsonRpcBody(body);
+  const messages: unknown[] = Array.isArray(body) ? body : [body];
+  const problem = messagesProblem(body, messages);
+  if (problem) return refused(problem);
   const objects = messages.filter(isObject);
   const init = objects.find((m) => m.method === "initialize");
-  if (init) {
-    const parsed = InitializeRequestSchema.safeParse(init);
-    if (!parsed.success) {
-      const problems = describeIssues(parsed.error.issues, init).join("; ");
-      const id = typeof init.id === "string" || typeof init.id === "number" ? init.id : null;
-      return {
-        ok: false,
-        response: jsonRpcError(
-          400,
-          ErrorCode.InvalidParams,
-          `Invalid params for initialize: ${problems}.`,
-          undefined,
-          id,
-        ),
-      };
-    }
-  }
+  const initProblem = init && initializeProblem(init);
+  if (initProblem) return refused(initProblem);
   const wantsProgress = objects.some(
     (m) => isObject(m.params) && isObject(m.params._meta) && m.params._meta.progressToken !== undefined,
   );
