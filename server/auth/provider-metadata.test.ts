@@ -10,6 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { checkIssuer, fetchMetadata, ProviderFault } from "./provider-metadata.js";
 import { startHungListener, startTestProvider, type TestProvider } from "./testing/provider.js";
+import { logMessages } from "../observability/testing/log-lines.js";
 
 const PUBLIC_URL = "https://gifts.example.test";
 
@@ -59,7 +60,7 @@ describe("checkIssuer", () => {
   });
 });
 
-/** Runs main.ts until it exits or says it listens (then it is stopped): exit code, stderr lines, started. */
+/** Runs main.ts until it exits or says it listens (then it is stopped): exit code, the messages of its stderr lines, started. */
 async function runMain(env: Record<string, string>) {
   const child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
     env: {
@@ -84,7 +85,7 @@ async function runMain(env: Record<string, string>) {
   const stop = setTimeout(() => child.kill("SIGKILL"), 30_000);
   const code = await new Promise<number | null>((resolve) => child.once("exit", resolve));
   clearTimeout(stop);
-  return { code, started, lines: stderr.trim().split("\n").filter(Boolean) };
+  return { code, started, lines: logMessages(stderr) };
 }
 
 describe("the server's start", () => {
