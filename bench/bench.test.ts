@@ -40,10 +40,12 @@ describe("npm run bench, on tiny inputs", () => {
 
   it("server: three targets answer real gifts and events under load, and so does ours observed and not", async () => {
     const rows = await benchServer(smoke);
-    expectRows(rows, "server", 12);
-    expect(rows.filter((r) => r.target === "within 10 %").map((r) => r.baselineName)).toEqual([
-      "logs at warn, no metrics, no traces",
-      "logs at warn, no metrics, no traces",
+    expectRows(rows, "server", 14);
+    expect(rows.filter((r) => r.target === "within 10 %").map((r) => r.metric)).toEqual([
+      "suggest_gifts req/s, logs + metrics on",
+      "suggest_gifts req/s, logs + metrics + traces on",
+      "get_job_events req/s, logs + metrics on",
+      "get_job_events req/s, logs + metrics + traces on",
     ]);
     expect(rows.filter((r) => r.metric.endsWith("bad answers")).map((r) => r.value)).toEqual([0, 0]);
   });

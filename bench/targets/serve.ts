@@ -15,7 +15,7 @@ export function serveTarget(
 ): void {
   const built = createApp({ jobs, onError: (error) => console.error(error), ...options });
   const served = wrap(built.app);
-  const server = serve({ fetch: (request) => served.fetch(request), port: 0, hostname: "127.0.0.1" }, (info) => {
+  const server = serve({ fetch: served.fetch, port: 0, hostname: "127.0.0.1" }, (info) => {
     console.log(JSON.stringify({ port: info.port }));
   });
   endWithParent();
