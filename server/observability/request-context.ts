@@ -61,8 +61,9 @@ const JOB_ID = /^job_[\w-]{1,64}$/;
 const TOOLS = new Set<string>([...Object.values(TOOL), ...Object.values(FILE_TOOL)]);
 
 const text = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
-const record = (value: unknown): Record<string, unknown> =>
-  typeof value === "object" && value !== null ? (value as Record<string, unknown>) : {};
+/** `value` as an object to read fields of: a plain object as it is, anything else as an empty one. */
+export const asRecord = (value: unknown): Record<string, unknown> =>
+  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 function methodName(method: string): string {
   if (METHODS.has(method)) return method;
@@ -76,16 +77,16 @@ function methodName(method: string): string {
 export function noteJsonRpcBody(body: unknown): void {
   const facts = currentRequest();
   if (facts === undefined) return;
-  const messages = (Array.isArray(body) ? body : [body]).map(record);
+  const messages = (Array.isArray(body) ? body : [body]).map(asRecord);
   const methods = messages.map((m) => text(m.method)).filter((m) => m !== undefined);
   if (methods.length === 0) return; // replies to the server's own requests
   facts.mcpMethod = methods.length > 1 ? "batch" : methodName(methods[0]);
-  const params = record(messages[0].params);
+  const params = asRecord(messages[0].params);
   if (facts.mcpMethod === "tools/call") {
     const tool = text(params.name) ?? "other";
     facts.tool = TOOLS.has(tool) ? tool : "other";
   }
-  const jobId = text(record(params.arguments).jobId) ?? text(params.taskId);
+  const jobId = text(asRecord(params.arguments).jobId) ?? text(params.taskId);
   if (jobId !== undefined && JOB_ID.test(jobId)) facts.jobId = jobId;
 }
 
@@ -93,7 +94,7 @@ export function noteJsonRpcBody(body: unknown): void {
 export function noteToolResult(tool: string, result: ToolResultLike): void {
   const scope = storage.getStore();
   if (scope === undefined) return;
-  const error = record(result.structuredContent?.error);
+  const error = asRecord(result.structuredContent?.error);
   scope.facts.outcome = result.isError ? (text(error.code) ?? "error") : "ok";
   // a start's reply names the job it created: its request's line then does too
   const created = text(result.structuredContent?.jobId);

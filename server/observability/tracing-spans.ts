@@ -39,6 +39,7 @@ import {
   MESSAGING_OPERATION_TYPE_VALUE_SEND,
 } from "@opentelemetry/semantic-conventions/incubating";
 import type { Context as HonoContext, Next } from "hono";
+import { asRecord } from "./request-context.js";
 
 /** W3C trace context (`traceparent`, `tracestate`) as a job's queue entry carries it. */
 export type TraceCarrier = Record<string, string>;
@@ -67,8 +68,6 @@ const headerGetter: TextMapGetter<Headers> = {
   keys: (headers) => [...headers.keys()],
 };
 const text = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
-const record = (value: unknown): Record<string, unknown> =>
-  typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
 function failed(span: Span, error: unknown): void {
   span.recordException(error instanceof Error ? error : String(error));
@@ -122,7 +121,7 @@ function describe(span: Span, message: Record<string, unknown>): void {
   span.setAttribute(ATTR_MCP_METHOD_NAME, method);
   const id = message.id;
   if (typeof id === "string" || typeof id === "number") span.setAttribute(ATTR_JSONRPC_REQUEST_ID, String(id));
-  const params = record(message.params);
+  const params = asRecord(message.params);
   let target: string | undefined;
   if (method === MCP_METHOD_NAME_VALUE_TOOLS_CALL) {
     target = text(params.name);
@@ -138,7 +137,7 @@ function describe(span: Span, message: Record<string, unknown>): void {
 /** Names the current request's span by the JSON-RPC message its body holds (one; a batch is left as is). */
 function describeBody(body: unknown): void {
   const span = trace.getActiveSpan();
-  if (span !== undefined && !Array.isArray(body)) describe(span, record(body));
+  if (span !== undefined && !Array.isArray(body)) describe(span, asRecord(body));
 }
 
 /** Queues a job in a producer span, handing `add` the trace context the worker continues. */

@@ -40,7 +40,7 @@ export function retryLater(status: number, message: string, seconds: number): Re
 }
 
 type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 /** Integers past 2^53 are not exact in JSON numbers, and the SDK refuses them. */
 const isId = (v: unknown): boolean => typeof v === "string" || Number.isSafeInteger(v);
 const REQUEST_KEYS = new Set(["jsonrpc", "id", "method", "params"]);

@@ -19,10 +19,9 @@ import {
   ErrorCode,
 } from "@modelcontextprotocol/sdk/types.js";
 import { clip, describeIssues, type SchemaIssue } from "../input-errors.js";
+import { isObject } from "./http-body.js";
 
 type Checker = (message: Record<string, unknown>) => string[] | undefined;
-
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 
 /** tools/call is the hot path: checked by hand, without a schema parse. */
 function checkToolsCall(message: Record<string, unknown>): string[] | undefined {
