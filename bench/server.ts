@@ -12,6 +12,7 @@ import { load, type Load } from "./load.js";
 import { MCP_HEADERS, callTool, toolCallBody } from "./mcp-http.js";
 import { BENCH_JOB, SUGGEST_ARGS } from "./requests.js";
 import { startOtlpSink } from "./otlp-sink.js";
+import { measureInRounds, type RoundsResult } from "./rounds.js";
 import { row, type BenchOptions, type BenchRow } from "./table.js";
 
 type Call = { tool: string; args: (jobId: string) => Record<string, unknown>; check: (body: string) => boolean };
@@ -46,12 +47,19 @@ async function checkAnswers(t: Target, jobId: string): Promise<void> {
     throw new Error(`${t.name}: wrong events`);
 }
 
-type Pace = { seconds: number; warmup: number; connections: number };
+/**
+ * How long each load runs; the cost of observability is measured in `processes` processes a
+ * configuration, each for `rounds` turns of `round` seconds (rounds.ts).
+ */
+type Pace = { seconds: number; warmup: number; connections: number; processes: number; rounds: number; round: number };
 
 const paceOf = ({ quick, smoke }: BenchOptions): Pace => ({
   seconds: smoke ? 0.3 : quick ? 2 : 6,
   warmup: smoke ? 0.1 : quick ? 0.5 : 1.5,
   connections: smoke ? 2 : 20,
+  processes: smoke ? 1 : 2,
+  rounds: smoke ? 1 : quick ? 2 : 3,
+  round: smoke ? 0.3 : quick ? 1 : 1.5,
 });
 
 /** Each target's figures for `call`, one after the other: warmed up, measured, answers checked. */
@@ -136,38 +144,76 @@ function comparisonRows(m: string, [o, b, c]: Load[]): BenchRow[] {
   ];
 }
 
+/** The three configurations the cost of observability is measured in, all off first. */
+const LOGS_METRICS = { STORE: "memory", LOG_LEVEL: "info", METRICS_PORT: "0" };
+/** The head sampler README suggests for busy servers: a caller's decision kept, 1 in 10 new traces. */
+const ONE_IN_TEN = { OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "0.1" };
+const OBSERVED = [
+  { what: "", env: { STORE: "memory", LOG_LEVEL: "warn" }, traces: false },
+  { what: "logs + metrics", env: LOGS_METRICS, traces: false },
+  { what: "logs + metrics + traces (every request)", env: LOGS_METRICS, traces: true },
+  { what: "logs + metrics + traces (1 in 10)", env: { ...LOGS_METRICS, ...ONE_IN_TEN }, traces: true },
+];
+const OFF = "logs at warn, no metrics, no traces";
+
+/** A tool's rows for one configuration against all off: req/s (the target), and server CPU per request. */
+function costRows(tool: string, what: string, on: RoundsResult, off: RoundsResult): BenchRow[] {
+  const section = "server";
+  const rows = [
+    row({
+      section,
+      metric: `${tool} req/s, ${what} on`,
+      value: on.rps,
+      unit: "req/s",
+      baseline: off.rps,
+      baselineName: OFF,
+      target: "within 10 %",
+      met: on.rps >= 0.9 * off.rps,
+    }),
+  ];
+  if (on.cpuMicrosPerRequest !== null && off.cpuMicrosPerRequest !== null)
+    rows.push(
+      row({
+        section,
+        metric: `${tool} server CPU per request, ${what} on`,
+        value: on.cpuMicrosPerRequest,
+        unit: "µs",
+        baseline: off.cpuMicrosPerRequest,
+        baselineName: OFF,
+        target: "for reference",
+        met: null,
+      }),
+    );
+  return rows;
+}
+
 /**
- * req/s of each tool with logs at info and metrics (METRICS_PORT) on, then with traces (to a local
- * sink) on as well, against the same server with logs at warn and neither metrics nor traces.
+ * The cost of observability, each tool in rounds (rounds.ts): our server as production runs it
+ * with logs at info and metrics (METRICS_PORT) on, then with traces (to a local sink) on as well,
+ * against the same server with logs at warn and neither metrics nor traces.
  */
 async function observabilityRows(pace: Pace): Promise<BenchRow[]> {
   const sink = await startOtlpSink();
   try {
-    const off = { STORE: "memory", LOG_LEVEL: "warn" };
-    const logsMetrics = { STORE: "memory", LOG_LEVEL: "info", METRICS_PORT: "0" };
-    const all = { ...logsMetrics, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url };
-    const started = [startTarget("observed", off), startTarget("observed", logsMetrics), startTarget("observed", all)];
+    const started = OBSERVED.flatMap(({ env, traces }) =>
+      Array.from({ length: pace.processes }, () =>
+        startTarget("observed", traces ? { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url } : env),
+      ),
+    );
     return await withTargets(started, async (targets, jobs) => {
+      const groups = OBSERVED.map((_, g) => targets.slice(g * pace.processes, (g + 1) * pace.processes));
       const rows: BenchRow[] = [];
       for (const call of CALLS) {
-        const [o, ...on] = await measure(targets, jobs, call, pace);
-        for (const [what, n] of [
-          ["logs + metrics", on[0]],
-          ["logs + metrics + traces", on[1]],
-        ] as const) {
-          rows.push(
-            row({
-              section: "server",
-              metric: `${call.tool} req/s, ${what} on`,
-              value: n.rps,
-              unit: "req/s",
-              baseline: o.rps,
-              baselineName: "logs at warn, no metrics, no traces",
-              target: "within 10 %",
-              met: n.rps >= 0.9 * o.rps,
-            }),
-          );
-        }
+        const run = (t: Target) => ({
+          url: t.url,
+          headers: { ...MCP_HEADERS },
+          body: toolCallBody(call.tool, call.args(jobs[targets.indexOf(t)])),
+          check: call.check,
+          connections: pace.connections,
+        });
+        for (const t of targets) await load({ ...run(t), seconds: pace.warmup });
+        const [off, ...on] = await measureInRounds(groups, { rounds: pace.rounds, seconds: pace.round, run });
+        on.forEach((result, i) => rows.push(...costRows(call.tool, OBSERVED[i + 1].what, result, off)));
       }
       return rows;
     });
