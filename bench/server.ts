@@ -57,8 +57,8 @@ const paceOf = ({ quick, smoke }: BenchOptions): Pace => ({
   seconds: smoke ? 0.3 : quick ? 2 : 6,
   warmup: smoke ? 0.1 : quick ? 0.5 : 1.5,
   connections: smoke ? 2 : 20,
-  processes: smoke ? 1 : 2,
-  rounds: smoke ? 1 : quick ? 2 : 3,
+  processes: smoke ? 1 : quick ? 2 : 4,
+  rounds: smoke ? 1 : 2,
   round: smoke ? 0.3 : quick ? 1 : 1.5,
 });
 

@@ -2,13 +2,13 @@
  * What is known about the HTTP request being served, wherever the code that runs for it is: its
  * id, and once its JSON-RPC body is read, the MCP method, the tool and the job it names. Log lines
  * written while a request is served carry these facts (logger.ts), and its metrics are labelled
- * with them (http-observer.ts). Kept in an AsyncLocalStorage, so nothing between the edge and a
- * tool has to pass them on. Names a client chose are kept only when known, so that no label or
+ * with them (http-observer.ts). Kept in the async context (async-context.ts), so nothing between
+ * the edge and a tool has to pass them on. Names a client chose are kept only when known, so that no label or
  * line holds whatever a client sent.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import { FILE_TOOL } from "../../shared/files.js";
 import { TOOL } from "../../shared/tools.js";
+import { contextSlot } from "./async-context.js";
 
 export type RequestFacts = {
   requestId: string;
@@ -28,13 +28,13 @@ type RequestScope = { facts: RequestFacts; onToolResult?: (tool: string, result:
 /** What a tool result is read for: whether it failed, its error's code, the events it carries. */
 export type ToolResultLike = { isError?: boolean; structuredContent?: Record<string, unknown> };
 
-const storage = new AsyncLocalStorage<RequestScope>();
+const scopes = contextSlot<RequestScope>("request");
 
 /** Runs `serve` in `scope`: its facts are the current request's. */
-export const withRequest = <T>(scope: RequestScope, serve: () => T): T => storage.run(scope, serve);
+export const withRequest = <T>(scope: RequestScope, serve: () => T): T => scopes.run(scope, serve);
 
 /** The current request's facts; undefined outside a request (a job's run, a timer). */
-export const currentRequest = (): RequestFacts | undefined => storage.getStore()?.facts;
+export const currentRequest = (): RequestFacts | undefined => scopes.get()?.facts;
 
 const METHODS = new Set([
   "initialize",
@@ -92,7 +92,7 @@ export function noteJsonRpcBody(body: unknown): void {
 
 /** Notes a tool's result in the current request (its outcome, and the events it hands out). */
 export function noteToolResult(tool: string, result: ToolResultLike): void {
-  const scope = storage.getStore();
+  const scope = scopes.get();
   if (scope === undefined) return;
   const error = asRecord(result.structuredContent?.error);
   scope.facts.outcome = result.isError ? (text(error.code) ?? "error") : "ok";

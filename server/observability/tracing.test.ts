@@ -4,9 +4,10 @@
  * attributes, and a job queued in it is run in the same trace (queue wait, run, each stage, the
  * delivery) from the context its queue entry carries.
  */
-import { SpanKind } from "@opentelemetry/api";
+import { SpanKind, trace } from "@opentelemetry/api";
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { Hono } from "hono";
+import { currentRequest, withRequest } from "./request-context.js";
 import {
   startTracing,
   traceEnqueue,
@@ -64,6 +65,19 @@ describe("traces", () => {
       tracing = await startTracing({ exporter, serviceName: "giftgenius-test" });
     });
     afterAll(() => tracing.shutdown());
+
+    it("keep the request's scope and the span in one async context, neither hiding the other", async () => {
+      const app = new Hono();
+      app.use("/mcp", traceMcpRequests);
+      app.post("/mcp", async (c) => {
+        await new Promise((resolve) => setImmediate(resolve));
+        return c.json({ requestId: currentRequest()?.requestId, span: trace.getActiveSpan()?.spanContext().traceId });
+      });
+      const answer = await withRequest({ facts: { requestId: "request-1" } }, () =>
+        callStart(app, { traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` }),
+      );
+      expect(await answer.json()).toEqual({ requestId: "request-1", span: CALLER_TRACE });
+    });
 
     it("make one trace of a call, its job's wait in the queue, its run, each stage and the delivery", async () => {
       const app = createMcpApp();
