@@ -6,8 +6,8 @@ import { setTimeout as sleep } from "node:timers/promises";
 import { contextSlot } from "./async-context.js";
 
 describe("context slots", () => {
-  const a = contextSlot<string>("a");
-  const b = contextSlot<number>("b");
+  const a = contextSlot<string>("request");
+  const b = contextSlot<number>("trace");
 
   it("are empty outside their runs", () => {
     expect([a.get(), b.get()]).toEqual([undefined, undefined]);

@@ -7,20 +7,26 @@
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 
-const storage = new AsyncLocalStorage<Readonly<Record<symbol, unknown>>>();
+/** The slots, in an object of one shape (the trace context is read many times a request). */
+type Carried = { readonly request: unknown; readonly trace: unknown };
+const storage = new AsyncLocalStorage<Carried>();
 
 export type ContextSlot<T> = {
   /** The slot's value where the caller runs; undefined outside any `run` of it. */
   get(): T | undefined;
-  /** Runs `fn` with the slot set to `value`, every other slot as it was. */
+  /** Runs `fn` with the slot set to `value`, the other slot as it was. */
   run<R>(value: T, fn: () => R): R;
 };
 
-/** A slot of the async context, for one kind of value (`name` is for debugging). */
-export function contextSlot<T>(name: string): ContextSlot<T> {
-  const key = Symbol(name);
+/** The slot `name` of the async context, for one kind of value. */
+export function contextSlot<T>(name: keyof Carried): ContextSlot<T> {
   return {
-    get: () => storage.getStore()?.[key] as T | undefined,
-    run: (value, fn) => storage.run({ ...storage.getStore(), [key]: value }, fn),
+    get: () => storage.getStore()?.[name] as T | undefined,
+    run: (value, fn) => {
+      const now = storage.getStore();
+      const next: Carried =
+        name === "request" ? { request: value, trace: now?.trace } : { request: now?.request, trace: value };
+      return storage.run(next, fn);
+    },
   };
 }
