@@ -227,6 +227,11 @@ describe("the result as a person uses it", () => {
           .toBeLessThanOrEqual(spends.at(-1)!);
         await checkContrast(page, widget, "the fullscreen table");
         await page.screenshot({ path: `${ARTIFACTS}/result-table-${kind}.png` });
+        // on a phone the headings sit over two-line rows: a sort bar, which says so
+        expect(await widget.locator(".gg-sort-label").isVisible()).toBe(false);
+        await page.setViewportSize({ width: 390, height: 844 });
+        await expect.poll(() => widget.locator(".gg-sort-label").isVisible()).toBe(true);
+        expect(await widget.locator(".gg-sort-label").textContent()).toBe("Sort by");
         expect(errors).toEqual([]);
       });
       await page.close();

@@ -120,6 +120,10 @@ function TableTop({ query, setQuery, totals, count }: QueryProps & { totals: Dep
         <span className="gg-muted gg-count">{count}</span>
       </div>
       <div className="gg-row gg-row-head" role="group" aria-label={t.sortBy}>
+        {/* on a phone the headings are a sort bar over two-line rows, and it says so */}
+        <span className="gg-sort-label" aria-hidden="true">
+          {t.sortBy}
+        </span>
         {COLUMNS.map((column) => (
           <button
             key={column}
