@@ -11,7 +11,7 @@ import { legacyRequest, modernRequest, openSession, type Framed } from "./framin
 import { load, withId, type Load } from "./load.js";
 import { parseRpcBody } from "./mcp-http.js";
 import { SUGGEST_ARGS } from "./requests.js";
-import { row, type BenchOptions, type BenchRow } from "./table.js";
+import { median, row, type BenchOptions, type BenchRow } from "./table.js";
 
 const CALL = { name: TOOL.suggestGifts, arguments: SUGGEST_ARGS };
 const check = (body: string) => body.includes('"gifts":[{"id":');
@@ -27,8 +27,6 @@ async function checkAnswer(url: URL, mode: string, { headers, body }: Framed): P
 }
 
 type Mode = { name: string; framed: Framed };
-
-const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /**
  * Each mode warmed up, then measured in rounds whose order rotates, so that a noisy moment of the

@@ -12,15 +12,10 @@
 import { readFileSync } from "node:fs";
 import type { Target } from "./children.js";
 import { load, type LoadOptions } from "./load.js";
+import { median } from "./table.js";
 
 /** A configuration's median req/s and server CPU per request (µs; null where /proc is not there). */
 export type RoundsResult = { rps: number; cpuMicrosPerRequest: number | null };
-
-const median = (values: number[]): number => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
-};
 
 /** User plus system CPU of `pid` in µs, or null off Linux. */
 function cpuMicros(pid: number): number | null {

@@ -62,12 +62,20 @@ const paceOf = ({ quick, smoke }: BenchOptions): Pace => ({
   round: smoke ? 0.3 : quick ? 1 : 1.5,
 });
 
+/** The load of `call` on `t`, about its job `jobId`, all but its length. */
+const callLoad = (t: Target, jobId: string, call: Call, pace: Pace) => ({
+  url: t.url,
+  headers: { ...MCP_HEADERS },
+  body: toolCallBody(call.tool, call.args(jobId)),
+  check: call.check,
+  connections: pace.connections,
+});
+
 /** Each target's figures for `call`, one after the other: warmed up, measured, answers checked. */
 async function measure(targets: Target[], jobs: string[], call: Call, pace: Pace): Promise<Load[]> {
   const loads: Load[] = [];
   for (const [i, t] of targets.entries()) {
-    const body = toolCallBody(call.tool, call.args(jobs[i]));
-    const run = { url: t.url, headers: { ...MCP_HEADERS }, body, check: call.check, connections: pace.connections };
+    const run = callLoad(t, jobs[i], call, pace);
     await load({ ...run, seconds: pace.warmup });
     const l = await load({ ...run, seconds: pace.seconds });
     if (l.ok === 0 || l.bad > l.ok / 100)
@@ -204,13 +212,7 @@ async function observabilityRows(pace: Pace): Promise<BenchRow[]> {
       const groups = OBSERVED.map((_, g) => targets.slice(g * pace.processes, (g + 1) * pace.processes));
       const rows: BenchRow[] = [];
       for (const call of CALLS) {
-        const run = (t: Target) => ({
-          url: t.url,
-          headers: { ...MCP_HEADERS },
-          body: toolCallBody(call.tool, call.args(jobs[targets.indexOf(t)])),
-          check: call.check,
-          connections: pace.connections,
-        });
+        const run = (t: Target) => callLoad(t, jobs[targets.indexOf(t)], call, pace);
         for (const t of targets) await load({ ...run(t), seconds: pace.warmup });
         const [off, ...on] = await measureInRounds(groups, { rounds: pace.rounds, seconds: pace.round, run });
         on.forEach((result, i) => rows.push(...costRows(call.tool, OBSERVED[i + 1].what, result, off)));

@@ -48,6 +48,13 @@ export function printTable(rows: BenchRow[]): void {
   for (const c of cells) console.log(line(c));
 }
 
+/** The middle of `values` (the mean of the two middle ones when there is an even number). */
+export function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[mid] : (sorted[mid - 1] + sorted[mid]) / 2;
+}
+
 export function percentile(sorted: number[], p: number): number {
   if (sorted.length === 0) return NaN;
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))];

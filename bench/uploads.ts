@@ -20,10 +20,9 @@ import { createJobService } from "../server/jobs/job-service.js";
 import { createSqliteStore } from "../server/jobs/stores/sqlite.js";
 import { employeeCsv } from "../test-kit/employee-csv.js";
 import { callTool, createAgent } from "./mcp-http.js";
-import { row, type BenchOptions, type BenchRow } from "./table.js";
+import { median, row, type BenchOptions, type BenchRow } from "./table.js";
 
 const MB = 1024 * 1024;
-const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 /** A staff CSV of exactly `bytes` bytes, its first line numbered by `seed` so that no two are the same file. */
 function staffFile(bytes: number, seed: number): Buffer {
