@@ -60,7 +60,9 @@ const METHODS = new Set([
 const JOB_ID = /^job_[\w-]{1,64}$/;
 const TOOLS = new Set<string>([...Object.values(TOOL), ...Object.values(FILE_TOOL)]);
 
-const text = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
+/** `value` when it is a string with something in it, else undefined. */
+export const text = (value: unknown): string | undefined =>
+  typeof value === "string" && value !== "" ? value : undefined;
 /** `value` as an object to read fields of: a plain object as it is, anything else as an empty one. */
 export const asRecord = (value: unknown): Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};

@@ -39,7 +39,7 @@ import {
   MESSAGING_OPERATION_TYPE_VALUE_SEND,
 } from "@opentelemetry/semantic-conventions/incubating";
 import type { Context as HonoContext, Next } from "hono";
-import { asRecord } from "./request-context.js";
+import { asRecord, text } from "./request-context.js";
 
 /** W3C trace context (`traceparent`, `tracestate`) as a job's queue entry carries it. */
 export type TraceCarrier = Record<string, string>;
@@ -67,7 +67,6 @@ const headerGetter: TextMapGetter<Headers> = {
   get: (headers, key) => headers.get(key) ?? undefined,
   keys: (headers) => [...headers.keys()],
 };
-const text = (value: unknown): string | undefined => (typeof value === "string" && value !== "" ? value : undefined);
 
 function failed(span: Span, error: unknown): void {
   span.recordException(error instanceof Error ? error : String(error));
