@@ -3,8 +3,8 @@
  * id, and once its JSON-RPC body is read, the MCP method, the tool and the job it names. Log lines
  * written while a request is served carry these facts (logger.ts), and its metrics are labelled
  * with them (http-observer.ts). Kept in the async context (async-context.ts), so nothing between
- * the edge and a tool has to pass them on. Names a client chose are kept only when known, so that no label or
- * line holds whatever a client sent.
+ * the edge and a tool has to pass them on. Names a client chose are kept only when known, so that
+ * no label or line holds whatever a client sent.
  */
 import { FILE_TOOL } from "../../shared/files.js";
 import { TOOL } from "../../shared/tools.js";
