@@ -278,7 +278,7 @@ const progress = (
   seq: number,
   stage: string,
   percentage: number,
-  extra: { stageLabel?: string; etaSeconds?: number } = {},
+  extra: { stageLabel?: string; etaSeconds?: number; message?: string } = {},
 ) => jobEvent(JOB, seq, "job.progress", { percentage, stage, ...extra });
 const completed = (seq: number) =>
   jobEvent(JOB, seq, "job.completed", {
@@ -484,5 +484,18 @@ describe("toJobView", () => {
     }
     expect(JobViewSchema.parse(view)).toEqual(view);
     expect(view).toMatchObject({ status: "failed", percentage: 30, error: { code: "internal", retryable: true } });
+  });
+
+  it("shows no stage words or ETA once the job has ended, in any order of its events", () => {
+    const events = [
+      created(1, ["a", "b"]),
+      started(2),
+      progress(3, "b", 90, { message: "working", etaSeconds: 12 }),
+      completed(4),
+    ];
+    expect(toJobView(run(...events.slice(0, 3)))).toMatchObject({ message: "working", etaSeconds: 12 });
+    for (const order of [events, [...events].reverse()]) {
+      expect(toJobView(run(...order))).toMatchObject({ status: "completed", message: null, etaSeconds: null });
+    }
   });
 });

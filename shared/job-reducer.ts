@@ -5,7 +5,7 @@
  */
 import * as z from "zod/mini";
 import { StageSchema, type JobEvent } from "./job-events.js";
-import { JobViewSchema, type JobView, type StageView } from "./job-view.js";
+import { isFinished, JobViewSchema, type JobView, type StageView } from "./job-view.js";
 
 /**
  * The reducer's state: the public view plus the bookkeeping that keeps the join order-insensitive,
@@ -143,10 +143,18 @@ export const foldJobEvents = (jobId: string, events: Iterable<JobEvent>): JobFol
 
 const VIEW_KEYS = Object.keys(JobViewSchema.shape) as (keyof JobView)[];
 
-/** The public view of a fold: the fields of `JobViewSchema`, without the bookkeeping. */
+/**
+ * The public view of a fold: the fields of `JobViewSchema`, without the bookkeeping. Once the job
+ * has ended its last progress words ("Composed 0 of 3,000 results") and ETA no longer hold, so a
+ * finished view has neither: its status and summary say how it ended.
+ */
 export function toJobView(fold: JobFold): JobView {
   const view: Record<string, unknown> = {};
   for (const key of VIEW_KEYS) view[key] = fold[key];
+  if (isFinished(fold.status)) {
+    view.message = null;
+    view.etaSeconds = null;
+  }
   return view as JobView;
 }
 
