@@ -26,6 +26,7 @@ import {
 } from "../redis/connection.js";
 import { SliceTurns } from "./runner/slice-turns.js";
 import { jobTexts, type Locale } from "./runner/texts.js";
+import { readInputLimits } from "./limits.js";
 import { planStart, type StartPlan } from "./start-plan.js";
 
 export type BullmqExecutorOptions = {
@@ -201,7 +202,8 @@ class BullmqExecutor implements JobExecutor {
       return;
     }
     const input = await store.readInput(jobId);
-    const plan = input && (await planStart(input, limits));
+    // a stored input passed its bound when the job was made, the reader's larger one where it read a file
+    const plan = input && (await planStart(input, readInputLimits(limits)));
     if (!plan?.ok) {
       await end(jobId, owner, interrupted("The job's input could not be read back to run it."));
       return;

@@ -51,6 +51,20 @@ export const DEFAULT_LIMITS: Readonly<JobLimits> = {
   maxStoredBytesPerSubject: 512 * 1024 * 1024,
 };
 
+/**
+ * How many times the text's byte limit a staff list may be once a file (or CSV text) went through
+ * the reader (64 MB by default): the reader's canonical CSV adds each row's number and why a row is
+ * skipped, so it may outgrow the file. The file's own limits (bytes, rows, cells) bound it first;
+ * this stops only a pathological one.
+ */
+const READ_INPUT_FACTOR = 8;
+
+/** The limits for a list the reader wrote: its bytes bounded by `READ_INPUT_FACTOR` times the text's limit. */
+export const readInputLimits = <T extends InputLimits>(limits: T): T => ({
+  ...limits,
+  maxCsvBytes: limits.maxCsvBytes * READ_INPUT_FACTOR,
+});
+
 /** A byte limit as texts state it: "8 MB", "10.5 MB". */
 export const megabytes = (bytes: number): string => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
@@ -80,7 +94,7 @@ const SPLIT = "Split the list into smaller files and start one analysis for each
  */
 export const overLimit = {
   bytes: <T>(what: string, bytes: number, limits: InputLimits): Outcome<T> =>
-    fail("input_too_large", `${what} is ${size(bytes)}; the limit is ${size(limits.maxCsvBytes)}.`, SPLIT),
+    fail("input_too_large", `${what} is ${sizeAgainst(bytes, limits.maxCsvBytes)}.`, SPLIT),
   /** `rows` undefined: counting stopped past the limit. */
   rows: <T>(what: string, rows: number | undefined, limits: InputLimits): Outcome<T> =>
     fail(
@@ -112,3 +126,14 @@ export const overLimit = {
 /** "1.4 MB" or "12 KB". */
 export const size = (bytes: number) =>
   bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
+
+/**
+ * "8.4 MB; the limit is 8.0 MB": a size found against its limit, in figures that differ whenever
+ * the sizes do (to the byte, when rounding would show the same number twice).
+ */
+export function sizeAgainst(bytes: number, limit: number): string {
+  const [found, most] = [size(bytes), size(limit)];
+  if (found !== most || bytes === limit) return `${found}; the limit is ${most}`;
+  const exact = (n: number) => `${count(n)} bytes`;
+  return `${exact(bytes)}; the limit is ${exact(limit)}`;
+}

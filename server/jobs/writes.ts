@@ -21,7 +21,7 @@ import type { Endings } from "./endings.js";
 import type { EventListeners } from "./event-listeners.js";
 import type { JobExecutor } from "./executor.js";
 import type { JobLog } from "./job-log.js";
-import type { JobLimits } from "./limits.js";
+import { readInputLimits, type JobLimits } from "./limits.js";
 import { fail, ok, unknownJob, type Outcome } from "./outcomes.js";
 import { checkQuotas, createQuota } from "./quotas.js";
 import type { Relay } from "./relay.js";
@@ -37,6 +37,8 @@ export type StartOptions = {
   paceMs?: number;
   /** The language of the job's words (stage labels, progress, summaries); English by default. */
   locale?: Locale;
+  /** The list is the staff-file reader's CSV, already held to the file's limits: the text's byte limit is not its own. */
+  read?: boolean;
 };
 
 /** What the writes work with, from the service that owns them. */
@@ -79,7 +81,7 @@ export class JobWrites {
     const { limits, relay, listeners, executor, ready, closing } = this.#context;
     await ready;
     if (closing()) return fail("internal", "The server is shutting down.", "Try again in a moment.");
-    const plan = await planStart(args, limits);
+    const plan = await planStart(args, options.read ? readInputLimits(limits) : limits);
     if (!plan.ok) return plan;
     const jobId = newJobId();
     const owner: Caller =

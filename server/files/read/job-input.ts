@@ -1,9 +1,9 @@
 /**
  * The job's input as the table writes it: one canonical CSV holding every row of the staff list
- * with the row number the file showed and, for a skipped row, why; refused once it passes the
- * input's byte limit.
+ * with the row number the file showed and, for a skipped row, why; refused once it passes the bound
+ * of a list the reader wrote (`readInputLimits`): the file's own limits keep a real list far below it.
  */
-import { overLimit, type InputLimits } from "../../jobs/limits.js";
+import { overLimit, readInputLimits, type InputLimits } from "../../jobs/limits.js";
 import { Refused } from "./refused.js";
 
 /** The job input's header: the columns of a job plus where each row was and why it was skipped. */
@@ -13,7 +13,11 @@ export class JobInputCsv {
   private readonly lines: string[] = [CANONICAL_HEADER];
   private bytes = CANONICAL_HEADER.length + 1;
 
-  constructor(private readonly limits: InputLimits) {}
+  private readonly limits: InputLimits;
+
+  constructor(limits: InputLimits) {
+    this.limits = readInputLimits(limits);
+  }
 
   /** Adds a person's row; throws `Refused` past the byte limit. */
   person(row: number, name: string, department: string, interests: string, budget: string): void {

@@ -7,7 +7,8 @@
 import type { SkippedRow, StaffPreview } from "../../../shared/files.js";
 import type { PersonResult } from "../../../shared/tools.js";
 import { createJobService } from "../../jobs/job-service.js";
-import { resolveLimits } from "../../jobs/limits.js";
+import { readInputLimits, resolveLimits } from "../../jobs/limits.js";
+import { planStart } from "../../jobs/start-plan.js";
 import { createMemoryStore } from "../../jobs/stores/memory.js";
 import { ALICE, settle, testMatch } from "../../jobs/testing/support.js";
 import { delimited, encodeText, staffXlsx } from "../../../test-kit/staff-files.js";
@@ -221,19 +222,38 @@ describe("limits", () => {
       ],
       /^Row 2 has a cell of (more than 50|51) characters; a cell may hold at most 50\./,
     ],
-    [
-      "too many bytes",
-      [
-        ["name", "interests"],
-        ...Array.from({ length: 5 }, (_, i) => [`person ${i} ${"n".repeat(40)}`, "x".repeat(40)]),
-      ],
-      /^The staff list, as the job reads it, is \d+ KB; the limit is \d+ KB\./,
-    ],
   ])("refuses a sheet or a CSV with %s", async (_name, rows, message) => {
     for (const bytes of [encodeText(delimited(rows), "utf-8"), await staffXlsx(rows)]) {
       const r = await readStaffFile(bytes, "a", {}, small);
       expect(r).toMatchObject({ ok: false, error: { message: expect.stringMatching(message) } });
     }
+  });
+
+  it("refuses a list whose job input passes eight times the text's byte limit, naming both sizes", async () => {
+    const rows = [["name", "interests"], ...Array.from({ length: 5 }, (_, i) => [`p${i} ${"n".repeat(40)}`, "x"])];
+    for (const bytes of [encodeText(delimited(rows), "utf-8"), await staffXlsx(rows)]) {
+      const r = await readStaffFile(bytes, "a", {}, { ...small, maxCsvBytes: 30 });
+      expect(r).toMatchObject({
+        ok: false,
+        error: {
+          message: expect.stringMatching(
+            /^The staff list, as the job reads it, is \d+ bytes; the limit is 240 bytes\./,
+          ),
+        },
+      });
+    }
+  });
+
+  it("starts a file just under the text's byte limit whose job input is over it: the file's limits are its own", async () => {
+    const rows = [["name", "interests"], ...Array.from({ length: 5 }, (_, i) => [`p${i} ${"n".repeat(50)}`, "x"])];
+    const file = encodeText(delimited(rows), "utf-8");
+    const limited = { ...small, maxCellChars: 60, maxCsvBytes: file.length + 1 };
+    const r = await readStaffFile(file, "a.csv", {}, limited);
+    if (!r.ok) throw new Error(r.error.message);
+    expect(Buffer.byteLength(r.value.csv)).toBeGreaterThan(limited.maxCsvBytes);
+    const args = { csv: r.value.csv, occasion: "thanks", budgetPerPerson: 40 };
+    expect(await planStart(args, limited)).toMatchObject({ ok: false, error: { code: "input_too_large" } });
+    expect(await planStart(args, readInputLimits(limited))).toMatchObject({ ok: true, value: { estimatedRows: 5 } });
   });
 
   it("refuses a sheet whose rows jump past the row limit without reading the gap, and passes blank rows after it", async () => {

@@ -44,8 +44,11 @@ function severalLists(given: readonly string[]): ToolError {
   };
 }
 
-/** The job's input, with the list as the job reads it, and what the reading understood, for the reply. */
-type JobList = { input: StartBulkArgs; understood: string };
+/**
+ * The job's input, with the list as the job reads it, and what the reading understood, for the
+ * reply; `read` when the list is the staff-file reader's CSV (held to the file's limits, not the text's).
+ */
+type JobList = { input: StartBulkArgs; understood: string; read: boolean };
 
 /** A host's file or an uploaded one, read into the job's CSV; a file with problems to settle cannot start. */
 async function listFromFile(
@@ -65,7 +68,7 @@ async function listFromFile(
         : "Settle it in the preview, then start again.",
     );
   }
-  return ok({ input: { ...rest, csv }, understood: `\n${previewText(preview)}` });
+  return ok({ input: { ...rest, csv }, understood: `\n${previewText(preview)}`, read: true });
 }
 
 /**
@@ -79,9 +82,13 @@ async function listFromText(
   if (rest.csv !== undefined && Buffer.byteLength(rest.csv) <= limits.maxCsvBytes) {
     const table = await readStaffFile(Buffer.from(rest.csv, "utf8"), "staff.csv", reading, limits);
     if (table.ok && table.value.preview.ready)
-      return { input: { ...rest, csv: table.value.csv }, understood: `\n${previewText(table.value.preview)}` };
+      return {
+        input: { ...rest, csv: table.value.csv },
+        understood: `\n${previewText(table.value.preview)}`,
+        read: true,
+      };
   }
-  return { input: rest, understood: "" };
+  return { input: rest, understood: "", read: false };
 }
 
 function awaitingFile(args: StartBulkArgs, locale: string) {
@@ -145,9 +152,9 @@ export function startBulkAnalysisTool({
           ? await listFromFile(files, args, { caller, signal })
           : ok(await listFromText(args, jobs.limits));
       if (!list.ok) return failure(list.error);
-      const { input, understood } = list.value;
+      const { input, understood, read } = list.value;
       const { uploadId } = args;
-      const started = await jobs.start(input, caller, { paceMs: paceOf(meta, devPace), locale });
+      const started = await jobs.start(input, caller, { paceMs: paceOf(meta, devPace), locale, read });
       if (!started.ok) return failure(started.error);
       const { jobId, status, stages } = started.value;
       if (uploadId !== undefined) await files.uploads.usedBy(uploadId, jobId, caller);
