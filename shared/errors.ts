@@ -8,6 +8,8 @@ const ERROR_CODES = [
   "invalid_arguments",
   "no_gift_fits",
   "invalid_csv",
+  /** The file is no staff list a reader can open: not a spreadsheet or text, or a broken or unsupported workbook. */
+  "unreadable_file",
   "input_too_large",
   "too_many_rows",
   "unknown_job",

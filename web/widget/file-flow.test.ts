@@ -17,7 +17,15 @@ describe("reduceFileFlow", () => {
     s = reduceFileFlow(s, { type: "progress", file: a, received: 1, chunks: 4 });
     expect(s).toEqual({ step: "upload", file: a, received: 1, chunks: 4, error: null });
     s = reduceFileFlow(s, { type: "uploaded", file: a, uploadId: "up-1" });
-    expect(s).toEqual({ step: "preview", uploadId: "up-1", reading: {}, preview: null, busy: true, error: null });
+    expect(s).toEqual({
+      step: "preview",
+      uploadId: "up-1",
+      fileName: "a.csv",
+      reading: {},
+      preview: null,
+      busy: true,
+      error: null,
+    });
     expect(reduceFileFlow(s, { type: "pick" })).toEqual(PICK);
   });
 

@@ -25,6 +25,8 @@ export type FileFlowState =
   | {
       step: "preview";
       uploadId: string;
+      /** The file's name as the person chose it, for the title until (or unless) a preview names it. */
+      fileName: string;
       /** How the person asked the file to be read; the preview shown is for it once `busy` is over. */
       reading: Reading;
       preview: StaffPreview | null;
@@ -60,7 +62,15 @@ export function reduceFileFlow(s: FileFlowState, a: FileAction): FileFlowState {
       return uploading ? { ...uploading, error: a.error } : s;
     case "uploaded":
       return uploading
-        ? { step: "preview", uploadId: a.uploadId, reading: {}, preview: null, busy: true, error: null }
+        ? {
+            step: "preview",
+            uploadId: a.uploadId,
+            fileName: a.file.name,
+            reading: {},
+            preview: null,
+            busy: true,
+            error: null,
+          }
         : s;
     case "read":
       return previewing ? { ...previewing, reading: a.reading, busy: true, error: null } : s;

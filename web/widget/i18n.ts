@@ -267,6 +267,8 @@ const koFile = (f: Formats): ReturnType<typeof enFile> => ({
     invalid_arguments: "요청에 빠지거나 잘못된 값이 있습니다.",
     no_gift_fits: "예산 안에 맞는 선물이 카탈로그에 없습니다.",
     invalid_csv: "직원 명단을 읽을 수 없습니다. 이름과 관심사 열이 있는지 확인해 주세요.",
+    unreadable_file:
+      "이 파일은 읽을 수 있는 스프레드시트나 CSV가 아닙니다. Excel에서 .xlsx나 CSV로 저장해 다시 보내 주세요.",
     input_too_large: "명단이 너무 큽니다. 나누어서 다시 시작해 주세요.",
     too_many_rows: "명단의 행이 너무 많습니다. 여러 파일로 나누어 주세요.",
     unknown_job: "이 분석을 찾을 수 없습니다. 보관 기간이 지나 지워졌을 수 있습니다.",

@@ -92,10 +92,20 @@ describe("readStaffFile: workbooks", () => {
     const old = new Uint8Array([0xd0, 0xcf, 0x11, 0xe0, 0xa1, 0xb1, 0x1a, 0xe1, 0, 0]);
     expect(await readStaffFile(old, "a.xls", {}, limits)).toMatchObject({
       ok: false,
-      error: { message: expect.stringContaining(".xls"), hint: expect.stringContaining("CSV") },
+      error: {
+        code: "unreadable_file",
+        message: expect.stringContaining(".xls"),
+        hint: expect.stringContaining("CSV"),
+      },
     });
     const binary = new Uint8Array(Array.from({ length: 4000 }, (_, i) => (i * 7) % 256));
     expect(await readStaffFile(binary, "a.csv", {}, limits)).toMatchObject({ ok: false });
+    // a picture renamed .xlsx: its own code, so the widget says it in the person's language
+    const png = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 0x0d, 0x49, 0x48, 0x44, 0x52]);
+    expect(await readStaffFile(png, "명단.xlsx", {}, limits)).toMatchObject({
+      ok: false,
+      error: { code: "unreadable_file", message: "The file is neither a spreadsheet nor a CSV or text file." },
+    });
     expect(await readStaffFile(new Uint8Array(), "a.csv", {}, limits)).toMatchObject({ ok: false });
   });
 });

@@ -46,12 +46,12 @@ export async function readStaffFile(
   if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) return readWorkbook(file);
   if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0]))
     return fail(
-      "invalid_arguments",
+      "unreadable_file",
       "The file is an old-style .xls workbook, or one protected with a password.",
       SAVE_AS,
     );
   if (startsWith(bytes, [0x25, 0x50, 0x44, 0x46]))
-    return fail("invalid_arguments", "The file is a PDF, not a staff list.", SAVE_AS);
+    return fail("unreadable_file", "The file is a PDF, not a staff list.", SAVE_AS);
   return readText(file);
 }
 
@@ -80,7 +80,7 @@ async function readWorkbook({ bytes, fileName, reading, limits, pace }: FileRead
 async function readText({ bytes, fileName, reading, limits, pace }: FileReading): Promise<Outcome<StaffTable>> {
   const { text, encoding, certain } = await decodeText(bytes, reading.encoding, pace);
   if (looksBinary(text))
-    return fail("invalid_arguments", "The file is neither a spreadsheet nor a CSV or text file.", SAVE_AS);
+    return fail("unreadable_file", "The file is neither a spreadsheet nor a CSV or text file.", SAVE_AS);
   const separator = detectSeparator(text);
   const rows = await textRows(text, separator, limits, pace);
   if (!rows.ok) return rows;

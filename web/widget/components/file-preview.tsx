@@ -23,6 +23,7 @@ const SAMPLE_ROWS = 5;
 
 export type FilePreviewProps = {
   preview: StaffPreview | null;
+  fileName: string;
   reading: Reading;
   busy: boolean;
   error: ToolFailure | null;
@@ -151,13 +152,15 @@ function PreviewBody({ preview: p, reading, unsure, onReading }: ReadingProps) {
   );
 }
 
-export function FilePreview({ preview: p, reading, busy, error, onReading, onStart, onBack }: FilePreviewProps) {
+export function FilePreview(props: FilePreviewProps) {
+  const { preview: p, fileName, reading, busy, error, onReading, onStart, onBack } = props;
   const t = useMessages();
   // an encoding that was only guessed is asked for: picking even the guessed one confirms it
   const unsure = p !== null && !p.encodingCertain && reading.encoding === undefined;
   return (
     <section className="gg-panel" aria-busy={busy}>
-      <h2 className="gg-title">{p?.fileName ?? t.readingFile}</h2>
+      {/* a file that could not be read is named, not still "being read" */}
+      <h2 className="gg-title">{p?.fileName ?? (busy ? t.readingFile : fileName)}</h2>
       {p && <PreviewBody preview={p} reading={reading} unsure={unsure} onReading={onReading} />}
       {busy && <p className="gg-muted">{t.loading}</p>}
       {error && <FailureText error={error} />}

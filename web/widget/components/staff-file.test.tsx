@@ -228,6 +228,24 @@ describe("the preview", () => {
     expect(fake.argsOf("setWidgetState").at(-1)).toMatchObject({ state: { jobId: "job-2" } });
   });
 
+  it("names a file no reader can open in the person's language, and stops saying it is reading it", async () => {
+    mount({
+      locale: "ko-KR",
+      files: {
+        previewFailure: {
+          code: "unreadable_file",
+          message: "The file is neither a spreadsheet nor a CSV or text file.",
+        },
+      },
+    });
+    await choose(new File([new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])], "명단.xlsx"));
+    const alert = await screen.findByRole("alert", {}, SLOW);
+    expect(alert.textContent).toMatch(/^이 파일은 읽을 수 있는 스프레드시트나 CSV가 아닙니다\./);
+    expect(screen.getByRole("heading").textContent).toBe("명단.xlsx");
+    expect(screen.queryByText("파일을 읽는 중…")).toBeNull();
+    expect(screen.getByRole("button", { name: "다른 파일 선택" })).toBeTruthy();
+  });
+
   it("goes back to the picker on Choose another file", async () => {
     await preview();
     await userEvent.click(screen.getByRole("button", { name: "Choose another file" }));

@@ -65,6 +65,8 @@ type FakeFaults = {
 type FakeFiles = {
   /** What preview_staff_file answers for a reading; a ready three-row CSV by default. */
   preview?: (reading: Reading, fileName: string) => StaffPreview;
+  /** A refusal preview_staff_file answers with instead (a file no reader can open). */
+  previewFailure?: { code: string; message: string };
   /** put_file_chunk calls (1-based) whose reply is lost after the chunk was kept, as a dropped reply. */
   dropChunkReplies?: number[];
   chunkBytes?: number;
@@ -172,7 +174,11 @@ if (typeof Blob !== "undefined" && !Blob.prototype.arrayBuffer)
   };
 
 /** The file tools of the fake server: uploads in chunks kept by (name, size, digest), a preview, exports. */
-function fakeFiles(options: FakeFiles, reply: (s: Record<string, unknown>) => unknown) {
+function fakeFiles(
+  options: FakeFiles,
+  reply: (s: Record<string, unknown>) => unknown,
+  failure: (code: string, message: string) => unknown,
+) {
   type Upload = { uploadId: string; name: string; chunks: number; data: Map<number, string> };
   const chunkBytes = options.chunkBytes ?? 4;
   const uploads = new Map<string, Upload>();
@@ -219,6 +225,8 @@ function fakeFiles(options: FakeFiles, reply: (s: Record<string, unknown>) => un
       if (name === FILE_TOOL.preview) {
         const args = PreviewInput.parse(raw);
         const u = byId(args.uploadId)!;
+        const refused = options.previewFailure;
+        if (refused) return failure(refused.code, refused.message);
         return reply((options.preview ?? samplePreview)(args.reading ?? {}, u.name));
       }
       const args = ExportInput.parse(raw);
@@ -379,7 +387,7 @@ export function installFakeHost(options: FakeHostOptions = {}) {
     Object.assign(openai, globals);
     window.dispatchEvent(new CustomEvent(SET_GLOBALS_EVENT, { detail: { globals } }));
   };
-  const files = fakeFiles(options.files ?? {}, reply);
+  const files = fakeFiles(options.files ?? {}, reply, failure);
   const answer = (name: string, args: Record<string, unknown>): unknown => {
     if ((Object.values(FILE_TOOL) as string[]).includes(name)) return files.answer(name, args);
     if (name === TOOL.getJobEvents) return getEvents(args);
