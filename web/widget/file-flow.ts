@@ -145,16 +145,18 @@ export async function readFile(host: Host, store: FileFlow, reading: Reading): P
 }
 
 /** Starts the analysis of the uploaded file, read as the preview shows it; the job is then followed. */
-export async function startFromFile(host: Host, store: FileFlow, request: AwaitingFile, locale: string) {
+export async function startFromFile(host: Host, store: FileFlow, request: AwaitingFile) {
   const { flow, dispatch } = store.getState();
   if (flow.step !== "preview" || flow.busy) return;
+  const { locale, localeFromHost } = host.getGlobals();
   dispatch({ type: "starting" });
   const input: StartBulkArgs = {
     uploadId: flow.uploadId,
     reading: flow.reading,
     occasion: request.occasion,
     budgetPerPerson: request.budgetPerPerson,
-    locale: request.locale ?? locale,
+    // the person's language as their host says it, over the model's word
+    locale: localeFromHost ? locale : (request.locale ?? locale),
   };
   const reply = await startAnalysis(host, input);
   dispatch(

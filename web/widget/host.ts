@@ -27,6 +27,8 @@ export type HostGlobals = {
   displayModes: readonly DisplayMode[];
   maxHeight: number | null;
   locale: string;
+  /** Whether the host said the locale (rather than "en" by default): then it is the person's, over the model's word. */
+  localeFromHost: boolean;
 };
 
 /** Every tool the widget calls: the job tools and the app-only file tools. */
@@ -68,6 +70,7 @@ export const INITIAL_GLOBALS: HostGlobals = {
   displayModes: ["inline"],
   maxHeight: null,
   locale: "en",
+  localeFromHost: false,
 };
 
 /** Globals kept as a snapshot, with listeners told when it changes; adapters build on it. */

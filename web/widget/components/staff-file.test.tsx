@@ -246,6 +246,15 @@ describe("the preview", () => {
     expect(screen.getByRole("button", { name: "다른 파일 선택" })).toBeTruthy();
   });
 
+  it("starts in the host's language when the host says one, over the model's locale", async () => {
+    mount({ locale: "ko-KR", toolOutput: { ...REQUEST, locale: "en" } });
+    await choose(staffFile());
+    await screen.findByText("staff.csv", {}, SLOW);
+    await userEvent.click(screen.getByRole("button", { name: "시작" }));
+    await waitFor(() => expect(fake.argsOf(TOOL.startBulk)).toHaveLength(1));
+    expect(fake.argsOf(TOOL.startBulk)[0]).toMatchObject({ uploadId: "up-1", locale: "ko-KR" });
+  });
+
   it("goes back to the picker on Choose another file", async () => {
     await preview();
     await userEvent.click(screen.getByRole("button", { name: "Choose another file" }));

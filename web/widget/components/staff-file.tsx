@@ -8,7 +8,7 @@ import { useStore } from "zustand";
 import type { AwaitingFile } from "../../../shared/files.js";
 import { chooseFile, createFileFlow, readFile, startFromFile } from "../file-flow.js";
 import type { FollowTuning } from "../follow-job.js";
-import { useHost, useHostGlobal } from "../host-context.js";
+import { useHost } from "../host-context.js";
 import { useMessages } from "../i18n.js";
 import { BulkJob } from "./bulk-job.js";
 import { FailureText } from "./failure-text.js";
@@ -21,7 +21,6 @@ export type StaffFileProps = { request: AwaitingFile; tuning?: FollowTuning };
 export function StaffFile({ request, tuning }: StaffFileProps) {
   const t = useMessages();
   const host = useHost();
-  const locale = useHostGlobal("locale");
   const [store] = useState(createFileFlow);
   const flow = useStore(store, (s) => s.flow);
   // going away stops an upload in flight (the flow leaves its upload step)
@@ -56,7 +55,7 @@ export function StaffFile({ request, tuning }: StaffFileProps) {
         <FilePreview
           {...flow}
           onReading={(reading) => void readFile(host, store, reading)}
-          onStart={() => void startFromFile(host, store, request, locale)}
+          onStart={() => void startFromFile(host, store, request)}
           onBack={back}
         />
       );

@@ -39,7 +39,10 @@ function fromContext(context: unknown): Partial<HostGlobals> {
   if (!isRecord(context)) return {};
   const out: Partial<HostGlobals> = {};
   if (context.theme === "light" || context.theme === "dark") out.theme = context.theme;
-  if (typeof context.locale === "string" && context.locale !== "") out.locale = context.locale;
+  if (typeof context.locale === "string" && context.locale !== "") {
+    out.locale = context.locale;
+    out.localeFromHost = true;
+  }
   if (isDisplayMode(context.displayMode)) out.displayMode = context.displayMode;
   if (Array.isArray(context.availableDisplayModes))
     out.displayModes = context.availableDisplayModes.filter(isDisplayMode);

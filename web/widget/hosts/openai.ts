@@ -28,6 +28,7 @@ function read(openai: Record<string, unknown>, reported: Record<string, unknown>
     displayMode: isDisplayMode(mode) ? mode : "inline",
     maxHeight: typeof height === "number" && height > 0 ? height : null,
     locale: typeof locale === "string" && locale !== "" ? locale : "en",
+    localeFromHost: typeof locale === "string" && locale !== "",
   };
 }
 
