@@ -6,7 +6,7 @@
  * limit in words; a file whose columns cannot be told does not start. (The downloader's redirects,
  * size cap and deadline against misbehaving hosts: server/files/download.test.ts.)
  */
-import { createServer } from "node:http";
+import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import * as z from "zod/mini";
@@ -97,6 +97,53 @@ it("refuses a file on a host it does not download from, and never asks that host
   } finally {
     elsewhere.closeAllConnections();
     await new Promise<void>((resolve) => elsewhere.close(() => resolve()));
+  }
+});
+
+/** POSTs `body` to /dev/files with the `Host` header given (fetch would send the real one). */
+function attachWithHost(host: string, body: string) {
+  return new Promise<{ status: number; json: unknown }>((resolve, reject) => {
+    const req = httpRequest(`${server.url}/dev/files`, {
+      method: "POST",
+      headers: { host, "content-type": "text/csv", "x-file-name": "s.csv" },
+    });
+    req.on("error", reject);
+    req.on("response", (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (text += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) }));
+    });
+    req.end(body);
+  });
+}
+
+it("takes its own origin from the socket it listens on, never from the Host header", async () => {
+  const requests: string[] = [];
+  const other = createServer((req, res) => {
+    requests.push(req.url ?? "");
+    res.end("name,interests\nthe other service's private answer,x\n");
+  });
+  await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+  try {
+    const { port } = other.address() as AddressInfo;
+    const own = new URL(server.url);
+    const posted = await attachWithHost(`127.0.0.1:${port}`, "name,interests\nAda,tea\n");
+    expect(posted.status).toBe(200);
+    const file = HostFileSchema.parse(posted.json);
+    expect(new URL(file.download_url).origin).toBe(own.origin);
+    const elsewhere = { ...file, download_url: `http://127.0.0.1:${port}${new URL(file.download_url).pathname}` };
+    const error = toolError(
+      await callTool(client, TOOL.startBulk, { file: elsewhere, occasion: "o", budgetPerPerson: 40 }),
+    );
+    expect(error.message).toMatch(/not a host this server downloads files from|not set up to download/);
+    expect(JSON.stringify(error)).not.toMatch(/private answer/);
+    expect(requests).toEqual([]);
+    // the file itself, on this server's own origin, still comes down
+    expect((await callTool(client, TOOL.startBulk, { file, occasion: "o", budgetPerPerson: 40 })).isError).toBeFalsy();
+  } finally {
+    other.closeAllConnections();
+    await new Promise<void>((resolve) => other.close(() => resolve()));
   }
 });
 
