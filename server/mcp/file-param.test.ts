@@ -13,6 +13,10 @@ import * as z from "zod/mini";
 import { FILE_LIMITS, HostFileSchema } from "../../shared/files.js";
 import { GetJobResultOutput, StartBulkOutput, TOOL, WaitForJobOutput } from "../../shared/tools.js";
 import { staffXlsx } from "../../test-kit/staff-files.js";
+import { createMemoryUploadStore } from "../files/uploads/memory.js";
+import { createJobService } from "../jobs/job-service.js";
+import { createMemoryStore } from "../jobs/stores/memory.js";
+import { matchGifts } from "../gifts/matcher.js";
 import { callTool, connectClient, startTestServer, toolError, toolText, type TestServer } from "../testing/support.js";
 
 let server: TestServer;
@@ -168,4 +172,37 @@ it("does not start a file whose names cannot be found, and says why", async () =
   const error = toolError(result);
   expect(error.message).toMatch(/^numbers\.xlsx cannot start an analysis yet: /);
   expect(z.string().check(z.minLength(40)).safeParse(error.message).success).toBe(true);
+});
+
+it("checks the caller's job quotas before it downloads and reads the file", async () => {
+  const requests: string[] = [];
+  const host = createServer((req, res) => {
+    requests.push(req.url ?? "");
+    res.end("name,interests\nAda,tea\n");
+  });
+  await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
+  const { port } = host.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  const jobs = createJobService({ store: createMemoryStore(), match: matchGifts, limits: { maxStartsPerHour: 1 } });
+  const limited = await startTestServer({
+    jobs,
+    files: { openStore: () => createMemoryUploadStore(), downloadHosts: [origin] },
+  });
+  const limitedClient = await connectClient(limited.mcpUrl);
+  try {
+    const file = { download_url: `${origin}/f.csv`, file_id: "file-1", file_name: "f.csv" };
+    const first = await callTool(limitedClient, TOOL.startBulk, { file, occasion: "o", budgetPerPerson: 40 });
+    expect(first.isError).toBeFalsy();
+    expect(requests).toEqual(["/f.csv"]);
+    const second = toolError(
+      await callTool(limitedClient, TOOL.startBulk, { file, occasion: "o", budgetPerPerson: 40 }),
+    );
+    expect(second.code).toBe("rate_limited");
+    expect(requests).toEqual(["/f.csv"]); // not downloaded again
+  } finally {
+    await limitedClient.close();
+    await limited.close();
+    host.closeAllConnections();
+    await new Promise<void>((resolve) => host.close(() => resolve()));
+  }
 });
