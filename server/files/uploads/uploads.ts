@@ -1,10 +1,12 @@
 /**
  * Chunked uploads as the tools see them: a file's size checked against the limit before a byte is
- * sent, its declared bytes counted with the subject's jobs against the stored-bytes quota, chunks
- * decoded and handed to the store as they come, the whole file read back once every chunk is there
- * and matches its digest. An upload is dropped when a job that used it completes (kept after a
- * failed or canceled one, for "Try again"), or an hour after its last activity (a periodic sweep).
- * Every refusal is a sentence that says what to do next.
+ * sent, what each upload holds (what it received and room for two chunks more, upload-store.ts)
+ * counted with the subject's jobs against the stored-bytes quota at its begin and at each chunk,
+ * chunks decoded and handed to the store as they come, the whole file read back once every chunk
+ * is there and matches its digest. An upload is dropped when the person drops it
+ * (`drop_file_upload`), when a job that used it completes (kept after a failed or canceled one,
+ * for "Try again"), 10 minutes after its latest chunk while unfinished, or an hour after its last
+ * use once whole (a periodic sweep frees it). Every refusal is a sentence that says what to do next.
  */
 import type { z } from "zod/mini";
 import {
@@ -35,7 +37,7 @@ export type UploadsOptions = {
   jobs: Pick<JobService, "limits" | "onEvent" | "getEvents">;
   /** Bytes the subject's jobs keep (the job store's usage); none by default. */
   jobBytes?: (subject: string) => Promise<number>;
-  /** How often abandoned uploads are deleted (every 5 minutes by default). */
+  /** How often expired uploads are deleted (every minute by default; they read as gone at once anyway). */
   sweepIntervalMs?: number;
   /** Told of failures no caller can be answered with (a sweep that failed). */
   onError?: (error: unknown, context: string) => void;
@@ -49,6 +51,8 @@ export type Uploads = {
   putChunk(args: z.infer<typeof PutChunkInput>, caller: Caller): Promise<Outcome<UploadState>>;
   /** The whole file, checked; an error that says which chunks are missing, or that the digest did not match. */
   read(uploadId: string, caller: Caller): Promise<Outcome<UploadedFile>>;
+  /** Drops the caller's upload with its chunks; false when it was unknown (or someone else's: alike). */
+  drop(uploadId: string, caller: Caller): Promise<Outcome<boolean>>;
   /** The upload feeds job `jobId`: it goes when that job completes. */
   usedBy(uploadId: string, jobId: string, caller: Caller): Promise<void>;
   close(): Promise<void>;
@@ -66,7 +70,8 @@ const stateOf = (u: Upload): UploadState => ({
 const unknownUpload = <T>(uploadId: string): Outcome<T> =>
   fail(
     "invalid_arguments",
-    `No upload ${uploadId}: uploads are dropped an hour after their last chunk and once the analysis that used them has completed.`,
+    `No upload ${uploadId}: an unfinished upload is dropped ${minutes(FILE_LIMITS.stalledAfterMs)} after its latest chunk, ` +
+      `a whole one ${minutes(FILE_LIMITS.abandonedAfterMs)} after its last use or once the analysis that used it has completed.`,
     `Begin the upload again with ${FILE_TOOL.beginUpload} and send its chunks.`,
   );
 
@@ -125,13 +130,31 @@ const tooLarge = <T>(size: number): Outcome<T> =>
     "Save only the staff list (one sheet, or as .csv), or split it into smaller files.",
   );
 
-/** The refusal of a file the subject's stored bytes leave no room for. */
-const noRoom = <T>(kept: number, size: number, maxStored: number): Outcome<T> =>
-  fail(
+/** "48 KB", "3.5 MB": an upload's room is often less than a megabyte. */
+const sizeOf = (bytes: number): string => (bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : megabytes(bytes));
+
+/** "10 minutes", "an hour". */
+function minutes(ms: number): string {
+  const m = Math.round(ms / 60_000);
+  return m === 60 ? "an hour" : `${m} minute${m === 1 ? "" : "s"}`;
+}
+
+/**
+ * The refusal of a begin or a chunk the subject's stored bytes leave no room for: what holds the
+ * room, and what frees it (dropping uploads, waiting for stalled ones to go; deleting analyses
+ * only when analyses hold some of it).
+ */
+function noRoom<T>(error: UploadQuotaError, jobsKeep: number, maxStored: number): Outcome<T> {
+  const analyses = jobsKeep > 0 ? ` and your analyses ${sizeOf(jobsKeep)}` : "";
+  return fail(
     "quota_exceeded",
-    `Your uploads and analyses keep ${megabytes(kept)} of files and results, and this file adds ${megabytes(size)}; the limit is ${megabytes(maxStored)}.`,
-    `Delete finished analyses you no longer need with ${TOOL.deleteJob}, or wait: unused uploads are dropped an hour after their last chunk.`,
+    `Your uploads hold ${sizeOf(error.keptBytes)}${analyses}, and this upload needs ${sizeOf(error.wantedBytes)}; ` +
+      `the limit is ${megabytes(maxStored)}.`,
+    `Drop uploads you no longer need with ${FILE_TOOL.dropUpload} (removing a file in the widget does so), or wait: ` +
+      `an unfinished upload is dropped ${minutes(FILE_LIMITS.stalledAfterMs)} after its latest chunk.` +
+      (jobsKeep > 0 ? ` Finished analyses you no longer need can be deleted with ${TOOL.deleteJob}.` : ""),
   );
+}
 
 /** A chunk's bytes from its base64, or the refusal of data that is not base64. */
 function decodeChunk(data: string, index: number): Outcome<Buffer> {
@@ -180,7 +203,7 @@ export function createUploads({
   store,
   jobs,
   jobBytes = async () => 0,
-  sweepIntervalMs = 5 * 60 * 1000,
+  sweepIntervalMs = 60 * 1000,
   onError = () => {},
 }: UploadsOptions): Uploads {
   const maxStored = () => jobs.limits.maxStoredBytesPerSubject;
@@ -207,16 +230,27 @@ export function createUploads({
         return ok(stateOf(await store.begin(subject, { name, size, sha256 }, maxStored() - jobsKeep)));
       } catch (error) {
         if (!(error instanceof UploadQuotaError)) return outcomeOf(error, name);
-        return noRoom(error.keptBytes + jobsKeep, size, maxStored());
+        return noRoom(error, jobsKeep, maxStored());
       }
     },
 
     async putChunk({ uploadId, index, data }, { subject }) {
       const decoded = decodeChunk(data, index);
       if (!decoded.ok) return decoded;
+      let jobsKeep = 0;
       try {
-        const upload = await store.put(subject, uploadId, index, decoded.value);
+        jobsKeep = await jobBytes(subject);
+        const upload = await store.put(subject, uploadId, index, decoded.value, maxStored() - jobsKeep);
         return upload === undefined ? unknownUpload(uploadId) : ok(stateOf(upload));
+      } catch (error) {
+        if (error instanceof UploadQuotaError) return noRoom(error, jobsKeep, maxStored());
+        return outcomeOf(error, uploadId);
+      }
+    },
+
+    async drop(uploadId, { subject }) {
+      try {
+        return ok(await store.drop(subject, uploadId));
       } catch (error) {
         return outcomeOf(error, uploadId);
       }
