@@ -206,3 +206,38 @@ it("checks the caller's job quotas before it downloads and reads the file", asyn
     await new Promise<void>((resolve) => host.close(() => resolve()));
   }
 });
+
+it("takes an allowed host name on its https port only, never on the port of another service", async () => {
+  const requests: string[] = [];
+  const other = createServer((req, res) => {
+    requests.push(req.url ?? "");
+    res.end("name,interests\nthe other service's private answer,x\n");
+  });
+  await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+  const { port } = other.address() as AddressInfo;
+  const byName = await startTestServer({
+    files: { openStore: () => createMemoryUploadStore(), downloadHosts: ["127.0.0.1", "localhost"] },
+  });
+  const byNameClient = await connectClient(byName.mcpUrl);
+  try {
+    for (const url of [
+      `https://127.0.0.1:${port}/f.csv`,
+      `http://127.0.0.1:${port}/f.csv`,
+      `https://localhost:${port}/f`,
+    ]) {
+      const file = { download_url: url, file_id: "file-1", file_name: "f.csv" };
+      const error = toolError(
+        await callTool(byNameClient, TOOL.startBulk, { file, occasion: "o", budgetPerPerson: 40 }),
+      );
+      expect(error.message).toMatch(/not a host this server downloads files from|over https only/);
+      expect(JSON.stringify(error)).not.toMatch(/private answer|wrong version|ECONN/);
+      expect(JSON.stringify(error)).not.toContain(String(port));
+    }
+    expect(requests).toEqual([]);
+  } finally {
+    await byNameClient.close();
+    await byName.close();
+    other.closeAllConnections();
+    await new Promise<void>((resolve) => other.close(() => resolve()));
+  }
+});

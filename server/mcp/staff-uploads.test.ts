@@ -299,7 +299,7 @@ describe("a staff file uploaded in chunks", () => {
 
   it("keeps the upload tools from the model, and declares the file parameter", async () => {
     const { tools } = await client.listTools();
-    for (const name of [FILE_TOOL.beginUpload, FILE_TOOL.putChunk, FILE_TOOL.preview]) {
+    for (const name of [FILE_TOOL.beginUpload, FILE_TOOL.putChunk, FILE_TOOL.dropUpload, FILE_TOOL.preview]) {
       const tool = tools.find((t) => t.name === name);
       expect(tool?._meta).toMatchObject({ ui: { visibility: ["app"] }, "openai/visibility": "private" });
     }
