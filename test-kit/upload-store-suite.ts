@@ -187,6 +187,8 @@ export function describeUploadStore(
       const past = await store.put("alice", second.uploadId, 0, c.chunk(0), 20).catch((e: unknown) => e);
       expect(past).toMatchObject({ keptBytes: 10, wantedBytes: 11 });
       expect((await store.get("alice", second.uploadId))?.received).toEqual([]);
+      // a chunk sent again takes no more room, so it is taken even with none left
+      expect((await store.put("alice", first.uploadId, 0, a.chunk(0), 0))?.received).toEqual([0]);
       expect((await store.begin("alice", a.file, 10)).uploadId).toBe(first.uploadId);
       // two begins at once cannot both take the last room
       const racing = await Promise.allSettled([

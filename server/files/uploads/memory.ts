@@ -77,7 +77,9 @@ class MemoryUploadStore implements UploadStore {
     checkChunk(e.upload, index, bytes.length);
     const before = view(e);
     const receivedBytes = before.receivedBytes + (e.chunks.has(index) ? 0 : bytes.length);
-    this.#checkRoom(owner, uploadId, reservedBytes({ ...e.upload, receivedBytes }), maxBytes);
+    const wanted = reservedBytes({ ...e.upload, receivedBytes });
+    // a chunk sent again takes no more room: it is never refused for room
+    if (wanted > reservedBytes(before)) this.#checkRoom(owner, uploadId, wanted, maxBytes);
     // a copy: the caller's buffer may be a view into something larger, or reused
     e.chunks.set(index, Uint8Array.from(bytes));
     e.upload.verified = false;

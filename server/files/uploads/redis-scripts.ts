@@ -101,9 +101,10 @@ local id, owner, now, ahead = ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV
 if redis.call('HGET', p .. id, 'owner') ~= owner or not alive(id, now) then return { 'gone' } end
 local size, received, chunkBytes = unpack(redis.call('HMGET', p .. id, 'size', 'received', 'chunkBytes'))
 size, received, chunkBytes = tonumber(size), tonumber(received), tonumber(chunkBytes)
+local before = held(size, received, chunkBytes, ahead)
 if redis.call('HEXISTS', p .. id .. ':chunks', ARGV[6]) == 0 then received = received + #ARGV[7] end
 local wanted = held(size, received, chunkBytes, ahead)
-if ARGV[8] ~= '' then
+if ARGV[8] ~= '' and wanted > before then -- a chunk sent again takes no more room
   local others = heldBy(owner, id, now, ahead)
   if others + wanted > tonumber(ARGV[8]) then return { 'quota', tostring(others), tostring(wanted) } end
 end

@@ -149,7 +149,11 @@ class SqliteUploadStore implements UploadStore {
       checkChunk(upload, index, bytes.length);
       const isNew = this.#q.hasChunk.get(uploadId, index) === undefined;
       const receivedBytes = row.received_bytes + (isNew ? chunkLength(upload, index) : 0);
-      this.#checkRoom(owner, uploadId, reservedBytes({ ...upload, receivedBytes }), maxBytes);
+      const wanted = reservedBytes({ ...upload, receivedBytes });
+      // a chunk sent again takes no more room: it is never refused for room
+      if (wanted > reservedBytes({ ...upload, receivedBytes: row.received_bytes })) {
+        this.#checkRoom(owner, uploadId, wanted, maxBytes);
+      }
       this.#q.putChunk.run(uploadId, index, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
       const now = this.#options.now();
       const keptUntil = keptAfterProgress(receivedBytes === row.size, now, this.#options);

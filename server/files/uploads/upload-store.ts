@@ -93,8 +93,8 @@ export type UploadStore = {
    * Stores chunk `index` and keeps the upload longer; undefined when the upload is unknown (as `get`).
    * An index outside 0..chunks-1, or a length other than `chunkBytes` (the last chunk: the rest of
    * the size), is a `ChunkRejectedError`. Sending a chunk again replaces it and unverifies the upload.
-   * With `maxBytes`, a chunk after which the owner's uploads would hold more is refused with
-   * `UploadQuotaError`, in the same step as the write.
+   * With `maxBytes`, a new chunk after which the owner's uploads would hold more is refused with
+   * `UploadQuotaError`, in the same step as the write (a chunk sent again takes no more room).
    */
   put(
     owner: string,

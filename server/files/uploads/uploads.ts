@@ -207,7 +207,7 @@ export function createUploads({
   onError = () => {},
 }: UploadsOptions): Uploads {
   const maxStored = () => jobs.limits.maxStoredBytesPerSubject;
-  // the drop's failure is told, and the upload goes at the sweep an hour on
+  // the drop's failure is told, and the upload goes at the sweep once it expires
   const drop = (owner: string, uploadId: string) =>
     store.drop(owner, uploadId).then(
       () => {},
