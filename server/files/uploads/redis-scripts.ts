@@ -140,8 +140,12 @@ drop(ARGV[2])
 return 1
 `);
 
-/** ARGV: prefix, now, most to drop. Drops the uploads kept no longer; returns how many. */
+/**
+ * ARGV: prefix, now, most to drop. Drops the uploads kept no longer; returns how many. Also deletes
+ * `<p>touched`, an earlier version's sorted set (its uploads' own keys expire by themselves).
+ */
 export const SWEEP = script(`${COMMON}
+redis.call('DEL', p .. 'touched')
 local ids = redis.call('ZRANGEBYSCORE', p .. 'kept', '-inf', ARGV[2], 'LIMIT', 0, tonumber(ARGV[3]))
 for _, id in ipairs(ids) do drop(id) end
 return #ids
