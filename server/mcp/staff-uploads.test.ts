@@ -376,7 +376,8 @@ describe("the stored-bytes quota", () => {
     // a file of 3 MB declared, sent until the room runs out: each chunk holds its bytes, and two more ahead
     const big = Buffer.alloc(3 * LIMIT, 0x41);
     const state = stateOf(await beginAs(big.length, 1, sha256(big)));
-    expect(await uploads.bytesOf("anonymous")).toBe(2 * CHUNK);
+    const other = stateOf(await beginAs(big.length, 9, "9".repeat(64))); // another file, begun and left
+    expect(await uploads.bytesOf("anonymous")).toBe(2 * 2 * CHUNK);
     let refused: ReturnType<typeof toolError> | undefined;
     for (let i = 0; refused === undefined; i++) {
       const put = await callQuota(FILE_TOOL.putChunk, chunkOf(state.uploadId, big, i));
@@ -385,13 +386,13 @@ describe("the stored-bytes quota", () => {
     }
     expect(refused.code).toBe("quota_exceeded");
     expect(refused.message).toMatch(
-      /^Your uploads hold \d+ KB and your analyses \d+ KB, and this upload needs (\d+ KB|1 MB); the limit is 1 MB\.$/,
+      /^Your uploads hold \d+ KB and your analyses keep \d+ KB, and this upload needs (\d+ KB|1 MB); the limit is 1 MB\.$/,
     );
     expect(refused.hint).toMatch(/drop_file_upload .*10 minutes after its latest chunk.*delete_job/);
     // the person removes the file: its room is free again
     const dropped = await callQuota(FILE_TOOL.dropUpload, { uploadId: state.uploadId });
     expect(dropped.structuredContent).toEqual({ uploadId: state.uploadId, dropped: true });
-    expect(await uploads.bytesOf("anonymous")).toBe(0);
+    expect(await uploads.bytesOf("anonymous")).toBe(2 * CHUNK);
     expect((await callQuota(FILE_TOOL.dropUpload, { uploadId: state.uploadId })).structuredContent).toEqual({
       uploadId: state.uploadId,
       dropped: false,
@@ -404,6 +405,8 @@ describe("the stored-bytes quota", () => {
     expect(toolError(last).hint).not.toMatch(/delete_job/);
     expect(toolError(last).message).toMatch(/^Your uploads hold \d+ KB, and this upload needs/);
     await callQuota(FILE_TOOL.dropUpload, { uploadId: again.uploadId });
+    await callQuota(FILE_TOOL.dropUpload, { uploadId: other.uploadId });
+    expect(await uploads.bytesOf("anonymous")).toBe(0);
   });
 });
 

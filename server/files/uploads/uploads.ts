@@ -22,6 +22,7 @@ import type { JobService } from "../../jobs/job-service.js";
 import { megabytes } from "../../jobs/limits.js";
 import { count, fail, ok, type Outcome } from "../../jobs/outcomes.js";
 import { StorageFullError, StoreUnavailableError } from "../../store-errors.js";
+import { systemTimers, type Timers } from "../../jobs/timers.js";
 import {
   ChunkRejectedError,
   MissingChunksError,
@@ -39,6 +40,8 @@ export type UploadsOptions = {
   jobBytes?: (subject: string) => Promise<number>;
   /** How often expired uploads are deleted (every minute by default; they read as gone at once anyway). */
   sweepIntervalMs?: number;
+  /** The sweep's timer; Node's by default (a test gives the clock its store decides by). */
+  timers?: Timers;
   /** Told of failures no caller can be answered with (a sweep that failed). */
   onError?: (error: unknown, context: string) => void;
 };
@@ -145,14 +148,26 @@ function minutes(ms: number): string {
  * only when analyses hold some of it).
  */
 function noRoom<T>(error: UploadQuotaError, jobsKeep: number, maxStored: number): Outcome<T> {
-  const analyses = jobsKeep > 0 ? ` and your analyses ${sizeOf(jobsKeep)}` : "";
+  const held = [
+    ...(error.keptBytes > 0 ? [`your uploads hold ${sizeOf(error.keptBytes)}`] : []),
+    ...(jobsKeep > 0 ? [`your analyses keep ${sizeOf(jobsKeep)}`] : []),
+  ];
+  const needs = `this upload needs ${sizeOf(error.wantedBytes)}; the limit is ${megabytes(maxStored)}.`;
+  const helps = [
+    ...(error.keptBytes > 0
+      ? [
+          `Drop uploads you no longer need with ${FILE_TOOL.dropUpload} (removing a file in the widget does so), or ` +
+            `wait: an unfinished upload is dropped ${minutes(FILE_LIMITS.stalledAfterMs)} after its latest chunk.`,
+        ]
+      : []),
+    ...(jobsKeep > 0 ? [`Finished analyses you no longer need can be deleted with ${TOOL.deleteJob}.`] : []),
+  ];
   return fail(
     "quota_exceeded",
-    `Your uploads hold ${sizeOf(error.keptBytes)}${analyses}, and this upload needs ${sizeOf(error.wantedBytes)}; ` +
-      `the limit is ${megabytes(maxStored)}.`,
-    `Drop uploads you no longer need with ${FILE_TOOL.dropUpload} (removing a file in the widget does so), or wait: ` +
-      `an unfinished upload is dropped ${minutes(FILE_LIMITS.stalledAfterMs)} after its latest chunk.` +
-      (jobsKeep > 0 ? ` Finished analyses you no longer need can be deleted with ${TOOL.deleteJob}.` : ""),
+    held.length > 0 ? `${held.join(" and ").replace(/^y/, "Y")}, and ${needs}` : `${needs.replace(/^t/, "T")}`,
+    helps.length > 0
+      ? helps.join(" ")
+      : "The limit is smaller than one upload needs: ask the server's operator to raise QUOTA_STORED_MB.",
   );
 }
 
@@ -204,6 +219,7 @@ export function createUploads({
   jobs,
   jobBytes = async () => 0,
   sweepIntervalMs = 60 * 1000,
+  timers = systemTimers,
   onError = () => {},
 }: UploadsOptions): Uploads {
   const maxStored = () => jobs.limits.maxStoredBytesPerSubject;
@@ -215,7 +231,7 @@ export function createUploads({
     );
   const feeding = new Feeding(drop);
   const unlisten = jobs.onEvent(feeding.onEvent);
-  const sweeper = setInterval(
+  const sweeper = timers.setInterval(
     () => void store.sweep().catch((error: unknown) => onError(error, "deleting abandoned uploads")),
     sweepIntervalMs,
   );
@@ -279,7 +295,7 @@ export function createUploads({
     },
 
     async close() {
-      clearInterval(sweeper);
+      timers.clear(sweeper);
       unlisten();
       await store.close();
     },
