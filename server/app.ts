@@ -15,8 +15,9 @@ import { createBearerAuth, type BearerAuth } from "./auth/bearer-auth.js";
 import { createFileLinks, type FileLinkOptions, type FileLinks } from "./files/export/file-links.js";
 import { createFileRoute } from "./files/export/file-route.js";
 import type { AuthOptions } from "./auth/auth-options.js";
-import { createDevFiles, type DevFiles } from "./files/dev-files.js";
+import { createDevFiles, socketOrigin, type DevFiles } from "./files/dev-files.js";
 import { openStaffFiles, type FilesSetup } from "./files/files-env.js";
+import type { Notice } from "./files/file-words.js";
 import type { StaffFiles } from "./files/staff-files.js";
 import { matchGifts as defaultMatcher } from "./gifts/matcher.js";
 import type { JobService } from "./jobs/job-service.js";
@@ -76,6 +77,8 @@ export type AppOptions = {
   staticDir?: string;
   /** Hears about unexpected errors; quiet by default. */
   onError?: (error: unknown) => void;
+  /** Hears what the operator should know but no caller is told in full (a download's cause); quiet by default. */
+  onNotice?: Notice;
   /** The widget's own origin in hosts that give each app one (`ui.domain`, `openai/widgetDomain`). */
   widgetDomain?: string;
   /** Development only: a request may slow its job down to watch it (see start-bulk-analysis.ts). */
@@ -145,6 +148,7 @@ function createMcp(options: AppOptions, bearer: BearerAuth | undefined, onError:
     development: devFiles !== undefined,
     ownOrigins: devFiles && (() => devFiles.origins),
     onError,
+    onNotice: options.onNotice,
   });
   const fileLinks = createFileLinks(options.fileLinks);
   const widget = loadWidget(options.widgetHtmlPath ?? "dist/widget/index.html", options.widgetDomain);
@@ -265,7 +269,12 @@ function routeFiles(app: Hono<Env>, { jobs, links, devFiles, onError }: FileRout
   const files = createFileRoute({ jobs, links, onError });
   // the name after the token is the file's, for hosts that name a download after its URL
   app.get("/files/:token/:name?", (c) => files(c.req.param("token")));
-  if (devFiles) app.on(["GET", "POST"], ["/dev/files", "/dev/files/:id"], (c) => devFiles.handle(c.req.raw));
+  // the origin is the socket's, never the Host header's: a caller cannot widen where downloads go
+  if (devFiles) {
+    app.on(["GET", "POST"], ["/dev/files", "/dev/files/:id"], (c) =>
+      devFiles.handle(c.req.raw, socketOrigin(c.env?.incoming?.socket)),
+    );
+  }
 }
 
 /** At / the static files (the harness) or the landing page; anything else is not found. */

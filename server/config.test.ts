@@ -55,9 +55,10 @@ describe("the configuration", () => {
     ["PUBLIC_URL", "gifts.example", "PUBLIC_URL=gifts.example is not a URL."],
     [
       "FILE_DOWNLOAD_HOSTS",
-      "files.example.com, https://x.test/",
-      "FILE_DOWNLOAD_HOSTS=files.example.com, https://x.test/ is not a list of host names such as " +
-        "files.example.com or *.example.com, separated by commas.",
+      "files.example.com, http://x.test",
+      "FILE_DOWNLOAD_HOSTS=files.example.com, http://x.test is not a list of host names such as " +
+        "files.example.com or *.example.com, or origins such as https://files.example.com:8443 (http only on " +
+        "loopback), separated by commas.",
     ],
     ["GIFTGENIUS_DEV", "yes", "GIFTGENIUS_DEV=yes is not 1 (on) or 0 (off)."],
     ["SERVE_HARNESS", "true", "SERVE_HARNESS=true is not 1 (on) or 0 (off)."],

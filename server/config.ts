@@ -119,7 +119,8 @@ export const EnvSchema = z.object({
     (t) => (t.length >= MIN_SECRET_CHARS ? t : undefined),
   ),
   FILE_DOWNLOAD_HOSTS: variable(
-    "a list of host names such as files.example.com or *.example.com, separated by commas",
+    "a list of host names such as files.example.com or *.example.com, or origins such as " +
+      "https://files.example.com:8443 (http only on loopback), separated by commas",
     parseDownloadHosts,
     [],
   ),

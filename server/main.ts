@@ -55,6 +55,7 @@ const built = createApp({
   devFiles: development,
   fileLinks: fileLinksFromConfig(config),
   onError: (error) => logger.error(errorFields(error), "unexpected error"),
+  onNotice: (line, detail) => logger.warn(detail, line),
 });
 
 /** The start's lines: the endpoint first (tests and scripts wait for it), then what is on. */

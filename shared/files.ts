@@ -9,6 +9,7 @@ import * as z from "zod/mini";
 export const FILE_TOOL = {
   beginUpload: "begin_file_upload",
   putChunk: "put_file_chunk",
+  dropUpload: "drop_file_upload",
   preview: "preview_staff_file",
   exportResult: "export_job_result",
 } as const;
@@ -19,8 +20,10 @@ export const FILE_LIMITS = {
   maxFileBytes: 16 * 1024 * 1024,
   /** Bytes of one chunk as the server asks for them (before base64). */
   chunkBytes: 256 * 1024,
-  /** An upload nobody finished or used is dropped this long after its last chunk. */
+  /** A whole upload nobody used is dropped this long after its last chunk, preview or use. */
   abandonedAfterMs: 60 * 60 * 1000,
+  /** An unfinished upload is dropped this long after its begin or its latest chunk (beginning it again does not count). */
+  stalledAfterMs: 10 * 60 * 1000,
   /** Largest file `export_job_result` returns inline (`data`, base64: a third more); larger ones by link only. */
   maxInlineExportBytes: 12 * 1024 * 1024,
 } as const;
@@ -91,6 +94,11 @@ export const PutChunkInput = z.object({
   /** The chunk's bytes, base64. */
   data: z.string().check(z.maxLength(Math.ceil(FILE_LIMITS.chunkBytes / 3) * 4 + 4)),
 });
+
+// drop_file_upload
+export const DropUploadInput = z.object({ uploadId: UploadIdSchema });
+/** `dropped` is false when no such upload was kept (already dropped, expired, or never the caller's). */
+export const DropUploadOutput = z.object({ uploadId: UploadIdSchema, dropped: z.boolean() });
 
 // preview_staff_file
 export const PreviewInput = z.object({

@@ -1,8 +1,9 @@
 /**
  * The UploadStore contract as one suite that every upload store runs (memory, SQLite, Redis):
  * begin and resume, chunk checks, whole reads only once every chunk is there, the size and digest
- * checked on assembly, owners kept apart, bytes counted for the quota, and abandonment by an
- * injected clock (no sleeps).
+ * checked on assembly, owners kept apart, what each upload holds counted for the quota (what it
+ * received and room for two chunks more, so a flood of empty uploads never blocks a real one), and
+ * the expiry of stalled and of unused uploads by an injected clock (no sleeps).
  */
 import { createHash } from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
@@ -21,6 +22,9 @@ export type UploadChunksKept = (store: UploadStore, uploadId: string) => Promise
 
 const CHUNK = 4;
 const HOUR = 60 * 60 * 1000;
+const STALL = 10 * 60 * 1000;
+/** What a begun upload that has sent nothing holds: two chunks. */
+const AHEAD = 2 * CHUNK;
 
 /** `text`'s bytes with the name, size and digest to announce them by. */
 function fileOf(text: string, name = "staff.csv"): { file: UploadFile; bytes: Buffer; chunk(i: number): Buffer } {
@@ -31,7 +35,9 @@ function fileOf(text: string, name = "staff.csv"): { file: UploadFile; bytes: Bu
 
 export function describeUploadStore(
   name: string,
-  makeStore: (options: Required<Pick<UploadStoreOptions, "now" | "chunkBytes" | "abandonedAfterMs">>) => UploadStore,
+  makeStore: (
+    options: Required<Pick<UploadStoreOptions, "now" | "chunkBytes" | "abandonedAfterMs" | "stalledAfterMs">>,
+  ) => UploadStore,
   chunksKept?: UploadChunksKept,
 ): void {
   describe(`the ${name} upload store`, () => {
@@ -39,7 +45,7 @@ export function describeUploadStore(
     let clock = 1_000_000;
     const open = () => {
       clock = 1_000_000;
-      store = makeStore({ now: () => clock, chunkBytes: CHUNK, abandonedAfterMs: HOUR });
+      store = makeStore({ now: () => clock, chunkBytes: CHUNK, abandonedAfterMs: HOUR, stalledAfterMs: STALL });
       return store;
     };
     afterEach(async () => store?.close());
@@ -51,7 +57,15 @@ export function describeUploadStore(
       open();
       const f = fileOf("name,dept\nAda,R&D\n"); // 18 bytes: 5 chunks of 4, the last of 2
       const upload = await store.begin("alice", f.file);
-      expect(upload).toMatchObject({ ...f.file, owner: "alice", chunkBytes: CHUNK, chunks: 5, received: [] });
+      expect(upload).toMatchObject({
+        ...f.file,
+        owner: "alice",
+        chunkBytes: CHUNK,
+        chunks: 5,
+        received: [],
+        receivedBytes: 0,
+        keptUntil: clock + STALL,
+      });
       expect(upload.verified).toBe(false);
       expect(upload.uploadId).toMatch(/^upl_[\w-]{20,}$/);
       expect(await store.get("alice", upload.uploadId)).toEqual(upload);
@@ -155,20 +169,27 @@ export function describeUploadStore(
       expect(Buffer.from((await store.read("alice", uploadId))!)).toEqual(f.bytes);
     });
 
-    it("counts each owner's declared bytes and refuses a new upload past the quota, in the same step", async () => {
+    it("counts what each upload holds, not what it declared, and refuses past the quota in the same step", async () => {
       open();
-      const a = fileOf("a".repeat(10));
-      const b = fileOf("b".repeat(7));
+      const a = fileOf("a".repeat(10)); // 3 chunks: holds 8 at its start, 4 + 6 after one chunk, 10 whole
       const first = await store.begin("alice", a.file, 20);
       await store.begin("bob", fileOf("x".repeat(15)).file, 20);
+      expect(await store.bytesOf("alice")).toBe(AHEAD);
+      expect((await store.put("alice", first.uploadId, 0, a.chunk(0), 20))?.receivedBytes).toBe(4);
       expect(await store.bytesOf("alice")).toBe(10);
-      const refused = await store.begin("alice", fileOf("c".repeat(11)).file, 20).catch((e: unknown) => e);
+      const c = fileOf("c".repeat(11)); // holds 8 at its start: 10 + 8 fits 20
+      const second = await store.begin("alice", c.file, 20);
+      expect(await store.bytesOf("alice")).toBe(18);
+      const refused = await store.begin("alice", fileOf("d".repeat(30)).file, 20).catch((e: unknown) => e);
       expect(refused).toBeInstanceOf(UploadQuotaError);
-      expect((refused as UploadQuotaError).keptBytes).toBe(10);
-      // a resume takes no more room, and a file that fits is taken
+      expect(refused).toMatchObject({ keptBytes: 18, wantedBytes: AHEAD });
+      // a chunk past the room is refused and not kept; a resume takes no more room
+      const past = await store.put("alice", second.uploadId, 0, c.chunk(0), 20).catch((e: unknown) => e);
+      expect(past).toMatchObject({ keptBytes: 10, wantedBytes: 11 });
+      expect((await store.get("alice", second.uploadId))?.received).toEqual([]);
+      // a chunk sent again takes no more room, so it is taken even with none left
+      expect((await store.put("alice", first.uploadId, 0, a.chunk(0), 0))?.received).toEqual([0]);
       expect((await store.begin("alice", a.file, 10)).uploadId).toBe(first.uploadId);
-      await store.begin("alice", b.file, 20);
-      expect(await store.bytesOf("alice")).toBe(17);
       // two begins at once cannot both take the last room
       const racing = await Promise.allSettled([
         store.begin("carol", fileOf("1".repeat(6)).file, 10),
@@ -176,20 +197,38 @@ export function describeUploadStore(
       ]);
       expect(racing.filter((r) => r.status === "fulfilled")).toHaveLength(1);
       expect(await store.drop("alice", first.uploadId)).toBe(true);
-      expect(await store.bytesOf("alice")).toBe(7);
+      expect(await store.bytesOf("alice")).toBe(AHEAD);
       expect(await store.get("alice", first.uploadId)).toBeUndefined();
     });
 
-    it("forgets an upload an hour after its last activity, and the sweep deletes its chunks", async () => {
+    it("never lets a flood of empty uploads block a real one", async () => {
+      open();
+      const declared = 100 * CHUNK;
+      const quota = 32 * declared; // the flood's declared sizes would take it all
+      for (let i = 0; i < 32; i++) {
+        await store.begin("anonymous", { name: `x${i}.csv`, size: declared, sha256: `${i}`.padStart(64, "f") }, quota);
+      }
+      expect(await store.bytesOf("anonymous")).toBe(32 * AHEAD);
+      const real = fileOf("r".repeat(declared));
+      const { uploadId } = await store.begin("anonymous", real.file, quota);
+      for (let i = 0; i < 100; i++) await store.put("anonymous", uploadId, i, real.chunk(i), quota);
+      expect(Buffer.from((await store.read("anonymous", uploadId))!)).toEqual(real.bytes);
+      // ten minutes on, the flood is gone and only the real file holds room
+      clock += STALL;
+      expect(await store.bytesOf("anonymous")).toBe(declared);
+    });
+
+    it("drops an unfinished upload ten minutes after its latest chunk, however often it is begun again", async () => {
       open();
       const f = fileOf("abcdefgh");
       const idle = await store.begin("alice", f.file);
       await store.put("alice", idle.uploadId, 0, f.chunk(0));
       const busy = await store.begin("alice", fileOf("12345678").file);
-      clock += HOUR - 1;
-      expect(await store.touch("alice", busy.uploadId)).toBe(true);
-      expect(await store.get("alice", idle.uploadId)).toBeDefined();
-      clock += 1; // an hour after idle's last chunk
+      clock += STALL - 1;
+      expect((await store.begin("alice", f.file)).uploadId).toBe(idle.uploadId); // a resume, no progress
+      expect(await store.touch("alice", idle.uploadId)).toBe(true);
+      await store.put("alice", busy.uploadId, 0, Buffer.from("1234"));
+      clock += 1; // ten minutes after idle's last chunk
       expect(await store.get("alice", idle.uploadId)).toBeUndefined();
       expect(await store.put("alice", idle.uploadId, 1, f.chunk(1))).toBeUndefined();
       expect(await store.bytesOf("alice")).toBe(8);
@@ -197,7 +236,7 @@ export function describeUploadStore(
       const fresh = await store.begin("alice", f.file);
       expect(fresh.uploadId).not.toBe(idle.uploadId);
       expect(fresh.received).toEqual([]);
-      clock += HOUR;
+      clock += STALL;
       expect(await store.sweep()).toBeGreaterThanOrEqual(2);
       expect(await store.sweep()).toBe(0);
       expect(await store.bytesOf("alice")).toBe(0);
@@ -207,12 +246,29 @@ export function describeUploadStore(
       }
     });
 
+    it("keeps a whole upload an hour after its last use, then forgets it", async () => {
+      open();
+      const f = fileOf("abcdefgh");
+      const { uploadId } = await store.begin("alice", f.file);
+      await putAll(uploadId, f);
+      clock += STALL + 1;
+      expect(Buffer.from((await store.read("alice", uploadId))!)).toEqual(f.bytes);
+      clock += HOUR - 1;
+      expect(await store.touch("alice", uploadId)).toBe(true); // a job uses it
+      clock += HOUR - 1;
+      expect((await store.begin("alice", f.file)).uploadId).toBe(uploadId);
+      clock += HOUR;
+      expect(await store.sweep()).toBe(1);
+      expect(await store.get("alice", uploadId)).toBeUndefined();
+      if (chunksKept) expect(await chunksKept(store, uploadId)).toBe(0);
+    });
+
     it("keeps an upload whose chunks keep coming, however long it takes in all", async () => {
       open();
       const f = fileOf("abcdefghijkl");
       const { uploadId } = await store.begin("alice", f.file);
       for (let i = 0; i < 3; i++) {
-        clock += HOUR - 1;
+        clock += STALL - 1;
         await store.put("alice", uploadId, i, f.chunk(i));
       }
       clock += HOUR - 1;

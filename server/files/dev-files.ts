@@ -3,12 +3,15 @@
  * `POST /dev/files` (the file's bytes as the body, its name in `x-file-name`, percent-encoded)
  * keeps the file in memory for an hour, a bounded number and size of them, and answers the file
  * object ChatGPT would pass a tool (`download_url` on this server, `file_id`, `file_name`,
- * `mime_type`); `GET /dev/files/:id` serves it. The origins it was reached at become allowed
- * download hosts, so the harness's ChatGPT mode sends a real `file` the server really downloads.
+ * `mime_type`); `GET /dev/files/:id` serves it. Its `download_url` is on this server's own origin
+ * as the listening socket has it (the address and port the connection really arrived at, never
+ * the `Host` header, which a caller writes), and that origin becomes an allowed download origin,
+ * so the harness's ChatGPT mode sends a real `file` the server really downloads.
  */
 import { randomBytes } from "node:crypto";
 import { FILE_LIMITS } from "../../shared/files.js";
 import { readCapped } from "./download.js";
+import { echo } from "./file-words.js";
 
 export type DevFilesOptions = {
   now?: () => number;
@@ -21,11 +24,21 @@ export type DevFilesOptions = {
 };
 
 export type DevFiles = {
-  /** The origins `POST /dev/files` was reached at: this server's own, for the downloader. */
+  /** The socket origins `POST /dev/files` arrived at: this server's own, for the downloader. */
   readonly origins: ReadonlySet<string>;
-  /** Answers `POST /dev/files` and `GET /dev/files/:id`. */
-  handle(request: Request): Promise<Response>;
+  /**
+   * Answers `POST /dev/files` and `GET /dev/files/:id`; `ownOrigin` is the origin of the socket the
+   * request arrived on (`socketOrigin`); without it a file cannot be posted.
+   */
+  handle(request: Request, ownOrigin: string | undefined): Promise<Response>;
 };
+
+/** `http://<address>:<port>` of the local end of a connection: where this server really listens. */
+export function socketOrigin(socket: { localAddress?: string; localPort?: number } | undefined): string | undefined {
+  if (socket?.localAddress === undefined || socket.localPort === undefined) return undefined;
+  const address = socket.localAddress.replace(/^::ffff:(?=\d+\.\d+\.\d+\.\d+$)/, "");
+  return new URL(`http://${address.includes(":") ? `[${address}]` : address}:${socket.localPort}`).origin;
+}
 
 /** Twice the largest staff file, so that the harness can hand over a file that is too large, as a person might. */
 const MAX_FILE_BYTES = 2 * FILE_LIMITS.maxFileBytes;
@@ -61,7 +74,7 @@ export function createDevFiles({
     }
   };
 
-  async function post(request: Request): Promise<Response> {
+  async function post(request: Request, origin: string): Promise<Response> {
     if (Number(request.headers.get("content-length") ?? 0) > MAX_FILE_BYTES) return tooLarge();
     const bytes = await readCapped(request, MAX_FILE_BYTES);
     if (bytes === undefined) return tooLarge();
@@ -71,7 +84,6 @@ export function createDevFiles({
     const name = nameOf(request.headers.get("x-file-name"));
     const mimeType = request.headers.get("content-type") ?? "application/octet-stream";
     files.set(id, { bytes, name, mimeType, keptAt: now() });
-    const origin = new URL(request.url).origin;
     origins.add(origin);
     return json({ download_url: `${origin}/dev/files/${id}`, file_id: id, file_name: name, mime_type: mimeType });
   }
@@ -79,7 +91,7 @@ export function createDevFiles({
   function get(id: string): Response {
     const kept = files.get(id);
     if (kept === undefined || kept.keptAt + keepMs <= now()) {
-      return json({ error: "not_found", message: `No file ${id}: files are kept an hour.` }, 404);
+      return json({ error: "not_found", message: `No file ${echo(id, 100)}: files are kept an hour.` }, 404);
     }
     return new Response(kept.bytes, {
       headers: {
@@ -95,9 +107,12 @@ export function createDevFiles({
 
   return {
     origins,
-    async handle(request) {
+    async handle(request, ownOrigin) {
       const path = new URL(request.url).pathname;
-      if (request.method === "POST" && path === "/dev/files") return post(request);
+      if (request.method === "POST" && path === "/dev/files") {
+        if (ownOrigin !== undefined) return post(request, ownOrigin);
+        return json({ error: "no_origin", message: "This server's own address is not known here." }, 500);
+      }
       const id = /^\/dev\/files\/([\w-]+)$/.exec(path)?.[1];
       if (request.method === "GET" && id !== undefined) return get(id);
       return json({ error: "not_found", message: "POST /dev/files with a file, then GET its download_url." }, 404);

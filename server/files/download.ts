@@ -1,27 +1,35 @@
 /**
  * Downloads a file a host handed a tool by URL (ChatGPT's `openai/fileParams`), and nothing else:
- * only over https from the host names the configuration allows (FILE_DOWNLOAD_HOSTS; in
- * development also this server's own origin, over http), redirects followed by hand and only
- * within the same origin, within a deadline and a size cap. A URL that breaks a rule is refused
- * before any request is made, so a caller cannot point the server at an address of its choosing.
- * Every failure is a sentence the model can act on.
+ * only from what the configuration allows (FILE_DOWNLOAD_HOSTS: a host name means its https port,
+ * 443, and nothing else; an exact origin, port included, means exactly that origin; in development
+ * also this server's own origin, the one its listening socket has), redirects followed by hand and
+ * only within the same origin, within a deadline and a size cap. A URL that breaks a rule is
+ * refused before any request is made, so a caller cannot point the server at an address of its
+ * choosing. Every failure is a sentence the model can act on (file-words.ts says what is echoed).
  */
 import { FILE_LIMITS } from "../../shared/files.js";
 import { megabytes } from "../jobs/limits.js";
 import { fail, ok, type Outcome } from "../jobs/outcomes.js";
 import { isLoopback } from "../mcp/http/origin.js";
+import { downloadFailed, echo, type Notice } from "./file-words.js";
 
 export type DownloadOptions = {
-  /** Host names to download from; "*.example.com" allows every subdomain of example.com. */
+  /**
+   * What to download from: host names ("files.example.com"; "*.example.com" for every subdomain of
+   * example.com), each over https on port 443 only, or exact origins ("https://files.example.com:8443",
+   * "http://127.0.0.1:8787"), each exactly as named.
+   */
   hosts: readonly string[];
-  /** Development: http is allowed from loopback hosts, and `ownOrigins` are allowed hosts too. */
+  /** Development: `ownOrigins` are allowed too. */
   development?: boolean;
-  /** This server's own origins (the harness's file service), allowed in development. */
+  /** This server's own origins (the harness's file service, at its listening socket), allowed in development. */
   ownOrigins?: () => ReadonlySet<string>;
   /** Largest file taken (FILE_LIMITS.maxFileBytes by default). */
   maxBytes?: number;
   /** The whole download, redirects and body included, in ms (30 s by default). */
   timeoutMs?: number;
+  /** Hears why a download failed in flight, for the operator's log; quiet by default. */
+  onNotice?: Notice;
 };
 
 type Downloaded = { bytes: Buffer; contentType?: string };
@@ -32,39 +40,75 @@ const MAX_REDIRECTS = 3;
 const ASK_FOR_PICKER =
   "Ask the person to choose the file in the widget's file picker instead (call start_bulk_gift_analysis without a staff list).";
 
-/** Parses FILE_DOWNLOAD_HOSTS ("files.example.com, *.cdn.example.com"); undefined when an entry is not a host name. */
+const HOST_NAME = /^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*$/;
+
+/** One FILE_DOWNLOAD_HOSTS entry: a host name as given, or an origin as URL spells it; undefined when neither. */
+function parseEntry(entry: string): string | undefined {
+  if (!entry.includes("://")) return HOST_NAME.test(entry.toLowerCase()) ? entry.toLowerCase() : undefined;
+  const url = URL.parse(entry);
+  if (url === null || url.username || url.password || url.pathname !== "/" || url.search || url.hash) return undefined;
+  // plain http only to this machine: anything else would cross the network unencrypted
+  if (url.protocol === "https:" || (url.protocol === "http:" && isLoopback(url.hostname))) return url.origin;
+  return undefined;
+}
+
+/**
+ * Parses FILE_DOWNLOAD_HOSTS ("files.example.com, *.cdn.example.com, https://files.example.com:8443");
+ * undefined when an entry is neither a host name nor an origin (http only on loopback).
+ */
 export function parseDownloadHosts(list: string): string[] | undefined {
-  const hosts = list
+  const entries = list
     .split(",")
-    .map((h) => h.trim().toLowerCase())
-    .filter(Boolean);
-  return hosts.every((host) => /^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*$/.test(host)) ? hosts : undefined;
+    .map((h) => h.trim())
+    .filter(Boolean)
+    .map(parseEntry);
+  return entries.every((e) => e !== undefined) ? entries : undefined;
 }
 
 const matches = (hostname: string, pattern: string) =>
   pattern.startsWith("*.") ? hostname.endsWith(pattern.slice(1)) : hostname === pattern;
 
+/** Whether `url` is exactly where the options allow: a name's https port, a named origin, or (development) our own. */
+function allowed(url: URL, options: DownloadOptions): boolean {
+  if (options.development === true && options.ownOrigins?.().has(url.origin)) return true;
+  return options.hosts.some((entry) =>
+    entry.includes("://")
+      ? url.origin === entry
+      : url.protocol === "https:" && url.port === "" && matches(url.hostname, entry),
+  );
+}
+
 /** Why `url` may not be fetched, or undefined when it may. Decided before any request. */
 function refusal(url: URL, options: DownloadOptions): string | undefined {
   if (url.username || url.password)
     return "The file's download URL carries credentials, which this server never sends.";
-  const development = options.development === true;
-  if (url.protocol !== "https:" && !(url.protocol === "http:" && development && isLoopback(url.hostname))) {
-    return `The file's download URL uses ${url.protocol.replace(":", "")}; this server downloads files over https only.`;
+  if (allowed(url, options)) return undefined;
+  const development = options.development === true && options.ownOrigins !== undefined;
+  if (options.hosts.length === 0 && !development)
+    return "This server is not set up to download files from chat hosts (FILE_DOWNLOAD_HOSTS is empty).";
+  const httpAllowed = development || options.hosts.some((entry) => entry.startsWith("http:"));
+  if (url.protocol !== "https:" && !(url.protocol === "http:" && httpAllowed))
+    return `The file's download URL uses ${echo(url.protocol.replace(/:$/, ""), 20)}; this server downloads files over https only.`;
+  return `The file's download URL is on ${echo(url.hostname)}, which is not a host this server downloads files from (a named host over https on its usual port, or an origin the configuration names exactly).`;
+}
+
+/** Where a redirect from `url` to `location` leads, or why it is not followed. */
+function redirectTarget(url: URL, location: string | null, hops: number): URL | string {
+  const next = location === null ? null : URL.parse(location, url.href);
+  if (next === null || hops >= MAX_REDIRECTS) return "The file's download URL redirects too often, or nowhere.";
+  if (next.username || next.password)
+    return "The file's download URL redirects to an address with credentials, which this server never sends.";
+  if (next.origin !== url.origin) {
+    return `The file's download URL redirects to another host (${echo(next.hostname)}); this server follows redirects only within the same host.`;
   }
-  if (development && options.ownOrigins?.().has(url.origin)) return undefined;
-  if (!options.hosts.some((pattern) => matches(url.hostname, pattern))) {
-    return options.hosts.length === 0
-      ? "This server is not set up to download files from chat hosts (FILE_DOWNLOAD_HOSTS is empty)."
-      : `The file's download URL is on ${url.hostname}, which is not a host this server downloads files from.`;
-  }
-  return undefined;
+  return next;
 }
 
 /** A downloader with `options`. */
 export function createDownload(options: DownloadOptions): Download {
   const maxBytes = options.maxBytes ?? FILE_LIMITS.maxFileBytes;
   const timeoutMs = options.timeoutMs ?? 30_000;
+  const notice = options.onNotice ?? (() => {});
   const tooLarge = () =>
     fail<Downloaded>(
       "input_too_large",
@@ -88,15 +132,8 @@ export function createDownload(options: DownloadOptions): Download {
         const response = await fetch(url, { redirect: "manual", signal: aborted, headers: { accept: "*/*" } });
         if (response.status >= 300 && response.status < 400) {
           await response.body?.cancel();
-          const location = response.headers.get("location");
-          const next = location === null ? undefined : URL.parse(location, url.href);
-          if (next === undefined || next === null || next.origin !== url.origin || hops >= MAX_REDIRECTS) {
-            return fail(
-              "invalid_arguments",
-              `The file's download URL redirects ${next && next.origin !== url.origin ? `to another host (${next.hostname})` : "too often, or nowhere"}; this server follows redirects only within the same host.`,
-              ASK_FOR_PICKER,
-            );
-          }
+          const next = redirectTarget(url, response.headers.get("location"), hops);
+          if (typeof next === "string") return fail("invalid_arguments", next, ASK_FOR_PICKER);
           url = next;
           continue;
         }
@@ -130,15 +167,7 @@ export function createDownload(options: DownloadOptions): Download {
         };
       }
       if (signal?.aborted) return fail("internal", "The download was canceled.");
-      return {
-        ok: false,
-        error: {
-          code: "internal",
-          message: `The file's host could not be reached (${error instanceof Error ? (error.cause instanceof Error ? error.cause.message : error.message) : String(error)}).`,
-          hint: "Try again in a moment, or ask the person to choose the file in the widget's file picker.",
-          retryable: true,
-        },
-      };
+      return { ok: false, error: downloadFailed(url, error, notice) };
     }
   };
 }

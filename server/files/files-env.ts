@@ -9,6 +9,7 @@ import type { Config } from "../config.js";
 import type { JobService } from "../jobs/job-service.js";
 import type { JobStore } from "../jobs/store.js";
 import { createDownload } from "./download.js";
+import type { Notice } from "./file-words.js";
 import { createStaffFiles, type StaffFiles } from "./staff-files.js";
 import { createMemoryUploadStore } from "./uploads/memory.js";
 import { createRedisUploadStore } from "./uploads/redis.js";
@@ -22,7 +23,7 @@ export type FilesSetup = {
   openStore(): UploadStore;
   /** Bytes a subject's jobs keep, counted with its uploads against the stored-bytes quota. */
   jobBytes?: (subject: string) => Promise<number>;
-  /** Host names files handed over by URL may come from. */
+  /** Host names (their https port) and exact origins files handed over by URL may come from. */
   downloadHosts: readonly string[];
 };
 
@@ -38,21 +39,23 @@ export function filesFromConfig(config: Config, jobStore: JobStore): FilesSetup 
 }
 
 export type StaffFilesOptions = {
-  /** Development: files may come from this server's `ownOrigins` and from loopback over http. */
+  /** Development: files may come from this server's `ownOrigins` (its listening socket's origin). */
   development?: boolean;
   ownOrigins?: () => ReadonlySet<string>;
   onError?: (error: unknown, context: string) => void;
+  /** Hears why a download failed, for the operator (warn). */
+  onNotice?: Notice;
 };
 
 /** The staff files of `jobs` over `setup` (by default: uploads in memory, no download hosts). */
 export function openStaffFiles(
   jobs: JobService,
   setup: FilesSetup = { openStore: () => createMemoryUploadStore(), downloadHosts: [] },
-  { development = false, ownOrigins, onError }: StaffFilesOptions = {},
+  { development = false, ownOrigins, onError, onNotice }: StaffFilesOptions = {},
 ): StaffFiles {
   return createStaffFiles({
     uploads: createUploads({ store: setup.openStore(), jobs, jobBytes: setup.jobBytes, onError }),
-    download: createDownload({ hosts: setup.downloadHosts, development, ownOrigins }),
+    download: createDownload({ hosts: setup.downloadHosts, development, ownOrigins, onNotice }),
     limits: jobs.limits,
   });
 }

@@ -30,6 +30,7 @@ import { createInProcessExecutor } from "./executor-in-process.js";
 import { createJobLog, type JobEventNotice, type JobLog } from "./job-log.js";
 import { resolveLimits, type JobLimits } from "./limits.js";
 import { ok, type Outcome } from "./outcomes.js";
+import { checkQuotas } from "./quotas.js";
 import { createReads, type JobReads } from "./reads.js";
 import { createRelay, type Relay } from "./relay.js";
 import { StorageFullError, StoreUnavailableError } from "../store-errors.js";
@@ -43,6 +44,12 @@ export type JobService = JobReads & {
   /** The limits in force, for texts that state them. */
   readonly limits: JobLimits;
   start(args: StartBulkArgs, caller: Caller, options?: StartOptions): Promise<Outcome<StartBulkResult>>;
+  /**
+   * Whether `caller`'s quotas (jobs unfinished, starts this hour, bytes kept) leave room for a start
+   * now: asked before costly work for a start (downloading and reading a file); `start` checks
+   * again as it writes the job.
+   */
+  admits(caller: Caller): Promise<Outcome<void>>;
   /** A result to write into a file: a finished job's, or a running one's people so far (files/export). */
   openResult: OpenResult;
   /** The access gate's answer alone: `unknown_job` unless `caller` may read the job. */
@@ -139,6 +146,10 @@ export function createJobService(options: JobServiceOptions): JobService {
       return gated.ok ? ok(null) : gated;
     }),
     start: calls.track(writes.start),
+    admits: calls.track(async (caller: Caller) => {
+      await ready;
+      return checkQuotas(store, caller.subject, 0, limits, now());
+    }),
     cancel: calls.track(writes.cancel),
     delete: calls.track(writes.delete),
     health: () => ping(store, timers),

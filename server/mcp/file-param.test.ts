@@ -6,13 +6,17 @@
  * limit in words; a file whose columns cannot be told does not start. (The downloader's redirects,
  * size cap and deadline against misbehaving hosts: server/files/download.test.ts.)
  */
-import { createServer } from "node:http";
+import { createServer, request as httpRequest } from "node:http";
 import type { AddressInfo } from "node:net";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import * as z from "zod/mini";
 import { FILE_LIMITS, HostFileSchema } from "../../shared/files.js";
 import { GetJobResultOutput, StartBulkOutput, TOOL, WaitForJobOutput } from "../../shared/tools.js";
 import { staffXlsx } from "../../test-kit/staff-files.js";
+import { createMemoryUploadStore } from "../files/uploads/memory.js";
+import { createJobService } from "../jobs/job-service.js";
+import { createMemoryStore } from "../jobs/stores/memory.js";
+import { matchGifts } from "../gifts/matcher.js";
 import { callTool, connectClient, startTestServer, toolError, toolText, type TestServer } from "../testing/support.js";
 
 let server: TestServer;
@@ -100,6 +104,53 @@ it("refuses a file on a host it does not download from, and never asks that host
   }
 });
 
+/** POSTs `body` to /dev/files with the `Host` header given (fetch would send the real one). */
+function attachWithHost(host: string, body: string) {
+  return new Promise<{ status: number; json: unknown }>((resolve, reject) => {
+    const req = httpRequest(`${server.url}/dev/files`, {
+      method: "POST",
+      headers: { host, "content-type": "text/csv", "x-file-name": "s.csv" },
+    });
+    req.on("error", reject);
+    req.on("response", (res) => {
+      let text = "";
+      res.setEncoding("utf8");
+      res.on("data", (chunk: string) => (text += chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, json: JSON.parse(text) }));
+    });
+    req.end(body);
+  });
+}
+
+it("takes its own origin from the socket it listens on, never from the Host header", async () => {
+  const requests: string[] = [];
+  const other = createServer((req, res) => {
+    requests.push(req.url ?? "");
+    res.end("name,interests\nthe other service's private answer,x\n");
+  });
+  await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+  try {
+    const { port } = other.address() as AddressInfo;
+    const own = new URL(server.url);
+    const posted = await attachWithHost(`127.0.0.1:${port}`, "name,interests\nAda,tea\n");
+    expect(posted.status).toBe(200);
+    const file = HostFileSchema.parse(posted.json);
+    expect(new URL(file.download_url).origin).toBe(own.origin);
+    const elsewhere = { ...file, download_url: `http://127.0.0.1:${port}${new URL(file.download_url).pathname}` };
+    const error = toolError(
+      await callTool(client, TOOL.startBulk, { file: elsewhere, occasion: "o", budgetPerPerson: 40 }),
+    );
+    expect(error.message).toMatch(/not a host this server downloads files from|not set up to download/);
+    expect(JSON.stringify(error)).not.toMatch(/private answer/);
+    expect(requests).toEqual([]);
+    // the file itself, on this server's own origin, still comes down
+    expect((await callTool(client, TOOL.startBulk, { file, occasion: "o", budgetPerPerson: 40 })).isError).toBeFalsy();
+  } finally {
+    other.closeAllConnections();
+    await new Promise<void>((resolve) => other.close(() => resolve()));
+  }
+});
+
 it("refuses a file past the size limit, with the limit in words", async () => {
   const file = await attach(Buffer.alloc(FILE_LIMITS.maxFileBytes + 1, 0x41), "huge.csv", "text/csv");
   const error = toolError(await callTool(client, TOOL.startBulk, { file, occasion: "o", budgetPerPerson: 40 }));
@@ -121,4 +172,72 @@ it("does not start a file whose names cannot be found, and says why", async () =
   const error = toolError(result);
   expect(error.message).toMatch(/^numbers\.xlsx cannot start an analysis yet: /);
   expect(z.string().check(z.minLength(40)).safeParse(error.message).success).toBe(true);
+});
+
+it("checks the caller's job quotas before it downloads and reads the file", async () => {
+  const requests: string[] = [];
+  const host = createServer((req, res) => {
+    requests.push(req.url ?? "");
+    res.end("name,interests\nAda,tea\n");
+  });
+  await new Promise<void>((resolve) => host.listen(0, "127.0.0.1", resolve));
+  const { port } = host.address() as AddressInfo;
+  const origin = `http://127.0.0.1:${port}`;
+  const jobs = createJobService({ store: createMemoryStore(), match: matchGifts, limits: { maxStartsPerHour: 1 } });
+  const limited = await startTestServer({
+    jobs,
+    files: { openStore: () => createMemoryUploadStore(), downloadHosts: [origin] },
+  });
+  const limitedClient = await connectClient(limited.mcpUrl);
+  try {
+    const file = { download_url: `${origin}/f.csv`, file_id: "file-1", file_name: "f.csv" };
+    const first = await callTool(limitedClient, TOOL.startBulk, { file, occasion: "o", budgetPerPerson: 40 });
+    expect(first.isError).toBeFalsy();
+    expect(requests).toEqual(["/f.csv"]);
+    const second = toolError(
+      await callTool(limitedClient, TOOL.startBulk, { file, occasion: "o", budgetPerPerson: 40 }),
+    );
+    expect(second.code).toBe("rate_limited");
+    expect(requests).toEqual(["/f.csv"]); // not downloaded again
+  } finally {
+    await limitedClient.close();
+    await limited.close();
+    host.closeAllConnections();
+    await new Promise<void>((resolve) => host.close(() => resolve()));
+  }
+});
+
+it("takes an allowed host name on its https port only, never on the port of another service", async () => {
+  const requests: string[] = [];
+  const other = createServer((req, res) => {
+    requests.push(req.url ?? "");
+    res.end("name,interests\nthe other service's private answer,x\n");
+  });
+  await new Promise<void>((resolve) => other.listen(0, "127.0.0.1", resolve));
+  const { port } = other.address() as AddressInfo;
+  const byName = await startTestServer({
+    files: { openStore: () => createMemoryUploadStore(), downloadHosts: ["127.0.0.1", "localhost"] },
+  });
+  const byNameClient = await connectClient(byName.mcpUrl);
+  try {
+    for (const url of [
+      `https://127.0.0.1:${port}/f.csv`,
+      `http://127.0.0.1:${port}/f.csv`,
+      `https://localhost:${port}/f`,
+    ]) {
+      const file = { download_url: url, file_id: "file-1", file_name: "f.csv" };
+      const error = toolError(
+        await callTool(byNameClient, TOOL.startBulk, { file, occasion: "o", budgetPerPerson: 40 }),
+      );
+      expect(error.message).toMatch(/not a host this server downloads files from|over https only/);
+      expect(JSON.stringify(error)).not.toMatch(/private answer|wrong version|ECONN/);
+      expect(JSON.stringify(error)).not.toContain(String(port));
+    }
+    expect(requests).toEqual([]);
+  } finally {
+    await byNameClient.close();
+    await byName.close();
+    other.closeAllConnections();
+    await new Promise<void>((resolve) => other.close(() => resolve()));
+  }
 });

@@ -45,6 +45,7 @@ import type { StaffFiles } from "../files/staff-files.js";
 import { beginFileUploadTool } from "./tools/begin-file-upload.js";
 import { cancelJobTool } from "./tools/cancel-job.js";
 import { deleteJobTool } from "./tools/delete-job.js";
+import { dropFileUploadTool } from "./tools/drop-file-upload.js";
 import { exportJobResultTool } from "./tools/export-job-result.js";
 import { getJobEventsTool } from "./tools/get-job-events.js";
 import { getJobResultTool } from "./tools/get-job-result.js";
@@ -113,6 +114,7 @@ export function createToolSpecs({
     deleteJobTool({ jobs, widget }),
     beginFileUploadTool({ uploads: files.uploads, widget }),
     putFileChunkTool({ uploads: files.uploads, widget }),
+    dropFileUploadTool({ uploads: files.uploads, widget }),
     previewStaffFileTool({ files, widget }),
     exportJobResultTool({ jobs, widget, links: fileLinks }),
   ];

@@ -2,9 +2,11 @@
  * Staff files in, through the real MCP client against a real server: a real .xlsx with Korean
  * headers and a CP949 CSV uploaded in chunks by the app-only tools, previewed, started and run to
  * completion with exactly the people of the file; a dropped chunk resumed; a digest that does not
- * match; a 50 MB file refused before any chunk; the stored-bytes quota with the jobs' bytes; an
- * upload abandoned for an hour (injected clock) and one dropped once its job completed; and the
- * app-only tools kept from the model. (Another subject's upload: upload-isolation.test.ts.)
+ * match; a 50 MB file refused before any chunk; the stored-bytes quota counting what uploads hold
+ * with the jobs' bytes, a flood of empty uploads that blocks nobody, and drop_file_upload; an
+ * unfinished upload dropped 10 minutes after its latest chunk and a whole one an hour after its
+ * last use (injected clock), and one dropped once its job completed; and the app-only tools kept
+ * from the model. (Another subject's upload: upload-isolation.test.ts.)
  */
 import { createHash } from "node:crypto";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
@@ -259,18 +261,25 @@ describe("a staff file uploaded in chunks", () => {
     );
   });
 
-  it("forgets an upload an hour after its last chunk", async () => {
+  it("forgets a whole upload an hour after its last use, an unfinished one ten minutes after its latest chunk", async () => {
     const bytes = cp949Of(staff(300));
     const state = await upload(bytes, "idle.csv");
     clock += HOUR - 1;
     expect((await preview(state.uploadId)).preview.people).toBe(300); // a read is activity too
     clock += HOUR;
     expect(toolError(await callTool(client, FILE_TOOL.preview, { uploadId: state.uploadId })).message).toMatch(
-      /No upload .*dropped an hour after their last chunk/,
+      /No upload .*unfinished upload is dropped 10 minutes after its latest chunk, a whole one an hour after its last use/,
     );
     const again = stateOf(await begin({ name: "idle.csv", size: bytes.length, sha256: sha256(bytes) }));
     expect(again.uploadId).not.toBe(state.uploadId);
     expect(again.received).toEqual([]);
+    // begun again and again, an upload that sends nothing is gone ten minutes after it began
+    clock += 10 * 60 * 1000 - 1;
+    expect(stateOf(await begin({ name: "idle.csv", size: bytes.length, sha256: sha256(bytes) })).uploadId).toBe(
+      again.uploadId,
+    );
+    clock += 1;
+    expect(toolError(await putChunk(again.uploadId, bytes, 0, CHUNK)).message).toMatch(/No upload/);
   });
 
   it("keeps the upload after a canceled job, so that the same file can be started again", async () => {
@@ -290,7 +299,7 @@ describe("a staff file uploaded in chunks", () => {
 
   it("keeps the upload tools from the model, and declares the file parameter", async () => {
     const { tools } = await client.listTools();
-    for (const name of [FILE_TOOL.beginUpload, FILE_TOOL.putChunk, FILE_TOOL.preview]) {
+    for (const name of [FILE_TOOL.beginUpload, FILE_TOOL.putChunk, FILE_TOOL.dropUpload, FILE_TOOL.preview]) {
       const tool = tools.find((t) => t.name === name);
       expect(tool?._meta).toMatchObject({ ui: { visibility: ["app"] }, "openai/visibility": "private" });
     }
@@ -350,26 +359,101 @@ describe("the stored-bytes quota", () => {
     await quotaClient?.close();
     await quotaServer?.close();
   });
-  const beginAs = (size: number, n: number) =>
-    callTool(quotaClient, FILE_TOOL.beginUpload, { name: `q${n}.csv`, size, sha256: String(n % 10).repeat(64) });
+  const beginAs = (size: number, n: number, digest = String(n % 10).repeat(64)) =>
+    callTool(quotaClient, FILE_TOOL.beginUpload, { name: `q${n}.csv`, size, sha256: digest });
+  const callQuota = (name: string, args: Record<string, unknown>) => callTool(quotaClient, name, args);
+  const chunkOf = (uploadId: string, bytes: Buffer, index: number) => ({
+    uploadId,
+    index,
+    data: bytes.subarray(index * CHUNK, (index + 1) * CHUNK).toString("base64"),
+  });
 
-  it("counts uploads with the subject's jobs, to the byte", async () => {
+  it("counts what uploads hold with the subject's jobs; a refusal says what frees room", async () => {
     const { jobId } = await startJob(quotaClient, { csv: employeeCsv(300), occasion: "o", budgetPerPerson: 40 });
     await callTool(quotaClient, TOOL.waitForJob, { jobId });
-    expect(stateOf(await beginAs(100 * 1024, 1)).received).toEqual([]);
     const jobsKeep = (await jobStore.usage("anonymous", 0)).bytes;
     expect(jobsKeep).toBeGreaterThan(0);
-    const room = LIMIT - jobsKeep - (await uploads.bytesOf("anonymous"));
-    const refused = toolError(await beginAs(room + 1, 2));
+    // a file of 3 MB declared, sent until the room runs out: each chunk holds its bytes, and two more ahead
+    const big = Buffer.alloc(3 * LIMIT, 0x41);
+    const state = stateOf(await beginAs(big.length, 1, sha256(big)));
+    const other = stateOf(await beginAs(big.length, 9, "9".repeat(64))); // another file, begun and left
+    expect(await uploads.bytesOf("anonymous")).toBe(2 * 2 * CHUNK);
+    let refused: ReturnType<typeof toolError> | undefined;
+    for (let i = 0; refused === undefined; i++) {
+      const put = await callQuota(FILE_TOOL.putChunk, chunkOf(state.uploadId, big, i));
+      if (put.isError) refused = toolError(put);
+      else expect(jobsKeep + (await uploads.bytesOf("anonymous"))).toBeLessThanOrEqual(LIMIT);
+    }
     expect(refused.code).toBe("quota_exceeded");
     expect(refused.message).toMatch(
-      /^Your uploads and analyses keep [\d.]+ MB of files and results, and this file adds [\d.]+ MB; the limit is 1 MB\.$/,
+      /^Your uploads hold \d+ KB and your analyses keep \d+ KB, and this upload needs (\d+ KB|1 MB); the limit is 1 MB\.$/,
     );
-    expect(refused.hint).toMatch(/delete_job/);
-    expect(stateOf(await beginAs(room, 3)).received).toEqual([]);
-    // deleting the job makes its room again
+    expect(refused.hint).toMatch(/drop_file_upload .*10 minutes after its latest chunk.*delete_job/);
+    // the person removes the file: its room is free again
+    const dropped = await callQuota(FILE_TOOL.dropUpload, { uploadId: state.uploadId });
+    expect(dropped.structuredContent).toEqual({ uploadId: state.uploadId, dropped: true });
+    expect(await uploads.bytesOf("anonymous")).toBe(2 * CHUNK);
+    expect((await callQuota(FILE_TOOL.dropUpload, { uploadId: state.uploadId })).structuredContent).toEqual({
+      uploadId: state.uploadId,
+      dropped: false,
+    });
+    // with no analyses kept, the refusal does not send the person to delete_job
     await callTool(quotaClient, TOOL.deleteJob, { jobId });
-    expect(stateOf(await beginAs(jobsKeep, 4)).received).toEqual([]);
-    expect(toolError(await beginAs(1, 5)).code).toBe("quota_exceeded");
+    const again = stateOf(await beginAs(big.length, 2, sha256(big)));
+    let last = await callQuota(FILE_TOOL.putChunk, chunkOf(again.uploadId, big, 0));
+    for (let i = 1; !last.isError; i++) last = await callQuota(FILE_TOOL.putChunk, chunkOf(again.uploadId, big, i));
+    expect(toolError(last).hint).not.toMatch(/delete_job/);
+    expect(toolError(last).message).toMatch(/^Your uploads hold \d+ KB, and this upload needs/);
+    await callQuota(FILE_TOOL.dropUpload, { uploadId: again.uploadId });
+    await callQuota(FILE_TOOL.dropUpload, { uploadId: other.uploadId });
+    expect(await uploads.bytesOf("anonymous")).toBe(0);
+  });
+});
+
+describe("a flood of empty uploads", () => {
+  it("never blocks a real upload: 32 files of 16 MB begun and never sent hold 32 × 512 KB, for 10 minutes", async () => {
+    let now = Date.now();
+    const flooded = await startTestServer({
+      jobs: createJobService({ store: createMemoryStore(), match: matchGifts }), // 512 MB stored per subject
+      files: { openStore: () => createMemoryUploadStore({ now: () => now }), downloadHosts: [] },
+    });
+    const floodClient = await connectClient(flooded.mcpUrl);
+    try {
+      for (let i = 0; i < 32; i++) {
+        const digest = createHash("sha256").update(`flood ${i} ${Math.random()}`).digest("hex");
+        const began = await callTool(floodClient, FILE_TOOL.beginUpload, {
+          name: `flood-${i}.xlsx`,
+          size: FILE_LIMITS.maxFileBytes,
+          sha256: digest,
+        });
+        expect(began.isError).toBeFalsy();
+      }
+      const bytes = cp949Of(staff(3_000)); // a few chunks of 256 KB
+      let state = UploadStateSchema.parse(
+        (
+          await callTool(floodClient, FILE_TOOL.beginUpload, {
+            name: "real.csv",
+            size: bytes.length,
+            sha256: sha256(bytes),
+          })
+        ).structuredContent,
+      );
+      for (let i = 0; i < state.chunks; i++) {
+        const put = await callTool(floodClient, FILE_TOOL.putChunk, {
+          uploadId: state.uploadId,
+          index: i,
+          data: bytes.subarray(i * state.chunkBytes, (i + 1) * state.chunkBytes).toString("base64"),
+        });
+        expect(put.isError, toolText(put)).toBeFalsy();
+        state = UploadStateSchema.parse(put.structuredContent);
+      }
+      expect(state.complete).toBe(true);
+      now += FILE_LIMITS.stalledAfterMs; // the flood is gone; the real file stays
+      const read = await callTool(floodClient, FILE_TOOL.preview, { uploadId: state.uploadId });
+      expect(StaffPreviewSchema.parse(read.structuredContent).people).toBe(3_000);
+    } finally {
+      await floodClient.close();
+      await flooded.close();
+    }
   });
 });

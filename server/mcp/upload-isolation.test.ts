@@ -58,6 +58,11 @@ it("answers another subject's upload id exactly as a missing one, on every path"
     const none = toolError(await callTool(clients.bob, name, missingArgs));
     expect(bobs).toEqual({ ...none, message: none.message.replace(missing, uploadId) });
   }
+  // Bob cannot drop it: the same answer as for an upload that does not exist
+  expect((await callTool(clients.bob, FILE_TOOL.dropUpload, { uploadId })).structuredContent).toEqual({
+    uploadId,
+    dropped: false,
+  });
   // the same file begun by Bob is his own upload
   const his = UploadStateSchema.parse(
     (await callTool(clients.bob, FILE_TOOL.beginUpload, announced)).structuredContent,

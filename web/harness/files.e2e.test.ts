@@ -3,8 +3,9 @@
  * headers and a CP949 CSV each go from the widget's picker through its preview, Start, progress and
  * result, then come back as CSV and .xlsx downloads (`openExternal` in ChatGPT mode,
  * `ui/download-file` in MCP Apps mode) read back equal to the job's result. In ChatGPT mode the same
- * file passed as ChatGPT's file parameter runs the same job, and a dropped `put_file_chunk` reply
- * is resumed. Screenshots of the picker, the preview (English, Korean) and the downloads go to
+ * file passed as ChatGPT's file parameter runs the same job, a dropped `put_file_chunk` reply is
+ * resumed (and in a new widget, nothing is sent twice), and a file the person removes is dropped on
+ * the server. Screenshots of the picker, the preview (English, Korean) and the downloads go to
  * test-artifacts/. Needs `npm run build` first (dist/harness and dist/widget).
  */
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -260,7 +261,7 @@ describe("staff files in and out, in the browser", () => {
   );
 
   it(
-    "resumes an upload whose put_file_chunk reply was dropped, and a file chosen again sends nothing twice",
+    "resumes an upload whose put_file_chunk reply was dropped, a file chosen again in a new widget sends nothing twice, and a file removed is dropped",
     () =>
       withFailureShot("files-resume", async () => {
         await page.getByRole("radio", { name: "ChatGPT (window.openai)" }).click();
@@ -277,12 +278,17 @@ describe("staff files in and out, in the browser", () => {
         // the lost reply's chunk was sent once more, every other chunk once
         expect(await puts.count()).toBe(chunks + 1);
 
-        await widget.getByRole("button", { name: "Choose another file" }).click();
-        await preview(widget, files.csv);
-        // the server still holds every chunk of the same file: beginning again sends none
+        // a new widget, as after a reload: the server still holds every chunk of the same file, so
+        // beginning again sends none
+        const again = await mountFrom("Ask for the file in the widget");
+        await preview(again, files.csv);
         expect(await puts.count()).toBe(chunks + 1);
         const begins = log().locator('.log-row[data-kind="request"]:has(.log-tool:text-is("begin_file_upload"))');
         expect(await begins.count()).toBe(2);
+        // the person removes the file: the server drops the upload, which then holds no room
+        await again.getByRole("button", { name: "Choose another file" }).click();
+        const dropped = log().locator('.log-row[data-kind="request"]:has(.log-tool:text-is("drop_file_upload"))');
+        await expect.poll(() => dropped.count()).toBe(1);
         expect(pageErrors).toEqual([]);
       }),
     2 * JOB_TIMEOUT,

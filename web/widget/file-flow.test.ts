@@ -14,8 +14,9 @@ describe("reduceFileFlow", () => {
   it("goes from the picker through the upload to a preview, and back to the picker", () => {
     const a = file("a.csv");
     let s = reduceFileFlow(PICK, { type: "upload", file: a });
+    s = reduceFileFlow(s, { type: "begun", file: a, uploadId: "up-1" });
     s = reduceFileFlow(s, { type: "progress", file: a, received: 1, chunks: 4 });
-    expect(s).toEqual({ step: "upload", file: a, received: 1, chunks: 4, error: null });
+    expect(s).toEqual({ step: "upload", file: a, uploadId: "up-1", received: 1, chunks: 4, error: null });
     s = reduceFileFlow(s, { type: "uploaded", file: a, uploadId: "up-1" });
     expect(s).toEqual({
       step: "preview",
@@ -33,6 +34,7 @@ describe("reduceFileFlow", () => {
     const [a, b] = [file("a.csv"), file("b.csv")];
     const sending = reduceFileFlow(reduceFileFlow(PICK, { type: "upload", file: a }), { type: "upload", file: b });
     expect(reduceFileFlow(sending, { type: "progress", file: a, received: 3, chunks: 4 })).toBe(sending);
+    expect(reduceFileFlow(sending, { type: "begun", file: a, uploadId: "up-a" })).toBe(sending);
     expect(reduceFileFlow(sending, { type: "uploadFailed", file: a, error: failure })).toBe(sending);
     expect(reduceFileFlow(sending, { type: "uploaded", file: a, uploadId: "up-a" })).toBe(sending);
     expect(reduceFileFlow(PICK, { type: "uploaded", file: a, uploadId: "up-a" })).toBe(PICK);

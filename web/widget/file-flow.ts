@@ -1,11 +1,14 @@
 /**
  * A staff file from the picker to its job: a pure reducer over the steps (pick → upload → preview
  * → job), a zustand store that only dispatches, and the actions that call the host (upload,
- * preview with the person's reading, start). Replies that arrive for a file or a reading no longer
- * current are ignored by the reducer, so a quick second choice always wins.
+ * preview with the person's reading, start, drop). Replies that arrive for a file or a reading no
+ * longer current are ignored by the reducer, so a quick second choice always wins. A file the person
+ * removes (another file chosen, or the upload left) is dropped on the server, so that it holds no
+ * room in their quota; a widget that merely goes away keeps it, for the resume.
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
 import {
+  DropUploadOutput,
   FILE_TOOL,
   StaffPreviewSchema,
   type AwaitingFile,
@@ -21,7 +24,15 @@ import { uploadFile, type UploadOptions } from "./upload.js";
 
 export type FileFlowState =
   | { step: "pick"; refused: { name: string; size: number } | null; error: ToolFailure | null }
-  | { step: "upload"; file: File; received: number; chunks: number; error: ToolFailure | null }
+  | {
+      step: "upload";
+      file: File;
+      /** The server's id for the upload, once it has begun it. */
+      uploadId: string | null;
+      received: number;
+      chunks: number;
+      error: ToolFailure | null;
+    }
   | {
       step: "preview";
       uploadId: string;
@@ -38,6 +49,7 @@ export type FileFlowState =
 type FileAction =
   | { type: "pick"; refused?: { name: string; size: number } }
   | { type: "upload"; file: File }
+  | { type: "begun"; file: File; uploadId: string }
   | { type: "progress"; file: File; received: number; chunks: number }
   | { type: "uploadFailed"; file: File; error: ToolFailure }
   | { type: "uploaded"; file: File; uploadId: string }
@@ -55,7 +67,9 @@ export function reduceFileFlow(s: FileFlowState, a: FileAction): FileFlowState {
     case "pick":
       return { step: "pick", refused: a.refused ?? null, error: null };
     case "upload":
-      return { step: "upload", file: a.file, received: 0, chunks: 0, error: null };
+      return { step: "upload", file: a.file, uploadId: null, received: 0, chunks: 0, error: null };
+    case "begun":
+      return uploading ? { ...uploading, uploadId: a.uploadId } : s;
     case "progress":
       return uploading ? { ...uploading, received: a.received, chunks: a.chunks, error: null } : s;
     case "uploadFailed":
@@ -119,6 +133,9 @@ export async function chooseFile(
   const reply = await uploadFile(host, file, {
     ...options,
     signal: controller.signal,
+    // left before the server's answer came: nothing in the flow knows the id, so it is dropped here
+    onBegun: (uploadId) =>
+      controller.signal.aborted ? dropUpload(host, uploadId) : dispatch({ type: "begun", file, uploadId }),
     onProgress: (received, chunks) => dispatch({ type: "progress", file, received, chunks }),
   })
     .catch((e: unknown) => ({ ok: false as const, error: localFailure("unreachable", String(e)) }))
@@ -126,6 +143,22 @@ export async function chooseFile(
   if (!reply.ok) return dispatch({ type: "uploadFailed", file, error: reply.error });
   dispatch({ type: "uploaded", file, uploadId: reply.value.uploadId });
   await readFile(host, store, {});
+}
+
+/** Asks the server to drop an upload; a failure is left to the server's expiry (10 minutes unfinished). */
+function dropUpload(host: Host, uploadId: string): void {
+  void host.callTool(FILE_TOOL.dropUpload, { uploadId }, DropUploadOutput).catch(() => {});
+}
+
+/**
+ * The person removed the file (chose another, or left the upload): back to the picker, and the
+ * server drops what it holds of the file. An upload a job was started from is not the flow's any more.
+ */
+export function removeFile(host: Host, store: FileFlow): void {
+  const { flow, dispatch } = store.getState();
+  const uploadId = flow.step === "upload" || flow.step === "preview" ? flow.uploadId : null;
+  dispatch({ type: "pick" });
+  if (uploadId !== null) dropUpload(host, uploadId);
 }
 
 /** Asks the server to read the uploaded file as `reading` says, and shows what it understood, in the host's language. */

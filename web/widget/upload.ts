@@ -13,6 +13,8 @@ import { localFailure, type ToolOutcome } from "./tool-reply.js";
 export type UploadOptions = {
   /** Told how many of the file's chunks the server holds, after each one. */
   onProgress?(received: number, chunks: number): void;
+  /** Told the upload's id as soon as the server has begun it (so that it can be dropped if the person leaves it). */
+  onBegun?(uploadId: string): void;
   /** Stops sending between two calls (another file was chosen, the widget went away). */
   signal?: AbortSignal;
   backoff?: BackoffOptions;
@@ -44,7 +46,17 @@ export async function uploadFile(host: Host, file: File, o: UploadOptions = {}):
   const call = async (name: WidgetToolName, args: Record<string, unknown>): Promise<ToolOutcome<UploadState>> => {
     for (let attempt = 0; ; attempt++) {
       if (signal.aborted) return stopped;
-      const reply = await race(host.callTool(name, args, UploadStateSchema), o.callTimeoutMs ?? 60_000, signal);
+      const pending = host.callTool(name, args, UploadStateSchema);
+      const reply = await race(pending, o.callTimeoutMs ?? 60_000, signal);
+      if (reply === null || (!reply.ok && reply.error.code === "timeout")) {
+        // a begin answered after it was given up on: its id still reaches onBegun, so that it can be dropped
+        if (name === FILE_TOOL.beginUpload) {
+          void pending.then(
+            (late) => late.ok && o.onBegun?.(late.value.uploadId),
+            () => {},
+          );
+        }
+      }
       if (reply === null) return stopped;
       if (reply.ok || !reply.error.transient || attempt + 1 >= (o.attempts ?? 5)) return reply;
       await sleep(backoffDelay(attempt, o.backoff ?? DEFAULT_BACKOFF, o.random), signal);
@@ -57,6 +69,7 @@ export async function uploadFile(host: Host, file: File, o: UploadOptions = {}):
   let state = await call(FILE_TOOL.beginUpload, begin);
   if (!state.ok) return state;
   const { uploadId, chunkBytes, chunks, received } = state.value;
+  o.onBegun?.(uploadId);
   const have = new Set(received);
   o.onProgress?.(have.size, chunks);
   for (let index = 0; index < chunks && !signal.aborted; index++) {

@@ -1,7 +1,7 @@
 /**
  * Uploads in memory: for tests and for a server without a disk. Chunks are kept as the separate
- * buffers they arrived in, never joined until a whole read; an upload untouched for the abandonment
- * time reads as gone at once, and `sweep` frees it.
+ * buffers they arrived in, never joined until a whole read; an upload past its `keptUntil` reads as
+ * gone at once, and `sweep` frees it.
  */
 import {
   MissingChunksError,
@@ -9,20 +9,27 @@ import {
   checkChunk,
   checkWhole,
   chunkCountOf,
+  keptAfterProgress,
+  keptAfterUse,
   missingChunks,
   newUploadId,
+  reservedBytes,
   resolveUploadOptions,
   type Upload,
   type UploadStore,
   type UploadStoreOptions,
 } from "./upload-store.js";
 
-type Entry = { upload: Omit<Upload, "received">; chunks: Map<number, Uint8Array> };
+type Entry = { upload: Omit<Upload, "received" | "receivedBytes">; chunks: Map<number, Uint8Array> };
 
 const keyOf = (owner: string, name: string, size: number, sha256: string) =>
   JSON.stringify([owner, name, size, sha256]);
 
-const view = (e: Entry): Upload => ({ ...e.upload, received: [...e.chunks.keys()].sort((a, b) => a - b) });
+const view = (e: Entry): Upload => ({
+  ...e.upload,
+  received: [...e.chunks.keys()].sort((a, b) => a - b),
+  receivedBytes: [...e.chunks.values()].reduce((sum, c) => sum + c.length, 0),
+});
 
 /**
  * The store's methods are arrow-function properties: bound, and own properties, so a test may
@@ -44,14 +51,15 @@ class MemoryUploadStore implements UploadStore {
     const known = this.#byFile.get(key);
     const resumed = known === undefined ? undefined : this.#find(owner, known);
     if (resumed) {
-      resumed.upload.touchedAt = now();
+      resumed.upload.keptUntil = keptAfterUse(view(resumed), now(), this.#options);
       return view(resumed);
     }
-    const kept = this.#bytesOf(owner);
-    if (maxBytes !== undefined && kept + size > maxBytes) throw new UploadQuotaError(kept);
-    const uploadId = newUploadId();
     const chunks = chunkCountOf(size, chunkBytes);
-    const upload = { uploadId, owner, name, size, sha256, chunkBytes, chunks, verified: false, touchedAt: now() };
+    const wanted = reservedBytes({ size, receivedBytes: 0, chunkBytes });
+    this.#checkRoom(owner, undefined, wanted, maxBytes);
+    const uploadId = newUploadId();
+    const keptUntil = keptAfterProgress(false, now(), this.#options);
+    const upload = { uploadId, owner, name, size, sha256, chunkBytes, chunks, verified: false, keptUntil };
     const entry: Entry = { upload, chunks: new Map() };
     this.#uploads.set(uploadId, entry);
     this.#byFile.set(key, uploadId);
@@ -63,21 +71,26 @@ class MemoryUploadStore implements UploadStore {
     return e && view(e);
   };
 
-  readonly put: UploadStore["put"] = async (owner, uploadId, index, bytes) => {
+  readonly put: UploadStore["put"] = async (owner, uploadId, index, bytes, maxBytes) => {
     const e = this.#find(owner, uploadId);
     if (e === undefined) return undefined;
     checkChunk(e.upload, index, bytes.length);
+    const before = view(e);
+    const receivedBytes = before.receivedBytes + (e.chunks.has(index) ? 0 : bytes.length);
+    const wanted = reservedBytes({ ...e.upload, receivedBytes });
+    // a chunk sent again takes no more room: it is never refused for room
+    if (wanted > reservedBytes(before)) this.#checkRoom(owner, uploadId, wanted, maxBytes);
     // a copy: the caller's buffer may be a view into something larger, or reused
     e.chunks.set(index, Uint8Array.from(bytes));
     e.upload.verified = false;
-    e.upload.touchedAt = this.#options.now();
+    e.upload.keptUntil = keptAfterProgress(receivedBytes === e.upload.size, this.#options.now(), this.#options);
     return view(e);
   };
 
   readonly read: UploadStore["read"] = async (owner, uploadId) => {
     const e = this.#find(owner, uploadId);
     if (e === undefined) return undefined;
-    e.upload.touchedAt = this.#options.now();
+    e.upload.keptUntil = keptAfterUse(view(e), this.#options.now(), this.#options);
     const missing = missingChunks(e.upload.chunks, [...e.chunks.keys()]);
     if (missing.length > 0) throw new MissingChunksError(missing);
     const bytes = Buffer.concat(Array.from({ length: e.upload.chunks }, (_, i) => e.chunks.get(i)!));
@@ -95,7 +108,7 @@ class MemoryUploadStore implements UploadStore {
 
   readonly touch: UploadStore["touch"] = async (owner, uploadId) => {
     const e = this.#find(owner, uploadId);
-    if (e) e.upload.touchedAt = this.#options.now();
+    if (e) e.upload.keptUntil = keptAfterUse(view(e), this.#options.now(), this.#options);
     return e !== undefined;
   };
 
@@ -105,7 +118,7 @@ class MemoryUploadStore implements UploadStore {
     return e !== undefined;
   };
 
-  readonly bytesOf: UploadStore["bytesOf"] = async (owner) => this.#bytesOf(owner);
+  readonly bytesOf: UploadStore["bytesOf"] = async (owner) => this.#bytesOf(owner, undefined);
 
   readonly sweep: UploadStore["sweep"] = async () => {
     const gone = [...this.#uploads.values()].filter((e) => !this.#alive(e));
@@ -119,7 +132,14 @@ class MemoryUploadStore implements UploadStore {
   };
 
   #alive(e: Entry): boolean {
-    return e.upload.touchedAt + this.#options.abandonedAfterMs > this.#options.now();
+    return e.upload.keptUntil > this.#options.now();
+  }
+
+  /** Throws `UploadQuotaError` when `owner`'s uploads but `uploadId`, and `wanted` bytes more, pass `maxBytes`. */
+  #checkRoom(owner: string, uploadId: string | undefined, wanted: number, maxBytes: number | undefined): void {
+    if (maxBytes === undefined) return;
+    const kept = this.#bytesOf(owner, uploadId);
+    if (kept + wanted > maxBytes) throw new UploadQuotaError(kept, wanted);
   }
 
   #remove(e: Entry): void {
@@ -137,10 +157,11 @@ class MemoryUploadStore implements UploadStore {
     return undefined;
   }
 
-  #bytesOf(owner: string): number {
+  /** What `owner`'s kept uploads (but `except`) hold. */
+  #bytesOf(owner: string, except: string | undefined): number {
     return [...this.#uploads.values()]
-      .filter((e) => e.upload.owner === owner && this.#alive(e))
-      .reduce((s, e) => s + e.upload.size, 0);
+      .filter((e) => e.upload.owner === owner && e.upload.uploadId !== except && this.#alive(e))
+      .reduce((s, e) => s + reservedBytes(view(e)), 0);
   }
 }
 

@@ -1,25 +1,35 @@
 /**
  * The Redis upload store's writes, each one Lua script so that its checks and writes are one
- * atomic step: beginning (with the owner's quota), storing a chunk, touching, marking verified,
- * dropping, and sweeping the abandoned. Times come from the caller's clock (ARGV), never Redis's.
- * Per upload: a hash `<p><id>` (owner, name, size, sha256, chunkBytes, chunks, verified, touched,
- * version, fileKey) and a hash of chunks `<p><id>:chunks`; per owner a hash `<p>owner:<owner>` of
- * upload id → size; per file a key `<p>file:<hash>` → upload id; and `<p>touched`, a sorted set of
- * upload ids by last activity, for the sweep. Every key also expires a while after the last
- * activity, should no sweep ever come.
+ * atomic step: beginning (with the owner's quota), storing a chunk (with it too), noting a use,
+ * marking verified, dropping, and sweeping the expired. Times come from the caller's clock (ARGV),
+ * never Redis's. Per upload: a hash `<p><id>` (owner, name, size, sha256, chunkBytes, chunks,
+ * received (bytes), verified, touched, kept (kept until), version, fileKey) and a hash of chunks
+ * `<p><id>:chunks`; per owner a hash `<p>owner:<owner>` whose fields are its upload ids; per file
+ * a key `<p>file:<hash>` → upload id; and `<p>kept`, a sorted set of upload ids by the time they
+ * are kept until, for the sweep. Every key also expires a while after the last activity, should
+ * no sweep ever come. What an upload holds against the quota, and how long it is kept, are
+ * upload-store.ts's rules (`reservedBytes`, `keptAfterProgress`, `keptAfterUse`), written again here.
  */
 import { script } from "../../redis/scripts.js";
 
-/** Shared by the scripts: ARGV[1] the key prefix; `alive`, `refresh` and `drop` on one upload. */
+/**
+ * Shared by the scripts: ARGV[1] the key prefix; on one upload `alive`, `held` (what it holds
+ * against the quota, `ahead` chunks past what it received), `refresh` (its life to `kept`, its
+ * keys' expiry to `ttl`) and `drop`; `heldBy`, what an owner's other live uploads hold.
+ */
 const COMMON = `
 local p = ARGV[1]
-local function alive(id, cutoff)
-  local t = redis.call('HGET', p .. id, 'touched')
-  return t and tonumber(t) > cutoff
+local function alive(id, now)
+  local k = redis.call('HGET', p .. id, 'kept')
+  return k and tonumber(k) > now
 end
-local function refresh(id, owner, now, ttl)
+local function held(size, received, chunkBytes, ahead)
+  return received + math.min(size - received, ahead * chunkBytes)
+end
+local function refresh(id, owner, now, kept, ttl)
   local fileKey = redis.call('HGET', p .. id, 'fileKey')
-  redis.call('ZADD', p .. 'touched', now, id)
+  redis.call('HSET', p .. id, 'touched', now, 'kept', kept)
+  redis.call('ZADD', p .. 'kept', kept, id)
   for _, key in ipairs({ p .. id, p .. id .. ':chunks', p .. 'owner:' .. owner, fileKey }) do
     redis.call('PEXPIRE', key, ttl)
   end
@@ -27,64 +37,93 @@ end
 local function drop(id)
   local owner, fileKey = unpack(redis.call('HMGET', p .. id, 'owner', 'fileKey'))
   redis.call('DEL', p .. id, p .. id .. ':chunks')
-  redis.call('ZREM', p .. 'touched', id)
+  redis.call('ZREM', p .. 'kept', id)
   if owner then redis.call('HDEL', p .. 'owner:' .. owner, id) end
   if fileKey and redis.call('GET', fileKey) == id then redis.call('DEL', fileKey) end
+end
+local function heldBy(owner, except, now, ahead)
+  local total = 0
+  for _, id in ipairs(redis.call('HKEYS', p .. 'owner:' .. owner)) do
+    if id ~= except then
+      if alive(id, now) then
+        local size, received, chunkBytes = unpack(redis.call('HMGET', p .. id, 'size', 'received', 'chunkBytes'))
+        total = total + held(tonumber(size), tonumber(received), tonumber(chunkBytes), ahead)
+      else
+        drop(id)
+        redis.call('HDEL', p .. 'owner:' .. owner, id) -- its hash may have expired already, owner and all
+      end
+    end
+  end
+  return total
 end
 `;
 
 /**
  * KEYS: file key, owner hash. ARGV: prefix, owner, name, size, sha256, chunkBytes, chunks, now,
- * cutoff, ttl, maxBytes ("" for none), new id. Returns {"resumed", id}, {"new", id} or {"quota", kept}.
+ * ttl, maxBytes ("" for none), new id, ahead chunks, stalled after ms, abandoned after ms.
+ * Returns {"resumed", id}, {"new", id} or {"quota", held by the others, wanted}.
  */
 export const BEGIN = script(`${COMMON}
-local owner, size, now, cutoff, ttl = ARGV[2], tonumber(ARGV[4]), tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[10])
+local owner, size, chunkBytes = ARGV[2], tonumber(ARGV[4]), tonumber(ARGV[6])
+local now, ttl, ahead = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[12])
 local known = redis.call('GET', KEYS[1])
 if known then
-  if alive(known, cutoff) then
-    redis.call('HSET', p .. known, 'touched', now)
-    refresh(known, owner, now, ttl)
+  if alive(known, now) then
+    local kept, received = unpack(redis.call('HMGET', p .. known, 'kept', 'received'))
+    kept = tonumber(kept)
+    if tonumber(received) == size then kept = math.max(kept, now + tonumber(ARGV[14])) end
+    refresh(known, owner, now, kept, ttl)
     return { 'resumed', known }
   end
   drop(known)
 end
-local kept = 0
-local entries = redis.call('HGETALL', KEYS[2])
-for i = 1, #entries, 2 do
-  if alive(entries[i], cutoff) then
-    kept = kept + tonumber(entries[i + 1])
-  else
-    drop(entries[i])
-    redis.call('HDEL', KEYS[2], entries[i]) -- its hash may have expired already, owner and all
-  end
+local others = heldBy(owner, '', now, ahead)
+local wanted = held(size, 0, chunkBytes, ahead)
+if ARGV[10] ~= '' and others + wanted > tonumber(ARGV[10]) then
+  return { 'quota', tostring(others), tostring(wanted) }
 end
-if ARGV[11] ~= '' and kept + size > tonumber(ARGV[11]) then return { 'quota', tostring(kept) } end
-local id = ARGV[12]
-redis.call('HSET', p .. id, 'owner', owner, 'name', ARGV[3], 'size', size, 'sha256', ARGV[5], 'chunkBytes', ARGV[6],
-  'chunks', ARGV[7], 'verified', 0, 'touched', now, 'version', 0, 'fileKey', KEYS[1])
+local id = ARGV[11]
+redis.call('HSET', p .. id, 'owner', owner, 'name', ARGV[3], 'size', size, 'sha256', ARGV[5], 'chunkBytes', chunkBytes,
+  'chunks', ARGV[7], 'received', 0, 'verified', 0, 'version', 0, 'fileKey', KEYS[1])
 redis.call('SET', KEYS[1], id)
 redis.call('HSET', KEYS[2], id, size)
-refresh(id, owner, now, ttl)
+refresh(id, owner, now, now + tonumber(ARGV[13]), ttl)
 return { 'new', id }
 `);
 
-/** ARGV: prefix, id, owner, now, cutoff, ttl, index, bytes. Returns 1, or 0 for an unknown upload. */
+/**
+ * ARGV: prefix, id, owner, now, ttl, index, bytes, maxBytes ("" for none), ahead chunks, stalled
+ * after ms, abandoned after ms. Returns {"ok"}, {"gone"} for an unknown upload, or {"quota", held
+ * by the others, wanted}.
+ */
 export const PUT = script(`${COMMON}
-local id, owner, now = ARGV[2], ARGV[3], tonumber(ARGV[4])
-if redis.call('HGET', p .. id, 'owner') ~= owner or not alive(id, tonumber(ARGV[5])) then return 0 end
-redis.call('HSET', p .. id .. ':chunks', ARGV[7], ARGV[8])
-redis.call('HSET', p .. id, 'touched', now, 'verified', 0)
+local id, owner, now, ahead = ARGV[2], ARGV[3], tonumber(ARGV[4]), tonumber(ARGV[9])
+if redis.call('HGET', p .. id, 'owner') ~= owner or not alive(id, now) then return { 'gone' } end
+local size, received, chunkBytes = unpack(redis.call('HMGET', p .. id, 'size', 'received', 'chunkBytes'))
+size, received, chunkBytes = tonumber(size), tonumber(received), tonumber(chunkBytes)
+local before = held(size, received, chunkBytes, ahead)
+if redis.call('HEXISTS', p .. id .. ':chunks', ARGV[6]) == 0 then received = received + #ARGV[7] end
+local wanted = held(size, received, chunkBytes, ahead)
+if ARGV[8] ~= '' and wanted > before then -- a chunk sent again takes no more room
+  local others = heldBy(owner, id, now, ahead)
+  if others + wanted > tonumber(ARGV[8]) then return { 'quota', tostring(others), tostring(wanted) } end
+end
+redis.call('HSET', p .. id .. ':chunks', ARGV[6], ARGV[7])
+redis.call('HSET', p .. id, 'received', received, 'verified', 0)
 redis.call('HINCRBY', p .. id, 'version', 1)
-refresh(id, owner, now, tonumber(ARGV[6]))
-return 1
+local life = received == size and tonumber(ARGV[11]) or tonumber(ARGV[10])
+refresh(id, owner, now, now + life, tonumber(ARGV[5]))
+return { 'ok' }
 `);
 
-/** ARGV: prefix, id, owner, now, cutoff, ttl. Returns 1, or 0 for an unknown upload. */
+/** ARGV: prefix, id, owner, now, ttl, abandoned after ms. A use: a whole upload is kept longer. Returns 1, or 0 for an unknown upload. */
 export const TOUCH = script(`${COMMON}
 local id, owner, now = ARGV[2], ARGV[3], tonumber(ARGV[4])
-if redis.call('HGET', p .. id, 'owner') ~= owner or not alive(id, tonumber(ARGV[5])) then return 0 end
-redis.call('HSET', p .. id, 'touched', now)
-refresh(id, owner, now, tonumber(ARGV[6]))
+if redis.call('HGET', p .. id, 'owner') ~= owner or not alive(id, now) then return 0 end
+local kept, size, received = unpack(redis.call('HMGET', p .. id, 'kept', 'size', 'received'))
+kept = tonumber(kept)
+if tonumber(received) == tonumber(size) then kept = math.max(kept, now + tonumber(ARGV[6])) end
+refresh(id, owner, now, kept, tonumber(ARGV[5]))
 return 1
 `);
 
@@ -94,16 +133,20 @@ if redis.call('HGET', p .. ARGV[2], 'version') == ARGV[3] then redis.call('HSET'
 return 1
 `);
 
-/** ARGV: prefix, id, owner, cutoff. Returns 1, or 0 for an unknown upload. */
+/** ARGV: prefix, id, owner, now. Returns 1, or 0 for an unknown upload. */
 export const DROP = script(`${COMMON}
 if redis.call('HGET', p .. ARGV[2], 'owner') ~= ARGV[3] or not alive(ARGV[2], tonumber(ARGV[4])) then return 0 end
 drop(ARGV[2])
 return 1
 `);
 
-/** ARGV: prefix, cutoff, most to drop. Drops abandoned uploads; returns how many. */
+/**
+ * ARGV: prefix, now, most to drop. Drops the uploads kept no longer; returns how many. Also deletes
+ * `<p>touched`, an earlier version's sorted set (its uploads' own keys expire by themselves).
+ */
 export const SWEEP = script(`${COMMON}
-local ids = redis.call('ZRANGEBYSCORE', p .. 'touched', '-inf', ARGV[2], 'LIMIT', 0, tonumber(ARGV[3]))
+redis.call('DEL', p .. 'touched')
+local ids = redis.call('ZRANGEBYSCORE', p .. 'kept', '-inf', ARGV[2], 'LIMIT', 0, tonumber(ARGV[3]))
 for _, id in ipairs(ids) do drop(id) end
 return #ids
 `);

@@ -45,7 +45,7 @@ describe.runIf(unreachable === undefined)("the redis upload store", () => {
       const sha256 = createHash("sha256").update(bytes).digest("hex");
       const { uploadId } = await store.begin("alice", { name: "a.csv", size: 8, sha256 });
       await store.put("alice", uploadId, 0, bytes.subarray(0, 4));
-      const keys = (await keysUnder(admin!, keyPrefix)).filter((k) => !k.endsWith("upload:touched"));
+      const keys = (await keysUnder(admin!, keyPrefix)).filter((k) => !k.endsWith("upload:kept"));
       expect(keys.length).toBe(4); // the upload, its chunks, its owner's and its file's keys
       for (const key of keys) expect(await admin!.pttl(key)).toBeGreaterThan(60 * 60 * 1000);
       expect(await store.drop("alice", uploadId)).toBe(true);

@@ -1,8 +1,9 @@
 /**
  * Uploads in Redis, under the app's key prefix, for instances that share one Redis: each chunk is
  * a field of the upload's chunk hash, written as it arrives; every write is one Lua script
- * (redis-scripts.ts) deciding by the caller's clock, and every key also expires a while after the
- * upload's last activity in case no sweep comes. A whole read joins the chunks in index order.
+ * (redis-scripts.ts) deciding by the caller's clock, what an upload holds against the quota and
+ * how long it is kept, and every key also expires a while after the upload's last activity in
+ * case no sweep comes. A whole read joins the chunks in index order.
  */
 import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
@@ -17,6 +18,8 @@ import {
   chunkCountOf,
   missingChunks,
   newUploadId,
+  RESERVE_AHEAD_CHUNKS,
+  reservedBytes,
   resolveUploadOptions,
   type Upload,
   type UploadStore,
@@ -32,7 +35,7 @@ export type RedisUploadStoreOptions = UploadStoreOptions & {
   keyPrefix?: string;
 };
 
-/** How long past the abandonment time Redis keeps an upload's keys should no sweep come. */
+/** How long past the longest an upload is kept Redis keeps its keys, should no sweep come. */
 const EXPIRY_MARGIN_MS = 10 * 60 * 1000;
 /** Uploads one sweep drops at most; the next sweep takes the rest. */
 const SWEEP_BATCH = 1000;
@@ -65,12 +68,20 @@ class RedisUploadStore implements UploadStore {
   }
 
   readonly begin: UploadStore["begin"] = async (owner, { name, size, sha256 }, maxBytes) => {
-    const { now, chunkBytes } = this.#options;
+    const { now, chunkBytes, stalledAfterMs, abandonedAfterMs } = this.#options;
     const keys = [this.#fileKey(owner, name, size, sha256), `${this.#p}owner:${owner}`];
     const args = [this.#p, owner, name, size, sha256, chunkBytes, chunkCountOf(size, chunkBytes)];
-    args.push(now(), this.#cutoff(), this.#ttl(), maxBytes === undefined ? "" : maxBytes, newUploadId());
-    const reply = (await this.#run(BEGIN, keys, args)) as [string, string];
-    if (reply[0] === "quota") throw new UploadQuotaError(Number(reply[1]));
+    args.push(
+      now(),
+      this.#ttl(),
+      maxBytes ?? "",
+      newUploadId(),
+      RESERVE_AHEAD_CHUNKS,
+      stalledAfterMs,
+      abandonedAfterMs,
+    );
+    const reply = (await this.#run(BEGIN, keys, args)) as string[];
+    if (reply[0] === "quota") throw new UploadQuotaError(Number(reply[1]), Number(reply[2]));
     const upload = await this.get(owner, reply[1]);
     if (upload === undefined) throw new Error(`upload ${reply[1]} vanished as it began`);
     return upload;
@@ -83,14 +94,17 @@ class RedisUploadStore implements UploadStore {
     return upload;
   };
 
-  readonly put: UploadStore["put"] = async (owner, uploadId, index, bytes) => {
+  readonly put: UploadStore["put"] = async (owner, uploadId, index, bytes, maxBytes) => {
     const upload = await this.get(owner, uploadId);
     if (upload === undefined) return undefined;
     checkChunk(upload, index, bytes.length); // on fields an upload never changes
     const chunk = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const args = [this.#p, uploadId, owner, this.#options.now(), this.#cutoff(), this.#ttl(), index, chunk];
-    const stored = await this.#run(PUT, [], args);
-    return stored === 1 ? this.get(owner, uploadId) : undefined;
+    const { now, stalledAfterMs, abandonedAfterMs } = this.#options;
+    const args = [this.#p, uploadId, owner, now(), this.#ttl(), index, chunk, maxBytes ?? ""];
+    args.push(RESERVE_AHEAD_CHUNKS, stalledAfterMs, abandonedAfterMs);
+    const reply = (await this.#run(PUT, [], args)) as string[];
+    if (reply[0] === "quota") throw new UploadQuotaError(Number(reply[1]), Number(reply[2]));
+    return reply[0] === "ok" ? this.get(owner, uploadId) : undefined;
   };
 
   readonly read: UploadStore["read"] = async (owner, uploadId) => {
@@ -116,25 +130,31 @@ class RedisUploadStore implements UploadStore {
   };
 
   readonly touch: UploadStore["touch"] = async (owner, uploadId) => {
-    const args = [this.#p, uploadId, owner, this.#options.now(), this.#cutoff(), this.#ttl()];
+    const { now, abandonedAfterMs } = this.#options;
+    const args = [this.#p, uploadId, owner, now(), this.#ttl(), abandonedAfterMs];
     return (await this.#run(TOUCH, [], args)) === 1;
   };
 
   readonly drop: UploadStore["drop"] = async (owner, uploadId) =>
-    (await this.#run(DROP, [], [this.#p, uploadId, owner, this.#cutoff()])) === 1;
+    (await this.#run(DROP, [], [this.#p, uploadId, owner, this.#options.now()])) === 1;
 
   readonly bytesOf: UploadStore["bytesOf"] = async (owner) => {
-    const sizes = await this.#guard((redis) => redis.hgetall(`${this.#p}owner:${owner}`));
-    const ids = Object.keys(sizes);
-    if (ids.length === 0) return 0;
-    const touched = await this.#guard((redis) => Promise.all(ids.map((id) => redis.hget(this.#p + id, "touched"))));
-    return ids.reduce((sum, id, i) => (Number(touched[i]) > this.#cutoff() ? sum + Number(sizes[id]) : sum), 0);
+    const ids = await this.#guard((redis) => redis.hkeys(`${this.#p}owner:${owner}`));
+    const fields = ["size", "received", "chunkBytes", "kept"] as const;
+    const rows = await this.#guard((redis) => Promise.all(ids.map((id) => redis.hmget(this.#p + id, ...fields))));
+    const now = this.#options.now();
+    return rows.reduce((sum, [size, received, chunkBytes, kept]) => {
+      if (!(Number(kept) > now)) return sum;
+      return (
+        sum + reservedBytes({ size: Number(size), receivedBytes: Number(received), chunkBytes: Number(chunkBytes) })
+      );
+    }, 0);
   };
 
   readonly sweep: UploadStore["sweep"] = async () => {
     let swept = 0;
     for (;;) {
-      const n = Number(await this.#run(SWEEP, [], [this.#p, this.#cutoff(), SWEEP_BATCH]));
+      const n = Number(await this.#run(SWEEP, [], [this.#p, this.#options.now(), SWEEP_BATCH]));
       swept += n;
       if (n < SWEEP_BATCH) return swept;
     }
@@ -149,7 +169,7 @@ class RedisUploadStore implements UploadStore {
     const [fields, received] = await this.#guard((redis) =>
       Promise.all([redis.hgetall(this.#p + uploadId), redis.hkeys(`${this.#p}${uploadId}:chunks`)]),
     );
-    if (fields.owner !== owner || !(Number(fields.touched) > this.#cutoff())) return undefined;
+    if (fields.owner !== owner || !(Number(fields.kept) > this.#options.now())) return undefined;
     return {
       uploadId,
       owner,
@@ -159,8 +179,9 @@ class RedisUploadStore implements UploadStore {
       chunkBytes: Number(fields.chunkBytes),
       chunks: Number(fields.chunks),
       received: received.map(Number).sort((a, b) => a - b),
+      receivedBytes: Number(fields.received),
       verified: fields.verified === "1",
-      touchedAt: Number(fields.touched),
+      keptUntil: Number(fields.kept),
       version: fields.version,
     };
   }
@@ -170,13 +191,9 @@ class RedisUploadStore implements UploadStore {
     return `${this.#p}file:${hash.digest("base64url")}`;
   }
 
-  #cutoff(): number {
-    return this.#options.now() - this.#options.abandonedAfterMs;
-  }
-
-  /** How long an upload's keys live past its last activity. */
+  /** How long an upload's keys live past its last activity: past the longest it can be kept. */
   #ttl(): number {
-    return this.#options.abandonedAfterMs + EXPIRY_MARGIN_MS;
+    return Math.max(this.#options.abandonedAfterMs, this.#options.stalledAfterMs) + EXPIRY_MARGIN_MS;
   }
 
   #guard<T>(call: (redis: Redis) => Promise<T>): Promise<T> {

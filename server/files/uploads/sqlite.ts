@@ -1,8 +1,9 @@
 /**
  * Uploads in a SQLite file of their own (better-sqlite3, WAL), apart from the job database: a row
  * per upload and a row per chunk as it arrives, so a file is never held whole in memory until it
- * is read. Every call is one transaction; abandoned rows read as gone at once and are deleted by
- * `sweep`, which gives the freed pages back to the disk.
+ * is read. Every call is one transaction; rows past their `kept_until` read as gone at once and
+ * are deleted by `sweep`, which gives the freed pages back to the disk. `received_bytes` and
+ * `kept_until` came after the first version: a file without them gets them when it is opened.
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
@@ -14,8 +15,13 @@ import {
   checkChunk,
   checkWhole,
   chunkCountOf,
+  chunkLength,
+  keptAfterProgress,
+  keptAfterUse,
   missingChunks,
   newUploadId,
+  RESERVE_AHEAD_CHUNKS,
+  reservedBytes,
   resolveUploadOptions,
   type Upload,
   type UploadFile,
@@ -27,9 +33,9 @@ const SCHEMA = `
 CREATE TABLE IF NOT EXISTS uploads (
   upload_id TEXT PRIMARY KEY, owner TEXT NOT NULL, name TEXT NOT NULL, size INTEGER NOT NULL,
   sha256 TEXT NOT NULL, chunk_bytes INTEGER NOT NULL, chunks INTEGER NOT NULL,
-  verified INTEGER NOT NULL DEFAULT 0, touched_at INTEGER NOT NULL);
+  verified INTEGER NOT NULL DEFAULT 0, touched_at INTEGER NOT NULL,
+  received_bytes INTEGER NOT NULL DEFAULT 0, kept_until INTEGER NOT NULL DEFAULT 0);
 CREATE UNIQUE INDEX IF NOT EXISTS uploads_by_file ON uploads (owner, name, size, sha256);
-CREATE INDEX IF NOT EXISTS uploads_by_touch ON uploads (touched_at);
 CREATE TABLE IF NOT EXISTS upload_chunks (
   upload_id TEXT NOT NULL, idx INTEGER NOT NULL, bytes BLOB NOT NULL, PRIMARY KEY (upload_id, idx));
 `;
@@ -42,11 +48,27 @@ type Row = {
   chunk_bytes: number;
   chunks: number;
   verified: number;
+  /** The last begin, chunk or use (for the operator; `kept_until` decides). */
   touched_at: number;
+  received_bytes: number;
+  kept_until: number;
 };
 
+/** Gives a file made before `received_bytes` and `kept_until` the columns, filled from what it holds. */
+function addKeepColumns(db: Database.Database, abandonedAfterMs: number, stalledAfterMs: number): void {
+  const columns = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('uploads')").all();
+  if (columns.some((c) => c.name === "kept_until")) return;
+  db.exec(`
+    ALTER TABLE uploads ADD COLUMN received_bytes INTEGER NOT NULL DEFAULT 0;
+    ALTER TABLE uploads ADD COLUMN kept_until INTEGER NOT NULL DEFAULT 0;
+    UPDATE uploads SET received_bytes =
+      (SELECT coalesce(sum(length(bytes)), 0) FROM upload_chunks c WHERE c.upload_id = uploads.upload_id);
+    UPDATE uploads SET kept_until = touched_at + CASE WHEN received_bytes = size
+      THEN ${Math.trunc(abandonedAfterMs)} ELSE ${Math.trunc(stalledAfterMs)} END;`);
+}
+
 /** Opens (and creates, with its directory) the database at `path`, with its tables. */
-function openUploadDatabase(path: string): Database.Database {
+function openUploadDatabase(path: string, options: Required<UploadStoreOptions>): Database.Database {
   mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   // small pages, as the job store has, so a fresh file and its journal fit a small volume; a 256 KB
@@ -57,6 +79,8 @@ function openUploadDatabase(path: string): Database.Database {
   db.pragma("synchronous = NORMAL");
   db.pragma("busy_timeout = 5000");
   db.exec(SCHEMA);
+  db.transaction(() => addKeepColumns(db, options.abandonedAfterMs, options.stalledAfterMs))();
+  db.exec("CREATE INDEX IF NOT EXISTS uploads_by_keep ON uploads (kept_until)");
   return db;
 }
 
@@ -68,20 +92,27 @@ function prepareStatements(db: Database.Database) {
     ),
     get: db.prepare<[string, string], Row>("SELECT * FROM uploads WHERE upload_id = ? AND owner = ?"),
     insert: db.prepare(
-      "INSERT INTO uploads (upload_id, owner, name, size, sha256, chunk_bytes, chunks, touched_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO uploads (upload_id, owner, name, size, sha256, chunk_bytes, chunks, touched_at, kept_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     ),
-    touch: db.prepare("UPDATE uploads SET touched_at = ? WHERE upload_id = ?"),
-    touchUnverified: db.prepare("UPDATE uploads SET touched_at = ?, verified = 0 WHERE upload_id = ?"),
+    keep: db.prepare("UPDATE uploads SET touched_at = ?, kept_until = ? WHERE upload_id = ?"),
+    progress: db.prepare(
+      "UPDATE uploads SET touched_at = ?, kept_until = ?, received_bytes = ?, verified = 0 WHERE upload_id = ?",
+    ),
     verified: db.prepare("UPDATE uploads SET verified = 1 WHERE upload_id = ?"),
     received: db.prepare<[string], number>("SELECT idx FROM upload_chunks WHERE upload_id = ? ORDER BY idx").pluck(),
+    hasChunk: db
+      .prepare<[string, number], number>("SELECT 1 FROM upload_chunks WHERE upload_id = ? AND idx = ?")
+      .pluck(),
     putChunk: db.prepare("INSERT OR REPLACE INTO upload_chunks (upload_id, idx, bytes) VALUES (?, ?, ?)"),
     chunks: db.prepare<[string], Buffer>("SELECT bytes FROM upload_chunks WHERE upload_id = ? ORDER BY idx").pluck(),
+    /** What the owner's kept uploads but one hold: received, and up to `ahead` bytes more each. */
     bytesOf: db
-      .prepare<[string, number], number>(
-        "SELECT coalesce(sum(size), 0) FROM uploads WHERE owner = ? AND touched_at > ?",
+      .prepare<[number, string, number, string], number>(
+        "SELECT coalesce(sum(received_bytes + min(size - received_bytes, ? * chunk_bytes)), 0) FROM uploads " +
+          "WHERE owner = ? AND kept_until > ? AND upload_id != ?",
       )
       .pluck(),
-    abandoned: db.prepare<[number], string>("SELECT upload_id FROM uploads WHERE touched_at <= ?").pluck(),
+    abandoned: db.prepare<[number], string>("SELECT upload_id FROM uploads WHERE kept_until <= ?").pluck(),
     dropChunks: db.prepare("DELETE FROM upload_chunks WHERE upload_id = ?"),
     dropUpload: db.prepare("DELETE FROM uploads WHERE upload_id = ?"),
   };
@@ -110,13 +141,23 @@ class SqliteUploadStore implements UploadStore {
     return row && this.#toUpload(row);
   };
 
-  readonly put: UploadStore["put"] = async (owner, uploadId, index, bytes) =>
+  readonly put: UploadStore["put"] = async (owner, uploadId, index, bytes, maxBytes) =>
     this.#transaction(() => {
       const row = this.#live(owner, uploadId);
       if (row === undefined) return undefined;
-      checkChunk({ size: row.size, chunks: row.chunks, chunkBytes: row.chunk_bytes }, index, bytes.length);
+      const upload = { size: row.size, chunks: row.chunks, chunkBytes: row.chunk_bytes };
+      checkChunk(upload, index, bytes.length);
+      const isNew = this.#q.hasChunk.get(uploadId, index) === undefined;
+      const receivedBytes = row.received_bytes + (isNew ? chunkLength(upload, index) : 0);
+      const wanted = reservedBytes({ ...upload, receivedBytes });
+      // a chunk sent again takes no more room: it is never refused for room
+      if (wanted > reservedBytes({ ...upload, receivedBytes: row.received_bytes })) {
+        this.#checkRoom(owner, uploadId, wanted, maxBytes);
+      }
       this.#q.putChunk.run(uploadId, index, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-      this.#q.touchUnverified.run(this.#options.now(), uploadId);
+      const now = this.#options.now();
+      const keptUntil = keptAfterProgress(receivedBytes === row.size, now, this.#options);
+      this.#q.progress.run(now, keptUntil, receivedBytes, uploadId);
       return this.#toUpload(this.#q.get.get(uploadId, owner)!);
     });
 
@@ -129,17 +170,17 @@ class SqliteUploadStore implements UploadStore {
   readonly touch: UploadStore["touch"] = async (owner, uploadId) =>
     this.#transaction(() => {
       const row = this.#live(owner, uploadId);
-      if (row) this.#q.touch.run(this.#options.now(), uploadId);
+      if (row) this.#used(row);
       return row !== undefined;
     });
 
   readonly drop: UploadStore["drop"] = async (owner, uploadId) =>
     this.#transaction(() => this.#live(owner, uploadId) !== undefined && this.#remove(uploadId));
 
-  readonly bytesOf: UploadStore["bytesOf"] = async (owner) => this.#q.bytesOf.get(owner, this.#cutoff())!;
+  readonly bytesOf: UploadStore["bytesOf"] = async (owner) => this.#bytesOf(owner, "");
 
   readonly sweep: UploadStore["sweep"] = async () => {
-    const swept = this.#transaction(() => this.#q.abandoned.all(this.#cutoff()).filter(this.#remove).length);
+    const swept = this.#transaction(() => this.#q.abandoned.all(this.#options.now()).filter(this.#remove).length);
     if (swept > 0) this.#db.pragma("incremental_vacuum");
     return swept;
   };
@@ -151,23 +192,43 @@ class SqliteUploadStore implements UploadStore {
   #begin(owner: string, { name, size, sha256 }: UploadFile, maxBytes: number | undefined): Upload {
     const { now, chunkBytes } = this.#options;
     const known = this.#q.byFile.get(owner, name, size, sha256);
-    if (known !== undefined && known.touched_at > this.#cutoff()) {
-      this.#q.touch.run(now(), known.upload_id);
+    if (known !== undefined && known.kept_until > now()) {
+      this.#used(known);
       return this.#toUpload(this.#q.get.get(known.upload_id, owner)!);
     }
-    if (known) this.#remove(known.upload_id); // abandoned, not yet swept: it holds the file's place
-    const kept = this.#q.bytesOf.get(owner, this.#cutoff())!;
-    if (maxBytes !== undefined && kept + size > maxBytes) throw new UploadQuotaError(kept);
+    if (known) this.#remove(known.upload_id); // gone, not yet swept: it holds the file's place
+    this.#checkRoom(owner, "", reservedBytes({ size, receivedBytes: 0, chunkBytes }), maxBytes);
     const uploadId = newUploadId();
-    this.#q.insert.run(uploadId, owner, name, size, sha256, chunkBytes, chunkCountOf(size, chunkBytes), now());
+    const keptUntil = keptAfterProgress(false, now(), this.#options);
+    const chunks = chunkCountOf(size, chunkBytes);
+    this.#q.insert.run(uploadId, owner, name, size, sha256, chunkBytes, chunks, now(), keptUntil);
     return this.#toUpload(this.#q.get.get(uploadId, owner)!);
+  }
+
+  /** Notes a use of `row` (a resume, a read, a job): a whole upload is kept longer. */
+  #used(row: Row): void {
+    const now = this.#options.now();
+    const upload = { size: row.size, receivedBytes: row.received_bytes, keptUntil: row.kept_until };
+    this.#q.keep.run(now, keptAfterUse(upload, now, this.#options), row.upload_id);
+  }
+
+  /** What `owner`'s kept uploads but `except` hold. */
+  #bytesOf(owner: string, except: string): number {
+    return this.#q.bytesOf.get(RESERVE_AHEAD_CHUNKS, owner, this.#options.now(), except)!;
+  }
+
+  /** Throws `UploadQuotaError` when `owner`'s uploads but `except`, and `wanted` bytes more, pass `maxBytes`. */
+  #checkRoom(owner: string, except: string, wanted: number, maxBytes: number | undefined): void {
+    if (maxBytes === undefined) return;
+    const kept = this.#bytesOf(owner, except);
+    if (kept + wanted > maxBytes) throw new UploadQuotaError(kept, wanted);
   }
 
   /** The whole file; a failed check is returned, not thrown, so that the drop commits. */
   #read(owner: string, uploadId: string): Buffer | Error | undefined {
     const row = this.#live(owner, uploadId);
     if (row === undefined) return undefined;
-    this.#q.touch.run(this.#options.now(), uploadId);
+    this.#used(row);
     const missing = missingChunks(row.chunks, this.#q.received.all(uploadId));
     if (missing.length > 0) throw new MissingChunksError(missing);
     const bytes = Buffer.concat(this.#q.chunks.all(uploadId));
@@ -183,14 +244,10 @@ class SqliteUploadStore implements UploadStore {
     return bytes;
   }
 
-  #cutoff(): number {
-    return this.#options.now() - this.#options.abandonedAfterMs;
-  }
-
   /** The owner's upload when it is still kept. */
   #live(owner: string, uploadId: string): Row | undefined {
     const row = this.#q.get.get(uploadId, owner);
-    return row !== undefined && row.touched_at > this.#cutoff() ? row : undefined;
+    return row !== undefined && row.kept_until > this.#options.now() ? row : undefined;
   }
 
   #toUpload(r: Row): Upload {
@@ -203,8 +260,9 @@ class SqliteUploadStore implements UploadStore {
       chunkBytes: r.chunk_bytes,
       chunks: r.chunks,
       received: this.#q.received.all(r.upload_id),
+      receivedBytes: r.received_bytes,
       verified: r.verified === 1,
-      touchedAt: r.touched_at,
+      keptUntil: r.kept_until,
     };
   }
 
@@ -225,5 +283,6 @@ class SqliteUploadStore implements UploadStore {
 
 /** Opens (and creates, with its directory) the upload database at `path`. */
 export function createSqliteUploadStore(path: string, options?: UploadStoreOptions): UploadStore {
-  return new SqliteUploadStore(openUploadDatabase(path), resolveUploadOptions(options));
+  const resolved = resolveUploadOptions(options);
+  return new SqliteUploadStore(openUploadDatabase(path, resolved), resolved);
 }

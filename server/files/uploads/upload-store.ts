@@ -3,6 +3,12 @@
  * announced (name, size, SHA-256) and sends in fixed-size chunks, each written to the store as it
  * arrives. Memory, SQLite and Redis implement it; `test-kit/upload-store-suite.ts` checks each
  * against the guarantees written on its methods.
+ *
+ * What an upload holds against its owner's quota is what it has received and room for its next
+ * `RESERVE_AHEAD_CHUNKS` chunks (never more than it declared): a begun upload that sends nothing
+ * holds two chunks' worth, not its declared size. An unfinished upload is kept `stalledAfterMs`
+ * (10 minutes) after its begin or its latest chunk, and beginning it again does not extend that;
+ * a whole one is kept `abandonedAfterMs` (an hour) after its last use (a chunk, a read, a job).
  */
 import { createHash, randomBytes } from "node:crypto";
 import { FILE_LIMITS } from "../../../shared/files.js";
@@ -18,17 +24,24 @@ export type Upload = UploadFile & {
   chunks: number;
   /** Indices of the chunks held, ascending. */
   received: number[];
+  /** Bytes of the chunks held. */
+  receivedBytes: number;
   /** True once the whole file was assembled and matched its size and digest. */
   verified: boolean;
-  /** The last begin, chunk or use, ms since the epoch: the upload is abandoned `abandonedAfterMs` after it. */
-  touchedAt: number;
+  /**
+   * Until when the upload is kept, ms since the epoch: unfinished, `stalledAfterMs` after its begin
+   * or latest chunk; whole, `abandonedAfterMs` after its last chunk, read or use.
+   */
+  keptUntil: number;
 };
 
 export type UploadStoreOptions = {
   /** Wall-clock time in ms; the store decides abandonment by it. */
   now?: () => number;
-  /** An upload untouched this long is gone (FILE_LIMITS.abandonedAfterMs by default). */
+  /** A whole upload unused this long is gone (FILE_LIMITS.abandonedAfterMs by default). */
   abandonedAfterMs?: number;
+  /** An unfinished upload with no chunk this long is gone (FILE_LIMITS.stalledAfterMs by default). */
+  stalledAfterMs?: number;
   /** Bytes of every chunk but the last (FILE_LIMITS.chunkBytes by default). */
   chunkBytes?: number;
 };
@@ -51,30 +64,45 @@ export class UploadCorruptError extends Error {
   override name = "UploadCorruptError";
 }
 
-/** `begin` found no room: the owner's uploads and this one would take more than the bytes allowed. */
+/**
+ * `begin` or `put` found no room: what the owner's other uploads hold (`keptBytes`) and what this
+ * one would hold after the call (`wantedBytes`) pass the bytes allowed. Nothing was written.
+ */
 export class UploadQuotaError extends Error {
   override name = "UploadQuotaError";
-  constructor(readonly keptBytes: number) {
-    super(`the owner's uploads already take ${keptBytes} bytes`);
+  constructor(
+    readonly keptBytes: number,
+    readonly wantedBytes: number,
+  ) {
+    super(`the owner's other uploads hold ${keptBytes} bytes, and this one would hold ${wantedBytes}`);
   }
 }
 
 export type UploadStore = {
   /**
    * Begins an upload of `file` for `owner`, or, when `owner` began the same name, size and digest
-   * and the upload is still kept, returns that one with the chunks it holds (a resume), touched.
-   * With `maxBytes`, a new upload is refused with `UploadQuotaError` when the declared sizes of the
-   * owner's kept uploads and this one would pass it; the check and the write are one step.
+   * and the upload is still kept, returns that one with the chunks it holds (a resume; a whole
+   * upload is kept longer by it, an unfinished one is not). With `maxBytes`, a new upload is
+   * refused with `UploadQuotaError` when what the owner's kept uploads hold (`bytesOf`) and what
+   * this one holds at its start (`reservedBytes`) would pass it; the check and the write are one step.
    */
   begin(owner: string, file: UploadFile, maxBytes?: number): Promise<Upload>;
   /** The upload, or undefined when it is missing, abandoned, dropped, or another owner's (all alike). */
   get(owner: string, uploadId: string): Promise<Upload | undefined>;
   /**
-   * Stores chunk `index` and touches the upload; undefined when the upload is unknown (as `get`).
+   * Stores chunk `index` and keeps the upload longer; undefined when the upload is unknown (as `get`).
    * An index outside 0..chunks-1, or a length other than `chunkBytes` (the last chunk: the rest of
    * the size), is a `ChunkRejectedError`. Sending a chunk again replaces it and unverifies the upload.
+   * With `maxBytes`, a new chunk after which the owner's uploads would hold more is refused with
+   * `UploadQuotaError`, in the same step as the write (a chunk sent again takes no more room).
    */
-  put(owner: string, uploadId: string, index: number, bytes: Uint8Array): Promise<Upload | undefined>;
+  put(
+    owner: string,
+    uploadId: string,
+    index: number,
+    bytes: Uint8Array,
+    maxBytes?: number,
+  ): Promise<Upload | undefined>;
   /**
    * The whole file in chunk order, touching the upload; undefined when unknown. Chunks still to
    * come are a `MissingChunksError`. The first whole read checks the size and SHA-256: a mismatch
@@ -85,7 +113,7 @@ export type UploadStore = {
   touch(owner: string, uploadId: string): Promise<boolean>;
   /** Drops the upload with its chunks; false when it was unknown. */
   drop(owner: string, uploadId: string): Promise<boolean>;
-  /** Declared sizes of `owner`'s kept uploads, added up. */
+  /** What `owner`'s kept uploads hold against the quota (`reservedBytes` of each), added up. */
   bytesOf(owner: string): Promise<number>;
   /** Deletes abandoned uploads with their chunks; returns how many. */
   sweep(): Promise<number>;
@@ -100,9 +128,39 @@ export function resolveUploadOptions(options: UploadStoreOptions = {}): Required
   return {
     now: options.now ?? Date.now,
     abandonedAfterMs: options.abandonedAfterMs ?? FILE_LIMITS.abandonedAfterMs,
+    stalledAfterMs: options.stalledAfterMs ?? FILE_LIMITS.stalledAfterMs,
     chunkBytes: options.chunkBytes ?? FILE_LIMITS.chunkBytes,
   };
 }
+
+/** Chunks past those received that an upload holds room for: what it may send in the next minutes. */
+export const RESERVE_AHEAD_CHUNKS = 2;
+
+/** What an upload holds against its owner's quota: what it received, and room for its next chunks. */
+export function reservedBytes(u: Pick<Upload, "size" | "receivedBytes" | "chunkBytes">): number {
+  return u.receivedBytes + Math.min(u.size - u.receivedBytes, RESERVE_AHEAD_CHUNKS * u.chunkBytes);
+}
+
+/**
+ * Until when an upload is kept after progress (its begin, a chunk) at `now`: a whole one
+ * `abandonedAfterMs` on, an unfinished one `stalledAfterMs` on.
+ */
+export function keptAfterProgress(whole: boolean, now: number, o: Required<UploadStoreOptions>): number {
+  return now + (whole ? o.abandonedAfterMs : o.stalledAfterMs);
+}
+
+/** Until when an upload is kept after a use (a resume, a read, a job) at `now`: only a whole one longer. */
+export function keptAfterUse(
+  u: Pick<Upload, "size" | "receivedBytes" | "keptUntil">,
+  now: number,
+  o: Required<UploadStoreOptions>,
+): number {
+  return u.receivedBytes === u.size ? Math.max(u.keptUntil, now + o.abandonedAfterMs) : u.keptUntil;
+}
+
+/** The length chunk `index` of an upload has (every chunk but the last: `chunkBytes`). */
+export const chunkLength = (u: Pick<Upload, "size" | "chunks" | "chunkBytes">, index: number): number =>
+  index === u.chunks - 1 ? u.size - u.chunkBytes * (u.chunks - 1) : u.chunkBytes;
 
 /** How many chunks a file of `size` bytes is cut into. */
 export const chunkCountOf = (size: number, chunkBytes: number): number => Math.max(1, Math.ceil(size / chunkBytes));
@@ -113,13 +171,13 @@ export function checkChunk(
   index: number,
   length: number,
 ): void {
-  const { size, chunks, chunkBytes } = upload;
+  const { chunks, chunkBytes } = upload;
   if (!Number.isInteger(index) || index < 0 || index >= chunks) {
     throw new ChunkRejectedError(
       `Chunk ${index} is out of range: this upload has ${chunks === 1 ? "one chunk, 0" : `chunks 0 to ${chunks - 1}`}.`,
     );
   }
-  const expected = index === chunks - 1 ? size - chunkBytes * (chunks - 1) : chunkBytes;
+  const expected = chunkLength(upload, index);
   if (length !== expected) {
     throw new ChunkRejectedError(
       `Chunk ${index} has ${length} bytes; it must have ${expected} (every chunk but the last has ${chunkBytes}, the last the rest of the file).`,

@@ -1,33 +1,22 @@
 /**
  * Chunked uploads as the tools see them: a file's size checked against the limit before a byte is
- * sent, its declared bytes counted with the subject's jobs against the stored-bytes quota, chunks
- * decoded and handed to the store as they come, the whole file read back once every chunk is there
- * and matches its digest. An upload is dropped when a job that used it completes (kept after a
- * failed or canceled one, for "Try again"), or an hour after its last activity (a periodic sweep).
- * Every refusal is a sentence that says what to do next.
+ * sent, what each upload holds (what it received and room for two chunks more, upload-store.ts)
+ * counted with the subject's jobs against the stored-bytes quota at its begin and at each chunk,
+ * chunks decoded and handed to the store as they come, the whole file read back once every chunk
+ * is there and matches its digest. An upload is dropped when the person drops it
+ * (`drop_file_upload`), when a job that used it completes (kept after a failed or canceled one,
+ * for "Try again"), 10 minutes after its latest chunk while unfinished, or an hour after its last
+ * use once whole (a periodic sweep frees it). Every refusal is a sentence that says what to do next
+ * (upload-refusals.ts).
  */
 import type { z } from "zod/mini";
-import {
-  FILE_LIMITS,
-  FILE_TOOL,
-  type BeginUploadInput,
-  type PutChunkInput,
-  type UploadState,
-} from "../../../shared/files.js";
-import { TOOL } from "../../../shared/tools.js";
+import { FILE_LIMITS, type BeginUploadInput, type PutChunkInput, type UploadState } from "../../../shared/files.js";
 import type { Caller } from "../../jobs/caller.js";
 import type { JobService } from "../../jobs/job-service.js";
-import { megabytes } from "../../jobs/limits.js";
-import { count, fail, ok, type Outcome } from "../../jobs/outcomes.js";
-import { StorageFullError, StoreUnavailableError } from "../../store-errors.js";
-import {
-  ChunkRejectedError,
-  MissingChunksError,
-  UploadCorruptError,
-  UploadQuotaError,
-  type Upload,
-  type UploadStore,
-} from "./upload-store.js";
+import { ok, type Outcome } from "../../jobs/outcomes.js";
+import { systemTimers, type Timers } from "../../jobs/timers.js";
+import { decodeChunk, noRoom, outcomeOf, tooLarge, unknownUpload } from "./upload-refusals.js";
+import { UploadQuotaError, type Upload, type UploadStore } from "./upload-store.js";
 
 export type UploadsOptions = {
   store: UploadStore;
@@ -35,8 +24,10 @@ export type UploadsOptions = {
   jobs: Pick<JobService, "limits" | "onEvent" | "getEvents">;
   /** Bytes the subject's jobs keep (the job store's usage); none by default. */
   jobBytes?: (subject: string) => Promise<number>;
-  /** How often abandoned uploads are deleted (every 5 minutes by default). */
+  /** How often expired uploads are deleted (every minute by default; they read as gone at once anyway). */
   sweepIntervalMs?: number;
+  /** The sweep's timer; Node's by default (a test gives the clock its store decides by). */
+  timers?: Timers;
   /** Told of failures no caller can be answered with (a sweep that failed). */
   onError?: (error: unknown, context: string) => void;
 };
@@ -49,6 +40,8 @@ export type Uploads = {
   putChunk(args: z.infer<typeof PutChunkInput>, caller: Caller): Promise<Outcome<UploadState>>;
   /** The whole file, checked; an error that says which chunks are missing, or that the digest did not match. */
   read(uploadId: string, caller: Caller): Promise<Outcome<UploadedFile>>;
+  /** Drops the caller's upload with its chunks; false when it was unknown (or someone else's: alike). */
+  drop(uploadId: string, caller: Caller): Promise<Outcome<boolean>>;
   /** The upload feeds job `jobId`: it goes when that job completes. */
   usedBy(uploadId: string, jobId: string, caller: Caller): Promise<void>;
   close(): Promise<void>;
@@ -61,89 +54,6 @@ const stateOf = (u: Upload): UploadState => ({
   received: u.received,
   complete: u.received.length === u.chunks,
 });
-
-/** The one answer for an upload that is missing, abandoned, dropped, or someone else's. */
-const unknownUpload = <T>(uploadId: string): Outcome<T> =>
-  fail(
-    "invalid_arguments",
-    `No upload ${uploadId}: uploads are dropped an hour after their last chunk and once the analysis that used them has completed.`,
-    `Begin the upload again with ${FILE_TOOL.beginUpload} and send its chunks.`,
-  );
-
-/** "3, 7 and 9", or the first 20 and how many more. */
-function indices(missing: number[]): string {
-  const shown = missing.slice(0, 20);
-  const more = missing.length - shown.length;
-  if (more > 0) return `${shown.join(", ")} and ${count(more)} more`;
-  return shown.length === 1 ? String(shown[0]) : `${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}`;
-}
-
-/** The store's refusals and outages as outcomes; anything else is thrown on. */
-function outcomeOf<T>(error: unknown, uploadId: string, chunks?: number): Outcome<T> {
-  if (error instanceof MissingChunksError) {
-    return fail(
-      "invalid_arguments",
-      `Upload ${uploadId} is missing chunk${error.missing.length === 1 ? "" : "s"} ${indices(error.missing)}${chunks === undefined ? "" : ` of ${chunks}`}.`,
-      `Send ${error.missing.length === 1 ? "it" : "them"} with ${FILE_TOOL.putChunk}, then ask again.`,
-    );
-  }
-  if (error instanceof UploadCorruptError) {
-    return fail(
-      "invalid_arguments",
-      error.message,
-      `Send the file again from the start: ${FILE_TOOL.beginUpload}, then every chunk.`,
-    );
-  }
-  if (error instanceof ChunkRejectedError) {
-    return fail(
-      "invalid_arguments",
-      error.message,
-      `Cut the file as ${FILE_TOOL.beginUpload} answered (chunkBytes), counting from 0.`,
-    );
-  }
-  if (error instanceof StorageFullError)
-    return fail("internal", `The server's upload storage is full: ${error.message}.`, "Try again later.");
-  if (error instanceof StoreUnavailableError) {
-    return {
-      ok: false,
-      error: {
-        code: "store_unavailable",
-        message: "The upload store is unreachable at the moment.",
-        hint: "Send the same call again in a minute; nothing was lost.",
-        retryable: true,
-      },
-    };
-  }
-  throw error;
-}
-
-/** The refusal of a file larger than any staff file this server takes. */
-const tooLarge = <T>(size: number): Outcome<T> =>
-  fail(
-    "input_too_large",
-    `The file is ${megabytes(size)}; the largest staff file this server takes is ${megabytes(FILE_LIMITS.maxFileBytes)}.`,
-    "Save only the staff list (one sheet, or as .csv), or split it into smaller files.",
-  );
-
-/** The refusal of a file the subject's stored bytes leave no room for. */
-const noRoom = <T>(kept: number, size: number, maxStored: number): Outcome<T> =>
-  fail(
-    "quota_exceeded",
-    `Your uploads and analyses keep ${megabytes(kept)} of files and results, and this file adds ${megabytes(size)}; the limit is ${megabytes(maxStored)}.`,
-    `Delete finished analyses you no longer need with ${TOOL.deleteJob}, or wait: unused uploads are dropped an hour after their last chunk.`,
-  );
-
-/** A chunk's bytes from its base64, or the refusal of data that is not base64. */
-function decodeChunk(data: string, index: number): Outcome<Buffer> {
-  const bytes = Buffer.from(data, "base64");
-  // Node's decoder skips what is not base64; what it read must encode back to what was sent
-  if (bytes.toString("base64") === data) return ok(bytes);
-  return fail(
-    "invalid_arguments",
-    `Chunk ${index}'s data is not base64.`,
-    "Send the chunk's bytes base64-encoded (RFC 4648, with padding).",
-  );
-}
 
 /**
  * Uploads feeding jobs that have not ended, by job id: an upload goes once the job it fed
@@ -180,11 +90,12 @@ export function createUploads({
   store,
   jobs,
   jobBytes = async () => 0,
-  sweepIntervalMs = 5 * 60 * 1000,
+  sweepIntervalMs = 60 * 1000,
+  timers = systemTimers,
   onError = () => {},
 }: UploadsOptions): Uploads {
   const maxStored = () => jobs.limits.maxStoredBytesPerSubject;
-  // the drop's failure is told, and the upload goes at the sweep an hour on
+  // the drop's failure is told, and the upload goes at the sweep once it expires
   const drop = (owner: string, uploadId: string) =>
     store.drop(owner, uploadId).then(
       () => {},
@@ -192,7 +103,7 @@ export function createUploads({
     );
   const feeding = new Feeding(drop);
   const unlisten = jobs.onEvent(feeding.onEvent);
-  const sweeper = setInterval(
+  const sweeper = timers.setInterval(
     () => void store.sweep().catch((error: unknown) => onError(error, "deleting abandoned uploads")),
     sweepIntervalMs,
   );
@@ -207,16 +118,27 @@ export function createUploads({
         return ok(stateOf(await store.begin(subject, { name, size, sha256 }, maxStored() - jobsKeep)));
       } catch (error) {
         if (!(error instanceof UploadQuotaError)) return outcomeOf(error, name);
-        return noRoom(error.keptBytes + jobsKeep, size, maxStored());
+        return noRoom(error, jobsKeep, maxStored());
       }
     },
 
     async putChunk({ uploadId, index, data }, { subject }) {
       const decoded = decodeChunk(data, index);
       if (!decoded.ok) return decoded;
+      let jobsKeep = 0;
       try {
-        const upload = await store.put(subject, uploadId, index, decoded.value);
+        jobsKeep = await jobBytes(subject);
+        const upload = await store.put(subject, uploadId, index, decoded.value, maxStored() - jobsKeep);
         return upload === undefined ? unknownUpload(uploadId) : ok(stateOf(upload));
+      } catch (error) {
+        if (error instanceof UploadQuotaError) return noRoom(error, jobsKeep, maxStored());
+        return outcomeOf(error, uploadId);
+      }
+    },
+
+    async drop(uploadId, { subject }) {
+      try {
+        return ok(await store.drop(subject, uploadId));
       } catch (error) {
         return outcomeOf(error, uploadId);
       }
@@ -245,7 +167,7 @@ export function createUploads({
     },
 
     async close() {
-      clearInterval(sweeper);
+      timers.clear(sweeper);
       unlisten();
       await store.close();
     },

@@ -3,7 +3,8 @@
  * staff list, and answers at once with the job id. The list comes as exactly one of: `csv` text,
  * `employees`, a `file` the host hands over (ChatGPT's `openai/fileParams`: downloaded, read, and
  * started at once, the reply telling the model what was understood) or the `uploadId` of a file
- * the widget uploaded. With none, the widget asks the person for a file (`awaitingFile`).
+ * the widget uploaded. With none, the widget asks the person for a file (`awaitingFile`). A file is
+ * downloaded and read only once the caller's job quotas are known to leave room for the start.
  * Rendered by the widget, which follows the job.
  */
 import * as z from "zod/mini";
@@ -147,6 +148,11 @@ export function startBulkAnalysisTool({
       const given = LISTS.filter((key) => args[key] !== undefined);
       if (given.length === 0) return awaitingFile(args, locale);
       if (given.length > 1) return failure(severalLists(given));
+      // a file is downloaded and read only for a start the caller's quotas leave room for
+      if (args.file !== undefined || args.uploadId !== undefined) {
+        const admitted = await jobs.admits(caller);
+        if (!admitted.ok) return failure(admitted.error);
+      }
       const list =
         args.file !== undefined || args.uploadId !== undefined
           ? await listFromFile(files, args, { caller, signal })

@@ -110,6 +110,18 @@ describe("the upload", () => {
     expect(fake.argsOf(FILE_TOOL.putChunk).length).toBe(sent);
     expect(sent).toBeLessThan(100);
     expect(fake.argsOf(FILE_TOOL.preview)).toEqual([]);
+    // the server drops what was sent, so that it holds no room in the person's quota
+    await waitFor(() => expect(fake.argsOf(FILE_TOOL.dropUpload)).toEqual([{ uploadId: "up-1" }]));
+  });
+
+  it("drops an upload the person left before the server had begun it", async () => {
+    // the begin's reply takes a second: time enough to leave it on a busy machine
+    mount({ latencyMs: 1000 });
+    await choose(staffFile());
+    await waitFor(() => expect(fake.argsOf(FILE_TOOL.beginUpload)).toHaveLength(1));
+    await userEvent.click(screen.getByRole("button", { name: "Choose another file" }));
+    await waitFor(() => expect(fake.argsOf(FILE_TOOL.dropUpload)).toEqual([{ uploadId: "up-1" }]), SLOW);
+    expect(fake.argsOf(FILE_TOOL.putChunk)).toEqual([]);
   });
 
   it("resumes a file chosen again after the widget went away, sending only what is missing", async () => {
@@ -124,6 +136,8 @@ describe("the upload", () => {
     await choose(staffFile());
     expect(await screen.findByText("staff.csv", {}, SLOW)).toBeTruthy();
     expect(fake.argsOf(FILE_TOOL.putChunk).map((a) => a.index)).toEqual([0, 1, 2, 3, 3, 3, 3, 3, 4, 5, 6, 7]);
+    // a widget that goes away keeps the upload, for the resume
+    expect(fake.argsOf(FILE_TOOL.dropUpload)).toEqual([]);
   });
 });
 
@@ -215,6 +229,7 @@ describe("the preview", () => {
     await waitFor(() => expect(screen.getByLabelText<HTMLSelectElement>("Budget").value).toBe("-1"));
     await userEvent.click(screen.getByRole("button", { name: "Start" }));
     expect(await screen.findByText("Completed", {}, SLOW)).toBeTruthy();
+    expect(fake.argsOf(FILE_TOOL.dropUpload)).toEqual([]); // the server drops it once the job completes
     expect(fake.argsOf(TOOL.startBulk)).toEqual([
       {
         uploadId: "up-1",
@@ -255,9 +270,11 @@ describe("the preview", () => {
     expect(fake.argsOf(TOOL.startBulk)[0]).toMatchObject({ uploadId: "up-1", locale: "ko-KR" });
   });
 
-  it("goes back to the picker on Choose another file", async () => {
+  it("goes back to the picker on Choose another file, and drops the upload", async () => {
     await preview();
     await userEvent.click(screen.getByRole("button", { name: "Choose another file" }));
     expect(screen.getByText("Choose a file or drop it here")).toBeTruthy();
+    await waitFor(() => expect(fake.argsOf(FILE_TOOL.dropUpload)).toEqual([{ uploadId: "up-1" }]));
+    expect(fake.assembled("up-1")).toBeNull();
   });
 });

@@ -6,7 +6,7 @@
 import { useEffect, useState } from "react";
 import { useStore } from "zustand";
 import type { AwaitingFile } from "../../../shared/files.js";
-import { chooseFile, createFileFlow, readFile, startFromFile } from "../file-flow.js";
+import { chooseFile, createFileFlow, readFile, removeFile, startFromFile } from "../file-flow.js";
 import type { FollowTuning } from "../follow-job.js";
 import { useHost } from "../host-context.js";
 import { useMessages } from "../i18n.js";
@@ -23,9 +23,10 @@ export function StaffFile({ request, tuning }: StaffFileProps) {
   const host = useHost();
   const [store] = useState(createFileFlow);
   const flow = useStore(store, (s) => s.flow);
-  // going away stops an upload in flight (the flow leaves its upload step)
+  // going away stops an upload in flight (the flow leaves its upload step) and keeps it, for a resume
   useEffect(() => () => store.getState().dispatch({ type: "pick" }), [store]);
-  const back = () => store.getState().dispatch({ type: "pick" });
+  // the person removing the file drops it on the server too
+  const back = () => removeFile(host, store);
   const upload = (file: File) =>
     void chooseFile(host, store, file, fileLimit(request), { backoff: tuning?.backoff, random: tuning?.random });
 

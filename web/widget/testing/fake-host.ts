@@ -23,6 +23,7 @@ import {
 } from "../../../shared/tools.js";
 import {
   BeginUploadInput,
+  DropUploadInput,
   ExportInput,
   FILE_TOOL,
   PreviewInput,
@@ -191,6 +192,7 @@ function fakeFiles(
   });
   const byId = (id: string) => [...uploads.values()].find((u) => u.uploadId === id);
   let puts = 0;
+  let made = 0;
   return {
     /** The bytes the server assembled from an upload's chunks, as text. */
     assembled: (uploadId: string) => {
@@ -207,7 +209,7 @@ function fakeFiles(
         const args = BeginUploadInput.parse(raw);
         const key = `${args.name}|${args.size}|${args.sha256}`;
         const u = uploads.get(key) ?? {
-          uploadId: `up-${uploads.size + 1}`,
+          uploadId: `up-${++made}`,
           name: args.name,
           chunks: Math.ceil(args.size / chunkBytes),
           data: new Map(),
@@ -221,6 +223,12 @@ function fakeFiles(
         u.data.set(args.index, args.data);
         if (options.dropChunkReplies?.includes(++puts)) throw new Error("network connection lost");
         return reply(state(u));
+      }
+      if (name === FILE_TOOL.dropUpload) {
+        const { uploadId } = DropUploadInput.parse(raw);
+        const key = [...uploads.entries()].find(([, u]) => u.uploadId === uploadId)?.[0];
+        if (key !== undefined) uploads.delete(key);
+        return reply({ uploadId, dropped: key !== undefined });
       }
       if (name === FILE_TOOL.preview) {
         const args = PreviewInput.parse(raw);

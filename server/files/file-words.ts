@@ -1,0 +1,56 @@
+/**
+ * What a refused or failed file transfer tells people, and what it tells the operator. Every piece
+ * of a caller's input (a host name, a scheme, an id) that a message repeats goes through `echo`, so
+ * no message carries more than the README's 2,000 echoed characters; a failure in flight (a closed
+ * port, a host that does not speak TLS, a reset) reads as one sentence whatever its cause, and its
+ * raw detail (library messages, addresses, ports) goes to the operator's log only, with no
+ * credentials and no query string (signed links carry their secret there).
+ */
+import type { ToolError } from "../../shared/errors.js";
+import { clip } from "../mcp/input-errors.js";
+
+/** The longest piece of input a message repeats: a DNS name's 253 characters fit whole. */
+const MAX_ECHO_CHARS = 255;
+
+/** Tells the operator something worth a warning: a line and its fields (never credentials). */
+export type Notice = (line: string, detail: Record<string, unknown>) => void;
+
+/** A caller's text as a message may repeat it: cut to `max` characters, saying how long it was. */
+export const echo = (text: string, max = MAX_ECHO_CHARS): string => clip(text, Math.min(max, MAX_ECHO_CHARS));
+
+/** `user:password@` taken out of every URL inside `text`. */
+const withoutCredentials = (text: string): string => text.replace(/\/\/[^/?#\s@]*@/g, "//");
+
+/** An error's message and its causes' (with their codes), for the log. */
+function detailOf(error: unknown): string[] {
+  const parts: string[] = [];
+  for (let e: unknown = error, depth = 0; e !== undefined && depth < 4; depth++) {
+    if (!(e instanceof Error)) {
+      parts.push(typeof e === "string" ? e : `a thrown ${typeof e}`);
+      break;
+    }
+    const code = (e as { code?: unknown }).code;
+    parts.push(typeof code === "string" ? `${e.message} (${code})` : e.message);
+    e = e.cause;
+  }
+  return parts.map((p) => withoutCredentials(p).slice(0, 2000));
+}
+
+/**
+ * The one answer for a download that failed in flight, the same for every cause a person could
+ * not act on differently; the cause itself goes to `notice`.
+ */
+export function downloadFailed(url: URL, error: unknown, notice: Notice): ToolError {
+  notice("A file could not be downloaded", {
+    url: `${url.protocol}//${url.host}${url.pathname.slice(0, 500)}`,
+    error: detailOf(error),
+  });
+  return {
+    code: "internal",
+    message: `The file could not be downloaded from ${echo(url.hostname)}.`,
+    hint:
+      "Its link may be wrong or its host unreachable. Try again in a moment, or ask the person to choose the " +
+      "file in the widget's file picker.",
+    retryable: true,
+  };
+}

@@ -1,0 +1,32 @@
+/**
+ * `drop_file_upload`: the widget drops an upload the person removed (another file chosen, or the
+ * file picker left), so that it holds no room in their stored-bytes quota until it would expire.
+ * Idempotent: an upload already gone answers `dropped: false`. App-only: the model never sees it.
+ */
+import { DropUploadInput, DropUploadOutput, FILE_TOOL } from "../../../shared/files.js";
+import type { Uploads } from "../../files/uploads/uploads.js";
+import { toolMeta, type Widget } from "../../widget.js";
+import { defineTool } from "../tool-registry.js";
+import { fromOutcome, success } from "../tool-results.js";
+
+export function dropFileUploadTool({ uploads, widget }: { uploads: Uploads; widget: Widget }) {
+  return defineTool({
+    name: FILE_TOOL.dropUpload,
+    title: "Drop a file upload",
+    description:
+      `Drops an upload begun with ${FILE_TOOL.beginUpload} and every chunk of it, freeing the room it holds in ` +
+      "the caller's stored-bytes quota; an upload already gone answers dropped: false.",
+    input: DropUploadInput,
+    output: DropUploadOutput,
+    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+    meta: toolMeta(widget, { calledByWidget: true, hiddenFromModel: true }),
+    async run({ uploadId }, { caller }) {
+      return fromOutcome(await uploads.drop(uploadId, caller), (dropped) =>
+        success(
+          { uploadId, dropped },
+          dropped ? `Upload ${uploadId} was dropped.` : `No upload ${uploadId} was kept; nothing to drop.`,
+        ),
+      );
+    },
+  });
+}
