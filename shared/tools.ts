@@ -66,6 +66,8 @@ const EmployeeSchema = z.object({
   department: z.optional(z.string()),
   interests: z.array(z.string()),
   budget: z.optional(z.number().check(z.positive())),
+  /** The employee number (사번): employees with the same one are one person, those with different ones two. */
+  id: z.optional(z.string().check(z.maxLength(100))),
 });
 export const StartBulkInput = z.object({
   csv: z

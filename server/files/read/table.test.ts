@@ -65,7 +65,7 @@ describe("nothing lost silently", () => {
       "", // empty between rows
       ";Sales;coffee;20", // no name
       "Lee;Ops;music;cheap", // bad budget
-      "KIM ;sales;yoga;10", // a repeat of row 4
+      "KIM ;sales; Coffee|tea ;30", // a repeat of row 4: every field the same, case and spaces aside
       "Park;Ops;books;10;extra", // too many fields
       " ; ; ; ", // only blanks
       "Choi;R&D;hiking;$1,250",
@@ -98,7 +98,7 @@ describe("nothing lost silently", () => {
       ["김민준", "영업", "커피", 30],
       [],
       [null, "영업", "차", 10],
-      ["김민준", "영업", "차", 10],
+      ["김민준", "영업", "커피", 30],
       ["이서연", "", "독서", "$abc"],
       ["이서연", "", "독서", 40],
       [],
@@ -121,7 +121,7 @@ describe("nothing lost silently", () => {
     for (let i = 0; i < 3_000; i++) {
       const kind = i % 50;
       if (kind === 7) rows.push(["", "Sales", "tea", "10"]);
-      else if (kind === 19) rows.push([`P${i - 1}`, `D${(i - 1) % 7}`, "again", "5"]);
+      else if (kind === 19) rows.push([`P${i - 1}`, `D${(i - 1) % 7}`, "coffee;tea", String(10 + ((i - 1) % 40))]);
       else if (kind === 33) rows.push(["", "", "", ""]);
       else rows.push([`P${i}`, `D${i % 7}`, "coffee;tea", kind === 41 ? "n/a" : String(10 + (i % 40))]);
     }
@@ -148,7 +148,7 @@ describe("the header and the columns", () => {
       ["Ada", "R&D", "likes tea", "books", "x"],
     ];
     const chosen = await read(encodeText(delimited(rows), "utf-8"), "a.csv", { columns: { interests: 2, budget: -1 } });
-    expect(chosen.preview.columns).toEqual({ name: 0, department: 1, interests: 2, budget: -1 });
+    expect(chosen.preview.columns).toEqual({ name: 0, department: 1, interests: 2, budget: -1, id: -1 });
     expect(chosen.preview.sample[0]).toMatchObject({ interests: "likes tea", budget: "" });
     expect(chosen.preview.ready).toBe(true);
   });

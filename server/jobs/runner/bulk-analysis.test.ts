@@ -71,6 +71,7 @@ describe("the parse stage", () => {
     department: -1,
     interests: 1,
     budget: -1,
+    id: -1,
     row: -1,
     skip: -1,
     width: 2,
@@ -96,7 +97,7 @@ describe("the parse stage", () => {
   };
 
   it("reads from the header's row with the separator found, and skips repeats and empty rows between others", async () => {
-    const head = await run("\nName;Likes\nKim;tea\n\nkim ;coffee\nLee;\n\n\n");
+    const head = await run("\nName;Likes\nKim;tea\n\nkim ; TEA\nLee;\n\n\n");
     expect(head).toMatchObject({ total: 2 });
     expect(head?.skipped).toEqual([
       { row: 4, reason: "the row is empty" },

@@ -156,7 +156,7 @@ describe("the preview", () => {
     await waitFor(() => expect(fake.argsOf(FILE_TOOL.preview)).toHaveLength(2));
     expect(fake.argsOf(FILE_TOOL.preview)[1]).toEqual({
       uploadId: "up-1",
-      reading: { columns: { name: 0, department: -1, interests: 2, budget: 3 } },
+      reading: { columns: { name: 0, department: -1, interests: 2, budget: 3, id: -1 } },
       locale: "en-US",
     });
     await waitFor(() => expect(screen.getByLabelText<HTMLSelectElement>("Department").value).toBe("-1"));
@@ -164,7 +164,7 @@ describe("the preview", () => {
     await waitFor(() => expect(fake.argsOf(FILE_TOOL.preview)).toHaveLength(3));
     expect(fake.argsOf(FILE_TOOL.preview)[2].reading).toEqual({
       encoding: "utf-8",
-      columns: { name: 0, department: -1, interests: 2, budget: 3 },
+      columns: { name: 0, department: -1, interests: 2, budget: 3, id: -1 },
     });
   });
 
@@ -218,7 +218,7 @@ describe("the preview", () => {
     expect(fake.argsOf(TOOL.startBulk)).toEqual([
       {
         uploadId: "up-1",
-        reading: { columns: { name: 0, department: 1, interests: 2, budget: -1 } },
+        reading: { columns: { name: 0, department: 1, interests: 2, budget: -1, id: -1 } },
         occasion: "Year-end",
         budgetPerPerson: 60,
         locale: "en-US",
