@@ -40,8 +40,9 @@ type Known = {
   group: DuplicateGroup | undefined;
 };
 
-/** Everything but the name and department that tells two rows apart, normalized. */
-const rest = (p: Person) => `${norm(p.interestsText)}\u0000${p.budgetGiven ? p.budget : ""}`;
+/** Everything but the name and department that tells two rows apart, normalized ("등산; 커피" = "등산;커피"). */
+const rest = (p: Person) =>
+  `${norm(p.interestsText).replace(/\s*([;|,/·、，／ㆍ・])\s*/g, "$1")}\u0000${p.budgetGiven ? p.budget : ""}`;
 
 /** Who is who, row by row, in the order the rows come. */
 export function createIdentities({ mergeDuplicates = false }: IdentityOptions = {}): Identities {

@@ -74,7 +74,7 @@ describe("who is who", () => {
   it("without an ID, takes rows that agree in every field as one person, case, spaces and Unicode form aside", () => {
     const { out } = settle([
       staff(2, "Kim", "Sales", "coffee; tea", 30),
-      staff(3, " KIM ", "sales", "Coffee;  Tea", 30),
+      staff(3, " KIM ", "sales", "Coffee ;Tea", 30),
       staff(4, "Ｋｉｍ", "Sales", "coffee; tea", 30), // full-width letters, as some Korean IMEs type them
       staff(5, "Kim", "Sales", "coffee; tea", 31),
     ]);

@@ -139,14 +139,14 @@ describe("a job's words", () => {
 
   const english = [
     { name: "Kim", interests: ["hiking", "coffee"], department: "Engineering" },
-    { name: "Lee", interests: ["surfing", "yoga"] },
-    { name: "Park", interests: ["Surfing", "movies"] },
+    { name: "Lee", interests: ["magic", "yoga"] },
+    { name: "Park", interests: ["Magic", "astrology"] },
     { name: "", interests: ["tea"] },
   ];
   const korean = [
     { name: "김민준", interests: ["등산", "커피"], department: "개발팀" },
-    { name: "이서연", interests: ["서핑", "요가"] },
-    { name: "박지호", interests: ["서핑", "영화"] },
+    { name: "이서연", interests: ["마술", "요가"] },
+    { name: "박지호", interests: ["마술", "점성술"] },
     { name: "", interests: ["차"] },
   ];
 
@@ -168,11 +168,11 @@ describe("a job's words", () => {
 
   it("counts and names the interests it could not place, the most written first, in the summary and the figures", async () => {
     const en = await analyse("en", english);
-    expect(en.head?.figures?.unplaced).toEqual({ count: 2, names: ["surfing", "movies"] });
-    expect(en.head?.summary).toContain("; 2 interests we could not place: surfing, movies.");
+    expect(en.head?.figures?.unplaced).toEqual({ count: 2, names: ["magic", "astrology"] });
+    expect(en.head?.summary).toContain("; 2 interests we could not place: magic, astrology.");
     const ko = await analyse("ko", korean);
-    expect(ko.head?.figures?.unplaced).toEqual({ count: 2, names: ["서핑", "영화"] });
-    expect(ko.head?.summary).toContain("; 어떤 관심사인지 알아보지 못한 항목 2개: 서핑, 영화.");
+    expect(ko.head?.figures?.unplaced).toEqual({ count: 2, names: ["마술", "점성술"] });
+    expect(ko.head?.summary).toContain("; 어떤 관심사인지 알아보지 못한 항목 2개: 마술, 점성술.");
     const placed = await analyse("en", english.slice(0, 1));
     expect(placed.head?.figures).not.toHaveProperty("unplaced");
     expect(placed.head?.summary).not.toContain("could not place");
