@@ -32,6 +32,11 @@ describe("splitInterests", () => {
     ["reading/writing | coffee", ["reading/writing", "coffee"]],
     ["coffee, , tea,", ["coffee", "tea"]],
     ["Coffee, coffee / COFFEE", ["Coffee"]],
+    // only the joined phrase is an interest the vocabulary knows ("self care", "zero waste")
+    ["self/care", ["self/care"]],
+    ["zero/waste, tea", ["zero/waste", "tea"]],
+    // both parts are interests: split, though the joined words hold one too
+    ["hiking/coffee", ["hiking", "coffee"]],
   ])("reads %j as %j", (cell, interests) => {
     expect(splitInterests(cell)).toEqual(interests);
   });

@@ -75,9 +75,12 @@ function rejoin(parts: string[]): string[] {
   return out;
 }
 
-/** Whether `whole` names an interest that neither of its parts names. */
+/**
+ * Whether `whole` names an interest that neither of its parts names. The parts first: they are
+ * short and written again and again (the lookups are memoized), and most of them are interests.
+ */
 const joinedOnly = (a: string, b: string, whole: string) =>
-  interestPlaced(whole) && !interestPlaced(a) && !interestPlaced(b);
+  !interestPlaced(a) && !interestPlaced(b) && interestPlaced(whole);
 
 /** A piece with more than spaces and quotes in it. */
 const hasText = (piece: string) => /[^\s"]/.test(piece);

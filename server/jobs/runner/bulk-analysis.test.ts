@@ -118,7 +118,10 @@ describe("the parse stage", () => {
 
 describe("a job's words", () => {
   /** Runs the shipped matcher over `employees` in `locale`: the result's head and people. */
-  async function analyse(locale: Locale, employees: { name: string; interests: string[]; department?: string }[]) {
+  async function analyse(
+    locale: Locale,
+    employees: { name: string; interests: string[]; department?: string; id?: string }[],
+  ) {
     let head: ResultHead | undefined;
     const chunks: string[] = [];
     await runBulkAnalysis({
@@ -159,6 +162,24 @@ describe("a job's words", () => {
     expect(ko.people[0].gifts[0].reason).toMatch(/^(등산|커피)(을|를|과|와) /);
     expect(ko.people[0].gifts[0].name).toMatch(/[가-힣]/);
     expect(ko.people[0].gifts[0].category).toMatch(/[가-힣]/);
+  });
+
+  it("knows employees by their id when given, and otherwise keeps namesakes and skips exact repeats", async () => {
+    const kim = { name: "김민준", department: "개발팀" };
+    const byId = await analyse("en", [
+      { ...kim, interests: ["등산"], id: "1001" },
+      { ...kim, interests: ["커피"], id: "1002" },
+      { ...kim, interests: ["등산"], id: "1001" },
+    ]);
+    expect(byId.people.map((p) => p.row)).toEqual([1, 2]);
+    expect(byId.head?.skipped).toEqual([{ row: 3, reason: 'its ID "1001" repeats row 1' }]);
+    const noIds = await analyse("ko", [
+      { ...kim, interests: ["등산"] },
+      { ...kim, interests: ["커피"] },
+      { ...kim, interests: ["등산"] },
+    ]);
+    expect(noIds.people.map((p) => p.row)).toEqual([1, 2]);
+    expect(noIds.head?.skipped).toEqual([{ row: 3, reason: "1행과 같은 사람입니다" }]);
   });
 
   it("says why rows were skipped in the job's language", async () => {
