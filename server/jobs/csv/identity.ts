@@ -3,8 +3,9 @@
  * the same ID is a repeat. A row without one is known by its fields: a row that agrees with an
  * earlier one in every field is a repeat; one that shares only the name and department is another
  * person (namesakes are common: two 김민준 in 개발팀), flagged as a possible duplicate that the
- * person can choose to merge. One map lookup for most rows (two for a name seen before), so linear
- * in the rows: a 200,000-row file stays fast.
+ * person can choose to merge. A row with an ID is never the repeat of one without, nor the other
+ * way round: where only some rows have one, neither can tell. One map lookup for most rows (two for
+ * a name seen before), so linear in the rows: a 200,000-row file stays fast.
  */
 import type { DuplicateGroup } from "../../../shared/files.js";
 import type { Person } from "./rows.js";
