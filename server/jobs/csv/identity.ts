@@ -68,8 +68,9 @@ export function createIdentities({ mergeDuplicates = false }: IdentityOptions = 
     if (known.others === undefined) known.others = new Map([[rest(known.person), known.first]]);
     const same = known.others.get(fields);
     if (same !== undefined) return `it repeats row ${same}`;
-    known.others.set(fields, p.row);
+    // merged rows are not remembered: a copy of one is merged with the first row too, as it was
     if (mergeDuplicates) return `it was merged with row ${known.first}, which has the same name and department`;
+    known.others.set(fields, p.row);
     if (known.group === undefined) {
       known.group = { rows: [known.first], name: known.person.name, department: known.person.department ?? "" };
       count++;

@@ -107,6 +107,7 @@ describe("who is who", () => {
         staff(2, "김민준", "개발팀", "등산"),
         staff(3, "김민준", "개발팀", "커피"),
         staff(4, "김민준", "개발팀", "등산"),
+        staff(5, "김민준", "개발팀", "커피"), // a copy of a merged row is merged too
       ],
       { mergeDuplicates: true },
     );
@@ -114,6 +115,7 @@ describe("who is who", () => {
       "2 김민준",
       "3 it was merged with row 2, which has the same name and department",
       "4 it repeats row 2",
+      "5 it was merged with row 2, which has the same name and department",
     ]);
     expect(duplicates.count).toBe(0);
   });
