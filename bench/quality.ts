@@ -159,8 +159,8 @@ export async function benchQuality({ quick, smoke }: BenchOptions): Promise<Benc
         `${l}: interests placed (${f.placed.met} of ${f.placed.of})`,
         percent(f.placed.met, f.placed.of),
         "%",
-        "–",
-        null,
+        "≥ 98",
+        f.placed.met >= 0.98 * f.placed.of,
       ),
       goal(
         `${l}: suggest_gifts recipients, ≥ 2 of top 3 on interest`,

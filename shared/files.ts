@@ -43,8 +43,11 @@ const TEXT_ENCODINGS = ["utf-8", "utf-16le", "utf-16be", "euc-kr", "windows-1252
 const TextEncodingSchema = z.enum(TEXT_ENCODINGS);
 export type TextEncoding = z.infer<typeof TextEncodingSchema>;
 
-/** The columns a job reads; each is the index of a header in the file, or -1 for none. */
-export const COLUMN_KEYS = ["name", "department", "interests", "budget"] as const;
+/**
+ * The columns a job reads; each is the index of a header in the file, or -1 for none. `id` is the
+ * employee number (사번): when a row has one, it is the person's identity.
+ */
+export const COLUMN_KEYS = ["name", "department", "interests", "budget", "id"] as const;
 export type ColumnKey = (typeof COLUMN_KEYS)[number];
 const ColumnIndex = z.number().check(z.int(), z.gte(-1), z.lte(10_000));
 const ColumnMapSchema = z.object({
@@ -52,6 +55,7 @@ const ColumnMapSchema = z.object({
   department: ColumnIndex,
   interests: ColumnIndex,
   budget: ColumnIndex,
+  id: ColumnIndex,
 });
 export type ColumnMap = z.infer<typeof ColumnMapSchema>;
 
@@ -61,6 +65,8 @@ export const ReadingSchema = z.object({
   /** An .xlsx sheet by name; the first sheet by default. */
   sheet: z.optional(z.string().check(z.maxLength(200))),
   columns: z.optional(z.partial(ColumnMapSchema)),
+  /** Rows without an ID that share a name and department are one person: the first kept, the others skipped. */
+  mergeDuplicates: z.optional(z.boolean()),
 });
 export type Reading = z.infer<typeof ReadingSchema>;
 
@@ -115,7 +121,17 @@ const PreviewRowSchema = z.object({
   department: z.string(),
   interests: z.string(),
   budget: z.string(),
+  /** The row's ID (사번), when a column holds them. */
+  id: z.optional(z.string()),
 });
+/** Rows (their numbers, the first few) that may be one person written twice. */
+const DuplicateGroupSchema = z.object({
+  rows: z.array(z.number().check(z.int())),
+  name: z.string(),
+  department: z.string(),
+});
+export type DuplicateGroup = z.infer<typeof DuplicateGroupSchema>;
+
 /**
  * What the server understood of a file: how it read it (format, encoding, separator, sheet), the
  * header and the columns it mapped, the first rows, how many rows will become people, and the rows
@@ -142,6 +158,13 @@ export const StaffPreviewSchema = z.object({
   /** The first rows that will be skipped, with why; `skippedCount` counts them all. */
   skipped: z.array(SkippedRowSchema),
   skippedCount: z.number().check(z.int()),
+  /**
+   * Rows without an ID that share a name and department but differ in another field: kept as
+   * different people, shown so the person can merge them (`reading.mergeDuplicates`). The first
+   * groups, each with its first rows; `possibleDuplicateCount` counts the groups.
+   */
+  possibleDuplicates: z.array(DuplicateGroupSchema),
+  possibleDuplicateCount: z.number().check(z.int()),
   problems: z.array(z.string()),
   ready: z.boolean(),
 });

@@ -66,13 +66,15 @@ const EmployeeSchema = z.object({
   department: z.optional(z.string()),
   interests: z.array(z.string()),
   budget: z.optional(z.number().check(z.positive())),
+  /** The employee number (사번): employees with the same one are one person, those with different ones two. */
+  id: z.optional(z.string().check(z.maxLength(100))),
 });
 export const StartBulkInput = z.object({
   csv: z
     .optional(z.string())
     .check(
       z.describe(
-        "CSV text with a header: name and interests (separated by ; or |), optional department and budget; headers in English or Korean (이름, 부서, 관심사, 예산), separated by commas, semicolons or tabs",
+        "CSV text with a header: name and interests (items separated by ; | , or /), optional department, budget and employee ID (사번: rows with the same ID are one person); headers in English or Korean (이름, 부서, 관심사, 예산), separated by commas, semicolons or tabs",
       ),
     ),
   employees: z.optional(z.array(EmployeeSchema)).check(z.describe("The employees, instead of csv")),
@@ -84,7 +86,11 @@ export const StartBulkInput = z.object({
     .check(z.describe("A file the widget uploaded (set by the widget, not by the model)")),
   reading: z
     .optional(ReadingSchema)
-    .check(z.describe("How to read the file where the preview was changed: encoding, sheet, columns")),
+    .check(
+      z.describe(
+        "How to read the file where the preview was changed: encoding, sheet, columns; mergeDuplicates to read namesakes the preview flagged as one person",
+      ),
+    ),
   occasion: z.string().check(z.minLength(1), z.maxLength(MAX_OCCASION)),
   budgetPerPerson: z.number().check(z.positive()).check(z.describe("Default budget per person, in US dollars")),
   locale: z

@@ -81,6 +81,7 @@ export const CATEGORIES: CategorySource[] = [
     products: [
       { name: "Artisan Chocolate Truffle Box", price: 26, tags: ["chocolate", "snacks"], edition: "size" },
       { name: "Gourmet Snack Crate", price: 45, tags: ["snacks"], edition: "size" },
+      { name: "Movie Night Popcorn Kit", price: 28, tags: ["movies", "snacks"], edition: "size" },
       { name: "Small-Batch Hot Sauce Trio", price: 30, tags: ["cooking", "snacks"] },
       { name: "Fresh-Baked Cookie Tin", price: 22, tags: ["baking", "snacks"], edition: "size" },
       {
@@ -198,6 +199,8 @@ export const CATEGORIES: CategorySource[] = [
       { name: "Desktop Cable Organizer Kit", price: 19, tags: ["tech", "office", "productivity"] },
       { name: "Mini Drone with Camera", price: 160, tags: ["tech", "photography", "outdoors"] },
       { name: "Retro Handheld Game Console", price: 90, tags: ["tech", "gaming"] },
+      { name: "Mini Home Cinema Projector", price: 140, tags: ["movies", "tech", "home"] },
+      { name: "Streaming Service Gift Card", price: 15, tags: ["movies", "tech"], edition: "plan" },
       { name: "Smart Home Hub", price: 100, tags: ["tech", "home"], occasions: ["housewarming"] },
       { name: "USB-C Travel Adapter", price: 32, tags: ["tech", "travel"] },
       { name: "Build-Your-Own Robot Kit", price: 75, tags: ["tech", "science", "kids", "learning"] },
@@ -437,6 +440,7 @@ export const CATEGORIES: CategorySource[] = [
         edition: "seats",
       },
       { name: "Theater Tickets", price: 140, tags: ["experiences", "music"], edition: "seats" },
+      { name: "Cinema Tickets", price: 14, tags: ["movies", "experiences"], edition: "seats" },
       {
         name: "Stargazing Night with an Astronomer",
         price: 85,

@@ -49,6 +49,7 @@ export const PRODUCT_NAMES_KO: Record<string, string> = {
   // Food & Treats
   "Artisan Chocolate Truffle Box": "수제 초콜릿 트러플 박스",
   "Gourmet Snack Crate": "프리미엄 간식 박스",
+  "Movie Night Popcorn Kit": "무비 나이트 팝콘 키트",
   "Small-Batch Hot Sauce Trio": "수제 핫소스 3종 세트",
   "Fresh-Baked Cookie Tin": "갓 구운 쿠키 틴",
   "Cheese and Charcuterie Board Kit": "치즈·샤퀴테리 보드 키트",
@@ -114,6 +115,8 @@ export const PRODUCT_NAMES_KO: Record<string, string> = {
   "Desktop Cable Organizer Kit": "책상 케이블 정리 키트",
   "Mini Drone with Camera": "카메라 미니 드론",
   "Retro Handheld Game Console": "레트로 휴대용 게임기",
+  "Mini Home Cinema Projector": "미니 홈시네마 빔프로젝터",
+  "Streaming Service Gift Card": "OTT 스트리밍 이용권",
   "Smart Home Hub": "스마트홈 허브",
   "USB-C Travel Adapter": "USB-C 여행용 멀티 어댑터",
   "Build-Your-Own Robot Kit": "조립식 로봇 키트",
@@ -266,6 +269,7 @@ export const PRODUCT_NAMES_KO: Record<string, string> = {
   "Race Car Driving Experience": "레이싱카 주행 체험",
   "Museum Annual Membership": "박물관 연간 회원권",
   "Mixology Masterclass": "칵테일 마스터 클래스",
+  "Cinema Tickets": "영화 관람권",
   "Weekend Cabin Stay": "주말 숲속 오두막 숙박",
   // Pets
   "Personalized Pet Portrait": "반려동물 맞춤 초상화",

@@ -117,14 +117,20 @@ describe("the same person in English and in Korean", () => {
   });
 
   it("places what it understands and says so of what it does not", () => {
-    expect(["등산", "커피를", "보드 게임", "hiking", "댕댕이"].map(interestPlaced)).toEqual([
-      true,
-      true,
-      true,
-      true,
-      true,
-    ]);
-    expect(["서핑", "surfing", "", "영화 보기"].map(interestPlaced)).toEqual([false, false, false, false]);
+    const placed = [
+      "등산",
+      "커피를",
+      "보드 게임",
+      "hiking",
+      "댕댕이",
+      "서핑",
+      "surfing",
+      "영화 보기",
+      "K-pop",
+      "넷플릭스",
+    ];
+    expect(placed.filter((interest) => !interestPlaced(interest))).toEqual([]);
+    expect(["마술", "quantum", "", "양자역학"].map(interestPlaced)).toEqual([false, false, false, false]);
   });
 });
 

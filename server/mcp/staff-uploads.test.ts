@@ -145,7 +145,7 @@ describe("a staff file uploaded in chunks", () => {
       people: 3_000,
     });
     expect(seen.ready).toBe(true);
-    expect(seen.columns).toEqual({ name: 0, department: 1, interests: 2, budget: 3 });
+    expect(seen.columns).toEqual({ name: 0, department: 1, interests: 2, budget: 3, id: -1 });
     expect(seen.sample[0]).toMatchObject({ name: people[0].name, department: "인사팀" });
     expect(text).not.toBe("");
     const started = await callTool(client, TOOL.startBulk, {
@@ -177,7 +177,7 @@ describe("a staff file uploaded in chunks", () => {
 
   it("says why rows are skipped in Korean for a Korean person, in the preview and in the job's result", async () => {
     const csv =
-      "이름,부서,관심사,예산\n김민준,개발팀,등산;커피,50\n,영업팀,골프,40\n김민준,개발팀,요가,30\n이서연,인사팀,서핑,40\n";
+      "이름,부서,관심사,예산\n김민준,개발팀,등산;커피,50\n,영업팀,골프,40\n김민준,개발팀,등산; 커피,50\n이서연,인사팀,마술,40\n";
     const bytes = Buffer.from(csv, "utf8");
     const state = await upload(bytes, "명단.csv");
     const english = await preview(state.uploadId);
@@ -203,8 +203,53 @@ describe("a staff file uploaded in chunks", () => {
     const result = GetJobResultOutput.parse((await callTool(client, TOOL.getJobResult, { jobId })).structuredContent);
     expect(result.skipped).toEqual(StaffPreviewSchema.parse(korean.structuredContent).skipped);
     expect(result.people[0].gifts[0].reason).toMatch(/^(등산|커피)(을|를|과|와) /);
-    expect(result.figures?.unplaced).toEqual({ count: 1, names: ["서핑"] });
-    expect(result.summary).toContain("어떤 관심사인지 알아보지 못한 항목 1개: 서핑");
+    expect(result.figures?.unplaced).toEqual({ count: 1, names: ["마술"] });
+    expect(result.summary).toContain("어떤 관심사인지 알아보지 못한 항목 1개: 마술");
+  });
+
+  it("knows people by 사번; without one keeps namesakes apart, flagged, and merges them when asked, preview and job alike", async () => {
+    const result = async (jobId: string) => {
+      await callTool(client, TOOL.waitForJob, { jobId });
+      return GetJobResultOutput.parse((await callTool(client, TOOL.getJobResult, { jobId })).structuredContent);
+    };
+    const withIds =
+      '사번,이름,부서,관심사,예산\nA-001,김민준,개발팀,"등산, 커피",50\nA-002,김민준,개발팀,영화/독서,40\nA-001,김민준,개발팀,등산,50\n';
+    const byId = await upload(Buffer.from(withIds, "utf8"), "사번.csv");
+    const seen = (await preview(byId.uploadId)).preview;
+    expect(seen).toMatchObject({ people: 2, skipped: [{ row: 4, reason: 'its ID "A-001" repeats row 2' }] });
+    expect(seen).toMatchObject({ possibleDuplicates: [], possibleDuplicateCount: 0 });
+    expect(seen.columns.id).toBe(0);
+    const job = await startJob(client, { uploadId: byId.uploadId, occasion: "생일", budgetPerPerson: 40 });
+    const done = await result(job.jobId);
+    expect(done.people.map((p) => [p.row, p.name, p.interests])).toEqual([
+      [2, "김민준", ["등산", "커피"]],
+      [3, "김민준", ["영화", "독서"]],
+    ]);
+    expect(done.skipped).toEqual(seen.skipped);
+
+    const noIds =
+      '이름,부서,관심사,예산\n김민준,개발팀,"등산, 커피",50\n김민준,개발팀,영화/독서,40\n이서연,개발팀,요가,30\n';
+    const namesakes = await upload(Buffer.from(noIds, "utf8"), "명단.csv");
+    const apart = await preview(namesakes.uploadId);
+    expect(apart.preview).toMatchObject({ people: 3, skippedCount: 0, possibleDuplicateCount: 1 });
+    expect(apart.preview.possibleDuplicates).toEqual([{ rows: [2, 3], name: "김민준", department: "개발팀" }]);
+    expect(apart.text).toContain('"김민준" in "개발팀" (rows 2, 3)');
+    expect(apart.text).toContain("reading.mergeDuplicates: true");
+    const merged = await preview(namesakes.uploadId, { mergeDuplicates: true });
+    const reason = "it was merged with row 2, which has the same name and department";
+    expect(merged.preview).toMatchObject({ people: 2, skipped: [{ row: 3, reason }], possibleDuplicateCount: 0 });
+    const mergedJob = await startJob(client, {
+      uploadId: namesakes.uploadId,
+      reading: { mergeDuplicates: true },
+      occasion: "생일",
+      budgetPerPerson: 40,
+    });
+    const one = await result(mergedJob.jobId);
+    expect(one.people.map((p) => [p.row, p.name])).toEqual([
+      [2, "김민준"],
+      [4, "이서연"],
+    ]);
+    expect(one.skipped).toEqual([{ row: 3, reason }]);
   });
 
   it("resumes after a dropped chunk: beginning again says which chunks are held", async () => {

@@ -130,16 +130,27 @@ const enFile = (f: Formats) => ({
   encodingUnsure: "The encoding is a guess: check the names below and choose the right one.",
   choose: "Choose…",
   sheet: "Sheet",
-  columns: { name: "Name", department: "Department", interests: "Interests", budget: "Budget" } satisfies Record<
-    ColumnKey,
-    string
-  >,
+  columns: {
+    name: "Name",
+    department: "Department",
+    interests: "Interests",
+    budget: "Budget",
+    id: "Employee ID",
+  } satisfies Record<ColumnKey, string>,
   noColumn: "(none)",
   rowHead: "Row",
   fileCounts: (rows: number, people: number, skipped: number) =>
     `${f.count(rows)} rows: ${f.count(people)} people, ${f.count(skipped)} skipped`,
   separator: (sep: string) => (sep === "\t" ? "tab-separated" : `separated by “${sep}”`),
   moreSkipped: (n: number) => `and ${f.count(n)} more`,
+  /** Namesakes without an ID, kept as different people: how many groups, and the choice to merge them. */
+  possibleDuplicates: (groups: number) =>
+    `${f.count(groups)} ${groups === 1 ? "name appears" : "names appear"} more than once in the same department with different details. They are kept as different people; merge them if they are the same person.`,
+  duplicateRows: (name: string, department: string, rows: string) =>
+    `${name}${department ? ` (${department})` : ""}: rows ${rows}`,
+  mergeDuplicates: "Merge them",
+  duplicatesMerged: "Rows with the same name and department are read as one person: the first row is kept.",
+  keepApart: "Keep them apart",
   downloadPicks: "Download the picks",
   downloadSkipped: "Download the skipped rows",
   fileReady: (name: string) => `${name} is ready.`,
@@ -248,12 +259,18 @@ const koFile = (f: Formats): ReturnType<typeof enFile> => ({
   encodingUnsure: "인코딩을 추정했습니다. 아래 이름을 확인하고 맞는 인코딩을 골라 주세요.",
   choose: "선택…",
   sheet: "시트",
-  columns: { name: "이름", department: "부서", interests: "관심사", budget: "예산" },
+  columns: { name: "이름", department: "부서", interests: "관심사", budget: "예산", id: "사번" },
   noColumn: "(없음)",
   rowHead: "행",
   fileCounts: (rows, people, skipped) => `${f.count(rows)}행: ${f.count(people)}명, 건너뜀 ${f.count(skipped)}행`,
   separator: (sep) => (sep === "\t" ? "탭 구분" : `“${sep}” 구분`),
   moreSkipped: (n) => `외 ${f.count(n)}행`,
+  possibleDuplicates: (groups) =>
+    `같은 부서에 같은 이름이 다른 내용으로 여러 번 나오는 경우가 ${f.count(groups)}건 있습니다. 서로 다른 사람으로 두었습니다. 같은 사람이라면 합쳐 주세요.`,
+  duplicateRows: (name, department, rows) => `${name}${department ? ` (${department})` : ""}: ${rows}행`,
+  mergeDuplicates: "한 사람으로 합치기",
+  duplicatesMerged: "이름과 부서가 같은 행을 한 사람으로 읽습니다. 첫 행을 남깁니다.",
+  keepApart: "다른 사람으로 두기",
   downloadPicks: "추천 결과 내려받기",
   downloadSkipped: "건너뛴 행 내려받기",
   fileReady: (name) => `${name} 파일이 준비되었습니다.`,

@@ -23,6 +23,12 @@ const SYNONYMS: Record<ColumnKey, readonly string[]> = {
     ...["budget", "gift budget", "amount", "budget usd", "limit", "price"],
     ...["예산", "선물 예산", "금액", "한도"],
   ],
+  // the employee number an HR export keys people by; "Employee #" is left out: it reads as "employee"
+  id: [
+    ...["employee id", "employee number", "employee no", "emp id", "emp no", "emp number", "staff id"],
+    ...["staff number", "staff no", "personnel number", "personnel no", "worker id", "person id", "id"],
+    ...["사번", "사원번호", "직원번호", "직번", "사원 ID", "직원 ID", "사원코드", "직원코드", "사원 코드"],
+  ],
 };
 
 /** The columns a job cannot do without. */
@@ -59,7 +65,7 @@ export type HeaderMatch = { columns: ColumnMap; missing: ColumnKey[]; twice: Col
  * header chosen for one key is not matched to another. Out-of-range choices count as none.
  */
 export function matchHeaders(headers: readonly string[], chosen: Partial<ColumnMap> = {}): HeaderMatch {
-  const columns: ColumnMap = { name: -1, department: -1, interests: -1, budget: -1 };
+  const columns: ColumnMap = { name: -1, department: -1, interests: -1, budget: -1, id: -1 };
   const taken = new Set<number>();
   for (const key of COLUMN_KEYS) {
     const index = chosen[key];

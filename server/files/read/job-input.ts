@@ -6,8 +6,11 @@
 import { overLimit, readInputLimits, type InputLimits } from "../../jobs/limits.js";
 import { Refused } from "./refused.js";
 
-/** The job input's header: the columns of a job plus where each row was and why it was skipped. */
-const CANONICAL_HEADER = "row,name,department,interests,budget,skip";
+/**
+ * The job input's header: the columns of a job plus where each row was and why it was skipped; the
+ * ID last, so that the job knows people by it as the preview did.
+ */
+const CANONICAL_HEADER = "row,name,department,interests,budget,skip,id";
 
 export class JobInputCsv {
   private readonly lines: string[] = [CANONICAL_HEADER];
@@ -20,13 +23,13 @@ export class JobInputCsv {
   }
 
   /** Adds a person's row; throws `Refused` past the byte limit. */
-  person(row: number, name: string, department: string, interests: string, budget: string): void {
-    this.write([row, name, department, interests, budget, ""].map(field).join(","));
+  person(row: number, name: string, department: string, interests: string, budget: string, id: string): void {
+    this.write([row, name, department, interests, budget, "", id].map(field).join(","));
   }
 
   /** Adds a skipped row and why; throws `Refused` past the byte limit. */
   skipped(row: number, reason: string): void {
-    this.write(`${row},,,,,${field(reason)}`);
+    this.write(`${row},,,,,${field(reason)},`);
   }
 
   /** The CSV written so far, each line ended. */

@@ -31,7 +31,8 @@ export function previewText(p: StaffPreview): string {
       p.separator === null ? "" : `, fields separated by ${SEPARATOR[p.separator] ?? quote(p.separator)}`;
     lines.push(`Read ${quote(p.fileName)} as CSV${encoding}${separator}.`);
   }
-  const mapped = COLUMN_KEYS.map((key) => {
+  // the ID is named only when a column holds it: most lists have none, and "none" would say nothing
+  const mapped = COLUMN_KEYS.filter((key) => key !== "id" || p.columns.id !== -1).map((key) => {
     const index = p.columns[key];
     const header =
       index === -1 ? (key === "budget" ? "none (the default budget applies)" : "none") : quote(p.headers[index] ?? "");
@@ -44,9 +45,22 @@ export function previewText(p: StaffPreview): string {
   lines.push(
     `${count(p.rows)} ${p.rows === 1 ? "row" : "rows"}: ${count(p.people)} ${p.people === 1 ? "person" : "people"}, ${count(p.skippedCount)} skipped${why}.`,
   );
+  if (p.possibleDuplicateCount > 0) lines.push(duplicatesLine(p));
   if (p.problems.length > 0) lines.push(`To settle before starting: ${p.problems.join(" ")}`);
   else lines.push("Ready to start.");
   return lines.join("\n");
+}
+
+/** Namesakes kept apart, the first few named, and how to merge them. */
+function duplicatesLine(p: StaffPreview): string {
+  const named = p.possibleDuplicates
+    .slice(0, NAMED_SKIPS)
+    .map((g) => `${quote(g.name)}${g.department ? ` in ${quote(g.department)}` : ""} (rows ${g.rows.join(", ")})`);
+  const more = p.possibleDuplicateCount - named.length;
+  return (
+    `Possible duplicates, kept as different people: ${count(p.possibleDuplicateCount)} ${p.possibleDuplicateCount === 1 ? "name appears" : "names appear"} more than once in one department with other details differing: ` +
+    `${named.join("; ")}${more > 0 ? `; and ${count(more)} more` : ""}. If they are the same people, read the file again with reading.mergeDuplicates: true.`
+  );
 }
 
 const quote = (s: string) => JSON.stringify(s);

@@ -12,6 +12,7 @@ const WHAT: Record<ColumnKey, string> = {
   department: "the department",
   interests: "the interests",
   budget: "the budget",
+  id: "each person's ID (employee number)",
 };
 
 export type ProblemFacts = {

@@ -56,7 +56,7 @@ describe("readStaffFile: workbooks", () => {
       { row: 6, name: "박지훈", department: "인사", interests: "요가", budget: "49.99" },
     ]);
     expect(csv).toBe(
-      "row,name,department,interests,budget,skip\n4,김민준,영업,커피;등산,30,\n5,이서연,개발팀,독서,45,\n6,박지훈,인사,요가,49.99,\n",
+      "row,name,department,interests,budget,skip,id\n4,김민준,영업,커피;등산,30,,\n5,이서연,개발팀,독서,45,,\n6,박지훈,인사,요가,49.99,,\n",
     );
   });
 
@@ -151,7 +151,7 @@ describe("readStaffFile: text", () => {
     ]);
     expect(preview.skipped).toEqual([{ row: 5, reason: "the row is empty" }]);
     expect(csv).toBe(
-      'row,name,department,interests,budget,skip\n4,"Line\nBreak",Sales,"a;\nb",,\n5,,,,,the row is empty\n6,Ana,Ops,tea,,\n',
+      'row,name,department,interests,budget,skip,id\n4,"Line\nBreak",Sales,"a;\nb",,,\n5,,,,,the row is empty,\n6,Ana,Ops,tea,,,\n',
     );
   });
 
@@ -192,7 +192,7 @@ describe("previewText", () => {
       ["이름", "관심사"],
       ["A", "x"],
       ["", "y"],
-      ["a", "z"],
+      ["a ", "X"],
       ...Array.from({ length: 6 }, () => ["", ""]),
       ["B", "w"],
     ];

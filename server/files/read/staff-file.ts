@@ -26,7 +26,7 @@ const SAVE_AS = "Save it as .xlsx or as CSV (from Excel: File › Save As) and s
 /**
  * Reads a staff file: `reading` overrides what is detected (encoding, sheet, columns). The preview's
  * `uploadId` is null (the caller sets it); `csv` is the job's input, `row,name,department,interests,
- * budget,skip`, one line for every row of the file after the header, bad ones too.
+ * budget,skip,id`, one line for every row of the file after the header, bad ones too.
  */
 export async function readStaffFile(
   bytes: Uint8Array,

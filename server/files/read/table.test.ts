@@ -66,7 +66,7 @@ describe("nothing lost silently", () => {
       "", // empty between rows
       ";Sales;coffee;20", // no name
       "Lee;Ops;music;cheap", // bad budget
-      "KIM ;sales;yoga;10", // a repeat of row 4
+      "KIM ;sales; Coffee|tea ;30", // a repeat of row 4: every field the same, case and spaces aside
       "Park;Ops;books;10;extra", // too many fields
       " ; ; ; ", // only blanks
       "Choi;R&D;hiking;$1,250",
@@ -99,7 +99,7 @@ describe("nothing lost silently", () => {
       ["김민준", "영업", "커피", 30],
       [],
       [null, "영업", "차", 10],
-      ["김민준", "영업", "차", 10],
+      ["김민준", "영업", "커피", 30],
       ["이서연", "", "독서", "$abc"],
       ["이서연", "", "독서", 40],
       [],
@@ -122,7 +122,7 @@ describe("nothing lost silently", () => {
     for (let i = 0; i < 3_000; i++) {
       const kind = i % 50;
       if (kind === 7) rows.push(["", "Sales", "tea", "10"]);
-      else if (kind === 19) rows.push([`P${i - 1}`, `D${(i - 1) % 7}`, "again", "5"]);
+      else if (kind === 19) rows.push([`P${i - 1}`, `D${(i - 1) % 7}`, "coffee;tea", String(10 + ((i - 1) % 40))]);
       else if (kind === 33) rows.push(["", "", "", ""]);
       else rows.push([`P${i}`, `D${i % 7}`, "coffee;tea", kind === 41 ? "n/a" : String(10 + (i % 40))]);
     }
@@ -149,7 +149,7 @@ describe("the header and the columns", () => {
       ["Ada", "R&D", "likes tea", "books", "x"],
     ];
     const chosen = await read(encodeText(delimited(rows), "utf-8"), "a.csv", { columns: { interests: 2, budget: -1 } });
-    expect(chosen.preview.columns).toEqual({ name: 0, department: 1, interests: 2, budget: -1 });
+    expect(chosen.preview.columns).toEqual({ name: 0, department: 1, interests: 2, budget: -1, id: -1 });
     expect(chosen.preview.sample[0]).toMatchObject({ interests: "likes tea", budget: "" });
     expect(chosen.preview.ready).toBe(true);
   });
@@ -247,7 +247,7 @@ describe("limits", () => {
   it("starts a file just under the text's byte limit whose job input is over it: the file's limits are its own", async () => {
     const rows = [["name", "interests"], ...Array.from({ length: 5 }, (_, i) => [`p${i} ${"n".repeat(50)}`, "x"])];
     const file = encodeText(delimited(rows), "utf-8");
-    const limited = { ...small, maxCellChars: 60, maxCsvBytes: file.length + 1 };
+    const limited = { ...small, maxCellChars: 60, maxCellsPerRow: 10, maxCsvBytes: file.length + 1 };
     const r = await readStaffFile(file, "a.csv", {}, limited);
     if (!r.ok) throw new Error(r.error.message);
     expect(Buffer.byteLength(r.value.csv)).toBeGreaterThan(limited.maxCsvBytes);

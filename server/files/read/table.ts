@@ -14,7 +14,8 @@ import {
 } from "../../../shared/files.js";
 import { createLedger, type Ledger } from "../../jobs/csv/ledger.js";
 import type { CsvColumns } from "../../jobs/csv/inspect.js";
-import { countInterests, EMPTY_ROW, readRecord, type Person } from "../../jobs/csv/rows.js";
+import { countInterests } from "../../jobs/csv/interests.js";
+import { EMPTY_ROW, readRecord, type Person } from "../../jobs/csv/rows.js";
 import { overLimit, rowName, type InputLimits } from "../../jobs/limits.js";
 import { ok, type Outcome } from "../../jobs/outcomes.js";
 import { isBlank, type GridRow } from "./grid-row.js";
@@ -89,7 +90,7 @@ class TableReading {
 
   constructor(private readonly options: TableOptions) {
     this.input = new JobInputCsv(options.limits);
-    this.ledger = createLedger(this.settle);
+    this.ledger = createLedger(this.settle, { mergeDuplicates: options.reading.mergeDuplicates });
   }
 
   take(r: GridRow): void {
@@ -109,8 +110,9 @@ class TableReading {
     const rows = this.lastWithText - headerRow;
     const headers = header?.names ?? [];
     const mapping = header?.mapping;
-    const columnMap: ColumnMap = mapping?.columns ?? { name: -1, department: -1, interests: -1, budget: -1 };
+    const columnMap: ColumnMap = mapping?.columns ?? { name: -1, department: -1, interests: -1, budget: -1, id: -1 };
     const problems = problemsOf({ source, headers, mapping, rows, people });
+    const duplicates = this.ledger.duplicates();
     const preview: StaffPreview = {
       uploadId: null,
       ...source,
@@ -121,6 +123,8 @@ class TableReading {
       sample,
       skipped,
       skippedCount,
+      possibleDuplicates: duplicates.groups,
+      possibleDuplicateCount: duplicates.count,
       problems,
       ready: problems.length === 0,
     };
@@ -155,8 +159,8 @@ class TableReading {
     if (header.mapping.missing.length > 0) {
       // no job can read the rows yet: show the first as they are, for the person to map the columns
       if (!blank && cells !== null && this.sample.length < SAMPLE_ROWS) {
-        const [name, department, interests, budget] = COLUMN_KEYS.map((k) => cell(cells, c[k]));
-        this.sample.push({ row: r.row, name, department, interests, budget });
+        const [name, department, interests, budget, id] = COLUMN_KEYS.map((k) => cell(cells, c[k]));
+        this.sample.push({ row: r.row, name, department, interests, budget, ...(c.id === -1 ? {} : { id }) });
       }
       return;
     }
@@ -190,9 +194,11 @@ class TableReading {
     this.people++;
     const c = this.header!.columns;
     const [interests, budget] = [cell(cells, c.interests), cell(cells, c.budget)];
-    if (this.sample.length < SAMPLE_ROWS)
-      this.sample.push({ row: fate.row, name: fate.name, department: fate.department ?? "", interests, budget });
-    this.input.person(fate.row, cell(cells, c.name), cell(cells, c.department), interests, budget);
+    if (this.sample.length < SAMPLE_ROWS) {
+      const id = fate.id === null ? {} : { id: fate.id };
+      this.sample.push({ row: fate.row, name: fate.name, department: fate.department ?? "", interests, budget, ...id });
+    }
+    this.input.person(fate.row, cell(cells, c.name), cell(cells, c.department), interests, budget, fate.id ?? "");
   };
 }
 

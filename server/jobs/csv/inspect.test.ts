@@ -12,7 +12,7 @@ const limits = {
   maxCellChars: 200,
   maxInterestsPerPerson: 5,
 };
-const plain = { row: -1, skip: -1, separator: ",", headerRow: 1 };
+const plain = { id: -1, row: -1, skip: -1, separator: ",", headerRow: 1 };
 
 describe("inspectCsv", () => {
   it("finds the columns whatever their case, spacing and order, and counts the rows, an empty one between them too", async () => {

@@ -22,7 +22,7 @@ export type CsvColumns = ColumnMap & { row: number; skip: number; width: number;
 /** What a good text looks like: its columns and how many records with any text follow the header. */
 export type CsvPlan = { columns: CsvColumns; rows: number };
 
-const EXPECTED = `${columnNames("name")} and ${columnNames("interests")} (separated by ; or |), optionally department and budget`;
+const EXPECTED = `${columnNames("name")} and ${columnNames("interests")} (items separated by ; | , or /), optionally department, budget and an employee ID (사번)`;
 
 /**
  * Checks size, header, limits and row count; the plan for a good text, or the error that says what

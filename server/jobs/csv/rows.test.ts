@@ -1,13 +1,14 @@
 /**
- * One row at a time: budgets, interest lists, and the reasons a row is skipped.
+ * One row at a time: budgets, the ID, and the reasons a row is skipped.
  */
-import { createRepeats, parseBudget, readRecord, splitInterests } from "./rows.js";
+import { parseBudget, readRecord } from "./rows.js";
 
 const columns = {
   name: 0,
   department: 1,
   interests: 2,
   budget: 3,
+  id: -1,
   width: 4,
   row: -1,
   skip: -1,
@@ -31,17 +32,6 @@ describe("parseBudget", () => {
   });
 });
 
-describe("splitInterests", () => {
-  it("splits on ; and |, trims, drops empties and repeats (first spelling wins)", () => {
-    expect(splitInterests(" Coffee; hiking | coffee ;; |Ünïcode ✨ ")).toEqual(["Coffee", "hiking", "Ünïcode ✨"]);
-  });
-
-  it("gives an empty list for nothing", () => {
-    expect(splitInterests("")).toEqual([]);
-    expect(splitInterests(" ; | ")).toEqual([]);
-  });
-});
-
 describe("readRecord", () => {
   it("reads a person, trimming name and department", () => {
     expect(readRecord([" Zoë Ærø ", " R&D ", "a;b", "30"], 7, columns, 50)).toEqual({
@@ -51,8 +41,20 @@ describe("readRecord", () => {
       interestsText: "a;b",
       interests: [],
       budget: 30,
+      budgetGiven: true,
+      id: null,
       gifts: [],
     });
+  });
+
+  it("reads the ID from an ID column, trimmed, and notes a budget left to the default", () => {
+    const withId = { ...columns, id: 4, width: 5 };
+    expect(readRecord(["A", "x", "tea", "", " 1042 "], 2, withId, 40)).toMatchObject({
+      id: "1042",
+      budget: 40,
+      budgetGiven: false,
+    });
+    expect(readRecord(["A", "x", "tea", "40", "  "], 2, withId, 40)).toMatchObject({ id: null, budgetGiven: true });
   });
 
   it("uses the default budget when the cell is empty, and null for no department", () => {
@@ -88,25 +90,5 @@ describe("readRecord", () => {
     [["", " ", "", ""], "the row is empty"],
   ])("skips %j because %s", (fields, reason) => {
     expect(readRecord(fields, 3, columns, 50)).toEqual({ row: 3, reason });
-  });
-});
-
-describe("createRepeats", () => {
-  it("knows a person again by name and department, case and spaces aside", () => {
-    const repeats = createRepeats();
-    expect(repeats({ row: 2, name: "Kim", department: "Sales" })).toBeUndefined();
-    expect(repeats({ row: 3, name: "Kim", department: null })).toBeUndefined();
-    expect(repeats({ row: 4, name: "KIM", department: "sales" })).toBe("it repeats row 2");
-    expect(repeats({ row: 5, name: "kim", department: null })).toBe("it repeats row 3");
-  });
-});
-
-describe("splitInterests at scale", () => {
-  it("keeps every distinct item of a list of 200,000, and drops repeats whatever their case", () => {
-    const items = Array.from({ length: 100_000 }, (_, i) => `w${i}`);
-    const text = [...items, ...items.map((w) => w.toUpperCase())].join(";");
-    const out = splitInterests(text);
-    expect(out).toHaveLength(100_000);
-    expect(out[99_999]).toBe("w99999");
   });
 });

@@ -19,21 +19,40 @@ export type Person = {
   interestsText: string;
   interests: string[];
   budget: number;
+  /** Whether the row wrote its budget (the job's default otherwise): a row's identity tells them apart. */
+  budgetGiven: boolean;
+  /** The row's ID (사번, employee number), trimmed; null when it has none. The person's identity when set. */
+  id: string | null;
   gifts: Gift[];
 };
 
 const NONE: never[] = [];
 
-/** A person with the fields of the later stages still empty; the department trimmed, "" as null. */
+/**
+ * A person with the fields of the later stages still empty; the department and ID trimmed, "" as
+ * null; `budgetGiven` false when `budget` is the job's default.
+ */
 export function newPerson(
   row: number,
   name: string,
   department: string,
   interestsText: string,
   budget: number,
+  { budgetGiven = true, id = "" }: { budgetGiven?: boolean; id?: string } = {},
 ): Person {
   const d = department.trim();
-  return { row, name, department: d === "" ? null : d, interestsText, interests: NONE, budget, gifts: NONE };
+  const i = id.trim();
+  return {
+    row,
+    name,
+    department: d === "" ? null : d,
+    interestsText,
+    interests: NONE,
+    budget,
+    budgetGiven,
+    id: i === "" ? null : i,
+    gifts: NONE,
+  };
 }
 
 /** The reason an empty row is skipped; one that only blank rows follow is not a row at all. */
@@ -77,28 +96,15 @@ function readFields(fields: string[], at: number, columns: CsvColumns, defaultBu
   }
   const department = columns.department === -1 ? "" : fields[columns.department];
   const interests = columns.interests === -1 ? "" : fields[columns.interests];
-  return newPerson(at, name, department, interests, budget);
+  const id = columns.id === -1 ? "" : fields[columns.id];
+  const budgetGiven = columns.budget !== -1 && fields[columns.budget].trim() !== "";
+  return newPerson(at, name, department, interests, budget, { budgetGiven, id });
 }
 
 /** The row a record names in a `row` column: a positive integer, or undefined. */
 function rowNumber(text: string | undefined): number | undefined {
   const n = Number(text);
   return text !== undefined && /^\s*\d+\s*$/.test(text) && n >= 1 && Number.isSafeInteger(n) ? n : undefined;
-}
-
-/**
- * The first row of each person, by name and department (trimmed, case aside): a later row of the
- * same person is skipped as a repeat. One map lookup per row, so linear in the rows.
- */
-export function createRepeats(): (person: Pick<Person, "row" | "name" | "department">) => string | undefined {
-  const first = new Map<string, number>();
-  return ({ row, name, department }) => {
-    const key = `${name.trim().toLowerCase()}\u0000${(department ?? "").trim().toLowerCase()}`;
-    const earlier = first.get(key);
-    if (earlier !== undefined) return `it repeats row ${earlier}`;
-    first.set(key, row);
-    return undefined;
-  };
 }
 
 /** "50", "49.99", "$1,250", "80 €" → a positive amount; anything else → undefined. */
@@ -108,39 +114,4 @@ export function parseBudget(raw: string): number | undefined {
   if (!/^(\d+(\.\d*)?|\.\d+)$/.test(s)) return undefined;
   const n = Number(s);
   return n > 0 && Number.isFinite(n) ? n : undefined;
-}
-
-/** How many interests a cell lists, as written: the items between ";" and "|" that hold any text. */
-export function countInterests(text: string): number {
-  let items = 0;
-  let hasText = false;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c === 59 || c === 124) {
-      if (hasText) items++;
-      hasText = false;
-    } else if (c !== 32 && c !== 9 && c !== 34) hasText = true; // not a space, tab or quote
-  }
-  return hasText ? items + 1 : items;
-}
-
-/** "Coffee; hiking | coffee" → ["Coffee", "hiking"]: trimmed, no empties, first spelling wins. */
-export function splitInterests(text: string): string[] {
-  const out: string[] = [];
-  // each item is looked up once in a set of the ones kept: linear however long the list is
-  const seen = new Set<string>();
-  let from = 0;
-  // a hand-rolled split: this runs once per person, and most lists are short
-  for (let i = 0; i <= text.length; i++) {
-    const c = i < text.length ? text.charCodeAt(i) : 59;
-    if (c !== 59 && c !== 124) continue; // ";" or "|"
-    const t = text.slice(from, i).trim();
-    from = i + 1;
-    if (t === "") continue;
-    const key = t.toLowerCase();
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(t);
-  }
-  return out.length === 0 ? NONE : out;
 }

@@ -10,12 +10,14 @@ import { readRecord } from "./rows.js";
 import { koreanReason } from "./skip-reasons.js";
 
 /** The reasons the rows of `csv` are skipped for, as a job reads them (columns from its header). */
-async function reasons(csv: string): Promise<string[]> {
+async function reasons(csv: string, mergeDuplicates = false): Promise<string[]> {
   const plan = await inspectCsv(csv, resolveLimits());
   if (!plan.ok) throw new Error(plan.error.message);
   const { columns } = plan.value;
   const out: string[] = [];
-  const ledger = createLedger<undefined>((fate) => void ("reason" in fate && out.push(fate.reason)));
+  const ledger = createLedger<undefined>((fate) => void ("reason" in fate && out.push(fate.reason)), {
+    mergeDuplicates,
+  });
   for await (const { records, rows, unreadable } of readCsvBatches(csv, { separator: columns.separator })) {
     for (const u of unreadable) ledger.add(u, undefined);
     records.forEach((fields, k) => ledger.add(readRecord(fields, rows[k], columns, 50), undefined));
@@ -33,7 +35,7 @@ describe("skipped rows in Korean", () => {
       "Bo,Sales,golf,40,extra",
       "",
       "Cy,Sales,golf,40",
-      "cy,sales,tennis,30",
+      "CY, sales ,golf,40",
       'Di,"Sales,golf,40',
     ].join("\n");
     const english = await reasons(csv);
@@ -52,6 +54,19 @@ describe("skipped rows in Korean", () => {
       "빈 행입니다",
       "6행과 같은 사람입니다",
       "이 행에서 시작한 따옴표 값이 닫히지 않아 파일의 나머지가 그 값으로 읽혔습니다. 잘못 들어간 큰따옴표가 있는지 확인해 주세요",
+    ]);
+  });
+
+  it("words the repeats of an ID and the namesakes merged", async () => {
+    const byId = await reasons("사번,이름,관심사\nA-17,김민준,등산\nA-17,김민준,커피\n");
+    const merged = await reasons("이름,부서,관심사\n김민준,개발팀,등산\n김민준,개발팀,커피\n", true);
+    expect([...byId, ...merged]).toEqual([
+      'its ID "A-17" repeats row 2',
+      "it was merged with row 2, which has the same name and department",
+    ]);
+    expect([...byId, ...merged].map(koreanReason)).toEqual([
+      '2행과 사번(ID) "A-17"이 같은 사람입니다',
+      "2행과 이름·부서가 같아 한 사람으로 합쳤습니다",
     ]);
   });
 

@@ -16,6 +16,11 @@ const KOREAN: [pattern: RegExp, korean: (...parts: string[]) => string][] = [
   ],
   [/^the row is empty$/, () => "빈 행입니다"],
   [/^it repeats row (\d+)$/, (row) => `${row}행과 같은 사람입니다`],
+  [/^its ID (.+) repeats row (\d+)$/s, (id, row) => `${row}행과 사번(ID) ${id}이 같은 사람입니다`],
+  [
+    /^it was merged with row (\d+), which has the same name and department$/,
+    (row) => `${row}행과 이름·부서가 같아 한 사람으로 합쳤습니다`,
+  ],
   [
     /^a quoted value that starts in this row is never closed/,
     () =>

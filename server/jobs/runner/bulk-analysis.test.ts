@@ -71,6 +71,7 @@ describe("the parse stage", () => {
     department: -1,
     interests: 1,
     budget: -1,
+    id: -1,
     row: -1,
     skip: -1,
     width: 2,
@@ -96,7 +97,7 @@ describe("the parse stage", () => {
   };
 
   it("reads from the header's row with the separator found, and skips repeats and empty rows between others", async () => {
-    const head = await run("\nName;Likes\nKim;tea\n\nkim ;coffee\nLee;\n\n\n");
+    const head = await run("\nName;Likes\nKim;tea\n\nkim ; TEA\nLee;\n\n\n");
     expect(head).toMatchObject({ total: 2 });
     expect(head?.skipped).toEqual([
       { row: 4, reason: "the row is empty" },
@@ -117,7 +118,10 @@ describe("the parse stage", () => {
 
 describe("a job's words", () => {
   /** Runs the shipped matcher over `employees` in `locale`: the result's head and people. */
-  async function analyse(locale: Locale, employees: { name: string; interests: string[]; department?: string }[]) {
+  async function analyse(
+    locale: Locale,
+    employees: { name: string; interests: string[]; department?: string; id?: string }[],
+  ) {
     let head: ResultHead | undefined;
     const chunks: string[] = [];
     await runBulkAnalysis({
@@ -138,14 +142,14 @@ describe("a job's words", () => {
 
   const english = [
     { name: "Kim", interests: ["hiking", "coffee"], department: "Engineering" },
-    { name: "Lee", interests: ["surfing", "yoga"] },
-    { name: "Park", interests: ["Surfing", "movies"] },
+    { name: "Lee", interests: ["magic", "yoga"] },
+    { name: "Park", interests: ["Magic", "astrology"] },
     { name: "", interests: ["tea"] },
   ];
   const korean = [
     { name: "김민준", interests: ["등산", "커피"], department: "개발팀" },
-    { name: "이서연", interests: ["서핑", "요가"] },
-    { name: "박지호", interests: ["서핑", "영화"] },
+    { name: "이서연", interests: ["마술", "요가"] },
+    { name: "박지호", interests: ["마술", "점성술"] },
     { name: "", interests: ["차"] },
   ];
 
@@ -160,6 +164,24 @@ describe("a job's words", () => {
     expect(ko.people[0].gifts[0].category).toMatch(/[가-힣]/);
   });
 
+  it("knows employees by their id when given, and otherwise keeps namesakes and skips exact repeats", async () => {
+    const kim = { name: "김민준", department: "개발팀" };
+    const byId = await analyse("en", [
+      { ...kim, interests: ["등산"], id: "1001" },
+      { ...kim, interests: ["커피"], id: "1002" },
+      { ...kim, interests: ["등산"], id: "1001" },
+    ]);
+    expect(byId.people.map((p) => p.row)).toEqual([1, 2]);
+    expect(byId.head?.skipped).toEqual([{ row: 3, reason: 'its ID "1001" repeats row 1' }]);
+    const noIds = await analyse("ko", [
+      { ...kim, interests: ["등산"] },
+      { ...kim, interests: ["커피"] },
+      { ...kim, interests: ["등산"] },
+    ]);
+    expect(noIds.people.map((p) => p.row)).toEqual([1, 2]);
+    expect(noIds.head?.skipped).toEqual([{ row: 3, reason: "1행과 같은 사람입니다" }]);
+  });
+
   it("says why rows were skipped in the job's language", async () => {
     expect((await analyse("en", english)).head?.skipped).toEqual([{ row: 4, reason: "it has no name" }]);
     expect((await analyse("ko", korean)).head?.skipped).toEqual([{ row: 4, reason: "이름이 없습니다" }]);
@@ -167,11 +189,11 @@ describe("a job's words", () => {
 
   it("counts and names the interests it could not place, the most written first, in the summary and the figures", async () => {
     const en = await analyse("en", english);
-    expect(en.head?.figures?.unplaced).toEqual({ count: 2, names: ["surfing", "movies"] });
-    expect(en.head?.summary).toContain("; 2 interests we could not place: surfing, movies.");
+    expect(en.head?.figures?.unplaced).toEqual({ count: 2, names: ["magic", "astrology"] });
+    expect(en.head?.summary).toContain("; 2 interests we could not place: magic, astrology.");
     const ko = await analyse("ko", korean);
-    expect(ko.head?.figures?.unplaced).toEqual({ count: 2, names: ["서핑", "영화"] });
-    expect(ko.head?.summary).toContain("; 어떤 관심사인지 알아보지 못한 항목 2개: 서핑, 영화.");
+    expect(ko.head?.figures?.unplaced).toEqual({ count: 2, names: ["마술", "점성술"] });
+    expect(ko.head?.summary).toContain("; 어떤 관심사인지 알아보지 못한 항목 2개: 마술, 점성술.");
     const placed = await analyse("en", english.slice(0, 1));
     expect(placed.head?.figures).not.toHaveProperty("unplaced");
     expect(placed.head?.summary).not.toContain("could not place");

@@ -12,7 +12,8 @@ import type { SkippedRow } from "../../../shared/files.js";
 import { URI, type ResultFigures, type UnplacedInterests } from "../../../shared/tools.js";
 import { readCsvBatches } from "../csv/reader.js";
 import { createLedger, type Ledger } from "../csv/ledger.js";
-import { newPerson, readRecord, splitInterests, type Person } from "../csv/rows.js";
+import { splitInterests } from "../csv/interests.js";
+import { newPerson, readRecord, type Person } from "../csv/rows.js";
 import type { CsvColumns } from "../csv/inspect.js";
 import type { MatchGifts } from "../../gifts/matcher.js";
 import { interestPlaced } from "../../gifts/text-index.js";
@@ -224,7 +225,13 @@ class BulkAnalysis {
       if (e.name.trim() === "") ledger.add({ row: i + 1, reason: "it has no name" }, undefined);
       else if (!(budget > 0 && Number.isFinite(budget)))
         ledger.add({ row: i + 1, reason: `its budget ${budget} is not a positive number` }, undefined);
-      else ledger.add(newPerson(i + 1, e.name.trim(), e.department ?? "", e.interests.join(";"), budget), undefined);
+      else {
+        const given = { budgetGiven: e.budget !== undefined, id: e.id ?? "" };
+        ledger.add(
+          newPerson(i + 1, e.name.trim(), e.department ?? "", e.interests.join(";"), budget, given),
+          undefined,
+        );
+      }
     });
   }
 

@@ -126,7 +126,7 @@ export function startBulkAnalysisTool({
     description:
       "Starts a background job that picks gifts for every employee of a team, for one occasion. Give the staff " +
       "list as exactly one of: `file`, a staff file (.xlsx or .csv) the user attached; `csv` (a header naming " +
-      "name and interests separated by ; or |, optional department and budget, in English or Korean; up to " +
+      "name and interests (items separated by ; | , or /), optional department, budget and employee ID, in English or Korean; up to " +
       `${megabytes(jobs.limits.maxCsvBytes)} and ${jobs.limits.maxRows.toLocaleString("en-US")} rows); or ` +
       "`employees`; plus the occasion and a default budget per person. Without any list, the widget asks the user " +
       "for their file. Answers at once with a jobId while the work runs; the widget shows live progress. Then call " +

@@ -93,16 +93,59 @@ function ReadingChoices({ preview: p, reading, unsure, onReading }: ReadingProps
   );
 }
 
-/** The first rows as the chosen columns read them. */
-function SampleRows({ sample }: { sample: StaffPreview["sample"] }) {
+/** Groups of namesakes shown by name, and rows of each. */
+const DUPLICATES_SHOWN = 3;
+
+/**
+ * Rows without an ID that share a name and department: kept apart unless the person merges them
+ * (the preview is asked for again with `mergeDuplicates`); once merged, the way back.
+ */
+function PossibleDuplicates({ preview: p, reading, onReading }: Omit<ReadingProps, "unsure">) {
   const t = useMessages();
+  if (reading.mergeDuplicates)
+    return (
+      <div className="gg-hint">
+        <p>{t.duplicatesMerged}</p>
+        <button
+          type="button"
+          className="gg-button gg-secondary"
+          onClick={() => onReading({ ...reading, mergeDuplicates: false })}
+        >
+          {t.keepApart}
+        </button>
+      </div>
+    );
+  if (p.possibleDuplicateCount === 0) return null;
+  return (
+    <div className="gg-hint">
+      <p>{t.possibleDuplicates(p.possibleDuplicateCount)}</p>
+      <ul>
+        {p.possibleDuplicates.slice(0, DUPLICATES_SHOWN).map((g) => (
+          <li key={g.rows[0]}>{t.duplicateRows(g.name, g.department, g.rows.join(", "))}</li>
+        ))}
+      </ul>
+      <button
+        type="button"
+        className="gg-button gg-secondary"
+        onClick={() => onReading({ ...reading, mergeDuplicates: true })}
+      >
+        {t.mergeDuplicates}
+      </button>
+    </div>
+  );
+}
+
+/** The first rows as the chosen columns read them; the ID column only when the file has one. */
+function SampleRows({ sample, columns }: { sample: StaffPreview["sample"]; columns: StaffPreview["columns"] }) {
+  const t = useMessages();
+  const keys = COLUMN_KEYS.filter((key) => key !== "id" || columns.id !== -1);
   return (
     <div className="gg-scroll">
       <table className="gg-table">
         <thead>
           <tr>
             <th>{t.rowHead}</th>
-            {COLUMN_KEYS.map((key) => (
+            {keys.map((key) => (
               <th key={key}>{t.columns[key]}</th>
             ))}
           </tr>
@@ -111,8 +154,8 @@ function SampleRows({ sample }: { sample: StaffPreview["sample"] }) {
           {sample.slice(0, SAMPLE_ROWS).map((r) => (
             <tr key={r.row}>
               <td>{r.row}</td>
-              {COLUMN_KEYS.map((key) => (
-                <td key={key}>{r[key]}</td>
+              {keys.map((key) => (
+                <td key={key}>{r[key] ?? ""}</td>
               ))}
             </tr>
           ))}
@@ -139,7 +182,8 @@ function PreviewBody({ preview: p, reading, unsure, onReading }: ReadingProps) {
       <p>{t.fileCounts(p.rows, p.people, p.skippedCount)}</p>
       <ReadingChoices preview={p} reading={reading} unsure={unsure} onReading={onReading} />
       {unsure && <p className="gg-hint">{t.encodingUnsure}</p>}
-      <SampleRows sample={p.sample} />
+      <SampleRows sample={p.sample} columns={p.columns} />
+      <PossibleDuplicates preview={p} reading={reading} onReading={onReading} />
       <SkippedRows rows={p.skipped} more={p.skippedCount - p.skipped.length} />
       {p.problems.length > 0 && (
         <ul className="gg-error" role="alert">

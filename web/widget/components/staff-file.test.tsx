@@ -7,7 +7,7 @@
  */
 import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { FILE_TOOL, type AwaitingFile } from "../../../shared/files.js";
+import { FILE_TOOL, type AwaitingFile, type Reading, type StaffPreview } from "../../../shared/files.js";
 import { TOOL } from "../../../shared/tools.js";
 import { App } from "../app.js";
 import { installFakeHost, samplePreview, type FakeHost, type FakeHostOptions } from "../testing/fake-host.js";
@@ -170,7 +170,7 @@ describe("the preview", () => {
     await waitFor(() => expect(fake.argsOf(FILE_TOOL.preview)).toHaveLength(2));
     expect(fake.argsOf(FILE_TOOL.preview)[1]).toEqual({
       uploadId: "up-1",
-      reading: { columns: { name: 0, department: -1, interests: 2, budget: 3 } },
+      reading: { columns: { name: 0, department: -1, interests: 2, budget: 3, id: -1 } },
       locale: "en-US",
     });
     await waitFor(() => expect(screen.getByLabelText<HTMLSelectElement>("Department").value).toBe("-1"));
@@ -178,7 +178,7 @@ describe("the preview", () => {
     await waitFor(() => expect(fake.argsOf(FILE_TOOL.preview)).toHaveLength(3));
     expect(fake.argsOf(FILE_TOOL.preview)[2].reading).toEqual({
       encoding: "utf-8",
-      columns: { name: 0, department: -1, interests: 2, budget: 3 },
+      columns: { name: 0, department: -1, interests: 2, budget: 3, id: -1 },
     });
   });
 
@@ -233,7 +233,7 @@ describe("the preview", () => {
     expect(fake.argsOf(TOOL.startBulk)).toEqual([
       {
         uploadId: "up-1",
-        reading: { columns: { name: 0, department: 1, interests: 2, budget: -1 } },
+        reading: { columns: { name: 0, department: 1, interests: 2, budget: -1, id: -1 } },
         occasion: "Year-end",
         budgetPerPerson: 60,
         locale: "en-US",
@@ -268,6 +268,43 @@ describe("the preview", () => {
     await userEvent.click(screen.getByRole("button", { name: "시작" }));
     await waitFor(() => expect(fake.argsOf(TOOL.startBulk)).toHaveLength(1));
     expect(fake.argsOf(TOOL.startBulk)[0]).toMatchObject({ uploadId: "up-1", locale: "ko-KR" });
+  });
+
+  it("shows namesakes kept apart, merges them on request and starts with that reading", async () => {
+    const namesakes = (reading: Reading, name: string): StaffPreview => {
+      const merged = reading.mergeDuplicates === true;
+      return {
+        ...samplePreview(reading, name),
+        people: merged ? 1 : 2,
+        possibleDuplicates: merged ? [] : [{ rows: [2, 3], name: "김민준", department: "개발팀" }],
+        possibleDuplicateCount: merged ? 0 : 1,
+      };
+    };
+    await preview({ files: { preview: namesakes } });
+    expect(screen.getByText(/^1 name appears more than once in the same department/)).toBeTruthy();
+    expect(screen.getByText("김민준 (개발팀): rows 2, 3")).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "Merge them" }));
+    await waitFor(() => expect(fake.argsOf(FILE_TOOL.preview).at(-1)?.reading).toEqual({ mergeDuplicates: true }));
+    expect(await screen.findByText(/read as one person: the first row is kept/)).toBeTruthy();
+    expect(screen.queryByText("김민준 (개발팀): rows 2, 3")).toBeNull();
+    await userEvent.click(screen.getByRole("button", { name: "Start" }));
+    await waitFor(() => expect(fake.argsOf(TOOL.startBulk)).toHaveLength(1));
+    expect(fake.argsOf(TOOL.startBulk)[0]).toMatchObject({ reading: { mergeDuplicates: true } });
+  });
+
+  it("says so in Korean, and keeps them apart again on request", async () => {
+    const namesakes = (reading: Reading, name: string): StaffPreview => ({
+      ...samplePreview(reading, name),
+      possibleDuplicates: reading.mergeDuplicates ? [] : [{ rows: [2, 3], name: "김민준", department: "개발팀" }],
+      possibleDuplicateCount: reading.mergeDuplicates ? 0 : 1,
+    });
+    await preview({ locale: "ko-KR", files: { preview: namesakes } });
+    expect(screen.getByText(/같은 이름이 다른 내용으로 여러 번 나오는 경우가 1건/)).toBeTruthy();
+    expect(screen.getByText("김민준 (개발팀): 2, 3행")).toBeTruthy();
+    await userEvent.click(screen.getByRole("button", { name: "한 사람으로 합치기" }));
+    await userEvent.click(await screen.findByRole("button", { name: "다른 사람으로 두기" }));
+    await waitFor(() => expect(fake.argsOf(FILE_TOOL.preview).at(-1)?.reading).toEqual({ mergeDuplicates: false }));
+    expect(await screen.findByText("김민준 (개발팀): 2, 3행")).toBeTruthy();
   });
 
   it("goes back to the picker on Choose another file, and drops the upload", async () => {

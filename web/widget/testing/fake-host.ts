@@ -149,7 +149,7 @@ export function samplePreview(reading: Reading, fileName: string): StaffPreview 
     sheets: [],
     sheet: null,
     headers,
-    columns: { name: 0, department: 1, interests: 2, budget: 3, ...reading.columns },
+    columns: { name: 0, department: 1, interests: 2, budget: 3, id: -1, ...reading.columns },
     rows: 3,
     people: 2,
     sample: [
@@ -158,6 +158,8 @@ export function samplePreview(reading: Reading, fileName: string): StaffPreview 
     ],
     skipped: [{ row: 4, reason: "No name" }],
     skippedCount: 1,
+    possibleDuplicates: [],
+    possibleDuplicateCount: 0,
     problems: [],
     ready: true,
   };

@@ -1,0 +1,111 @@
+/**
+ * A cell of interests split into the interests it lists, the ways people write lists ("등산, 커피",
+ * "등산/커피", "hiking; coffee", one per line), and counted the same way for the per-person limit.
+ * Both the job (extract) and a staff file's preview (the limit check) read cells through here.
+ */
+import { interestPlaced } from "../../gifts/text-index.js";
+
+const NONE: never[] = [];
+
+/** ; | (and their full-width forms) and line breaks: a list's separators wherever they appear. */
+const STRONG = /[;|；｜\r\n]/;
+/** , / · 、 ， ／ ㆍ ・: a list's separators in a cell with no strong one, unless they join a word. */
+const WEAK = /[,/·、，／ㆍ・]/;
+const DIGIT = /[0-9]/;
+const LATIN = /[A-Za-z]/;
+
+/**
+ * The items of `text`, as written (trimmed, empties dropped, repeats kept). The rule:
+ * - A cell with `;`, `|` or a line break anywhere is split on those only: the person chose a list
+ *   separator, and commas or slashes inside an item are part of it ("Food, wine and travel; hiking"
+ *   is two interests).
+ * - Otherwise the cell is split on `,` `/` `·` `、` `，` `／` `ㆍ` `・`, except where the separator is
+ *   part of a word: between two digits ("1,000-piece puzzles", "24/7"); a `/` between two short
+ *   Latin abbreviations ("AC/DC", "UX/UI"); or where the two parts joined are an interest the
+ *   vocabulary knows and neither part alone is.
+ */
+function items(text: string): string[] {
+  if (STRONG.test(text))
+    return text
+      .split(/[;|；｜\r\n]/)
+      .filter(hasText)
+      .map(clean);
+  if (!WEAK.test(text)) return hasText(text) ? [clean(text)] : NONE;
+  const out: string[] = [];
+  let piece = "";
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (!WEAK.test(c) || inWord(text, i)) {
+      piece += c;
+      continue;
+    }
+    out.push(piece, c); // the separator kept for now: a phrase across it may be rejoined
+    piece = "";
+  }
+  out.push(piece);
+  return rejoin(out);
+}
+
+/** Whether the separator at `i` is part of a word: between digits, or `/` between short abbreviations. */
+function inWord(text: string, i: number): boolean {
+  const before = text[i - 1] ?? "";
+  const after = text[i + 1] ?? "";
+  if (DIGIT.test(before) && DIGIT.test(after)) return true;
+  if (text[i] !== "/" || !LATIN.test(before) || !LATIN.test(after)) return false;
+  const left = /[A-Za-z]+$/.exec(text.slice(Math.max(0, i - 4), i))?.[0] ?? "";
+  const right = /^[A-Za-z]+/.exec(text.slice(i + 1, i + 5))?.[0] ?? "";
+  return left.length <= 3 && right.length <= 3 && left === left.toUpperCase() && right === right.toUpperCase();
+}
+
+/** [piece, separator, piece, …] → the items, a piece joined to the next where only the whole is an interest. */
+function rejoin(parts: string[]): string[] {
+  const out: string[] = [];
+  let current = parts[0];
+  for (let k = 1; k < parts.length; k += 2) {
+    const next = parts[k + 1];
+    const whole = current + parts[k] + next;
+    if (hasText(current) && hasText(next) && joinedOnly(current, next, whole)) {
+      current = whole;
+      continue;
+    }
+    if (hasText(current)) out.push(clean(current));
+    current = next;
+  }
+  if (hasText(current)) out.push(clean(current));
+  return out;
+}
+
+/**
+ * Whether `whole` names an interest that neither of its parts names. The parts first: they are
+ * short and written again and again (the lookups are memoized), and most of them are interests.
+ */
+const joinedOnly = (a: string, b: string, whole: string) =>
+  !interestPlaced(a) && !interestPlaced(b) && interestPlaced(whole);
+
+/** A piece with more than spaces and quotes in it. */
+const hasText = (piece: string) => /[^\s"]/.test(piece);
+const clean = (piece: string) => piece.trim();
+
+/** How many interests a cell lists, as written (repeats counted): the items splitInterests reads. */
+export function countInterests(text: string): number {
+  return items(text).length;
+}
+
+/**
+ * "등산, 커피 / 등산" → ["등산", "커피"]: the cell's items (see `items` for where it is split), trimmed,
+ * no empties, repeats dropped whatever their case (the first spelling wins).
+ */
+export function splitInterests(text: string): string[] {
+  const all = items(text);
+  if (all.length <= 1) return all.length === 0 ? NONE : all;
+  const out: string[] = [];
+  // each item is looked up once in a set of the ones kept: linear however long the list is
+  const seen = new Set<string>();
+  for (const t of all) {
+    const key = t.toLowerCase();
+    if (seen.has(key)) continue;
+    seen.add(key);
+    out.push(t);
+  }
+  return out;
+}
