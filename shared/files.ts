@@ -55,7 +55,7 @@ export type ColumnMap = z.infer<typeof ColumnMapSchema>;
 /** How to read a file, where the person changed what was detected. Everything left out is detected. */
 export const ReadingSchema = z.object({
   encoding: z.optional(TextEncodingSchema),
-  /** An .xlsx sheet by name; the first sheet by default. */
+  /** An .xlsx sheet by name; by default the sheet whose header best fits a staff list. */
   sheet: z.optional(z.string().check(z.maxLength(200))),
   columns: z.optional(z.partial(ColumnMapSchema)),
 });
@@ -100,6 +100,13 @@ export const PreviewInput = z.object({
   locale: z.optional(z.string().check(z.maxLength(35))),
 });
 
+/** A sheet of a workbook as the preview lists it. */
+const SheetSummarySchema = z.object({
+  name: z.string(),
+  rows: z.number().check(z.int(), z.gte(0)),
+  hidden: z.boolean(),
+});
+
 /** One row as the job would read it. */
 const PreviewRowSchema = z.object({
   row: z.number().check(z.int()),
@@ -122,7 +129,8 @@ export const StaffPreviewSchema = z.object({
   /** False when the encoding was a guess: the preview asks the person to confirm it. */
   encodingCertain: z.boolean(),
   separator: z.nullable(z.string()),
-  sheets: z.array(z.string()),
+  /** An .xlsx's sheets in the workbook's order: each with the rows that hold text, and whether it is hidden. */
+  sheets: z.array(SheetSummarySchema),
   sheet: z.nullable(z.string()),
   headers: z.array(z.string()),
   columns: ColumnMapSchema,

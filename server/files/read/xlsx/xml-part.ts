@@ -1,0 +1,81 @@
+/**
+ * One XML part of a workbook, parsed as it unpacks: bytes decoded by a streaming, fatal UTF-8
+ * decoder (a character cut between two pieces waits for its other bytes; an invalid byte is a
+ * refusal, never U+FFFD) and fed to saxes, which expands only XML's own entities and character
+ * references. A DOCTYPE is refused, so no entity can be declared, let alone expanded.
+ */
+import { SaxesParser, type SaxesTagPlain } from "saxes";
+import { fail } from "../../../jobs/outcomes.js";
+import { Refused } from "../refused.js";
+import { NOT_A_WORKBOOK, type WorkbookZip } from "../unzip.js";
+import { cut } from "./read-limits.js";
+
+/** What a part's reader does with its elements; names come without their namespace prefix. */
+export type XmlHandlers = {
+  open(name: string, attributes: Record<string, string>): void;
+  close(name: string): void;
+  text(text: string): void;
+};
+
+/** When a read must end (`now()` past `deadline` is a refusal). */
+export type Clock = { now: () => number; deadline: number; deadlineMs: number };
+
+const local = (name: string) => {
+  const colon = name.indexOf(":");
+  return colon === -1 ? name : name.slice(colon + 1);
+};
+
+const broken = (part: string, what: string) =>
+  new Refused(fail("invalid_arguments", `The workbook's part ${cut(part)} ${what}.`, NOT_A_WORKBOOK));
+
+/**
+ * Parses part `part` into `handlers`, yielding after each piece so the caller can hand on what the
+ * piece gave and let the event loop turn. Throws `Refused` on anything wrong with the part.
+ */
+export async function* parseXmlPart(
+  zip: WorkbookZip,
+  part: string,
+  handlers: XmlHandlers,
+  clock: Clock,
+): AsyncGenerator<void> {
+  const parser = new SaxesParser<{ xmlns: false; position: false }>({ xmlns: false, position: false });
+  parser.on("doctype", () => {
+    throw broken(part, "declares a DOCTYPE, which no spreadsheet writes (it could define entities)");
+  });
+  parser.on("error", (error) => {
+    throw broken(part, `is not well-formed XML (${cut(error.message, 120)})`);
+  });
+  parser.on("opentag", (tag: SaxesTagPlain) => handlers.open(local(tag.name), tag.attributes));
+  parser.on("closetag", (tag: SaxesTagPlain) => handlers.close(local(tag.name)));
+  parser.on("text", (text) => handlers.text(text));
+  parser.on("cdata", (text) => handlers.text(text));
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const decode = (bytes?: Buffer) => {
+    try {
+      return bytes === undefined ? decoder.decode() : decoder.decode(bytes, { stream: true });
+    } catch {
+      throw broken(part, "is not valid UTF-8 text");
+    }
+  };
+  for await (const piece of zip.stream(part)) {
+    if (clock.now() > clock.deadline) {
+      throw new Refused(
+        fail(
+          "input_too_large",
+          `Reading the workbook took longer than ${Math.round(clock.deadlineMs / 1000)} s, so it was stopped.`,
+          "Keep only the sheet with the staff list (and only its columns) and send it again, or send it as CSV.",
+        ),
+      );
+    }
+    parser.write(decode(piece));
+    yield;
+  }
+  parser.write(decode());
+  parser.close();
+}
+
+/** Parses a whole part (a small one: workbook, relations, styles) with no yield to the caller. */
+export async function parseXmlWhole(zip: WorkbookZip, part: string, handlers: XmlHandlers, clock: Clock) {
+  const pieces = parseXmlPart(zip, part, handlers, clock);
+  while (!(await pieces.next()).done);
+}
