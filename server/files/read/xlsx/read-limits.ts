@@ -23,7 +23,7 @@ export const READ_LIMITS = {
   /** Reads of staff files at once in this process; more wait their turn. */
   readsAtOnce: 2,
   /** Reads one subject may have running or waiting; more are refused. */
-  readsPerSubject: 2,
+  readsPerSubject: 4,
   /** Echoed input (a part's name) is cut to this many characters. */
   maxEchoChars: 200,
 };
