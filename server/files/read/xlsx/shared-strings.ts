@@ -15,7 +15,7 @@ const SMALLER =
 
 const tooMany = (found: string, limit: string) =>
   new Refused(
-    fail("input_too_large", `The workbook holds ${found} of shared text; at most ${limit} is read.`, SMALLER),
+    fail("input_too_large", `The workbook holds ${found} of shared text; a read takes at most ${limit}.`, SMALLER),
   );
 
 /** The shared strings in part `path` (none without it); throws `Refused` past the limits. */
