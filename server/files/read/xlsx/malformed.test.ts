@@ -52,6 +52,30 @@ describe("a hand-written workbook", () => {
     expect((await readGrid(one(xml, { styles }))).grid).toEqual([["1899-12-31", "50000", "13:30:00"]]);
   });
 
+  it("chooses and fills from merges listed after thousands of rows, a namespace prefix on every tag", async () => {
+    const x = (text: string) => `<x:c t="inlineStr"><x:is><x:t>${text}</x:t></x:is></x:c>`;
+    const rows = Array.from({ length: 3_000 }, (_, i) => `<x:row>${x(`김민준${i}`)}${x("커피")}</x:row>`).join("");
+    const xml = `<x:worksheet xmlns:x="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><x:sheetData><x:row>${x("명단")}</x:row><x:row>${x("이름")}${x("관심사")}</x:row>${rows}</x:sheetData><x:mergeCells><x:mergeCell ref="A1:B1"/></x:mergeCells></x:worksheet>`;
+    const bytes = craftedXlsx([
+      { name: "안내", xml: worksheetXml(`<row>${inline("읽어 주세요")}</row>`) },
+      { name: "직원", xml },
+    ]);
+    const { grid, sheets, sheet } = await readGrid(bytes);
+    expect({ sheet, sheets }).toEqual({
+      sheet: "직원",
+      sheets: [
+        { name: "안내", rows: 1, hidden: false },
+        { name: "직원", rows: 3_002, hidden: false },
+      ],
+    });
+    expect(grid.slice(0, 3)).toEqual([
+      ["명단", "명단"],
+      ["이름", "관심사"],
+      ["김민준0", "커피"],
+    ]);
+    expect(grid.at(-1)).toEqual(["김민준2999", "커피"]);
+  });
+
   const refused: [string, string | Buffer, RegExp][] = [
     ["a cell past column XFD", worksheetXml(`<row r="2"><c r="XFE2"><v>1</v></c></row>`), /a cell at "XFE2"/],
     ["a negative row", worksheetXml(`<row r="-1"><c><v>1</v></c></row>`), /a row numbered "-1"/],

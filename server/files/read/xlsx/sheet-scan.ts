@@ -1,7 +1,7 @@
 /**
- * A first look at every sheet of a workbook, to choose the one that holds the staff list: each is
- * parsed once through (its rows counted, its first rows held, its merged ranges listed) and scored
- * by how well its header fits a staff list. The sheet whose header maps the required columns and
+ * A first look at every sheet of a workbook, to choose the one that holds the staff list: its first
+ * rows parsed (for its header), the rest searched for rows and merged ranges (tag-scan.ts), and the
+ * sheet scored by how well its header fits a staff list. The sheet whose header maps the required columns and
  * then the most columns wins, then the one with the most rows; a visible sheet before a hidden one
  * that fits as well, and a hidden sheet only when no visible one has the required columns.
  */
@@ -9,6 +9,7 @@ import { isBlank, type GridRow } from "../grid-row.js";
 import { matchHeaders } from "../headers.js";
 import { MergeFill } from "./merges.js";
 import { SheetXml, type Merge, type SheetContext } from "./sheet-xml.js";
+import { TagScan } from "./tag-scan.js";
 import type { SheetEntry } from "./workbook-parts.js";
 import { parseXmlPart, type Clock } from "./xml-part.js";
 import type { WorkbookZip } from "../unzip.js";
@@ -16,7 +17,7 @@ import type { WorkbookZip } from "../unzip.js";
 /** Rows with text looked at for a header, as the table's header search does. */
 const HEADER_CANDIDATES = 10;
 
-/** A sheet after the first look: how many rows hold text, its merges, and how its best header fits. */
+/** A sheet after the first look: how many rows it stores, its merges, and how its best header fits. */
 export type SheetScan = SheetEntry & {
   rows: number;
   merges: Merge[];
@@ -35,18 +36,17 @@ export async function scanSheet(
   pace: () => Promise<void>,
 ): Promise<SheetScan> {
   const xml = new SheetXml(context);
+  const scan = (xml.scan = new TagScan());
   const held: GridRow[] = [];
-  let rows = 0;
   const pieces = parseXmlPart(zip, entry.path, xml, clock);
   while (!(await pieces.next()).done) {
-    for (const r of xml.rows) {
-      if (!("cells" in r) || isBlank(r.cells)) continue;
-      rows++;
-      if (held.length < HEADER_CANDIDATES) held.push(r);
-    }
+    for (const r of xml.rows) if (held.length < HEADER_CANDIDATES && "cells" in r && !isBlank(r.cells)) held.push(r);
     xml.rows = [];
+    if (held.length >= HEADER_CANDIDATES) scan.taking = true;
     await pace();
   }
+  const rows = xml.opened + scan.rows;
+  for (const ref of new Set(scan.mergeRefs)) xml.addMerge(ref);
   const fill = new MergeFill(xml.merges);
   let best = { header: [] as string[], fits: false, columns: 0 };
   for (const r of held) {

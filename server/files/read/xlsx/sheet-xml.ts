@@ -10,6 +10,7 @@ import { Refused } from "../refused.js";
 import { NOT_A_WORKBOOK } from "../unzip.js";
 import { dateText, numberText, type NumberKind } from "./number-format.js";
 import { cut } from "./read-limits.js";
+import type { TagScan } from "./tag-scan.js";
 import type { XmlHandlers } from "./xml-part.js";
 
 /** What a sheet's cells are read against. */
@@ -39,6 +40,10 @@ export class SheetXml implements XmlHandlers {
   /** Rows completed and not yet taken. */
   rows: GridRow[] = [];
   readonly merges: Merge[] = [];
+  /** Rows opened so far (those the parser saw, closed or not). */
+  opened = 0;
+  /** Takes over from the parser when set and taking (a first look at a sheet: sheet-scan.ts). */
+  scan?: TagScan;
   private row = 0;
   private cells: string[] = [];
   private column = 0;
@@ -94,6 +99,7 @@ export class SheetXml implements XmlHandlers {
     if (number < 1 || number > MAX_ROW) throw badCell(`a row numbered ${JSON.stringify(cut(r ?? "", 40))}`);
     if (number <= this.row) throw badCell(`row ${number} after row ${this.row}`);
     this.row = number;
+    this.opened++;
     this.cells = [];
     this.column = 0;
   }
@@ -137,7 +143,8 @@ export class SheetXml implements XmlHandlers {
     return kind === "number" ? numberText(n) : dateText(n, kind, this.context.date1904);
   }
 
-  private addMerge(ref: string): void {
+  /** Adds the merged range at `ref` ("A1:C1"), unless past the limit. */
+  addMerge(ref: string): void {
     if (this.merges.length >= this.context.maxMerges) return;
     const [from, to = from] = ref.split(":");
     const [left, top] = cellRef(from);

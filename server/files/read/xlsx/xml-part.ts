@@ -15,6 +15,8 @@ export type XmlHandlers = {
   open(name: string, attributes: Record<string, string>): void;
   close(name: string): void;
   text(text: string): void;
+  /** Sees every piece's text; once it is `taking`, pieces go to it alone, no longer parsed. */
+  scan?: { taking: boolean; take(text: string): void; end(): void };
 };
 
 /** When a read must end (`now()` past `deadline` is a refusal). */
@@ -67,10 +69,19 @@ export async function* parseXmlPart(
         ),
       );
     }
-    parser.write(decode(piece));
+    const text = decode(piece);
+    const scan = handlers.scan;
+    if (scan?.taking !== true) parser.write(text);
+    scan?.take(text);
     yield;
   }
-  parser.write(decode());
+  const rest = decode();
+  if (handlers.scan?.taking === true) {
+    handlers.scan.take(rest);
+    handlers.scan.end();
+    return;
+  }
+  parser.write(rest);
   parser.close();
 }
 
