@@ -27,6 +27,18 @@ const local = (name: string) => {
   return colon === -1 ? name : name.slice(colon + 1);
 };
 
+/** Bytes parsed between two turns of the event loop. */
+const PIECE_BYTES = 64 * 1024;
+
+const pastDeadline = (clock: Clock) =>
+  new Refused(
+    fail(
+      "input_too_large",
+      `Reading the workbook took longer than ${Math.round(clock.deadlineMs / 1000)} s, so it was stopped.`,
+      "Keep only the sheet with the staff list (and only its columns) and send it again, or send it as CSV.",
+    ),
+  );
+
 const broken = (part: string, what: string) =>
   new Refused(fail("invalid_arguments", `The workbook's part ${cut(part)} ${what}.`, NOT_A_WORKBOOK));
 
@@ -59,21 +71,16 @@ export async function* parseXmlPart(
       throw broken(part, "is not valid UTF-8 text");
     }
   };
-  for await (const piece of zip.stream(part)) {
-    if (clock.now() > clock.deadline) {
-      throw new Refused(
-        fail(
-          "input_too_large",
-          `Reading the workbook took longer than ${Math.round(clock.deadlineMs / 1000)} s, so it was stopped.`,
-          "Keep only the sheet with the staff list (and only its columns) and send it again, or send it as CSV.",
-        ),
-      );
+  for await (const unpacked of zip.stream(part)) {
+    // a stored (uncompressed) part comes in one piece: parsed a slice at a time, between turns
+    for (let at = 0; at < unpacked.length; at += PIECE_BYTES) {
+      if (clock.now() > clock.deadline) throw pastDeadline(clock);
+      const text = decode(unpacked.subarray(at, at + PIECE_BYTES));
+      const scan = handlers.scan;
+      if (scan?.taking !== true) parser.write(text);
+      scan?.take(text);
+      yield;
     }
-    const text = decode(piece);
-    const scan = handlers.scan;
-    if (scan?.taking !== true) parser.write(text);
-    scan?.take(text);
-    yield;
   }
   const rest = decode();
   if (handlers.scan?.taking === true) {
