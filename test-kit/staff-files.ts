@@ -185,3 +185,12 @@ const deflatedBytes = (data: Buffer): Omit<ZipEntry, "name"> => ({
   crc: crc32(data),
   size: data.length,
 });
+
+/** A workbook whose shared strings are `count` distinct tiny strings; `declared` says how many in `uniqueCount`. */
+export function sharedStringsBombXlsx(count: number, declared: boolean): Uint8Array {
+  const parts: string[] = [`<sst ${SHEET_NS}${declared ? ` uniqueCount="${count}"` : ""}>`];
+  for (let i = 0; i < count; i++) parts.push(`<si><t>${i.toString(36)}</t></si>`);
+  parts.push("</sst>");
+  const sheet = worksheetXml(`<row><c t="s"><v>0</v></c></row>`);
+  return craftedXlsx([{ name: "Staff", xml: sheet }], { sharedStrings: parts.join("") });
+}

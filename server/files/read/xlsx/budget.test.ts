@@ -8,25 +8,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as XLSX from "xlsx";
 import { resolveLimits } from "../../../jobs/limits.js";
-import { craftedXlsx, worksheetXml } from "../../../../test-kit/staff-files.js";
+import { craftedXlsx, sharedStringsBombXlsx, worksheetXml } from "../../../../test-kit/staff-files.js";
 import { readGrid } from "../../../../test-kit/workbooks/read-sheets.js";
 import { readStaffFile } from "../staff-file.js";
 import { READ_LIMITS } from "./read-limits.js";
 
-const SST = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
-
-/** A workbook whose shared strings are `count` distinct tiny strings; `declared` says so in `uniqueCount`. */
-function stringsBomb(count: number, declared: boolean): Uint8Array {
-  const parts: string[] = [`<sst ${SST}${declared ? ` uniqueCount="${count}"` : ""}>`];
-  for (let i = 0; i < count; i++) parts.push(`<si><t>${i.toString(36)}</t></si>`);
-  parts.push("</sst>");
-  const sheet = worksheetXml(`<row><c t="s"><v>0</v></c></row>`);
-  return craftedXlsx([{ name: "Staff", xml: sheet }], { sharedStrings: parts.join("") });
-}
-
 describe("a read's budget", () => {
   it("refuses two million shared strings as they stream, before holding them all", async () => {
-    const r = await readStaffFile(stringsBomb(2_000_000, false), "bomb.xlsx", {}, resolveLimits());
+    const r = await readStaffFile(sharedStringsBombXlsx(2_000_000, false), "bomb.xlsx", {}, resolveLimits());
     expect(r).toMatchObject({
       ok: false,
       error: {
@@ -38,13 +27,13 @@ describe("a read's budget", () => {
   });
 
   it("refuses shared strings from their declared count, and past their characters", async () => {
-    const r = await readStaffFile(stringsBomb(1_000_001, true), "bomb.xlsx", {}, resolveLimits());
+    const r = await readStaffFile(sharedStringsBombXlsx(1_000_001, true), "bomb.xlsx", {}, resolveLimits());
     expect(r).toMatchObject({
       ok: false,
       error: { code: "input_too_large", message: expect.stringContaining("1,000,001 strings") },
     });
     await expect(
-      readGrid(stringsBomb(1_000, false), undefined, { ...READ_LIMITS, maxSharedChars: 500 }),
+      readGrid(sharedStringsBombXlsx(1_000, false), undefined, { ...READ_LIMITS, maxSharedChars: 500 }),
     ).rejects.toThrow(
       "input_too_large: The workbook holds more than 500 characters of shared text; a read takes at most 500 characters.",
     );
@@ -74,7 +63,9 @@ describe("a read's budget", () => {
         ok: false,
         error: { code: "invalid_arguments" },
       });
-      expect(await readStaffFile(stringsBomb(1_100_000, false), "d.xlsx", {}, limits)).toMatchObject({ ok: false });
+      expect(await readStaffFile(sharedStringsBombXlsx(1_100_000, false), "d.xlsx", {}, limits)).toMatchObject({
+        ok: false,
+      });
       expect(readdirSync(folder)).toEqual([]);
     } finally {
       if (saved === undefined) delete process.env.TMPDIR;

@@ -5,6 +5,7 @@
  */
 import { fail, ok, type Outcome } from "../../../jobs/outcomes.js";
 import { NOT_A_WORKBOOK, type WorkbookZip } from "../unzip.js";
+import { cut } from "./read-limits.js";
 import { parseXmlWhole, type Clock } from "./xml-part.js";
 
 /** A sheet as the workbook lists it. */
@@ -55,7 +56,8 @@ export async function readWorkbookInfo(zip: WorkbookZip, clock: Clock): Promise<
         if (name === "workbookPr") date1904 = a.date1904 === "1" || a.date1904 === "true";
         if (name === "sheet")
           listed.push({
-            name: a.name ?? "",
+            // Excel's names have at most 31 characters: a longer one is cut to what a refusal may echo
+            name: cut(a.name ?? ""),
             id: attribute(a, "id", true) ?? "",
             hidden: (a.state ?? "visible") !== "visible",
           });
