@@ -20,7 +20,7 @@ function range(from: number, to: number): number[] {
 }
 
 /** What a custom format code shows: quoted text, escapes, colours and conditions aside. */
-export function formatKind(code: string): NumberKind {
+function formatKind(code: string): NumberKind {
   const bare = code
     .split(";")[0]
     .replace(/"[^"]*"|\\.|_.|\*./g, "")

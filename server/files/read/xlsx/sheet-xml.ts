@@ -26,7 +26,7 @@ const badCell = (what: string) =>
   new Refused(fail("invalid_arguments", `The workbook has ${what}, which no spreadsheet has.`, NOT_A_WORKBOOK));
 
 /** "C12" → [3, 12]; throws `Refused` for a reference no sheet has ("XFE2", "A0", "A-1"). */
-export function cellRef(ref: string): [column: number, row: number] {
+function cellRef(ref: string): [column: number, row: number] {
   const m = /^\$?([A-Za-z]{1,3})\$?([0-9]{1,7})$/.exec(ref);
   let column = 0;
   if (m !== null) for (const c of m[1].toUpperCase()) column = column * 26 + c.charCodeAt(0) - 64;
