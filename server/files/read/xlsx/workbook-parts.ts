@@ -46,6 +46,9 @@ function partPath(target: string): string {
 export async function readWorkbookInfo(zip: WorkbookZip, clock: Clock): Promise<Outcome<WorkbookInfo>> {
   if (!zip.has(WORKBOOK) || !zip.has(RELS))
     return fail("invalid_arguments", "The file is a zip but not an Excel workbook: it has no sheets.", NOT_A_WORKBOOK);
+  // read whole, without turns of the event loop: so first held to the directory's bounds
+  const declared = zip.check([WORKBOOK, RELS]);
+  if (!declared.ok) return declared;
   const listed: { name: string; id: string; hidden: boolean }[] = [];
   let date1904 = false;
   await parseXmlWhole(
