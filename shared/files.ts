@@ -129,7 +129,7 @@ export const StaffPreviewSchema = z.object({
   /** False when the encoding was a guess: the preview asks the person to confirm it. */
   encodingCertain: z.boolean(),
   separator: z.nullable(z.string()),
-  /** An .xlsx's sheets in the workbook's order: each with the rows that hold text, and whether it is hidden. */
+  /** An .xlsx's sheets in the workbook's order: each with the rows it stores, and whether it is hidden. */
   sheets: z.array(SheetSummarySchema),
   sheet: z.nullable(z.string()),
   headers: z.array(z.string()),
