@@ -46,14 +46,14 @@ export async function readSheets(
   wanted: string | undefined,
   { limits, pace, clock }: { limits: ReadLimits; pace: Pace; clock: Clock },
 ): Promise<Outcome<WorkbookSheets>> {
-  const info = await readWorkbookInfo(zip, clock);
+  const info = await readWorkbookInfo(zip, clock, pace);
   if (!info.ok) return info;
   const { sheets, date1904, sharedStrings, styles } = info.value;
   const parts = [sharedStrings, styles, ...sheets.map((s) => s.path)].filter((p): p is string => p !== null);
   const declared = zip.check(parts);
   if (!declared.ok) return declared;
   const context: SheetContext = {
-    styles: await readStyles(zip, styles, clock),
+    styles: await readStyles(zip, styles, clock, pace),
     strings: await readSharedStrings(zip, sharedStrings, limits, clock, pace),
     date1904,
     maxMerges: limits.maxMerges,

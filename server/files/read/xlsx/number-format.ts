@@ -20,7 +20,7 @@ function range(from: number, to: number): number[] {
 }
 
 /** What a custom format code shows: quoted text, escapes, colours and conditions aside. */
-function formatKind(code: string): NumberKind {
+export function formatKind(code: string): NumberKind {
   const bare = code
     .split(";")[0]
     .replace(/"[^"]*"|\\.|_.|\*./g, "")
@@ -32,7 +32,12 @@ function formatKind(code: string): NumberKind {
 }
 
 /** The kind each cell style (`s`, an index into `cellXfs`) shows numbers as. */
-export async function readStyles(zip: WorkbookZip, path: string | null, clock: Clock): Promise<NumberKind[]> {
+export async function readStyles(
+  zip: WorkbookZip,
+  path: string | null,
+  clock: Clock,
+  pace: () => Promise<void>,
+): Promise<NumberKind[]> {
   if (path === null) return [];
   const custom = new Map<number, NumberKind>();
   const kinds: NumberKind[] = [];
@@ -55,6 +60,7 @@ export async function readStyles(zip: WorkbookZip, path: string | null, clock: C
       text() {},
     },
     clock,
+    pace,
   );
   return kinds;
 }

@@ -43,7 +43,11 @@ function partPath(target: string): string {
 }
 
 /** The workbook's sheets, date system and parts; a zip without them is no workbook. */
-export async function readWorkbookInfo(zip: WorkbookZip, clock: Clock): Promise<Outcome<WorkbookInfo>> {
+export async function readWorkbookInfo(
+  zip: WorkbookZip,
+  clock: Clock,
+  pace: () => Promise<void>,
+): Promise<Outcome<WorkbookInfo>> {
   if (!zip.has(WORKBOOK) || !zip.has(RELS))
     return fail("invalid_arguments", "The file is a zip but not an Excel workbook: it has no sheets.", NOT_A_WORKBOOK);
   // read whole, without turns of the event loop: so first held to the directory's bounds
@@ -69,6 +73,7 @@ export async function readWorkbookInfo(zip: WorkbookZip, clock: Clock): Promise<
       text() {},
     },
     clock,
+    pace,
   );
   const targets = new Map<string, string>();
   const byType = new Map<string, string>();
@@ -85,6 +90,7 @@ export async function readWorkbookInfo(zip: WorkbookZip, clock: Clock): Promise<
       text() {},
     },
     clock,
+    pace,
   );
   const sheets = listed.flatMap(({ name, id, hidden }) => {
     const path = targets.get(id);

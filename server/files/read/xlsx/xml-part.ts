@@ -92,8 +92,14 @@ export async function* parseXmlPart(
   parser.close();
 }
 
-/** Parses a whole part (a small one: workbook, relations, styles) with no yield to the caller. */
-export async function parseXmlWhole(zip: WorkbookZip, part: string, handlers: XmlHandlers, clock: Clock) {
+/** Parses a whole part (workbook, relations, styles), letting the event loop turn as `pace` says. */
+export async function parseXmlWhole(
+  zip: WorkbookZip,
+  part: string,
+  handlers: XmlHandlers,
+  clock: Clock,
+  pace: () => Promise<void>,
+): Promise<void> {
   const pieces = parseXmlPart(zip, part, handlers, clock);
-  while (!(await pieces.next()).done);
+  while (!(await pieces.next()).done) await pace();
 }
