@@ -6,6 +6,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { benchDelivery } from "./delivery.js";
+import { benchInput } from "./input.js";
 import { benchInstances } from "./instances.js";
 import { benchJobs } from "./jobs.js";
 import { benchReducer } from "./reducer.js";
@@ -53,6 +54,12 @@ describe("npm run bench, on tiny inputs", () => {
     const rows = await benchJobs(smoke);
     expectRows(rows, "jobs", 7);
     expect(rows.find((r) => r.metric === "progress events per job")?.met).toBe(true);
+  });
+
+  it("input: every file read whole, the crafted workbooks leaving no temporary byte", async () => {
+    const rows = await benchInput(smoke);
+    expectRows(rows, "input", 18);
+    expect(rows.filter((r) => r.metric.includes("temp bytes left")).map((r) => r.value)).toEqual([0, 0, 0]);
   });
 
   it("delivery: both clients receive every event of the job", async () => {

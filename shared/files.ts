@@ -62,7 +62,7 @@ export type ColumnMap = z.infer<typeof ColumnMapSchema>;
 /** How to read a file, where the person changed what was detected. Everything left out is detected. */
 export const ReadingSchema = z.object({
   encoding: z.optional(TextEncodingSchema),
-  /** An .xlsx sheet by name; the first sheet by default. */
+  /** An .xlsx sheet by name; by default the sheet whose header best fits a staff list. */
   sheet: z.optional(z.string().check(z.maxLength(200))),
   columns: z.optional(z.partial(ColumnMapSchema)),
   /** Rows without an ID that share a name and department are one person: the first kept, the others skipped. */
@@ -114,6 +114,13 @@ export const PreviewInput = z.object({
   locale: z.optional(z.string().check(z.maxLength(35))),
 });
 
+/** A sheet of a workbook as the preview lists it. */
+const SheetSummarySchema = z.object({
+  name: z.string(),
+  rows: z.number().check(z.int(), z.gte(0)),
+  hidden: z.boolean(),
+});
+
 /** One row as the job would read it. */
 const PreviewRowSchema = z.object({
   row: z.number().check(z.int()),
@@ -146,7 +153,8 @@ export const StaffPreviewSchema = z.object({
   /** False when the encoding was a guess: the preview asks the person to confirm it. */
   encodingCertain: z.boolean(),
   separator: z.nullable(z.string()),
-  sheets: z.array(z.string()),
+  /** An .xlsx's sheets in the workbook's order: each with the rows it stores, and whether it is hidden. */
+  sheets: z.array(SheetSummarySchema),
   sheet: z.nullable(z.string()),
   headers: z.array(z.string()),
   columns: ColumnMapSchema,

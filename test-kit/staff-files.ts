@@ -130,3 +130,67 @@ export function zipBombXlsx(megabytes: number, { declaredBytes }: { declaredByte
     },
   ]);
 }
+
+/** A sheet of a crafted workbook: its XML as written (a `<sheetData>` and what follows), and whether it is hidden. */
+type CraftedSheet = { name: string; xml: string | Buffer; hidden?: boolean; part?: string };
+
+const SHEET_NS = 'xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"';
+
+/**
+ * A workbook written by hand, part by part, as no library would: sheets whose XML is given whole
+ * (malformed ones too), shared strings and styles when given, the sheets under unusual part names.
+ */
+export function craftedXlsx(
+  sheets: CraftedSheet[],
+  { sharedStrings, styles, date1904 = false }: { sharedStrings?: string; styles?: string; date1904?: boolean } = {},
+): Uint8Array {
+  const list = sheets
+    .map(
+      (s, i) => `<sheet name="${s.name}" sheetId="${i + 1}"${s.hidden ? ' state="hidden"' : ""} r:id="rId${i + 1}"/>`,
+    )
+    .join("");
+  const workbook = `<?xml version="1.0" encoding="UTF-8"?><workbook ${SHEET_NS} xmlns:r="http://schemas.openxmlformats.org/officeDocument/2006/relationships"><workbookPr${date1904 ? ' date1904="1"' : ""}/><sheets>${list}</sheets></workbook>`;
+  const rel = (id: string, type: string, target: string) =>
+    `<Relationship Id="${id}" Type="http://schemas.openxmlformats.org/officeDocument/2006/relationships/${type}" Target="${target}"/>`;
+  const rels = [
+    ...sheets.map((s, i) => rel(`rId${i + 1}`, "worksheet", s.part ?? `worksheets/part-${i + 1}.xml`)),
+    ...(sharedStrings === undefined ? [] : [rel("rIdS", "sharedStrings", "sharedStrings.xml")]),
+    ...(styles === undefined ? [] : [rel("rIdT", "styles", "styles.xml")]),
+  ].join("");
+  const entries: ZipEntry[] = [
+    { ...deflated(workbook), name: "xl/workbook.xml" },
+    {
+      ...deflated(
+        `<?xml version="1.0" encoding="UTF-8"?><Relationships xmlns="http://schemas.openxmlformats.org/package/2006/relationships">${rels}</Relationships>`,
+      ),
+      name: "xl/_rels/workbook.xml.rels",
+    },
+    ...sheets.map((s, i) => ({
+      ...deflatedBytes(Buffer.from(s.xml)),
+      name: `xl/${s.part ?? `worksheets/part-${i + 1}.xml`}`,
+    })),
+  ];
+  if (sharedStrings !== undefined) entries.push({ ...deflated(sharedStrings), name: "xl/sharedStrings.xml" });
+  if (styles !== undefined) entries.push({ ...deflated(styles), name: "xl/styles.xml" });
+  return zipOf(entries);
+}
+
+/** A worksheet's XML around `inner` (rows, then merges). */
+export const worksheetXml = (inner: string, after = "") =>
+  `<?xml version="1.0" encoding="UTF-8"?><worksheet ${SHEET_NS}><sheetData>${inner}</sheetData>${after}</worksheet>`;
+
+const deflatedBytes = (data: Buffer): Omit<ZipEntry, "name"> => ({
+  data: deflateRawSync(data),
+  method: 8,
+  crc: crc32(data),
+  size: data.length,
+});
+
+/** A workbook whose shared strings are `count` distinct tiny strings; `declared` says how many in `uniqueCount`. */
+export function sharedStringsBombXlsx(count: number, declared: boolean): Uint8Array {
+  const parts: string[] = [`<sst ${SHEET_NS}${declared ? ` uniqueCount="${count}"` : ""}>`];
+  for (let i = 0; i < count; i++) parts.push(`<si><t>${i.toString(36)}</t></si>`);
+  parts.push("</sst>");
+  const sheet = worksheetXml(`<row><c t="s"><v>0</v></c></row>`);
+  return craftedXlsx([{ name: "Staff", xml: sheet }], { sharedStrings: parts.join("") });
+}

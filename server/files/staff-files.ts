@@ -1,7 +1,8 @@
 /**
  * A staff file, however it arrived, read into the table a job takes: an upload the widget sent in
  * chunks, or a file a host handed over by URL (downloaded with download.ts). One reader
- * (read/staff-file.ts) and one preview for both; the preview carries the upload's id.
+ * (read/staff-file.ts) and one preview for both; the preview carries the upload's id. Reads pass
+ * a gate (read-gate.ts), and reads of one upload asked for while one is under way share it.
  */
 import type { z } from "zod/mini";
 import type { HostFileSchema, Reading, StaffPreview } from "../../shared/files.js";
@@ -9,7 +10,9 @@ import type { Caller } from "../jobs/caller.js";
 import type { JobLimits } from "../jobs/limits.js";
 import { ok, type Outcome } from "../jobs/outcomes.js";
 import type { Download } from "./download.js";
+import { createReadGate } from "./read-gate.js";
 import { readStaffFile, type StaffTable } from "./read/staff-file.js";
+import { READ_LIMITS } from "./read/xlsx/read-limits.js";
 import type { Uploads } from "./uploads/uploads.js";
 
 export type StaffFiles = {
@@ -19,7 +22,12 @@ export type StaffFiles = {
   /** An upload read for a job. */
   fromUpload(uploadId: string, reading: Reading, caller: Caller): Promise<Outcome<StaffTable>>;
   /** A host's file downloaded and read for a job; `signal` ends the download. */
-  fromHost(file: z.infer<typeof HostFileSchema>, reading: Reading, signal?: AbortSignal): Promise<Outcome<StaffTable>>;
+  fromHost(
+    file: z.infer<typeof HostFileSchema>,
+    reading: Reading,
+    signal?: AbortSignal,
+    caller?: Caller,
+  ): Promise<Outcome<StaffTable>>;
   close(): Promise<void>;
 };
 
@@ -36,16 +44,30 @@ export function createStaffFiles({
   uploads,
   download,
   limits,
+  read = readStaffFile,
 }: {
   uploads: Uploads;
   download: Download;
   limits: JobLimits;
+  /** The reader (tests count its calls). */
+  read?: typeof readStaffFile;
 }): StaffFiles {
-  async function fromUpload(uploadId: string, reading: Reading, caller: Caller): Promise<Outcome<StaffTable>> {
+  const gate = createReadGate(READ_LIMITS);
+  /** Reads under way, by subject, upload and reading: a second caller waits for the same one. */
+  const reading = new Map<string, Promise<Outcome<StaffTable>>>();
+  async function readUpload(uploadId: string, choices: Reading, caller: Caller): Promise<Outcome<StaffTable>> {
     const file = await uploads.read(uploadId, caller);
     if (!file.ok) return file;
-    const table = await readStaffFile(file.value.bytes, file.value.name, reading, limits);
+    const table = await gate(caller.subject, () => read(file.value.bytes, file.value.name, choices, limits));
     return table.ok ? ok({ ...table.value, preview: { ...table.value.preview, uploadId } }) : table;
+  }
+  function fromUpload(uploadId: string, choices: Reading, caller: Caller): Promise<Outcome<StaffTable>> {
+    const key = JSON.stringify([caller.subject, uploadId, choices]);
+    const under = reading.get(key);
+    if (under !== undefined) return under;
+    const started = readUpload(uploadId, choices, caller).finally(() => reading.delete(key));
+    reading.set(key, started);
+    return started;
   }
   return {
     uploads,
@@ -54,10 +76,11 @@ export function createStaffFiles({
       const table = await fromUpload(uploadId, reading, caller);
       return table.ok ? ok(table.value.preview) : table;
     },
-    async fromHost(file, reading, signal) {
+    async fromHost(file, choices, signal, caller) {
       const got = await download(file.download_url, signal);
       if (!got.ok) return got;
-      return readStaffFile(got.value.bytes, hostFileName(file, got.value.bytes), reading, limits);
+      const name = hostFileName(file, got.value.bytes);
+      return gate(caller?.subject ?? "", () => read(got.value.bytes, name, choices, limits));
     },
     close: () => uploads.close(),
   };

@@ -241,3 +241,21 @@ it("takes an allowed host name on its https port only, never on the port of anot
     await new Promise<void>((resolve) => other.close(() => resolve()));
   }
 });
+
+it("opens a workbook on its staff list past a guide sheet, and names the sheets when one cannot start", async () => {
+  const rows = [["이름", "관심사"], ...Array.from({ length: 30 }, (_, i) => [`김민준${i}`, "커피"])];
+  const guided = await attach(Buffer.from(await staffXlsx(rows, { name: "직원", before: ["안내"] })), "명단.xlsx");
+  const started = await callTool(client, TOOL.startBulk, { file: guided, occasion: "연말", budgetPerPerson: 40 });
+  expect(started.isError).toBeFalsy();
+  expect(toolText(started)).toContain('sheet "직원" (sheets: "안내" (1 row), "직원" (31 rows))');
+  // the guide named: the model is told every sheet with its rows and the header found, to name another
+  const named = await callTool(client, TOOL.startBulk, {
+    file: guided,
+    reading: { sheet: "안내" },
+    occasion: "연말",
+    budgetPerPerson: 40,
+  });
+  const { message } = toolError(named);
+  expect(message).toContain('the header has "notes"');
+  expect(message).toContain('The workbook\'s sheets are "안내" (1 row), "직원" (31 rows); "안내" was read.');
+});

@@ -5,6 +5,7 @@
  */
 import { COLUMN_KEYS, type StaffPreview } from "../../../shared/files.js";
 import { count } from "../../jobs/outcomes.js";
+import { sheetList } from "./xlsx.js";
 
 const ENCODING: Record<string, string> = {
   "utf-8": "UTF-8",
@@ -21,7 +22,7 @@ const NAMED_SKIPS = 5;
 export function previewText(p: StaffPreview): string {
   const lines: string[] = [];
   if (p.format === "xlsx") {
-    const others = p.sheets.length > 1 ? ` (sheets: ${p.sheets.map(quote).join(", ")})` : "";
+    const others = p.sheets.length > 1 ? ` (sheets: ${sheetList(p.sheets)})` : "";
     lines.push(
       `Read ${quote(p.fileName)} as an Excel workbook, sheet ${p.sheet === null ? "none" : quote(p.sheet)}${others}.`,
     );

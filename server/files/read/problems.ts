@@ -6,6 +6,7 @@
 import type { ColumnKey, StaffPreview } from "../../../shared/files.js";
 import { count } from "../../jobs/outcomes.js";
 import { columnNames, type HeaderMatch } from "./headers.js";
+import { sheetList } from "./xlsx.js";
 
 const WHAT: Record<ColumnKey, string> = {
   name: "each person's name",
@@ -16,7 +17,7 @@ const WHAT: Record<ColumnKey, string> = {
 };
 
 export type ProblemFacts = {
-  source: Pick<StaffPreview, "encoding" | "encodingCertain" | "format">;
+  source: Pick<StaffPreview, "encoding" | "encodingCertain" | "format" | "sheets" | "sheet">;
   headers: string[];
   mapping: HeaderMatch | undefined;
   rows: number;
@@ -33,7 +34,7 @@ export function problemsOf({ source, headers, mapping, rows, people }: ProblemFa
   }
   if (mapping === undefined) {
     problems.push("The file has no rows: nothing to read.");
-    return problems;
+    return withSheets(problems, source);
   }
   const seen = headers.map((h) => JSON.stringify(h)).join(", ");
   for (const key of mapping.missing) {
@@ -48,5 +49,15 @@ export function problemsOf({ source, headers, mapping, rows, people }: ProblemFa
   if (rows === 0) problems.push("There are no rows under the header.");
   else if (mapping.missing.length === 0 && people === 0)
     problems.push(`None of the ${count(rows)} rows can become a person; the skipped rows say why.`);
-  return problems;
+  return withSheets(problems, source);
+}
+
+/** A workbook that cannot start says which sheets it has, so another can be named (`reading.sheet`). */
+function withSheets(problems: string[], { format, sheets, sheet }: ProblemFacts["source"]): string[] {
+  if (format !== "xlsx" || problems.length === 0 || sheets.length < 2) return problems;
+  const read = sheet === null ? "none was read" : `${JSON.stringify(sheet)} was read`;
+  return [
+    ...problems,
+    `The workbook's sheets are ${sheetList(sheets)}; ${read}. Another is read when named (reading: { sheet }).`,
+  ];
 }

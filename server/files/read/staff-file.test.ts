@@ -40,7 +40,10 @@ describe("readStaffFile: workbooks", () => {
     expect(preview).toMatchObject({
       format: "xlsx",
       encoding: null,
-      sheets: ["Staff", "메모"],
+      sheets: [
+        { name: "Staff", rows: 5, hidden: false },
+        { name: "메모", rows: 1, hidden: false },
+      ],
       sheet: "Staff",
       headers: ["성명", "팀", "취미", "선물 예산", "입사일"],
       columns: { name: 0, department: 1, interests: 2, budget: 3 },
@@ -60,16 +63,28 @@ describe("readStaffFile: workbooks", () => {
     );
   });
 
-  it("reads the sheet chosen, or the first one with rows, and lists them all", async () => {
+  it("reads the sheet whose header fits a staff list, or the one chosen, and lists them all", async () => {
     const bytes = await staffXlsx(KOREAN, { name: "명단", before: ["표지"], after: ["Other"] });
-    // the cover sheet has a row ("notes") but no staff header: it is still the first sheet with rows
-    expect((await read(bytes, "a.xlsx")).preview).toMatchObject({ sheet: "표지", ready: false });
-    const chosen = await read(bytes, "a.xlsx", { sheet: "명단" });
-    expect(chosen.preview).toMatchObject({ sheets: ["표지", "명단", "Other"], sheet: "명단", people: 3 });
+    // the cover sheet comes first but has no staff header; "Other" has one but no rows under it
+    const sheets = [
+      { name: "표지", rows: 1, hidden: false },
+      { name: "명단", rows: 4, hidden: false },
+      { name: "Other", rows: 1, hidden: false },
+    ];
+    expect((await read(bytes, "a.xlsx")).preview).toMatchObject({ sheets, sheet: "명단", people: 3, ready: true });
+    const cover = await read(bytes, "a.xlsx", { sheet: "표지" });
+    expect(cover.preview).toMatchObject({ sheet: "표지", ready: false });
+    // what the model reads when the sheet cannot start: the sheets with their rows, the header found
+    expect(cover.preview.problems.join(" ")).toContain('the header has "notes". Choose the column with');
+    expect(cover.preview.problems.at(-1)).toBe(
+      'The workbook\'s sheets are "표지" (1 row), "명단" (4 rows), "Other" (1 row); "표지" was read. Another is read when named (reading: { sheet }).',
+    );
     const missing = await readStaffFile(bytes, "a.xlsx", { sheet: "Nope" }, limits);
     expect(missing).toMatchObject({
       ok: false,
-      error: { message: 'The workbook has no sheet "Nope"; its sheets are "표지", "명단", "Other".' },
+      error: {
+        message: 'The workbook has no sheet "Nope"; its sheets are "표지" (1 row), "명단" (4 rows), "Other" (1 row).',
+      },
     });
   });
 

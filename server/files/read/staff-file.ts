@@ -15,8 +15,10 @@ import { createPace, type Pace } from "./pace.js";
 import { detectSeparator } from "./separator.js";
 import { buildTable, type StaffTable } from "./table.js";
 import { textRows } from "./text-rows.js";
-import { unpackWorkbook } from "./unzip.js";
-import { sheetRows, type SheetChoice } from "./xlsx.js";
+import { Refused } from "./refused.js";
+import { openWorkbook } from "./unzip.js";
+import { readSheets } from "./xlsx.js";
+import { READ_LIMITS } from "./xlsx/read-limits.js";
 
 export type { StaffTable } from "./table.js";
 export { previewText } from "./preview-text.js";
@@ -59,22 +61,25 @@ export async function readStaffFile(
 type FileReading = { bytes: Uint8Array; fileName: string; reading: Reading; limits: InputLimits; pace: Pace };
 
 async function readWorkbook({ bytes, fileName, reading, limits, pace }: FileReading): Promise<Outcome<StaffTable>> {
-  const parts = await unpackWorkbook(bytes);
-  if (!parts.ok) return parts;
-  const found: SheetChoice = { sheets: [], sheet: null };
-  const table = await buildTable(
-    sheetRows(parts.value, reading.sheet, found),
-    () => ({ fileName, format: "xlsx", encoding: null, encodingCertain: true, separator: null, ...found }),
-    { reading, limits, strictWidth: false, pace },
-  );
-  if (table.ok && reading.sheet !== undefined && found.sheet === null) {
-    return fail(
-      "invalid_arguments",
-      `The workbook has no sheet ${JSON.stringify(reading.sheet)}; its sheets are ${found.sheets.map((s) => JSON.stringify(s)).join(", ")}.`,
-      "Choose one of them.",
+  const zip = await openWorkbook(bytes, READ_LIMITS);
+  if (!zip.ok) return zip;
+  const now = () => performance.now();
+  const clock = { now, deadline: now() + READ_LIMITS.deadlineMs, deadlineMs: READ_LIMITS.deadlineMs };
+  try {
+    const found = await readSheets(zip.value, reading.sheet, { limits: READ_LIMITS, pace, clock });
+    if (!found.ok) return found;
+    const { sheets, sheet, rows } = found.value;
+    return await buildTable(
+      rows,
+      () => ({ fileName, format: "xlsx", encoding: null, encodingCertain: true, separator: null, sheets, sheet }),
+      { reading, limits, strictWidth: false, pace },
     );
+  } catch (error) {
+    if (error instanceof Refused) return error.outcome;
+    throw error;
+  } finally {
+    zip.value.close();
   }
-  return table;
 }
 
 async function readText({ bytes, fileName, reading, limits, pace }: FileReading): Promise<Outcome<StaffTable>> {

@@ -1,53 +1,44 @@
 /**
- * Opening an .xlsx (a zip) without trusting it. Before anything is unpacked, the central directory
- * is read with yauzl and the workbook refused when the parts a reader needs would unpack past a
- * bound, or one of them is packed at a ratio no spreadsheet reaches (a zip bomb). Then those parts
- * alone are unpacked, each stream counted as it comes and stopped past its declared size (yauzl
- * checks that) or past the bound (we do), so a directory that lies still cannot fill the memory.
+ * Opening an .xlsx (a zip) without trusting it. The central directory is read with yauzl; a
+ * workbook whose parts a reader needs would unpack past a bound, or one of them packed at a ratio
+ * no spreadsheet reaches (a zip bomb), is refused before a byte is unpacked. Parts are then
+ * streamed, never held whole: each stream counted as it comes and stopped past its declared size
+ * (yauzl checks that) or past the bound (we do), so a directory that lies cannot fill the memory.
  */
-import type { Readable } from "node:stream";
 import yauzl, { type Entry } from "yauzl";
 import { fail, ok, type Outcome } from "../../jobs/outcomes.js";
 import { size } from "../../jobs/limits.js";
+import { Refused } from "./refused.js";
+import { cut, READ_LIMITS, type ReadLimits } from "./xlsx/read-limits.js";
 
-export const ZIP_LIMITS = {
-  /** The parts read (workbook, styles, shared strings, sheets) unpack to at most this many bytes. */
-  maxUnpackedBytes: 100 * 1024 * 1024,
-  /** No part that unpacks past `ratioFromBytes` may be packed tighter than this (XML reaches 20–50). */
-  maxRatio: 200,
-  ratioFromBytes: 1024 * 1024,
-  /** Entries in the directory: a workbook has tens. */
-  maxEntries: 10_000,
+/** An opened workbook: which parts it has, each streamed on demand. */
+export type WorkbookZip = {
+  has(name: string): boolean;
+  /** The directory's word on `names`, checked before they are unpacked. */
+  check(names: string[]): Outcome<null>;
+  /** The unpacked bytes of part `name`, in pieces; throws `Refused` past a bound or on a broken part. */
+  stream(name: string): AsyncGenerator<Buffer>;
+  close(): void;
 };
-export type ZipLimits = typeof ZIP_LIMITS;
 
-/** A part of the workbook, unpacked. */
-export type ZipPart = { name: string; data: Buffer };
-
-const WORKBOOK_PARTS = ["xl/workbook.xml", "xl/_rels/workbook.xml.rels", "xl/styles.xml", "xl/sharedStrings.xml"];
-const SHEET = /^xl\/worksheets\/sheet(\d+)\.xml$/;
-
-const NOT_A_WORKBOOK =
+export const NOT_A_WORKBOOK =
   "Save it from Excel (or Google Sheets, Numbers, LibreOffice) as .xlsx or as CSV and send it again.";
 
-/**
- * The parts of the workbook in `bytes` a reader needs, unpacked, in the order a streaming reader
- * wants them: the workbook and its relations, styles, shared strings, then the sheets by number.
- */
-export async function unpackWorkbook(bytes: Uint8Array, limits: ZipLimits = ZIP_LIMITS): Promise<Outcome<ZipPart[]>> {
+const brokenZip = <T>(): Outcome<T> =>
+  fail("invalid_arguments", "The file starts as a zip but is not a readable .xlsx workbook.", NOT_A_WORKBOOK);
+
+/** The workbook in `bytes`, opened: its directory read and bounded; nothing unpacked yet. */
+export async function openWorkbook(bytes: Uint8Array, limits: ReadLimits = READ_LIMITS): Promise<Outcome<WorkbookZip>> {
   let zip: yauzl.ZipFile;
   try {
     zip = await yauzl.fromBufferPromise(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
       lazyEntries: true,
       validateEntrySizes: true,
     });
-  } catch (error) {
-    return fail(
-      "invalid_arguments",
-      `The file is not a readable .xlsx workbook (${(error as Error).message}).`,
-      NOT_A_WORKBOOK,
-    );
+  } catch {
+    return brokenZip();
   }
+  const entries = new Map<string, Entry>();
   try {
     if (zip.entryCount > limits.maxEntries)
       return fail(
@@ -55,47 +46,25 @@ export async function unpackWorkbook(bytes: Uint8Array, limits: ZipLimits = ZIP_
         `The workbook holds ${zip.entryCount} parts; a spreadsheet has tens.`,
         NOT_A_WORKBOOK,
       );
-    const wanted = await neededEntries(zip);
-    if (!wanted.ok) return wanted;
-    const checked = checkDeclared(wanted.value, limits);
-    if (!checked.ok) return checked;
-    const parts: ZipPart[] = [];
-    let total = 0;
-    for (const entry of wanted.value) {
-      const data = await unpack(zip, entry, total, limits);
-      if (!data.ok) return data;
-      total += data.value.length;
-      parts.push({ name: entry.fileName, data: data.value });
-    }
-    return ok(parts);
-  } catch (error) {
-    return fail(
-      "invalid_arguments",
-      `The workbook could not be unpacked (${(error as Error).message}).`,
-      NOT_A_WORKBOOK,
-    );
-  } finally {
+    for await (const entry of zip.eachEntry()) entries.set(entry.fileName, entry);
+  } catch {
     zip.close();
+    return brokenZip();
   }
-}
-
-async function neededEntries(zip: yauzl.ZipFile): Promise<Outcome<Entry[]>> {
-  const parts: Entry[] = [];
-  const sheets: [number, Entry][] = [];
-  for await (const entry of zip.eachEntry()) {
-    const sheet = SHEET.exec(entry.fileName);
-    if (sheet) sheets.push([Number(sheet[1]), entry]);
-    else if (WORKBOOK_PARTS.includes(entry.fileName)) parts.push(entry);
-  }
-  if (sheets.length === 0 || !parts.some((p) => p.fileName === "xl/workbook.xml"))
-    return fail("invalid_arguments", "The file is a zip but not an Excel workbook: it has no sheets.", NOT_A_WORKBOOK);
-  parts.sort((a, b) => WORKBOOK_PARTS.indexOf(a.fileName) - WORKBOOK_PARTS.indexOf(b.fileName));
-  sheets.sort((a, b) => a[0] - b[0]);
-  return ok([...parts, ...sheets.map(([, entry]) => entry)]);
+  return ok({
+    has: (name) => entries.has(name),
+    check: (names) =>
+      checkDeclared(
+        names.flatMap((n) => entries.get(n) ?? []),
+        limits,
+      ),
+    stream: (name) => unpack(zip, entries.get(name), limits),
+    close: () => zip.close(),
+  });
 }
 
 /** The directory's word, checked before a byte is unpacked. */
-function checkDeclared(entries: Entry[], limits: ZipLimits): Outcome<null> {
+function checkDeclared(entries: Entry[], limits: ReadLimits): Outcome<null> {
   let total = 0;
   for (const entry of entries) {
     if (entry.isEncrypted())
@@ -109,48 +78,54 @@ function checkDeclared(entries: Entry[], limits: ZipLimits): Outcome<null> {
     if (entry.uncompressedSize >= limits.ratioFromBytes && ratio > limits.maxRatio) {
       return fail(
         "input_too_large",
-        `The workbook's part ${entry.fileName} would unpack ${Math.round(ratio)} times larger than it is packed (to ${size(entry.uncompressedSize)}); no spreadsheet packs that tight, so it was not opened.`,
+        `The workbook's part ${cut(entry.fileName)} would unpack ${Math.round(ratio)} times larger than it is packed (to ${size(entry.uncompressedSize)}); no spreadsheet packs that tight, so it was not opened.`,
         NOT_A_WORKBOOK,
       );
     }
   }
-  if (total > limits.maxUnpackedBytes) return tooLarge(total, limits);
+  if (total > limits.maxUnpackedBytes) {
+    return fail(
+      "input_too_large",
+      `The workbook would unpack to ${size(total)}; at most ${size(limits.maxUnpackedBytes)} is read.`,
+      "Keep only the sheet with the staff list (and only its columns) and send it again, or send it as CSV.",
+    );
+  }
   return ok(null);
 }
 
-const tooLarge = <T>(bytes: number, limits: ZipLimits): Outcome<T> =>
-  fail(
-    "input_too_large",
-    `The workbook would unpack to ${size(bytes)}; at most ${size(limits.maxUnpackedBytes)} is read.`,
-    "Keep only the sheet with the staff list (and only its columns) and send it again, or send it as CSV.",
-  );
-
-/** One part, unpacked; stopped as soon as the parts pass the bound, or it passes what the directory said. */
-async function unpack(zip: yauzl.ZipFile, entry: Entry, used: number, limits: ZipLimits): Promise<Outcome<Buffer>> {
-  const stream: Readable = await zip.openReadStreamPromise(entry);
-  const chunks: Buffer[] = [];
-  let length = 0;
+/** One part, streamed; stopped as soon as it passes the bound, or what the directory said. */
+async function* unpack(zip: yauzl.ZipFile, entry: Entry | undefined, limits: ReadLimits): AsyncGenerator<Buffer> {
+  if (entry === undefined)
+    throw new Refused(fail("invalid_arguments", "The workbook lacks a part it names.", NOT_A_WORKBOOK));
+  const name = cut(entry.fileName);
   const lying = (detail: string) =>
-    fail<Buffer>(
-      "input_too_large",
-      `The workbook's part ${entry.fileName} unpacks larger than the workbook says (${detail}), so it was not read further.`,
-      NOT_A_WORKBOOK,
+    new Refused(
+      fail(
+        "input_too_large",
+        `The workbook's part ${name} unpacks larger than the workbook says (${detail}), so it was not read further.`,
+        NOT_A_WORKBOOK,
+      ),
     );
+  let stream;
+  try {
+    stream = await zip.openReadStreamPromise(entry);
+  } catch {
+    throw new Refused(fail("invalid_arguments", `The workbook's part ${name} cannot be unpacked.`, NOT_A_WORKBOOK));
+  }
+  let length = 0;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {
       length += chunk.length;
-      if (used + length > limits.maxUnpackedBytes) {
-        stream.destroy();
-        return lying(`past ${size(limits.maxUnpackedBytes)}`);
-      }
-      chunks.push(chunk);
+      if (length > limits.maxUnpackedBytes) throw lying(`past ${size(limits.maxUnpackedBytes)}`);
+      yield chunk;
     }
   } catch (error) {
-    stream.destroy();
-    const message = (error as Error).message;
+    if (error instanceof Refused) throw error;
     // yauzl stops a part that unpacks past the size its directory entry states
-    if (/too many bytes/i.test(message)) return lying(`more than the ${size(entry.uncompressedSize)} it declares`);
-    return fail("invalid_arguments", `The workbook could not be unpacked (${message}).`, NOT_A_WORKBOOK);
+    if (/too many bytes/i.test((error as Error).message))
+      throw lying(`more than the ${size(entry.uncompressedSize)} it declares`);
+    throw new Refused(fail("invalid_arguments", `The workbook's part ${name} is damaged.`, NOT_A_WORKBOOK));
+  } finally {
+    stream.destroy();
   }
-  return ok(Buffer.concat(chunks, length));
 }

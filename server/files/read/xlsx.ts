@@ -1,65 +1,106 @@
 /**
- * The rows of one sheet of an .xlsx, read with exceljs's streaming reader from the checked parts
- * (unzip.ts) re-stored in the order it wants (stored-zip.ts): a row at a time, each cell as its
- * text, so memory holds a row rather than a workbook and a reading stopped early reads no further.
- * The sheet is the one named, or the first with any row; every sheet's name is listed.
+ * An .xlsx read as its writer stored it, within a budget: the zip opened and bounded (unzip.ts),
+ * the workbook's sheets, styles and shared strings read (xlsx/*), every sheet looked at once to
+ * choose the staff list's (or the one named), then that sheet's rows streamed in batches from the
+ * unpacking zip through a fatal UTF-8 decoder and saxes. Nothing is written to disk; a read stopped
+ * early (a limit, the deadline, a broken part) leaves nothing behind.
  */
-import ExcelJS from "exceljs";
-import * as z from "zod/mini";
-import { cellText } from "./cell-text.js";
-import { storedZipStream } from "./stored-zip.js";
+import { fail, ok, type Outcome } from "../../jobs/outcomes.js";
 import type { GridRow } from "./grid-row.js";
-import type { ZipPart } from "./unzip.js";
+import type { Pace } from "./pace.js";
+import type { WorkbookZip } from "./unzip.js";
+import { MergeFill } from "./xlsx/merges.js";
+import { readStyles } from "./xlsx/number-format.js";
+import type { ReadLimits } from "./xlsx/read-limits.js";
+import { cut } from "./xlsx/read-limits.js";
+import { readSharedStrings } from "./xlsx/shared-strings.js";
+import { chooseSheet, scanSheet, type SheetScan } from "./xlsx/sheet-scan.js";
+import { SheetXml, type SheetContext } from "./xlsx/sheet-xml.js";
+import { readWorkbookInfo } from "./xlsx/workbook-parts.js";
+import { parseXmlPart, type Clock } from "./xlsx/xml-part.js";
 
-/** What the reading found: every sheet's name, and the one read (null when none had rows, or the one named is missing). */
-export type SheetChoice = { sheets: string[]; sheet: string | null };
+/** A sheet as the preview lists it. */
+export type SheetSummary = { name: string; rows: number; hidden: boolean };
+
+/** A workbook's sheets looked at, and the one chosen (null when no sheet has rows), its rows to stream. */
+export type WorkbookSheets = { sheets: SheetSummary[]; sheet: string | null; rows: AsyncIterable<GridRow[]> };
 
 /** Rows per batch handed on. */
 const BATCH_ROWS = 256;
 
-// exceljs's typings leave the name of a streamed sheet out; it is there, and parsed here
-const NamedSheet = z.object({ name: z.string() });
+/** `"안내" (3 rows), "직원" (120 rows, hidden)`: the sheets, for a sentence. */
+export const sheetList = (sheets: SheetSummary[]): string =>
+  sheets
+    .map(
+      (s) =>
+        `${JSON.stringify(cut(s.name, 100))} (${s.rows} ${s.rows === 1 ? "row" : "rows"}${s.hidden ? ", hidden" : ""})`,
+    )
+    .join(", ");
 
-/** Yields the rows of the sheet `wanted` (or the first with rows) in batches; fills `found` as it goes. */
-export async function* sheetRows(
-  parts: ZipPart[],
+/**
+ * Looks at the sheets of `zip` and picks the one to read: `wanted` by name, or the best fit for a
+ * staff list. Throws `Refused` past a bound or on a broken part; fails when `wanted` is no sheet.
+ */
+export async function readSheets(
+  zip: WorkbookZip,
   wanted: string | undefined,
-  found: SheetChoice,
+  { limits, pace, clock }: { limits: ReadLimits; pace: Pace; clock: Clock },
+): Promise<Outcome<WorkbookSheets>> {
+  const info = await readWorkbookInfo(zip, clock, pace);
+  if (!info.ok) return info;
+  const { sheets, date1904, sharedStrings, styles } = info.value;
+  const parts = [sharedStrings, styles, ...sheets.map((s) => s.path)].filter((p): p is string => p !== null);
+  const declared = zip.check(parts);
+  if (!declared.ok) return declared;
+  const context: SheetContext = {
+    styles: await readStyles(zip, styles, clock, pace),
+    strings: await readSharedStrings(zip, sharedStrings, limits, clock, pace),
+    date1904,
+    maxMerges: limits.maxMerges,
+  };
+  const scans: SheetScan[] = [];
+  for (const entry of sheets) scans.push(await scanSheet(zip, entry, context, clock, pace));
+  const summaries = scans.map(({ name, rows, hidden }) => ({ name, rows, hidden }));
+  const chosen = wanted === undefined ? chooseSheet(scans) : scans.find((s) => s.name === wanted);
+  if (wanted !== undefined && chosen === undefined) {
+    return fail(
+      "invalid_arguments",
+      `The workbook has no sheet ${JSON.stringify(cut(wanted))}; its sheets are ${sheetList(summaries)}.`,
+      "Choose one of them.",
+    );
+  }
+  const rows = chosen === undefined ? none() : sheetRows(zip, chosen, context, clock);
+  return ok({ sheets: summaries, sheet: chosen?.name ?? null, rows });
+}
+
+async function* none(): AsyncGenerator<GridRow[]> {}
+
+/** The rows of sheet `scan`, merged ranges filled, in batches. */
+async function* sheetRows(
+  zip: WorkbookZip,
+  scan: SheetScan,
+  context: SheetContext,
+  clock: Clock,
 ): AsyncGenerator<GridRow[]> {
-  const input = storedZipStream(parts);
-  const reader = new ExcelJS.stream.xlsx.WorkbookReader(input, {
-    sharedStrings: "cache",
-    styles: "cache", // to tell dates from numbers
-    hyperlinks: "ignore", // a link's cell keeps its text
-    worksheets: "emit",
-    entries: "ignore",
-  });
+  const xml = new SheetXml(context);
+  const fill = new MergeFill(scan.merges);
+  let batch: GridRow[] = [];
+  const pieces = parseXmlPart(zip, scan.path, xml, clock);
   try {
-    for await (const worksheet of reader) {
-      const named = NamedSheet.safeParse(worksheet);
-      const name = named.success ? named.data.name : `Sheet${found.sheets.length + 1}`;
-      found.sheets.push(name);
-      if (found.sheet !== null || (wanted !== undefined && name !== wanted)) continue;
-      let batch: GridRow[] = [];
-      let previous = 0;
-      for await (const row of worksheet) {
-        // a row without its number (some writers leave it out) follows the one before
-        const number = Number.isSafeInteger(row.number) && row.number > previous ? row.number : previous + 1;
-        previous = number;
-        const cells: string[] = new Array<string>(row.cellCount).fill("");
-        row.eachCell((cell, column) => {
-          cells[column - 1] = cellText(cell.value);
-        });
-        batch.push({ row: number, cells });
-        if (batch.length >= BATCH_ROWS) {
-          yield batch;
-          batch = [];
-        }
+    while (!(await pieces.next()).done) {
+      for (const r of xml.rows) {
+        fill.fill(r);
+        batch.push(r);
       }
-      if (batch.length > 0) yield batch;
-      if (previous > 0 || wanted !== undefined) found.sheet = name;
+      xml.rows = [];
+      if (batch.length >= BATCH_ROWS) {
+        yield batch;
+        batch = [];
+      }
     }
+    if (batch.length > 0) yield batch;
   } finally {
-    input.destroy();
+    // a reading stopped early (a limit passed) stops the unpacking too
+    await pieces.return(undefined);
   }
 }

@@ -57,7 +57,9 @@ async function listFromFile(
   { file, uploadId, reading = {}, ...rest }: StartBulkArgs,
   { caller, signal }: Pick<ToolContext, "caller" | "signal">,
 ): Promise<Outcome<JobList>> {
-  const table = file ? await files.fromHost(file, reading, signal) : await files.fromUpload(uploadId!, reading, caller);
+  const table = file
+    ? await files.fromHost(file, reading, signal, caller)
+    : await files.fromUpload(uploadId!, reading, caller);
   if (!table.ok) return table;
   const { preview, csv } = table.value;
   if (!preview.ready) {

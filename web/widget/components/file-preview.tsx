@@ -76,7 +76,7 @@ function ReadingChoices({ preview: p, reading, unsure, onReading }: ReadingProps
         <Choice
           label={t.sheet}
           value={p.sheet ?? ""}
-          options={p.sheets.map((s) => [s, s])}
+          options={p.sheets.map((s): [string, string] => [s.name, `${s.name} (${s.rows.toLocaleString()})`])}
           onChange={(sheet) => onReading({ sheet })}
         />
       )}

@@ -213,12 +213,17 @@ describe("the preview", () => {
           format: "xlsx",
           encoding: null,
           separator: null,
-          sheets: ["직원", "요약"],
+          sheets: [
+            { name: "직원", rows: 121, hidden: false },
+            { name: "요약", rows: 3, hidden: false },
+          ],
           sheet: reading.sheet ?? "직원",
         }),
       },
     });
     expect(screen.queryByLabelText("Encoding")).toBeNull();
+    // each sheet is offered with the rows it holds
+    expect(screen.getByRole<HTMLOptionElement>("option", { name: "직원 (121)" }).value).toBe("직원");
     await userEvent.selectOptions(screen.getByLabelText("Sheet"), "요약");
     await waitFor(() => expect(fake.argsOf(FILE_TOOL.preview).at(-1)?.reading).toEqual({ sheet: "요약" }));
   });

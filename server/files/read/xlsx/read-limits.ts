@@ -1,0 +1,34 @@
+/**
+ * Every bound on one reading of an .xlsx, in one place (the README's Reliability section lists
+ * them): what the zip may unpack to, how many shared strings a workbook may hold in memory, how long
+ * a read may take, and how many reads run at once.
+ */
+
+export const READ_LIMITS = {
+  /** The parts read (workbook, styles, shared strings, sheets) unpack to at most this many bytes each, counted as they stream. */
+  maxUnpackedBytes: 100 * 1024 * 1024,
+  /** No part that unpacks past `ratioFromBytes` may be packed tighter than this (XML reaches 20–50). */
+  maxRatio: 200,
+  ratioFromBytes: 1024 * 1024,
+  /** Entries in the directory: a workbook has tens. */
+  maxEntries: 10_000,
+  /** Shared strings held in memory: a staff list of 200,000 rows and 8 columns has at most 1.6 million, most repeated. */
+  maxSharedStrings: 1_000_000,
+  /** Characters of all shared strings together (at most 128 MB as JavaScript strings). */
+  maxSharedChars: 64 * 1024 * 1024,
+  /** Merged ranges whose cells are filled with their first cell's text; past it, merges are ignored. */
+  maxMerges: 10_000,
+  /** A read (every sheet looked at, the chosen one read) ends by this deadline. */
+  deadlineMs: 60_000,
+  /** Reads of staff files at once in this process; more wait their turn. */
+  readsAtOnce: 2,
+  /** Reads one subject may have running or waiting; more are refused. */
+  readsPerSubject: 4,
+  /** Echoed input (a part's name) is cut to this many characters. */
+  maxEchoChars: 200,
+};
+export type ReadLimits = typeof READ_LIMITS;
+
+/** `text` cut to `max` characters, an ellipsis saying it was. */
+export const cut = (text: string, max: number = READ_LIMITS.maxEchoChars): string =>
+  text.length <= max ? text : `${text.slice(0, max)}…`;

@@ -1,0 +1,105 @@
+/**
+ * One XML part of a workbook, parsed as it unpacks: bytes decoded by a streaming, fatal UTF-8
+ * decoder (a character cut between two pieces waits for its other bytes; an invalid byte is a
+ * refusal, never U+FFFD) and fed to saxes, which expands only XML's own entities and character
+ * references. A DOCTYPE is refused, so no entity can be declared, let alone expanded.
+ */
+import { SaxesParser, type SaxesTagPlain } from "saxes";
+import { fail } from "../../../jobs/outcomes.js";
+import { Refused } from "../refused.js";
+import { NOT_A_WORKBOOK, type WorkbookZip } from "../unzip.js";
+import { cut } from "./read-limits.js";
+
+/** What a part's reader does with its elements; names come without their namespace prefix. */
+export type XmlHandlers = {
+  open(name: string, attributes: Record<string, string>): void;
+  close(name: string): void;
+  text(text: string): void;
+  /** Sees every piece's text; once it is `taking`, pieces go to it alone, no longer parsed. */
+  scan?: { taking: boolean; take(text: string): void; end(): void };
+};
+
+/** When a read must end (`now()` past `deadline` is a refusal). */
+export type Clock = { now: () => number; deadline: number; deadlineMs: number };
+
+const local = (name: string) => {
+  const colon = name.indexOf(":");
+  return colon === -1 ? name : name.slice(colon + 1);
+};
+
+/** Bytes parsed between two turns of the event loop. */
+const PIECE_BYTES = 64 * 1024;
+
+const pastDeadline = (clock: Clock) =>
+  new Refused(
+    fail(
+      "input_too_large",
+      `Reading the workbook took longer than ${Math.round(clock.deadlineMs / 1000)} s, so it was stopped.`,
+      "Keep only the sheet with the staff list (and only its columns) and send it again, or send it as CSV.",
+    ),
+  );
+
+const broken = (part: string, what: string) =>
+  new Refused(fail("invalid_arguments", `The workbook's part ${cut(part)} ${what}.`, NOT_A_WORKBOOK));
+
+/**
+ * Parses part `part` into `handlers`, yielding after each piece so the caller can hand on what the
+ * piece gave and let the event loop turn. Throws `Refused` on anything wrong with the part.
+ */
+export async function* parseXmlPart(
+  zip: WorkbookZip,
+  part: string,
+  handlers: XmlHandlers,
+  clock: Clock,
+): AsyncGenerator<void> {
+  const parser = new SaxesParser<{ xmlns: false; position: false }>({ xmlns: false, position: false });
+  parser.on("doctype", () => {
+    throw broken(part, "declares a DOCTYPE, which no spreadsheet writes (it could define entities)");
+  });
+  parser.on("error", (error) => {
+    throw broken(part, `is not well-formed XML (${cut(error.message, 120)})`);
+  });
+  parser.on("opentag", (tag: SaxesTagPlain) => handlers.open(local(tag.name), tag.attributes));
+  parser.on("closetag", (tag: SaxesTagPlain) => handlers.close(local(tag.name)));
+  parser.on("text", (text) => handlers.text(text));
+  parser.on("cdata", (text) => handlers.text(text));
+  const decoder = new TextDecoder("utf-8", { fatal: true });
+  const decode = (bytes?: Buffer) => {
+    try {
+      return bytes === undefined ? decoder.decode() : decoder.decode(bytes, { stream: true });
+    } catch {
+      throw broken(part, "is not valid UTF-8 text");
+    }
+  };
+  for await (const unpacked of zip.stream(part)) {
+    // a stored (uncompressed) part comes in one piece: parsed a slice at a time, between turns
+    for (let at = 0; at < unpacked.length; at += PIECE_BYTES) {
+      if (clock.now() > clock.deadline) throw pastDeadline(clock);
+      const text = decode(unpacked.subarray(at, at + PIECE_BYTES));
+      const scan = handlers.scan;
+      if (scan?.taking !== true) parser.write(text);
+      scan?.take(text);
+      yield;
+    }
+  }
+  const rest = decode();
+  if (handlers.scan?.taking === true) {
+    handlers.scan.take(rest);
+    handlers.scan.end();
+    return;
+  }
+  parser.write(rest);
+  parser.close();
+}
+
+/** Parses a whole part (workbook, relations, styles), letting the event loop turn as `pace` says. */
+export async function parseXmlWhole(
+  zip: WorkbookZip,
+  part: string,
+  handlers: XmlHandlers,
+  clock: Clock,
+  pace: () => Promise<void>,
+): Promise<void> {
+  const pieces = parseXmlPart(zip, part, handlers, clock);
+  while (!(await pieces.next()).done) await pace();
+}
