@@ -128,12 +128,21 @@ export const size = (bytes: number) =>
   bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
 
 /**
- * "8.4 MB; the limit is 8.0 MB": a size found against its limit, in figures that differ whenever
- * the sizes do (to the byte, when rounding would show the same number twice).
+ * A size found and its limit as a refusal states them ("8.4 MB", "8.0 MB"), in figures that differ
+ * whenever the sizes do: to the byte when rounding would show the same number twice.
  */
-export function sizeAgainst(bytes: number, limit: number): string {
-  const [found, most] = [size(bytes), size(limit)];
-  if (found !== most || bytes === limit) return `${found}; the limit is ${most}`;
-  const exact = (n: number) => `${count(n)} bytes`;
-  return `${exact(bytes)}; the limit is ${exact(limit)}`;
+export function sizePair(
+  bytes: number,
+  limit: number,
+  format: (bytes: number) => string = size,
+): [found: string, limit: string] {
+  const [found, most] = [format(bytes), format(limit)];
+  if (found !== most || bytes === limit) return [found, most];
+  return [`${count(bytes)} bytes`, `${count(limit)} bytes`];
 }
+
+/** "8.4 MB; the limit is 8.0 MB". */
+const sizeAgainst = (bytes: number, limit: number): string => {
+  const [found, most] = sizePair(bytes, limit);
+  return `${found}; the limit is ${most}`;
+};

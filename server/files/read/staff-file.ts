@@ -7,8 +7,7 @@
  * preview whose problems say so.
  */
 import { FILE_LIMITS, type Reading } from "../../../shared/files.js";
-import type { InputLimits } from "../../jobs/limits.js";
-import { size } from "../../jobs/limits.js";
+import { sizePair, type InputLimits } from "../../jobs/limits.js";
 import { fail, type Outcome } from "../../jobs/outcomes.js";
 import { decodeText } from "./decode.js";
 import { createPace, type Pace } from "./pace.js";
@@ -38,9 +37,10 @@ export async function readStaffFile(
 ): Promise<Outcome<StaffTable>> {
   if (bytes.length === 0) return fail("invalid_arguments", `The file ${JSON.stringify(fileName)} is empty.`, SAVE_AS);
   if (bytes.length > FILE_LIMITS.maxFileBytes) {
+    const [found, limit] = sizePair(bytes.length, FILE_LIMITS.maxFileBytes);
     return fail(
       "input_too_large",
-      `The file is ${size(bytes.length)}; the limit is ${size(FILE_LIMITS.maxFileBytes)}.`,
+      `The file is ${found}; the limit is ${limit}.`,
       "Keep only the staff list's sheet and columns (name, department, interests, budget), or split the list into smaller files.",
     );
   }

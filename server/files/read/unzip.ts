@@ -7,7 +7,7 @@
  */
 import yauzl, { type Entry } from "yauzl";
 import { fail, ok, type Outcome } from "../../jobs/outcomes.js";
-import { size } from "../../jobs/limits.js";
+import { size, sizePair } from "../../jobs/limits.js";
 import { Refused } from "./refused.js";
 import { cut, READ_LIMITS, type ReadLimits } from "./xlsx/read-limits.js";
 
@@ -84,9 +84,10 @@ function checkDeclared(entries: Entry[], limits: ReadLimits): Outcome<null> {
     }
   }
   if (total > limits.maxUnpackedBytes) {
+    const [found, most] = sizePair(total, limits.maxUnpackedBytes);
     return fail(
       "input_too_large",
-      `The workbook would unpack to ${size(total)}; at most ${size(limits.maxUnpackedBytes)} is read.`,
+      `The workbook would unpack to ${found}; at most ${most} is read.`,
       "Keep only the sheet with the staff list (and only its columns) and send it again, or send it as CSV.",
     );
   }

@@ -6,7 +6,7 @@
  */
 import { FILE_LIMITS, FILE_TOOL } from "../../../shared/files.js";
 import { TOOL } from "../../../shared/tools.js";
-import { megabytes } from "../../jobs/limits.js";
+import { megabytes, sizePair } from "../../jobs/limits.js";
 import { count, fail, ok, type Outcome } from "../../jobs/outcomes.js";
 import { StorageFullError, StoreUnavailableError } from "../../store-errors.js";
 import { ChunkRejectedError, MissingChunksError, UploadCorruptError, type UploadQuotaError } from "./upload-store.js";
@@ -68,12 +68,14 @@ export function outcomeOf<T>(error: unknown, uploadId: string, chunks?: number):
 }
 
 /** The refusal of a file larger than any staff file this server takes. */
-export const tooLarge = <T>(size: number): Outcome<T> =>
-  fail(
+export const tooLarge = <T>(size: number): Outcome<T> => {
+  const [found, limit] = sizePair(size, FILE_LIMITS.maxFileBytes, megabytes);
+  return fail(
     "input_too_large",
-    `The file is ${megabytes(size)}; the largest staff file this server takes is ${megabytes(FILE_LIMITS.maxFileBytes)}.`,
+    `The file is ${found}; the largest staff file this server takes is ${limit}.`,
     "Save only the staff list (one sheet, or as .csv), or split it into smaller files.",
   );
+};
 
 /** "48 KB", "3.5 MB": an upload's room is often less than a megabyte. */
 const sizeOf = (bytes: number): string => (bytes < 1024 * 1024 ? `${Math.ceil(bytes / 1024)} KB` : megabytes(bytes));
