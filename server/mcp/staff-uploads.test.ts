@@ -175,6 +175,18 @@ describe("a staff file uploaded in chunks", () => {
     );
   });
 
+  it("says what is left to settle in Korean for a Korean person, and in English to the model", async () => {
+    const bytes = Buffer.from("이름,부서\n김민준,개발팀\n", "utf8");
+    const state = await upload(bytes, "관심사 없는 명단.csv");
+    const korean = await callTool(client, FILE_TOOL.preview, { uploadId: state.uploadId, locale: "ko-KR" });
+    const { problems, ready } = StaffPreviewSchema.parse(korean.structuredContent);
+    expect(ready).toBe(false);
+    expect(problems).toEqual([
+      '관심사 열이 없습니다. 머리글은 "이름", "부서"입니다. 관심사 열을 골라 주세요("interests" (or "interest", "관심사") 같은 머리글은 저절로 찾습니다).',
+    ]);
+    expect(toolText(korean)).toContain("No column holds the interests");
+  });
+
   it("says why rows are skipped in Korean for a Korean person, in the preview and in the job's result", async () => {
     const csv =
       "이름,부서,관심사,예산\n김민준,개발팀,등산;커피,50\n,영업팀,골프,40\n김민준,개발팀,등산; 커피,50\n이서연,인사팀,마술,40\n";

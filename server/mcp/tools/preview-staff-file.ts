@@ -2,12 +2,13 @@
  * `preview_staff_file`: what the server understood of an uploaded staff file before a job starts
  * (format, encoding, columns mapped, first rows, people, rows skipped and why). The first call
  * assembles the upload and checks its size and digest; each call may change how it is read
- * (encoding, sheet, columns). Why rows are skipped is said in the person's language (the
- * `locale` argument, else the host's hint), as a job's result says it. App-only: the model never
- * sees it.
+ * (encoding, sheet, columns). Why rows are skipped and what is left to settle are said in the
+ * person's language (the `locale` argument, else the host's hint), as a job's result says it; the
+ * text for the model stays English. App-only: the model never sees it.
  */
 import { FILE_TOOL, PreviewInput, StaffPreviewSchema } from "../../../shared/files.js";
 import { TOOL } from "../../../shared/tools.js";
+import { koreanProblem } from "../../files/read/problems-ko.js";
 import { previewText } from "../../files/read/staff-file.js";
 import type { StaffFiles } from "../../files/staff-files.js";
 import { jobTexts, localeOf } from "../../jobs/runner/texts.js";
@@ -31,7 +32,8 @@ export function previewStaffFileTool({ files, widget }: { files: StaffFiles; wid
       const texts = jobTexts(localeOf(locale, meta["openai/locale"]));
       return fromOutcome(await files.preview(uploadId, reading, caller), (preview) => {
         const skipped = preview.skipped.map((s) => ({ row: s.row, reason: texts.skipped(s.reason) }));
-        return success({ ...preview, skipped }, previewText(preview));
+        const problems = texts.locale === "ko" ? preview.problems.map(koreanProblem) : preview.problems;
+        return success({ ...preview, skipped, problems }, previewText(preview));
       });
     },
   });
