@@ -5,6 +5,7 @@
  * for the server's tools and the widget's parsing alike.
  */
 import * as z from "zod/mini";
+import { CurrencySchema } from "./money.js";
 
 export const FILE_TOOL = {
   beginUpload: "begin_file_upload",
@@ -58,6 +59,8 @@ export const ReadingSchema = z.object({
   /** An .xlsx sheet by name; the first sheet by default. */
   sheet: z.optional(z.string().check(z.maxLength(200))),
   columns: z.optional(z.partial(ColumnMapSchema)),
+  /** The currency the budgets are in (a budget naming another is skipped, saying so); the locale's by default. */
+  currency: z.optional(CurrencySchema),
 });
 export type Reading = z.infer<typeof ReadingSchema>;
 
@@ -136,6 +139,8 @@ export const StaffPreviewSchema = z.object({
   skippedCount: z.number().check(z.int()),
   problems: z.array(z.string()),
   ready: z.boolean(),
+  /** The currency the budgets were read in (a budget in another one is a skipped row that says so). */
+  currency: z.optional(CurrencySchema),
 });
 export type StaffPreview = z.infer<typeof StaffPreviewSchema>;
 
@@ -181,6 +186,8 @@ export const AwaitingFileSchema = z.object({
   occasion: z.string(),
   budgetPerPerson: z.number(),
   locale: z.optional(z.string()),
+  /** The currency of `budgetPerPerson`. */
+  currency: z.optional(CurrencySchema),
   maxFileBytes: z.number(),
 });
 export type AwaitingFile = z.infer<typeof AwaitingFileSchema>;

@@ -123,6 +123,7 @@ class TableReading {
       skippedCount,
       problems,
       ready: problems.length === 0,
+      currency: this.options.reading.currency ?? "USD",
     };
     return ok({ preview, csv: this.input.text() });
   }
@@ -164,7 +165,8 @@ class TableReading {
     for (let gap = this.lastRow + 1; gap < r.row; gap++) this.ledger.add({ row: gap, reason: EMPTY_ROW }, null);
     this.lastRow = Math.max(this.lastRow, r.row);
     if (cells === null) return this.ledger.add({ row: r.row, reason: "reason" in r ? r.reason : "" }, null);
-    const read = readRecord(cells, r.row, c, 1);
+    // budgets in the job's currency: one in another is skipped, saying so, before the job starts
+    const read = readRecord(cells, r.row, c, 1, this.options.reading.currency);
     if (!("reason" in read)) {
       const listed = countInterests(read.interestsText);
       if (listed > limits.maxInterestsPerPerson) throw new Refused(overLimit.interests(rowName(r.row), listed, limits));

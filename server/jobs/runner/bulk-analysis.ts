@@ -179,6 +179,7 @@ class BulkAnalysis {
 
   private async parseCsv(csv: string, columns: CsvColumns) {
     const { ledger, run } = this;
+    const currency = run.input.currency ?? "USD";
     let processed = 0;
     await this.turn();
     let until = performance.now() + SLICE_MS;
@@ -193,7 +194,7 @@ class BulkAnalysis {
       let u = 0; // the unreadable rows go in among the records, in row order
       for (let k = 0; k < records.length; k++) {
         while (u < unreadable.length && unreadable[u].row < rows[k]) ledger.add(unreadable[u++], undefined);
-        ledger.add(readRecord(records[k], rows[k], columns, run.input.budgetPerPerson), undefined);
+        ledger.add(readRecord(records[k], rows[k], columns, run.input.budgetPerPerson, currency), undefined);
         if ((k & 255) === 255 && performance.now() > until) {
           await this.progress.advance(processed + k);
           await this.turn();
@@ -254,6 +255,7 @@ class BulkAnalysis {
     const { people } = this;
     const { occasion } = this.run.input;
     const locale = this.run.texts.locale;
+    const currency = this.run.input.currency ?? "USD";
     await this.progress.enter("match", people.length);
     const answers = createAnswers(this.run.match, ANSWER_LIMIT);
     await this.sliced(people.length, (i) => {
@@ -265,6 +267,7 @@ class BulkAnalysis {
         department: p.department ?? undefined,
         count: GIFTS_PER_PERSON,
         locale,
+        currency,
       };
       p.gifts = answers(request);
     });
@@ -295,13 +298,13 @@ class BulkAnalysis {
 
   private async complete() {
     const { people, skipped, run } = this;
-    const { occasion, budgetPerPerson } = run.input;
-    const figures = figuresOf(people, skipped.length, this.unplaced.result());
+    const { occasion, budgetPerPerson, currency = "USD" } = run.input;
+    const figures = { currency, ...figuresOf(people, skipped.length, this.unplaced.result()) };
     const summary = run.texts.summary({ occasion, ...figures });
     const total = people.length;
     await this.emit(
       [{ type: "job.completed", payload: { summary, resultResourceId: URI.jobResult(run.jobId), resultCount: total } }],
-      { occasion, budgetPerPerson, summary, total, chunkSize: CHUNK_SIZE, skipped, figures },
+      { occasion, budgetPerPerson, currency, summary, total, chunkSize: CHUNK_SIZE, skipped, figures },
     );
   }
 }

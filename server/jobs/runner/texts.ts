@@ -12,10 +12,15 @@ import { koreanReason } from "../csv/skip-reasons.js";
 
 export type Locale = Language;
 
+/** The first locale tag among `tags` (an argument, a host's `_meta` hint), as given; undefined for none. */
+export function localeTag(...tags: unknown[]): string | undefined {
+  return tags.find((t): t is string => typeof t === "string" && t.trim() !== "")?.trim();
+}
+
 /** The first locale tag among `tags` (an argument, a host's `_meta` hint) decides; English by default. */
 export function localeOf(...tags: unknown[]): Locale {
-  const tag = tags.find((t): t is string => typeof t === "string" && t.trim() !== "");
-  return tag !== undefined && /^ko\b/i.test(tag.trim()) ? "ko" : "en";
+  const tag = localeTag(...tags);
+  return tag !== undefined && /^ko\b/i.test(tag) ? "ko" : "en";
 }
 
 export type JobTexts = {
@@ -77,20 +82,20 @@ export function jobTexts(locale: Locale): JobTexts {
     ...words,
     locale,
     count,
-    summary({ occasion, people, withGifts, topPicks, skipped, unplaced }) {
+    summary({ occasion, people, withGifts, topPicks, skipped, unplaced, currency = "USD" }) {
       const none = people - withGifts;
       // the names as written, then "…" when there are more than the figures name
       const named = unplaced && `${unplaced.names.join(", ")}${unplaced.count > unplaced.names.length ? ", …" : ""}`;
       if (locale === "ko") {
         const parts = [`${count(people)}명 중 ${count(withGifts)}명의 ${occasion} 선물을 찾았습니다`];
-        if (withGifts > 0) parts.push(`1순위 선물의 합계는 ${money(topPicks)}입니다`);
+        if (withGifts > 0) parts.push(`1순위 선물의 합계는 ${money(topPicks, currency)}입니다`);
         if (none > 0) parts.push(`${count(none)}명은 예산 안에 맞는 선물이 없었습니다`);
         if (skipped > 0) parts.push(`${count(skipped)}개 행은 건너뛰었습니다(이유는 skipped 참고)`);
         if (unplaced) parts.push(`어떤 관심사인지 알아보지 못한 항목 ${count(unplaced.count)}개: ${named}`);
         return `${parts.join("; ")}.`;
       }
       const parts = [`Found ${occasion} gift ideas for ${count(withGifts)} of ${count(people)} people`];
-      if (withGifts > 0) parts.push(`the top picks add up to ${money(topPicks)}`);
+      if (withGifts > 0) parts.push(`the top picks add up to ${money(topPicks, currency)}`);
       if (none > 0) parts.push(`${count(none)} had nothing within their budget`);
       if (skipped > 0)
         parts.push(`${count(skipped)} ${skipped === 1 ? "row was" : "rows were"} skipped (see skipped for why)`);

@@ -10,7 +10,8 @@ import { FILE_TOOL, PreviewInput, StaffPreviewSchema } from "../../../shared/fil
 import { TOOL } from "../../../shared/tools.js";
 import { previewText } from "../../files/read/staff-file.js";
 import type { StaffFiles } from "../../files/staff-files.js";
-import { jobTexts, localeOf } from "../../jobs/runner/texts.js";
+import { currencyForLocale } from "../../../shared/money.js";
+import { jobTexts, localeOf, localeTag } from "../../jobs/runner/texts.js";
 import { toolMeta, type Widget } from "../../widget.js";
 import { defineTool } from "../tool-registry.js";
 import { fromOutcome, success } from "../tool-results.js";
@@ -29,7 +30,9 @@ export function previewStaffFileTool({ files, widget }: { files: StaffFiles; wid
     meta: toolMeta(widget, { calledByWidget: true, hiddenFromModel: true }),
     async run({ uploadId, reading = {}, locale }, { caller, meta }) {
       const texts = jobTexts(localeOf(locale, meta["openai/locale"]));
-      return fromOutcome(await files.preview(uploadId, reading, caller), (preview) => {
+      // budgets are read in the person's currency unless the reading names one (ko-KR: won)
+      const currency = reading.currency ?? currencyForLocale(localeTag(locale, meta["openai/locale"]));
+      return fromOutcome(await files.preview(uploadId, { ...reading, currency }, caller), (preview) => {
         const skipped = preview.skipped.map((s) => ({ row: s.row, reason: texts.skipped(s.reason) }));
         return success({ ...preview, skipped }, previewText(preview));
       });
