@@ -31,7 +31,13 @@ export const STAFF_FILE_ACCEPT =
   ".csv,.tsv,.txt,.xlsx,text/csv,text/tab-separated-values,text/plain,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 /** A row of the input that became no person, and why: the error ledger. */
-export const SkippedRowSchema = z.object({ row: z.number().check(z.int()), reason: z.string() });
+export const SkippedRowSchema = z.object({
+  row: z.number().check(z.int()),
+  /** The name and department the row holds, where it holds them (a job's result keeps them for HR's file). */
+  name: z.optional(z.string()),
+  department: z.optional(z.string()),
+  reason: z.string(),
+});
 export type SkippedRow = z.infer<typeof SkippedRowSchema>;
 
 const UploadIdSchema = z.string().check(z.minLength(1), z.maxLength(100));

@@ -19,8 +19,10 @@ export type StartPlan = { input: StartBulkArgs; columns?: CsvColumns; estimatedR
  */
 export async function planStart(args: StartBulkArgs, limits: InputLimits): Promise<Outcome<StartPlan>> {
   const { csv, occasion, budgetPerPerson } = args;
-  // the job's currency, written into its input so that a stored job keeps it (none: US dollars)
+  // the job's currency and language, written into its input so that a stored job keeps them
+  // (none: US dollars; the language is then English)
   const currency = args.currency ?? "USD";
+  const kept = { occasion, budgetPerPerson, currency, ...(args.locale === undefined ? {} : { locale: args.locale }) };
   // forms that show every field send an empty list beside the CSV: that list was not given
   const employees = csv !== undefined && args.employees?.length === 0 ? undefined : args.employees;
   if ((csv === undefined) === (employees === undefined)) {
@@ -43,7 +45,7 @@ export async function planStart(args: StartBulkArgs, limits: InputLimits): Promi
     const plan = await inspectCsv(csv, limits);
     if (!plan.ok) return plan;
     return ok({
-      input: { occasion, budgetPerPerson, currency, csv },
+      input: { ...kept, csv },
       columns: plan.value.columns,
       estimatedRows: plan.value.rows,
     });
@@ -59,7 +61,7 @@ export async function planStart(args: StartBulkArgs, limits: InputLimits): Promi
   }
   const measured = await measureEmployees(list, limits);
   if (!measured.ok) return measured;
-  return ok({ input: { occasion, budgetPerPerson, currency, employees: list }, estimatedRows: list.length });
+  return ok({ input: { ...kept, employees: list }, estimatedRows: list.length });
 }
 
 /**

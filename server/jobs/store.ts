@@ -35,6 +35,8 @@ export const ResultHeadSchema = z.object({
   budgetPerPerson: z.number(),
   /** Absent from the heads of results stored before jobs had a currency: US dollars. */
   currency: z.optional(CurrencySchema),
+  /** The job's language, for its files out; absent from heads stored before: English. */
+  locale: z.optional(z.enum(["en", "ko"])),
   summary: z.string(),
   total: z.number().check(z.int(), z.gte(0)),
   chunkSize: z.number().check(z.int(), z.gte(1)),

@@ -186,7 +186,8 @@ class TableReading {
     if ("reason" in fate) {
       this.skippedCount++;
       if (this.skipped.length < SKIPPED_SHOWN) this.skipped.push(fate);
-      this.input.skipped(fate.row, fate.reason);
+      const c = this.header?.columns;
+      this.input.skipped(fate.row, fate.reason, c ? cell(cells, c.name) : "", c ? cell(cells, c.department) : "");
       return;
     }
     this.people++;

@@ -95,7 +95,10 @@ class BulkAnalysis {
   private readonly progress: Progress;
   private readonly people: Person[] = [];
   private readonly skipped: SkippedRow[] = [];
-  private readonly ledger: Ledger<undefined>;
+  /** Each row comes with its fields, so that a skipped row keeps its name and department. */
+  private readonly ledger: Ledger<string[] | undefined>;
+  /** Where the name and department are in those fields: the CSV's columns, or 0 and 1 for `employees`. */
+  private who = { name: -1, department: -1 };
   private readonly unplaced = createUnplacedTally();
 
   constructor(run: BulkRun) {
@@ -111,10 +114,17 @@ class BulkAnalysis {
     );
     // every row ends as a person or a skipped row (a repeat, an empty row between others, ...), its
     // reason in the job's language
-    this.ledger = createLedger<undefined>((fate) => {
-      if ("reason" in fate) this.skipped.push({ row: fate.row, reason: run.texts.skipped(fate.reason) });
+    this.ledger = createLedger<string[] | undefined>((fate, fields) => {
+      if ("reason" in fate) this.skipped.push(this.skippedRow(fate.row, run.texts.skipped(fate.reason), fields));
       else this.people.push(fate);
     });
+  }
+
+  /** A skipped row as HR reads it: the row, the name and department it holds (when it does), and why. */
+  private skippedRow(row: number, reason: string, fields: string[] | undefined): SkippedRow {
+    const name = fields?.[this.who.name]?.trim() ?? "";
+    const department = fields?.[this.who.department]?.trim() ?? "";
+    return { row, ...(name && { name }), ...(department && { department }), reason };
   }
 
   private hold(draft: EventDraft | undefined) {
@@ -180,6 +190,7 @@ class BulkAnalysis {
   private async parseCsv(csv: string, columns: CsvColumns) {
     const { ledger, run } = this;
     const currency = run.input.currency ?? "USD";
+    this.who = { name: columns.name, department: columns.department };
     let processed = 0;
     await this.turn();
     let until = performance.now() + SLICE_MS;
@@ -194,7 +205,7 @@ class BulkAnalysis {
       let u = 0; // the unreadable rows go in among the records, in row order
       for (let k = 0; k < records.length; k++) {
         while (u < unreadable.length && unreadable[u].row < rows[k]) ledger.add(unreadable[u++], undefined);
-        ledger.add(readRecord(records[k], rows[k], columns, run.input.budgetPerPerson, currency), undefined);
+        ledger.add(readRecord(records[k], rows[k], columns, run.input.budgetPerPerson, currency), records[k]);
         if ((k & 255) === 255 && performance.now() > until) {
           await this.progress.advance(processed + k);
           await this.turn();
@@ -219,13 +230,15 @@ class BulkAnalysis {
   private async parseEmployees(employees: NonNullable<StartBulkArgs["employees"]>) {
     const { ledger } = this;
     const budgetPerPerson = this.run.input.budgetPerPerson;
+    this.who = { name: 0, department: 1 };
     await this.sliced(employees.length, (i) => {
       const e = employees[i];
       const budget = e.budget ?? budgetPerPerson;
-      if (e.name.trim() === "") ledger.add({ row: i + 1, reason: "it has no name" }, undefined);
+      const fields = [e.name, e.department ?? ""];
+      if (e.name.trim() === "") ledger.add({ row: i + 1, reason: "it has no name" }, fields);
       else if (!(budget > 0 && Number.isFinite(budget)))
-        ledger.add({ row: i + 1, reason: `its budget ${budget} is not a positive number` }, undefined);
-      else ledger.add(newPerson(i + 1, e.name.trim(), e.department ?? "", e.interests.join(";"), budget), undefined);
+        ledger.add({ row: i + 1, reason: `its budget ${budget} is not a positive number` }, fields);
+      else ledger.add(newPerson(i + 1, e.name.trim(), e.department ?? "", e.interests.join(";"), budget), fields);
     });
   }
 
@@ -304,7 +317,7 @@ class BulkAnalysis {
     const total = people.length;
     await this.emit(
       [{ type: "job.completed", payload: { summary, resultResourceId: URI.jobResult(run.jobId), resultCount: total } }],
-      { occasion, budgetPerPerson, currency, summary, total, chunkSize: CHUNK_SIZE, skipped, figures },
+      { occasion, budgetPerPerson, currency, locale: run.texts.locale, summary, total, chunkSize: CHUNK_SIZE, skipped, figures },
     );
   }
 }

@@ -19,7 +19,7 @@ CREATE TABLE jobs (
 -- apart from jobs, whose row is rewritten on every append: the input may be megabytes
 CREATE TABLE inputs (
   job_id TEXT PRIMARY KEY, occasion TEXT NOT NULL, budget_per_person REAL NOT NULL, csv TEXT, employees TEXT,
-  currency TEXT);
+  currency TEXT, locale TEXT);
 CREATE INDEX jobs_by_status ON jobs (status, created_at);
 CREATE INDEX jobs_by_subject ON jobs (subject, created_at);
 -- creations by subject, for the rate of starts: kept a day, whatever becomes of the jobs
@@ -54,7 +54,7 @@ export function openDatabase(
     // only takes effect on a new file
     db.pragma(`page_size = ${Math.floor(pageSize)}`);
     if (db.pragma("user_version", { simple: true }) !== SCHEMA_VERSION) makeAnew(db);
-    addCurrency(db);
+    addMoneyColumns(db);
     db.pragma("journal_mode = WAL");
     // WAL with synchronous=NORMAL keeps every commit atomic; a power cut may lose the last ones only
     db.pragma("synchronous = NORMAL");
@@ -74,12 +74,13 @@ export function openDatabase(
 }
 
 /**
- * Gives a file written before jobs had a currency its `currency` column (null: US dollars), so
- * the jobs it holds keep running rather than the file being made anew.
+ * Gives a file written before jobs had a currency its inputs' `currency` and `locale` columns (null:
+ * US dollars, no language known), so the jobs it holds keep running rather than the file being made anew.
  */
-function addCurrency(db: Database.Database): void {
+function addMoneyColumns(db: Database.Database): void {
   const columns = db.prepare<[], string>("SELECT name FROM pragma_table_info('inputs')").pluck().all();
-  if (!columns.includes("currency")) db.exec("ALTER TABLE inputs ADD COLUMN currency TEXT");
+  for (const column of ["currency", "locale"])
+    if (!columns.includes(column)) db.exec(`ALTER TABLE inputs ADD COLUMN ${column} TEXT`);
 }
 
 /**

@@ -142,6 +142,7 @@ export function describeJobService(
         // the finished result in figures, for a view to word in its own language
         const all = await collectPeople(service, jobId);
         expect(final.value.figures).toEqual({
+          currency: "USD",
           people: 6_000,
           withGifts: all.filter((p) => p.gifts.length > 0).length,
           skipped: 0,

@@ -141,8 +141,10 @@ export function startBulkAnalysisTool({
       const locale = localeOf(asked.locale, meta["openai/locale"]);
       // the job's currency: the one asked for, else the person's locale's (ko-KR: won); budgets in
       // the file are read in it
-      const currency = asked.currency ?? currencyForLocale(localeTag(asked.locale, meta["openai/locale"]));
-      const args: StartBulkArgs = { ...asked, currency, reading: { ...asked.reading, currency } };
+      const tag = localeTag(asked.locale, meta["openai/locale"]);
+      const currency = asked.currency ?? currencyForLocale(tag);
+      // the job keeps both, for its files out (their headers in the person's language)
+      const args: StartBulkArgs = { ...asked, currency, locale: tag, reading: { ...asked.reading, currency } };
       const given = LISTS.filter((key) => args[key] !== undefined);
       if (given.length === 0) return awaitingFile(args, locale, currency);
       if (given.length > 1) return failure(severalLists(given));
