@@ -159,6 +159,8 @@ export class ResultReads {
     const end = offset + people.length;
     return {
       jobId: job.jobId,
+      // the currency job.created said, for a view to write the budgets and prices composed so far
+      currency: fold.currency ?? "USD",
       summary: "",
       total,
       offset,

@@ -100,7 +100,7 @@ describe("the parse stage", () => {
     expect(head).toMatchObject({ total: 2 });
     expect(head?.skipped).toEqual([
       { row: 4, reason: "the row is empty" },
-      { row: 5, reason: "it repeats row 3" },
+      { row: 5, name: "kim", reason: "it repeats row 3" },
     ]);
   });
 

@@ -98,7 +98,7 @@ class BulkAnalysis {
   /** Each row comes with its fields, so that a skipped row keeps its name and department. */
   private readonly ledger: Ledger<string[] | undefined>;
   /** Where the name and department are in those fields: the CSV's columns, or 0 and 1 for `employees`. */
-  private who = { name: -1, department: -1 };
+  private who = { name: -1, department: -1, width: 0 };
   private readonly unplaced = createUnplacedTally();
 
   constructor(run: BulkRun) {
@@ -122,8 +122,10 @@ class BulkAnalysis {
 
   /** A skipped row as HR reads it: the row, the name and department it holds (when it does), and why. */
   private skippedRow(row: number, reason: string, fields: string[] | undefined): SkippedRow {
-    const name = fields?.[this.who.name]?.trim() ?? "";
-    const department = fields?.[this.who.department]?.trim() ?? "";
+    // a record as wide as the header only: in another, no field is surely the name
+    const whole = fields?.length === this.who.width ? fields : undefined;
+    const name = whole?.[this.who.name]?.trim() ?? "";
+    const department = whole?.[this.who.department]?.trim() ?? "";
     return { row, ...(name && { name }), ...(department && { department }), reason };
   }
 
@@ -190,7 +192,7 @@ class BulkAnalysis {
   private async parseCsv(csv: string, columns: CsvColumns) {
     const { ledger, run } = this;
     const currency = run.input.currency ?? "USD";
-    this.who = { name: columns.name, department: columns.department };
+    this.who = { name: columns.name, department: columns.department, width: columns.width };
     let processed = 0;
     await this.turn();
     let until = performance.now() + SLICE_MS;
@@ -230,7 +232,7 @@ class BulkAnalysis {
   private async parseEmployees(employees: NonNullable<StartBulkArgs["employees"]>) {
     const { ledger } = this;
     const budgetPerPerson = this.run.input.budgetPerPerson;
-    this.who = { name: 0, department: 1 };
+    this.who = { name: 0, department: 1, width: 2 };
     await this.sliced(employees.length, (i) => {
       const e = employees[i];
       const budget = e.budget ?? budgetPerPerson;
@@ -317,7 +319,17 @@ class BulkAnalysis {
     const total = people.length;
     await this.emit(
       [{ type: "job.completed", payload: { summary, resultResourceId: URI.jobResult(run.jobId), resultCount: total } }],
-      { occasion, budgetPerPerson, currency, locale: run.texts.locale, summary, total, chunkSize: CHUNK_SIZE, skipped, figures },
+      {
+        occasion,
+        budgetPerPerson,
+        currency,
+        locale: run.texts.locale,
+        summary,
+        total,
+        chunkSize: CHUNK_SIZE,
+        skipped,
+        figures,
+      },
     );
   }
 }

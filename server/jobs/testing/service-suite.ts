@@ -234,11 +234,12 @@ export function describeJobService(
         [2, "Smith, Jane", 30],
         [5, "Multi\nLine Name", 50],
       ]);
+      // with the name and department each holds, where its fields line up with the header
       expect(page.value.skipped).toEqual([
-        { row: 3, reason: "it has no name" },
-        { row: 4, reason: 'its budget "cheap" is not a positive number' },
+        { row: 3, department: "Sales", reason: "it has no name" },
+        { row: 4, name: "Bob", department: "Support", reason: 'its budget "cheap" is not a positive number' },
         { row: 6, reason: "it has 5 fields but the header has 4; put quotes around values that contain commas" },
-        { row: 7, reason: 'its budget "-5" is not a positive number' },
+        { row: 7, name: "Ana", department: "Sales", reason: 'its budget "-5" is not a positive number' },
       ]);
       expect(page.value.summary).toContain("4 rows were skipped");
     });
