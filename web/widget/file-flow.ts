@@ -12,6 +12,7 @@ import {
   type Reading,
   type StaffPreview,
 } from "../../shared/files.js";
+import { currencyForLocale, type Currency } from "../../shared/money.js";
 import type { StartBulkArgs } from "../../shared/tools.js";
 import type { FollowedJob } from "./components/bulk-job.js";
 import type { Host } from "./host.js";
@@ -97,7 +98,7 @@ export async function chooseFile(
   store: FileFlow,
   file: File,
   maxBytes: number,
-  options: UploadOptions = {},
+  options: UploadOptions & { currency?: Currency } = {},
 ): Promise<void> {
   const { dispatch } = store.getState();
   if (file.size > maxBytes || file.size === 0) return dispatch({ type: "pick", refused: file });
@@ -115,7 +116,8 @@ export async function chooseFile(
     .finally(stop);
   if (!reply.ok) return dispatch({ type: "uploadFailed", file, error: reply.error });
   dispatch({ type: "uploaded", file, uploadId: reply.value.uploadId });
-  await readFile(host, store, {});
+  // the budgets read in the job's currency from the first preview on
+  await readFile(host, store, options.currency ? { currency: options.currency } : {});
 }
 
 /** Asks the server to read the uploaded file as `reading` says, and shows what it understood, in the host's language. */
@@ -134,6 +136,10 @@ export async function readFile(host: Host, store: FileFlow, reading: Reading): P
   );
 }
 
+/** The currency of a file request's budget: the one the model gave, else the person's locale's (ko-KR: won). */
+export const requestCurrency = (request: AwaitingFile, locale: string): Currency =>
+  request.currency ?? currencyForLocale(request.locale ?? locale);
+
 /** Starts the analysis of the uploaded file, read as the preview shows it; the job is then followed. */
 export async function startFromFile(host: Host, store: FileFlow, request: AwaitingFile, locale: string) {
   const { flow, dispatch } = store.getState();
@@ -145,6 +151,7 @@ export async function startFromFile(host: Host, store: FileFlow, request: Awaiti
     occasion: request.occasion,
     budgetPerPerson: request.budgetPerPerson,
     locale: request.locale ?? locale,
+    currency: requestCurrency(request, locale),
   };
   const reply = await startAnalysis(host, input);
   dispatch(

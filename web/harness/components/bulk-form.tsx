@@ -10,6 +10,7 @@
  */
 import type { ChangeEvent, FormEvent } from "react";
 import { STAFF_FILE_ACCEPT } from "../../../shared/files.js";
+import { CURRENCIES, CurrencySchema } from "../../../shared/money.js";
 import { TOOL } from "../../../shared/tools.js";
 import type { ChosenFile } from "../memory.js";
 import { rowCount } from "../recent-jobs.js";
@@ -43,9 +44,14 @@ type FormProps = { store: HarnessStore; session: HarnessSession };
 
 /** Starts the analysis with what the form holds: the list as `csv` text, or an attached file handed over first. */
 function useStartBulk({ store, session }: FormProps) {
-  const { occasion, budget, typed, file, paceMs } = useHarness(store, (s) => s.form);
+  const { occasion, budget, currency, typed, file, paceMs } = useHarness(store, (s) => s.form);
   const chatgpt = useHarness(store, (s) => s.hostKind === "openai");
-  const args = { occasion: occasion.trim(), budgetPerPerson: Number(budget) };
+  const chosen = CurrencySchema.safeParse(currency);
+  const args = {
+    occasion: occasion.trim(),
+    budgetPerPerson: Number(budget),
+    ...(chosen.success && { currency: chosen.data }),
+  };
   const start = async () => {
     if (file?.as !== "file") return session.runTool(TOOL.startBulk, { ...args, csv: file?.text ?? typed }, paceMs);
     const { setBusy, setProblem } = store.getState();
@@ -164,7 +170,7 @@ function PaceField({ store }: { store: HarnessStore }) {
 }
 
 export function BulkForm({ store, session }: FormProps) {
-  const { occasion, budget, typed, file } = useHarness(store, (s) => s.form);
+  const { occasion, budget, currency = "", typed, file } = useHarness(store, (s) => s.form);
   const setForm = store.getState().setForm;
   const busy = useHarness(store, (s) => s.busy);
   const ready = useHarness(store, (s) => s.connection.status === "ready");
@@ -180,10 +186,21 @@ export function BulkForm({ store, session }: FormProps) {
       <OccasionBudget
         occasion={occasion}
         budget={budget}
-        budgetLabel="Per person ($)"
+        budgetLabel={`Per person (${currency || "locale's currency"})`}
         onOccasion={(value) => setForm({ occasion: value })}
         onBudget={(value) => setForm({ budget: value })}
       />
+      <label className="field narrow">
+        <span>Currency</span>
+        <select value={currency} onChange={(e) => setForm({ currency: e.target.value })}>
+          <option value="">From the locale</option>
+          {CURRENCIES.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
+      </label>
       <StaffList store={store} />
       <StaffListSources store={store} />
       <PaceField store={store} />

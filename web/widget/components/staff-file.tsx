@@ -6,7 +6,7 @@
 import { useEffect, useState } from "react";
 import { useStore } from "zustand";
 import type { AwaitingFile } from "../../../shared/files.js";
-import { chooseFile, createFileFlow, readFile, startFromFile } from "../file-flow.js";
+import { chooseFile, createFileFlow, readFile, requestCurrency, startFromFile } from "../file-flow.js";
 import type { FollowTuning } from "../follow-job.js";
 import { useHost, useHostGlobal } from "../host-context.js";
 import { useMessages } from "../i18n.js";
@@ -27,8 +27,13 @@ export function StaffFile({ request, tuning }: StaffFileProps) {
   // going away stops an upload in flight (the flow leaves its upload step)
   useEffect(() => () => store.getState().dispatch({ type: "pick" }), [store]);
   const back = () => store.getState().dispatch({ type: "pick" });
+  const currency = requestCurrency(request, locale);
   const upload = (file: File) =>
-    void chooseFile(host, store, file, fileLimit(request), { backoff: tuning?.backoff, random: tuning?.random });
+    void chooseFile(host, store, file, fileLimit(request), {
+      backoff: tuning?.backoff,
+      random: tuning?.random,
+      currency,
+    });
 
   switch (flow.step) {
     case "pick":
@@ -55,7 +60,7 @@ export function StaffFile({ request, tuning }: StaffFileProps) {
       return (
         <FilePreview
           {...flow}
-          onReading={(reading) => void readFile(host, store, reading)}
+          onReading={(reading) => void readFile(host, store, { ...reading, currency })}
           onStart={() => void startFromFile(host, store, request, locale)}
           onBack={back}
         />
