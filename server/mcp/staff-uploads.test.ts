@@ -195,11 +195,20 @@ describe("a staff file uploaded in chunks", () => {
       occasion: "생일",
       budgetPerPerson: 40,
       locale: "ko-KR",
+      // the list's budgets are dollars: said, as a Korean person's locale would otherwise make them won
+      currency: "USD",
     });
     const { jobId } = StartBulkOutput.parse(started.structuredContent);
     await callTool(client, TOOL.waitForJob, { jobId });
     const result = GetJobResultOutput.parse((await callTool(client, TOOL.getJobResult, { jobId })).structuredContent);
-    expect(result.skipped).toEqual(StaffPreviewSchema.parse(korean.structuredContent).skipped);
+    expect(result.skipped.map(({ row, reason }) => ({ row, reason }))).toEqual(
+      StaffPreviewSchema.parse(korean.structuredContent).skipped,
+    );
+    // and the job's skipped rows keep the name and department each held, for HR's file
+    expect(result.skipped.map((s) => [s.name, s.department])).toEqual([
+      [undefined, "영업팀"],
+      ["김민준", "개발팀"],
+    ]);
     expect(result.people[0].gifts[0].reason).toMatch(/^(등산|커피)(을|를|과|와) /);
     expect(result.figures?.unplaced).toEqual({ count: 1, names: ["서핑"] });
     expect(result.summary).toContain("어떤 관심사인지 알아보지 못한 항목 1개: 서핑");
@@ -311,6 +320,8 @@ describe("a bulk analysis asked for without a staff list", () => {
       occasion: "송년회",
       budgetPerPerson: 30,
       locale: "ko",
+      // the budget's currency, which the person's locale decides: won
+      currency: "KRW",
       maxFileBytes: FILE_LIMITS.maxFileBytes,
     });
     expect(toolText(result)).toMatch(/widget now asks the person to choose their staff file/);
