@@ -73,6 +73,24 @@ async function exported(client: Client, args: Record<string, unknown>): Promise<
   return { out, bytes: Buffer.from(out.data ?? "", "base64") };
 }
 
+describe("the tools' contract", () => {
+  it("takes a currency in both tools, names no single currency for budgets, and lists the catalog's prices per currency", async () => {
+    const { tools } = await t.client.listTools();
+    for (const name of [TOOL.suggestGifts, TOOL.startBulk]) {
+      const tool = tools.find((x) => x.name === name);
+      expect(JSON.stringify(tool)).not.toMatch(/US dollars/);
+      expect(tool?.inputSchema.properties?.currency).toMatchObject({ enum: ["USD", "KRW", "EUR", "JPY", "GBP"] });
+    }
+    const { contents } = await t.client.readResource({ uri: "gifts://catalog" });
+    const catalog = JSON.parse("text" in contents[0] ? contents[0].text : "{}") as {
+      currencies: string[];
+      items: { prices: Record<string, number> }[];
+    };
+    expect(catalog.currencies).toEqual(["USD", "KRW", "EUR", "JPY", "GBP"]);
+    expect(catalog.items[0].prices).toEqual(CATALOG[0].prices);
+  });
+});
+
 describe("suggest_gifts in won", () => {
   it("takes the currency from a Korean locale: prices in won within the budget, reasons in ₩", async () => {
     const result = await callTool(t.client, TOOL.suggestGifts, {
