@@ -29,7 +29,9 @@ export function FilePicker({ request, refused, onFile }: FilePickerProps) {
   return (
     <section className="gg-panel">
       <h2 className="gg-title">{t.jobTitle}</h2>
-      <p>{t.fileAsk(request.occasion, formatPrice(request.budgetPerPerson, locale, requestCurrency(request, locale)))}</p>
+      <p>
+        {t.fileAsk(request.occasion, formatPrice(request.budgetPerPerson, locale, requestCurrency(request, locale)))}
+      </p>
       <label
         className="gg-drop"
         data-over={over || undefined}

@@ -181,7 +181,11 @@ function People({ people, currency }: { people: PersonResult[]; currency?: Curre
               {[p.department, t.budget(formatPrice(p.budget, locale, currency))].filter(Boolean).join(" · ")}
             </span>
           </h3>
-          {p.gifts.length === 0 ? <p className="gg-muted">{t.noGiftsForPerson}</p> : <GiftList gifts={p.gifts} currency={currency} />}
+          {p.gifts.length === 0 ? (
+            <p className="gg-muted">{t.noGiftsForPerson}</p>
+          ) : (
+            <GiftList gifts={p.gifts} currency={currency} />
+          )}
         </li>
       ))}
     </ul>
