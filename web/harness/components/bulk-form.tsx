@@ -10,7 +10,7 @@
  */
 import type { ChangeEvent, FormEvent } from "react";
 import { STAFF_FILE_ACCEPT } from "../../../shared/files.js";
-import { CURRENCIES, CurrencySchema } from "../../../shared/money.js";
+import { CurrencySchema } from "../../../shared/money.js";
 import { TOOL } from "../../../shared/tools.js";
 import type { ChosenFile } from "../memory.js";
 import { rowCount } from "../recent-jobs.js";
@@ -186,21 +186,12 @@ export function BulkForm({ store, session }: FormProps) {
       <OccasionBudget
         occasion={occasion}
         budget={budget}
-        budgetLabel={`Per person (${currency || "locale's currency"})`}
+        budgetLabel="Per person"
+        currency={currency}
         onOccasion={(value) => setForm({ occasion: value })}
         onBudget={(value) => setForm({ budget: value })}
+        onCurrency={(value) => setForm({ currency: value })}
       />
-      <label className="field narrow">
-        <span>Currency</span>
-        <select value={currency} onChange={(e) => setForm({ currency: e.target.value })}>
-          <option value="">From the locale</option>
-          {CURRENCIES.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
-      </label>
       <StaffList store={store} />
       <StaffListSources store={store} />
       <PaceField store={store} />
