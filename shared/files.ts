@@ -5,6 +5,7 @@
  * for the server's tools and the widget's parsing alike.
  */
 import * as z from "zod/mini";
+import { CurrencySchema } from "./money.js";
 
 export const FILE_TOOL = {
   beginUpload: "begin_file_upload",
@@ -33,7 +34,13 @@ export const STAFF_FILE_ACCEPT =
   ".csv,.tsv,.txt,.xlsx,text/csv,text/tab-separated-values,text/plain,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
 /** A row of the input that became no person, and why: the error ledger. */
-export const SkippedRowSchema = z.object({ row: z.number().check(z.int()), reason: z.string() });
+export const SkippedRowSchema = z.object({
+  row: z.number().check(z.int()),
+  /** The name and department the row holds, where it holds them (a job's result keeps them for HR's file). */
+  name: z.optional(z.string()),
+  department: z.optional(z.string()),
+  reason: z.string(),
+});
 export type SkippedRow = z.infer<typeof SkippedRowSchema>;
 
 const UploadIdSchema = z.string().check(z.minLength(1), z.maxLength(100));
@@ -67,6 +74,8 @@ export const ReadingSchema = z.object({
   columns: z.optional(z.partial(ColumnMapSchema)),
   /** Rows without an ID that share a name and department are one person: the first kept, the others skipped. */
   mergeDuplicates: z.optional(z.boolean()),
+  /** The currency the budgets are in (a budget naming another is skipped, saying so); the locale's by default. */
+  currency: z.optional(CurrencySchema),
 });
 export type Reading = z.infer<typeof ReadingSchema>;
 
@@ -175,6 +184,8 @@ export const StaffPreviewSchema = z.object({
   possibleDuplicateCount: z.number().check(z.int()),
   problems: z.array(z.string()),
   ready: z.boolean(),
+  /** The currency the budgets were read in (a budget in another one is a skipped row that says so). */
+  currency: z.optional(CurrencySchema),
 });
 export type StaffPreview = z.infer<typeof StaffPreviewSchema>;
 
@@ -220,6 +231,8 @@ export const AwaitingFileSchema = z.object({
   occasion: z.string(),
   budgetPerPerson: z.number(),
   locale: z.optional(z.string()),
+  /** The currency of `budgetPerPerson`. */
+  currency: z.optional(CurrencySchema),
   maxFileBytes: z.number(),
 });
 export type AwaitingFile = z.infer<typeof AwaitingFileSchema>;

@@ -1,18 +1,21 @@
 /**
  * Every number a person reads, written one way for a locale, by the widget and in the server's
  * texts alike: counts grouped ("40,000"), a number that names something (a row) ungrouped, whole
- * percentages, US dollars ("$" in every locale; whole amounts without cents, others with them),
+ * percentages, money in its currency ("$40", "₩50,000", "40 €": the currency's narrow sign, placed the
+ * locale's way; whole amounts without cents, others with them; won and yen always whole),
  * durations in the locale's units ("1 min 5 sec", "1분 5초"), file sizes in megabytes, times of
  * day. All through Intl (Intl.DurationFormat is not in Node 20, so a duration is put together from
- * unit parts); the formatters are made once per locale, as making one costs more than using it.
+ * unit parts); the formatters are made once per locale (money's once per locale and currency), as
+ * making one costs more than using it.
  */
+import { MINOR_DIGITS, type Currency } from "./money.js";
 
 export type Formats = {
   count: (n: number) => string;
   index: (n: number) => string;
   /** `value` from 0 to 100. */
   percent: (value: number) => string;
-  money: (amount: number) => string;
+  money: (amount: number, currency: Currency) => string;
   duration: (seconds: number) => string;
   size: (bytes: number) => string;
   time: (ms: number) => string;
@@ -32,15 +35,24 @@ function makeFormats(locale: string): Formats {
   const count = number({ maximumFractionDigits: 0 });
   const whole = number({ maximumFractionDigits: 0, useGrouping: false });
   const percent = number({ style: "percent", maximumFractionDigits: 0 });
-  const dollars = (digits: number) =>
+  const currency = (code: Currency, digits: number) =>
     number({
       style: "currency",
-      currency: "USD",
+      currency: code,
       currencyDisplay: "narrowSymbol",
       minimumFractionDigits: digits,
       maximumFractionDigits: digits,
     });
-  const [wholeDollars, cents] = [dollars(0), dollars(2)];
+  // per currency: [whole amounts, amounts with their minor unit], made when first used
+  const money = new Map<Currency, [Intl.NumberFormat, Intl.NumberFormat]>();
+  const moneyOf = (code: Currency) => {
+    let pair = money.get(code);
+    if (pair === undefined) {
+      pair = [currency(code, 0), currency(code, MINOR_DIGITS[code])];
+      money.set(code, pair);
+    }
+    return pair;
+  };
   const megabytes = number({ style: "unit", unit: "megabyte", maximumFractionDigits: 1 });
   const [hours, minutes, seconds] = ["hour", "minute", "second"].map((unit) =>
     number({ style: "unit", unit, unitDisplay: "short" }),
@@ -51,7 +63,10 @@ function makeFormats(locale: string): Formats {
     count: (n) => count.format(n),
     index: (n) => whole.format(n),
     percent: (value) => percent.format(value / 100),
-    money: (amount) => (Number.isInteger(Math.round(amount * 100) / 100) ? wholeDollars : cents).format(amount),
+    money(amount, code) {
+      const [whole, minor] = moneyOf(code);
+      return (Number.isInteger(Math.round(amount * 100) / 100) ? whole : minor).format(amount);
+    },
     duration(total) {
       const s = Math.max(0, Math.round(total));
       if (s < 1) return `<${seconds.format(1)}`;

@@ -4,6 +4,7 @@
  * Written with zod/mini, which tree-shakes: the widget bundle carries only the checks it uses.
  */
 import * as z from "zod/mini";
+import { CurrencySchema } from "./money.js";
 
 /** A stage of a job's plan, as announced in `job.created`. */
 export const StageSchema = z.object({ id: z.string().check(z.minLength(1)), label: z.string() });
@@ -20,6 +21,8 @@ const JobCreatedPayload = z.object({
   kind: z.string(),
   title: z.string(),
   stages: z.array(StageSchema),
+  /** The currency of the job's budgets and prices (absent from jobs created before currencies: US dollars). */
+  currency: z.optional(CurrencySchema),
 });
 const JobStartedPayload = z.object({ summary: z.optional(z.string()) });
 const JobProgressPayload = z.object({

@@ -36,6 +36,7 @@ export function createJobFold(jobId: string): JobFold {
     jobId,
     kind: null,
     title: null,
+    currency: undefined,
     status: "pending",
     percentage: 0,
     stage: null,
@@ -80,6 +81,7 @@ export function applyJobEvent(view: JobFold, event: JobEvent): JobFold {
       next.createdSeq = event.seq;
       next.kind = event.payload.kind;
       next.title = event.payload.title;
+      next.currency = event.payload.currency;
       next.plan = event.payload.stages;
       next.createdAt = event.timestamp;
       return settle(view, next);
@@ -169,6 +171,7 @@ function copy(v: JobFold, event: JobEvent): JobFold {
     jobId: v.jobId,
     kind: v.kind,
     title: v.title,
+    currency: v.currency,
     status: v.status,
     percentage: v.percentage,
     stage: v.stage,
@@ -208,6 +211,7 @@ function advance(v: JobFold, event: Extract<JobEvent, { type: "job.progress" }>)
     jobId: v.jobId,
     kind: v.kind,
     title: v.title,
+    currency: v.currency,
     status: v.status,
     percentage: p.percentage > v.percentage ? p.percentage : v.percentage,
     stage: v.stage,

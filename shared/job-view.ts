@@ -5,6 +5,7 @@
  */
 import * as z from "zod/mini";
 import { JobFailedPayload } from "./job-events.js";
+import { CurrencySchema } from "./money.js";
 
 export const JobStatusSchema = z.enum(["pending", "running", "completed", "failed", "canceled"]);
 export type JobStatus = z.infer<typeof JobStatusSchema>;
@@ -30,6 +31,8 @@ export const JobViewSchema = z.object({
   jobId: z.string(),
   kind: z.nullable(z.string()),
   title: z.nullable(z.string()),
+  /** The currency of the job's budgets and prices, as `job.created` said; absent for older jobs (US dollars). */
+  currency: z.optional(CurrencySchema),
   status: JobStatusSchema,
   /** 0–100, never decreases; 100 once any `job.completed` was seen. */
   percentage: z.number(),

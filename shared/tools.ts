@@ -7,10 +7,14 @@ import * as z from "zod/mini";
 import { FILE_TOOL, HostFileSchema, ReadingSchema, SkippedRowSchema } from "./files.js";
 import { JobEventSchema, StageSchema } from "./job-events.js";
 import { JobStatusSchema, JobViewSchema } from "./job-view.js";
+import { CurrencySchema } from "./money.js";
 
 /** Longest occasion and recipient text a tool takes: enough for any real one, never a megabyte echoed back. */
 const MAX_OCCASION = 120;
 const MAX_RECIPIENT = 2_000;
+/** What the tools say of `currency`. */
+const CURRENCY_WORDS =
+  "The currency of the budgets and prices (ISO 4217: KRW, USD, EUR, JPY, GBP); the user's locale decides when left out (ko-KR: KRW, en-US: USD)";
 /** Job ids are `job_` and 22 characters; anything much longer is not one. */
 const JobIdSchema = z.string().check(z.minLength(1), z.maxLength(100));
 
@@ -42,7 +46,7 @@ export const SuggestGiftsInput = z.object({
     .string()
     .check(z.minLength(1), z.maxLength(MAX_OCCASION))
     .check(z.describe("The occasion, e.g. birthday, farewell, wedding, promotion")),
-  budget: z.number().check(z.positive()).check(z.describe("Budget per gift, in US dollars")),
+  budget: z.number().check(z.positive()).check(z.describe("Budget per gift, in `currency`")),
   recipient: z
     .optional(z.string().check(z.maxLength(MAX_RECIPIENT)))
     .check(z.describe("Who the gift is for: role, interests, tastes")),
@@ -52,10 +56,13 @@ export const SuggestGiftsInput = z.object({
   locale: z
     .optional(z.string().check(z.maxLength(35)))
     .check(z.describe("The user's language as a BCP 47 tag, e.g. ko-KR: the gifts' names and reasons use it")),
+  currency: z.optional(CurrencySchema).check(z.describe(CURRENCY_WORDS)),
 });
 export const SuggestGiftsOutput = z.object({
   occasion: z.string(),
   budget: z.number(),
+  /** The currency of the budget and the gifts' prices (absent from answers made before currencies: US dollars). */
+  currency: z.optional(CurrencySchema),
   gifts: z.array(GiftSchema),
 });
 export type SuggestGiftsResult = z.infer<typeof SuggestGiftsOutput>;
@@ -92,10 +99,11 @@ export const StartBulkInput = z.object({
       ),
     ),
   occasion: z.string().check(z.minLength(1), z.maxLength(MAX_OCCASION)),
-  budgetPerPerson: z.number().check(z.positive()).check(z.describe("Default budget per person, in US dollars")),
+  budgetPerPerson: z.number().check(z.positive()).check(z.describe("Default budget per person, in `currency`")),
   locale: z
     .optional(z.string().check(z.maxLength(35)))
     .check(z.describe("The user's language as a BCP 47 tag, e.g. ko-KR: the job's labels and summary use it")),
+  currency: z.optional(CurrencySchema).check(z.describe(CURRENCY_WORDS)),
 });
 export type StartBulkArgs = z.infer<typeof StartBulkInput>;
 /** The request `_meta` key a developer's host sets to slow a job down, where the server allows it. */
@@ -105,6 +113,8 @@ export const StartBulkOutput = z.object({
   status: JobStatusSchema,
   stages: z.array(StageSchema),
   resultUri: z.string(),
+  /** The job's currency: of its budgets and prices. */
+  currency: z.optional(CurrencySchema),
   /** Set when the start is seen again finished: the result of a task (2026-07-28's Tasks extension). */
   summary: z.optional(z.nullable(z.string())),
   resultCount: z.optional(z.nullable(z.number())),
@@ -150,9 +160,11 @@ export type UnplacedInterests = z.infer<typeof UnplacedInterestsSchema>;
 /**
  * A finished result in figures, for views to word in their own language: the people, how many got
  * a gift within budget, the skipped rows, what the top picks cost together against the budgets'
- * sum (US dollars), and the interests that could not be placed (absent when all were).
+ * sum (in `currency`; results stored before currencies have none: US dollars), and the interests
+ * that could not be placed (absent when all were).
  */
 export const ResultFiguresSchema = z.object({
+  currency: z.optional(CurrencySchema),
   people: z.number().check(z.int(), z.gte(0)),
   withGifts: z.number().check(z.int(), z.gte(0)),
   skipped: z.number().check(z.int(), z.gte(0)),
@@ -170,6 +182,8 @@ export const JobResultPageSchema = z.object({
   jobId: z.string(),
   occasion: z.string(),
   budgetPerPerson: z.number(),
+  /** The currency of the budgets and prices; absent from results stored before currencies (US dollars). */
+  currency: z.optional(CurrencySchema),
   summary: z.string(),
   total: z.number().check(z.int()),
   offset: z.number().check(z.int()),
@@ -185,6 +199,8 @@ export const GetJobResultInput = z.object({
 });
 export const GetJobResultOutput = z.object({
   jobId: z.string(),
+  /** The currency of the budgets and prices. */
+  currency: z.optional(CurrencySchema),
   summary: z.string(),
   total: z.number().check(z.int()),
   offset: z.number().check(z.int()),

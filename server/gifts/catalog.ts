@@ -1,18 +1,22 @@
 /**
  * The gift catalog: the base products of `catalog-data.ts` expanded into priced editions, with
  * stable slug ids (of the English name, so an id is the same in every language) and their Korean
- * names (catalog-ko.ts). Built once at import; the same items back the matcher and the
- * `gifts://catalog` resource.
+ * names (catalog-ko.ts), and a price in every market (market-prices.ts). Built once at import; the
+ * same items back the matcher and the `gifts://catalog` resource.
  */
+import type { Currency } from "../../shared/money.js";
 import { CATEGORIES, EDITIONS, type CategorySource } from "./catalog-data.js";
 import { CATEGORY_NAMES_KO, PRODUCT_NAMES_KO } from "./catalog-ko.js";
+import { marketPrices } from "./market-prices.js";
 
 export type CatalogItem = {
   id: string;
   name: string;
   category: string;
-  /** US dollars, whole or .99-free, between 5 and 500. */
+  /** The US price (`prices.USD`): whole dollars between 5 and 500. */
   price: number;
+  /** The price in each market, at that market's price points (market-prices.ts). */
+  prices: Record<Currency, number>;
   tags: string[];
   occasions: string[];
   /** The name and category in Korean. */
@@ -22,10 +26,9 @@ export type CatalogItem = {
 export const MIN_PRICE = 5;
 export const MAX_PRICE = 500;
 
-/** Rounds like a shop would: whole dollars under $50, then to the nearest $5. */
-function shopPrice(raw: number): number {
-  const rounded = raw < 50 ? Math.round(raw) : Math.round(raw / 5) * 5;
-  return Math.min(MAX_PRICE, Math.max(MIN_PRICE, rounded));
+/** Each market's price of a product whose US price before rounding is `raw`, kept to $5–$500. */
+function shopPrices(raw: number): Record<Currency, number> {
+  return marketPrices(Math.min(MAX_PRICE, Math.max(MIN_PRICE, raw)));
 }
 
 function slug(text: string): string {
@@ -57,11 +60,13 @@ export function buildCatalog(categories: CategorySource[]): CatalogItem[] {
         const id = slug(name);
         if (ids.has(id)) throw new Error(`Duplicate catalog id ${id}`);
         ids.add(id);
+        const prices = shopPrices(product.price * edition.factor);
         items.push({
           id,
           name,
           category: category.name,
-          price: shopPrice(product.price * edition.factor),
+          price: prices.USD,
+          prices,
           tags: [...product.tags],
           occasions,
           ko: { name: `${productKo}${edition.ko}`, category: categoryKo },

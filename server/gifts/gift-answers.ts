@@ -6,7 +6,7 @@
 import type { Language } from "../../shared/stage-words.js";
 import type { Gift } from "../../shared/tools.js";
 import type { MatchTables } from "./match-tables.js";
-import { dollars, type Wording } from "./reason.js";
+import { moneyText, type Wording } from "./reason.js";
 import { DEPARTMENT, NEAR, STATED, type TagWeights } from "./tag-weights.js";
 
 /** Budgets whose text is remembered. */
@@ -16,33 +16,36 @@ const BUDGET_TEXTS = 10_000;
 type AnswerRequest = { budget: number; department?: string; locale?: Language };
 
 export class GiftAnswers {
-  /** A job has a handful of budgets, and Intl is slow per call: each budget's text, made once. */
-  private readonly budgetTexts = new Map<number, string>();
+  /** A job has a handful of budgets, and Intl is slow per call: each budget's text, made once per language. */
+  private readonly budgetTexts = { en: new Map<number, string>(), ko: new Map<number, string>() };
 
   constructor(private readonly tables: MatchTables) {}
 
   /** The gifts for the first `n` of `picked`; `occasion` is the request's occasion id, -1 for none. */
   write(picked: Int32Array, n: number, request: AnswerRequest, tags: TagWeights, occasion: number): Gift[] {
     const { items, prices, priceTexts, occasionMasks } = this.tables;
-    const wording = this.tables.wordings[request.locale ?? "en"];
-    const budgetText = this.budgetText(request.budget);
+    const language = request.locale ?? "en";
+    const wording = this.tables.wordings[language];
+    const texts = priceTexts[language];
+    const budgetText = this.budgetText(request.budget, language);
     const occasionBit = occasion < 0 ? 0 : 1 << occasion;
     const out = new Array<Gift>(n);
     for (let k = 0; k < n; k++) {
       const i = picked[k];
       const suits = (occasionMasks[i] & occasionBit) !== 0 ? wording.occasions[occasion] : "";
       const opening = this.opening(i, request.department, tags, wording);
-      const reason = wording.words.sentence(opening, suits, priceTexts[i], budgetText);
+      const reason = wording.words.sentence(opening, suits, texts[i], budgetText);
       out[k] = { id: items[i].id, name: wording.names[i], price: prices[i], category: wording.categories[i], reason };
     }
     return out;
   }
 
-  private budgetText(budget: number): string {
-    let text = this.budgetTexts.get(budget);
+  private budgetText(budget: number, language: Language): string {
+    const texts = this.budgetTexts[language];
+    let text = texts.get(budget);
     if (text === undefined) {
-      if (this.budgetTexts.size >= BUDGET_TEXTS) this.budgetTexts.clear();
-      this.budgetTexts.set(budget, (text = dollars(budget)));
+      if (texts.size >= BUDGET_TEXTS) texts.clear();
+      texts.set(budget, (text = moneyText(budget, this.tables.currency, language)));
     }
     return text;
   }

@@ -3,9 +3,10 @@
  * occasion ids, the items that carry each tag, and every name and reason clause per language.
  * Built once per catalog, so a request only reads these.
  */
+import type { Currency } from "../../shared/money.js";
 import type { Language } from "../../shared/stage-words.js";
 import type { CatalogItem } from "./catalog.js";
-import { dollars, wordingOf, type Wording } from "./reason.js";
+import { moneyText, wordingOf, type Wording } from "./reason.js";
 import { createTextIndex, type TextIndex } from "./text-index.js";
 import { RELATED_TAGS } from "./vocabulary.js";
 
@@ -16,13 +17,15 @@ import { RELATED_TAGS } from "./vocabulary.js";
  */
 const SIDE_TAG = 0.6;
 
-/** The catalog indexed for matching; items are referred to by their index in `items`. */
+/** The catalog indexed for matching in one currency; items are referred to by their index in `items`. */
 export type MatchTables = {
-  /** Cheapest first (ties by id), so the items within a budget are a prefix. */
+  currency: Currency;
+  /** Cheapest first in `currency` (ties by id), so the items within a budget are a prefix. */
   items: CatalogItem[];
+  /** Each item's price in `currency`. */
   prices: Float64Array;
-  /** Each item's price as the reasons write it. */
-  priceTexts: string[];
+  /** Each item's price as the reasons write it, per language. */
+  priceTexts: Record<Language, string[]>;
   text: TextIndex;
   /** Per item: its tag ids, in the item's order. */
   tagIds: number[][];
@@ -37,9 +40,9 @@ export type MatchTables = {
   wordings: Record<Language, Wording>;
 };
 
-/** Indexes `catalog` for the matcher. */
-export function createMatchTables(catalog: readonly CatalogItem[]): MatchTables {
-  const items = [...catalog].sort((a, b) => a.price - b.price || (a.id < b.id ? -1 : 1));
+/** Indexes `catalog` for the matcher, with its prices in `currency`. */
+export function createMatchTables(catalog: readonly CatalogItem[], currency: Currency): MatchTables {
+  const items = [...catalog].sort((a, b) => a.prices[currency] - b.prices[currency] || (a.id < b.id ? -1 : 1));
   const tagNames = [...new Set(items.flatMap((i) => i.tags))].sort();
   const occasionNames = [...new Set(items.flatMap((i) => i.occasions))].sort();
   if (occasionNames.length > 31) throw new Error("The matcher keeps occasions in a 31-bit mask");
@@ -47,9 +50,13 @@ export function createMatchTables(catalog: readonly CatalogItem[]): MatchTables 
   const byTag: [item: number, share: number][][] = tagNames.map(() => []);
   tagIds.forEach((ids, i) => ids.forEach((t, position) => byTag[t].push([i, position === 0 ? 1 : SIDE_TAG])));
   return {
+    currency,
     items,
-    prices: Float64Array.from(items, (i) => i.price),
-    priceTexts: items.map((i) => dollars(i.price)),
+    prices: Float64Array.from(items, (i) => i.prices[currency]),
+    priceTexts: {
+      en: items.map((i) => moneyText(i.prices[currency], currency, "en")),
+      ko: items.map((i) => moneyText(i.prices[currency], currency, "ko")),
+    },
     text: createTextIndex(tagNames, occasionNames),
     tagIds,
     occasionMasks: Int32Array.from(items, (item) =>

@@ -13,6 +13,14 @@ import type { MatchRequest } from "./matcher.js";
 import { matchGifts } from "./matcher.js";
 
 const FIXTURE = fileURLToPath(new URL("./matcher-golden.json", import.meta.url));
+/** The same for won: the first 500 requests with their budgets in won (×1,300), answered in Korean. */
+const FIXTURE_KRW = fileURLToPath(new URL("./matcher-golden-krw.json", import.meta.url));
+const inWon = (request: MatchRequest): MatchRequest => ({
+  ...request,
+  budget: Math.round(request.budget * 1300),
+  currency: "KRW",
+  locale: "ko",
+});
 
 /** The fifty hobbies (one of them capitalized), then spellings the matcher must cope with. */
 const INTERESTS = [...HOBBIES.map((h) => (h === "baking" ? "Baking" : h)), "Espressos", "earl grey", "", "quantum"];
@@ -75,6 +83,8 @@ function fingerprint(request: MatchRequest): [ids: string, hash: string] {
 if (process.env.UPDATE_GOLDEN) {
   const lines = goldenRequests(2000).map((request) => JSON.stringify(fingerprint(request)));
   writeFileSync(FIXTURE, `[\n${lines.join(",\n")}\n]\n`);
+  const won = goldenRequests(500).map((request) => JSON.stringify(fingerprint(inWon(request))));
+  writeFileSync(FIXTURE_KRW, `[\n${won.join(",\n")}\n]\n`);
 }
 
 describe("matchGifts golden answers", () => {
@@ -85,5 +95,20 @@ describe("matchGifts golden answers", () => {
     requests.forEach((request, i) => {
       expect({ i, answer: fingerprint(request) }).toEqual({ i, answer: expected[i] });
     });
+  });
+
+  it("gives exactly the recorded gifts and reasons in won, and mostly the dollar picks", () => {
+    const expected: [string, string][] = JSON.parse(readFileSync(FIXTURE_KRW, "utf8"));
+    const requests = goldenRequests(expected.length);
+    expect(requests.length).toBe(500);
+    let same = 0;
+    requests.forEach((request, i) => {
+      const answer = fingerprint(inWon(request));
+      expect({ i, answer }).toEqual({ i, answer: expected[i] });
+      if (answer[0] === fingerprint(request)[0]) same++;
+    });
+    // the markets' prices keep the dollar order, so a budget worth the same mostly picks the same
+    // gifts; rounding to each market's price points moves a few across a budget's edge
+    expect(same).toBeGreaterThanOrEqual(350);
   });
 });

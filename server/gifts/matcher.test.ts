@@ -164,6 +164,7 @@ describe("matchGifts ranks", () => {
   it("prefers the gift that uses more of the budget when the fit is equal", () => {
     const gift = (id: string, name: string, category: string, price: number, tag: string): CatalogItem => ({
       ...{ id, name, category, price, tags: [tag], occasions: ["birthday"] },
+      prices: { USD: price, KRW: price * 1000, EUR: price, JPY: price * 100, GBP: price },
       ko: { name, category },
     });
     const catalog = [

@@ -7,6 +7,7 @@
  * `item-scores.ts`, `pick.ts`), so a bulk job's 100,000 matches allocate little beyond the answers
  * (`gift-answers.ts`).
  */
+import type { Currency } from "../../shared/money.js";
 import type { Language } from "../../shared/stage-words.js";
 import type { Gift } from "../../shared/tools.js";
 import { CATALOG, type CatalogItem } from "./catalog.js";
@@ -27,6 +28,8 @@ export type MatchRequest = {
   count: number;
   /** The language of the gifts' names, categories and reasons; English when left out. */
   locale?: Language;
+  /** The currency of `budget` and of the gifts' prices; US dollars when left out. */
+  currency?: Currency;
 };
 
 /** The gift matcher (server/gifts/matcher.ts): pure and fast, shared by suggest_gifts and the jobs. */
@@ -40,9 +43,26 @@ const OCCASION_FIT = 3;
 /** Multiplied by price / budget: among equal fits, the gift that uses the budget wins. */
 const PRICE_FIT = 4;
 
-/** Builds a matcher over `catalog`. Pure: the same request always gets the same gifts. */
+/**
+ * Builds a matcher over `catalog`. Pure: the same request always gets the same gifts. Each
+ * currency has its own tables (the catalog in that market's price order), made when first asked.
+ */
 export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
-  const tables = createMatchTables(catalog);
+  const byCurrency = new Map<Currency, MatchGifts>();
+  return (request) => {
+    const currency = request.currency ?? "USD";
+    let match = byCurrency.get(currency);
+    if (match === undefined) {
+      match = createCurrencyMatcher(catalog, currency);
+      byCurrency.set(currency, match);
+    }
+    return match(request);
+  };
+}
+
+/** A matcher over `catalog` priced in `currency`. */
+function createCurrencyMatcher(catalog: readonly CatalogItem[], currency: Currency): MatchGifts {
+  const tables = createMatchTables(catalog, currency);
   const { prices, occasionMasks, text } = tables;
   const picker = createPicker(tables.items);
   const answers = new GiftAnswers(tables);

@@ -5,17 +5,16 @@
  * (`wordingOf`, with the items' names and categories in the same language).
  */
 import { formatsFor } from "../../shared/format.js";
+import type { Currency } from "../../shared/money.js";
 import type { Language } from "../../shared/stage-words.js";
 import type { CatalogItem } from "./catalog.js";
 import { endsInConsonant } from "./hangul.js";
 import { OCCASION_LABELS } from "./vocabulary.js";
 import { OCCASION_FITS_KO, TAG_LABELS_KO } from "./vocabulary-ko.js";
 
-const english = formatsFor("en-US");
-
-/** "$45" or "$12.50", as the widget writes amounts, in every language. */
-export function dollars(amount: number): string {
-  return english.money(amount);
+/** "$45", "$12.50", "₩59,000": an amount in its currency as the widget writes it in `language`. */
+export function moneyText(amount: number, currency: Currency, language: Language = "en"): string {
+  return formatsFor(language === "ko" ? "ko-KR" : "en-US").money(amount, currency);
 }
 
 /** The clauses of a reason in one language. */
@@ -33,7 +32,7 @@ type ReasonWords = {
   category: (category: string) => string;
   /** Added when the gift suits the request's occasion: "; suits the holidays". */
   occasion: (occasion: string) => string;
-  /** Joins the clauses; the amounts come already written by `dollars` (each is made once). */
+  /** Joins the clauses; the amounts come already written by `moneyText` (each is made once). */
   sentence: (opening: string, occasion: string, priceText: string, budgetText: string) => string;
 };
 
@@ -54,7 +53,7 @@ const labelKo = (tag: string) => TAG_LABELS_KO[tag] ?? label(tag);
 /** "등산을", "커피를": the label as the object of 좋아하다. */
 const objectKo = (tag: string) => `${labelKo(tag)}${endsInConsonant(labelKo(tag)) ? "을" : "를"}`;
 
-// "등산을 좋아하셔서 고른 선물로, 생일 축하에 잘 어울립니다. 예산 $60 중 $45입니다." Every opening
+// "등산을 좋아하셔서 고른 선물로, 생일 축하에 잘 어울립니다. 예산 ₩79,000 중 ₩59,000입니다." Every opening
 // ends in 선물, which takes 로.
 const KO: ReasonWords = {
   interest: (tag) => `${objectKo(tag)} 좋아하셔서 고른 선물`,

@@ -45,9 +45,10 @@ export class ResultReads {
     if (gated.value.status === "running") return ok(await this.#composedSoFar(gated.value, offset, limit));
     const head = await this.#finished(gated.value);
     if (!head.ok) return head;
-    const { total, chunkSize, skipped, summary, figures } = head.value;
+    const { total, chunkSize, skipped, summary, figures, currency = "USD" } = head.value;
     const page: GetJobResultResult = {
       jobId,
+      currency,
       summary,
       total,
       offset,
@@ -83,11 +84,12 @@ export class ResultReads {
     if (!gated.ok) return gated;
     const head = await this.#finished(gated.value);
     if (!head.ok) return head;
-    const { occasion, budgetPerPerson, summary, skipped, total, chunkSize } = head.value;
+    const { occasion, budgetPerPerson, summary, skipped, total, chunkSize, currency = "USD" } = head.value;
     const page: JobResultPage = {
       jobId,
       occasion,
       budgetPerPerson,
+      currency,
       summary,
       total,
       offset,
@@ -157,6 +159,8 @@ export class ResultReads {
     const end = offset + people.length;
     return {
       jobId: job.jobId,
+      // the currency job.created said, for a view to write the budgets and prices composed so far
+      currency: fold.currency ?? "USD",
       summary: "",
       total,
       offset,

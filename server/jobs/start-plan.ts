@@ -19,6 +19,10 @@ export type StartPlan = { input: StartBulkArgs; columns?: CsvColumns; estimatedR
  */
 export async function planStart(args: StartBulkArgs, limits: InputLimits): Promise<Outcome<StartPlan>> {
   const { csv, occasion, budgetPerPerson } = args;
+  // the job's currency and language, written into its input so that a stored job keeps them
+  // (none: US dollars; the language is then English)
+  const currency = args.currency ?? "USD";
+  const kept = { occasion, budgetPerPerson, currency, ...(args.locale === undefined ? {} : { locale: args.locale }) };
   // forms that show every field send an empty list beside the CSV: that list was not given
   const employees = csv !== undefined && args.employees?.length === 0 ? undefined : args.employees;
   if ((csv === undefined) === (employees === undefined)) {
@@ -34,14 +38,14 @@ export async function planStart(args: StartBulkArgs, limits: InputLimits): Promi
     return fail(
       "invalid_arguments",
       `budgetPerPerson must be a positive amount, not ${budgetPerPerson}.`,
-      "Give the default budget per person in US dollars.",
+      `Give the default budget per person, in ${currency}.`,
     );
   }
   if (csv !== undefined) {
     const plan = await inspectCsv(csv, limits);
     if (!plan.ok) return plan;
     return ok({
-      input: { occasion, budgetPerPerson, csv },
+      input: { ...kept, csv },
       columns: plan.value.columns,
       estimatedRows: plan.value.rows,
     });
@@ -57,7 +61,7 @@ export async function planStart(args: StartBulkArgs, limits: InputLimits): Promi
   }
   const measured = await measureEmployees(list, limits);
   if (!measured.ok) return measured;
-  return ok({ input: { occasion, budgetPerPerson, employees: list }, estimatedRows: list.length });
+  return ok({ input: { ...kept, employees: list }, estimatedRows: list.length });
 }
 
 /**

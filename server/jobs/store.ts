@@ -9,6 +9,7 @@ import type { JobEvent } from "../../shared/job-events.js";
 import { foldJobEvents, JobFoldSchema, type JobFold } from "../../shared/job-reducer.js";
 import type { JobStatus } from "../../shared/job-view.js";
 import { SkippedRowSchema } from "../../shared/files.js";
+import { CurrencySchema } from "../../shared/money.js";
 import { ResultFiguresSchema, type StartBulkArgs } from "../../shared/tools.js";
 import type { Caller } from "./caller.js";
 
@@ -32,6 +33,10 @@ export type StoredJob = {
 export const ResultHeadSchema = z.object({
   occasion: z.string(),
   budgetPerPerson: z.number(),
+  /** Absent from the heads of results stored before jobs had a currency: US dollars. */
+  currency: z.optional(CurrencySchema),
+  /** The job's language, for its files out; absent from heads stored before: English. */
+  locale: z.optional(z.enum(["en", "ko"])),
   summary: z.string(),
   total: z.number().check(z.int(), z.gte(0)),
   chunkSize: z.number().check(z.int(), z.gte(1)),

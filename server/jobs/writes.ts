@@ -142,7 +142,7 @@ export class JobWrites {
     const startedAt = now();
     try {
       const title = texts.title(input.occasion, texts.count(estimatedRows));
-      const payload = { kind: "bulk_gift_analysis" as const, title, stages };
+      const payload = { kind: "bulk_gift_analysis" as const, title, stages, currency: input.currency ?? "USD" };
       const fold = await log.create(
         { jobId, owner, input, createdAt: startedAt },
         { type: "job.created", payload },

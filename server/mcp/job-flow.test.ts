@@ -99,9 +99,10 @@ describe("a bulk analysis over MCP", () => {
       [5, "Zoë Ærø", "Design", ["art", "travel", "wine"], 80],
       [8, "Ólafur 🎉 Arnalds", "Music", ["vinyl", "music"], 25],
     ]);
+    // each skipped row keeps the name and department it held, for HR's skipped-rows file
     expect(skipped).toEqual([
-      { row: 6, reason: 'its budget "cheap" is not a positive number' },
-      { row: 7, reason: "it has no name" },
+      { row: 6, name: "Bob", department: "Support", reason: 'its budget "cheap" is not a positive number' },
+      { row: 7, department: "Sales", reason: "it has no name" },
     ]);
     for (const person of people) {
       expect(person.gifts.length).toBeGreaterThan(0);
@@ -119,6 +120,7 @@ describe("a bulk analysis over MCP", () => {
       jobId,
       occasion: "holiday",
       budgetPerPerson: 40,
+      currency: "USD",
       summary: pages[0].summary,
       total: 5,
       offset: 0,
@@ -158,14 +160,16 @@ describe("a bulk analysis over MCP", () => {
     ]);
     const hinted = await client.callTool({
       name: TOOL.startBulk,
-      arguments: { csv: employeeCsv(30), occasion: "설날", budgetPerPerson: 40 },
+      arguments: { csv: employeeCsv(30), occasion: "설날", budgetPerPerson: 40, currency: "USD" },
       _meta: { "openai/locale": "ko-KR" },
     });
     const { jobId } = StartBulkOutput.parse(hinted.structuredContent);
     await callTool(client, TOOL.waitForJob, { jobId });
     const { events } = await readJobHistory(client, jobId);
     const done = events.at(-1);
-    expect(done?.type === "job.completed" && done.payload.summary).toMatch(/^30명 중 30명의 설날 선물을 찾았습니다/);
+    expect(done?.type === "job.completed" && done.payload.summary).toMatch(
+      /^30명 중 30명의 설날 선물을 찾았습니다; 1순위 선물의 합계는 \$[\d,]+입니다/,
+    );
     expect(events.find((e) => e.type === "job.created")).toMatchObject({ payload: { title: "30행 명단의 설날 선물" } });
     const english = await startJob(client, { csv: employeeCsv(3), occasion: "holiday", budgetPerPerson: 40 });
     expect(english.stages[0].label).toBe("Parsing the employee list");

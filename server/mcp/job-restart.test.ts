@@ -124,7 +124,9 @@ describe("a restart on the same SQLite file", () => {
       resource: await readResource(clientA, done.resultUri),
     };
     expect(before.pages.flatMap((p) => p.people)).toHaveLength(6_000);
-    expect(before.pages.flatMap((p) => p.skipped)).toEqual([{ row: 6_002, reason: "it has no name" }]);
+    expect(before.pages.flatMap((p) => p.skipped)).toEqual([
+      { row: 6_002, department: "Sales", reason: "it has no name" },
+    ]);
     const cut = await startJob(clientA, { csv: employeeCsv(100_000), occasion: "holiday", budgetPerPerson: 40 });
     await untilJobProgress(clientA, cut.jobId);
     await a.close(); // the service's close records the running job as interrupted

@@ -144,7 +144,7 @@ describe("resources", () => {
     }
     expect(texts.length).toBeGreaterThanOrEqual(2);
     const lines = texts.join("").split("\r\n");
-    expect(lines[0]).toBe("row,name,department,interests,budget,gifts");
+    expect(lines[0]).toBe("row,name,department,interests,budget (USD),gifts");
     expect(lines.slice(1, 6).map((l) => l.slice(0, l.indexOf(",Design")))).toEqual([
       `2,"'=HYPERLINK(""http://x"",""y"")"`,
       `3,"'+SUM(1,2)"`,

@@ -14,6 +14,7 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolError } from "../../shared/errors.js";
 import { URI } from "../../shared/tools.js";
+import { CURRENCIES } from "../../shared/money.js";
 import type { CatalogItem } from "../gifts/catalog.js";
 import type { Caller } from "../jobs/caller.js";
 import type { JobService } from "../jobs/job-service.js";
@@ -128,7 +129,8 @@ export function createResources({
 /** The catalog resource's text: every item, with the categories and occasions they use. */
 function catalogJson(catalog: readonly CatalogItem[]): string {
   return JSON.stringify({
-    currency: "USD",
+    // each item's `prices` has one per currency, at that market's price points; `price` is the US one
+    currencies: CURRENCIES,
     count: catalog.length,
     categories: [...new Set(catalog.map((i) => i.category))],
     occasions: [...new Set(catalog.flatMap((i) => i.occasions))].sort(),
@@ -144,7 +146,7 @@ function resourceList(catalog: readonly CatalogItem[], widget: Widget): ListReso
         uri: URI.catalog,
         name: "gift_catalog",
         title: "Gift catalog",
-        description: `Every gift GiftGenius can suggest (${catalog.length} items): name, category, price in US dollars, interest tags, occasions, and the name and category in Korean (ko).`,
+        description: `Every gift GiftGenius can suggest (${catalog.length} items): name, category, its price in each currency (prices: KRW, USD, EUR, JPY, GBP, at each market's price points; price is the US one), interest tags, occasions, and the name and category in Korean (ko).`,
         mimeType: JSON_MIME,
       },
       {

@@ -5,7 +5,7 @@
  * leading apostrophe, as OWASP advises against CSV injection.
  */
 import type { JobResultPage } from "../../shared/tools.js";
-import { dollars } from "../gifts/reason.js";
+import { moneyText } from "../gifts/reason.js";
 
 const HEADER = ["row", "name", "department", "interests", "budget", "gifts"];
 
@@ -17,9 +17,12 @@ export function csvCell(value: string): string {
 
 /** The header (on the first part only) and one line per person, each ending in CRLF. */
 export function resultCsv(page: JobResultPage): string {
-  const lines = page.offset === 0 ? [HEADER.join(",")] : [];
+  const currency = page.currency ?? "USD";
+  // the header says the currency of the budgets: "budget (KRW)"
+  const header = HEADER.map((h) => (h === "budget" ? `budget (${currency})` : h));
+  const lines = page.offset === 0 ? [header.join(",")] : [];
   for (const p of page.people) {
-    const gifts = p.gifts.map((g) => `${g.name} (${dollars(g.price)})`).join("; ");
+    const gifts = p.gifts.map((g) => `${g.name} (${moneyText(g.price, currency)})`).join("; ");
     lines.push(
       [String(p.row), p.name, p.department ?? "", p.interests.join("; "), String(p.budget), gifts]
         .map(csvCell)

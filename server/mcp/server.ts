@@ -22,6 +22,7 @@ import {
   ErrorCode,
 } from "@modelcontextprotocol/sdk/types.js";
 import { subjectOf } from "../auth/subject.js";
+import { CURRENCIES, type Currency } from "../../shared/money.js";
 import { CATALOG, type CatalogItem } from "../gifts/catalog.js";
 import { createFileLinks, type FileLinks } from "../files/export/file-links.js";
 import type { Caller } from "../jobs/caller.js";
@@ -59,7 +60,8 @@ import { waitForJobTool } from "./tools/wait-for-job.js";
 export const SERVER_INFO = { name: "giftgenius", title: "GiftGenius", version: "0.1.0" };
 
 export const INSTRUCTIONS =
-  "GiftGenius picks gifts from its catalog, within a budget in US dollars. For one person, call suggest_gifts. " +
+  "GiftGenius picks gifts from its catalog, within a budget in the user's currency (KRW, USD, EUR, JPY or GBP; " +
+  "their locale's when not given). For one person, call suggest_gifts. " +
   "For a team or a CSV of employees, call start_bulk_gift_analysis: it answers at once with a jobId while the " +
   "widget shows live progress; then call wait_for_job, and get_job_result to read the picks.";
 
@@ -102,7 +104,9 @@ export function createToolSpecs({
   files = openStaffFiles(jobs),
   fileLinks = createFileLinks(),
 }: Omit<McpDeps, "onError" | "security">): ToolSpec[] {
-  const cheapestPrice = Math.min(...catalog.map((i) => i.price));
+  const cheapest = (c: Currency) => Math.min(...catalog.map((i) => i.prices[c]));
+  const cheapestPrice = { USD: 0, KRW: 0, EUR: 0, JPY: 0, GBP: 0 };
+  for (const c of CURRENCIES) cheapestPrice[c] = cheapest(c);
   return [
     suggestGiftsTool({ matchGifts, cheapestPrice, widget }),
     startBulkAnalysisTool({ jobs, files, widget, devPace }),

@@ -209,11 +209,20 @@ describe("a staff file uploaded in chunks", () => {
       occasion: "생일",
       budgetPerPerson: 40,
       locale: "ko-KR",
+      // the list's budgets are dollars: said, as a Korean person's locale would otherwise make them won
+      currency: "USD",
     });
     const { jobId } = StartBulkOutput.parse(started.structuredContent);
     await callTool(client, TOOL.waitForJob, { jobId });
     const result = GetJobResultOutput.parse((await callTool(client, TOOL.getJobResult, { jobId })).structuredContent);
-    expect(result.skipped).toEqual(StaffPreviewSchema.parse(korean.structuredContent).skipped);
+    expect(result.skipped.map(({ row, reason }) => ({ row, reason }))).toEqual(
+      StaffPreviewSchema.parse(korean.structuredContent).skipped,
+    );
+    // and the job's skipped rows keep the name and department each held, for HR's file
+    expect(result.skipped.map((s) => [s.name, s.department])).toEqual([
+      [undefined, "영업팀"],
+      ["김민준", "개발팀"],
+    ]);
     expect(result.people[0].gifts[0].reason).toMatch(/^(등산|커피)(을|를|과|와) /);
     expect(result.figures?.unplaced).toEqual({ count: 1, names: ["마술"] });
     expect(result.summary).toContain("어떤 관심사인지 알아보지 못한 항목 1개: 마술");
@@ -237,7 +246,7 @@ describe("a staff file uploaded in chunks", () => {
       [2, "김민준", ["등산", "커피"]],
       [3, "김민준", ["영화", "독서"]],
     ]);
-    expect(done.skipped).toEqual(seen.skipped);
+    expect(done.skipped.map(({ row, reason }) => ({ row, reason }))).toEqual(seen.skipped);
 
     const noIds =
       '이름,부서,관심사,예산\n김민준,개발팀,"등산, 커피",50\n김민준,개발팀,영화/독서,40\n이서연,개발팀,요가,30\n';
@@ -261,7 +270,7 @@ describe("a staff file uploaded in chunks", () => {
       [2, "김민준"],
       [4, "이서연"],
     ]);
-    expect(one.skipped).toEqual([{ row: 3, reason }]);
+    expect(one.skipped).toMatchObject([{ row: 3, reason }]);
   });
 
   it("resumes after a dropped chunk: beginning again says which chunks are held", async () => {
@@ -377,6 +386,8 @@ describe("a bulk analysis asked for without a staff list", () => {
       occasion: "송년회",
       budgetPerPerson: 30,
       locale: "ko",
+      // the budget's currency, which the person's locale decides: won
+      currency: "KRW",
       maxFileBytes: FILE_LIMITS.maxFileBytes,
     });
     expect(toolText(result)).toMatch(/widget now asks the person to choose their staff file/);

@@ -99,7 +99,8 @@ describe("suggest_gifts", () => {
   });
 
   it("answers in Korean for a Korean locale, by argument or by the host's hint, with the same gifts", async () => {
-    const args = { occasion: "생일", budget: 60, recipient: "등산과 커피를 좋아하는 동료", count: 3 };
+    // in dollars both times: the language alone changes
+    const args = { occasion: "생일", budget: 60, recipient: "등산과 커피를 좋아하는 동료", count: 3, currency: "USD" };
     const english = SuggestGiftsOutput.parse((await call(TOOL.suggestGifts, args)).structuredContent);
     const byArgument = SuggestGiftsOutput.parse(
       (await call(TOOL.suggestGifts, { ...args, locale: "ko-KR" })).structuredContent,

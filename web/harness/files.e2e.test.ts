@@ -16,7 +16,7 @@ import ExcelJS from "exceljs";
 import type { FrameLocator, Page } from "playwright-core";
 import type { PersonResult } from "../../shared/tools.js";
 import { seededRandom } from "../../shared/seeded-random.js";
-import { PICKS_HEADER, pickCells } from "../../server/files/export/columns.js";
+import { pickCells, picksHeader } from "../../server/files/export/columns.js";
 import type { Caller } from "../../server/jobs/caller.js";
 import { ARTIFACTS, setUpBrowserTests } from "../../test-kit/browser.js";
 import { HOBBIES } from "../../test-kit/employee-csv.js";
@@ -152,6 +152,9 @@ async function download(widget: FrameLocator, format: "CSV" | "Excel (.xlsx)"): 
   ]);
   return readFileSync(await saved.path());
 }
+
+/** The picks' header of an English job in dollars, as the harness starts it. */
+const PICKS_HEADER = picksHeader("en", "USD");
 
 /** A sheet's rows as text, the way the CSV holds them: numbers as written, empty cells empty. */
 async function xlsxRows(bytes: Buffer): Promise<string[][]> {

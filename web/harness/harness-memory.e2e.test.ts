@@ -62,7 +62,7 @@ describe("the harness across a page reload", () => {
       await page.getByLabel("Shuffle within and across batches").check();
       const form = bulkForm(page);
       await form.getByLabel("Occasion").fill("Farewell party");
-      await form.getByLabel("Per person ($)").fill("75");
+      await form.getByLabel("Per person").fill("75");
       await form.getByLabel(/^Pace/).selectOption({ label: "Very slow" });
       await form.getByRole("button", { name: "Load sample CSV" }).click();
       await form
@@ -96,7 +96,7 @@ describe("the harness across a page reload", () => {
       expect(await page.getByLabel("Duplicates ×").inputValue()).toBe("2");
       expect(await page.getByLabel("Shuffle within and across batches").isChecked()).toBe(true);
       expect(await form.getByLabel("Occasion").inputValue()).toBe("Farewell party");
-      expect(await form.getByLabel("Per person ($)").inputValue()).toBe("75");
+      expect(await form.getByLabel("Per person").inputValue()).toBe("75");
       expect(await form.getByLabel(/^Pace/).inputValue()).toBe("3000");
       const chip = await form.getByLabel("Uploaded CSV").textContent();
       expect(chip).toContain("staff-sample.csv");

@@ -37,6 +37,8 @@ export type ChosenFile = z.infer<typeof ChosenFileSchema> & { file?: File };
 const BulkFormSchema = z.object({
   occasion: z.string(),
   budget: z.string(),
+  /** The budget's currency (ISO 4217); absent or "": the host's locale decides, as on a real host. */
+  currency: z.optional(z.string()),
   /** Pause between slices of work asked of the server, in ms (0: full speed). */
   paceMs: z.number(),
   /** CSV text typed or loaded into the text area. */

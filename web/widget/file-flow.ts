@@ -15,9 +15,10 @@ import {
   type Reading,
   type StaffPreview,
 } from "../../shared/files.js";
+import { currencyForLocale, type Currency } from "../../shared/money.js";
 import type { StartBulkArgs } from "../../shared/tools.js";
 import type { FollowedJob } from "./components/bulk-job.js";
-import type { Host } from "./host.js";
+import type { Host, HostGlobals } from "./host.js";
 import { startAnalysis } from "./job-actions.js";
 import { localFailure, type ToolFailure } from "./tool-reply.js";
 import { uploadFile, type UploadOptions } from "./upload.js";
@@ -121,7 +122,7 @@ export async function chooseFile(
   store: FileFlow,
   file: File,
   maxBytes: number,
-  options: UploadOptions = {},
+  options: UploadOptions & { currency?: Currency } = {},
 ): Promise<void> {
   const { dispatch } = store.getState();
   if (file.size > maxBytes || file.size === 0) return dispatch({ type: "pick", refused: file });
@@ -142,7 +143,8 @@ export async function chooseFile(
     .finally(stop);
   if (!reply.ok) return dispatch({ type: "uploadFailed", file, error: reply.error });
   dispatch({ type: "uploaded", file, uploadId: reply.value.uploadId });
-  await readFile(host, store, {});
+  // the budgets read in the job's currency from the first preview on
+  await readFile(host, store, options.currency ? { currency: options.currency } : {});
 }
 
 /** Asks the server to drop an upload; a failure is left to the server's expiry (10 minutes unfinished). */
@@ -177,19 +179,26 @@ export async function readFile(host: Host, store: FileFlow, reading: Reading): P
   );
 }
 
+/** The currency of a file request's budget: the one the model gave, else the person's locale's (ko-KR: won). */
+export const requestCurrency = (request: AwaitingFile, locale: string): Currency =>
+  request.currency ?? currencyForLocale(locale);
+
+/** The person's language: as their host says it, over the model's word (`request.locale`). */
+export const personLocale = (request: AwaitingFile, { locale, localeFromHost }: HostGlobals): string =>
+  localeFromHost ? locale : (request.locale ?? locale);
+
 /** Starts the analysis of the uploaded file, read as the preview shows it; the job is then followed. */
 export async function startFromFile(host: Host, store: FileFlow, request: AwaitingFile) {
   const { flow, dispatch } = store.getState();
   if (flow.step !== "preview" || flow.busy) return;
-  const { locale, localeFromHost } = host.getGlobals();
   dispatch({ type: "starting" });
   const input: StartBulkArgs = {
     uploadId: flow.uploadId,
     reading: flow.reading,
     occasion: request.occasion,
     budgetPerPerson: request.budgetPerPerson,
-    // the person's language as their host says it, over the model's word
-    locale: localeFromHost ? locale : (request.locale ?? locale),
+    locale: personLocale(request, host.getGlobals()),
+    currency: requestCurrency(request, personLocale(request, host.getGlobals())),
   };
   const reply = await startAnalysis(host, input);
   dispatch(

@@ -7,6 +7,7 @@
  */
 import type { ColumnKey } from "../../shared/files.js";
 import { formatsFor, type Formats } from "../../shared/format.js";
+import type { Currency } from "../../shared/money.js";
 import { isBulkStage, STAGE_LABELS } from "../../shared/stage-words.js";
 import type { JobStatus, StageView } from "../../shared/job-view.js";
 import type { ResultFigures, UnplacedInterests } from "../../shared/tools.js";
@@ -82,12 +83,12 @@ const enResult = (f: Formats) => ({
   budget: (price: string) => `budget ${price}`,
   noGiftsForPerson: "No gift fits this budget.",
   /** "2,000 people · 3 with no gift in budget · 12 rows skipped · top picks $98,400 of the $120,000 budget" */
-  resultSummary: ({ people, withGifts, skipped, topPicks, budget, unplaced }: ResultFigures) =>
+  resultSummary: ({ people, withGifts, skipped, topPicks, budget, unplaced, currency = "USD" }: ResultFigures) =>
     [
       `${f.count(people)} ${people === 1 ? "person" : "people"}`,
       people > withGifts && `${f.count(people - withGifts)} with no gift in budget`,
       skipped > 0 && `${f.count(skipped)} ${skipped === 1 ? "row" : "rows"} skipped`,
-      `top picks ${f.money(topPicks)} of the ${f.money(budget)} budget`,
+      `top picks ${f.money(topPicks, currency)} of the ${f.money(budget, currency)} budget`,
       unplaced &&
         `${f.count(unplaced.count)} ${unplaced.count === 1 ? "interest" : "interests"} not understood: ${names(unplaced)}`,
     ]
@@ -214,12 +215,12 @@ const koResult = (f: Formats): ReturnType<typeof enResult> => ({
   people: (shown, total) => `${f.count(total)}명 중 ${f.count(shown)}명`,
   budget: (price) => `예산 ${price}`,
   noGiftsForPerson: "예산에 맞는 선물이 없습니다.",
-  resultSummary: ({ people, withGifts, skipped, topPicks, budget, unplaced }) =>
+  resultSummary: ({ people, withGifts, skipped, topPicks, budget, unplaced, currency = "USD" }) =>
     [
       `${f.count(people)}명`,
       people > withGifts && `예산 안 선물 없음 ${f.count(people - withGifts)}명`,
       skipped > 0 && `건너뛴 행 ${f.count(skipped)}개`,
-      `1순위 합계 ${f.money(topPicks)} / 예산 ${f.money(budget)}`,
+      `1순위 합계 ${f.money(topPicks, currency)} / 예산 ${f.money(budget, currency)}`,
       unplaced && `이해하지 못한 관심사 ${f.count(unplaced.count)}개: ${names(unplaced)}`,
     ]
       .filter(Boolean)
@@ -301,8 +302,9 @@ const koFile = (f: Formats): ReturnType<typeof enFile> => ({
 
 const ko = (f: Formats): Messages => ({ ...koJob(f), ...koResult(f), ...koFile(f) });
 
-/** A price in US dollars, written the locale's way (shared/format.ts). */
-export const formatPrice = (amount: number, locale: string): string => formatsFor(locale).money(amount);
+/** A price in its currency (US dollars when none is known), written the locale's way (shared/format.ts). */
+export const formatPrice = (amount: number, locale: string, currency: Currency = "USD"): string =>
+  formatsFor(locale).money(amount, currency);
 
 const cache = new Map<string, Messages>();
 

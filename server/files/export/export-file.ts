@@ -5,7 +5,16 @@
  */
 import type { ExportInput } from "../../../shared/files.js";
 import type { z } from "zod/mini";
-import { PICKS_HEADER, SKIPPED_HEADER, pickCells, skippedCells, type Cell } from "./columns.js";
+import {
+  MONEY_FORMATS,
+  PICKS_MONEY_COLUMNS,
+  pickCells,
+  picksHeader,
+  sheetNames,
+  skippedCells,
+  skippedHeader,
+  type Cell,
+} from "./columns.js";
 import { CSV_MIME_TYPE, csvFile } from "./csv.js";
 import type { ResultSource } from "./result-source.js";
 import { XLSX_MIME_TYPE, xlsxFile } from "./xlsx.js";
@@ -40,10 +49,13 @@ async function* ledgerBatches(source: ResultSource): AsyncGenerator<Cell[][]> {
   for (let i = 0; i < source.skipped.length; i += BATCH) yield source.skipped.slice(i, i + BATCH).map(skippedCells);
 }
 
+/** The file of `part` in `format`; its headers and sheet in the job's language, its money in the job's currency. */
 export function exportFile(source: ResultSource, part: ExportPart, format: Format): ExportFile {
   const picks = part === "picks";
-  const header = picks ? PICKS_HEADER : SKIPPED_HEADER;
+  const { language, currency } = source;
+  const header = picks ? picksHeader(language, currency) : skippedHeader(language);
   const batches = () => (picks ? pickBatches(source) : ledgerBatches(source));
+  const sheets = sheetNames(language);
   return {
     fileName: fileNameOf(source, part, format),
     mimeType: format === "csv" ? CSV_MIME_TYPE : XLSX_MIME_TYPE,
@@ -53,8 +65,9 @@ export function exportFile(source: ResultSource, part: ExportPart, format: Forma
         ? () => csvFile(header, batches())
         : () =>
             xlsxFile(header, batches(), {
-              sheetName: picks ? "Picks" : "Skipped rows",
+              sheetName: picks ? sheets.picks : sheets.skipped,
               created: new Date(source.createdAt),
+              ...(picks && { money: { columns: PICKS_MONEY_COLUMNS, format: MONEY_FORMATS[currency] } }),
             }),
   };
 }

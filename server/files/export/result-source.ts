@@ -5,11 +5,14 @@
  */
 import { setImmediate as turn } from "node:timers/promises";
 import type { SkippedRow } from "../../../shared/files.js";
+import type { Currency } from "../../../shared/money.js";
+import type { Language } from "../../../shared/stage-words.js";
 import type { PersonResult } from "../../../shared/tools.js";
 import type { Gate } from "../../jobs/access.js";
 import type { Caller } from "../../jobs/caller.js";
 import { fail, notFinished, ok, type Outcome } from "../../jobs/outcomes.js";
 import { CHUNK_SIZE, decodeChunk } from "../../jobs/result-codec.js";
+import { localeOf } from "../../jobs/runner/texts.js";
 import { foldOf, type JobStore } from "../../jobs/store.js";
 
 export type ResultSource = {
@@ -18,6 +21,9 @@ export type ResultSource = {
   title: string;
   /** When the job was created, ms since the epoch. */
   createdAt: number;
+  /** The job's language (the files' headers and sheets) and currency (its budgets and prices). */
+  language: Language;
+  currency: Currency;
   /** True for a running job: the people composed when the source was opened. */
   partial: boolean;
   /** How many people `people()` yields. */
@@ -42,13 +48,18 @@ export function createResultSources(store: JobStore, gate: Gate, ready: Promise<
     if (job.status === "running") {
       // the people whose chunks the compose stage has stored and reported (none before it)
       const total = fold.stage === "compose" && fold.processed !== null ? fold.processed : 0;
-      return ok({ ...base, partial: true, total, skipped: [], people: () => chunks(jobId, total, CHUNK_SIZE, true) });
+      // a running job still has its input, which says its language and currency
+      const input = await store.readInput(jobId);
+      const kept = { language: localeOf(input?.locale), currency: input?.currency ?? "USD" };
+      const people = () => chunks(jobId, total, CHUNK_SIZE, true);
+      return ok({ ...base, ...kept, partial: true, total, skipped: [], people });
     }
     if (job.status !== "completed") return notFinished(jobId, job.status, fold.percentage);
     const head = await store.readResultHead(jobId);
     if (!head) return fail("internal", `The result of job ${jobId} is missing.`, "Run the analysis again.");
-    const { total, chunkSize, skipped } = head;
-    return ok({ ...base, partial: false, total, skipped, people: () => chunks(jobId, total, chunkSize, false) });
+    const { total, chunkSize, skipped, locale = "en", currency = "USD" } = head;
+    const people = () => chunks(jobId, total, chunkSize, false);
+    return ok({ ...base, language: locale, currency, partial: false, total, skipped, people });
   };
 
   async function* chunks(jobId: string, total: number, chunkSize: number, composing: boolean) {

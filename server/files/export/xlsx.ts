@@ -2,8 +2,8 @@
  * Rows as an .xlsx workbook of one sheet, through exceljs's streaming writer: each row is
  * committed as soon as it is added and the zip is deflated as it goes, so a result of 200,000
  * people is written in bounded memory, at the pace its reader takes the bytes. Text goes in as
- * plain string cells and numbers as number cells; nothing is ever written as a formula, so a name
- * such as `=cmd|...` is shown as the text it is.
+ * plain string cells and numbers as number cells, money with its currency's number format; nothing
+ * is ever written as a formula, so a name such as `=cmd|...` is shown as the text it is.
  */
 import { once } from "node:events";
 import { PassThrough } from "node:stream";
@@ -47,6 +47,8 @@ const cellValue = (c: Cell): string | number | null =>
 
 export type XlsxOptions = {
   sheetName: string;
+  /** Columns (0-based) of amounts, and the number format they are shown in ('"₩"#,##0'). */
+  money?: { columns: readonly number[]; format: string };
   /** The workbook's creation and modification time, in its document properties. */
   created: Date;
 };
@@ -55,11 +57,15 @@ export type XlsxOptions = {
 export async function* xlsxFile(
   header: readonly string[],
   batches: AsyncIterable<Cell[][]>,
-  { sheetName, created }: XlsxOptions,
+  { sheetName, created, money }: XlsxOptions,
 ): AsyncGenerator<Uint8Array> {
   const out = new PassThrough();
   // shared strings would keep every distinct string of the file in memory until the end
-  const book = new ExcelJS.stream.xlsx.WorkbookWriter({ stream: out, useStyles: false, useSharedStrings: false });
+  const book = new ExcelJS.stream.xlsx.WorkbookWriter({
+    stream: out,
+    useStyles: money !== undefined,
+    useSharedStrings: false,
+  });
   book.creator = "GiftGenius";
   book.created = created;
   book.modified = created;
@@ -67,6 +73,8 @@ export async function* xlsxFile(
   const stop = new AbortController();
   const write = (async () => {
     sheet.addRow([...header]).commit();
+    // the rows after the header take their columns' format as they are made
+    for (const c of money?.columns ?? []) sheet.getColumn(c + 1).numFmt = money?.format ?? "";
     let until = performance.now() + SLICE_MS;
     for await (const rows of batches) {
       for (const cells of rows) {

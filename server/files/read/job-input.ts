@@ -27,9 +27,9 @@ export class JobInputCsv {
     this.write([row, name, department, interests, budget, "", id].map(field).join(","));
   }
 
-  /** Adds a skipped row and why; throws `Refused` past the byte limit. */
-  skipped(row: number, reason: string): void {
-    this.write(`${row},,,,,${field(reason)},`);
+  /** Adds a skipped row, its name and department (for the job's skipped-rows file), and why; throws `Refused` past the byte limit. */
+  skipped(row: number, reason: string, name = "", department = ""): void {
+    this.write(`${row},${field(name)},${field(department)},,,${field(reason)},`);
   }
 
   /** The CSV written so far, each line ended. */

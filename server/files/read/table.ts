@@ -127,6 +127,7 @@ class TableReading {
       possibleDuplicateCount: duplicates.count,
       problems,
       ready: problems.length === 0,
+      currency: this.options.reading.currency ?? "USD",
     };
     return ok({ preview, csv: this.input.text() });
   }
@@ -168,7 +169,8 @@ class TableReading {
     for (let gap = this.lastRow + 1; gap < r.row; gap++) this.ledger.add({ row: gap, reason: EMPTY_ROW }, null);
     this.lastRow = Math.max(this.lastRow, r.row);
     if (cells === null) return this.ledger.add({ row: r.row, reason: "reason" in r ? r.reason : "" }, null);
-    const read = readRecord(cells, r.row, c, 1);
+    // budgets in the job's currency: one in another is skipped, saying so, before the job starts
+    const read = readRecord(cells, r.row, c, 1, this.options.reading.currency);
     if (!("reason" in read)) {
       const listed = countInterests(read.interestsText);
       if (listed > limits.maxInterestsPerPerson) throw new Refused(overLimit.interests(rowName(r.row), listed, limits));
@@ -188,7 +190,8 @@ class TableReading {
     if ("reason" in fate) {
       this.skippedCount++;
       if (this.skipped.length < SKIPPED_SHOWN) this.skipped.push(fate);
-      this.input.skipped(fate.row, fate.reason);
+      const c = this.header?.columns;
+      this.input.skipped(fate.row, fate.reason, c ? cell(cells, c.name) : "", c ? cell(cells, c.department) : "");
       return;
     }
     this.people++;

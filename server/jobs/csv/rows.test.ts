@@ -21,14 +21,32 @@ describe("parseBudget", () => {
     ["50", 50],
     [" 49.99 ", 49.99],
     ["$1,250", 1250],
-    ["80 €", 80],
-    ["£5", 5],
+    ["40 USD", 40],
     [".5", 0.5],
     ["12.", 12],
-  ])("reads %j as %d", (raw, value) => expect(parseBudget(raw)).toBe(value));
+    ["12,5", 12.5],
+  ])("reads %j in dollars as %d", (raw, value) => expect(parseBudget(raw, "USD")).toBe(value));
 
-  it.each(["", "0", "-5", "abc", "1e3", "0x10", "12,5", "1,25,000", "Infinity", "5 5", "$"])("refuses %j", (raw) => {
-    expect(parseBudget(raw)).toBeUndefined();
+  it.each([
+    ["50000", 50000],
+    ["50,000원", 50000],
+    ["50,000 원", 50000],
+    ["₩50,000", 50000],
+    ["￦50,000", 50000],
+    ["5만원", 50000],
+    ["5만 원", 50000],
+    ["3만5천원", 35000],
+    ["KRW 50,000", 50000],
+  ])("reads %j in won as %d", (raw, value) => expect(parseBudget(raw, "KRW")).toBe(value));
+
+  it.each(["", "0", "-5", "abc", "1e3", "0x10", "Infinity", "5 5", "$"])("refuses %j", (raw) => {
+    expect(parseBudget(raw, "USD")).toBe(`its budget ${JSON.stringify(raw.trim())} is not a positive number`);
+  });
+
+  it("refuses an amount in another currency than the job's, and says which", () => {
+    expect(parseBudget("₩50,000", "USD")).toBe("its budget ₩50,000 is in KRW, but the job's budget is in USD");
+    expect(parseBudget("$40", "KRW")).toBe("its budget $40 is in USD, but the job's budget is in KRW");
+    expect(parseBudget("80 €", "USD")).toBe("its budget 80 € is in EUR, but the job's budget is in USD");
   });
 });
 

@@ -4,6 +4,7 @@
  * person can act on.
  */
 import type { SkippedRow } from "../../../shared/files.js";
+import { readMoney, type Currency } from "../../../shared/money.js";
 import type { Gift } from "../../../shared/tools.js";
 import type { CsvColumns } from "./inspect.js";
 
@@ -61,20 +62,27 @@ export const EMPTY_ROW = "the row is empty";
 /**
  * Reads one CSV record: a person, or the row skipped with why. In a staff file's job input the
  * `row` column says which row the person was on, and the `skip` column why the file's reader
- * skipped it.
+ * skipped it. Budgets are in `currency`, the job's: a cell that names another is skipped.
  */
 export function readRecord(
   fields: string[],
   row: number,
   columns: CsvColumns,
   defaultBudget: number,
+  currency: Currency = "USD",
 ): Person | SkippedRow {
   const at = columns.row === -1 ? row : (rowNumber(fields[columns.row]) ?? row);
-  const read = readFields(fields, at, columns, defaultBudget);
+  const read = readFields(fields, at, columns, defaultBudget, currency);
   return typeof read === "string" ? { row: at, reason: read } : read;
 }
 
-function readFields(fields: string[], at: number, columns: CsvColumns, defaultBudget: number): Person | string {
+function readFields(
+  fields: string[],
+  at: number,
+  columns: CsvColumns,
+  defaultBudget: number,
+  currency: Currency,
+): Person | string {
   const empty = fields.every((f, i) => i === columns.row || f.trim() === "");
   if (fields.length !== columns.width) {
     if (empty) return EMPTY_ROW;
@@ -89,8 +97,8 @@ function readFields(fields: string[], at: number, columns: CsvColumns, defaultBu
   if (columns.budget !== -1) {
     const raw = fields[columns.budget];
     if (raw.trim() !== "") {
-      const parsed = parseBudget(raw);
-      if (parsed === undefined) return `its budget ${JSON.stringify(raw.trim())} is not a positive number`;
+      const parsed = parseBudget(raw, currency);
+      if (typeof parsed === "string") return parsed;
       budget = parsed;
     }
   }
@@ -107,11 +115,16 @@ function rowNumber(text: string | undefined): number | undefined {
   return text !== undefined && /^\s*\d+\s*$/.test(text) && n >= 1 && Number.isSafeInteger(n) ? n : undefined;
 }
 
-/** "50", "49.99", "$1,250", "80 €" → a positive amount; anything else → undefined. */
-export function parseBudget(raw: string): number | undefined {
-  let s = raw.trim().replace(/^[$€£]\s*|\s*[$€£]$/g, "");
-  if (/^\d{1,3}(,\d{3})+(\.\d+)?$/.test(s)) s = s.replace(/,/g, "");
-  if (!/^(\d+(\.\d*)?|\.\d+)$/.test(s)) return undefined;
-  const n = Number(s);
-  return n > 0 && Number.isFinite(n) ? n : undefined;
+/**
+ * A budget cell in the job's `currency`, written as people write money ("50,000원", "₩50,000",
+ * "5만원", "$1,250", "80 €", shared/money.ts): the positive amount, or why the row is skipped: not
+ * an amount, or an amount in another currency, which is never read as the job's.
+ */
+export function parseBudget(raw: string, currency: Currency): number | string {
+  const text = raw.trim();
+  const read = readMoney(text);
+  if (read === undefined || !(read.amount > 0)) return `its budget ${JSON.stringify(text)} is not a positive number`;
+  if (read.currency !== undefined && read.currency !== currency)
+    return `its budget ${text} is in ${read.currency}, but the job's budget is in ${currency}`;
+  return read.amount;
 }

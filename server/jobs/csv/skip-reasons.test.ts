@@ -78,4 +78,10 @@ describe("skipped rows in Korean", () => {
     );
     expect(koreanReason("퇴사 예정")).toBe("퇴사 예정");
   });
+
+  it("words a budget in another currency than the job's", () => {
+    expect(koreanReason("its budget $40 is in USD, but the job's budget is in KRW")).toBe(
+      "예산 $40은(는) USD 금액인데, 이 작업의 예산 통화는 KRW입니다",
+    );
+  });
 });

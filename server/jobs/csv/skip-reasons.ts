@@ -10,6 +10,10 @@ const KOREAN: [pattern: RegExp, korean: (...parts: string[]) => string][] = [
   [/^it has no name$/, () => "이름이 없습니다"],
   [/^its budget (.+) is not a positive number$/s, (budget) => `예산이 0보다 큰 숫자가 아닙니다(${budget})`],
   [
+    /^its budget (.+) is in ([A-Z]{3}), but the job's budget is in ([A-Z]{3})$/s,
+    (budget, cell, job) => `예산 ${budget}은(는) ${cell} 금액인데, 이 작업의 예산 통화는 ${job}입니다`,
+  ],
+  [
     /^it has (\d+) fields but the header has (\d+)(; put quotes around values that contain commas)?$/,
     (fields, header, quotes) =>
       `값이 ${fields}개인데 머리글은 ${header}개입니다${quotes ? ". 쉼표가 들어간 값은 큰따옴표로 감싸 주세요" : ""}`,

@@ -50,7 +50,7 @@ export function createAnswers(match: MatchGifts, limit: number): (request: Match
   let sorted: string[][] = []; // canonical interests by id
   let gifts = new Map<string, Map<string, Gift>>(); // by id, then reason
   let giftCount = 0;
-  let last: { occasion: string; count: number; text: string | undefined; locale: string; id: number } | undefined;
+  let last: { occasion: string; count: number; text: string | undefined; where: string; id: number } | undefined;
 
   function forgetAll() {
     young = new Map();
@@ -78,11 +78,12 @@ export function createAnswers(match: MatchGifts, limit: number): (request: Match
     return id;
   }
 
-  /** occasion, count, text and locale hardly ever change within a job: compared with the last request's. */
-  function contextId({ occasion, count, text, locale = "en" }: MatchRequest): number {
-    if (last?.occasion !== occasion || last.count !== count || last.text !== text || last.locale !== locale) {
-      const id = contexts.of(JSON.stringify([occasion, count, text ?? null, locale]));
-      last = { occasion, count, text, locale, id };
+  /** occasion, count, text, locale and currency hardly ever change within a job: compared with the last request's. */
+  function contextId({ occasion, count, text, locale = "en", currency = "USD" }: MatchRequest): number {
+    const where = `${locale} ${currency}`; // the language and the money, one key
+    if (last?.occasion !== occasion || last.count !== count || last.text !== text || last.where !== where) {
+      const id = contexts.of(JSON.stringify([occasion, count, text ?? null, where]));
+      last = { occasion, count, text, where, id };
     }
     return last.id;
   }

@@ -101,7 +101,7 @@ describe("the parse stage", () => {
     expect(head).toMatchObject({ total: 2 });
     expect(head?.skipped).toEqual([
       { row: 4, reason: "the row is empty" },
-      { row: 5, reason: "it repeats row 3" },
+      { row: 5, name: "kim", reason: "it repeats row 3" },
     ]);
   });
 
@@ -172,14 +172,14 @@ describe("a job's words", () => {
       { ...kim, interests: ["등산"], id: "1001" },
     ]);
     expect(byId.people.map((p) => p.row)).toEqual([1, 2]);
-    expect(byId.head?.skipped).toEqual([{ row: 3, reason: 'its ID "1001" repeats row 1' }]);
+    expect(byId.head?.skipped).toMatchObject([{ row: 3, reason: 'its ID "1001" repeats row 1' }]);
     const noIds = await analyse("ko", [
       { ...kim, interests: ["등산"] },
       { ...kim, interests: ["커피"] },
       { ...kim, interests: ["등산"] },
     ]);
     expect(noIds.people.map((p) => p.row)).toEqual([1, 2]);
-    expect(noIds.head?.skipped).toEqual([{ row: 3, reason: "1행과 같은 사람입니다" }]);
+    expect(noIds.head?.skipped).toMatchObject([{ row: 3, reason: "1행과 같은 사람입니다" }]);
   });
 
   it("says why rows were skipped in the job's language", async () => {

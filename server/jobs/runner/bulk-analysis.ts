@@ -96,7 +96,10 @@ class BulkAnalysis {
   private readonly progress: Progress;
   private readonly people: Person[] = [];
   private readonly skipped: SkippedRow[] = [];
-  private readonly ledger: Ledger<undefined>;
+  /** Each row comes with its fields, so that a skipped row keeps its name and department. */
+  private readonly ledger: Ledger<string[] | undefined>;
+  /** Where the name and department are in those fields: the CSV's columns, or 0 and 1 for `employees`. */
+  private who = { name: -1, department: -1, width: 0 };
   private readonly unplaced = createUnplacedTally();
 
   constructor(run: BulkRun) {
@@ -112,10 +115,19 @@ class BulkAnalysis {
     );
     // every row ends as a person or a skipped row (a repeat, an empty row between others, ...), its
     // reason in the job's language
-    this.ledger = createLedger<undefined>((fate) => {
-      if ("reason" in fate) this.skipped.push({ row: fate.row, reason: run.texts.skipped(fate.reason) });
+    this.ledger = createLedger<string[] | undefined>((fate, fields) => {
+      if ("reason" in fate) this.skipped.push(this.skippedRow(fate.row, run.texts.skipped(fate.reason), fields));
       else this.people.push(fate);
     });
+  }
+
+  /** A skipped row as HR reads it: the row, the name and department it holds (when it does), and why. */
+  private skippedRow(row: number, reason: string, fields: string[] | undefined): SkippedRow {
+    // a record as wide as the header only: in another, no field is surely the name
+    const whole = fields?.length === this.who.width ? fields : undefined;
+    const name = whole?.[this.who.name]?.trim() ?? "";
+    const department = whole?.[this.who.department]?.trim() ?? "";
+    return { row, ...(name && { name }), ...(department && { department }), reason };
   }
 
   private hold(draft: EventDraft | undefined) {
@@ -180,6 +192,8 @@ class BulkAnalysis {
 
   private async parseCsv(csv: string, columns: CsvColumns) {
     const { ledger, run } = this;
+    const currency = run.input.currency ?? "USD";
+    this.who = { name: columns.name, department: columns.department, width: columns.width };
     let processed = 0;
     await this.turn();
     let until = performance.now() + SLICE_MS;
@@ -194,7 +208,7 @@ class BulkAnalysis {
       let u = 0; // the unreadable rows go in among the records, in row order
       for (let k = 0; k < records.length; k++) {
         while (u < unreadable.length && unreadable[u].row < rows[k]) ledger.add(unreadable[u++], undefined);
-        ledger.add(readRecord(records[k], rows[k], columns, run.input.budgetPerPerson), undefined);
+        ledger.add(readRecord(records[k], rows[k], columns, run.input.budgetPerPerson, currency), records[k]);
         if ((k & 255) === 255 && performance.now() > until) {
           await this.progress.advance(processed + k);
           await this.turn();
@@ -219,18 +233,17 @@ class BulkAnalysis {
   private async parseEmployees(employees: NonNullable<StartBulkArgs["employees"]>) {
     const { ledger } = this;
     const budgetPerPerson = this.run.input.budgetPerPerson;
+    this.who = { name: 0, department: 1, width: 2 };
     await this.sliced(employees.length, (i) => {
       const e = employees[i];
       const budget = e.budget ?? budgetPerPerson;
-      if (e.name.trim() === "") ledger.add({ row: i + 1, reason: "it has no name" }, undefined);
+      const fields = [e.name, e.department ?? ""];
+      if (e.name.trim() === "") ledger.add({ row: i + 1, reason: "it has no name" }, fields);
       else if (!(budget > 0 && Number.isFinite(budget)))
-        ledger.add({ row: i + 1, reason: `its budget ${budget} is not a positive number` }, undefined);
+        ledger.add({ row: i + 1, reason: `its budget ${budget} is not a positive number` }, fields);
       else {
         const given = { budgetGiven: e.budget !== undefined, id: e.id ?? "" };
-        ledger.add(
-          newPerson(i + 1, e.name.trim(), e.department ?? "", e.interests.join(";"), budget, given),
-          undefined,
-        );
+        ledger.add(newPerson(i + 1, e.name.trim(), e.department ?? "", e.interests.join(";"), budget, given), fields);
       }
     });
   }
@@ -261,6 +274,7 @@ class BulkAnalysis {
     const { people } = this;
     const { occasion } = this.run.input;
     const locale = this.run.texts.locale;
+    const currency = this.run.input.currency ?? "USD";
     await this.progress.enter("match", people.length);
     const answers = createAnswers(this.run.match, ANSWER_LIMIT);
     await this.sliced(people.length, (i) => {
@@ -272,6 +286,7 @@ class BulkAnalysis {
         department: p.department ?? undefined,
         count: GIFTS_PER_PERSON,
         locale,
+        currency,
       };
       p.gifts = answers(request);
     });
@@ -302,13 +317,23 @@ class BulkAnalysis {
 
   private async complete() {
     const { people, skipped, run } = this;
-    const { occasion, budgetPerPerson } = run.input;
-    const figures = figuresOf(people, skipped.length, this.unplaced.result());
+    const { occasion, budgetPerPerson, currency = "USD" } = run.input;
+    const figures = { currency, ...figuresOf(people, skipped.length, this.unplaced.result()) };
     const summary = run.texts.summary({ occasion, ...figures });
     const total = people.length;
     await this.emit(
       [{ type: "job.completed", payload: { summary, resultResourceId: URI.jobResult(run.jobId), resultCount: total } }],
-      { occasion, budgetPerPerson, summary, total, chunkSize: CHUNK_SIZE, skipped, figures },
+      {
+        occasion,
+        budgetPerPerson,
+        currency,
+        locale: run.texts.locale,
+        summary,
+        total,
+        chunkSize: CHUNK_SIZE,
+        skipped,
+        figures,
+      },
     );
   }
 }

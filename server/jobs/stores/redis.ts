@@ -98,9 +98,11 @@ const written = (reply: unknown) => {
 /** The keys and arguments of the CREATE script for `job`. */
 function createCall(k: JobKeys, job: NewJob, events: JobEvent[], fold: JobFold, quota: CreateQuota | undefined) {
   const { jobId, owner } = job;
-  const { occasion, budgetPerPerson, csv, employees } = job.input;
+  const { occasion, budgetPerPerson, csv, employees, currency, locale } = job.input;
   // the CSV as it came, not JSON-encoded: it can be megabytes
   const input = ["occasion", occasion, "budgetPerPerson", budgetPerPerson];
+  if (currency !== undefined) input.push("currency", currency);
+  if (locale !== undefined) input.push("locale", locale);
   if (csv !== undefined) input.push("csv", csv);
   if (employees !== undefined) input.push("employees", JSON.stringify(employees));
   const keys = [
@@ -247,10 +249,13 @@ class RedisJobStore implements JobStore {
       ]),
     );
     if (status === null || isFinished(JobStatusSchema.parse(status)) || input.occasion === undefined) return undefined;
-    const { occasion, budgetPerPerson, csv, employees } = input;
+    // an input stored before jobs had a currency has none: US dollars
+    const { occasion, budgetPerPerson, csv, employees, currency, locale } = input;
     return StartBulkInput.parse({
       occasion,
       budgetPerPerson: Number(budgetPerPerson),
+      ...(currency === undefined ? {} : { currency }),
+      ...(locale === undefined ? {} : { locale }),
       ...(csv === undefined ? {} : { csv }),
       ...(employees === undefined ? {} : { employees: JSON.parse(employees) as StartBulkArgs["employees"] }),
     });

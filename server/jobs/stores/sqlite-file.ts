@@ -18,7 +18,8 @@ CREATE TABLE jobs (
   bytes INTEGER NOT NULL);
 -- apart from jobs, whose row is rewritten on every append: the input may be megabytes
 CREATE TABLE inputs (
-  job_id TEXT PRIMARY KEY, occasion TEXT NOT NULL, budget_per_person REAL NOT NULL, csv TEXT, employees TEXT);
+  job_id TEXT PRIMARY KEY, occasion TEXT NOT NULL, budget_per_person REAL NOT NULL, csv TEXT, employees TEXT,
+  currency TEXT, locale TEXT);
 CREATE INDEX jobs_by_status ON jobs (status, created_at);
 CREATE INDEX jobs_by_subject ON jobs (subject, created_at);
 -- creations by subject, for the rate of starts: kept a day, whatever becomes of the jobs
@@ -53,6 +54,7 @@ export function openDatabase(
     // only takes effect on a new file
     db.pragma(`page_size = ${Math.floor(pageSize)}`);
     if (db.pragma("user_version", { simple: true }) !== SCHEMA_VERSION) makeAnew(db);
+    addMoneyColumns(db);
     db.pragma("journal_mode = WAL");
     // WAL with synchronous=NORMAL keeps every commit atomic; a power cut may lose the last ones only
     db.pragma("synchronous = NORMAL");
@@ -69,6 +71,16 @@ export function openDatabase(
     db.close();
     throw error;
   }
+}
+
+/**
+ * Gives a file written before jobs had a currency its inputs' `currency` and `locale` columns (null:
+ * US dollars, no language known), so the jobs it holds keep running rather than the file being made anew.
+ */
+function addMoneyColumns(db: Database.Database): void {
+  const columns = db.prepare<[], string>("SELECT name FROM pragma_table_info('inputs')").pluck().all();
+  for (const column of ["currency", "locale"])
+    if (!columns.includes(column)) db.exec(`ALTER TABLE inputs ADD COLUMN ${column} TEXT`);
 }
 
 /**

@@ -28,7 +28,16 @@ export type JobRow = {
   last_seq: number;
   fold: string;
 };
-type InputRow = { occasion: string; budget_per_person: number; csv: string | null; employees: string | null };
+type InputRow = {
+  occasion: string;
+  budget_per_person: number;
+  csv: string | null;
+  employees: string | null;
+  /** Null in rows written before jobs had a currency: US dollars. */
+  currency: string | null;
+  /** The person's language (BCP 47), null when none was known. */
+  locale: string | null;
+};
 
 const JOB_COLUMNS = "job_id, subject, session_id, status, created_at, last_seq, fold";
 
@@ -52,11 +61,11 @@ function inputStatements(db: Db) {
   return {
     insert: prepare(
       db,
-      "INSERT INTO inputs (job_id, occasion, budget_per_person, csv, employees) VALUES (?, ?, ?, ?, ?)",
+      "INSERT INTO inputs (job_id, occasion, budget_per_person, csv, employees, currency, locale) VALUES (?, ?, ?, ?, ?, ?, ?)",
     ),
     read: prepare<[string], InputRow>(
       db,
-      `SELECT i.occasion, i.budget_per_person, i.csv, i.employees FROM inputs i JOIN jobs j USING (job_id) WHERE job_id = ? AND j.${UNFINISHED}`,
+      `SELECT i.occasion, i.budget_per_person, i.csv, i.employees, i.currency, i.locale FROM inputs i JOIN jobs j USING (job_id) WHERE job_id = ? AND j.${UNFINISHED}`,
     ),
     bytes: pluck<[string], number>(
       db,

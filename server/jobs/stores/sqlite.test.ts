@@ -20,6 +20,8 @@ import type { JobStore } from "../store.js";
 import { seed, type ChunksKept } from "../testing/store-seed.js";
 import { ALICE, settle, testMatch } from "../testing/support.js";
 import { createSqliteStore } from "./sqlite.js";
+import { jobEvent } from "../../../test-kit/job-events.js";
+import { applyJobEvents, createJobFold } from "../../../shared/job-reducer.js";
 
 const dir = mkdtempSync(join(tmpdir(), "giftgenius-jobs-"));
 let files = 0;
@@ -145,6 +147,32 @@ describe("the sqlite store's schema", () => {
       expect(await again.getJob("new")).toMatchObject({ jobId: "new" }); // the same schema: kept
     } finally {
       await again.close();
+    }
+  });
+});
+
+describe("a file written before jobs had a currency", () => {
+  it("gets the input's currency and locale columns: its jobs read as before (US dollars), new ones keep theirs", async () => {
+    const file = nextFile();
+    const first = createSqliteStore(file);
+    await seed(first, "old");
+    await first.close();
+    // the inputs table as the schema had it before: no currency, no locale
+    const db = new Database(file);
+    db.exec("ALTER TABLE inputs DROP COLUMN currency; ALTER TABLE inputs DROP COLUMN locale");
+    db.close();
+    const store = createSqliteStore(file);
+    try {
+      const old = await store.readInput("old");
+      expect(old).toMatchObject({ occasion: expect.any(String) });
+      expect(old?.currency).toBeUndefined();
+      const input = { occasion: "연말", budgetPerPerson: 50_000, currency: "KRW" as const, locale: "ko-KR", csv: "x" };
+      const created = jobEvent("won", 1, "job.created");
+      const fold = applyJobEvents(createJobFold("won"), [created]);
+      await store.create({ jobId: "won", owner: ALICE, input, createdAt: Date.now() }, [created], fold);
+      expect(await store.readInput("won")).toEqual(input);
+    } finally {
+      await store.close();
     }
   });
 });

@@ -145,10 +145,12 @@ class SqliteJobStore implements JobStore {
   readonly readInput: JobStore["readInput"] = async (jobId) => {
     const row = this.#q.inputs.read.get(jobId);
     if (!row) return undefined;
-    const { occasion, budget_per_person: budgetPerPerson, csv, employees } = row;
+    const { occasion, budget_per_person: budgetPerPerson, csv, employees, currency, locale } = row;
     return StartBulkInput.parse({
       occasion,
       budgetPerPerson,
+      ...(currency === null ? {} : { currency }),
+      ...(locale === null ? {} : { locale }),
       ...(csv === null ? {} : { csv }),
       ...(employees === null ? {} : { employees: JSON.parse(employees) as StartBulkArgs["employees"] }),
     });
@@ -191,10 +193,11 @@ class SqliteJobStore implements JobStore {
     }
     const row = [job.jobId, subject, sessionId ?? null, fold.status, job.createdAt, events.length];
     this.#q.jobs.insert.run(...row, JSON.stringify(fold), bytes);
-    const { occasion, budgetPerPerson, csv, employees } = job.input;
+    const { occasion, budgetPerPerson, csv, employees, currency, locale } = job.input;
     // the CSV as it came, not JSON-encoded: it can be megabytes
     const json = employees ? JSON.stringify(employees) : null;
-    this.#q.inputs.insert.run(job.jobId, occasion, budgetPerPerson, csv ?? null, json);
+    const input = [job.jobId, occasion, budgetPerPerson, csv ?? null, json, currency ?? null, locale ?? null];
+    this.#q.inputs.insert.run(...input);
     this.#insertEvents(job.jobId, events);
     this.#usage.recordStart(subject, job.createdAt);
   }

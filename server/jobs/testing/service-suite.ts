@@ -142,6 +142,7 @@ export function describeJobService(
         // the finished result in figures, for a view to word in its own language
         const all = await collectPeople(service, jobId);
         expect(final.value.figures).toEqual({
+          currency: "USD",
           people: 6_000,
           withGifts: all.filter((p) => p.gifts.length > 0).length,
           skipped: 0,
@@ -233,11 +234,12 @@ export function describeJobService(
         [2, "Smith, Jane", 30],
         [5, "Multi\nLine Name", 50],
       ]);
+      // with the name and department each holds, where its fields line up with the header
       expect(page.value.skipped).toEqual([
-        { row: 3, reason: "it has no name" },
-        { row: 4, reason: 'its budget "cheap" is not a positive number' },
+        { row: 3, department: "Sales", reason: "it has no name" },
+        { row: 4, name: "Bob", department: "Support", reason: 'its budget "cheap" is not a positive number' },
         { row: 6, reason: "it has 5 fields but the header has 4; put quotes around values that contain commas" },
-        { row: 7, reason: 'its budget "-5" is not a positive number' },
+        { row: 7, name: "Ana", department: "Sales", reason: 'its budget "-5" is not a positive number' },
       ]);
       expect(page.value.summary).toContain("4 rows were skipped");
     });

@@ -104,6 +104,7 @@ function finalResult(view: JobView): CallResult {
       resultUri,
       summary: view.summary,
       resultCount: view.resultCount,
+      currency: view.currency ?? "USD",
     },
   };
 }

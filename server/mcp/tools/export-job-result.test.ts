@@ -88,7 +88,8 @@ const expectedPicks = (people: PersonResult[]): (string | number)[][] =>
     }),
   ]);
 
-const HEADER = ["row", "name", "department", "interests", "budget"];
+/** An English job in dollars: the currency in the money columns' headers. */
+const HEADER = ["row", "name", "department", "interests", "budget (USD)"];
 
 /** The CSV's rows after the header, every cell a string; fails unless it starts with a UTF-8 BOM. */
 function readCsv(bytes: Buffer): string[][] {
@@ -173,15 +174,15 @@ describe(`${FILE_TOOL.exportResult}: the files`, () => {
       undefined,
       ...HEADER,
       "gift 1",
-      "gift 1 price",
+      "gift 1 price (USD)",
       "gift 1 category",
       "gift 1 reason",
       "gift 2",
-      "gift 2 price",
+      "gift 2 price (USD)",
       "gift 2 category",
       "gift 2 reason",
       "gift 3",
-      "gift 3 price",
+      "gift 3 price (USD)",
       "gift 3 category",
       "gift 3 reason",
     ]);
@@ -202,10 +203,15 @@ describe(`${FILE_TOOL.exportResult}: the files`, () => {
     expect(cell.value).toBe(FORMULA_NAME);
     expect(cell.formula).toBeUndefined();
     expect(sheet.getRow(2).getCell(5).type).toBe(ExcelJS.ValueType.Number);
+    // money cells carry the currency's number format, text cells none
+    expect(sheet.getRow(2).getCell(5).numFmt).toBe('"$"#,##0.00');
+    expect(sheet.getRow(2).getCell(7).numFmt).toBe('"$"#,##0.00');
+    expect(sheet.getRow(2).getCell(2).numFmt).toBeUndefined();
   });
 
-  it("writes the error ledger as CSV and .xlsx equal to get_job_result's skipped rows", async () => {
-    const expected = job.skipped.map((s) => [s.row, s.reason]);
+  it("writes the error ledger as CSV and .xlsx equal to get_job_result's skipped rows: row, name, department, why", async () => {
+    const expected = job.skipped.map((s) => [s.row, s.name ?? "", s.department ?? "", s.reason]);
+    expect(expected[0]).toEqual([2_504, "", "Sales", "it has no name"]);
     const csv = await exportResult(ctx.client, { jobId: job.jobId, part: "skipped", inline: true });
     expect(csv).toMatchObject({ rows: 2, fileName: "추석 gifts from a list of 2,505 rows - skipped rows.csv" });
     expect(readCsv(inline(csv))).toEqual(expected.map((cells) => cells.map(String)));

@@ -4,7 +4,8 @@
  * page through results (and show them as they come), and by the model to discuss them.
  */
 import { GetJobResultInput, GetJobResultOutput, TOOL, type GetJobResultResult } from "../../../shared/tools.js";
-import { dollars } from "../../gifts/reason.js";
+import type { Currency } from "../../../shared/money.js";
+import { moneyText } from "../../gifts/reason.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { toolMeta, type Widget } from "../../widget.js";
 import { defineTool } from "../tool-registry.js";
@@ -21,13 +22,13 @@ const fenceSafeJson = (value: unknown): string => JSON.stringify(value).replace(
  * names, departments and interests come from the uploaded file, and a name such as "Ignore previous
  * instructions" must read as a value, never as part of the message.
  */
-function peopleBlock(people: GetJobResultResult["people"]): string {
+function peopleBlock(people: GetJobResultResult["people"], currency: Currency): string {
   const lines = people.map((p) =>
     fenceSafeJson({
       row: p.row,
       name: p.name,
       department: p.department,
-      gifts: p.gifts.map((g) => `${g.name} ${dollars(g.price)}`),
+      gifts: p.gifts.map((g) => `${g.name} ${moneyText(g.price, currency)}`),
     }),
   );
   return [
@@ -46,7 +47,7 @@ function describePage(page: GetJobResultResult): string {
     page.skipped.length > 0 ? `\n${page.skipped.length} row(s) were skipped; see \`skipped\` for why.` : "";
   const range =
     page.people.length > 0
-      ? `People ${first}–${last} of ${page.total} (a person with no gift had none within budget):\n${peopleBlock(page.people)}`
+      ? `People ${first}–${last} of ${page.total} (a person with no gift had none within budget):\n${peopleBlock(page.people, page.currency ?? "USD")}`
       : `No people at offset ${page.offset} (total ${page.total}).`;
   const head = page.partial
     ? `Job ${page.jobId} is still running; these people are ready so far (call wait_for_job for the rest).`

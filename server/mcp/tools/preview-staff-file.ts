@@ -11,7 +11,8 @@ import { TOOL } from "../../../shared/tools.js";
 import { koreanProblem } from "../../files/read/problems-ko.js";
 import { previewText } from "../../files/read/staff-file.js";
 import type { StaffFiles } from "../../files/staff-files.js";
-import { jobTexts, localeOf } from "../../jobs/runner/texts.js";
+import { currencyForLocale } from "../../../shared/money.js";
+import { jobTexts, localeOf, localeTag } from "../../jobs/runner/texts.js";
 import { toolMeta, type Widget } from "../../widget.js";
 import { defineTool } from "../tool-registry.js";
 import { fromOutcome, success } from "../tool-results.js";
@@ -30,7 +31,9 @@ export function previewStaffFileTool({ files, widget }: { files: StaffFiles; wid
     meta: toolMeta(widget, { calledByWidget: true, hiddenFromModel: true }),
     async run({ uploadId, reading = {}, locale }, { caller, meta }) {
       const texts = jobTexts(localeOf(locale, meta["openai/locale"]));
-      return fromOutcome(await files.preview(uploadId, reading, caller), (preview) => {
+      // budgets are read in the person's currency unless the reading names one (ko-KR: won)
+      const currency = reading.currency ?? currencyForLocale(localeTag(locale, meta["openai/locale"]));
+      return fromOutcome(await files.preview(uploadId, { ...reading, currency }, caller), (preview) => {
         const skipped = preview.skipped.map((s) => ({ row: s.row, reason: texts.skipped(s.reason) }));
         const problems = texts.locale === "ko" ? preview.problems.map(koreanProblem) : preview.problems;
         return success({ ...preview, skipped, problems }, previewText(preview));

@@ -16,7 +16,8 @@ import type { StaffFiles } from "../../files/staff-files.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { megabytes, type InputLimits } from "../../jobs/limits.js";
 import { fail, ok, type Outcome } from "../../jobs/outcomes.js";
-import { localeOf } from "../../jobs/runner/texts.js";
+import { currencyForLocale, type Currency } from "../../../shared/money.js";
+import { localeOf, localeTag } from "../../jobs/runner/texts.js";
 import { toolMeta, type Widget } from "../../widget.js";
 import { defineTool, type ToolContext } from "../tool-registry.js";
 import { failure, success } from "../tool-results.js";
@@ -94,12 +95,13 @@ async function listFromText(
   return { input: rest, understood: "", read: false };
 }
 
-function awaitingFile(args: StartBulkArgs, locale: string) {
+function awaitingFile(args: StartBulkArgs, locale: string, currency: Currency) {
   const awaiting: AwaitingFile = {
     awaitingFile: true,
     occasion: args.occasion,
     budgetPerPerson: args.budgetPerPerson,
     locale,
+    currency,
     maxFileBytes: FILE_LIMITS.maxFileBytes,
   };
   return success(
@@ -144,11 +146,17 @@ export function startBulkAnalysisTool({
       }),
       "openai/fileParams": ["file"],
     },
-    async run(args, { caller, meta, signal }) {
+    async run(asked, { caller, meta, signal }) {
       // the model's word first, then the host's hint (ChatGPT sends openai/locale with each call)
-      const locale = localeOf(args.locale, meta["openai/locale"]);
+      const locale = localeOf(asked.locale, meta["openai/locale"]);
+      // the job's currency: the one asked for, else the person's locale's (ko-KR: won); budgets in
+      // the file are read in it
+      const tag = localeTag(asked.locale, meta["openai/locale"]);
+      const currency = asked.currency ?? currencyForLocale(tag);
+      // the job keeps both, for its files out (their headers in the person's language)
+      const args: StartBulkArgs = { ...asked, currency, locale: tag, reading: { ...asked.reading, currency } };
       const given = LISTS.filter((key) => args[key] !== undefined);
-      if (given.length === 0) return awaitingFile(args, locale);
+      if (given.length === 0) return awaitingFile(args, locale, currency);
       if (given.length > 1) return failure(severalLists(given));
       // a file is downloaded and read only for a start the caller's quotas leave room for
       if (args.file !== undefined || args.uploadId !== undefined) {
@@ -167,7 +175,7 @@ export function startBulkAnalysisTool({
       const { jobId, status, stages } = started.value;
       if (uploadId !== undefined) await files.uploads.usedBy(uploadId, jobId, caller);
       return success(
-        started.value,
+        { ...started.value, currency },
         `Started job ${jobId} (${status}); stages: ${stages.map((s) => s.label).join(", ")}. ` +
           `The widget shows its progress live. Call wait_for_job with jobId "${jobId}" to wait for it, ` +
           `then get_job_result for the gifts picked per person.${understood}`,

@@ -4,9 +4,10 @@
  * reasoned in the caller's language, decided as a bulk job decides it. Rendered by the widget.
  */
 import { SuggestGiftsInput, SuggestGiftsOutput, TOOL, type SuggestGiftsResult } from "../../../shared/tools.js";
-import { dollars } from "../../gifts/reason.js";
+import { currencyForLocale, type Currency } from "../../../shared/money.js";
+import { moneyText } from "../../gifts/reason.js";
 import type { MatchGifts } from "../../gifts/matcher.js";
-import { localeOf } from "../../jobs/runner/texts.js";
+import { localeOf, localeTag } from "../../jobs/runner/texts.js";
 import { toolMeta, type Widget } from "../../widget.js";
 import { defineTool } from "../tool-registry.js";
 import { failure, success } from "../tool-results.js";
@@ -15,14 +16,15 @@ const DEFAULT_GIFT_COUNT = 5;
 
 export type SuggestGiftsDeps = {
   matchGifts: MatchGifts;
-  /** The cheapest price in the catalog: the smallest budget that can work. */
-  cheapestPrice: number;
+  /** The cheapest price in the catalog in each currency: the smallest budget that can work. */
+  cheapestPrice: Record<Currency, number>;
   widget: Widget;
 };
 
-function summary(result: SuggestGiftsResult): string {
-  const lines = result.gifts.map((g, i) => `${i + 1}. ${g.name} (${dollars(g.price)}, ${g.category}): ${g.reason}`);
-  return `${result.gifts.length} gift ideas for ${result.occasion} within ${dollars(result.budget)}:\n${lines.join("\n")}`;
+function summary(result: SuggestGiftsResult, currency: Currency): string {
+  const money = (amount: number) => moneyText(amount, currency);
+  const lines = result.gifts.map((g, i) => `${i + 1}. ${g.name} (${money(g.price)}, ${g.category}): ${g.reason}`);
+  return `${result.gifts.length} gift ideas for ${result.occasion} within ${money(result.budget)}:\n${lines.join("\n")}`;
 }
 
 export function suggestGiftsTool({ matchGifts, cheapestPrice, widget }: SuggestGiftsDeps) {
@@ -40,7 +42,10 @@ export function suggestGiftsTool({ matchGifts, cheapestPrice, widget }: SuggestG
       renders: { invoking: "Finding gift ideas…", invoked: "Gift ideas ready" },
       calledByWidget: true,
     }),
-    run({ occasion, budget, recipient, count, locale }, { meta }) {
+    run({ occasion, budget, recipient, count, locale, currency: asked }, { meta }) {
+      // the currency asked for, else the person's locale's (ko-KR: won)
+      const currency = asked ?? currencyForLocale(localeTag(locale, meta["openai/locale"]));
+      const money = (amount: number) => moneyText(amount, currency);
       const gifts = matchGifts({
         occasion,
         budget,
@@ -49,16 +54,17 @@ export function suggestGiftsTool({ matchGifts, cheapestPrice, widget }: SuggestG
         count: count ?? DEFAULT_GIFT_COUNT,
         // the model's word first, then the host's hint (ChatGPT sends openai/locale with each call)
         locale: localeOf(locale, meta["openai/locale"]),
+        currency,
       });
       if (gifts.length === 0) {
         return failure({
           code: "no_gift_fits",
-          message: `No gift in the catalog costs ${dollars(budget)} or less.`,
-          hint: `The cheapest gift costs ${dollars(cheapestPrice)}: ask for a budget of at least ${dollars(cheapestPrice)}.`,
+          message: `No gift in the catalog costs ${money(budget)} or less.`,
+          hint: `The cheapest gift costs ${money(cheapestPrice[currency])}: ask for a budget of at least ${money(cheapestPrice[currency])}.`,
         });
       }
-      const result: SuggestGiftsResult = { occasion, budget, gifts };
-      return success(result, summary(result));
+      const result: SuggestGiftsResult = { occasion, budget, currency, gifts };
+      return success(result, summary(result, currency));
     },
   });
 }

@@ -10,6 +10,7 @@
  */
 import type { ChangeEvent, FormEvent } from "react";
 import { STAFF_FILE_ACCEPT } from "../../../shared/files.js";
+import { CurrencySchema } from "../../../shared/money.js";
 import { TOOL } from "../../../shared/tools.js";
 import type { ChosenFile } from "../memory.js";
 import { rowCount } from "../recent-jobs.js";
@@ -43,9 +44,14 @@ type FormProps = { store: HarnessStore; session: HarnessSession };
 
 /** Starts the analysis with what the form holds: the list as `csv` text, or an attached file handed over first. */
 function useStartBulk({ store, session }: FormProps) {
-  const { occasion, budget, typed, file, paceMs } = useHarness(store, (s) => s.form);
+  const { occasion, budget, currency, typed, file, paceMs } = useHarness(store, (s) => s.form);
   const chatgpt = useHarness(store, (s) => s.hostKind === "openai");
-  const args = { occasion: occasion.trim(), budgetPerPerson: Number(budget) };
+  const chosen = CurrencySchema.safeParse(currency);
+  const args = {
+    occasion: occasion.trim(),
+    budgetPerPerson: Number(budget),
+    ...(chosen.success && { currency: chosen.data }),
+  };
   const start = async () => {
     if (file?.as !== "file") return session.runTool(TOOL.startBulk, { ...args, csv: file?.text ?? typed }, paceMs);
     const { setBusy, setProblem } = store.getState();
@@ -164,7 +170,7 @@ function PaceField({ store }: { store: HarnessStore }) {
 }
 
 export function BulkForm({ store, session }: FormProps) {
-  const { occasion, budget, typed, file } = useHarness(store, (s) => s.form);
+  const { occasion, budget, currency = "", typed, file } = useHarness(store, (s) => s.form);
   const setForm = store.getState().setForm;
   const busy = useHarness(store, (s) => s.busy);
   const ready = useHarness(store, (s) => s.connection.status === "ready");
@@ -180,9 +186,11 @@ export function BulkForm({ store, session }: FormProps) {
       <OccasionBudget
         occasion={occasion}
         budget={budget}
-        budgetLabel="Per person ($)"
+        budgetLabel="Per person"
+        currency={currency}
         onOccasion={(value) => setForm({ occasion: value })}
         onBudget={(value) => setForm({ budget: value })}
+        onCurrency={(value) => setForm({ currency: value })}
       />
       <StaffList store={store} />
       <StaffListSources store={store} />

@@ -1,15 +1,22 @@
 /**
- * The occasion and budget inputs that both tool forms start with.
+ * The occasion, budget and currency inputs that both tool forms start with. The currency is
+ * optional, as in the tools: left at "From the locale", the host's locale decides (ko-KR: won).
  */
+import { CURRENCIES } from "../../../shared/money.js";
+
 export type OccasionBudgetProps = {
   occasion: string;
   budget: string;
   budgetLabel: string;
+  /** An ISO 4217 code, or "" for the locale's. */
+  currency: string;
   onOccasion(value: string): void;
   onBudget(value: string): void;
+  onCurrency(value: string): void;
 };
 
-export function OccasionBudget({ occasion, budget, budgetLabel, onOccasion, onBudget }: OccasionBudgetProps) {
+export function OccasionBudget(props: OccasionBudgetProps) {
+  const { occasion, budget, budgetLabel, currency, onOccasion, onBudget, onCurrency } = props;
   return (
     <div className="row">
       <label className="field grow">
@@ -19,6 +26,17 @@ export function OccasionBudget({ occasion, budget, budgetLabel, onOccasion, onBu
       <label className="field narrow">
         <span>{budgetLabel}</span>
         <input type="number" min="1" step="any" value={budget} onChange={(e) => onBudget(e.target.value)} required />
+      </label>
+      <label className="field narrow">
+        <span>Currency</span>
+        <select value={currency} onChange={(e) => onCurrency(e.target.value)}>
+          <option value="">From the locale</option>
+          {CURRENCIES.map((c) => (
+            <option key={c} value={c}>
+              {c}
+            </option>
+          ))}
+        </select>
       </label>
     </div>
   );

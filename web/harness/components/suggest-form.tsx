@@ -2,6 +2,7 @@
  * Calls `suggest_gifts` with an occasion, a budget and a recipient, as the model would.
  */
 import { useState, type FormEvent } from "react";
+import { CurrencySchema } from "../../../shared/money.js";
 import { TOOL } from "../../../shared/tools.js";
 import type { HarnessSession } from "../session.js";
 import { useHarness, type HarnessStore } from "../store.js";
@@ -10,6 +11,7 @@ import { OccasionBudget } from "./occasion-budget.js";
 export function SuggestForm({ store, session }: { store: HarnessStore; session: HarnessSession }) {
   const [occasion, setOccasion] = useState("birthday");
   const [budget, setBudget] = useState("50");
+  const [currency, setCurrency] = useState("");
   const [recipient, setRecipient] = useState("A colleague who loves hiking and good coffee");
   const busy = useHarness(store, (s) => s.busy);
   const ready = useHarness(store, (s) => s.connection.status === "ready");
@@ -18,6 +20,8 @@ export function SuggestForm({ store, session }: { store: HarnessStore; session: 
     e.preventDefault();
     const args: Record<string, unknown> = { occasion: occasion.trim(), budget: Number(budget) };
     if (recipient.trim()) args.recipient = recipient.trim();
+    const chosen = CurrencySchema.safeParse(currency);
+    if (chosen.success) args.currency = chosen.data;
     void session.runTool(TOOL.suggestGifts, args);
   };
 
@@ -27,9 +31,11 @@ export function SuggestForm({ store, session }: { store: HarnessStore; session: 
       <OccasionBudget
         occasion={occasion}
         budget={budget}
-        budgetLabel="Budget ($)"
+        budgetLabel="Budget"
+        currency={currency}
         onOccasion={setOccasion}
         onBudget={setBudget}
+        onCurrency={setCurrency}
       />
       <label className="field">
         <span>Recipient</span>

@@ -6,6 +6,7 @@
 import { useState } from "react";
 import { FILE_LIMITS, STAFF_FILE_ACCEPT, type AwaitingFile } from "../../../shared/files.js";
 import { useHostGlobal } from "../host-context.js";
+import { requestCurrency } from "../file-flow.js";
 import { formatPrice, useMessages } from "../i18n.js";
 
 export type FilePickerProps = {
@@ -28,7 +29,9 @@ export function FilePicker({ request, refused, onFile }: FilePickerProps) {
   return (
     <section className="gg-panel">
       <h2 className="gg-title">{t.jobTitle}</h2>
-      <p>{t.fileAsk(request.occasion, formatPrice(request.budgetPerPerson, locale))}</p>
+      <p>
+        {t.fileAsk(request.occasion, formatPrice(request.budgetPerPerson, locale, requestCurrency(request, locale)))}
+      </p>
       <label
         className="gg-drop"
         data-over={over || undefined}

@@ -2,14 +2,16 @@
  * Gift cards: name, category, price and the reason it fits. Used for `suggest_gifts` results
  * and for each person in a bulk analysis result.
  */
+import type { Currency } from "../../../shared/money.js";
 import type { Gift } from "../../../shared/tools.js";
 import { useHostGlobal } from "../host-context.js";
 import { formatPrice } from "../i18n.js";
 
-export type GiftListProps = { gifts: Gift[] };
+/** The prices' currency: the answer's or the job's (US dollars for answers that do not say). */
+export type GiftListProps = { gifts: Gift[]; currency?: Currency };
 
 /** A list of gift cards; everything in them is text from the server. */
-export function GiftList({ gifts }: GiftListProps) {
+export function GiftList({ gifts, currency }: GiftListProps) {
   const locale = useHostGlobal("locale");
   return (
     <ul className="gg-gifts">
@@ -17,7 +19,7 @@ export function GiftList({ gifts }: GiftListProps) {
         <li key={g.id} className="gg-gift">
           <div className="gg-gift-head">
             <span className="gg-gift-name">{g.name}</span>
-            <span className="gg-gift-price">{formatPrice(g.price, locale)}</span>
+            <span className="gg-gift-price">{formatPrice(g.price, locale, currency)}</span>
           </div>
           <span className="gg-gift-category">{g.category}</span>
           <p className="gg-gift-reason">{g.reason}</p>

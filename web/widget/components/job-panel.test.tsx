@@ -77,6 +77,19 @@ describe("JobPanel over the store", () => {
     expect(panel.fake.argsOf(TOOL.getJobResult)).toEqual([{ jobId: "job-1", offset: 0, limit: 20 }]);
   });
 
+  it("writes the budgets and prices in the job's currency, as job.created said it", async () => {
+    const inWon = history.map((e) =>
+      e.type === "job.created" ? { ...e, payload: { ...e.payload, currency: "KRW" as const } } : e,
+    );
+    dispatch(inWon);
+    expect(await screen.findByText("Chess set 1")).toBeTruthy();
+    // the table's budgets and spend, and the departments' totals (the fake's figures name no currency)
+    const text = document.body.textContent ?? "";
+    expect(text).toContain("Person 1R&D₩50Chess set 1₩40");
+    expect(text).toContain("2 people · ₩79 of ₩100");
+    expect(text).not.toMatch(/\$(40|50|79|100)\b/);
+  });
+
   it("keeps the people composed before a cancel on screen, and asks for nothing more", async () => {
     panel.dispose();
     panel = mountJobPanel({ jobs: [{ people: 3, composedSoFar: 2 }] });

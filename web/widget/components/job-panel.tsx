@@ -67,9 +67,18 @@ export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
           {/* a dropped reply is retried: said in the timing line, so nothing below moves */}
           {lastError !== null && !lastError.transient && <FailureText error={lastError} role="status" />}
           {(status === "pending" || status === "running") && <CancelButton jobId={jobId} />}
-          {status === "completed" && <JobResult jobId={jobId} summary={view?.summary ?? null} layout={layout} />}
+          {status === "completed" && (
+            <JobResult jobId={jobId} summary={view?.summary ?? null} currency={view?.currency} layout={layout} />
+          )}
           {status === "running" && view?.stage === "compose" && (view.processed ?? 0) > 0 && (
-            <JobResult jobId={jobId} summary={null} running composed={view.processed ?? 0} layout={layout} />
+            <JobResult
+              jobId={jobId}
+              summary={null}
+              currency={view.currency}
+              running
+              composed={view.processed ?? 0}
+              layout={layout}
+            />
           )}
         </>
       )}
@@ -94,7 +103,9 @@ export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
           )}
         </div>
       )}
-      {status === "canceled" && layout !== "pip" && <JobResult jobId={jobId} summary={null} stopped layout={layout} />}
+      {status === "canceled" && layout !== "pip" && (
+        <JobResult jobId={jobId} summary={null} currency={view?.currency} stopped layout={layout} />
+      )}
     </section>
   );
 }

@@ -5,6 +5,7 @@
  * Once canceled, the people shown before stay, as they were (the server keeps nothing of them).
  */
 import { useEffect } from "react";
+import type { Currency } from "../../../shared/money.js";
 import type { PersonResult } from "../../../shared/tools.js";
 import { useHost, useHostGlobal } from "../host-context.js";
 import { formatPrice, useMessages, type Messages } from "../i18n.js";
@@ -29,6 +30,8 @@ export type JobResultProps = {
   composed?: number;
   /** The job was canceled: what was loaded stays, and nothing more is asked for. */
   stopped?: boolean;
+  /** The job's currency (its view's), of the budgets and prices shown. */
+  currency?: Currency;
 };
 
 /**
@@ -102,7 +105,7 @@ function CompactResult({ jobId, summary, running = false, composed = 0, stopped 
 }
 
 /** Fullscreen: the summary and downloads, then the table (which loads its own rows). */
-function TableResult({ jobId, summary, running = false, composed = 0, stopped = false }: JobResultProps) {
+function TableResult({ jobId, summary, running = false, composed = 0, stopped = false, currency }: JobResultProps) {
   const t = useMessages();
   const pages = useFinishedHead(jobId, !running && !stopped);
   const rows = useResultStore((s) => s.tables[jobId]?.rows.length ?? 0);
@@ -115,13 +118,13 @@ function TableResult({ jobId, summary, running = false, composed = 0, stopped = 
         !running && <p className="gg-summary">{summaryOf(t, pages, summary)}</p>
       )}
       {!stopped && <Downloads jobId={jobId} skipped={!running && (pages?.figures?.skipped ?? 0) > 0} />}
-      <ResultTable jobId={jobId} running={running} composed={composed} stopped={stopped} />
+      <ResultTable jobId={jobId} running={running} composed={composed} stopped={stopped} currency={currency} />
     </div>
   );
 }
 
 /** Follows the result as the job goes (the loader ignores repeats) and renders what is loaded. */
-function CardsResult({ jobId, summary, running = false, composed = 0, stopped = false }: JobResultProps) {
+function CardsResult({ jobId, summary, running = false, composed = 0, stopped = false, currency }: JobResultProps) {
   const t = useMessages();
   const host = useHost();
   const store = useResultStoreApi();
@@ -137,7 +140,7 @@ function CardsResult({ jobId, summary, running = false, composed = 0, stopped = 
     return (
       <div className="gg-result">
         <p className="gg-summary">{t.keptAfterCancel(loaded)}</p>
-        <People people={pages?.people ?? []} />
+        <People people={pages?.people ?? []} currency={currency} />
       </div>
     );
   }
@@ -149,7 +152,7 @@ function CardsResult({ jobId, summary, running = false, composed = 0, stopped = 
       {pages !== undefined && pages.total !== null && (
         <p className="gg-muted">{t.people(pages.people.length, pages.total)}</p>
       )}
-      <People people={pages?.people ?? []} />
+      <People people={pages?.people ?? []} currency={currency} />
       {pages?.error && <FailureText error={pages.error} />}
       {pages?.loading && <p className="gg-muted">{t.loading}</p>}
       {pages !== undefined &&
@@ -164,8 +167,8 @@ function CardsResult({ jobId, summary, running = false, composed = 0, stopped = 
   );
 }
 
-/** Each person with their gifts. */
-function People({ people }: { people: PersonResult[] }) {
+/** Each person with their gifts, the amounts in the job's currency. */
+function People({ people, currency }: { people: PersonResult[]; currency?: Currency }) {
   const t = useMessages();
   const locale = useHostGlobal("locale");
   return (
@@ -175,10 +178,14 @@ function People({ people }: { people: PersonResult[] }) {
           <h3 className="gg-subtitle">
             {p.name}
             <span className="gg-muted">
-              {[p.department, t.budget(formatPrice(p.budget, locale))].filter(Boolean).join(" · ")}
+              {[p.department, t.budget(formatPrice(p.budget, locale, currency))].filter(Boolean).join(" · ")}
             </span>
           </h3>
-          {p.gifts.length === 0 ? <p className="gg-muted">{t.noGiftsForPerson}</p> : <GiftList gifts={p.gifts} />}
+          {p.gifts.length === 0 ? (
+            <p className="gg-muted">{t.noGiftsForPerson}</p>
+          ) : (
+            <GiftList gifts={p.gifts} currency={currency} />
+          )}
         </li>
       ))}
     </ul>

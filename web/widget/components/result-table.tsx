@@ -8,6 +8,7 @@
  * are toggle buttons, as a list has no column headers. While the job composes, the table fills in.
  */
 import { useEffect, useMemo, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from "react";
+import type { Currency } from "../../../shared/money.js";
 import { useHost, useHostGlobal } from "../host-context.js";
 import { formatPrice, useMessages } from "../i18n.js";
 import { EMPTY_TABLE, useResultStore, useResultStoreApi } from "../result-store.js";
@@ -80,6 +81,8 @@ export type ResultTableProps = {
   composed: number;
   /** The job was canceled: the rows loaded stay, and nothing more is asked for. */
   stopped?: boolean;
+  /** The job's currency, of its budgets and prices (US dollars for jobs that do not say). */
+  currency?: Currency;
 };
 
 type QueryProps = { query: TableQuery; setQuery: Dispatch<SetStateAction<TableQuery>> };
@@ -174,7 +177,7 @@ function TableRows({ shown, money }: { shown: ReturnType<typeof selectRows>; mon
   );
 }
 
-export function ResultTable({ jobId, running, composed, stopped = false }: ResultTableProps) {
+export function ResultTable({ jobId, running, composed, stopped = false, currency }: ResultTableProps) {
   const t = useMessages();
   const host = useHost();
   const store = useResultStoreApi();
@@ -187,7 +190,7 @@ export function ResultTable({ jobId, running, composed, stopped = false }: Resul
   const [query, setQuery] = useState<TableQuery>(ALL_ROWS);
   const totals = useMemo(() => departmentTotals(table.rows), [table.rows]);
   const shown = useMemo(() => selectRows(table.rows, query, locale), [table.rows, query, locale]);
-  const money = (amount: number) => formatPrice(amount, locale);
+  const money = (amount: number) => formatPrice(amount, locale, currency);
   const count = t.peopleShown(shown.length, table.rows.length, !table.complete && !stopped);
 
   return (

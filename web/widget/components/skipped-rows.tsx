@@ -1,6 +1,7 @@
 /**
- * The rows of a staff list that become no person, each with its row number and why: in a file's
- * preview before the job starts, and in the job's result. `more` counts those not listed.
+ * The rows of a staff list that become no person, each with its row number, the name and
+ * department it held (a job's result keeps them) and why: in a file's preview before the job
+ * starts, and in the job's result. `more` counts those not listed.
  */
 import type { SkippedRow } from "../../../shared/files.js";
 import { useMessages } from "../i18n.js";
@@ -17,7 +18,7 @@ export function SkippedRows({ rows, more = 0 }: SkippedRowsProps) {
       <ul className="gg-skipped">
         {rows.map((s) => (
           <li key={s.row}>
-            <strong>{t.row(s.row)}</strong>: {s.reason}
+            <strong>{[t.row(s.row), s.name, s.department].filter(Boolean).join(" · ")}</strong>: {s.reason}
           </li>
         ))}
         {more > 0 && <li className="gg-muted">{t.moreSkipped(more)}</li>}

@@ -65,6 +65,21 @@ describe("the file picker", () => {
     expect((await screen.findByRole("alert")).textContent).toBe("빈.csv 파일이 비어 있습니다.");
     expect(fileCalls()).toEqual([]);
   });
+
+  it("asks a Korean person for the file with the budget in won, and reads the file's budgets in won", async () => {
+    const request = { ...REQUEST, budgetPerPerson: 50_000 };
+    mount({ locale: "ko-KR", toolOutput: request, toolInput: { occasion: "Year-end", budgetPerPerson: 50_000 } });
+    expect(document.body.textContent).toContain("₩50,000");
+    expect(document.body.textContent).not.toContain("$50,000");
+    await choose(staffFile());
+    await waitFor(() => expect(fake.argsOf(FILE_TOOL.preview)).toHaveLength(1), SLOW);
+    expect(fake.argsOf(FILE_TOOL.preview)[0]).toMatchObject({ reading: { currency: "KRW" }, locale: "ko-KR" });
+  });
+
+  it("keeps the currency the model gave over the locale's", () => {
+    mount({ locale: "ko-KR", toolOutput: { ...REQUEST, currency: "USD" } });
+    expect(document.body.textContent).toContain("$60");
+  });
 });
 
 describe("the upload", () => {
@@ -79,7 +94,10 @@ describe("the upload", () => {
     expect(fake.argsOf(FILE_TOOL.putChunk).map((a) => a.index)).toEqual([0, 1, 2, 3, 4, 5, 6, 7]);
     expect(new TextDecoder().decode(Uint8Array.from(fake.assembled("up-1")!, (c) => c.charCodeAt(0)))).toBe(CSV);
     // in the host's language, which says why rows are skipped
-    expect(fake.argsOf(FILE_TOOL.preview)).toEqual([{ uploadId: "up-1", reading: {}, locale: "en-US" }]);
+    // the budgets read in the currency the job will have: en-US's dollars
+    expect(fake.argsOf(FILE_TOOL.preview)).toEqual([
+      { uploadId: "up-1", reading: { currency: "USD" }, locale: "en-US" },
+    ]);
     // ChatGPT's uploadFile takes images only: a staff list never goes through it
     expect(fake.argsOf("uploadFile")).toEqual([]);
   });
@@ -170,13 +188,14 @@ describe("the preview", () => {
     await waitFor(() => expect(fake.argsOf(FILE_TOOL.preview)).toHaveLength(2));
     expect(fake.argsOf(FILE_TOOL.preview)[1]).toEqual({
       uploadId: "up-1",
-      reading: { columns: { name: 0, department: -1, interests: 2, budget: 3, id: -1 } },
+      reading: { currency: "USD", columns: { name: 0, department: -1, interests: 2, budget: 3, id: -1 } },
       locale: "en-US",
     });
     await waitFor(() => expect(screen.getByLabelText<HTMLSelectElement>("Department").value).toBe("-1"));
     await userEvent.selectOptions(screen.getByLabelText("Encoding"), "UTF-8");
     await waitFor(() => expect(fake.argsOf(FILE_TOOL.preview)).toHaveLength(3));
     expect(fake.argsOf(FILE_TOOL.preview)[2].reading).toEqual({
+      currency: "USD",
       encoding: "utf-8",
       columns: { name: 0, department: -1, interests: 2, budget: 3, id: -1 },
     });
@@ -201,7 +220,7 @@ describe("the preview", () => {
     // choosing the guessed encoding confirms it
     await userEvent.selectOptions(encoding, "CP949 / EUC-KR");
     await waitFor(() => expect(screen.getByRole<HTMLButtonElement>("button", { name: "Start" }).disabled).toBe(false));
-    expect(fake.argsOf(FILE_TOOL.preview).at(-1)?.reading).toEqual({ encoding: "euc-kr" });
+    expect(fake.argsOf(FILE_TOOL.preview).at(-1)?.reading).toEqual({ currency: "USD", encoding: "euc-kr" });
     expect(screen.queryByRole("alert")).toBeNull();
   });
 
@@ -225,7 +244,9 @@ describe("the preview", () => {
     // each sheet is offered with the rows it holds
     expect(screen.getByRole<HTMLOptionElement>("option", { name: "직원 (121)" }).value).toBe("직원");
     await userEvent.selectOptions(screen.getByLabelText("Sheet"), "요약");
-    await waitFor(() => expect(fake.argsOf(FILE_TOOL.preview).at(-1)?.reading).toEqual({ sheet: "요약" }));
+    await waitFor(() =>
+      expect(fake.argsOf(FILE_TOOL.preview).at(-1)?.reading).toEqual({ currency: "USD", sheet: "요약" }),
+    );
   });
 
   it("starts the analysis of the upload as read, then follows the new job", async () => {
@@ -238,10 +259,11 @@ describe("the preview", () => {
     expect(fake.argsOf(TOOL.startBulk)).toEqual([
       {
         uploadId: "up-1",
-        reading: { columns: { name: 0, department: 1, interests: 2, budget: -1, id: -1 } },
+        reading: { currency: "USD", columns: { name: 0, department: 1, interests: 2, budget: -1, id: -1 } },
         occasion: "Year-end",
         budgetPerPerson: 60,
         locale: "en-US",
+        currency: "USD",
       },
     ]);
     expect(fake.argsOf(TOOL.getJobEvents).at(-1)).toMatchObject({ jobId: "job-2" });

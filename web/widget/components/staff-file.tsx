@@ -6,9 +6,17 @@
 import { useEffect, useState } from "react";
 import { useStore } from "zustand";
 import type { AwaitingFile } from "../../../shared/files.js";
-import { chooseFile, createFileFlow, readFile, removeFile, startFromFile } from "../file-flow.js";
+import {
+  chooseFile,
+  createFileFlow,
+  personLocale,
+  readFile,
+  removeFile,
+  requestCurrency,
+  startFromFile,
+} from "../file-flow.js";
 import type { FollowTuning } from "../follow-job.js";
-import { useHost } from "../host-context.js";
+import { useHost, useHostGlobal } from "../host-context.js";
 import { useMessages } from "../i18n.js";
 import { BulkJob } from "./bulk-job.js";
 import { FailureText } from "./failure-text.js";
@@ -21,14 +29,21 @@ export type StaffFileProps = { request: AwaitingFile; tuning?: FollowTuning };
 export function StaffFile({ request, tuning }: StaffFileProps) {
   const t = useMessages();
   const host = useHost();
+  const locale = useHostGlobal("locale");
+  const localeFromHost = useHostGlobal("localeFromHost");
   const [store] = useState(createFileFlow);
   const flow = useStore(store, (s) => s.flow);
   // going away stops an upload in flight (the flow leaves its upload step) and keeps it, for a resume
   useEffect(() => () => store.getState().dispatch({ type: "pick" }), [store]);
   // the person removing the file drops it on the server too
   const back = () => removeFile(host, store);
+  const currency = requestCurrency(request, personLocale(request, { ...host.getGlobals(), locale, localeFromHost }));
   const upload = (file: File) =>
-    void chooseFile(host, store, file, fileLimit(request), { backoff: tuning?.backoff, random: tuning?.random });
+    void chooseFile(host, store, file, fileLimit(request), {
+      backoff: tuning?.backoff,
+      random: tuning?.random,
+      currency,
+    });
 
   switch (flow.step) {
     case "pick":
@@ -55,7 +70,7 @@ export function StaffFile({ request, tuning }: StaffFileProps) {
       return (
         <FilePreview
           {...flow}
-          onReading={(reading) => void readFile(host, store, reading)}
+          onReading={(reading) => void readFile(host, store, { ...reading, currency })}
           onStart={() => void startFromFile(host, store, request)}
           onBack={back}
         />
