@@ -56,7 +56,7 @@ export function koreanStaff(count: number): KoreanPerson[] {
 }
 
 /** The workbook's title row, above the header. */
-export const KOREAN_TITLE = "2026년 연말 감사 선물 명단";
+const KOREAN_TITLE = "2026년 연말 감사 선물 명단";
 export const KOREAN_HEADER = ["사번", "이름", "부서", "관심사", "예산"];
 
 /** The SheetJS workbook of `people`: 안내 first, then 직원 명단 (title, blank row, header, rows). */

@@ -311,7 +311,9 @@ describe("the preview", () => {
     expect(screen.getByText(/^1 name appears more than once in the same department/)).toBeTruthy();
     expect(screen.getByText("김민준 (개발팀): rows 2, 3")).toBeTruthy();
     await userEvent.click(screen.getByRole("button", { name: "Merge them" }));
-    await waitFor(() => expect(fake.argsOf(FILE_TOOL.preview).at(-1)?.reading).toEqual({ currency: "USD", mergeDuplicates: true }));
+    await waitFor(() =>
+      expect(fake.argsOf(FILE_TOOL.preview).at(-1)?.reading).toEqual({ currency: "USD", mergeDuplicates: true }),
+    );
     expect(await screen.findByText(/read as one person: the first row is kept/)).toBeTruthy();
     expect(screen.queryByText("김민준 (개발팀): rows 2, 3")).toBeNull();
     await userEvent.click(screen.getByRole("button", { name: "Start" }));
@@ -330,7 +332,9 @@ describe("the preview", () => {
     expect(screen.getByText("김민준 (개발팀): 2, 3행")).toBeTruthy();
     await userEvent.click(screen.getByRole("button", { name: "한 사람으로 합치기" }));
     await userEvent.click(await screen.findByRole("button", { name: "다른 사람으로 두기" }));
-    await waitFor(() => expect(fake.argsOf(FILE_TOOL.preview).at(-1)?.reading).toEqual({ currency: "KRW", mergeDuplicates: false }));
+    await waitFor(() =>
+      expect(fake.argsOf(FILE_TOOL.preview).at(-1)?.reading).toEqual({ currency: "KRW", mergeDuplicates: false }),
+    );
     expect(await screen.findByText("김민준 (개발팀): 2, 3행")).toBeTruthy();
   });
 
