@@ -18,26 +18,29 @@ export type OccasionBudgetProps = {
 export function OccasionBudget(props: OccasionBudgetProps) {
   const { occasion, budget, budgetLabel, currency, onOccasion, onBudget, onCurrency } = props;
   return (
-    <div className="row">
-      <label className="field grow">
+    // the occasion on a line of its own, so that it, the amount and its currency each have room
+    <>
+      <label className="field">
         <span>Occasion</span>
         <input value={occasion} onChange={(e) => onOccasion(e.target.value)} required />
       </label>
-      <label className="field narrow">
-        <span>{budgetLabel}</span>
-        <input type="number" min="1" step="any" value={budget} onChange={(e) => onBudget(e.target.value)} required />
-      </label>
-      <label className="field narrow">
-        <span>Currency</span>
-        <select value={currency} onChange={(e) => onCurrency(e.target.value)}>
-          <option value="">From the locale</option>
-          {CURRENCIES.map((c) => (
-            <option key={c} value={c}>
-              {c}
-            </option>
-          ))}
-        </select>
-      </label>
-    </div>
+      <div className="row">
+        <label className="field grow">
+          <span>{budgetLabel}</span>
+          <input type="number" min="1" step="any" value={budget} onChange={(e) => onBudget(e.target.value)} required />
+        </label>
+        <label className="field grow">
+          <span>Currency</span>
+          <select value={currency} onChange={(e) => onCurrency(e.target.value)}>
+            <option value="">From the locale</option>
+            {CURRENCIES.map((c) => (
+              <option key={c} value={c}>
+                {c}
+              </option>
+            ))}
+          </select>
+        </label>
+      </div>
+    </>
   );
 }
