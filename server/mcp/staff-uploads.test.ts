@@ -393,6 +393,13 @@ describe("a bulk analysis asked for without a staff list", () => {
     expect(toolText(result)).toMatch(/widget now asks the person to choose their staff file/);
   });
 
+  it("leaves the currency to the person's widget when the call neither names one nor says a locale", async () => {
+    const result = await callTool(client, TOOL.startBulk, { occasion: "송년회", budgetPerPerson: 50_000 });
+    expect(result.structuredContent).not.toHaveProperty("currency");
+    const named = await callTool(client, TOOL.startBulk, { occasion: "송년회", budgetPerPerson: 50, currency: "USD" });
+    expect(named.structuredContent).toMatchObject({ currency: "USD" });
+  });
+
   it("refuses two lists at once", async () => {
     const error = toolError(
       await callTool(client, TOOL.startBulk, {

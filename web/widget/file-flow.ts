@@ -184,8 +184,10 @@ export const requestCurrency = (request: AwaitingFile, locale: string): Currency
   request.currency ?? currencyForLocale(locale);
 
 /** The person's language: as their host says it, over the model's word (`request.locale`). */
-export const personLocale = (request: AwaitingFile, { locale, localeFromHost }: HostGlobals): string =>
-  localeFromHost ? locale : (request.locale ?? locale);
+export const personLocale = (
+  request: AwaitingFile,
+  { locale, localeFromHost }: Pick<HostGlobals, "locale" | "localeFromHost">,
+): string => (localeFromHost ? locale : (request.locale ?? locale));
 
 /** Starts the analysis of the uploaded file, read as the preview shows it; the job is then followed. */
 export async function startFromFile(host: Host, store: FileFlow, request: AwaitingFile) {

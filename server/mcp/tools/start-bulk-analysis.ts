@@ -95,13 +95,13 @@ async function listFromText(
   return { input: rest, understood: "", read: false };
 }
 
-function awaitingFile(args: StartBulkArgs, locale: string, currency: Currency) {
+function awaitingFile(args: StartBulkArgs, locale: string, currency: Currency | undefined) {
   const awaiting: AwaitingFile = {
     awaitingFile: true,
     occasion: args.occasion,
     budgetPerPerson: args.budgetPerPerson,
     locale,
-    currency,
+    ...(currency && { currency }),
     maxFileBytes: FILE_LIMITS.maxFileBytes,
   };
   return success(
@@ -156,7 +156,8 @@ export function startBulkAnalysisTool({
       // the job keeps both, for its files out (their headers in the person's language)
       const args: StartBulkArgs = { ...asked, currency, locale: tag, reading: { ...asked.reading, currency } };
       const given = LISTS.filter((key) => args[key] !== undefined);
-      if (given.length === 0) return awaitingFile(args, locale, currency);
+      // the widget asks the person: a currency neither named nor implied by a locale is theirs to decide
+      if (given.length === 0) return awaitingFile(args, locale, tag === undefined ? asked.currency : currency);
       if (given.length > 1) return failure(severalLists(given));
       // a file is downloaded and read only for a start the caller's quotas leave room for
       if (args.file !== undefined || args.uploadId !== undefined) {

@@ -6,7 +6,7 @@
 import { useState } from "react";
 import { FILE_LIMITS, STAFF_FILE_ACCEPT, type AwaitingFile } from "../../../shared/files.js";
 import { useHostGlobal } from "../host-context.js";
-import { requestCurrency } from "../file-flow.js";
+import { personLocale, requestCurrency } from "../file-flow.js";
 import { formatPrice, useMessages } from "../i18n.js";
 
 export type FilePickerProps = {
@@ -21,6 +21,8 @@ export const fileLimit = (request: AwaitingFile) => Math.min(request.maxFileByte
 export function FilePicker({ request, refused, onFile }: FilePickerProps) {
   const t = useMessages();
   const locale = useHostGlobal("locale");
+  const localeFromHost = useHostGlobal("localeFromHost");
+  const currency = requestCurrency(request, personLocale(request, { locale, localeFromHost }));
   const [over, setOver] = useState(false);
   const take = (files: FileList | null) => {
     setOver(false);
@@ -29,9 +31,7 @@ export function FilePicker({ request, refused, onFile }: FilePickerProps) {
   return (
     <section className="gg-panel">
       <h2 className="gg-title">{t.jobTitle}</h2>
-      <p>
-        {t.fileAsk(request.occasion, formatPrice(request.budgetPerPerson, locale, requestCurrency(request, locale)))}
-      </p>
+      <p>{t.fileAsk(request.occasion, formatPrice(request.budgetPerPerson, locale, currency))}</p>
       <label
         className="gg-drop"
         data-over={over || undefined}

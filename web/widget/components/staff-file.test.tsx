@@ -288,6 +288,17 @@ describe("the preview", () => {
     expect(screen.getByRole("button", { name: "다른 파일 선택" })).toBeTruthy();
   });
 
+  it("asks and starts in the person's currency when the call named none: won for a Korean host", async () => {
+    mount({ locale: "ko-KR", toolOutput: { ...REQUEST, budgetPerPerson: 50_000 } });
+    expect(await screen.findByText(/₩50,000/)).toBeTruthy();
+    await choose(staffFile());
+    await screen.findByText("staff.csv", {}, SLOW);
+    expect(fake.argsOf(FILE_TOOL.preview).at(-1)?.reading).toMatchObject({ currency: "KRW" });
+    await userEvent.click(screen.getByRole("button", { name: "시작" }));
+    await waitFor(() => expect(fake.argsOf(TOOL.startBulk)).toHaveLength(1));
+    expect(fake.argsOf(TOOL.startBulk)[0]).toMatchObject({ budgetPerPerson: 50_000, currency: "KRW", locale: "ko-KR" });
+  });
+
   it("starts in the host's language when the host says one, over the model's locale", async () => {
     mount({ locale: "ko-KR", toolOutput: { ...REQUEST, locale: "en" } });
     await choose(staffFile());

@@ -37,7 +37,7 @@ export function StaffFile({ request, tuning }: StaffFileProps) {
   useEffect(() => () => store.getState().dispatch({ type: "pick" }), [store]);
   // the person removing the file drops it on the server too
   const back = () => removeFile(host, store);
-  const currency = requestCurrency(request, personLocale(request, { ...host.getGlobals(), locale, localeFromHost }));
+  const currency = requestCurrency(request, personLocale(request, { locale, localeFromHost }));
   const upload = (file: File) =>
     void chooseFile(host, store, file, fileLimit(request), {
       backoff: tuning?.backoff,
