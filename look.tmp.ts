@@ -22,4 +22,7 @@ await frame.getByText("완료됨").first().waitFor({ timeout: 120000 });
 await page.waitForTimeout(2500);
 await page.locator(".widget-shell").screenshot({ path: "/tmp/look/result-ko.png" });
 await page.screenshot({ path: "/tmp/look/result-ko-page.png" });
+await frame.getByRole("button", { name: "전체 결과 열기" }).click();
+await page.waitForTimeout(3000);
+await page.screenshot({ path: "/tmp/look/result-ko-full.png" });
 await browser.close();

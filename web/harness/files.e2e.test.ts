@@ -20,6 +20,7 @@ import { pickCells, picksHeader } from "../../server/files/export/columns.js";
 import type { Caller } from "../../server/jobs/caller.js";
 import { ARTIFACTS, setUpBrowserTests } from "../../test-kit/browser.js";
 import { HOBBIES } from "../../test-kit/employee-csv.js";
+import { koreanStaff, koreanWorkbook } from "../../test-kit/korean-workbook.js";
 import { delimited, encodeText, staffXlsx } from "../../test-kit/staff-files.js";
 
 const JOB_TIMEOUT = 60_000;
@@ -54,7 +55,7 @@ const run = setUpBrowserTests({ devFiles: true });
 let page: Page;
 let pageErrors: string[];
 let dir: string;
-const files = { xlsx: "", csv: "" };
+const files = { xlsx: "", csv: "", korean: "" };
 /** Every job the server created, in order, with who owns it (to read its result). */
 const created: { jobId: string; owner: Caller }[] = [];
 
@@ -65,6 +66,8 @@ beforeAll(async () => {
   writeFileSync(files.xlsx, await staffXlsx(rows, { name: "직원" }));
   files.csv = join(dir, "직원명단-cp949.csv");
   writeFileSync(files.csv, encodeText(delimited(rows), "cp949"));
+  files.korean = join(dir, "2026 연말 선물 명단.xlsx");
+  writeFileSync(files.korean, koreanWorkbook(koreanStaff(3_000)));
 
   run.server.jobs.onEvent(({ event, owner }) => {
     if (event.type === "job.created") created.push({ jobId: event.jobId, owner });
@@ -196,7 +199,8 @@ async function runFile(path: string, kind: string, first: boolean, previewShots:
   await preview(widget, path);
   const name = await widget.getByLabel("Name").evaluate((s: HTMLSelectElement) => s.selectedOptions[0].text);
   expect(name).toBe("이름");
-  if (path.endsWith(".csv")) await widget.getByText("CSV · CP949 / EUC-KR · separated by “,”").waitFor();
+  if (path.endsWith(".csv"))
+    await widget.getByText("CSV · CP949 / EUC-KR · separated by “,” · budgets in USD").waitFor();
   else await expect.poll(() => widget.getByLabel("Sheet").inputValue()).toBe("직원");
   if (previewShots) {
     const format = path.split(".").pop();
@@ -292,6 +296,44 @@ describe("staff files in and out, in the browser", () => {
         await again.getByRole("button", { name: "Choose another file" }).click();
         const dropped = log().locator('.log-row[data-kind="request"]:has(.log-tool:text-is("drop_file_upload"))');
         await expect.poll(() => dropped.count()).toBe(1);
+        expect(pageErrors).toEqual([]);
+      }),
+    2 * JOB_TIMEOUT,
+  );
+
+  it(
+    "in the MCP Apps host, in Korean: a Korean team's workbook written by SheetJS is previewed and run in won",
+    () =>
+      withFailureShot("files-korean", async () => {
+        await page.getByRole("radio", { name: "MCP Apps (AppBridge)" }).click();
+        await page.getByRole("radio", { name: "ko-KR" }).click();
+        await page.getByRole("button", { name: "Clear" }).click();
+        await page.getByLabel("Occasion").first().fill("연말 감사 선물");
+        await page.getByLabel("Per person").fill("50000");
+        const widget = await mountFrom("Ask for the file in the widget");
+        // the call named no currency: the person's (a Korean host's) is won
+        await widget.getByText(/₩50,000/).waitFor({ timeout: JOB_TIMEOUT });
+        await widget.locator('input[type="file"]').setInputFiles(files.korean);
+        await expect
+          .poll(() => widget.getByText(/행: .*명/).textContent(), { timeout: JOB_TIMEOUT })
+          .toBe("3,000행: 3,000명, 건너뜀 0행");
+        // past the guide sheet, to the staff list
+        await expect.poll(() => widget.getByLabel("시트").inputValue()).toBe("직원 명단");
+        await widget.getByText("Excel · 예산 통화 KRW").waitFor();
+        await shot("files-korean-preview");
+        await widget.getByRole("button", { name: "시작" }).click();
+        await expect
+          .poll(() => widget.getByRole("status").first().textContent(), { timeout: JOB_TIMEOUT, interval: 100 })
+          .toBe("완료됨");
+        await expect
+          .poll(() => widget.locator(".gg-summary").first().textContent(), { timeout: JOB_TIMEOUT })
+          .toMatch(/^3,000명 · 1순위 합계 ₩[\d,]+ \/ 예산 ₩[\d,]+$/);
+        await widget.getByRole("button", { name: "전체 결과 열기" }).click();
+        await widget.getByText("3,000명", { exact: true }).waitFor({ timeout: JOB_TIMEOUT });
+        await shot("files-korean-result");
+        const people = await resultOf(created.at(-1)!.jobId);
+        expect(people).toHaveLength(3_000);
+        for (const p of people) for (const g of p.gifts) expect(g.price).toBeLessThanOrEqual(p.budget);
         expect(pageErrors).toEqual([]);
       }),
     2 * JOB_TIMEOUT,

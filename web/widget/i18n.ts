@@ -143,6 +143,7 @@ const enFile = (f: Formats) => ({
   fileCounts: (rows: number, people: number, skipped: number) =>
     `${f.count(rows)} rows: ${f.count(people)} people, ${f.count(skipped)} skipped`,
   separator: (sep: string) => (sep === "\t" ? "tab-separated" : `separated by “${sep}”`),
+  budgetsIn: (currency: string) => `budgets in ${currency}`,
   moreSkipped: (n: number) => `and ${f.count(n)} more`,
   /** Namesakes without an ID, kept as different people: how many groups, and the choice to merge them. */
   possibleDuplicates: (groups: number) =>
@@ -265,6 +266,7 @@ const koFile = (f: Formats): ReturnType<typeof enFile> => ({
   rowHead: "행",
   fileCounts: (rows, people, skipped) => `${f.count(rows)}행: ${f.count(people)}명, 건너뜀 ${f.count(skipped)}행`,
   separator: (sep) => (sep === "\t" ? "탭 구분" : `“${sep}” 구분`),
+  budgetsIn: (currency) => `예산 통화 ${currency}`,
   moreSkipped: (n) => `외 ${f.count(n)}행`,
   possibleDuplicates: (groups) =>
     `같은 부서에 같은 이름이 다른 내용으로 여러 번 나오는 경우가 ${f.count(groups)}건 있습니다. 서로 다른 사람으로 두었습니다. 같은 사람이라면 합쳐 주세요.`,

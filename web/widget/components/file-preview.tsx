@@ -175,6 +175,7 @@ function PreviewBody({ preview: p, reading, unsure, onReading }: ReadingProps) {
           p.format === "xlsx" ? "Excel" : "CSV",
           p.encoding && ENCODINGS[p.encoding],
           p.separator && t.separator(p.separator),
+          p.currency && t.budgetsIn(p.currency),
         ]
           .filter(Boolean)
           .join(" · ")}
