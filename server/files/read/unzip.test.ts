@@ -85,7 +85,7 @@ describe("openWorkbook", () => {
     const notXlsx = await openWorkbook(new Uint8Array([0x50, 0x4b, 0x03, 0x04, 1, 2, 3]));
     expect(notXlsx).toMatchObject({
       ok: false,
-      error: { code: "invalid_arguments", hint: expect.stringContaining(".xlsx") },
+      error: { code: "unreadable_file", hint: expect.stringContaining(".xlsx") },
     });
   });
 

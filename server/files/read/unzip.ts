@@ -25,7 +25,7 @@ export const NOT_A_WORKBOOK =
   "Save it from Excel (or Google Sheets, Numbers, LibreOffice) as .xlsx or as CSV and send it again.";
 
 const brokenZip = <T>(): Outcome<T> =>
-  fail("invalid_arguments", "The file starts as a zip but is not a readable .xlsx workbook.", NOT_A_WORKBOOK);
+  fail("unreadable_file", "The file starts as a zip but is not a readable .xlsx workbook.", NOT_A_WORKBOOK);
 
 /** The workbook in `bytes`, opened: its directory read and bounded; nothing unpacked yet. */
 export async function openWorkbook(bytes: Uint8Array, limits: ReadLimits = READ_LIMITS): Promise<Outcome<WorkbookZip>> {
@@ -42,7 +42,7 @@ export async function openWorkbook(bytes: Uint8Array, limits: ReadLimits = READ_
   try {
     if (zip.entryCount > limits.maxEntries)
       return fail(
-        "invalid_arguments",
+        "unreadable_file",
         `The workbook holds ${zip.entryCount} parts; a spreadsheet has tens.`,
         NOT_A_WORKBOOK,
       );
@@ -69,7 +69,7 @@ function checkDeclared(entries: Entry[], limits: ReadLimits): Outcome<null> {
   for (const entry of entries) {
     if (entry.isEncrypted())
       return fail(
-        "invalid_arguments",
+        "unreadable_file",
         "The workbook is protected with a password.",
         "Save a copy without a password and send that.",
       );
@@ -97,7 +97,7 @@ function checkDeclared(entries: Entry[], limits: ReadLimits): Outcome<null> {
 /** One part, streamed; stopped as soon as it passes the bound, or what the directory said. */
 async function* unpack(zip: yauzl.ZipFile, entry: Entry | undefined, limits: ReadLimits): AsyncGenerator<Buffer> {
   if (entry === undefined)
-    throw new Refused(fail("invalid_arguments", "The workbook lacks a part it names.", NOT_A_WORKBOOK));
+    throw new Refused(fail("unreadable_file", "The workbook lacks a part it names.", NOT_A_WORKBOOK));
   const name = cut(entry.fileName);
   const lying = (detail: string) =>
     new Refused(
@@ -111,7 +111,7 @@ async function* unpack(zip: yauzl.ZipFile, entry: Entry | undefined, limits: Rea
   try {
     stream = await zip.openReadStreamPromise(entry);
   } catch {
-    throw new Refused(fail("invalid_arguments", `The workbook's part ${name} cannot be unpacked.`, NOT_A_WORKBOOK));
+    throw new Refused(fail("unreadable_file", `The workbook's part ${name} cannot be unpacked.`, NOT_A_WORKBOOK));
   }
   let length = 0;
   try {
@@ -125,7 +125,7 @@ async function* unpack(zip: yauzl.ZipFile, entry: Entry | undefined, limits: Rea
     // yauzl stops a part that unpacks past the size its directory entry states
     if (/too many bytes/i.test((error as Error).message))
       throw lying(`more than the ${size(entry.uncompressedSize)} it declares`);
-    throw new Refused(fail("invalid_arguments", `The workbook's part ${name} is damaged.`, NOT_A_WORKBOOK));
+    throw new Refused(fail("unreadable_file", `The workbook's part ${name} is damaged.`, NOT_A_WORKBOOK));
   } finally {
     stream.destroy();
   }

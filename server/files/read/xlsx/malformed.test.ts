@@ -102,7 +102,7 @@ describe("a hand-written workbook", () => {
     const r = await read(one(xml));
     expect(r).toMatchObject({
       ok: false,
-      error: { code: "invalid_arguments", message: expect.stringMatching(message) },
+      error: { code: "unreadable_file", message: expect.stringMatching(message) },
     });
     if (!r.ok) expect(r.error.message).not.toMatch(/node_modules|\.ts:|\.js:/);
   });

@@ -23,7 +23,7 @@ const MAX_ROW = 1_048_576;
 const MAX_COLUMN = 16_384; // XFD
 
 const badCell = (what: string) =>
-  new Refused(fail("invalid_arguments", `The workbook has ${what}, which no spreadsheet has.`, NOT_A_WORKBOOK));
+  new Refused(fail("unreadable_file", `The workbook has ${what}, which no spreadsheet has.`, NOT_A_WORKBOOK));
 
 /** "C12" → [3, 12]; throws `Refused` for a reference no sheet has ("XFE2", "A0", "A-1"). */
 function cellRef(ref: string): [column: number, row: number] {

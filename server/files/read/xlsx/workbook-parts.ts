@@ -49,7 +49,7 @@ export async function readWorkbookInfo(
   pace: () => Promise<void>,
 ): Promise<Outcome<WorkbookInfo>> {
   if (!zip.has(WORKBOOK) || !zip.has(RELS))
-    return fail("invalid_arguments", "The file is a zip but not an Excel workbook: it has no sheets.", NOT_A_WORKBOOK);
+    return fail("unreadable_file", "The file is a zip but not an Excel workbook: it has no sheets.", NOT_A_WORKBOOK);
   // read whole, without turns of the event loop: so first held to the directory's bounds
   const declared = zip.check([WORKBOOK, RELS]);
   if (!declared.ok) return declared;
@@ -97,7 +97,7 @@ export async function readWorkbookInfo(
     return path !== undefined && zip.has(path) ? [{ name, path, hidden }] : [];
   });
   if (sheets.length === 0)
-    return fail("invalid_arguments", "The file is a zip but not an Excel workbook: it has no sheets.", NOT_A_WORKBOOK);
+    return fail("unreadable_file", "The file is a zip but not an Excel workbook: it has no sheets.", NOT_A_WORKBOOK);
   const present = (path: string | undefined) => (path !== undefined && zip.has(path) ? path : null);
   return ok({
     sheets,

@@ -40,7 +40,7 @@ const pastDeadline = (clock: Clock) =>
   );
 
 const broken = (part: string, what: string) =>
-  new Refused(fail("invalid_arguments", `The workbook's part ${cut(part)} ${what}.`, NOT_A_WORKBOOK));
+  new Refused(fail("unreadable_file", `The workbook's part ${cut(part)} ${what}.`, NOT_A_WORKBOOK));
 
 /**
  * Parses part `part` into `handlers`, yielding after each piece so the caller can hand on what the
