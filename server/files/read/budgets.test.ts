@@ -7,11 +7,8 @@
 import * as XLSX from "xlsx";
 import { CATALOG } from "../../gifts/catalog.js";
 import { matchGifts } from "../../gifts/matcher.js";
-import { createJobService } from "../../jobs/job-service.js";
 import { resolveLimits } from "../../jobs/limits.js";
-import { createMemoryStore } from "../../jobs/stores/memory.js";
-import { ALICE, settle } from "../../jobs/testing/support.js";
-import type { PersonResult } from "../../../shared/tools.js";
+import { runToResult } from "../../jobs/testing/support.js";
 import { readStaffFile } from "./staff-file.js";
 
 const limits = resolveLimits();
@@ -47,27 +44,12 @@ function workbook(rows: number, extra: (string | number)[][] = []): Uint8Array {
   return XLSX.write(book, { type: "buffer", bookType: "xlsx", bookSST: true }) as Uint8Array;
 }
 
-async function runJob(csv: string): Promise<{ people: PersonResult[]; skipped: unknown[] }> {
-  const service = createJobService({ store: createMemoryStore(), match: matchGifts });
-  try {
-    const input = { csv, occasion: "연말", budgetPerPerson: 50_000, currency: "KRW" as const, locale: "ko-KR" };
-    const started = await service.start(input, ALICE, { locale: "ko" });
-    if (!started.ok) throw new Error(started.error.message);
-    expect((await settle(service, started.value.jobId)).status).toBe("completed");
-    const people: PersonResult[] = [];
-    const skipped: unknown[] = [];
-    for (let offset = 0; ;) {
-      const page = await service.readResult(started.value.jobId, ALICE, offset);
-      if (!page.ok) throw new Error(page.error.message);
-      expect(page.value.currency).toBe("KRW");
-      people.push(...page.value.people);
-      skipped.push(...page.value.skipped);
-      if (page.value.next === null) return { people, skipped };
-      offset += page.value.people.length;
-    }
-  } finally {
-    await service.close();
-  }
+/** The job run in won on the canonical CSV, as a Korean person starts it: its people and skipped rows. */
+async function runJob(csv: string) {
+  const input = { csv, occasion: "연말", budgetPerPerson: 50_000, currency: "KRW" as const, locale: "ko-KR" };
+  const { head, people, skipped } = await runToResult(input, { match: matchGifts, start: { locale: "ko" } });
+  expect(head.currency).toBe("KRW");
+  return { people, skipped };
 }
 
 describe("a Korean workbook's budgets in won", () => {

@@ -4,12 +4,9 @@
  * one); without one, namesakes are kept and flagged, and merged when the person asks; the job
  * ends with exactly the people and skipped rows the preview promised.
  */
-import type { Reading, SkippedRow } from "../../../shared/files.js";
-import type { PersonResult } from "../../../shared/tools.js";
-import { createJobService } from "../../jobs/job-service.js";
+import type { Reading } from "../../../shared/files.js";
 import { resolveLimits } from "../../jobs/limits.js";
-import { createMemoryStore } from "../../jobs/stores/memory.js";
-import { ALICE, settle, testMatch } from "../../jobs/testing/support.js";
+import { runToResult } from "../../jobs/testing/support.js";
 import { delimited, encodeText, staffXlsx } from "../../../test-kit/staff-files.js";
 import { readStaffFile } from "./staff-file.js";
 
@@ -21,24 +18,8 @@ async function read(bytes: Uint8Array, name: string, reading: Reading = {}) {
 
 /** The job run on a staff file's canonical CSV: its people (row, name, interests) and skipped rows. */
 async function runJob(csv: string) {
-  const service = createJobService({ store: createMemoryStore(), match: testMatch });
-  try {
-    const started = await service.start({ csv, occasion: "holiday", budgetPerPerson: 25 }, ALICE);
-    if (!started.ok) throw new Error(started.error.message);
-    expect((await settle(service, started.value.jobId)).status).toBe("completed");
-    const people: PersonResult[] = [];
-    const skipped: SkippedRow[] = [];
-    for (let offset = 0; ;) {
-      const page = await service.readResult(started.value.jobId, ALICE, offset);
-      if (!page.ok) throw new Error(page.error.message);
-      people.push(...page.value.people);
-      skipped.push(...page.value.skipped);
-      if (page.value.next === null) return { people: people.map((p) => [p.row, p.name, p.interests]), skipped };
-      offset += page.value.people.length;
-    }
-  } finally {
-    await service.close();
-  }
+  const { people, skipped } = await runToResult({ csv });
+  return { people: people.map((p) => [p.row, p.name, p.interests]), skipped };
 }
 
 const HEADER = ["사번", "성명", "부서", "관심사", "예산"];

@@ -4,13 +4,10 @@
  * and the job that reads the file's canonical CSV ends with exactly the people and the skipped rows
  * the preview promised. Also: the header past title rows, columns chosen by hand, and the limits.
  */
-import type { SkippedRow, StaffPreview } from "../../../shared/files.js";
-import type { PersonResult } from "../../../shared/tools.js";
-import { createJobService } from "../../jobs/job-service.js";
+import type { StaffPreview } from "../../../shared/files.js";
 import { readInputLimits, resolveLimits } from "../../jobs/limits.js";
 import { planStart } from "../../jobs/start-plan.js";
-import { createMemoryStore } from "../../jobs/stores/memory.js";
-import { ALICE, settle, testMatch } from "../../jobs/testing/support.js";
+import { runToResult } from "../../jobs/testing/support.js";
 import { delimited, encodeText, staffXlsx } from "../../../test-kit/staff-files.js";
 import { readStaffFile } from "./staff-file.js";
 
@@ -22,26 +19,10 @@ async function read(bytes: Uint8Array, name: string, reading = {}, within = limi
   return r.value;
 }
 
-/** Runs the job on the canonical CSV; its people (row, name) and skipped rows. */
+/** Runs the job on the canonical CSV: its result's head, every person and every skipped row. */
 async function runJob(csv: string) {
-  const service = createJobService({ store: createMemoryStore(), match: testMatch });
-  try {
-    const started = await service.start({ csv, occasion: "holiday", budgetPerPerson: 25 }, ALICE);
-    if (!started.ok) throw new Error(started.error.message);
-    expect((await settle(service, started.value.jobId)).status).toBe("completed");
-    const people: PersonResult[] = [];
-    const skipped: SkippedRow[] = [];
-    for (let offset = 0; ;) {
-      const page = await service.readResult(started.value.jobId, ALICE, offset);
-      if (!page.ok) throw new Error(page.error.message);
-      people.push(...page.value.people);
-      skipped.push(...page.value.skipped);
-      if (page.value.next === null) return { ...page.value, people, skipped };
-      offset += page.value.people.length;
-    }
-  } finally {
-    await service.close();
-  }
+  const { head, people, skipped } = await runToResult({ csv });
+  return { ...head, people, skipped };
 }
 
 /** The preview's promise against the job's result: the same people, the same skipped rows, nobody lost. */

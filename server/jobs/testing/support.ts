@@ -2,11 +2,14 @@
  * What the job-system tests share: reading a job's whole history through the service and waiting
  * for a job to end. Data lives in fixtures.ts; the history check in test-kit/job-history.ts.
  */
+import type { SkippedRow } from "../../../shared/files.js";
 import type { JobEvent } from "../../../shared/job-events.js";
-import type { PersonResult } from "../../../shared/tools.js";
+import type { JobResultPage, PersonResult, StartBulkArgs } from "../../../shared/tools.js";
 import { foldJobEvents } from "../../../shared/job-reducer.js";
-import type { JobService } from "../job-service.js";
-import { ALICE } from "./fixtures.js";
+import { createJobService, type JobService, type JobServiceOptions } from "../job-service.js";
+import { createMemoryStore } from "../stores/memory.js";
+import type { StartOptions } from "../writes.js";
+import { ALICE, testMatch } from "./fixtures.js";
 
 export { ALICE, BOB, testMatch } from "./fixtures.js";
 
@@ -39,4 +42,32 @@ export async function collectPeople(service: JobService, jobId: string, caller =
     offset = page.value.nextOffset;
   }
   return people;
+}
+
+/**
+ * Starts `input` (a staff file's canonical CSV, say) on a fresh in-memory service, waits for its end
+ * and reads every page of its result: the head of the last page, every person and every skipped row.
+ */
+export async function runToResult(
+  input: Omit<StartBulkArgs, "occasion" | "budgetPerPerson"> & Partial<StartBulkArgs>,
+  { match = testMatch, start = {} }: { match?: JobServiceOptions["match"]; start?: StartOptions } = {},
+): Promise<{ head: JobResultPage; people: PersonResult[]; skipped: SkippedRow[] }> {
+  const service = createJobService({ store: createMemoryStore(), match });
+  try {
+    const started = await service.start({ occasion: "holiday", budgetPerPerson: 25, ...input }, ALICE, start);
+    if (!started.ok) throw new Error(started.error.message);
+    expect((await settle(service, started.value.jobId)).status).toBe("completed");
+    const people: PersonResult[] = [];
+    const skipped: SkippedRow[] = [];
+    for (let offset = 0; ;) {
+      const page = await service.readResult(started.value.jobId, ALICE, offset);
+      if (!page.ok) throw new Error(page.error.message);
+      people.push(...page.value.people);
+      skipped.push(...page.value.skipped);
+      if (page.value.next === null) return { head: page.value, people, skipped };
+      offset += page.value.people.length;
+    }
+  } finally {
+    await service.close();
+  }
 }
