@@ -10,12 +10,13 @@ export type StageId = BulkStage;
 
 /**
  * Percent of the whole job each stage takes; they add up to 100. Measured as each stage's share of
- * the time of jobs of 100,000 to 150,000 rows (parse 22-28 %, extract 6-9 %, match 37-42 %, compose
- * 25-29 %), so that the bar moves with the work and the ETA, which prices the stages to come by
- * them, is honest (server/jobs/eta.test.ts); `npm run bench` reports how far the bar stands from
- * the time gone by at each stage start, and how far the ETAs were from the real end.
+ * the time of jobs of 100,000 to 150,000 rows (parse 26-34 %, extract 6-11 %, match 40-45 %, compose
+ * 18-24 %, since rows are read with their IDs, interests split and budgets read as money), so that
+ * the bar moves with the work and the ETA, which prices the stages to come by them, is honest
+ * (server/jobs/eta.test.ts); `npm run bench` reports how far the bar stands from the time gone by
+ * at each stage start, and how far the ETAs were from the real end.
  */
-const WEIGHT: Record<StageId, number> = { parse: 25, extract: 8, match: 40, compose: 27 };
+const WEIGHT: Record<StageId, number> = { parse: 30, extract: 7, match: 43, compose: 20 };
 
 /** Where each stage starts, in percent. */
 export const STAGE_START = (() => {
