@@ -1,7 +1,7 @@
 /**
  * A preview as a few English lines for the model: how the file was read, which header went to
- * which column, how many rows became people, the first rows skipped and why, and what must be
- * settled before a job can start. The widget shows the same preview as a table.
+ * which column and the currency its budgets were read in, how many rows became people, the first
+ * rows skipped and why, and what must be settled before a job can start. The widget shows the same preview as a table.
  */
 import { COLUMN_KEYS, type StaffPreview } from "../../../shared/files.js";
 import { count } from "../../jobs/outcomes.js";
@@ -39,7 +39,8 @@ export function previewText(p: StaffPreview): string {
       index === -1 ? (key === "budget" ? "none (the default budget applies)" : "none") : quote(p.headers[index] ?? "");
     return `${key} ← ${header}`;
   });
-  lines.push(`Columns: ${mapped.join(", ")}.`);
+  const currency = p.currency === undefined ? "" : ` Budgets read in ${p.currency}.`;
+  lines.push(`Columns: ${mapped.join(", ")}.${currency}`);
   const skips = p.skipped.slice(0, NAMED_SKIPS).map((s) => `row ${count(s.row)}: ${s.reason}`);
   const more = p.skippedCount - skips.length;
   const why = skips.length === 0 ? "" : ` (${skips.join("; ")}${more > 0 ? `; and ${count(more)} more` : ""})`;

@@ -215,10 +215,21 @@ describe("previewText", () => {
     expect(previewText(preview)).toBe(
       [
         'Read "팀.csv" as CSV in UTF-8, fields separated by commas.',
-        'Columns: name ← "이름", department ← none, interests ← "관심사", budget ← none (the default budget applies).',
+        'Columns: name ← "이름", department ← none, interests ← "관심사", budget ← none (the default budget applies). Budgets read in USD.',
         "10 rows: 2 people, 8 skipped (row 3: it has no name; row 4: it repeats row 2; row 5: the row is empty; row 6: the row is empty; row 7: the row is empty; and 3 more).",
         "Ready to start.",
       ].join("\n"),
+    );
+  });
+
+  it("names the currency the budgets were read in, so the model can say it", async () => {
+    const rows = [
+      ["이름", "관심사", "예산"],
+      ["김민준", "등산", "5만원"],
+    ];
+    const { preview } = await read(encodeText(delimited(rows), "utf-8"), "팀.csv", { currency: "KRW" });
+    expect(previewText(preview).split("\n")[1]).toBe(
+      'Columns: name ← "이름", department ← none, interests ← "관심사", budget ← "예산". Budgets read in KRW.',
     );
   });
 });
