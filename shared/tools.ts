@@ -27,6 +27,9 @@ export const TOOL = {
   cancelJob: "cancel_job",
   waitForJob: "wait_for_job",
   deleteJob: "delete_job",
+  listJobs: "list_jobs",
+  showJob: "show_job",
+  claimFollowUp: "claim_job_follow_up",
 } as const;
 /** Every tool's name: the job tools above and the file tools (shared/files.ts). */
 export type ToolName = (typeof TOOL)[keyof typeof TOOL] | (typeof FILE_TOOL)[keyof typeof FILE_TOOL];
@@ -289,3 +292,44 @@ export const URI = {
   jobResultCsv: (jobId: string, offset = 0) => `gifts://jobs/${jobId}/result.csv${offset ? `?offset=${offset}` : ""}`,
   jobResultCsvTemplate: "gifts://jobs/{jobId}/result.csv{?offset}",
 } as const;
+
+// list_jobs
+export const ListJobsInput = z.object({
+  cursor: z
+    .optional(z.string().check(z.minLength(1), z.maxLength(200)))
+    .check(z.describe("The `nextCursor` of the page before, for older jobs")),
+  limit: z._default(z.number().check(z.int(), z.gte(1), z.lte(50)), 10),
+});
+/** One job as `list_jobs` lists it: what a person would ask about it, never a name from its staff list. */
+export const JobSummarySchema = z.object({
+  jobId: z.string(),
+  title: z.nullable(z.string()),
+  status: JobStatusSchema,
+  /** 0 to 100. */
+  percentage: z.number(),
+  /** The stage running now (its label), null once ended or before it starts. */
+  stage: z.nullable(z.string()),
+  /** Rows read so far and in all, as the last progress event said; null before reading. */
+  processed: z.nullable(z.number()),
+  total: z.nullable(z.number()),
+  /** People in the finished result. */
+  resultCount: z.nullable(z.number()),
+  currency: z.optional(CurrencySchema),
+  /** ISO 8601. */
+  createdAt: z.string(),
+  endedAt: z.nullable(z.string()),
+});
+export type JobSummary = z.infer<typeof JobSummarySchema>;
+export const ListJobsOutput = z.object({
+  jobs: z.array(JobSummarySchema),
+  /** Pass as `cursor` for the next (older) page; null on the last. */
+  nextCursor: z.nullable(z.string()),
+});
+
+// show_job: the job's card again, the same shape as the start's (the widget follows it from its events)
+export const ShowJobInput = z.object({ jobId: JobIdSchema });
+export const ShowJobOutput = StartBulkOutput;
+
+// claim_job_follow_up (the widget's): true for exactly one caller per job, the card that tells the chat it ended
+export const ClaimFollowUpInput = z.object({ jobId: JobIdSchema });
+export const ClaimFollowUpOutput = z.object({ jobId: z.string(), claimed: z.boolean() });
