@@ -155,6 +155,13 @@ export type PersonResult = z.infer<typeof PersonResultSchema>;
  * The interests in a list that matched no interest the catalog knows: how many different ones, and
  * the most written of them as written, for the person to fix the list and the model to see.
  */
+export const DepartmentFiguresSchema = z.object({
+  department: z.string(),
+  people: z.number().check(z.int(), z.gte(0)),
+  budget: z.number().check(z.gte(0)),
+  topPicks: z.number().check(z.gte(0)),
+});
+export type DepartmentFigures = z.infer<typeof DepartmentFiguresSchema>;
 const UnplacedInterestsSchema = z.object({
   count: z.number().check(z.int(), z.gte(1)),
   names: z.array(z.string()),
@@ -174,6 +181,12 @@ export const ResultFiguresSchema = z.object({
   topPicks: z.number().check(z.gte(0)),
   budget: z.number().check(z.gte(0)),
   unplaced: z.optional(UnplacedInterestsSchema),
+  /**
+   * Each department's people, budgets' sum and top picks' cost ("" is no department), the largest
+   * cost first; the smallest past the first few dozen are summed into one "…" entry. Absent from
+   * results stored before departments were counted.
+   */
+  departments: z.optional(z.array(DepartmentFiguresSchema)),
 });
 export type ResultFigures = z.infer<typeof ResultFiguresSchema>;
 /**
