@@ -5,7 +5,8 @@
  */
 import fc from "fast-check";
 import { formatsFor } from "./format.js";
-import { CURRENCIES, readMoney, roundMoney } from "./money.js";
+import { CURRENCIES, roundMoney } from "./money.js";
+import { readMoney } from "./read-money.js";
 
 describe("money", () => {
   it.each([

@@ -5,7 +5,8 @@
  */
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { CURRENCIES, currencyForLocale, readMoney, roundMoney, type Currency } from "./money.js";
+import { CURRENCIES, currencyForLocale, roundMoney, type Currency } from "./money.js";
+import { readMoney } from "./read-money.js";
 
 describe("readMoney", () => {
   it.each<[string, number, Currency | undefined]>([

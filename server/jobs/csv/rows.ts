@@ -4,7 +4,8 @@
  * person can act on.
  */
 import type { SkippedRow } from "../../../shared/files.js";
-import { readMoney, type Currency } from "../../../shared/money.js";
+import type { Currency } from "../../../shared/money.js";
+import { readMoney } from "../../../shared/read-money.js";
 import type { Gift } from "../../../shared/tools.js";
 import type { CsvColumns } from "./inspect.js";
 

@@ -1,0 +1,152 @@
+/**
+ * Reading an amount as people write it in a staff list: "50,000원", "5만 원", "₩50,000",
+ * "KRW 50,000", "$40", "1.234,50 €". Kept apart from money.ts so that the widget, which never
+ * reads a written amount, does not carry these tables.
+ */
+import { CURRENCIES, roundMoney, type Currency } from "./money.js";
+
+/**
+ * The words and signs that name each currency, as Intl and people write them (lower case, spaces
+ * taken out, after NFKC, which turns "￦" into "₩" and "￥" into "¥"). "$" alone is the US dollar;
+ * "CA$" or "A$" are no currency here, so such a cell is refused, never misread.
+ */
+const NAMES: Record<Currency, string[]> = {
+  KRW: ["₩", "원", "krw", "won", "southkoreanwon", "koreanwon", "대한민국원", "한국원", "韓国ウォン", "ウォン", "韩元"],
+  USD: ["$", "us$", "$us", "usd", "dollar", "dollars", "usdollar", "usdollars", "달러", "미국달러", "米ドル", "美元"],
+  EUR: ["€", "eur", "euro", "euros", "유로", "ユーロ", "欧元"],
+  JPY: ["¥", "jp¥", "jpy", "yen", "japaneseyen", "엔", "엔화", "일본엔화", "円", "日元"],
+  GBP: [
+    "£",
+    "£gb",
+    "gbp",
+    "pound",
+    "pounds",
+    "britishpound",
+    "britishpounds",
+    "poundsterling",
+    "영국파운드",
+    "英国ポンド",
+  ],
+};
+const CURRENCY_OF = new Map<string, Currency>(
+  CURRENCIES.flatMap((c) => NAMES[c].map((name) => [name, c] as [string, Currency])),
+);
+
+const PLAIN = /^\s*(\d+(?:\.\d{1,2})?)\s*$/;
+
+/** An amount as read: the number, and the currency the text named (undefined when it named none). */
+export type ReadMoney = { amount: number; currency: Currency | undefined };
+
+// "1,234.50" / "1.234,50" / "1 234,50" / "12,34,567" / "1'234.50": digits, groups, a decimal part
+const NUMBER = String.raw`(?:\d|[.,]\d)[\d.,' ’]*`;
+// the number first (with Korean or Japanese units: "3만5천", "5万"), or the currency first
+const AMOUNT = new RegExp(
+  String.raw`^([^\d.,]*?)\s*((?:${NUMBER}|[만천억백万千億])(?:[\d.,' ’만천억백万千億]|\s(?=[\d만천억백万千億]))*)\s*([^\d]*)$`,
+);
+
+/**
+ * Reads a written amount: the number and the currency its sign, code or word names. Undefined
+ * when the text is no amount: more than one currency, one not supported, a sign, digits grouped
+ * in no way people group them. Decimals of won and yen are rounded away (they have no smaller unit).
+ */
+export function readMoney(text: string): Readonly<ReadMoney> | undefined {
+  // most cells are plain numbers ("50", "49.99"): read at once, as a job reads 200,000 of them
+  const plain = PLAIN.exec(text);
+  if (plain !== null) return { amount: Number(plain[1]), currency: undefined };
+  // and a list has a handful of budgets written some other way, each read once
+  if (READ.has(text)) return READ.get(text);
+  if (READ.size >= READ_KEPT) READ.clear();
+  const read = readWritten(text);
+  READ.set(text, read && Object.freeze(read));
+  return read;
+}
+
+const READ = new Map<string, ReadMoney | undefined>();
+const READ_KEPT = 1000;
+
+function readWritten(text: string): ReadMoney | undefined {
+  const ascii = /^[\x20-\x7e]*$/.test(text);
+  const s = (ascii ? text : text.normalize("NFKC")).replace(/\s+/g, " ").trim();
+  const m = AMOUNT.exec(s);
+  if (m === null) return undefined;
+  const [, before, digits, after] = m;
+  const named = [before, after].map((t) => t.replace(/\s/g, "").toLowerCase()).filter((t) => t !== "");
+  if (named.length > 1) return undefined;
+  let currency: Currency | undefined;
+  if (named.length === 1) {
+    currency = CURRENCY_OF.get(named[0]);
+    if (currency === undefined) return undefined;
+  }
+  const amount = /[만천억백万千億]/.test(digits) ? readUnits(digits) : readNumber(digits.trim());
+  if (amount === undefined || !Number.isFinite(amount)) return undefined;
+  return { amount: currency === undefined ? amount : roundMoney(amount, currency), currency };
+}
+
+/** "3만5천" → 35,000, "1억 2천만" → 120,000,000, "만" → 10,000: 억 and 만 groups, each of 천 and 백 and digits. */
+function readUnits(text: string): number | undefined {
+  let rest = text.replace(/\s/g, "");
+  let total = 0;
+  for (const [unit, size] of [
+    [/[억億]/, 1e8],
+    [/[만万]/, 1e4],
+  ] as const) {
+    const at = rest.search(unit);
+    if (at === -1) continue;
+    const n = at === 0 ? 1 : readGroup(rest.slice(0, at));
+    if (n === undefined) return undefined;
+    total += n * size;
+    rest = rest.slice(at + 1);
+  }
+  if (rest === "") return total;
+  const n = readGroup(rest);
+  return n === undefined ? undefined : total + n;
+}
+
+/** "5천", "2천5백", "3천500", "12": a number below the next 만, each of 천 and 백 once, largest first. */
+function readGroup(text: string): number | undefined {
+  const parts = text.split(/([천千백])/);
+  let total = 0;
+  let last = Infinity;
+  for (let i = 0; i < parts.length; i += 2) {
+    const unit = parts[i + 1];
+    const n = parts[i] === "" ? (unit === undefined ? 0 : 1) : readNumber(parts[i]);
+    if (n === undefined) return undefined;
+    if (unit === undefined) return total + n;
+    const size = unit === "백" ? 100 : 1000;
+    if (!(size < last)) return undefined;
+    last = size;
+    total += n * size;
+  }
+  return total;
+}
+
+/** Digits grouped by each separator: 1 to 3 digits, groups of 2 or 3 (India's lakh), 3 last. */
+const GROUPED: Record<string, RegExp> = Object.fromEntries(
+  [",", ".", "'", " "].map((g) => {
+    const e = g === "." ? "\\." : g;
+    return [g, new RegExp(`^\\d{1,3}(?:${e}\\d{2,3})*${e}\\d{3}$`)];
+  }),
+);
+
+/**
+ * "1,234.50", "1.234,50", "50,000", "12,34,567", "1 234", "40,50" → the number. A separator
+ * followed by one or two digits at the end is the decimal point; every other separator groups
+ * digits, the same one throughout, in groups of three (or two, as in India) and three last.
+ */
+function readNumber(text: string): number | undefined {
+  const s = text.replace(/’/g, "'").replace(/(\d)\.$/, "$1"); // "12." is 12
+  if (/^\d+$/.test(s)) return Number(s);
+  const decimal = /^(.*?)([.,])(\d{1,2})$/.exec(s);
+  const whole = decimal ? decimal[1] : s;
+  const fraction = decimal ? decimal[3] : "";
+  if (whole === "" && decimal) return Number(`0.${fraction}`);
+  let digits: string;
+  if (/^\d+$/.test(whole)) digits = whole;
+  else {
+    const group = /^\d{1,3}([.,' ])\d/.exec(whole)?.[1];
+    if (group === undefined || group === decimal?.[2] || whole.startsWith("0")) return undefined;
+    if (!GROUPED[group].test(whole)) return undefined;
+    digits = whole.split(group).join("");
+  }
+  return Number(fraction === "" ? digits : `${digits}.${fraction}`);
+}
