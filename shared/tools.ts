@@ -152,16 +152,21 @@ const PersonResultSchema = z.object({
 });
 export type PersonResult = z.infer<typeof PersonResultSchema>;
 /**
- * The interests in a list that matched no interest the catalog knows: how many different ones, and
- * the most written of them as written, for the person to fix the list and the model to see.
+ * One department in a result's figures: its people, their budgets' sum and their top picks' cost,
+ * in the result's currency. "" is the people with no department, "…" the departments past the first
+ * few dozen, summed.
  */
-export const DepartmentFiguresSchema = z.object({
+const DepartmentFiguresSchema = z.object({
   department: z.string(),
   people: z.number().check(z.int(), z.gte(0)),
   budget: z.number().check(z.gte(0)),
   topPicks: z.number().check(z.gte(0)),
 });
 export type DepartmentFigures = z.infer<typeof DepartmentFiguresSchema>;
+/**
+ * The interests in a list that matched no interest the catalog knows: how many different ones, and
+ * the most written of them as written, for the person to fix the list and the model to see.
+ */
 const UnplacedInterestsSchema = z.object({
   count: z.number().check(z.int(), z.gte(1)),
   names: z.array(z.string()),
