@@ -3,18 +3,22 @@
  * `tools/list` answer (JSON Schemas included) is computed once per registry, not per request;
  * `call` checks the caller's scopes and the arguments, and turns failures into results. Each tool
  * declares what sign-in it needs (`securitySchemes`): OAuth 2 scopes with sign-in, none without.
- * An optional object argument a host sends as `{}` counts as not given.
+ * An optional object argument a host sends as `{}` counts as not given. Every result of a tool that
+ * renders the widget carries a fresh view id (`_meta.viewUUID`), under which the widget keeps that
+ * card's state where the host keeps none.
  */
+import { randomUUID } from "node:crypto";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod/mini";
 import type { CallToolResult, LoggingLevel, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { ToolErrorSchema } from "../../shared/errors.js";
-import type { ToolName } from "../../shared/tools.js";
+import { VIEW_ID_META_KEY, type ToolName } from "../../shared/tools.js";
 import type { Caller } from "../jobs/caller.js";
 import { clip, describeIssues } from "./input-errors.js";
 import { noteToolResult } from "../observability/request-context.js";
 import { JsonRpcError } from "./rpc-error.js";
 import { failure } from "./tool-results.js";
+import { rendersWidget } from "../widget.js";
 
 export type ToolContext = {
   caller: Caller;
@@ -95,6 +99,12 @@ function withoutEmptyObjects(args: unknown, keys: readonly string[]): unknown {
   return entries.some(dropped) ? Object.fromEntries(entries.filter((entry) => !dropped(entry))) : args;
 }
 
+/** `result` with a fresh view id in its `_meta`, for the card the host renders with it. */
+const withViewId = (result: CallToolResult): CallToolResult => ({
+  ...result,
+  _meta: { ...result._meta, [VIEW_ID_META_KEY]: randomUUID() },
+});
+
 function describe(spec: ToolSpec, security: ToolSecurity | undefined): Tool {
   const securitySchemes = security ? [{ type: "oauth2", scopes: security.scopes }] : [{ type: "noauth" }];
   const tool: Tool & { securitySchemes: unknown[] } = {
@@ -132,6 +142,7 @@ export function createToolRegistry(
   const names = specs.map((s) => s.name).join(", ");
   const list = { tools: specs.map((spec) => describe(spec, security)) };
   const droppable = new Map(list.tools.map((tool) => [tool.name, optionalObjects(tool.inputSchema)]));
+  const rendering = new Set<string>(specs.filter((spec) => rendersWidget(spec.meta)).map((spec) => spec.name));
   const registry: ToolRegistry = {
     list,
     async call(name, args, ctx) {
@@ -170,10 +181,10 @@ export function createToolRegistry(
   return {
     list,
     async call(name, args, ctx) {
-      const result = await registry.call(name, args, ctx);
+      const called = await registry.call(name, args, ctx);
       // its outcome, for the request's log line and the metrics
-      noteToolResult(name, result);
-      return result;
+      noteToolResult(name, called);
+      return rendering.has(name) ? withViewId(called) : called;
     },
   };
 }
