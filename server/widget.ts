@@ -90,3 +90,7 @@ export function toolMeta(
   }
   return Object.keys(ui).length > 0 ? { ui, ...meta } : meta;
 }
+
+/** Whether a tool with this `_meta` (made by `toolMeta`) is rendered by the widget. */
+export const rendersWidget = (meta: Record<string, unknown>): boolean =>
+  typeof meta["openai/outputTemplate"] === "string";

@@ -109,6 +109,12 @@ export const StartBulkInput = z.object({
   currency: z.optional(CurrencySchema).check(z.describe(CURRENCY_WORDS)),
 });
 export type StartBulkArgs = z.infer<typeof StartBulkInput>;
+/**
+ * The result `_meta` key of the view id: a fresh random UUID on every result of a tool that renders
+ * the widget, under which the widget keeps that card's state (display mode, search, filter, sort)
+ * where the host keeps none (MCP Apps' "persisting view state" pattern).
+ */
+export const VIEW_ID_META_KEY = "viewUUID";
 /** The request `_meta` key a developer's host sets to slow a job down, where the server allows it. */
 export const PACE_META_KEY = "giftgenius/paceMs";
 export const StartBulkOutput = z.object({
@@ -152,16 +158,21 @@ const PersonResultSchema = z.object({
 });
 export type PersonResult = z.infer<typeof PersonResultSchema>;
 /**
- * The interests in a list that matched no interest the catalog knows: how many different ones, and
- * the most written of them as written, for the person to fix the list and the model to see.
+ * One department in a result's figures: its people, their budgets' sum and their top picks' cost,
+ * in the result's currency. "" is the people with no department, "…" the departments past the first
+ * few dozen, summed.
  */
-export const DepartmentFiguresSchema = z.object({
+const DepartmentFiguresSchema = z.object({
   department: z.string(),
   people: z.number().check(z.int(), z.gte(0)),
   budget: z.number().check(z.gte(0)),
   topPicks: z.number().check(z.gte(0)),
 });
 export type DepartmentFigures = z.infer<typeof DepartmentFiguresSchema>;
+/**
+ * The interests in a list that matched no interest the catalog knows: how many different ones, and
+ * the most written of them as written, for the person to fix the list and the model to see.
+ */
 const UnplacedInterestsSchema = z.object({
   count: z.number().check(z.int(), z.gte(1)),
   names: z.array(z.string()),
@@ -314,7 +325,7 @@ export const ListJobsInput = z.object({
   limit: z._default(z.number().check(z.int(), z.gte(1), z.lte(50)), 10),
 });
 /** One job as `list_jobs` lists it: what a person would ask about it, never a name from its staff list. */
-export const JobSummarySchema = z.object({
+const JobSummarySchema = z.object({
   jobId: z.string(),
   title: z.nullable(z.string()),
   status: JobStatusSchema,
@@ -341,7 +352,8 @@ export const ListJobsOutput = z.object({
 
 // show_job: the job's card again, the same shape as the start's (the widget follows it from its events)
 export const ShowJobInput = z.object({ jobId: JobIdSchema });
-export const ShowJobOutput = StartBulkOutput;
+/** The start's shape (a copy of its schema, named for the tool), with `summary` and `resultCount` once the job has ended. */
+export const ShowJobOutput = /* @__PURE__ */ StartBulkOutput.clone();
 
 // claim_job_follow_up (the widget's): true for exactly one caller per job, the card that tells the chat it ended
 export const ClaimFollowUpInput = z.object({ jobId: JobIdSchema });

@@ -13,6 +13,7 @@ import { isFinished } from "../../shared/job-view.js";
 import type {
   CancelJobInput,
   CancelJobOutput,
+  ClaimFollowUpOutput,
   DeleteJobInput,
   DeleteJobOutput,
   StartBulkArgs,
@@ -27,12 +28,14 @@ import { Endings } from "./endings.js";
 import { EventListeners } from "./event-listeners.js";
 import type { CreateExecutor } from "./executor.js";
 import { createInProcessExecutor } from "./executor-in-process.js";
+import { createJobList, type ListJobs } from "./job-list.js";
 import { createJobLog, type JobEventNotice, type JobLog } from "./job-log.js";
 import { resolveLimits, type JobLimits } from "./limits.js";
 import { ok, type Outcome } from "./outcomes.js";
 import { checkQuotas } from "./quotas.js";
 import { createReads, type JobReads } from "./reads.js";
 import { createRelay, type Relay } from "./relay.js";
+import { SeenJobs } from "./seen-jobs.js";
 import { StorageFullError, StoreUnavailableError } from "../store-errors.js";
 import { foldOf, type JobStore } from "./store.js";
 import { systemTimers, type Timers } from "./timers.js";
@@ -63,6 +66,13 @@ export type JobService = JobReads & {
   cancel(args: z.infer<typeof CancelJobInput>, caller: Caller): Promise<Outcome<z.infer<typeof CancelJobOutput>>>;
   /** Deletes one of the caller's jobs with all its data, canceling it first when it has not ended. */
   delete(args: z.infer<typeof DeleteJobInput>, caller: Caller): Promise<Outcome<z.infer<typeof DeleteJobOutput>>>;
+  /** The caller's jobs, newest first, a page at a time: only those the access gate lets them read. */
+  list: ListJobs;
+  /**
+   * Claims the follow-up of one of the caller's jobs (the message that tells the chat it ended):
+   * `claimed` is true for one call per job, once it has ended, whichever process answers it.
+   */
+  claimFollowUp(jobId: string, caller: Caller): Promise<Outcome<z.infer<typeof ClaimFollowUpOutput>>>;
   /** Whether the store answers, for /healthz. */
   health(): Promise<JobHealth>;
   /**
@@ -110,7 +120,8 @@ export function createJobService(options: JobServiceOptions): JobService {
   const report = reporterOf(options.onError ?? (() => {}));
   const waiters = new Waiters({ max: limits.maxWaitingPolls, timers });
   const { log, listeners, relay, unwatch } = wireEvents(store, now, waiters, report);
-  const gate = createGate(store, () => now() - limits.retentionMs);
+  const expiredBefore = () => now() - limits.retentionMs;
+  const gate = createGate(store, expiredBefore);
   const endings: Endings = new Endings({
     log,
     wake: (jobId) => waiters.wake(jobId),
@@ -120,11 +131,8 @@ export function createJobService(options: JobServiceOptions): JobService {
     recover: () => executor.recover(),
   });
   const executor = createExecutor({ store, log, limits, match, now, report, end: endings.end });
-  const expire = () => store.expire(now() - limits.retentionMs).catch(report("deleting expired jobs"));
-  const ready = (async () => {
-    await endings.recover();
-    await expire();
-  })();
+  const expire = () => store.expire(expiredBefore()).then(() => {}, report("deleting expired jobs"));
+  const ready = endings.recover().then(expire);
   const sweeper = timers.setInterval(() => void endings.writeAgain().then(expire), limits.sweepIntervalMs);
   sweeper.unref();
 
@@ -152,6 +160,8 @@ export function createJobService(options: JobServiceOptions): JobService {
     }),
     cancel: calls.track(writes.cancel),
     delete: calls.track(writes.delete),
+    list: calls.track(createJobList(store, new SeenJobs(store, gate, endings.unended), expiredBefore, ready)),
+    claimFollowUp: calls.track(writes.claimFollowUp),
     health: () => ping(store, timers),
     async follow(jobId, caller) {
       const job = await gate(jobId, caller);

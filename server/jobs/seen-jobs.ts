@@ -29,20 +29,20 @@ export class SeenJobs {
   /** The gate, then the job as its readers see it. */
   async admit(jobId: string, caller: Caller): Promise<Outcome<StoredJob>> {
     const gated = await this.#gate(jobId, caller);
-    return gated.ok ? ok(await this.#asSeen(gated.value)) : gated;
+    return gated.ok ? ok(await this.asSeen(gated.value)) : gated;
   }
 
   /** The job as it reads now; undefined once it has been deleted. */
   async latest(jobId: string): Promise<StoredJob | undefined> {
     const stored = await this.#store.getJob(jobId);
-    return stored && this.#asSeen(stored);
+    return stored && this.asSeen(stored);
   }
 
   /**
    * The job as its readers see it: with the end this process holds for it folded in, as the
    * event it will be written as (the next seq), so its status is the end's and not "running".
    */
-  async #asSeen(job: StoredJob): Promise<StoredJob> {
+  async asSeen(job: StoredJob): Promise<StoredJob> {
     const end = isFinished(job.status) ? undefined : this.unwritten(job.jobId);
     if (end === undefined) return job;
     const { jobId } = job;

@@ -50,6 +50,12 @@ export type ResultHead = z.infer<typeof ResultHeadSchema>;
 export const chunkCount = (head: Pick<ResultHead, "total" | "chunkSize">): number =>
   Math.ceil(head.total / head.chunkSize);
 
+/** Where a job sits in its owner's list, newest first: by creation time, then by job id, both descending. */
+export type JobPosition = { createdAt: number; jobId: string };
+
+/** One page of an owner's jobs: up to `limit` of them, those after `before` (older) when it is given. */
+export type JobPage = { before?: JobPosition; limit: number };
+
 /** The room a new job must find in its subject's usage, checked in the step that writes it. */
 export type CreateQuota = { since: number; maxUnfinished: number; maxStartsSince: number; maxBytes: number };
 
@@ -137,6 +143,19 @@ export type JobStore = {
   watch?(listener: (jobId: string) => void): () => void;
   /** The input of a job that has not ended; undefined once it has (or when there is no such job). */
   readInput(jobId: string): Promise<StartBulkArgs | undefined>;
+  /**
+   * Up to `limit` of `subject`'s jobs, newest first (creation time, then job id, both descending),
+   * those after `before` in that order when it is given: a page that a job created or deleted
+   * meanwhile never makes skip or repeat another. Only the subject's own jobs; deleted and expired
+   * ones are gone from it with the rest of what they owned.
+   */
+  listJobs(subject: string, page: JobPage): Promise<StoredJob[]>;
+  /**
+   * Claims the job's follow-up (the one message that tells the chat it ended): true for the first
+   * call once the job has ended, false for every other, however many processes ask at once; false
+   * while it runs and for a job there is not. The claim goes with the job.
+   */
+  claimFollowUp(jobId: string): Promise<boolean>;
   /** Deletes a job with all it owns, whatever its status; false when there was no such job. */
   delete(jobId: string): Promise<boolean>;
   /** What `subject`'s jobs keep, counting the creations at or after `since` (kept for `STARTS_KEPT_MS`). */

@@ -1,6 +1,7 @@
 /**
  * The job service's calls that change jobs: start (within the subject's quotas, handed to the
- * executor), cancel and delete, each for the job's owner only (the access gate).
+ * executor), cancel, delete and the claim on a job's follow-up, each for the job's owner only (the
+ * access gate).
  */
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
@@ -10,6 +11,7 @@ import {
   URI,
   type CancelJobInput,
   type CancelJobOutput,
+  type ClaimFollowUpOutput,
   type DeleteJobInput,
   type DeleteJobOutput,
   type StartBulkArgs,
@@ -61,6 +63,7 @@ type WritesContext = {
 
 type CancelOutcome = Outcome<z.infer<typeof CancelJobOutput>>;
 type DeleteOutcome = Outcome<z.infer<typeof DeleteJobOutput>>;
+type ClaimOutcome = Outcome<z.infer<typeof ClaimFollowUpOutput>>;
 
 /** ≥128 random bits, so a job id cannot be guessed. */
 const newJobId = () => `job_${randomBytes(16).toString("base64url")}`;
@@ -128,6 +131,14 @@ export class JobWrites {
     if (!(await store.delete(jobId))) return unknownJob(jobId);
     waiters.wake(jobId);
     return ok({ jobId, canceled });
+  };
+
+  /** The job's follow-up, for the first of its owner's claims once it has ended (the store decides). */
+  readonly claimFollowUp = async (jobId: string, caller: Caller): Promise<ClaimOutcome> => {
+    const { store, gate, ready } = this.#context;
+    await ready;
+    const gated = await gate(jobId, caller);
+    return gated.ok ? ok({ jobId, claimed: await store.claimFollowUp(jobId) }) : gated;
   };
 
   /** Writes the job and its first event if the subject's quotas leave room; its fold. */

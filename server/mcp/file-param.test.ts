@@ -3,7 +3,8 @@
  * development (POST /dev/files): start_bulk_gift_analysis with a real `file` downloads it, reads it,
  * starts at once and tells the model what it understood; a file on a host the configuration does
  * not allow is refused without a request to it; a file past the size limit is refused with the
- * limit in words; a file whose columns cannot be told does not start. (The downloader's redirects,
+ * limit in words; a file whose columns cannot be told does not start; the empty `file` and `reading`
+ * a host's form sends beside a CSV count as not given. (The downloader's redirects,
  * size cap and deadline against misbehaving hosts: server/files/download.test.ts.)
  */
 import { createServer, request as httpRequest } from "node:http";
@@ -258,4 +259,42 @@ it("opens a workbook on its staff list past a guide sheet, and names the sheets 
   const { message } = toolError(named);
   expect(message).toContain('the header has "notes"');
   expect(message).toContain('The workbook\'s sheets are "안내" (1 row), "직원" (31 rows); "안내" was read.');
+});
+
+describe("the empty objects a host's form sends beside the real input (MCPJam's)", () => {
+  const rows = "name,department,interests\nAda,R&D,tea\nGrace,Sales,coffee\n";
+
+  it("count as not given: `file: {}` and `reading: {}` beside a CSV start the job from the CSV", async () => {
+    const result = await callTool(client, TOOL.startBulk, {
+      csv: rows,
+      file: {},
+      reading: {},
+      occasion: "year end",
+      budgetPerPerson: 40,
+    });
+    expect(result.isError, toolText(result)).toBeFalsy();
+    const { jobId } = StartBulkOutput.parse(result.structuredContent);
+    const waited = WaitForJobOutput.parse((await callTool(client, TOOL.waitForJob, { jobId })).structuredContent);
+    expect(waited.view).toMatchObject({ status: "completed", resultCount: 2 });
+  });
+
+  it("count as not given alone too: with no list, the widget asks for the file", async () => {
+    const result = await callTool(client, TOOL.startBulk, {
+      file: {},
+      reading: {},
+      occasion: "o",
+      budgetPerPerson: 40,
+    });
+    expect(result.structuredContent).toMatchObject({ awaitingFile: true });
+  });
+
+  it("are still checked when not empty", async () => {
+    const result = await callTool(client, TOOL.startBulk, {
+      csv: rows,
+      file: { file_id: 3 },
+      occasion: "o",
+      budgetPerPerson: 40,
+    });
+    expect(toolError(result)).toMatchObject({ code: "invalid_arguments", message: expect.stringContaining("file") });
+  });
 });

@@ -45,14 +45,17 @@ import { openStaffFiles } from "../files/files-env.js";
 import type { StaffFiles } from "../files/staff-files.js";
 import { beginFileUploadTool } from "./tools/begin-file-upload.js";
 import { cancelJobTool } from "./tools/cancel-job.js";
+import { claimFollowUpTool } from "./tools/claim-follow-up.js";
 import { deleteJobTool } from "./tools/delete-job.js";
 import { dropFileUploadTool } from "./tools/drop-file-upload.js";
 import { exportJobResultTool } from "./tools/export-job-result.js";
 import { getJobEventsTool } from "./tools/get-job-events.js";
 import { getJobResultTool } from "./tools/get-job-result.js";
 import { getJobTableTool } from "./tools/get-job-table.js";
+import { listJobsTool } from "./tools/list-jobs.js";
 import { previewStaffFileTool } from "./tools/preview-staff-file.js";
 import { putFileChunkTool } from "./tools/put-file-chunk.js";
+import { showJobTool } from "./tools/show-job.js";
 import { startBulkAnalysisTool } from "./tools/start-bulk-analysis.js";
 import { suggestGiftsTool } from "./tools/suggest-gifts.js";
 import { waitForJobTool } from "./tools/wait-for-job.js";
@@ -63,7 +66,8 @@ export const INSTRUCTIONS =
   "GiftGenius picks gifts from its catalog, within a budget in the user's currency (KRW, USD, EUR, JPY or GBP; " +
   "their locale's when not given). For one person, call suggest_gifts. " +
   "For a team or a CSV of employees, call start_bulk_gift_analysis: it answers at once with a jobId while the " +
-  "widget shows live progress; then call wait_for_job, and get_job_result to read the picks.";
+  "widget shows live progress; then call wait_for_job, and get_job_result to read the picks. " +
+  "For an earlier analysis, list_jobs finds it and show_job shows its card again.";
 
 export type McpDeps = {
   jobs: JobService;
@@ -94,7 +98,7 @@ export type McpParts = {
   validator: AjvJsonSchemaValidator;
 };
 
-/** The six tools, each with its schemas, _meta and handler. */
+/** Every tool, each with its schemas, _meta and handler: both protocol eras serve this one list. */
 export function createToolSpecs({
   jobs,
   matchGifts,
@@ -116,6 +120,9 @@ export function createToolSpecs({
     cancelJobTool({ jobs, widget }),
     waitForJobTool({ jobs, widget }),
     deleteJobTool({ jobs, widget }),
+    listJobsTool({ jobs }),
+    showJobTool({ jobs, widget }),
+    claimFollowUpTool({ jobs, widget }),
     beginFileUploadTool({ uploads: files.uploads, widget }),
     putFileChunkTool({ uploads: files.uploads, widget }),
     dropFileUploadTool({ uploads: files.uploads, widget }),

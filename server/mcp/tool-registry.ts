@@ -3,17 +3,22 @@
  * `tools/list` answer (JSON Schemas included) is computed once per registry, not per request;
  * `call` checks the caller's scopes and the arguments, and turns failures into results. Each tool
  * declares what sign-in it needs (`securitySchemes`): OAuth 2 scopes with sign-in, none without.
+ * An optional object argument a host sends as `{}` counts as not given. Every result of a tool that
+ * renders the widget carries a fresh view id (`_meta.viewUUID`), under which the widget keeps that
+ * card's state where the host keeps none.
  */
+import { randomUUID } from "node:crypto";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import * as z from "zod/mini";
 import type { CallToolResult, LoggingLevel, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
 import { ToolErrorSchema } from "../../shared/errors.js";
-import type { ToolName } from "../../shared/tools.js";
+import { VIEW_ID_META_KEY, type ToolName } from "../../shared/tools.js";
 import type { Caller } from "../jobs/caller.js";
 import { clip, describeIssues } from "./input-errors.js";
 import { noteToolResult } from "../observability/request-context.js";
 import { JsonRpcError } from "./rpc-error.js";
 import { failure } from "./tool-results.js";
+import { rendersWidget } from "../widget.js";
 
 export type ToolContext = {
   caller: Caller;
@@ -71,6 +76,35 @@ function objectSchema(schema: z.ZodMiniType, io: "input" | "output"): Tool["inpu
   return { ...json, type: "object" } as Tool["inputSchema"];
 }
 
+/**
+ * The arguments that may be dropped when a host sends them as `{}`: the optional properties of
+ * object type. Some hosts' forms (MCPJam's) send every object property of the schema, empty when
+ * the person filled nothing in, beside the real input.
+ */
+function optionalObjects(inputSchema: Tool["inputSchema"]): string[] {
+  const required = new Set(inputSchema.required ?? []);
+  return Object.entries(inputSchema.properties ?? {})
+    .filter(([key, property]) => !required.has(key) && "type" in property && property.type === "object")
+    .map(([key]) => key);
+}
+
+const isEmptyObject = (value: unknown): boolean =>
+  typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+
+/** `args` without the `keys` whose value is an empty object: an empty form's object counts as not given. */
+function withoutEmptyObjects(args: unknown, keys: readonly string[]): unknown {
+  if (typeof args !== "object" || args === null) return args;
+  const dropped = ([key, value]: [string, unknown]) => keys.includes(key) && isEmptyObject(value);
+  const entries = Object.entries(args);
+  return entries.some(dropped) ? Object.fromEntries(entries.filter((entry) => !dropped(entry))) : args;
+}
+
+/** `result` with a fresh view id in its `_meta`, for the card the host renders with it. */
+const withViewId = (result: CallToolResult): CallToolResult => ({
+  ...result,
+  _meta: { ...result._meta, [VIEW_ID_META_KEY]: randomUUID() },
+});
+
 function describe(spec: ToolSpec, security: ToolSecurity | undefined): Tool {
   const securitySchemes = security ? [{ type: "oauth2", scopes: security.scopes }] : [{ type: "noauth" }];
   const tool: Tool & { securitySchemes: unknown[] } = {
@@ -107,6 +141,8 @@ export function createToolRegistry(
   const byName = new Map<string, ToolSpec>(specs.map((s) => [s.name, s]));
   const names = specs.map((s) => s.name).join(", ");
   const list = { tools: specs.map((spec) => describe(spec, security)) };
+  const droppable = new Map(list.tools.map((tool) => [tool.name, optionalObjects(tool.inputSchema)]));
+  const rendering = new Set<string>(specs.filter((spec) => rendersWidget(spec.meta)).map((spec) => spec.name));
   const registry: ToolRegistry = {
     list,
     async call(name, args, ctx) {
@@ -120,9 +156,10 @@ export function createToolRegistry(
         const missing = security.scopes.filter((s) => !ctx.scopes?.includes(s));
         if (missing.length > 0) return signInRequired(security, missing);
       }
-      const parsed = spec.input.safeParse(args ?? {});
+      const given = withoutEmptyObjects(args ?? {}, droppable.get(name) ?? []);
+      const parsed = spec.input.safeParse(given);
       if (!parsed.success) {
-        const problems = describeIssues(parsed.error.issues, args ?? {});
+        const problems = describeIssues(parsed.error.issues, given);
         return failure({
           code: "invalid_arguments",
           message: `Invalid arguments for ${name}: ${problems.join("; ")}.`,
@@ -144,10 +181,10 @@ export function createToolRegistry(
   return {
     list,
     async call(name, args, ctx) {
-      const result = await registry.call(name, args, ctx);
+      const called = await registry.call(name, args, ctx);
       // its outcome, for the request's log line and the metrics
-      noteToolResult(name, result);
-      return result;
+      noteToolResult(name, called);
+      return rendering.has(name) ? withViewId(called) : called;
     },
   };
 }

@@ -53,7 +53,7 @@ describe("tools/list", () => {
     const meta = Object.fromEntries(tools.map((t) => [t.name, t._meta ?? {}]));
     const { resources } = await t.client.listResources();
     const widgetUri = resources.find((r) => r.uri.startsWith("ui://"))?.uri;
-    for (const name of [TOOL.suggestGifts, TOOL.startBulk]) {
+    for (const name of [TOOL.suggestGifts, TOOL.startBulk, TOOL.showJob]) {
       expect(meta[name]).toMatchObject({
         "openai/outputTemplate": widgetUri,
         ui: { resourceUri: widgetUri },
@@ -61,7 +61,7 @@ describe("tools/list", () => {
         "openai/toolInvocation/invoked": expect.any(String),
       });
     }
-    for (const name of [TOOL.getJobEvents, TOOL.getJobTable, TOOL.cancelJob]) {
+    for (const name of [TOOL.getJobEvents, TOOL.getJobTable, TOOL.cancelJob, TOOL.claimFollowUp]) {
       expect(meta[name]).toMatchObject({
         "openai/widgetAccessible": true,
         "openai/visibility": "private",
@@ -75,6 +75,7 @@ describe("tools/list", () => {
     for (const name of Object.values(TOOL)) expect(meta[name]).not.toHaveProperty("ui/resourceUri");
     expect(meta[TOOL.getJobResult]).not.toHaveProperty("openai/visibility");
     expect(meta[TOOL.waitForJob]).not.toHaveProperty("openai/visibility");
+    expect(meta[TOOL.listJobs]).not.toHaveProperty("openai/visibility");
   });
 });
 
@@ -198,6 +199,27 @@ describe("the job tools", () => {
     const all = GetJobTableOutput.parse((await call(TOOL.getJobTable, { jobId })).structuredContent);
     expect(all).toMatchObject({ total: 300, nextOffset: null });
     expect(all.rows.map((r) => r[0])).toEqual(Array.from({ length: 300 }, (_, i) => i + 2));
+
+    // the figures by department add up to the totals, and to the table's rows of each
+    if (result.figures === undefined) throw new Error("a finished result has its figures");
+    const { departments = [], ...totals } = result.figures;
+    expect(departments.map((d) => d.department).sort()).toEqual(["Engineering", "Sales"]);
+    for (const d of departments) {
+      const rows = all.rows.filter((r) => r[2] === d.department);
+      expect(d.people).toBe(rows.length);
+      expect(d.budget).toBeCloseTo(
+        rows.reduce((sum, r) => sum + r[3], 0),
+        2,
+      );
+      expect(d.topPicks).toBeCloseTo(
+        rows.reduce((sum, r) => sum + (r[5] ?? 0), 0),
+        2,
+      );
+    }
+    const sum = (key: "people" | "budget" | "topPicks") => departments.reduce((s, d) => s + d[key], 0);
+    expect([sum("people"), sum("budget"), sum("topPicks")]).toEqual([totals.people, totals.budget, totals.topPicks]);
+    // the model's summary leaves them out
+    expect(result.summary).not.toMatch(/Sales|Engineering/);
   });
 
   it("cancels a running job once, then says there is nothing left to cancel", async () => {

@@ -2,10 +2,11 @@
  * How a run hands its events to the log: a report that is followed at once by the next one (the
  * job's start and its first stage, a stage's last report and the next stage, the last report and
  * the job's end) goes out in the same append; reports a slice of work apart go out one by one.
- * And what a run writes in its language: picks, skipped rows, the interests it could not place.
+ * And what a run writes in its language: picks, skipped rows, the interests it could not place;
+ * and its figures by department.
  */
 import type { PersonResult } from "../../../shared/tools.js";
-import { matchGifts } from "../../gifts/matcher.js";
+import { matchGifts, type MatchGifts } from "../../gifts/matcher.js";
 import { decodeChunk } from "../result-codec.js";
 import type { EventDraft } from "../state-machine.js";
 import type { ResultHead } from "../store.js";
@@ -197,5 +198,73 @@ describe("a job's words", () => {
     const placed = await analyse("en", english.slice(0, 1));
     expect(placed.head?.figures).not.toHaveProperty("unplaced");
     expect(placed.head?.summary).not.toContain("could not place");
+  });
+});
+
+describe("a result's figures by department", () => {
+  type Employee = { name: string; interests: string[]; department?: string; budget?: number };
+  /** A gift at half the budget, whatever the interests. */
+  const halfTheBudget: MatchGifts = ({ budget }) => [
+    { id: "half", name: "Half", price: budget / 2, category: "Any", reason: "Half the budget" },
+  ];
+  /** The figures of a run of `employees` with the small test catalog, or `match`. */
+  async function figuresOf(employees: Employee[], match: MatchGifts = testMatch) {
+    let head: ResultHead | undefined;
+    await runBulkAnalysis({
+      jobId: "j",
+      input: { occasion: "holiday", budgetPerPerson: 40, employees },
+      estimatedRows: employees.length,
+      maxRows: 1_000,
+      match,
+      turns: new SliceTurns(),
+      texts: jobTexts("en"),
+      signal: new AbortController().signal,
+      putChunk: async () => {},
+      emit: async (_drafts, h) => void (head = h ?? head),
+    });
+    return { figures: head?.figures, summary: head?.summary };
+  }
+
+  it("sums each department's people, budgets and top picks, the costliest first, none as the empty name", async () => {
+    const { figures, summary } = await figuresOf([
+      { name: "A", department: "Sales", interests: ["coffee"], budget: 40 }, // beans, 30
+      { name: "B", department: "Sales", interests: ["hiking"], budget: 20.004 }, // a novel, 20
+      { name: "C", department: "Engineering", interests: ["music"], budget: 45 }, // a record, 40
+      { name: "D", interests: ["yoga"], budget: 45 }, // a yoga mat, 45
+      { name: "E", department: "Legal", interests: ["tea"], budget: 5 }, // nothing fits
+    ]);
+    expect(figures?.departments).toEqual([
+      { department: "Sales", people: 2, budget: 60, topPicks: 50 },
+      { department: "", people: 1, budget: 45, topPicks: 45 },
+      { department: "Engineering", people: 1, budget: 45, topPicks: 40 },
+      { department: "Legal", people: 1, budget: 5, topPicks: 0 },
+    ]);
+    expect(figures).toMatchObject({ people: 5, budget: 155, topPicks: 135 });
+    // the model's summary names no department
+    expect(summary).not.toMatch(/Sales|Engineering|Legal/);
+  });
+
+  it("names 39 departments and sums the rest into one last entry, so the entries still add up to the totals", async () => {
+    const employees = Array.from({ length: 45 }, (_, i) => ({
+      name: `P${i}`,
+      department: `D${String(i).padStart(2, "0")}`,
+      interests: ["coffee"],
+      budget: 10.5 + i, // the top pick, half of it, costs more as the budget grows: D44 first
+    }));
+    const { figures } = await figuresOf(employees, halfTheBudget);
+    const departments = figures?.departments ?? [];
+    expect(departments).toHaveLength(40);
+    expect(departments.slice(0, 3).map((d) => d.department)).toEqual(["D44", "D43", "D42"]);
+    expect(departments.at(-1)).toMatchObject({ department: "…", people: 6 });
+    const named = departments.slice(0, -1).map((d) => d.topPicks);
+    expect(named).toEqual([...named].sort((a, b) => b - a));
+    expect(departments.at(-1)?.topPicks).toBeCloseTo(
+      [5.25, 5.75, 6.25, 6.75, 7.25, 7.75].reduce((a, b) => a + b),
+      2,
+    );
+    const sum = (key: "people" | "budget" | "topPicks") => departments.reduce((s, d) => s + d[key], 0);
+    expect(sum("people")).toBe(figures?.people);
+    expect(sum("budget")).toBeCloseTo(figures!.budget, 2);
+    expect(sum("topPicks")).toBeCloseTo(figures!.topPicks, 2);
   });
 });

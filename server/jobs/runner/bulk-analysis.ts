@@ -9,7 +9,7 @@
 import { setTimeout as pause } from "node:timers/promises";
 import type { ErrorCode } from "../../../shared/errors.js";
 import type { SkippedRow } from "../../../shared/files.js";
-import { URI, type ResultFigures, type UnplacedInterests } from "../../../shared/tools.js";
+import { URI } from "../../../shared/tools.js";
 import { readCsvBatches } from "../csv/reader.js";
 import { createLedger, type Ledger } from "../csv/ledger.js";
 import { splitInterests } from "../csv/interests.js";
@@ -22,6 +22,7 @@ import type { EventDraft } from "../state-machine.js";
 import type { StartBulkArgs } from "../../../shared/tools.js";
 import { chunkCount, type ResultHead } from "../store.js";
 import { createAnswers } from "./answers.js";
+import { figuresOf } from "./figures.js";
 import { createProgress, type Progress } from "./progress.js";
 import type { SliceTurns } from "./slice-turns.js";
 import type { JobTexts } from "./texts.js";
@@ -336,24 +337,4 @@ class BulkAnalysis {
       },
     );
   }
-}
-
-/**
- * The result in figures: people, those with a gift, the top picks' cost against the budgets' sum,
- * and the interests not placed (left out when all were).
- */
-function figuresOf(people: Person[], skipped: number, unplaced: UnplacedInterests | undefined): ResultFigures {
-  let withGifts = 0;
-  let topPicks = 0;
-  let budget = 0;
-  for (const p of people) {
-    budget += p.budget;
-    if (p.gifts.length > 0) {
-      withGifts++;
-      topPicks += p.gifts[0].price;
-    }
-  }
-  const cents = (amount: number) => Math.round(amount * 100) / 100;
-  const figures = { people: people.length, withGifts, skipped, topPicks: cents(topPicks), budget: cents(budget) };
-  return unplaced === undefined ? figures : { ...figures, unplaced };
 }

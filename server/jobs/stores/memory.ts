@@ -16,6 +16,7 @@ import {
   checkContinues,
   chunkCount,
   inputBytes,
+  type JobPosition,
   type JobStore,
   type NewJob,
   type ResultHead,
@@ -34,6 +35,8 @@ type Entry = {
   chunks: string[];
   head?: ResultHead;
   bytes: number;
+  /** Whether the job's follow-up was claimed. */
+  followUp?: true;
 };
 
 const stored = (e: Entry): StoredJob => ({
@@ -44,6 +47,10 @@ const stored = (e: Entry): StoredJob => ({
   lastSeq: e.fold.lastSeq,
   fold: e.fold,
 });
+
+/** Whether `a` comes before `b` in a list of jobs newest first. */
+const newer = (a: JobPosition, b: JobPosition) =>
+  a.createdAt !== b.createdAt ? a.createdAt > b.createdAt : a.jobId > b.jobId;
 
 /** Creation times by subject, for `usage`, kept for a day whatever becomes of the jobs. */
 class Starts {
@@ -118,6 +125,21 @@ class MemoryJobStore implements JobStore {
   readonly readInput: JobStore["readInput"] = async (jobId) => this.#jobs.get(jobId)?.input;
 
   readonly delete: JobStore["delete"] = async (jobId) => this.#jobs.delete(jobId);
+
+  readonly listJobs: JobStore["listJobs"] = async (subject, { before, limit }) =>
+    [...this.#jobs.values()]
+      .map((e) => e.job)
+      .filter((j) => j.owner.subject === subject && (before === undefined || newer(before, j)))
+      .sort((a, b) => (newer(a, b) ? -1 : 1))
+      .slice(0, limit)
+      .map((j) => stored(this.#jobs.get(j.jobId)!));
+
+  readonly claimFollowUp: JobStore["claimFollowUp"] = async (jobId) => {
+    const e = this.#jobs.get(jobId);
+    if (!e || !isFinished(e.fold.status) || e.followUp) return false;
+    e.followUp = true;
+    return true;
+  };
 
   readonly usage: JobStore["usage"] = async (subject, since) => this.#usageOf(subject, since);
 

@@ -1,14 +1,23 @@
 /**
  * The Redis store's Lua scripts, one per write, each one atomic step: checks first, then writes.
  * They keep the job's keys, the two sorted sets of unfinished and finished jobs, and each subject's
- * counts (unfinished jobs, bytes) and day of starts in step. `run` (server/redis/scripts.ts) runs one.
+ * counts (unfinished jobs, bytes), day of starts and list of jobs in step. `run` (server/redis/scripts.ts) runs one.
  */
 import { script } from "../../redis/scripts.js";
 import { STARTS_KEPT_MS } from "../store.js";
 
+/**
+ * Where a job sits in its owner's list (a sorted set whose scores are all 0, so read in member
+ * order): its creation time as 15 digits, then its id, so that members sort as the jobs do by
+ * creation time, then id. `listedAs` in redis.ts writes the same.
+ */
+const LISTED = `
+local function listed(createdAt, id) return string.format('%015d', tonumber(createdAt)) .. ':' .. id end`;
+
 // Checks first, writes after: Redis does not roll a script back, so a refusal must come before any write.
 export const CREATE = script(`
--- KEYS: job, input, events, unfinished, finished, usage, starts, the channel of appends.
+${LISTED}
+-- KEYS: job, input, events, unfinished, finished, usage, starts, the channel of appends, the owner's list.
 -- ARGV: id, owner, createdAt, fold, status, input bytes, quota ('' for none, else 'since maxUnfinished
 -- maxStarts maxBytes'), input pairs (count, ...), events...
 if redis.call('EXISTS', KEYS[1]) == 1 then return 'job ' .. ARGV[1] .. ' already exists' end
@@ -21,7 +30,7 @@ if ARGV[7] ~= '' then
 end
 local n = tonumber(ARGV[8])
 redis.call('HSET', KEYS[1], 'owner', ARGV[2], 'createdAt', ARGV[3], 'lastSeq', #ARGV - 8 - n, 'fold', ARGV[4],
-  'status', ARGV[5], 'usage', KEYS[6], 'bytes', ARGV[6], 'inputBytes', ARGV[6], 'partsBytes', 0)
+  'status', ARGV[5], 'usage', KEYS[6], 'bytes', ARGV[6], 'inputBytes', ARGV[6], 'partsBytes', 0, 'list', KEYS[9])
 for i = 9, 8 + n, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
 for i = 9 + n, #ARGV do redis.call('RPUSH', KEYS[3], ARGV[i]) end
 local unfinished = ARGV[5] == 'pending' or ARGV[5] == 'running'
@@ -31,6 +40,7 @@ if unfinished then redis.call('HINCRBY', KEYS[6], 'unfinished', 1) end
 redis.call('ZREMRANGEBYSCORE', KEYS[7], '-inf', '(' .. (tonumber(ARGV[3]) - ${STARTS_KEPT_MS}))
 redis.call('ZADD', KEYS[7], ARGV[3], ARGV[1])
 redis.call('PEXPIRE', KEYS[7], ${STARTS_KEPT_MS})
+redis.call('ZADD', KEYS[9], 0, listed(ARGV[3], ARGV[1]))
 redis.call('PUBLISH', KEYS[8], ARGV[1])
 return 1`);
 
@@ -98,10 +108,14 @@ redis.call('ZADD', KEYS[to], redis.call('HGET', KEYS[1], 'createdAt'), ARGV[1])
 redis.call('PUBLISH', KEYS[9], ARGV[1])
 return 1`);
 
-// Takes a job's bytes (and its place, if unfinished) off its subject's counts, which go once empty.
+// Takes a job's bytes (and its place, if unfinished) off its subject's counts, which go once empty,
+// and the job off its subject's list (jobs written before there were lists are on none).
 const FORGET = `
-local function forget(job)
-  local usage, bytes, status = unpack(redis.call('HMGET', job, 'usage', 'bytes', 'status'))
+${LISTED}
+local function forget(job, id)
+  local usage, bytes, status, list, createdAt =
+    unpack(redis.call('HMGET', job, 'usage', 'bytes', 'status', 'list', 'createdAt'))
+  if list then redis.call('ZREM', list, listed(createdAt, id)) end
   redis.call('HINCRBY', usage, 'bytes', 0 - tonumber(bytes))
   if status == 'pending' or status == 'running' then redis.call('HINCRBY', usage, 'unfinished', -1) end
   local left, running = unpack(redis.call('HMGET', usage, 'bytes', 'unfinished'))
@@ -115,7 +129,7 @@ ${FORGET}
 -- KEYS: finished. ARGV: max score, then the prefix of each per-job key, the job hash's first
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 for _, id in ipairs(ids) do
-  forget(ARGV[2] .. id)
+  forget(ARGV[2] .. id, id)
   for i = 2, #ARGV do redis.call('UNLINK', ARGV[i] .. id) end
   redis.call('ZREM', KEYS[1], id)
 end
@@ -125,8 +139,16 @@ export const DELETE = script(`
 ${FORGET}
 -- KEYS: unfinished, finished. ARGV: id, then the prefix of each per-job key, the job hash's first
 if redis.call('EXISTS', ARGV[2] .. ARGV[1]) == 0 then return 0 end
-forget(ARGV[2] .. ARGV[1])
+forget(ARGV[2] .. ARGV[1], ARGV[1])
 for i = 2, #ARGV do redis.call('UNLINK', ARGV[i] .. ARGV[1]) end
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 return 1`);
+
+// The job's follow-up claimed: by the first to ask once the job has ended, a field of its hash
+// (set only where the hash is, so it goes with the job).
+export const CLAIM_FOLLOW_UP = script(`
+-- KEYS: job
+local status = redis.call('HGET', KEYS[1], 'status')
+if not status or status == 'pending' or status == 'running' then return 0 end
+return redis.call('HSETNX', KEYS[1], 'followUp', 1)`);

@@ -1,8 +1,8 @@
 /**
  * The Redis store against a real Redis (REDIS_URL, default 127.0.0.1:6379): the store contract, the
  * service suite and the durable-store suite (jobs that outlive a process, killed or not), then what
- * only a shared server gives: racing writers on two connections, a client shared with the caller,
- * and expiry that leaves no key behind. Each store gets its own key prefix under this run's, and
+ * only a shared server gives: racing writers and follow-up claims on two connections, a client
+ * shared with the caller, jobs written before owners' lists, and expiry that leaves no key behind. Each store gets its own key prefix under this run's, and
  * every key of the run is deleted at the end.
  */
 import { randomUUID } from "node:crypto";
@@ -134,6 +134,42 @@ describe.runIf(unreachable === undefined)("the redis store", () => {
       } finally {
         await writer.close();
         await client.quit();
+      }
+    });
+
+    it("gives a job's follow-up to one of 20 claims made at once on two connections", async () => {
+      const prefix = nextPrefix();
+      const [a, b] = [makeStore(prefix), makeStore(prefix)];
+      try {
+        await seed(a, "claimed");
+        const fold = applyJobEvents(createJobFold("claimed"), [created("claimed"), started("claimed")]);
+        await a.append("claimed", [started("claimed")], fold);
+        const ended = jobEvent("claimed", 3, "job.canceled");
+        await a.append("claimed", [ended], applyJobEvents(fold, [ended]));
+        const claims = await Promise.all(
+          Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).claimFollowUp("claimed")),
+        );
+        expect(claims.filter(Boolean)).toHaveLength(1);
+        // no claim makes a job's hash where there is no job
+        expect(await b.claimFollowUp("nobody")).toBe(false);
+        expect(await admin!.exists(`${prefix}job:nobody`)).toBe(0);
+      } finally {
+        await Promise.all([a.close(), b.close()]);
+      }
+    });
+
+    it("deletes and expires a job written before owners' lists, which is on none", async () => {
+      const prefix = nextPrefix();
+      const store = makeStore(prefix);
+      try {
+        await seed(store, "before");
+        await admin!.hdel(`${prefix}job:before`, "list");
+        await admin!.del(`${prefix}list:${ALICE.subject}`);
+        expect(await store.listJobs(ALICE.subject, { limit: 10 })).toEqual([]);
+        expect(await store.delete("before")).toBe(true);
+        expect(await store.getJob("before")).toBeUndefined();
+      } finally {
+        await store.close();
       }
     });
 

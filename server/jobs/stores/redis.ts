@@ -7,6 +7,8 @@
  * the other stores.
  * Per subject, a hash counts unfinished jobs and stored bytes, and a sorted set holds a day of
  * creation times, for the quotas; each job's hash names its subject's hash and counts its own bytes.
+ * Another sorted set per subject lists its jobs newest first, read a page at a time by member
+ * (`listedAs`); each job's hash names it too, and the job leaves it when it is deleted or expires.
  */
 import type { Redis } from "ioredis";
 import * as z from "zod/mini";
@@ -23,6 +25,7 @@ import {
   inputBytes,
   readStoredFold,
   type CreateQuota,
+  type JobPosition,
   type JobStore,
   type NewJob,
   type StoredJob,
@@ -36,7 +39,7 @@ import {
   type RedisConnection,
 } from "../../redis/connection.js";
 import { run } from "../../redis/scripts.js";
-import { APPEND, CREATE, DELETE, EXPIRE, PUT_CHUNK } from "./redis-scripts.js";
+import { APPEND, CLAIM_FOLLOW_UP, CREATE, DELETE, EXPIRE, PUT_CHUNK } from "./redis-scripts.js";
 
 export type RedisStoreOptions = {
   /** Where to connect when no `client` is given; default redis://127.0.0.1:6379. */
@@ -65,6 +68,7 @@ function jobKeys(prefix: string) {
     },
     usageOf: (subject: string) => `${prefix}usage:${subject}`,
     startsOf: (subject: string) => `${prefix}starts:${subject}`,
+    listOf: (subject: string) => `${prefix}list:${subject}`,
     unfinished: `${prefix}jobs:unfinished`,
     finished: `${prefix}jobs:finished`,
     /**
@@ -77,6 +81,12 @@ function jobKeys(prefix: string) {
 type JobKeys = ReturnType<typeof jobKeys>;
 
 const FIELDS = ["owner", "createdAt", "status", "lastSeq", "fold"] as const;
+
+/**
+ * A job's member in its owner's list: the creation time as 15 digits, then the id, so that the
+ * members' order is the jobs' (the scripts' `listed` writes the same).
+ */
+const listedAs = ({ createdAt, jobId }: JobPosition) => `${String(createdAt).padStart(15, "0")}:${jobId}`;
 
 const toJob = (jobId: string, [owner, createdAt, status, lastSeq, fold]: (string | null)[]): StoredJob | undefined =>
   owner === null || createdAt === null || status === null || lastSeq === null
@@ -114,6 +124,7 @@ function createCall(k: JobKeys, job: NewJob, events: JobEvent[], fold: JobFold, 
     k.usageOf(owner.subject),
     k.startsOf(owner.subject),
     k.appended,
+    k.listOf(owner.subject),
   ];
   const args = [
     jobId,
@@ -222,17 +233,20 @@ class RedisJobStore implements JobStore {
 
   readonly listUnfinished: JobStore["listUnfinished"] = async () => {
     const ids = await this.#guard(() => this.#redis.zrange(this.#k.unfinished, 0, -1));
-    const pipeline = this.#redis.pipeline();
-    for (const id of ids) pipeline.hmget(this.#k.per.job + id, ...FIELDS);
-    const rows = (await this.#guard(() => pipeline.exec())) ?? [];
-    return ids.flatMap((id, i) => {
-      const [error, row] = rows[i] ?? [];
-      if (error) throw error;
-      const job = toJob(id, row as (string | null)[]);
-      // ended between the two reads: its status is the truth
-      return job && !isFinished(job.status) ? [job] : [];
-    });
+    // ended between the two reads: its status is the truth
+    return (await this.#jobs(ids)).filter((job) => !isFinished(job.status));
   };
+
+  readonly listJobs: JobStore["listJobs"] = async (subject, { before, limit }) => {
+    const from = before === undefined ? "+" : `(${listedAs(before)}`;
+    const members = await this.#guard(() =>
+      this.#redis.zrevrangebylex(this.#k.listOf(subject), from, "-", "LIMIT", 0, limit),
+    );
+    return this.#jobs(members.map((m) => m.slice(m.indexOf(":") + 1)));
+  };
+
+  readonly claimFollowUp: JobStore["claimFollowUp"] = async (jobId) =>
+    (await this.#guard(() => run(this.#redis, CLAIM_FOLLOW_UP, [this.#k.per.job + jobId], []))) === 1;
 
   readonly expire: JobStore["expire"] = async (createdBefore) => {
     const max = Number.isFinite(createdBefore) ? `(${createdBefore}` : createdBefore > 0 ? "+inf" : "-inf";
@@ -303,6 +317,19 @@ class RedisJobStore implements JobStore {
     this.#subscriber?.disconnect();
     if (this.#ownsConnection) await closeRedis(this.#redis);
   };
+
+  /** The jobs `ids` in that order, read in one round trip; those deleted meanwhile left out. */
+  async #jobs(ids: string[]): Promise<StoredJob[]> {
+    const pipeline = this.#redis.pipeline();
+    for (const id of ids) pipeline.hmget(this.#k.per.job + id, ...FIELDS);
+    const rows = (await this.#guard(() => pipeline.exec())) ?? [];
+    return ids.flatMap((id, i) => {
+      const [error, row] = rows[i] ?? [];
+      if (error) throw error;
+      const job = toJob(id, row as (string | null)[]);
+      return job ? [job] : [];
+    });
+  }
 
   /** Items `from` (inclusive) to `to` (exclusive) of the list at `key`. */
   async #range(key: string, from: number, to: number): Promise<string[]> {

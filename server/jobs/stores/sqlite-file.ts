@@ -2,7 +2,8 @@
  * The SQLite job store's file: opened with the store's settings (small pages, WAL, incremental
  * auto-vacuum, checkpoints every few megabytes) and its tables. The file says which schema wrote
  * it (`PRAGMA user_version`); a file of another schema is emptied and made anew rather than
- * migrated, since the jobs it holds are a day old at most.
+ * migrated, since the jobs it holds are a day old at most. What was added to this schema since it
+ * got its version (columns, an index) is added to an older file of it in place.
  */
 import Database from "better-sqlite3";
 
@@ -15,13 +16,15 @@ CREATE TABLE jobs (
   job_id TEXT PRIMARY KEY, subject TEXT NOT NULL, session_id TEXT, status TEXT NOT NULL,
   created_at INTEGER NOT NULL, last_seq INTEGER NOT NULL, fold TEXT NOT NULL,
   -- bytes of the job's input and result, kept in step by every write, for the quotas
-  bytes INTEGER NOT NULL);
+  bytes INTEGER NOT NULL,
+  -- 1 once the job's follow-up was claimed (claimFollowUp), null before
+  follow_up INTEGER);
 -- apart from jobs, whose row is rewritten on every append: the input may be megabytes
 CREATE TABLE inputs (
   job_id TEXT PRIMARY KEY, occasion TEXT NOT NULL, budget_per_person REAL NOT NULL, csv TEXT, employees TEXT,
   currency TEXT, locale TEXT);
 CREATE INDEX jobs_by_status ON jobs (status, created_at);
-CREATE INDEX jobs_by_subject ON jobs (subject, created_at);
+CREATE INDEX jobs_by_owner ON jobs (subject, created_at, job_id);
 -- creations by subject, for the rate of starts: kept a day, whatever becomes of the jobs
 CREATE TABLE starts (subject TEXT NOT NULL, created_at INTEGER NOT NULL);
 CREATE INDEX starts_by_subject ON starts (subject, created_at);
@@ -55,6 +58,7 @@ export function openDatabase(
     db.pragma(`page_size = ${Math.floor(pageSize)}`);
     if (db.pragma("user_version", { simple: true }) !== SCHEMA_VERSION) makeAnew(db);
     addMoneyColumns(db);
+    addFollowUps(db);
     db.pragma("journal_mode = WAL");
     // WAL with synchronous=NORMAL keeps every commit atomic; a power cut may lose the last ones only
     db.pragma("synchronous = NORMAL");
@@ -81,6 +85,19 @@ function addMoneyColumns(db: Database.Database): void {
   const columns = db.prepare<[], string>("SELECT name FROM pragma_table_info('inputs')").pluck().all();
   for (const column of ["currency", "locale"])
     if (!columns.includes(column)) db.exec(`ALTER TABLE inputs ADD COLUMN ${column} TEXT`);
+}
+
+/**
+ * Gives a file written before jobs could be listed and their follow-ups claimed the jobs'
+ * `follow_up` column (null: not claimed) and the index that lists an owner's jobs newest first,
+ * which takes the place of the one by subject and creation time alone.
+ */
+function addFollowUps(db: Database.Database): void {
+  const columns = db.prepare<[], string>("SELECT name FROM pragma_table_info('jobs')").pluck().all();
+  if (!columns.includes("follow_up")) db.exec("ALTER TABLE jobs ADD COLUMN follow_up INTEGER");
+  db.exec(
+    "CREATE INDEX IF NOT EXISTS jobs_by_owner ON jobs (subject, created_at, job_id); DROP INDEX IF EXISTS jobs_by_subject",
+  );
 }
 
 /**

@@ -50,6 +50,20 @@ function jobStatements(db: Db) {
     update: prepare(db, "UPDATE jobs SET status = ?, last_seq = ?, fold = ? WHERE job_id = ?"),
     unfinished: prepare<[], JobRow>(db, `SELECT ${JOB_COLUMNS} FROM jobs WHERE ${UNFINISHED} ORDER BY created_at`),
     expired: pluck<[number], string>(db, `SELECT job_id FROM jobs WHERE created_at < ? AND NOT ${UNFINISHED}`),
+    // both walk the index by owner, creation time and job id backwards, from where the page starts
+    newest: prepare<[string, number], JobRow>(
+      db,
+      `SELECT ${JOB_COLUMNS} FROM jobs WHERE subject = ? ORDER BY created_at DESC, job_id DESC LIMIT ?`,
+    ),
+    olderThan: prepare<[string, number, string, number], JobRow>(
+      db,
+      `SELECT ${JOB_COLUMNS} FROM jobs WHERE subject = ? AND (created_at, job_id) < (?, ?) ORDER BY created_at DESC, job_id DESC LIMIT ?`,
+    ),
+    /** Sets the follow-up claim of an ended job not yet claimed: one change for the first claim alone. */
+    claimFollowUp: prepare<[string], unknown>(
+      db,
+      `UPDATE jobs SET follow_up = 1 WHERE job_id = ? AND follow_up IS NULL AND NOT ${UNFINISHED}`,
+    ),
     /** Everything a job owns, its row last. */
     deletes: ["events", "result_chunks", "results", "inputs", "jobs"].map((t) =>
       prepare(db, `DELETE FROM ${t} WHERE job_id = ?`),

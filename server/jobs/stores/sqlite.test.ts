@@ -4,7 +4,8 @@
  * the job's slices must still let the event loop turn), the durable-store suite (results and events
  * that outlive the process, jobs cut off by a killed process), opening the file itself, and the
  * file giving space back once jobs are deleted or expire (incremental auto-vacuum, also turned on
- * in a file made without it), a file of another schema made anew, and a fresh file's size (4 KB pages).
+ * in a file made without it), a file of another schema made anew, a file of this schema given what
+ * was added to it since (follow-up claims, the index by owner), and a fresh file's size (4 KB pages).
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -173,6 +174,46 @@ describe("a file written before jobs had a currency", () => {
       expect(await store.readInput("won")).toEqual(input);
     } finally {
       await store.close();
+    }
+  });
+});
+
+describe("a file written before jobs were listed and their follow-ups claimed", () => {
+  it("gets the follow-up column and the index by owner in place: its jobs are kept, listed and claimed once", async () => {
+    const file = nextFile();
+    const first = createSqliteStore(file);
+    await seed(first, "old", ["job.started", "job.completed"], 1_000);
+    await seed(first, "older", ["job.started"], 500);
+    await first.close();
+    // the jobs table and its index as the schema had them before
+    const db = new Database(file);
+    db.exec("DROP INDEX jobs_by_owner; ALTER TABLE jobs DROP COLUMN follow_up");
+    db.exec("CREATE INDEX jobs_by_subject ON jobs (subject, created_at)");
+    db.close();
+    const store = createSqliteStore(file);
+    try {
+      expect((await store.listJobs("alice", { limit: 10 })).map((j) => j.jobId)).toEqual(["old", "older"]);
+      expect(await store.claimFollowUp("old")).toBe(true);
+      expect(await store.claimFollowUp("old")).toBe(false);
+    } finally {
+      await store.close();
+    }
+    const reopened = new Database(file);
+    const indexes = reopened.prepare<[], string>("SELECT name FROM pragma_index_list('jobs')").pluck().all();
+    reopened.close();
+    expect(indexes).toContain("jobs_by_owner");
+    expect(indexes).not.toContain("jobs_by_subject");
+  });
+
+  it("gives the follow-up to one claim of 20 made at once through two connections to the same file", async () => {
+    const file = nextFile();
+    const [a, b] = [createSqliteStore(file), createSqliteStore(file)];
+    try {
+      await seed(a, "j1", ["job.started", "job.completed"]);
+      const claims = await Promise.all(Array.from({ length: 20 }, (_, i) => (i % 2 ? a : b).claimFollowUp("j1")));
+      expect(claims.filter(Boolean)).toHaveLength(1);
+    } finally {
+      await Promise.all([a.close(), b.close()]);
     }
   });
 });

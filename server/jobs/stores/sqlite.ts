@@ -158,6 +158,15 @@ class SqliteJobStore implements JobStore {
 
   readonly delete: JobStore["delete"] = async (jobId) => this.#room.freeing(() => this.#remove(jobId));
 
+  readonly listJobs: JobStore["listJobs"] = async (subject, { before, limit }) =>
+    (before === undefined
+      ? this.#q.jobs.newest.all(subject, limit)
+      : this.#q.jobs.olderThan.all(subject, before.createdAt, before.jobId, limit)
+    ).map(toJob);
+
+  readonly claimFollowUp: JobStore["claimFollowUp"] = async (jobId) =>
+    this.#room.write(() => this.#q.jobs.claimFollowUp.run(jobId).changes === 1);
+
   readonly usage: JobStore["usage"] = async (subject, since) => this.#usage.of(subject, since);
 
   readonly ping: JobStore["ping"] = async () => {

@@ -141,7 +141,8 @@ export function describeJobService(
         expect(final.value.people).toEqual(partial.value.people);
         // the finished result in figures, for a view to word in its own language
         const all = await collectPeople(service, jobId);
-        expect(final.value.figures).toEqual({
+        const { departments, ...totals } = final.value.figures ?? {};
+        expect(totals).toEqual({
           currency: "USD",
           people: 6_000,
           withGifts: all.filter((p) => p.gifts.length > 0).length,
@@ -149,6 +150,11 @@ export function describeJobService(
           topPicks: Math.round(all.reduce((sum, p) => sum + (p.gifts[0]?.price ?? 0), 0) * 100) / 100,
           budget: all.reduce((sum, p) => sum + p.budget, 0),
         });
+        // and by department, which add up to the same
+        const ofDepartment = (d: string) => all.filter((p) => (p.department ?? "") === d);
+        expect(departments?.length).toBeGreaterThan(1);
+        for (const d of departments ?? []) expect(d.people, d.department).toBe(ofDepartment(d.department).length);
+        expect(departments?.reduce((sum, d) => sum + d.people, 0)).toBe(6_000);
       } finally {
         // a failed check must not leave the job waiting, nor the service's close with it
         first.release();

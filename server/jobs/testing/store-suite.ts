@@ -1,12 +1,14 @@
 /**
  * The JobStore contract as one suite that every store runs: atomic creation and appends with
  * gapless seqs, reads after a seq, results put chunk by chunk and seen only once committed with
- * their head, no chunks left by jobs that end without a result, unfinished jobs, and expiry.
+ * their head, no chunks left by jobs that end without a result, unfinished jobs, and expiry; with
+ * what store-data-suite.ts and store-list-suite.ts add.
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { applyJobEvents, foldJobEvents, type JobFold } from "../../../shared/job-reducer.js";
 import { jobEvent } from "../../../test-kit/job-events.js";
 import { describeStoreData } from "./store-data-suite.js";
+import { describeStoreLists } from "./store-list-suite.js";
 import { extend, head, job, seed, type ChunksKept } from "./store-seed.js";
 import { StoreConflictError, foldOf, type JobStore } from "../store.js";
 
@@ -74,6 +76,7 @@ export function describeJobStore(name: string, makeStore: () => JobStore, chunks
   describeResults(name, makeStore, chunksKept);
   describeLifetimes(name, makeStore, chunksKept);
   describeStoreData(name, makeStore, chunksKept);
+  describeStoreLists(name, makeStore);
 }
 
 /** Results put chunk by chunk, as part of the store suite. */

@@ -1,0 +1,78 @@
+/**
+ * A finished result in figures, for views to word in their own language and for the model: the
+ * people, those with a gift, the top picks' cost against the budgets' sum, the interests not
+ * placed, and the same sums by department. Amounts are rounded to cents.
+ */
+import type { DepartmentFigures, ResultFigures, UnplacedInterests } from "../../../shared/tools.js";
+import type { Person } from "../csv/rows.js";
+
+/** Departments the figures name, the last of them "…" for all the rest when there are more. */
+const MAX_DEPARTMENTS = 40;
+/** The department that stands for those past the first few dozen. */
+const OTHER_DEPARTMENTS = "…";
+
+const cents = (amount: number) => Math.round(amount * 100) / 100;
+
+/**
+ * The result in figures: people, those with a gift, the top picks' cost against the budgets' sum,
+ * the interests not placed (left out when all were), and the same by department.
+ */
+export function figuresOf(people: Person[], skipped: number, unplaced: UnplacedInterests | undefined): ResultFigures {
+  let withGifts = 0;
+  let topPicks = 0;
+  let budget = 0;
+  for (const p of people) {
+    budget += p.budget;
+    if (p.gifts.length > 0) {
+      withGifts++;
+      topPicks += p.gifts[0].price;
+    }
+  }
+  const figures = {
+    people: people.length,
+    withGifts,
+    skipped,
+    topPicks: cents(topPicks),
+    budget: cents(budget),
+    departments: departmentsOf(people),
+  };
+  return unplaced === undefined ? figures : { ...figures, unplaced };
+}
+
+/**
+ * Each department's people, budgets' sum and top picks' cost ("" for people with none), the
+ * costliest top picks first (then by name); past MAX_DEPARTMENTS, the smallest are summed into
+ * one "…" entry, last. Amounts are rounded to cents as the totals are.
+ */
+function departmentsOf(people: Person[]): DepartmentFigures[] {
+  const by = new Map<string, DepartmentFigures>();
+  for (const p of people) {
+    const department = p.department ?? "";
+    let d = by.get(department);
+    if (d === undefined) by.set(department, (d = { department, people: 0, budget: 0, topPicks: 0 }));
+    d.people++;
+    d.budget += p.budget;
+    d.topPicks += p.gifts[0]?.price ?? 0;
+  }
+  const all = [...by.values()].sort(
+    (a, b) => b.topPicks - a.topPicks || (a.department < b.department ? -1 : a.department > b.department ? 1 : 0),
+  );
+  const named = all.length > MAX_DEPARTMENTS ? all.slice(0, MAX_DEPARTMENTS - 1) : all;
+  const rest = all.slice(named.length);
+  const entries =
+    rest.length === 0
+      ? named
+      : [
+          ...named,
+          rest.reduce(
+            (sum, d) => ({
+              ...sum,
+              people: sum.people + d.people,
+              budget: sum.budget + d.budget,
+              topPicks: sum.topPicks + d.topPicks,
+            }),
+            { department: OTHER_DEPARTMENTS, people: 0, budget: 0, topPicks: 0 },
+          ),
+        ];
+  return entries.map((d) => ({ ...d, budget: cents(d.budget), topPicks: cents(d.topPicks) }));
+}

@@ -1,0 +1,35 @@
+/**
+ * `claim_job_follow_up`: the widget's own (hidden from the model). A card that sees its job end
+ * claims the one follow-up message that tells the chat so; `claimed` is true for exactly one call
+ * per job, once it has ended, however many cards follow it, in however many places, on whichever
+ * instance. A running job answers false; a job the caller may not read is not found.
+ */
+import { ClaimFollowUpInput, ClaimFollowUpOutput, TOOL } from "../../../shared/tools.js";
+import type { JobService } from "../../jobs/job-service.js";
+import { toolMeta, type Widget } from "../../widget.js";
+import { defineTool } from "../tool-registry.js";
+import { fromOutcome, success } from "../tool-results.js";
+
+export function claimFollowUpTool({ jobs, widget }: { jobs: JobService; widget: Widget }) {
+  return defineTool({
+    name: TOOL.claimFollowUp,
+    title: "Claim a job's follow-up",
+    description:
+      "Used by the widget: claims the one message that tells the chat a gift-analysis job ended. `claimed` is " +
+      "true for exactly one call per job, once it has ended; false for every other call and while it runs.",
+    input: ClaimFollowUpInput,
+    output: ClaimFollowUpOutput,
+    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+    meta: toolMeta(widget, { calledByWidget: true, hiddenFromModel: true }),
+    async run({ jobId }, { caller }) {
+      return fromOutcome(await jobs.claimFollowUp(jobId, caller), (r) =>
+        success(
+          r,
+          r.claimed
+            ? `This card tells the chat that job ${r.jobId} ended.`
+            : `Job ${r.jobId} has not ended, or its end was told already: send nothing.`,
+        ),
+      );
+    },
+  });
+}

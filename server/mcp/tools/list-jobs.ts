@@ -1,0 +1,109 @@
+/**
+ * `list_jobs`: the caller's gift analyses, newest first, a page at a time, so that "how is my
+ * analysis going?" can be answered a day later. Each job's title, status, progress, counts and
+ * times come from its fold, never a name from its staff list; the text is a short list the model
+ * reads, one line per job with its id, and says how to bring a card back (`show_job`). The cursor
+ * is opaque to the caller: the position of the page's last job, encoded.
+ */
+import * as z from "zod/mini";
+import { isFinished } from "../../../shared/job-view.js";
+import { ListJobsInput, ListJobsOutput, TOOL, type JobSummary } from "../../../shared/tools.js";
+import type { ListedJob } from "../../jobs/job-list.js";
+import type { JobService } from "../../jobs/job-service.js";
+import type { JobPosition } from "../../jobs/store.js";
+import { defineTool } from "../tool-registry.js";
+import { failure, fromOutcome, success } from "../tool-results.js";
+
+const PositionSchema = z.tuple([z.number().check(z.int()), z.string().check(z.minLength(1))]);
+
+/** The cursor of the page after `position`. */
+const cursorOf = ({ createdAt, jobId }: JobPosition): string =>
+  Buffer.from(JSON.stringify([createdAt, jobId])).toString("base64url");
+
+/** The position a cursor names; undefined when it is not one this tool gave. */
+function positionOf(cursor: string): JobPosition | undefined {
+  try {
+    const parsed = PositionSchema.safeParse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
+    return parsed.success ? { createdAt: parsed.data[0], jobId: parsed.data[1] } : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+const summaryOf = ({ view, createdAt }: ListedJob): JobSummary => ({
+  jobId: view.jobId,
+  title: view.title,
+  status: view.status,
+  percentage: view.percentage,
+  stage: view.status === "running" ? view.stageLabel : null,
+  processed: view.processed,
+  total: view.total,
+  resultCount: view.resultCount,
+  ...(view.currency && { currency: view.currency }),
+  createdAt: new Date(createdAt).toISOString(),
+  endedAt: isFinished(view.status) ? view.finishedAt : null,
+});
+
+/** One job as a line of the list: id, title, where it stands, when it started (and ended). */
+function line(job: JobSummary): string {
+  const title = job.title === null ? "" : ` "${job.title}"`;
+  const counts = job.processed !== null && job.total !== null ? `, ${job.processed} of ${job.total}` : "";
+  const where =
+    job.status === "running"
+      ? `running, ${Math.floor(job.percentage)}%${job.stage ? ` (${job.stage}${counts})` : ""}`
+      : job.status === "completed"
+        ? `completed, ${job.resultCount ?? 0} people in the result`
+        : job.status;
+  return `- ${job.jobId}${title}: ${where}; started ${job.createdAt}${job.endedAt ? `, ended ${job.endedAt}` : ""}`;
+}
+
+function listText(jobs: JobSummary[], nextCursor: string | null, older: boolean, retentionHours: number): string {
+  if (jobs.length === 0 && nextCursor === null) {
+    return (
+      `No ${older ? "older " : ""}gift analyses: an analysis is kept ${retentionHours} hours after it starts. ` +
+      `Start one with ${TOOL.startBulk}.`
+    );
+  }
+  const head = older ? "Older gift analyses, newest first:" : "The user's gift analyses, newest first:";
+  const more = nextCursor === null ? "" : ` Older ones: call ${TOOL.listJobs} with cursor "${nextCursor}".`;
+  return (
+    `${[head, ...jobs.map(line)].join("\n")}\n` +
+    `Show one's card again (live progress, or its result) with ${TOOL.showJob} and its jobId; ` +
+    `${TOOL.waitForJob} waits for a running one, ${TOOL.getJobResult} reads a finished one's picks.${more}`
+  );
+}
+
+export function listJobsTool({ jobs }: { jobs: JobService }) {
+  const retentionHours = Math.round(jobs.limits.retentionMs / 3_600_000);
+  return defineTool({
+    name: TOOL.listJobs,
+    title: "List gift analyses",
+    description:
+      "Lists the user's gift analyses (bulk jobs), newest first, a page at a time: each one's jobId, title, " +
+      "status, progress (percentage, stage, rows done of all), people in the result, currency, and when it " +
+      'started and ended. Use it when the user asks about an earlier analysis ("how is my analysis going?") ' +
+      `and its jobId is not at hand; then ${TOOL.showJob} shows its card again.`,
+    input: ListJobsInput,
+    output: ListJobsOutput,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    meta: {},
+    async run({ cursor, limit }, { caller }) {
+      const before = cursor === undefined ? undefined : positionOf(cursor);
+      if (cursor !== undefined && before === undefined) {
+        return failure({
+          code: "invalid_arguments",
+          message: `The cursor "${cursor.slice(0, 40)}" is not one ${TOOL.listJobs} gave.`,
+          hint: `Pass a nextCursor exactly as it came, or leave cursor out for the newest analyses.`,
+        });
+      }
+      return fromOutcome(await jobs.list(caller, { before, limit }), ({ jobs: listed, next }) => {
+        const summaries = listed.map(summaryOf);
+        const nextCursor = next === null ? null : cursorOf(next);
+        return success(
+          { jobs: summaries, nextCursor },
+          listText(summaries, nextCursor, cursor !== undefined, retentionHours),
+        );
+      });
+    },
+  });
+}

@@ -1,0 +1,61 @@
+/**
+ * `show_job`: one of the caller's gift analyses shown again in the widget, with the same template
+ * as the start's: its structured content is the start's shape (with the summary and result count
+ * once it has ended), from which the widget follows the job through its events. A job the caller
+ * may not read is the same not-found the other job tools give.
+ */
+import { isFinished, type JobView } from "../../../shared/job-view.js";
+import { ShowJobInput, ShowJobOutput, TOOL, URI, type StartBulkResult } from "../../../shared/tools.js";
+import type { JobService } from "../../jobs/job-service.js";
+import { toolMeta, type Widget } from "../../widget.js";
+import { defineTool } from "../tool-registry.js";
+import { fromOutcome, success } from "../tool-results.js";
+
+const shownAs = (view: JobView): StartBulkResult => ({
+  jobId: view.jobId,
+  status: view.status,
+  stages: view.stages.map(({ id, label }) => ({ id, label })),
+  resultUri: URI.jobResult(view.jobId),
+  currency: view.currency ?? "USD",
+  ...(isFinished(view.status) && { summary: view.summary, resultCount: view.resultCount }),
+});
+
+/** Where the job stands, in a sentence for the model. */
+function standing(view: JobView): string {
+  const job = `Job ${view.jobId}${view.title ? ` ("${view.title}")` : ""}`;
+  switch (view.status) {
+    case "completed":
+      return `${job} completed: ${view.summary ?? "done"} The widget shows its result; ${TOOL.getJobResult} reads the picks.`;
+    case "failed":
+      return `${job} failed: ${view.error?.message ?? "unknown error"} The widget shows why and offers to run it again.`;
+    case "canceled":
+      return `${job} was canceled. The widget shows how far it got.`;
+    default: {
+      const stage = view.stageLabel ? ` (${view.stageLabel})` : "";
+      return (
+        `${job} is ${view.status}, ${Math.floor(view.percentage)}% done${stage}. The widget follows it live; ` +
+        `call ${TOOL.waitForJob} to wait for the end.`
+      );
+    }
+  }
+}
+
+export function showJobTool({ jobs, widget }: { jobs: JobService; widget: Widget }) {
+  return defineTool({
+    name: TOOL.showJob,
+    title: "Show a gift analysis",
+    description:
+      "Shows one of the user's gift analyses again in the widget: its live progress while it runs, its result " +
+      `once finished. Use it when the user wants to see an earlier analysis; find its jobId with ${TOOL.listJobs}.`,
+    input: ShowJobInput,
+    output: ShowJobOutput,
+    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+    meta: toolMeta(widget, { renders: { invoking: "Opening the gift analysis…", invoked: "Gift analysis shown" } }),
+    async run({ jobId }, { caller }) {
+      // the job as it stands now: a wait that does not wait
+      return fromOutcome(await jobs.waitFor({ jobId, timeoutMs: 0 }, caller, () => {}), ({ view }) =>
+        success(shownAs(view), standing(view)),
+      );
+    },
+  });
+}
