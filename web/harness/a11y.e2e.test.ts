@@ -272,34 +272,25 @@ describe("the keyboard", () => {
   );
 
   it(
-    "reaches every control of the fullscreen result by Tab, each with a focus ring of 3:1 or more, in both themes",
+    "reaches every control of the fullscreen result, the file picker and the preview by Tab, each with a focus ring of 3:1 or more, in both themes",
     async () => {
       const { page, errors } = await open("MCP Apps (AppBridge)");
       await withFailureShot(page, "a11y-focus", async () => {
         const widget = await startJob(page, 0);
         await openTable(widget);
-        for (const theme of ["Light", "Dark"]) {
-          await page.getByRole("radio", { name: theme }).click();
-          await expect.poll(() => widget.locator(".gg-root").getAttribute("data-theme")).toBe(theme.toLowerCase());
-          await widget.getByRole("heading", { level: 1 }).click(); // the keyboard's focus in the widget
-          const reached: string[] = [];
-          for (let i = 0; i < 40; i++) {
-            await page.keyboard.press("Tab");
-            const focus = await widget.evaluate(focusRing);
-            if (focus === null) break; // out of the widget, to the host
-            reached.push(focus.what);
-            expect(focus.ring, `${theme}: ${focus.what}`).toBeGreaterThanOrEqual(3);
-          }
-          // every control there is, and each once
-          const controls = await widget.evaluate(() =>
-            [...document.querySelectorAll<HTMLElement>("button, input, select, summary, a[href], [tabindex]")]
-              .filter((el) => !(el as HTMLButtonElement).disabled)
-              .map((el) => `${el.tagName.toLowerCase()} ${el.getAttribute("aria-label") ?? el.textContent?.trim()}`),
-          );
-          expect(reached).toEqual(controls);
-          expect(reached).toContain("button Spend");
-          expect(reached).toContain("summary Spend by department");
-        }
+        const table = await tabThrough(page, widget);
+        expect(table).toContain("button Spend");
+        expect(table).toContain("summary Spend by department");
+
+        const picker = await mountFrom(page, "Ask for the file in the widget");
+        await picker.getByText("Choose a file or drop it here").waitFor({ timeout: JOB_TIMEOUT });
+        expect(await tabThrough(page, picker)).toEqual(["input file"]);
+        await picker.locator('input[type="file"]').setInputFiles(csvPath);
+        await picker.getByText("5,000 rows: 5,000 people, 0 skipped").waitFor({ timeout: JOB_TIMEOUT });
+        const preview = await tabThrough(page, picker);
+        // the sample rows scroll sideways in a box of their own, which takes the focus
+        expect(preview).toContain("div The file's first rows");
+        expect(preview).toContain("button Start");
         expect(errors).toEqual([]);
       });
       await page.close();
@@ -307,6 +298,38 @@ describe("the keyboard", () => {
     2 * JOB_TIMEOUT,
   );
 });
+
+/**
+ * In both themes, Tabs from the widget's heading until the focus leaves the widget: every control
+ * there is must be reached, each once and in order, each showing a focus ring of 3:1 or more.
+ * Returns the controls reached.
+ */
+async function tabThrough(page: Page, widget: Frame): Promise<string[]> {
+  let reached: string[] = [];
+  for (const theme of ["Dark", "Light"]) {
+    await page.getByRole("radio", { name: theme }).click();
+    await expect.poll(() => widget.locator(".gg-root").getAttribute("data-theme")).toBe(theme.toLowerCase());
+    await widget.getByRole("heading", { level: 1 }).click(); // the keyboard's focus in the widget
+    reached = [];
+    for (let i = 0; i < 60; i++) {
+      await page.keyboard.press("Tab");
+      const focus = await widget.evaluate(focusRing);
+      if (focus === null) break; // out of the widget, to the host
+      reached.push(focus.what);
+      expect(focus.ring, `${theme}: ${focus.what}`).toBeGreaterThanOrEqual(3);
+    }
+    const controls = await widget.evaluate(() =>
+      [...document.querySelectorAll<HTMLElement>("button, input, select, summary, a[href], [tabindex]")]
+        .filter((el) => !(el as HTMLButtonElement).disabled)
+        .map(
+          (el) =>
+            `${el.tagName.toLowerCase()} ${el.getAttribute("aria-label") ?? (el.textContent?.trim() || el.getAttribute("type"))}`,
+        ),
+    );
+    expect(reached).toEqual(controls);
+  }
+  return reached;
+}
 
 /**
  * In the page: the focused control (null when the focus is not in this document), and its focus
@@ -328,8 +351,9 @@ function focusRing(): { what: string; ring: number } | null {
       break;
     }
   }
-  const style = getComputedStyle(el);
-  const what = `${el.tagName.toLowerCase()} ${el.getAttribute("aria-label") ?? el.textContent?.trim()}`;
+  // the file input is unseen: the drop zone around it shows the ring
+  const style = getComputedStyle(el.closest(".gg-drop") ?? el);
+  const what = `${el.tagName.toLowerCase()} ${el.getAttribute("aria-label") ?? (el.textContent?.trim() || el.getAttribute("type"))}`;
   if (style.outlineStyle === "none" || parseFloat(style.outlineWidth) < 2) return { what, ring: 0 };
   const [a, b] = [luminance(style.outlineColor), luminance(back)].sort((x, y) => y - x);
   return { what, ring: (a + 0.05) / (b + 0.05) };
