@@ -163,6 +163,13 @@ describe("the result table in Chromium's accessibility tree", () => {
         for (const row of deep) {
           expect(textOf(findAll(row, "cell")[0])).toBe(people[Number(row.attrs["aria-rowindex"]) - 2].name);
         }
+        // and the search bar, then the headings under it, stay at the top of the window
+        const top = await widget.evaluate(() =>
+          [".gg-table-bar", ".gg-row-head"].map((s) => document.querySelector(s)!.getBoundingClientRect().top),
+        );
+        expect(top[0]).toBe(0);
+        expect(top[1]).toBeGreaterThan(20);
+        expect(top[1]).toBeLessThan(120);
 
         // a click on a header's button: it states the sort, and the others state none
         await widget.evaluate(() => window.scrollTo(0, 0));

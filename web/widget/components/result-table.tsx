@@ -42,6 +42,7 @@ function useNarrow(): boolean {
     if (media === null) return;
     const change = () => setNarrow(media.matches);
     media.addEventListener("change", change);
+    change(); // it may have changed between the render and now (a frame going fullscreen)
     return () => media.removeEventListener("change", change);
   }, [media]);
   return narrow;
