@@ -1,12 +1,12 @@
 /**
  * What the browser tests share: where the built harness and widget are, where pictures go, the
- * real server serving them, Chromium as every test launches it, and a file's hooks that start and
- * close both, with a page of the harness opened and connected.
+ * real server serving them, Chromium as every test launches it, a file's hooks that start and
+ * close both, with a page of the harness opened and connected, and the widget a harness button mounts.
  */
 import { existsSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
-import { chromium, type Browser, type BrowserContextOptions, type Page } from "playwright-core";
-import { afterAll, beforeAll } from "vitest";
+import { chromium, type Browser, type BrowserContextOptions, type Frame, type Page } from "playwright-core";
+import { afterAll, beforeAll, expect } from "vitest";
 import type { AppOptions } from "../server/app.js";
 import { startTestServer, type TestServer } from "../server/testing/support.js";
 
@@ -104,4 +104,27 @@ export async function withFailureShot(page: Page, name: string, body: () => Prom
     await page.screenshot({ path: `${ARTIFACTS}/${name}-failure.png`, fullPage: true }).catch(() => undefined);
     throw error;
   }
+}
+
+/** The widget's frame, once one other than `previous` is mounted (the harness mounts one at a time). */
+export async function widgetFrame(page: Page, previous?: Frame, timeout = 60_000): Promise<Frame> {
+  let frame: Frame | undefined;
+  await expect
+    .poll(
+      () =>
+        (frame = page
+          .mainFrame()
+          .childFrames()
+          .find((f) => f !== previous && !f.isDetached())),
+      { timeout },
+    )
+    .toBeDefined();
+  return frame!;
+}
+
+/** Clicks the harness's `button` (a tool call) and returns the widget mounted for its result. */
+export async function mountFrom(page: Page, button: string): Promise<Frame> {
+  const before = page.mainFrame().childFrames()[0];
+  await page.getByRole("button", { name: button }).click();
+  return widgetFrame(page, before);
 }

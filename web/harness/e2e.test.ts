@@ -61,7 +61,7 @@ async function runBulkAnalysis(): Promise<{ stages: string[]; people: string[] }
       timeout: JOB_TIMEOUT,
     })
     .toMatch(/^done(,done)+$/);
-  const people = widget.locator(".gg-rows li");
+  const people = widget.locator('.gg-rows [role="row"]');
   await expect.poll(() => people.count(), { timeout: JOB_TIMEOUT, interval: 200 }).toBe(SAMPLE_NAMES.length);
   return {
     stages: await stages.evaluateAll((els) => els.map((e) => `${e.textContent}|${e.getAttribute("data-state")}`)),

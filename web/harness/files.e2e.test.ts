@@ -126,7 +126,7 @@ async function preview(widget: FrameLocator, path: string) {
 /** Waits for the widget's job to complete; returns its id. */
 async function completed(widget: FrameLocator): Promise<string> {
   await expect
-    .poll(() => widget.getByRole("status").first().textContent(), { timeout: JOB_TIMEOUT, interval: 100 })
+    .poll(() => widget.locator(".gg-status").textContent(), { timeout: JOB_TIMEOUT, interval: 100 })
     .toBe("Completed");
   // the short card's summary, worded from the result's figures
   await expect.poll(() => widget.locator(".gg-summary").count(), { timeout: JOB_TIMEOUT }).toBeGreaterThan(0);
@@ -323,7 +323,7 @@ describe("staff files in and out, in the browser", () => {
         await shot("files-korean-preview");
         await widget.getByRole("button", { name: "시작" }).click();
         await expect
-          .poll(() => widget.getByRole("status").first().textContent(), { timeout: JOB_TIMEOUT, interval: 100 })
+          .poll(() => widget.locator(".gg-status").textContent(), { timeout: JOB_TIMEOUT, interval: 100 })
           .toBe("완료됨");
         await expect
           .poll(() => widget.locator(".gg-summary").first().textContent(), { timeout: JOB_TIMEOUT })

@@ -69,6 +69,8 @@ const FaultsSchema = z.object({
   dropNext: z.boolean(),
   dropNextChunk: z.boolean(),
   oneCallAtATime: z._default(z.boolean(), false),
+  dropIsError: z._default(z.boolean(), false),
+  emptyObjects: z._default(z.boolean(), false),
 });
 
 /** A part read back: what parses, or nothing (the default stays). */

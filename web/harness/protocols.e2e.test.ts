@@ -80,7 +80,7 @@ async function finished(widget: ReturnType<Page["frameLocator"]>) {
       timeout: JOB_TIMEOUT,
     })
     .toMatch(/^done(,done)+$/);
-  const people = widget.locator(".gg-rows li");
+  const people = widget.locator('.gg-rows [role="row"]');
   await expect.poll(() => people.count(), { timeout: JOB_TIMEOUT }).toBeGreaterThanOrEqual(15);
   return {
     stages: await stages.evaluateAll((els) => els.map((e) => `${e.textContent}|${e.getAttribute("data-state")}`)),

@@ -4,12 +4,14 @@
  * standard headers tapped into the log), the form actions that call a tool and mount the widget
  * for its result (at a pace, for a bulk analysis), a recent job opened again, the call on screen
  * before a page reload shown again once connected, and the widget's own callTool path, with the
- * fault switches applied and its own starts sent at the pace of the call it shows. Every start
+ * fault switches applied and its own starts sent at the pace of the call it shows. The form's
+ * calls carry what a quirky host's form adds (`formArguments`), and the widget is given them so. Every start
  * that names a job joins the recent jobs. The connection itself, and a call sent again on a new
  * session when the server has forgotten the old one, are `session-link.ts`'s.
  */
 import { handOverFile, type HostFile } from "./mcp/dev-files.js";
 import type { Protocol } from "./mcp/connection.js";
+import { formArguments } from "./faults/faults.js";
 import { createFaultyCaller, type CallTool, type WidgetToolResult } from "./faults/faulty-call.js";
 import { PACE_META_KEY, TOOL } from "../../shared/tools.js";
 import { recentJobOf, reopenedResult, type RecentJob } from "./recent-jobs.js";
@@ -121,7 +123,8 @@ export function createHarnessSession(store: HarnessStore, endpoint: URL): Harnes
 
   return {
     connect: link.connect,
-    async runTool(name, args, paceMs = 0) {
+    async runTool(name, given, paceMs = 0) {
+      const args = formArguments(name, given, s().faults);
       await act(store, name, async () => {
         // as ChatGPT does, the ChatGPT host sends the user's locale with the call as a hint
         const hints = s().hostKind === "openai" ? { "openai/locale": s().locale } : {};

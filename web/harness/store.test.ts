@@ -53,6 +53,8 @@ describe("harness store", () => {
       dropNext: false,
       dropNextChunk: false,
       oneCallAtATime: false,
+      dropIsError: false,
+      emptyObjects: false,
     });
   });
 });
@@ -75,7 +77,7 @@ describe("harness store across a reload", () => {
     before.setTheme("dark");
     before.setDisplayMode("fullscreen");
     before.setLocale("ko-KR");
-    before.setFaults({ duplicates: 3, shuffle: true });
+    before.setFaults({ duplicates: 3, shuffle: true, dropIsError: true, emptyObjects: true });
     before.setForm({ occasion: "Farewell", budget: "75", paceMs: 3_000, typed: "name,interests\nA,tea" });
     before.setForm({ file: { name: "staff.csv", bytes: 20, rows: 1, as: "csv", text: "name,interests\nB,books" } });
     before.addRecentJob({ ...job, jobId: "job_1" });
@@ -92,7 +94,7 @@ describe("harness store across a reload", () => {
       theme: "dark",
       displayMode: "fullscreen",
       locale: "ko-KR",
-      faults: { duplicates: 3, shuffle: true },
+      faults: { duplicates: 3, shuffle: true, dropIsError: true, emptyObjects: true },
       form: {
         occasion: "Farewell",
         budget: "75",

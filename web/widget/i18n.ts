@@ -53,6 +53,8 @@ const enJob = (f: Formats) => ({
   stageCount: (unit: "rows" | "people" | null, done: number, total: number) =>
     `${f.count(done)} of ${f.count(total)}${unit === null ? "" : ` ${unit}`}`,
   stageLine: (label: string, count: string) => `${label}: ${count}`,
+  /** What a screen reader hears as a stage begins. */
+  stageNews: (n: number, of: number, label: string) => `Stage ${n} of ${of}: ${label}`,
   /** Time since the job was created, while it waits to start. */
   waiting: (seconds: number) => `Waiting ${f.duration(seconds)}`,
   /** Time since the job started, while it runs. */
@@ -72,6 +74,7 @@ const enJob = (f: Formats) => ({
   startAgain: "Start again",
   keptAfterCancel: (n: number) => `Ready before it was canceled: ${f.count(n)} ${n === 1 ? "person" : "people"}`,
   failed: "The analysis failed.",
+  completed: "The analysis is complete.",
   tryAgain: "Try again",
   retrying: "reconnecting…",
 });
@@ -140,6 +143,7 @@ const enFile = (f: Formats) => ({
   } satisfies Record<ColumnKey, string>,
   noColumn: "(none)",
   rowHead: "Row",
+  firstRows: "The file's first rows",
   fileCounts: (rows: number, people: number, skipped: number) =>
     `${f.count(rows)} rows: ${f.count(people)} people, ${f.count(skipped)} skipped`,
   separator: (sep: string) => (sep === "\t" ? "tab-separated" : `separated by “${sep}”`),
@@ -191,6 +195,7 @@ const koJob = (f: Formats): ReturnType<typeof enJob> => ({
     return `${f.count(total)}${word} 중 ${f.count(done)}${word}`;
   },
   stageLine: (label, count) => `${label}: ${count}`,
+  stageNews: (n, of, label) => `${of}단계 중 ${n}단계: ${label}`,
   waiting: (seconds) => `대기 ${f.duration(seconds)}`,
   running: (seconds) => `실행 ${f.duration(seconds)}`,
   ran: (seconds) => `총 실행 시간 ${f.duration(seconds)}`,
@@ -206,6 +211,7 @@ const koJob = (f: Formats): ReturnType<typeof enJob> => ({
   startAgain: "다시 시작",
   keptAfterCancel: (n) => `취소 전에 준비된 결과: ${f.count(n)}명`,
   failed: "분석에 실패했습니다.",
+  completed: "분석이 완료되었습니다.",
   tryAgain: "다시 시도",
   retrying: "다시 연결하는 중…",
 });
@@ -264,6 +270,7 @@ const koFile = (f: Formats): ReturnType<typeof enFile> => ({
   columns: { name: "이름", department: "부서", interests: "관심사", budget: "예산", id: "사번" },
   noColumn: "(없음)",
   rowHead: "행",
+  firstRows: "파일의 첫 행",
   fileCounts: (rows, people, skipped) => `${f.count(rows)}행: ${f.count(people)}명, 건너뜀 ${f.count(skipped)}행`,
   separator: (sep) => (sep === "\t" ? "탭 구분" : `“${sep}” 구분`),
   budgetsIn: (currency) => `예산 통화 ${currency}`,

@@ -1,8 +1,9 @@
 // @vitest-environment jsdom
 /**
  * The result table's views: search any case (Hangul too), one department, any column sorted
- * either way with empty cells last, each department's totals; and 200,000 rows put only the rows
- * in view into the page.
+ * either way with empty cells last, each department's totals; 200,000 rows put only the rows
+ * in view into the page; and to assistive technology it is a table, its rows counted and
+ * numbered in the whole, its headers saying how it is sorted.
  */
 import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
@@ -65,18 +66,11 @@ describe("the table of 200,000 people", () => {
     fake.uninstall();
   });
 
-  it("puts only the rows in view into the page, and finds a person among them all", async () => {
+  /** The table of `rows` for a finished job, over a fake host in fullscreen. */
+  function renderTable(rows: TableRow[]) {
     fake = installFakeHost({ displayMode: "fullscreen" });
     host = createHost();
     const store = createResultStore();
-    const rows = Array.from({ length: 200_000 }, (_, i): TableRow => [
-      i + 2,
-      `Person ${i + 1}`,
-      `D${i % 40}`,
-      50,
-      "Mug",
-      12,
-    ]);
     store.setState({ tables: { "job-1": { rows, complete: true, loading: false, error: null } } });
     render(
       <HostContext.Provider value={host}>
@@ -85,17 +79,52 @@ describe("the table of 200,000 people", () => {
         </ResultStoreContext.Provider>
       </HostContext.Provider>,
     );
-    const list = screen.getByRole("list", { name: "People and their top picks" });
-    const items = () => within(list).getAllByRole("listitem");
+    return screen.getByRole("table", { name: "People and their top picks" });
+  }
+  const people = (n: number) =>
+    Array.from({ length: n }, (_, i): TableRow => [i + 2, `Person ${i + 1}`, `D${i % 40}`, 50 + (i % 7), "Mug", 12]);
+
+  it("puts only the rows in view into the page, and finds a person among them all", async () => {
+    const table = renderTable(people(200_000));
+    const rows = () => within(table).getAllByRole("row").slice(1);
     expect(screen.getByText("200,000 people")).toBeTruthy();
-    expect(items().length).toBeLessThan(50);
-    expect(items()[0].getAttribute("aria-setsize")).toBe("200000");
-    // the list is as tall as all its rows, so the document scrolls as it would through them all
-    expect(list.style.height).toBe(`${200_000 * 36}px`);
+    expect(rows().length).toBeLessThan(50);
+    // the header row and every person, though few are in the page
+    expect(table.getAttribute("aria-rowcount")).toBe("200001");
+    // the rows are as tall as all of them, so the document scrolls as it would through them all
+    expect(within(table).getByRole("rowgroup").style.height).toBe(`${200_000 * 36}px`);
     await userEvent.type(screen.getByRole("searchbox", { name: "Search by name" }), "Person 123456");
-    expect(items().map((li) => li.querySelector(".gg-c-name")?.textContent)).toEqual(["Person 123456"]);
+    expect(rows().map((row) => row.querySelector(".gg-c-name")?.textContent)).toEqual(["Person 123456"]);
+    expect(table.getAttribute("aria-rowcount")).toBe("2");
+    expect(rows()[0].getAttribute("aria-rowindex")).toBe("2");
     // every row was in: nothing was asked of the server
     expect(fake.argsOf(TOOL.getJobTable)).toEqual([]);
+  });
+
+  it("is a table of rows, column headers and cells, each header saying how it sorts the rows", async () => {
+    const table = renderTable(people(3));
+    const [head, ...body] = within(table).getAllByRole("row");
+    expect(head.getAttribute("aria-rowindex")).toBe("1");
+    const headers = within(head).getAllByRole("columnheader");
+    expect(headers.map((h) => h.textContent)).toEqual(["Name", "Department", "Budget", "Top pick", "Spend"]);
+    const sorts = () => headers.map((h) => h.getAttribute("aria-sort"));
+    expect(sorts()).toEqual(["none", "none", "none", "none", "none"]);
+    expect(body.map((row) => row.getAttribute("aria-rowindex"))).toEqual(["2", "3", "4"]);
+    expect(
+      within(body[0])
+        .getAllByRole("cell")
+        .map((c) => c.textContent),
+    ).toEqual(["Person 1", "D0", "$50", "Mug", "$12"]);
+    // the sort buttons are inside their headers; amounts sort largest first, then turn round
+    await userEvent.click(within(headers[2]).getByRole("button", { name: "Budget" }));
+    expect(sorts()).toEqual(["none", "none", "descending", "none", "none"]);
+    await userEvent.click(within(headers[2]).getByRole("button"));
+    expect(sorts()).toEqual(["none", "none", "ascending", "none", "none"]);
+    await userEvent.click(within(headers[0]).getByRole("button"));
+    expect(sorts()).toEqual(["ascending", "none", "none", "none", "none"]);
+    // a search counts only the rows it shows
+    await userEvent.type(screen.getByRole("searchbox", { name: "Search by name" }), "Person 3");
+    expect(table.getAttribute("aria-rowcount")).toBe("2");
   });
 });
 

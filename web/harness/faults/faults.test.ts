@@ -1,6 +1,7 @@
 import fc from "fast-check";
 import { applyJobEvents, createJobFold } from "../../../shared/job-reducer.js";
-import { faultBatch, NO_FAULTS, seededRandom, shuffle, type FaultConfig } from "./faults.js";
+import { TOOL } from "../../../shared/tools.js";
+import { faultBatch, formArguments, NO_FAULTS, seededRandom, shuffle, type FaultConfig } from "./faults.js";
 import type { JobEvent } from "../../../shared/job-events.js";
 import { jobHistory } from "../../../test-kit/job-events.js";
 
@@ -78,5 +79,27 @@ describe("faultBatch", () => {
       ),
       { numRuns: 300 },
     );
+  });
+});
+
+describe("formArguments", () => {
+  const input = { occasion: "farewell", budgetPerPerson: 60, csv: "name,interests\nAda,tea" };
+
+  it("sends the input as it is without the switch", () => {
+    expect(formArguments(TOOL.startBulk, input, NO_FAULTS)).toBe(input);
+  });
+
+  it("adds an empty file and reading beside a bulk start's real input, as MCPJam's form does", () => {
+    const config = { ...NO_FAULTS, emptyObjects: true };
+    expect(formArguments(TOOL.startBulk, input, config)).toEqual({ ...input, file: {}, reading: {} });
+    // a real file and reading given stay as they are
+    const file = { download_url: "https://files.example/1", file_id: "f1" };
+    expect(formArguments(TOOL.startBulk, { ...input, file, reading: { sheet: "Staff" } }, config)).toEqual({
+      ...input,
+      file,
+      reading: { sheet: "Staff" },
+    });
+    // other tools are sent as they are
+    expect(formArguments(TOOL.suggestGifts, { occasion: "birthday" }, config)).toEqual({ occasion: "birthday" });
   });
 });

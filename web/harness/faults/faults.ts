@@ -2,10 +2,13 @@
  * Fault injection for `get_job_events` replies, as a pure function of one batch: copy every event
  * N times, shuffle, and hold some events back to deliver them with a later batch. The widget's
  * reducer must end in the same view whatever this does, which is what the harness lets you watch.
- * Beside them, a lost `put_file_chunk` reply, for watching an upload retry and resume, and a host
- * that runs one call at a time, for watching Cancel get through.
+ * Beside them, a lost `put_file_chunk` reply, for watching an upload retry and resume, a host
+ * that runs one call at a time, for watching Cancel get through, and two of MCPJam's quirks: tool
+ * replies whose `isError` says false whatever the server said, and a form that sends empty objects
+ * beside a bulk start's real input.
  */
 import type { JobEvent } from "../../../shared/job-events.js";
+import { TOOL } from "../../../shared/tools.js";
 
 export type FaultConfig = {
   /** Copies of each event in a batch; 1 means no duplicates. */
@@ -20,6 +23,10 @@ export type FaultConfig = {
   dropNextChunk: boolean;
   /** Refuse a widget's call while another of its calls is in flight, as MCPJam does. */
   oneCallAtATime: boolean;
+  /** The widget's tool replies say `isError: false` even when the server said true, as MCPJam's do. */
+  dropIsError: boolean;
+  /** The form sends `file: {}` and `reading: {}` beside a bulk start's real input, as MCPJam's does. */
+  emptyObjects: boolean;
 };
 /** The one-shot faults, each switched off once it fired. */
 export type OneShotFault = "dropNext" | "dropNextChunk";
@@ -31,7 +38,16 @@ export const NO_FAULTS: FaultConfig = {
   dropNext: false,
   dropNextChunk: false,
   oneCallAtATime: false,
+  dropIsError: false,
+  emptyObjects: false,
 };
+
+/**
+ * What the host's form sends for `name(args)`: with `emptyObjects`, a bulk start gets an empty
+ * `file` and `reading` beside its real input (a real `file` given stays as it is).
+ */
+export const formArguments = (name: string, args: Record<string, unknown>, config: FaultConfig) =>
+  config.emptyObjects && name === TOOL.startBulk ? { file: {}, reading: {}, ...args } : args;
 
 /** Share of a batch's events held back for a later batch when shuffling. */
 const HOLD_BACK_SHARE = 0.35;

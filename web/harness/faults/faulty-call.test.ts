@@ -80,6 +80,8 @@ describe("createFaultyCaller", () => {
       dropNext: true,
       dropNextChunk: false,
       oneCallAtATime: false,
+      dropIsError: false,
+      emptyObjects: false,
     });
     expect(await callTool(TOOL.suggestGifts, {})).toEqual(await eventLog(TOOL.suggestGifts, {}));
     expect(notes).toEqual([]);
@@ -153,5 +155,28 @@ describe("createFaultyCaller", () => {
     const cancel = callTool(TOOL.cancelJob, { jobId: JOB });
     answer();
     await expect(cancel).resolves.toMatchObject({ structuredContent: { name: TOOL.cancelJob } });
+  });
+
+  it("as a host that drops isError, hands a refusal over with isError false and the server's error still in it", async () => {
+    const refusal = {
+      isError: true,
+      content: [{ type: "text", text: "The file is 9.0 MB; the limit is 8.0 MB." }],
+      structuredContent: { error: { code: "input_too_large", message: "The file is 9.0 MB; the limit is 8.0 MB." } },
+    };
+    const notes: unknown[] = [];
+    let config: FaultConfig = { ...NO_FAULTS, dropIsError: true };
+    const callTool = createFaultyCaller({
+      call: async (name) => (name === FILE_TOOL.preview ? refusal : { content: [], structuredContent: { name } }),
+      config: () => config,
+      onDropped: () => {},
+      note: (method, detail) => notes.push([method, detail]),
+    });
+    expect(await callTool(FILE_TOOL.preview, { uploadId: "up-1" })).toEqual({ ...refusal, isError: false });
+    expect(notes).toEqual([["fault/isError", { tool: FILE_TOOL.preview }]]);
+    // a reply that was no error is left as it was, and so is every reply once the switch is off
+    expect(await callTool(TOOL.cancelJob, {})).toEqual({ content: [], structuredContent: { name: TOOL.cancelJob } });
+    config = NO_FAULTS;
+    expect(await callTool(FILE_TOOL.preview, { uploadId: "up-1" })).toEqual(refusal);
+    expect(notes).toHaveLength(1);
   });
 });

@@ -3,7 +3,8 @@
  * replies, delays, drops (the widget sees a network error) or reshapes the event batch; for
  * `put_file_chunk`, drops one reply after the server kept the chunk. Held-back events are kept
  * per job and delivered with that job's next reply. As a host that runs one call at a time, it
- * refuses a call made while another is in flight.
+ * refuses a call made while another is in flight; as a host that drops `isError`, it hands every
+ * reply over with `isError: false`, the server's error still in its content.
  */
 import { FILE_TOOL } from "../../../shared/files.js";
 import { TOOL, GetJobEventsOutput } from "../../../shared/tools.js";
@@ -97,7 +98,10 @@ export function createFaultyCaller(options: FaultyCallerOptions): CallTool {
     }
     inFlight++;
     try {
-      return await faulty(name, args);
+      const result = await faulty(name, args);
+      if (!result.isError || !config().dropIsError) return result;
+      note("fault/isError", { tool: name });
+      return { ...result, isError: false };
     } finally {
       inFlight--;
     }

@@ -7,24 +7,33 @@
  */
 import { FILE_TOOL } from "../../../shared/files.js";
 import { TOOL } from "../../../shared/tools.js";
-import { useMessages } from "../i18n.js";
+import { useMessages, type Messages } from "../i18n.js";
 
-export type FailureTextProps = { error: { code: string; message: string; hint?: string }; role?: "alert" | "status" };
+type Failure = { code: string; message: string; hint?: string };
+/** `role` "none" for a failure the job's live region already tells (job-news.tsx). */
+export type FailureTextProps = { error: Failure; role?: "alert" | "status" | "none" };
 
 const TOOL_NAMES: string[] = [...Object.values(TOOL), ...Object.values(FILE_TOOL)];
 const HANGUL = /[\uac00-\ud7a3]/;
+const foreign = (t: Messages, text: string) => t.language === "ko" && !HANGUL.test(text);
+/** The widget's own words for `error`, when it has them. */
+const ownWords = (t: Messages, error: Failure): string | undefined =>
+  t.localErrors[error.code] ?? (foreign(t, error.message) ? t.codeErrors[error.code] : undefined);
+
+/** The failure's message as a person reads it; never blank. */
+export const failureMessage = (t: Messages, error: Failure): string =>
+  ownWords(t, error) ?? (error.message || t.toolFailed);
 
 /** Message, then hint; never blank. */
 export function FailureText({ error, role = "alert" }: FailureTextProps) {
   const t = useMessages();
-  const foreign = (text: string) => t.language === "ko" && !HANGUL.test(text);
-  const own = t.localErrors[error.code] ?? (foreign(error.message) ? t.codeErrors[error.code] : undefined);
-  const message = own ?? (error.message || t.toolFailed);
+  const own = ownWords(t, error);
+  const message = failureMessage(t, error);
   const hint = error.hint !== undefined && !TOOL_NAMES.some((name) => error.hint?.includes(name)) ? error.hint : null;
   return (
     <div className="gg-error" role={role}>
       <p>{message}</p>
-      {hint && !(own && foreign(hint)) && <p className="gg-hint">{hint}</p>}
+      {hint && !(own && foreign(t, hint)) && <p className="gg-hint">{hint}</p>}
     </div>
   );
 }

@@ -30,7 +30,7 @@ export function FilePicker({ request, refused, onFile }: FilePickerProps) {
   };
   return (
     <section className="gg-panel">
-      <h2 className="gg-title">{t.jobTitle}</h2>
+      <h1 className="gg-title">{t.jobTitle}</h1>
       <p>{t.fileAsk(request.occasion, formatPrice(request.budgetPerPerson, locale, currency))}</p>
       <label
         className="gg-drop"

@@ -140,7 +140,8 @@ function SampleRows({ sample, columns }: { sample: StaffPreview["sample"]; colum
   const t = useMessages();
   const keys = COLUMN_KEYS.filter((key) => key !== "id" || columns.id !== -1);
   return (
-    <div className="gg-scroll">
+    // a box that scrolls sideways takes the keyboard's focus, so arrows scroll it
+    <div className="gg-scroll" role="region" aria-label={t.firstRows} tabIndex={0}>
       <table className="gg-table">
         <thead>
           <tr>
@@ -205,7 +206,7 @@ export function FilePreview(props: FilePreviewProps) {
   return (
     <section className="gg-panel" aria-busy={busy}>
       {/* a file that could not be read is named, not still "being read" */}
-      <h2 className="gg-title">{p?.fileName ?? (busy ? t.readingFile : fileName)}</h2>
+      <h1 className="gg-title">{p?.fileName ?? (busy ? t.readingFile : fileName)}</h1>
       {p && <PreviewBody preview={p} reading={reading} unsure={unsure} onReading={onReading} />}
       {busy && <p className="gg-muted">{t.loading}</p>}
       {error && <FailureText error={error} />}

@@ -14,7 +14,7 @@ export function GiftCards({ result }: GiftCardsProps) {
   const locale = useHostGlobal("locale");
   return (
     <section className="gg-panel">
-      <h2 className="gg-title">{t.giftsFor(result.occasion, formatPrice(result.budget, locale, result.currency))}</h2>
+      <h1 className="gg-title">{t.giftsFor(result.occasion, formatPrice(result.budget, locale, result.currency))}</h1>
       {result.gifts.length === 0 ? <p>{t.noGifts}</p> : <GiftList gifts={result.gifts} currency={result.currency} />}
     </section>
   );

@@ -1,9 +1,10 @@
 // @vitest-environment jsdom
 /**
  * The job panel fed straight from the store (no follow loop): duplicated and shuffled events
- * still show the right bar, stages and a single "Completed".
+ * still show the right bar, stages and a single "Completed"; Escape leaves fullscreen.
  */
-import { screen, within } from "@testing-library/react";
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
 import type { JobEvent } from "../../../shared/job-events.js";
 import { TOOL } from "../../../shared/tools.js";
 import { act } from "react";
@@ -34,7 +35,9 @@ const dispatch = (events: JobEvent[]) => act(() => store.getState().dispatch("jo
 
 describe("JobPanel over the store", () => {
   it("shows Starting… and the planned stages before any event, and no bar that could flash 0 %", () => {
-    expect(screen.getByRole("status").textContent).toBe("Starting…");
+    expect(screen.getByText("Starting…", { selector: ".gg-status" })).toBeTruthy();
+    // the one live region says nothing until the job does something
+    expect(screen.getByRole("status").textContent).toBe("");
     expect(screen.queryByRole("progressbar")).toBeNull();
     expect(stageStates()).toEqual(["Parsing the employee list:pending"]);
   });
@@ -57,7 +60,8 @@ describe("JobPanel over the store", () => {
       "Matching gifts per person:active",
       "Writing the result:pending",
     ]);
-    expect(screen.getByRole("status").textContent).toBe("Running");
+    expect(screen.getByText("Running", { selector: ".gg-status" })).toBeTruthy();
+    expect(screen.getByRole("status").textContent).toBe("Stage 2 of 3: Matching gifts per person");
     expect(screen.getByRole("button", { name: "Cancel" })).toBeTruthy();
   });
 
@@ -106,7 +110,8 @@ describe("JobPanel over the store", () => {
     dispatch([jobEvent("job-1", 4, "job.canceled")]);
     expect(await screen.findByText("Ready before it was canceled: 2 people")).toBeTruthy();
     expect(screen.getByText("Person 2")).toBeTruthy();
-    expect(screen.getByText("The analysis was canceled.")).toBeTruthy();
+    expect(screen.getByText("The analysis was canceled.", { selector: ".gg-outcome p" })).toBeTruthy();
+    expect(screen.getByRole("status").textContent).toBe("The analysis was canceled.");
     expect(panel.fake.calls).toHaveLength(asked);
   });
 
@@ -119,6 +124,24 @@ describe("JobPanel over the store", () => {
       store.getState().noteFailure("job-1", { code: "unknown_job", message: "No job job-1.", transient: false }),
     );
     expect(document.querySelector(".gg-timing")?.textContent).not.toContain("reconnecting…");
-    expect(screen.getByText("No job job-1.")).toBeTruthy();
+    expect(screen.getByText("No job job-1.", { selector: ".gg-error p" })).toBeTruthy();
+    // told once, by the live region; the text below is not a second one
+    expect(screen.getByRole("status").textContent).toBe("No job job-1.");
+    expect(document.querySelector(".gg-error")?.getAttribute("role")).toBe("none");
+  });
+
+  it("asks the host for the inline card on Escape in fullscreen, but not for an Escape that clears a search", async () => {
+    dispatch(history);
+    const search = await screen.findByRole("searchbox", { name: "Search by name" });
+    await userEvent.type(search, "Person");
+    await userEvent.keyboard("{Escape}");
+    expect(panel.fake.argsOf("requestDisplayMode")).toEqual([]);
+    await userEvent.clear(search);
+    await userEvent.keyboard("{Escape}");
+    expect(panel.fake.argsOf("requestDisplayMode")).toEqual([{ mode: "inline" }]);
+    // inline, Escape is the host's business
+    await waitFor(() => expect(screen.queryByRole("searchbox")).toBeNull());
+    await userEvent.keyboard("{Escape}");
+    expect(panel.fake.argsOf("requestDisplayMode")).toHaveLength(1);
   });
 });

@@ -8,9 +8,11 @@
  * Status, progress bar, what is happening, timing and the stage list,
  * then Cancel (asked twice) while it runs, the result when completed, the failure (and "Try again")
  * when failed; once canceled, the people composed before and "Start again".
+ * Stage changes and the end are told to screen readers by one live region (job-news.tsx); in
+ * fullscreen, Escape asks the host for the inline card again.
  * It only selects from the stores and renders; the follow loop feeds them.
  */
-import { useState } from "react";
+import { useEffect, useState } from "react";
 import type { Stage } from "../../../shared/job-events.js";
 import type { JobView, StageView } from "../../../shared/job-view.js";
 import { isBulkStage, STAGE_UNIT } from "../../../shared/stage-words.js";
@@ -22,6 +24,7 @@ import { useJobViews } from "../job-views.js";
 import type { ToolFailure } from "../tool-reply.js";
 import { FailureText } from "./failure-text.js";
 import { JobResult, type ResultLayout } from "./job-result.js";
+import { JobNews } from "./job-news.js";
 import { JobTiming } from "./job-timing.js";
 import { ProgressBar } from "./progress-bar.js";
 import { StageList } from "./stage-list.js";
@@ -40,7 +43,9 @@ export type JobPanelProps = {
 /** Renders the job `jobId` from the job store. */
 export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
   const t = useMessages();
-  const layout = layoutOf(useHostGlobal("displayMode"), useHostGlobal("displayModes"));
+  const mode = useHostGlobal("displayMode");
+  const layout = layoutOf(mode, useHostGlobal("displayModes"));
+  useEscapeToInline(mode === "fullscreen");
   const view = useJobViews((s) => s.jobs[jobId]);
   const lastError = useJobViews((s) => s.diagnostics[jobId]?.lastError ?? null);
   const started = view !== undefined && view.lastSeq > 0;
@@ -50,13 +55,15 @@ export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
   const line = started && status === "running" ? stageLine(t, view, stages) : null;
 
   return (
-    <section className="gg-panel" aria-busy={status === "pending" || status === "running"}>
+    // not aria-busy while it runs: a busy region's live news waits for the end
+    <section className="gg-panel">
       <header className="gg-head">
-        <h2 className="gg-title">{view?.title ?? t.jobTitle}</h2>
-        <p className="gg-status" role="status" data-status={status}>
+        <h1 className="gg-title">{view?.title ?? t.jobTitle}</h1>
+        <p className="gg-status" data-status={status}>
           {started ? t.status[status] : t.starting}
         </p>
       </header>
+      <JobNews view={view} stages={stages} lastError={lastError} />
       {/* no bar before the first events: a widget shown again must not flash back to 0 % */}
       {started && <ProgressBar percentage={view.percentage} status={status} />}
       {line !== null && <p className="gg-current">{line}</p>}
@@ -65,7 +72,7 @@ export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
           {started && <JobTiming view={view} reconnecting={lastError?.transient === true} />}
           {layout !== "compact" && <StageList stages={stages} />}
           {/* a dropped reply is retried: said in the timing line, so nothing below moves */}
-          {lastError !== null && !lastError.transient && <FailureText error={lastError} role="status" />}
+          {lastError !== null && !lastError.transient && <FailureText error={lastError} role="none" />}
           {(status === "pending" || status === "running") && <CancelButton jobId={jobId} />}
           {status === "completed" && (
             <JobResult jobId={jobId} summary={view?.summary ?? null} currency={view?.currency} layout={layout} />
@@ -85,7 +92,7 @@ export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
       {status === "failed" && view?.error && (
         <div className="gg-outcome">
           <p>{t.failed}</p>
-          <FailureText error={view.error} />
+          <FailureText error={view.error} role="none" />
           {view.error.retryable && onRetry && (
             <button type="button" className="gg-button" onClick={onRetry}>
               {t.tryAgain}
@@ -108,6 +115,22 @@ export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
       )}
     </section>
   );
+}
+
+/** While `on`, Escape (not one that clears a search) asks the host for the inline card. */
+function useEscapeToInline(on: boolean) {
+  const host = useHost();
+  useEffect(() => {
+    if (!on) return;
+    const leave = (e: KeyboardEvent) => {
+      const field = e.target;
+      const clears = field instanceof HTMLInputElement && field.type === "search" && field.value !== "";
+      if (e.key !== "Escape" || e.defaultPrevented || clears) return;
+      void host.requestDisplayMode("inline").catch(() => undefined);
+    };
+    document.addEventListener("keydown", leave);
+    return () => document.removeEventListener("keydown", leave);
+  }, [host, on]);
 }
 
 /**

@@ -175,12 +175,12 @@ function People({ people, currency }: { people: PersonResult[]; currency?: Curre
     <ul className="gg-people">
       {people.map((p) => (
         <li key={p.row} className="gg-person">
-          <h3 className="gg-subtitle">
+          <h2 className="gg-subtitle">
             {p.name}
             <span className="gg-muted">
               {[p.department, t.budget(formatPrice(p.budget, locale, currency))].filter(Boolean).join(" · ")}
             </span>
-          </h3>
+          </h2>
           {p.gifts.length === 0 ? (
             <p className="gg-muted">{t.noGiftsForPerson}</p>
           ) : (

@@ -4,8 +4,10 @@
  * then one row per person (name, department, budget, top pick, spend), then each department's
  * spend against its budget. Only the rows in view are in the page, and the document scrolls (never
  * a box inside it), so 200,000 people are as quick as 20; on a narrow screen a person takes two
- * lines. The rows are a list, each item positioned in the whole (`aria-posinset`); the headings
- * are toggle buttons, as a list has no column headers. While the job composes, the table fills in.
+ * lines. To assistive technology it is a table: its row count is every row shown, each row in the
+ * page keeps its index in the whole, and each column header says how the table is sorted by it.
+ * The search bar sits above the table (a table holds only rows), the headings stick under it.
+ * While the job composes, the table fills in.
  */
 import { useEffect, useMemo, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from "react";
 import type { Currency } from "../../../shared/money.js";
@@ -40,6 +42,7 @@ function useNarrow(): boolean {
     if (media === null) return;
     const change = () => setNarrow(media.matches);
     media.addEventListener("change", change);
+    change(); // it may have changed between the render and now (a frame going fullscreen)
     return () => media.removeEventListener("change", change);
   }, [media]);
   return narrow;
@@ -87,8 +90,54 @@ export type ResultTableProps = {
 
 type QueryProps = { query: TableQuery; setQuery: Dispatch<SetStateAction<TableQuery>> };
 
-/** The bar at the top: search by name, one department, how many are shown, and the headings that sort. */
-function TableTop({ query, setQuery, totals, count }: QueryProps & { totals: DepartmentTotal[]; count: string }) {
+/** Keeps `--gg-bar` on the bar's parent at the bar's height: the headings stick just under the bar. */
+function useBarHeight(bar: RefObject<HTMLElement | null>) {
+  useEffect(() => {
+    const element = bar.current;
+    const Observer = element?.ownerDocument.defaultView?.ResizeObserver;
+    if (!element || !Observer) return;
+    const observer = new Observer(() =>
+      element.parentElement?.style.setProperty("--gg-bar", `${element.offsetHeight}px`),
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [bar]);
+}
+
+/** The bar at the top: search by name, one department, how many are shown. */
+function TableBar({ query, setQuery, totals, count }: QueryProps & { totals: DepartmentTotal[]; count: string }) {
+  const t = useMessages();
+  const bar = useRef<HTMLDivElement>(null);
+  useBarHeight(bar);
+  return (
+    <div className="gg-table-bar" ref={bar}>
+      <input
+        type="search"
+        className="gg-search"
+        placeholder={t.searchName}
+        aria-label={t.searchName}
+        value={query.search}
+        onChange={(e) => setQuery((q) => ({ ...q, search: e.target.value }))}
+      />
+      <select
+        aria-label={t.tableColumns.department}
+        value={query.department ?? ALL}
+        onChange={(e) => setQuery((q) => ({ ...q, department: e.target.value === ALL ? null : e.target.value }))}
+      >
+        <option value={ALL}>{t.allDepartments}</option>
+        {totals.map((d) => (
+          <option key={d.department} value={d.department}>
+            {d.department || t.noDepartment}
+          </option>
+        ))}
+      </select>
+      <span className="gg-muted gg-count">{count}</span>
+    </div>
+  );
+}
+
+/** The header row: a column header per column, saying how the table is sorted by it, with a button that sorts. */
+function TableHead({ query, setQuery }: QueryProps) {
   const t = useMessages();
   // a new column sorts amounts largest first and words from A; the same column again turns it round
   const sortBy = (sort: TableColumn) =>
@@ -98,82 +147,55 @@ function TableTop({ query, setQuery, totals, count }: QueryProps & { totals: Dep
       descending: q.sort === sort ? !q.descending : sort === "budget" || sort === "spend",
     }));
   return (
-    <div className="gg-table-top">
-      <div className="gg-table-bar">
-        <input
-          type="search"
-          className="gg-search"
-          placeholder={t.searchName}
-          aria-label={t.searchName}
-          value={query.search}
-          onChange={(e) => setQuery((q) => ({ ...q, search: e.target.value }))}
-        />
-        <select
-          aria-label={t.tableColumns.department}
-          value={query.department ?? ALL}
-          onChange={(e) => setQuery((q) => ({ ...q, department: e.target.value === ALL ? null : e.target.value }))}
-        >
-          <option value={ALL}>{t.allDepartments}</option>
-          {totals.map((d) => (
-            <option key={d.department} value={d.department}>
-              {d.department || t.noDepartment}
-            </option>
-          ))}
-        </select>
-        <span className="gg-muted gg-count">{count}</span>
-      </div>
-      <div className="gg-row gg-row-head" role="group" aria-label={t.sortBy}>
-        {/* on a phone the headings are a sort bar over two-line rows, and it says so */}
-        <span className="gg-sort-label" aria-hidden="true">
-          {t.sortBy}
-        </span>
-        {COLUMNS.map((column) => (
-          <button
+    <div role="row" aria-rowindex={1} className="gg-row gg-row-head">
+      {/* on a phone the headings are a sort bar over two-line rows, and it says so */}
+      <span className="gg-sort-label" aria-hidden="true">
+        {t.sortBy}
+      </span>
+      {COLUMNS.map((column) => {
+        const sorted = query.sort === column;
+        return (
+          <div
             key={column}
-            type="button"
-            className={`gg-sort gg-c-${column}`}
-            aria-pressed={query.sort === column}
-            onClick={() => sortBy(column)}
+            role="columnheader"
+            className={`gg-c-${column}`}
+            aria-sort={sorted ? (query.descending ? "descending" : "ascending") : "none"}
           >
-            {t.tableColumns[column]}
-            <span aria-hidden="true">{query.sort === column ? (query.descending ? " ↓" : " ↑") : ""}</span>
-          </button>
-        ))}
-      </div>
+            <button type="button" className="gg-sort" onClick={() => sortBy(column)}>
+              {t.tableColumns[column]}
+              <span aria-hidden="true">{sorted ? (query.descending ? " ↓" : " ↑") : ""}</span>
+            </button>
+          </div>
+        );
+      })}
     </div>
   );
 }
 
-/** One item per person shown; past ALL_UP_TO people, only those in view are in the page. */
+/** One row per person shown, after the header row; past ALL_UP_TO people, only those in view are in the page. */
 function TableRows({ shown, money }: { shown: ReturnType<typeof selectRows>; money: (n: number) => string }) {
   const t = useMessages();
   const rowHeight = useNarrow() ? 56 : 36;
-  const body = useRef<HTMLUListElement>(null);
+  const body = useRef<HTMLDivElement>(null);
   const windowed = useWindowRange(body, shown.length, rowHeight);
   const { from, to } = shown.length <= ALL_UP_TO ? { from: 0, to: shown.length } : windowed;
   return (
-    <ul
+    <div
       ref={body}
+      role="rowgroup"
       className="gg-rows"
-      aria-label={t.tableLabel}
       style={{ height: shown.length * rowHeight, paddingTop: from * rowHeight }}
     >
       {shown.slice(from, to).map((r, i) => (
-        <li
-          key={r[0]}
-          className="gg-row"
-          aria-setsize={shown.length}
-          aria-posinset={from + i + 1}
-          style={{ height: rowHeight }}
-        >
-          <span className="gg-c-name">{r[1]}</span>
-          <span className="gg-c-department">{r[2] ?? ""}</span>
-          <span className="gg-c-budget">{money(r[3])}</span>
-          <span className="gg-c-pick">{r[4] ?? t.nothingInBudget}</span>
-          <span className="gg-c-spend">{r[5] === null ? "" : money(r[5])}</span>
-        </li>
+        <div key={r[0]} role="row" className="gg-row" aria-rowindex={from + i + 2} style={{ height: rowHeight }}>
+          {[r[1], r[2], money(r[3]), r[4] ?? t.nothingInBudget, r[5] === null ? "" : money(r[5])].map((text, c) => (
+            <span key={c} role="cell" className={`gg-c-${COLUMNS[c]}`}>
+              {text}
+            </span>
+          ))}
+        </div>
       ))}
-    </ul>
+    </div>
   );
 }
 
@@ -195,8 +217,12 @@ export function ResultTable({ jobId, running, composed, stopped = false, currenc
 
   return (
     <section className="gg-table">
-      <TableTop query={query} setQuery={setQuery} totals={totals} count={count} />
-      <TableRows shown={shown} money={money} />
+      <TableBar query={query} setQuery={setQuery} totals={totals} count={count} />
+      {/* the header row counts as a row: the rows are numbered from 2 */}
+      <div role="table" aria-label={t.tableLabel} aria-rowcount={shown.length + 1}>
+        <TableHead query={query} setQuery={setQuery} />
+        <TableRows shown={shown} money={money} />
+      </div>
       {table.error && <FailureText error={table.error} />}
       <DepartmentOverview totals={totals} money={money} />
     </section>

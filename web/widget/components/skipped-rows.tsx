@@ -14,7 +14,7 @@ export function SkippedRows({ rows, more = 0 }: SkippedRowsProps) {
   if (rows.length === 0) return null;
   return (
     <section aria-label={t.skipped}>
-      <h3 className="gg-subtitle">{t.skipped}</h3>
+      <h2 className="gg-subtitle">{t.skipped}</h2>
       <ul className="gg-skipped">
         {rows.map((s) => (
           <li key={s.row}>

@@ -51,7 +51,7 @@ export function StaffFile({ request, tuning }: StaffFileProps) {
     case "upload":
       return (
         <section className="gg-panel" aria-busy={flow.error === null}>
-          <h2 className="gg-title">{t.sending(flow.file.name)}</h2>
+          <h1 className="gg-title">{t.sending(flow.file.name)}</h1>
           <ProgressBar percentage={flow.chunks > 0 ? (flow.received / flow.chunks) * 100 : 0} label={t.upload} />
           {flow.error && <FailureText error={flow.error} />}
           <div className="gg-actions">

@@ -2,7 +2,8 @@
 /**
  * The stage list once a job has ended, as a person sees it and as a screen reader reads it:
  * the stage a failed job was in is marked failed, the stage a canceled one was in stopped, the
- * ones before done, the ones after not started, and nothing is "in progress" any more.
+ * ones before done, the ones after not started, and nothing is "in progress" any more; the live
+ * region tells the end with its outcome.
  */
 import { screen, within } from "@testing-library/react";
 import { act } from "react";
@@ -49,6 +50,7 @@ describe("the stage list of an ended job", () => {
     const history = endingIn("failed");
     dispatch(history.slice(0, -1));
     expect(states()).toEqual(["done", "active", "pending"]);
+    expect(screen.getByRole("status").textContent).toBe("Stage 2 of 3: Matching gifts per person");
     expect(spoken()).toEqual([
       "Parsing the employee list (done)",
       "Matching gifts per person (in progress)",
@@ -56,7 +58,8 @@ describe("the stage list of an ended job", () => {
     ]);
 
     dispatch(history.slice(-1));
-    expect(screen.getByRole("status").textContent).toBe("Failed");
+    expect(screen.getByText("Failed", { selector: ".gg-status" })).toBeTruthy();
+    expect(screen.getByRole("status").textContent).toBe("The analysis failed. The gift catalog is unavailable.");
     expect(states()).toEqual(["done", "failed", "pending"]);
     expect(spoken()).toEqual([
       "Parsing the employee list (done)",
@@ -64,13 +67,15 @@ describe("the stage list of an ended job", () => {
       "Writing the result (not started)",
     ]);
     nothingActive();
-    expect(list().closest("section")?.getAttribute("aria-busy")).toBe("false");
+    // never busy: a busy region's live news would wait until it was not
+    expect(list().closest("section")?.getAttribute("aria-busy")).toBeNull();
   });
 
   it("marks the stage a canceled job was in stopped, the ones before done", () => {
     mount();
     dispatch([...endingIn("canceled")].reverse());
-    expect(screen.getByRole("status").textContent).toBe("Canceled");
+    expect(screen.getByText("Canceled", { selector: ".gg-status" })).toBeTruthy();
+    expect(screen.getByRole("status").textContent).toBe("The analysis was canceled.");
     expect(states()).toEqual(["done", "stopped", "pending"]);
     expect(spoken()).toEqual([
       "Parsing the employee list (done)",
@@ -95,6 +100,7 @@ describe("the stage list of an ended job", () => {
     dispatch(endingIn(ending));
     // the stages the widget knows in Korean, one it does not as the server named it
     expect(spoken()).toEqual(["직원 목록 읽기 (완료)", `사람별 선물 고르기 (${word})`, "Writing the result (시작 전)"]);
+    expect(screen.getByRole("status").textContent).toMatch(/^분석(에 실패했습니다|이 취소되었습니다)\./);
     nothingActive();
   });
 });
