@@ -42,6 +42,17 @@ describe("readToolReply", () => {
     });
   });
 
+  it("reads the server's error whatever isError says, as MCPJam hands every reply over with isError false", () => {
+    const error = { code: "input_too_large", message: "staff.xlsx is 9.1 MB; the limit is 8.0 MB." };
+    const expected = { ok: false, error: { ...error, transient: false } };
+    const text = [{ type: "text", text: error.message }];
+    expect(readToolReply({ isError: false, structuredContent: { error }, content: text }, CancelJobOutput)).toEqual(
+      expected,
+    );
+    // and in the older shape, the JSON in a string
+    expect(readToolReply({ result: JSON.stringify({ error }) }, CancelJobOutput)).toEqual(expected);
+  });
+
   it("marks interrupted and internal failures as worth retrying", () => {
     const raw = { isError: true, structuredContent: { error: { code: "interrupted", message: "Server restarted." } } };
     expect(readToolReply(raw, CancelJobOutput)).toMatchObject({

@@ -2,6 +2,8 @@
  * Reads what the host's `callTool` resolved to, in either shape hosts have been seen to use:
  * a full MCP tool result ({ structuredContent, content, isError }) or the older { result: string }
  * (a JSON string of the structured content, or plain text). The value is parsed with a shared schema.
+ * The server's error (`{ error: { code, message } }` in the structured content) is read as one
+ * whatever `isError` says: MCPJam hands the widget `isError: false` for every reply.
  */
 import * as z from "zod/mini";
 import { ToolErrorSchema } from "../../shared/errors.js";
@@ -54,17 +56,15 @@ export const localFailure = (code: "unreachable" | "timeout" | "bad_reply", mess
 /** Turns a raw `callTool` reply into a parsed value or a failure; never throws. */
 export function readToolReply<T>(raw: unknown, schema: z.ZodMiniType<T>): ToolOutcome<T> {
   const reply = normalize(raw);
-  if (reply.isError) {
-    const error = ToolErrorSchema.safeParse(isRecord(reply.structured) ? reply.structured.error : undefined);
-    if (error.success) {
-      const { code, message, hint } = error.data;
-      return {
-        ok: false,
-        error: { code, message, ...(hint === undefined ? {} : { hint }), transient: TRANSIENT_CODES.has(code) },
-      };
-    }
-    return { ok: false, error: { code: "internal", message: reply.text, transient: true } };
+  const error = ToolErrorSchema.safeParse(isRecord(reply.structured) ? reply.structured.error : undefined);
+  if (error.success) {
+    const { code, message, hint } = error.data;
+    return {
+      ok: false,
+      error: { code, message, ...(hint === undefined ? {} : { hint }), transient: TRANSIENT_CODES.has(code) },
+    };
   }
+  if (reply.isError) return { ok: false, error: { code: "internal", message: reply.text, transient: true } };
   const parsed = schema.safeParse(reply.structured);
   if (parsed.success) return { ok: true, value: parsed.data };
   // a text reply that is not the expected JSON is the host's own sentence: show it as it is
