@@ -130,9 +130,23 @@ describe("following a bulk job", () => {
     expect(screen.getByText("Failed")).toBeTruthy();
     await userEvent.click(screen.getByRole("button", { name: "Try again" }));
     expect(await screen.findByText("Completed", {}, SLOW)).toBeTruthy();
-    expect(fake!.argsOf(TOOL.startBulk)).toEqual([START_INPUT]);
+    // the same input, in the person's language as the host says it
+    expect(fake!.argsOf(TOOL.startBulk)).toEqual([{ ...START_INPUT, locale: "en-US" }]);
     expect(eventsCalls().at(-1)).toMatchObject({ jobId: "job-2" });
     expect(fake!.argsOf("setWidgetState").at(-1)).toMatchObject({ state: { jobId: "job-2" } });
+  });
+
+  it("starts again in the person's language as their host says it, in the ended job's currency", async () => {
+    mount({
+      jobs: [{ outcome: "failed", currency: "USD" }, {}],
+      batchSize: 5,
+      locale: "ko-KR",
+      // the model said English and no currency: the job was priced in dollars from its locale
+      toolInput: { ...START_INPUT, locale: "en" },
+    });
+    await userEvent.click(await screen.findByRole("button", { name: "다시 시도" }, SLOW));
+    await waitFor(() => expect(fake!.argsOf(TOOL.startBulk)).toHaveLength(1));
+    expect(fake!.argsOf(TOOL.startBulk)[0]).toEqual({ ...START_INPUT, locale: "ko-KR", currency: "USD" });
   });
 
   it("offers no Try again when the failure is not retryable", async () => {
@@ -157,7 +171,8 @@ describe("following a bulk job", () => {
     expect(document.querySelector(".gg-progress")?.getAttribute("data-status")).toBe("canceled");
     await userEvent.click(screen.getByRole("button", { name: "Start again" }));
     expect(await screen.findByText("Completed", {}, SLOW)).toBeTruthy();
-    expect(fake!.argsOf(TOOL.startBulk)).toEqual([START_INPUT]);
+    // the same input, in the person's language as the host says it
+    expect(fake!.argsOf(TOOL.startBulk)).toEqual([{ ...START_INPUT, locale: "en-US" }]);
   });
 
   it("leaves no loop behind after unmount", async () => {

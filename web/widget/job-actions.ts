@@ -28,7 +28,11 @@ export function originalStartInput(toolInput: unknown): StartBulkArgs | null {
   return parsed.success ? parsed.data : null;
 }
 
-/** Starts an analysis with `input`; the reply names the new job. */
+/**
+ * Starts an analysis with `input`, in the person's language where their host says it (over the
+ * model's word, as a job of theirs is read in it); the reply names the new job.
+ */
 export function startAnalysis(host: Host, input: StartBulkArgs): Promise<ToolOutcome<StartBulkResult>> {
-  return host.callTool(TOOL.startBulk, input, StartBulkOutput);
+  const { locale, localeFromHost } = host.getGlobals();
+  return host.callTool(TOOL.startBulk, localeFromHost ? { ...input, locale } : input, StartBulkOutput);
 }

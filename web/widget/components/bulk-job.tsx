@@ -41,7 +41,9 @@ export function BulkJob({ initial, startInput, tuning }: BulkJobProps) {
     if (input === null || retrying) return;
     setRetrying(true);
     setRetryError(null);
-    const reply = await startAnalysis(host, input);
+    // in the ended job's currency: the person's locale (startAnalysis) may imply another
+    const currency = store.getState().jobs[job.jobId]?.currency;
+    const reply = await startAnalysis(host, currency ? { currency, ...input } : input);
     setRetrying(false);
     if (reply.ok) setJob({ jobId: reply.value.jobId, stages: reply.value.stages });
     else setRetryError(reply.error);

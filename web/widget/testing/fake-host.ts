@@ -3,13 +3,16 @@
  * event histories (the real reducer gives the status) and answers the widget's tool calls,
  * with faults it can turn on: duplicated, reordered and held-back events, rejected calls, either reply shape.
  * It also answers the file tools (chunked uploads kept in memory, a preview, exports) and has
- * `openExternal`, and an `uploadFile` that, like ChatGPT's, takes only images.
+ * `openExternal`, and an `uploadFile` that, like ChatGPT's, takes only images. The claim on a job's
+ * follow-up is answered as the server does: true once per job, only after it has ended.
  */
 import type { JobEvent, Stage } from "../../../shared/job-events.js";
 import { foldJobEvents } from "../../../shared/job-reducer.js";
 import { isFinished } from "../../../shared/job-view.js";
 import { seededRandom } from "../../../shared/seeded-random.js";
+import type { Currency } from "../../../shared/money.js";
 import {
+  ClaimFollowUpInput,
   GetJobEventsInput,
   GetJobResultInput,
   GetJobTableInput,
@@ -40,7 +43,10 @@ type FakeJob = {
   progressPerStage?: number;
   outcome?: "completed" | "failed" | "canceled";
   retryable?: boolean;
-  people?: number;
+  /** How many people the result has ("Person 1" and so on), or the people themselves. */
+  people?: number | PersonResult[];
+  /** The currency job.created names (none by default, as older jobs). */
+  currency?: Currency;
   skipped?: SkippedRow[];
   /** Events the server has appended before the widget's first call (a widget that reloads). */
   alreadyAppended?: number;
@@ -76,6 +82,10 @@ export type FakeHostOptions = {
   files?: FakeFiles;
   /** Leave `openExternal` out, as a host without it. */
   noOpenExternal?: boolean;
+  /** Leave `sendFollowUpMessage` out, as a host without it. */
+  noFollowUp?: boolean;
+  /** Jobs whose follow-up another card has claimed already. */
+  claimed?: string[];
   /** The first job is the one in `toolOutput`; later ones are started by start_bulk_gift_analysis. */
   jobs?: FakeJob[];
   faults?: FakeFaults;
@@ -86,6 +96,7 @@ export type FakeHostOptions = {
   /** "job" puts the first job's StartBulkOutput there; anything else is passed as it is. */
   toolOutput?: unknown;
   toolInput?: unknown;
+  toolResponseMetadata?: unknown;
   widgetState?: unknown;
   theme?: "light" | "dark";
   /** Where the widget starts; inline by default. */
@@ -122,7 +133,10 @@ function historyOf(jobId: string, job: FakeJob): JobEvent[] {
   const ending = job.outcome ?? "completed";
   // a job that does not complete stops halfway
   const progress = ending === "completed" ? steps : Math.ceil(steps / 2);
-  return jobHistory(jobId, { stages, steps, progress, ending, failure: { retryable: job.retryable ?? true } });
+  const history = jobHistory(jobId, { stages, steps, progress, ending, failure: { retryable: job.retryable ?? true } });
+  const created = history[0];
+  if (job.currency && created.type === "job.created") created.payload.currency = job.currency;
+  return history;
 }
 
 function makePeople(count: number): PersonResult[] {
@@ -278,7 +292,7 @@ export function installFakeHost(options: FakeHostOptions = {}) {
       stages: plan.stages ?? DEFAULT_STAGES,
       history,
       revealed,
-      people: makePeople(plan.people ?? 3),
+      people: typeof plan.people === "object" ? plan.people : makePeople(plan.people ?? 3),
       skipped: plan.skipped ?? [],
       composedSoFar: plan.composedSoFar,
       unplaced: plan.unplaced,
@@ -380,17 +394,35 @@ export function installFakeHost(options: FakeHostOptions = {}) {
     return page.failed ?? reply({ ...page.head, rows: page.people.map(tableRowOf) });
   }
 
-  /** The figures a server keeps of a finished result. */
+  /** The figures a server keeps of a finished result: in all, and by department (the largest spend first). */
   function figuresOf(job: RunningJob): ResultFigures {
-    const picked = job.people.filter((p) => p.gifts.length > 0);
+    const sum = (people: PersonResult[]) => ({
+      people: people.length,
+      budget: people.reduce((total, p) => total + p.budget, 0),
+      topPicks: people.reduce((total, p) => total + (p.gifts[0]?.price ?? 0), 0),
+    });
+    const named = [...new Set(job.people.map((p) => p.department ?? ""))];
+    const departments = named
+      .map((department) => ({ department, ...sum(job.people.filter((p) => (p.department ?? "") === department)) }))
+      .sort((a, b) => b.topPicks - a.topPicks);
     return {
-      people: job.people.length,
-      withGifts: picked.length,
+      ...sum(job.people),
+      withGifts: job.people.filter((p) => p.gifts.length > 0).length,
       skipped: job.skipped.length,
-      topPicks: picked.reduce((sum, p) => sum + p.gifts[0].price, 0),
-      budget: job.people.reduce((sum, p) => sum + p.budget, 0),
       ...(job.unplaced ? { unplaced: job.unplaced } : {}),
+      departments,
     };
+  }
+
+  const claimed = new Set(options.claimed);
+  /** Claims a job's follow-up: true for the first caller once the job has ended, as the server answers. */
+  function claim(raw: Record<string, unknown>) {
+    const { jobId } = ClaimFollowUpInput.parse(raw);
+    const job = jobs.get(jobId);
+    if (job === undefined) return failure("unknown_job", "No such job.");
+    const first = isFinished(foldOf(job).status) && !claimed.has(jobId);
+    if (first) claimed.add(jobId);
+    return reply({ jobId, claimed: first });
   }
 
   const setGlobals = (globals: Record<string, unknown>) => {
@@ -404,6 +436,7 @@ export function installFakeHost(options: FakeHostOptions = {}) {
     if (name === TOOL.cancelJob) return cancel(args);
     if (name === TOOL.getJobResult) return getResult(args);
     if (name === TOOL.getJobTable) return getTable(args);
+    if (name === TOOL.claimFollowUp) return claim(args);
     if (name === TOOL.startBulk)
       return StartBulkInput.safeParse(args).success
         ? reply(started(startJob()))
@@ -414,7 +447,7 @@ export function installFakeHost(options: FakeHostOptions = {}) {
   const openai: Record<string, unknown> = {
     toolInput: options.toolInput ?? START_INPUT,
     toolOutput: options.toolOutput === undefined || options.toolOutput === "job" ? started(first) : options.toolOutput,
-    toolResponseMetadata: null,
+    toolResponseMetadata: options.toolResponseMetadata ?? null,
     widgetState: options.widgetState ?? null,
     theme: options.theme ?? "light",
     displayMode: options.displayMode ?? "inline",
@@ -448,9 +481,13 @@ export function installFakeHost(options: FakeHostOptions = {}) {
             return { mode: args.mode };
           },
         }),
-    async sendFollowUpMessage(args: { prompt: string }) {
-      calls.push({ name: "sendFollowUpMessage", args, at: Date.now() });
-    },
+    ...(options.noFollowUp
+      ? {}
+      : {
+          async sendFollowUpMessage(args: { prompt: string }) {
+            calls.push({ name: "sendFollowUpMessage", args, at: Date.now() });
+          },
+        }),
     async uploadFile(file: File) {
       calls.push({ name: "uploadFile", args: { name: file.name }, at: Date.now() });
       if (!["image/png", "image/jpeg", "image/webp"].includes(file.type)) throw new Error("Unsupported file type");
