@@ -25,6 +25,9 @@ function serialHost() {
     deliverFile: async () => false,
     setWidgetState: async () => undefined,
     requestDisplayMode: async () => undefined,
+    conversation: () => ({ modelContext: false, followUp: false }),
+    updateModelContext: async () => false,
+    sendFollowUp: async () => false,
     onTeardown: () => undefined,
     dispose: () => undefined,
     callTool<T>(name: WidgetToolName): Promise<ToolOutcome<T>> {

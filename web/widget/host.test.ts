@@ -90,4 +90,23 @@ describe("createHost in ChatGPT (window.openai)", () => {
     expect(host.getGlobals().displayMode).toBe("fullscreen");
     host.dispose();
   });
+
+  it("tells the model in the widget state ChatGPT shows it, and the chat with sendFollowUpMessage, where there", async () => {
+    fake = installFakeHost({});
+    const host = createHost();
+    expect(host.conversation()).toEqual({ modelContext: true, followUp: true });
+    const structured = { jobId: "job-1", status: "running" };
+    await expect(host.updateModelContext({ text: "status: running", structured })).resolves.toBe(true);
+    expect(fake.openai.widgetState).toEqual(structured);
+    await expect(host.sendFollowUp("The gift analysis is done.")).resolves.toBe(true);
+    expect(fake.argsOf("sendFollowUpMessage")).toEqual([{ prompt: "The gift analysis is done." }]);
+    host.dispose();
+    fake.uninstall();
+
+    fake = installFakeHost({ noFollowUp: true });
+    const older = createHost();
+    expect(older.conversation()).toEqual({ modelContext: true, followUp: false });
+    await expect(older.sendFollowUp("Done")).resolves.toBe(false);
+    older.dispose();
+  });
 });

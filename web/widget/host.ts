@@ -2,7 +2,8 @@
  * The host as the widget sees it: one `Host` type with one adapter per kind of host, the MCP Apps
  * bridge (`hosts/mcp-apps.ts`, every standard host) and ChatGPT's `window.openai`
  * (`hosts/openai.ts`). Nothing else in the widget knows which one it runs in. Globals are a snapshot
- * the adapters keep (`createGlobals`); tool replies come back parsed, never cast. Which host this
+ * the adapters keep (`createGlobals`); tool replies come back parsed, never cast. What the card may
+ * say to the conversation (model context, a follow-up) is known once connected. Which host this
  * window has, and how components reach it, is `host-context.ts`.
  */
 import type * as z from "zod/mini";
@@ -41,6 +42,12 @@ export type WidgetToolName = ToolName | (typeof FILE_TOOL)[keyof typeof FILE_TOO
  */
 export type FileDelivery = "embedded" | "link" | "none";
 
+/** What a host lets the card say to the conversation: update the model's context, post a follow-up. */
+export type Conversation = { modelContext: boolean; followUp: boolean };
+
+/** What the card tells the model: a short text for any host, the same in fields for those that take them. */
+export type ModelContext = { text: string; structured: Record<string, unknown> };
+
 export type Host = {
   getGlobals(): HostGlobals;
   subscribe(listener: () => void): () => void;
@@ -52,6 +59,15 @@ export type Host = {
   /** Kept across renders where the host keeps widget state (ChatGPT); elsewhere it is dropped. */
   setWidgetState(state: Record<string, unknown>): Promise<void>;
   requestDisplayMode(mode: DisplayMode): Promise<void>;
+  /** What this host offers for the conversation, known once connected. */
+  conversation(): Conversation;
+  /**
+   * Tells the model what the card shows, replacing what it was told before (MCP Apps
+   * `ui/update-model-context`, ChatGPT's model-visible widget state); false when not offered or refused.
+   */
+  updateModelContext(context: ModelContext): Promise<boolean>;
+  /** Posts `text` in the conversation as the person's message (`ui/message`, `sendFollowUpMessage`); false when not offered or refused. */
+  sendFollowUp(text: string): Promise<boolean>;
   /** Called once when the host tears the widget down. */
   onTeardown(listener: () => void): void;
   /** Stops listening to the window and the host. */

@@ -49,6 +49,9 @@ function resultHost(total: number) {
     },
     setWidgetState: async () => {},
     requestDisplayMode: async () => {},
+    conversation: () => ({ modelContext: false, followUp: false }),
+    updateModelContext: async () => false,
+    sendFollowUp: async () => false,
     onTeardown: () => {},
     dispose: () => {},
   };

@@ -10,7 +10,11 @@ import {
   StreamableHTTPClientTransport,
   type JSONRPCMessage,
 } from "@modelcontextprotocol/client";
-import { AppBridge, type McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
+import {
+  AppBridge,
+  type McpUiHostCapabilities,
+  type McpUiHostContext,
+} from "@modelcontextprotocol/ext-apps/app-bridge";
 import { CancelJobOutput, StartBulkOutput, TOOL } from "../../../shared/tools.js";
 import { startTestServer, type TestServer } from "../../../server/testing/support.js";
 import { employeeCsv } from "../../../test-kit/employee-csv.js";
@@ -49,14 +53,13 @@ afterAll(async () => {
 const widgetWindow = () => ({ parent: {}, setTimeout: globalThis.setTimeout.bind(globalThis) }) as unknown as Window;
 
 /** The official host bridge (in front of `mcp`) on one end of an in-memory pair, our adapter on the other; every message recorded. */
-async function connect(context: McpUiHostContext = CONTEXT, mcp: Client = client) {
+async function connect(
+  context: McpUiHostContext = CONTEXT,
+  mcp: Client = client,
+  capabilities: McpUiHostCapabilities = { serverTools: {} },
+) {
   const [viewEnd, hostEnd] = InMemoryTransport.createLinkedPair();
-  const bridge = new AppBridge(
-    mcp,
-    { name: "test-host", version: "1.0.0" },
-    { serverTools: {} },
-    { hostContext: context },
-  );
+  const bridge = new AppBridge(mcp, { name: "test-host", version: "1.0.0" }, capabilities, { hostContext: context });
   const sent: JSONRPCMessage[] = [];
   const initialized = new Promise<void>((resolve) => bridge.addEventListener("initialized", () => resolve()));
   await bridge.connect(hostEnd);
@@ -177,6 +180,44 @@ describe("the MCP Apps adapter against AppBridge and the real server", () => {
     host.onTeardown(() => tornDown++);
     await expect(bridge.teardownResource({}, { timeout: 2_000 })).resolves.toEqual({});
     expect(tornDown).toBe(1);
+  });
+
+  it("tells the model through ui/update-model-context and the chat through ui/message where offered", async () => {
+    const c = await connect(CONTEXT, client, {
+      serverTools: {},
+      updateModelContext: { text: {}, structuredContent: {} },
+      message: { text: {} },
+    });
+    ({ host, bridge } = c);
+    const contexts: unknown[] = [];
+    const messages: unknown[] = [];
+    bridge.onupdatemodelcontext = async (params) => (contexts.push(params), {});
+    bridge.onmessage = async (params) => (messages.push(params), {});
+    expect(host.conversation()).toEqual({ modelContext: true, followUp: true });
+    const text = "---\njobId: job_1\nstatus: running\n---\nThe person sees this in the GiftGenius card.";
+    await expect(host.updateModelContext({ text, structured: { jobId: "job_1", status: "running" } })).resolves.toBe(
+      true,
+    );
+    await expect(host.sendFollowUp("The gift analysis is done. Please sum it up for me.")).resolves.toBe(true);
+    expect(contexts).toEqual([
+      { content: [{ type: "text", text }], structuredContent: { jobId: "job_1", status: "running" } },
+    ]);
+    expect(messages).toEqual([
+      { role: "user", content: [{ type: "text", text: "The gift analysis is done. Please sum it up for me." }] },
+    ]);
+    // a host that turns the message down says so, and the card knows it was not posted
+    bridge.onmessage = async () => ({ isError: true });
+    await expect(host.sendFollowUp("Again")).resolves.toBe(false);
+  });
+
+  it("says nothing to the conversation where the host offers neither", async () => {
+    const c = await connect();
+    ({ host, bridge } = c);
+    expect(host.conversation()).toEqual({ modelContext: false, followUp: false });
+    await expect(host.updateModelContext({ text: "status: running", structured: {} })).resolves.toBe(false);
+    await expect(host.sendFollowUp("Done")).resolves.toBe(false);
+    expect(methods(c.sent)).not.toContain("ui/update-model-context");
+    expect(methods(c.sent)).not.toContain("ui/message");
   });
 
   it("says there is no host when nothing answers ui/initialize", async () => {

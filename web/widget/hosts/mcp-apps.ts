@@ -4,14 +4,23 @@
  * input, result and cancellation arrive as notifications; `host-context-changed` updates theme,
  * locale, display mode and size; tools are called with `tools/call` through the host; the widget
  * reports its size with `ui/notifications/size-changed` and answers `ui/resource-teardown`; files go
- * out through `ui/download-file` (or `ui/open-link`) where the host lists it in `hostCapabilities`.
+ * out through `ui/download-file` (or `ui/open-link`), the model hears of the card through
+ * `ui/update-model-context` and the chat through `ui/message`, each where the host lists it in
+ * `hostCapabilities`.
  * Written by hand rather than with the package's `App` class, which brings zod and the SDK's
  * protocol layer into the bundle (about 111 KB gzipped, more than the whole widget).
  */
 import type { ExportResult } from "../../../shared/files.js";
 import { isDisplayMode } from "../../host-globals.js";
 import { isRecord } from "../../json-values.js";
-import { createGlobals, INITIAL_GLOBALS, type FileDelivery, type Host, type HostGlobals } from "../host.js";
+import {
+  createGlobals,
+  INITIAL_GLOBALS,
+  type Conversation,
+  type FileDelivery,
+  type Host,
+  type HostGlobals,
+} from "../host.js";
 import { localFailure, readToolReply } from "../tool-reply.js";
 import { JsonRpcPeer, type Port, type Reply } from "./json-rpc-peer.js";
 import { observeSize } from "./size.js";
@@ -54,6 +63,22 @@ function fromContext(context: unknown): Partial<HostGlobals> {
   return out;
 }
 
+/** What a host notification changes of the widget's globals. */
+function changesOf(method: string, params: unknown): Partial<HostGlobals> {
+  const p = isRecord(params) ? params : {};
+  switch (method) {
+    case "ui/notifications/tool-input":
+      return { toolInput: p.arguments ?? null };
+    case "ui/notifications/tool-result":
+      return { toolOutput: p.structuredContent ?? null, toolResponseMetadata: p._meta ?? null };
+    case "ui/notifications/tool-cancelled":
+      return { toolCancelled: true };
+    case "ui/notifications/host-context-changed":
+      return fromContext(p);
+  }
+  return {};
+}
+
 /** `ui/initialize`, answered in time: the host's result, or null when there is no host or it did not answer. */
 async function initialize(win: Window, peer: JsonRpcPeer): Promise<Record<string, unknown> | null> {
   if (win.parent === win) return null;
@@ -70,10 +95,16 @@ async function initialize(win: Window, peer: JsonRpcPeer): Promise<Record<string
 }
 
 /** How files reach the person, from the host's `hostCapabilities`. */
-function deliveryOf(capabilities: unknown): FileDelivery {
-  const caps = isRecord(capabilities) ? capabilities : {};
+function deliveryOf(caps: Record<string, unknown>): FileDelivery {
   return caps.downloadFile ? "embedded" : caps.openLinks ? "link" : "none";
 }
+
+/** A request the host carried out: answered, and not with `isError`. */
+const done = (reply: Reply): boolean =>
+  reply.error === undefined && !(isRecord(reply.result) && reply.result.isError === true);
+
+/** A text block, the one kind of content the card sends. */
+const text = (t: string) => [{ type: "text", text: t }];
 
 /** Hands `file` to the host the way it can take it: a link to open, or a download (its bytes, or a link to fetch). */
 function sendFile(peer: JsonRpcPeer, delivery: FileDelivery, file: ExportResult): Promise<Reply> {
@@ -93,21 +124,10 @@ export function createMcpAppsHost(win: Window, port: Port = parentPort(win)): Ho
   const teardown = new Set<() => void>();
   let stopSize = () => {};
   let delivery: FileDelivery = "none";
+  let conversation: Conversation = { modelContext: false, followUp: false };
 
   const peer = new JsonRpcPeer(port, {
-    onNotification(method, params) {
-      const p = isRecord(params) ? params : {};
-      switch (method) {
-        case "ui/notifications/tool-input":
-          return globals.update({ toolInput: p.arguments ?? null });
-        case "ui/notifications/tool-result":
-          return globals.update({ toolOutput: p.structuredContent ?? null, toolResponseMetadata: p._meta ?? null });
-        case "ui/notifications/tool-cancelled":
-          return globals.update({ toolCancelled: true });
-        case "ui/notifications/host-context-changed":
-          return globals.update(fromContext(p));
-      }
-    },
+    onNotification: (method, params) => globals.update(changesOf(method, params)),
     onRequest(id, method) {
       if (method === "ui/resource-teardown") {
         for (const listener of [...teardown]) listener();
@@ -125,7 +145,9 @@ export function createMcpAppsHost(win: Window, port: Port = parentPort(win)): Ho
       globals.update({ connection: "none" });
       return false;
     }
-    delivery = deliveryOf(result.hostCapabilities);
+    const caps = isRecord(result.hostCapabilities) ? result.hostCapabilities : {};
+    delivery = deliveryOf(caps);
+    conversation = { modelContext: isRecord(caps.updateModelContext), followUp: isRecord(caps.message) };
     globals.update({ ...fromContext(result.hostContext), connection: "ready" });
     peer.notify("ui/notifications/initialized");
     stopSize = observeSize(win, (size) => peer.notify("ui/notifications/size-changed", size));
@@ -147,8 +169,7 @@ export function createMcpAppsHost(win: Window, port: Port = parentPort(win)): Ho
     fileDelivery: () => delivery,
     async deliverFile(file) {
       if (delivery === "none" || !(await connected)) return false;
-      const reply = await sendFile(peer, delivery, file);
-      return reply.error === undefined && !(isRecord(reply.result) && reply.result.isError === true);
+      return done(await sendFile(peer, delivery, file));
     },
     async setWidgetState() {
       // the standard keeps no widget state: a widget shown again reads its job from the events
@@ -158,6 +179,15 @@ export function createMcpAppsHost(win: Window, port: Port = parentPort(win)): Ho
       const reply = await peer.request("ui/request-display-mode", { mode });
       const granted = isRecord(reply.result) ? reply.result.mode : undefined;
       if (isDisplayMode(granted)) globals.update({ displayMode: granted });
+    },
+    conversation: () => conversation,
+    async updateModelContext({ text: t, structured }) {
+      if (!(await connected) || !conversation.modelContext) return false;
+      return done(await peer.request("ui/update-model-context", { content: text(t), structuredContent: structured }));
+    },
+    async sendFollowUp(message) {
+      if (!(await connected) || !conversation.followUp) return false;
+      return done(await peer.request("ui/message", { role: "user", content: text(message) }));
     },
     onTeardown(listener) {
       teardown.add(listener);

@@ -3,7 +3,9 @@
  * and the `openai:set_globals` event (or, from hosts that emulate ChatGPT, `webplus:set_globals`
  * as an event or as a message from the parent), tool calls through `callTool`, and the extras the standard
  * lacks, each feature-detected: widget state, `notifyIntrinsicHeight`, `requestDisplayMode`,
- * `openExternal` (how an exported file reaches the person).
+ * `openExternal` (how an exported file reaches the person), `sendFollowUpMessage`. ChatGPT shows the
+ * model the widget state, so the model context is written there: its fields, which name the job
+ * the card follows, as the widget state must.
  */
 import { isDisplayMode, LEGACY_SET_GLOBALS_EVENT, SET_GLOBALS_EVENT } from "../../host-globals.js";
 import { isRecord } from "../../json-values.js";
@@ -63,6 +65,14 @@ export function createOpenAiHost(win: Window): Host {
     if (typeof fn !== "function") throw new Error(`window.openai.${method} is not available`);
     return await Reflect.apply(fn, target, args);
   };
+  /** Whether `window.openai` has the method `name`. */
+  const has = (name: string) => typeof openai()[name] === "function";
+  /** Calls `method`; true once it resolved, false when it is missing or failed. */
+  const tried = (method: string, ...args: unknown[]) =>
+    invoke(method, ...args).then(
+      () => true,
+      () => false,
+    );
   const stopSize = observeSize(win, ({ height }) => {
     if (typeof openai().notifyIntrinsicHeight === "function") void invoke("notifyIntrinsicHeight", height);
   });
@@ -77,21 +87,17 @@ export function createOpenAiHost(win: Window): Host {
         return { ok: false, error: localFailure("unreachable", e instanceof Error ? e.message : String(e)) };
       }
     },
-    fileDelivery: () => (typeof openai().openExternal === "function" ? "link" : "none"),
-    async deliverFile(file) {
-      try {
-        await invoke("openExternal", { href: file.url });
-        return true;
-      } catch {
-        return false;
-      }
-    },
+    fileDelivery: () => (has("openExternal") ? "link" : "none"),
+    deliverFile: (file) => tried("openExternal", { href: file.url }),
     async setWidgetState(state) {
       await invoke("setWidgetState", state);
     },
     async requestDisplayMode(mode) {
       await invoke("requestDisplayMode", { mode });
     },
+    conversation: () => ({ modelContext: has("setWidgetState"), followUp: has("sendFollowUpMessage") }),
+    updateModelContext: ({ structured }) => tried("setWidgetState", structured),
+    sendFollowUp: (prompt) => tried("sendFollowUpMessage", { prompt }),
     onTeardown() {
       // ChatGPT removes the frame without notice; nothing to flush
     },
