@@ -125,7 +125,7 @@ async function run(o: FollowOptions, signal: AbortSignal): Promise<void> {
       continue;
     }
     attempt = 0;
-    store.getState().dispatch(jobId, reply.value.events);
+    store.getState().dispatch(jobId, reply.value.events, reply.value.status);
     const moved = selectAfterSeq(store.getState(), jobId) !== afterSeq;
     if (!moved && !isSettled(store, jobId)) await sleep(o.idleMs ?? 250, signal);
   }

@@ -6,6 +6,7 @@
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { JobEvent } from "../../shared/job-events.js";
 import { applyJobEvents, createJobFold, type JobFold } from "../../shared/job-reducer.js";
+import { isFinished, type JobStatus } from "../../shared/job-view.js";
 import { createStoreContext } from "./store-context.js";
 import type { ToolFailure } from "./tool-reply.js";
 
@@ -19,14 +20,19 @@ type FeedDiagnostics = {
   failures: number;
   /** The last failed fetch, cleared by the next batch that arrives. */
   lastError: ToolFailure | null;
+  /** A reply found the job not yet ended: this card watched it run (one opened on an ended job did not). */
+  watched: boolean;
 };
 export type JobViewsState = {
   /** The reducer's state per job; components read it as the job's `JobView`. */
   jobs: Record<string, JobFold>;
   cursors: Record<string, FeedCursor>;
   diagnostics: Record<string, FeedDiagnostics>;
-  /** Applies a batch for one job; the job's view object stays the same when nothing changed. */
-  dispatch(jobId: string, events: readonly JobEvent[]): void;
+  /**
+   * Applies a batch for one job; the job's view object stays the same when nothing changed.
+   * `status` is the job's on the server as the batch was read (its events may still be behind).
+   */
+  dispatch(jobId: string, events: readonly JobEvent[], status?: JobStatus): void;
   noteFailure(jobId: string, error: ToolFailure): void;
 };
 export type JobViews = StoreApi<JobViewsState>;
@@ -38,6 +44,7 @@ const NO_DIAGNOSTICS: FeedDiagnostics = {
   duplicates: 0,
   failures: 0,
   lastError: null,
+  watched: false,
 };
 
 /** Marks seqs applied and moves `contiguous` over every gap that is now filled. */
@@ -60,7 +67,7 @@ export function createJobViews(): JobViews {
     jobs: {},
     cursors: {},
     diagnostics: {},
-    dispatch: (jobId, events) =>
+    dispatch: (jobId, events, status) =>
       set((s) => {
         const mine = events.filter((e) => e.jobId === jobId);
         const prev = s.jobs[jobId] ?? createJobFold(jobId);
@@ -81,6 +88,7 @@ export function createJobViews(): JobViews {
               events: d.events + mine.length,
               duplicates: d.duplicates + duplicates,
               lastError: null,
+              watched: d.watched || (status !== undefined && !isFinished(status)),
             },
           },
         };

@@ -1,12 +1,13 @@
 /**
  * A bulk analysis followed live: starts the follow loop for the current job (stopped on unmount
- * or when the job changes) and, after a retryable failure, starts the same analysis again with
- * the original tool input (or the input that started it, for a job of an uploaded file) and
- * follows the new job instead.
+ * or when the job changes), speaks for the card in the conversation (conversation.ts) and, after a
+ * retryable failure, starts the same analysis again with the original tool input (or the input
+ * that started it, for a job of an uploaded file) and follows the new job instead.
  */
 import { useEffect, useState } from "react";
 import type { Stage } from "../../../shared/job-events.js";
 import type { StartBulkArgs } from "../../../shared/tools.js";
+import { useConversation } from "../conversation.js";
 import { followJob, type FollowTuning } from "../follow-job.js";
 import { useHost, useHostGlobal } from "../host-context.js";
 import { originalStartInput, startAnalysis } from "../job-actions.js";
@@ -36,6 +37,7 @@ export function BulkJob({ initial, startInput, tuning }: BulkJobProps) {
 
   // tuning is fixed for the widget's life, so only a new job (or host/store) restarts the loop
   useEffect(() => followJob({ ...tuning, host, store, jobId: job.jobId }), [host, store, job]);
+  useConversation(job.jobId);
 
   const retry = async () => {
     if (input === null || retrying) return;

@@ -23,6 +23,7 @@ import { cancelJob } from "../job-actions.js";
 import { useJobViews } from "../job-views.js";
 import type { ToolFailure } from "../tool-reply.js";
 import { FailureText } from "./failure-text.js";
+import { FollowUpToggle } from "./follow-up-toggle.js";
 import { JobResult, type ResultLayout } from "./job-result.js";
 import { JobNews } from "./job-news.js";
 import { JobTiming } from "./job-timing.js";
@@ -74,6 +75,7 @@ export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
           {/* a dropped reply is retried: said in the timing line, so nothing below moves */}
           {lastError !== null && !lastError.transient && <FailureText error={lastError} role="none" />}
           {(status === "pending" || status === "running") && <CancelButton jobId={jobId} />}
+          <FollowUpToggle jobId={jobId} />
           {status === "completed" && (
             <JobResult jobId={jobId} summary={view?.summary ?? null} currency={view?.currency} layout={layout} />
           )}

@@ -1,0 +1,28 @@
+/**
+ * What the card keeps between renders on this device: the frame's `localStorage`, or, where using
+ * it throws (a sandboxed frame without its own origin, a full quota), a memory that lasts as long
+ * as the page. The person's choices (view state, the follow-up switch) live here, never a result.
+ */
+
+const memory = new Map<string, string>();
+
+/** The string kept under `key` (by this page first, then by an earlier one), or null. */
+export function readKept(key: string): string | null {
+  const kept = memory.get(key);
+  if (kept !== undefined) return kept;
+  try {
+    return localStorage.getItem(key);
+  } catch {
+    return null;
+  }
+}
+
+/** Keeps `value` under `key`. */
+export function keep(key: string, value: string): void {
+  memory.set(key, value);
+  try {
+    localStorage.setItem(key, value);
+  } catch {
+    // kept in memory only
+  }
+}
