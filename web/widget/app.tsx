@@ -1,7 +1,8 @@
 /**
  * The widget's root: provides the host and the stores, applies theme, height and language, and
  * picks the view from the shape of `toolOutput` (gift cards, a bulk job, a resumed job, or the
- * file picker when the bulk analysis was asked for without a staff list).
+ * file picker when the bulk analysis was asked for without a staff list), in the display mode its
+ * view was left in (view-state.ts).
  */
 import { useMemo, useState } from "react";
 import * as z from "zod/mini";
@@ -18,6 +19,7 @@ import type { Host } from "./host.js";
 import { useMessages } from "./i18n.js";
 import { createJobViews, JobViewsContext, type JobViews } from "./job-views.js";
 import { createResultStore, ResultStoreContext, type ResultStore } from "./result-store.js";
+import { useDisplayModeKept } from "./view-state.js";
 
 const ErrorOutput = z.object({ error: ToolErrorSchema });
 
@@ -92,6 +94,7 @@ function choose(toolOutput: unknown, widgetState: unknown, cancelled: boolean): 
 
 function Content({ tuning }: { tuning?: FollowTuning }) {
   const t = useMessages();
+  useDisplayModeKept();
   const toolOutput = useHostGlobal("toolOutput");
   // widget state is read once: later writes are the loop's own progress, not a new job to follow
   const host = useHost();

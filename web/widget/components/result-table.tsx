@@ -23,6 +23,7 @@ import {
   type TableColumn,
   type TableQuery,
 } from "../result-table.js";
+import { useViewState } from "../view-state.js";
 import { FailureText } from "./failure-text.js";
 
 const COLUMNS: Exclude<TableColumn, "row">[] = ["name", "department", "budget", "pick", "spend"];
@@ -209,7 +210,7 @@ export function ResultTable({ jobId, running, composed, stopped = false, currenc
     if (!stopped) void fillTable(host, store, jobId, running, composed);
   }, [host, store, jobId, running, composed, stopped]);
 
-  const [query, setQuery] = useState<TableQuery>(ALL_ROWS);
+  const [query, setQuery] = useViewState("table", ALL_ROWS);
   const totals = useMemo(() => departmentTotals(table.rows), [table.rows]);
   const shown = useMemo(() => selectRows(table.rows, query, locale), [table.rows, query, locale]);
   const money = (amount: number) => formatPrice(amount, locale, currency);

@@ -1,0 +1,73 @@
+/**
+ * The card's view state, kept where the host keeps none (ext-apps docs/patterns.md, "Persisting
+ * view state"): the server gives every tool result that renders the card a fresh `_meta.viewUUID`,
+ * and the card keeps its display mode and the result table's search, department, sort and
+ * direction under it (kept.ts). A card rendered again for the same result comes back as it was left;
+ * a card with no view id keeps its state for its own life only.
+ */
+import { useEffect, useState } from "react";
+import * as z from "zod/mini";
+import { DISPLAY_MODES } from "../host-globals.js";
+import { isRecord, parseJson } from "../json-values.js";
+import { useHost, useHostGlobal } from "./host-context.js";
+import { keep, readKept } from "./kept.js";
+import type { TableQuery } from "./result-table.js";
+
+const TableQuerySchema: z.ZodMiniType<TableQuery> = z.object({
+  search: z.string(),
+  department: z.nullable(z.string()),
+  sort: z.enum(["row", "name", "department", "budget", "pick", "spend"]),
+  descending: z.boolean(),
+});
+const ViewStateSchema = z.object({
+  displayMode: z.optional(z.enum(DISPLAY_MODES)),
+  table: z.optional(TableQuerySchema),
+});
+type ViewState = z.infer<typeof ViewStateSchema>;
+
+/** Where the view of the tool result with `meta` (its `_meta`) is kept; null when it has no view id. */
+const keyOf = (meta: unknown): string | null =>
+  isRecord(meta) && typeof meta.viewUUID === "string" && meta.viewUUID !== "" ? `gg-view:${meta.viewUUID}` : null;
+
+/** The view kept under `key`; what does not parse is left out. */
+function readView(key: string): ViewState {
+  const parsed = ViewStateSchema.safeParse(parseJson(readKept(key) ?? ""));
+  return parsed.success ? parsed.data : {};
+}
+
+const writeView = (key: string, change: ViewState) => keep(key, JSON.stringify({ ...readView(key), ...change }));
+
+/**
+ * `useState` for one part of the view: starts from what was kept for this tool result (else
+ * `initial`) and keeps every change the person makes.
+ */
+export function useViewState<K extends keyof ViewState>(part: K, initial: NonNullable<ViewState[K]>) {
+  const key = keyOf(useHostGlobal("toolResponseMetadata"));
+  const [value, setValue] = useState(() => (key === null ? undefined : readView(key)[part]) ?? initial);
+  const [first] = useState(value);
+  useEffect(() => {
+    if (key !== null && value !== first) writeView(key, { [part]: value });
+  }, [key, part, value, first]);
+  return [value, setValue] as const;
+}
+
+/**
+ * Asks the host again for the display mode this tool result's card was left in (where the host
+ * offers it), and keeps each mode it is shown in after that.
+ */
+export function useDisplayModeKept(): void {
+  const host = useHost();
+  const key = keyOf(useHostGlobal("toolResponseMetadata"));
+  useEffect(() => {
+    if (key === null) return;
+    const { displayMode, displayModes } = host.getGlobals();
+    const kept = readView(key).displayMode;
+    if (kept !== undefined && kept !== displayMode && displayModes.includes(kept))
+      void host.requestDisplayMode(kept).catch(() => undefined);
+    let last = displayMode;
+    return host.subscribe(() => {
+      const mode = host.getGlobals().displayMode;
+      if (mode !== last) writeView(key, { displayMode: (last = mode) });
+    });
+  }, [host, key]);
+}
