@@ -143,7 +143,8 @@ export function applyJobEvents(view: JobFold, events: Iterable<JobEvent>): JobFo
 export const foldJobEvents = (jobId: string, events: Iterable<JobEvent>): JobFold =>
   applyJobEvents(createJobFold(jobId), events);
 
-const VIEW_KEYS = Object.keys(JobViewSchema.shape) as (keyof JobView)[];
+/** The view's fields, read from the schema when first needed (so a bundle without `toJobView` keeps no schema). */
+let viewKeys: (keyof JobView)[] | undefined;
 
 /**
  * The public view of a fold: the fields of `JobViewSchema`, without the bookkeeping. Once the job
@@ -152,7 +153,8 @@ const VIEW_KEYS = Object.keys(JobViewSchema.shape) as (keyof JobView)[];
  */
 export function toJobView(fold: JobFold): JobView {
   const view: Record<string, unknown> = {};
-  for (const key of VIEW_KEYS) view[key] = fold[key];
+  viewKeys ??= Object.keys(JobViewSchema.shape) as (keyof JobView)[];
+  for (const key of viewKeys) view[key] = fold[key];
   if (isFinished(fold.status)) {
     view.message = null;
     view.etaSeconds = null;
