@@ -14,20 +14,23 @@ const mount = {
 };
 
 describe("harness store", () => {
-  it("starts a new widget with no widgetState, and a reload keeps it", () => {
+  it("starts a new widget with no widgetState or model context, and a reload keeps them", () => {
     const store = createHarnessStore(() => 5);
     store.getState().mountWidget(mount);
     store.getState().setWidgetState({ afterSeq: 7 });
+    store.getState().setModelContext({ content: [{ type: "text", text: "status: running" }] });
     store.getState().addFollowUp("Summarize");
     const first = store.getState().mount!.key;
     store.getState().reloadWidget();
     expect(store.getState().mount!.key).toBe(first + 1);
     expect(store.getState().widgetState).toEqual({ afterSeq: 7 });
     expect(store.getState().followUps).toEqual(["Summarize"]);
+    expect(store.getState().modelContext).toEqual({ content: [{ type: "text", text: "status: running" }] });
     store.getState().mountWidget(mount);
     expect(store.getState().mount!.key).toBe(first + 2);
     expect(store.getState().widgetState).toBeNull();
     expect(store.getState().followUps).toEqual([]);
+    expect(store.getState().modelContext).toBeNull();
   });
 
   it("logs messages with the store's clock and keeps numbering across a clear", () => {

@@ -64,8 +64,10 @@ export type HarnessState = {
   busy: string | null;
   /** The last failure of a control action, shown beside the controls. */
   problem: string | null;
-  /** Follow-up prompts the mounted widget sent (`sendFollowUpMessage`). */
+  /** Follow-up prompts the mounted widget sent (`sendFollowUpMessage`, `ui/message`). */
   followUps: string[];
+  /** What the mounted widget last told the model (`ui/update-model-context`; ChatGPT: its widget state). */
+  modelContext: unknown;
   /** The height the mounted widget asked for (`notifyIntrinsicHeight`), if it did. */
   intrinsicHeight: number | null;
   /** The bulk form's fields and chosen file. */
@@ -101,6 +103,7 @@ export type HarnessActions = {
   setBusy(busy: string | null): void;
   setProblem(problem: string | null): void;
   addFollowUp(prompt: string): void;
+  setModelContext(context: unknown): void;
   setIntrinsicHeight(height: number): void;
   setForm(patch: Partial<BulkForm>): void;
   /** Puts a job first in the recent jobs, started now. */
@@ -158,6 +161,7 @@ export function createHarnessStore(now: () => number = Date.now, backing: Memory
     busy: null,
     problem: null,
     followUps: [],
+    modelContext: null,
     intrinsicHeight: null,
     form: INITIAL_FORM,
     recentJobs: [],
@@ -174,6 +178,7 @@ export function createHarnessStore(now: () => number = Date.now, backing: Memory
         hostKind,
         mount: s.mount ? { ...s.mount, key: s.mount.key + 1 } : null,
         widgetState: null,
+        modelContext: null,
         intrinsicHeight: null,
       })),
     setTheme: (theme) => set({ theme }),
@@ -186,6 +191,7 @@ export function createHarnessStore(now: () => number = Date.now, backing: Memory
         mount: { ...m, key: (s.mount?.key ?? 0) + 1, at: now() },
         widgetState: null,
         followUps: [],
+        modelContext: null,
         intrinsicHeight: null,
         resume: null,
       })),
@@ -198,6 +204,7 @@ export function createHarnessStore(now: () => number = Date.now, backing: Memory
     setBusy: (busy) => set({ busy }),
     setProblem: (problem) => set({ problem }),
     addFollowUp: (prompt) => set((s) => ({ followUps: [...s.followUps, prompt] })),
+    setModelContext: (modelContext) => set({ modelContext }),
     setIntrinsicHeight: (height) => set({ intrinsicHeight: height }),
     setForm: (patch) => set((s) => ({ form: { ...s.form, ...patch } })),
     addRecentJob: (job) => set((s) => ({ recentJobs: addRecentJob(s.recentJobs, { ...job, at: now() }) })),

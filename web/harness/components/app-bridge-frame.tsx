@@ -3,9 +3,10 @@
  * (`allow-scripts`, no same-origin), connected through the official `AppBridge` of
  * @modelcontextprotocol/ext-apps 2 (on the v2 SDK; the view's wire is the same as 1.x's). The bridge answers `ui/initialize` with the host context, sends
  * the tool input and result once the widget is initialized, forwards its `tools/call` to the
- * server (with the harness's faults), takes its size reports and display-mode requests, and saves
- * the files it hands over with `ui/download-file` (the host lists `downloadFile`). Every `ui/*`
- * message goes to the log as the "view" peer.
+ * server (with the harness's faults), takes its size reports and display-mode requests, saves
+ * the files it hands over with `ui/download-file` (the host lists `downloadFile`), keeps what it
+ * tells the model (`ui/update-model-context`, for the inspector) and shows its `ui/message` in the
+ * conversation. Every `ui/*` message goes to the log as the "view" peer.
  */
 import { useEffect, useLayoutEffect, useRef } from "react";
 import { AppBridge, PostMessageTransport, type McpUiHostContext } from "@modelcontextprotocol/ext-apps/app-bridge";
@@ -35,7 +36,14 @@ function createBridge({ store, session, mount }: Props): AppBridge {
   const b = new AppBridge(
     null,
     HOST_INFO,
-    { serverTools: {}, openLinks: {}, downloadFile: {}, logging: {}, message: { text: {} } },
+    {
+      serverTools: {},
+      openLinks: {},
+      downloadFile: {},
+      logging: {},
+      message: { text: {} },
+      updateModelContext: { text: {}, structuredContent: {} },
+    },
     { hostContext: contextOf(s()) },
   );
   b.oncalltool = async (params) =>
@@ -54,6 +62,12 @@ function createBridge({ store, session, mount }: Props): AppBridge {
   };
   b.onmessage = async (params) => {
     s().logNote("ui/message", params);
+    s().addFollowUp(params.content.map((block) => (block.type === "text" ? block.text : `[${block.type}]`)).join("\n"));
+    return {};
+  };
+  b.onupdatemodelcontext = async (params) => {
+    s().logNote("ui/update-model-context", params);
+    s().setModelContext(params);
     return {};
   };
   b.addEventListener("sizechange", ({ height }) => {

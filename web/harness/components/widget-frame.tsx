@@ -84,7 +84,12 @@ function useWidgetCalls(frame: RefObject<HTMLIFrameElement | null>, { store, ses
     const s = () => store.getState();
     return listenToWidget(window, () => frame.current?.contentWindow ?? null, {
       callTool: session.widgetCallTool,
-      setWidgetState: (state) => s().setWidgetState(state),
+      // the widget state is what ChatGPT shows the model of the widget
+      setWidgetState: (state) => {
+        s().setWidgetState(state);
+        s().setModelContext(state);
+        s().logNote("openai/setWidgetState", { state });
+      },
       requestDisplayMode: (mode) => (s().setDisplayMode(mode), mode),
       sendFollowUpMessage: (prompt) => {
         s().addFollowUp(prompt);
