@@ -7,6 +7,7 @@
  */
 import { useEffect, useState } from "react";
 import * as z from "zod/mini";
+import { VIEW_ID_META_KEY } from "../../shared/tools.js";
 import { DISPLAY_MODES } from "../host-globals.js";
 import { isRecord, parseJson } from "../json-values.js";
 import { useHost, useHostGlobal } from "./host-context.js";
@@ -26,8 +27,10 @@ const ViewStateSchema = z.object({
 type ViewState = z.infer<typeof ViewStateSchema>;
 
 /** Where the view of the tool result with `meta` (its `_meta`) is kept; null when it has no view id. */
-const keyOf = (meta: unknown): string | null =>
-  isRecord(meta) && typeof meta.viewUUID === "string" && meta.viewUUID !== "" ? `gg-view:${meta.viewUUID}` : null;
+function keyOf(meta: unknown): string | null {
+  const id = isRecord(meta) ? meta[VIEW_ID_META_KEY] : undefined;
+  return typeof id === "string" && id !== "" ? `gg-view:${id}` : null;
+}
 
 /** The view kept under `key`; what does not parse is left out. */
 function readView(key: string): ViewState {
