@@ -18,7 +18,7 @@ function reportSize(): Plugin {
         const bytes = Buffer.from(file.source);
         const gz = gzipSync(bytes, { level: 9 }).length;
         console.log(
-          `${options.dir}/${file.fileName}: ${(bytes.length / 1024).toFixed(1)} KB, ${(gz / 1024).toFixed(1)} KB gzipped`,
+          `${options.dir}/${file.fileName}: ${(bytes.length / 1024).toFixed(1)} KB, ${(gz / 1024).toFixed(2)} KB gzipped`,
         );
       }
     },
@@ -31,7 +31,7 @@ const DESCRIBE = /\.check\(\s*z\.describe\(\s*(?:"(?:[^"\\]|\\.)*"|`(?:[^`\\]|\\
 /**
  * Leaves the tools' field descriptions out of the widget: they document the tools' inputs for the
  * model (`z.describe` in shared/tools.ts), and the widget, which parses with those schemas, never
- * reads them. About 0.25 KB gzipped.
+ * reads them. About 0.65 KB gzipped: the texts, and zod's registry that would hold them.
  */
 function withoutDescriptions(): Plugin {
   return {

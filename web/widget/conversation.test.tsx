@@ -82,9 +82,7 @@ describe("the follow-up", () => {
   it("is posted once when the job the card watched ends: the model context first, then the claim", async () => {
     mount({ jobs: [{ people: PEOPLE }], batchSize: 2 });
     await waitFor(() => expect(followUps()).toHaveLength(1), SLOW);
-    expect(followUps()[0]).toBe(
-      "The gift analysis is done: 3 people · top picks $120 of the $150 budget. Please sum it up for me.",
-    );
+    expect(followUps()[0]).toBe("The analysis is complete. 3 people · top picks $120 of the $150 budget.");
     expect(fake!.argsOf(TOOL.claimFollowUp)).toEqual([{ jobId: "job-1" }]);
     const lastContext = fake!.calls.findLastIndex((c) => c.name === "setWidgetState");
     expect(lastContext).toBeLessThan(indexOf(TOOL.claimFollowUp));
@@ -129,7 +127,7 @@ describe("the follow-up", () => {
   it("says how a job failed, in the person's language", async () => {
     mount({ jobs: [{ outcome: "failed" }], batchSize: 2, locale: "ko-KR" });
     await waitFor(() => expect(followUps()).toHaveLength(1), SLOW);
-    expect(followUps()[0]).toBe("선물 분석이 실패했습니다 (catalog_down). 어떻게 하면 될까요?");
+    expect(followUps()[0]).toBe("분석에 실패했습니다. (catalog_down)");
   });
 
   it("can be turned off in the card while the job runs, and the choice is kept", async () => {

@@ -16,12 +16,14 @@ const SWITCH = "gg-follow-up";
 export const followUpOn = (): boolean => readKept(SWITCH) !== "off";
 export const setFollowUpOn = (on: boolean): void => keep(SWITCH, on ? "on" : "off");
 
-/** The message for the ended job `view` (its result's `figures` when completed and known). */
+/**
+ * The message for the ended job `view`, in the card's own words: how it ended and, once completed,
+ * its result's `figures` when known, less the interests not understood, which the card names.
+ */
 export function followUpText(t: Messages, view: JobView, figures: ResultFigures | null): string {
-  if (view.status === "failed") return t.chatFailed(view.error?.code ?? "internal");
-  if (view.status === "canceled") return t.chatCanceled;
-  // the figures in the card's words, less the interests not understood, which are named there
-  return t.chatDone(figures ? t.resultSummary({ ...figures, unplaced: undefined }) : "");
+  if (view.status === "failed") return `${t.failed} (${view.error?.code ?? "internal"})`;
+  if (view.status === "canceled") return t.canceled;
+  return figures ? `${t.completed} ${t.resultSummary({ ...figures, unplaced: undefined })}.` : t.completed;
 }
 
 /** Claims the job's follow-up and, only when this card got it, posts `text`; true once posted. */

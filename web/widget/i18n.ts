@@ -78,10 +78,6 @@ const enJob = (f: Formats) => ({
   tryAgain: "Try again",
   retrying: "reconnecting…",
   tellChat: "Tell the chat when it's done",
-  /** What the card posts in the chat, as the person, when the job it watched has ended. */
-  chatDone: (summary: string) => `The gift analysis is done${summary && `: ${summary}`}. Please sum it up for me.`,
-  chatFailed: (code: string) => `The gift analysis failed (${code}). What can I do?`,
-  chatCanceled: "The gift analysis was canceled.",
 });
 
 const enResult = (f: Formats) => ({
@@ -220,9 +216,6 @@ const koJob = (f: Formats): ReturnType<typeof enJob> => ({
   tryAgain: "다시 시도",
   retrying: "다시 연결하는 중…",
   tellChat: "끝나면 채팅에 알리기",
-  chatDone: (summary) => `선물 분석이 끝났습니다${summary && ` (${summary})`}. 결과를 요약해 주세요.`,
-  chatFailed: (code) => `선물 분석이 실패했습니다 (${code}). 어떻게 하면 될까요?`,
-  chatCanceled: "선물 분석이 취소되었습니다.",
 });
 
 const koResult = (f: Formats): ReturnType<typeof enResult> => ({

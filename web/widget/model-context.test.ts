@@ -64,10 +64,10 @@ describe("modelContextOf", () => {
     });
     expect(structured).not.toHaveProperty("stage");
     const departments = structured.departments as string[];
-    // the largest spend first, twelve named, the rest counted; a name on one line
-    expect(departments).toHaveLength(13);
+    // as the figures have them, the largest spend first; a name on one line, no name for the people without one
+    expect(departments).toHaveLength(14);
     expect(departments[0]).toBe("R&D Lab: 3 people, top picks ₩140,000 of ₩150,000");
-    expect(departments.at(-1)).toBe("(2 more)");
+    expect(departments.at(-1)).toBe("(none): 3 people, top picks ₩127,000 of ₩150,000");
     expect(text).toContain("\ndepartments:\n  - R&D Lab: 3 people, top picks ₩140,000 of ₩150,000\n  - Team 1:");
     expect(text).toContain("topPicks: ₩1,180,000\nbudget: ₩1,500,000\ncurrency: KRW\nunplacedInterests: 3\n");
     for (const word of ["Glorbnak", "Vexillology"]) expect(JSON.stringify({ text, structured })).not.toContain(word);

@@ -11,9 +11,6 @@ import { isBulkStage, STAGE_LABELS } from "../../shared/stage-words.js";
 import type { ResultFigures } from "../../shared/tools.js";
 import type { ModelContext } from "./host.js";
 
-/** Departments told, the largest spend first; the others are counted. */
-const DEPARTMENTS = 12;
-
 /** What makes the context worth sending again: the status, the stage, the figures' arrival (never a percent alone). */
 export const contextKey = (view: JobView, figures: ResultFigures | null): string =>
   [view.jobId, view.status, view.stage, figures !== null].join();
@@ -46,13 +43,11 @@ export function modelContextOf(view: JobView, figures: ResultFigures | null, loc
       currency,
       unplacedInterests: figures.unplaced?.count ?? 0,
       ...(departments.length > 0 && {
-        departments: departments
-          .slice(0, DEPARTMENTS)
-          .map(
-            (d) =>
-              `${line(d.department) || "(none)"}: ${d.people} people, top picks ${money(d.topPicks)} of ${money(d.budget)}`,
-          )
-          .concat(departments.length > DEPARTMENTS ? [`(${departments.length - DEPARTMENTS} more)`] : []),
+        // as the figures have them: the costliest first, at most 40 (the rest summed as "…")
+        departments: departments.map(
+          (d) =>
+            `${line(d.department) || "(none)"}: ${d.people} people, top picks ${money(d.topPicks)} of ${money(d.budget)}`,
+        ),
       }),
     }),
   };
