@@ -124,6 +124,18 @@ describe("the follow-up", () => {
     expect(followUps()).toEqual([]);
   });
 
+  it("is posted by the card of a start whose job ended before its first poll, moments ago", async () => {
+    // the fake's events are stamped from 2026-03-01T09:00:00Z, a second apart: the job ended a minute ago
+    vi.useFakeTimers({ toFake: ["Date"], now: Date.parse("2026-03-01T09:02:00.000Z") });
+    try {
+      mount({ jobs: [{ alreadyAppended: 100 }], batchSize: 100 });
+      await waitFor(() => expect(followUps()).toHaveLength(1), SLOW);
+      expect(fake!.argsOf(TOOL.claimFollowUp)).toEqual([{ jobId: "job-1" }]);
+    } finally {
+      vi.useRealTimers();
+    }
+  });
+
   it("says how a job failed, in the person's language", async () => {
     mount({ jobs: [{ outcome: "failed" }], batchSize: 2, locale: "ko-KR" });
     await waitFor(() => expect(followUps()).toHaveLength(1), SLOW);

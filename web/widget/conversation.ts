@@ -19,6 +19,12 @@ import { followResult, useResultStoreApi, type ResultStoreState } from "./result
 const headRead = (p: ResultStoreState["pages"][string] | undefined): boolean =>
   p !== undefined && !p.partial && !p.loading && (p.nextOffset !== 0 || p.error !== null);
 
+/**
+ * How recent an end still counts as one the card watched, when no poll of its own found the job
+ * running (a quick job can end before the first poll); not an end it learns of a day later.
+ */
+const RECENT_END_MS = 10 * 60_000;
+
 /** Speaks for the card of `jobId` in the conversation, where the host lets it. */
 export function useConversation(jobId: string): void {
   const host = useHost();
@@ -39,7 +45,13 @@ export function useConversation(jobId: string): void {
       if (offered.modelContext) sender.offer(contextKey(view, figures), () => modelContextOf(view, figures, locale));
       if (!isFinished(view.status)) return;
       const completed = view.status === "completed";
-      if (!told && (!completed || headRead(pages)) && offered.followUp && diagnostics[jobId]?.watched && followUpOn()) {
+      if (
+        !told &&
+        (!completed || headRead(pages)) &&
+        offered.followUp &&
+        (diagnostics[jobId]?.watched || Date.now() - Date.parse(view.finishedAt ?? "") < RECENT_END_MS) &&
+        followUpOn()
+      ) {
         told = true;
         const text = followUpText(messagesFor(locale), view, figures);
         void sender.flush().then(() => tellChat(host, jobId, text));
