@@ -326,7 +326,7 @@ const CASES: Case[] = [
     name: "bulk both csv and employees",
     body: call("start_bulk_gift_analysis", {
       csv: HEADER + rows(1),
-      employees: [],
+      employees: [{ name: "Ada", interests: ["tea"] }],
       occasion: "x",
       budgetPerPerson: 40,
     }),

@@ -288,6 +288,18 @@ describe("the empty objects a host's form sends beside the real input (MCPJam's)
     expect(result.structuredContent).toMatchObject({ awaitingFile: true });
   });
 
+  it("with the empty list the form sends for `employees`, no list at all: the widget asks for the file", async () => {
+    // MCPJam's form for a person who filled in only the occasion and the budget
+    const result = await callTool(client, TOOL.startBulk, {
+      employees: [],
+      file: {},
+      reading: {},
+      occasion: "o",
+      budgetPerPerson: 40,
+    });
+    expect(result.structuredContent).toMatchObject({ awaitingFile: true });
+  });
+
   it("are still checked when not empty", async () => {
     const result = await callTool(client, TOOL.startBulk, {
       csv: rows,

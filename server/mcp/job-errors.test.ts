@@ -62,13 +62,6 @@ describe("refused starts", () => {
       "Both csv and employees were given.",
       "Send the staff list once: as file, csv, employees or uploadId.",
     ],
-    [
-      "an empty employees list",
-      { employees: [] },
-      "invalid_arguments",
-      "The employees list is empty.",
-      "Add at least one employee.",
-    ],
   ])("answers %s with isError and what to fix, and creates no job", async (_, args, code, message, hint) => {
     const result = await callTool(client, TOOL.startBulk, { ...base, ...args });
     const error = toolError(result);

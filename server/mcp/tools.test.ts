@@ -241,7 +241,11 @@ describe("the job tools", () => {
   });
 
   it("passes the job service's own refusals on as isError results", async () => {
-    const result = await call(TOOL.startBulk, { employees: [], occasion: "holiday", budgetPerPerson: 40 });
+    const result = await call(TOOL.startBulk, {
+      csv: "name,interests\nAda,tea\n",
+      occasion: "  ",
+      budgetPerPerson: 40,
+    });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toMatchObject({ error: { code: "invalid_arguments" } });
   });

@@ -155,7 +155,8 @@ export function startBulkAnalysisTool({
       const currency = asked.currency ?? currencyForLocale(tag);
       // the job keeps both, for its files out (their headers in the person's language)
       const args: StartBulkArgs = { ...asked, currency, locale: tag, reading: { ...asked.reading, currency } };
-      const given = LISTS.filter((key) => args[key] !== undefined);
+      // forms that show every field send `employees: []` beside the real list, or alone: not given
+      const given = LISTS.filter((key) => args[key] !== undefined && !(key === "employees" && args[key].length === 0));
       // the widget asks the person: a currency neither named nor implied by a locale is theirs to decide
       if (given.length === 0) return awaitingFile(args, locale, tag === undefined ? asked.currency : currency);
       if (given.length > 1) return failure(severalLists(given));
