@@ -1,6 +1,7 @@
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { gzipSync } from "node:zlib";
 import { loadWidget, toolMeta, WIDGET_MIME_TYPE } from "./widget.js";
 
 function widgetFile(html: string): string {
@@ -79,6 +80,10 @@ describe("the built widget", () => {
     const outside =
       /(?:src|href)\s*=\s*["']?\s*(?:[a-z][a-z0-9+.-]*:)?\/\/|url\(\s*["']?\s*(?:[a-z][a-z0-9+.-]*:)?\/\//gi;
     expect(widget.html.match(outside)).toBeNull();
+  });
+
+  it("stays within its budget: 100 KB gzipped, both host bridges and every view in it", () => {
+    expect(gzipSync(widget.html, { level: 9 }).length).toBeLessThanOrEqual(100 * 1024);
   });
 
   it("never renders server text as HTML: no raw-HTML sink anywhere in its source", () => {
