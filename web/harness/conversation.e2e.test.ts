@@ -77,7 +77,7 @@ const settle = (page: Page) => page.waitForTimeout(2_000);
 
 describe.each(["ChatGPT (window.openai)", "MCP Apps (AppBridge)"])("in %s", (host) => {
   it(
-    "tells the end once, after the model context and the claim, without a name; a card made again tells nothing",
+    "tells the end once, after the model context and the claim, without a name; a card made again tells nothing more",
     async () => {
       const { page, errors } = await openAs(host);
       await start(page, "Watchable");
@@ -99,12 +99,13 @@ describe.each(["ChatGPT (window.openai)", "MCP Apps (AppBridge)"])("in %s", (hos
       expect(context).toContain("completed");
       expect(context).toMatch(/people.*25/);
 
-      // made again after the end: it opens on an ended job, and says nothing
+      // made again moments after the end: the server's claim was taken, so nothing more is said
       await page.getByRole("button", { name: /Reload widget/ }).click();
       await ended(page);
       await settle(page);
       expect(await followUps(page).count()).toBe(1);
-      // opened again from the recent jobs, as show_job would a day later
+      // opened again from the recent jobs, as show_job would (a day later, the card would not even ask:
+      // conversation.test.tsx)
       const job = await page
         .getByRole("region", { name: "Recent jobs" })
         .locator("li")
@@ -114,7 +115,6 @@ describe.each(["ChatGPT (window.openai)", "MCP Apps (AppBridge)"])("in %s", (hos
       await ended(page);
       await settle(page);
       expect(await followUps(page).count()).toBe(0);
-      expect(indexesOf(await widgetSaid(page), KINDS.claim)).toHaveLength(1);
       expect(errors).toEqual([]);
       await page.context().close();
     },
