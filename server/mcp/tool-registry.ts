@@ -3,7 +3,7 @@
  * `tools/list` answer (JSON Schemas included) is computed once per registry, not per request;
  * `call` checks the caller's scopes and the arguments, and turns failures into results. Each tool
  * declares what sign-in it needs (`securitySchemes`): OAuth 2 scopes with sign-in, none without.
- * An optional object argument a host sends as `{}` counts as not given. Every result of a tool that
+ * An optional object or list argument a host sends empty (`{}`, `[]`) counts as not given. Every result of a tool that
  * renders the widget carries a fresh view id (`_meta.viewUUID`), under which the widget keeps that
  * card's state where the host keeps none.
  */
@@ -77,24 +77,32 @@ function objectSchema(schema: z.ZodMiniType, io: "input" | "output"): Tool["inpu
 }
 
 /**
- * The arguments that may be dropped when a host sends them as `{}`: the optional properties of
- * object type. Some hosts' forms (MCPJam's) send every object property of the schema, empty when
- * the person filled nothing in, beside the real input.
+ * The arguments that may be dropped when a host sends them empty, by their type: the optional
+ * properties of object or array type. Some hosts' forms (MCPJam's) send every such property of the
+ * schema, `{}` or `[]` when the person filled nothing in, beside the real input or alone.
  */
-function optionalObjects(inputSchema: Tool["inputSchema"]): string[] {
+function optionalContainers(inputSchema: Tool["inputSchema"]): Map<string, "object" | "array"> {
   const required = new Set(inputSchema.required ?? []);
-  return Object.entries(inputSchema.properties ?? {})
-    .filter(([key, property]) => !required.has(key) && "type" in property && property.type === "object")
-    .map(([key]) => key);
+  const containers = new Map<string, "object" | "array">();
+  for (const [key, property] of Object.entries(inputSchema.properties ?? {})) {
+    const type = "type" in property ? property.type : undefined;
+    if (!required.has(key) && (type === "object" || type === "array")) containers.set(key, type);
+  }
+  return containers;
 }
 
-const isEmptyObject = (value: unknown): boolean =>
-  typeof value === "object" && value !== null && !Array.isArray(value) && Object.keys(value).length === 0;
+/** `{}` for an object, `[]` for an array: nothing of the kind the schema wants. */
+const isEmptyOf = (type: "object" | "array" | undefined, value: unknown): boolean =>
+  type !== undefined &&
+  typeof value === "object" &&
+  value !== null &&
+  Array.isArray(value) === (type === "array") &&
+  Object.keys(value).length === 0;
 
-/** `args` without the `keys` whose value is an empty object: an empty form's object counts as not given. */
-function withoutEmptyObjects(args: unknown, keys: readonly string[]): unknown {
+/** `args` without the containers sent empty: an empty form's object or list counts as not given. */
+function withoutEmptyContainers(args: unknown, containers: ReadonlyMap<string, "object" | "array">): unknown {
   if (typeof args !== "object" || args === null) return args;
-  const dropped = ([key, value]: [string, unknown]) => keys.includes(key) && isEmptyObject(value);
+  const dropped = ([key, value]: [string, unknown]) => isEmptyOf(containers.get(key), value);
   const entries = Object.entries(args);
   return entries.some(dropped) ? Object.fromEntries(entries.filter((entry) => !dropped(entry))) : args;
 }
@@ -141,7 +149,7 @@ export function createToolRegistry(
   const byName = new Map<string, ToolSpec>(specs.map((s) => [s.name, s]));
   const names = specs.map((s) => s.name).join(", ");
   const list = { tools: specs.map((spec) => describe(spec, security)) };
-  const droppable = new Map(list.tools.map((tool) => [tool.name, optionalObjects(tool.inputSchema)]));
+  const droppable = new Map(list.tools.map((tool) => [tool.name, optionalContainers(tool.inputSchema)]));
   const rendering = new Set<string>(specs.filter((spec) => rendersWidget(spec.meta)).map((spec) => spec.name));
   const registry: ToolRegistry = {
     list,
@@ -156,7 +164,7 @@ export function createToolRegistry(
         const missing = security.scopes.filter((s) => !ctx.scopes?.includes(s));
         if (missing.length > 0) return signInRequired(security, missing);
       }
-      const given = withoutEmptyObjects(args ?? {}, droppable.get(name) ?? []);
+      const given = withoutEmptyContainers(args ?? {}, droppable.get(name) ?? new Map());
       const parsed = spec.input.safeParse(given);
       if (!parsed.success) {
         const problems = describeIssues(parsed.error.issues, given);

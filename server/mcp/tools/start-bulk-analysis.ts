@@ -155,8 +155,7 @@ export function startBulkAnalysisTool({
       const currency = asked.currency ?? currencyForLocale(tag);
       // the job keeps both, for its files out (their headers in the person's language)
       const args: StartBulkArgs = { ...asked, currency, locale: tag, reading: { ...asked.reading, currency } };
-      // forms that show every field send `employees: []` beside the real list, or alone: not given
-      const given = LISTS.filter((key) => args[key] !== undefined && !(key === "employees" && args[key].length === 0));
+      const given = LISTS.filter((key) => args[key] !== undefined);
       // the widget asks the person: a currency neither named nor implied by a locale is theirs to decide
       if (given.length === 0) return awaitingFile(args, locale, tag === undefined ? asked.currency : currency);
       if (given.length > 1) return failure(severalLists(given));
