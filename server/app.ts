@@ -173,6 +173,7 @@ function createMcp(options: AppOptions, bearer: BearerAuth | undefined, onError:
     sessionMinIdleMs: options.sessionMinIdleMs,
     maxSessionsPerSubject: options.maxSessionsPerSubject ?? (auth ? 100 : undefined),
     onError,
+    onNotice: options.onNotice,
     clusterSessions: options.clusterSessions,
     keepAliveMs: options.keepAliveMs,
   });

@@ -16,6 +16,7 @@ import { createStateless } from "./stateless.js";
 import { createModernHttp } from "../modern/modern-http.js";
 import { createJobSessionStreams } from "../job-streams.js";
 import { traceJsonRpcBody } from "../../observability/tracing.js";
+import type { Notice } from "../../files/file-words.js";
 
 export type McpHttpOptions = {
   parts: McpParts;
@@ -28,6 +29,8 @@ export type McpHttpOptions = {
   maxSessionsPerSubject?: number;
   statelessPoolSize?: number;
   onError?: (error: Error) => void;
+  /** Hears each refused 2026-07-28 request once, with its code (a warning, not an error). */
+  onNotice?: Notice;
   /** Sessions kept in Redis, which every instance serves. */
   clusterSessions?: ClusterSessions;
   /** Keep-alive comments on open 2026-07-28 streams this often (see `../modern/modern-http.ts`). */
@@ -53,6 +56,7 @@ export function createMcpHttpHandler({
   maxSessionsPerSubject = Infinity,
   statelessPoolSize = 64,
   onError = () => {},
+  onNotice,
   clusterSessions,
   keepAliveMs,
 }: McpHttpOptions): McpHttpHandler {
@@ -77,7 +81,7 @@ export function createMcpHttpHandler({
     onError,
   });
 
-  const modern = createModernHttp({ shared: parts, keepAliveMs, onError });
+  const modern = createModernHttp({ shared: parts, keepAliveMs, onError, onNotice });
 
   return {
     async handle(req, readBody, auth) {
@@ -88,9 +92,10 @@ export function createMcpHttpHandler({
           if (!read.ok) return read.response;
           traceJsonRpcBody(read.body);
           if (sessionId) return sessions.handle(sessionId, req, read.body, auth);
-          if (read.initialize) return sessions.open(req, read.body, auth);
-          // a request with the 2026-07-28 envelope: no session, every request self-describing
+          // a request with the 2026-07-28 envelope: no session, every request self-describing (an
+          // initialize with it too: that era has no initialize, and it opens no 2025-11-25 session)
           if (!(await isLegacyRequest(req, read.body))) return modern.handle(req, read.body, read.wantsProgress, auth);
+          if (read.initialize) return sessions.open(req, read.body, auth);
           return stateless.handle(req, read.body, read.wantsProgress, auth);
         }
         case "GET":

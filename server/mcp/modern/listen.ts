@@ -75,8 +75,13 @@ export function createListen({ jobs, keepAliveMs, onError, maxStreams = 1024 }: 
 const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 
+/**
+ * A refused request is `400 Bad Request`, the spec's status for -32602 and -32021; the limit's
+ * -32603 is answered as the SDK's own listen answers it.
+ */
 function errorResponse(id: Id, code: number, message: string, data?: unknown): Response {
-  return Response.json({ jsonrpc: "2.0", id, error: data === undefined ? { code, message } : { code, message, data } });
+  const error = data === undefined ? { code, message } : { code, message, data };
+  return Response.json({ jsonrpc: "2.0", id, error }, { status: code === -32603 ? 200 : 400 });
 }
 
 /** What the request asks for, or the error that refuses it. */

@@ -8,9 +8,11 @@
  * A request that asks for progress is answered as SSE from the start, so that a keep-alive comment
  * goes out every `keepAliveMs` while it waits, and hosts and proxies that cut silent calls keep it.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { classifyInboundRequest, createMcpHandler } from "@modelcontextprotocol/server";
 import { subjectOf } from "../../auth/subject.js";
+import type { Notice } from "../../files/file-words.js";
 import { jsonRpcError } from "../http/http-body.js";
 import type { McpParts } from "../server.js";
 import { createListen } from "./listen.js";
@@ -19,6 +21,8 @@ import { createTasks } from "./tasks.js";
 
 /** The Streamable HTTP code for a header that disagrees with the body. */
 const HEADER_MISMATCH = -32020;
+/** The revision the 2025-11-25 sessions on this endpoint speak. */
+const LEGACY_VERSION = "2025-11-25";
 const TASK_METHODS = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
 
 type Message = { id?: string | number; method?: string; params?: { taskId?: unknown; _meta?: unknown } };
@@ -29,49 +33,57 @@ export type ModernHttp = {
   close(): Promise<void>;
 };
 
+/**
+ * The SDK reports a request it refuses (a header mismatch, an unsupported version) through the same
+ * `onerror` as a failure; what it answers tells them apart. So what it reports while a request is
+ * served is held until the answer: a refusal (4xx) is one warning line with its code, anything
+ * else reaches `onError`. Reports after the answer (a stream's later failure) go straight through.
+ */
+type Held = { errors: Error[] | undefined };
+
 export function createModernHttp({
   shared,
   keepAliveMs = 10_000,
   onError = () => {},
+  onNotice = () => {},
 }: {
   shared: McpParts;
   keepAliveMs?: number;
   onError?: (error: Error) => void;
+  /** Hears each refused request once, with its status and JSON-RPC code. */
+  onNotice?: Notice;
 }): ModernHttp {
+  const held = new AsyncLocalStorage<Held>();
+  const report = (error: Error) => {
+    const errors = held.getStore()?.errors;
+    if (errors) errors.push(error);
+    else onError(error);
+  };
   const tasks = createTasks(shared.jobs);
-  const listen = createListen({ jobs: shared.jobs, keepAliveMs, onError });
+  const listen = createListen({ jobs: shared.jobs, keepAliveMs, onError: report });
   const factory = () => buildModernServer(shared, tasks);
-  const options = { legacy: "reject", keepAliveMs, onerror: onError } as const;
+  const options = { legacy: "reject", keepAliveMs, onerror: report } as const;
   const plain = createMcpHandler(factory, options);
   const streamed = createMcpHandler(factory, { ...options, responseMode: "sse" });
 
+  async function answered(method: string | undefined, serve: () => Promise<Response>): Promise<Response> {
+    const slot: Held = { errors: [] };
+    const response = await held.run(slot, serve);
+    const errors = slot.errors ?? [];
+    slot.errors = undefined;
+    if (response.status >= 400 && response.status < 500) {
+      const { code, message } = await errorOf(response);
+      const why = errors[0]?.message ?? message;
+      onNotice(`Refused a 2026-07-28 ${method ?? "request"}: ${why}`, { status: response.status, code });
+    } else for (const error of errors) onError(error);
+    return response;
+  }
+
   return {
     async handle(req, body, wantsProgress, auth) {
-      const message = body as Message;
-      const { id = null, method } = message;
-      if (method === "subscriptions/listen" || (method !== undefined && TASK_METHODS.has(method))) {
-        // the SDK's checks of version, envelope and standard headers, before ours
-        const route = classifyInboundRequest({
-          httpMethod: req.method,
-          protocolVersionHeader: req.headers.get("mcp-protocol-version") ?? undefined,
-          mcpMethodHeader: req.headers.get("mcp-method") ?? undefined,
-          mcpNameHeader: req.headers.get("mcp-name") ?? undefined,
-          body,
-        });
-        if (route.kind === "reject") return jsonRpcError(route.httpStatus, route.code, route.message, route.data, id);
-        if (method === "subscriptions/listen" && id !== null)
-          return listen.serve({ id, params: message.params }, { subject: subjectOf(auth) }, req.signal);
-        const taskId = message.params?.taskId;
-        if (typeof taskId === "string" && req.headers.get("mcp-name") !== taskId)
-          return jsonRpcError(
-            400,
-            HEADER_MISMATCH,
-            `The Mcp-Name header must be the task id "${taskId}".`,
-            undefined,
-            id,
-          );
-      }
-      return (wantsProgress ? streamed : plain).fetch(req, { parsedBody: body, authInfo: auth });
+      const method = (body as Message).method;
+      const response = await answered(method, () => route(req, body, wantsProgress, auth));
+      return method === "server/discover" ? withLegacyVersions(response) : response;
     },
     get listenCount() {
       return listen.openCount;
@@ -81,4 +93,75 @@ export function createModernHttp({
       await Promise.all([plain.close(), streamed.close()]);
     },
   };
+
+  async function route(req: Request, body: unknown, wantsProgress: boolean, auth?: AuthInfo): Promise<Response> {
+    const message = body as Message;
+    const { id = null, method } = message;
+    if (method === "subscriptions/listen" || (method !== undefined && TASK_METHODS.has(method))) {
+      // the SDK's checks of version, envelope and standard headers, before ours
+      const checked = classifyInboundRequest({
+        httpMethod: req.method,
+        protocolVersionHeader: req.headers.get("mcp-protocol-version") ?? undefined,
+        mcpMethodHeader: req.headers.get("mcp-method") ?? undefined,
+        mcpNameHeader: req.headers.get("mcp-name") ?? undefined,
+        body,
+      });
+      if (checked.kind === "reject")
+        return jsonRpcError(checked.httpStatus, checked.code, checked.message, checked.data, id);
+      if (method === "subscriptions/listen" && id !== null)
+        return listen.serve({ id, params: message.params }, { subject: subjectOf(auth) }, req.signal);
+      const taskId = message.params?.taskId;
+      if (typeof taskId === "string" && headerValue(req.headers.get("mcp-name")) !== taskId)
+        return jsonRpcError(
+          400,
+          HEADER_MISMATCH,
+          `The Mcp-Name header must be the task id "${taskId}".`,
+          undefined,
+          id,
+        );
+    }
+    return (wantsProgress ? streamed : plain).fetch(req, { parsedBody: body, authInfo: auth });
+  }
+}
+
+/**
+ * The SDK's discovery names only the 2026-07-28 revisions it serves; this endpoint serves 2025-11-25
+ * sessions too, and says so, as the spec's dual-era example does.
+ */
+async function withLegacyVersions(response: Response): Promise<Response> {
+  if (response.status !== 200 || !response.headers.get("content-type")?.startsWith("application/json")) return response;
+  const answer = (await response.json()) as { result?: { supportedVersions?: string[] } };
+  const versions = answer.result?.supportedVersions;
+  if (versions && !versions.includes(LEGACY_VERSION)) versions.push(LEGACY_VERSION);
+  const headers = new Headers(response.headers);
+  headers.delete("content-length");
+  return new Response(JSON.stringify(answer), { status: 200, headers });
+}
+
+/** The JSON-RPC error of an error answer (nothing for one without a JSON body). */
+async function errorOf(response: Response): Promise<{ code?: number; message?: string }> {
+  try {
+    const answer = (await response.clone().json()) as { error?: { code?: number; message?: string } };
+    return answer.error ?? {};
+  } catch {
+    return {};
+  }
+}
+
+const BASE64_SENTINEL = /^=\?base64\?((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)\?=$/;
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * A header as the spec lets a client write it: plain, or `=?base64?…?=` holding UTF-8; undefined
+ * when a sentinel holds anything else. The SDK decodes `Mcp-Name` only for the methods it serves.
+ */
+function headerValue(value: string | null): string | undefined {
+  if (value === null || !value.startsWith("=?base64?")) return value ?? undefined;
+  const base64 = BASE64_SENTINEL.exec(value)?.[1];
+  if (base64 === undefined) return undefined;
+  try {
+    return UTF8.decode(Buffer.from(base64, "base64"));
+  } catch {
+    return undefined;
+  }
 }
