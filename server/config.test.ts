@@ -1,6 +1,6 @@
 /**
  * The configuration: defaults, the one line that refuses a value that cannot work, what is derived
- * (sign-in, allowed hosts, the harness), and the README's configuration table held to the schema:
+ * (sign-in, allowed hosts, the harness), and the configuration table of docs/operations.md held to the schema:
  * the same variables, and the same defaults where the table states one.
  */
 import { readFileSync } from "node:fs";
@@ -133,10 +133,10 @@ describe("the configuration of logs, metrics and the drain", () => {
   });
 });
 
-/** The README's configuration table: each variable with the default its row states, if a plain one. */
-function readmeTable(): Map<string, string | undefined> {
-  const readme = readFileSync(new URL("../README.md", import.meta.url), "utf8");
-  const section = readme.split("### Configuration (environment)")[1].split(/\n#/)[0];
+/** The configuration table of docs/operations.md: each variable with the default its row states, if a plain one. */
+function documentedTable(): Map<string, string | undefined> {
+  const page = readFileSync(new URL("../docs/operations.md", import.meta.url), "utf8");
+  const section = page.split("## Configuration (environment)")[1].split(/\n#/)[0];
   const rows = new Map<string, string | undefined>();
   for (const line of section.split("\n").filter((l) => l.startsWith("| `"))) {
     const [names, defaults] = line.split("|").slice(1, 3);
@@ -150,8 +150,8 @@ function readmeTable(): Map<string, string | undefined> {
   return rows;
 }
 
-describe("the README's configuration table", () => {
-  const table = readmeTable();
+describe("the configuration table in docs/operations.md", () => {
+  const table = documentedTable();
   const schema = Object.keys(EnvSchema.shape);
   const defaults = EnvSchema.parse(Object.fromEntries(schema.map((name) => [name, undefined])));
 

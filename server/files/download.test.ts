@@ -265,7 +265,7 @@ describe("download refusals are sentences for people", () => {
     expect(local.requests).toEqual(["/f", "/f"]);
   });
 
-  it("cuts what it echoes of a very long URL, within the 2,000 characters the README promises", async () => {
+  it("cuts what it echoes of a very long URL, within the 2,000 characters docs/reliability.md promises", async () => {
     const longHost = Array.from({ length: 60 }, () => "a".repeat(60)).join(".");
     const download = createDownload({ hosts: ["files.example.test"] });
     for (const url of [`https://${longHost}/f`, `${"x".repeat(3000)}://files.example.test/f`]) {

@@ -53,7 +53,7 @@ describe("market prices", () => {
     );
   });
 
-  it("has the prices the README quotes", () => {
+  it("has the prices docs/money-and-languages.md quotes", () => {
     const prices = (name: string) => CATALOG.find((i) => i.name === name)?.prices;
     expect(prices("Pour-Over Coffee Starter Kit")).toEqual({ USD: 45, KRW: 59_000, EUR: 43, JPY: 6_980, GBP: 36 });
     expect(prices("Stoneware Travel Mug")).toEqual({ USD: 24, KRW: 31_000, EUR: 23, JPY: 3_480, GBP: 19 });
