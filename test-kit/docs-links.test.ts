@@ -21,7 +21,7 @@ const topLevel = new Set(readdirSync(root).filter((name) => name !== ".git"));
 
 /** A page's text without its fenced code blocks (a shell example or a config file is not prose). */
 function prose(text: string): string {
-  return text.replace(/^(```|~~~)[^\n]*\n[\s\S]*?^\1[^\n]*$/gm, "");
+  return text.replace(/^[ \t]*(```|~~~)[^\n]*\n[\s\S]*?^[ \t]*\1[^\n]*$/gm, "");
 }
 
 /** GitHub's anchor for a heading: lower case, markup and punctuation dropped, spaces as hyphens. */
@@ -114,6 +114,10 @@ describe("the checks themselves", () => {
     expect(pages.length).toBeGreaterThanOrEqual(9);
     expect(links(all).length).toBeGreaterThan(20);
     expect(namedPaths(all).length).toBeGreaterThan(50);
+  });
+
+  it("leave fenced code out, a fence inside a list item too", () => {
+    expect(prose("a\n```sh\nx\n```\nb\n- CLI:\n  ```sh\n  `server/x.ts`\n  ```\nc")).toBe("a\n\nb\n- CLI:\n\nc");
   });
 
   it("slug headings as GitHub does", () => {
