@@ -154,7 +154,7 @@ function comparisonRows(m: string, [o, b, c]: Load[]): BenchRow[] {
 
 /** The three configurations the cost of observability is measured in, all off first. */
 const LOGS_METRICS = { STORE: "memory", LOG_LEVEL: "info", METRICS_PORT: "0" };
-/** The head sampler README suggests for busy servers: a caller's decision kept, 1 in 10 new traces. */
+/** The head sampler docs/operations.md suggests for busy servers: a caller's decision kept, 1 in 10 new traces. */
 const ONE_IN_TEN = { OTEL_TRACES_SAMPLER: "parentbased_traceidratio", OTEL_TRACES_SAMPLER_ARG: "0.1" };
 const OBSERVED = [
   { what: "", env: { STORE: "memory", LOG_LEVEL: "warn" }, traces: false },

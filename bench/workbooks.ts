@@ -17,7 +17,7 @@ import { sharedStringsBombXlsx, zipBombXlsx } from "../test-kit/staff-files.js";
 import { row, type BenchOptions, type BenchRow } from "./table.js";
 
 const MB = 1024 * 1024;
-/** The documented bound on one read's memory (README, Reliability): shared strings and a sheet's rows in flight. */
+/** The documented bound on one read's memory (docs/reliability.md): shared strings and a sheet's rows in flight. */
 const READ_MEMORY_MB = 300;
 
 /** A SheetJS workbook of `rows` (strings kept in the sheet, the whole sheet stored uncompressed). */

@@ -1,5 +1,5 @@
 /**
- * The configuration: every environment variable the server and the worker read (the README's
+ * The configuration: every environment variable the server and the worker read (docs/operations.md,
  * configuration table, which config.test.ts holds this schema to), parsed once into one frozen
  * object. An empty variable counts as unset; a value that cannot work is refused in one line that
  * names the variable and what it takes, which the entry points print before they exit.

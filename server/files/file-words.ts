@@ -1,7 +1,7 @@
 /**
  * What a refused or failed file transfer tells people, and what it tells the operator. Every piece
  * of a caller's input (a host name, a scheme, an id) that a message repeats goes through `echo`, so
- * no message carries more than the README's 2,000 echoed characters; a failure in flight (a closed
+ * no message carries more than the 2,000 echoed characters docs/reliability.md promises; a failure in flight (a closed
  * port, a host that does not speak TLS, a reset) reads as one sentence whatever its cause, and its
  * raw detail (library messages, addresses, ports) goes to the operator's log only, with no
  * credentials and no query string (signed links carry their secret there).

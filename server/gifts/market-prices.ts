@@ -2,7 +2,7 @@
  * A gift's price in each market the catalog sells in, fixed when the catalog is built: the US
  * shelf price times the market's price level, rounded to the price points shops there use
  * (₩39,000, ₩129,000, ¥2,980, €45). No exchange rate is looked up at run time, so a budget
- * compares with the same prices today and tomorrow; README (Languages and money) explains the rule.
+ * compares with the same prices today and tomorrow; docs/money-and-languages.md explains the rule.
  */
 import type { Currency } from "../../shared/money.js";
 

@@ -1,6 +1,6 @@
 /**
  * The process's metrics, in Prometheus's text format (prom-client), on a registry of its own: what
- * each instrument counts is said where it is declared, and in README's "Running it". Values that
+ * each instrument counts is said where it is declared, and in docs/operations.md (Metrics). Values that
  * exist elsewhere (queue depth, open streams, sessions, the store's state) are read when scraped,
  * from the sources the process hands over with `source`.
  */

@@ -1,5 +1,5 @@
 /**
- * Every bound on one reading of an .xlsx, in one place (the README's Reliability section lists
+ * Every bound on one reading of an .xlsx, in one place (docs/reliability.md lists
  * them): what the zip may unpack to, how many shared strings a workbook may hold in memory, how long
  * a read may take, and how many reads run at once.
  */
