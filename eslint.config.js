@@ -30,7 +30,7 @@ export default defineConfig(
   {
     // the transport knows no jobs: what a session's stream carries comes through its interfaces
     files: ["server/mcp/http/**"],
-    ignores: ["**/*.test.ts", "**/testing/**"],
+    ignores: ["**/*.test.ts"],
     rules: {
       "no-restricted-imports": [
         "error",
@@ -44,7 +44,7 @@ export default defineConfig(
   },
   {
     // tests and benchmarks read untyped replies (JSON, the SDK's results) on purpose and assert on them
-    files: ["**/*.test.{ts,tsx}", "**/testing/**", "test-kit/**", "bench/**"],
+    files: ["**/*.test.{ts,tsx}", "test-kit/**", "bench/**"],
     rules: {
       "@typescript-eslint/no-explicit-any": "off",
       "@typescript-eslint/no-unsafe-argument": "off",

@@ -18,8 +18,8 @@ const SPECIFIERS = [
   /\bimport\s*["']([^"']+)["']/g,
   /\b(?:import|require)\(\s*["']([^"']+)["']\s*\)/g,
 ];
-/** Test-only files by name: tests, shared suites, test support, and the test kit. */
-const TEST_ONLY = /\.test\.js$|(^|\/)testing\/|^test-kit\//;
+/** Test-only files by name: tests, and the test kit (shared suites and test support). */
+const TEST_ONLY = /\.test\.js$|^test-kit\//;
 
 /** The package a bare specifier names ("@scope/name/sub.js" → "@scope/name"), or undefined for a path. */
 function packageOf(specifier) {

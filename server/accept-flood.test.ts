@@ -12,7 +12,7 @@ import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connectionLimit, openFileLimit } from "./accept-limit.js";
-import { postRaw } from "./testing/support.js";
+import { postRaw } from "../test-kit/servers/test-server.js";
 
 /** The server's open-file limit, lower than the flood so the flood would exhaust it. */
 const SERVER_FDS = 8_192;

@@ -7,7 +7,7 @@ import { createApp } from "./app.js";
 import { matchGifts } from "./gifts/matcher.js";
 import { createJobService } from "./jobs/job-service.js";
 import { createMemoryStore } from "./jobs/stores/memory.js";
-import { postRaw, startTestServer, type TestServer } from "./testing/support.js";
+import { postRaw, startTestServer, type TestServer } from "../test-kit/servers/test-server.js";
 
 const list = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
 

@@ -25,7 +25,7 @@ import {
 } from "../shared/tools.js";
 import { employeeCsv } from "../test-kit/employee-csv.js";
 import { expectJobHistory } from "../test-kit/job-history.js";
-import { callTool, connectClient, readJobHistory, toolText } from "./testing/support.js";
+import { callTool, connectClient, readJobHistory, toolText } from "../test-kit/servers/test-server.js";
 
 const KILLS = Number(process.env.CRASH_KILLS ?? 10);
 /** A job that takes far longer than the 2 s before a kill: about 90 slices at a 40 ms pace. */

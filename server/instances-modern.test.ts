@@ -16,9 +16,9 @@ import { employeeCsv } from "../test-kit/employee-csv.js";
 import { expectJobHistory } from "../test-kit/job-history.js";
 import { connectModernClient, postModern, requestModern, taskSession, withTasks } from "../test-kit/modern-client.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../test-kit/redis.js";
-import { startBalancer, startInstance, type Balancer, type Instance } from "./testing/instances.js";
+import { startBalancer, startInstance, type Balancer, type Instance } from "../test-kit/servers/instances.js";
 import { JOB_QUEUE } from "./jobs/executor-bullmq.js";
-import { readSse } from "./testing/support.js";
+import { readSse } from "../test-kit/servers/test-server.js";
 
 const unreachable = await redisUnreachable("the 2026-07-28 tests of several instances");
 const prefix = `giftgenius-test:${randomUUID()}:`;

@@ -17,7 +17,7 @@ import { GetJobEventsOutput, JobResultPageSchema, PACE_META_KEY, TOOL, URI } fro
 import { employeeCsv } from "../test-kit/employee-csv.js";
 import { expectJobHistory } from "../test-kit/job-history.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../test-kit/redis.js";
-import { startBalancer, startInstance, type Instance } from "./testing/instances.js";
+import { startBalancer, startInstance, type Instance } from "../test-kit/servers/instances.js";
 import {
   callTool,
   connectClient,
@@ -27,7 +27,7 @@ import {
   readSse,
   startJob,
   toolText,
-} from "./testing/support.js";
+} from "../test-kit/servers/test-server.js";
 
 const unreachable = await redisUnreachable("the tests of several instances");
 const prefix = `giftgenius-test:${randomUUID()}:`;

@@ -22,7 +22,7 @@ import {
   startTestServer,
   toolText,
   type TestServer,
-} from "./testing/support.js";
+} from "../test-kit/servers/test-server.js";
 
 v8.setFlagsFromString("--expose-gc");
 const gc = vm.runInNewContext("gc") as () => void;

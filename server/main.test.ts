@@ -10,9 +10,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, type Server } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { freePort, killRedis, startRedis } from "./redis/testing/redis-server.js";
-import { logMessages } from "./observability/testing/log-lines.js";
-import { postRaw } from "./testing/support.js";
+import { freePort, killRedis, startRedis } from "../test-kit/servers/redis-server.js";
+import { logMessages } from "../test-kit/observability/log-lines.js";
+import { postRaw } from "../test-kit/servers/test-server.js";
 
 const INITIALIZE = JSON.stringify({
   jsonrpc: "2.0",

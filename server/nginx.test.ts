@@ -7,7 +7,7 @@
  */
 import { readFileSync } from "node:fs";
 import { createServer, type Server, type ServerResponse } from "node:http";
-import { NGINX_CONF, startNginx, type Nginx } from "./testing/nginx.js";
+import { NGINX_CONF, startNginx, type Nginx } from "../test-kit/servers/nginx.js";
 
 /** A server that answers its own name, or an event stream held open until `release` is called. */
 function upstream(name: string) {

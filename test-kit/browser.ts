@@ -8,7 +8,7 @@ import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContextOptions, type Frame, type Page } from "playwright-core";
 import { afterAll, beforeAll, expect } from "vitest";
 import type { AppOptions } from "../server/app.js";
-import { startTestServer, type TestServer } from "../server/testing/support.js";
+import { startTestServer, type TestServer } from "./servers/test-server.js";
 
 /** A path from the repository's root. */
 const root = (p: string): string => fileURLToPath(new URL(`../${p}`, import.meta.url));

@@ -29,8 +29,8 @@ const named = [...layout.matchAll(/`([^`\s]+)`/g)].map((m) => m[1]);
 const isPath = (token: string) => /^[\w.-]+(\/[\w.-]+)*(\/|\.(ts|tsx|js|mjs|json))$/.test(token);
 const paths = walk(root);
 const [folders, files] = [paths.filter((p) => p.endsWith("/")), paths.filter((p) => !p.endsWith("/"))];
-/** The folders of product code, test-only ones left out. */
-const productFolders = folders.filter((p) => AREAS.some((area) => p.startsWith(area)) && !/(^|\/)testing\//.test(p));
+/** The folders of product code (what only tests use lives in test-kit/, outside them). */
+const productFolders = folders.filter((p) => AREAS.some((area) => p.startsWith(area)));
 const found = (token: string, among: string[]) => among.some((p) => p === token || p.endsWith(`/${token}`));
 
 describe("CONTRIBUTING.md's layout", () => {

@@ -16,9 +16,9 @@ import { createMemoryStore } from "../jobs/stores/memory.js";
 import { createRedisStore } from "../jobs/stores/redis.js";
 import { clusterSessionsOn } from "../mcp/http/cluster-sessions.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../test-kit/redis.js";
-import { callTool, startJob, startTestServer, toolError, type TestServer } from "../testing/support.js";
+import { callTool, startJob, startTestServer, toolError, type TestServer } from "../../test-kit/servers/test-server.js";
 import { subjectFor } from "./subject.js";
-import { startTestProvider, type TestProvider } from "./testing/provider.js";
+import { startTestProvider, type TestProvider } from "../../test-kit/servers/oidc-provider.js";
 
 const PUBLIC_URL = "https://gifts.example.test";
 const RESOURCE = `${PUBLIC_URL}/mcp`;

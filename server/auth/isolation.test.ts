@@ -17,8 +17,15 @@ import { createRedisStore } from "../jobs/stores/redis.js";
 import { matchGifts } from "../gifts/matcher.js";
 import { clusterSessionsOn } from "../mcp/http/cluster-sessions.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../test-kit/redis.js";
-import { callTool, readJobHistory, startJob, startTestServer, toolText, type TestServer } from "../testing/support.js";
-import { startTestProvider, type TestProvider } from "./testing/provider.js";
+import {
+  callTool,
+  readJobHistory,
+  startJob,
+  startTestServer,
+  toolText,
+  type TestServer,
+} from "../../test-kit/servers/test-server.js";
+import { startTestProvider, type TestProvider } from "../../test-kit/servers/oidc-provider.js";
 
 const RESOURCE = "https://gifts.example.test/mcp";
 

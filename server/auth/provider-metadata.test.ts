@@ -9,8 +9,8 @@ import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { checkIssuer, fetchMetadata, ProviderFault } from "./provider-metadata.js";
-import { startHungListener, startTestProvider, type TestProvider } from "./testing/provider.js";
-import { logMessages } from "../observability/testing/log-lines.js";
+import { startHungListener, startTestProvider, type TestProvider } from "../../test-kit/servers/oidc-provider.js";
+import { logMessages } from "../../test-kit/observability/log-lines.js";
 
 const PUBLIC_URL = "https://gifts.example.test";
 

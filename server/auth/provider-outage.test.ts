@@ -4,8 +4,8 @@
  * with a token gets 503 with Retry-After within 5 s, not minutes later; the log tells the outage in
  * one line when it is lost, none while it lasts, one when it is back, and never a stack.
  */
-import { startTestServer, type TestServer } from "../testing/support.js";
-import { startHungListener, startTestProvider, type TestProvider } from "./testing/provider.js";
+import { startTestServer, type TestServer } from "../../test-kit/servers/test-server.js";
+import { startHungListener, startTestProvider, type TestProvider } from "../../test-kit/servers/oidc-provider.js";
 
 const PUBLIC_URL = "https://gifts.example.test";
 const RESOURCE = `${PUBLIC_URL}/mcp`;

@@ -7,12 +7,19 @@ import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
 import { createToolSpecs } from "../mcp/server.js";
 import { createToolRegistry } from "../mcp/tool-registry.js";
-import { callTool, postInitialize, startJob, startTestServer, toolError, type TestServer } from "../testing/support.js";
+import {
+  callTool,
+  postInitialize,
+  startJob,
+  startTestServer,
+  toolError,
+  type TestServer,
+} from "../../test-kit/servers/test-server.js";
 import { loadWidget } from "../widget.js";
 import type { AuthOptions } from "./auth-options.js";
 import { createBearerAuth } from "./bearer-auth.js";
 import { subjectFor } from "./subject.js";
-import { startTestProvider, type TestProvider } from "./testing/provider.js";
+import { startTestProvider, type TestProvider } from "../../test-kit/servers/oidc-provider.js";
 
 const PUBLIC_URL = "https://gifts.example.test";
 const RESOURCE = `${PUBLIC_URL}/mcp`;

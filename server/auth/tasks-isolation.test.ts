@@ -8,9 +8,15 @@
 import { PACE_META_KEY, TOOL, URI } from "../../shared/tools.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { postModern, requestModern, withTasks } from "../../test-kit/modern-client.js";
-import { postInitialize, readSse, startTestServer, type SseReader, type TestServer } from "../testing/support.js";
+import {
+  postInitialize,
+  readSse,
+  startTestServer,
+  type SseReader,
+  type TestServer,
+} from "../../test-kit/servers/test-server.js";
 import { subjectFor } from "./subject.js";
-import { startTestProvider, type TestProvider } from "./testing/provider.js";
+import { startTestProvider, type TestProvider } from "../../test-kit/servers/oidc-provider.js";
 
 const PUBLIC_URL = "https://gifts.example.test";
 const RESOURCE = `${PUBLIC_URL}/mcp`;

@@ -4,7 +4,7 @@
  */
 import { Endings } from "./endings.js";
 import { interrupted } from "./executor.js";
-import { FakeClock } from "./testing/fake-clock.js";
+import { FakeClock } from "../../test-kit/jobs/fake-clock.js";
 
 const owner = { subject: "alice" };
 

@@ -14,7 +14,7 @@ import { createBullmqExecutor, JOB_QUEUE } from "./executor-bullmq.js";
 import type { JobEventNotice } from "./job-log.js";
 import { createJobService } from "./job-service.js";
 import { createRedisStore } from "./stores/redis.js";
-import { ALICE, history, settle, testMatch } from "./testing/support.js";
+import { ALICE, history, settle, testMatch } from "../../test-kit/jobs/service-reads.js";
 import { expectJobHistory } from "../../test-kit/job-history.js";
 
 const unreachable = await redisUnreachable("the BullMQ executor tests");

@@ -7,7 +7,7 @@ import { createJobLog } from "./job-log.js";
 import { createReads } from "./reads.js";
 import { createMemoryStore } from "./stores/memory.js";
 import type { JobStore } from "./store.js";
-import { FakeClock } from "./testing/fake-clock.js";
+import { FakeClock } from "../../test-kit/jobs/fake-clock.js";
 import { Waiters } from "./waiters.js";
 
 const owner = { subject: "alice" };

@@ -1,6 +1,6 @@
 /**
  * The timers a unit that decides by time is given, beside its clock (`now: () => number`), so that
- * a test can run them on a clock of its own instead of waiting (testing/fake-clock.ts).
+ * a test can run them on a clock of its own instead of waiting (test-kit/jobs/fake-clock.ts).
  */
 
 /** A pending timer: `unref` lets the process exit while it waits. */

@@ -5,8 +5,8 @@
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { createJobService } from "./job-service.js";
 import { createMemoryStore } from "./stores/memory.js";
-import { ALICE, testMatch } from "./testing/fixtures.js";
-import { FakeClock } from "./testing/fake-clock.js";
+import { ALICE, testMatch } from "../../test-kit/jobs/fixtures.js";
+import { FakeClock } from "../../test-kit/jobs/fake-clock.js";
 import { Waiters } from "./waiters.js";
 
 /** Waiters on a fake clock, whose pending timers tell whether a waiter is left behind. */

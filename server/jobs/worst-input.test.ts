@@ -14,7 +14,7 @@ import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { resolveLimits } from "./limits.js";
 import { readStaffFile } from "../files/read/staff-file.js";
-import { startTestServer, type TestServer } from "../testing/support.js";
+import { startTestServer, type TestServer } from "../../test-kit/servers/test-server.js";
 import { encodeText, staffXlsx, zipBombXlsx } from "../../test-kit/staff-files.js";
 import { HOBBIES } from "../../test-kit/employee-csv.js";
 

@@ -8,7 +8,13 @@ import { TOOL } from "../../shared/tools.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
 import { matchGifts } from "../gifts/matcher.js";
-import { openRawSession, postRaw, readSse, startTestServer, type TestServer } from "../testing/support.js";
+import {
+  openRawSession,
+  postRaw,
+  readSse,
+  startTestServer,
+  type TestServer,
+} from "../../test-kit/servers/test-server.js";
 
 /** Small CSV limits, so "just over the limit" stays small. */
 const MAX_CSV_BYTES = 4096;

@@ -18,7 +18,7 @@ import {
 } from "../../shared/tools.js";
 import { HOBBIES } from "../../test-kit/employee-csv.js";
 import { CATALOG } from "../gifts/catalog.js";
-import { callTool, startJob, toolText, useTestClient } from "../testing/support.js";
+import { callTool, startJob, toolText, useTestClient } from "../../test-kit/servers/test-server.js";
 
 const t = useTestClient();
 const byId = new Map(CATALOG.map((item) => [item.id, item]));

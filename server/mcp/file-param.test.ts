@@ -18,7 +18,14 @@ import { createMemoryUploadStore } from "../files/uploads/memory.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
 import { matchGifts } from "../gifts/matcher.js";
-import { callTool, connectClient, startTestServer, toolError, toolText, type TestServer } from "../testing/support.js";
+import {
+  callTool,
+  connectClient,
+  startTestServer,
+  toolError,
+  toolText,
+  type TestServer,
+} from "../../test-kit/servers/test-server.js";
 
 let server: TestServer;
 let client: Client;

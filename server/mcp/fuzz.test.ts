@@ -6,7 +6,7 @@
 import fc from "fast-check";
 import { FILE_TOOL } from "../../shared/files.js";
 import { TOOL } from "../../shared/tools.js";
-import { openRawSession, postRaw, startTestServer, type TestServer } from "../testing/support.js";
+import { openRawSession, postRaw, startTestServer, type TestServer } from "../../test-kit/servers/test-server.js";
 
 /** Generated bodies per run; about 10 s on a 2-core machine. */
 const RUNS = 3_000;

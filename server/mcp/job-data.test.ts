@@ -8,7 +8,7 @@ import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
-import { callTool, startJob, toolError, toolText, useTestClient } from "../testing/support.js";
+import { callTool, startJob, toolError, toolText, useTestClient } from "../../test-kit/servers/test-server.js";
 
 const store = createMemoryStore();
 const ctx = useTestClient({

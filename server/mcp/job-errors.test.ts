@@ -5,7 +5,14 @@
  */
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { TOOL } from "../../shared/tools.js";
-import { callTool, connectClient, startTestServer, toolError, toolText, type TestServer } from "../testing/support.js";
+import {
+  callTool,
+  connectClient,
+  startTestServer,
+  toolError,
+  toolText,
+  type TestServer,
+} from "../../test-kit/servers/test-server.js";
 
 let server: TestServer;
 let client: Client;

@@ -31,7 +31,7 @@ import {
   startTestServer,
   toolText,
   type TestServer,
-} from "../testing/support.js";
+} from "../../test-kit/servers/test-server.js";
 
 let server: TestServer;
 let client: Client;

@@ -21,11 +21,11 @@ import {
 } from "../../shared/tools.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { connectModernClient } from "../../test-kit/modern-client.js";
-import { startTestProvider, type TestProvider } from "../auth/testing/provider.js";
+import { startTestProvider, type TestProvider } from "../../test-kit/servers/oidc-provider.js";
 import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
-import { startJob, startTestServer, toolError, toolText, type TestServer } from "../testing/support.js";
+import { startJob, startTestServer, toolError, toolText, type TestServer } from "../../test-kit/servers/test-server.js";
 
 const PUBLIC_URL = "https://gifts.example.test";
 const HOUR = 60 * 60 * 1000;

@@ -26,7 +26,7 @@ import {
   startJob,
   startTestServer,
   type TestServer,
-} from "../testing/support.js";
+} from "../../test-kit/servers/test-server.js";
 
 let server: TestServer;
 let bigCsv: string;

@@ -23,7 +23,7 @@ import {
   toolError,
   untilJobProgress,
   type TestServer,
-} from "../testing/support.js";
+} from "../../test-kit/servers/test-server.js";
 
 const dataDirs: string[] = [];
 /** A fresh DATA_DIR and the database file main.ts would open in it. */

@@ -28,7 +28,7 @@ import {
   toolText,
   untilJobProgress,
   type TestServer,
-} from "../testing/support.js";
+} from "../../test-kit/servers/test-server.js";
 
 let server: TestServer;
 let client: Client;

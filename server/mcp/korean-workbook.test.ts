@@ -24,7 +24,13 @@ import { createMemoryUploadStore } from "../files/uploads/memory.js";
 import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
-import { callTool, connectClient, startTestServer, toolText, type TestServer } from "../testing/support.js";
+import {
+  callTool,
+  connectClient,
+  startTestServer,
+  toolText,
+  type TestServer,
+} from "../../test-kit/servers/test-server.js";
 
 const PEOPLE = 3_000;
 const REPLACEMENT = "\uFFFD";

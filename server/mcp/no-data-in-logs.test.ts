@@ -17,7 +17,7 @@ import { createJobService } from "../jobs/job-service.js";
 import { createRedisStore } from "../jobs/stores/redis.js";
 import { JobWatch } from "../observability/job-watch.js";
 import { createLogger, errorFields } from "../observability/logger.js";
-import { freePort, killRedis, startRedis } from "../redis/testing/redis-server.js";
+import { freePort, killRedis, startRedis } from "../../test-kit/servers/redis-server.js";
 import {
   callTool,
   connectClient,
@@ -27,7 +27,7 @@ import {
   startTestServer,
   toolError,
   untilJobProgress,
-} from "../testing/support.js";
+} from "../../test-kit/servers/test-server.js";
 
 const NAME = "Quillon Markerby";
 const INTEREST = "zephyrcraft";

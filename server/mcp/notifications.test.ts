@@ -4,7 +4,7 @@ import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
-import { ALICE, BOB, settle } from "../jobs/testing/support.js";
+import { ALICE, BOB, settle } from "../../test-kit/jobs/service-reads.js";
 import { forwardJobEvents, type SessionState } from "./notifications.js";
 import type { GiftServer } from "./server-types.js";
 

@@ -1,5 +1,5 @@
 import { McpError } from "@modelcontextprotocol/sdk/types.js";
-import { useTestClient } from "../testing/support.js";
+import { useTestClient } from "../../test-kit/servers/test-server.js";
 
 const t = useTestClient();
 

@@ -1,6 +1,12 @@
 import { FILE_TOOL } from "../../shared/files.js";
 import { TOOL } from "../../shared/tools.js";
-import { openRawSession, postRaw, readSse, startTestServer, type TestServer } from "../testing/support.js";
+import {
+  openRawSession,
+  postRaw,
+  readSse,
+  startTestServer,
+  type TestServer,
+} from "../../test-kit/servers/test-server.js";
 
 let server: TestServer;
 

@@ -12,7 +12,7 @@ import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
-import { callTool, connectClient, startJob, useTestClient } from "../testing/support.js";
+import { callTool, connectClient, startJob, useTestClient } from "../../test-kit/servers/test-server.js";
 
 v8.setFlagsFromString("--expose-gc");
 const gc = vm.runInNewContext("gc") as () => void;

@@ -12,9 +12,9 @@ import { TOOL, URI } from "../../shared/tools.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/job-service.js";
-import { freePort, killRedis, persistent, startRedis } from "../redis/testing/redis-server.js";
+import { freePort, killRedis, persistent, startRedis } from "../../test-kit/servers/redis-server.js";
 import { createRedisStore } from "../jobs/stores/redis.js";
-import { callTool, connectClient, startJob, startTestServer } from "../testing/support.js";
+import { callTool, connectClient, startJob, startTestServer } from "../../test-kit/servers/test-server.js";
 
 const dir = mkdtempSync(join(tmpdir(), "giftgenius-resources-outage-"));
 const children: ChildProcess[] = [];

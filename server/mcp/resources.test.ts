@@ -8,7 +8,7 @@ import {
   type JobResultPage,
   type PersonResult,
 } from "../../shared/tools.js";
-import { useTestClient } from "../testing/support.js";
+import { useTestClient } from "../../test-kit/servers/test-server.js";
 
 const t = useTestClient();
 

@@ -34,7 +34,7 @@ import {
   toolError,
   toolText,
   type TestServer,
-} from "../testing/support.js";
+} from "../../test-kit/servers/test-server.js";
 
 const CHUNK = 16 * 1024;
 const HOUR = 60 * 60 * 1000;

@@ -36,7 +36,7 @@ import {
   toolError,
   toolText,
   untilJobProgress,
-} from "../testing/support.js";
+} from "../../test-kit/servers/test-server.js";
 
 const dir = mkdtempSync(join(tmpdir(), "giftgenius-full-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -10,7 +10,7 @@ import {
 } from "../../shared/tools.js";
 import { FILE_TOOL } from "../../shared/files.js";
 import { CATALOG } from "../gifts/catalog.js";
-import { useTestClient } from "../testing/support.js";
+import { useTestClient } from "../../test-kit/servers/test-server.js";
 
 const t = useTestClient();
 

@@ -8,8 +8,8 @@ import { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { FILE_TOOL, StaffPreviewSchema, UploadStateSchema } from "../../shared/files.js";
 import { TOOL } from "../../shared/tools.js";
-import { startTestProvider, type TestProvider } from "../auth/testing/provider.js";
-import { callTool, startTestServer, toolError, type TestServer } from "../testing/support.js";
+import { startTestProvider, type TestProvider } from "../../test-kit/servers/oidc-provider.js";
+import { callTool, startTestServer, toolError, type TestServer } from "../../test-kit/servers/test-server.js";
 
 const RESOURCE = "https://gifts.example.test/mcp";
 let provider: TestProvider;

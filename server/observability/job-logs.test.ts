@@ -8,8 +8,8 @@ import { Redis } from "ioredis";
 import { GetJobEventsOutput, TOOL } from "../../shared/tools.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../test-kit/redis.js";
-import { callTool, connectClient, startJob } from "../testing/support.js";
-import { startLogged, type LoggedProcess } from "./testing/process.js";
+import { callTool, connectClient, startJob } from "../../test-kit/servers/test-server.js";
+import { startLogged, type LoggedProcess } from "../../test-kit/observability/logged-process.js";
 
 const unreachable = await redisUnreachable("the job lines across instances");
 const prefix = `giftgenius-test:${randomUUID()}:`;

@@ -6,8 +6,8 @@
  */
 import { GetJobEventsOutput, TOOL } from "../../shared/tools.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
-import { callTool, connectClient, startJob, toolError } from "../testing/support.js";
-import { sampleSum, startLogged, type LoggedProcess } from "./testing/process.js";
+import { callTool, connectClient, startJob, toolError } from "../../test-kit/servers/test-server.js";
+import { sampleSum, startLogged, type LoggedProcess } from "../../test-kit/observability/logged-process.js";
 
 const START = { occasion: "holiday", budgetPerPerson: 50 };
 let server: LoggedProcess;

@@ -7,8 +7,8 @@
  */
 import { GetJobEventsOutput, PACE_META_KEY, TOOL, StartBulkOutput } from "../../shared/tools.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
-import { openRawSession } from "../testing/support.js";
-import { startLogged } from "./testing/process.js";
+import { openRawSession } from "../../test-kit/servers/test-server.js";
+import { startLogged } from "../../test-kit/observability/logged-process.js";
 
 it("drains (/readyz 503), then answers long polls, then closes streams, then exits with 0", async () => {
   const server = await startLogged("main", { STORE: "memory", GIFTGENIUS_DEV: "1", DRAIN_SECONDS: "1" });

@@ -10,8 +10,8 @@ import { createServer, type Server } from "node:http";
 import { Redis } from "ioredis";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../test-kit/redis.js";
-import { startInstance, type Instance } from "../testing/instances.js";
-import { connectClient, readJobHistory, startJob } from "../testing/support.js";
+import { startInstance, type Instance } from "../../test-kit/servers/instances.js";
+import { connectClient, readJobHistory, startJob } from "../../test-kit/servers/test-server.js";
 
 type OtlpValue = { stringValue?: string; intValue?: string | number };
 type OtlpSpan = {

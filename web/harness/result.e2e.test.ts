@@ -16,7 +16,7 @@ import type { Browser, Frame, Page } from "playwright-core";
 import { matchGifts } from "../../server/gifts/matcher.js";
 import { createJobService } from "../../server/jobs/job-service.js";
 import { createSqliteStore } from "../../server/jobs/stores/sqlite.js";
-import type { TestServer } from "../../server/testing/support.js";
+import type { TestServer } from "../../test-kit/servers/test-server.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 import {
   ARTIFACTS,

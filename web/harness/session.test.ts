@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import { applyJobEvents, createJobFold } from "../../shared/job-reducer.js";
 import { parseJobEvents, type JobEvent } from "../../shared/job-events.js";
 import { GetJobEventsOutput, PACE_META_KEY, StartBulkOutput, SuggestGiftsOutput, TOOL } from "../../shared/tools.js";
-import { startTestServer, type TestServer } from "../../server/testing/support.js";
+import { startTestServer, type TestServer } from "../../test-kit/servers/test-server.js";
 import { DroppedReplyError } from "./faults/faulty-call.js";
 import { pageMemory } from "./memory.js";
 import { createHarnessSession, type HarnessSession } from "./session.js";

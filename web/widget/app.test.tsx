@@ -7,7 +7,7 @@ import { render, screen, waitFor, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { TOOL } from "../../shared/tools.js";
 import { App } from "./app.js";
-import { installFakeHost, START_INPUT, type FakeHost, type FakeHostOptions } from "./testing/fake-host.js";
+import { installFakeHost, START_INPUT, type FakeHost, type FakeHostOptions } from "../../test-kit/widget/fake-host.js";
 import type { FollowTuning } from "./follow-job.js";
 import { createHost } from "./host-context.js";
 import type { Host } from "./host.js";

@@ -13,7 +13,7 @@ import { setFollowUpOn } from "./follow-up.js";
 import type { FollowTuning } from "./follow-job.js";
 import { createHost } from "./host-context.js";
 import type { Host } from "./host.js";
-import { installFakeHost, type FakeHost, type FakeHostOptions } from "./testing/fake-host.js";
+import { installFakeHost, type FakeHost, type FakeHostOptions } from "../../test-kit/widget/fake-host.js";
 
 const FAST: FollowTuning = { waitMs: 0, backoff: { baseMs: 1, maxMs: 4 }, idleMs: 1, callTimeoutMs: 2000 };
 const SLOW = { timeout: 4000 };

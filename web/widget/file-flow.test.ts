@@ -3,7 +3,7 @@
  * back for a file or a reading no longer current (the person chose again meanwhile) changes nothing.
  */
 import type { Reading } from "../../shared/files.js";
-import { samplePreview } from "./testing/fake-host.js";
+import { samplePreview } from "../../test-kit/widget/fake-host.js";
 import { reduceFileFlow, type FileFlowState } from "./file-flow.js";
 
 const file = (name: string) => ({ name }) as File;

@@ -1,7 +1,7 @@
 // @vitest-environment jsdom
 import { applyJobEvents, createJobFold } from "../../shared/job-reducer.js";
 import { TOOL } from "../../shared/tools.js";
-import { installFakeHost, type FakeHost, type FakeHostOptions } from "./testing/fake-host.js";
+import { installFakeHost, type FakeHost, type FakeHostOptions } from "../../test-kit/widget/fake-host.js";
 import { followJob, type FollowTuning } from "./follow-job.js";
 import { createHost } from "./host-context.js";
 import type { Host } from "./host.js";

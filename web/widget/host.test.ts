@@ -1,6 +1,6 @@
 // @vitest-environment jsdom
 import { CancelJobOutput, TOOL } from "../../shared/tools.js";
-import { installFakeHost, type FakeHost } from "./testing/fake-host.js";
+import { installFakeHost, type FakeHost } from "../../test-kit/widget/fake-host.js";
 import { LEGACY_SET_GLOBALS_EVENT, SET_GLOBALS_EVENT } from "../host-globals.js";
 import { createHost } from "./host-context.js";
 

@@ -8,7 +8,7 @@ import { screen } from "@testing-library/react";
 import { act } from "react";
 import type { JobEvent } from "../../shared/job-events.js";
 import { jobEvent } from "../../test-kit/job-events.js";
-import { mountJobPanel, type MountedPanel } from "./testing/test-panel.js";
+import { mountJobPanel, type MountedPanel } from "../../test-kit/widget/mount-job-panel.js";
 
 let panel: MountedPanel;
 let store: MountedPanel["store"];

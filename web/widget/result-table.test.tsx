@@ -9,7 +9,7 @@ import { render, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { TOOL, type TableRow } from "../../shared/tools.js";
 import { ResultTable } from "./components/result-table.js";
-import { installFakeHost, type FakeHost } from "./testing/fake-host.js";
+import { installFakeHost, type FakeHost } from "../../test-kit/widget/fake-host.js";
 import { createHost, HostContext } from "./host-context.js";
 import type { Host } from "./host.js";
 import { createResultStore, ResultStoreContext } from "./result-store.js";

@@ -6,7 +6,7 @@
  */
 import type { Reading } from "../../../shared/files.js";
 import { resolveLimits } from "../../jobs/limits.js";
-import { runToResult } from "../../jobs/testing/support.js";
+import { runToResult } from "../../../test-kit/jobs/service-reads.js";
 import { delimited, encodeText, staffXlsx } from "../../../test-kit/staff-files.js";
 import { readStaffFile } from "./staff-file.js";
 

@@ -7,7 +7,7 @@
 import type { StaffPreview } from "../../../shared/files.js";
 import { readInputLimits, resolveLimits } from "../../jobs/limits.js";
 import { planStart } from "../../jobs/start-plan.js";
-import { runToResult } from "../../jobs/testing/support.js";
+import { runToResult } from "../../../test-kit/jobs/service-reads.js";
 import { delimited, encodeText, staffXlsx } from "../../../test-kit/staff-files.js";
 import { readStaffFile } from "./staff-file.js";
 

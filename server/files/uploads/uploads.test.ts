@@ -9,7 +9,7 @@ import { FILE_LIMITS } from "../../../shared/files.js";
 import { matchGifts } from "../../gifts/matcher.js";
 import { createJobService } from "../../jobs/job-service.js";
 import { createMemoryStore } from "../../jobs/stores/memory.js";
-import { FakeClock } from "../../jobs/testing/fake-clock.js";
+import { FakeClock } from "../../../test-kit/jobs/fake-clock.js";
 import { createMemoryUploadStore } from "./memory.js";
 import type { UploadStore } from "./upload-store.js";
 import { createUploads } from "./uploads.js";

@@ -10,7 +10,7 @@ import { matchGifts, type MatchGifts } from "../../gifts/matcher.js";
 import { decodeChunk } from "../result-codec.js";
 import type { EventDraft } from "../state-machine.js";
 import type { ResultHead } from "../store.js";
-import { testMatch } from "../testing/fixtures.js";
+import { testMatch } from "../../../test-kit/jobs/fixtures.js";
 import { runBulkAnalysis } from "./bulk-analysis.js";
 import { SliceTurns } from "./slice-turns.js";
 import { jobTexts, type Locale } from "./texts.js";

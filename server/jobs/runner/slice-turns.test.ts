@@ -6,7 +6,7 @@
 import type { MatchGifts } from "../../gifts/matcher.js";
 import { createJobService } from "../job-service.js";
 import { createMemoryStore } from "../stores/memory.js";
-import { ALICE, settle, testMatch } from "../testing/support.js";
+import { ALICE, settle, testMatch } from "../../../test-kit/jobs/service-reads.js";
 import { SliceTurns } from "./slice-turns.js";
 
 /** A counter that goes up once per turn of the event loop, until stopped. */

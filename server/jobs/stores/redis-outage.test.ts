@@ -16,14 +16,20 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { TOOL } from "../../../shared/tools.js";
 import { employeeCsv } from "../../../test-kit/employee-csv.js";
-import { logRecords } from "../../observability/testing/log-lines.js";
-import { startInstance } from "../../testing/instances.js";
-import { callTool, connectClient, startJob, startTestServer, toolError } from "../../testing/support.js";
+import { logRecords } from "../../../test-kit/observability/log-lines.js";
+import { startInstance } from "../../../test-kit/servers/instances.js";
+import {
+  callTool,
+  connectClient,
+  startJob,
+  startTestServer,
+  toolError,
+} from "../../../test-kit/servers/test-server.js";
 import { createBullmqExecutor } from "../executor-bullmq.js";
 import { createJobService } from "../job-service.js";
-import { seed } from "../testing/store-seed.js";
-import { ALICE, history, testMatch } from "../testing/support.js";
-import { freePort, killRedis, persistent, startRedis } from "../../redis/testing/redis-server.js";
+import { seed } from "../../../test-kit/jobs/store-seed.js";
+import { ALICE, history, testMatch } from "../../../test-kit/jobs/service-reads.js";
+import { freePort, killRedis, persistent, startRedis } from "../../../test-kit/servers/redis-server.js";
 import { createRedisStore } from "./redis.js";
 
 async function until(test: () => Promise<boolean>, what: string, timeoutMs = 20_000): Promise<void> {

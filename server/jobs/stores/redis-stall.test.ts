@@ -10,11 +10,17 @@ import { Redis } from "ioredis";
 import { afterAll, describe, expect, it } from "vitest";
 import { TOOL } from "../../../shared/tools.js";
 import { employeeCsv } from "../../../test-kit/employee-csv.js";
-import { callTool, connectClient, startJob, startTestServer, toolError } from "../../testing/support.js";
+import {
+  callTool,
+  connectClient,
+  startJob,
+  startTestServer,
+  toolError,
+} from "../../../test-kit/servers/test-server.js";
 import { createBullmqExecutor } from "../executor-bullmq.js";
 import { createJobService } from "../job-service.js";
-import { testMatch } from "../testing/support.js";
-import { freePort, killRedis, startRedis } from "../../redis/testing/redis-server.js";
+import { testMatch } from "../../../test-kit/jobs/service-reads.js";
+import { freePort, killRedis, startRedis } from "../../../test-kit/servers/redis-server.js";
 import { createRedisStore } from "./redis.js";
 
 /** Long enough that a call which waited for Redis would come back with an answer, not an error. */

@@ -29,7 +29,7 @@ import {
   startJob,
   startTestServer,
   type TestServer,
-} from "../../testing/support.js";
+} from "../../../test-kit/servers/test-server.js";
 
 /** Takes jobs and never runs them: they wait as pending for as long as the test needs. */
 const neverRuns: CreateExecutor = () => ({

@@ -10,7 +10,7 @@ import { createJobService } from "../../jobs/job-service.js";
 import { createRedisStore } from "../../jobs/stores/redis.js";
 import { clusterSessionsOn } from "./cluster-sessions.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../../test-kit/redis.js";
-import { openRawSession, postRaw, startTestServer, type TestServer } from "../../testing/support.js";
+import { openRawSession, postRaw, startTestServer, type TestServer } from "../../../test-kit/servers/test-server.js";
 
 const unreachable = await redisUnreachable("the cluster session tests");
 

@@ -15,7 +15,7 @@ import {
   readSse,
   startTestServer,
   type TestServer,
-} from "../../testing/support.js";
+} from "../../../test-kit/servers/test-server.js";
 
 let server: TestServer;
 

@@ -7,7 +7,7 @@
 import { TOOL } from "../../../shared/tools.js";
 import { employeeCsv } from "../../../test-kit/employee-csv.js";
 import { MODERN, postModern, replyOf, requestModern, withTasks } from "../../../test-kit/modern-client.js";
-import { startLogged, type LoggedProcess } from "../../observability/testing/process.js";
+import { startLogged, type LoggedProcess } from "../../../test-kit/observability/logged-process.js";
 
 let server: LoggedProcess;
 let mcpUrl: URL;

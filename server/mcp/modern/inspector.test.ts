@@ -17,7 +17,7 @@ import { CallToolResultSchema, ListToolsResultSchema } from "@modelcontextprotoc
 import * as z from "zod/v4";
 import { StartBulkOutput, TOOL } from "../../../shared/tools.js";
 import { MODERN } from "../../../test-kit/modern-client.js";
-import { callTool, connectClient, startTestServer, type TestServer } from "../../testing/support.js";
+import { callTool, connectClient, startTestServer, type TestServer } from "../../../test-kit/servers/test-server.js";
 
 const run = promisify(execFile);
 /** The Inspector and the Node 22 it asks for, installed apart from the app (`tools/inspector`). */

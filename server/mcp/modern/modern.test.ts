@@ -16,7 +16,7 @@ import {
   taskSession,
   withTasks,
 } from "../../../test-kit/modern-client.js";
-import { connectClient, readSse, startTestServer, type TestServer } from "../../testing/support.js";
+import { connectClient, readSse, startTestServer, type TestServer } from "../../../test-kit/servers/test-server.js";
 
 let server: TestServer;
 let client: Client;

@@ -10,7 +10,7 @@ import { matchGifts } from "../../gifts/matcher.js";
 import type { CreateExecutor } from "../../jobs/executor.js";
 import { createJobService, type JobService } from "../../jobs/job-service.js";
 import { createMemoryStore } from "../../jobs/stores/memory.js";
-import { startTestServer, type TestServer } from "../../testing/support.js";
+import { startTestServer, type TestServer } from "../../../test-kit/servers/test-server.js";
 
 const LOG_LEVEL = "io.modelcontextprotocol/logLevel";
 const startArgs = (rows: number) => ({

@@ -23,7 +23,7 @@ import {
   toolError,
   toolText,
   useTestClient,
-} from "../../testing/support.js";
+} from "../../../test-kit/servers/test-server.js";
 
 const SECRET = new Uint8Array(32).fill(7);
 const MINUTE = 60_000;

@@ -1,5 +1,5 @@
 import { GetJobResultOutput, TOOL } from "../../../shared/tools.js";
-import { callTool, startJob, toolText, useTestClient } from "../../testing/support.js";
+import { callTool, startJob, toolText, useTestClient } from "../../../test-kit/servers/test-server.js";
 
 const t = useTestClient();
 

@@ -12,14 +12,14 @@ import { act } from "react";
 import userEvent from "@testing-library/user-event";
 import { FILE_TOOL } from "../../../shared/files.js";
 import { App } from "../app.js";
-import { installFakeHost, type FakeHost, type FakeHostOptions } from "../testing/fake-host.js";
+import { installFakeHost, type FakeHost, type FakeHostOptions } from "../../../test-kit/widget/fake-host.js";
 import type { FollowTuning } from "../follow-job.js";
 import { createHost, HostContext } from "../host-context.js";
 import type { Host } from "../host.js";
 import { createMcpAppsHost } from "../hosts/mcp-apps.js";
 import type { Port } from "../hosts/json-rpc-peer.js";
 import { jobEvent } from "../../../test-kit/job-events.js";
-import { mountJobPanel } from "../testing/test-panel.js";
+import { mountJobPanel } from "../../../test-kit/widget/mount-job-panel.js";
 import { Downloads } from "./downloads.js";
 
 const FAST: FollowTuning = { waitMs: 0, backoff: { baseMs: 1, maxMs: 4 }, idleMs: 1, callTimeoutMs: 2000 };

@@ -4,7 +4,7 @@
  * widget's own failures and, in Korean, a server's English message come in the widget's words.
  */
 import { cleanup, render, screen } from "@testing-library/react";
-import { installFakeHost, type FakeHost } from "../testing/fake-host.js";
+import { installFakeHost, type FakeHost } from "../../../test-kit/widget/fake-host.js";
 import { createHost, HostContext } from "../host-context.js";
 import type { Host } from "../host.js";
 import { FailureText, type FailureTextProps } from "./failure-text.js";

@@ -9,7 +9,7 @@ import type { JobEvent } from "../../../shared/job-events.js";
 import { TOOL } from "../../../shared/tools.js";
 import { act } from "react";
 import { jobEvent, jobHistory } from "../../../test-kit/job-events.js";
-import { mountJobPanel, type MountedPanel } from "../testing/test-panel.js";
+import { mountJobPanel, type MountedPanel } from "../../../test-kit/widget/mount-job-panel.js";
 
 let panel: MountedPanel;
 let store: MountedPanel["store"];

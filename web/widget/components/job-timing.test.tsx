@@ -9,7 +9,7 @@
 import { act } from "react";
 import type { JobEvent, JobEventOf, JobEventType } from "../../../shared/job-events.js";
 import { jobEvent, type PayloadOf } from "../../../test-kit/job-events.js";
-import { mountJobPanel, type MountedPanel } from "../testing/test-panel.js";
+import { mountJobPanel, type MountedPanel } from "../../../test-kit/widget/mount-job-panel.js";
 
 /** Server time 0 of every test; event times are written as seconds after it. */
 const T = Date.parse("2026-03-01T09:00:00.000Z");

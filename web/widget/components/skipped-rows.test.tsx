@@ -7,7 +7,7 @@ import { cleanup, render, screen } from "@testing-library/react";
 import type { SkippedRow } from "../../../shared/files.js";
 import { createHost, HostContext } from "../host-context.js";
 import type { Host } from "../host.js";
-import { installFakeHost, type FakeHost } from "../testing/fake-host.js";
+import { installFakeHost, type FakeHost } from "../../../test-kit/widget/fake-host.js";
 import { SkippedRows } from "./skipped-rows.js";
 
 let fake: FakeHost | undefined;

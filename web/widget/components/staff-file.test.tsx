@@ -10,7 +10,12 @@ import userEvent from "@testing-library/user-event";
 import { FILE_TOOL, type AwaitingFile, type Reading, type StaffPreview } from "../../../shared/files.js";
 import { TOOL } from "../../../shared/tools.js";
 import { App } from "../app.js";
-import { installFakeHost, samplePreview, type FakeHost, type FakeHostOptions } from "../testing/fake-host.js";
+import {
+  installFakeHost,
+  samplePreview,
+  type FakeHost,
+  type FakeHostOptions,
+} from "../../../test-kit/widget/fake-host.js";
 import type { FollowTuning } from "../follow-job.js";
 import { createHost } from "../host-context.js";
 import type { Host } from "../host.js";

@@ -16,7 +16,7 @@ import {
   type McpUiHostContext,
 } from "@modelcontextprotocol/ext-apps/app-bridge";
 import { CancelJobOutput, StartBulkOutput, TOOL } from "../../../shared/tools.js";
-import { startTestServer, type TestServer } from "../../../server/testing/support.js";
+import { startTestServer, type TestServer } from "../../../test-kit/servers/test-server.js";
 import { employeeCsv } from "../../../test-kit/employee-csv.js";
 import { connectModernClient } from "../../../test-kit/modern-client.js";
 import { followJob } from "../follow-job.js";

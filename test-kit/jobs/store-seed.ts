@@ -3,10 +3,10 @@
  * events appended after its job.created, and a result put chunk by chunk and committed; and how a
  * suite is told to look into a store (`ChunksKept`).
  */
-import type { JobEventType } from "../../../shared/job-events.js";
-import { applyJobEvents, createJobFold } from "../../../shared/job-reducer.js";
-import { jobEvent } from "../../../test-kit/job-events.js";
-import type { JobStore, NewJob, ResultHead } from "../store.js";
+import type { JobEventType } from "../../shared/job-events.js";
+import { applyJobEvents, createJobFold } from "../../shared/job-reducer.js";
+import { jobEvent } from "../job-events.js";
+import type { JobStore, NewJob, ResultHead } from "../../server/jobs/store.js";
 
 /** Looks into a store: how many result chunks it keeps for a job, committed or not. */
 export type ChunksKept = (store: JobStore, jobId: string) => Promise<number>;

@@ -6,7 +6,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { extend, seed } from "./store-seed.js";
-import type { JobPosition, JobStore } from "../store.js";
+import type { JobPosition, JobStore } from "../../server/jobs/store.js";
 
 /** Every job of `subject`'s list, read `limit` at a time from the newest; the ids of each page. */
 async function pages(store: JobStore, subject: string, limit: number): Promise<string[][]> {

@@ -7,11 +7,11 @@ import { spawn } from "node:child_process";
 import { createInterface } from "node:readline";
 import { fileURLToPath } from "node:url";
 import { describe, expect, it } from "vitest";
-import { employeeCsv } from "../../../test-kit/employee-csv.js";
-import { expectJobHistory } from "../../../test-kit/job-history.js";
-import { createJobService } from "../job-service.js";
+import { employeeCsv } from "../employee-csv.js";
+import { expectJobHistory } from "../job-history.js";
+import { createJobService } from "../../server/jobs/job-service.js";
 import { openStoreAt, type StorePlace } from "./store-place.js";
-import { ALICE, history, settle, testMatch } from "./support.js";
+import { ALICE, history, settle, testMatch } from "./service-reads.js";
 
 const CHILD = fileURLToPath(new URL("./durable-store-child.ts", import.meta.url));
 

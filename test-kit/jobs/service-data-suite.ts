@@ -4,10 +4,10 @@
  * first, refusing other subjects), and the quotas on jobs at once, starts an hour and bytes kept.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { employeeCsv } from "../../../test-kit/employee-csv.js";
-import { createJobService, type JobService, type JobServiceOptions } from "../job-service.js";
-import type { JobStore } from "../store.js";
-import { ALICE, BOB, settle, testMatch } from "./support.js";
+import { employeeCsv } from "../employee-csv.js";
+import { createJobService, type JobService, type JobServiceOptions } from "../../server/jobs/job-service.js";
+import type { JobStore } from "../../server/jobs/store.js";
+import { ALICE, BOB, settle, testMatch } from "./service-reads.js";
 
 const START = { occasion: "holiday", budgetPerPerson: 50 };
 /** A job that runs for seconds when paced, long after a test's next steps. */

@@ -22,12 +22,12 @@ import {
   type GetJobEventsResult,
   type StartBulkResult,
 } from "../../shared/tools.js";
-import { createApp, type AppOptions } from "../app.js";
-import { matchGifts } from "../gifts/matcher.js";
-import { setHttpTimeouts } from "../http-timeouts.js";
-import { createJobService } from "../jobs/job-service.js";
-import type { JobService } from "../jobs/job-service.js";
-import { createMemoryStore } from "../jobs/stores/memory.js";
+import { createApp, type AppOptions } from "../../server/app.js";
+import { matchGifts } from "../../server/gifts/matcher.js";
+import { setHttpTimeouts } from "../../server/http-timeouts.js";
+import { createJobService } from "../../server/jobs/job-service.js";
+import type { JobService } from "../../server/jobs/job-service.js";
+import { createMemoryStore } from "../../server/jobs/stores/memory.js";
 
 export type TestServer = {
   /** e.g. http://127.0.0.1:41234 */

@@ -2,8 +2,8 @@
  * Test data for the job system, free of any test framework so that a plain child process can use
  * it too: a small deterministic gift matcher and two callers (CSVs come from test-kit/).
  */
-import type { Gift } from "../../../shared/tools.js";
-import type { MatchGifts } from "../../gifts/matcher.js";
+import type { Gift } from "../../shared/tools.js";
+import type { MatchGifts } from "../../server/gifts/matcher.js";
 
 const CATALOG = [
   { id: "mug", name: "Coffee mug", price: 15, category: "Kitchen", tags: ["coffee", "tea"] },

@@ -3,13 +3,13 @@
  * views, result pages) over a fake `window.openai`, with what a test reaches for, and the clean-up.
  */
 import { render } from "@testing-library/react";
-import type { Stage } from "../../../shared/job-events.js";
-import { JobPanel } from "../components/job-panel.js";
+import type { Stage } from "../../shared/job-events.js";
+import { JobPanel } from "../../web/widget/components/job-panel.js";
 import { installFakeHost, type FakeHost } from "./fake-host.js";
-import { createHost, HostContext } from "../host-context.js";
-import type { Host } from "../host.js";
-import { createJobViews, JobViewsContext, type JobViews } from "../job-views.js";
-import { createResultStore, ResultStoreContext } from "../result-store.js";
+import { createHost, HostContext } from "../../web/widget/host-context.js";
+import type { Host } from "../../web/widget/host.js";
+import { createJobViews, JobViewsContext, type JobViews } from "../../web/widget/job-views.js";
+import { createResultStore, ResultStoreContext } from "../../web/widget/result-store.js";
 
 export type MountedPanel = { fake: FakeHost; host: Host; store: JobViews; dispose(): void };
 

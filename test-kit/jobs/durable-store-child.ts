@@ -3,8 +3,8 @@
  * (`sqlite <file>` or `redis <url> <prefix>`) it finishes one job, starts a large one and queues
  * another behind it, prints their ids once the large one is under way, and works on until killed.
  */
-import { employeeCsv } from "../../../test-kit/employee-csv.js";
-import { createJobService } from "../job-service.js";
+import { employeeCsv } from "../employee-csv.js";
+import { createJobService } from "../../server/jobs/job-service.js";
 import { openStoreAt } from "./store-place.js";
 import { ALICE, testMatch } from "./fixtures.js";
 

@@ -11,7 +11,7 @@ import { connect } from "node:net";
 import { tmpdir, userInfo } from "node:os";
 import { join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { freePort } from "../redis/testing/redis-server.js";
+import { freePort } from "./redis-server.js";
 
 /** The nginx binary (Debian's package); NGINX names another. */
 const NGINX = process.env.NGINX ?? "/usr/sbin/nginx";

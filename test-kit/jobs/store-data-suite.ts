@@ -4,10 +4,10 @@
  * usage the quotas read (unfinished jobs, recent creations, bytes of inputs and results).
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { applyJobEvents, createJobFold } from "../../../shared/job-reducer.js";
-import { jobEvent } from "../../../test-kit/job-events.js";
+import { applyJobEvents, createJobFold } from "../../shared/job-reducer.js";
+import { jobEvent } from "../job-events.js";
 import { SEED_INPUT, extend, head, job, seed, type ChunksKept } from "./store-seed.js";
-import { QuotaExceededError, inputBytes, type CreateQuota, type JobStore } from "../store.js";
+import { QuotaExceededError, inputBytes, type CreateQuota, type JobStore } from "../../server/jobs/store.js";
 
 export function describeStoreData(name: string, makeStore: () => JobStore, chunksKept?: ChunksKept): void {
   describe(`the data the ${name} job store keeps`, () => {

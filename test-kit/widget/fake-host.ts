@@ -6,11 +6,11 @@
  * `openExternal`, and an `uploadFile` that, like ChatGPT's, takes only images. The claim on a job's
  * follow-up is answered as the server does: true once per job, only after it has ended.
  */
-import type { JobEvent, Stage } from "../../../shared/job-events.js";
-import { foldJobEvents } from "../../../shared/job-reducer.js";
-import { isFinished } from "../../../shared/job-view.js";
-import { seededRandom } from "../../../shared/seeded-random.js";
-import type { Currency } from "../../../shared/money.js";
+import type { JobEvent, Stage } from "../../shared/job-events.js";
+import { foldJobEvents } from "../../shared/job-reducer.js";
+import { isFinished } from "../../shared/job-view.js";
+import { seededRandom } from "../../shared/seeded-random.js";
+import type { Currency } from "../../shared/money.js";
 import {
   ClaimFollowUpInput,
   GetJobEventsInput,
@@ -23,7 +23,7 @@ import {
   type PersonResult,
   type ResultFigures,
   type UnplacedInterests,
-} from "../../../shared/tools.js";
+} from "../../shared/tools.js";
 import {
   BeginUploadInput,
   DropUploadInput,
@@ -34,9 +34,9 @@ import {
   type Reading,
   type SkippedRow,
   type StaffPreview,
-} from "../../../shared/files.js";
-import { DEFAULT_STAGES, jobEvent, jobHistory } from "../../../test-kit/job-events.js";
-import { SET_GLOBALS_EVENT } from "../../host-globals.js";
+} from "../../shared/files.js";
+import { DEFAULT_STAGES, jobEvent, jobHistory } from "../job-events.js";
+import { SET_GLOBALS_EVENT } from "../../web/host-globals.js";
 
 type FakeJob = {
   stages?: Stage[];

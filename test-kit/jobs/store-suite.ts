@@ -5,12 +5,12 @@
  * what store-data-suite.ts and store-list-suite.ts add.
  */
 import { afterEach, describe, expect, it } from "vitest";
-import { applyJobEvents, foldJobEvents, type JobFold } from "../../../shared/job-reducer.js";
-import { jobEvent } from "../../../test-kit/job-events.js";
+import { applyJobEvents, foldJobEvents, type JobFold } from "../../shared/job-reducer.js";
+import { jobEvent } from "../job-events.js";
 import { describeStoreData } from "./store-data-suite.js";
 import { describeStoreLists } from "./store-list-suite.js";
 import { extend, head, job, seed, type ChunksKept } from "./store-seed.js";
-import { StoreConflictError, foldOf, type JobStore } from "../store.js";
+import { StoreConflictError, foldOf, type JobStore } from "../../server/jobs/store.js";
 
 /** The suite for the store `makeStore` opens; with `chunksKept`, it also checks that chunks are really deleted. */
 export function describeJobStore(name: string, makeStore: () => JobStore, chunksKept?: ChunksKept): void {

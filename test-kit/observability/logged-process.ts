@@ -7,7 +7,7 @@ import { spawn } from "node:child_process";
 import { fileURLToPath } from "node:url";
 import { logRecords, type LogRecord } from "./log-lines.js";
 
-const ROOT = fileURLToPath(new URL("../../..", import.meta.url));
+const ROOT = fileURLToPath(new URL("../..", import.meta.url));
 /** Starting takes tsx's compile of the server: on a busy machine, tens of seconds. */
 const START_MS = 120_000;
 

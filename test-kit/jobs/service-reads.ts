@@ -2,13 +2,13 @@
  * What the job-system tests share: reading a job's whole history through the service and waiting
  * for a job to end. Data lives in fixtures.ts; the history check in test-kit/job-history.ts.
  */
-import type { SkippedRow } from "../../../shared/files.js";
-import type { JobEvent } from "../../../shared/job-events.js";
-import type { JobResultPage, PersonResult, StartBulkArgs } from "../../../shared/tools.js";
-import { foldJobEvents } from "../../../shared/job-reducer.js";
-import { createJobService, type JobService, type JobServiceOptions } from "../job-service.js";
-import { createMemoryStore } from "../stores/memory.js";
-import type { StartOptions } from "../writes.js";
+import type { SkippedRow } from "../../shared/files.js";
+import type { JobEvent } from "../../shared/job-events.js";
+import type { JobResultPage, PersonResult, StartBulkArgs } from "../../shared/tools.js";
+import { foldJobEvents } from "../../shared/job-reducer.js";
+import { createJobService, type JobService, type JobServiceOptions } from "../../server/jobs/job-service.js";
+import { createMemoryStore } from "../../server/jobs/stores/memory.js";
+import type { StartOptions } from "../../server/jobs/writes.js";
 import { ALICE, testMatch } from "./fixtures.js";
 
 export { ALICE, BOB, testMatch } from "./fixtures.js";

@@ -2,7 +2,7 @@
  * A clock and timers that move only when a test says so: `advance(ms)` runs, in time order, every
  * timer due by then, so a test of something that decides by time never sleeps.
  */
-import type { Timer, Timers } from "../timers.js";
+import type { Timer, Timers } from "../../server/jobs/timers.js";
 
 type Pending = Timer & { at: number; every?: number; run: () => void };
 

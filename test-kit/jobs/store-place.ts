@@ -3,9 +3,9 @@
  * `redis <url> <prefix>`, so that the durable-store suite and the child process it kills open the
  * very same store.
  */
-import type { JobStore } from "../store.js";
-import { createRedisStore } from "../stores/redis.js";
-import { createSqliteStore } from "../stores/sqlite.js";
+import type { JobStore } from "../../server/jobs/store.js";
+import { createRedisStore } from "../../server/jobs/stores/redis.js";
+import { createSqliteStore } from "../../server/jobs/stores/sqlite.js";
 
 /** Where a durable store keeps its jobs, as process arguments. */
 export type StorePlace = ["sqlite", file: string] | ["redis", url: string, keyPrefix: string];

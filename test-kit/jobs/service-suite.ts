@@ -5,15 +5,15 @@
  * `heavy`; the others' jobs that must still be running when canceled or closed are merely long.
  */
 import { afterEach, describe, expect, it, vi } from "vitest";
-import type { JobEventNotice } from "../job-log.js";
-import type { JobService } from "../job-service.js";
-import type { CreateExecutor } from "../executor.js";
-import { createJobService, type JobServiceOptions } from "../job-service.js";
-import type { JobStore } from "../store.js";
-import { employeeCsv } from "../../../test-kit/employee-csv.js";
-import { expectJobHistory } from "../../../test-kit/job-history.js";
+import type { JobEventNotice } from "../../server/jobs/job-log.js";
+import type { JobService } from "../../server/jobs/job-service.js";
+import type { CreateExecutor } from "../../server/jobs/executor.js";
+import { createJobService, type JobServiceOptions } from "../../server/jobs/job-service.js";
+import type { JobStore } from "../../server/jobs/store.js";
+import { employeeCsv } from "../employee-csv.js";
+import { expectJobHistory } from "../job-history.js";
 import { describeServiceData } from "./service-data-suite.js";
-import { ALICE, BOB, collectPeople, history, settle, testMatch } from "./support.js";
+import { ALICE, BOB, collectPeople, history, settle, testMatch } from "./service-reads.js";
 
 const START = { occasion: "holiday", budgetPerPerson: 50 };
 /** 100,000 rows, over 5 MB. */
