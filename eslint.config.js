@@ -4,6 +4,7 @@ import js from "@eslint/js";
 import { defineConfig, globalIgnores } from "eslint/config";
 import tseslint from "typescript-eslint";
 import noImportCycle from "./eslint-rules/no-import-cycle.js";
+import noTestImports from "./eslint-rules/no-test-imports.js";
 
 export default defineConfig(
   globalIgnores(["dist/", ".tsbuild/", "coverage/", "test-artifacts/", "data/", "tools/inspector/"]),
@@ -12,7 +13,7 @@ export default defineConfig(
     files: ["**/*.{ts,tsx}"],
     extends: [js.configs.recommended, tseslint.configs.recommendedTypeChecked],
     languageOptions: { parserOptions: { projectService: true, tsconfigRootDir: import.meta.dirname } },
-    plugins: { local: { rules: { "no-import-cycle": noImportCycle } } },
+    plugins: { local: { rules: { "no-import-cycle": noImportCycle, "no-test-imports": noTestImports } } },
     rules: {
       "local/no-import-cycle": "error",
       "@typescript-eslint/no-floating-promises": "error",
@@ -41,6 +42,12 @@ export default defineConfig(
         },
       ],
     },
+  },
+  {
+    // product code never imports test code (test-kit/, *.test.* files); tests beside it may
+    files: ["{server,shared,web}/**/*.{ts,tsx}"],
+    ignores: ["**/*.test.{ts,tsx}"],
+    rules: { "local/no-test-imports": "error" },
   },
   {
     // tests and benchmarks read untyped replies (JSON, the SDK's results) on purpose and assert on them
