@@ -19,7 +19,7 @@ import { etaErrors, worstError, type SeenReport } from "../test-kit/eta-error.js
 const CALLER = { subject: "bench" };
 const MB = 1024 * 1024;
 
-/** csv-parse alone, as server/jobs/csv/reader.ts drives it: the same options, 64 KB slices. */
+/** csv-parse alone, as server/files/read/csv/reader.ts drives it: the same options, 64 KB slices. */
 async function parseOnly(csv: string): Promise<number> {
   const options: Options & { readableHighWaterMark: number } = {
     bom: true,

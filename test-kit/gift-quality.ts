@@ -6,7 +6,7 @@
  * hears them. `npm run bench` (bench/quality.ts) and the matcher's tests measure against it.
  */
 
-import { splitInterests } from "../server/jobs/csv/interests.js";
+import { splitInterests } from "../server/files/read/people/interests.js";
 
 export type Language = "en" | "ko";
 type Pair = readonly [en: string, ko: string];

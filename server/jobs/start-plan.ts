@@ -5,7 +5,7 @@
  * runner needs to know about it; what fails is the error to answer with.
  */
 import { createPace } from "../files/read/pace.js";
-import { inspectCsv, type CsvColumns } from "./csv/inspect.js";
+import { inspectCsv, type CsvColumns } from "../files/read/csv/inspect.js";
 import { overLimit, type InputLimits } from "./limits.js";
 import { count, fail, ok, type Outcome } from "./outcomes.js";
 import type { StartBulkArgs } from "../../shared/tools.js";

@@ -1,7 +1,7 @@
 /**
  * What must be settled before a staff list can start, in Korean. The reader words its problems in
  * English (problems.ts: the model reads them so); a Korean person's preview re-words each by its
- * English pattern here, as skip reasons are (jobs/csv/skip-reasons.ts). A problem no pattern knows
+ * English pattern here, as skip reasons are (people/skip-reasons.ts). A problem no pattern knows
  * stays as it is; the test checks that every problem the reader writes has its Korean.
  */
 

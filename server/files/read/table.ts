@@ -12,10 +12,10 @@ import {
   type SkippedRow,
   type StaffPreview,
 } from "../../../shared/files.js";
-import { createLedger, type Ledger } from "../../jobs/csv/ledger.js";
-import type { CsvColumns } from "../../jobs/csv/inspect.js";
-import { countInterests } from "../../jobs/csv/interests.js";
-import { EMPTY_ROW, readRecord, type Person } from "../../jobs/csv/rows.js";
+import { createLedger, type Ledger } from "./people/ledger.js";
+import type { CsvColumns } from "./csv/inspect.js";
+import { countInterests } from "./people/interests.js";
+import { EMPTY_ROW, readRecord, type Person } from "./people/rows.js";
 import { overLimit, rowName, type InputLimits } from "../../jobs/limits.js";
 import { ok, type Outcome } from "../../jobs/outcomes.js";
 import { isBlank, type GridRow } from "./grid-row.js";

@@ -4,8 +4,8 @@
  * with csv-parse in slices, every record with the row a spreadsheet shows and the records it cannot
  * read in their place.
  */
-import { readCsvBatches } from "../../jobs/csv/reader.js";
-import { breachRefusal, findHeader, scanRecords } from "../../jobs/csv/scan.js";
+import { readCsvBatches } from "./csv/reader.js";
+import { breachRefusal, findHeader, scanRecords } from "./csv/scan.js";
 import type { InputLimits } from "../../jobs/limits.js";
 import { ok, type Outcome } from "../../jobs/outcomes.js";
 import type { Pace } from "./pace.js";

@@ -4,7 +4,7 @@
  * placed, and the same sums by department. Amounts are rounded to cents.
  */
 import type { DepartmentFigures, ResultFigures, UnplacedInterests } from "../../../shared/tools.js";
-import type { Person } from "../csv/rows.js";
+import type { Person } from "../../files/read/people/rows.js";
 
 /** Departments the figures name, the last of them "…" for all the rest when there are more. */
 const MAX_DEPARTMENTS = 40;

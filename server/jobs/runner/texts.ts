@@ -8,7 +8,7 @@
 import { formatsFor } from "../../../shared/format.js";
 import { STAGE_LABELS, type BulkStage, type Language } from "../../../shared/stage-words.js";
 import type { ResultFigures } from "../../../shared/tools.js";
-import { koreanReason } from "../csv/skip-reasons.js";
+import { koreanReason } from "../../files/read/people/skip-reasons.js";
 
 export type Locale = Language;
 

@@ -3,11 +3,11 @@
  * needs (budget, interests). A row is either a person or the reason it was skipped, in words a
  * person can act on.
  */
-import type { SkippedRow } from "../../../shared/files.js";
-import type { Currency } from "../../../shared/money.js";
-import { readMoney } from "../../../shared/read-money.js";
-import type { Gift } from "../../../shared/tools.js";
-import type { CsvColumns } from "./inspect.js";
+import type { SkippedRow } from "../../../../shared/files.js";
+import type { Currency } from "../../../../shared/money.js";
+import { readMoney } from "../../../../shared/read-money.js";
+import type { Gift } from "../../../../shared/tools.js";
+import type { CsvColumns } from "../csv/inspect.js";
 
 /**
  * A person as the stages fill it in: parse sets row, name, department, interestsText and budget;

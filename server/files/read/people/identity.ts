@@ -7,7 +7,7 @@
  * way round: where only some rows have one, neither can tell. One map lookup for most rows (two for
  * a name seen before), so linear in the rows: a 200,000-row file stays fast.
  */
-import type { DuplicateGroup } from "../../../shared/files.js";
+import type { DuplicateGroup } from "../../../../shared/files.js";
 import type { Person } from "./rows.js";
 
 /** Possible-duplicate groups kept for the preview, and rows kept of each. */

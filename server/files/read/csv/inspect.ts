@@ -4,13 +4,13 @@
  * every input limit, so a bad text is refused at once with a sentence that says how to fix it.
  * Reading the rows themselves is the job's parse stage (reader.ts).
  */
-import type { ColumnMap } from "../../../shared/files.js";
-import { columnNames, matchHeaders, normalizeHeader } from "../../files/read/headers.js";
-import { detectSeparator } from "../../files/read/separator.js";
-import { createPace, type Pace } from "../../files/read/pace.js";
-import { overLimit, type InputLimits } from "../limits.js";
-import type { Outcome } from "../outcomes.js";
-import { fail, ok } from "../outcomes.js";
+import type { ColumnMap } from "../../../../shared/files.js";
+import { columnNames, matchHeaders, normalizeHeader } from "../headers.js";
+import { detectSeparator } from "../separator.js";
+import { createPace, type Pace } from "../pace.js";
+import { overLimit, type InputLimits } from "../../../jobs/limits.js";
+import type { Outcome } from "../../../jobs/outcomes.js";
+import { fail, ok } from "../../../jobs/outcomes.js";
 import { breachRefusal, findHeader, scanRecords, splitRecord } from "./scan.js";
 
 /**

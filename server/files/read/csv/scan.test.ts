@@ -3,7 +3,7 @@
  * and the header split as csv-parse would read it.
  */
 import { parse } from "csv-parse/sync";
-import { createPace } from "../../files/read/pace.js";
+import { createPace } from "../pace.js";
 import { findHeader, scanRecords, splitRecord } from "./scan.js";
 
 const limits = { maxRows: 1_000, maxCellsPerRow: 1_000, maxCellChars: 1_000, maxInterestsPerPerson: 1_000 };

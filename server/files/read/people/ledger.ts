@@ -4,7 +4,7 @@
  * as repeats, and namesakes noted (identity.ts). The job's parse stage and a staff file's preview both read through one, so the rows a
  * preview promises to skip are the rows the job skips, for the same reasons.
  */
-import type { SkippedRow } from "../../../shared/files.js";
+import type { SkippedRow } from "../../../../shared/files.js";
 import { createIdentities, type Identities, type IdentityOptions } from "./identity.js";
 import { EMPTY_ROW, type Person } from "./rows.js";
 

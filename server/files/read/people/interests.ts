@@ -3,7 +3,7 @@
  * "등산/커피", "hiking; coffee", one per line), and counted the same way for the per-person limit.
  * Both the job (extract) and a staff file's preview (the limit check) read cells through here.
  */
-import { interestPlaced } from "../../gifts/text-index.js";
+import { interestPlaced } from "../../../gifts/text-index.js";
 
 const NONE: never[] = [];
 

@@ -3,7 +3,7 @@
  * text; a person's later rows skipped as repeats of the first: by ID, by every field, or merged
  * namesakes when asked, other namesakes kept and flagged.
  */
-import type { SkippedRow } from "../../../shared/files.js";
+import type { SkippedRow } from "../../../../shared/files.js";
 import { createLedger } from "./ledger.js";
 import { newPerson, type Person } from "./rows.js";
 
