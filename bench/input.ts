@@ -7,7 +7,7 @@ import { monitorEventLoopDelay } from "node:perf_hooks";
 import { readStaffFile } from "../server/files/read/staff-file.js";
 import { matchGifts } from "../server/gifts/matcher.js";
 import { createJobService } from "../server/jobs/job-service.js";
-import { resolveLimits } from "../server/jobs/limits.js";
+import { resolveLimits } from "../server/limits.js";
 import { createMemoryStore } from "../server/jobs/stores/memory.js";
 import type { StartBulkArgs } from "../shared/tools.js";
 import { HOBBIES } from "../test-kit/employee-csv.js";

@@ -12,7 +12,7 @@ import * as XLSX from "xlsx";
 import { createReadGate } from "../server/files/read-gate.js";
 import { readStaffFile } from "../server/files/read/staff-file.js";
 import { READ_LIMITS } from "../server/files/read/xlsx/read-limits.js";
-import { resolveLimits } from "../server/jobs/limits.js";
+import { resolveLimits } from "../server/limits.js";
 import { sharedStringsBombXlsx, zipBombXlsx } from "../test-kit/staff-files.js";
 import { row, type BenchOptions, type BenchRow } from "./table.js";
 

@@ -8,7 +8,7 @@ import * as z from "zod/mini";
 import type { AuthOptions } from "./auth/auth-options.js";
 import { parseDownloadHosts } from "./files/download.js";
 import { BULLMQ_DEFAULTS } from "./jobs/executor-bullmq.js";
-import { DEFAULT_LIMITS, type JobLimits } from "./jobs/limits.js";
+import { DEFAULT_LIMITS, type JobLimits } from "./limits.js";
 import { isLoopback, parseHosts, parseOrigins } from "./mcp/http/origin.js";
 import { SESSION_DEFAULTS } from "./mcp/http/session-defaults.js";
 

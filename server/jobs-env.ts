@@ -18,7 +18,7 @@ import { createRedisStore } from "./jobs/stores/redis.js";
 import { createOutageLog, type OutageLog } from "./jobs/outage-log.js";
 import { isConnectionFault, redisHost } from "./redis/connection.js";
 import { createSqliteStore } from "./jobs/stores/sqlite.js";
-import { storageProblem } from "./jobs/stores/sqlite-errors.js";
+import { storageProblem } from "./sqlite-errors.js";
 
 /** The database under `dataDir`; when it cannot be opened, an error whose message says why and what to do. */
 function openSqlite(dataDir: string): JobStore {

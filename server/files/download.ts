@@ -8,8 +8,8 @@
  * choosing. Every failure is a sentence the model can act on (file-words.ts says what is echoed).
  */
 import { FILE_LIMITS } from "../../shared/files.js";
-import { megabytes } from "../jobs/limits.js";
-import { fail, ok, type Outcome } from "../jobs/outcomes.js";
+import { megabytes } from "../limits.js";
+import { fail, ok, type Outcome } from "../outcomes.js";
 import { isLoopback } from "../mcp/http/origin.js";
 import { downloadFailed, echo, type Notice } from "./file-words.js";
 

@@ -2,7 +2,7 @@
  * The gate on reads: at most so many at once in the process (the rest wait their turn, in order),
  * and a subject past its own bound refused with a sentence, not queued.
  */
-import { ok } from "../jobs/outcomes.js";
+import { ok } from "../outcomes.js";
 import { createReadGate } from "./read-gate.js";
 
 /** A read that ends when `release` is called. */

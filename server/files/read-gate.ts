@@ -3,7 +3,7 @@
  * read/xlsx/read-limits.ts) and CPU, so a process reads a few at a time and the others wait their
  * turn, and one subject may have only a few reads running or waiting; past that, a refusal.
  */
-import { fail, type Outcome } from "../jobs/outcomes.js";
+import { fail, type Outcome } from "../outcomes.js";
 
 export type GateLimits = { readsAtOnce: number; readsPerSubject: number };
 

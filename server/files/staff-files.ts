@@ -7,8 +7,8 @@
 import type { z } from "zod/mini";
 import type { HostFileSchema, Reading, StaffPreview } from "../../shared/files.js";
 import type { Caller } from "../jobs/caller.js";
-import type { JobLimits } from "../jobs/limits.js";
-import { ok, type Outcome } from "../jobs/outcomes.js";
+import type { JobLimits } from "../limits.js";
+import { ok, type Outcome } from "../outcomes.js";
 import type { Download } from "./download.js";
 import { createReadGate } from "./read-gate.js";
 import { readStaffFile, type StaffTable } from "./read/staff-file.js";

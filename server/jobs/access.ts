@@ -5,8 +5,8 @@
  * answer, so job ids cannot be probed.
  */
 import { isFinished } from "../../shared/job-view.js";
-import type { Outcome } from "./outcomes.js";
-import { ok, unknownJob } from "./outcomes.js";
+import type { Outcome } from "../outcomes.js";
+import { ok, unknownJob } from "../outcomes.js";
 import type { Caller } from "./caller.js";
 import type { JobStore, StoredJob } from "./store.js";
 

@@ -3,7 +3,7 @@
  * shut, a call answers at once that the service has shut down. A store that cannot be reached makes
  * a call answer `store_unavailable`.
  */
-import { fail, storeUnavailable, type Outcome } from "./outcomes.js";
+import { fail, storeUnavailable, type Outcome } from "../outcomes.js";
 import { StoreUnavailableError } from "../store-errors.js";
 
 export class Calls {

@@ -26,7 +26,7 @@ import {
 } from "../redis/connection.js";
 import { SliceTurns } from "./runner/slice-turns.js";
 import { jobTexts, type Locale } from "./runner/texts.js";
-import { readInputLimits } from "./limits.js";
+import { readInputLimits } from "../limits.js";
 import { planStart, type StartPlan } from "./start-plan.js";
 
 export type BullmqExecutorOptions = {

@@ -8,7 +8,7 @@ import { TOOL } from "../../shared/tools.js";
 import type { MatchGifts } from "../gifts/matcher.js";
 import type { Caller } from "./caller.js";
 import type { JobLog } from "./job-log.js";
-import type { JobLimits } from "./limits.js";
+import type { JobLimits } from "../limits.js";
 import type { Locale } from "./runner/texts.js";
 import type { StartPlan } from "./start-plan.js";
 import type { EventDraft } from "./state-machine.js";

@@ -8,7 +8,7 @@ import { toJobView } from "../../shared/job-reducer.js";
 import type { JobView } from "../../shared/job-view.js";
 import { mayRead } from "./access.js";
 import type { Caller } from "./caller.js";
-import { ok, type Outcome } from "./outcomes.js";
+import { ok, type Outcome } from "../outcomes.js";
 import type { SeenJobs } from "./seen-jobs.js";
 import { foldOf, type JobPage, type JobPosition, type JobStore } from "./store.js";
 

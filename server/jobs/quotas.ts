@@ -6,8 +6,8 @@
  * how the call can succeed.
  */
 import { TOOL } from "../../shared/tools.js";
-import { megabytes, type JobLimits } from "./limits.js";
-import { count, fail, ok, type Outcome } from "./outcomes.js";
+import { megabytes, type JobLimits } from "../limits.js";
+import { count, fail, ok, type Outcome } from "../outcomes.js";
 import type { CreateQuota, JobStore } from "./store.js";
 
 const HOUR_MS = 60 * 60 * 1000;

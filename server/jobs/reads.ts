@@ -19,7 +19,7 @@ import type {
 } from "../../shared/tools.js";
 import type { Gate } from "./access.js";
 import type { Caller } from "./caller.js";
-import { ok, unknownJob, type Outcome } from "./outcomes.js";
+import { ok, unknownJob, type Outcome } from "../outcomes.js";
 import { ResultReads } from "./result-reads.js";
 import { SeenJobs, type UnwrittenEnd } from "./seen-jobs.js";
 import { foldOf, type JobStore, type StoredJob } from "./store.js";

@@ -8,7 +8,7 @@ import { isFinished } from "../../shared/job-view.js";
 import type { Gate } from "./access.js";
 import type { Caller } from "./caller.js";
 import type { Failed } from "./executor.js";
-import { ok, type Outcome } from "./outcomes.js";
+import { ok, type Outcome } from "../outcomes.js";
 import { foldOf, type JobStore, type StoredJob } from "./store.js";
 
 /** The end of a job that this process stopped but has not written yet, and when it stopped it. */

@@ -6,8 +6,8 @@
  */
 import { createPace } from "../files/read/pace.js";
 import { inspectCsv, type CsvColumns } from "../files/read/csv/inspect.js";
-import { overLimit, type InputLimits } from "./limits.js";
-import { count, fail, ok, type Outcome } from "./outcomes.js";
+import { overLimit, type InputLimits } from "../limits.js";
+import { count, fail, ok, type Outcome } from "../outcomes.js";
 import type { StartBulkArgs } from "../../shared/tools.js";
 
 /** A request that may become a job: its input, the CSV's columns, and how many rows to expect. */

@@ -12,7 +12,7 @@ import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
-import { resolveLimits } from "./limits.js";
+import { resolveLimits } from "../limits.js";
 import { readStaffFile } from "../files/read/staff-file.js";
 import { startTestServer, type TestServer } from "../../test-kit/servers/test-server.js";
 import { encodeText, staffXlsx, zipBombXlsx } from "../../test-kit/staff-files.js";

@@ -5,7 +5,7 @@
  */
 import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/sdk/types.js";
 import type { ToolError } from "../../shared/errors.js";
-import type { Outcome } from "../jobs/outcomes.js";
+import type { Outcome } from "../outcomes.js";
 
 /** A successful result. */
 export function success(structured: Record<string, unknown>, text: string, more: ContentBlock[] = []): CallToolResult {

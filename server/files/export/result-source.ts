@@ -10,7 +10,7 @@ import type { Language } from "../../../shared/stage-words.js";
 import type { PersonResult } from "../../../shared/tools.js";
 import type { Gate } from "../../jobs/access.js";
 import type { Caller } from "../../jobs/caller.js";
-import { fail, notFinished, ok, type Outcome } from "../../jobs/outcomes.js";
+import { fail, notFinished, ok, type Outcome } from "../../outcomes.js";
 import { CHUNK_SIZE, decodeChunk } from "../../jobs/result-codec.js";
 import { localeOf } from "../../jobs/runner/texts.js";
 import { foldOf, type JobStore } from "../../jobs/store.js";

@@ -7,7 +7,7 @@
 import * as XLSX from "xlsx";
 import { CATALOG } from "../../gifts/catalog.js";
 import { matchGifts } from "../../gifts/matcher.js";
-import { resolveLimits } from "../../jobs/limits.js";
+import { resolveLimits } from "../../limits.js";
 import { runToResult } from "../../../test-kit/jobs/service-reads.js";
 import { readStaffFile } from "./staff-file.js";
 

@@ -3,7 +3,7 @@
  * with the row number the file showed and, for a skipped row, why; refused once it passes the bound
  * of a list the reader wrote (`readInputLimits`): the file's own limits keep a real list far below it.
  */
-import { overLimit, readInputLimits, type InputLimits } from "../../jobs/limits.js";
+import { overLimit, readInputLimits, type InputLimits } from "../../limits.js";
 import { Refused } from "./refused.js";
 
 /**

@@ -5,7 +5,7 @@
  * ends with exactly the people and skipped rows the preview promised.
  */
 import type { Reading } from "../../../shared/files.js";
-import { resolveLimits } from "../../jobs/limits.js";
+import { resolveLimits } from "../../limits.js";
 import { runToResult } from "../../../test-kit/jobs/service-reads.js";
 import { delimited, encodeText, staffXlsx } from "../../../test-kit/staff-files.js";
 import { readStaffFile } from "./staff-file.js";

@@ -4,7 +4,7 @@
  * rows skipped and why, and what must be settled before a job can start. The widget shows the same preview as a table.
  */
 import { COLUMN_KEYS, type StaffPreview } from "../../../shared/files.js";
-import { count } from "../../jobs/outcomes.js";
+import { count } from "../../outcomes.js";
 import { sheetList } from "./xlsx.js";
 
 const ENCODING: Record<string, string> = {

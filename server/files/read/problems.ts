@@ -4,7 +4,7 @@
  * that could only be guessed, a header with nothing under it, rows of which none is a person.
  */
 import type { ColumnKey, StaffPreview } from "../../../shared/files.js";
-import { count } from "../../jobs/outcomes.js";
+import { count } from "../../outcomes.js";
 import { columnNames, type HeaderMatch } from "./headers.js";
 import { sheetList } from "./xlsx.js";
 

@@ -2,7 +2,7 @@
  * A refusal thrown from deep inside the reading of a staff list (a limit passed) to stop it;
  * `buildTable` catches it and returns its outcome.
  */
-import type { Outcome } from "../../jobs/outcomes.js";
+import type { Outcome } from "../../outcomes.js";
 
 export class Refused extends Error {
   constructor(readonly outcome: Outcome<never>) {

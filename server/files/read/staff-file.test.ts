@@ -4,7 +4,7 @@
  * with and without one, semicolons, tabs, quoted line breaks, blank lines, synonyms; the format
  * told by the bytes, not the name; an encoding that cannot be told becomes a question.
  */
-import { resolveLimits } from "../../jobs/limits.js";
+import { resolveLimits } from "../../limits.js";
 import { delimited, encodeText, staffXlsx, type TextEncodingName } from "../../../test-kit/staff-files.js";
 import { previewText, readStaffFile } from "./staff-file.js";
 

@@ -7,8 +7,8 @@
  * preview whose problems say so.
  */
 import { FILE_LIMITS, type Reading } from "../../../shared/files.js";
-import { sizePair, type InputLimits } from "../../jobs/limits.js";
-import { fail, type Outcome } from "../../jobs/outcomes.js";
+import { sizePair, type InputLimits } from "../../limits.js";
+import { fail, type Outcome } from "../../outcomes.js";
 import { decodeText } from "./decode.js";
 import { createPace, type Pace } from "./pace.js";
 import { detectSeparator } from "./separator.js";

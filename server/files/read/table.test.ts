@@ -5,7 +5,7 @@
  * the preview promised. Also: the header past title rows, columns chosen by hand, and the limits.
  */
 import type { StaffPreview } from "../../../shared/files.js";
-import { readInputLimits, resolveLimits } from "../../jobs/limits.js";
+import { readInputLimits, resolveLimits } from "../../limits.js";
 import { planStart } from "../../jobs/start-plan.js";
 import { runToResult } from "../../../test-kit/jobs/service-reads.js";
 import { delimited, encodeText, staffXlsx } from "../../../test-kit/staff-files.js";

@@ -6,8 +6,8 @@
  */
 import { readCsvBatches } from "./csv/reader.js";
 import { breachRefusal, findHeader, scanRecords } from "./csv/scan.js";
-import type { InputLimits } from "../../jobs/limits.js";
-import { ok, type Outcome } from "../../jobs/outcomes.js";
+import type { InputLimits } from "../../limits.js";
+import { ok, type Outcome } from "../../outcomes.js";
 import type { Pace } from "./pace.js";
 import type { GridRow } from "./grid-row.js";
 

@@ -3,7 +3,7 @@
  * refused from its directory without unpacking; one whose directory lies is stopped as it unpacks,
  * the memory never holding more than the bound; an honest workbook's parts stream as they unpack.
  */
-import { resolveLimits } from "../../jobs/limits.js";
+import { resolveLimits } from "../../limits.js";
 import { craftedXlsx, staffXlsx, zipBombXlsx } from "../../../test-kit/staff-files.js";
 import { Refused } from "./refused.js";
 import { readStaffFile } from "./staff-file.js";

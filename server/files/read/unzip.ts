@@ -6,8 +6,8 @@
  * (yauzl checks that) or past the bound (we do), so a directory that lies cannot fill the memory.
  */
 import yauzl, { type Entry } from "yauzl";
-import { fail, ok, type Outcome } from "../../jobs/outcomes.js";
-import { size, sizePair } from "../../jobs/limits.js";
+import { fail, ok, type Outcome } from "../../outcomes.js";
+import { size, sizePair } from "../../limits.js";
 import { Refused } from "./refused.js";
 import { cut, READ_LIMITS, type ReadLimits } from "./xlsx/read-limits.js";
 

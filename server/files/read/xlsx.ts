@@ -5,7 +5,7 @@
  * unpacking zip through a fatal UTF-8 decoder and saxes. Nothing is written to disk; a read stopped
  * early (a limit, the deadline, a broken part) leaves nothing behind.
  */
-import { fail, ok, type Outcome } from "../../jobs/outcomes.js";
+import { fail, ok, type Outcome } from "../../outcomes.js";
 import type { GridRow } from "./grid-row.js";
 import type { Pace } from "./pace.js";
 import type { WorkbookZip } from "./unzip.js";

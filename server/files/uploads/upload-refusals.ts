@@ -6,8 +6,8 @@
  */
 import { FILE_LIMITS, FILE_TOOL } from "../../../shared/files.js";
 import { TOOL } from "../../../shared/tools.js";
-import { megabytes, sizePair } from "../../jobs/limits.js";
-import { count, fail, ok, type Outcome } from "../../jobs/outcomes.js";
+import { megabytes, sizePair } from "../../limits.js";
+import { count, fail, ok, type Outcome } from "../../outcomes.js";
 import { StorageFullError, StoreUnavailableError } from "../../store-errors.js";
 import { ChunkRejectedError, MissingChunksError, UploadCorruptError, type UploadQuotaError } from "./upload-store.js";
 

@@ -13,7 +13,7 @@ import type { z } from "zod/mini";
 import { FILE_LIMITS, type BeginUploadInput, type PutChunkInput, type UploadState } from "../../../shared/files.js";
 import type { Caller } from "../../jobs/caller.js";
 import type { JobService } from "../../jobs/job-service.js";
-import { ok, type Outcome } from "../../jobs/outcomes.js";
+import { ok, type Outcome } from "../../outcomes.js";
 import { systemTimers, type Timers } from "../../jobs/timers.js";
 import { decodeChunk, noRoom, outcomeOf, tooLarge, unknownUpload } from "./upload-refusals.js";
 import { UploadQuotaError, type Upload, type UploadStore } from "./upload-store.js";

@@ -5,7 +5,7 @@
  */
 import { BeginUploadInput, FILE_LIMITS, FILE_TOOL, UploadStateSchema } from "../../../shared/files.js";
 import type { Uploads } from "../../files/uploads/uploads.js";
-import { megabytes } from "../../jobs/limits.js";
+import { megabytes } from "../../limits.js";
 import { toolMeta, type Widget } from "../../widget.js";
 import { defineTool } from "../tool-registry.js";
 import { fromOutcome, success } from "../tool-results.js";

@@ -9,7 +9,7 @@ import { exportFile, measureFile, type ExportPart } from "../../files/export/exp
 import type { FileLinks } from "../../files/export/file-links.js";
 import { XLSX_MIME_TYPE } from "../../files/export/xlsx.js";
 import type { JobService } from "../../jobs/job-service.js";
-import { count } from "../../jobs/outcomes.js";
+import { count } from "../../outcomes.js";
 import { toolMeta, type Widget } from "../../widget.js";
 import { defineTool } from "../tool-registry.js";
 import { failure, success } from "../tool-results.js";

@@ -14,8 +14,8 @@ import { PACE_META_KEY, StartBulkInput, StartBulkOutput, TOOL, type StartBulkArg
 import { previewText, readStaffFile } from "../../files/read/staff-file.js";
 import type { StaffFiles } from "../../files/staff-files.js";
 import type { JobService } from "../../jobs/job-service.js";
-import { megabytes, type InputLimits } from "../../jobs/limits.js";
-import { fail, ok, type Outcome } from "../../jobs/outcomes.js";
+import { megabytes, type InputLimits } from "../../limits.js";
+import { fail, ok, type Outcome } from "../../outcomes.js";
 import { currencyForLocale, type Currency } from "../../../shared/money.js";
 import { localeOf, localeTag } from "../../jobs/runner/texts.js";
 import { toolMeta, type Widget } from "../../widget.js";

@@ -8,9 +8,9 @@ import type { ColumnMap } from "../../../../shared/files.js";
 import { columnNames, matchHeaders, normalizeHeader } from "../headers.js";
 import { detectSeparator } from "../separator.js";
 import { createPace, type Pace } from "../pace.js";
-import { overLimit, type InputLimits } from "../../../jobs/limits.js";
-import type { Outcome } from "../../../jobs/outcomes.js";
-import { fail, ok } from "../../../jobs/outcomes.js";
+import { overLimit, type InputLimits } from "../../../limits.js";
+import type { Outcome } from "../../../outcomes.js";
+import { fail, ok } from "../../../outcomes.js";
 import { breachRefusal, findHeader, scanRecords, splitRecord } from "./scan.js";
 
 /**

@@ -5,8 +5,8 @@
  * line break continues its record; on malformed quoting the counts are estimates and the parse
  * stage has the last word.
  */
-import { overLimit, rowName, type InputLimits } from "../../../jobs/limits.js";
-import type { Outcome } from "../../../jobs/outcomes.js";
+import { overLimit, rowName, type InputLimits } from "../../../limits.js";
+import type { Outcome } from "../../../outcomes.js";
 
 /** Where the header record starts, and its row (1 unless blank lines come first). */
 export type HeaderStart = { start: number; row: number };

@@ -3,7 +3,7 @@
  * themselves here, so a reworded English reason without its Korean fails this test.
  */
 import { createLedger } from "./ledger.js";
-import { resolveLimits } from "../../../jobs/limits.js";
+import { resolveLimits } from "../../../limits.js";
 import { inspectCsv } from "../csv/inspect.js";
 import { readCsvBatches } from "../csv/reader.js";
 import { readRecord } from "./rows.js";

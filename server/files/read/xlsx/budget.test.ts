@@ -7,7 +7,7 @@ import { mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import * as XLSX from "xlsx";
-import { resolveLimits } from "../../../jobs/limits.js";
+import { resolveLimits } from "../../../limits.js";
 import { craftedXlsx, sharedStringsBombXlsx, worksheetXml } from "../../../../test-kit/staff-files.js";
 import { readGrid } from "../../../../test-kit/workbooks/read-sheets.js";
 import { readStaffFile } from "../staff-file.js";

@@ -10,7 +10,7 @@ import { readFileSync } from "node:fs";
 import ExcelJS from "exceljs";
 import * as XLSX from "xlsx";
 import { readGrid, type Grid } from "../../../../test-kit/workbooks/read-sheets.js";
-import { resolveLimits } from "../../../jobs/limits.js";
+import { resolveLimits } from "../../../limits.js";
 import { readStaffFile } from "../staff-file.js";
 
 const TITLE = "2025 연말 선물 명단";

@@ -4,7 +4,7 @@
  * with entities, an undefined entity, broken XML and a missing shared string are each a domain
  * error saying what is wrong with the file (never `internal`); a read past its deadline stops.
  */
-import { resolveLimits } from "../../../jobs/limits.js";
+import { resolveLimits } from "../../../limits.js";
 import { craftedXlsx, worksheetXml } from "../../../../test-kit/staff-files.js";
 import { readGrid } from "../../../../test-kit/workbooks/read-sheets.js";
 import { readStaffFile } from "../staff-file.js";

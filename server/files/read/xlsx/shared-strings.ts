@@ -3,8 +3,8 @@
  * to by index from the cells), read as a stream into a list bounded by count and by characters:
  * rich text is all its runs joined, phonetic guides (`<rPh>`, furigana) are left out.
  */
-import { fail } from "../../../jobs/outcomes.js";
-import { count } from "../../../jobs/outcomes.js";
+import { fail } from "../../../outcomes.js";
+import { count } from "../../../outcomes.js";
 import { Refused } from "../refused.js";
 import type { WorkbookZip } from "../unzip.js";
 import type { ReadLimits } from "./read-limits.js";

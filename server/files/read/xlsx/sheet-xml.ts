@@ -4,7 +4,7 @@
  * rows without a reference taken as the next ones, and the merged ranges listed after the rows.
  * Handed to `parseXmlPart` as its handlers; the rows it completes wait in `rows` to be taken.
  */
-import { fail } from "../../../jobs/outcomes.js";
+import { fail } from "../../../outcomes.js";
 import type { GridRow } from "../grid-row.js";
 import { Refused } from "../refused.js";
 import { NOT_A_WORKBOOK } from "../unzip.js";

@@ -3,7 +3,7 @@
  * names, hidden state and part paths (from `xl/workbook.xml` and its relations, whatever the parts
  * are called), its date system, and where its shared strings and styles are.
  */
-import { fail, ok, type Outcome } from "../../../jobs/outcomes.js";
+import { fail, ok, type Outcome } from "../../../outcomes.js";
 import { NOT_A_WORKBOOK, type WorkbookZip } from "../unzip.js";
 import { cut } from "./read-limits.js";
 import { parseXmlWhole, type Clock } from "./xml-part.js";

@@ -5,7 +5,7 @@
  * references. A DOCTYPE is refused, so no entity can be declared, let alone expanded.
  */
 import { SaxesParser, type SaxesTagPlain } from "saxes";
-import { fail } from "../../../jobs/outcomes.js";
+import { fail } from "../../../outcomes.js";
 import { Refused } from "../refused.js";
 import { NOT_A_WORKBOOK, type WorkbookZip } from "../unzip.js";
 import { cut } from "./read-limits.js";

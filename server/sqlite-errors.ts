@@ -3,7 +3,7 @@
  * open its database, and for the error a write throws when the disk (or the file's size limit) is
  * full, which reaches the caller as the tool's error sentence and the operator through the log.
  */
-import { StorageFullError } from "../../store-errors.js";
+import { StorageFullError } from "./store-errors.js";
 
 /** Node's errno codes and better-sqlite3's result codes that say the storage itself is at fault. */
 const PROBLEMS: Record<string, string> = {
