@@ -9,7 +9,7 @@ import type { AuthOptions } from "./auth/auth-options.js";
 import { parseDownloadHosts } from "./files/download.js";
 import { BULLMQ_DEFAULTS } from "./jobs/executor-bullmq.js";
 import { DEFAULT_LIMITS, type JobLimits } from "./limits.js";
-import { isLoopback, parseHosts, parseOrigins } from "./mcp/http/origin.js";
+import { isLoopback, parseHosts, parseOrigins } from "./origin.js";
 import { SESSION_DEFAULTS } from "./mcp/http/session-defaults.js";
 
 type Env = Record<string, string | undefined>;

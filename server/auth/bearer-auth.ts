@@ -7,7 +7,7 @@
  */
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
-import { jsonRpcError, retryLater } from "../mcp/http/http-body.js";
+import { jsonRpcError, retryLater } from "../json-rpc-error.js";
 import { resourceMetadataUrl, resourceOf, type AuthOptions } from "./auth-options.js";
 import { createTokenVerifier } from "./verify-token.js";
 

@@ -10,7 +10,7 @@
 import { FILE_LIMITS } from "../../shared/files.js";
 import { megabytes } from "../limits.js";
 import { fail, ok, type Outcome } from "../outcomes.js";
-import { isLoopback } from "../mcp/http/origin.js";
+import { isLoopback } from "../origin.js";
 import { downloadFailed, echo, type Notice } from "./file-words.js";
 
 export type DownloadOptions = {

@@ -7,7 +7,7 @@
  * credentials and no query string (signed links carry their secret there).
  */
 import type { ToolError } from "../../shared/errors.js";
-import { clip } from "../mcp/input-errors.js";
+import { clip } from "../input-errors.js";
 
 /** The longest piece of input a message repeats: a DNS name's 253 characters fit whole. */
 const MAX_ECHO_CHARS = 255;

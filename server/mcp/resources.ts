@@ -19,8 +19,8 @@ import type { CatalogItem } from "../gifts/catalog.js";
 import type { Caller } from "../jobs/caller.js";
 import type { JobService } from "../jobs/job-service.js";
 import type { Widget } from "../widget.js";
-import { clip } from "./input-errors.js";
-import { resultCsv } from "./result-csv.js";
+import { clip } from "../input-errors.js";
+import { resultCsv } from "../files/export/result-csv.js";
 import { JsonRpcError, RESOURCE_NOT_FOUND } from "./rpc-error.js";
 
 const JSON_MIME = "application/json";

@@ -14,7 +14,7 @@ import type { CallToolResult, LoggingLevel, Tool, ToolAnnotations } from "@model
 import { ToolErrorSchema } from "../../shared/errors.js";
 import { VIEW_ID_META_KEY, type ToolName } from "../../shared/tools.js";
 import type { Caller } from "../jobs/caller.js";
-import { clip, describeIssues } from "./input-errors.js";
+import { clip, describeIssues } from "../input-errors.js";
 import { noteToolResult } from "../observability/request-context.js";
 import { JsonRpcError } from "./rpc-error.js";
 import { failure } from "./tool-results.js";

@@ -3,7 +3,7 @@
  * result CSV's formula-cell guard on every text cell (a name such as `=cmd|...` stays text).
  * Written a batch of rows at a time, so a file of any size never sits whole in memory.
  */
-import { csvCell } from "../../mcp/result-csv.js";
+import { csvCell } from "./result-csv.js";
 import type { Cell } from "./columns.js";
 
 export const CSV_MIME_TYPE = "text/csv; charset=utf-8";

@@ -7,37 +7,16 @@
 // the package's "./*" export makes this path public; the SDK's own batch limit is ours
 import { MAX_BATCH_SIZE, readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
 import { InitializeRequestSchema, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
-import { clip, describeIssues } from "../input-errors.js";
+import { clip, describeIssues } from "../../input-errors.js";
 import { noteJsonRpcBody } from "../../observability/request-context.js";
 import { parseElsewhere, type ParsedElsewhere } from "./json-worker.js";
+import { jsonRpcError, retryLater } from "../../json-rpc-error.js";
 
 /** Deepest nesting accepted: the SDK's validators recurse, and JSON some thousands deep overflows the stack. */
 const MAX_DEPTH = 100;
 
 export type JsonRpcBody =
   { ok: true; body: unknown; initialize: boolean; wantsProgress: boolean } | { ok: false; response: Response };
-
-/** A JSON-RPC error response; `id` is null unless it answers a known request. */
-export function jsonRpcError(
-  status: number,
-  code: number,
-  message: string,
-  data?: unknown,
-  id: string | number | null = null,
-): Response {
-  const error = data === undefined ? { code, message } : { code, message, data };
-  return new Response(JSON.stringify({ jsonrpc: "2.0", error, id }), {
-    status,
-    headers: { "content-type": "application/json" },
-  });
-}
-
-/** A refusal worth retrying: a JSON-RPC internal error with `Retry-After` in seconds. */
-export function retryLater(status: number, message: string, seconds: number): Response {
-  const response = jsonRpcError(status, ErrorCode.InternalError, message);
-  response.headers.set("retry-after", String(seconds));
-  return response;
-}
 
 type Json = Record<string, unknown>;
 export const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);

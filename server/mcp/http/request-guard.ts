@@ -18,7 +18,7 @@ import {
   type JSONRPCMessage,
   ErrorCode,
 } from "@modelcontextprotocol/sdk/types.js";
-import { clip, describeIssues, type SchemaIssue } from "../input-errors.js";
+import { clip, describeIssues, type SchemaIssue } from "../../input-errors.js";
 import { isObject } from "./http-body.js";
 
 type Checker = (message: Record<string, unknown>) => string[] | undefined;

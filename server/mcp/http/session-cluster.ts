@@ -5,7 +5,7 @@
  * reaches the request's transport here.
  */
 import { ErrorCode, type RequestId } from "@modelcontextprotocol/sdk/types.js";
-import { jsonRpcError } from "./http-body.js";
+import { jsonRpcError } from "../../json-rpc-error.js";
 import type { RequestStreams } from "./request-streams.js";
 import { STREAM_ID } from "./session-records.js";
 import { notFound, streamOver } from "./session-replies.js";

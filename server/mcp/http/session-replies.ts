@@ -2,7 +2,7 @@
  * The answers the session routes give without a transport: an unknown session, a stream a
  * cancellation ended, no room for a newcomer.
  */
-import { jsonRpcError, retryLater } from "./http-body.js";
+import { jsonRpcError, retryLater } from "../../json-rpc-error.js";
 import type { Refusal } from "./session-table.js";
 
 /** The code the SDK uses for an unknown session. */

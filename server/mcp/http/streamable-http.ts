@@ -7,7 +7,8 @@
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
 import { isLegacyRequest } from "@modelcontextprotocol/server";
-import { jsonRpcError, readJsonRpcBody, type BodyReader } from "./http-body.js";
+import { jsonRpcError } from "../../json-rpc-error.js";
+import { readJsonRpcBody, type BodyReader } from "./http-body.js";
 import { buildMcpServer, type McpParts } from "../server.js";
 import type { ClusterSessions } from "./cluster-sessions.js";
 import { SESSION_DEFAULTS } from "./session-defaults.js";

@@ -13,7 +13,7 @@ import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { classifyInboundRequest, createMcpHandler } from "@modelcontextprotocol/server";
 import { subjectOf } from "../../auth/subject.js";
 import type { Notice } from "../../files/file-words.js";
-import { jsonRpcError } from "../http/http-body.js";
+import { jsonRpcError } from "../../json-rpc-error.js";
 import type { McpParts } from "../server.js";
 import { createListen } from "./listen.js";
 import { buildModernServer } from "./modern-server.js";

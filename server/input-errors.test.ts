@@ -1,5 +1,5 @@
 import * as z from "zod/mini";
-import { SuggestGiftsInput } from "../../shared/tools.js";
+import { SuggestGiftsInput } from "../shared/tools.js";
 import { describeIssues } from "./input-errors.js";
 
 function problems(schema: z.ZodMiniType, input: unknown): string[] {

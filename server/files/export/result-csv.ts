@@ -4,8 +4,8 @@
  * run as a formula (one that starts with =, +, -, @, a tab or a carriage return) is written with a
  * leading apostrophe, as OWASP advises against CSV injection.
  */
-import type { JobResultPage } from "../../shared/tools.js";
-import { moneyText } from "../gifts/reason.js";
+import type { JobResultPage } from "../../../shared/tools.js";
+import { moneyText } from "../../gifts/reason.js";
 
 const HEADER = ["row", "name", "department", "interests", "budget", "gifts"];
 
