@@ -10,7 +10,7 @@ import { parseDownloadHosts } from "./files/download.js";
 import { BULLMQ_DEFAULTS } from "./jobs/executor-bullmq.js";
 import { DEFAULT_LIMITS, type JobLimits } from "./limits.js";
 import { isLoopback, parseHosts, parseOrigins } from "./origin.js";
-import { SESSION_DEFAULTS } from "./mcp/http/session-defaults.js";
+import { SESSION_DEFAULTS } from "./session-defaults.js";
 
 type Env = Record<string, string | undefined>;
 

@@ -11,7 +11,7 @@ import { jsonRpcError } from "../../json-rpc-error.js";
 import { readJsonRpcBody, type BodyReader } from "./http-body.js";
 import { buildMcpServer, type McpParts } from "../server.js";
 import type { ClusterSessions } from "./cluster-sessions.js";
-import { SESSION_DEFAULTS } from "./session-defaults.js";
+import { SESSION_DEFAULTS } from "../../session-defaults.js";
 import { createSessions } from "./sessions.js";
 import { createStateless } from "./stateless.js";
 import { createModernHttp } from "../modern/modern-http.js";
