@@ -4,7 +4,7 @@
  */
 import { createPace } from "../../server/files/read/pace.js";
 import { Refused } from "../../server/files/read/refused.js";
-import { openWorkbook } from "../../server/files/read/unzip.js";
+import { openWorkbook } from "../../server/files/read/xlsx/unzip.js";
 import { readSheets, type SheetSummary } from "../../server/files/read/xlsx.js";
 import { READ_LIMITS, type ReadLimits } from "../../server/files/read/xlsx/read-limits.js";
 

@@ -15,7 +15,7 @@ import { detectSeparator } from "./separator.js";
 import { buildTable, type StaffTable } from "./table.js";
 import { textRows } from "./text-rows.js";
 import { Refused } from "./refused.js";
-import { openWorkbook } from "./unzip.js";
+import { openWorkbook } from "./xlsx/unzip.js";
 import { readSheets } from "./xlsx.js";
 import { READ_LIMITS } from "./xlsx/read-limits.js";
 

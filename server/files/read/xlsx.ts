@@ -1,5 +1,5 @@
 /**
- * An .xlsx read as its writer stored it, within a budget: the zip opened and bounded (unzip.ts),
+ * An .xlsx read as its writer stored it, within a budget: the zip opened and bounded (xlsx/unzip.ts),
  * the workbook's sheets, styles and shared strings read (xlsx/*), every sheet looked at once to
  * choose the staff list's (or the one named), then that sheet's rows streamed in batches from the
  * unpacking zip through a fatal UTF-8 decoder and saxes. Nothing is written to disk; a read stopped
@@ -8,7 +8,7 @@
 import { fail, ok, type Outcome } from "../../outcomes.js";
 import type { GridRow } from "./grid-row.js";
 import type { Pace } from "./pace.js";
-import type { WorkbookZip } from "./unzip.js";
+import type { WorkbookZip } from "./xlsx/unzip.js";
 import { MergeFill } from "./xlsx/merges.js";
 import { readStyles } from "./xlsx/number-format.js";
 import type { ReadLimits } from "./xlsx/read-limits.js";

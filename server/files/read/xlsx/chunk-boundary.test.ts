@@ -6,7 +6,7 @@
  */
 import * as XLSX from "xlsx";
 import { createPace } from "../pace.js";
-import { openWorkbook, type WorkbookZip } from "../unzip.js";
+import { openWorkbook, type WorkbookZip } from "./unzip.js";
 import { readSheets } from "../xlsx.js";
 import { READ_LIMITS } from "./read-limits.js";
 

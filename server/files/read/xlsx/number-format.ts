@@ -5,7 +5,7 @@
  */
 import type { Clock } from "./xml-part.js";
 import { parseXmlWhole } from "./xml-part.js";
-import type { WorkbookZip } from "../unzip.js";
+import type { WorkbookZip } from "./unzip.js";
 
 /** How a style shows a number: as itself, a date (maybe with a time), or a time of day. */
 export type NumberKind = "number" | "date" | "time";

@@ -6,7 +6,7 @@
 import { fail } from "../../../outcomes.js";
 import { count } from "../../../outcomes.js";
 import { Refused } from "../refused.js";
-import type { WorkbookZip } from "../unzip.js";
+import type { WorkbookZip } from "./unzip.js";
 import type { ReadLimits } from "./read-limits.js";
 import { parseXmlPart, type Clock } from "./xml-part.js";
 

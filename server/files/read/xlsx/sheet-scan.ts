@@ -12,7 +12,7 @@ import { SheetXml, type Merge, type SheetContext } from "./sheet-xml.js";
 import { TagScan } from "./tag-scan.js";
 import type { SheetEntry } from "./workbook-parts.js";
 import { parseXmlPart, type Clock } from "./xml-part.js";
-import type { WorkbookZip } from "../unzip.js";
+import type { WorkbookZip } from "./unzip.js";
 
 /** Rows with text looked at for a header, as the table's header search does. */
 const HEADER_CANDIDATES = 10;

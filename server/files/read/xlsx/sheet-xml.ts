@@ -7,7 +7,7 @@
 import { fail } from "../../../outcomes.js";
 import type { GridRow } from "../grid-row.js";
 import { Refused } from "../refused.js";
-import { NOT_A_WORKBOOK } from "../unzip.js";
+import { NOT_A_WORKBOOK } from "./unzip.js";
 import { dateText, numberText, type NumberKind } from "./number-format.js";
 import { cut } from "./read-limits.js";
 import type { TagScan } from "./tag-scan.js";

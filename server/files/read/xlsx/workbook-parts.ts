@@ -4,7 +4,7 @@
  * are called), its date system, and where its shared strings and styles are.
  */
 import { fail, ok, type Outcome } from "../../../outcomes.js";
-import { NOT_A_WORKBOOK, type WorkbookZip } from "../unzip.js";
+import { NOT_A_WORKBOOK, type WorkbookZip } from "./unzip.js";
 import { cut } from "./read-limits.js";
 import { parseXmlWhole, type Clock } from "./xml-part.js";
 

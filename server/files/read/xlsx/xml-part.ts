@@ -7,7 +7,7 @@
 import { SaxesParser, type SaxesTagPlain } from "saxes";
 import { fail } from "../../../outcomes.js";
 import { Refused } from "../refused.js";
-import { NOT_A_WORKBOOK, type WorkbookZip } from "../unzip.js";
+import { NOT_A_WORKBOOK, type WorkbookZip } from "./unzip.js";
 import { cut } from "./read-limits.js";
 
 /** What a part's reader does with its elements; names come without their namespace prefix. */

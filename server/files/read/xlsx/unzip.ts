@@ -6,10 +6,10 @@
  * (yauzl checks that) or past the bound (we do), so a directory that lies cannot fill the memory.
  */
 import yauzl, { type Entry } from "yauzl";
-import { fail, ok, type Outcome } from "../../outcomes.js";
-import { size, sizePair } from "../../limits.js";
-import { Refused } from "./refused.js";
-import { cut, READ_LIMITS, type ReadLimits } from "./xlsx/read-limits.js";
+import { fail, ok, type Outcome } from "../../../outcomes.js";
+import { size, sizePair } from "../../../limits.js";
+import { Refused } from "../refused.js";
+import { cut, READ_LIMITS, type ReadLimits } from "./read-limits.js";
 
 /** An opened workbook: which parts it has, each streamed on demand. */
 export type WorkbookZip = {

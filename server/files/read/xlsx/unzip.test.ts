@@ -3,12 +3,12 @@
  * refused from its directory without unpacking; one whose directory lies is stopped as it unpacks,
  * the memory never holding more than the bound; an honest workbook's parts stream as they unpack.
  */
-import { resolveLimits } from "../../limits.js";
-import { craftedXlsx, staffXlsx, zipBombXlsx } from "../../../test-kit/staff-files.js";
-import { Refused } from "./refused.js";
-import { readStaffFile } from "./staff-file.js";
+import { resolveLimits } from "../../../limits.js";
+import { craftedXlsx, staffXlsx, zipBombXlsx } from "../../../../test-kit/staff-files.js";
+import { Refused } from "../refused.js";
+import { readStaffFile } from "../staff-file.js";
 import { openWorkbook, type WorkbookZip } from "./unzip.js";
-import { READ_LIMITS } from "./xlsx/read-limits.js";
+import { READ_LIMITS } from "./read-limits.js";
 
 const MB = 1024 * 1024;
 const SHEET = "xl/worksheets/sheet1.xml";
