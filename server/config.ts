@@ -6,7 +6,7 @@
  */
 import * as z from "zod/mini";
 import type { AuthOptions } from "./auth/auth-options.js";
-import { parseDownloadHosts } from "./files/download.js";
+import { parseDownloadHosts } from "./download-hosts.js";
 import { BULLMQ_DEFAULTS } from "./jobs/executor-bullmq.js";
 import { DEFAULT_LIMITS, type JobLimits } from "./limits.js";
 import { isLoopback, parseHosts, parseOrigins } from "./origin.js";

@@ -7,7 +7,8 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { createDownload, parseDownloadHosts, type DownloadOptions } from "./download.js";
+import { parseDownloadHosts } from "../download-hosts.js";
+import { createDownload, type DownloadOptions } from "./download.js";
 
 type Local = { origin: string; port: number; requests: string[]; close(): Promise<void> };
 const servers: Local[] = [];

@@ -10,7 +10,6 @@
 import { FILE_LIMITS } from "../../shared/files.js";
 import { megabytes } from "../limits.js";
 import { fail, ok, type Outcome } from "../outcomes.js";
-import { isLoopback } from "../origin.js";
 import { downloadFailed, echo, type Notice } from "./file-words.js";
 
 export type DownloadOptions = {
@@ -39,31 +38,6 @@ export type Download = (url: string, signal?: AbortSignal) => Promise<Outcome<Do
 const MAX_REDIRECTS = 3;
 const ASK_FOR_PICKER =
   "Ask the person to choose the file in the widget's file picker instead (call start_bulk_gift_analysis without a staff list).";
-
-const HOST_NAME = /^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*$/;
-
-/** One FILE_DOWNLOAD_HOSTS entry: a host name as given, or an origin as URL spells it; undefined when neither. */
-function parseEntry(entry: string): string | undefined {
-  if (!entry.includes("://")) return HOST_NAME.test(entry.toLowerCase()) ? entry.toLowerCase() : undefined;
-  const url = URL.parse(entry);
-  if (url === null || url.username || url.password || url.pathname !== "/" || url.search || url.hash) return undefined;
-  // plain http only to this machine: anything else would cross the network unencrypted
-  if (url.protocol === "https:" || (url.protocol === "http:" && isLoopback(url.hostname))) return url.origin;
-  return undefined;
-}
-
-/**
- * Parses FILE_DOWNLOAD_HOSTS ("files.example.com, *.cdn.example.com, https://files.example.com:8443");
- * undefined when an entry is neither a host name nor an origin (http only on loopback).
- */
-export function parseDownloadHosts(list: string): string[] | undefined {
-  const entries = list
-    .split(",")
-    .map((h) => h.trim())
-    .filter(Boolean)
-    .map(parseEntry);
-  return entries.every((e) => e !== undefined) ? entries : undefined;
-}
 
 const matches = (hostname: string, pattern: string) =>
   pattern.startsWith("*.") ? hostname.endsWith(pattern.slice(1)) : hostname === pattern;
