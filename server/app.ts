@@ -25,6 +25,7 @@ import { StoreUnavailableError } from "./store-errors.js";
 import type { MatchGifts } from "./gifts/matcher.js";
 import { jsonRpcError, retryLater } from "./json-rpc-error.js";
 import { createMcpParts } from "./mcp/server.js";
+import type { RunOptionsOf } from "./mcp/tools/start-bulk-analysis.js";
 import type { ClusterSessions } from "./mcp/http/cluster-sessions.js";
 import { createMcpHttpHandler, type McpHttpHandler } from "./mcp/http/streamable-http.js";
 import { readNodeBody } from "./mcp/http/node-body.js";
@@ -81,8 +82,8 @@ export type AppOptions = {
   onNotice?: Notice;
   /** The widget's own origin in hosts that give each app one (`ui.domain`, `openai/widgetDomain`). */
   widgetDomain?: string;
-  /** Development only: a request may slow its job down to watch it (see start-bulk-analysis.ts). */
-  devPace?: boolean;
+  /** The run options of the job a start request starts, read from its `_meta` (the root's, in development). */
+  runOptionsOf?: RunOptionsOf;
   /**
    * How often an open 2026-07-28 stream (a call that reports progress, a listen stream) gets a
    * keep-alive comment, so that proxies and hosts that cut silent calls keep it (10 s).
@@ -157,7 +158,7 @@ function createMcp(options: AppOptions, bearer: BearerAuth | undefined, onError:
     matchGifts: options.matchGifts ?? defaultMatcher,
     widget,
     onError,
-    devPace: options.devPace ?? false,
+    runOptionsOf: options.runOptionsOf,
     files: staffFiles,
     security:
       auth && bearer

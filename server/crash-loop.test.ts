@@ -18,11 +18,11 @@ import { seededRandom } from "../shared/seeded-random.js";
 import {
   GetJobEventsOutput,
   GetJobResultOutput,
-  PACE_META_KEY,
   StartBulkOutput,
   TOOL,
   type GetJobResultResult,
 } from "../shared/tools.js";
+import { PACE_META_KEY } from "./dev-pace.js";
 import { employeeCsv } from "../test-kit/employee-csv.js";
 import { expectJobHistory } from "../test-kit/job-history.js";
 import { callTool, connectClient, readJobHistory, toolText } from "../test-kit/servers/test-server.js";

@@ -11,7 +11,7 @@ import { createLogger, errorFields, type Logger } from "./observability/logger.j
 import { filesFromConfig, type FilesSetup } from "./files/files-env.js";
 import { matchGifts } from "./gifts/matcher.js";
 import { createBullmqExecutor } from "./jobs/executor-bullmq.js";
-import { createJobService, type JobService } from "./jobs/job-service.js";
+import { createJobService, type JobService, type JobServiceOptions } from "./jobs/job-service.js";
 import type { JobStore } from "./jobs/store.js";
 import { createMemoryStore } from "./jobs/stores/memory.js";
 import { createRedisStore } from "./jobs/stores/redis.js";
@@ -37,9 +37,12 @@ function openSqlite(dataDir: string): JobStore {
   }
 }
 
+/** What the entry point adds to the job service the configuration describes: its slice hook. */
+type JobsExtras = Pick<JobServiceOptions, "beforeSlice">;
+
 /** The job service the configuration describes. */
-export function jobsFromConfig(config: Config, log?: Logger): JobService {
-  return serverFromConfig(config, log).jobs;
+export function jobsFromConfig(config: Config, log?: Logger, extras?: JobsExtras): JobService {
+  return serverFromConfig(config, log, extras).jobs;
 }
 
 /**
@@ -52,6 +55,7 @@ type JobsOnRedis = { url: string; keyPrefix: string; store: JobStore; outage: Ou
 export function serverFromConfig(
   config: Config,
   log: Logger = createLogger({ role: "server" }),
+  extras: JobsExtras = {},
 ): {
   jobs: JobService;
   redis?: JobsOnRedis;
@@ -60,19 +64,19 @@ export function serverFromConfig(
   // a lost Redis is told by its outage log, once: its faults need no line each, nor a stack
   const onError = (error: unknown, context: string) =>
     void (isConnectionFault(error) || log.error({ ...errorFields(error), context }, `jobs: ${context}`));
-  const { limits } = config;
+  const service = { match: matchGifts, limits: config.limits, onError, ...extras };
   switch (config.store) {
     case "sqlite": {
       const store = openSqlite(config.dataDir);
       return {
-        jobs: createJobService({ store, match: matchGifts, limits, onError }),
+        jobs: createJobService({ store, ...service }),
         files: filesFromConfig(config, store),
       };
     }
     case "memory": {
       const store = createMemoryStore();
       return {
-        jobs: createJobService({ store, match: matchGifts, limits, onError }),
+        jobs: createJobService({ store, ...service }),
         files: filesFromConfig(config, store),
       };
     }
@@ -83,7 +87,11 @@ export function serverFromConfig(
         dependency: `Redis at ${redisHost(url)}`,
         print: (line) => log.warn(`jobs: ${line}`),
       });
-      const store = createRedisStore({ url, keyPrefix, onConnectionChange: outage.part("the job store and queue") });
+      const store = createRedisStore({
+        url,
+        keyPrefix,
+        onConnectionChange: outage.part("the job store and queue"),
+      });
       const executor = createBullmqExecutor({
         url,
         connection: store.connection,
@@ -93,7 +101,7 @@ export function serverFromConfig(
       });
       // the service owns and closes the store; others may read it while the app runs
       return {
-        jobs: createJobService({ store, match: matchGifts, limits, onError, executor }),
+        jobs: createJobService({ store, ...service, executor }),
         redis: { url, keyPrefix, store, outage },
         files: filesFromConfig(config, store),
       };

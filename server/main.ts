@@ -7,6 +7,7 @@
 import { serve } from "@hono/node-server";
 import { connectionLimit, limitConnections, openFileLimit } from "./accept-limit.js";
 import { createApp } from "./app.js";
+import { paceFromMeta, pauseAtPace } from "./dev-pace.js";
 import { resourceOf } from "./auth/auth-options.js";
 import { checkIssuer } from "./auth/provider-metadata.js";
 import { orExit, readConfig } from "./config.js";
@@ -34,7 +35,9 @@ if (issuerCheck) {
 }
 // before the first request and the first job, so that each has its span when traces are on
 const tracing = await startTracing({ endpoint: config.otlpEndpoint, serviceName: "giftgenius" });
-const { jobs, redis, files } = orExit(() => serverFromConfig(config, logger), logger);
+// development only: a request may slow its job down to watch it in the harness (dev-pace.ts)
+const pace = development ? { jobs: { beforeSlice: pauseAtPace }, app: { runOptionsOf: paceFromMeta } } : undefined;
+const { jobs, redis, files } = orExit(() => serverFromConfig(config, logger, pace?.jobs), logger);
 const observed = observeProcess(config, jobs, logger);
 const built = createApp({
   jobs,
@@ -46,8 +49,7 @@ const built = createApp({
   allowedHosts,
   staticDir: config.serveHarness ? "dist/harness" : undefined,
   widgetDomain: config.widgetDomain,
-  // development only: a request may slow its job down to watch it in the harness
-  devPace: development,
+  ...pace?.app,
   // on Redis, sessions are kept there too, so that any instance serves any session
   clusterSessions:
     redis && clusterSessionsOn({ ...redis, onConnectionChange: redis.outage.part("the session records") }),

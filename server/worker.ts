@@ -5,6 +5,7 @@
  * instances started with WORKERS=0. Its lines carry `"role":"worker"`.
  */
 import { orExit, readConfig } from "./config.js";
+import { pauseAtPace } from "./dev-pace.js";
 import { jobsFromConfig } from "./jobs-env.js";
 import { createLogger, errorFields } from "./observability/logger.js";
 import { observeProcess } from "./observability/observe.js";
@@ -19,7 +20,8 @@ if (config.store !== "redis") {
 }
 // before any job is taken, so that each run continues the trace its queue entry carries
 const tracing = await startTracing({ endpoint: config.otlpEndpoint, serviceName: "giftgenius-worker" });
-const jobs = jobsFromConfig(config);
+// development only: a job started with a pace (dev-pace.ts) pauses before each slice here too
+const jobs = jobsFromConfig(config, undefined, config.development ? { beforeSlice: pauseAtPace } : {});
 const observed = observeProcess(config, jobs, logger);
 // the host only: a URL may carry a password
 logger.info(`GiftGenius worker: running jobs from Redis at ${redisHost(config.redis.url)}`);

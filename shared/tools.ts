@@ -115,8 +115,6 @@ export type StartBulkArgs = z.infer<typeof StartBulkInput>;
  * where the host keeps none (MCP Apps' "persisting view state" pattern).
  */
 export const VIEW_ID_META_KEY = "viewUUID";
-/** The request `_meta` key a developer's host sets to slow a job down, where the server allows it. */
-export const PACE_META_KEY = "giftgenius/paceMs";
 export const StartBulkOutput = z.object({
   jobId: z.string(),
   status: JobStatusSchema,

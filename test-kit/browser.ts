@@ -7,8 +7,7 @@ import { existsSync, mkdirSync } from "node:fs";
 import { fileURLToPath } from "node:url";
 import { chromium, type Browser, type BrowserContextOptions, type Frame, type Page } from "playwright-core";
 import { afterAll, beforeAll, expect } from "vitest";
-import type { AppOptions } from "../server/app.js";
-import { startTestServer, type TestServer } from "./servers/test-server.js";
+import { startTestServer, type TestServer, type TestServerOptions } from "./servers/test-server.js";
 
 /** A path from the repository's root. */
 const root = (p: string): string => fileURLToPath(new URL(`../${p}`, import.meta.url));
@@ -18,7 +17,7 @@ const WIDGET_HTML = root("dist/widget/index.html");
 export const ARTIFACTS = root("test-artifacts");
 
 /** The server options that serve the built harness and widget, with the dev pace on. */
-const HARNESS_SERVER: Partial<AppOptions> = {
+const HARNESS_SERVER: TestServerOptions = {
   staticDir: HARNESS_DIR,
   widgetHtmlPath: WIDGET_HTML,
   devPace: true,
@@ -33,7 +32,7 @@ export function requireBuild(): void {
 }
 
 /** The real server serving the built harness, on a free port (or `port`, to start again where it was). */
-export function startHarnessServer(options: Partial<AppOptions> = {}, port = 0): Promise<TestServer> {
+export function startHarnessServer(options: TestServerOptions = {}, port = 0): Promise<TestServer> {
   return startTestServer({ ...HARNESS_SERVER, ...options }, port);
 }
 
@@ -63,7 +62,7 @@ type BrowserTests = {
  * Sets a browser test file up: before all its tests, the build checked, the harness server started
  * (with `options`) and Chromium launched; after them, both closed.
  */
-export function setUpBrowserTests(options: Partial<AppOptions> = {}): BrowserTests {
+export function setUpBrowserTests(options: TestServerOptions = {}): BrowserTests {
   let server: TestServer | undefined;
   let browser: Browser | undefined;
   beforeAll(async () => {

@@ -5,7 +5,8 @@
  * and carries nothing of her job, while hers carries both. Without a token, a request of this era
  * is challenged as a 2025-11-25 one is.
  */
-import { PACE_META_KEY, TOOL, URI } from "../../shared/tools.js";
+import { TOOL, URI } from "../../shared/tools.js";
+import { PACE_META_KEY } from "../dev-pace.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { postModern, requestModern, withTasks } from "../../test-kit/modern-client.js";
 import {

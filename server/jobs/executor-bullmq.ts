@@ -11,7 +11,14 @@ import { Queue, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { isFinished } from "../../shared/job-view.js";
 import type { Caller } from "./caller.js";
-import { interrupted, type CreateExecutor, type ExecutorContext, type JobExecutor, type JobToRun } from "./executor.js";
+import {
+  interrupted,
+  type CreateExecutor,
+  type ExecutorContext,
+  type JobExecutor,
+  type JobToRun,
+  type RunOptions,
+} from "./executor.js";
 import { LiveJobs } from "./live-jobs.js";
 import { runJob } from "./run-job.js";
 import { traceEnqueue, traceQueuedRun, type TraceCarrier } from "../observability/tracing.js";
@@ -60,7 +67,7 @@ export type BullmqExecutorOptions = {
  * What a queued job carries: what the run needs that the store does not hold, and, when traces are
  * on, the W3C trace context it was queued in, which the worker's run continues.
  */
-type QueuedRun = { paceMs?: number; locale?: Locale; trace?: TraceCarrier };
+type QueuedRun = { runOptions?: RunOptions; locale?: Locale; trace?: TraceCarrier };
 
 /** The name of the BullMQ queue that holds jobs to run, under the prefix. */
 export const JOB_QUEUE = "jobs";
@@ -132,14 +139,14 @@ class BullmqExecutor implements JobExecutor {
     return this.#reconcile().catch(this.#context.report("ending jobs the queue lost"));
   }
 
-  async submit({ jobId, paceMs, locale }: JobToRun): Promise<void> {
+  async submit({ jobId, runOptions, locale }: JobToRun): Promise<void> {
     // once queued, the job is the workers' business: this process's cached fold would go stale
     this.#context.log.forget(jobId);
     await traceEnqueue(jobId, (trace) =>
       this.#connection.guard(() =>
         this.#queue.add(
           "bulk",
-          { paceMs, locale, trace },
+          { runOptions, locale, trace },
           { jobId, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } },
         ),
       ),
@@ -213,10 +220,10 @@ class BullmqExecutor implements JobExecutor {
   };
 
   /** Runs the job here, stoppable by `stop`, a close, or its end by another process. */
-  async #run(jobId: string, owner: Caller, plan: StartPlan, { paceMs, locale }: QueuedRun): Promise<void> {
+  async #run(jobId: string, owner: Caller, plan: StartPlan, { runOptions, locale }: QueuedRun): Promise<void> {
     const { limits, match, log } = this.#context;
     const signal = this.#live.add(jobId, owner);
-    const run = { ...plan, jobId, maxRows: limits.maxRows, match, paceMs, texts: jobTexts(locale ?? "en") };
+    const run = { ...plan, jobId, maxRows: limits.maxRows, match, runOptions, texts: jobTexts(locale ?? "en") };
     try {
       await runJob(this.#context, this.#slices, run, owner, signal);
     } finally {

@@ -32,9 +32,9 @@ export const createInProcessExecutor: CreateExecutor = (context) => {
         await end(job.jobId, job.owner, interrupted(message));
       }
     },
-    async submit({ jobId, owner, plan, paceMs, locale }) {
+    async submit({ jobId, owner, plan, runOptions, locale }) {
       const signal = live.add(jobId, owner);
-      const run = { ...plan, jobId, maxRows: limits.maxRows, match, paceMs, texts: jobTexts(locale ?? "en") };
+      const run = { ...plan, jobId, maxRows: limits.maxRows, match, runOptions, texts: jobTexts(locale ?? "en") };
       scheduler.enqueue(jobId, async () => {
         try {
           await runJob(context, slices, run, owner, signal);

@@ -32,10 +32,24 @@ export type ExecutorContext = {
   report: (context: string) => (error: unknown) => void;
   /** Ends a job as failed; a write the store refuses is retried at the service's sweeps. */
   end: (jobId: string, owner: Caller, failed: Failed) => Promise<void>;
+  /** The service's hook before each slice of work, if any. */
+  beforeSlice?: SliceHook;
 };
 
+/**
+ * What the starter of a job attached for the service's `beforeSlice` hook: opaque to the jobs,
+ * JSON values only, as it travels with the job to wherever the job runs (a queue's entry too).
+ */
+export type RunOptions = Readonly<Record<string, unknown>>;
+
+/**
+ * Awaited before each slice of a job's work, with the job's run options; it may reject once
+ * `signal` aborts (the job was canceled, or the process is closing), which stops the job.
+ */
+export type SliceHook = (options: RunOptions, signal: AbortSignal) => Promise<void>;
+
 /** A job just created, with what its run needs besides the stored input. */
-export type JobToRun = { jobId: string; owner: Caller; plan: StartPlan; paceMs?: number; locale?: Locale };
+export type JobToRun = { jobId: string; owner: Caller; plan: StartPlan; runOptions?: RunOptions; locale?: Locale };
 
 export type JobExecutor = {
   /**

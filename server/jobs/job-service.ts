@@ -26,7 +26,7 @@ import { Calls } from "./calls.js";
 import type { Caller } from "./caller.js";
 import { Endings } from "./endings.js";
 import { EventListeners } from "./event-listeners.js";
-import type { CreateExecutor } from "./executor.js";
+import type { CreateExecutor, SliceHook } from "./executor.js";
 import { createInProcessExecutor } from "./executor-in-process.js";
 import { createJobList, type ListJobs } from "./job-list.js";
 import { createJobLog, type JobEventNotice, type JobLog } from "./job-log.js";
@@ -102,6 +102,11 @@ export type JobServiceOptions = {
   onError?: (error: unknown, context: string) => void;
   /** Where jobs run: in this process by default (see executor-in-process.ts). */
   executor?: CreateExecutor;
+  /**
+   * Awaited before each slice of the work of every job this service's executor runs, with the
+   * job's `runOptions` (StartOptions); none by default. The app's root plugs development aids in here.
+   */
+  beforeSlice?: SliceHook;
 };
 
 /**
@@ -115,6 +120,7 @@ export function createJobService(options: JobServiceOptions): JobService {
     now = Date.now,
     timers = systemTimers,
     executor: createExecutor = createInProcessExecutor,
+    beforeSlice,
   } = options;
   const limits = resolveLimits(options.limits);
   const report = reporterOf(options.onError ?? (() => {}));
@@ -130,7 +136,7 @@ export function createJobService(options: JobServiceOptions): JobService {
     timers,
     recover: () => executor.recover(),
   });
-  const executor = createExecutor({ store, log, limits, match, now, report, end: endings.end });
+  const executor = createExecutor({ store, log, limits, match, now, report, end: endings.end, beforeSlice });
   const expire = () => store.expire(expiredBefore()).then(() => {}, report("deleting expired jobs"));
   const ready = endings.recover().then(expire);
   const sweeper = timers.setInterval(() => void endings.writeAgain().then(expire), limits.sweepIntervalMs);

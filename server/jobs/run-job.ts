@@ -6,7 +6,7 @@
 import { isFinished } from "../../shared/job-view.js";
 import { TOOL } from "../../shared/tools.js";
 import type { Caller } from "./caller.js";
-import type { ExecutorContext, Failed } from "./executor.js";
+import type { ExecutorContext, Failed, RunOptions } from "./executor.js";
 import { JobFailure, JobStopped, runBulkAnalysis, type BulkRun } from "./runner/bulk-analysis.js";
 import type { SliceTurns } from "./runner/slice-turns.js";
 import { StorageFullError, StoreUnavailableError } from "../store-errors.js";
@@ -28,14 +28,14 @@ const storeLost: Failed["payload"] = {
   retryable: true,
 };
 
-/** What a run needs from its executor, besides the context. */
-type Run = Omit<BulkRun, "signal" | "emit" | "putChunk" | "turns">;
+/** What a run needs from its executor, besides the context: the job's run options for the hook. */
+type Run = Omit<BulkRun, "signal" | "emit" | "putChunk" | "turns" | "beforeSlice"> & { runOptions?: RunOptions };
 
 /** Runs `run` to its end; resolves once the job has ended or stopped, never rejects for the job's sake. */
 export async function runJob(
-  { store, log, report, end }: ExecutorContext,
+  { store, log, report, end, beforeSlice }: ExecutorContext,
   turns: SliceTurns,
-  run: Run,
+  { runOptions = {}, ...run }: Run,
   owner: Caller,
   signal: AbortSignal,
 ): Promise<void> {
@@ -47,6 +47,7 @@ export async function runJob(
       ...run,
       turns,
       signal,
+      beforeSlice: beforeSlice && ((aborted) => beforeSlice(runOptions, aborted)),
       // a chunk refused because the job has just ended fails the run; its end is already recorded
       putChunk: (index, body) => store.putResultChunk(jobId, index, body),
       emit: async (drafts, head) => {

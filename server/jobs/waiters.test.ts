@@ -3,6 +3,7 @@
  * never more waiting at once than the maximum, past which a long poll answers at once.
  */
 import { employeeCsv } from "../../test-kit/employee-csv.js";
+import { pauseAtPace } from "../dev-pace.js";
 import { createJobService } from "./job-service.js";
 import { createMemoryStore } from "./stores/memory.js";
 import { ALICE, testMatch } from "../../test-kit/jobs/fixtures.js";
@@ -97,12 +98,13 @@ describe("long polls past the service's maxWaitingPolls", () => {
       store: createMemoryStore(),
       match: testMatch,
       limits: { maxWaitingPolls: 2, maxConcurrentJobs: 1 },
+      beforeSlice: pauseAtPace,
     });
     try {
       // a job that waits behind another, paced to a crawl, so nothing is appended for a while
       const start = async () => {
         const r = await service.start({ csv: employeeCsv(400), occasion: "holiday", budgetPerPerson: 40 }, ALICE, {
-          paceMs: 1_000,
+          runOptions: { paceMs: 1_000 },
         });
         if (!r.ok) throw new Error(r.error.message);
         return r.value.jobId;

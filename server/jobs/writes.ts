@@ -21,7 +21,7 @@ import type { Gate } from "./access.js";
 import type { Caller } from "./caller.js";
 import type { Endings } from "./endings.js";
 import type { EventListeners } from "./event-listeners.js";
-import type { JobExecutor } from "./executor.js";
+import type { JobExecutor, RunOptions } from "./executor.js";
 import type { JobLog } from "./job-log.js";
 import { readInputLimits, type JobLimits } from "../limits.js";
 import { fail, ok, unknownJob, type Outcome } from "../outcomes.js";
@@ -35,8 +35,8 @@ import type { Waiters } from "./waiters.js";
 
 /** How to run one job. */
 export type StartOptions = {
-  /** A pause between slices of work, in ms, so that a developer can watch the job (see the harness). */
-  paceMs?: number;
+  /** Handed to the service's `beforeSlice` hook wherever the job runs; opaque here. */
+  runOptions?: RunOptions;
   /** The language of the job's words (stage labels, progress, summaries); English by default. */
   locale?: Locale;
   /** The list is the staff-file reader's CSV, already held to the file's limits: the text's byte limit is not its own. */
@@ -98,7 +98,8 @@ export class JobWrites {
     const fold = created.value;
     // followed for listeners of other processes' events, if any: with none, there is nothing to relay
     if (listeners.wantsRelayed()) relay.follow(owner, fold);
-    await executor.submit({ jobId, owner, plan: plan.value, paceMs: options.paceMs, locale: options.locale });
+    const { runOptions, locale } = options;
+    await executor.submit({ jobId, owner, plan: plan.value, runOptions, locale });
     return ok({ jobId, status: fold.status, stages, resultUri: URI.jobResult(jobId) });
   };
 

@@ -3,7 +3,8 @@
  * destructive, deleting a running job and all its data) and a start beyond a quota, which is an
  * `isError` result that states the limit.
  */
-import { DeleteJobOutput, PACE_META_KEY, StartBulkOutput, TOOL } from "../../shared/tools.js";
+import { DeleteJobOutput, StartBulkOutput, TOOL } from "../../shared/tools.js";
+import { PACE_META_KEY, pauseAtPace } from "../dev-pace.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/job-service.js";
@@ -13,7 +14,12 @@ import { callTool, startJob, toolError, toolText, useTestClient } from "../../te
 const store = createMemoryStore();
 const ctx = useTestClient({
   // one job at a time, so that the second waits while the first runs
-  jobs: createJobService({ store, match: matchGifts, limits: { maxConcurrentJobs: 1, maxUnfinishedPerSubject: 2 } }),
+  jobs: createJobService({
+    store,
+    match: matchGifts,
+    limits: { maxConcurrentJobs: 1, maxUnfinishedPerSubject: 2 },
+    beforeSlice: pauseAtPace,
+  }),
   // so that a job can be slowed down and is surely still running when it is deleted
   devPace: true,
 });

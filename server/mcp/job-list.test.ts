@@ -13,12 +13,12 @@ import type { Client as ModernClient } from "@modelcontextprotocol/client";
 import {
   ClaimFollowUpOutput,
   ListJobsOutput,
-  PACE_META_KEY,
   ShowJobOutput,
   TOOL,
   VIEW_ID_META_KEY,
   type JobSummary,
 } from "../../shared/tools.js";
+import { PACE_META_KEY, pauseAtPace } from "../dev-pace.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { connectModernClient } from "../../test-kit/modern-client.js";
 import { startTestProvider, type TestProvider } from "../../test-kit/servers/oidc-provider.js";
@@ -50,6 +50,7 @@ beforeAll(async () => {
     match: matchGifts,
     now: () => Date.now() + ahead,
     limits: { maxUnfinishedPerSubject: 50 },
+    beforeSlice: pauseAtPace,
   });
   server = await startTestServer({
     auth: { issuer: provider.issuer, publicUrl: PUBLIC_URL, scopes: ["gifts"] },

@@ -11,7 +11,8 @@ import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/cl
 import { Writable } from "node:stream";
 import { inspect } from "node:util";
 import { Redis } from "ioredis";
-import { PACE_META_KEY, StartBulkOutput, TOOL } from "../../shared/tools.js";
+import { StartBulkOutput, TOOL } from "../../shared/tools.js";
+import { PACE_META_KEY, pauseAtPace } from "../dev-pace.js";
 import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createRedisStore } from "../jobs/stores/redis.js";
@@ -72,6 +73,7 @@ describe("what the server logs", () => {
       store: createRedisStore({ url: `redis://127.0.0.1:${port}`, keyPrefix: "logs:", onConnectionChange: print }),
       match: matchGifts,
       onError: (error, context) => log(error, `jobs: ${context}`),
+      beforeSlice: pauseAtPace,
     });
     const watch = new JobWatch(jobs, logger);
     const server = await startTestServer({ jobs, onError: (error) => log(error), devPace: true });

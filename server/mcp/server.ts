@@ -56,7 +56,7 @@ import { listJobsTool } from "./tools/list-jobs.js";
 import { previewStaffFileTool } from "./tools/preview-staff-file.js";
 import { putFileChunkTool } from "./tools/put-file-chunk.js";
 import { showJobTool } from "./tools/show-job.js";
-import { startBulkAnalysisTool } from "./tools/start-bulk-analysis.js";
+import { startBulkAnalysisTool, type RunOptionsOf } from "./tools/start-bulk-analysis.js";
 import { suggestGiftsTool } from "./tools/suggest-gifts.js";
 import { waitForJobTool } from "./tools/wait-for-job.js";
 
@@ -76,8 +76,8 @@ export type McpDeps = {
   catalog?: readonly CatalogItem[];
   /** Hears about handlers that threw. */
   onError?: (error: unknown) => void;
-  /** Lets a request slow its job down (`_meta["giftgenius/paceMs"]`), to watch it: development only. */
-  devPace?: boolean;
+  /** The run options of the job a start request starts, from its `_meta` (the app root's); none by default. */
+  runOptionsOf?: RunOptionsOf;
   /** With sign-in: the scopes each tool needs and how to ask for them. */
   security?: ToolSecurity;
   /** Staff files in: uploads and files handed over by URL (uploads in memory, no download hosts by default). */
@@ -104,7 +104,7 @@ export function createToolSpecs({
   matchGifts,
   widget,
   catalog = CATALOG,
-  devPace = false,
+  runOptionsOf,
   files = openStaffFiles(jobs),
   fileLinks = createFileLinks(),
 }: Omit<McpDeps, "onError" | "security">): ToolSpec[] {
@@ -113,7 +113,7 @@ export function createToolSpecs({
   for (const c of CURRENCIES) cheapestPrice[c] = cheapest(c);
   return [
     suggestGiftsTool({ matchGifts, cheapestPrice, widget }),
-    startBulkAnalysisTool({ jobs, files, widget, devPace }),
+    startBulkAnalysisTool({ jobs, files, widget, runOptionsOf }),
     getJobEventsTool({ jobs, widget }),
     getJobResultTool({ jobs, widget }),
     getJobTableTool({ jobs, widget }),

@@ -11,14 +11,8 @@
 import { createHash } from "node:crypto";
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { FILE_LIMITS, FILE_TOOL, StaffPreviewSchema, UploadStateSchema, type UploadState } from "../../shared/files.js";
-import {
-  CancelJobOutput,
-  GetJobResultOutput,
-  PACE_META_KEY,
-  StartBulkOutput,
-  TOOL,
-  WaitForJobOutput,
-} from "../../shared/tools.js";
+import { CancelJobOutput, GetJobResultOutput, StartBulkOutput, TOOL, WaitForJobOutput } from "../../shared/tools.js";
+import { PACE_META_KEY, pauseAtPace } from "../dev-pace.js";
 import { createMemoryUploadStore } from "../files/uploads/memory.js";
 import type { UploadStore } from "../files/uploads/upload-store.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
@@ -44,7 +38,7 @@ let client: Client;
 
 beforeAll(async () => {
   server = await startTestServer({
-    jobs: createJobService({ store: createMemoryStore(), match: matchGifts }),
+    jobs: createJobService({ store: createMemoryStore(), match: matchGifts, beforeSlice: pauseAtPace }),
     devPace: true,
     files: { openStore: () => createMemoryUploadStore({ now: () => clock, chunkBytes: CHUNK }), downloadHosts: [] },
   });

@@ -18,11 +18,11 @@ import {
   CancelJobOutput,
   DeleteJobOutput,
   GetJobEventsOutput,
-  PACE_META_KEY,
   StartBulkOutput,
   TOOL,
   WaitForJobOutput,
 } from "../../shared/tools.js";
+import { PACE_META_KEY, pauseAtPace } from "../dev-pace.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { expectJobHistory } from "../../test-kit/job-history.js";
 import { matchGifts } from "../gifts/matcher.js";
@@ -49,6 +49,7 @@ async function serve(file: string, options: SqliteStoreOptions = {}) {
     match: matchGifts,
     limits: { sweepIntervalMs: 100 },
     onError: (error) => errors.push(error),
+    beforeSlice: pauseAtPace,
   });
   const server = await startTestServer({ jobs, devPace: true });
   const client = await connectClient(server.mcpUrl);

@@ -5,7 +5,8 @@
  * exits with 0. The order is what
  * the test observes from outside, and what the process's own lines say.
  */
-import { GetJobEventsOutput, PACE_META_KEY, TOOL, StartBulkOutput } from "../../shared/tools.js";
+import { GetJobEventsOutput, TOOL, StartBulkOutput } from "../../shared/tools.js";
+import { PACE_META_KEY } from "../dev-pace.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { openRawSession } from "../../test-kit/servers/test-server.js";
 import { startLogged } from "../../test-kit/observability/logged-process.js";

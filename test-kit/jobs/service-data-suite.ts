@@ -5,6 +5,7 @@
  */
 import { afterEach, describe, expect, it } from "vitest";
 import { employeeCsv } from "../employee-csv.js";
+import { pauseAtPace } from "../../server/dev-pace.js";
 import { createJobService, type JobService, type JobServiceOptions } from "../../server/jobs/job-service.js";
 import type { JobStore } from "../../server/jobs/store.js";
 import { ALICE, BOB, settle, testMatch } from "./service-reads.js";
@@ -12,13 +13,13 @@ import { ALICE, BOB, settle, testMatch } from "./service-reads.js";
 const START = { occasion: "holiday", budgetPerPerson: 50 };
 /** A job that runs for seconds when paced, long after a test's next steps. */
 const slow = { ...START, csv: employeeCsv(30_000) };
-const PACE = { paceMs: 20 };
+const PACE = { runOptions: { paceMs: 20 } };
 
 export function describeServiceData(name: string, makeStore: () => JobStore): void {
   describe(`job data and quotas on the ${name} store`, () => {
     const open: JobService[] = [];
     const make = (options: Partial<JobServiceOptions> = {}) => {
-      const service = createJobService({ store: makeStore(), match: testMatch, ...options });
+      const service = createJobService({ store: makeStore(), match: testMatch, beforeSlice: pauseAtPace, ...options });
       open.push(service);
       return service;
     };

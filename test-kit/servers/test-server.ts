@@ -23,6 +23,7 @@ import {
   type StartBulkResult,
 } from "../../shared/tools.js";
 import { createApp, type AppOptions } from "../../server/app.js";
+import { paceFromMeta, pauseAtPace } from "../../server/dev-pace.js";
 import { matchGifts } from "../../server/gifts/matcher.js";
 import { setHttpTimeouts } from "../../server/http-timeouts.js";
 import { createJobService } from "../../server/jobs/job-service.js";
@@ -37,13 +38,22 @@ export type TestServer = {
   close(): Promise<void>;
 };
 
+export type TestServerOptions = Partial<AppOptions> & {
+  /**
+   * Starts honour the pace their request's `_meta` asks for, as with GIFTGENIUS_DEV=1 (dev-pace.ts);
+   * a job service given in `jobs` paces only if it was built with `beforeSlice: pauseAtPace`.
+   */
+  devPace?: boolean;
+};
+
 /**
  * Starts the app on 127.0.0.1 and a free port (or `port`, to start a server again where it was);
  * `close` ends the app, the jobs and every connection.
  */
-export async function startTestServer(options: Partial<AppOptions> = {}, port = 0): Promise<TestServer> {
-  const jobs = options.jobs ?? createJobService({ store: createMemoryStore(), match: matchGifts });
-  const { app, close } = createApp({ ...options, jobs });
+export async function startTestServer({ devPace, ...options }: TestServerOptions = {}, port = 0): Promise<TestServer> {
+  const paced = devPace ? { beforeSlice: pauseAtPace } : {};
+  const jobs = options.jobs ?? createJobService({ store: createMemoryStore(), match: matchGifts, ...paced });
+  const { app, close } = createApp({ ...options, ...(devPace && { runOptionsOf: paceFromMeta }), jobs });
   const server = await new Promise<ReturnType<typeof serve>>((resolve) => {
     const s = serve({ fetch: app.fetch, port, hostname: "127.0.0.1" }, () => resolve(s));
   });
@@ -76,7 +86,7 @@ export async function connectClient(mcpUrl: URL, capabilities: Record<string, un
  * Starts the app and connects a client before a file's tests, and closes both after them.
  * Read `server` and `client` inside tests (they are set by the time any test runs).
  */
-export function useTestClient(options: Partial<AppOptions> = {}): { server: TestServer; client: Client } {
+export function useTestClient(options: TestServerOptions = {}): { server: TestServer; client: Client } {
   const ctx = {} as { server: TestServer; client: Client };
   beforeAll(async () => {
     ctx.server = await startTestServer(options);

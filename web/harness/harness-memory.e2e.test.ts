@@ -8,7 +8,7 @@
  */
 import { readFileSync } from "node:fs";
 import type { BrowserContextOptions, Page } from "playwright-core";
-import { PACE_META_KEY } from "../../shared/tools.js";
+import { PACE_META_KEY } from "./session.js";
 import { setUpBrowserTests } from "../../test-kit/browser.js";
 const SAMPLE = readFileSync(new URL("./sample-employees.csv", import.meta.url));
 const JOB_TIMEOUT = 60_000;

@@ -14,6 +14,7 @@ import axe from "axe-core";
 import { parse } from "csv-parse/sync";
 import type { Browser, Frame, Page } from "playwright-core";
 import { matchGifts } from "../../server/gifts/matcher.js";
+import { pauseAtPace } from "../../server/dev-pace.js";
 import { createJobService } from "../../server/jobs/job-service.js";
 import { createSqliteStore } from "../../server/jobs/stores/sqlite.js";
 import type { TestServer } from "../../test-kit/servers/test-server.js";
@@ -276,7 +277,8 @@ describe("a server restarted mid-job", () => {
     "in the %s host: the harness opens a new session by itself and the widget picks its job up again",
     async (host, kind) => {
       const db = join(dir, `restart-${kind}.db`);
-      const jobsAt = () => createJobService({ store: createSqliteStore(db), match: matchGifts });
+      const jobsAt = () =>
+        createJobService({ store: createSqliteStore(db), match: matchGifts, beforeSlice: pauseAtPace });
       let first: TestServer | undefined = await startHarnessServer({ jobs: jobsAt() });
       const port = Number(new URL(first.url).port);
       const { page, errors } = await openHarness(first, host);

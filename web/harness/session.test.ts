@@ -1,7 +1,8 @@
 import { readFileSync } from "node:fs";
 import { applyJobEvents, createJobFold } from "../../shared/job-reducer.js";
 import { parseJobEvents, type JobEvent } from "../../shared/job-events.js";
-import { GetJobEventsOutput, PACE_META_KEY, StartBulkOutput, SuggestGiftsOutput, TOOL } from "../../shared/tools.js";
+import { GetJobEventsOutput, StartBulkOutput, SuggestGiftsOutput, TOOL } from "../../shared/tools.js";
+import { PACE_META_KEY } from "./session.js";
 import { startTestServer, type TestServer } from "../../test-kit/servers/test-server.js";
 import { DroppedReplyError } from "./faults/faulty-call.js";
 import { pageMemory } from "./memory.js";

@@ -13,7 +13,7 @@ import { handOverFile, type HostFile } from "./mcp/dev-files.js";
 import type { Protocol } from "./mcp/connection.js";
 import { formArguments } from "./faults/faults.js";
 import { createFaultyCaller, type CallTool, type WidgetToolResult } from "./faults/faulty-call.js";
-import { PACE_META_KEY, TOOL } from "../../shared/tools.js";
+import { TOOL } from "../../shared/tools.js";
 import { recentJobOf, reopenedResult, type RecentJob } from "./recent-jobs.js";
 import { isRecord } from "../json-values.js";
 import { messageOf, SessionLink } from "./session-link.js";
@@ -38,6 +38,9 @@ export type HarnessSession = {
   /** Ends the session on the server and closes the connection. */
   close(): Promise<void>;
 };
+
+/** The request `_meta` key that asks a development server to pause between slices of work (server/dev-pace.ts). */
+export const PACE_META_KEY = "giftgenius/paceMs";
 
 /** The request `_meta` that asks a development server to pause `paceMs` between slices of work. */
 const paceMeta = (paceMs: number) => (paceMs > 0 ? { [PACE_META_KEY]: paceMs } : undefined);

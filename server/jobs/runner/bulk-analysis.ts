@@ -6,7 +6,6 @@
  * is seen within milliseconds. The result goes to the store chunk by chunk as it is composed, and
  * becomes visible with `job.completed`; progress follows the items actually processed.
  */
-import { setTimeout as pause } from "node:timers/promises";
 import type { ErrorCode } from "../../../shared/errors.js";
 import type { SkippedRow } from "../../../shared/files.js";
 import { URI } from "../../../shared/tools.js";
@@ -64,8 +63,8 @@ export type BulkRun = {
   match: MatchGifts;
   /** Shared by the service's running jobs: each slice of work waits for its turn here. */
   turns: SliceTurns;
-  /** A pause before each slice, in ms, to run slowly enough to watch (development only). */
-  paceMs?: number;
+  /** Awaited before each slice (the service's hook, if any); it may reject once `signal` aborts. */
+  beforeSlice?: (signal: AbortSignal) => Promise<void>;
   /** The words of the events, in the caller's language. */
   texts: JobTexts;
   signal: AbortSignal;
@@ -145,11 +144,12 @@ class BulkAnalysis {
   private async turn() {
     const { signal } = this.run;
     try {
-      // an abort rejects the pause with an AbortError, the turn with signal.reason: either is a stop
-      if (this.run.paceMs) await pause(this.run.paceMs, undefined, { signal });
+      await this.run.beforeSlice?.(signal);
       await this.run.turns.next(signal);
-    } catch {
-      throw new JobStopped();
+    } catch (error) {
+      // an abort rejects the hook (a pause's AbortError, say) or the turn (signal.reason): a stop
+      if (signal.aborted) throw new JobStopped();
+      throw error;
     }
     if (signal.aborted) throw new JobStopped();
   }

@@ -25,6 +25,7 @@ import {
   startTestServer,
   toolError,
 } from "../../../test-kit/servers/test-server.js";
+import { pauseAtPace } from "../../dev-pace.js";
 import { createBullmqExecutor } from "../executor-bullmq.js";
 import { createJobService } from "../job-service.js";
 import { seed } from "../../../test-kit/jobs/store-seed.js";
@@ -61,6 +62,7 @@ describe("a Redis job store that goes down mid-job and comes back", () => {
       }),
       match: testMatch,
       onError: (_error, context) => void errors.push(context),
+      beforeSlice: pauseAtPace,
     });
     const server = await startTestServer({ jobs });
     const client = await connectClient(server.mcpUrl);
@@ -68,7 +70,7 @@ describe("a Redis job store that goes down mid-job and comes back", () => {
     try {
       expect(await health()).toBe(200);
       const started = await jobs.start({ csv: employeeCsv(30_000), occasion: "holiday", budgetPerPerson: 50 }, ALICE, {
-        paceMs: 20,
+        runOptions: { paceMs: 20 },
       });
       if (!started.ok) throw new Error(started.error.message);
       const { jobId } = started.value;
@@ -136,6 +138,7 @@ describe("a Redis job store that goes down mid-job and comes back", () => {
       store,
       match: testMatch,
       onError: (_error, context) => void errors.push(context),
+      beforeSlice: pauseAtPace,
     });
     try {
       expect(await jobs.getEvents({ jobId: "running", afterSeq: 0, waitMs: 0, limit: 10 }, ALICE)).toMatchObject({
@@ -176,9 +179,10 @@ describe("a Redis job store that goes down mid-job and comes back", () => {
       store,
       match: testMatch,
       executor: createBullmqExecutor({ url, connection: store.connection, prefix: "closing:queue", concurrency: 1 }),
+      beforeSlice: pauseAtPace,
     });
     const started = await jobs.start({ csv: employeeCsv(30_000), occasion: "holiday", budgetPerPerson: 50 }, ALICE, {
-      paceMs: 20,
+      runOptions: { paceMs: 20 },
     });
     if (!started.ok) throw new Error(started.error.message);
     await until(

@@ -12,6 +12,7 @@ import { applyJobEvents, createJobFold } from "../../../shared/job-reducer.js";
 import { employeeCsv } from "../../../test-kit/employee-csv.js";
 import { jobEvent } from "../../../test-kit/job-events.js";
 import { describeDurableStore } from "../../../test-kit/jobs/durable-store-suite.js";
+import { pauseAtPace } from "../../dev-pace.js";
 import { createBullmqExecutor } from "../executor-bullmq.js";
 import { createJobService } from "../job-service.js";
 import { describeJobService } from "../../../test-kit/jobs/service-suite.js";
@@ -74,11 +75,11 @@ describe.runIf(unreachable === undefined)("the redis store", () => {
       // two instances of the service on one Redis, as behind a load balancer; B is up before the job
       const b = createJobService({ store: makeStore(prefix), match: testMatch });
       await b.getEvents({ jobId: "none", afterSeq: 0, waitMs: 0, limit: 1 }, ALICE); // B's start-up is over
-      const a = createJobService({ store: makeStore(prefix), match: testMatch });
+      const a = createJobService({ store: makeStore(prefix), match: testMatch, beforeSlice: pauseAtPace });
       try {
         // a second between slices: after B's first read, nothing new comes for a while
         const started = await a.start({ occasion: "o", budgetPerPerson: 40, csv: employeeCsv(2_000) }, ALICE, {
-          paceMs: 1_000,
+          runOptions: { paceMs: 1_000 },
         });
         if (!started.ok) throw new Error(started.error.message);
         const { jobId } = started.value;

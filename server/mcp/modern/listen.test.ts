@@ -2,6 +2,7 @@
  * The listen streams' bound: an instance holds at most `maxStreams` at once and refuses one more
  * with a JSON-RPC error, until one ends.
  */
+import { pauseAtPace } from "../../dev-pace.js";
 import { matchGifts } from "../../gifts/matcher.js";
 import { createJobService } from "../../jobs/job-service.js";
 import { createMemoryStore } from "../../jobs/stores/memory.js";
@@ -11,9 +12,11 @@ const caller = { subject: "anonymous" };
 const csv = "name,interests\nAna,tea\n";
 
 it("refuses a stream past the limit, and takes one again once another has ended", async () => {
-  const jobs = createJobService({ store: createMemoryStore(), match: matchGifts });
+  const jobs = createJobService({ store: createMemoryStore(), match: matchGifts, beforeSlice: pauseAtPace });
   const listen = createListen({ jobs, keepAliveMs: 60_000, onError: () => {}, maxStreams: 1 });
-  const started = await jobs.start({ csv, occasion: "thanks", budgetPerPerson: 30 }, caller, { paceMs: 1_000 });
+  const started = await jobs.start({ csv, occasion: "thanks", budgetPerPerson: 30 }, caller, {
+    runOptions: { paceMs: 1_000 },
+  });
   if (!started.ok) throw new Error(started.error.message);
   const request = (id: number) => ({
     id,

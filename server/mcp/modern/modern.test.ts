@@ -4,7 +4,8 @@
  * not send. The 2025-11-25 suites run unchanged beside it on the same endpoint.
  */
 import type { Client } from "@modelcontextprotocol/client";
-import { PACE_META_KEY, StartBulkOutput, TOOL, URI } from "../../../shared/tools.js";
+import { StartBulkOutput, TOOL, URI } from "../../../shared/tools.js";
+import { PACE_META_KEY } from "../../dev-pace.js";
 import { employeeCsv } from "../../../test-kit/employee-csv.js";
 import {
   connectModernClient,

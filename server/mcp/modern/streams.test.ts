@@ -3,7 +3,8 @@
  * asked for progress waits (hosts and proxies cut silent calls), log lines only when the request
  * carries a log level, and the end of the wait, not of the job, when the client closes the stream.
  */
-import { PACE_META_KEY, StartBulkOutput, TOOL } from "../../../shared/tools.js";
+import { StartBulkOutput, TOOL } from "../../../shared/tools.js";
+import { PACE_META_KEY } from "../../dev-pace.js";
 import { employeeCsv } from "../../../test-kit/employee-csv.js";
 import { postModern, requestModern } from "../../../test-kit/modern-client.js";
 import { matchGifts } from "../../gifts/matcher.js";

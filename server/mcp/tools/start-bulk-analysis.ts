@@ -10,9 +10,10 @@
 import * as z from "zod/mini";
 import type { ToolError } from "../../../shared/errors.js";
 import { AwaitingFileSchema, FILE_LIMITS, type AwaitingFile } from "../../../shared/files.js";
-import { PACE_META_KEY, StartBulkInput, StartBulkOutput, TOOL, type StartBulkArgs } from "../../../shared/tools.js";
+import { StartBulkInput, StartBulkOutput, TOOL, type StartBulkArgs } from "../../../shared/tools.js";
 import { previewText, readStaffFile } from "../../files/read/staff-file.js";
 import type { StaffFiles } from "../../files/staff-files.js";
+import type { RunOptions } from "../../jobs/executor.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { megabytes, type InputLimits } from "../../limits.js";
 import { fail, ok, type Outcome } from "../../outcomes.js";
@@ -22,19 +23,11 @@ import { toolMeta, type Widget } from "../../widget.js";
 import { defineTool, type ToolContext } from "../tool-registry.js";
 import { failure, success } from "../tool-results.js";
 
-/**
- * The slowest pace allowed: a pause of this many ms between slices of work. A small list is a
- * few slices (the harness's 25-row sample is four), so watching it for seconds takes pauses of seconds.
- */
-const MAX_PACE_MS = 3_000;
+/** Reads a start's request `_meta` for the job's run options (StartOptions.runOptions). */
+export type RunOptionsOf = (requestMeta: Record<string, unknown>) => RunOptions | undefined;
+
 /** The ways a staff list can come; exactly one per call. */
 const LISTS = ["csv", "employees", "file", "uploadId"] as const;
-
-/** The pause asked for, when pacing is allowed and the value is sane; otherwise none. */
-function paceOf(meta: Record<string, unknown>, allowed: boolean): number | undefined {
-  const pace = meta[PACE_META_KEY];
-  return allowed && typeof pace === "number" && pace > 0 ? Math.min(pace, MAX_PACE_MS) : undefined;
-}
 
 /** Why a call that gave the staff list more than once is refused. */
 function severalLists(given: readonly string[]): ToolError {
@@ -117,12 +110,13 @@ export function startBulkAnalysisTool({
   jobs,
   files,
   widget,
-  devPace,
+  runOptionsOf = () => undefined,
 }: {
   jobs: JobService;
   files: StaffFiles;
   widget: Widget;
-  devPace: boolean;
+  /** The run options of the job a request starts, from its `_meta` (the app root's); none by default. */
+  runOptionsOf?: RunOptionsOf;
 }) {
   return defineTool({
     name: TOOL.startBulk,
@@ -171,7 +165,7 @@ export function startBulkAnalysisTool({
       if (!list.ok) return failure(list.error);
       const { input, understood, read } = list.value;
       const { uploadId } = args;
-      const started = await jobs.start(input, caller, { paceMs: paceOf(meta, devPace), locale, read });
+      const started = await jobs.start(input, caller, { runOptions: runOptionsOf(meta), locale, read });
       if (!started.ok) return failure(started.error);
       const { jobId, status, stages } = started.value;
       if (uploadId !== undefined) await files.uploads.usedBy(uploadId, jobId, caller);
