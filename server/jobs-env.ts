@@ -15,8 +15,8 @@ import { createJobService, type JobService, type JobServiceOptions } from "./job
 import type { JobStore } from "./jobs/store.js";
 import { createMemoryStore } from "./jobs/stores/memory.js";
 import { createRedisStore } from "./jobs/stores/redis.js";
-import { createOutageLog, type OutageLog } from "./jobs/outage-log.js";
-import { isConnectionFault, redisHost } from "./redis/connection.js";
+import { createOutageLog, type OutageLog } from "./observability/outage-log.js";
+import { isConnectionFault, outageListener, redisHost } from "./redis/connection.js";
 import { createSqliteStore } from "./jobs/stores/sqlite.js";
 import { storageProblem } from "./sqlite-errors.js";
 
@@ -90,12 +90,12 @@ export function serverFromConfig(
       const store = createRedisStore({
         url,
         keyPrefix,
-        onConnectionChange: outage.part("the job store and queue"),
+        onConnectionChange: outageListener(outage.part("the job store and queue")),
       });
       const executor = createBullmqExecutor({
         url,
         connection: store.connection,
-        onWorkerConnectionChange: outage.part("the job worker"),
+        onWorkerConnectionChange: outageListener(outage.part("the job worker")),
         prefix: `${keyPrefix}queue`,
         ...config.workers,
       });

@@ -19,6 +19,7 @@ import { observeProcess } from "./observability/observe.js";
 import { createShutdown } from "./observability/shutdown.js";
 import { startTracing } from "./observability/tracing.js";
 import { clusterSessionsOn } from "./mcp/http/cluster-sessions.js";
+import { outageListener } from "./redis/connection.js";
 
 // a configuration that cannot be read is told in the production format, as no other is known yet
 const config = orExit(readConfig, createLogger({ role: "server" }));
@@ -52,7 +53,8 @@ const built = createApp({
   ...pace?.app,
   // on Redis, sessions are kept there too, so that any instance serves any session
   clusterSessions:
-    redis && clusterSessionsOn({ ...redis, onConnectionChange: redis.outage.part("the session records") }),
+    redis &&
+    clusterSessionsOn({ ...redis, onConnectionChange: outageListener(redis.outage.part("the session records")) }),
   files,
   devFiles: development,
   fileLinks: fileLinksFromConfig(config),

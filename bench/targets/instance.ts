@@ -7,10 +7,12 @@
 import { readConfig } from "../../server/config.js";
 import { serverFromConfig } from "../../server/jobs-env.js";
 import { clusterSessionsOn } from "../../server/mcp/http/cluster-sessions.js";
+import { outageListener } from "../../server/redis/connection.js";
 import { serveTarget } from "./serve.js";
 
 const { jobs, redis } = serverFromConfig(readConfig());
 serveTarget(jobs, {
   clusterSessions:
-    redis && clusterSessionsOn({ ...redis, onConnectionChange: redis.outage.part("the session records") }),
+    redis &&
+    clusterSessionsOn({ ...redis, onConnectionChange: outageListener(redis.outage.part("the session records")) }),
 });

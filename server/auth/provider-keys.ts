@@ -5,7 +5,7 @@
  * token's fault (no key for its `kid`, an algorithm no key has) passes through as jose's error.
  */
 import { createRemoteJWKSet, errors, type JWTVerifyGetKey } from "jose";
-import type { OutageLog } from "./outage-log.js";
+import type { OutagePart } from "../observability/outage-log.js";
 import { fetchMetadata, METADATA_TIMEOUT_MS, ProviderFault, reasonOf } from "./provider-metadata.js";
 
 /** How long a JWKS fetch may take, in ms. With the metadata's deadline, a token is answered within 5 s. */
@@ -25,7 +25,7 @@ type KeySet = { jwksUri: URL; getKey: ReturnType<typeof createRemoteJWKSet> };
 /** The key resolver for `jwtVerify`, for tokens of `issuer`. */
 export function createProviderKeys(
   issuer: string,
-  outage: OutageLog,
+  outage: OutagePart,
   timeouts = { metadataMs: METADATA_TIMEOUT_MS, jwksMs: JWKS_TIMEOUT_MS },
 ): JWTVerifyGetKey {
   let keySet: Promise<KeySet> | undefined;

@@ -7,7 +7,7 @@
 import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
 import { errors, jwtVerify, type JWTPayload } from "jose";
 import { resourceOf, type AuthOptions } from "./auth-options.js";
-import { createOutageLog } from "./outage-log.js";
+import { createOutageLog } from "../observability/outage-log.js";
 import { createProviderKeys } from "./provider-keys.js";
 import { ProviderFault } from "./provider-metadata.js";
 import { subjectFor } from "./subject.js";
@@ -30,7 +30,11 @@ function scopesOf(payload: JWTPayload): string[] {
  */
 export function createTokenVerifier(options: AuthOptions, onError: (error: unknown) => void = () => {}): TokenVerifier {
   const resource = resourceOf(options);
-  const outage = createOutageLog({ name: `Sign-in provider ${options.issuer}`, log: (line) => onError(line) });
+  const provider = createOutageLog({
+    dependency: `Sign-in provider ${options.issuer}`,
+    print: (line) => onError(line),
+  });
+  const outage = provider.part("token checks");
   const keys = createProviderKeys(options.issuer, outage);
   const invalid = (description: string): TokenCheck => ({ ok: false, problem: "invalid_token", description });
 

@@ -6,6 +6,7 @@
  * without the command's arguments, which may hold employee data.
  */
 import { Redis } from "ioredis";
+import type { OutagePart } from "../observability/outage-log.js";
 import { StoreUnavailableError } from "../store-errors.js";
 
 /** Told when the connection is lost (with why, when known) and when it is back. */
@@ -186,7 +187,7 @@ export function isConnectionFault(error: unknown): boolean {
 }
 
 /** Why a connection was lost, in a few words: the error's message, or its code when it has none. */
-export function describeFault(error: unknown): string {
+function describeFault(error: unknown): string {
   if (error instanceof AggregateError && error.errors.length > 0 && !error.message)
     return describeFault(error.errors[0]);
   if (!(error instanceof Error)) return "the connection closed";
@@ -194,6 +195,12 @@ export function describeFault(error: unknown): string {
   const { code } = error as { code?: unknown };
   return error.message || (typeof code === "string" ? code : error.name);
 }
+
+/** A connection's listener that tells an outage log's `part` of its losses (why, in a few words) and returns. */
+export const outageListener =
+  (part: OutagePart): ConnectionListener =>
+  (up, error) =>
+    up ? part.back() : part.lost(describeFault(error));
 
 /** Where `url` points, host and port only: the URL may carry a password. */
 export function redisHost(url: string): string {
