@@ -15,7 +15,7 @@ import { createBearerAuth, type BearerAuth } from "./auth/bearer-auth.js";
 import { createFileLinks, type FileLinkOptions, type FileLinks } from "./files/export/file-links.js";
 import { createFileRoute } from "./files/export/file-route.js";
 import type { AuthOptions } from "./auth/auth-options.js";
-import { createDevFiles, socketOrigin, type DevFiles } from "./files/dev-files.js";
+import { createDevFiles, socketOrigin, type DevFiles } from "./dev-files.js";
 import { openStaffFiles, type FilesSetup } from "./files/files-env.js";
 import type { Notice } from "./files/file-words.js";
 import type { StaffFiles } from "./files/staff-files.js";
@@ -146,8 +146,8 @@ function createMcp(options: AppOptions, bearer: BearerAuth | undefined, onError:
   const { jobs, auth, maxBodyBytes = defaultMaxBodyBytes(jobs.limits.maxCsvBytes) } = options;
   const devFiles = options.devFiles ? createDevFiles() : undefined;
   const staffFiles = openStaffFiles(jobs, options.files, {
-    development: devFiles !== undefined,
-    ownOrigins: devFiles && (() => devFiles.origins),
+    // files handed over at /dev/files come from this server's own origin
+    extraOrigins: devFiles && (() => devFiles.origins),
     onError,
     onNotice: options.onNotice,
   });

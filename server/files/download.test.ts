@@ -1,6 +1,6 @@
 /**
  * The file downloader against real local HTTP servers: an allowed host's file comes down (through
- * a redirect within the host); a disallowed host, plain http outside development, credentials in
+ * a redirect within the host); a disallowed host, plain http to an origin not named, credentials in
  * the URL and a redirect to another host are refused without a request to where they point; a
  * body past the cap is cut off, not read to its end; a host that never answers times out.
  */
@@ -64,13 +64,14 @@ describe("downloading a host's file", () => {
     expect(local.requests).toEqual(["/file-1", "/blob/file-1?sig=x"]);
   });
 
-  it("allows this server's own origin in development, and only then", async () => {
+  it("allows the extra origins the app adds (its own, in development), once they are added", async () => {
     const local = await serve((_req, res) => res.end(STAFF));
-    const own = () => new Set([local.origin]);
-    const development = createDownload({ hosts: [], development: true, ownOrigins: own });
-    expect((await development(`${local.origin}/dev/files/1`)).ok).toBe(true);
-    const production = await createDownload({ hosts: [], ownOrigins: own })(`${local.origin}/dev/files/1`);
-    expect(production.ok).toBe(false);
+    const extra = new Set<string>();
+    const download = createDownload({ hosts: [], extraOrigins: () => extra });
+    expect((await download(`${local.origin}/dev/files/1`)).ok).toBe(false);
+    extra.add(local.origin);
+    expect((await download(`${local.origin}/dev/files/1`)).ok).toBe(true);
+    expect((await createDownload({ hosts: [] })(`${local.origin}/dev/files/1`)).ok).toBe(false);
     expect(local.requests).toHaveLength(1);
   });
 
@@ -82,7 +83,7 @@ describe("downloading a host's file", () => {
         `https://127.0.0.1:${local.port}/f`,
         /on 127\.0\.0\.1, which is not a host/,
       ],
-      [createDownload({ hosts: [], development: true }), `${local.origin}/f`, /FILE_DOWNLOAD_HOSTS is empty/],
+      [createDownload({ hosts: [] }), `${local.origin}/f`, /FILE_DOWNLOAD_HOSTS is empty/],
       [createDownload({ hosts: ["127.0.0.1"] }), `${local.origin}/f`, /over https only/],
       [from(local), `ftp://127.0.0.1:${local.port}/f`, /over https only/],
       [from(local), `http://user:pw@127.0.0.1:${local.port}/f`, /credentials/],
@@ -167,7 +168,7 @@ describe("downloading a host's file", () => {
 describe("exact download targets", () => {
   it("takes an allowed host name on its https port only, never on another port or over http", async () => {
     const local = await serve((_req, res) => res.end(STAFF));
-    const byName = createDownload({ hosts: ["127.0.0.1"], development: true });
+    const byName = createDownload({ hosts: ["127.0.0.1"] });
     for (const url of [`https://127.0.0.1:${local.port}/f`, `http://127.0.0.1:${local.port}/f`]) {
       const got = await byName(url);
       expect(got.ok).toBe(false);

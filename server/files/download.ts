@@ -1,9 +1,9 @@
 /**
  * Downloads a file a host handed a tool by URL (ChatGPT's `openai/fileParams`), and nothing else:
  * only from what the configuration allows (FILE_DOWNLOAD_HOSTS: a host name means its https port,
- * 443, and nothing else; an exact origin, port included, means exactly that origin; in development
- * also this server's own origin, the one its listening socket has), redirects followed by hand and
- * only within the same origin, within a deadline and a size cap. A URL that breaks a rule is
+ * 443, and nothing else; an exact origin, port included, means exactly that origin; and the exact
+ * origins the app adds as it runs, its stand-in file service's in development), redirects followed
+ * by hand and only within the same origin, within a deadline and a size cap. A URL that breaks a rule is
  * refused before any request is made, so a caller cannot point the server at an address of its
  * choosing. Every failure is a sentence the model can act on (file-words.ts says what is echoed).
  */
@@ -19,10 +19,11 @@ export type DownloadOptions = {
    * "http://127.0.0.1:8787"), each exactly as named.
    */
   hosts: readonly string[];
-  /** Development: `ownOrigins` are allowed too. */
-  development?: boolean;
-  /** This server's own origins (the harness's file service, at its listening socket), allowed in development. */
-  ownOrigins?: () => ReadonlySet<string>;
+  /**
+   * Exact origins allowed besides `hosts`, plain http ones too, as each download asks (the app adds
+   * its own stand-in file service's, in development); none by default.
+   */
+  extraOrigins?: () => ReadonlySet<string>;
   /** Largest file taken (FILE_LIMITS.maxFileBytes by default). */
   maxBytes?: number;
   /** The whole download, redirects and body included, in ms (30 s by default). */
@@ -42,9 +43,9 @@ const ASK_FOR_PICKER =
 const matches = (hostname: string, pattern: string) =>
   pattern.startsWith("*.") ? hostname.endsWith(pattern.slice(1)) : hostname === pattern;
 
-/** Whether `url` is exactly where the options allow: a name's https port, a named origin, or (development) our own. */
+/** Whether `url` is exactly where the options allow: a name's https port, a named origin, or an extra one. */
 function allowed(url: URL, options: DownloadOptions): boolean {
-  if (options.development === true && options.ownOrigins?.().has(url.origin)) return true;
+  if (options.extraOrigins?.().has(url.origin)) return true;
   return options.hosts.some((entry) =>
     entry.includes("://")
       ? url.origin === entry
@@ -57,10 +58,10 @@ function refusal(url: URL, options: DownloadOptions): string | undefined {
   if (url.username || url.password)
     return "The file's download URL carries credentials, which this server never sends.";
   if (allowed(url, options)) return undefined;
-  const development = options.development === true && options.ownOrigins !== undefined;
-  if (options.hosts.length === 0 && !development)
+  const extra = options.extraOrigins !== undefined;
+  if (options.hosts.length === 0 && !extra)
     return "This server is not set up to download files from chat hosts (FILE_DOWNLOAD_HOSTS is empty).";
-  const httpAllowed = development || options.hosts.some((entry) => entry.startsWith("http:"));
+  const httpAllowed = extra || options.hosts.some((entry) => entry.startsWith("http:"));
   if (url.protocol !== "https:" && !(url.protocol === "http:" && httpAllowed))
     return `The file's download URL uses ${echo(url.protocol.replace(/:$/, ""), 20)}; this server downloads files over https only.`;
   return `The file's download URL is on ${echo(url.hostname)}, which is not a host this server downloads files from (a named host over https on its usual port, or an origin the configuration names exactly).`;

@@ -39,9 +39,8 @@ export function filesFromConfig(config: Config, jobStore: JobStore): FilesSetup 
 }
 
 export type StaffFilesOptions = {
-  /** Development: files may come from this server's `ownOrigins` (its listening socket's origin). */
-  development?: boolean;
-  ownOrigins?: () => ReadonlySet<string>;
+  /** Exact origins files may come from besides the setup's hosts (see download.ts). */
+  extraOrigins?: () => ReadonlySet<string>;
   onError?: (error: unknown, context: string) => void;
   /** Hears why a download failed, for the operator (warn). */
   onNotice?: Notice;
@@ -51,11 +50,11 @@ export type StaffFilesOptions = {
 export function openStaffFiles(
   jobs: JobService,
   setup: FilesSetup = { openStore: () => createMemoryUploadStore(), downloadHosts: [] },
-  { development = false, ownOrigins, onError, onNotice }: StaffFilesOptions = {},
+  { extraOrigins, onError, onNotice }: StaffFilesOptions = {},
 ): StaffFiles {
   return createStaffFiles({
     uploads: createUploads({ store: setup.openStore(), jobs, jobBytes: setup.jobBytes, onError }),
-    download: createDownload({ hosts: setup.downloadHosts, development, ownOrigins, onNotice }),
+    download: createDownload({ hosts: setup.downloadHosts, extraOrigins, onNotice }),
     limits: jobs.limits,
   });
 }

@@ -9,9 +9,9 @@
  * so the harness's ChatGPT mode sends a real `file` the server really downloads.
  */
 import { randomBytes } from "node:crypto";
-import { FILE_LIMITS } from "../../shared/files.js";
-import { readCapped } from "./download.js";
-import { echo } from "./file-words.js";
+import { FILE_LIMITS } from "../shared/files.js";
+import { readCapped } from "./files/download.js";
+import { echo } from "./files/file-words.js";
 
 export type DevFilesOptions = {
   now?: () => number;

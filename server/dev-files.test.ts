@@ -3,7 +3,7 @@
  * download_url it answers (whose origin it remembers) for an hour and then not; the oldest files
  * make room for new ones past the count or the bytes allowed; an empty or too large body is refused.
  */
-import { FILE_LIMITS } from "../../shared/files.js";
+import { FILE_LIMITS } from "../shared/files.js";
 import { createDevFiles, socketOrigin } from "./dev-files.js";
 
 const HOUR = 60 * 60 * 1000;
