@@ -5,7 +5,7 @@
  * development) or a short page saying what this server is. Owns the MCP sessions; the job service
  * is the caller's and is not closed here.
  */
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { HttpBindings } from "@hono/node-server";
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type ErrorHandler, type Handler, type MiddlewareHandler } from "hono";
@@ -189,7 +189,7 @@ function hostCheck(allowedHosts: AppOptions["allowedHosts"]): MiddlewareHandler<
     const host = c.req.header("host") ?? new URL(c.req.url).host;
     if (c.req.path === "/healthz" || isAllowedHost(host, hosts)) return next();
     const message = `Forbidden: this server does not answer to the host name in "${host}". Add it to ALLOWED_HOSTS to allow it.`;
-    if (c.req.path === "/mcp") return jsonRpcError(403, ErrorCode.InvalidRequest, message);
+    if (c.req.path === "/mcp") return jsonRpcError(403, ProtocolErrorCode.InvalidRequest, message);
     return c.json({ error: "forbidden_host", message }, 403);
   };
 }
@@ -252,7 +252,7 @@ function routeMcp(app: Hono<Env>, mcp: McpHttpHandler, bearer: BearerAuth | unde
     if (!isAllowedOrigin(c.req.header("origin"), c.req.header("host"), allowed)) {
       return jsonRpcError(
         403,
-        ErrorCode.InvalidRequest,
+        ProtocolErrorCode.InvalidRequest,
         `Forbidden: origin ${c.req.header("origin")} may not call this server. Add it to ALLOWED_ORIGINS to allow it.`,
       );
     }
@@ -307,7 +307,7 @@ function answerError(onError: (error: unknown) => void): ErrorHandler<Env> {
     }
     onError(error);
     const message = "Internal error: the server could not handle this request. Try again.";
-    if (c.req.path === "/mcp") return jsonRpcError(500, ErrorCode.InternalError, message);
+    if (c.req.path === "/mcp") return jsonRpcError(500, ProtocolErrorCode.InternalError, message);
     return c.json({ error: "internal", message }, 500);
   };
 }

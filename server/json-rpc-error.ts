@@ -2,7 +2,7 @@
  * JSON-RPC error responses as HTTP replies, for whatever refuses a request before the MCP server
  * sees it: the body checks, the session table, the bearer check and the app's own limits.
  */
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 
 /** A JSON-RPC error response; `id` is null unless it answers a known request. */
 export function jsonRpcError(
@@ -21,7 +21,7 @@ export function jsonRpcError(
 
 /** A refusal worth retrying: a JSON-RPC internal error with `Retry-After` in seconds. */
 export function retryLater(status: number, message: string, seconds: number): Response {
-  const response = jsonRpcError(status, ErrorCode.InternalError, message);
+  const response = jsonRpcError(status, ProtocolErrorCode.InternalError, message);
   response.headers.set("retry-after", String(seconds));
   return response;
 }

@@ -5,8 +5,7 @@
  * `insufficient_scope`; while the authorization server cannot be reached to check a token, 503 with
  * `Retry-After`. The metadata (RFC 9728) itself is served by `resourceMetadata`.
  */
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolErrorCode, type AuthInfo } from "@modelcontextprotocol/server";
 import { jsonRpcError, retryLater } from "../json-rpc-error.js";
 import { resourceMetadataUrl, resourceOf, type AuthOptions } from "./auth-options.js";
 import { createTokenVerifier } from "./verify-token.js";
@@ -38,7 +37,7 @@ export function createBearerAuth(options: AuthOptions, onError?: (error: unknown
     return `Bearer ${params.join(", ")}`;
   };
   const refuse = (status: number, message: string, header?: string) => {
-    const response = jsonRpcError(status, ErrorCode.InvalidRequest, message);
+    const response = jsonRpcError(status, ProtocolErrorCode.InvalidRequest, message);
     if (header) response.headers.set("www-authenticate", header);
     return { refusal: response };
   };

@@ -4,7 +4,7 @@
  * without sign-in, "anonymous", which no token can be. Sessions, jobs, subscriptions and quotas are
  * all keyed by this one string.
  */
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { AuthInfo } from "@modelcontextprotocol/server";
 
 const ANONYMOUS = "anonymous";
 

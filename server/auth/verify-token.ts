@@ -4,7 +4,7 @@
  * someone (a non-empty string). A verified token becomes the SDK's `AuthInfo`, its subject, namespaced
  * by issuer, in `extra.subject` (see subject.ts).
  */
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import { errors, jwtVerify, type JWTPayload } from "jose";
 import { resourceOf, type AuthOptions } from "./auth-options.js";
 import { createOutageLog } from "../observability/outage-log.js";

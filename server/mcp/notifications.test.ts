@@ -1,4 +1,4 @@
-import type { ServerNotification } from "@modelcontextprotocol/sdk/types.js";
+import type { ServerNotification } from "@modelcontextprotocol/server";
 import { URI } from "../../shared/tools.js";
 import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/job-service.js";
@@ -6,12 +6,13 @@ import { createMemoryStore } from "../jobs/stores/memory.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { ALICE, BOB, settle } from "../../test-kit/jobs/service-reads.js";
 import { forwardJobEvents, type SessionState } from "./notifications.js";
-import type { GiftServer } from "./server-types.js";
 
 /** A session's outgoing notifications, captured where the SDK server would send them. */
 function session(sessionId: string, subject: string, subscriptions: [string, string][] = []) {
   const sent: ServerNotification[] = [];
-  const server = { notification: async (n: ServerNotification) => void sent.push(n) } as unknown as GiftServer;
+  const server = { notification: async (n: ServerNotification) => void sent.push(n) } as unknown as Parameters<
+    typeof forwardJobEvents
+  >[0];
   const state: SessionState = { sessionId, subject, subscriptions: new Map(subscriptions), logLevel: "info" };
   return { server, state, sent, methods: () => sent.map((n) => n.method) };
 }

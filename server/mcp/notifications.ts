@@ -4,13 +4,12 @@
  * session subscribed to; and, once the client set a log level, `notifications/message` when a job
  * starts and ends.
  */
-import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+import type { LoggingLevel, Notification as SdkNotification, Server } from "@modelcontextprotocol/server";
 import { isTerminalEvent, toNotification, type JobEvent } from "../../shared/job-events.js";
 import type { JobStatus, JobView } from "../../shared/job-view.js";
 import { URI } from "../../shared/tools.js";
 import type { JobEventNotice } from "../jobs/job-log.js";
 import type { JobService } from "../jobs/job-service.js";
-import type { GiftServer } from "./server-types.js";
 
 /** What a session remembers between requests. */
 export type SessionState = {
@@ -80,7 +79,7 @@ export const viewLogLine = (view: JobView): LogLine | undefined =>
 
 /** When a message goes out: always, if the session subscribed to a URI, or at a log level it asked for. */
 export type Condition = { always: true } | { subscribed: string } | { level: LoggingLevel };
-export type Notification = Parameters<GiftServer["notification"]>[0];
+export type Notification = SdkNotification;
 
 /**
  * What one job event tells the session `sessionId` of `subject`, each message with its condition:
@@ -115,7 +114,7 @@ function passesLevel(level: LoggingLevel, threshold: LoggingLevel | undefined): 
 }
 
 /** Subscribes the session to job events; returns the unsubscribe function. */
-export function forwardJobEvents(server: GiftServer, state: SessionState, jobs: JobService): () => void {
+export function forwardJobEvents(server: Server, state: SessionState, jobs: JobService): () => void {
   const holds = (when: Condition) =>
     "always" in when ||
     ("subscribed" in when

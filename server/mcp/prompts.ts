@@ -2,8 +2,8 @@
  * The prompt `gift_congrats_style`: messages that ask for a short congratulation to go with a
  * gift, in a chosen tone and for a chosen occasion (both optional).
  */
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
-import type { GetPromptResult, ListPromptsResult } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
+import type { GetPromptResult, ListPromptsResult } from "@modelcontextprotocol/server";
 import { JsonRpcError } from "./rpc-error.js";
 
 const CONGRATS_PROMPT = "gift_congrats_style";
@@ -48,7 +48,7 @@ export function createPrompts(): Prompts {
     get(name, args) {
       if (name !== CONGRATS_PROMPT) {
         throw new JsonRpcError(
-          ErrorCode.InvalidParams,
+          ProtocolErrorCode.InvalidParams,
           `Unknown prompt "${name}". Available prompts: ${CONGRATS_PROMPT}.`,
           { prompt: name },
         );

@@ -7,11 +7,11 @@
  * store that cannot be reached is -32603 saying so, retryable, never "not found".
  */
 import {
-  ErrorCode,
+  ProtocolErrorCode,
   type ListResourcesResult,
   type ListResourceTemplatesResult,
   type ReadResourceResult,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/server";
 import type { ToolError } from "../../shared/errors.js";
 import { URI } from "../../shared/tools.js";
 import { CURRENCIES } from "../../shared/money.js";
@@ -73,7 +73,7 @@ function resourceNotFound(uri: string, reason?: { code: string; message: string 
 function unreadable(uri: string, reason: ToolError): JsonRpcError {
   if (reason.code !== "store_unavailable") return resourceNotFound(uri, reason);
   return new JsonRpcError(
-    ErrorCode.InternalError,
+    ProtocolErrorCode.InternalError,
     `The job store is unreachable at the moment, so ${clip(uri)} cannot be read. Try again in a minute.`,
     { uri: clip(uri), reason },
   );

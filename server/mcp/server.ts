@@ -1,46 +1,29 @@
 /**
- * Builds the MCP server: everything that does not depend on a connection (tool list with its
- * JSON Schemas, resource listings, prompts) is made once by `createMcpParts`; `buildMcpServer`
- * only wires those into a fresh SDK `Server`, one per session or per pooled stateless slot.
+ * Builds the MCP server, for both protocol eras: everything that does not depend on a connection
+ * (tool list with its JSON Schemas, resource listings, prompts, tasks) is made once by
+ * `createMcpParts`; `buildServer` registers those on a fresh SDK `Server`, one per 2025-11-25
+ * session or per pooled stateless slot of either era. What differs by era is decided here, from the
+ * era the SDK bound the server to: a 2026-07-28 client that declares the Tasks extension gets the
+ * bulk analysis as a task, its requests carry their own log lines, and its results carry cache
+ * hints; subscriptions and log levels belong to 2025-11-25 sessions. An unknown resource is -32002
+ * in 2025-11-25 and -32602 since: the SDK answers the latter, the 2025 edge the former (request-guard.ts).
  */
-import { Server } from "@modelcontextprotocol/sdk/server/index.js";
-import { AjvJsonSchemaValidator } from "@modelcontextprotocol/sdk/validation/ajv";
-import type { RequestHandlerExtra } from "@modelcontextprotocol/sdk/shared/protocol.js";
-import {
-  CallToolRequestSchema,
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-  SetLevelRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
-  type ServerNotification,
-  type ServerRequest,
-  ErrorCode,
-} from "@modelcontextprotocol/sdk/types.js";
-import { subjectOf } from "../auth/subject.js";
+import { ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { CURRENCIES, type Currency } from "../../shared/money.js";
 import { CATALOG, type CatalogItem } from "../gifts/catalog.js";
 import { createFileLinks, type FileLinks } from "../files/export/file-links.js";
-import type { Caller } from "../jobs/caller.js";
 import type { JobService } from "../jobs/job-service.js";
 import type { MatchGifts } from "../gifts/matcher.js";
 import type { Widget } from "../widget.js";
+import { TOOL } from "../../shared/tools.js";
+import { callerOf, toolContext } from "./context.js";
+import { createTasks, declaresTasks, TASKS_EXTENSION, type Tasks } from "./modern/tasks.js";
 import { forwardJobEvents, type SessionState } from "./notifications.js";
 import { createPrompts, type Prompts } from "./prompts.js";
 import { createResources, resultJobOf, type Resources } from "./resources.js";
 import { JsonRpcError } from "./rpc-error.js";
-import type { GiftServer } from "./server-types.js";
-import {
-  createToolRegistry,
-  type ToolContext,
-  type ToolRegistry,
-  type ToolSecurity,
-  type ToolSpec,
-} from "./tool-registry.js";
+import { createToolRegistry, type ToolRegistry, type ToolSecurity, type ToolSpec } from "./tool-registry.js";
 import { openStaffFiles } from "../files/files-env.js";
 import type { StaffFiles } from "../files/staff-files.js";
 import { beginFileUploadTool } from "./tools/begin-file-upload.js";
@@ -62,7 +45,7 @@ import { waitForJobTool } from "./tools/wait-for-job.js";
 
 export const SERVER_INFO = { name: "giftgenius", title: "GiftGenius", version: "0.1.0" };
 
-export const INSTRUCTIONS =
+const INSTRUCTIONS =
   "GiftGenius picks gifts from its catalog, within a budget in the user's currency (KRW, USD, EUR, JPY or GBP; " +
   "their locale's when not given). For one person, call suggest_gifts. " +
   "For a team or a CSV of employees, call start_bulk_gift_analysis: it answers at once with a jobId while the " +
@@ -96,6 +79,7 @@ export type McpParts = {
   resources: Resources;
   prompts: Prompts;
   validator: AjvJsonSchemaValidator;
+  tasks: Tasks;
 };
 
 /** Every tool, each with its schemas, _meta and handler: both protocol eras serve this one list. */
@@ -140,41 +124,25 @@ export function createMcpParts(deps: McpDeps): McpParts {
     resources: createResources({ jobs, widget, catalog }),
     prompts: createPrompts(),
     validator: new AjvJsonSchemaValidator(),
+    tasks: createTasks(jobs),
   };
 }
 
-type Extra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+/** How long the catalog's lists (tools, resources, prompts, discovery) may be cached, by anyone (2026-07-28). */
+const CATALOG_TTL_MS = 5 * 60_000;
+const publicCache = { ttlMs: CATALOG_TTL_MS, cacheScope: "public" as const };
 
-function callerOf(extra: Extra): Caller {
-  return { subject: subjectOf(extra.authInfo), sessionId: extra.sessionId };
+/** The catalog, the widget and the lists are the same for everyone; a job's result is its owner's, for a moment. */
+function cacheHintFor(uri: string, widgetUri: string) {
+  if (uri === widgetUri) return { ttlMs: 24 * 60 * 60_000, cacheScope: "public" as const };
+  if (uri.startsWith("gifts://jobs/")) return { ttlMs: 0, cacheScope: "private" as const };
+  return publicCache;
 }
 
-function toolContext(extra: Extra): ToolContext {
-  const token = extra._meta?.progressToken;
-  return {
-    caller: callerOf(extra),
-    scopes: extra.authInfo?.scopes,
-    origin: extra.requestInfo?.url?.origin,
-    signal: extra.signal,
-    meta: extra._meta ?? {},
-    progress:
-      token === undefined
-        ? () => {}
-        : (progress, total, message) => {
-            extra
-              .sendNotification({
-                method: "notifications/progress",
-                params: { progressToken: token, progress, total, message },
-              })
-              .catch(() => {});
-          },
-  };
-}
-
-export type BuiltServer = { server: GiftServer; state: SessionState; dispose(): void };
+export type BuiltServer = { server: Server; state: SessionState; dispose(): void };
 
 export type BuildOptions = {
-  /** A session's server (else one for stateless requests, which refuse what needs a session). */
+  /** A 2025-11-25 session's server (else a stateless one, which refuses what needs a session). */
   stateful: boolean;
   /**
    * Whether the server sends its session's job events itself, until disposed (default: when
@@ -183,39 +151,79 @@ export type BuildOptions = {
   forwardJobEvents?: boolean;
 };
 
-/** A fresh SDK server over the connection-independent `parts`. */
-export function buildMcpServer(
+/** A fresh SDK server over the connection-independent `parts`, for either era. */
+export function buildServer(
   parts: McpParts,
   { stateful, forwardJobEvents: forward = stateful }: BuildOptions,
 ): BuiltServer {
-  const server: GiftServer = new Server(SERVER_INFO, {
-    capabilities: { tools: {}, resources: { subscribe: true }, prompts: {}, logging: {} },
+  const server = new Server(SERVER_INFO, {
+    capabilities: {
+      tools: {},
+      resources: { subscribe: true },
+      prompts: {},
+      logging: {},
+      extensions: { [TASKS_EXTENSION]: {} },
+    },
     instructions: INSTRUCTIONS,
     jsonSchemaValidator: parts.validator,
+    cacheHints: {
+      "server/discover": publicCache,
+      "tools/list": publicCache,
+      "resources/list": publicCache,
+      "resources/templates/list": publicCache,
+      "prompts/list": publicCache,
+    },
   });
+  const modern = () => (server.getNegotiatedProtocolVersion() ?? "") >= "2026-07-28";
   const state: SessionState = { subscriptions: new Map() };
+  const widgetUri = parts.resources.list.resources.find((r) => r.uri.startsWith("ui://"))?.uri ?? "";
   const needsSession = (what: string) => {
     if (!stateful)
       throw new JsonRpcError(
-        ErrorCode.InvalidRequest,
+        ProtocolErrorCode.InvalidRequest,
         `${what} needs a session: send initialize first and keep its Mcp-Session-Id.`,
       );
   };
 
-  server.setRequestHandler(ListToolsRequestSchema, () => parts.tools.list);
-  server.setRequestHandler(CallToolRequestSchema, (request, extra) =>
-    parts.tools.call(request.params.name, request.params.arguments, toolContext(extra)),
+  // the tools are described with the registry's own types: the same wire shapes, typed a little apart
+  server.setRequestHandler("tools/list", () => parts.tools.list as never);
+  server.setRequestHandler("tools/call", async (request, ctx) => {
+    const context = toolContext(ctx, modern());
+    const result = await parts.tools.call(request.params.name, request.params.arguments, context);
+    if (request.params.name === TOOL.startBulk && modern() && declaresTasks(ctx.mcpReq.envelope))
+      return (await parts.tasks.created(result, context.caller)) as never;
+    return result;
+  });
+  server.setRequestHandler("resources/list", () => parts.resources.list);
+  server.setRequestHandler("resources/templates/list", () => parts.resources.templates);
+  server.setRequestHandler("resources/read", async (request, ctx) => {
+    const { uri } = request.params;
+    const read = await parts.resources.read(uri, callerOf(ctx));
+    return modern() ? { ...read, ...cacheHintFor(uri, widgetUri) } : read;
+  });
+  server.setRequestHandler("prompts/list", () => parts.prompts.list);
+  server.setRequestHandler("prompts/get", (request) =>
+    parts.prompts.get(request.params.name, request.params.arguments),
   );
-  server.setRequestHandler(ListResourcesRequestSchema, () => parts.resources.list);
-  server.setRequestHandler(ListResourceTemplatesRequestSchema, () => parts.resources.templates);
-  server.setRequestHandler(ReadResourceRequestSchema, (request, extra) =>
-    parts.resources.read(request.params.uri, callerOf(extra)),
-  );
-  server.setRequestHandler(SubscribeRequestSchema, async (request, extra) => {
+  registerSessionChoices(server, parts, state, needsSession);
+  parts.tasks.register(server, modern);
+
+  const unsubscribe = forward ? forwardJobEvents(server, state, parts.jobs) : () => {};
+  return { server, state, dispose: unsubscribe };
+}
+
+/** What a 2025-11-25 session chooses and keeps: its subscriptions and its log level. */
+function registerSessionChoices(
+  server: Server,
+  parts: McpParts,
+  state: SessionState,
+  needsSession: (what: string) => void,
+): void {
+  server.setRequestHandler("resources/subscribe", async (request, ctx) => {
     needsSession("resources/subscribe");
     const { uri } = request.params;
     parts.resources.assertKnown(uri);
-    const caller = callerOf(extra);
+    const caller = callerOf(ctx);
     const jobId = resultJobOf(uri);
     if (jobId !== undefined) {
       // someone else's job reads exactly as a missing one, as it does on resources/read
@@ -226,25 +234,18 @@ export function buildMcpServer(
     state.subscriptions.set(uri, caller.subject);
     // a job that ended before the subscription took hold told nobody: the update goes with the answer
     if (jobId !== undefined && (await parts.resources.ended(jobId, caller)))
-      await extra.sendNotification({ method: "notifications/resources/updated", params: { uri } });
+      await ctx.mcpReq.notify({ method: "notifications/resources/updated", params: { uri } });
     return {};
   });
-  server.setRequestHandler(UnsubscribeRequestSchema, async (request) => {
+  server.setRequestHandler("resources/unsubscribe", async (request) => {
     await state.cluster?.unsubscribe(request.params.uri);
     state.subscriptions.delete(request.params.uri);
     return {};
   });
-  server.setRequestHandler(ListPromptsRequestSchema, () => parts.prompts.list);
-  server.setRequestHandler(GetPromptRequestSchema, (request) =>
-    parts.prompts.get(request.params.name, request.params.arguments),
-  );
-  server.setRequestHandler(SetLevelRequestSchema, async (request) => {
+  server.setRequestHandler("logging/setLevel", async (request) => {
     needsSession("logging/setLevel");
     await state.cluster?.setLevel(request.params.level);
     state.logLevel = request.params.level;
     return {};
   });
-
-  const unsubscribe = forward ? forwardJobEvents(server, state, parts.jobs) : () => {};
-  return { server, state, dispose: unsubscribe };
 }

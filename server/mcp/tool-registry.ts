@@ -8,16 +8,16 @@
  * card's state where the host keeps none.
  */
 import { randomUUID } from "node:crypto";
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import * as z from "zod/mini";
-import type { CallToolResult, LoggingLevel, Tool, ToolAnnotations } from "@modelcontextprotocol/sdk/types.js";
+import type { LoggingLevel, Tool, ToolAnnotations } from "@modelcontextprotocol/server";
 import { ToolErrorSchema } from "../../shared/errors.js";
 import { VIEW_ID_META_KEY, type ToolName } from "../../shared/tools.js";
 import type { Caller } from "../jobs/caller.js";
 import { clip, describeIssues } from "../input-errors.js";
 import { noteToolResult } from "../observability/request-context.js";
 import { JsonRpcError } from "./rpc-error.js";
-import { failure } from "./tool-results.js";
+import { failure, type CallToolResult } from "./tool-results.js";
 import { rendersWidget } from "../widget.js";
 
 export type ToolContext = {
@@ -85,7 +85,7 @@ function optionalContainers(inputSchema: Tool["inputSchema"]): Map<string, "obje
   const required = new Set(inputSchema.required ?? []);
   const containers = new Map<string, "object" | "array">();
   for (const [key, property] of Object.entries(inputSchema.properties ?? {})) {
-    const type = "type" in property ? property.type : undefined;
+    const type = typeof property === "object" && property !== null && "type" in property ? property.type : undefined;
     if (!required.has(key) && (type === "object" || type === "array")) containers.set(key, type);
   }
   return containers;
@@ -156,9 +156,13 @@ export function createToolRegistry(
     async call(name, args, ctx) {
       const spec = byName.get(name);
       if (!spec) {
-        throw new JsonRpcError(ErrorCode.InvalidParams, `Unknown tool "${clip(name)}". Available tools: ${names}.`, {
-          tool: clip(name),
-        });
+        throw new JsonRpcError(
+          ProtocolErrorCode.InvalidParams,
+          `Unknown tool "${clip(name)}". Available tools: ${names}.`,
+          {
+            tool: clip(name),
+          },
+        );
       }
       if (security) {
         const missing = security.scopes.filter((s) => !ctx.scopes?.includes(s));

@@ -3,9 +3,12 @@
  * model can read; a domain error is `isError: true` with `structuredContent: { error }` and a
  * sentence that says what to do next.
  */
-import type { CallToolResult, ContentBlock } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult as SdkCallToolResult, ContentBlock } from "@modelcontextprotocol/server";
 import type { ToolError } from "../../shared/errors.js";
 import type { Outcome } from "../outcomes.js";
+
+/** A tool's result: the SDK's, whose `structuredContent` is always an object here. */
+export type CallToolResult = SdkCallToolResult & { structuredContent?: Record<string, unknown> };
 
 /** A successful result. */
 export function success(structured: Record<string, unknown>, text: string, more: ContentBlock[] = []): CallToolResult {

@@ -5,8 +5,8 @@
  * whose underscores defeat the `split("_")` of the SDK's example store. What a store keeps is
  * bounded in events, in streams, and in bytes, per session and across all sessions (`EventBudget`).
  */
-import type { EventStore } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
-import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
+import type { EventStore } from "@modelcontextprotocol/server";
+import type { JSONRPCMessage } from "@modelcontextprotocol/server";
 import { createEventBudget, forget, type EventBudget, type Kept, type Owner, type Stream } from "./event-budget.js";
 
 export type EventStoreOptions = {

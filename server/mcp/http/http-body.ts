@@ -4,13 +4,15 @@
  * what routing needs (is it `initialize`, does a request ask for progress). Large bodies are parsed
  * in a worker thread (json-worker.ts), so no request holds the event loop for its JSON.parse.
  */
-// the package's "./*" export makes this path public; the SDK's own batch limit is ours
-import { MAX_BATCH_SIZE, readRequestBody } from "@modelcontextprotocol/sdk/server/requestBody.js";
-import { InitializeRequestSchema, ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolErrorCode, readRequestBody } from "@modelcontextprotocol/server";
 import { clip, describeIssues } from "../../input-errors.js";
 import { noteJsonRpcBody } from "../../observability/request-context.js";
 import { parseElsewhere, type ParsedElsewhere } from "./json-worker.js";
 import { jsonRpcError, retryLater } from "../../json-rpc-error.js";
+import { InitializeRequestSchema } from "./request-guard.js";
+
+/** The most messages one batch may hold: the SDK's own limit. */
+const MAX_BATCH_SIZE = 100;
 
 /** Deepest nesting accepted: the SDK's validators recurse, and JSON some thousands deep overflows the stack. */
 const MAX_DEPTH = 100;
@@ -109,7 +111,9 @@ async function parseBody(
   const bytes = await (reader ? reader(maxBytes) : readBytes(req, maxBytes));
   if (bytes === undefined) {
     const limit = `${megabytes(maxBytes)} (${maxBytes} bytes)`;
-    return refused(jsonRpcError(413, ErrorCode.InvalidRequest, `Request body too large: the limit is ${limit}.`));
+    return refused(
+      jsonRpcError(413, ProtocolErrorCode.InvalidRequest, `Request body too large: the limit is ${limit}.`),
+    );
   }
   const parsed = bytes.length < ELSEWHERE_FROM ? parseHere(bytes) : await parseElsewhere(bytes, MAX_DEPTH);
   switch (parsed.kind) {
@@ -117,12 +121,14 @@ async function parseBody(
     case "failed":
       return refused(retryLater(503, "The server is reading other large requests: retry in a second.", 1));
     case "invalid":
-      return refused(jsonRpcError(400, ErrorCode.ParseError, "Parse error: the body is not valid JSON.", parsed.error));
+      return refused(
+        jsonRpcError(400, ProtocolErrorCode.ParseError, "Parse error: the body is not valid JSON.", parsed.error),
+      );
     case "deeper":
       return refused(
         jsonRpcError(
           400,
-          ErrorCode.InvalidRequest,
+          ProtocolErrorCode.InvalidRequest,
           `Invalid Request: the JSON is nested more than ${MAX_DEPTH} levels deep.`,
         ),
       );
@@ -135,13 +141,13 @@ async function parseBody(
 function messagesProblem(body: unknown, messages: unknown[]): Response | undefined {
   if (messages.length === 0 || messages.length > MAX_BATCH_SIZE) {
     const message = `Invalid Request: a batch must hold 1 to ${MAX_BATCH_SIZE} messages.`;
-    return jsonRpcError(400, ErrorCode.InvalidRequest, message);
+    return jsonRpcError(400, ProtocolErrorCode.InvalidRequest, message);
   }
   for (const [index, message] of messages.entries()) {
     const problem = jsonRpcProblem(message);
     if (problem) {
       const where = Array.isArray(body) ? ` (message ${index})` : "";
-      return jsonRpcError(400, ErrorCode.InvalidRequest, `Invalid Request${where}: ${problem}.`);
+      return jsonRpcError(400, ProtocolErrorCode.InvalidRequest, `Invalid Request${where}: ${problem}.`);
     }
   }
   return undefined;
@@ -153,7 +159,13 @@ function initializeProblem(init: Json): Response | undefined {
   if (parsed.success) return undefined;
   const problems = describeIssues(parsed.error.issues, init).join("; ");
   const id = typeof init.id === "string" || typeof init.id === "number" ? init.id : null;
-  return jsonRpcError(400, ErrorCode.InvalidParams, `Invalid params for initialize: ${problems}.`, undefined, id);
+  return jsonRpcError(
+    400,
+    ProtocolErrorCode.InvalidParams,
+    `Invalid params for initialize: ${problems}.`,
+    undefined,
+    id,
+  );
 }
 
 export async function readJsonRpcBody(req: Request, maxBytes: number, reader?: BodyReader): Promise<JsonRpcBody> {

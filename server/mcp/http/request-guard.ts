@@ -1,25 +1,21 @@
 /**
- * Checks request params between the transport and the SDK server. The SDK answers params that
- * break a request schema with -32603 and a raw validator dump; here they get -32602 and a message
- * naming the expected fields. Sits on `transport.onmessage`, so batches and SSE work unchanged.
+ * The 2025-11-25 edge between the transport and the SDK server. Requests whose params break their
+ * schema get -32602 and a message naming the expected fields (the SDK answers some of them with a
+ * raw validator dump). And an unknown resource keeps that era's -32002: the SDK answers -32602, the
+ * 2026-07-28 code, in every era. Sits on `transport.onmessage` and `send`, so batches and SSE work
+ * unchanged. The schemas are ours: the SDK exports its own only as neutral types, not wire requests.
  */
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
 import {
-  GetPromptRequestSchema,
-  ListPromptsRequestSchema,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  ReadResourceRequestSchema,
-  SetLevelRequestSchema,
-  SubscribeRequestSchema,
-  UnsubscribeRequestSchema,
+  ProtocolErrorCode,
   type JSONRPCErrorResponse,
   type JSONRPCMessage,
-  ErrorCode,
-} from "@modelcontextprotocol/sdk/types.js";
+  type Transport,
+} from "@modelcontextprotocol/server";
+import * as z from "zod/mini";
 import { clip, describeIssues, type SchemaIssue } from "../../input-errors.js";
-import { isObject } from "./http-body.js";
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+const INVALID_PARAMS: number = ProtocolErrorCode.InvalidParams;
 
 type Checker = (message: Record<string, unknown>) => string[] | undefined;
 
@@ -42,6 +38,18 @@ type Schema = {
   safeParse(v: unknown): { success: true } | { success: false; error: { issues: readonly SchemaIssue[] } };
 };
 
+const params = <T extends z.core.$ZodLooseShape>(shape: T) => z.object({ params: z.looseObject(shape) });
+const paged = z.object({ params: z.optional(z.looseObject({ cursor: z.optional(z.string()) })) });
+const uri = params({ uri: z.string() });
+const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
+
+/** An `initialize` the SDK would take: a version, the capabilities and who the client is. */
+export const InitializeRequestSchema = params({
+  protocolVersion: z.string(),
+  capabilities: z.looseObject({}),
+  clientInfo: z.looseObject({ name: z.string(), version: z.string() }),
+});
+
 function bySchema(schema: Schema): Checker {
   return (message) => {
     const parsed = schema.safeParse(message);
@@ -51,15 +59,15 @@ function bySchema(schema: Schema): Checker {
 
 const CHECKS: Record<string, Checker> = {
   "tools/call": checkToolsCall,
-  "tools/list": bySchema(ListToolsRequestSchema),
-  "resources/list": bySchema(ListResourcesRequestSchema),
-  "resources/templates/list": bySchema(ListResourceTemplatesRequestSchema),
-  "resources/read": bySchema(ReadResourceRequestSchema),
-  "resources/subscribe": bySchema(SubscribeRequestSchema),
-  "resources/unsubscribe": bySchema(UnsubscribeRequestSchema),
-  "prompts/list": bySchema(ListPromptsRequestSchema),
-  "prompts/get": bySchema(GetPromptRequestSchema),
-  "logging/setLevel": bySchema(SetLevelRequestSchema),
+  "tools/list": bySchema(paged),
+  "resources/list": bySchema(paged),
+  "resources/templates/list": bySchema(paged),
+  "resources/read": bySchema(uri),
+  "resources/subscribe": bySchema(uri),
+  "resources/unsubscribe": bySchema(uri),
+  "prompts/list": bySchema(paged),
+  "prompts/get": bySchema(params({ name: z.string(), arguments: z.optional(z.record(z.string(), z.string())) })),
+  "logging/setLevel": bySchema(params({ level: z.enum(LEVELS) })),
 };
 
 const EXPECTED: Record<string, string> = {
@@ -82,15 +90,25 @@ function paramsError(message: JSONRPCMessage): JSONRPCErrorResponse | undefined 
     jsonrpc: "2.0",
     id: message.id,
     error: {
-      code: ErrorCode.InvalidParams,
+      code: ProtocolErrorCode.InvalidParams,
       message: `Invalid params for ${message.method}: ${problems.join("; ")}${expected ? ` (${expected})` : ""}.`,
     },
   };
 }
 
-/** Answers bad params itself; passes everything else on to the connected server. */
+/** An unknown resource's error, as the SDK sends it (-32602 with the `uri`), in 2025-11-25's words (-32002). */
+function resourceNotFound(message: JSONRPCMessage): JSONRPCMessage {
+  if (!("error" in message) || message.error.code !== INVALID_PARAMS) return message;
+  const { data } = message.error as { data?: { uri?: unknown } };
+  if (typeof data?.uri !== "string") return message;
+  return { ...message, error: { ...message.error, code: ProtocolErrorCode.ResourceNotFound } };
+}
+
+/** Answers bad params itself and gives unknown resources their 2025 code; passes everything else on. */
 export function guardRequests(transport: Transport): void {
   const deliver = transport.onmessage;
+  const send = transport.send.bind(transport);
+  transport.send = (message, options) => send(resourceNotFound(message), options);
   transport.onmessage = (message, extra) => {
     const error = paramsError(message);
     if (error) transport.send(error).catch((e) => transport.onerror?.(e instanceof Error ? e : new Error(String(e))));

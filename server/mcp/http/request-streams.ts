@@ -6,12 +6,12 @@
  * "do not reconnect"), not handed an empty stream that stays open.
  */
 import {
-  CancelledNotificationSchema,
-  JSONRPCRequestSchema,
   isJSONRPCErrorResponse,
+  isJSONRPCRequest,
   isJSONRPCResultResponse,
+  isSpecType,
   type RequestId,
-} from "@modelcontextprotocol/sdk/types.js";
+} from "@modelcontextprotocol/server";
 import { streamOfEventId } from "./event-store.js";
 import { parseJson } from "./parse-json.js";
 
@@ -153,8 +153,7 @@ export function createRequestStreams({ keptEnded = 10_000, elsewhere }: RequestS
 
   const begin = (sessionId: string, body: unknown): Answer => {
     const ids = messagesOf(body).flatMap((m) => {
-      const request = JSONRPCRequestSchema.safeParse(m);
-      return request.success ? [idKey(request.data.id)] : [];
+      return isJSONRPCRequest(m) ? [idKey(m.id)] : [];
     });
     if (ids.length === 0) return { attach: (response) => response, drop: () => {} };
     const flight: Flight = { keys: ids.map((id) => `${sessionId}\n${id}`), open: new Set(ids), cancelled: false };
@@ -177,8 +176,7 @@ export function createRequestStreams({ keptEnded = 10_000, elsewhere }: RequestS
 
   const cancel = (sessionId: string, body: unknown) => {
     for (const m of messagesOf(body)) {
-      const cancelled = CancelledNotificationSchema.safeParse(m);
-      const id = cancelled.success ? cancelled.data.params.requestId : undefined;
+      const id = isSpecType.CancelledNotification(m) ? m.params.requestId : undefined;
       if (id === undefined) continue;
       const flight = flights.get(`${sessionId}\n${idKey(id)}`);
       if (flight) {

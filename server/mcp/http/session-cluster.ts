@@ -4,7 +4,7 @@
  * instances: a session ended there ends here, and a cancellation sent there of a request held here
  * reaches the request's transport here.
  */
-import { ErrorCode, type RequestId } from "@modelcontextprotocol/sdk/types.js";
+import { ProtocolErrorCode, type RequestId } from "@modelcontextprotocol/server";
 import { jsonRpcError } from "../../json-rpc-error.js";
 import type { RequestStreams } from "./request-streams.js";
 import { STREAM_ID } from "./session-records.js";
@@ -33,7 +33,7 @@ export async function openClusterStream(
   if (lastEventId !== undefined && !STREAM_ID.test(lastEventId)) {
     return jsonRpcError(
       400,
-      ErrorCode.InvalidRequest,
+      ProtocolErrorCode.InvalidRequest,
       "Last-Event-ID is not an event id of this server: reconnect without it to receive what comes next.",
     );
   }

@@ -16,7 +16,7 @@ import type { Redis } from "ioredis";
 import { subscribe, type RedisConnection } from "../../redis/connection.js";
 import * as z from "zod/mini";
 import { run, script } from "../../redis/scripts.js";
-import type { LoggingLevel } from "@modelcontextprotocol/sdk/types.js";
+import type { LoggingLevel } from "@modelcontextprotocol/server";
 import { severity, type Condition, type Notification } from "../notifications.js";
 import { parseJson } from "./parse-json.js";
 

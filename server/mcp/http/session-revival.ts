@@ -3,7 +3,7 @@
  * made, and a server and transport initialized again with the client's own `initialize`
  * parameters. Requests that arrive together for the same session share one revival.
  */
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import type { SessionRecords } from "./session-records.js";
 import type { Session, StartSession } from "./session-start.js";
 

@@ -3,7 +3,7 @@
  * a transport with a resumable event store drawn from one byte budget, and, for sessions kept in
  * Redis, the hooks that keep the session's choices (subscriptions, log level) in its record.
  */
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { createEventBudget } from "./event-budget.js";
 import { createEventStore } from "./event-store.js";
 import { guardRequests } from "./request-guard.js";

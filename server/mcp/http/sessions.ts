@@ -14,7 +14,7 @@
  * limits count the sessions each instance holds.
  */
 import { randomUUID } from "node:crypto";
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
+import type { AuthInfo } from "@modelcontextprotocol/server";
 import { subjectOf } from "../../auth/subject.js";
 import { createRequestStreams, type RequestStreams } from "./request-streams.js";
 import { hearCluster, openClusterStream } from "./session-cluster.js";

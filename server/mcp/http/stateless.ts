@@ -4,8 +4,8 @@
  * closed: servers wait in a small pool, each serving one request at a time, so a call costs no
  * server construction. Answers are plain JSON unless a request asked for progress (then SSE).
  */
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/webStandardStreamableHttp.js";
+import type { AuthInfo } from "@modelcontextprotocol/server";
+import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { guardRequests } from "./request-guard.js";
 import type { BuiltServer } from "../server.js";
 import { watchBody } from "./watch-body.js";

@@ -4,12 +4,12 @@
  * envelope, or to the 2025-11-25 stateless path, after the body checks of `http-body.ts`. The SDK's
  * `WebStandardStreamableHTTPServerTransport` does the protocol work behind each route.
  */
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { ErrorCode } from "@modelcontextprotocol/sdk/types.js";
+import type { AuthInfo } from "@modelcontextprotocol/server";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { isLegacyRequest } from "@modelcontextprotocol/server";
 import { jsonRpcError } from "../../json-rpc-error.js";
 import { readJsonRpcBody, type BodyReader } from "./http-body.js";
-import { buildMcpServer, type McpParts } from "../server.js";
+import { buildServer, type McpParts } from "../server.js";
 import type { ClusterSessions } from "./cluster-sessions.js";
 import { SESSION_DEFAULTS } from "../../session-defaults.js";
 import { createSessions } from "./sessions.js";
@@ -68,7 +68,7 @@ export function createMcpHttpHandler({
       : undefined;
   const sessions = createSessions({
     // sessions kept in Redis hear their jobs through their stream, not through this process's events
-    build: () => buildMcpServer(parts, { stateful: true, forwardJobEvents: clusterSessions === undefined }),
+    build: () => buildServer(parts, { stateful: true, forwardJobEvents: clusterSessions === undefined }),
     idleMs: sessionIdleMs,
     maxSessions,
     minIdleMs: sessionMinIdleMs,
@@ -77,7 +77,7 @@ export function createMcpHttpHandler({
     cluster: records && streams ? { records, streams } : undefined,
   });
   const stateless = createStateless({
-    build: () => buildMcpServer(parts, { stateful: false }),
+    build: () => buildServer(parts, { stateful: false }),
     poolSize: statelessPoolSize,
     onError,
   });
@@ -107,15 +107,19 @@ export function createMcpHttpHandler({
             ? withAllow(
                 jsonRpcError(
                   405,
-                  ErrorCode.InvalidRequest,
+                  ProtocolErrorCode.InvalidRequest,
                   "GET /mcp opens a session's notification stream: send the Mcp-Session-Id from initialize.",
                 ),
                 "POST",
               )
-            : jsonRpcError(400, ErrorCode.InvalidRequest, "DELETE /mcp ends a session: send its Mcp-Session-Id.");
+            : jsonRpcError(
+                400,
+                ProtocolErrorCode.InvalidRequest,
+                "DELETE /mcp ends a session: send its Mcp-Session-Id.",
+              );
         default:
           return withAllow(
-            jsonRpcError(405, ErrorCode.InvalidRequest, `Method ${req.method} is not allowed on /mcp.`),
+            jsonRpcError(405, ProtocolErrorCode.InvalidRequest, `Method ${req.method} is not allowed on /mcp.`),
             "GET, POST, DELETE",
           );
       }

@@ -5,19 +5,20 @@
  * things are ours: `subscriptions/listen` (`listen.ts`) and the `Mcp-Name` of task requests, which
  * the SDK does not know.
  *
+ * The SDK asks its factory for an unconnected server per request; ours come from a pool of idle
+ * ones (`pooled`), each going back when the SDK closes its exchange, so a call costs no server
+ * construction.
+ *
  * A request that asks for progress is answered as SSE from the start, so that a keep-alive comment
  * goes out every `keepAliveMs` while it waits, and hosts and proxies that cut silent calls keep it.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
-import type { AuthInfo } from "@modelcontextprotocol/sdk/server/auth/types.js";
-import { classifyInboundRequest, createMcpHandler } from "@modelcontextprotocol/server";
+import { classifyInboundRequest, createMcpHandler, type AuthInfo, type Server } from "@modelcontextprotocol/server";
 import { subjectOf } from "../../auth/subject.js";
 import type { Notice } from "../../files/file-words.js";
 import { jsonRpcError } from "../../json-rpc-error.js";
-import type { McpParts } from "../server.js";
+import { buildServer, type McpParts } from "../server.js";
 import { createListen } from "./listen.js";
-import { buildModernServer } from "./modern-server.js";
-import { createTasks } from "./tasks.js";
 
 /** The Streamable HTTP code for a header that disagrees with the body. */
 const HEADER_MISMATCH = -32020;
@@ -59,9 +60,9 @@ export function createModernHttp({
     if (errors) errors.push(error);
     else onError(error);
   };
-  const tasks = createTasks(shared.jobs);
   const listen = createListen({ jobs: shared.jobs, keepAliveMs, onError: report });
-  const factory = () => buildModernServer(shared, tasks);
+  const servers = pooled(() => buildServer(shared, { stateful: false }).server, 64);
+  const factory = servers.take;
   const options = { legacy: "reject", keepAliveMs, onerror: report } as const;
   const plain = createMcpHandler(factory, options);
   const streamed = createMcpHandler(factory, { ...options, responseMode: "sse" });
@@ -91,6 +92,7 @@ export function createModernHttp({
     async close() {
       listen.close();
       await Promise.all([plain.close(), streamed.close()]);
+      servers.close();
     },
   };
 
@@ -164,4 +166,28 @@ function headerValue(value: string | null): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/**
+ * Idle servers for the SDK's factory: one is taken per exchange and comes back when the SDK closes
+ * the exchange (its `onclose`, which the SDK chains); at most `size` wait, more are built under load.
+ */
+function pooled(build: () => Server, size: number) {
+  const idle: Server[] = [];
+  let closed = false;
+  return {
+    take: (): Server => {
+      const reused = idle.pop();
+      if (reused) return reused;
+      const server = build();
+      server.onclose = () => {
+        if (!closed && idle.length < size && !idle.includes(server)) idle.push(server);
+      };
+      return server;
+    },
+    close: () => {
+      closed = true;
+      idle.length = 0;
+    },
+  };
 }

@@ -13,7 +13,7 @@ import { URI } from "../../../shared/tools.js";
 import type { Caller } from "../../jobs/caller.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { JsonRpcError } from "../rpc-error.js";
-import { callerOf } from "./context.js";
+import { callerOf } from "../context.js";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 /** How often a client is asked to poll a working task. */
@@ -42,7 +42,8 @@ export type Tasks = {
   created(result: CallResult, caller: Caller): Promise<CallResult | ({ resultType: "task" } & DetailedTask)>;
   /** The job `taskId` as a task, for `caller`; -32602 when it is not theirs or not there. */
   get(taskId: string, caller: Caller): Promise<DetailedTask>;
-  register(server: Server): void;
+  /** The `tasks/*` handlers; a server not bound to 2026-07-28 (`modern`) knows no such methods. */
+  register(server: Server, modern: () => boolean): void;
 };
 
 /** Whether the request's per-request capabilities declare the Tasks extension. */
@@ -143,7 +144,10 @@ function taskError(taskId: string, error: ToolError): JsonRpcError {
   return new JsonRpcError(INVALID_PARAMS, "Failed to retrieve task: Task not found", { taskId });
 }
 
-function requireTasks(ctx: ServerContext): void {
+const METHOD_NOT_FOUND = -32601;
+
+function requireTasks(ctx: ServerContext, modern: boolean): void {
+  if (!modern) throw new JsonRpcError(METHOD_NOT_FOUND, "Method not found");
   if (!declaresTasks(ctx.mcpReq.envelope))
     throw new JsonRpcError(MISSING_CAPABILITY, "Missing required client capability", {
       requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
@@ -166,20 +170,20 @@ export function createTasks(jobs: JobService): Tasks {
       if (result.isError || typeof jobId !== "string") return result;
       return { resultType: "task", ...(await get(jobId, caller)) };
     },
-    register(server) {
+    register(server, modern) {
       server.setRequestHandler("tasks/get", TaskParams, async ({ taskId }, ctx) => {
-        requireTasks(ctx);
+        requireTasks(ctx, modern());
         return get(taskId, callerOf(ctx));
       });
       server.setRequestHandler("tasks/cancel", TaskParams, async ({ taskId }, ctx) => {
-        requireTasks(ctx);
+        requireTasks(ctx, modern());
         const canceled = await jobs.cancel({ jobId: taskId }, callerOf(ctx));
         if (!canceled.ok) throw taskError(taskId, canceled.error);
         return {};
       });
       // nothing is ever asked of the client, so there is nothing to take: the task must exist, that is all
       server.setRequestHandler("tasks/update", TaskParams, async ({ taskId }, ctx) => {
-        requireTasks(ctx);
+        requireTasks(ctx, modern());
         await get(taskId, callerOf(ctx));
         return {};
       });
