@@ -21,7 +21,7 @@ export type JsonRpcBody =
   { ok: true; body: unknown; initialize: boolean; wantsProgress: boolean } | { ok: false; response: Response };
 
 type Json = Record<string, unknown>;
-export const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
+const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 /** Integers past 2^53 are not exact in JSON numbers, and the SDK refuses them. */
 const isId = (v: unknown): boolean => typeof v === "string" || Number.isSafeInteger(v);
 const REQUEST_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
