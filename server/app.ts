@@ -26,7 +26,7 @@ import type { MatchGifts } from "./gifts/matcher.js";
 import { jsonRpcError, retryLater } from "./json-rpc-error.js";
 import { createMcpParts } from "./mcp/server.js";
 import type { RunOptionsOf } from "./mcp/tools/start-bulk-analysis.js";
-import type { ClusterSessions } from "./mcp/http/cluster-sessions.js";
+import type { ClusterSessions } from "./mcp/job-streams.js";
 import { createMcpHttpHandler, type McpHttpHandler } from "./mcp/http/streamable-http.js";
 import { readNodeBody } from "./mcp/http/node-body.js";
 import { isAllowedHost, isAllowedOrigin } from "./origin.js";

@@ -18,7 +18,7 @@ import { createLogger, errorFields } from "./observability/logger.js";
 import { observeProcess } from "./observability/observe.js";
 import { createShutdown } from "./observability/shutdown.js";
 import { startTracing } from "./observability/tracing.js";
-import { clusterSessionsOn } from "./mcp/http/cluster-sessions.js";
+import { clusterSessionsOn } from "./mcp/job-streams.js";
 import { outageListener } from "./redis/connection.js";
 
 // a configuration that cannot be read is told in the production format, as no other is known yet

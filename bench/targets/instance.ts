@@ -6,7 +6,7 @@
  */
 import { readConfig } from "../../server/config.js";
 import { serverFromConfig } from "../../server/jobs-env.js";
-import { clusterSessionsOn } from "../../server/mcp/http/cluster-sessions.js";
+import { clusterSessionsOn } from "../../server/mcp/job-streams.js";
 import { outageListener } from "../../server/redis/connection.js";
 import { serveTarget } from "./serve.js";
 

@@ -14,7 +14,7 @@ import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
 import { createRedisStore } from "../jobs/stores/redis.js";
-import { clusterSessionsOn } from "../mcp/http/cluster-sessions.js";
+import { clusterSessionsOn } from "../mcp/job-streams.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../test-kit/redis.js";
 import { callTool, startJob, startTestServer, toolError, type TestServer } from "../../test-kit/servers/test-server.js";
 import { subjectFor } from "./subject.js";

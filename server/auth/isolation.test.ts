@@ -15,7 +15,7 @@ import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createRedisStore } from "../jobs/stores/redis.js";
 import { matchGifts } from "../gifts/matcher.js";
-import { clusterSessionsOn } from "../mcp/http/cluster-sessions.js";
+import { clusterSessionsOn } from "../mcp/job-streams.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../test-kit/redis.js";
 import {
   callTool,

@@ -12,7 +12,8 @@ import type { Caller } from "../jobs/caller.js";
 import type { JobService } from "../jobs/job-service.js";
 import type { JobStore } from "../jobs/store.js";
 import { StoreUnavailableError } from "../store-errors.js";
-import type { SessionRecords, StreamItem } from "./http/session-records.js";
+import { openRedis, watchConnection, type ConnectionListener } from "../redis/connection.js";
+import { createSessionRecords, type SessionRecords, type StreamItem } from "./http/session-records.js";
 import {
   createSessionStreams,
   type SessionStreams,
@@ -214,4 +215,33 @@ class JobFeed implements StreamFeed {
   close(): void {
     this.options.onClose(this);
   }
+}
+
+/** Sessions kept in Redis across instances (a cluster): their records, on a connection of their own, and the job store their streams read. */
+export type ClusterSessions = {
+  /** Session records kept for `ttlMs` after their last use. */
+  records(ttlMs: number): SessionRecords;
+  /** The job service's own store, which it closes. */
+  store: JobStreamStore;
+};
+
+export type ClusterSessionsOptions = {
+  /** The job store the notification streams read. */
+  store: JobStreamStore;
+  /** The Redis of the records, and the prefix of their keys. */
+  url: string;
+  keyPrefix: string;
+  /** Hears the records' connection lost and back. */
+  onConnectionChange?: ConnectionListener;
+};
+
+export function clusterSessionsOn({
+  store,
+  url,
+  keyPrefix,
+  onConnectionChange,
+}: ClusterSessionsOptions): ClusterSessions {
+  const records = (ttlMs: number) =>
+    createSessionRecords(watchConnection(openRedis(url), onConnectionChange), keyPrefix, ttlMs);
+  return { records, store };
 }

@@ -19,7 +19,7 @@ import type { CreateExecutor } from "../../jobs/executor.js";
 import { createJobService } from "../../jobs/job-service.js";
 import { createMemoryStore } from "../../jobs/stores/memory.js";
 import { createRedisStore } from "../../jobs/stores/redis.js";
-import { clusterSessionsOn } from "./cluster-sessions.js";
+import { clusterSessionsOn } from "../job-streams.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../../test-kit/redis.js";
 import {
   callTool,

@@ -8,7 +8,7 @@ import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { watchConnection } from "../../redis/connection.js";
 import { deleteKeysUnder, keysUnder, redisUnreachable, redisUrl } from "../../../test-kit/redis.js";
-import type { Condition, Notification } from "../notifications.js";
+import type { Condition } from "../notifications.js";
 import { createSessionRecords, type SessionRecords, type StreamItem } from "./session-records.js";
 
 const unreachable = await redisUnreachable("the session record tests");
@@ -17,7 +17,7 @@ const item = (jobId: string, seq: number, ...when: Condition[]): StreamItem => (
   jobId,
   seq,
   messages: (when.length > 0 ? when : [{ always: true } as const]).map((w, i) => ({
-    message: { method: "notifications/job/progress", params: { jobId, seq, i } } as unknown as Notification,
+    message: { method: "notifications/job/progress", params: { jobId, seq, i } },
     when: w,
   })),
 });

@@ -11,6 +11,8 @@
  * again from them after any gap. A channel tells every instance that a session moved its
  * notification stream elsewhere or ended, or that its client cancelled a request (which only the
  * instance that took the request holds).
+ *
+ * Why ours: the SDK keeps sessions in one process; these records let any instance serve any session.
  */
 import type { Redis } from "ioredis";
 import { subscribe, type RedisConnection } from "../../redis/connection.js";

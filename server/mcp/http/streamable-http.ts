@@ -4,18 +4,15 @@
  * envelope, or to the 2025-11-25 stateless path, after the body checks of `http-body.ts`. The SDK's
  * `WebStandardStreamableHTTPServerTransport` does the protocol work behind each route.
  */
-import type { AuthInfo } from "@modelcontextprotocol/server";
-import { ProtocolErrorCode } from "@modelcontextprotocol/server";
-import { isLegacyRequest } from "@modelcontextprotocol/server";
+import { isLegacyRequest, ProtocolErrorCode, type AuthInfo } from "@modelcontextprotocol/server";
 import { jsonRpcError } from "../../json-rpc-error.js";
 import { readJsonRpcBody, type BodyReader } from "./http-body.js";
 import { buildServer, type McpParts } from "../server.js";
-import type { ClusterSessions } from "./cluster-sessions.js";
 import { SESSION_DEFAULTS } from "../../session-defaults.js";
 import { createSessions } from "./sessions.js";
 import { createStateless } from "./stateless.js";
 import { createModernHttp } from "../modern/modern-http.js";
-import { createJobSessionStreams } from "../job-streams.js";
+import { createJobSessionStreams, type ClusterSessions } from "../job-streams.js";
 import { traceJsonRpcBody } from "../../observability/tracing.js";
 import type { Notice } from "../../files/file-words.js";
 

@@ -5,12 +5,12 @@
  */
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
-import { matchGifts } from "../../gifts/matcher.js";
-import { createJobService } from "../../jobs/job-service.js";
-import { createRedisStore } from "../../jobs/stores/redis.js";
-import { clusterSessionsOn } from "./cluster-sessions.js";
-import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../../test-kit/redis.js";
-import { openRawSession, postRaw, startTestServer, type TestServer } from "../../../test-kit/servers/test-server.js";
+import { matchGifts } from "../gifts/matcher.js";
+import { createJobService } from "../jobs/job-service.js";
+import { createRedisStore } from "../jobs/stores/redis.js";
+import { clusterSessionsOn } from "./job-streams.js";
+import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../test-kit/redis.js";
+import { openRawSession, postRaw, startTestServer, type TestServer } from "../../test-kit/servers/test-server.js";
 
 const unreachable = await redisUnreachable("the cluster session tests");
 
