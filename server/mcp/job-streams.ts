@@ -24,7 +24,7 @@ import {
 import { messagesFor } from "./notifications.js";
 
 /** What the streams read of the job store. */
-export type JobStreamStore = Pick<JobStore, "readEvents" | "getJob" | "watch">;
+type JobStreamStore = Pick<JobStore, "readEvents" | "getJob" | "watch">;
 
 type JobStreamsOptions = {
   records: SessionRecords;

@@ -1,9 +1,14 @@
 /**
  * One stateful session's server and transport: a fresh SDK server (never one shared by clients),
  * a transport with a resumable event store drawn from one byte budget, and, for sessions kept in
- * Redis, the hooks that keep the session's choices (subscriptions, log level) in its record.
+ * Redis, the hooks that keep the session's choices (subscriptions, log level) in its record. A
+ * session kept in Redis that this instance does not hold is revived here: its record loaded, room
+ * made, and a server and transport initialized again with the client's own `initialize` parameters;
+ * requests that arrive together for the same session share one revival.
+ *
+ * Why ours: the SDK's transport takes one session id and one event store, and never re-initializes.
  */
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { WebStandardStreamableHTTPServerTransport, type AuthInfo } from "@modelcontextprotocol/server";
 import { createEventBudget } from "./event-budget.js";
 import { createEventStore } from "./event-store.js";
 import { guardRequests } from "./request-guard.js";
@@ -68,5 +73,55 @@ function keptInRecord({ records, streams }: SessionCluster, id: () => string) {
     },
     unsubscribe: (uri: string) => records.unsubscribe(id(), uri),
     setLevel: (level: Parameters<SessionRecords["setLevel"]>[1]) => records.setLevel(id(), level),
+  };
+}
+
+/** What a request made here for a client accepts, as the client's own would. */
+export const JSON_OR_SSE = "application/json, text/event-stream";
+
+export type RevivalOptions = {
+  records: SessionRecords;
+  start: StartSession;
+  /** Room for one more session of `subject`, or the refusal to answer with. */
+  makeRoom: (subject: string) => Response | undefined;
+  close: (session: Session) => Promise<void>;
+  onError: (error: Error) => void;
+};
+
+/** The revived session, a refusal (no room), or undefined when there is no such session of `subject`. */
+export type Revive = (sessionId: string, subject: string, auth?: AuthInfo) => Promise<Session | Response | undefined>;
+
+export function createRevival({ records, start, makeRoom, close, onError }: RevivalOptions): Revive {
+  const revive: Revive = async (sessionId, subject, auth) => {
+    const record = await records.load(sessionId, subject);
+    if (record === undefined) return undefined;
+    const refusal = makeRoom(subject);
+    if (refusal) return refusal;
+    const session = await start(subject, () => sessionId);
+    const initialize = { jsonrpc: "2.0", id: 0, method: "initialize", params: record.init };
+    const reply = await session.transport.handleRequest(
+      new Request("http://localhost/mcp", {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: JSON_OR_SSE },
+        body: JSON.stringify(initialize),
+      }),
+      { parsedBody: initialize, authInfo: auth },
+    );
+    await reply.text();
+    if (session.transport.sessionId === sessionId) return session;
+    await close(session);
+    onError(new Error(`session ${sessionId} could not be revived: ${reply.status}`));
+    return undefined;
+  };
+
+  const inFlight = new Map<string, ReturnType<Revive>>();
+  return (sessionId, subject, auth) => {
+    const key = `${subject}\n${sessionId}`;
+    let reviving = inFlight.get(key);
+    if (reviving === undefined) {
+      reviving = revive(sessionId, subject, auth).finally(() => inFlight.delete(key));
+      inFlight.set(key, reviving);
+    }
+    return reviving;
   };
 }

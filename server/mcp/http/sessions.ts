@@ -12,16 +12,25 @@
  * the notification stream (GET) is served from Redis, DELETE ends the session on every instance,
  * and a cancellation reaches the instance that holds the request (session-cluster.ts). The flood
  * limits count the sessions each instance holds.
+ *
+ * Why ours: the SDK's transport serves one session; holding many, bounding them per subject and
+ * serving them from any instance is left to the application.
  */
 import { randomUUID } from "node:crypto";
-import type { AuthInfo } from "@modelcontextprotocol/server";
+import { ProtocolErrorCode, type AuthInfo, type RequestId } from "@modelcontextprotocol/server";
 import { subjectOf } from "../../auth/subject.js";
 import { createRequestStreams, type RequestStreams } from "./request-streams.js";
-import { hearCluster, openClusterStream } from "./session-cluster.js";
-import { noRoom, notFound, streamOver } from "./session-replies.js";
-import { createRevival, type Revive } from "./session-revival.js";
-import { createSessionStart, type Session, type SessionCluster } from "./session-start.js";
-import { SessionTable } from "./session-table.js";
+import { jsonRpcError, retryLater } from "../../json-rpc-error.js";
+import { STREAM_ID } from "./session-records.js";
+import {
+  createRevival,
+  createSessionStart,
+  JSON_OR_SSE,
+  type Revive,
+  type Session,
+  type SessionCluster,
+} from "./session-start.js";
+import { SessionTable, type Refusal } from "./session-table.js";
 import type { BuiltServer } from "../server.js";
 import { watchBody } from "./watch-body.js";
 
@@ -161,4 +170,97 @@ function routeToSessions({ table, requests, close, cluster, revive }: Routes): S
     // An open GET stream keeps the session alive however long it stays quiet.
     return watchBody(response, table.openStream(sessionId));
   };
+}
+
+/** The code the SDK uses for an unknown session. */
+const SESSION_NOT_FOUND = -32001;
+
+/** An unknown session; another subject's session answers exactly so. */
+const notFound = (): Response =>
+  jsonRpcError(
+    404,
+    SESSION_NOT_FOUND,
+    "Session not found: it ended or never existed. Send initialize to start a new one.",
+  );
+
+/** A resume of a stream that a cancellation ended: SSE's "do not reconnect". */
+const streamOver = (): Response => new Response(null, { status: 204 });
+
+/** The refusal of a newcomer at a limit, with when to try again. */
+function noRoom(
+  { limit, waitSeconds }: Refusal,
+  { maxSessions, maxSessionsPerSubject }: { maxSessions: number; maxSessionsPerSubject: number },
+): Response {
+  return limit === "subject"
+    ? retryLater(
+        429,
+        `Too many sessions: this account already has ${maxSessionsPerSubject} open. ` +
+          `End one you no longer use (DELETE /mcp with its Mcp-Session-Id), or try again in ${waitSeconds} s.`,
+        waitSeconds,
+      )
+    : retryLater(
+        503,
+        `The server is at its limit of ${maxSessions} sessions, all in use. Try again in ${waitSeconds} s.`,
+        waitSeconds,
+      );
+}
+
+/** The code the SDK answers a GET that does not accept an event stream with. */
+const NOT_ACCEPTABLE = -32000;
+
+/** The session's notification stream, from Redis, for its own subject only. */
+async function openClusterStream(
+  { records, streams }: SessionCluster,
+  requests: RequestStreams,
+  sessionId: string,
+  subject: string,
+  req: Request,
+): Promise<Response> {
+  if ((await records.load(sessionId, subject)) === undefined) return notFound();
+  if (!req.headers.get("accept")?.includes("text/event-stream")) {
+    return jsonRpcError(406, NOT_ACCEPTABLE, "Not Acceptable: the notification stream is text/event-stream.");
+  }
+  const lastEventId = req.headers.get("last-event-id") ?? undefined;
+  if (lastEventId !== undefined && requests.ended(lastEventId)) return streamOver();
+  if (lastEventId !== undefined && !STREAM_ID.test(lastEventId)) {
+    return jsonRpcError(
+      400,
+      ProtocolErrorCode.InvalidRequest,
+      "Last-Event-ID is not an event id of this server: reconnect without it to receive what comes next.",
+    );
+  }
+  return streams.open(sessionId, subject, lastEventId);
+}
+
+type ClusterSignalOptions = {
+  cluster: SessionCluster;
+  table: SessionTable<Session>;
+  requests: RequestStreams;
+  close: (session: Session) => Promise<void>;
+  onError: (error: Error) => void;
+};
+
+/** Hears the other instances' signals about sessions held here; returns the unsubscribe. */
+function hearCluster({ cluster, table, requests, close, onError }: ClusterSignalOptions): () => void {
+  return cluster.records.onSignal((signal) => {
+    const session = table.get(signal.sessionId);
+    if (!session) return;
+    if (signal.kind === "ended") {
+      table.forget(signal.sessionId);
+      void close(session);
+    } else if (signal.kind === "cancelled" && requests.holds(signal.sessionId, signal.requestId)) {
+      cancelHere(requests, signal.sessionId, session, signal.requestId).catch(onError);
+    }
+  });
+}
+
+/** Hands a cancellation sent to another instance to the session's transport here, as if sent here. */
+function cancelHere(requests: RequestStreams, sessionId: string, session: Session, requestId: RequestId) {
+  const message = { jsonrpc: "2.0", method: "notifications/cancelled", params: { requestId } };
+  const req = new Request("http://localhost/mcp", {
+    method: "POST",
+    headers: { "content-type": "application/json", accept: JSON_OR_SSE, "mcp-session-id": sessionId },
+    body: JSON.stringify(message),
+  });
+  return requests.serve(sessionId, message, () => session.transport.handleRequest(req, { parsedBody: message }));
 }
