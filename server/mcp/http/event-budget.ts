@@ -4,6 +4,8 @@
  * most `maxBytes`, and nothing older than `ttlMs`. Past a limit the oldest events go first (those of
  * sessions that have ended are among the oldest); a message larger than a session's whole budget
  * is not kept at all: it is still sent, it just cannot be replayed.
+ *
+ * Why ours: the SDK's EventStore is an interface; a byte budget shared by every session's store is ours.
  */
 
 export type EventBudgetOptions = {

@@ -4,6 +4,8 @@
  * from the id itself, which also works for the SDK's standalone GET stream (`_GET_stream`),
  * whose underscores defeat the `split("_")` of the SDK's example store. What a store keeps is
  * bounded in events, in streams, and in bytes, per session and across all sessions (`EventBudget`).
+ *
+ * Why ours: the SDK defines `EventStore` and ships only an unbounded example; this is the bounded one it plugs in.
  */
 import type { EventStore } from "@modelcontextprotocol/server";
 import type { JSONRPCMessage } from "@modelcontextprotocol/server";

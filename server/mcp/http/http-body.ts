@@ -3,6 +3,8 @@
  * JSON (-32700) from JSON that is not JSON-RPC (-32600, where the SDK answers -32700), and notes
  * what routing needs (is it `initialize`, does a request ask for progress). Large bodies are parsed
  * in a worker thread (json-worker.ts), so no request holds the event loop for its JSON.parse.
+ *
+ * Why ours: the SDK answers a bad body with -32700 for all, and parses it on the event loop; these answers name the fault.
  */
 import { ProtocolErrorCode, readRequestBody } from "@modelcontextprotocol/server";
 import { clip, describeIssues } from "../../input-errors.js";

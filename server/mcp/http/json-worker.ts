@@ -4,6 +4,8 @@
  * nesting checked, and the value comes back in slices (json-slices.ts). The worker's code is a string run with
  * `eval: true`: it needs no transpiling, so the very same code runs under tsx and vitest (which
  * start no worker from a .ts file) and from the tsc build (which would not copy a .js file).
+ *
+ * Why ours: the SDK parses every body on the event loop.
  */
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from "node:worker_threads";
 import { isSlice, rebuild } from "./json-slices.js";

@@ -2,6 +2,8 @@
  * Reads a request body straight from Node's incoming stream, up to a limit. Faster than going
  * through the web `Request` body (no web-stream layers), and it leaves the lightweight request
  * object of @hono/node-server unmaterialized for the handlers that only read its headers.
+ *
+ * Why ours: the Node adapter reads a body chunk by chunk into a string; this one keeps it as bytes for the worker.
  */
 import type { Readable } from "node:stream";
 

@@ -4,6 +4,8 @@
  * which closes a POST's stream when every request on it is answered, would hold it open forever.
  * A client that then resumes that stream from its Last-Event-ID is told it is over (204, SSE's
  * "do not reconnect"), not handed an empty stream that stays open.
+ *
+ * Why ours: the SDK's transport keeps a cancelled request's SSE stream open, and knows nothing of other instances.
  */
 import {
   isJSONRPCErrorResponse,

@@ -7,6 +7,8 @@
  * died, are replayed. The feed wakes the stream when it has something; a slow tick keeps the
  * session alive and catches a lost wake-up. Opening the stream on one instance closes the
  * session's stream on any other.
+ *
+ * Why ours: the SDK serves a session's GET stream from the process that holds it; this one serves it from Redis.
  */
 import type { SessionRecords, StreamEntry, StreamItem } from "./session-records.js";
 import { sseResponse } from "./sse.js";

@@ -3,6 +3,8 @@
  * subject holds, which session makes room for a newcomer (or how long until one could) and which
  * ones sit idle long enough to close. It reads the time from the clock it is given and closes
  * nothing itself: its caller closes what it hands back (sessions.ts).
+ *
+ * Why ours: the SDK puts no limit on sessions, in all or per subject.
  */
 
 export type SessionTableOptions = {

@@ -3,6 +3,8 @@
  * fresh transport per request, but the server behind it can be reused once its transport is
  * closed: servers wait in a small pool, each serving one request at a time, so a call costs no
  * server construction. Answers are plain JSON unless a request asked for progress (then SSE).
+ *
+ * Why ours: the SDK's stateless fallback builds a server per request and has no edge for request-guard.ts; ours reuses them.
  */
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";

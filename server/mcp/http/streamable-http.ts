@@ -3,6 +3,8 @@
  * new session (`initialize`), to the 2026-07-28 leg (`../modern/`) when it carries the per-request
  * envelope, or to the 2025-11-25 stateless path, after the body checks of `http-body.ts`. The SDK's
  * `WebStandardStreamableHTTPServerTransport` does the protocol work behind each route.
+ *
+ * Why ours: the SDK leaves routing 2025-11-25 sessions beside `createMcpHandler` to the application (`isLegacyRequest`).
  */
 import { isLegacyRequest, ProtocolErrorCode, type AuthInfo } from "@modelcontextprotocol/server";
 import { jsonRpcError } from "../../json-rpc-error.js";
