@@ -26,7 +26,6 @@ import type { MatchGifts } from "./gifts/matcher.js";
 import { jsonRpcError, retryLater } from "./json-rpc-error.js";
 import { createMcpParts } from "./mcp/server.js";
 import type { RunOptionsOf } from "./mcp/tools/start-bulk-analysis.js";
-import type { ClusterSessions } from "./mcp/job-streams.js";
 import { createMcpHttpHandler, type McpHttpHandler } from "./mcp/http/streamable-http.js";
 import { readNodeBody } from "./mcp/http/node-body.js";
 import { isAllowedHost, isAllowedOrigin } from "./origin.js";
@@ -89,8 +88,8 @@ export type AppOptions = {
    * keep-alive comment, so that proxies and hosts that cut silent calls keep it (10 s).
    */
   keepAliveMs?: number;
-  /** Sessions kept in Redis, so that any of several instances serves any session (see sessions.ts). */
-  clusterSessions?: ClusterSessions;
+  /** The tag that starts this instance's session ids, which nginx routes by (mcp/http/sessions.ts); random by default. */
+  instanceId?: string;
   /** Where uploads of staff files live and where files handed over by URL may come from (memory, none). */
   files?: FilesSetup;
   /** Development only: the harness hands files over at /dev/files, as ChatGPT's file service would. */
@@ -175,7 +174,7 @@ function createMcp(options: AppOptions, bearer: BearerAuth | undefined, onError:
     maxSessionsPerSubject: options.maxSessionsPerSubject ?? (auth ? 100 : undefined),
     onError,
     onNotice: options.onNotice,
-    clusterSessions: options.clusterSessions,
+    instanceId: options.instanceId,
     keepAliveMs: options.keepAliveMs,
   });
   return { handler, widget, staffFiles, fileLinks, devFiles };

@@ -22,6 +22,7 @@ describe("the configuration", () => {
       allowedHosts: [],
       sessions: { max: 10_000, minIdleMs: 60_000, maxPerSubject: undefined },
       maxConnections: undefined,
+      instanceId: undefined,
       fileDownloadHosts: [],
       development: false,
       serveHarness: false,
@@ -35,8 +36,15 @@ describe("the configuration", () => {
   });
 
   it("reads what is set, and takes an empty variable as unset", () => {
-    const config = readConfig({ PORT: "0", WORKERS: "0", RETENTION_HOURS: "0.5", STORE: "", QUOTA_STORED_MB: "1" });
-    expect(config).toMatchObject({ port: 0, store: "sqlite", workers: { concurrency: 0 } });
+    const config = readConfig({
+      PORT: "0",
+      WORKERS: "0",
+      RETENTION_HOURS: "0.5",
+      STORE: "",
+      QUOTA_STORED_MB: "1",
+      INSTANCE_ID: "web-2",
+    });
+    expect(config).toMatchObject({ port: 0, store: "sqlite", workers: { concurrency: 0 }, instanceId: "web-2" });
     expect(config.limits).toMatchObject({ retentionMs: 30 * 60 * 1000, maxStoredBytesPerSubject: 1024 * 1024 });
   });
 
@@ -53,6 +61,7 @@ describe("the configuration", () => {
     ["RETENTION_HOURS", "NaN", "RETENTION_HOURS=NaN is not a positive number."],
     ["AUTH_ISSUER", "issuer.example", "AUTH_ISSUER=issuer.example is not a URL."],
     ["PUBLIC_URL", "gifts.example", "PUBLIC_URL=gifts.example is not a URL."],
+    ["INSTANCE_ID", "a.b", "INSTANCE_ID=a.b is not an instance tag: 1 to 32 letters, digits, - or _."],
     [
       "FILE_DOWNLOAD_HOSTS",
       "files.example.com, http://x.test",

@@ -113,6 +113,9 @@ export const EnvSchema = z.object({
   SESSION_MIN_IDLE_SECONDS: atLeastOne(SESSION_DEFAULTS.minIdleMs / 1000),
   MAX_SESSIONS_PER_SUBJECT: atLeastOne(),
   MAX_CONNECTIONS: atLeastOne(),
+  INSTANCE_ID: variable("an instance tag: 1 to 32 letters, digits, - or _", (t) =>
+    /^[A-Za-z0-9_-]{1,32}$/.test(t) ? t : undefined,
+  ),
   WIDGET_DOMAIN: plain(),
   FILE_LINK_SECRET: variable(
     `long enough to sign download links: it needs at least ${MIN_SECRET_CHARS} characters (e.g. the output of \`openssl rand -base64 32\`)`,
@@ -162,6 +165,8 @@ export type Config = Readonly<{
   sessions: Readonly<{ max: number; minIdleMs: number; maxPerSubject?: number }>;
   /** Connections at once; undefined: below the open-file limit (accept-limit.ts). */
   maxConnections?: number;
+  /** The tag that starts this instance's session ids, which nginx routes by; undefined: random per process. */
+  instanceId?: string;
   widgetDomain?: string;
   fileLinkSecret?: string;
   fileDownloadHosts: readonly string[];
@@ -218,6 +223,7 @@ export function readConfig(env: Env = process.env): Config {
       maxPerSubject: v.MAX_SESSIONS_PER_SUBJECT,
     },
     maxConnections: v.MAX_CONNECTIONS,
+    instanceId: v.INSTANCE_ID,
     widgetDomain: v.WIDGET_DOMAIN,
     fileLinkSecret: v.FILE_LINK_SECRET,
     fileDownloadHosts: v.FILE_DOWNLOAD_HOSTS,

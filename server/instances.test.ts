@@ -3,18 +3,19 @@
  * WORKERS=0) and a worker process (server/worker.ts) as child processes. A job started on one
  * instance is followed on the other (and heard on the first one's session); a cancel on either
  * stops it on the worker; a worker killed mid-job leaves one consistent history; a killed server
- * loses nothing it acknowledged; a starting instance leaves running jobs alone; a session is
- * served by every instance (its requests spread over both by nginx configured as deployed,
- * deploy/nginx.conf, round robin without sticky routing; its stream resumed from Redis on another
- * instance when the one serving it dies; ended everywhere at once).
+ * loses nothing it acknowledged; a starting instance leaves running jobs alone. Behind nginx
+ * configured as deployed (deploy/nginx.conf), a session stays on the instance that opened it while
+ * everything else spreads over both; when that instance dies, the client is told its session is
+ * gone (404), opens another on the live instance and follows the same job to its end.
  */
 import { randomUUID } from "node:crypto";
 import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
 import { Redis } from "ioredis";
 import type { JobEvent } from "../shared/job-events.js";
 import { GetJobEventsOutput, JobResultPageSchema, TOOL, URI } from "../shared/tools.js";
 import { PACE_META_KEY } from "./dev-pace.js";
+import { requestModern } from "../test-kit/modern-client.js";
 import { employeeCsv } from "../test-kit/employee-csv.js";
 import { expectJobHistory } from "../test-kit/job-history.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../test-kit/redis.js";
@@ -41,7 +42,8 @@ const env = {
   JOB_STALLED_CHECK_MS: "500",
   JOB_GRACE_MS: "500", // a starting instance looks at every job but the newest
 };
-const web = () => startInstance("main", { ...env, WORKERS: "0" });
+/** A web instance; tagged `a` or `b` to stand behind nginx where deploy/nginx.conf routes that tag. */
+const web = (tag?: string) => startInstance("main", { ...env, WORKERS: "0", ...(tag && { INSTANCE_ID: tag }) });
 const worker = () => startInstance("worker", { ...env, WORKERS: "2" });
 const START = { occasion: "holiday", budgetPerPerson: 50 };
 
@@ -56,14 +58,15 @@ async function startSlowJob(client: Client, rows = 30_000, paceMs = 20): Promise
   return (result.structuredContent as { jobId: string }).jobId;
 }
 
-/** Follows a job with long polls from `afterSeq` until `until` holds for a page; returns the events seen. */
+/** Follows a job with long polls after `from` until `until` holds for a page; returns the events seen. */
 async function follow(
   client: Client,
   jobId: string,
   until: (events: JobEvent[], done: boolean) => boolean = (_, done) => done,
+  from = 0,
 ): Promise<JobEvent[]> {
   const events: JobEvent[] = [];
-  for (let afterSeq = 0; ;) {
+  for (let afterSeq = from; ;) {
     const result = await callTool(client, TOOL.getJobEvents, { jobId, afterSeq, waitMs: 20_000 });
     if (result.isError) throw new Error(toolText(result));
     const page = GetJobEventsOutput.parse(result.structuredContent);
@@ -92,7 +95,7 @@ let a: Instance, b: Instance, clientA: Client, clientB: Client;
 let workers: Instance;
 if (unreachable === undefined) {
   beforeAll(async () => {
-    [a, b, workers] = await Promise.all([up(web), up(web), up(worker)]);
+    [a, b, workers] = await Promise.all([up(() => web("a")), up(() => web("b")), up(worker)]);
     [clientA, clientB] = await Promise.all([connect(a), connect(b)]);
   }, 60_000);
   afterAll(async () => {
@@ -198,9 +201,9 @@ describe.runIf(unreachable === undefined)("several instances on one Redis: insta
 });
 
 describe.runIf(unreachable === undefined)(
-  "several instances on one Redis: one session served by every instance",
+  "several instances on one Redis behind nginx: a session stays on the instance that opened it",
   () => {
-    it("serves one session on every instance behind nginx: requests in turn to A and B, each notification once, in order", async () => {
+    it("sends a session's every request to its instance while the rest spread over both: each notification once, in order", async () => {
       const nginx = await startBalancer([a, b]);
       const client = await connectClient(nginx.mcpUrl);
       try {
@@ -216,73 +219,123 @@ describe.runIf(unreachable === undefined)(
           expect.stringContaining("started"),
           expect.stringContaining("completed"),
         ]);
-        // the session's requests went to both, as nginx sends them in turn
-        expect(new Set(nginx.routed().map((r) => r.port))).toEqual(new Set([a.mcpUrl!.port, b.mcpUrl!.port]));
+        const list = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" });
+        for (let i = 0; i < 3; i++) {
+          const stateless = await postRaw(nginx.mcpUrl, list, { "mcp-protocol-version": "2025-06-18" });
+          expect(stateless.status).toBe(200);
+          await stateless.text();
+          expect((await requestModern(nginx.mcpUrl, "tools/list")).status).toBe(200);
+        }
+        const sessionId = sessionOf(client);
+        const home = sessionId.startsWith("a.") ? a : b;
+        const routed = nginx.routed();
+        const ofSession = routed.filter((r) => r.session === sessionId).map((r) => r.port);
+        expect(ofSession.length).toBeGreaterThan(5);
+        expect(new Set(ofSession)).toEqual(new Set([home.mcpUrl!.port]));
+        const rest = routed.filter((r) => r.session === undefined).map((r) => r.port);
+        expect(new Set(rest)).toEqual(new Set([a.mcpUrl!.port, b.mcpUrl!.port]));
       } finally {
         await client.close();
         await nginx.close();
       }
     });
 
-    it("resumes the notification stream on B, from Redis, after the instance serving it is killed", async () => {
-      const doomed = await up(web);
-      // the stream goes to the doomed instance while it lives, everything else to B
-      const router = createRouter((method) => (method === "GET" && !doomed.gone() ? [doomed] : [b]));
-      const client = await connectThrough(router);
-      const heard: Heard[] = [];
-      client.fallbackNotificationHandler = async (n) => void heard.push(n);
-      const jobId = await startSlowJob(client, 20_000, 10);
-      await vi.waitFor(() => expect(jobSeqs(heard, jobId).length).toBeGreaterThan(3), { timeout: 20_000 });
-      await doomed.kill();
-      const seen = await follow(clientB, jobId);
-      await vi.waitFor(() => expect(jobSeqs(heard, jobId)).toEqual(seen.map((e) => e.seq)), { timeout: 20_000 });
-      // B was asked to resume after the last event the client had, and replayed what came after it
-      expect(router.resumedAt.get(b.mcpUrl!.port)).toEqual([expect.stringMatching(/^\d+-\d+$/)]);
-      await client.close();
-    }, 60_000);
-
-    it("replays the stream from Redis after any Last-Event-ID it gave, on another instance", async () => {
-      const session = await openRawSession(a.mcpUrl!);
-      const headers = session.headers;
-      const onA = readSse(await fetch(a.mcpUrl!, { headers: { accept: "text/event-stream", ...headers } }));
-      const started = await session.request("tools/call", {
-        name: TOOL.startBulk,
-        arguments: { ...START, csv: employeeCsv(20_000) },
-        _meta: { [PACE_META_KEY]: 10 },
-      });
-      const { jobId } = (started.result as { structuredContent: { jobId: string } }).structuredContent;
-      const first = [await onA.next(), await onA.next(), await onA.next(), await onA.next()];
-      await onA.close();
-      // resumes after the second: the two after it again, as A sent them, then the rest from the job log
-      const onB = readSse(
-        await fetch(b.mcpUrl!, { headers: { accept: "text/event-stream", "last-event-id": first[1].id!, ...headers } }),
-      );
-      expect([await onB.next(), await onB.next()]).toEqual(first.slice(2));
-      const seqs = first.map((e) => JSON.parse(e.data).params.seq);
-      for (;;) {
-        const { params } = JSON.parse((await onB.next()).data);
-        seqs.push(params.seq);
-        if (params.type !== "job.progress") break;
+    it("replays the notification stream after a Last-Event-ID it gave, from the session's instance", async () => {
+      const nginx = await startBalancer([a, b]);
+      try {
+        const session = await openRawSession(nginx.mcpUrl);
+        const headers = { accept: "text/event-stream", ...session.headers };
+        const first = readSse(await fetch(nginx.mcpUrl, { headers }));
+        const started = await session.request("tools/call", {
+          name: TOOL.startBulk,
+          arguments: { ...START, csv: employeeCsv(20_000) },
+          _meta: { [PACE_META_KEY]: 10 },
+        });
+        const { jobId } = (started.result as { structuredContent: { jobId: string } }).structuredContent;
+        const heard = [await first.next(), await first.next(), await first.next(), await first.next()];
+        await first.close();
+        // resumes after the second: the two after it again, as they were sent, then the rest
+        const again = readSse(await fetch(nginx.mcpUrl, { headers: { ...headers, "last-event-id": heard[1].id! } }));
+        expect([await again.next(), await again.next()]).toEqual(heard.slice(2));
+        const seqs = heard.map((e) => JSON.parse(e.data).params.seq);
+        for (;;) {
+          const { params } = JSON.parse((await again.next()).data);
+          seqs.push(params.seq);
+          if (params.type !== "job.progress") break;
+        }
+        expect(seqs).toEqual((await readJobHistory(clientB, jobId)).events.map((e) => e.seq));
+        await again.close();
+        const ports = nginx
+          .routed()
+          .filter((r) => r.session === session.sessionId)
+          .map((r) => r.port);
+        expect(new Set(ports).size).toBe(1);
+      } finally {
+        await nginx.close();
       }
-      expect(seqs).toEqual((await readJobHistory(clientB, jobId)).events.map((e) => e.seq));
-      await onB.close();
     }, 60_000);
 
-    it("ends a session everywhere on DELETE, and moves its stream to the instance that opened it last", async () => {
-      const { headers } = await openRawSession(a.mcpUrl!);
-      const onA = await openStream(a.mcpUrl!, headers);
-      const onB = await openStream(b.mcpUrl!, headers);
-      // A's stream ends: a session has one notification stream, wherever it was opened last
-      expect(await onA.read()).toEqual({ done: true, value: undefined });
-      const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
-      expect((await postRaw(b.mcpUrl!, ping, headers)).status).toBe(200);
-      const deleted = await fetch(b.mcpUrl!, { method: "DELETE", headers });
-      expect(deleted.status).toBe(200);
-      expect(await onB.read()).toEqual({ done: true, value: undefined });
-      for (const instance of [a, b]) {
-        const after = await postRaw(instance.mcpUrl!, ping, headers);
-        expect(after.status).toBe(404);
-        expect(await after.json()).toMatchObject({ error: { code: -32001 } });
+    it("tells the client its session is gone when its instance dies; a new one on the live instance follows the job to its end", async () => {
+      const doomed = await up(() => web("a"));
+      const nginx = await startBalancer([doomed, b]);
+      try {
+        // nginx sends each initialize to the next instance: the second goes to the doomed one, if the first did not
+        let client = await connectClient(nginx.mcpUrl);
+        if (!sessionOf(client).startsWith("a.")) {
+          await client.close();
+          client = await connectClient(nginx.mcpUrl);
+        }
+        expect(sessionOf(client)).toMatch(/^a\./);
+        const heard: Heard[] = [];
+        client.fallbackNotificationHandler = async (n) => void heard.push(n);
+        const jobId = await startSlowJob(client, 20_000, 10);
+        await vi.waitFor(() => expect(jobSeqs(heard, jobId).length).toBeGreaterThan(3), { timeout: 20_000 });
+        await doomed.kill();
+        const before = jobSeqs(heard, jobId) as number[];
+        // nginx hands the session's requests to B, which does not hold it: 404, as the spec says
+        await expect(client.listTools()).rejects.toMatchObject({ code: 404 });
+        await client.close();
+
+        const again = await connectClient(nginx.mcpUrl);
+        clients.push(again);
+        expect(sessionOf(again)).toMatch(/^b\./);
+        const told: Heard[] = [];
+        again.fallbackNotificationHandler = async (n) => void told.push(n);
+        const uri = URI.jobResult(jobId);
+        await again.subscribeResource({ uri });
+        const rest = await follow(again, jobId, undefined, before.at(-1));
+        const history = (await readJobHistory(again, jobId)).events;
+        // each event heard once, in order, and what the new session read takes up right after
+        expect([...before, ...rest.map((e) => e.seq)]).toEqual(history.map((e) => e.seq));
+        expect(expectJobHistory(history).terminal.type).toBe("job.completed");
+        await vi.waitFor(() =>
+          expect(told).toContainEqual(
+            expect.objectContaining({ method: "notifications/resources/updated", params: { uri } }),
+          ),
+        );
+        expect(await countResultPeople(again, jobId)).toBe(20_000);
+      } finally {
+        await nginx.close();
+      }
+    }, 90_000);
+
+    it("ends a session on DELETE: its stream closes and its id is unknown everywhere", async () => {
+      const nginx = await startBalancer([a, b]);
+      try {
+        const { headers } = await openRawSession(nginx.mcpUrl);
+        const stream = await openStream(nginx.mcpUrl, headers);
+        const ping = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "ping" });
+        expect((await postRaw(nginx.mcpUrl, ping, headers)).status).toBe(200);
+        const deleted = await fetch(nginx.mcpUrl, { method: "DELETE", headers });
+        expect(deleted.status).toBe(200);
+        expect(await stream.read()).toEqual({ done: true, value: undefined });
+        for (const url of [nginx.mcpUrl, a.mcpUrl!, b.mcpUrl!]) {
+          const after = await postRaw(url, ping, headers);
+          expect(after.status).toBe(404);
+          expect(await after.json()).toMatchObject({ error: { code: -32001 } });
+        }
+      } finally {
+        await nginx.close();
       }
     });
   },
@@ -292,28 +345,8 @@ type Heard = { method: string; params?: Record<string, unknown> };
 const jobSeqs = (heard: Heard[], jobId: string) =>
   heard.filter((n) => n.method.startsWith("notifications/job/") && n.params?.jobId === jobId).map((n) => n.params?.seq);
 
-/** A router as a client's fetch, for faults no balancer makes on its own: each request to the next of `pick(method)`. */
-function createRouter(pick: (method: string) => Instance[]) {
-  let turn = 0;
-  const resumedAt = new Map<string, string[]>();
-  const fetchVia = async (input: string | URL | Request, init?: RequestInit) => {
-    const method = init?.method ?? "GET";
-    const choice = pick(method);
-    const target = new URL(String(input instanceof Request ? input.url : input));
-    target.port = choice[turn++ % choice.length].mcpUrl!.port;
-    const resumed = new Headers(init?.headers).get("last-event-id");
-    if (resumed !== null) resumedAt.set(target.port, [...(resumedAt.get(target.port) ?? []), resumed]);
-    return fetch(target, init);
-  };
-  return { fetch: fetchVia, resumedAt };
-}
-
-async function connectThrough(router: ReturnType<typeof createRouter>): Promise<Client> {
-  const client = new Client({ name: "giftgenius-test", version: "1.0.0" });
-  // any of the instances: the router picks the port
-  await client.connect(new StreamableHTTPClientTransport(new URL("http://127.0.0.1:1/mcp"), { fetch: router.fetch }));
-  return client;
-}
+/** The id of the client's session. */
+const sessionOf = (client: Client) => (client.transport as StreamableHTTPClientTransport).sessionId ?? "";
 
 /** A raw notification stream's reader. */
 async function openStream(mcpUrl: URL, headers: Record<string, string>) {

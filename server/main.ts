@@ -18,8 +18,6 @@ import { createLogger, errorFields } from "./observability/logger.js";
 import { observeProcess } from "./observability/observe.js";
 import { createShutdown } from "./observability/shutdown.js";
 import { startTracing } from "./observability/tracing.js";
-import { clusterSessionsOn } from "./mcp/job-streams.js";
-import { outageListener } from "./redis/connection.js";
 
 // a configuration that cannot be read is told in the production format, as no other is known yet
 const config = orExit(readConfig, createLogger({ role: "server" }));
@@ -38,7 +36,7 @@ if (issuerCheck) {
 const tracing = await startTracing({ endpoint: config.otlpEndpoint, serviceName: "giftgenius" });
 // development only: a request may slow its job down to watch it in the harness (dev-pace.ts)
 const pace = development ? { jobs: { beforeSlice: pauseAtPace }, app: { runOptionsOf: paceFromMeta } } : undefined;
-const { jobs, redis, files } = orExit(() => serverFromConfig(config, logger, pace?.jobs), logger);
+const { jobs, files } = orExit(() => serverFromConfig(config, logger, pace?.jobs), logger);
 const observed = observeProcess(config, jobs, logger);
 const built = createApp({
   jobs,
@@ -51,10 +49,7 @@ const built = createApp({
   staticDir: config.serveHarness ? "dist/harness" : undefined,
   widgetDomain: config.widgetDomain,
   ...pace?.app,
-  // on Redis, sessions are kept there too, so that any instance serves any session
-  clusterSessions:
-    redis &&
-    clusterSessionsOn({ ...redis, onConnectionChange: outageListener(redis.outage.part("the session records")) }),
+  instanceId: config.instanceId,
   files,
   devFiles: development,
   fileLinks: fileLinksFromConfig(config),

@@ -1,13 +1,16 @@
 /**
- * The deployment example, deploy/nginx.conf, run by nginx in front of two small servers: requests
- * go to each in turn whatever session or cookie they carry, an event stream reaches the client
- * event by event even when the server does not ask for it and the host's nginx compresses
- * everything, a body as large as the server takes
- * passes, and it waits on a silent answer longer than a long poll or a stream's keep-alive takes.
+ * The deployment example, deploy/nginx.conf, run by nginx in front of two small servers: a request
+ * naming a session goes to the instance its id's tag names (to the other when that one is dead),
+ * any other request to each in turn whatever cookie or unknown tag it carries; an event stream
+ * reaches the client event by event even when the server does not ask for it and the host's nginx
+ * compresses everything, a body as large as the server takes passes, and it waits on a silent
+ * answer longer than a long poll or a stream's keep-alive takes.
  */
+import { randomUUID } from "node:crypto";
 import { readFileSync } from "node:fs";
 import { createServer, type Server, type ServerResponse } from "node:http";
 import { NGINX_CONF, startNginx, type Nginx } from "../test-kit/servers/nginx.js";
+import { freePort } from "../test-kit/servers/redis-server.js";
 
 /** A server that answers its own name, or an event stream held open until `release` is called. */
 function upstream(name: string) {
@@ -49,8 +52,17 @@ describe("the deployment's nginx configuration", () => {
   const a = upstream("a");
   const b = upstream("b");
   let nginx: Nginx;
+  let ports: number[];
+  /** What answered a GET /mcp with `headers`, through `via`. */
+  const answer = async (headers: Record<string, string>, via = nginx) =>
+    (await fetch(new URL("/mcp", via.origin), { headers })).text();
+  const answers = async (count: number, headers: () => Record<string, string>, via = nginx) => {
+    const names: string[] = [];
+    for (let i = 0; i < count; i++) names.push(await answer(headers(), via));
+    return names;
+  };
   beforeAll(async () => {
-    const ports = await Promise.all([listen(a.server), listen(b.server)]);
+    ports = await Promise.all([listen(a.server), listen(b.server)]);
     // a host's nginx.conf that compresses everything: a buffered stream would then wait for more
     nginx = await startNginx(ports, { http: "gzip on; gzip_types *; gzip_min_length 1;" });
   });
@@ -62,13 +74,30 @@ describe("the deployment's nginx configuration", () => {
     }
   });
 
-  it("sends requests to each instance in turn, with no affinity to a session or a cookie", async () => {
-    const sticky = { "mcp-session-id": "one-session", cookie: "route=a" };
-    const answers: string[] = [];
-    for (let i = 0; i < 6; i++)
-      answers.push(await (await fetch(new URL("/mcp", nginx.origin), { headers: sticky })).text());
-    expect(new Set(answers)).toEqual(new Set(["a", "b"]));
-    expect(answers.every((name, i) => i === 0 || name !== answers[i - 1])).toBe(true);
+  it("sends a session's requests to the instance its id's tag names, and the rest to each in turn", async () => {
+    for (const tag of ["a", "b"])
+      expect(await answers(4, () => ({ "mcp-session-id": `${tag}.${randomUUID()}` }))).toEqual([tag, tag, tag, tag]);
+    // no session, a cookie, a tag no instance has, an address for a tag: each picks nothing
+    const unrouted: Record<string, string>[] = [{}, { cookie: "route=a" }, { "mcp-session-id": `c.${randomUUID()}` }];
+    for (const headers of unrouted) {
+      const inTurn = await answers(4, () => headers);
+      expect(
+        inTurn.every((name, i) => i === 0 || name !== inTurn[i - 1]),
+        JSON.stringify(headers),
+      ).toBe(true);
+    }
+    const addressed = await answers(4, () => ({ "mcp-session-id": `127.0.0.1:${ports[0]}.${randomUUID()}` }));
+    expect(new Set(addressed)).toEqual(new Set(["a", "b"]));
+  });
+
+  it("sends a dead instance's sessions to a live one, which answers for them", async () => {
+    // nothing listens where instance a should be
+    const alone = await startNginx([await freePort(), ports[1]]);
+    try {
+      expect(await answers(3, () => ({ "mcp-session-id": `a.${randomUUID()}` }), alone)).toEqual(["b", "b", "b"]);
+    } finally {
+      await alone.close();
+    }
   });
 
   it("passes an event stream on event by event, before the server ends it", async () => {

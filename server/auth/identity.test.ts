@@ -2,7 +2,7 @@
  * Identity is exact, with tokens a real provider signs: a `sub` that is not a non-empty string is
  * refused with 401 saying why (it names no one, so it must not act as anyone); a token never becomes
  * the anonymous subject; and subjects are namespaced by issuer, so two issuers' `sub` "1" never meet,
- * in memory and on Redis (session records and quotas keyed by the namespaced subject).
+ * in memory and on Redis (quotas and jobs keyed by the namespaced subject).
  */
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
@@ -14,7 +14,6 @@ import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
 import { createRedisStore } from "../jobs/stores/redis.js";
-import { clusterSessionsOn } from "../mcp/job-streams.js";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../test-kit/redis.js";
 import { callTool, startJob, startTestServer, toolError, type TestServer } from "../../test-kit/servers/test-server.js";
 import { subjectFor } from "./subject.js";
@@ -145,7 +144,7 @@ describe("two issuers", () => {
   });
 });
 
-describe.skipIf(unreachable !== undefined)("two issuers on one Redis, with shared sessions", () => {
+describe.skipIf(unreachable !== undefined)("two issuers on one Redis", () => {
   const prefix = `giftgenius-test:${randomUUID()}:`;
   afterAll(async () => {
     const admin = new Redis(redisUrl);
@@ -160,7 +159,6 @@ describe.skipIf(unreachable !== undefined)("two issuers on one Redis, with share
       return startTestServer({
         auth: { issuer, publicUrl: PUBLIC_URL, scopes: ["gifts"] },
         jobs: createJobService({ store, match: matchGifts, limits: { maxStartsPerHour: 1 } }),
-        clusterSessions: clusterSessionsOn({ store, url: redisUrl, keyPrefix: prefix }),
       });
     };
     const [a, b] = await Promise.all([instanceFor(provider.issuer), instanceFor(second.issuer)]);

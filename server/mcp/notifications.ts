@@ -4,11 +4,10 @@
  * session subscribed to; and, once the client set a log level, `notifications/message` when a job
  * starts and ends.
  */
-import type { LoggingLevel, Notification as SdkNotification, Server } from "@modelcontextprotocol/server";
+import type { LoggingLevel, Notification, Server } from "@modelcontextprotocol/server";
 import { isTerminalEvent, toNotification, type JobEvent } from "../../shared/job-events.js";
 import type { JobStatus, JobView } from "../../shared/job-view.js";
 import { URI } from "../../shared/tools.js";
-import type { JobEventNotice } from "../jobs/job-log.js";
 import type { JobService } from "../jobs/job-service.js";
 
 /** What a session remembers between requests. */
@@ -20,21 +19,10 @@ export type SessionState = {
   subscriptions: Map<string, string>;
   /** Set by `logging/setLevel`; no log notifications before that. */
   logLevel?: LoggingLevel;
-  /**
-   * Where sessions are kept in Redis across instances (a cluster): keeps the choices above in the
-   * session's record, whose notification stream any instance serves (session-streams.ts) instead
-   * of this server.
-   */
-  cluster?: {
-    subscribe(uri: string, jobId?: string): Promise<void>;
-    unsubscribe(uri: string): Promise<void>;
-    setLevel(level: LoggingLevel): Promise<void>;
-  };
 };
 
+/** Log levels from the least severe: a level passes a threshold at its own rank or below. */
 const SEVERITY: LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
-/** A log level's rank, from 0 for "debug": a level passes a threshold of the same rank or lower. */
-export const severity = (level: LoggingLevel): number => SEVERITY.indexOf(level);
 
 type LogLine = { level: LoggingLevel; text: string };
 
@@ -77,54 +65,29 @@ export const viewLogLine = (view: JobView): LogLine | undefined =>
     view.status === "completed" ? view.summary : view.status === "failed" ? view.error?.message : view.cancelReason,
   );
 
-/** When a message goes out: always, if the session subscribed to a URI, or at a log level it asked for. */
-export type Condition = { always: true } | { subscribed: string } | { level: LoggingLevel };
-export type Notification = SdkNotification;
-
-/**
- * What one job event tells the session `sessionId` of `subject`, each message with its condition:
- * every event of a job the session started, the result's update to a subscriber of the owner's
- * subject (only the owner may read it), and the log lines of its own jobs.
- */
-export function messagesFor(
-  { event, owner }: Pick<JobEventNotice, "event" | "owner">,
-  sessionId: string,
-  subject: string,
-): { message: Notification; when: Condition }[] {
-  const mine = owner.sessionId === sessionId && owner.subject === subject;
-  const out: { message: Notification; when: Condition }[] = [];
-  if (mine) out.push({ message: toNotification(event), when: { always: true } });
-  if (isTerminalEvent(event) && owner.subject === subject) {
-    const uri = URI.jobResult(event.jobId);
-    out.push({ message: { method: "notifications/resources/updated", params: { uri } }, when: { subscribed: uri } });
-  }
-  const log = mine ? logLine(event) : undefined;
-  if (log) {
-    out.push({
-      message: { method: "notifications/message", params: { level: log.level, logger: "jobs", data: log.text } },
-      when: { level: log.level },
-    });
-  }
-  return out;
-}
-
 /** Whether `level` is at or above the threshold the client set; nothing passes before it sets one. */
 function passesLevel(level: LoggingLevel, threshold: LoggingLevel | undefined): boolean {
-  return threshold !== undefined && severity(level) >= severity(threshold);
+  return threshold !== undefined && SEVERITY.indexOf(level) >= SEVERITY.indexOf(threshold);
 }
 
-/** Subscribes the session to job events; returns the unsubscribe function. */
+/**
+ * Subscribes the session to job events, whichever process appended them (the job service relays
+ * them); returns the unsubscribe function. Every event of a job the session started, the result's
+ * update to a subscriber of the owner's subject (only the owner may read it), and the log lines of
+ * its own jobs at the level it asked for.
+ */
 export function forwardJobEvents(server: Server, state: SessionState, jobs: JobService): () => void {
-  const holds = (when: Condition) =>
-    "always" in when ||
-    ("subscribed" in when
-      ? state.subscriptions.get(when.subscribed) === state.subject
-      : passesLevel(when.level, state.logLevel));
-  return jobs.onEvent((notice) => {
-    if (state.sessionId === undefined || state.subject === undefined) return;
-    for (const { message, when } of messagesFor(notice, state.sessionId, state.subject)) {
-      // A closed or broken stream is not this listener's problem: the events stay in the job log.
-      if (holds(when)) server.notification(message).catch(() => {});
-    }
+  // A closed or broken stream is not this listener's problem: the events stay in the job log.
+  const send = (message: Notification) => void server.notification(message).catch(() => {});
+  return jobs.onEvent(({ event, owner }) => {
+    if (state.sessionId === undefined || owner.subject !== state.subject) return;
+    const mine = owner.sessionId === state.sessionId;
+    if (mine) send(toNotification(event));
+    const uri = URI.jobResult(event.jobId);
+    if (isTerminalEvent(event) && state.subscriptions.get(uri) === state.subject)
+      send({ method: "notifications/resources/updated", params: { uri } });
+    const log = mine ? logLine(event) : undefined;
+    if (log && passesLevel(log.level, state.logLevel))
+      send({ method: "notifications/message", params: { level: log.level, logger: "jobs", data: log.text } });
   });
 }

@@ -144,18 +144,10 @@ export type BuiltServer = { server: Server; state: SessionState; dispose(): void
 export type BuildOptions = {
   /** A 2025-11-25 session's server (else a stateless one, which refuses what needs a session). */
   stateful: boolean;
-  /**
-   * Whether the server sends its session's job events itself, until disposed (default: when
-   * stateful); not for sessions whose notification stream another part serves (session-streams.ts).
-   */
-  forwardJobEvents?: boolean;
 };
 
 /** A fresh SDK server over the connection-independent `parts`, for either era. */
-export function buildServer(
-  parts: McpParts,
-  { stateful, forwardJobEvents: forward = stateful }: BuildOptions,
-): BuiltServer {
+export function buildServer(parts: McpParts, { stateful }: BuildOptions): BuiltServer {
   const server = new Server(SERVER_INFO, {
     capabilities: {
       tools: {},
@@ -208,7 +200,7 @@ export function buildServer(
   registerSessionChoices(server, parts, state, needsSession);
   parts.tasks.register(server, modern);
 
-  const unsubscribe = forward ? forwardJobEvents(server, state, parts.jobs) : () => {};
+  const unsubscribe = stateful ? forwardJobEvents(server, state, parts.jobs) : () => {};
   return { server, state, dispose: unsubscribe };
 }
 
@@ -226,25 +218,23 @@ function registerSessionChoices(
     const caller = callerOf(ctx);
     const jobId = resultJobOf(uri);
     if (jobId !== undefined) {
-      // someone else's job reads exactly as a missing one, as it does on resources/read
-      const access = await parts.jobs.checkAccess(jobId, caller);
+      // someone else's job reads exactly as a missing one, as it does on resources/read; a job
+      // started on another instance (whose session is gone) is followed from here on
+      const access = await parts.jobs.follow(jobId, caller);
       if (!access.ok) throw parts.resources.unreadable(uri, access.error);
     }
-    await state.cluster?.subscribe(uri, jobId);
     state.subscriptions.set(uri, caller.subject);
     // a job that ended before the subscription took hold told nobody: the update goes with the answer
     if (jobId !== undefined && (await parts.resources.ended(jobId, caller)))
       await ctx.mcpReq.notify({ method: "notifications/resources/updated", params: { uri } });
     return {};
   });
-  server.setRequestHandler("resources/unsubscribe", async (request) => {
-    await state.cluster?.unsubscribe(request.params.uri);
+  server.setRequestHandler("resources/unsubscribe", (request) => {
     state.subscriptions.delete(request.params.uri);
     return {};
   });
-  server.setRequestHandler("logging/setLevel", async (request) => {
+  server.setRequestHandler("logging/setLevel", (request) => {
     needsSession("logging/setLevel");
-    await state.cluster?.setLevel(request.params.level);
     state.logLevel = request.params.level;
     return {};
   });

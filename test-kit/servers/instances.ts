@@ -15,6 +15,8 @@ export type Instance = {
   pid: number;
   /** The server's /mcp URL (a worker has none). */
   mcpUrl?: URL;
+  /** Its INSTANCE_ID, the tag of its session ids, if it was given one. */
+  tag?: string;
   /** Everything it printed on stderr so far. */
   stderr(): string;
   /** Whether it exited. */
@@ -46,6 +48,7 @@ export async function startInstance(entry: "main" | "worker", env: Record<string
   return {
     pid,
     mcpUrl: port === undefined ? undefined : new URL(`http://127.0.0.1:${port}/mcp`),
+    tag: env.INSTANCE_ID,
     stderr: () => stderr,
     gone,
     async kill() {
@@ -71,11 +74,18 @@ export type Balancer = {
   close: () => Promise<void>;
 };
 
+/** The tags deploy/nginx.conf routes sessions by, one per instance in the order it lists them. */
+const DEPLOYED_TAGS = ["a", "b"];
+
 /**
- * Starts nginx with the deployment example (deploy/nginx.conf) in front of `instances`: round
- * robin without sticky routing, streams unbuffered, as deployed.
+ * Starts nginx with the deployment example (deploy/nginx.conf) in front of `instances`, tagged as
+ * it names them (`a`, `b`): a session's requests to its instance, the rest round robin, streams
+ * unbuffered, as deployed.
  */
 export async function startBalancer(instances: Instance[]): Promise<Balancer> {
+  const tags = instances.map((instance) => instance.tag);
+  if (tags.some((tag, i) => tag !== undefined && tag !== DEPLOYED_TAGS[i]))
+    throw new Error(`instances tagged ${tags.join(", ")}: deploy/nginx.conf routes ${DEPLOYED_TAGS.join(", ")}`);
   const nginx = await startNginx(instances.map((instance) => Number(instance.mcpUrl!.port)));
   return { mcpUrl: new URL("/mcp", nginx.origin), routed: nginx.routed, close: nginx.close };
 }

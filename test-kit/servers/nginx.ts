@@ -1,6 +1,6 @@
 /**
- * nginx in front of HTTP servers, for tests: deploy/nginx.conf as it ships, with its upstream's
- * servers and its listen port changed, run in the foreground as the current user from a temporary
+ * nginx in front of HTTP servers, for tests: deploy/nginx.conf as it ships, with its instances'
+ * addresses and its listen port changed, run in the foreground as the current user from a temporary
  * directory (its pid file, logs and temporary files there, nothing under /var or /run), ended by
  * its PID. Its access log tells which server each request went to and what its MCP headers named.
  */
@@ -18,8 +18,8 @@ const NGINX = process.env.NGINX ?? "/usr/sbin/nginx";
 /** The deployment example, which these tests run as it is. */
 export const NGINX_CONF = fileURLToPath(new URL("../../deploy/nginx.conf", import.meta.url));
 
-/** One request nginx passed on: to which port, and the `Mcp-Method` and `Mcp-Name` it carried. */
-export type Routed = { port: string; method?: string; name?: string };
+/** One request nginx passed on: to which port, and the `Mcp-Method`, `Mcp-Name` and `Mcp-Session-Id` it carried. */
+export type Routed = { port: string; method?: string; name?: string; session?: string };
 
 export type Nginx = {
   pid: number;
@@ -32,17 +32,21 @@ export type Nginx = {
 };
 
 /**
- * The deployment file with its upstream's `server` lines replaced by `upstreamPorts` on 127.0.0.1,
- * and its `listen` by 127.0.0.1:`listenPort`; throws when either is no longer where it was.
+ * The deployment file with its instances' addresses (in the order they first appear) replaced by
+ * `upstreamPorts` on 127.0.0.1, in every upstream, and its `listen` by 127.0.0.1:`listenPort`;
+ * throws when the file no longer names as many instances, or no `listen`.
  */
 function localSite(conf: string, { listenPort, upstreamPorts }: { listenPort: number; upstreamPorts: number[] }) {
-  const upstream = /(upstream giftgenius \{[^}]*?)((?:\n\s*server [^;]+;)+)/;
+  const addresses = [...new Set([...conf.matchAll(/\n\s*server (\S+?)( backup)?;/g)].map((m) => m[1]))];
   const listen = /\n(\s*)listen [^;]+;/;
-  if (!upstream.test(conf) || !listen.test(conf))
-    throw new Error(`${NGINX_CONF}: no upstream servers or listen to replace`);
-  const servers = upstreamPorts.map((port) => `\n    server 127.0.0.1:${port};`).join("");
+  if (addresses.length !== upstreamPorts.length || !listen.test(conf))
+    throw new Error(`${NGINX_CONF}: not ${upstreamPorts.length} instances and a listen to replace`);
+  const port = (address: string) => upstreamPorts[addresses.indexOf(address)];
   return conf
-    .replace(upstream, (_, head: string) => head + servers)
+    .replace(
+      /(\n\s*server )(\S+?)(( backup)?;)/g,
+      (_, head: string, address: string, tail: string) => `${head}127.0.0.1:${port(address)}${tail}`,
+    )
     .replace(listen, `\n$1listen 127.0.0.1:${listenPort};`);
 }
 
@@ -57,7 +61,7 @@ pid ${dir}/nginx.pid;
 error_log ${dir}/error.log warn;
 events { worker_connections 1024; }
 http {
-  log_format routed '$upstream_addr\\t$http_mcp_method\\t$http_mcp_name';
+  log_format routed '$upstream_addr\\t$http_mcp_method\\t$http_mcp_name\\t$http_mcp_session_id';
   access_log ${dir}/access.log routed;
   client_body_temp_path ${dir}/client_body;
   proxy_temp_path ${dir}/proxy;
@@ -109,10 +113,10 @@ export async function startNginx(upstreamPorts: number[], { http = "" }: { http?
         .split("\n")
         .filter((line) => line !== "")
         .map((line) => {
-          const [upstream, method, name] = line.split("\t");
+          const [upstream, method, name, session] = line.split("\t");
           // after a failed try nginx names every server it tried: the last one answered
           const port = upstream.split(",").at(-1)!.trim().split(":").at(-1)!;
-          return { port, method: field(method), name: field(name) };
+          return { port, method: field(method), name: field(name), session: field(session) };
         });
     },
     close: async () => {

@@ -5,7 +5,7 @@
  * A client that then resumes that stream from its Last-Event-ID is told it is over (204, SSE's
  * "do not reconnect"), not handed an empty stream that stays open.
  *
- * Why ours: the SDK's transport keeps a cancelled request's SSE stream open, and knows nothing of other instances.
+ * Why ours: the SDK's transport keeps a cancelled request's SSE stream open.
  */
 import {
   isJSONRPCErrorResponse,
@@ -55,12 +55,7 @@ const DATA = /^data: (.*)$/m;
 type RequestStreamOptions = {
   /** Streams ended by cancellation remembered (the oldest forgotten first). */
   keptEnded?: number;
-  /** Hears the cancellations of requests not in flight here (another instance may hold them). */
-  elsewhere?: (sessionId: string, requestId: RequestId) => void;
 };
-
-/** The longest request id a cancellation is passed on for: longer ones are no ids a client made. */
-const MAX_ID_CHARS = 256;
 
 /** The ids of streams a cancellation ended, the oldest forgotten first past `kept`. */
 class EndedStreams {
@@ -149,7 +144,7 @@ function endable(
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-export function createRequestStreams({ keptEnded = 10_000, elsewhere }: RequestStreamOptions = {}): RequestStreams {
+export function createRequestStreams({ keptEnded = 10_000 }: RequestStreamOptions = {}): RequestStreams {
   const flights = new Map<string, Flight>();
   const ended = new EndedStreams(keptEnded);
 
@@ -181,11 +176,10 @@ export function createRequestStreams({ keptEnded = 10_000, elsewhere }: RequestS
       const id = isSpecType.CancelledNotification(m) ? m.params.requestId : undefined;
       if (id === undefined) continue;
       const flight = flights.get(`${sessionId}\n${idKey(id)}`);
-      if (flight) {
-        flight.open.delete(idKey(id));
-        flight.cancelled = true;
-        settle(flight, ended);
-      } else if (String(id).length <= MAX_ID_CHARS) elsewhere?.(sessionId, id);
+      if (!flight) continue;
+      flight.open.delete(idKey(id));
+      flight.cancelled = true;
+      settle(flight, ended);
     }
   };
 

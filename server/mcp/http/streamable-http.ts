@@ -14,7 +14,6 @@ import { SESSION_DEFAULTS } from "../../session-defaults.js";
 import { createSessions } from "./sessions.js";
 import { createStateless } from "./stateless.js";
 import { createModernHttp } from "../modern/modern-http.js";
-import { createJobSessionStreams, type ClusterSessions } from "../job-streams.js";
 import { traceJsonRpcBody } from "../../observability/tracing.js";
 import type { Notice } from "../../files/file-words.js";
 
@@ -31,8 +30,8 @@ export type McpHttpOptions = {
   onError?: (error: Error) => void;
   /** Hears each refused 2026-07-28 request once, with its code (a warning, not an error). */
   onNotice?: Notice;
-  /** Sessions kept in Redis, which every instance serves. */
-  clusterSessions?: ClusterSessions;
+  /** The tag that starts this instance's session ids, which nginx routes by (sessions.ts); random by default. */
+  instanceId?: string;
   /** Keep-alive comments on open 2026-07-28 streams this often (see `../modern/modern-http.ts`). */
   keepAliveMs?: number;
 };
@@ -57,23 +56,17 @@ export function createMcpHttpHandler({
   statelessPoolSize = 64,
   onError = () => {},
   onNotice,
-  clusterSessions,
+  instanceId,
   keepAliveMs,
 }: McpHttpOptions): McpHttpHandler {
-  const records = clusterSessions?.records(sessionIdleMs);
-  const streams =
-    records && clusterSessions
-      ? createJobSessionStreams({ records, store: clusterSessions.store, jobs: parts.jobs, onError })
-      : undefined;
   const sessions = createSessions({
-    // sessions kept in Redis hear their jobs through their stream, not through this process's events
-    build: () => buildServer(parts, { stateful: true, forwardJobEvents: clusterSessions === undefined }),
+    build: () => buildServer(parts, { stateful: true }),
+    instanceId,
     idleMs: sessionIdleMs,
     maxSessions,
     minIdleMs: sessionMinIdleMs,
     maxSessionsPerSubject,
     onError,
-    cluster: records && streams ? { records, streams } : undefined,
   });
   const stateless = createStateless({
     build: () => buildServer(parts, { stateful: false }),
@@ -127,9 +120,7 @@ export function createMcpHttpHandler({
       return sessions.size;
     },
     async close() {
-      streams?.close();
       await Promise.all([sessions.close(), stateless.close(), modern.close()]);
-      await records?.close();
     },
   };
 }
