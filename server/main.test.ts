@@ -146,7 +146,7 @@ it("serves without its Redis, logging the loss once and the return once, with /h
     ]);
     redis = await startRedis(redisPort);
     await vi.waitFor(async () => expect(await health()).toBe(200), { timeout: 20_000 });
-    // told once every connection (job store and queue, worker, session records) has Redis back
+    // told once every connection (job store and queue, worker) has Redis back
     await vi.waitFor(() => expect(connectionLines()).toHaveLength(2), { timeout: 5_000 });
     expect(connectionLines()[1]).toMatch(/^jobs: Redis at 127\.0\.0\.1:\d+ is reachable again, after \d+ s\.$/);
     expect((await postRaw(new URL(`http://127.0.0.1:${httpPort}/mcp`), INITIALIZE)).status).toBe(200);

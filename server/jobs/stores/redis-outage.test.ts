@@ -225,7 +225,7 @@ describe("a Redis job store that goes down mid-job and comes back", () => {
       expect(started.isError).not.toBe(true);
       await client.close();
 
-      // told once every connection (job store and queue, worker, session records) has Redis back;
+      // told once every connection (job store and queue, worker) has Redis back;
       // the other lines are the job's own (its start, its end), none with a Redis command's arguments
       const logged = () => logRecords(server.stderr().slice(before));
       const outageLines = () =>
@@ -239,7 +239,7 @@ describe("a Redis job store that goes down mid-job and comes back", () => {
       );
       expect(outageLines()).toEqual([
         expect.stringMatching(
-          /^jobs: Redis at 127\.0\.0\.1:\d+ is unreachable for the (job store and queue|job worker|session records) \(.+\); retrying/,
+          /^jobs: Redis at 127\.0\.0\.1:\d+ is unreachable for the (job store and queue|job worker) \(.+\); retrying/,
         ),
         expect.stringMatching(/^jobs: Redis at 127\.0\.0\.1:\d+ is reachable again, after \d+ s\.$/),
       ]);

@@ -107,7 +107,7 @@ describe("the session table's caps, sweep and forgetting", () => {
     add("a1");
     pass(1_001);
     add("b1", "bob");
-    add("c1", "carol"); // past the total: held anyway, as a revived session may be
+    add("c1", "carol"); // past the total: held anyway, as two initializes that made room at once may be
     const room = table.makeRoom("alice");
     expect(names(room)).toEqual(["a1"]);
     expect(room.refused).toEqual({ limit: "total", waitSeconds: 1 });

@@ -83,6 +83,20 @@ describe("stateful sessions", () => {
     expect(heardB.seen.filter((n) => n.params?.jobId === jobA)).toEqual([]);
     await Promise.all([a.close(), b.close()]);
   });
+
+  it("start their ids with the instance's tag, which nginx routes by: INSTANCE_ID, or one random per process", async () => {
+    const tagged = await startTestServer({ instanceId: "web-2" });
+    try {
+      const [first, second] = [await openRawSession(tagged.mcpUrl), await openRawSession(tagged.mcpUrl)];
+      expect(first.sessionId).toMatch(/^web-2\.[0-9a-f-]{36}$/);
+      expect(second.sessionId).not.toBe(first.sessionId);
+    } finally {
+      await tagged.close();
+    }
+    const [one, other] = [await openRawSession(server.mcpUrl), await openRawSession(server.mcpUrl)];
+    expect(one.sessionId).toMatch(/^[0-9a-f]{8}\.[0-9a-f-]{36}$/);
+    expect(other.sessionId.split(".")[0]).toBe(one.sessionId.split(".")[0]);
+  });
 });
 
 describe("stateful sessions: log level, DELETE, resumed streams", () => {

@@ -139,7 +139,7 @@ const notFound = (): Response =>
   jsonRpcError(
     404,
     SESSION_NOT_FOUND,
-    "Session not found: it ended or never existed. Send initialize to start a new one.",
+    "Session not found: it ended, its server stopped, or it never existed. Send initialize to start a new one.",
   );
 
 /** A resume of a stream that a cancellation ended: SSE's "do not reconnect". */
