@@ -301,8 +301,8 @@ function routePages(app: Hono<Env>, staticDir: string | undefined): void {
 function answerError(onError: (error: unknown) => void): ErrorHandler<Env> {
   return (error, c) => {
     if (error instanceof StoreUnavailableError && c.req.path === "/mcp") {
-      // the sessions' store (Redis) did not answer: worth a retry, not a bug
-      return retryLater(503, "The session store is unreachable for a moment: try again in a few seconds.", 2);
+      // a store (Redis) did not answer: worth a retry, not a bug
+      return retryLater(503, "The store is unreachable for a moment: try again in a few seconds.", 2);
     }
     onError(error);
     const message = "Internal error: the server could not handle this request. Try again.";

@@ -15,7 +15,7 @@ import { createJobService, type JobService, type JobServiceOptions } from "./job
 import type { JobStore } from "./jobs/store.js";
 import { createMemoryStore } from "./jobs/stores/memory.js";
 import { createRedisStore } from "./jobs/stores/redis.js";
-import { createOutageLog, type OutageLog } from "./observability/outage-log.js";
+import { createOutageLog } from "./observability/outage-log.js";
 import { isConnectionFault, outageListener, redisHost } from "./redis/connection.js";
 import { createSqliteStore } from "./jobs/stores/sqlite.js";
 import { storageProblem } from "./sqlite-errors.js";
@@ -45,20 +45,13 @@ export function jobsFromConfig(config: Config, log?: Logger, extras?: JobsExtras
   return serverFromConfig(config, log, extras).jobs;
 }
 
-/**
- * Where the jobs live when they live in Redis: its URL and key prefix, the job store, and the log
- * that tells of an outage once for every connection to it (each connection a part).
- */
-type JobsOnRedis = { url: string; keyPrefix: string; store: JobStore; outage: OutageLog };
-
-/** The job service the configuration describes, its staff files and, on Redis, where its store lives. */
+/** The job service the configuration describes, and its staff files. */
 export function serverFromConfig(
   config: Config,
   log: Logger = createLogger({ role: "server" }),
   extras: JobsExtras = {},
 ): {
   jobs: JobService;
-  redis?: JobsOnRedis;
   files: FilesSetup;
 } {
   // a lost Redis is told by its outage log, once: its faults need no line each, nor a stack
@@ -102,7 +95,6 @@ export function serverFromConfig(
       // the service owns and closes the store; others may read it while the app runs
       return {
         jobs: createJobService({ store, ...service, executor }),
-        redis: { url, keyPrefix, store, outage },
         files: filesFromConfig(config, store),
       };
     }

@@ -12,7 +12,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { freePort, killRedis, startRedis } from "../test-kit/servers/redis-server.js";
 import { logMessages } from "../test-kit/observability/log-lines.js";
-import { postRaw } from "../test-kit/servers/test-server.js";
+import { openRawSession, postRaw } from "../test-kit/servers/test-server.js";
+import { TOOL } from "../shared/tools.js";
 
 const INITIALIZE = JSON.stringify({
   jsonrpc: "2.0",
@@ -134,11 +135,13 @@ it("serves without its Redis, logging the loss once and the return once, with /h
   try {
     await vi.waitFor(() => expect(stdout).toContain("GiftGenius MCP server"), { timeout: 20_000 });
     expect(await health()).toBe(503);
-    // sessions live in Redis too: a new one is refused with a reason to retry, not an internal error
-    const refused = await postRaw(new URL(`http://127.0.0.1:${httpPort}/mcp`), INITIALIZE);
-    expect(refused.status).toBe(503);
-    expect(refused.headers.get("retry-after")).toBe("2");
-    expect(await refused.json()).toMatchObject({ error: { message: expect.stringContaining("try again") } });
+    // a session needs no Redis: it opens, and a call that needs the job store is told to retry, not an internal error
+    const session = await openRawSession(new URL(`http://127.0.0.1:${httpPort}/mcp`));
+    const listed = await session.request("tools/call", { name: TOOL.listJobs, arguments: {} });
+    expect(listed.result).toMatchObject({
+      isError: true,
+      structuredContent: { error: { code: "store_unavailable", retryable: true } },
+    });
     // some reconnection attempts go by
     await new Promise((resolve) => setTimeout(resolve, 3_000));
     expect(connectionLines()).toEqual([

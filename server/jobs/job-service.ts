@@ -169,12 +169,12 @@ export function createJobService(options: JobServiceOptions): JobService {
     list: calls.track(createJobList(store, new SeenJobs(store, gate, endings.unended), expiredBefore, ready)),
     claimFollowUp: calls.track(writes.claimFollowUp),
     health: () => ping(store, timers),
-    async follow(jobId, caller) {
+    follow: calls.track(async (jobId: string, caller: Caller) => {
       const job = await gate(jobId, caller);
       if (!job.ok) return job;
       if (!isFinished(job.value.status)) relay.follow(job.value.owner, await foldOf(store, job.value));
       return ok(null);
-    },
+    }),
     onEvent: (listener, { appendedHere = false } = {}) => listeners.add(listener, { appendedHere }),
     close() {
       endings.stop();
