@@ -12,11 +12,11 @@
  * A request that asks for progress is answered as SSE from the start, so that a keep-alive comment
  * goes out every `keepAliveMs` while it waits, and hosts and proxies that cut silent calls keep it.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
 import { classifyInboundRequest, createMcpHandler, type AuthInfo, type Server } from "@modelcontextprotocol/server";
 import { subjectOf } from "../../auth/subject.js";
 import type { Notice } from "../../files/file-words.js";
 import { jsonRpcError } from "../../json-rpc-error.js";
+import { contextSlot } from "../../observability/async-context.js";
 import { buildServer, type McpParts } from "../server.js";
 import { createListen } from "./listen.js";
 
@@ -54,9 +54,9 @@ export function createModernHttp({
   /** Hears each refused request once, with its status and JSON-RPC code. */
   onNotice?: Notice;
 }): ModernHttp {
-  const held = new AsyncLocalStorage<Held>();
+  const held = contextSlot<Held>("held");
   const report = (error: Error) => {
-    const errors = held.getStore()?.errors;
+    const errors = held.get()?.errors;
     if (errors) errors.push(error);
     else onError(error);
   };
