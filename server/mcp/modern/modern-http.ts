@@ -12,7 +12,14 @@
  * A request that asks for progress is answered as SSE from the start, so that a keep-alive comment
  * goes out every `keepAliveMs` while it waits, and hosts and proxies that cut silent calls keep it.
  */
-import { classifyInboundRequest, createMcpHandler, type AuthInfo, type Server } from "@modelcontextprotocol/server";
+import {
+  classifyInboundRequest,
+  createMcpHandler,
+  isLegacyRequest,
+  PROTOCOL_VERSION_META_KEY,
+  type AuthInfo,
+  type Server,
+} from "@modelcontextprotocol/server";
 import { subjectOf } from "../../auth/subject.js";
 import type { Notice } from "../../files/file-words.js";
 import { jsonRpcError } from "../../json-rpc-error.js";
@@ -124,6 +131,24 @@ export function createModernHttp({
     }
     return (wantsProgress ? streamed : plain).fetch(req, { parsedBody: body, authInfo: auth });
   }
+}
+
+/**
+ * Whether a request is for this leg, as the SDK classifies it. A message other than `initialize`
+ * that names its revision in `_meta` is, without asking: the SDK serves it as 2026-07-28 or refuses
+ * it, never as 2025-11-25, and asking (`isLegacyRequest`) reads the whole message again. An
+ * `initialize` whose claim is not a valid 2026-07-28 one opens a 2025-11-25 session.
+ */
+export async function isModernRequest(req: Request, body: unknown): Promise<boolean> {
+  return claimsModern(body) || !(await isLegacyRequest(req, body));
+}
+
+function claimsModern(body: unknown): boolean {
+  const message = body as Message | null;
+  const meta = message?.params?._meta;
+  return (
+    message?.method !== "initialize" && typeof meta === "object" && meta !== null && PROTOCOL_VERSION_META_KEY in meta
+  );
 }
 
 /**
