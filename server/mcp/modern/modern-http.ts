@@ -91,7 +91,7 @@ export function createModernHttp({
     async handle(req, body, wantsProgress, auth) {
       const method = (body as Message).method;
       const response = await answered(method, () => route(req, body, wantsProgress, auth));
-      return method === "server/discover" ? withLegacyVersions(response) : response;
+      return method === "server/discover" || response.status === 400 ? withLegacyVersions(response) : response;
     },
     get listenCount() {
       return listen.openCount;
@@ -151,18 +151,28 @@ function claimsModern(body: unknown): boolean {
   );
 }
 
+/** The JSON-RPC code of a request in a revision this endpoint does not serve. */
+const UNSUPPORTED_VERSION = -32022;
+
 /**
- * The SDK's discovery names only the 2026-07-28 revisions it serves; this endpoint serves 2025-11-25
- * sessions too, and says so, as the spec's dual-era example does.
+ * The SDK names only the 2026-07-28 revisions it serves, in discovery and in the -32022 refusal of
+ * another revision; this endpoint serves 2025-11-25 sessions too, and says so in both, as the
+ * spec's dual-era example does.
  */
 async function withLegacyVersions(response: Response): Promise<Response> {
-  if (response.status !== 200 || !response.headers.get("content-type")?.startsWith("application/json")) return response;
-  const answer = (await response.json()) as { result?: { supportedVersions?: string[] } };
-  const versions = answer.result?.supportedVersions;
-  if (versions && !versions.includes(LEGACY_VERSION)) versions.push(LEGACY_VERSION);
+  if (!response.headers.get("content-type")?.startsWith("application/json")) return response;
+  type Answer = {
+    result?: { supportedVersions?: string[] };
+    error?: { code?: number; data?: { supported?: string[] } };
+  };
+  const answer = (await response.clone().json()) as Answer;
+  const versions =
+    answer.error?.code === UNSUPPORTED_VERSION ? answer.error.data?.supported : answer.result?.supportedVersions;
+  if (!versions || versions.includes(LEGACY_VERSION)) return response;
+  versions.push(LEGACY_VERSION);
   const headers = new Headers(response.headers);
   headers.delete("content-length");
-  return new Response(JSON.stringify(answer), { status: 200, headers });
+  return new Response(JSON.stringify(answer), { status: response.status, headers });
 }
 
 /** The JSON-RPC error of an error answer (nothing for one without a JSON body). */
