@@ -27,7 +27,7 @@ import { jsonRpcError, retryLater } from "./json-rpc-error.js";
 import { createMcpParts } from "./mcp/server.js";
 import type { RunOptionsOf } from "./mcp/tools/start-bulk-analysis.js";
 import { createMcpHttpHandler, type McpHttpHandler } from "./mcp/http/streamable-http.js";
-import { readNodeBody } from "./mcp/http/node-body.js";
+import { readNodeBody, withCloseSignal } from "./mcp/http/node-body.js";
 import { isAllowedHost, isAllowedOrigin } from "./origin.js";
 import { landingPage } from "./landing-page.js";
 import { unbufferedEventStreams } from "./event-stream-headers.js";
@@ -257,8 +257,9 @@ function routeMcp(app: Hono<Env>, mcp: McpHttpHandler, bearer: BearerAuth | unde
     }
     const checked = bearer ? await bearer.check(c.req.header("authorization")) : undefined;
     if (checked && "refusal" in checked) return checked.refusal;
-    const incoming = c.env?.incoming;
-    return mcp.handle(c.req.raw, incoming ? (max) => readNodeBody(incoming, max) : undefined, checked?.auth);
+    const { incoming, outgoing } = c.env ?? {};
+    const req = outgoing ? withCloseSignal(c.req.raw, outgoing) : c.req.raw;
+    return mcp.handle(req, incoming ? (max) => readNodeBody(incoming, max) : undefined, checked?.auth);
   });
 }
 

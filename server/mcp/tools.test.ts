@@ -1,4 +1,7 @@
-import { McpError, type CallToolResult, type Progress } from "@modelcontextprotocol/sdk/types.js";
+import { createHash } from "node:crypto";
+import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
+import { CallToolResultSchema, McpError, type CallToolResult, type Progress } from "@modelcontextprotocol/sdk/types.js";
+import * as z from "zod";
 import {
   GetJobEventsOutput,
   GetJobResultOutput,
@@ -248,5 +251,48 @@ describe("the job tools", () => {
     });
     expect(result.isError).toBe(true);
     expect(result.structuredContent).toMatchObject({ error: { code: "invalid_arguments" } });
+  });
+});
+
+describe("every tool's answer", () => {
+  it("has the wire shape and its tool's advertised output schema, for success and for isError", async () => {
+    const { tools } = await t.client.listTools();
+    const validator = new AjvJsonSchemaValidator();
+    const schemas = new Map(tools.map((tool) => [tool.name, validator.getValidator(tool.outputSchema ?? {})]));
+    const checked = new Set<string>();
+    const check = async (name: string, args: Record<string, unknown>) => {
+      const raw = await t.client.request(
+        { method: "tools/call", params: { name, arguments: args } },
+        z.looseObject({}), // the raw answer: checked below, not by the client
+      );
+      const result = CallToolResultSchema.parse(raw);
+      const outcome = schemas.get(name)?.(result.structuredContent);
+      expect(outcome?.valid, `${name}: ${outcome?.errorMessage}`).toBe(true);
+      checked.add(name);
+      return result.structuredContent as Record<string, unknown>;
+    };
+    const csv = "name,department,interests,budget\nAda,R&D,coffee;chess,40\n지민,영업,등산,45000\n";
+    await check(TOOL.suggestGifts, { occasion: "birthday", budget: 60, recipient: "loves jazz" });
+    await check(TOOL.suggestGifts, { occasion: "birthday", budget: 0.01 });
+    const { jobId } = await check(TOOL.startBulk, { csv, occasion: "holiday" });
+    await check(TOOL.waitForJob, { jobId, timeoutMs: 20_000 });
+    await check(TOOL.getJobEvents, { jobId });
+    await check(TOOL.getJobResult, { jobId });
+    await check(TOOL.getJobTable, { jobId });
+    await check(TOOL.listJobs, {});
+    await check(TOOL.showJob, { jobId });
+    await check(TOOL.claimFollowUp, { jobId });
+    await check(FILE_TOOL.exportResult, { jobId, format: "xlsx", inline: true });
+    await check(TOOL.cancelJob, { jobId });
+    await check(TOOL.deleteJob, { jobId });
+    await check(TOOL.getJobResult, { jobId });
+    const bytes = Buffer.from(csv);
+    const sha256 = createHash("sha256").update(bytes).digest("hex");
+    const { uploadId } = await check(FILE_TOOL.beginUpload, { name: "staff.csv", size: bytes.length, sha256 });
+    await check(FILE_TOOL.putChunk, { uploadId, index: 0, data: bytes.toString("base64") });
+    await check(FILE_TOOL.preview, { uploadId });
+    await check(FILE_TOOL.dropUpload, { uploadId });
+    await check(FILE_TOOL.preview, { uploadId });
+    expect([...checked].sort()).toEqual(tools.map((tool) => tool.name).sort());
   });
 });

@@ -5,7 +5,7 @@
  *
  * Why ours: the Node adapter reads a body chunk by chunk into a string; this one keeps it as bytes for the worker.
  */
-import type { Readable } from "node:stream";
+import type { Readable, Writable } from "node:stream";
 
 /**
  * Resolves the body's bytes, or undefined as soon as it passes `maxBytes` (the rest is drained).
@@ -50,4 +50,25 @@ export function readNodeBody(
     // A client that goes away mid-body: settles nothing if the body already ended.
     incoming.once("close", () => reject(new Error("The request body was cut off")));
   });
+}
+
+/**
+ * `req` as it is, except that its `signal` aborts when the client goes before the answer is
+ * written, and is made only when read. The Node adapter makes the whole web Request (headers
+ * copied, a body stream over the incoming bytes) the first time anything reads its `signal`, and
+ * the SDK's 2026-07-28 handler reads it on every call: about a tenth of such a call's time.
+ */
+export function withCloseSignal(req: Request, outgoing: Writable): Request {
+  let controller: AbortController | undefined;
+  const signal = () => {
+    if (controller) return controller.signal;
+    const made = (controller = new AbortController());
+    const closed = () => {
+      if (!outgoing.writableFinished) made.abort(new Error("The client closed the connection before the answer."));
+    };
+    if (outgoing.closed) closed();
+    else outgoing.once("close", closed);
+    return made.signal;
+  };
+  return Object.create(req, { signal: { get: signal } }) as Request;
 }

@@ -6,14 +6,14 @@
  *
  * Why ours: the SDK leaves routing 2025-11-25 sessions beside `createMcpHandler` to the application (`isLegacyRequest`).
  */
-import { isLegacyRequest, ProtocolErrorCode, type AuthInfo } from "@modelcontextprotocol/server";
+import { ProtocolErrorCode, type AuthInfo } from "@modelcontextprotocol/server";
 import { jsonRpcError } from "../../json-rpc-error.js";
 import { readJsonRpcBody, type BodyReader } from "./http-body.js";
 import { buildServer, type McpParts } from "../server.js";
 import { SESSION_DEFAULTS } from "../../session-defaults.js";
 import { createSessions } from "./sessions.js";
 import { createStateless } from "./stateless.js";
-import { createModernHttp } from "../modern/modern-http.js";
+import { createModernHttp, isModernRequest } from "../modern/modern-http.js";
 import { traceJsonRpcBody } from "../../observability/tracing.js";
 import type { Notice } from "../../files/file-words.js";
 
@@ -87,7 +87,7 @@ export function createMcpHttpHandler({
           if (sessionId) return sessions.handle(sessionId, req, read.body, auth);
           // a request with the 2026-07-28 envelope: no session, every request self-describing (an
           // initialize with it too: that era has no initialize, and it opens no 2025-11-25 session)
-          if (!(await isLegacyRequest(req, read.body))) return modern.handle(req, read.body, read.wantsProgress, auth);
+          if (await isModernRequest(req, read.body)) return modern.handle(req, read.body, read.wantsProgress, auth);
           if (read.initialize) return sessions.open(req, read.body, auth);
           return stateless.handle(req, read.body, read.wantsProgress, auth);
         }

@@ -1,6 +1,6 @@
 /**
  * The 2026-07-28 edge as the spec's text asks it, in raw HTTP against a real server process whose
- * JSON log is read back: discovery names both revisions served here, refusals carry the spec's
+ * JSON log is read back: discovery and the -32022 refusal name both revisions served here, refusals carry the spec's
  * status, a task's `Mcp-Name` may come base64-encoded, an initialize framed as 2026-07-28 opens no
  * session, and every refusal is one warning line with its code, never an error.
  */
@@ -26,6 +26,23 @@ it("names both revisions it serves in server/discover, the 2026-07-28 one first"
   const reply = await requestModern(mcpUrl, "server/discover");
   expect(reply.status).toBe(200);
   expect(reply.result?.supportedVersions).toEqual([MODERN, "2025-11-25"]);
+});
+
+it("names both revisions in the -32022 refusal of a revision it does not serve", async () => {
+  const reply = await requestModern(
+    mcpUrl,
+    "tools/list",
+    {},
+    {
+      headers: { "mcp-protocol-version": "2099-01-01" },
+      meta: { "io.modelcontextprotocol/protocolVersion": "2099-01-01" },
+    },
+  );
+  expect(reply.status).toBe(400);
+  expect(reply.error).toMatchObject({
+    code: -32022,
+    data: { supported: [MODERN, "2025-11-25"], requested: "2099-01-01" },
+  });
 });
 
 it("refuses a listen request with 400: -32021 without the Tasks extension, -32602 without a filter", async () => {
@@ -88,10 +105,10 @@ it("logs each refusal once, at warn with its status and code, and none as an une
     },
   );
   expect(unsupported.status).toBe(400);
-  await expect.poll(() => refusalLines().length).toBe(6);
+  await expect.poll(() => refusalLines().length).toBe(7);
   const lines = refusalLines();
   expect(lines.every((r) => r.level === "warn")).toBe(true);
-  expect(lines.map((r) => r.code)).toEqual([-32021, -32602, -32020, -32601, -32020, -32022]);
-  expect(lines.map((r) => r.status)).toEqual([400, 400, 400, 404, 400, 400]);
+  expect(lines.map((r) => r.code)).toEqual([-32022, -32021, -32602, -32020, -32601, -32020, -32022]);
+  expect(lines.map((r) => r.status)).toEqual([400, 400, 400, 400, 404, 400, 400]);
   expect(server.records().filter((r) => r.level === "error" || r.msg === "unexpected error")).toEqual([]);
 });

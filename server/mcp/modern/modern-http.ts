@@ -12,11 +12,18 @@
  * A request that asks for progress is answered as SSE from the start, so that a keep-alive comment
  * goes out every `keepAliveMs` while it waits, and hosts and proxies that cut silent calls keep it.
  */
-import { AsyncLocalStorage } from "node:async_hooks";
-import { classifyInboundRequest, createMcpHandler, type AuthInfo, type Server } from "@modelcontextprotocol/server";
+import {
+  classifyInboundRequest,
+  createMcpHandler,
+  isLegacyRequest,
+  PROTOCOL_VERSION_META_KEY,
+  type AuthInfo,
+  type Server,
+} from "@modelcontextprotocol/server";
 import { subjectOf } from "../../auth/subject.js";
 import type { Notice } from "../../files/file-words.js";
 import { jsonRpcError } from "../../json-rpc-error.js";
+import { contextSlot } from "../../observability/async-context.js";
 import { buildServer, type McpParts } from "../server.js";
 import { createListen } from "./listen.js";
 
@@ -54,9 +61,9 @@ export function createModernHttp({
   /** Hears each refused request once, with its status and JSON-RPC code. */
   onNotice?: Notice;
 }): ModernHttp {
-  const held = new AsyncLocalStorage<Held>();
+  const held = contextSlot<Held>("held");
   const report = (error: Error) => {
-    const errors = held.getStore()?.errors;
+    const errors = held.get()?.errors;
     if (errors) errors.push(error);
     else onError(error);
   };
@@ -84,7 +91,7 @@ export function createModernHttp({
     async handle(req, body, wantsProgress, auth) {
       const method = (body as Message).method;
       const response = await answered(method, () => route(req, body, wantsProgress, auth));
-      return method === "server/discover" ? withLegacyVersions(response) : response;
+      return method === "server/discover" || response.status === 400 ? withLegacyVersions(response) : response;
     },
     get listenCount() {
       return listen.openCount;
@@ -127,17 +134,45 @@ export function createModernHttp({
 }
 
 /**
- * The SDK's discovery names only the 2026-07-28 revisions it serves; this endpoint serves 2025-11-25
- * sessions too, and says so, as the spec's dual-era example does.
+ * Whether a request is for this leg, as the SDK classifies it. A message other than `initialize`
+ * that names its revision in `_meta` is, without asking: the SDK serves it as 2026-07-28 or refuses
+ * it, never as 2025-11-25, and asking (`isLegacyRequest`) reads the whole message again. An
+ * `initialize` whose claim is not a valid 2026-07-28 one opens a 2025-11-25 session.
+ */
+export async function isModernRequest(req: Request, body: unknown): Promise<boolean> {
+  return claimsModern(body) || !(await isLegacyRequest(req, body));
+}
+
+function claimsModern(body: unknown): boolean {
+  const message = body as Message | null;
+  const meta = message?.params?._meta;
+  return (
+    message?.method !== "initialize" && typeof meta === "object" && meta !== null && PROTOCOL_VERSION_META_KEY in meta
+  );
+}
+
+/** The JSON-RPC code of a request in a revision this endpoint does not serve. */
+const UNSUPPORTED_VERSION = -32022;
+
+/**
+ * The SDK names only the 2026-07-28 revisions it serves, in discovery and in the -32022 refusal of
+ * another revision; this endpoint serves 2025-11-25 sessions too, and says so in both, as the
+ * spec's dual-era example does.
  */
 async function withLegacyVersions(response: Response): Promise<Response> {
-  if (response.status !== 200 || !response.headers.get("content-type")?.startsWith("application/json")) return response;
-  const answer = (await response.json()) as { result?: { supportedVersions?: string[] } };
-  const versions = answer.result?.supportedVersions;
-  if (versions && !versions.includes(LEGACY_VERSION)) versions.push(LEGACY_VERSION);
+  if (!response.headers.get("content-type")?.startsWith("application/json")) return response;
+  type Answer = {
+    result?: { supportedVersions?: string[] };
+    error?: { code?: number; data?: { supported?: string[] } };
+  };
+  const answer = (await response.clone().json()) as Answer;
+  const versions =
+    answer.error?.code === UNSUPPORTED_VERSION ? answer.error.data?.supported : answer.result?.supportedVersions;
+  if (!versions || versions.includes(LEGACY_VERSION)) return response;
+  versions.push(LEGACY_VERSION);
   const headers = new Headers(response.headers);
   headers.delete("content-length");
-  return new Response(JSON.stringify(answer), { status: 200, headers });
+  return new Response(JSON.stringify(answer), { status: response.status, headers });
 }
 
 /** The JSON-RPC error of an error answer (nothing for one without a JSON body). */

@@ -98,7 +98,7 @@ describe("a wait on a job that has not started", () => {
   });
   afterAll(() => server.close());
 
-  const waitRequest = (jobId: string, signal?: AbortSignal) =>
+  const waitRequest = (jobId: string, signal?: AbortSignal, progress = true) =>
     fetch(server.mcpUrl, {
       method: "POST",
       signal,
@@ -117,7 +117,7 @@ describe("a wait on a job that has not started", () => {
           name: TOOL.waitForJob,
           arguments: { jobId, timeoutMs: 60_000 },
           _meta: {
-            progressToken: "wait-1",
+            ...(progress && { progressToken: "wait-1" }),
             "io.modelcontextprotocol/protocolVersion": "2026-07-28",
             "io.modelcontextprotocol/clientInfo": { name: "streams-test", version: "1.0.0" },
             "io.modelcontextprotocol/clientCapabilities": {},
@@ -149,5 +149,15 @@ describe("a wait on a job that has not started", () => {
     while (waiting > 0) await new Promise((resolve) => setTimeout(resolve, 10));
     const events = await requestModern(server.mcpUrl, "tools/call", { name: TOOL.getJobEvents, arguments: { jobId } });
     expect(events.result?.structuredContent).toMatchObject({ jobId, status: "pending" });
+  });
+
+  it("ends a wait answered as plain JSON too when its client goes", async () => {
+    const jobId = await startJob(server, 10, 0);
+    const controller = new AbortController();
+    const answer = waitRequest(jobId, controller.signal, false).catch((error: unknown) => error);
+    while (waiting === 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    controller.abort();
+    expect(await answer).toMatchObject({ name: "AbortError" });
+    while (waiting > 0) await new Promise((resolve) => setTimeout(resolve, 10));
   });
 });
