@@ -27,7 +27,7 @@ import { jsonRpcError, retryLater } from "./json-rpc-error.js";
 import { createMcpParts } from "./mcp/server.js";
 import type { RunOptionsOf } from "./mcp/tools/start-bulk-analysis.js";
 import { createMcpHttpHandler, type McpHttpHandler } from "./mcp/http/streamable-http.js";
-import { readNodeBody, withCloseSignal } from "./mcp/http/node-body.js";
+import { readNodeBody, withCloseSignal } from "./http/node-body.js";
 import { isAllowedHost, isAllowedOrigin } from "./origin.js";
 import { landingPage } from "./landing-page.js";
 import { unbufferedEventStreams } from "./event-stream-headers.js";

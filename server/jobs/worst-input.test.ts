@@ -213,7 +213,7 @@ describe("the worst input of each shape, over HTTP", () => {
     "refuses deep quoting at the CSV limit (8 MB of quotes, a 16 MB request), every probe answered",
     { timeout: 60_000 },
     async () => {
-      // the body parser (server/mcp/http/http-body.ts) parses its 16 MB of escapes in a worker
+      // the body parser (server/mcp/http/http-body.ts, over server/http/json-worker.ts) parses its 16 MB of escapes in a worker
       // thread: the figures are printed, the bounds held to the 8 MB requests above
       const file = bodyFile(csv(`name,department,interests\nA,D,"${'""'.repeat(4 * MB - 64)}"\n`));
       let reply: ToolReply = {};

@@ -9,7 +9,7 @@
 import { ProtocolErrorCode, readRequestBody } from "@modelcontextprotocol/server";
 import { clip, describeIssues } from "../../input-errors.js";
 import { noteJsonRpcBody } from "../../observability/request-context.js";
-import { parseElsewhere, type ParsedElsewhere } from "./json-worker.js";
+import { parseElsewhere, type ParsedElsewhere } from "../../http/json-worker.js";
 import { jsonRpcError, retryLater } from "../../json-rpc-error.js";
 import { InitializeRequestSchema } from "./request-guard.js";
 

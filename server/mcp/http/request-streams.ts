@@ -15,7 +15,6 @@ import {
   type RequestId,
 } from "@modelcontextprotocol/server";
 import { streamOfEventId } from "./event-store.js";
-import { parseJson } from "./parse-json.js";
 
 export type RequestStreams = {
   /**
@@ -46,6 +45,15 @@ type Flight = {
   streamId?: string;
   end?: () => void;
 };
+
+/** JSON from text that may not be JSON (or may be missing): the value, or undefined. */
+function parseJson(text: string | undefined): unknown {
+  try {
+    return text ? JSON.parse(text) : undefined;
+  } catch {
+    return undefined;
+  }
+}
 
 const messagesOf = (body: unknown): unknown[] => (Array.isArray(body) ? body : [body]);
 const idKey = (id: RequestId) => JSON.stringify(id);

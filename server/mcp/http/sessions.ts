@@ -23,7 +23,7 @@ import { createRequestStreams, type RequestStreams } from "./request-streams.js"
 import { jsonRpcError, retryLater } from "../../json-rpc-error.js";
 import { SessionTable, type Refusal } from "./session-table.js";
 import type { BuiltServer } from "../server.js";
-import { watchBody } from "./watch-body.js";
+import { watchBody } from "../../http/watch-body.js";
 
 export type SessionOptions = {
   build: () => BuiltServer;

@@ -10,7 +10,7 @@ import type { AuthInfo } from "@modelcontextprotocol/server";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { guardRequests } from "./request-guard.js";
 import type { BuiltServer } from "../server.js";
-import { watchBody } from "./watch-body.js";
+import { watchBody } from "../../http/watch-body.js";
 
 export type StatelessOptions = {
   build: () => BuiltServer;
