@@ -6,13 +6,11 @@
  * garbled names as if they were right. A person's choice overrides all of it.
  *
  * No detection library: the encodings a staff list comes in are these five, each told apart by a
- * rule that is certain or nearly so, and the decoders built into Node (TextDecoder) decode them,
- * CP949 with a table built from Node's EUC-KR (cp949.ts); a statistical detector would add a
- * dependency and still guess on short files.
+ * rule that is certain or nearly so; a statistical detector would still guess on short files.
  */
 import { isUtf8 } from "node:buffer";
+import iconv from "iconv-lite";
 import type { TextEncoding } from "../../../shared/files.js";
-import { createCp949Decoder } from "./cp949.js";
 import type { Pace } from "./pace.js";
 
 export type DecodedText = { text: string; encoding: TextEncoding; certain: boolean };
@@ -105,17 +103,36 @@ async function decode(
   fatal: boolean,
   pace: Pace,
 ): Promise<string | undefined> {
-  const decoder =
-    encoding === "euc-kr" ? createCp949Decoder(fatal) : new TextDecoder(encoding, { fatal, ignoreBOM: true });
+  const decoder = encoding === "euc-kr" ? cp949Decoder() : new TextDecoder(encoding, { fatal, ignoreBOM: true });
+  // CP949 cannot encode U+FFFD: iconv-lite writes it for a pair CP949 lacks
+  const invalid = (part: string) => fatal && encoding === "euc-kr" && part.includes("\uFFFD");
   const parts: string[] = [];
   try {
     for (let at = 0; at < bytes.length; at += SLICE_BYTES) {
       parts.push(decoder.decode(bytes.subarray(at, at + SLICE_BYTES), { stream: true }));
+      if (invalid(parts[parts.length - 1])) return undefined;
       await pace();
     }
     parts.push(decoder.decode());
+    if (invalid(parts[parts.length - 1])) return undefined;
   } catch {
     return undefined;
   }
   return parts.join("");
+}
+
+type Decoder = { decode(bytes?: Uint8Array, options?: { stream?: boolean }): string };
+
+/**
+ * CP949 (what Korean Excel saves a CSV in) through iconv-lite: Node's TextDecoder("euc-kr") knows
+ * only KS X 1001 and refuses or garbles the 8,822 syllables CP949 adds, such as 똠 or 햏.
+ */
+function cp949Decoder(): Decoder {
+  const decoder = iconv.getDecoder("cp949");
+  return {
+    decode: (bytes = new Uint8Array(), { stream = false } = {}) => {
+      const text = decoder.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+      return stream ? text : text + (decoder.end() ?? "");
+    },
+  };
 }
