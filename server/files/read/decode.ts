@@ -103,36 +103,32 @@ async function decode(
   fatal: boolean,
   pace: Pace,
 ): Promise<string | undefined> {
-  const decoder = encoding === "euc-kr" ? cp949Decoder() : new TextDecoder(encoding, { fatal, ignoreBOM: true });
-  // CP949 cannot encode U+FFFD: iconv-lite writes it for a pair CP949 lacks
-  const invalid = (part: string) => fatal && encoding === "euc-kr" && part.includes("\uFFFD");
+  const decodePiece = decoderOf(encoding, fatal);
   const parts: string[] = [];
   try {
     for (let at = 0; at < bytes.length; at += SLICE_BYTES) {
-      parts.push(decoder.decode(bytes.subarray(at, at + SLICE_BYTES), { stream: true }));
-      if (invalid(parts[parts.length - 1])) return undefined;
+      parts.push(decodePiece(bytes.subarray(at, at + SLICE_BYTES)));
       await pace();
     }
-    parts.push(decoder.decode());
-    if (invalid(parts[parts.length - 1])) return undefined;
+    parts.push(decodePiece());
   } catch {
     return undefined;
   }
   return parts.join("");
 }
 
-type Decoder = { decode(bytes?: Uint8Array, options?: { stream?: boolean }): string };
-
-/**
- * CP949 (what Korean Excel saves a CSV in) through iconv-lite: Node's TextDecoder("euc-kr") knows
- * only KS X 1001 and refuses or garbles the 8,822 syllables CP949 adds, such as 똠 or 햏.
- */
-function cp949Decoder(): Decoder {
+/** A streaming decoder: each piece's text (a character cut at its end waits for the next), then the rest. */
+function decoderOf(encoding: TextEncoding, fatal: boolean): (piece?: Uint8Array) => string {
+  if (encoding !== "euc-kr") {
+    const decoder = new TextDecoder(encoding, { fatal, ignoreBOM: true });
+    return (piece) => (piece ? decoder.decode(piece, { stream: true }) : decoder.decode());
+  }
+  // iconv-lite: Node's "euc-kr" knows only KS X 1001, not the 8,822 syllables CP949 adds (똠, 햏).
+  // CP949 cannot encode U+FFFD: where iconv-lite writes one, the bytes were no CP949
   const decoder = iconv.getDecoder("cp949");
-  return {
-    decode: (bytes = new Uint8Array(), { stream = false } = {}) => {
-      const text = decoder.write(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-      return stream ? text : text + (decoder.end() ?? "");
-    },
+  return (piece) => {
+    const text = piece ? decoder.write(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength)) : decoder.end();
+    if (fatal && text?.includes("\uFFFD")) throw new TypeError("The bytes are not valid CP949");
+    return text ?? "";
   };
 }

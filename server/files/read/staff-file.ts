@@ -1,7 +1,7 @@
 /**
  * A staff file read into what a job takes: its format told by its bytes (a zip is an .xlsx,
  * anything else is delimited text in an encoding found by decode.ts), its rows read as text
- * (xlsx.ts, text-rows.ts) and made into a preview and a canonical CSV (table.ts), all of it in
+ * (xlsx.ts, csv/) and made into a preview and a canonical CSV (table.ts), all of it in
  * slices that let the event loop turn. A file past a limit is refused with a sentence a person can
  * act on; one that can be read but not yet started (a column missing, an encoding unsure) gets a
  * preview whose problems say so.
@@ -13,7 +13,8 @@ import { decodeText } from "./decode.js";
 import { createPace, type Pace } from "./pace.js";
 import { detectSeparator } from "./separator.js";
 import { buildTable, type StaffTable } from "./table.js";
-import { textRows } from "./text-rows.js";
+import { readCsvBatches } from "./csv/reader.js";
+import { breachRefusal, findHeader, scanRecords } from "./csv/scan.js";
 import { Refused } from "./refused.js";
 import { openWorkbook } from "./xlsx/unzip.js";
 import { readSheets } from "./xlsx.js";
@@ -21,6 +22,9 @@ import { READ_LIMITS } from "./xlsx/read-limits.js";
 
 export type { StaffTable } from "./table.js";
 export { previewText } from "./preview-text.js";
+
+/** Characters csv-parse reads at a time: a few milliseconds of records. */
+const SLICE_CHARS = 16 * 1024;
 
 const SAVE_AS = "Save it as .xlsx or as CSV (from Excel: File › Save As) and send it again.";
 
@@ -87,10 +91,15 @@ async function readText({ bytes, fileName, reading, limits, pace }: FileReading)
   if (looksBinary(text))
     return fail("unreadable_file", "The file is neither a spreadsheet nor a CSV or text file.", SAVE_AS);
   const separator = detectSeparator(text);
-  const rows = await textRows(text, separator, limits, pace);
-  if (!rows.ok) return rows;
+  // measured by the quick scan first: a text of one huge line or of endless cells is refused before
+  // csv-parse splits it; the first line with text stands for the header, so the rows above the real
+  // one (as many as the header search holds) are allowed for
+  const header = findHeader(text);
+  const scanLimits = { ...limits, maxRows: limits.maxRows + 1_000 };
+  const scan = header && (await scanRecords(text, header, separator, -1, scanLimits, pace));
+  if (scan?.breach) return breachRefusal(scan.breach, "The file", limits);
   return buildTable(
-    rows.value,
+    readCsvBatches(text, { separator, from: 0, sliceChars: SLICE_CHARS }),
     () => ({ fileName, format: "csv", encoding, encodingCertain: certain, separator, sheets: [], sheet: null }),
     { reading, limits, strictWidth: true, pace },
   );
