@@ -18,14 +18,7 @@ import type { WorkbookZip } from "./unzip.js";
 const HEADER_CANDIDATES = 10;
 
 /** A sheet after the first look: how many rows it stores, its merges, and how its best header fits. */
-export type SheetScan = SheetEntry & {
-  rows: number;
-  merges: Merge[];
-  /** The header found (its cells), or none. */
-  header: string[];
-  fits: boolean;
-  columns: number;
-};
+export type SheetScan = SheetEntry & { rows: number; merges: Merge[]; fits: boolean; columns: number };
 
 /** Reads sheet `entry` once through; pieces are paced, and every bound of `parseXmlPart` holds. */
 export async function scanSheet(
@@ -48,15 +41,14 @@ export async function scanSheet(
   const rows = xml.opened + scan.rows;
   for (const ref of new Set(scan.mergeRefs)) xml.addMerge(ref);
   const fill = new MergeFill(xml.merges);
-  let best = { header: [] as string[], fits: false, columns: 0 };
+  let best = { fits: false, columns: 0 };
   for (const r of held) {
     fill.fill(r);
     if (!("cells" in r)) continue;
-    const header = r.cells.map((c) => c.trim());
-    const match = matchHeaders(header);
+    const match = matchHeaders(r.cells.map((c) => c.trim()));
     const fits = match.missing.length === 0;
     const columns = Object.values(match.columns).filter((i) => i !== -1).length;
-    if ((fits && !best.fits) || (fits === best.fits && columns > best.columns)) best = { header, fits, columns };
+    if ((fits && !best.fits) || (fits === best.fits && columns > best.columns)) best = { fits, columns };
   }
   return { ...entry, rows, merges: xml.merges, ...best };
 }
