@@ -11,7 +11,7 @@ import type { JobLimits } from "../limits.js";
 import { ok, type Outcome } from "../outcomes.js";
 import type { Download } from "./download.js";
 import { createReadGate } from "./read-gate.js";
-import { readStaffFile, type StaffTable } from "./read/staff-file.js";
+import { isZip, readStaffFile, type StaffTable } from "./read/staff-file.js";
 import { READ_LIMITS } from "./read/xlsx/read-limits.js";
 import type { Uploads } from "./uploads/uploads.js";
 
@@ -30,9 +30,6 @@ export type StaffFiles = {
   ): Promise<Outcome<StaffTable>>;
   close(): Promise<void>;
 };
-
-/** An .xlsx is a zip: its first bytes say so, whatever the name. */
-const isZip = (bytes: Uint8Array) => bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
 
 /** The name to read a host's file by: its own, or one whose extension its bytes suggest. */
 function hostFileName({ file_name, file_id }: z.infer<typeof HostFileSchema>, bytes: Uint8Array): string {

@@ -49,7 +49,7 @@ export async function readStaffFile(
     );
   }
   const file: FileReading = { bytes, fileName, reading, limits, pace: createPace() };
-  if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) return readWorkbook(file);
+  if (isZip(bytes)) return readWorkbook(file);
   if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0]))
     return fail(
       "unreadable_file",
@@ -106,6 +106,8 @@ async function readText({ bytes, fileName, reading, limits, pace }: FileReading)
 }
 
 const startsWith = (bytes: Uint8Array, magic: number[]) => magic.every((b, i) => bytes[i] === b);
+/** An .xlsx is a zip: its first bytes say so, whatever the name. */
+export const isZip = (bytes: Uint8Array) => startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]);
 
 /** Control characters (other than tab and line ends) in the first 64 K characters: no text has them. */
 function looksBinary(text: string): boolean {

@@ -21,7 +21,7 @@ import { ok, type Outcome } from "../../outcomes.js";
 import { isBlank, type GridRow } from "./grid-row.js";
 import { matchHeaders, type HeaderMatch } from "./headers.js";
 import type { Pace } from "./pace.js";
-import { problemsOf } from "./problems.js";
+import { problemsOf } from "./preview-text.js";
 import { Refused } from "./refused.js";
 
 /** How the source was read; the preview's fields the table does not decide. */
