@@ -3,8 +3,7 @@
  * to by index from the cells), read as a stream into a list bounded by count and by characters:
  * rich text is all its runs joined, phonetic guides (`<rPh>`, furigana) are left out.
  */
-import { fail } from "../../../outcomes.js";
-import { count } from "../../../outcomes.js";
+import { count, fail } from "../../../outcomes.js";
 import { Refused } from "../refused.js";
 import type { WorkbookZip } from "./unzip.js";
 import type { ReadLimits } from "./read-limits.js";
@@ -13,9 +12,13 @@ import { parseXmlPart, type Clock } from "./xml-part.js";
 const SMALLER =
   "Keep only the sheet with the staff list (and only its columns) in a new workbook and send that, or send it as CSV.";
 
-const tooMany = (found: string, limit: string) =>
+const tooMany = (found: string, limit: number, what: string) =>
   new Refused(
-    fail("input_too_large", `The workbook holds ${found} of shared text; a read takes at most ${limit}.`, SMALLER),
+    fail(
+      "input_too_large",
+      `The workbook holds ${found} ${what} of shared text; a read takes at most ${count(limit)} ${what}.`,
+      SMALLER,
+    ),
   );
 
 /** The shared strings in part `path` (none without it); throws `Refused` past the limits. */
@@ -38,17 +41,14 @@ export async function readSharedStrings(
       else if (name === "t") inText = phonetic === 0 && current !== null;
       else if (name === "rPh") phonetic++;
       else if (name === "sst" && Number(a.uniqueCount) > limits.maxSharedStrings)
-        throw tooMany(`${count(Number(a.uniqueCount))} strings`, `${count(limits.maxSharedStrings)} strings`);
+        throw tooMany(count(Number(a.uniqueCount)), limits.maxSharedStrings, "strings");
     },
     close(name: string) {
       if (name === "t") inText = false;
       else if (name === "rPh") phonetic--;
       else if (name === "si" && current !== null) {
         if (strings.length >= limits.maxSharedStrings)
-          throw tooMany(
-            `more than ${count(limits.maxSharedStrings)} strings`,
-            `${count(limits.maxSharedStrings)} strings`,
-          );
+          throw tooMany(`more than ${count(limits.maxSharedStrings)}`, limits.maxSharedStrings, "strings");
         strings.push(current.length === 1 ? current[0] : current.join(""));
         current = null;
       }
@@ -57,10 +57,7 @@ export async function readSharedStrings(
       if (!inText || current === null) return;
       chars += text.length;
       if (chars > limits.maxSharedChars)
-        throw tooMany(
-          `more than ${count(limits.maxSharedChars)} characters`,
-          `${count(limits.maxSharedChars)} characters`,
-        );
+        throw tooMany(`more than ${count(limits.maxSharedChars)}`, limits.maxSharedChars, "characters");
       current.push(text);
     },
   };

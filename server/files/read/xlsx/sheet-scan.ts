@@ -1,6 +1,6 @@
 /**
  * A first look at every sheet of a workbook, to choose the one that holds the staff list: its first
- * rows parsed (for its header), the rest searched for rows and merged ranges (tag-scan.ts), and the
+ * rows parsed (for its header), the rest searched for rows and merged ranges (TagScan), and the
  * sheet scored by how well its header fits a staff list. The sheet whose header maps the required columns and
  * then the most columns wins, then the one with the most rows; a visible sheet before a hidden one
  * that fits as well, and a hidden sheet only when no visible one has the required columns.
@@ -9,7 +9,6 @@ import { isBlank, type GridRow } from "../grid-row.js";
 import { matchHeaders } from "../headers.js";
 import { MergeFill } from "./merges.js";
 import { SheetXml, type Merge, type SheetContext } from "./sheet-xml.js";
-import { TagScan } from "./tag-scan.js";
 import type { SheetEntry } from "./workbook-parts.js";
 import { parseXmlPart, type Clock } from "./xml-part.js";
 import type { WorkbookZip } from "./unzip.js";
@@ -67,4 +66,57 @@ export function chooseSheet(scans: SheetScan[]): SheetScan | undefined {
 function greater(a: number[], b: number[]): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] > b[i];
   return false;
+}
+
+const ROW = /<(?:[A-Za-z_][\w.-]*:)?row[\s>/]/g;
+const MERGE = /<(?:[A-Za-z_][\w.-]*:)?mergeCell\s[^>]*?\bref="([^"]*)"/g;
+/** A tag longer than this is cut off when looking for the next (only a huge attribute could be). */
+const LONGEST_CARRY = 64 * 1024;
+
+/**
+ * The rest of a sheet looked at without parsing it: once its first rows are read (for its header),
+ * choosing a sheet needs only how many rows it holds and its merged ranges, so the rest of its XML
+ * is searched for the `<row` and `<mergeCell` tags rather than parsed (three times faster). A tag
+ * always opens with "<", which text and attribute values cannot hold, so a tag is never mistaken.
+ */
+export class TagScan {
+  /** Rows found by the search (the rows parsed before are counted by the parser). */
+  rows = 0;
+  readonly mergeRefs: string[] = [];
+  /** True once the search has taken over from the parser. */
+  taking = false;
+  /** Text after the last "<" of the previous piece: a tag that may go on in the next one. */
+  private carry = "";
+
+  /** Sees a piece: searched when taking over, else only its unfinished last tag kept. */
+  take(text: string): void {
+    if (!this.taking) {
+      const last = text.lastIndexOf("<");
+      if (last !== -1) this.carry = text.slice(last);
+      else if (this.carry !== "") this.carry += text;
+      // a tag closed in the piece was the parser's: not counted again
+      if (this.carry.includes(">")) this.carry = "";
+      return;
+    }
+    const all = this.carry + text;
+    const last = all.lastIndexOf("<");
+    const done = last === -1 ? all : all.slice(0, last);
+    this.carry = last === -1 ? "" : all.slice(last);
+    if (this.carry.length > LONGEST_CARRY) this.carry = "";
+    this.search(done);
+  }
+
+  /** The last piece's unfinished tag, searched at the end. */
+  end(): void {
+    if (this.taking) this.search(this.carry);
+    this.carry = "";
+  }
+
+  private search(text: string): void {
+    ROW.lastIndex = 0;
+    while (ROW.exec(text) !== null) this.rows++;
+    if (!text.includes("mergeCell")) return;
+    MERGE.lastIndex = 0;
+    for (let m = MERGE.exec(text); m !== null; m = MERGE.exec(text)) this.mergeRefs.push(m[1]);
+  }
 }
