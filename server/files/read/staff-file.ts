@@ -48,8 +48,6 @@ export async function readStaffFile(
       "Keep only the staff list's sheet and columns (name, department, interests, budget), or split the list into smaller files.",
     );
   }
-  const file: FileReading = { bytes, fileName, reading, limits, pace: createPace() };
-  if (isZip(bytes)) return readWorkbook(file);
   if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0]))
     return fail(
       "unreadable_file",
@@ -58,7 +56,13 @@ export async function readStaffFile(
     );
   if (startsWith(bytes, [0x25, 0x50, 0x44, 0x46]))
     return fail("unreadable_file", "The file is a PDF, not a staff list.", SAVE_AS);
-  return readText(file);
+  const file: FileReading = { bytes, fileName, reading, limits, pace: createPace() };
+  try {
+    return await (isZip(bytes) ? readWorkbook(file) : readText(file));
+  } catch (error) {
+    if (error instanceof Refused) return error.outcome;
+    throw error;
+  }
 }
 
 /** One reading of one file: its bytes and name, what the person chose, the limits, the pace. */
@@ -78,9 +82,6 @@ async function readWorkbook({ bytes, fileName, reading, limits, pace }: FileRead
       () => ({ fileName, format: "xlsx", encoding: null, encodingCertain: true, separator: null, sheets, sheet }),
       { reading, limits, strictWidth: false, pace },
     );
-  } catch (error) {
-    if (error instanceof Refused) return error.outcome;
-    throw error;
   } finally {
     zip.value.close();
   }

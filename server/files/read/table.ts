@@ -52,7 +52,7 @@ export type TableOptions = {
 
 /**
  * Reads `batches` into a table. `info` is asked for after the last batch (a workbook's sheet list
- * is known only then). A limit passed is a refusal; a file that cannot start a job yet (a column
+ * is known only then). A limit passed throws `Refused`; a file that cannot start a job yet (a column
  * missing, an encoding unsure) is a preview whose `problems` say what to settle.
  */
 export async function buildTable(
@@ -61,18 +61,13 @@ export async function buildTable(
   options: TableOptions,
 ): Promise<Outcome<StaffTable>> {
   const table = new TableReading(options);
-  try {
-    for await (const batch of batches) {
-      for (const row of batch) {
-        table.take(row);
-        await options.pace();
-      }
+  for await (const batch of batches) {
+    for (const row of batch) {
+      table.take(row);
+      await options.pace();
     }
-    table.finish();
-  } catch (error) {
-    if (error instanceof Refused) return error.outcome;
-    throw error;
   }
+  table.finish();
   return table.result(info());
 }
 
