@@ -1,13 +1,13 @@
 /**
  * A first look at every sheet of a workbook, to choose the one that holds the staff list: its first
  * rows parsed (for its header), the rest searched for rows and merged ranges (TagScan), and the
- * sheet scored by how well its header fits a staff list. The sheet whose header maps the required columns and
- * then the most columns wins, then the one with the most rows; a visible sheet before a hidden one
- * that fits as well, and a hidden sheet only when no visible one has the required columns.
+ * sheet scored by how well its header fits a staff list. The sheet whose header maps the required
+ * columns and then the most columns wins, then the one with the most rows; a visible sheet before a
+ * hidden one that fits as well, and a hidden sheet only when no visible one has the required
+ * columns. Merged ranges fill their cells (MergeFill) here and when the chosen sheet is read.
  */
 import { isBlank, type GridRow } from "../grid-row.js";
 import { matchHeaders } from "../headers.js";
-import { MergeFill } from "./merges.js";
 import { SheetXml, type Merge, type SheetContext } from "./sheet-xml.js";
 import type { SheetEntry } from "./workbook-parts.js";
 import { parseXmlPart, type Clock } from "./xml-part.js";
@@ -118,5 +118,41 @@ export class TagScan {
     if (!text.includes("mergeCell")) return;
     MERGE.lastIndex = 0;
     for (let m = MERGE.exec(text); m !== null; m = MERGE.exec(text)) this.mergeRefs.push(m[1]);
+  }
+}
+
+/** Columns past this are not filled (a staff list has tens; a range over the whole width would fill 16,384). */
+const FILL_COLUMNS = 256;
+
+/**
+ * Fills rows, taken in ascending order, with merged cells as a person sees them: a merged range
+ * shows its first cell's text across every cell it covers, so a header merged over two columns, or
+ * a department merged down a block of rows, is read in each of them. The sheet keeps the text in
+ * the range's first cell only, and lists its merged ranges after its rows: so its merges are known
+ * from the first look, before its rows are read for the table.
+ */
+export class MergeFill {
+  private readonly pending: Merge[];
+  private active: { merge: Merge; text: string }[] = [];
+
+  constructor(merges: readonly Merge[]) {
+    this.pending = [...merges].sort((a, b) => b.top - a.top); // popped from the end, topmost first
+  }
+
+  fill(r: GridRow): void {
+    if (this.pending.length === 0 && this.active.length === 0) return;
+    this.active = this.active.filter((a) => a.merge.bottom >= r.row);
+    while (this.pending.length > 0 && this.pending[this.pending.length - 1].top <= r.row) {
+      const merge = this.pending.pop()!;
+      // a range whose first row was never written (blank) fills with nothing
+      const text = merge.top === r.row && "cells" in r ? (r.cells[merge.left - 1] ?? "") : "";
+      if (text !== "" && merge.bottom >= r.row) this.active.push({ merge, text });
+    }
+    if (!("cells" in r)) return;
+    for (const { merge, text } of this.active) {
+      const right = Math.min(merge.right, FILL_COLUMNS);
+      while (r.cells.length < right) r.cells.push("");
+      for (let c = merge.left; c <= right; c++) r.cells[c - 1] = text;
+    }
   }
 }
