@@ -15,7 +15,6 @@ import type { Pace } from "./pace.js";
 
 export type DecodedText = { text: string; encoding: TextEncoding; certain: boolean };
 
-/** Bytes decoded per slice. */
 const SLICE_BYTES = 64 * 1024;
 /** Bytes looked at for the NUL pattern of BOM-less UTF-16. */
 const SNIFF_BYTES = 64 * 1024;
@@ -29,26 +28,24 @@ export async function decodeText(
   pace: Pace,
 ): Promise<DecodedText> {
   const bom = byteOrderMark(bytes);
-  if (chosen !== undefined) {
-    const skip = bom?.encoding === chosen ? bom.length : 0;
-    return { text: (await decode(bytes.subarray(skip), chosen, false, pace)) ?? "", encoding: chosen, certain: true };
-  }
-  if (bom) {
-    const text = await decode(bytes.subarray(bom.length), bom.encoding, false, pace);
-    return { text: text ?? "", encoding: bom.encoding, certain: true };
-  }
+  /** The text in `encoding` (bytes it lacks marked), past `skip` bytes of its mark. */
+  const loose = async (encoding: TextEncoding, skip = 0, certain = true): Promise<DecodedText> => {
+    const text = (await decode(bytes.subarray(skip), encoding, false, pace)) ?? "";
+    return { text, encoding, certain };
+  };
+  if (chosen !== undefined) return loose(chosen, bom?.encoding === chosen ? bom.length : 0);
+  if (bom) return loose(bom.encoding, bom.length);
   const wide = utf16ByNuls(bytes.subarray(0, SNIFF_BYTES));
   if (wide) {
     const text = await decode(bytes, wide, true, pace);
     if (text !== undefined) return { text, encoding: wide, certain: true };
   }
-  if (isUtf8(bytes))
-    return { text: (await decode(bytes, "utf-8", false, pace)) ?? "", encoding: "utf-8", certain: true };
+  if (isUtf8(bytes)) return loose("utf-8");
   if (looksKorean(bytes)) {
     const text = await decode(bytes, "euc-kr", true, pace);
     if (text !== undefined) return { text, encoding: "euc-kr", certain: true };
   }
-  return { text: (await decode(bytes, "windows-1252", false, pace)) ?? "", encoding: "windows-1252", certain: false };
+  return loose("windows-1252", 0, false);
 }
 
 function byteOrderMark(b: Uint8Array): { encoding: TextEncoding; length: number } | undefined {
