@@ -9,7 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import * as XLSX from "xlsx";
-import { createReadGate } from "../server/files/read-gate.js";
+import { createReadGate } from "../server/files/staff-files.js";
 import { readStaffFile } from "../server/files/read/staff-file.js";
 import { READ_LIMITS } from "../server/files/read/xlsx/read-limits.js";
 import { resolveLimits } from "../server/limits.js";

@@ -2,16 +2,15 @@
  * A staff file, however it arrived, read into the table a job takes: an upload the widget sent in
  * chunks, or a file a host handed over by URL (downloaded with download.ts). One reader
  * (read/staff-file.ts) and one preview for both; the preview carries the upload's id. Reads pass
- * a gate (read-gate.ts), and reads of one upload asked for while one is under way share it.
+ * a gate, and reads of one upload asked for while one is under way share it.
  */
 import type { z } from "zod/mini";
 import type { HostFileSchema, Reading, StaffPreview } from "../../shared/files.js";
 import type { Caller } from "../jobs/caller.js";
 import type { JobLimits } from "../limits.js";
-import { ok, type Outcome } from "../outcomes.js";
+import { fail, ok, type Outcome } from "../outcomes.js";
 import type { Download } from "./download.js";
-import { createReadGate } from "./read-gate.js";
-import { readStaffFile, type StaffTable } from "./read/staff-file.js";
+import { isZip, readStaffFile, type StaffTable } from "./read/staff-file.js";
 import { READ_LIMITS } from "./read/xlsx/read-limits.js";
 import type { Uploads } from "./uploads/uploads.js";
 
@@ -30,9 +29,6 @@ export type StaffFiles = {
   ): Promise<Outcome<StaffTable>>;
   close(): Promise<void>;
 };
-
-/** An .xlsx is a zip: its first bytes say so, whatever the name. */
-const isZip = (bytes: Uint8Array) => bytes[0] === 0x50 && bytes[1] === 0x4b && bytes[2] === 0x03 && bytes[3] === 0x04;
 
 /** The name to read a host's file by: its own, or one whose extension its bytes suggest. */
 function hostFileName({ file_name, file_id }: z.infer<typeof HostFileSchema>, bytes: Uint8Array): string {
@@ -83,5 +79,57 @@ export function createStaffFiles({
       return gate(caller?.subject ?? "", () => read(got.value.bytes, name, choices, limits));
     },
     close: () => uploads.close(),
+  };
+}
+
+/**
+ * How many staff files are read at once: reading a workbook takes memory (up to the bound in
+ * read/xlsx/read-limits.ts) and CPU, so a process reads a few at a time and the others wait their
+ * turn, and one subject may have only a few reads running or waiting; past that, a refusal.
+ */
+type GateLimits = { readsAtOnce: number; readsPerSubject: number };
+
+type ReadGate = <T>(subject: string, read: () => Promise<Outcome<T>>) => Promise<Outcome<T>>;
+
+/** A gate that runs at most `readsAtOnce` reads together, each subject's at most `readsPerSubject` at once. */
+export function createReadGate({ readsAtOnce, readsPerSubject }: GateLimits): ReadGate {
+  let running = 0;
+  const waiting: (() => void)[] = [];
+  const bySubject = new Map<string, number>();
+  /** A slot: taken at once when one is free, else handed over by a read that ends. */
+  const turn = (): Promise<void> => {
+    if (running < readsAtOnce) {
+      running++;
+      return Promise.resolve();
+    }
+    return new Promise<void>((resolve) => waiting.push(resolve));
+  };
+  const release = () => {
+    const next = waiting.shift();
+    if (next === undefined) running--;
+    else next(); // the slot passes to the next in line
+  };
+  return async (subject, read) => {
+    const mine = bySubject.get(subject) ?? 0;
+    if (mine >= readsPerSubject) {
+      return fail(
+        "rate_limited",
+        `${mine} of your files are being read already; a file is read when one of them is done.`,
+        "Wait for the previews or analyses already asked for, then ask again.",
+      );
+    }
+    bySubject.set(subject, mine + 1);
+    try {
+      await turn();
+      try {
+        return await read();
+      } finally {
+        release();
+      }
+    } finally {
+      const left = (bySubject.get(subject) ?? 1) - 1;
+      if (left === 0) bySubject.delete(subject);
+      else bySubject.set(subject, left);
+    }
   };
 }

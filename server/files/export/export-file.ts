@@ -15,7 +15,7 @@ import {
   skippedHeader,
   type Cell,
 } from "./columns.js";
-import { CSV_MIME_TYPE, csvFile } from "./csv.js";
+import { csvCell } from "./result-csv.js";
 import type { ResultSource } from "./result-source.js";
 import { XLSX_MIME_TYPE, xlsxFile } from "./xlsx.js";
 
@@ -70,6 +70,28 @@ export function exportFile(source: ResultSource, part: ExportPart, format: Forma
               ...(picks && { money: { columns: PICKS_MONEY_COLUMNS, format: MONEY_FORMATS[currency] } }),
             }),
   };
+}
+
+const CSV_MIME_TYPE = "text/csv; charset=utf-8";
+
+/**
+ * Excel opens a CSV without a byte-order mark in the system's legacy code page (CP949 on a
+ * Korean Windows, Windows-1252 on a Western one), so 김민준 would show as mojibake; with the BOM
+ * it reads UTF-8. Other spreadsheets and csv-parse (`bom: true`) skip it.
+ */
+const BOM = "\uFEFF";
+
+const csvLine = (cells: readonly Cell[]): string =>
+  `${cells.map((c) => (typeof c === "number" ? String(c) : csvCell(c))).join(",")}\r\n`;
+
+/**
+ * Rows as CSV for spreadsheets: the BOM, CRLF line ends, the formula-cell guard on every text cell
+ * (a name such as `=cmd|...` stays text); a batch of rows at a time, never the whole file in memory.
+ */
+async function* csvFile(header: readonly string[], batches: AsyncIterable<Cell[][]>): AsyncGenerator<Uint8Array> {
+  const encoder = new TextEncoder();
+  yield encoder.encode(BOM + csvLine(header));
+  for await (const rows of batches) if (rows.length > 0) yield encoder.encode(rows.map(csvLine).join(""));
 }
 
 /** A file's bytes read through once: their count, and the bytes themselves when they fit in `keepUpTo`. */

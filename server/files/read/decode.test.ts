@@ -37,4 +37,19 @@ describe("decodeText", () => {
     expect(await decode(bytes, "utf-8")).toEqual({ text: "a,b", encoding: "utf-8", certain: true });
     expect(await decode(iconv.encode("é", "windows-1252"), "windows-1252")).toMatchObject({ text: "é", certain: true });
   });
+
+  it("knows every Hangul syllable, the ones EUC-KR lacks included", async () => {
+    const all = Array.from({ length: 0xd7a4 - 0xac00 }, (_, i) => String.fromCharCode(0xac00 + i)).join("");
+    expect(await decode(iconv.encode(all, "cp949"), "euc-kr")).toEqual({
+      text: all,
+      encoding: "euc-kr",
+      certain: true,
+    });
+  });
+
+  it("takes no pair CP949 lacks for Korean, and marks it when CP949 is chosen, the ASCII after it kept", async () => {
+    const bytes = Uint8Array.from([...iconv.encode("이름,관심사\n김민준,", "cp949"), 0xc9, 0x2c]);
+    expect(await decode(bytes)).toMatchObject({ encoding: "windows-1252", certain: false });
+    expect((await decode(Uint8Array.from([0x41, 0xff, 0x2c, 0xb0]), "euc-kr")).text).toBe("A\uFFFD,\uFFFD");
+  });
 });

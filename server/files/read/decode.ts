@@ -6,18 +6,15 @@
  * garbled names as if they were right. A person's choice overrides all of it.
  *
  * No detection library: the encodings a staff list comes in are these five, each told apart by a
- * rule that is certain or nearly so, and the decoders built into Node (TextDecoder) decode them,
- * CP949 with a table built from Node's EUC-KR (cp949.ts); a statistical detector would add a
- * dependency and still guess on short files.
+ * rule that is certain or nearly so; a statistical detector would still guess on short files.
  */
 import { isUtf8 } from "node:buffer";
+import iconv from "iconv-lite";
 import type { TextEncoding } from "../../../shared/files.js";
-import { createCp949Decoder } from "./cp949.js";
 import type { Pace } from "./pace.js";
 
 export type DecodedText = { text: string; encoding: TextEncoding; certain: boolean };
 
-/** Bytes decoded per slice. */
 const SLICE_BYTES = 64 * 1024;
 /** Bytes looked at for the NUL pattern of BOM-less UTF-16. */
 const SNIFF_BYTES = 64 * 1024;
@@ -31,26 +28,24 @@ export async function decodeText(
   pace: Pace,
 ): Promise<DecodedText> {
   const bom = byteOrderMark(bytes);
-  if (chosen !== undefined) {
-    const skip = bom?.encoding === chosen ? bom.length : 0;
-    return { text: (await decode(bytes.subarray(skip), chosen, false, pace)) ?? "", encoding: chosen, certain: true };
-  }
-  if (bom) {
-    const text = await decode(bytes.subarray(bom.length), bom.encoding, false, pace);
-    return { text: text ?? "", encoding: bom.encoding, certain: true };
-  }
+  /** The text in `encoding` (bytes it lacks marked), past `skip` bytes of its mark. */
+  const loose = async (encoding: TextEncoding, skip = 0, certain = true): Promise<DecodedText> => {
+    const text = (await decode(bytes.subarray(skip), encoding, false, pace)) ?? "";
+    return { text, encoding, certain };
+  };
+  if (chosen !== undefined) return loose(chosen, bom?.encoding === chosen ? bom.length : 0);
+  if (bom) return loose(bom.encoding, bom.length);
   const wide = utf16ByNuls(bytes.subarray(0, SNIFF_BYTES));
   if (wide) {
     const text = await decode(bytes, wide, true, pace);
     if (text !== undefined) return { text, encoding: wide, certain: true };
   }
-  if (isUtf8(bytes))
-    return { text: (await decode(bytes, "utf-8", false, pace)) ?? "", encoding: "utf-8", certain: true };
+  if (isUtf8(bytes)) return loose("utf-8");
   if (looksKorean(bytes)) {
     const text = await decode(bytes, "euc-kr", true, pace);
     if (text !== undefined) return { text, encoding: "euc-kr", certain: true };
   }
-  return { text: (await decode(bytes, "windows-1252", false, pace)) ?? "", encoding: "windows-1252", certain: false };
+  return loose("windows-1252", 0, false);
 }
 
 function byteOrderMark(b: Uint8Array): { encoding: TextEncoding; length: number } | undefined {
@@ -105,17 +100,32 @@ async function decode(
   fatal: boolean,
   pace: Pace,
 ): Promise<string | undefined> {
-  const decoder =
-    encoding === "euc-kr" ? createCp949Decoder(fatal) : new TextDecoder(encoding, { fatal, ignoreBOM: true });
+  const decodePiece = decoderOf(encoding, fatal);
   const parts: string[] = [];
   try {
     for (let at = 0; at < bytes.length; at += SLICE_BYTES) {
-      parts.push(decoder.decode(bytes.subarray(at, at + SLICE_BYTES), { stream: true }));
+      parts.push(decodePiece(bytes.subarray(at, at + SLICE_BYTES)));
       await pace();
     }
-    parts.push(decoder.decode());
+    parts.push(decodePiece());
   } catch {
     return undefined;
   }
   return parts.join("");
+}
+
+/** A streaming decoder: each piece's text (a character cut at its end waits for the next), then the rest. */
+function decoderOf(encoding: TextEncoding, fatal: boolean): (piece?: Uint8Array) => string {
+  if (encoding !== "euc-kr") {
+    const decoder = new TextDecoder(encoding, { fatal, ignoreBOM: true });
+    return (piece) => (piece ? decoder.decode(piece, { stream: true }) : decoder.decode());
+  }
+  // iconv-lite: Node's "euc-kr" knows only KS X 1001, not the 8,822 syllables CP949 adds (똠, 햏).
+  // CP949 cannot encode U+FFFD: where iconv-lite writes one, the bytes were no CP949
+  const decoder = iconv.getDecoder("cp949");
+  return (piece) => {
+    const text = piece ? decoder.write(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength)) : decoder.end();
+    if (fatal && text?.includes("\uFFFD")) throw new TypeError("The bytes are not valid CP949");
+    return text ?? "";
+  };
 }

@@ -1,11 +1,11 @@
 /**
- * Every problem the reader writes has its Korean: each one problems.ts can produce, made from the
+ * Every problem the reader writes has its Korean: each one preview-text.ts can produce, made from the
  * facts that produce it, re-worded with no English sentence left and the figures, headers and sheet
  * names kept.
  */
 import { COLUMN_KEYS, type ColumnMap } from "../../../shared/files.js";
 import { matchHeaders } from "./headers.js";
-import { problemsOf, type ProblemFacts } from "./problems.js";
+import { problemsOf, type ProblemFacts } from "./preview-text.js";
 import { koreanProblem } from "./problems-ko.js";
 
 const NONE: ColumnMap = { name: -1, department: -1, interests: -1, budget: -1, id: -1 };
@@ -20,7 +20,7 @@ const workbook: ProblemFacts["source"] = {
   sheet: "안내",
 };
 
-/** One reading's facts for each problem problems.ts words. */
+/** One reading's facts for each problem preview-text.ts words. */
 const FACTS: [string, ProblemFacts][] = [
   [
     "an encoding guessed",

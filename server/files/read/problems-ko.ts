@@ -1,11 +1,12 @@
 /**
  * What must be settled before a staff list can start, in Korean. The reader words its problems in
- * English (problems.ts: the model reads them so); a Korean person's preview re-words each by its
+ * English (preview-text.ts: the model reads them so); a Korean person's preview re-words each by its
  * English pattern here, as skip reasons are (people/skip-reasons.ts). A problem no pattern knows
  * stays as it is; the test checks that every problem the reader writes has its Korean.
  */
+import { reword, type Rewording } from "./people/skip-reasons.js";
 
-/** The column each English phrase of problems.ts names, in Korean. */
+/** The column each English phrase of preview-text.ts names, in Korean. */
 const COLUMN: Record<string, string> = {
   "each person's name": "이름",
   "the department": "부서",
@@ -22,7 +23,7 @@ const sheetsKo = (list: string) =>
     (_, rows: string, hidden?: string) => `(${rows}행${hidden ? ", 숨김" : ""})`,
   );
 
-const KOREAN: [pattern: RegExp, korean: (...parts: string[]) => string][] = [
+const KOREAN: Rewording = [
   [
     /^The file's encoding could not be told for sure, so it was read as (.+) and names may look wrong\./s,
     (encoding) =>
@@ -51,10 +52,4 @@ const KOREAN: [pattern: RegExp, korean: (...parts: string[]) => string][] = [
 ];
 
 /** `problem` in Korean, or as it is when no pattern knows it. */
-export function koreanProblem(problem: string): string {
-  for (const [pattern, korean] of KOREAN) {
-    const parts = pattern.exec(problem);
-    if (parts) return korean(...parts.slice(1));
-  }
-  return problem;
-}
+export const koreanProblem = (problem: string): string => reword(KOREAN, problem);

@@ -1,6 +1,6 @@
 /**
  * A refusal thrown from deep inside the reading of a staff list (a limit passed) to stop it;
- * `buildTable` catches it and returns its outcome.
+ * `readStaffFile` catches it and returns its outcome.
  */
 import type { Outcome } from "../../outcomes.js";
 

@@ -1,7 +1,7 @@
 /**
  * A staff file read into what a job takes: its format told by its bytes (a zip is an .xlsx,
  * anything else is delimited text in an encoding found by decode.ts), its rows read as text
- * (xlsx.ts, text-rows.ts) and made into a preview and a canonical CSV (table.ts), all of it in
+ * (xlsx.ts, csv/) and made into a preview and a canonical CSV (table.ts), all of it in
  * slices that let the event loop turn. A file past a limit is refused with a sentence a person can
  * act on; one that can be read but not yet started (a column missing, an encoding unsure) gets a
  * preview whose problems say so.
@@ -13,7 +13,8 @@ import { decodeText } from "./decode.js";
 import { createPace, type Pace } from "./pace.js";
 import { detectSeparator } from "./separator.js";
 import { buildTable, type StaffTable } from "./table.js";
-import { textRows } from "./text-rows.js";
+import { readCsvBatches } from "./csv/reader.js";
+import { breachRefusal, findHeader, scanRecords } from "./csv/scan.js";
 import { Refused } from "./refused.js";
 import { openWorkbook } from "./xlsx/unzip.js";
 import { readSheets } from "./xlsx.js";
@@ -21,6 +22,9 @@ import { READ_LIMITS } from "./xlsx/read-limits.js";
 
 export type { StaffTable } from "./table.js";
 export { previewText } from "./preview-text.js";
+
+/** Characters csv-parse reads at a time: a few milliseconds of records. */
+const SLICE_CHARS = 16 * 1024;
 
 const SAVE_AS = "Save it as .xlsx or as CSV (from Excel: File › Save As) and send it again.";
 
@@ -44,8 +48,6 @@ export async function readStaffFile(
       "Keep only the staff list's sheet and columns (name, department, interests, budget), or split the list into smaller files.",
     );
   }
-  const file: FileReading = { bytes, fileName, reading, limits, pace: createPace() };
-  if (startsWith(bytes, [0x50, 0x4b, 0x03, 0x04])) return readWorkbook(file);
   if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0]))
     return fail(
       "unreadable_file",
@@ -54,7 +56,13 @@ export async function readStaffFile(
     );
   if (startsWith(bytes, [0x25, 0x50, 0x44, 0x46]))
     return fail("unreadable_file", "The file is a PDF, not a staff list.", SAVE_AS);
-  return readText(file);
+  const file: FileReading = { bytes, fileName, reading, limits, pace: createPace() };
+  try {
+    return await (isZip(bytes) ? readWorkbook(file) : readText(file));
+  } catch (error) {
+    if (error instanceof Refused) return error.outcome;
+    throw error;
+  }
 }
 
 /** One reading of one file: its bytes and name, what the person chose, the limits, the pace. */
@@ -74,9 +82,6 @@ async function readWorkbook({ bytes, fileName, reading, limits, pace }: FileRead
       () => ({ fileName, format: "xlsx", encoding: null, encodingCertain: true, separator: null, sheets, sheet }),
       { reading, limits, strictWidth: false, pace },
     );
-  } catch (error) {
-    if (error instanceof Refused) return error.outcome;
-    throw error;
   } finally {
     zip.value.close();
   }
@@ -87,16 +92,23 @@ async function readText({ bytes, fileName, reading, limits, pace }: FileReading)
   if (looksBinary(text))
     return fail("unreadable_file", "The file is neither a spreadsheet nor a CSV or text file.", SAVE_AS);
   const separator = detectSeparator(text);
-  const rows = await textRows(text, separator, limits, pace);
-  if (!rows.ok) return rows;
+  // measured by the quick scan first: a text of one huge line or of endless cells is refused before
+  // csv-parse splits it; the first line with text stands for the header, so the rows above the real
+  // one (as many as the header search holds) are allowed for
+  const header = findHeader(text);
+  const scanLimits = { ...limits, maxRows: limits.maxRows + 1_000 };
+  const scan = header && (await scanRecords(text, header, separator, -1, scanLimits, pace));
+  if (scan?.breach) return breachRefusal(scan.breach, "The file", limits);
   return buildTable(
-    rows.value,
+    readCsvBatches(text, { separator, from: 0, sliceChars: SLICE_CHARS }),
     () => ({ fileName, format: "csv", encoding, encodingCertain: certain, separator, sheets: [], sheet: null }),
     { reading, limits, strictWidth: true, pace },
   );
 }
 
 const startsWith = (bytes: Uint8Array, magic: number[]) => magic.every((b, i) => bytes[i] === b);
+/** An .xlsx is a zip: its first bytes say so, whatever the name. */
+export const isZip = (bytes: Uint8Array) => startsWith(bytes, [0x50, 0x4b, 0x03, 0x04]);
 
 /** Control characters (other than tab and line ends) in the first 64 K characters: no text has them. */
 function looksBinary(text: string): boolean {

@@ -16,14 +16,12 @@ import { createLedger, type Ledger } from "./people/ledger.js";
 import type { CsvColumns } from "./csv/inspect.js";
 import { countInterests } from "./people/interests.js";
 import { EMPTY_ROW, readRecord, type Person } from "./people/rows.js";
-import { overLimit, rowName, type InputLimits } from "../../limits.js";
+import { overLimit, readInputLimits, rowName, type InputLimits } from "../../limits.js";
 import { ok, type Outcome } from "../../outcomes.js";
 import { isBlank, type GridRow } from "./grid-row.js";
-import { HeaderSearch } from "./header-search.js";
 import { matchHeaders, type HeaderMatch } from "./headers.js";
-import { JobInputCsv } from "./job-input.js";
 import type { Pace } from "./pace.js";
-import { problemsOf } from "./problems.js";
+import { problemsOf } from "./preview-text.js";
 import { Refused } from "./refused.js";
 
 /** How the source was read; the preview's fields the table does not decide. */
@@ -37,6 +35,12 @@ export type StaffTable = { preview: StaffPreview; csv: string };
 
 const SAMPLE_ROWS = 10;
 const SKIPPED_SHOWN = 100;
+/** Rows with text looked at for the header (a title and a note or two may sit above it). */
+const HEADER_CANDIDATES = 10;
+/** Rows held at most before the header is decided, blank ones included. */
+const HELD_ROWS = 1_000;
+/** The job input's columns; the ID last, so that the job knows people by it as the preview did. */
+const CANONICAL_HEADER = "row,name,department,interests,budget,skip,id";
 
 export type TableOptions = {
   reading: Reading;
@@ -48,7 +52,7 @@ export type TableOptions = {
 
 /**
  * Reads `batches` into a table. `info` is asked for after the last batch (a workbook's sheet list
- * is known only then). A limit passed is a refusal; a file that cannot start a job yet (a column
+ * is known only then). A limit passed throws `Refused`; a file that cannot start a job yet (a column
  * missing, an encoding unsure) is a preview whose `problems` say what to settle.
  */
 export async function buildTable(
@@ -57,27 +61,27 @@ export async function buildTable(
   options: TableOptions,
 ): Promise<Outcome<StaffTable>> {
   const table = new TableReading(options);
-  try {
-    for await (const batch of batches) {
-      for (const row of batch) {
-        table.take(row);
-        await options.pace();
-      }
+  for await (const batch of batches) {
+    for (const row of batch) {
+      table.take(row);
+      await options.pace();
     }
-    table.finish();
-  } catch (error) {
-    if (error instanceof Refused) return error.outcome;
-    throw error;
   }
+  table.finish();
   return table.result(info());
 }
 
+type CellRow = { row: number; cells: string[] };
 /** The header once found: its trimmed names, where it was, and how its columns map. */
 type Header = { names: string[]; row: number; mapping: HeaderMatch; columns: CsvColumns };
 
-/** One reading of a source into a table: the header, the rows after it, the preview, the job input. */
+/**
+ * One reading of a source into a table: the header, the rows after it, the preview, and the job
+ * input, refused once it passes the bound of a list the reader wrote (`readInputLimits`).
+ */
 class TableReading {
-  private readonly search = new HeaderSearch();
+  private held: GridRow[] = [];
+  private heldWithText = 0;
   private header: Header | undefined;
   private lastRow = 0;
   private lastWithText = 0;
@@ -85,18 +89,22 @@ class TableReading {
   private readonly skipped: SkippedRow[] = [];
   private people = 0;
   private skippedCount = 0;
-  private readonly input: JobInputCsv;
+  private readonly input = [CANONICAL_HEADER];
+  private inputBytes = CANONICAL_HEADER.length + 1;
+  private readonly inputLimits: InputLimits;
   private readonly ledger: Ledger<string[] | null>;
 
   constructor(private readonly options: TableOptions) {
-    this.input = new JobInputCsv(options.limits);
+    this.inputLimits = readInputLimits(options.limits);
     this.ledger = createLedger(this.settle, { mergeDuplicates: options.reading.mergeDuplicates });
   }
 
   take(r: GridRow): void {
     if (this.header !== undefined) return this.readRow(this.header, r);
     if ("cells" in r) this.checkCells(r.row, r.cells);
-    if (this.search.hold(r)) this.decideHeader();
+    this.held.push(r);
+    if ("cells" in r && !isBlank(r.cells)) this.heldWithText++;
+    if (this.heldWithText >= HEADER_CANDIDATES || this.held.length >= HELD_ROWS) this.decideHeader();
   }
 
   finish(): void {
@@ -129,20 +137,34 @@ class TableReading {
       ready: problems.length === 0,
       currency: this.options.reading.currency ?? "USD",
     };
-    return ok({ preview, csv: this.input.text() });
+    return ok({ preview, csv: `${this.input.join("\n")}\n` });
   }
 
-  /** Picks the header among the rows held, then reads the rows after it. */
+  /**
+   * The header among the rows held: the first candidate that names every column, else the first
+   * that names the most; the rows after it are then read. None while no row has text.
+   */
   private decideHeader(): void {
-    const found = this.search.decide();
-    if (found === undefined) return;
-    const names = found.header.cells.map((h) => h.trim());
-    const row = found.header.row;
+    const candidates = this.held.filter((r): r is CellRow => "cells" in r && !isBlank(r.cells));
+    if (candidates.length === 0) return;
+    const scored = candidates.slice(0, HEADER_CANDIDATES).map((r) => matchHeaders(r.cells));
+    let pick = scored.findIndex((m) => m.missing.length === 0);
+    if (pick === -1) {
+      const found = scored.map((m) => Object.values(m.columns).filter((i) => i !== -1).length);
+      pick = Math.max(
+        0,
+        found.findIndex((n) => n > 0 && n === Math.max(...found)),
+      );
+    }
+    const row = candidates[pick].row;
+    const names = candidates[pick].cells.map((h) => h.trim());
     const mapping = matchHeaders(names, this.options.reading.columns);
     const columns = { ...mapping.columns, row: -1, skip: -1, width: names.length, separator: ",", headerRow: row };
     const header = (this.header = { names, row, mapping, columns });
     this.lastRow = this.lastWithText = row;
-    for (const r of found.after) this.readRow(header, r);
+    const after = this.held.filter((r) => r.row > row);
+    this.held = [];
+    for (const r of after) this.readRow(header, r);
   }
 
   private readRow(header: Header, r: GridRow): void {
@@ -191,8 +213,8 @@ class TableReading {
       this.skippedCount++;
       if (this.skipped.length < SKIPPED_SHOWN) this.skipped.push(fate);
       const c = this.header?.columns;
-      this.input.skipped(fate.row, fate.reason, c ? cell(cells, c.name) : "", c ? cell(cells, c.department) : "");
-      return;
+      const [name, department] = c ? [cell(cells, c.name), cell(cells, c.department)] : ["", ""];
+      return this.write([fate.row, name, department, "", "", fate.reason, ""]);
     }
     this.people++;
     const c = this.header!.columns;
@@ -201,9 +223,24 @@ class TableReading {
       const id = fate.id === null ? {} : { id: fate.id };
       this.sample.push({ row: fate.row, name: fate.name, department: fate.department ?? "", interests, budget, ...id });
     }
-    this.input.person(fate.row, cell(cells, c.name), cell(cells, c.department), interests, budget, fate.id ?? "");
+    this.write([fate.row, cell(cells, c.name), cell(cells, c.department), interests, budget, "", fate.id ?? ""]);
   };
+
+  /** Adds a line to the job input; throws `Refused` past its byte limit. */
+  private write(fields: (string | number)[]): void {
+    const line = fields.map(field).join(",");
+    this.input.push(line);
+    this.inputBytes += Buffer.byteLength(line, "utf8") + 1;
+    if (this.inputBytes > this.inputLimits.maxCsvBytes)
+      throw new Refused(overLimit.bytes("The staff list, as the job reads it,", this.inputBytes, this.inputLimits));
+  }
 }
+
+/** A CSV field, quoted where it must be. */
+const field = (value: string | number): string => {
+  const s = String(value);
+  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
+};
 
 const cell = (cells: string[] | null, index: number) => (cells === null || index === -1 ? "" : (cells[index] ?? ""));
 

@@ -1,23 +1,21 @@
 /**
  * An .xlsx read as its writer stored it, within a budget: the zip opened and bounded (xlsx/unzip.ts),
- * the workbook's sheets, styles and shared strings read (xlsx/*), every sheet looked at once to
- * choose the staff list's (or the one named), then that sheet's rows streamed in batches from the
- * unpacking zip through a fatal UTF-8 decoder and saxes. Nothing is written to disk; a read stopped
- * early (a limit, the deadline, a broken part) leaves nothing behind.
+ * the workbook's sheets and styles read (xlsx/*) and its shared strings here, every sheet looked at
+ * once to choose the staff list's (or the one named), then that sheet's rows streamed in batches
+ * from the unpacking zip through a fatal UTF-8 decoder and saxes. Nothing is written to disk; a
+ * read stopped early (a limit, the deadline, a broken part) leaves nothing behind.
  */
-import { fail, ok, type Outcome } from "../../outcomes.js";
+import { count, fail, ok, type Outcome } from "../../outcomes.js";
 import type { GridRow } from "./grid-row.js";
 import type { Pace } from "./pace.js";
+import { Refused } from "./refused.js";
 import type { WorkbookZip } from "./xlsx/unzip.js";
-import { MergeFill } from "./xlsx/merges.js";
 import { readStyles } from "./xlsx/number-format.js";
-import type { ReadLimits } from "./xlsx/read-limits.js";
-import { cut } from "./xlsx/read-limits.js";
-import { readSharedStrings } from "./xlsx/shared-strings.js";
-import { chooseSheet, scanSheet, type SheetScan } from "./xlsx/sheet-scan.js";
+import { cut, type ReadLimits } from "./xlsx/read-limits.js";
+import { chooseSheet, MergeFill, scanSheet, type SheetScan } from "./xlsx/sheet-scan.js";
 import { SheetXml, type SheetContext } from "./xlsx/sheet-xml.js";
 import { readWorkbookInfo } from "./xlsx/workbook-parts.js";
-import { parseXmlPart, type Clock } from "./xlsx/xml-part.js";
+import { parseXmlPart, parseXmlWhole, type Clock } from "./xlsx/xml-part.js";
 
 /** A sheet as the preview lists it. */
 export type SheetSummary = { name: string; rows: number; hidden: boolean };
@@ -103,4 +101,64 @@ async function* sheetRows(
     // a reading stopped early (a limit passed) stops the unpacking too
     await pieces.return(undefined);
   }
+}
+
+const SMALLER =
+  "Keep only the sheet with the staff list (and only its columns) in a new workbook and send that, or send it as CSV.";
+
+const tooMany = (found: string, limit: number, what: string) =>
+  new Refused(
+    fail(
+      "input_too_large",
+      `The workbook holds ${found} ${what} of shared text; a read takes at most ${count(limit)} ${what}.`,
+      SMALLER,
+    ),
+  );
+
+/**
+ * A workbook's shared strings (the text most writers keep once for the whole workbook and refer to
+ * by index from the cells) in part `path`, streamed into a list bounded by count and characters
+ * (past them, `Refused`): rich text is all its runs joined, phonetic guides (`<rPh>`) left out.
+ */
+async function readSharedStrings(
+  zip: WorkbookZip,
+  path: string | null,
+  limits: ReadLimits,
+  clock: Clock,
+  pace: () => Promise<void>,
+): Promise<string[]> {
+  if (path === null) return [];
+  const strings: string[] = [];
+  let chars = 0;
+  let current: string[] | null = null;
+  let inText = false;
+  let phonetic = 0;
+  const handlers = {
+    open(name: string, a: Record<string, string>) {
+      if (name === "si") current = [];
+      else if (name === "t") inText = phonetic === 0 && current !== null;
+      else if (name === "rPh") phonetic++;
+      else if (name === "sst" && Number(a.uniqueCount) > limits.maxSharedStrings)
+        throw tooMany(count(Number(a.uniqueCount)), limits.maxSharedStrings, "strings");
+    },
+    close(name: string) {
+      if (name === "t") inText = false;
+      else if (name === "rPh") phonetic--;
+      else if (name === "si" && current !== null) {
+        if (strings.length >= limits.maxSharedStrings)
+          throw tooMany(`more than ${count(limits.maxSharedStrings)}`, limits.maxSharedStrings, "strings");
+        strings.push(current.length === 1 ? current[0] : current.join(""));
+        current = null;
+      }
+    },
+    text(text: string) {
+      if (!inText || current === null) return;
+      chars += text.length;
+      if (chars > limits.maxSharedChars)
+        throw tooMany(`more than ${count(limits.maxSharedChars)}`, limits.maxSharedChars, "characters");
+      current.push(text);
+    },
+  };
+  await parseXmlWhole(zip, path, handlers, clock, pace);
+  return strings;
 }

@@ -205,19 +205,18 @@ class BulkAnalysis {
       from: columns.headerRow,
       sliceChars: PARSE_SLICE_CHARS,
     });
-    for await (const { records, rows, unreadable } of batches) {
-      let u = 0; // the unreadable rows go in among the records, in row order
-      for (let k = 0; k < records.length; k++) {
-        while (u < unreadable.length && unreadable[u].row < rows[k]) ledger.add(unreadable[u++], undefined);
-        ledger.add(readRecord(records[k], rows[k], columns, run.input.budgetPerPerson, currency), records[k]);
+    for await (const batch of batches) {
+      for (let k = 0; k < batch.length; k++) {
+        const r = batch[k];
+        if ("reason" in r) ledger.add(r, undefined);
+        else ledger.add(readRecord(r.cells, r.row, columns, run.input.budgetPerPerson, currency), r.cells);
         if ((k & 255) === 255 && performance.now() > until) {
           await this.progress.advance(processed + k);
           await this.turn();
           until = performance.now() + SLICE_MS;
         }
       }
-      while (u < unreadable.length) ledger.add(unreadable[u++], undefined);
-      processed += records.length + unreadable.length;
+      processed += batch.length;
       // the rows settled so far: blank lines at the end of the text are no rows
       if (this.people.length + this.skipped.length > run.maxRows) {
         const { message, hint } = run.texts.tooManyRows(run.texts.count(run.maxRows));

@@ -9,11 +9,14 @@ async function readAll(csv: string, slice?: number, options: CsvReadOptions = {}
   const records: string[][] = [];
   const rows: number[] = [];
   const unreadable: { row: number; reason: string }[] = [];
-  for await (const batch of readCsvBatches(csv, { sliceChars: slice, ...options })) {
-    records.push(...batch.records);
-    rows.push(...batch.rows);
-    unreadable.push(...batch.unreadable);
-  }
+  for await (const batch of readCsvBatches(csv, { sliceChars: slice, ...options }))
+    for (const r of batch) {
+      if ("reason" in r) unreadable.push(r);
+      else {
+        records.push(r.cells);
+        rows.push(r.row);
+      }
+    }
   return { records, rows, unreadable };
 }
 

@@ -1,14 +1,12 @@
 /**
  * Reads a CSV's records in batches with csv-parse, slice by slice, so the caller can report
  * progress and yield to the event loop between batches, each a bounded piece of work. Records that
- * csv-parse cannot read are returned as skipped rows in their place; every row keeps the number a
+ * csv-parse cannot read come as rows with why, in their place; every row keeps the number a
  * spreadsheet would show.
  */
 import { once } from "node:events";
 import { parse, type CsvError, type Options } from "csv-parse";
-
-/** One slice's worth: records with their row numbers, and rows that could not be read. */
-export type CsvBatch = { records: string[][]; rows: number[]; unreadable: { row: number; reason: string }[] };
+import type { GridRow } from "../grid-row.js";
 
 export type CsvReadOptions = {
   /** The field separator (detected by inspect.ts); a comma by default. */
@@ -19,11 +17,11 @@ export type CsvReadOptions = {
   sliceChars?: number;
 };
 
-/** Yields the data records of `csv` (those after row `from`) in batches of about `sliceChars` characters. */
+/** Yields the rows of `csv` after row `from`, in order, in batches of about `sliceChars` characters. */
 export async function* readCsvBatches(
   csv: string,
   { separator = ",", from = 1, sliceChars = 64 * 1024 }: CsvReadOptions = {},
-): AsyncGenerator<CsvBatch> {
+): AsyncGenerator<GridRow[]> {
   // csv-parse skips a record it cannot read and says how many good records came before it
   const failed: { before: number; reason: string }[] = [];
   let nextFailed = 0; // an index, not shift(): many unreadable rows stay linear
@@ -49,18 +47,16 @@ export async function* readCsvBatches(
   let good = 0; // records read so far, header included
   let row = 0;
 
-  const take = (batch: CsvBatch, reason: string) => {
-    if (++row > from) batch.unreadable.push({ row, reason });
+  const take = (batch: GridRow[], reason: string) => {
+    if (++row > from) batch.push({ row, reason });
   };
-  const drain = (final: boolean): CsvBatch => {
-    const batch: CsvBatch = { records: [], rows: [], unreadable: [] };
-    let record: string[] | null;
-    while ((record = parser.read() as string[] | null) !== null) {
+  const drain = (final: boolean): GridRow[] => {
+    const batch: GridRow[] = [];
+    let cells: string[] | null;
+    while ((cells = parser.read() as string[] | null) !== null) {
       while (nextFailed < failed.length && failed[nextFailed].before <= good) take(batch, failed[nextFailed++].reason);
       good++;
-      if (++row <= from) continue;
-      batch.records.push(record);
-      batch.rows.push(row);
+      if (++row > from) batch.push({ row, cells });
     }
     if (final) while (nextFailed < failed.length) take(batch, failed[nextFailed++].reason);
     return batch;

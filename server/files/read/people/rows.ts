@@ -73,40 +73,22 @@ export function readRecord(
   currency: Currency = "USD",
 ): Person | SkippedRow {
   const at = columns.row === -1 ? row : (rowNumber(fields[columns.row]) ?? row);
-  const read = readFields(fields, at, columns, defaultBudget, currency);
-  return typeof read === "string" ? { row: at, reason: read } : read;
-}
-
-function readFields(
-  fields: string[],
-  at: number,
-  columns: CsvColumns,
-  defaultBudget: number,
-  currency: Currency,
-): Person | string {
+  const skip = (reason: string) => ({ row: at, reason });
   const empty = fields.every((f, i) => i === columns.row || f.trim() === "");
   if (fields.length !== columns.width) {
-    if (empty) return EMPTY_ROW;
+    if (empty) return skip(EMPTY_ROW);
     const hint = fields.length > columns.width ? "; put quotes around values that contain commas" : "";
-    return `it has ${fields.length} fields but the header has ${columns.width}${hint}`;
+    return skip(`it has ${fields.length} fields but the header has ${columns.width}${hint}`);
   }
-  const skip = columns.skip === -1 ? "" : fields[columns.skip].trim();
-  if (skip !== "") return skip;
+  const skipped = columns.skip === -1 ? "" : fields[columns.skip].trim();
+  if (skipped !== "") return skip(skipped);
   const name = fields[columns.name].trim();
-  if (name === "") return empty ? EMPTY_ROW : "it has no name";
-  let budget = defaultBudget;
-  if (columns.budget !== -1) {
-    const raw = fields[columns.budget];
-    if (raw.trim() !== "") {
-      const parsed = parseBudget(raw, currency);
-      if (typeof parsed === "string") return parsed;
-      budget = parsed;
-    }
-  }
-  const department = columns.department === -1 ? "" : fields[columns.department];
-  const interests = columns.interests === -1 ? "" : fields[columns.interests];
-  const id = columns.id === -1 ? "" : fields[columns.id];
-  const budgetGiven = columns.budget !== -1 && fields[columns.budget].trim() !== "";
+  if (name === "") return skip(empty ? EMPTY_ROW : "it has no name");
+  const field = (index: number) => (index === -1 ? "" : fields[index]);
+  const budgetGiven = field(columns.budget).trim() !== "";
+  const budget = budgetGiven ? parseBudget(field(columns.budget), currency) : defaultBudget;
+  if (typeof budget === "string") return skip(budget);
+  const [department, interests, id] = [field(columns.department), field(columns.interests), field(columns.id)];
   return newPerson(at, name, department, interests, budget, { budgetGiven, id });
 }
 

@@ -18,10 +18,8 @@ async function reasons(csv: string, mergeDuplicates = false): Promise<string[]> 
   const ledger = createLedger<undefined>((fate) => void ("reason" in fate && out.push(fate.reason)), {
     mergeDuplicates,
   });
-  for await (const { records, rows, unreadable } of readCsvBatches(csv, { separator: columns.separator })) {
-    for (const u of unreadable) ledger.add(u, undefined);
-    records.forEach((fields, k) => ledger.add(readRecord(fields, rows[k], columns, 50), undefined));
-  }
+  for await (const batch of readCsvBatches(csv, { separator: columns.separator }))
+    for (const r of batch) ledger.add("reason" in r ? r : readRecord(r.cells, r.row, columns, 50), undefined);
   ledger.end();
   return out;
 }

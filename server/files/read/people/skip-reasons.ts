@@ -5,8 +5,20 @@
  * re-word each reason by its English pattern here. A reason no pattern knows stays as it is.
  */
 
+/** English patterns and their Korean: the first that matches rewords a text. */
+export type Rewording = [pattern: RegExp, korean: (...parts: string[]) => string][];
+
+/** `english` in Korean, or as it is when no pattern knows it. */
+export function reword(table: Rewording, english: string): string {
+  for (const [pattern, korean] of table) {
+    const parts = pattern.exec(english);
+    if (parts) return korean(...parts.slice(1));
+  }
+  return english;
+}
+
 /** Each English reason the readers write, and its Korean. */
-const KOREAN: [pattern: RegExp, korean: (...parts: string[]) => string][] = [
+const KOREAN: Rewording = [
   [/^it has no name$/, () => "이름이 없습니다"],
   [/^its budget (.+) is not a positive number$/s, (budget) => `예산이 0보다 큰 숫자가 아닙니다(${budget})`],
   [
@@ -34,10 +46,4 @@ const KOREAN: [pattern: RegExp, korean: (...parts: string[]) => string][] = [
 ];
 
 /** `reason` in Korean, or as it is when no pattern knows it. */
-export function koreanReason(reason: string): string {
-  for (const [pattern, korean] of KOREAN) {
-    const parts = pattern.exec(reason);
-    if (parts) return korean(...parts.slice(1));
-  }
-  return reason;
-}
+export const koreanReason = (reason: string): string => reword(KOREAN, reason);

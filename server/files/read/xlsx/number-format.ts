@@ -12,12 +12,9 @@ export type NumberKind = "number" | "date" | "time";
 
 /** Excel's built-in formats that are dates (14–17, 22, 27–36, 50–58) and times (18–21, 45–47). */
 const BUILT_IN: Record<number, NumberKind> = {};
-for (const id of [14, 15, 16, 17, 22, ...range(27, 36), ...range(50, 58)]) BUILT_IN[id] = "date";
+const DATES = [14, 15, 16, 17, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 50, 51, 52, 53, 54, 55, 56, 57, 58];
+for (const id of DATES) BUILT_IN[id] = "date";
 for (const id of [18, 19, 20, 21, 45, 46, 47]) BUILT_IN[id] = "time";
-
-function range(from: number, to: number): number[] {
-  return Array.from({ length: to - from + 1 }, (_, i) => from + i);
-}
 
 /** What a custom format code shows: quoted text, escapes, colours and conditions aside. */
 export function formatKind(code: string): NumberKind {
@@ -57,7 +54,6 @@ export async function readStyles(
       close(name) {
         if (name === "cellXfs") inCellXfs = false;
       },
-      text() {},
     },
     clock,
     pace,

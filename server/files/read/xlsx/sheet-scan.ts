@@ -1,15 +1,14 @@
 /**
  * A first look at every sheet of a workbook, to choose the one that holds the staff list: its first
- * rows parsed (for its header), the rest searched for rows and merged ranges (tag-scan.ts), and the
- * sheet scored by how well its header fits a staff list. The sheet whose header maps the required columns and
- * then the most columns wins, then the one with the most rows; a visible sheet before a hidden one
- * that fits as well, and a hidden sheet only when no visible one has the required columns.
+ * rows parsed (for its header), the rest searched for rows and merged ranges (TagScan), and the
+ * sheet scored by how well its header fits a staff list. The sheet whose header maps the required
+ * columns and then the most columns wins, then the one with the most rows; a visible sheet before a
+ * hidden one that fits as well, and a hidden sheet only when no visible one has the required
+ * columns. Merged ranges fill their cells (MergeFill) here and when the chosen sheet is read.
  */
 import { isBlank, type GridRow } from "../grid-row.js";
 import { matchHeaders } from "../headers.js";
-import { MergeFill } from "./merges.js";
 import { SheetXml, type Merge, type SheetContext } from "./sheet-xml.js";
-import { TagScan } from "./tag-scan.js";
 import type { SheetEntry } from "./workbook-parts.js";
 import { parseXmlPart, type Clock } from "./xml-part.js";
 import type { WorkbookZip } from "./unzip.js";
@@ -18,14 +17,7 @@ import type { WorkbookZip } from "./unzip.js";
 const HEADER_CANDIDATES = 10;
 
 /** A sheet after the first look: how many rows it stores, its merges, and how its best header fits. */
-export type SheetScan = SheetEntry & {
-  rows: number;
-  merges: Merge[];
-  /** The header found (its cells), or none. */
-  header: string[];
-  fits: boolean;
-  columns: number;
-};
+export type SheetScan = SheetEntry & { rows: number; merges: Merge[]; fits: boolean; columns: number };
 
 /** Reads sheet `entry` once through; pieces are paced, and every bound of `parseXmlPart` holds. */
 export async function scanSheet(
@@ -48,15 +40,14 @@ export async function scanSheet(
   const rows = xml.opened + scan.rows;
   for (const ref of new Set(scan.mergeRefs)) xml.addMerge(ref);
   const fill = new MergeFill(xml.merges);
-  let best = { header: [] as string[], fits: false, columns: 0 };
+  let best = { fits: false, columns: 0 };
   for (const r of held) {
     fill.fill(r);
     if (!("cells" in r)) continue;
-    const header = r.cells.map((c) => c.trim());
-    const match = matchHeaders(header);
+    const match = matchHeaders(r.cells.map((c) => c.trim()));
     const fits = match.missing.length === 0;
     const columns = Object.values(match.columns).filter((i) => i !== -1).length;
-    if ((fits && !best.fits) || (fits === best.fits && columns > best.columns)) best = { header, fits, columns };
+    if ((fits && !best.fits) || (fits === best.fits && columns > best.columns)) best = { fits, columns };
   }
   return { ...entry, rows, merges: xml.merges, ...best };
 }
@@ -75,4 +66,93 @@ export function chooseSheet(scans: SheetScan[]): SheetScan | undefined {
 function greater(a: number[], b: number[]): boolean {
   for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] > b[i];
   return false;
+}
+
+const ROW = /<(?:[A-Za-z_][\w.-]*:)?row[\s>/]/g;
+const MERGE = /<(?:[A-Za-z_][\w.-]*:)?mergeCell\s[^>]*?\bref="([^"]*)"/g;
+/** A tag longer than this is cut off when looking for the next (only a huge attribute could be). */
+const LONGEST_CARRY = 64 * 1024;
+
+/**
+ * The rest of a sheet looked at without parsing it: once its first rows are read (for its header),
+ * choosing a sheet needs only how many rows it holds and its merged ranges, so the rest of its XML
+ * is searched for the `<row` and `<mergeCell` tags rather than parsed (three times faster). A tag
+ * always opens with "<", which text and attribute values cannot hold, so a tag is never mistaken.
+ */
+export class TagScan {
+  /** Rows found by the search (the rows parsed before are counted by the parser). */
+  rows = 0;
+  readonly mergeRefs: string[] = [];
+  /** True once the search has taken over from the parser. */
+  taking = false;
+  /** Text after the last "<" of the previous piece: a tag that may go on in the next one. */
+  private carry = "";
+
+  /** Sees a piece: searched when taking over, else only its unfinished last tag kept. */
+  take(text: string): void {
+    if (!this.taking) {
+      const last = text.lastIndexOf("<");
+      if (last !== -1) this.carry = text.slice(last);
+      else if (this.carry !== "") this.carry += text;
+      // a tag closed in the piece was the parser's: not counted again
+      if (this.carry.includes(">")) this.carry = "";
+      return;
+    }
+    const all = this.carry + text;
+    const last = all.lastIndexOf("<");
+    const done = last === -1 ? all : all.slice(0, last);
+    this.carry = last === -1 ? "" : all.slice(last);
+    if (this.carry.length > LONGEST_CARRY) this.carry = "";
+    this.search(done);
+  }
+
+  /** The last piece's unfinished tag, searched at the end. */
+  end(): void {
+    if (this.taking) this.search(this.carry);
+    this.carry = "";
+  }
+
+  private search(text: string): void {
+    ROW.lastIndex = 0;
+    while (ROW.exec(text) !== null) this.rows++;
+    if (!text.includes("mergeCell")) return;
+    MERGE.lastIndex = 0;
+    for (let m = MERGE.exec(text); m !== null; m = MERGE.exec(text)) this.mergeRefs.push(m[1]);
+  }
+}
+
+/** Columns past this are not filled (a staff list has tens; a range over the whole width would fill 16,384). */
+const FILL_COLUMNS = 256;
+
+/**
+ * Fills rows, taken in ascending order, with merged cells as a person sees them: a merged range
+ * shows its first cell's text across every cell it covers, so a header merged over two columns, or
+ * a department merged down a block of rows, is read in each of them. The sheet keeps the text in
+ * the range's first cell only, and lists its merged ranges after its rows: so its merges are known
+ * from the first look, before its rows are read for the table.
+ */
+export class MergeFill {
+  private readonly pending: Merge[];
+  private active: { merge: Merge; text: string }[] = [];
+
+  constructor(merges: readonly Merge[]) {
+    this.pending = [...merges].sort((a, b) => b.top - a.top); // popped from the end, topmost first
+  }
+
+  fill(r: GridRow): void {
+    if (this.pending.length === 0 && this.active.length === 0) return;
+    this.active = this.active.filter((a) => a.merge.bottom >= r.row);
+    while (this.pending.length > 0 && this.pending[this.pending.length - 1].top <= r.row) {
+      const merge = this.pending.pop()!;
+      // a range whose first row was never written (blank) fills with nothing
+      const text = merge.top === r.row && "cells" in r ? (r.cells[merge.left - 1] ?? "") : "";
+      if (text !== "" && merge.bottom >= r.row) this.active.push({ merge, text });
+    }
+    if (!("cells" in r)) return;
+    for (const { merge, text } of this.active) {
+      const right = Math.min(merge.right, FILL_COLUMNS);
+      while (r.cells.length < right) r.cells.push("");
+      for (let c = merge.left; c <= right; c++) r.cells[c - 1] = text;
+    }
+  }
 }

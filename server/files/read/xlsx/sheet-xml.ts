@@ -10,7 +10,6 @@ import { Refused } from "../refused.js";
 import { NOT_A_WORKBOOK } from "./unzip.js";
 import { dateText, numberText, type NumberKind } from "./number-format.js";
 import { cut } from "./read-limits.js";
-import type { TagScan } from "./tag-scan.js";
 import type { XmlHandlers } from "./xml-part.js";
 
 /** What a sheet's cells are read against. */
@@ -43,7 +42,7 @@ export class SheetXml implements XmlHandlers {
   /** Rows opened so far (those the parser saw, closed or not). */
   opened = 0;
   /** Takes over from the parser when set and taking (a first look at a sheet: sheet-scan.ts). */
-  scan?: TagScan;
+  scan?: XmlHandlers["scan"];
   private row = 0;
   private cells: string[] = [];
   private column = 0;

@@ -69,8 +69,6 @@ export async function readWorkbookInfo(
             hidden: (a.state ?? "visible") !== "visible",
           });
       },
-      close() {},
-      text() {},
     },
     clock,
     pace,
@@ -86,8 +84,6 @@ export async function readWorkbookInfo(
         targets.set(a.Id, partPath(a.Target));
         byType.set(a.Type?.split("/").pop() ?? "", partPath(a.Target));
       },
-      close() {},
-      text() {},
     },
     clock,
     pace,

@@ -13,8 +13,8 @@ import { cut } from "./read-limits.js";
 /** What a part's reader does with its elements; names come without their namespace prefix. */
 export type XmlHandlers = {
   open(name: string, attributes: Record<string, string>): void;
-  close(name: string): void;
-  text(text: string): void;
+  close?(name: string): void;
+  text?(text: string): void;
   /** Sees every piece's text; once it is `taking`, pieces go to it alone, no longer parsed. */
   scan?: { taking: boolean; take(text: string): void; end(): void };
 };
@@ -60,9 +60,9 @@ export async function* parseXmlPart(
     throw broken(part, `is not well-formed XML (${cut(error.message, 120)})`);
   });
   parser.on("opentag", (tag: SaxesTagPlain) => handlers.open(local(tag.name), tag.attributes));
-  parser.on("closetag", (tag: SaxesTagPlain) => handlers.close(local(tag.name)));
-  parser.on("text", (text) => handlers.text(text));
-  parser.on("cdata", (text) => handlers.text(text));
+  parser.on("closetag", (tag: SaxesTagPlain) => handlers.close?.(local(tag.name)));
+  parser.on("text", (text) => handlers.text?.(text));
+  parser.on("cdata", (text) => handlers.text?.(text));
   const decoder = new TextDecoder("utf-8", { fatal: true });
   const decode = (bytes?: Buffer) => {
     try {
