@@ -16,10 +16,10 @@ import { useEffect, useState } from "react";
 import type { Stage } from "../../../shared/job-events.js";
 import type { JobView, StageView } from "../../../shared/job-view.js";
 import { isBulkStage, STAGE_UNIT } from "../../../shared/stage-words.js";
+import { CancelJobOutput, TOOL } from "../../../shared/tools.js";
 import type { DisplayMode } from "../../host-globals.js";
 import { useHost, useHostGlobal } from "../host-context.js";
 import { useMessages, type Messages } from "../i18n.js";
-import { cancelJob } from "../job-actions.js";
 import { useJobViews } from "../job-views.js";
 import type { ToolFailure } from "../tool-reply.js";
 import { FailureText } from "./failure-text.js";
@@ -168,7 +168,8 @@ function CancelButton({ jobId }: { jobId: string }) {
   const cancel = async () => {
     setBusy(true);
     setError(null);
-    const reply = await cancelJob(host, jobId);
+    // the loop then sees `job.canceled` arrive like any other event
+    const reply = await host.callTool(TOOL.cancelJob, { jobId }, CancelJobOutput);
     setBusy(false);
     setAsking(false);
     if (!reply.ok) setError(reply.error);
