@@ -1,8 +1,6 @@
 /**
  * The widget's root: provides the host and the stores, applies theme, height and language, and
- * picks the view from the shape of `toolOutput` (gift cards, a bulk job, a resumed job, or the
- * file picker when the bulk analysis was asked for without a staff list), in the display mode its
- * view was left in (view-state.ts).
+ * picks the view from the shape of `toolOutput` in the display mode its view was left in.
  */
 import { useMemo, useState } from "react";
 import * as z from "zod/mini";

@@ -1,13 +1,8 @@
 /**
- * The card in the conversation. While it is mounted it keeps the model told what it shows of its
- * job (model-context.ts, sent on changes and at most every few seconds by context-sender.ts), and
- * when the job it watched run has ended it tells the chat once: a short message in the person's
- * language with the outcome and, for a completed job, its figures in words (never a name), posted
- * only by the card that wins the job's claim on the server (`claim_job_follow_up`), so a job is
- * told once however many cards show it. The model context goes first, then the claim, then the
- * message. A completed job's figures are loaded for both, as the card's result loads them, and
- * waited for before the end is told. The person can turn the message off; the choice is kept
- * (kept.ts).
+ * The card in the conversation: while mounted it keeps the model told what it shows
+ * (model-context.ts, paced by context-sender.ts), and once the job it watched has ended it tells
+ * the chat once, in the person's language, never a name: only the card that wins the server's
+ * claim (`claim_job_follow_up`) posts, after the model context and the result's figures.
  */
 import { useEffect } from "react";
 import { isFinished, type JobView } from "../../shared/job-view.js";

@@ -1,10 +1,8 @@
 /**
  * A staff file from the picker to its job: a pure reducer over the steps (pick → upload → preview
- * → job), a zustand store that only dispatches, and the actions that call the host (upload,
- * preview with the person's reading, start, drop). Replies that arrive for a file or a reading no
- * longer current are ignored by the reducer, so a quick second choice always wins. A file the person
- * removes (another file chosen, or the upload left) is dropped on the server, so that it holds no
- * room in their quota; a widget that merely goes away keeps it, for the resume.
+ * → job), a store that only dispatches, and the actions that call the host. Replies for a file or
+ * reading no longer current are ignored, so a quick second choice wins. A file the person removes
+ * is dropped on the server (it holds room in their quota); one a widget merely leaves is kept.
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
 import {

@@ -1,8 +1,7 @@
 /**
- * Follows one job: long-polls `get_job_events` after the highest contiguous seq applied (so a gap
- * is fetched again, and a widget that comes back reads the job from its first event), dispatches
- * each batch into the job views, persists { jobId } as widget state, and backs off with jitter on
- * failure. One loop per job, however many ask.
+ * Follows one job: long-polls `get_job_events` after the highest contiguous seq applied (a gap is
+ * fetched again), dispatches each batch into the job views, persists { jobId } as widget state and
+ * backs off with jitter on failure. One loop per job, however many ask.
  */
 import * as z from "zod/mini";
 import { isFinished } from "../../shared/job-view.js";

@@ -1,8 +1,6 @@
 /**
- * The host of this window and how it reaches the components: `createHost` picks the adapter (the
- * person's calls going before the long poll, call-lane.ts), `<HostContext.Provider>` carries it
- * from <App>, and components read it with `useHost` and `useHostGlobal` (a snapshot React reads
- * with useSyncExternalStore), never through a host API.
+ * The host of this window, and how components reach it: `useHost` and `useHostGlobal` (a snapshot
+ * read with useSyncExternalStore), never a host API.
  */
 import { createContext, useContext, useSyncExternalStore } from "react";
 import { withCallLane } from "./call-lane.js";
@@ -19,10 +17,8 @@ export function createHost(win: Window = window): Host {
   return withCallLane(Reflect.get(win, "openai") ? createOpenAiHost(win) : createMcpAppsHost(win));
 }
 
-/** Carries the host from <App> to the components. */
 export const HostContext = createContext<Host | null>(null);
 
-/** The host given to <App>; components use this, never a host API. */
 export function useHost(): Host {
   const host = useContext(HostContext);
   if (host === null) throw new Error("useHost needs a <HostContext.Provider>");

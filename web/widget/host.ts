@@ -1,10 +1,6 @@
 /**
- * The host as the widget sees it: one `Host` type with one adapter per kind of host, the MCP Apps
- * bridge (`hosts/mcp-apps.ts`, every standard host) and ChatGPT's `window.openai`
- * (`hosts/openai.ts`). Nothing else in the widget knows which one it runs in. Globals are a snapshot
- * the adapters keep (`createGlobals`); tool replies come back parsed, never cast. What the card may
- * say to the conversation (model context, a follow-up) is known once connected. Which host this
- * window has, and how components reach it, is `host-context.ts`.
+ * The host as the widget sees it: one `Host` type with one adapter per kind of host (hosts/).
+ * Nothing else in the widget knows which one it runs in; tool replies come back parsed, never cast.
  */
 import type * as z from "zod/mini";
 import type { ExportResult, FILE_TOOL } from "../../shared/files.js";
@@ -89,7 +85,7 @@ export const INITIAL_GLOBALS: HostGlobals = {
   localeFromHost: false,
 };
 
-/** Globals kept as a snapshot, with listeners told when it changes; adapters build on it. */
+/** Globals kept as a snapshot; listeners hear only of a value that really changed. */
 export function createGlobals(initial: HostGlobals) {
   let globals = initial;
   const listeners = new Set<() => void>();
@@ -99,7 +95,6 @@ export function createGlobals(initial: HostGlobals) {
       listeners.add(listener);
       return () => void listeners.delete(listener);
     },
-    /** Applies what changed; listeners hear of it only when some value really changed. */
     update(changes: Partial<HostGlobals>) {
       const next = { ...globals, ...changes };
       if ((Object.keys(changes) as (keyof HostGlobals)[]).every((k) => next[k] === globals[k])) return;

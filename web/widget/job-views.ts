@@ -1,7 +1,6 @@
 /**
- * The widget's job views: zustand (vanilla) over the shared reducer. A view is built one way
- * only, by folding the job's events (`dispatch`); the feed cursor (highest contiguous seq) and
- * diagnostics live beside the folds, never inside them. Components select from it with `useJobViews` and render.
+ * The widget's job views: zustand (vanilla) over the shared reducer. The feed cursor (highest
+ * contiguous seq) and diagnostics live beside the folds, never inside them.
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { JobEvent } from "../../shared/job-events.js";

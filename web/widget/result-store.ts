@@ -1,7 +1,6 @@
 /**
- * The result of a job, paged in through `get_job_result`: while it runs, the people composed so
- * far (`partial` pages), then the finished result, each person once (by row). A small zustand
- * store of its own: the job views hold what events say, this one what the result pages say.
+ * A job's result paged in through `get_job_result`: while it runs, the people composed so far, then
+ * the finished result, each person once (by row); beside it the table's rows (result-table.ts).
  * Loading is guarded, so a page is fetched once however often a change is observed.
  */
 import { createStore, type StoreApi } from "zustand/vanilla";

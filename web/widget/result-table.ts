@@ -1,9 +1,7 @@
 /**
- * The result table's data and the views a person asks of it. Rows come through `get_job_table`
- * (5,000 people a call, one call after another until all are in; while the job runs, up to the
- * people composed so far), kept in the result store beside the pages. A view is a search by name,
- * one department, a sort by any column, and each department's spend against its budget: linear
- * passes (the sort n log n) over at most the 200,000 rows a job takes.
+ * The result table's rows, through `get_job_table` (5,000 people a call; while the job runs, up to
+ * the people composed), and the views asked of them: linear passes (the sort n log n) over at most
+ * the 200,000 rows a job takes.
  */
 import { GetJobTableOutput, TOOL, type TableRow } from "../../shared/tools.js";
 import type { Host } from "./host.js";

@@ -1,8 +1,6 @@
 /**
- * Reads what the host's `callTool` resolved to, in either shape hosts have been seen to use:
- * a full MCP tool result ({ structuredContent, content, isError }) or the older { result: string }
- * (a JSON string of the structured content, or plain text). The value is parsed with a shared schema.
- * The server's error (`{ error: { code, message } }` in the structured content) is read as one
+ * Reads what the host's `callTool` resolved to, a full MCP tool result or the older
+ * { result: string }, and parses it with a shared schema. The server's `{ error }` is read as one
  * whatever `isError` says: MCPJam hands the widget `isError: false` for every reply.
  */
 import * as z from "zod/mini";

@@ -1,8 +1,7 @@
 /**
- * Sends a staff file to the server through the app-only upload tools: its size and SHA-256 first
- * (`begin_file_upload`), then each chunk the server does not hold yet (`put_file_chunk`, base64),
- * a lost call retried with backoff. Beginning the same file again answers with the chunks already
- * received, so trying again after a failure, or after a reload, sends only what is missing.
+ * Sends a staff file through the app-only upload tools: size and SHA-256 first, then each chunk the
+ * server lacks (base64), a lost call retried with backoff. Beginning the same file again answers
+ * with the chunks received, so a retry or a reload sends only what is missing.
  */
 import { FILE_TOOL, UploadStateSchema, type UploadState } from "../../shared/files.js";
 import { backoffDelay, DEFAULT_BACKOFF, sleep, type BackoffOptions } from "./backoff.js";

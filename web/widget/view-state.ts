@@ -1,9 +1,7 @@
 /**
- * The card's view state, kept where the host keeps none (ext-apps docs/patterns.md, "Persisting
- * view state"): the server gives every tool result that renders the card a fresh `_meta.viewUUID`,
- * and the card keeps its display mode and the result table's search, department, sort and
- * direction under it (kept.ts). A card rendered again for the same result comes back as it was left;
- * a card with no view id keeps its state for its own life only.
+ * The card's view state (display mode; the table's search, department and sort), kept under the
+ * result's `_meta.viewUUID` where the host keeps none (ext-apps "Persisting view state"), so a card
+ * rendered again comes back as it was left.
  */
 import { useEffect, useState } from "react";
 import * as z from "zod/mini";

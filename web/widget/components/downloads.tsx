@@ -1,9 +1,7 @@
 /**
- * Download buttons under a result (finished, or partial while it is composed): the picks as CSV
- * or Excel, and the skipped rows when there are any. `export_job_result` is asked for the bytes
- * only where the host takes them (MCP Apps `ui/download-file`), then the file is handed to the
- * host its own way. What the host did is said plainly; where it could not take the file (or has
- * no way at all), its link is shown with the time it stops working.
+ * Download buttons under a result: the picks, and the skipped rows when there are any, as CSV or
+ * Excel. The bytes are asked for only where the host takes them (`ui/download-file`); where the
+ * host took no file, its link is shown with the time it stops working.
  */
 import { useState } from "react";
 import { ExportOutput, FILE_TOOL, type EXPORT_FORMATS, type ExportResult } from "../../../shared/files.js";

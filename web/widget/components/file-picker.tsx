@@ -1,7 +1,6 @@
 /**
- * The staff-file picker: a drop zone that is also a file input (keyboard and click open the
- * system's picker), the file types and the size limit in words, and why a file was refused
- * before any byte of it was sent.
+ * The staff-file picker: a drop zone that is also a file input, the types and size limit in
+ * words, and why a file was refused before any byte of it was sent.
  */
 import { useState } from "react";
 import { FILE_LIMITS, STAFF_FILE_ACCEPT, type AwaitingFile } from "../../../shared/files.js";

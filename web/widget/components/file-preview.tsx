@@ -1,8 +1,6 @@
 /**
- * What the server understood of an uploaded staff file, before the job starts: how it read it
- * (format, encoding, separator, sheet), a select per column over the file's headers, the first
- * rows, the counts, the rows that will be skipped and what must be settled first. A changed
- * select asks for the preview again; Start is offered once nothing is left to settle.
+ * What the server understood of an uploaded staff file before the job starts: how it read it, a
+ * select per column, the first rows, the counts, the rows skipped and what must be settled first.
  */
 import { COLUMN_KEYS, type Reading, type StaffPreview, type TextEncoding } from "../../../shared/files.js";
 import { useMessages } from "../i18n.js";

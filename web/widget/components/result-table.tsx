@@ -1,13 +1,8 @@
 /**
- * The result as a table, for fullscreen: a bar that stays at the top (search by name, one
- * department, how many people are shown, and the column headings, each a button that sorts by it),
- * then one row per person (name, department, budget, top pick, spend), then each department's
- * spend against its budget. Only the rows in view are in the page, and the document scrolls (never
- * a box inside it), so 200,000 people are as quick as 20; on a narrow screen a person takes two
- * lines. To assistive technology it is a table: its row count is every row shown, each row in the
- * page keeps its index in the whole, and each column header says how the table is sorted by it.
- * The search bar sits above the table (a table holds only rows), the headings stick under it.
- * While the job composes, the table fills in.
+ * The result as a table, for fullscreen: a sticky bar (search by name, one department, the count,
+ * headings that sort), a row per person, then each department's spend against its budget. Only the
+ * rows in view are in the page and the document scrolls, so 200,000 people are as quick as 20; to
+ * assistive technology it is a table whose rows keep their index in the whole.
  */
 import { useEffect, useMemo, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from "react";
 import type { Currency } from "../../../shared/money.js";

@@ -1,7 +1,6 @@
 /**
- * JSON-RPC 2.0 over a message port, as the MCP Apps adapter speaks it with its host: requests this
- * side sends and the replies they wait for (matched by id), notifications both ways, and the
- * host's own requests handed to the adapter to answer.
+ * JSON-RPC 2.0 over a message port, as the MCP Apps adapter speaks it: requests and their replies
+ * (by id), notifications both ways, and the host's own requests handed to the adapter.
  */
 import { isRecord } from "../../json-values.js";
 

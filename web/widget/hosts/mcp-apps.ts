@@ -1,14 +1,8 @@
 /**
  * The host adapter for the MCP Apps standard (ext-apps, spec 2026-01-26): JSON-RPC over
- * postMessage with the parent frame. `ui/initialize` then `ui/notifications/initialized`; tool
- * input, result and cancellation arrive as notifications; `host-context-changed` updates theme,
- * locale, display mode and size; tools are called with `tools/call` through the host; the widget
- * reports its size with `ui/notifications/size-changed` and answers `ui/resource-teardown`; files go
- * out through `ui/download-file` (or `ui/open-link`), the model hears of the card through
- * `ui/update-model-context` and the chat through `ui/message`, each where the host lists it in
- * `hostCapabilities`.
- * Written by hand rather than with the package's `App` class, which brings zod and the SDK's
- * protocol layer into the bundle (about 111 KB gzipped, more than the whole widget).
+ * postMessage with the parent frame, each optional feature used where the host lists it in
+ * `hostCapabilities`. Written by hand rather than with the package's `App` class, which brings zod
+ * and the SDK's protocol layer into the bundle (about 111 KB gzipped, more than the whole widget).
  */
 import type { ExportResult } from "../../../shared/files.js";
 import { isDisplayMode } from "../../host-globals.js";
