@@ -1,7 +1,6 @@
 /**
- * The public view of a job: what tools return, what the model reads and what the widget renders.
- * It is derived from the job's events by the reducer (job-reducer.ts) and holds nothing of the
- * reducer's bookkeeping. A new field is added here, and set by the reducer.
+ * The public view of a job: what tools return, what the model reads and what the widget renders,
+ * derived from the job's events by the reducer (job-reducer.ts) and holding none of its bookkeeping.
  */
 import * as z from "zod/mini";
 import { JobFailedPayload } from "./job-events.js";

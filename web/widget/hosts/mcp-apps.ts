@@ -88,11 +88,6 @@ async function initialize(win: Window, peer: JsonRpcPeer): Promise<Record<string
   return reply !== null && isRecord(reply.result) ? reply.result : null;
 }
 
-/** How files reach the person, from the host's `hostCapabilities`. */
-function deliveryOf(caps: Record<string, unknown>): FileDelivery {
-  return caps.downloadFile ? "embedded" : caps.openLinks ? "link" : "none";
-}
-
 /** A request the host carried out: answered, and not with `isError`. */
 const done = (reply: Reply): boolean =>
   reply.error === undefined && !(isRecord(reply.result) && reply.result.isError === true);
@@ -140,7 +135,7 @@ export function createMcpAppsHost(win: Window, port: Port = parentPort(win)): Ho
       return false;
     }
     const caps = isRecord(result.hostCapabilities) ? result.hostCapabilities : {};
-    delivery = deliveryOf(caps);
+    delivery = caps.downloadFile ? "embedded" : caps.openLinks ? "link" : "none";
     conversation = { modelContext: isRecord(caps.updateModelContext), followUp: isRecord(caps.message) };
     globals.update({ ...fromContext(result.hostContext), connection: "ready" });
     peer.notify("ui/notifications/initialized");
