@@ -23,7 +23,6 @@ const ErrorOutput = z.object({ error: ToolErrorSchema });
 
 export type AppProps = { host: Host; jobStore?: JobViews; resultStore?: ResultStore; tuning?: FollowTuning };
 
-/** The whole widget over `host`; stores default to fresh ones. */
 export function App({ host, jobStore, resultStore, tuning }: AppProps) {
   const jobs = useMemo(() => jobStore ?? createJobViews(), [jobStore]);
   const results = useMemo(() => resultStore ?? createResultStore(), [resultStore]);

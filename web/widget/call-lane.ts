@@ -11,9 +11,8 @@ import type { Host, WidgetToolName } from "./host.js";
 const RETRIES = 3;
 
 /**
- * The calls the widget makes by itself, again and again: the poll, and the table filling in while
- * a job composes (one call per few events, which in a host of one call at a time would otherwise
- * take the slot each time it frees, and Cancel would never get it).
+ * The calls the widget makes by itself: the poll, and the table filling in while a job composes
+ * (else, one call at a time, it would take the slot each time it frees and Cancel would never get it).
  */
 const BACKGROUND = new Set<WidgetToolName>([TOOL.getJobEvents, TOOL.getJobTable]);
 

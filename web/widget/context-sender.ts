@@ -15,7 +15,6 @@ export type ContextSender = {
   offer(key: string, make: () => ModelContext): void;
   /** Sends the context still waiting at once; resolves once the host has answered the last send. */
   flush(): Promise<unknown>;
-  /** Sends nothing more. */
   stop(): void;
 };
 

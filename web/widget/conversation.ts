@@ -40,12 +40,11 @@ const headRead = (p: ResultStoreState["pages"][string] | undefined): boolean =>
   p !== undefined && !p.partial && !p.loading && (p.nextOffset !== 0 || p.error !== null);
 
 /**
- * How recent an end still counts as one the card watched, when no poll of its own found the job
- * running (a quick job can end before the first poll); not an end it learns of a day later.
+ * How recent an end still counts as watched when no poll found the job running (a quick job can
+ * end before the first poll); not an end learned of a day later.
  */
 const RECENT_END_MS = 10 * 60_000;
 
-/** Speaks for the card of `jobId` in the conversation, where the host lets it. */
 export function useConversation(jobId: string): void {
   const host = useHost();
   const jobs = useJobViewsApi();

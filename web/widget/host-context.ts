@@ -9,9 +9,8 @@ import { createMcpAppsHost } from "./hosts/mcp-apps.js";
 import { createOpenAiHost } from "./hosts/openai.js";
 
 /**
- * The host for this window: ChatGPT's `window.openai` where it is present (it gives widget state
- * and height reports on top of the standard), otherwise the MCP Apps bridge to the parent frame;
- * either way the person's calls go first.
+ * ChatGPT's `window.openai` where present (widget state and height reports on top of the
+ * standard), else the MCP Apps bridge to the parent frame; either way the person's calls go first.
  */
 export function createHost(win: Window = window): Host {
   return withCallLane(Reflect.get(win, "openai") ? createOpenAiHost(win) : createMcpAppsHost(win));

@@ -32,9 +32,8 @@ export type HostGlobals = {
 export type WidgetToolName = ToolName | (typeof FILE_TOOL)[keyof typeof FILE_TOOL];
 
 /**
- * How a host hands the person a file: "embedded" takes the file's bytes (MCP Apps
- * `ui/download-file`), "link" opens its URL (ChatGPT's `openExternal`, MCP Apps `ui/open-link`),
- * "none" leaves the widget to show the link.
+ * How a host hands over a file: "embedded" takes its bytes (`ui/download-file`), "link" opens its
+ * URL (`openExternal`, `ui/open-link`), "none" leaves the widget to show the link.
  */
 export type FileDelivery = "embedded" | "link" | "none";
 
@@ -58,8 +57,8 @@ export type Host = {
   /** What this host offers for the conversation, known once connected. */
   conversation(): Conversation;
   /**
-   * Tells the model what the card shows, replacing what it was told before (MCP Apps
-   * `ui/update-model-context`, ChatGPT's model-visible widget state); false when not offered or refused.
+   * Tells the model what the card shows, replacing what it was told before (`ui/update-model-context`,
+   * ChatGPT's model-visible widget state); false when not offered or refused.
    */
   updateModelContext(context: ModelContext): Promise<boolean>;
   /** Posts `text` in the conversation as the person's message (`ui/message`, `sendFollowUpMessage`); false when not offered or refused. */

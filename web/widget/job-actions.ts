@@ -14,7 +14,7 @@ export function originalStartInput(toolInput: unknown): StartBulkArgs | null {
 
 /**
  * Starts an analysis with `input`, in the person's language where their host says it (over the
- * model's word, as a job of theirs is read in it); the reply names the new job.
+ * model's word); the reply names the new job.
  */
 export function startAnalysis(host: Host, input: StartBulkArgs): Promise<ToolOutcome<StartBulkResult>> {
   const { locale, localeFromHost } = host.getGlobals();

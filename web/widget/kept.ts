@@ -15,7 +15,6 @@ export function readKept(key: string): string | null {
   }
 }
 
-/** Keeps `value` under `key`. */
 export function keep(key: string, value: string): void {
   memory.set(key, value);
   try {

@@ -52,7 +52,6 @@ const EMPTY: ResultPages = {
 /** People per `get_job_result` page. */
 const PAGE_SIZE = 20;
 
-/** Creates a store; the widget makes one, tests make one each. */
 export const createResultStore = (): ResultStore => createStore<ResultStoreState>()(() => ({ pages: {}, tables: {} }));
 
 const update = (store: ResultStore, jobId: string, change: Partial<ResultPages>) =>
@@ -86,9 +85,8 @@ export async function loadNextPage(host: Host, store: ResultStore, jobId: string
 }
 
 /**
- * Keeps the pages of `jobId` up with the job: while it runs, loads the first people as they are
- * composed (`composed` of them so far); once it has completed, reads the finished result from the
- * start, so its summary and skipped rows come in and nobody is listed twice.
+ * Keeps the pages of `jobId` up with the job: while it runs, the first people as they are composed;
+ * once completed, the finished result from the start, so nobody is listed twice.
  */
 export function followResult(host: Host, store: ResultStore, jobId: string, running: boolean, composed: number): void {
   const current = store.getState().pages[jobId];
@@ -104,9 +102,6 @@ export function followResult(host: Host, store: ResultStore, jobId: string, runn
 }
 
 const resultStoreContext = createStoreContext<ResultStoreState>("ResultStore");
-/** Carries the result store from <App> to the components. */
 export const ResultStoreContext = resultStoreContext.Context;
-/** Selects from the result store given to <App>. */
 export const useResultStore = resultStoreContext.useSelect;
-/** The store itself, for actions such as `loadNextPage`. */
 export const useResultStoreApi = resultStoreContext.useApi;

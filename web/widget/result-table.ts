@@ -12,9 +12,8 @@ const setTable = (store: ResultStore, jobId: string, change: Partial<TableData>)
   store.setState((s) => ({ tables: { ...s.tables, [jobId]: { ...tableOf(store, jobId), ...change } } }));
 
 /**
- * Loads the rows of `jobId` not loaded yet: while it runs, up to the `composed` people; once it has
- * ended, all (the finished result holds the people composed before it, in the same order). Does
- * nothing while a load is under way or once every row is in.
+ * Loads the rows not loaded yet: while the job runs, up to the `composed` people; once ended, all
+ * (the finished result holds the people composed before, in order). Once at a time.
  */
 export async function fillTable(
   host: Host,

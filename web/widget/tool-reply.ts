@@ -8,9 +8,8 @@ import { ToolErrorSchema } from "../../shared/errors.js";
 import { isRecord, parseJson } from "../json-values.js";
 
 /**
- * Why a call did not produce a value. `code` is a domain code from shared/errors.ts, or one of the
- * widget's own: `unreachable` (the call rejected), `timeout`, `bad_reply` (unreadable reply).
- * `transient` says whether trying again later may help.
+ * Why a call produced no value: a domain code (shared/errors.ts) or the widget's own (`unreachable`,
+ * `timeout`, `bad_reply`); `transient` when trying again later may help.
  */
 export type ToolFailure = { code: string; message: string; hint?: string; transient: boolean };
 export type ToolOutcome<T> = { ok: true; value: T } | { ok: false; error: ToolFailure };

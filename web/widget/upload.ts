@@ -33,10 +33,8 @@ function base64(bytes: Uint8Array): string {
 }
 
 /**
- * Uploads `file` and resolves with the server's final state (`complete`), or the failure that
- * stopped it. ChatGPT's own `window.openai.uploadFile` is not used, in any host: it takes images
- * only (image/png, image/jpeg, image/webp, per the Apps SDK reference), and a staff list is CSV or
- * .xlsx, so every host gets the same chunked app-only tools.
+ * Uploads `file`: the server's final state, or the failure that stopped it. Not ChatGPT's
+ * `uploadFile`, which takes images only (Apps SDK reference): every host gets the same tools.
  */
 export async function uploadFile(host: Host, file: File, o: UploadOptions = {}): Promise<ToolOutcome<UploadState>> {
   const signal = o.signal ?? new AbortController().signal;

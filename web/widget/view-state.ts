@@ -39,8 +39,8 @@ function readView(key: string): ViewState {
 const writeView = (key: string, change: ViewState) => keep(key, JSON.stringify({ ...readView(key), ...change }));
 
 /**
- * `useState` for one part of the view: starts from what was kept for this tool result (else
- * `initial`) and keeps every change the person makes.
+ * `useState` for one part of the view: starts from what was kept for this tool result, and keeps
+ * every change.
  */
 export function useViewState<K extends keyof ViewState>(part: K, initial: NonNullable<ViewState[K]>) {
   const key = keyOf(useHostGlobal("toolResponseMetadata"));
@@ -52,10 +52,7 @@ export function useViewState<K extends keyof ViewState>(part: K, initial: NonNul
   return [value, setValue] as const;
 }
 
-/**
- * Asks the host again for the display mode this tool result's card was left in (where the host
- * offers it), and keeps each mode it is shown in after that.
- */
+/** Asks the host again for the display mode this card was left in, and keeps each mode after that. */
 export function useDisplayModeKept(): void {
   const host = useHost();
   const key = keyOf(useHostGlobal("toolResponseMetadata"));

@@ -24,7 +24,6 @@ export type BulkJobProps = {
   tuning?: FollowTuning;
 };
 
-/** Follows `initial` (or the job a retry started) and renders it. */
 export function BulkJob({ initial, startInput, tuning }: BulkJobProps) {
   const host = useHost();
   const store = useJobViewsApi();

@@ -16,7 +16,6 @@ type ExportPart = "picks" | "skipped";
 /** The file, and whether the host took it; when not, the widget shows `file.url`. */
 type Download = { file: ExportResult; delivered: boolean };
 
-/** Exports `part` of `jobId` as `format` and delivers it through `host`. */
 async function downloadResult(
   host: Host,
   jobId: string,

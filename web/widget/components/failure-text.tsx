@@ -22,7 +22,6 @@ const ownWords = (t: Messages, error: Failure): string | undefined =>
 export const failureMessage = (t: Messages, error: Failure): string =>
   ownWords(t, error) ?? (error.message || t.toolFailed);
 
-/** Message, then hint; never blank. */
 export function FailureText({ error, role = "alert" }: FailureTextProps) {
   const t = useMessages();
   const own = ownWords(t, error);

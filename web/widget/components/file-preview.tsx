@@ -95,8 +95,8 @@ function ReadingChoices({ preview: p, reading, unsure, onReading }: ReadingProps
 const DUPLICATES_SHOWN = 3;
 
 /**
- * Rows without an ID that share a name and department: kept apart unless the person merges them
- * (the preview is asked for again with `mergeDuplicates`); once merged, the way back.
+ * Namesakes without an ID: kept apart unless the person merges them (`mergeDuplicates`); once
+ * merged, the way back.
  */
 function PossibleDuplicates({ preview: p, reading, onReading }: Omit<ReadingProps, "unsure">) {
   const t = useMessages();

@@ -114,8 +114,8 @@ function useEscapeToInline(on: boolean) {
 }
 
 /**
- * How a job is laid out: the card list where the host has no fullscreen to put a table in, a short
- * card inline where it has, the table in fullscreen, the progress alone in picture-in-picture.
+ * Cards where the host has no fullscreen, a short card inline where it has, the table in
+ * fullscreen, the progress alone in picture-in-picture.
  */
 function layoutOf(mode: DisplayMode, modes: readonly DisplayMode[]): ResultLayout | "pip" {
   if (mode === "pip") return "pip";
@@ -124,9 +124,8 @@ function layoutOf(mode: DisplayMode, modes: readonly DisplayMode[]): ResultLayou
 }
 
 /**
- * The one line of what is happening: the current stage in the widget's language and its one count,
- * in what it counts ("Matching gifts per person: 1,240 of 3,000 people"). The count is the stage's
- * own, so at a stage change it starts again under the new stage's name, never as a bare "0 of".
+ * The current stage in the widget's language and its own count ("Matching gifts per person: 1,240
+ * of 3,000 people"), so a stage change starts again under the new name, never as a bare "0 of".
  */
 function stageLine(t: Messages, view: JobView, stages: StageView[]): string | null {
   const id = view.stage;

@@ -34,12 +34,11 @@ export type JobResultProps = {
 };
 
 /**
- * How the people are shown: as cards, paged in (a host with no fullscreen), not at all (the short
- * inline card, whose button opens fullscreen), or as the table (fullscreen).
+ * How the people are shown: as cards paged in (no fullscreen), not at all (the short inline card),
+ * or as the table (fullscreen).
  */
 export type ResultLayout = "cards" | "compact" | "table";
 
-/** The result in `layout`; the summary is worded from the result's figures where it has them. */
 export function JobResult(props: JobResultProps & { layout?: ResultLayout }) {
   const { layout = "cards", ...rest } = props;
   if (layout === "table") return <TableResult {...rest} />;
@@ -62,7 +61,6 @@ function useHead(jobId: string, finished: boolean) {
   return { pages, rows: useResultStore((s) => s.tables[jobId]?.rows.length ?? 0) };
 }
 
-/** The short inline card's part: the summary, "Open the full result" and the downloads. */
 function CompactResult({ jobId, summary, running = false, composed = 0, stopped = false }: JobResultProps) {
   const t = useMessages();
   const host = useHost();

@@ -100,7 +100,6 @@ function useBarHeight(bar: RefObject<HTMLElement | null>) {
   }, [bar]);
 }
 
-/** The bar at the top: search by name, one department, how many are shown. */
 function TableBar({ query, setQuery, totals, count }: QueryProps & { totals: DepartmentTotal[]; count: string }) {
   const t = useMessages();
   const bar = useRef<HTMLDivElement>(null);
@@ -225,7 +224,6 @@ export function ResultTable({ jobId, running, composed, stopped = false, currenc
   );
 }
 
-/** Each department's spend against its budget, as words and as a bar. */
 function DepartmentOverview({ totals, money }: { totals: DepartmentTotal[]; money: (n: number) => string }) {
   const t = useMessages();
   if (totals.length < 2) return null;

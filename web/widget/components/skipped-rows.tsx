@@ -6,7 +6,6 @@ import { useMessages } from "../i18n.js";
 
 export type SkippedRowsProps = { rows: SkippedRow[]; more?: number };
 
-/** Nothing when no row is skipped. */
 export function SkippedRows({ rows, more = 0 }: SkippedRowsProps) {
   const t = useMessages();
   if (rows.length === 0) return null;

@@ -64,7 +64,6 @@ class JsonRpcPeer {
 
   notify = (method: string, params: unknown = {}): void => this.port.post({ jsonrpc: "2.0", method, params });
 
-  /** Answers the other side's request `id`. */
   reply = (id: Id, answer: Reply): void => this.port.post({ jsonrpc: "2.0", id, ...answer });
 
   /** Stops listening; replies still outstanding are never resolved. */
@@ -176,7 +175,6 @@ function sendFile(peer: JsonRpcPeer, delivery: FileDelivery, file: ExportResult)
   });
 }
 
-/** Connects to the MCP Apps host over `port` (the parent frame by default). */
 export function createMcpAppsHost(win: Window, port: Port = parentPort(win)): Host {
   const globals = createGlobals(INITIAL_GLOBALS);
   const teardown = new Set<() => void>();

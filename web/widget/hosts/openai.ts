@@ -62,7 +62,6 @@ export function createOpenAiHost(win: Window): Host {
     if (typeof fn !== "function") throw new Error(`window.openai.${method} is not available`);
     return await Reflect.apply(fn, target, args);
   };
-  /** Whether `window.openai` has the method `name`. */
   const has = (name: string) => typeof openai()[name] === "function";
   /** Calls `method`; true once it resolved, false when it is missing or failed. */
   const tried = (method: string, ...args: unknown[]) =>
