@@ -70,6 +70,9 @@ type Chosen =
   | { kind: "cancelled" }
   | { kind: "nothing" };
 
+/** What the card says when there is nothing else to show. */
+const SAID = { waiting: "waitingForTool", cancelled: "toolCancelled", nothing: "nothingToShow" } as const;
+
 /** Parses toolOutput and widgetState; a widget state naming a job wins, as it may be a retried job. */
 function choose(toolOutput: unknown, widgetState: unknown, cancelled: boolean): Chosen {
   const gifts = SuggestGiftsOutput.safeParse(toolOutput);
@@ -111,11 +114,7 @@ function Content({ tuning }: { tuning?: FollowTuning }) {
           <FailureText error={chosen.error} />
         </div>
       );
-    case "waiting":
-      return <p className="gg-panel gg-muted">{t.waitingForTool}</p>;
-    case "cancelled":
-      return <p className="gg-panel gg-muted">{t.toolCancelled}</p>;
-    case "nothing":
-      return <p className="gg-panel gg-muted">{t.nothingToShow}</p>;
+    default:
+      return <p className="gg-panel gg-muted">{t[SAID[chosen.kind]]}</p>;
   }
 }

@@ -40,15 +40,15 @@ export async function fillTable(
   }
 }
 
-export type TableColumn = "row" | "name" | "department" | "budget" | "pick" | "spend";
+/** The columns, in the order of a `TableRow`'s cells. */
+export const TABLE_COLUMNS = ["row", "name", "department", "budget", "pick", "spend"] as const;
+type TableColumn = (typeof TABLE_COLUMNS)[number];
 export type TableQuery = { search: string; department: string | null; sort: TableColumn; descending: boolean };
 export const ALL_ROWS: TableQuery = { search: "", department: null, sort: "row", descending: false };
 
-const INDEX: Record<TableColumn, number> = { row: 0, name: 1, department: 2, budget: 3, pick: 4, spend: 5 };
-
 /** Compares two rows by `column`; an empty cell (no department, nothing within budget) sorts last either way. */
 function comparer(column: TableColumn, descending: boolean, collator: Intl.Collator) {
-  const i = INDEX[column];
+  const i = TABLE_COLUMNS.indexOf(column);
   const sign = descending ? -1 : 1;
   return (a: TableRow, b: TableRow): number => {
     const [x, y] = [a[i], b[i]];

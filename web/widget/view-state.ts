@@ -10,12 +10,12 @@ import { DISPLAY_MODES } from "../host-globals.js";
 import { isRecord, parseJson } from "../json-values.js";
 import { useHost, useHostGlobal } from "./host-context.js";
 import { keep, readKept } from "./kept.js";
-import type { TableQuery } from "./result-table.js";
+import { TABLE_COLUMNS, type TableQuery } from "./result-table.js";
 
 const TableQuerySchema: z.ZodMiniType<TableQuery> = z.object({
   search: z.string(),
   department: z.nullable(z.string()),
-  sort: z.enum(["row", "name", "department", "budget", "pick", "spend"]),
+  sort: z.enum(TABLE_COLUMNS),
   descending: z.boolean(),
 });
 const ViewStateSchema = z.object({

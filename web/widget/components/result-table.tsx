@@ -14,14 +14,14 @@ import {
   departmentTotals,
   fillTable,
   selectRows,
+  TABLE_COLUMNS,
   type DepartmentTotal,
-  type TableColumn,
   type TableQuery,
 } from "../result-table.js";
 import { useViewState } from "../view-state.js";
 import { FailureText } from "./failure-text.js";
 
-const COLUMNS: Exclude<TableColumn, "row">[] = ["name", "department", "budget", "pick", "spend"];
+const COLUMNS = TABLE_COLUMNS.filter((c): c is Exclude<TableQuery["sort"], "row"> => c !== "row");
 /** Rows rendered beyond each edge of the window, so a quick scroll shows no blank. */
 const OVERSCAN = 8;
 /** Up to this many rows are all in the page (cheap, and find-in-page sees them); past it, those in view. */
@@ -135,7 +135,7 @@ function TableBar({ query, setQuery, totals, count }: QueryProps & { totals: Dep
 function TableHead({ query, setQuery }: QueryProps) {
   const t = useMessages();
   // a new column sorts amounts largest first and words from A; the same column again turns it round
-  const sortBy = (sort: TableColumn) =>
+  const sortBy = (sort: TableQuery["sort"]) =>
     setQuery((q) => ({
       ...q,
       sort,

@@ -46,7 +46,7 @@ export function StaffFile({ request, tuning }: StaffFileProps) {
 
   switch (flow.step) {
     case "pick":
-      return <FilePicker request={request} refused={flow.refused} onFile={upload} />;
+      return <FilePicker request={request} currency={currency} refused={flow.refused} onFile={upload} />;
     case "upload":
       return (
         <section className="gg-panel" aria-busy={flow.error === null}>
