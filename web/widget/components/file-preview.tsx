@@ -100,34 +100,24 @@ const DUPLICATES_SHOWN = 3;
  */
 function PossibleDuplicates({ preview: p, reading, onReading }: Omit<ReadingProps, "unsure">) {
   const t = useMessages();
-  if (reading.mergeDuplicates)
-    return (
-      <div className="gg-hint">
-        <p>{t.duplicatesMerged}</p>
-        <button
-          type="button"
-          className="gg-button gg-secondary"
-          onClick={() => onReading({ ...reading, mergeDuplicates: false })}
-        >
-          {t.keepApart}
-        </button>
-      </div>
-    );
-  if (p.possibleDuplicateCount === 0) return null;
+  const merged = reading.mergeDuplicates === true;
+  if (!merged && p.possibleDuplicateCount === 0) return null;
   return (
     <div className="gg-hint">
-      <p>{t.possibleDuplicates(p.possibleDuplicateCount)}</p>
-      <ul>
-        {p.possibleDuplicates.slice(0, DUPLICATES_SHOWN).map((g) => (
-          <li key={g.rows[0]}>{t.duplicateRows(g.name, g.department, g.rows.join(", "))}</li>
-        ))}
-      </ul>
+      <p>{merged ? t.duplicatesMerged : t.possibleDuplicates(p.possibleDuplicateCount)}</p>
+      {!merged && (
+        <ul>
+          {p.possibleDuplicates.slice(0, DUPLICATES_SHOWN).map((g) => (
+            <li key={g.rows[0]}>{t.duplicateRows(g.name, g.department, g.rows.join(", "))}</li>
+          ))}
+        </ul>
+      )}
       <button
         type="button"
         className="gg-button gg-secondary"
-        onClick={() => onReading({ ...reading, mergeDuplicates: true })}
+        onClick={() => onReading({ ...reading, mergeDuplicates: !merged })}
       >
-        {t.mergeDuplicates}
+        {merged ? t.keepApart : t.mergeDuplicates}
       </button>
     </div>
   );
