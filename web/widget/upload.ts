@@ -45,14 +45,12 @@ export async function uploadFile(host: Host, file: File, o: UploadOptions = {}):
       if (signal.aborted) return stopped;
       const pending = host.callTool(name, args, UploadStateSchema);
       const reply = await race(pending, o.callTimeoutMs ?? 60_000, signal);
-      if (reply === null || (!reply.ok && reply.error.code === "timeout")) {
-        // a begin answered after it was given up on: its id still reaches onBegun, so that it can be dropped
-        if (name === FILE_TOOL.beginUpload) {
-          void pending.then(
-            (late) => late.ok && o.onBegun?.(late.value.uploadId),
-            () => {},
-          );
-        }
+      // a begin answered after it was given up on: its id still reaches onBegun, so that it can be dropped
+      if (name === FILE_TOOL.beginUpload && (reply === null || (!reply.ok && reply.error.code === "timeout"))) {
+        void pending.then(
+          (late) => late.ok && o.onBegun?.(late.value.uploadId),
+          () => {},
+        );
       }
       if (reply === null) return stopped;
       if (reply.ok || !reply.error.transient || attempt + 1 >= (o.attempts ?? 5)) return reply;
