@@ -142,9 +142,7 @@ const DuplicateGroupSchema = z.object({
 export type DuplicateGroup = z.infer<typeof DuplicateGroupSchema>;
 
 /**
- * What the server understood of a file: how it read it (format, encoding, separator, sheet), the
- * header and the columns it mapped, the first rows, how many rows will become people, and the rows
- * that will be skipped with why. `problems` are what must be settled before a job can start (a
+ * What the server understood of a file before a job starts. `problems` must be settled first (a
  * missing column, an encoding that could not be told); `ready` is true when there are none.
  */
 export const StaffPreviewSchema = z.object({

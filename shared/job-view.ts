@@ -14,10 +14,9 @@ export const isFinished = (status: JobStatus): boolean =>
   status === "completed" || status === "failed" || status === "canceled";
 
 /**
- * A stage's state. While the job runs: done, active (the current stage) or pending. Once it has
- * ended nothing is active: completed makes every stage done; failed marks the stage it failed in
- * `failed` and canceled the stage it stopped in `stopped` (the first stage when no progress named
- * one), with the stages before it done and the ones after it pending.
+ * A stage's state: done, active (the current one) or pending. Once ended nothing is active:
+ * completed makes all done; the stage a job failed or was canceled in (the first when no progress
+ * named one) is `failed` or `stopped`, those before it done, those after it pending.
  */
 const StageViewSchema = z.object({
   id: z.string(),

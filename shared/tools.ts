@@ -171,10 +171,8 @@ const UnplacedInterestsSchema = z.object({
 });
 export type UnplacedInterests = z.infer<typeof UnplacedInterestsSchema>;
 /**
- * A finished result in figures, for views to word in their own language: the people, how many got
- * a gift within budget, the skipped rows, what the top picks cost together against the budgets'
- * sum (in `currency`; results stored before currencies have none: US dollars), and the interests
- * that could not be placed (absent when all were).
+ * A finished result in figures, for views to word in their own language; amounts in `currency`
+ * (none in results stored before currencies: US dollars); `unplaced` absent when all were placed.
  */
 export const ResultFiguresSchema = z.object({
   currency: z.optional(CurrencySchema),
@@ -193,9 +191,8 @@ export const ResultFiguresSchema = z.object({
 });
 export type ResultFigures = z.infer<typeof ResultFiguresSchema>;
 /**
- * One part of a finished bulk analysis as the result resource serves it: the head (occasion,
- * budget, summary, total), the people from `offset` up to a bounded size, the rows skipped among
- * them, and the URI of the next part (null on the last).
+ * One part of a finished bulk analysis as the result resource serves it: the head, the people from
+ * `offset` up to a bounded size, the rows skipped among them, and the next part's URI (or null).
  */
 export const JobResultPageSchema = z.object({
   jobId: z.string(),
