@@ -1,8 +1,7 @@
 /**
- * Staff files in and result files out: the contracts of the upload tools (the widget sends a
- * file in chunks), of the preview (what the server understood of a file before a job starts) and
- * of the export (the picks, or the rows skipped, as CSV or .xlsx). Written once here, in zod/mini,
- * for the server's tools and the widget's parsing alike.
+ * Staff files in and result files out: the contracts of the upload tools, of the preview (what the
+ * server understood of a file before a job starts) and of the export (picks or skipped rows, as
+ * CSV or .xlsx), for the server's tools and the widget's parsing alike.
  */
 import * as z from "zod/mini";
 import { CurrencySchema } from "./money.js";
@@ -29,7 +28,6 @@ export const FILE_LIMITS = {
   maxInlineExportBytes: 12 * 1024 * 1024,
 } as const;
 
-/** The file types the picker offers. */
 export const STAFF_FILE_ACCEPT =
   ".csv,.tsv,.txt,.xlsx,text/csv,text/tab-separated-values,text/plain,application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
@@ -79,7 +77,6 @@ export const ReadingSchema = z.object({
 });
 export type Reading = z.infer<typeof ReadingSchema>;
 
-// begin_file_upload
 export const BeginUploadInput = z.object({
   name: z.string().check(z.minLength(1), z.maxLength(255)),
   size: z.number().check(z.int(), z.gte(1)),
@@ -102,7 +99,6 @@ export const UploadStateSchema = z.object({
 });
 export type UploadState = z.infer<typeof UploadStateSchema>;
 
-// put_file_chunk
 export const PutChunkInput = z.object({
   uploadId: UploadIdSchema,
   index: z.number().check(z.int(), z.gte(0)),
@@ -110,12 +106,10 @@ export const PutChunkInput = z.object({
   data: z.string().check(z.maxLength(Math.ceil(FILE_LIMITS.chunkBytes / 3) * 4 + 4)),
 });
 
-// drop_file_upload
 export const DropUploadInput = z.object({ uploadId: UploadIdSchema });
 /** `dropped` is false when no such upload was kept (already dropped, expired, or never the caller's). */
 export const DropUploadOutput = z.object({ uploadId: UploadIdSchema, dropped: z.boolean() });
 
-// preview_staff_file
 export const PreviewInput = z.object({
   uploadId: UploadIdSchema,
   reading: z.optional(ReadingSchema),
@@ -123,7 +117,6 @@ export const PreviewInput = z.object({
   locale: z.optional(z.string().check(z.maxLength(35))),
 });
 
-/** A sheet of a workbook as the preview lists it. */
 const SheetSummarySchema = z.object({
   name: z.string(),
   rows: z.number().check(z.int(), z.gte(0)),
@@ -149,9 +142,7 @@ const DuplicateGroupSchema = z.object({
 export type DuplicateGroup = z.infer<typeof DuplicateGroupSchema>;
 
 /**
- * What the server understood of a file: how it read it (format, encoding, separator, sheet), the
- * header and the columns it mapped, the first rows, how many rows will become people, and the rows
- * that will be skipped with why. `problems` are what must be settled before a job can start (a
+ * What the server understood of a file before a job starts. `problems` must be settled first (a
  * missing column, an encoding that could not be told); `ready` is true when there are none.
  */
 export const StaffPreviewSchema = z.object({
@@ -198,7 +189,6 @@ export const HostFileSchema = z.object({
   mime_type: z.optional(z.string().check(z.maxLength(200))),
 });
 
-// export_job_result
 export const EXPORT_FORMATS = ["csv", "xlsx"] as const;
 export const ExportInput = z.object({
   jobId: z.string().check(z.minLength(1), z.maxLength(100)),

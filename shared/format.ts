@@ -1,12 +1,8 @@
 /**
- * Every number a person reads, written one way for a locale, by the widget and in the server's
- * texts alike: counts grouped ("40,000"), a number that names something (a row) ungrouped, whole
- * percentages, money in its currency ("$40", "₩50,000", "40 €": the currency's narrow sign, placed the
- * locale's way; whole amounts without cents, others with them; won and yen always whole),
- * durations in the locale's units ("1 min 5 sec", "1분 5초"), file sizes in megabytes, times of
- * day. All through Intl (Intl.DurationFormat is not in Node 20, so a duration is put together from
- * unit parts); the formatters are made once per locale (money's once per locale and currency), as
- * making one costs more than using it.
+ * Every number a person reads, written one way for a locale by the widget and the server's texts
+ * alike, all through Intl (Intl.DurationFormat is not in Node 20, so a duration is put together
+ * from unit parts). Formatters are made once per locale (money's per currency), as making one
+ * costs more than using it.
  */
 import { MINOR_DIGITS, type Currency } from "./money.js";
 
@@ -70,21 +66,19 @@ function makeFormats(locale: string): Formats {
     duration(total) {
       const s = Math.max(0, Math.round(total));
       if (s < 1) return `<${seconds.format(1)}`;
-      const [h, m, r] = [Math.floor(s / 3600), Math.floor((s % 3600) / 60), s % 60];
       // the two largest units, the smaller left out when it is zero
-      const parts: [Intl.NumberFormat, number][] =
-        h > 0
-          ? [
-              [hours, h],
-              [minutes, m],
-            ]
-          : m > 0
-            ? [
-                [minutes, m],
-                [seconds, r],
-              ]
-            : [[seconds, r]];
-      return units.format(parts.filter(([, n], i) => i === 0 || n > 0).map(([f, n]) => f.format(n)));
+      const parts = [
+        [hours, Math.floor(s / 3600)],
+        [minutes, Math.floor((s % 3600) / 60)],
+        [seconds, s % 60],
+      ] as const;
+      const first = parts.findIndex(([, n]) => n > 0);
+      return units.format(
+        parts
+          .slice(first, first + 2)
+          .filter(([, n], i) => i === 0 || n > 0)
+          .map(([f, n]) => f.format(n)),
+      );
     },
     size: (bytes) => megabytes.format(bytes / 1024 / 1024),
     time: (ms) => time.format(ms),

@@ -1,7 +1,6 @@
 /**
  * The job-event contract: one zod schema for every event a job emits, the type inferred from it,
- * and the mapping between event types and MCP notification methods. Server and widget import it.
- * Written with zod/mini, which tree-shakes: the widget bundle carries only the checks it uses.
+ * and the mapping between event types and MCP notification methods. In zod/mini, which tree-shakes.
  */
 import * as z from "zod/mini";
 import { CurrencySchema } from "./money.js";
@@ -11,9 +10,8 @@ export const StageSchema = z.object({ id: z.string().check(z.minLength(1)), labe
 export type Stage = z.infer<typeof StageSchema>;
 
 /**
- * A date and time in ISO 8601 with its offset (`Z` or ±hh:mm), as `Date#toISOString` writes it:
- * checked by its pattern, as zod's datetime format (which checks the calendar too) would cost the
- * widget a third of a kilobyte gzipped.
+ * ISO 8601 with its offset, as `Date#toISOString` writes it: a pattern, as zod's datetime format
+ * (which checks the calendar too) would cost the widget a third of a kilobyte gzipped.
  */
 const ISO_DATETIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 
@@ -100,10 +98,7 @@ export function toNotification(event: JobEvent): { method: JobNotificationMethod
   return { method: notificationMethodFor(event.type), params: event };
 }
 
-/**
- * Parses a batch that came over a boundary. Valid events are returned; malformed ones are
- * counted in `rejected` with their zod issues, and never reach the reducer.
- */
+/** Parses a batch that came over a boundary: malformed events are `rejected` with their issues. */
 export function parseJobEvents(input: unknown): { events: JobEvent[]; rejected: { index: number; error: string }[] } {
   const events: JobEvent[] = [];
   const rejected: { index: number; error: string }[] = [];

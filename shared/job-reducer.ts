@@ -1,17 +1,15 @@
 /**
- * The one reducer for job events: a pure, order-insensitive join of a job's events into a view.
- * Every field is a function of the *set* of distinct events, so duplicates and any reordering
- * end in the same view. No React, no zustand, no I/O: server and widget run this very code.
+ * The one reducer for job events: a pure, order-insensitive join of a job's events into a view
+ * (duplicates and any reordering end in the same view). Server and widget run this very code.
  */
 import * as z from "zod/mini";
 import { StageSchema, type JobEvent } from "./job-events.js";
 import { isFinished, JobViewSchema, type JobView, type StageView } from "./job-view.js";
 
 /**
- * The reducer's state: the public view plus the bookkeeping that keeps the join order-insensitive,
- * whose size depends on the stages only. It stays on the server and in the widget's memory; tools
- * send `toJobView(fold)`. The *Seq fields hold the seq of the event that set them; 0 means none yet.
- * A schema, so that a server can check a cached fold and rebuild it from events when it does not parse.
+ * The reducer's state: the public view plus the bookkeeping that keeps the join order-insensitive
+ * (tools send `toJobView(fold)`). The *Seq fields hold the seq of the event that set them; 0 means
+ * none yet. A schema, so that a server can rebuild a cached fold from events when it does not parse.
  */
 export const JobFoldSchema = z.extend(JobViewSchema, {
   /** Highest seq applied. */
@@ -66,9 +64,8 @@ export function createJobFold(jobId: string): JobFold {
 }
 
 /**
- * Applies one event. Returns the same object when the event changes nothing (an event already
- * applied, or one for another job). Each case decides first whether anything changes, so the
- * common no-op costs no allocation, and a change costs one shallow copy.
+ * Applies one event; the same object when it changes nothing. Each case decides first whether
+ * anything changes, so the common no-op costs no allocation, and a change one shallow copy.
  */
 export function applyJobEvent(view: JobFold, event: JobEvent): JobFold {
   if (event.jobId !== view.jobId) return view;
@@ -147,9 +144,8 @@ export const foldJobEvents = (jobId: string, events: Iterable<JobEvent>): JobFol
 let viewKeys: (keyof JobView)[] | undefined;
 
 /**
- * The public view of a fold: the fields of `JobViewSchema`, without the bookkeeping. Once the job
- * has ended its last progress words ("Composed 0 of 3,000 results") and ETA no longer hold, so a
- * finished view has neither: its status and summary say how it ended.
+ * The public view of a fold, without the bookkeeping. A finished view has no progress words or
+ * ETA ("Composed 0 of 3,000 results" no longer holds): its status and summary say how it ended.
  */
 export function toJobView(fold: JobFold): JobView {
   const view: Record<string, unknown> = {};
@@ -270,9 +266,8 @@ function setTerminal(next: JobFold, event: TerminalEvent): void {
 }
 
 /**
- * Records that `id` was named at `seq`; returns the same array when that changes nothing.
- * `seen` is kept sorted by seq, so the array itself (not only the stages derived from it) is
- * the same whatever order the events arrived in.
+ * Records that `id` was named at `seq` (the same array when that changes nothing), kept sorted by
+ * seq so the array itself is the same whatever order the events arrived in.
  */
 function noteStage(seen: SeenStage[], id: string, seq: number, label: string): SeenStage[] {
   let i = 0;
@@ -295,9 +290,8 @@ const CURRENT_STATE = {
 } as const satisfies Record<JobView["status"], StageView["state"]>;
 
 /**
- * Derives status and stage states on a fresh copy; `stages` is reused unless its inputs changed:
- * the current stage, the plan, the stages seen, or the outcome (pending and running name the
- * current stage alike, completed, failed and canceled each their own way).
+ * Derives status and stage states on a fresh copy; `stages` is reused unless the current stage,
+ * the plan, the stages seen or the current stage's state changed.
  */
 function settle(prev: JobFold, next: JobFold): JobFold {
   if (next.terminalSeq === 0) next.status = next.startedSeq !== 0 || next.progressSeq !== 0 ? "running" : "pending";
@@ -313,9 +307,8 @@ function settle(prev: JobFold, next: JobFold): JobFold {
 }
 
 /**
- * The stages before the current one are done, the current one is in `CURRENT_STATE`, the rest are
- * pending; completed makes them all done. A job that failed or was canceled before any progress
- * named a stage ended in the first one.
+ * Before the current stage done, the current one in `CURRENT_STATE`, the rest pending; completed
+ * makes all done. A job that failed or was canceled before any progress ended in the first stage.
  */
 function deriveStages(v: JobFold): StageView[] {
   const plan = v.plan ?? [];

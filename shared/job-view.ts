@@ -1,7 +1,6 @@
 /**
- * The public view of a job: what tools return, what the model reads and what the widget renders.
- * It is derived from the job's events by the reducer (job-reducer.ts) and holds nothing of the
- * reducer's bookkeeping. A new field is added here, and set by the reducer.
+ * The public view of a job: what tools return, what the model reads and what the widget renders,
+ * derived from the job's events by the reducer (job-reducer.ts) and holding none of its bookkeeping.
  */
 import * as z from "zod/mini";
 import { JobFailedPayload } from "./job-events.js";
@@ -15,10 +14,9 @@ export const isFinished = (status: JobStatus): boolean =>
   status === "completed" || status === "failed" || status === "canceled";
 
 /**
- * A stage's state. While the job runs: done, active (the current stage) or pending. Once it has
- * ended nothing is active: completed makes every stage done; failed marks the stage it failed in
- * `failed` and canceled the stage it stopped in `stopped` (the first stage when no progress named
- * one), with the stages before it done and the ones after it pending.
+ * A stage's state: done, active (the current one) or pending. Once ended nothing is active:
+ * completed makes all done; the stage a job failed or was canceled in (the first when no progress
+ * named one) is `failed` or `stopped`, those before it done, those after it pending.
  */
 const StageViewSchema = z.object({
   id: z.string(),

@@ -1,7 +1,6 @@
 /**
- * Money as the product knows it: the currencies GiftGenius prices its catalog in (ISO 4217 codes),
- * their smallest unit, and the currency a locale implies. Reading an amount a person wrote is
- * read-money.ts. Small and dependency-free but zod/mini: the widget imports it too.
+ * Money as the product knows it: the currencies the catalog is priced in (ISO 4217), their smallest
+ * unit, and the currency a locale implies. Reading a written amount is read-money.ts.
  */
 import * as z from "zod/mini";
 

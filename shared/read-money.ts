@@ -1,7 +1,6 @@
 /**
- * Reading an amount as people write it in a staff list: "50,000원", "5만 원", "₩50,000",
- * "KRW 50,000", "$40", "1.234,50 €". Kept apart from money.ts so that the widget, which never
- * reads a written amount, does not carry these tables.
+ * Reading an amount as people write it in a staff list ("50,000원", "5만 원", "$40", "1.234,50 €").
+ * Apart from money.ts so that the widget, which never reads one, does not carry these tables.
  */
 import { CURRENCIES, roundMoney, type Currency } from "./money.js";
 

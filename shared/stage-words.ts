@@ -1,8 +1,6 @@
 /**
- * The stages of a bulk gift analysis and their words in English and Korean, in one place: the
- * server labels a job's events with them, and the widget writes them in its host's language
- * whatever language the job was started in (a host that never tells the server its locale still
- * shows every stage in the person's own).
+ * The stages of a bulk gift analysis and their words in English and Korean: the server labels
+ * events with them, and the widget writes them in its host's language whatever the job's.
  */
 export const BULK_STAGES = ["parse", "extract", "match", "compose"] as const;
 export type BulkStage = (typeof BULK_STAGES)[number];

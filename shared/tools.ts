@@ -1,7 +1,6 @@
 /**
- * Tool names and their input/output schemas: the server registers tools with them and the widget
- * parses what `callTool` returns with them. Each contract is written once, here, in zod/mini
- * (tree-shakable, so the widget bundle stays small).
+ * Tool names, input and output schemas, and the URIs shared by server and widget: each contract
+ * written once, in zod/mini (tree-shakable, so the widget bundle stays small).
  */
 import * as z from "zod/mini";
 import { FILE_TOOL, HostFileSchema, ReadingSchema, SkippedRowSchema } from "./files.js";
@@ -12,7 +11,6 @@ import { CurrencySchema } from "./money.js";
 /** Longest occasion and recipient text a tool takes: enough for any real one, never a megabyte echoed back. */
 const MAX_OCCASION = 120;
 const MAX_RECIPIENT = 2_000;
-/** What the tools say of `currency`. */
 const CURRENCY_WORDS =
   "The currency of the budgets and prices (ISO 4217: KRW, USD, EUR, JPY, GBP); the user's locale decides when left out (ko-KR: KRW, en-US: USD)";
 /** Job ids are `job_` and 22 characters; anything much longer is not one. */
@@ -43,7 +41,6 @@ export const GiftSchema = z.object({
 });
 export type Gift = z.infer<typeof GiftSchema>;
 
-// suggest_gifts
 export const SuggestGiftsInput = z.object({
   occasion: z
     .string()
@@ -70,7 +67,6 @@ export const SuggestGiftsOutput = z.object({
 });
 export type SuggestGiftsResult = z.infer<typeof SuggestGiftsOutput>;
 
-// start_bulk_gift_analysis
 const EmployeeSchema = z.object({
   name: z.string().check(z.minLength(1)),
   department: z.optional(z.string()),
@@ -128,7 +124,6 @@ export const StartBulkOutput = z.object({
 });
 export type StartBulkResult = z.infer<typeof StartBulkOutput>;
 
-// get_job_events
 const MAX_WAIT_MS = 25_000;
 export const GetJobEventsInput = z.object({
   jobId: JobIdSchema,
@@ -145,7 +140,6 @@ export const GetJobEventsOutput = z.object({
 });
 export type GetJobEventsResult = z.infer<typeof GetJobEventsOutput>;
 
-// get_job_result
 const PersonResultSchema = z.object({
   row: z.number().check(z.int()),
   name: z.string(),
@@ -177,10 +171,8 @@ const UnplacedInterestsSchema = z.object({
 });
 export type UnplacedInterests = z.infer<typeof UnplacedInterestsSchema>;
 /**
- * A finished result in figures, for views to word in their own language: the people, how many got
- * a gift within budget, the skipped rows, what the top picks cost together against the budgets'
- * sum (in `currency`; results stored before currencies have none: US dollars), and the interests
- * that could not be placed (absent when all were).
+ * A finished result in figures, for views to word in their own language; amounts in `currency`
+ * (none in results stored before currencies: US dollars); `unplaced` absent when all were placed.
  */
 export const ResultFiguresSchema = z.object({
   currency: z.optional(CurrencySchema),
@@ -199,9 +191,8 @@ export const ResultFiguresSchema = z.object({
 });
 export type ResultFigures = z.infer<typeof ResultFiguresSchema>;
 /**
- * One part of a finished bulk analysis as the result resource serves it: the head (occasion,
- * budget, summary, total), the people from `offset` up to a bounded size, the rows skipped among
- * them, and the URI of the next part (null on the last).
+ * One part of a finished bulk analysis as the result resource serves it: the head, the people from
+ * `offset` up to a bounded size, the rows skipped among them, and the next part's URI (or null).
  */
 export const JobResultPageSchema = z.object({
   jobId: z.string(),
@@ -224,7 +215,6 @@ export const GetJobResultInput = z.object({
 });
 export const GetJobResultOutput = z.object({
   jobId: z.string(),
-  /** The currency of the budgets and prices. */
   currency: z.optional(CurrencySchema),
   summary: z.string(),
   total: z.number().check(z.int()),
@@ -240,7 +230,6 @@ export const GetJobResultOutput = z.object({
 });
 export type GetJobResultResult = z.infer<typeof GetJobResultOutput>;
 
-// get_job_table
 export const GetJobTableInput = z.object({
   jobId: JobIdSchema,
   offset: z._default(z.number().check(z.int(), z.gte(0)), 0),
@@ -259,7 +248,6 @@ const TableRowSchema = z.tuple([
   z.nullable(z.number()),
 ]);
 export type TableRow = z.infer<typeof TableRowSchema>;
-/** A person's row of the result table. */
 export const tableRowOf = (p: PersonResult): TableRow => [
   p.row,
   p.name,
@@ -278,11 +266,9 @@ export const GetJobTableOutput = z.object({
   partial: z.boolean(),
 });
 
-// cancel_job
 export const CancelJobInput = z.object({ jobId: JobIdSchema });
 export const CancelJobOutput = z.object({ jobId: z.string(), status: JobStatusSchema, changed: z.boolean() });
 
-// delete_job
 export const DeleteJobInput = z.object({ jobId: JobIdSchema });
 export const DeleteJobOutput = z.object({
   jobId: z.string(),
@@ -290,7 +276,6 @@ export const DeleteJobOutput = z.object({
   canceled: z.boolean(),
 });
 
-// wait_for_job
 export const WaitForJobInput = z.object({
   jobId: JobIdSchema,
   timeoutMs: z._default(z.number().check(z.int(), z.gte(0), z.lte(600_000)), 50_000),
@@ -302,7 +287,6 @@ export const WaitForJobOutput = z.object({
   view: JobViewSchema,
 });
 
-/** URIs shared by server and widget. */
 export const URI = {
   catalog: "gifts://catalog",
   jobResult: (jobId: string) => `gifts://jobs/${jobId}/result`,
@@ -315,7 +299,6 @@ export const URI = {
   jobResultCsvTemplate: "gifts://jobs/{jobId}/result.csv{?offset}",
 } as const;
 
-// list_jobs
 export const ListJobsInput = z.object({
   cursor: z
     .optional(z.string().check(z.minLength(1), z.maxLength(200)))

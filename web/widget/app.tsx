@@ -1,8 +1,6 @@
 /**
  * The widget's root: provides the host and the stores, applies theme, height and language, and
- * picks the view from the shape of `toolOutput` (gift cards, a bulk job, a resumed job, or the
- * file picker when the bulk analysis was asked for without a staff list), in the display mode its
- * view was left in (view-state.ts).
+ * picks the view from the shape of `toolOutput` in the display mode its view was left in.
  */
 import { useMemo, useState } from "react";
 import * as z from "zod/mini";
@@ -25,7 +23,6 @@ const ErrorOutput = z.object({ error: ToolErrorSchema });
 
 export type AppProps = { host: Host; jobStore?: JobViews; resultStore?: ResultStore; tuning?: FollowTuning };
 
-/** The whole widget over `host`; stores default to fresh ones. */
 export function App({ host, jobStore, resultStore, tuning }: AppProps) {
   const jobs = useMemo(() => jobStore ?? createJobViews(), [jobStore]);
   const results = useMemo(() => resultStore ?? createResultStore(), [resultStore]);
@@ -73,6 +70,9 @@ type Chosen =
   | { kind: "cancelled" }
   | { kind: "nothing" };
 
+/** What the card says when there is nothing else to show. */
+const SAID = { waiting: "waitingForTool", cancelled: "toolCancelled", nothing: "nothingToShow" } as const;
+
 /** Parses toolOutput and widgetState; a widget state naming a job wins, as it may be a retried job. */
 function choose(toolOutput: unknown, widgetState: unknown, cancelled: boolean): Chosen {
   const gifts = SuggestGiftsOutput.safeParse(toolOutput);
@@ -114,11 +114,7 @@ function Content({ tuning }: { tuning?: FollowTuning }) {
           <FailureText error={chosen.error} />
         </div>
       );
-    case "waiting":
-      return <p className="gg-panel gg-muted">{t.waitingForTool}</p>;
-    case "cancelled":
-      return <p className="gg-panel gg-muted">{t.toolCancelled}</p>;
-    case "nothing":
-      return <p className="gg-panel gg-muted">{t.nothingToShow}</p>;
+    default:
+      return <p className="gg-panel gg-muted">{t[SAID[chosen.kind]]}</p>;
   }
 }

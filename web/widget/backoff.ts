@@ -4,12 +4,11 @@
  */
 
 export type BackoffOptions = { baseMs: number; maxMs: number };
-/** 250 ms doubling up to 10 s. */
 export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 250, maxMs: 10_000 };
 
 /**
- * The delay before retry number `attempt` (0 first): base·2^attempt capped at max, then jittered
- * into its upper half so that many widgets failing together do not retry in step.
+ * The delay before retry `attempt` (0 first): base·2^attempt capped at max, jittered into its upper
+ * half so that widgets failing together do not retry in step.
  */
 export function backoffDelay(
   attempt: number,

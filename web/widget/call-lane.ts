@@ -1,10 +1,8 @@
 /**
- * The person's calls go first. Some hosts run one tool call at a time and refuse the next while
- * one is in flight (MCPJam answers "Another execution is already in progress"); there the long
- * poll would hold the only slot and Cancel would fail. So the widget's background call (the poll)
- * and the table's filling in start only while none of the person's calls (cancel, start again,
- * downloads) waits, and a person's call refused while other calls were in flight is made again as
- * soon as they are back. Hosts that run calls side by side see no difference.
+ * The person's calls go first. Some hosts run one tool call at a time (MCPJam answers "Another
+ * execution is already in progress"), where the long poll would hold the only slot and Cancel would
+ * fail. So background calls start only while none of the person's waits, and a person's call
+ * refused while others were in flight is made again once they are back.
  */
 import { TOOL } from "../../shared/tools.js";
 import type { Host, WidgetToolName } from "./host.js";
@@ -13,9 +11,8 @@ import type { Host, WidgetToolName } from "./host.js";
 const RETRIES = 3;
 
 /**
- * The calls the widget makes by itself, again and again: the poll, and the table filling in while
- * a job composes (one call per few events, which in a host of one call at a time would otherwise
- * take the slot each time it frees, and Cancel would never get it).
+ * The calls the widget makes by itself: the poll, and the table filling in while a job composes
+ * (else, one call at a time, it would take the slot each time it frees and Cancel would never get it).
  */
 const BACKGROUND = new Set<WidgetToolName>([TOOL.getJobEvents, TOOL.getJobTable]);
 

@@ -1,7 +1,6 @@
 /**
- * Sends the model context when what it says has changed (its key: model-context.ts), and at most
- * once every few seconds: a change while the window is shut waits for it to open, and then only
- * the latest is sent. The context is made only when it is sent.
+ * Sends the model context when its key changes, at most once every few seconds (only the latest
+ * waits); the context is made only when it is sent.
  */
 import type { ModelContext } from "./host.js";
 
@@ -16,7 +15,6 @@ export type ContextSender = {
   offer(key: string, make: () => ModelContext): void;
   /** Sends the context still waiting at once; resolves once the host has answered the last send. */
   flush(): Promise<unknown>;
-  /** Sends nothing more. */
   stop(): void;
 };
 

@@ -9,7 +9,7 @@ import { render, screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { TOOL, type PersonResult } from "../../shared/tools.js";
 import { App } from "./app.js";
-import { setFollowUpOn } from "./follow-up.js";
+import { setFollowUpOn } from "./conversation.js";
 import type { FollowTuning } from "./follow-job.js";
 import { createHost } from "./host-context.js";
 import type { Host } from "./host.js";

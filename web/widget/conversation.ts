@@ -1,31 +1,50 @@
 /**
- * The card in the conversation. While it is mounted it keeps the model told what it shows of its
- * job (model-context.ts, sent on changes and at most every few seconds by context-sender.ts), and
- * when the job it watched run has ended it tells the chat once (follow-up.ts): the model context
- * first, then the claim, then the message. A completed job's figures are loaded for both, as the
- * card's result loads them, and waited for before the end is told.
+ * The card in the conversation: while mounted it keeps the model told what it shows
+ * (model-context.ts, paced by context-sender.ts), and once the job it watched has ended it tells
+ * the chat once, in the person's language, never a name: only the card that wins the server's
+ * claim (`claim_job_follow_up`) posts, after the model context and the result's figures.
  */
 import { useEffect } from "react";
-import { isFinished } from "../../shared/job-view.js";
+import { isFinished, type JobView } from "../../shared/job-view.js";
+import { ClaimFollowUpOutput, TOOL, type ResultFigures } from "../../shared/tools.js";
 import { createContextSender } from "./context-sender.js";
-import { followUpOn, followUpText, tellChat } from "./follow-up.js";
+import type { Host } from "./host.js";
 import { useHost } from "./host-context.js";
-import { messagesFor } from "./i18n.js";
+import { messagesFor, type Messages } from "./i18n.js";
 import { useJobViewsApi } from "./job-views.js";
 import { contextKey, modelContextOf } from "./model-context.js";
+import { keep, readKept } from "./kept.js";
 import { followResult, useResultStoreApi, type ResultStoreState } from "./result-store.js";
+
+const SWITCH = "gg-follow-up";
+
+/** Whether the person wants the chat told when a job ends (yes until they say no). */
+export const followUpOn = (): boolean => readKept(SWITCH) !== "off";
+export const setFollowUpOn = (on: boolean): void => keep(SWITCH, on ? "on" : "off");
+
+/** The message for the ended job `view`: how it ended and, once completed, its `figures` less the interests not understood. */
+function followUpText(t: Messages, view: JobView, figures: ResultFigures | null): string {
+  if (view.status === "failed") return `${t.failed} (${view.error?.code ?? "internal"})`;
+  if (view.status === "canceled") return t.canceled;
+  return figures ? `${t.completed} ${t.resultSummary({ ...figures, unplaced: undefined })}.` : t.completed;
+}
+
+/** Claims the job's follow-up and, only when this card got it, posts `text`. */
+async function tellChat(host: Host, jobId: string, text: string): Promise<void> {
+  const claim = await host.callTool(TOOL.claimFollowUp, { jobId }, ClaimFollowUpOutput);
+  if (claim.ok && claim.value.claimed) await host.sendFollowUp(text);
+}
 
 /** The finished result's first page has come (or could not): its figures are known, or will not be. */
 const headRead = (p: ResultStoreState["pages"][string] | undefined): boolean =>
   p !== undefined && !p.partial && !p.loading && (p.nextOffset !== 0 || p.error !== null);
 
 /**
- * How recent an end still counts as one the card watched, when no poll of its own found the job
- * running (a quick job can end before the first poll); not an end it learns of a day later.
+ * How recent an end still counts as watched when no poll found the job running (a quick job can
+ * end before the first poll); not an end learned of a day later.
  */
 const RECENT_END_MS = 10 * 60_000;
 
-/** Speaks for the card of `jobId` in the conversation, where the host lets it. */
 export function useConversation(jobId: string): void {
   const host = useHost();
   const jobs = useJobViewsApi();

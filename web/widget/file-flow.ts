@@ -1,10 +1,8 @@
 /**
  * A staff file from the picker to its job: a pure reducer over the steps (pick → upload → preview
- * → job), a zustand store that only dispatches, and the actions that call the host (upload,
- * preview with the person's reading, start, drop). Replies that arrive for a file or a reading no
- * longer current are ignored by the reducer, so a quick second choice always wins. A file the person
- * removes (another file chosen, or the upload left) is dropped on the server, so that it holds no
- * room in their quota; a widget that merely goes away keeps it, for the resume.
+ * → job), a store that only dispatches, and the actions that call the host. Replies for a file or
+ * reading no longer current are ignored, so a quick second choice wins. A file the person removes
+ * is dropped on the server (it holds room in their quota); one a widget merely leaves is kept.
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
 import {
@@ -106,7 +104,6 @@ export function reduceFileFlow(s: FileFlowState, a: FileAction): FileFlowState {
 
 export type FileFlow = StoreApi<{ flow: FileFlowState; dispatch(action: FileAction): void }>;
 
-/** A flow at its picker; the widget makes one per file request. */
 export const createFileFlow = (): FileFlow =>
   createStore<{ flow: FileFlowState; dispatch(action: FileAction): void }>()((set) => ({
     flow: { step: "pick", refused: null, error: null },
@@ -114,8 +111,8 @@ export const createFileFlow = (): FileFlow =>
   }));
 
 /**
- * Takes the file the person chose: refuses one over `maxBytes` (or empty) before a byte is sent,
- * otherwise uploads it (stopped when another file is chosen) and asks for its preview.
+ * Takes the chosen file: refuses one over `maxBytes` (or empty) before a byte is sent, else uploads
+ * it (stopped when another file is chosen) and asks for its preview.
  */
 export async function chooseFile(
   host: Host,
@@ -153,8 +150,8 @@ function dropUpload(host: Host, uploadId: string): void {
 }
 
 /**
- * The person removed the file (chose another, or left the upload): back to the picker, and the
- * server drops what it holds of the file. An upload a job was started from is not the flow's any more.
+ * The person removed the file: back to the picker, and the server drops it. An upload a job was
+ * started from is not the flow's any more.
  */
 export function removeFile(host: Host, store: FileFlow): void {
   const { flow, dispatch } = store.getState();

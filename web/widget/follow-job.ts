@@ -1,8 +1,7 @@
 /**
- * Follows one job: long-polls `get_job_events` after the highest contiguous seq applied (so a gap
- * is fetched again, and a widget that comes back reads the job from its first event), dispatches
- * each batch into the job views, persists { jobId } as widget state, and backs off with jitter on
- * failure. One loop per job, however many ask.
+ * Follows one job: long-polls `get_job_events` after the highest contiguous seq applied (a gap is
+ * fetched again), dispatches each batch into the job views, persists { jobId } as widget state and
+ * backs off with jitter on failure. One loop per job, however many ask.
  */
 import * as z from "zod/mini";
 import { isFinished } from "../../shared/job-view.js";
@@ -17,17 +16,15 @@ export const FollowStateSchema = z.object({ jobId: z.string().check(z.minLength(
 type FollowState = z.infer<typeof FollowStateSchema>;
 
 /**
- * How long one poll may wait for news. Short, because some hosts run one call at a time: there a
- * person's Cancel waits for the poll in flight (call-lane.ts) and should reach the server within
- * two seconds. A running job wakes the poll with each event anyway, so only a job that waits in
- * the queue polls more often for it.
+ * How long one poll may wait: short, as where hosts run one call at a time Cancel waits for the
+ * poll in flight (call-lane.ts) and should reach the server within two seconds. A running job
+ * wakes the poll with each event anyway.
  */
 const POLL_WAIT_MS = 1_500;
 
 /**
- * A poll not answered this long after its wait is over counts as lost: a server that went away
- * mid-reply can leave the host's call hanging (its client waits to resume the stream), and the
- * widget asks again instead, through whatever session the host has by then.
+ * A poll not answered this long after its wait counts as lost: a server gone mid-reply can leave
+ * the host's call hanging, and the widget asks again, through whatever session the host has then.
  */
 const CALL_GRACE_MS = 5_000;
 
@@ -51,8 +48,8 @@ type Loop = { refs: number; controller: AbortController };
 const loops = new Map<string, Loop>();
 
 /**
- * Starts following `jobId`, or joins the loop already doing so. Returns `release`: the loop stops
- * when every caller has released it, or by itself once the job is over and nothing is missing.
+ * Starts following `jobId`, or joins its loop. Returns `release`: the loop stops once every caller
+ * released it, or once the job is over and nothing is missing.
  */
 export function followJob(options: FollowOptions): () => void {
   const { jobId } = options;

@@ -1,10 +1,6 @@
 /**
- * The host as the widget sees it: one `Host` type with one adapter per kind of host, the MCP Apps
- * bridge (`hosts/mcp-apps.ts`, every standard host) and ChatGPT's `window.openai`
- * (`hosts/openai.ts`). Nothing else in the widget knows which one it runs in. Globals are a snapshot
- * the adapters keep (`createGlobals`); tool replies come back parsed, never cast. What the card may
- * say to the conversation (model context, a follow-up) is known once connected. Which host this
- * window has, and how components reach it, is `host-context.ts`.
+ * The host as the widget sees it: one `Host` type with one adapter per kind of host (hosts/).
+ * Nothing else in the widget knows which one it runs in; tool replies come back parsed, never cast.
  */
 import type * as z from "zod/mini";
 import type { ExportResult, FILE_TOOL } from "../../shared/files.js";
@@ -36,9 +32,8 @@ export type HostGlobals = {
 export type WidgetToolName = ToolName | (typeof FILE_TOOL)[keyof typeof FILE_TOOL];
 
 /**
- * How a host hands the person a file: "embedded" takes the file's bytes (MCP Apps
- * `ui/download-file`), "link" opens its URL (ChatGPT's `openExternal`, MCP Apps `ui/open-link`),
- * "none" leaves the widget to show the link.
+ * How a host hands over a file: "embedded" takes its bytes (`ui/download-file`), "link" opens its
+ * URL (`openExternal`, `ui/open-link`), "none" leaves the widget to show the link.
  */
 export type FileDelivery = "embedded" | "link" | "none";
 
@@ -62,8 +57,8 @@ export type Host = {
   /** What this host offers for the conversation, known once connected. */
   conversation(): Conversation;
   /**
-   * Tells the model what the card shows, replacing what it was told before (MCP Apps
-   * `ui/update-model-context`, ChatGPT's model-visible widget state); false when not offered or refused.
+   * Tells the model what the card shows, replacing what it was told before (`ui/update-model-context`,
+   * ChatGPT's model-visible widget state); false when not offered or refused.
    */
   updateModelContext(context: ModelContext): Promise<boolean>;
   /** Posts `text` in the conversation as the person's message (`ui/message`, `sendFollowUpMessage`); false when not offered or refused. */
@@ -89,7 +84,7 @@ export const INITIAL_GLOBALS: HostGlobals = {
   localeFromHost: false,
 };
 
-/** Globals kept as a snapshot, with listeners told when it changes; adapters build on it. */
+/** Globals kept as a snapshot; listeners hear only of a value that really changed. */
 export function createGlobals(initial: HostGlobals) {
   let globals = initial;
   const listeners = new Set<() => void>();
@@ -99,7 +94,6 @@ export function createGlobals(initial: HostGlobals) {
       listeners.add(listener);
       return () => void listeners.delete(listener);
     },
-    /** Applies what changed; listeners hear of it only when some value really changed. */
     update(changes: Partial<HostGlobals>) {
       const next = { ...globals, ...changes };
       if ((Object.keys(changes) as (keyof HostGlobals)[]).every((k) => next[k] === globals[k])) return;

@@ -1,9 +1,7 @@
 /**
- * The widget's own words, in English and Korean, chosen by the host's `locale` (`ko*` → Korean),
- * and every number the widget writes (counts, percentages, prices, durations) as the server's
- * texts write them too (shared/format.ts). The stages of a bulk analysis are named here too
- * (shared/stage-words.ts), whatever language the job was started in; titles, summaries and errors
- * come from the server and are shown as they are.
+ * The widget's own words in English and Korean, chosen by the host's `locale` (`ko*` → Korean),
+ * numbers written as the server's texts write them (shared/format.ts). Titles, summaries and errors
+ * from the server are shown as they are.
  */
 import type { ColumnKey } from "../../shared/files.js";
 import { formatsFor, type Formats } from "../../shared/format.js";

@@ -1,7 +1,6 @@
 /**
- * The widget's job views: zustand (vanilla) over the shared reducer. A view is built one way
- * only, by folding the job's events (`dispatch`); the feed cursor (highest contiguous seq) and
- * diagnostics live beside the folds, never inside them. Components select from it with `useJobViews` and render.
+ * The widget's job views: zustand (vanilla) over the shared reducer. The feed cursor (highest
+ * contiguous seq) and diagnostics live beside the folds, never inside them.
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { JobEvent } from "../../shared/job-events.js";
@@ -29,8 +28,8 @@ export type JobViewsState = {
   cursors: Record<string, FeedCursor>;
   diagnostics: Record<string, FeedDiagnostics>;
   /**
-   * Applies a batch for one job; the job's view object stays the same when nothing changed.
-   * `status` is the job's on the server as the batch was read (its events may still be behind).
+   * Applies a batch for one job (the view object stays the same when nothing changed); `status` is
+   * the job's on the server as the batch was read.
    */
   dispatch(jobId: string, events: readonly JobEvent[], status?: JobStatus): void;
   noteFailure(jobId: string, error: ToolFailure): void;
@@ -61,7 +60,6 @@ function advance(cursor: FeedCursor, seqs: number[]): { cursor: FeedCursor; dupl
   return { cursor: { contiguous, ahead: [...ahead].sort((a, b) => a - b) }, duplicates };
 }
 
-/** Creates a store; the widget makes one, tests make one each. */
 export function createJobViews(): JobViews {
   return createStore<JobViewsState>()((set) => ({
     jobs: {},
@@ -105,9 +103,6 @@ export function createJobViews(): JobViews {
 export const selectAfterSeq = (s: JobViewsState, jobId: string): number => s.cursors[jobId]?.contiguous ?? 0;
 
 const jobViewsContext = createStoreContext<JobViewsState>("JobViews");
-/** Carries the job store from <App> to the components. */
 export const JobViewsContext = jobViewsContext.Context;
-/** Selects from the job store given to <App>. */
 export const useJobViews = jobViewsContext.useSelect;
-/** The store itself, for the follow loop. */
 export const useJobViewsApi = jobViewsContext.useApi;

@@ -1,9 +1,7 @@
 /**
- * What the card keeps between renders on this device: the frame's `localStorage`, or, where using
- * it throws (a sandboxed frame without its own origin, a full quota), a memory that lasts as long
- * as the page. The person's choices (view state, the follow-up switch) live here, never a result.
+ * What the card keeps on this device: `localStorage`, or, where it throws (a sandboxed frame, a full
+ * quota), memory for the page's life. The person's choices live here, never a result.
  */
-
 const memory = new Map<string, string>();
 
 /** The string kept under `key` (by this page first, then by an earlier one), or null. */
@@ -17,7 +15,6 @@ export function readKept(key: string): string | null {
   }
 }
 
-/** Keeps `value` under `key`. */
 export function keep(key: string, value: string): void {
   memory.set(key, value);
   try {

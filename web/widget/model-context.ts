@@ -1,9 +1,7 @@
 /**
- * What the card tells the model of the job it shows: status, stage, counts and time left while it
- * runs; once it has ended, its outcome and the result's figures (people, with gifts, skipped, the
- * top picks against the budget in the job's currency, how many interests were not understood, each
- * department's totals). A short text with YAML front matter (ext-apps docs/patterns.md) and the same
- * as fields. Never a person's name or interests: the interests not understood are counted, not named.
+ * What the card tells the model of its job: status, stage, counts and time left while it runs;
+ * then the outcome and the result's figures. A short text with YAML front matter (ext-apps
+ * docs/patterns.md) and the same as fields; never a person's name or interests.
  */
 import { formatsFor } from "../../shared/format.js";
 import { isFinished, type JobView } from "../../shared/job-view.js";

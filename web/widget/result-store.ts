@@ -1,7 +1,6 @@
 /**
- * The result of a job, paged in through `get_job_result`: while it runs, the people composed so
- * far (`partial` pages), then the finished result, each person once (by row). A small zustand
- * store of its own: the job views hold what events say, this one what the result pages say.
+ * A job's result paged in through `get_job_result`: while it runs, the people composed so far, then
+ * the finished result, each person once (by row); beside it the table's rows (result-table.ts).
  * Loading is guarded, so a page is fetched once however often a change is observed.
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
@@ -53,7 +52,6 @@ const EMPTY: ResultPages = {
 /** People per `get_job_result` page. */
 const PAGE_SIZE = 20;
 
-/** Creates a store; the widget makes one, tests make one each. */
 export const createResultStore = (): ResultStore => createStore<ResultStoreState>()(() => ({ pages: {}, tables: {} }));
 
 const update = (store: ResultStore, jobId: string, change: Partial<ResultPages>) =>
@@ -87,9 +85,8 @@ export async function loadNextPage(host: Host, store: ResultStore, jobId: string
 }
 
 /**
- * Keeps the pages of `jobId` up with the job: while it runs, loads the first people as they are
- * composed (`composed` of them so far); once it has completed, reads the finished result from the
- * start, so its summary and skipped rows come in and nobody is listed twice.
+ * Keeps the pages of `jobId` up with the job: while it runs, the first people as they are composed;
+ * once completed, the finished result from the start, so nobody is listed twice.
  */
 export function followResult(host: Host, store: ResultStore, jobId: string, running: boolean, composed: number): void {
   const current = store.getState().pages[jobId];
@@ -105,9 +102,6 @@ export function followResult(host: Host, store: ResultStore, jobId: string, runn
 }
 
 const resultStoreContext = createStoreContext<ResultStoreState>("ResultStore");
-/** Carries the result store from <App> to the components. */
 export const ResultStoreContext = resultStoreContext.Context;
-/** Selects from the result store given to <App>. */
 export const useResultStore = resultStoreContext.useSelect;
-/** The store itself, for actions such as `loadNextPage`. */
 export const useResultStoreApi = resultStoreContext.useApi;

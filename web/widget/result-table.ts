@@ -1,9 +1,7 @@
 /**
- * The result table's data and the views a person asks of it. Rows come through `get_job_table`
- * (5,000 people a call, one call after another until all are in; while the job runs, up to the
- * people composed so far), kept in the result store beside the pages. A view is a search by name,
- * one department, a sort by any column, and each department's spend against its budget: linear
- * passes (the sort n log n) over at most the 200,000 rows a job takes.
+ * The result table's rows, through `get_job_table` (5,000 people a call; while the job runs, up to
+ * the people composed), and the views asked of them: linear passes (the sort n log n) over at most
+ * the 200,000 rows a job takes.
  */
 import { GetJobTableOutput, TOOL, type TableRow } from "../../shared/tools.js";
 import type { Host } from "./host.js";
@@ -14,9 +12,8 @@ const setTable = (store: ResultStore, jobId: string, change: Partial<TableData>)
   store.setState((s) => ({ tables: { ...s.tables, [jobId]: { ...tableOf(store, jobId), ...change } } }));
 
 /**
- * Loads the rows of `jobId` not loaded yet: while it runs, up to the `composed` people; once it has
- * ended, all (the finished result holds the people composed before it, in the same order). Does
- * nothing while a load is under way or once every row is in.
+ * Loads the rows not loaded yet: while the job runs, up to the `composed` people; once ended, all
+ * (the finished result holds the people composed before, in order). Once at a time.
  */
 export async function fillTable(
   host: Host,
@@ -43,15 +40,15 @@ export async function fillTable(
   }
 }
 
-export type TableColumn = "row" | "name" | "department" | "budget" | "pick" | "spend";
+/** The columns, in the order of a `TableRow`'s cells. */
+export const TABLE_COLUMNS = ["row", "name", "department", "budget", "pick", "spend"] as const;
+type TableColumn = (typeof TABLE_COLUMNS)[number];
 export type TableQuery = { search: string; department: string | null; sort: TableColumn; descending: boolean };
 export const ALL_ROWS: TableQuery = { search: "", department: null, sort: "row", descending: false };
 
-const INDEX: Record<TableColumn, number> = { row: 0, name: 1, department: 2, budget: 3, pick: 4, spend: 5 };
-
 /** Compares two rows by `column`; an empty cell (no department, nothing within budget) sorts last either way. */
 function comparer(column: TableColumn, descending: boolean, collator: Intl.Collator) {
-  const i = INDEX[column];
+  const i = TABLE_COLUMNS.indexOf(column);
   const sign = descending ? -1 : 1;
   return (a: TableRow, b: TableRow): number => {
     const [x, y] = [a[i], b[i]];

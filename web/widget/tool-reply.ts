@@ -1,8 +1,6 @@
 /**
- * Reads what the host's `callTool` resolved to, in either shape hosts have been seen to use:
- * a full MCP tool result ({ structuredContent, content, isError }) or the older { result: string }
- * (a JSON string of the structured content, or plain text). The value is parsed with a shared schema.
- * The server's error (`{ error: { code, message } }` in the structured content) is read as one
+ * Reads what the host's `callTool` resolved to, a full MCP tool result or the older
+ * { result: string }, and parses it with a shared schema. The server's `{ error }` is read as one
  * whatever `isError` says: MCPJam hands the widget `isError: false` for every reply.
  */
 import * as z from "zod/mini";
@@ -10,9 +8,8 @@ import { ToolErrorSchema } from "../../shared/errors.js";
 import { isRecord, parseJson } from "../json-values.js";
 
 /**
- * Why a call did not produce a value. `code` is a domain code from shared/errors.ts, or one of the
- * widget's own: `unreachable` (the call rejected), `timeout`, `bad_reply` (unreadable reply).
- * `transient` says whether trying again later may help.
+ * Why a call produced no value: a domain code (shared/errors.ts) or the widget's own (`unreachable`,
+ * `timeout`, `bad_reply`); `transient` when trying again later may help.
  */
 export type ToolFailure = { code: string; message: string; hint?: string; transient: boolean };
 export type ToolOutcome<T> = { ok: true; value: T } | { ok: false; error: ToolFailure };

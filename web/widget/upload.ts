@@ -1,8 +1,7 @@
 /**
- * Sends a staff file to the server through the app-only upload tools: its size and SHA-256 first
- * (`begin_file_upload`), then each chunk the server does not hold yet (`put_file_chunk`, base64),
- * a lost call retried with backoff. Beginning the same file again answers with the chunks already
- * received, so trying again after a failure, or after a reload, sends only what is missing.
+ * Sends a staff file through the app-only upload tools: size and SHA-256 first, then each chunk the
+ * server lacks (base64), a lost call retried with backoff. Beginning the same file again answers
+ * with the chunks received, so a retry or a reload sends only what is missing.
  */
 import { FILE_TOOL, UploadStateSchema, type UploadState } from "../../shared/files.js";
 import { backoffDelay, DEFAULT_BACKOFF, sleep, type BackoffOptions } from "./backoff.js";
@@ -34,10 +33,8 @@ function base64(bytes: Uint8Array): string {
 }
 
 /**
- * Uploads `file` and resolves with the server's final state (`complete`), or the failure that
- * stopped it. ChatGPT's own `window.openai.uploadFile` is not used, in any host: it takes images
- * only (image/png, image/jpeg, image/webp, per the Apps SDK reference), and a staff list is CSV or
- * .xlsx, so every host gets the same chunked app-only tools.
+ * Uploads `file`: the server's final state, or the failure that stopped it. Not ChatGPT's
+ * `uploadFile`, which takes images only (Apps SDK reference): every host gets the same tools.
  */
 export async function uploadFile(host: Host, file: File, o: UploadOptions = {}): Promise<ToolOutcome<UploadState>> {
   const signal = o.signal ?? new AbortController().signal;
@@ -48,14 +45,12 @@ export async function uploadFile(host: Host, file: File, o: UploadOptions = {}):
       if (signal.aborted) return stopped;
       const pending = host.callTool(name, args, UploadStateSchema);
       const reply = await race(pending, o.callTimeoutMs ?? 60_000, signal);
-      if (reply === null || (!reply.ok && reply.error.code === "timeout")) {
-        // a begin answered after it was given up on: its id still reaches onBegun, so that it can be dropped
-        if (name === FILE_TOOL.beginUpload) {
-          void pending.then(
-            (late) => late.ok && o.onBegun?.(late.value.uploadId),
-            () => {},
-          );
-        }
+      // a begin answered after it was given up on: its id still reaches onBegun, so that it can be dropped
+      if (name === FILE_TOOL.beginUpload && (reply === null || (!reply.ok && reply.error.code === "timeout"))) {
+        void pending.then(
+          (late) => late.ok && o.onBegun?.(late.value.uploadId),
+          () => {},
+        );
       }
       if (reply === null) return stopped;
       if (reply.ok || !reply.error.transient || attempt + 1 >= (o.attempts ?? 5)) return reply;

@@ -1,9 +1,7 @@
 /**
- * The card's view state, kept where the host keeps none (ext-apps docs/patterns.md, "Persisting
- * view state"): the server gives every tool result that renders the card a fresh `_meta.viewUUID`,
- * and the card keeps its display mode and the result table's search, department, sort and
- * direction under it (kept.ts). A card rendered again for the same result comes back as it was left;
- * a card with no view id keeps its state for its own life only.
+ * The card's view state (display mode; the table's search, department and sort), kept under the
+ * result's `_meta.viewUUID` where the host keeps none (ext-apps "Persisting view state"), so a card
+ * rendered again comes back as it was left.
  */
 import { useEffect, useState } from "react";
 import * as z from "zod/mini";
@@ -12,12 +10,12 @@ import { DISPLAY_MODES } from "../host-globals.js";
 import { isRecord, parseJson } from "../json-values.js";
 import { useHost, useHostGlobal } from "./host-context.js";
 import { keep, readKept } from "./kept.js";
-import type { TableQuery } from "./result-table.js";
+import { TABLE_COLUMNS, type TableQuery } from "./result-table.js";
 
 const TableQuerySchema: z.ZodMiniType<TableQuery> = z.object({
   search: z.string(),
   department: z.nullable(z.string()),
-  sort: z.enum(["row", "name", "department", "budget", "pick", "spend"]),
+  sort: z.enum(TABLE_COLUMNS),
   descending: z.boolean(),
 });
 const ViewStateSchema = z.object({
@@ -41,8 +39,8 @@ function readView(key: string): ViewState {
 const writeView = (key: string, change: ViewState) => keep(key, JSON.stringify({ ...readView(key), ...change }));
 
 /**
- * `useState` for one part of the view: starts from what was kept for this tool result (else
- * `initial`) and keeps every change the person makes.
+ * `useState` for one part of the view: starts from what was kept for this tool result, and keeps
+ * every change.
  */
 export function useViewState<K extends keyof ViewState>(part: K, initial: NonNullable<ViewState[K]>) {
   const key = keyOf(useHostGlobal("toolResponseMetadata"));
@@ -54,10 +52,7 @@ export function useViewState<K extends keyof ViewState>(part: K, initial: NonNul
   return [value, setValue] as const;
 }
 
-/**
- * Asks the host again for the display mode this tool result's card was left in (where the host
- * offers it), and keeps each mode it is shown in after that.
- */
+/** Asks the host again for the display mode this card was left in, and keeps each mode after that. */
 export function useDisplayModeKept(): void {
   const host = useHost();
   const key = keyOf(useHostGlobal("toolResponseMetadata"));

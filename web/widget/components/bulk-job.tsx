@@ -1,8 +1,7 @@
 /**
- * A bulk analysis followed live: starts the follow loop for the current job (stopped on unmount
- * or when the job changes), speaks for the card in the conversation (conversation.ts) and, after a
- * retryable failure, starts the same analysis again with the original tool input (or the input
- * that started it, for a job of an uploaded file) and follows the new job instead.
+ * A bulk analysis followed live: the follow loop for the current job, the card's voice in the
+ * conversation, and, after a retryable failure, the same analysis started again with its original
+ * input and followed instead.
  */
 import { useEffect, useState } from "react";
 import type { Stage } from "../../../shared/job-events.js";
@@ -25,7 +24,6 @@ export type BulkJobProps = {
   tuning?: FollowTuning;
 };
 
-/** Follows `initial` (or the job a retry started) and renders it. */
 export function BulkJob({ initial, startInput, tuning }: BulkJobProps) {
   const host = useHost();
   const store = useJobViewsApi();

@@ -17,7 +17,7 @@ import type { FollowTuning } from "../follow-job.js";
 import { createHost, HostContext } from "../host-context.js";
 import type { Host } from "../host.js";
 import { createMcpAppsHost } from "../hosts/mcp-apps.js";
-import type { Port } from "../hosts/json-rpc-peer.js";
+import type { Port } from "../hosts/mcp-apps.js";
 import { jobEvent } from "../../../test-kit/job-events.js";
 import { mountJobPanel } from "../../../test-kit/widget/mount-job-panel.js";
 import { Downloads } from "./downloads.js";

@@ -1,14 +1,34 @@
 /**
- * Download buttons under a result (finished, or partial while it is composed): the picks as CSV
- * or Excel, and the skipped rows when there are any. What the host did is said plainly; where it
- * could not take the file, its link is shown with the time it stops working.
+ * Download buttons under a result: the picks, and the skipped rows when there are any, as CSV or
+ * Excel. The bytes are asked for only where the host takes them (`ui/download-file`); where the
+ * host took no file, its link is shown with the time it stops working.
  */
 import { useState } from "react";
-import { downloadResult, type Download, type ExportFormat, type ExportPart } from "../downloads.js";
+import { ExportOutput, FILE_TOOL, type EXPORT_FORMATS, type ExportResult } from "../../../shared/files.js";
+import type { Host } from "../host.js";
 import { useHost } from "../host-context.js";
 import { useMessages } from "../i18n.js";
 import type { ToolOutcome } from "../tool-reply.js";
 import { FailureText } from "./failure-text.js";
+
+type ExportFormat = (typeof EXPORT_FORMATS)[number];
+type ExportPart = "picks" | "skipped";
+/** The file, and whether the host took it; when not, the widget shows `file.url`. */
+type Download = { file: ExportResult; delivered: boolean };
+
+async function downloadResult(
+  host: Host,
+  jobId: string,
+  format: ExportFormat,
+  part: ExportPart,
+): Promise<ToolOutcome<Download>> {
+  const how = host.fileDelivery();
+  const inline = how === "embedded";
+  const reply = await host.callTool(FILE_TOOL.exportResult, { jobId, format, part, inline }, ExportOutput);
+  if (!reply.ok) return reply;
+  const delivered = how !== "none" && (await host.deliverFile(reply.value));
+  return { ok: true, value: { file: reply.value, delivered } };
+}
 
 export type DownloadsProps = { jobId: string; skipped: boolean };
 

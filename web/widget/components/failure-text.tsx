@@ -1,9 +1,7 @@
 /**
- * A failed call or job, in words a person reads: the server's message and hint, or the widget's
- * own sentence for failures it made itself (the host unreachable, a timeout, an unreadable reply)
- * and, where the server wrote in another language than the widget's, for the failure's code. A
- * hint that names a tool is the model's ("run it again with start_bulk_gift_analysis"): the widget
- * offers that action as a button of its own, so the hint is not shown.
+ * A failure in words a person reads: the server's message and hint, or the widget's own sentence
+ * for failures it made itself and for a code whose message is in another language. A hint naming a
+ * tool is for the model (the widget offers that action as a button), so it is not shown.
  */
 import { FILE_TOOL } from "../../../shared/files.js";
 import { TOOL } from "../../../shared/tools.js";
@@ -24,7 +22,6 @@ const ownWords = (t: Messages, error: Failure): string | undefined =>
 export const failureMessage = (t: Messages, error: Failure): string =>
   ownWords(t, error) ?? (error.message || t.toolFailed);
 
-/** Message, then hint; never blank. */
 export function FailureText({ error, role = "alert" }: FailureTextProps) {
   const t = useMessages();
   const own = ownWords(t, error);

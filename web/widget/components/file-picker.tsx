@@ -1,16 +1,17 @@
 /**
- * The staff-file picker: a drop zone that is also a file input (keyboard and click open the
- * system's picker), the file types and the size limit in words, and why a file was refused
- * before any byte of it was sent.
+ * The staff-file picker: a drop zone that is also a file input, the types and size limit in
+ * words, and why a file was refused before any byte of it was sent.
  */
 import { useState } from "react";
 import { FILE_LIMITS, STAFF_FILE_ACCEPT, type AwaitingFile } from "../../../shared/files.js";
+import type { Currency } from "../../../shared/money.js";
 import { useHostGlobal } from "../host-context.js";
-import { personLocale, requestCurrency } from "../file-flow.js";
 import { formatPrice, useMessages } from "../i18n.js";
 
 export type FilePickerProps = {
   request: AwaitingFile;
+  /** The budget's currency (file-flow.ts `requestCurrency`). */
+  currency: Currency;
   refused: { name: string; size: number } | null;
   onFile(file: File): void;
 };
@@ -18,11 +19,9 @@ export type FilePickerProps = {
 /** The largest file the widget sends: the server's word, never above the shared limit. */
 export const fileLimit = (request: AwaitingFile) => Math.min(request.maxFileBytes, FILE_LIMITS.maxFileBytes);
 
-export function FilePicker({ request, refused, onFile }: FilePickerProps) {
+export function FilePicker({ request, currency, refused, onFile }: FilePickerProps) {
   const t = useMessages();
   const locale = useHostGlobal("locale");
-  const localeFromHost = useHostGlobal("localeFromHost");
-  const currency = requestCurrency(request, personLocale(request, { locale, localeFromHost }));
   const [over, setOver] = useState(false);
   const take = (files: FileList | null) => {
     setOver(false);

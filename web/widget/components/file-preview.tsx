@@ -1,8 +1,6 @@
 /**
- * What the server understood of an uploaded staff file, before the job starts: how it read it
- * (format, encoding, separator, sheet), a select per column over the file's headers, the first
- * rows, the counts, the rows that will be skipped and what must be settled first. A changed
- * select asks for the preview again; Start is offered once nothing is left to settle.
+ * What the server understood of an uploaded staff file before the job starts: how it read it, a
+ * select per column, the first rows, the counts, the rows skipped and what must be settled first.
  */
 import { COLUMN_KEYS, type Reading, type StaffPreview, type TextEncoding } from "../../../shared/files.js";
 import { useMessages } from "../i18n.js";
@@ -97,39 +95,29 @@ function ReadingChoices({ preview: p, reading, unsure, onReading }: ReadingProps
 const DUPLICATES_SHOWN = 3;
 
 /**
- * Rows without an ID that share a name and department: kept apart unless the person merges them
- * (the preview is asked for again with `mergeDuplicates`); once merged, the way back.
+ * Namesakes without an ID: kept apart unless the person merges them (`mergeDuplicates`); once
+ * merged, the way back.
  */
 function PossibleDuplicates({ preview: p, reading, onReading }: Omit<ReadingProps, "unsure">) {
   const t = useMessages();
-  if (reading.mergeDuplicates)
-    return (
-      <div className="gg-hint">
-        <p>{t.duplicatesMerged}</p>
-        <button
-          type="button"
-          className="gg-button gg-secondary"
-          onClick={() => onReading({ ...reading, mergeDuplicates: false })}
-        >
-          {t.keepApart}
-        </button>
-      </div>
-    );
-  if (p.possibleDuplicateCount === 0) return null;
+  const merged = reading.mergeDuplicates === true;
+  if (!merged && p.possibleDuplicateCount === 0) return null;
   return (
     <div className="gg-hint">
-      <p>{t.possibleDuplicates(p.possibleDuplicateCount)}</p>
-      <ul>
-        {p.possibleDuplicates.slice(0, DUPLICATES_SHOWN).map((g) => (
-          <li key={g.rows[0]}>{t.duplicateRows(g.name, g.department, g.rows.join(", "))}</li>
-        ))}
-      </ul>
+      <p>{merged ? t.duplicatesMerged : t.possibleDuplicates(p.possibleDuplicateCount)}</p>
+      {!merged && (
+        <ul>
+          {p.possibleDuplicates.slice(0, DUPLICATES_SHOWN).map((g) => (
+            <li key={g.rows[0]}>{t.duplicateRows(g.name, g.department, g.rows.join(", "))}</li>
+          ))}
+        </ul>
+      )}
       <button
         type="button"
         className="gg-button gg-secondary"
-        onClick={() => onReading({ ...reading, mergeDuplicates: true })}
+        onClick={() => onReading({ ...reading, mergeDuplicates: !merged })}
       >
-        {t.mergeDuplicates}
+        {merged ? t.keepApart : t.mergeDuplicates}
       </button>
     </div>
   );

@@ -4,7 +4,7 @@
  */
 import { useState } from "react";
 import { isFinished } from "../../../shared/job-view.js";
-import { followUpOn, setFollowUpOn } from "../follow-up.js";
+import { followUpOn, setFollowUpOn } from "../conversation.js";
 import { useHost } from "../host-context.js";
 import { useMessages } from "../i18n.js";
 import { useJobViews } from "../job-views.js";

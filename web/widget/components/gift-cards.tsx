@@ -8,7 +8,6 @@ import { GiftList } from "./gift-list.js";
 
 export type GiftCardsProps = { result: SuggestGiftsResult };
 
-/** Renders the suggestions, or says plainly that none matched. */
 export function GiftCards({ result }: GiftCardsProps) {
   const t = useMessages();
   const locale = useHostGlobal("locale");

@@ -1,8 +1,6 @@
 /**
- * The job's one polite live region, unseen and read out by screen readers: it tells the stage
- * that begins ("Stage 2 of 4: Matching gifts per person"), a failure to reach the job, and the end
- * with its outcome sentence. Its text changes only then, never with the percentage, so a person
- * who cannot see the bar hears the job go by without being talked over.
+ * The job's one polite live region: the stage that begins, a failure to reach the job, the end.
+ * Its text never changes with the percentage, so a screen reader is not talked over.
  */
 import type { JobFold } from "../../../shared/job-reducer.js";
 import type { StageView } from "../../../shared/job-view.js";

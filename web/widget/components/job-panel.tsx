@@ -1,25 +1,17 @@
 /**
- * One job as a person sees it, laid out for where it is shown (`layoutOf`). Inline, where the host
- * has fullscreen, a short card: status, bar, what is happening, timing, Cancel, and once done the
- * result's summary with "Open the full result" and the downloads; fullscreen adds the stage list
- * and the result as a table; picture-in-picture shows the progress only; a host with no fullscreen
- * gets everything inline, the people as cards.
- *
- * Status, progress bar, what is happening, timing and the stage list,
- * then Cancel (asked twice) while it runs, the result when completed, the failure (and "Try again")
- * when failed; once canceled, the people composed before and "Start again".
- * Stage changes and the end are told to screen readers by one live region (job-news.tsx); in
- * fullscreen, Escape asks the host for the inline card again.
- * It only selects from the stores and renders; the follow loop feeds them.
+ * One job as a person sees it, laid out for where it is shown (`layoutOf`): status, bar, what is
+ * happening, timing, stages, Cancel (asked twice), the result, the failure with "Try again", or
+ * the people kept after a cancel with "Start again". One live region (job-news.tsx) tells stage
+ * changes and the end; in fullscreen, Escape asks for the inline card. It only selects and renders.
  */
 import { useEffect, useState } from "react";
 import type { Stage } from "../../../shared/job-events.js";
 import type { JobView, StageView } from "../../../shared/job-view.js";
 import { isBulkStage, STAGE_UNIT } from "../../../shared/stage-words.js";
+import { CancelJobOutput, TOOL } from "../../../shared/tools.js";
 import type { DisplayMode } from "../../host-globals.js";
 import { useHost, useHostGlobal } from "../host-context.js";
 import { useMessages, type Messages } from "../i18n.js";
-import { cancelJob } from "../job-actions.js";
 import { useJobViews } from "../job-views.js";
 import type { ToolFailure } from "../tool-reply.js";
 import { FailureText } from "./failure-text.js";
@@ -34,14 +26,10 @@ export type JobPanelProps = {
   jobId: string;
   /** The plan announced by start_bulk_gift_analysis, shown until the first event arrives. */
   plannedStages: Stage[];
-  /**
-   * Present when the original input is known: starts the analysis again after a retryable failure
-   * or a cancel.
-   */
+  /** Present when the original input is known: starts the analysis again after a failure or a cancel. */
   onRetry?: () => void;
 };
 
-/** Renders the job `jobId` from the job store. */
 export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
   const t = useMessages();
   const mode = useHostGlobal("displayMode");
@@ -54,6 +42,9 @@ export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
   const stages: StageView[] =
     started && view.stages.length > 0 ? view.stages : plannedStages.map((s) => ({ ...s, state: "pending" }));
   const line = started && status === "running" ? stageLine(t, view, stages) : null;
+  // while the job composes, the people composed so far
+  const composing = status === "running" && view?.stage === "compose" && (view.processed ?? 0) > 0;
+  const again = status === "canceled" ? t.startAgain : view?.error?.retryable ? t.tryAgain : null;
 
   return (
     // not aria-busy while it runs: a busy region's live news waits for the end
@@ -76,38 +67,25 @@ export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
           {lastError !== null && !lastError.transient && <FailureText error={lastError} role="none" />}
           {(status === "pending" || status === "running") && <CancelButton jobId={jobId} />}
           <FollowUpToggle jobId={jobId} />
-          {status === "completed" && (
-            <JobResult jobId={jobId} summary={view?.summary ?? null} currency={view?.currency} layout={layout} />
-          )}
-          {status === "running" && view?.stage === "compose" && (view.processed ?? 0) > 0 && (
+          {(status === "completed" || composing) && view && (
             <JobResult
               jobId={jobId}
-              summary={null}
+              summary={view.summary}
               currency={view.currency}
-              running
+              running={composing}
               composed={view.processed ?? 0}
               layout={layout}
             />
           )}
         </>
       )}
-      {status === "failed" && view?.error && (
+      {(status === "canceled" || (status === "failed" && view?.error)) && (
         <div className="gg-outcome">
-          <p>{t.failed}</p>
-          <FailureText error={view.error} role="none" />
-          {view.error.retryable && onRetry && (
+          <p>{status === "failed" ? t.failed : t.canceled}</p>
+          {view?.error && <FailureText error={view.error} role="none" />}
+          {again && onRetry && (
             <button type="button" className="gg-button" onClick={onRetry}>
-              {t.tryAgain}
-            </button>
-          )}
-        </div>
-      )}
-      {status === "canceled" && (
-        <div className="gg-outcome">
-          <p>{t.canceled}</p>
-          {onRetry && (
-            <button type="button" className="gg-button" onClick={onRetry}>
-              {t.startAgain}
+              {again}
             </button>
           )}
         </div>
@@ -136,8 +114,8 @@ function useEscapeToInline(on: boolean) {
 }
 
 /**
- * How a job is laid out: the card list where the host has no fullscreen to put a table in, a short
- * card inline where it has, the table in fullscreen, the progress alone in picture-in-picture.
+ * Cards where the host has no fullscreen, a short card inline where it has, the table in
+ * fullscreen, the progress alone in picture-in-picture.
  */
 function layoutOf(mode: DisplayMode, modes: readonly DisplayMode[]): ResultLayout | "pip" {
   if (mode === "pip") return "pip";
@@ -146,9 +124,8 @@ function layoutOf(mode: DisplayMode, modes: readonly DisplayMode[]): ResultLayou
 }
 
 /**
- * The one line of what is happening: the current stage in the widget's language and its one count,
- * in what it counts ("Matching gifts per person: 1,240 of 3,000 people"). The count is the stage's
- * own, so at a stage change it starts again under the new stage's name, never as a bare "0 of".
+ * The current stage in the widget's language and its own count ("Matching gifts per person: 1,240
+ * of 3,000 people"), so a stage change starts again under the new name, never as a bare "0 of".
  */
 function stageLine(t: Messages, view: JobView, stages: StageView[]): string | null {
   const id = view.stage;
@@ -168,7 +145,8 @@ function CancelButton({ jobId }: { jobId: string }) {
   const cancel = async () => {
     setBusy(true);
     setError(null);
-    const reply = await cancelJob(host, jobId);
+    // the loop then sees `job.canceled` arrive like any other event
+    const reply = await host.callTool(TOOL.cancelJob, { jobId }, CancelJobOutput);
     setBusy(false);
     setAsking(false);
     if (!reply.ok) setError(reply.error);

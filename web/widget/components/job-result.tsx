@@ -1,8 +1,7 @@
 /**
- * A job's result: while it runs, the people composed so far; once completed, the summary, skipped
- * rows (row and reason), then each person with their gifts, paged in through `get_job_result`
- * ("Show more"), a way to go fullscreen, and, in both cases, downloads of the picks as files.
- * Once canceled, the people shown before stay, as they were (the server keeps nothing of them).
+ * A job's result in its layout: cards paged in ("Show more"), the short inline card's summary, or
+ * the table; with downloads. While it runs, the people composed so far; once canceled, those shown
+ * before stay (the server keeps nothing of them).
  */
 import { useEffect } from "react";
 import type { Currency } from "../../../shared/money.js";
@@ -35,12 +34,11 @@ export type JobResultProps = {
 };
 
 /**
- * How the people are shown: as cards, paged in (a host with no fullscreen), not at all (the short
- * inline card, whose button opens fullscreen), or as the table (fullscreen).
+ * How the people are shown: as cards paged in (no fullscreen), not at all (the short inline card),
+ * or as the table (fullscreen).
  */
 export type ResultLayout = "cards" | "compact" | "table";
 
-/** The result in `layout`; the summary is worded from the result's figures where it has them. */
 export function JobResult(props: JobResultProps & { layout?: ResultLayout }) {
   const { layout = "cards", ...rest } = props;
   if (layout === "table") return <TableResult {...rest} />;
@@ -52,54 +50,36 @@ type Pages = ResultStoreState["pages"][string] | undefined;
 const summaryOf = (t: Messages, pages: Pages, summary: string | null) =>
   pages?.figures ? t.resultSummary(pages.figures) : pages?.summary || summary;
 
-/** Reads the finished result's first page (its summary, figures and first skipped rows) once. */
-function useFinishedHead(jobId: string, finished: boolean): Pages {
+/** Reads the finished result's first page (its summary, figures and first skipped rows) once; the table's rows loaded. */
+function useHead(jobId: string, finished: boolean) {
   const host = useHost();
   const store = useResultStoreApi();
   useEffect(() => {
     if (finished) followResult(host, store, jobId, false, 0);
   }, [host, store, jobId, finished]);
-  return useResultStore((s) => s.pages[jobId]);
+  const pages: Pages = useResultStore((s) => s.pages[jobId]);
+  return { pages, rows: useResultStore((s) => s.tables[jobId]?.rows.length ?? 0) };
 }
 
-/** The short inline card's part: the summary, "Open the full result" and the downloads. */
 function CompactResult({ jobId, summary, running = false, composed = 0, stopped = false }: JobResultProps) {
   const t = useMessages();
   const host = useHost();
-  const pages = useFinishedHead(jobId, !running && !stopped);
-  const rows = useResultStore((s) => s.tables[jobId]?.rows.length ?? 0);
-  const open = (
-    <button
-      type="button"
-      className="gg-button"
-      onClick={() => void host.requestDisplayMode("fullscreen").catch(() => undefined)}
-    >
-      {t.openFull}
-    </button>
-  );
-  if (stopped) {
-    const kept = Math.max(rows, pages?.people.length ?? 0);
-    if (kept === 0) return null;
-    return (
-      <div className="gg-result">
-        <p className="gg-summary">{t.keptAfterCancel(kept)}</p>
-        {open}
-      </div>
-    );
-  }
-  if (running) {
-    return (
-      <div className="gg-result">
-        <p className="gg-summary">{t.readyCount(composed)}</p>
-        {open}
-      </div>
-    );
-  }
+  const { pages, rows } = useHead(jobId, !running && !stopped);
+  const kept = Math.max(rows, pages?.people.length ?? 0);
+  if (stopped && kept === 0) return null;
   return (
     <div className="gg-result">
-      <p className="gg-summary">{summaryOf(t, pages, summary)}</p>
-      {open}
-      <Downloads jobId={jobId} skipped={false} />
+      <p className="gg-summary">
+        {stopped ? t.keptAfterCancel(kept) : running ? t.readyCount(composed) : summaryOf(t, pages, summary)}
+      </p>
+      <button
+        type="button"
+        className="gg-button"
+        onClick={() => void host.requestDisplayMode("fullscreen").catch(() => undefined)}
+      >
+        {t.openFull}
+      </button>
+      {!stopped && !running && <Downloads jobId={jobId} skipped={false} />}
     </div>
   );
 }
@@ -107,8 +87,7 @@ function CompactResult({ jobId, summary, running = false, composed = 0, stopped 
 /** Fullscreen: the summary and downloads, then the table (which loads its own rows). */
 function TableResult({ jobId, summary, running = false, composed = 0, stopped = false, currency }: JobResultProps) {
   const t = useMessages();
-  const pages = useFinishedHead(jobId, !running && !stopped);
-  const rows = useResultStore((s) => s.tables[jobId]?.rows.length ?? 0);
+  const { pages, rows } = useHead(jobId, !running && !stopped);
   if (stopped && rows === 0) return null;
   return (
     <div className="gg-result">

@@ -1,25 +1,14 @@
 /**
- * How long a job has waited or run, and its ETA, on one line (the counts are the stage line's).
- *
- * Two clocks, told apart by their words: "Waiting" counts from the job's creation while it is
- * pending, "Running" from its start while it runs; once it has ended, "Ran for" is fixed at the
- * time from start to end (or "Waited", from creation to end, for a job that never started). The
- * live clocks read the server's time: the local clock corrected by the smallest gap seen between
- * an event's arrival and its timestamp, so the end is never before the newest event and a local
- * clock set ahead does not run past the final time. Neither clock ever shows less than it showed
- * before: each is clamped against the last value shown, the final time included. A one-second
- * tick re-renders the live clocks and stops when the job ends or the widget unmounts.
- *
- * The ETA is the server's newest estimate, counted down on the server's clock since the event
- * that gave it: a stage's first event carries none (nothing measured in the stage yet), so the
- * estimate before it goes on counting down rather than vanishing. It is shown while the job runs,
- * once the first percent is done (there is a rate), and while a second or more is left.
+ * How long a job has waited or run, and its ETA, on one line. "Waiting" counts from creation while
+ * pending, "Running" from start while it runs; once ended, "Ran for" (or "Waited", for a job that
+ * never started) is fixed. Clocks read the server's time and never go back: each is clamped to
+ * the last value shown. The ETA is the newest estimate, counted down since the event that gave it
+ * (a stage's first event carries none), shown while running, past 1 %, with a second or more left.
  */
 import { useEffect, useRef, useState } from "react";
 import { isFinished, type JobView } from "../../../shared/job-view.js";
 import { useMessages } from "../i18n.js";
 
-/** Re-renders every second while `ticking`. */
 function useTick(ticking: boolean): void {
   const [, setTick] = useState(0);
   useEffect(() => {
@@ -49,40 +38,31 @@ function useServerNow(latestAt: string | null): () => number {
   };
 }
 
-/** Whole seconds from `from` to `to` (ISO timestamps, or ms), never negative; NaN when either is unknown. */
+/** Whole seconds from `from` to `to`, never negative; NaN when either is unknown. */
 function secondsBetween(from: string | null, to: string | number | null): number {
-  const start = from === null ? NaN : Date.parse(from);
-  const end = typeof to === "number" ? to : to === null ? NaN : Date.parse(to);
-  return Math.max(0, Math.floor((end - start) / 1000));
+  const end = typeof to === "number" ? to : Date.parse(to ?? "");
+  return Math.max(0, Math.floor((end - Date.parse(from ?? "")) / 1000));
 }
 
 type Clock = { kind: "waiting" | "running" | "waited" | "ran"; seconds: number };
 
-/** Which clock the job shows and its value before clamping; null while its times are unknown. */
+/** The job's clock before clamping; null while its times are unknown. */
 function clockOf(view: JobView, serverNow: () => number): Clock | null {
   // a job whose progress came without job.started counts from its creation
   const startedAt = view.startedAt ?? (view.status !== "pending" && view.stage !== null ? view.createdAt : null);
-  let clock: Clock;
-  if (isFinished(view.status)) {
-    clock =
-      startedAt !== null
-        ? { kind: "ran", seconds: secondsBetween(startedAt, view.finishedAt) }
-        : { kind: "waited", seconds: secondsBetween(view.createdAt, view.finishedAt) };
-  } else if (view.status === "running" && startedAt !== null) {
-    clock = { kind: "running", seconds: secondsBetween(startedAt, serverNow()) };
-  } else {
-    clock = { kind: "waiting", seconds: secondsBetween(view.createdAt, serverNow()) };
-  }
+  const finished = isFinished(view.status);
+  const end = finished ? view.finishedAt : serverNow();
+  const clock: Clock =
+    startedAt !== null && (finished || view.status === "running")
+      ? { kind: finished ? "ran" : "running", seconds: secondsBetween(startedAt, end) }
+      : { kind: finished ? "waited" : "waiting", seconds: secondsBetween(view.createdAt, end) };
   return Number.isNaN(clock.seconds) ? null : clock;
 }
 
 /** "waited" goes on from "waiting" and "ran" from "running": each pair is one clock. */
 const family = (kind: Clock["kind"]) => (kind === "waiting" || kind === "waited" ? "waiting" : "running");
 
-/**
- * The seconds left by the newest estimate the job gave, counted down on the server's clock from
- * the event that gave it; null before any estimate.
- */
+/** The seconds left by the newest estimate, counted down on the server's clock; null before any. */
 function useEtaLeft(view: JobView, serverNow: () => number): number | null {
   const [estimate, setEstimate] = useState<{ seconds: number; at: number } | null>(null);
   const at = view.updatedAt === null ? NaN : Date.parse(view.updatedAt);

@@ -12,7 +12,6 @@ export type ProgressBarProps = {
   status?: JobStatus;
 };
 
-/** Renders `percentage` (0–100) as a bar and a number. */
 export function ProgressBar({ percentage, label, status }: ProgressBarProps) {
   const t = useMessages();
   const value = Math.round(Math.min(100, Math.max(0, percentage)));

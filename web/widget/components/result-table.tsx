@@ -1,13 +1,8 @@
 /**
- * The result as a table, for fullscreen: a bar that stays at the top (search by name, one
- * department, how many people are shown, and the column headings, each a button that sorts by it),
- * then one row per person (name, department, budget, top pick, spend), then each department's
- * spend against its budget. Only the rows in view are in the page, and the document scrolls (never
- * a box inside it), so 200,000 people are as quick as 20; on a narrow screen a person takes two
- * lines. To assistive technology it is a table: its row count is every row shown, each row in the
- * page keeps its index in the whole, and each column header says how the table is sorted by it.
- * The search bar sits above the table (a table holds only rows), the headings stick under it.
- * While the job composes, the table fills in.
+ * The result as a table, for fullscreen: a sticky bar (search by name, one department, the count,
+ * headings that sort), a row per person, then each department's spend against its budget. Only the
+ * rows in view are in the page and the document scrolls, so 200,000 people are as quick as 20; to
+ * assistive technology it is a table whose rows keep their index in the whole.
  */
 import { useEffect, useMemo, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from "react";
 import type { Currency } from "../../../shared/money.js";
@@ -19,14 +14,14 @@ import {
   departmentTotals,
   fillTable,
   selectRows,
+  TABLE_COLUMNS,
   type DepartmentTotal,
-  type TableColumn,
   type TableQuery,
 } from "../result-table.js";
 import { useViewState } from "../view-state.js";
 import { FailureText } from "./failure-text.js";
 
-const COLUMNS: Exclude<TableColumn, "row">[] = ["name", "department", "budget", "pick", "spend"];
+const COLUMNS = TABLE_COLUMNS.filter((c): c is Exclude<TableQuery["sort"], "row"> => c !== "row");
 /** Rows rendered beyond each edge of the window, so a quick scroll shows no blank. */
 const OVERSCAN = 8;
 /** Up to this many rows are all in the page (cheap, and find-in-page sees them); past it, those in view. */
@@ -105,7 +100,6 @@ function useBarHeight(bar: RefObject<HTMLElement | null>) {
   }, [bar]);
 }
 
-/** The bar at the top: search by name, one department, how many are shown. */
 function TableBar({ query, setQuery, totals, count }: QueryProps & { totals: DepartmentTotal[]; count: string }) {
   const t = useMessages();
   const bar = useRef<HTMLDivElement>(null);
@@ -141,7 +135,7 @@ function TableBar({ query, setQuery, totals, count }: QueryProps & { totals: Dep
 function TableHead({ query, setQuery }: QueryProps) {
   const t = useMessages();
   // a new column sorts amounts largest first and words from A; the same column again turns it round
-  const sortBy = (sort: TableColumn) =>
+  const sortBy = (sort: TableQuery["sort"]) =>
     setQuery((q) => ({
       ...q,
       sort,
@@ -230,7 +224,6 @@ export function ResultTable({ jobId, running, composed, stopped = false, currenc
   );
 }
 
-/** Each department's spend against its budget, as words and as a bar. */
 function DepartmentOverview({ totals, money }: { totals: DepartmentTotal[]; money: (n: number) => string }) {
   const t = useMessages();
   if (totals.length < 2) return null;

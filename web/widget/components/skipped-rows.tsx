@@ -1,14 +1,11 @@
 /**
- * The rows of a staff list that become no person, each with its row number, the name and
- * department it held (a job's result keeps them) and why: in a file's preview before the job
- * starts, and in the job's result. `more` counts those not listed.
+ * The rows of a staff list that become no person, and why: in a file's preview and in the result.
  */
 import type { SkippedRow } from "../../../shared/files.js";
 import { useMessages } from "../i18n.js";
 
 export type SkippedRowsProps = { rows: SkippedRow[]; more?: number };
 
-/** Nothing when no row is skipped. */
 export function SkippedRows({ rows, more = 0 }: SkippedRowsProps) {
   const t = useMessages();
   if (rows.length === 0) return null;

@@ -1,7 +1,6 @@
 /**
- * The bulk analysis asked for without a staff list: the person picks a file, watches it upload,
- * checks the preview and starts; the job is then followed as any other (<BulkJob>), "Try again"
- * included. One flow store per request (file-flow.ts); this only selects and renders.
+ * The bulk analysis asked for without a staff list: pick a file, watch it upload, check the
+ * preview and start; the job is then followed as any other (<BulkJob>).
  */
 import { useEffect, useState } from "react";
 import { useStore } from "zustand";
@@ -47,7 +46,7 @@ export function StaffFile({ request, tuning }: StaffFileProps) {
 
   switch (flow.step) {
     case "pick":
-      return <FilePicker request={request} refused={flow.refused} onFile={upload} />;
+      return <FilePicker request={request} currency={currency} refused={flow.refused} onFile={upload} />;
     case "upload":
       return (
         <section className="gg-panel" aria-busy={flow.error === null}>

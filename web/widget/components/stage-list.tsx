@@ -1,7 +1,6 @@
 /**
- * The job's stages in order, each done, active, pending, failed or stopped: told apart by a mark,
- * by colour and by a visually hidden word, and by `aria-current` on the active one. Once the job
- * has ended the reducer leaves no stage active, so nothing here says "in progress" any more.
+ * The job's stages in order, told apart by a mark, a colour, a hidden word and `aria-current` on
+ * the active one.
  */
 import type { StageView } from "../../../shared/job-view.js";
 import { useMessages } from "../i18n.js";

@@ -23,7 +23,7 @@ import { followJob } from "../follow-job.js";
 import type { Host } from "../host.js";
 import { createJobViews } from "../job-views.js";
 import { createMcpAppsHost, PROTOCOL_VERSION } from "./mcp-apps.js";
-import type { Port } from "./json-rpc-peer.js";
+import type { Port } from "./mcp-apps.js";
 
 const CONTEXT: McpUiHostContext = {
   theme: "light",

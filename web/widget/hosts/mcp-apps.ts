@@ -1,14 +1,8 @@
 /**
  * The host adapter for the MCP Apps standard (ext-apps, spec 2026-01-26): JSON-RPC over
- * postMessage with the parent frame. `ui/initialize` then `ui/notifications/initialized`; tool
- * input, result and cancellation arrive as notifications; `host-context-changed` updates theme,
- * locale, display mode and size; tools are called with `tools/call` through the host; the widget
- * reports its size with `ui/notifications/size-changed` and answers `ui/resource-teardown`; files go
- * out through `ui/download-file` (or `ui/open-link`), the model hears of the card through
- * `ui/update-model-context` and the chat through `ui/message`, each where the host lists it in
- * `hostCapabilities`.
- * Written by hand rather than with the package's `App` class, which brings zod and the SDK's
- * protocol layer into the bundle (about 111 KB gzipped, more than the whole widget).
+ * postMessage with the parent frame, each optional feature used where the host lists it in
+ * `hostCapabilities`. Written by hand rather than with the package's `App` class, which brings zod
+ * and the SDK's protocol layer into the bundle (about 111 KB gzipped, more than the whole widget).
  */
 import type { ExportResult } from "../../../shared/files.js";
 import { isDisplayMode } from "../../host-globals.js";
@@ -22,8 +16,76 @@ import {
   type HostGlobals,
 } from "../host.js";
 import { localFailure, readToolReply } from "../tool-reply.js";
-import { JsonRpcPeer, type Port, type Reply } from "./json-rpc-peer.js";
 import { observeSize } from "./size.js";
+
+// JSON-RPC 2.0 over a message port: requests and their replies (by id), notifications both ways,
+// and the host's own requests handed to the adapter.
+type Message = {
+  jsonrpc: "2.0";
+  id?: number | string;
+  method?: string;
+  params?: unknown;
+  result?: unknown;
+  error?: unknown;
+};
+/** Where messages go and come from: the parent frame, or a test's in-memory pair. */
+export type Port = { post(message: Message): void; listen(receive: (message: unknown) => void): () => void };
+
+type Reply = { result?: unknown; error?: unknown };
+type Id = number | string;
+
+/** What the other side asks of this one. */
+type PeerHandlers = {
+  onRequest(id: Id, method: string): void;
+  onNotification(method: string, params: unknown): void;
+};
+
+class JsonRpcPeer {
+  /** The requests sent and not yet answered, by id. */
+  private readonly pending = new Map<Id, (reply: Reply) => void>();
+  private nextId = 1;
+  private readonly stopListening: () => void;
+
+  constructor(
+    private readonly port: Port,
+    private readonly handlers: PeerHandlers,
+  ) {
+    this.stopListening = port.listen(this.receive);
+  }
+
+  /** Sends a request; resolves with its reply (a result or an error), never rejects. */
+  request = (method: string, params: unknown): Promise<Reply> => {
+    const id = this.nextId++;
+    return new Promise((resolve) => {
+      this.pending.set(id, resolve);
+      this.port.post({ jsonrpc: "2.0", id, method, params });
+    });
+  };
+
+  notify = (method: string, params: unknown = {}): void => this.port.post({ jsonrpc: "2.0", method, params });
+
+  reply = (id: Id, answer: Reply): void => this.port.post({ jsonrpc: "2.0", id, ...answer });
+
+  /** Stops listening; replies still outstanding are never resolved. */
+  close = (): void => {
+    this.stopListening();
+    this.pending.clear();
+  };
+
+  private receive = (raw: unknown): void => {
+    if (!isRecord(raw) || raw.jsonrpc !== "2.0") return;
+    const { id, method } = raw;
+    if (typeof method === "string") {
+      if (typeof id === "number" || typeof id === "string") this.handlers.onRequest(id, method);
+      else this.handlers.onNotification(method, raw.params);
+      return;
+    }
+    if (typeof id === "number" || typeof id === "string") {
+      this.pending.get(id)?.({ result: raw.result, error: raw.error });
+      this.pending.delete(id);
+    }
+  };
+}
 
 export const PROTOCOL_VERSION = "2026-01-26";
 /** How long to wait for a host to answer `ui/initialize` before saying there is none. */
@@ -94,11 +156,6 @@ async function initialize(win: Window, peer: JsonRpcPeer): Promise<Record<string
   return reply !== null && isRecord(reply.result) ? reply.result : null;
 }
 
-/** How files reach the person, from the host's `hostCapabilities`. */
-function deliveryOf(caps: Record<string, unknown>): FileDelivery {
-  return caps.downloadFile ? "embedded" : caps.openLinks ? "link" : "none";
-}
-
 /** A request the host carried out: answered, and not with `isError`. */
 const done = (reply: Reply): boolean =>
   reply.error === undefined && !(isRecord(reply.result) && reply.result.isError === true);
@@ -118,7 +175,6 @@ function sendFile(peer: JsonRpcPeer, delivery: FileDelivery, file: ExportResult)
   });
 }
 
-/** Connects to the MCP Apps host over `port` (the parent frame by default). */
 export function createMcpAppsHost(win: Window, port: Port = parentPort(win)): Host {
   const globals = createGlobals(INITIAL_GLOBALS);
   const teardown = new Set<() => void>();
@@ -146,7 +202,7 @@ export function createMcpAppsHost(win: Window, port: Port = parentPort(win)): Ho
       return false;
     }
     const caps = isRecord(result.hostCapabilities) ? result.hostCapabilities : {};
-    delivery = deliveryOf(caps);
+    delivery = caps.downloadFile ? "embedded" : caps.openLinks ? "link" : "none";
     conversation = { modelContext: isRecord(caps.updateModelContext), followUp: isRecord(caps.message) };
     globals.update({ ...fromContext(result.hostContext), connection: "ready" });
     peer.notify("ui/notifications/initialized");

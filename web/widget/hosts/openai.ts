@@ -1,11 +1,8 @@
 /**
- * The host adapter for ChatGPT's `window.openai` (the Apps SDK surface): globals from its fields
- * and the `openai:set_globals` event (or, from hosts that emulate ChatGPT, `webplus:set_globals`
- * as an event or as a message from the parent), tool calls through `callTool`, and the extras the standard
- * lacks, each feature-detected: widget state, `notifyIntrinsicHeight`, `requestDisplayMode`,
- * `openExternal` (how an exported file reaches the person), `sendFollowUpMessage`. ChatGPT shows the
- * model the widget state, so the model context is written there: its fields, which name the job
- * the card follows, as the widget state must.
+ * The host adapter for ChatGPT's `window.openai`: globals from its fields and `openai:set_globals`
+ * (or an emulator's `webplus:set_globals`, as an event or a message from the parent), and the
+ * extras the standard lacks, each feature-detected. ChatGPT shows the model the widget state, so
+ * the model context is written there, naming the job the card follows as the widget state must.
  */
 import { isDisplayMode, LEGACY_SET_GLOBALS_EVENT, SET_GLOBALS_EVENT } from "../../host-globals.js";
 import { isRecord } from "../../json-values.js";
@@ -65,7 +62,6 @@ export function createOpenAiHost(win: Window): Host {
     if (typeof fn !== "function") throw new Error(`window.openai.${method} is not available`);
     return await Reflect.apply(fn, target, args);
   };
-  /** Whether `window.openai` has the method `name`. */
   const has = (name: string) => typeof openai()[name] === "function";
   /** Calls `method`; true once it resolved, false when it is missing or failed. */
   const tried = (method: string, ...args: unknown[]) =>

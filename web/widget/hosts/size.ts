@@ -1,10 +1,7 @@
 /**
- * Watches the widget's own size and reports it when it changes, as hosts ask (MCP Apps'
- * `ui/notifications/size-changed`, ChatGPT's `notifyIntrinsicHeight`): a ResizeObserver on the
- * document, reports coalesced to one per animation frame, nothing sent twice.
+ * Reports the widget's own size when it changes, as hosts ask (MCP Apps' `size-changed`, ChatGPT's
+ * `notifyIntrinsicHeight`): coalesced to one per animation frame, nothing sent twice.
  */
-
-/** Calls `report` with the document's width and height whenever they change; returns the stop. */
 export function observeSize(win: Window, report: (size: { width: number; height: number }) => void): () => void {
   const Observer = Reflect.get(win, "ResizeObserver") as typeof ResizeObserver | undefined;
   if (Observer === undefined) return () => {};
