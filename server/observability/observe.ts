@@ -5,17 +5,17 @@
  * (health.ts), mounted around the app in front of everything else. The worker, with no HTTP, has
  * the same job lines and metrics.
  */
+import { Queue } from "bullmq";
 import { Hono, type Env } from "hono";
 import type { Config } from "../config.js";
+import { JOB_QUEUE } from "../jobs/executor-bullmq.js";
 import type { JobService } from "../jobs/job-service.js";
-import { Readiness } from "./health.js";
+import { openRedis } from "../redis/connection.js";
+import { createStoreProbe, Readiness } from "./health.js";
 import { HttpObserver } from "./http-observer.js";
 import { JobWatch } from "./job-watch.js";
 import type { Logger } from "./logger.js";
-import { Metrics } from "./metrics.js";
-import { serveMetrics, type MetricsServer } from "./metrics-server.js";
-import { bullmqDepth, type QueueDepthReader } from "./queue-depth.js";
-import { createStoreProbe } from "./store-probe.js";
+import { Metrics, serveMetrics, type MetricsServer } from "./metrics.js";
 
 type Observed = {
   /** Undefined when metrics are off (METRICS_PORT unset). */
@@ -65,6 +65,44 @@ export function observeProcess(config: Config, jobs: JobService, logger: Logger)
       watch.stop();
       await server?.close();
       await queue?.close();
+    },
+  };
+}
+
+type QueueDepthReader = {
+  depth(): Promise<{ waiting: number; active: number } | undefined>;
+  close(): Promise<void>;
+};
+
+/**
+ * The depth of the BullMQ queue that holds jobs to run on Redis, as the metrics scrape reads it:
+ * BullMQ's own counts of waiting (prioritized and delayed included) and active jobs, on a
+ * connection of its own that only a scrape uses, under `keyPrefix` (as jobs-env.ts names it). A
+ * Redis that does not answer gives no value.
+ */
+function bullmqDepth(url: string, keyPrefix: string): QueueDepthReader {
+  const redis = openRedis(url);
+  // errors are the scrape's (no value) and the job store's outage log's to tell
+  redis.on("error", () => {});
+  const queue = new Queue(JOB_QUEUE, {
+    connection: redis,
+    prefix: `${keyPrefix}queue`,
+    skipVersionCheck: true,
+    skipWaitingForReady: true,
+  });
+  queue.on("error", () => {});
+  return {
+    async depth() {
+      try {
+        const counts = await queue.getJobCounts("waiting", "prioritized", "delayed", "active");
+        return { waiting: counts.waiting + counts.prioritized + counts.delayed, active: counts.active };
+      } catch {
+        return undefined;
+      }
+    },
+    async close() {
+      await queue.close();
+      redis.disconnect();
     },
   };
 }
