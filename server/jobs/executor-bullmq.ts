@@ -13,14 +13,14 @@ import { isFinished } from "../../shared/job-view.js";
 import type { Caller } from "./caller.js";
 import {
   interrupted,
+  LiveJobs,
+  runJob,
   type CreateExecutor,
   type ExecutorContext,
   type JobExecutor,
   type JobToRun,
   type RunOptions,
 } from "./executor.js";
-import { LiveJobs } from "./live-jobs.js";
-import { runJob } from "./run-job.js";
 import { traceEnqueue, traceQueuedRun, type TraceCarrier } from "../observability/tracing.js";
 import {
   closeRedis,
@@ -32,7 +32,7 @@ import {
   type RedisConnection,
 } from "../redis/connection.js";
 import { SliceTurns } from "./runner/slice-turns.js";
-import { jobTexts, type Locale } from "./runner/texts.js";
+import type { Locale } from "./runner/texts.js";
 import { readInputLimits } from "../limits.js";
 import { planStart, type StartPlan } from "./start-plan.js";
 
@@ -221,14 +221,12 @@ class BullmqExecutor implements JobExecutor {
 
   /** Runs the job here, stoppable by `stop`, a close, or its end by another process. */
   async #run(jobId: string, owner: Caller, plan: StartPlan, { runOptions, locale }: QueuedRun): Promise<void> {
-    const { limits, match, log } = this.#context;
     const signal = this.#live.add(jobId, owner);
-    const run = { ...plan, jobId, maxRows: limits.maxRows, match, runOptions, texts: jobTexts(locale ?? "en") };
     try {
-      await runJob(this.#context, this.#slices, run, owner, signal);
+      await runJob(this.#context, this.#slices, { jobId, owner, plan, runOptions, locale }, signal);
     } finally {
       this.#live.delete(jobId);
-      log.forget(jobId);
+      this.#context.log.forget(jobId);
     }
   }
 

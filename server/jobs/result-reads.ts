@@ -14,7 +14,7 @@ import {
 import type { Caller } from "./caller.js";
 import { fail, notFinished, ok, type Outcome } from "../outcomes.js";
 import { CHUNK_SIZE, decodeChunk } from "./result-codec.js";
-import type { SeenJobs } from "./seen-jobs.js";
+import type { SeenJobs } from "./access.js";
 import { foldOf, type JobStore, type ResultHead, type StoredJob } from "./store.js";
 
 /**
