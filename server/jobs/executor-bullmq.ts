@@ -80,7 +80,6 @@ const CLOSE_WAIT_MS = 5_000;
 /** How long a worker's hold on a job lasts, how often stalled jobs are looked for, and the grace, in ms. */
 export const BULLMQ_DEFAULTS = { lockMs: 30_000, stalledCheckMs: 30_000, graceMs: 60_000 } as const;
 
-/** An executor on the BullMQ queue at `url`. */
 export function createBullmqExecutor({
   prefix = "giftgenius:queue",
   lockMs = BULLMQ_DEFAULTS.lockMs,
@@ -241,7 +240,6 @@ class BullmqExecutor implements JobExecutor {
     );
   };
 
-  /** Ends the job unless it has ended already. */
   async #endUnowned(jobId: string, message: string): Promise<void> {
     const stored = await this.#context.store.getJob(jobId);
     if (stored !== undefined && !isFinished(stored.status))
@@ -275,8 +273,8 @@ class BullmqExecutor implements JobExecutor {
   }
 }
 
-/** The queue jobs are submitted to, on `redis`. */
-function openQueue(redis: Redis, prefix: string, onError: (error: unknown) => void): Queue<QueuedRun> {
+/** The queue jobs are submitted to (and whose depth metrics read), on `redis`. */
+export function openQueue(redis: Redis, prefix: string, onError: (error: unknown) => void): Queue<QueuedRun> {
   // neither waits for Redis nor asks its version at start-up: the guard waits, within its deadline
   const queue = new Queue<QueuedRun>(JOB_QUEUE, {
     connection: redis,

@@ -14,7 +14,6 @@ export const createInProcessExecutor: CreateExecutor = (context) => {
   const scheduler = createScheduler(limits.maxConcurrentJobs);
   // one slice of one job per turn of the event loop, however many jobs run
   const slices = new SliceTurns();
-  /** Jobs of this process that have not ended, with the switch that stops them. */
   const live = new LiveJobs();
 
   return {

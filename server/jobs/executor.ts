@@ -96,12 +96,10 @@ export class LiveJobs {
     return this.#jobs.has(jobId);
   }
 
-  /** Stops the job's run, if it runs here. */
   abort(jobId: string): void {
     this.#jobs.get(jobId)?.controller.abort();
   }
 
-  /** Forgets the job: its run has ended, or it was stopped. */
   delete(jobId: string): void {
     this.#jobs.delete(jobId);
   }

@@ -276,7 +276,6 @@ class Calls {
     };
   }
 
-  /** Resolves once no call is in flight. */
   async settle(): Promise<void> {
     while (this.#inflight.size > 0) await Promise.allSettled([...this.#inflight]);
   }

@@ -64,7 +64,6 @@ export type JobReads = {
   ) => Promise<Outcome<z.infer<typeof WaitForJobOutput>>>;
 };
 
-/** What the long polls work with. */
 type Polls = { store: JobStore; seen: SeenJobs; waiters: Waiters; ready: Promise<void> };
 
 /**
@@ -89,7 +88,6 @@ export function createReads(
   };
 }
 
-/** Events after `afterSeq`, waiting for the first up to `waitMs` (a long poll). */
 async function getEvents(
   { store, seen, waiters, ready }: Polls,
   { jobId, afterSeq, waitMs, limit }: z.output<typeof GetJobEventsInput>,
@@ -130,7 +128,6 @@ async function getEvents(
   }
 }
 
-/** Waits until the job ends or time is up, calling `onView` whenever the view changes. */
 async function waitFor(
   { store, seen, waiters, ready }: Polls,
   { jobId, timeoutMs }: z.output<typeof WaitForJobInput>,

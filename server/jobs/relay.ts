@@ -84,9 +84,7 @@ export function createRelay(
 type Listener = (notice: JobEventNotice) => void;
 
 export class EventListeners {
-  /** Listeners of events appended by any process. */
   readonly #everywhere = new Set<Listener>();
-  /** Listeners of the events this process appends. */
   readonly #here = new Set<Listener>();
   readonly #report: (context: string) => (error: unknown) => void;
 
@@ -94,7 +92,6 @@ export class EventListeners {
     this.#report = report;
   }
 
-  /** Adds a listener; returns the function that removes it. */
   add(listener: Listener, { appendedHere }: { appendedHere: boolean }): () => void {
     const to = appendedHere ? this.#here : this.#everywhere;
     to.add(listener);
@@ -109,7 +106,6 @@ export class EventListeners {
   /** Tells the listeners of every process's events (this one's appends come through the relay). */
   readonly tellEverywhere = (notice: JobEventNotice): void => this.#tell(this.#everywhere, notice);
 
-  /** Tells the listeners of this process's appends. */
   readonly tellHere = (notice: JobEventNotice): void => this.#tell(this.#here, notice);
 
   #tell(to: Set<Listener>, notice: JobEventNotice): void {

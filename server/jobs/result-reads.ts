@@ -77,7 +77,6 @@ export class ResultReads {
     return ok(page);
   };
 
-  /** The part of the result from person `offset`, bounded in size, for the result resource. */
   readonly readResult = async (jobId: string, caller: Caller, offset = 0): Promise<Outcome<JobResultPage>> => {
     await this.#ready;
     const gated = await this.#seen.admit(jobId, caller);

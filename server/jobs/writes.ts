@@ -32,7 +32,6 @@ import { planStart, type StartPlan } from "./start-plan.js";
 import { QuotaExceededError, inputBytes, type JobStore } from "./store.js";
 import type { Waiters } from "./waiters.js";
 
-/** How to run one job. */
 export type StartOptions = {
   /** Handed to the service's `beforeSlice` hook wherever the job runs; opaque here. */
   runOptions?: RunOptions;
@@ -56,7 +55,6 @@ type WritesContext = {
   listeners: EventListeners;
   /** Resolves once the executor's start-up recovery has run. */
   ready: Promise<void>;
-  /** Whether the service has begun to close. */
   closing: () => boolean;
 };
 

@@ -5,10 +5,9 @@
  * (health.ts), mounted around the app in front of everything else. The worker, with no HTTP, has
  * the same job lines and metrics.
  */
-import { Queue } from "bullmq";
 import { Hono, type Env } from "hono";
 import type { Config } from "../config.js";
-import { JOB_QUEUE } from "../jobs/executor-bullmq.js";
+import { openQueue } from "../jobs/executor-bullmq.js";
 import type { JobService } from "../jobs/job-service.js";
 import { openRedis } from "../redis/connection.js";
 import { createStoreProbe, Readiness } from "./health.js";
@@ -29,7 +28,6 @@ type Observed = {
   close(): Promise<void>;
 };
 
-/** Observes the process that `config` describes and whose job service is `jobs`. */
 export function observeProcess(config: Config, jobs: JobService, logger: Logger): Observed {
   const metrics = config.metrics ? new Metrics() : undefined;
   const probe = createStoreProbe(() => jobs.health(), metrics);
@@ -37,8 +35,7 @@ export function observeProcess(config: Config, jobs: JobService, logger: Logger)
   const http = new HttpObserver(logger, metrics);
   const readiness = new Readiness(probe);
   // with Redis, jobs wait in BullMQ's queue, which every instance sees; otherwise in this process
-  const queue: QueueDepthReader | undefined =
-    metrics && config.store === "redis" ? bullmqDepth(config.redis.url, config.redis.keyPrefix) : undefined;
+  const queue = metrics && config.store === "redis" ? bullmqDepth(config.redis.url, config.redis.keyPrefix) : undefined;
   metrics?.source({
     queue: queue ? () => queue.depth() : watch.depth,
     openStreams: http.openStreams,
@@ -69,30 +66,19 @@ export function observeProcess(config: Config, jobs: JobService, logger: Logger)
   };
 }
 
-type QueueDepthReader = {
-  depth(): Promise<{ waiting: number; active: number } | undefined>;
-  close(): Promise<void>;
-};
-
 /**
  * The depth of the BullMQ queue that holds jobs to run on Redis, as the metrics scrape reads it:
  * BullMQ's own counts of waiting (prioritized and delayed included) and active jobs, on a
  * connection of its own that only a scrape uses, under `keyPrefix` (as jobs-env.ts names it). A
  * Redis that does not answer gives no value.
  */
-function bullmqDepth(url: string, keyPrefix: string): QueueDepthReader {
+function bullmqDepth(url: string, keyPrefix: string) {
   const redis = openRedis(url);
   // errors are the scrape's (no value) and the job store's outage log's to tell
   redis.on("error", () => {});
-  const queue = new Queue(JOB_QUEUE, {
-    connection: redis,
-    prefix: `${keyPrefix}queue`,
-    skipVersionCheck: true,
-    skipWaitingForReady: true,
-  });
-  queue.on("error", () => {});
+  const queue = openQueue(redis, `${keyPrefix}queue`, () => {});
   return {
-    async depth() {
+    async depth(): Promise<{ waiting: number; active: number } | undefined> {
       try {
         const counts = await queue.getJobCounts("waiting", "prioritized", "delayed", "active");
         return { waiting: counts.waiting + counts.prioritized + counts.delayed, active: counts.active };

@@ -33,7 +33,6 @@ export type ToolResultLike = { isError?: boolean; structuredContent?: Record<str
 
 const scopes = contextSlot<RequestScope>("request");
 
-/** Runs `serve` in `scope`: its facts are the current request's. */
 export const withRequest = <T>(scope: RequestScope, serve: () => T): T => scopes.run(scope, serve);
 
 /** The current request's facts; undefined outside a request (a job's run, a timer). */

@@ -26,7 +26,6 @@ import { createProgress, type Progress } from "./progress.js";
 import type { SliceTurns } from "./slice-turns.js";
 import type { JobTexts } from "./texts.js";
 
-/** Gift ideas per person. */
 const GIFTS_PER_PERSON = 3;
 /** The most synchronous work one slice does, in ms, give or take one step. */
 const SLICE_MS = 8;
@@ -139,7 +138,6 @@ class BulkAnalysis {
     return this.run.emit(all, head);
   }
 
-  /** Waits for this job's next slice. */
   private async turn() {
     const { signal } = this.run;
     try {
