@@ -4,11 +4,13 @@
  * jobs the gate would let through (`mayRead`). A missing, expired or foreign job all get the same
  * answer, so job ids cannot be probed.
  */
+import { JobEventSchema } from "../../shared/job-events.js";
+import { applyJobEvent } from "../../shared/job-reducer.js";
 import { isFinished } from "../../shared/job-view.js";
-import type { Outcome } from "../outcomes.js";
-import { ok, unknownJob } from "../outcomes.js";
+import { ok, unknownJob, type Outcome } from "../outcomes.js";
 import type { Caller } from "./caller.js";
-import type { JobStore, StoredJob } from "./store.js";
+import type { Unended } from "./endings.js";
+import { foldOf, type JobStore, type StoredJob } from "./store.js";
 
 export type Gate = (jobId: string, caller: Caller) => Promise<Outcome<StoredJob>>;
 
@@ -26,4 +28,48 @@ export function createGate(store: JobStore, expiredBefore: () => number): Gate {
     const job = await store.getJob(jobId);
     return job && mayRead(job, caller, expiredBefore()) ? ok(job) : unknownJob(jobId);
   };
+}
+
+/**
+ * A job as its readers see it: past the access gate, with the end this process holds for it but
+ * has not written yet (a full disk) folded in, so it reads as ended at once.
+ */
+export class SeenJobs {
+  readonly #store: JobStore;
+  readonly #gate: Gate;
+  /** The end of a job this process stopped whose end the store has not taken yet. */
+  readonly unwritten: (jobId: string) => Unended | undefined;
+
+  constructor(store: JobStore, gate: Gate, unwritten: (jobId: string) => Unended | undefined) {
+    this.#store = store;
+    this.#gate = gate;
+    this.unwritten = unwritten;
+  }
+
+  /** The gate, then the job as its readers see it. */
+  async admit(jobId: string, caller: Caller): Promise<Outcome<StoredJob>> {
+    const gated = await this.#gate(jobId, caller);
+    return gated.ok ? ok(await this.asSeen(gated.value)) : gated;
+  }
+
+  /** The job as it reads now; undefined once it has been deleted. */
+  async latest(jobId: string): Promise<StoredJob | undefined> {
+    const stored = await this.#store.getJob(jobId);
+    return stored && this.asSeen(stored);
+  }
+
+  /**
+   * The job as its readers see it: with the end this process holds for it folded in, as the
+   * event it will be written as (the next seq), so its status is the end's and not "running".
+   */
+  async asSeen(job: StoredJob): Promise<StoredJob> {
+    const end = isFinished(job.status) ? undefined : this.unwritten(job.jobId);
+    if (end === undefined) return job;
+    const { jobId } = job;
+    const seq = job.lastSeq + 1;
+    const timestamp = new Date(end.at).toISOString();
+    const event = JobEventSchema.parse({ ...end.failed, jobId, seq, eventId: `${jobId}:${seq}`, timestamp });
+    const fold = applyJobEvent(await foldOf(this.#store, job), event);
+    return { ...job, status: fold.status, lastSeq: fold.lastSeq, fold };
+  }
 }

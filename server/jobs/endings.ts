@@ -53,7 +53,6 @@ export class Endings {
     }
   };
 
-  /** The job's end not yet written, if any. */
   readonly unended = (jobId: string): Unended | undefined => this.#unended.get(jobId);
 
   /** Forgets the job's unwritten end: it was canceled or deleted meanwhile. */
@@ -61,7 +60,6 @@ export class Endings {
     this.#unended.delete(jobId);
   }
 
-  /** Writes every end that failed again. */
   async writeAgain(): Promise<void> {
     for (const [jobId, { owner, failed }] of [...this.#unended]) await this.end(jobId, owner, failed);
   }

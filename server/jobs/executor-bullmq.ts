@@ -13,14 +13,14 @@ import { isFinished } from "../../shared/job-view.js";
 import type { Caller } from "./caller.js";
 import {
   interrupted,
+  LiveJobs,
+  runJob,
   type CreateExecutor,
   type ExecutorContext,
   type JobExecutor,
   type JobToRun,
   type RunOptions,
 } from "./executor.js";
-import { LiveJobs } from "./live-jobs.js";
-import { runJob } from "./run-job.js";
 import { traceEnqueue, traceQueuedRun, type TraceCarrier } from "../observability/tracing.js";
 import {
   closeRedis,
@@ -32,7 +32,7 @@ import {
   type RedisConnection,
 } from "../redis/connection.js";
 import { SliceTurns } from "./runner/slice-turns.js";
-import { jobTexts, type Locale } from "./runner/texts.js";
+import type { Locale } from "./runner/texts.js";
 import { readInputLimits } from "../limits.js";
 import { planStart, type StartPlan } from "./start-plan.js";
 
@@ -80,7 +80,6 @@ const CLOSE_WAIT_MS = 5_000;
 /** How long a worker's hold on a job lasts, how often stalled jobs are looked for, and the grace, in ms. */
 export const BULLMQ_DEFAULTS = { lockMs: 30_000, stalledCheckMs: 30_000, graceMs: 60_000 } as const;
 
-/** An executor on the BullMQ queue at `url`. */
 export function createBullmqExecutor({
   prefix = "giftgenius:queue",
   lockMs = BULLMQ_DEFAULTS.lockMs,
@@ -221,14 +220,12 @@ class BullmqExecutor implements JobExecutor {
 
   /** Runs the job here, stoppable by `stop`, a close, or its end by another process. */
   async #run(jobId: string, owner: Caller, plan: StartPlan, { runOptions, locale }: QueuedRun): Promise<void> {
-    const { limits, match, log } = this.#context;
     const signal = this.#live.add(jobId, owner);
-    const run = { ...plan, jobId, maxRows: limits.maxRows, match, runOptions, texts: jobTexts(locale ?? "en") };
     try {
-      await runJob(this.#context, this.#slices, run, owner, signal);
+      await runJob(this.#context, this.#slices, { jobId, owner, plan, runOptions, locale }, signal);
     } finally {
       this.#live.delete(jobId);
-      log.forget(jobId);
+      this.#context.log.forget(jobId);
     }
   }
 
@@ -243,7 +240,6 @@ class BullmqExecutor implements JobExecutor {
     );
   };
 
-  /** Ends the job unless it has ended already. */
   async #endUnowned(jobId: string, message: string): Promise<void> {
     const stored = await this.#context.store.getJob(jobId);
     if (stored !== undefined && !isFinished(stored.status))
@@ -277,8 +273,8 @@ class BullmqExecutor implements JobExecutor {
   }
 }
 
-/** The queue jobs are submitted to, on `redis`. */
-function openQueue(redis: Redis, prefix: string, onError: (error: unknown) => void): Queue<QueuedRun> {
+/** The queue jobs are submitted to (and whose depth metrics read), on `redis`. */
+export function openQueue(redis: Redis, prefix: string, onError: (error: unknown) => void): Queue<QueuedRun> {
   // neither waits for Redis nor asks its version at start-up: the guard waits, within its deadline
   const queue = new Queue<QueuedRun>(JOB_QUEUE, {
     connection: redis,

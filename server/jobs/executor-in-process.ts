@@ -2,23 +2,18 @@
  * The executor of memory and SQLite stores: jobs run in this process, beside the service, one slice
  * of one job per turn of the event loop.
  */
-import { interrupted, type CreateExecutor } from "./executor.js";
-import { LiveJobs } from "./live-jobs.js";
-import { runJob } from "./run-job.js";
+import { interrupted, LiveJobs, runJob, type CreateExecutor } from "./executor.js";
 import { SliceTurns } from "./runner/slice-turns.js";
-import { jobTexts } from "./runner/texts.js";
-import { createScheduler } from "./scheduler.js";
 
 /**
  * Runs jobs in this process, at most `limits.maxConcurrentJobs` at once: for a store one process
  * owns (memory, SQLite), where whatever is unfinished at start-up was cut off by the last process.
  */
 export const createInProcessExecutor: CreateExecutor = (context) => {
-  const { store, limits, match, end } = context;
+  const { store, limits, end } = context;
   const scheduler = createScheduler(limits.maxConcurrentJobs);
   // one slice of one job per turn of the event loop, however many jobs run
   const slices = new SliceTurns();
-  /** Jobs of this process that have not ended, with the switch that stops them. */
   const live = new LiveJobs();
 
   return {
@@ -32,12 +27,12 @@ export const createInProcessExecutor: CreateExecutor = (context) => {
         await end(job.jobId, job.owner, interrupted(message));
       }
     },
-    async submit({ jobId, owner, plan, runOptions, locale }) {
-      const signal = live.add(jobId, owner);
-      const run = { ...plan, jobId, maxRows: limits.maxRows, match, runOptions, texts: jobTexts(locale ?? "en") };
+    async submit(job) {
+      const { jobId } = job;
+      const signal = live.add(jobId, job.owner);
       scheduler.enqueue(jobId, async () => {
         try {
-          await runJob(context, slices, run, owner, signal);
+          await runJob(context, slices, job, signal);
         } finally {
           live.delete(jobId);
         }
@@ -55,3 +50,61 @@ export const createInProcessExecutor: CreateExecutor = (context) => {
     },
   };
 };
+
+type Scheduler = {
+  /** Queues `run`; it starts as soon as a slot is free. */
+  enqueue(jobId: string, run: () => Promise<void>): void;
+  /** Takes a job out of the queue; false when it was not waiting (running or unknown). */
+  remove(jobId: string): boolean;
+  /** Empties the queue (returning the ids that were waiting) and waits for the running jobs to end. */
+  close(): Promise<string[]>;
+};
+
+/**
+ * A FIFO queue that runs at most `maxConcurrent` jobs (at least one) at a time; the rest wait in
+ * arrival order. A run starts on a later turn of the event loop, never inside `enqueue`, so the
+ * caller can answer first.
+ */
+export function createScheduler(maxConcurrent: number): Scheduler {
+  const queue = new Map<string, () => Promise<void>>(); // a Map keeps insertion order: FIFO
+  const active = new Set<Promise<void>>();
+  let reserved = 0; // slots taken by runs that start on the next turn
+  let closed = false;
+
+  function pump(): void {
+    while (!closed && reserved + active.size < Math.max(1, maxConcurrent) && queue.size > 0) {
+      const [jobId, run] = queue.entries().next().value as [string, () => Promise<void>];
+      queue.delete(jobId);
+      reserved++;
+      setImmediate(() => {
+        reserved--;
+        // a run reports its own failures; this catch only keeps a bug from stopping the queue
+        const p: Promise<void> = run()
+          .catch(() => {})
+          .finally(() => {
+            active.delete(p);
+            pump();
+          });
+        active.add(p);
+      });
+    }
+  }
+
+  return {
+    enqueue(jobId, run) {
+      if (closed) return;
+      queue.set(jobId, run);
+      pump();
+    },
+    remove: (jobId) => queue.delete(jobId),
+    async close() {
+      closed = true;
+      const dropped = [...queue.keys()];
+      queue.clear();
+      // let runs reserved on this turn start, so that they too are awaited
+      await new Promise((r) => setImmediate(r));
+      await Promise.all([...active]);
+      return dropped;
+    },
+  };
+}

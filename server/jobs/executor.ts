@@ -2,14 +2,20 @@
  * Where a created job's work runs. The service hands each job to an executor and tells it of a
  * cancel; the executor runs the work (in this process, under the concurrency limit:
  * executor-in-process.ts; or in BullMQ workers: executor-bullmq.ts) and, on start and close,
- * decides which unfinished jobs end. This is what every executor is given and answers to.
+ * decides which unfinished jobs end. This is what every executor is given and answers to, and what
+ * both share: the jobs a process runs (`LiveJobs`) and the run of one job (`runJob`).
  */
+import { isFinished } from "../../shared/job-view.js";
 import { TOOL } from "../../shared/tools.js";
 import type { MatchGifts } from "../gifts/matcher.js";
+import { traceStages } from "../observability/tracing.js";
+import { StorageFullError, StoreUnavailableError } from "../store-errors.js";
 import type { Caller } from "./caller.js";
 import type { JobLog } from "./job-log.js";
 import type { JobLimits } from "../limits.js";
-import type { Locale } from "./runner/texts.js";
+import { JobFailure, JobStopped, runBulkAnalysis } from "./runner/bulk-analysis.js";
+import type { SliceTurns } from "./runner/slice-turns.js";
+import { jobTexts, type Locale } from "./runner/texts.js";
 import type { StartPlan } from "./start-plan.js";
 import type { EventDraft } from "./state-machine.js";
 import type { JobStore } from "./store.js";
@@ -67,3 +73,130 @@ export type JobExecutor = {
 
 /** Builds an executor for the service; the service calls it once, with its own context. */
 export type CreateExecutor = (context: ExecutorContext) => JobExecutor;
+
+type LiveJob = { owner: Caller; controller: AbortController };
+/** Jobs stopped by a close, to be ended once their runs have let go. */
+type Stopped = [jobId: string, job: LiveJob][];
+
+/**
+ * The jobs running in this process, each with the switch that stops it: what an executor aborts on
+ * a cancel, and aborts and ends as interrupted when it closes.
+ */
+export class LiveJobs {
+  readonly #jobs = new Map<string, LiveJob>();
+
+  /** Takes the job in; its run stops when the returned signal aborts. */
+  add(jobId: string, owner: Caller): AbortSignal {
+    const controller = new AbortController();
+    this.#jobs.set(jobId, { owner, controller });
+    return controller.signal;
+  }
+
+  has(jobId: string): boolean {
+    return this.#jobs.has(jobId);
+  }
+
+  abort(jobId: string): void {
+    this.#jobs.get(jobId)?.controller.abort();
+  }
+
+  delete(jobId: string): void {
+    this.#jobs.delete(jobId);
+  }
+
+  /** Stops every job here; hand the answer to `endStopped` once their runs have let go. */
+  abortAll(): Stopped {
+    const stopped = [...this.#jobs.entries()];
+    for (const [, job] of stopped) job.controller.abort();
+    return stopped;
+  }
+
+  /** Forgets the stopped jobs and ends each as cut off by the shutdown. */
+  async endStopped(stopped: Stopped, end: ExecutorContext["end"]): Promise<void> {
+    for (const [jobId, job] of stopped) {
+      this.#jobs.delete(jobId);
+      await end(jobId, job.owner, interrupted("The server shut down before this job finished."));
+    }
+  }
+}
+
+/** What a job ends with when the store had no room for its next write (SQLite's, a full disk). */
+const storageFull: Failed["payload"] = {
+  code: "internal",
+  message: "The analysis stopped because the server's job storage is full.",
+  hint: `Try again with ${TOOL.startBulk} once old jobs have expired or space has been freed.`,
+  retryable: true,
+};
+
+/** What a job that lost its store mid-run ends with, once the store is back. */
+const storeLost: Failed["payload"] = {
+  code: "store_unavailable",
+  message: "The job store became unreachable while this job ran, so it stopped before finishing.",
+  hint: `Run the analysis again with ${TOOL.startBulk}.`,
+  retryable: true,
+};
+
+/**
+ * One job's work, wherever it runs: the stages against the shared store through the event log,
+ * and the job's end as failed when the work fails. A stop (cancel, closing, a job that has ended
+ * or been deleted meanwhile) leaves no event of its own: whoever stopped the job records its end.
+ * Resolves once the job has ended or stopped, never rejects for the job's sake.
+ */
+export async function runJob(
+  { store, log, limits, match, report, end, beforeSlice }: ExecutorContext,
+  turns: SliceTurns,
+  { jobId, owner, plan, runOptions = {}, locale }: JobToRun,
+  signal: AbortSignal,
+): Promise<void> {
+  const texts = jobTexts(locale ?? "en");
+  const stages = traceStages();
+  try {
+    if (signal.aborted) return;
+    await runBulkAnalysis({
+      ...plan,
+      jobId,
+      maxRows: limits.maxRows,
+      match,
+      texts,
+      turns,
+      signal,
+      beforeSlice: beforeSlice && ((aborted) => beforeSlice(runOptions, aborted)),
+      // a chunk refused because the job has just ended fails the run; its end is already recorded
+      putChunk: (index, body) => store.putResultChunk(jobId, index, body),
+      emit: async (drafts, head) => {
+        const appended = await stages.appending(drafts, () => log.append(jobId, owner, drafts, head));
+        if (!appended.ok) throw new JobStopped(appended.reason);
+      },
+    });
+  } catch (error) {
+    // stopped means canceled (already recorded) or closing (close records it)
+    if (error instanceof JobStopped || signal.aborted) return;
+    // ended meanwhile by another process (a cancel on another instance): its end is recorded
+    // there; deleted meanwhile (delete_job writes no end first): there is nothing to record
+    const stored = await store.getJob(jobId).catch(() => null);
+    if (stored === undefined || (stored !== null && isFinished(stored.status))) return;
+    // a lost store was told of when the connection dropped
+    if (!(error instanceof JobFailure || error instanceof StoreUnavailableError)) report(`running job ${jobId}`)(error);
+    const payload: Failed["payload"] =
+      error instanceof StoreUnavailableError
+        ? storeLost
+        : error instanceof StorageFullError
+          ? storageFull
+          : error instanceof JobFailure
+            ? {
+                code: error.code,
+                message: error.message,
+                ...(error.hint === undefined ? {} : { hint: error.hint }),
+                retryable: false,
+              }
+            : {
+                code: "internal",
+                message: "The analysis stopped on an unexpected error.",
+                hint: `Try again with ${TOOL.startBulk}; if it fails again, check the file for unusual content.`,
+                retryable: true,
+              };
+    await end(jobId, owner, { type: "job.failed", payload });
+  } finally {
+    stages.end();
+  }
+}

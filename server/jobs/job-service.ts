@@ -21,21 +21,17 @@ import type {
 } from "../../shared/tools.js";
 import type { MatchGifts } from "../gifts/matcher.js";
 import { createResultSources, type OpenResult } from "../files/export/result-source.js";
-import { createGate } from "./access.js";
-import { Calls } from "./calls.js";
+import { createGate, SeenJobs } from "./access.js";
 import type { Caller } from "./caller.js";
 import { Endings } from "./endings.js";
-import { EventListeners } from "./event-listeners.js";
 import type { CreateExecutor, SliceHook } from "./executor.js";
 import { createInProcessExecutor } from "./executor-in-process.js";
-import { createJobList, type ListJobs } from "./job-list.js";
 import { createJobLog, type JobEventNotice, type JobLog } from "./job-log.js";
 import { resolveLimits, type JobLimits } from "../limits.js";
-import { ok, type Outcome } from "../outcomes.js";
+import { fail, ok, storeUnavailable, type Outcome } from "../outcomes.js";
 import { checkQuotas } from "./quotas.js";
-import { createReads, type JobReads } from "./reads.js";
-import { createRelay, type Relay } from "./relay.js";
-import { SeenJobs } from "./seen-jobs.js";
+import { createJobList, createReads, type JobReads, type ListJobs } from "./reads.js";
+import { createRelay, EventListeners, type Relay } from "./relay.js";
 import { StorageFullError, StoreUnavailableError } from "../store-errors.js";
 import { foldOf, type JobStore } from "./store.js";
 import { systemTimers, type Timers } from "./timers.js";
@@ -251,5 +247,41 @@ async function ping(store: JobStore, timers: Timers): Promise<JobHealth> {
     return { store: error instanceof StorageFullError ? "full" : "unreachable", reason };
   } finally {
     timers.clear(timer);
+  }
+}
+
+/**
+ * The service's calls in flight, so that closing lets them finish before it closes the store; once
+ * shut, a call answers at once that the service has shut down. A store that cannot be reached makes
+ * a call answer `store_unavailable`.
+ */
+class Calls {
+  readonly #inflight = new Set<Promise<unknown>>();
+  #shut = false;
+
+  /** `call`, counted while in flight, answering for a store that cannot be reached. */
+  track<A extends unknown[], T>(call: (...args: A) => Promise<Outcome<T>>): (...args: A) => Promise<Outcome<T>> {
+    return async (...args) => {
+      if (this.#shut) return fail("internal", "The job service has shut down.", "Try again once the server is back.");
+      const p = call(...args);
+      this.#inflight.add(p);
+      try {
+        return await p;
+      } catch (error) {
+        if (error instanceof StoreUnavailableError) return storeUnavailable();
+        throw error;
+      } finally {
+        this.#inflight.delete(p);
+      }
+    };
+  }
+
+  async settle(): Promise<void> {
+    while (this.#inflight.size > 0) await Promise.allSettled([...this.#inflight]);
+  }
+
+  /** From now on every call answers that the service has shut down. */
+  shut(): void {
+    this.#shut = true;
   }
 }

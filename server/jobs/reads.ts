@@ -1,8 +1,9 @@
 /**
  * The read side of the job service: events after a seq (with a long poll), waiting for the end,
- * result pages and the full result. Nothing is answered unless the gate lets the caller in; waits
- * are woken by appends. A job this process stopped but could not yet write the end of (a full
- * disk) reads as ended with that end at once, though its events go on only once the end is written.
+ * result pages and the full result (result-reads.ts), and a caller's jobs a page at a time.
+ * Nothing is answered unless the gate lets the caller in; waits are woken by appends. A job this
+ * process stopped but could not yet write the end of (a full disk) reads as ended with that end at
+ * once, though its events go on only once the end is written.
  */
 import type { z } from "zod";
 import { toJobView, type JobFold } from "../../shared/job-reducer.js";
@@ -17,12 +18,12 @@ import type {
   WaitForJobInput,
   WaitForJobOutput,
 } from "../../shared/tools.js";
-import type { Gate } from "./access.js";
+import { mayRead, SeenJobs, type Gate } from "./access.js";
 import type { Caller } from "./caller.js";
+import type { Unended } from "./endings.js";
 import { ok, unknownJob, type Outcome } from "../outcomes.js";
 import { ResultReads } from "./result-reads.js";
-import { SeenJobs, type UnwrittenEnd } from "./seen-jobs.js";
-import { foldOf, type JobStore, type StoredJob } from "./store.js";
+import { foldOf, type JobPage, type JobPosition, type JobStore, type StoredJob } from "./store.js";
 import type { Waiters } from "./waiters.js";
 
 /** The status each terminal event ends a job with. */
@@ -63,7 +64,6 @@ export type JobReads = {
   ) => Promise<Outcome<z.infer<typeof WaitForJobOutput>>>;
 };
 
-/** What the long polls work with. */
 type Polls = { store: JobStore; seen: SeenJobs; waiters: Waiters; ready: Promise<void> };
 
 /**
@@ -75,7 +75,7 @@ export function createReads(
   gate: Gate,
   waiters: Waiters,
   ready: Promise<void>,
-  unwritten: (jobId: string) => UnwrittenEnd | undefined = () => undefined,
+  unwritten: (jobId: string) => Unended | undefined = () => undefined,
 ): JobReads {
   const seen = new SeenJobs(store, gate, unwritten);
   const polls: Polls = { store, seen, waiters, ready };
@@ -88,7 +88,6 @@ export function createReads(
   };
 }
 
-/** Events after `afterSeq`, waiting for the first up to `waitMs` (a long poll). */
 async function getEvents(
   { store, seen, waiters, ready }: Polls,
   { jobId, afterSeq, waitMs, limit }: z.output<typeof GetJobEventsInput>,
@@ -129,7 +128,6 @@ async function getEvents(
   }
 }
 
-/** Waits until the job ends or time is up, calling `onView` whenever the view changes. */
 async function waitFor(
   { store, seen, waiters, ready }: Polls,
   { jobId, timeoutMs }: z.output<typeof WaitForJobInput>,
@@ -161,4 +159,46 @@ async function waitFor(
     } else if ((await waiter.settled) !== "event") break;
   }
   return ok({ jobId, status: fold.status, done: isFinished(fold.status), view: toJobView(fold) });
+}
+
+/** A job in a list: its view, and its creation time (ms since the epoch) as the store keeps it. */
+export type ListedJob = { view: JobView; createdAt: number };
+
+/** One page of a caller's jobs, and where the next (older) page starts; null on the last. */
+type JobList = { jobs: ListedJob[]; next: JobPosition | null };
+
+export type ListJobs = (caller: Caller, page: JobPage) => Promise<Outcome<JobList>>;
+
+/**
+ * A caller's jobs, newest first, a page at a time (what `list_jobs` shows): only the jobs the
+ * access gate would let the caller read, each as its readers see it, folded from its cached fold.
+ * A page is read one job past its end, so the next page's position is known only when there is
+ * one. `expiredBefore()` is the creation time before which a finished job counts as gone (as for
+ * the gate), `ready` the service's recovery.
+ */
+export function createJobList(
+  store: JobStore,
+  seen: SeenJobs,
+  expiredBefore: () => number,
+  ready: Promise<void>,
+): ListJobs {
+  return async (caller, { before, limit }) => {
+    await ready;
+    const read = await store.listJobs(caller.subject, { before, limit: limit + 1 });
+    const page = read.slice(0, limit);
+    const last = page.at(-1);
+    const next = read.length > limit && last ? { createdAt: last.createdAt, jobId: last.jobId } : null;
+    // an expired job not yet swept is left out, as the gate would refuse it; the page may come out
+    // shorter than the limit, and the next one starts where it would have anyway
+    const until = expiredBefore();
+    const jobs = await Promise.all(
+      page
+        .filter((job) => mayRead(job, caller, until))
+        .map(async (job) => ({
+          view: toJobView(await foldOf(store, await seen.asSeen(job))),
+          createdAt: job.createdAt,
+        })),
+    );
+    return ok({ jobs, next });
+  };
 }

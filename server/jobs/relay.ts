@@ -1,9 +1,11 @@
 /**
- * Every event of the jobs created here, and of those followed from here (a listen stream for a job
- * started elsewhere), reaches this instance's listeners once and in order,
- * whichever process appended it: events this process appends pass straight through; when the
- * store says another process appended to a followed job (a BullMQ worker), the missing events
- * are read back from the store and published. A job is followed until its terminal event.
+ * Who hears of appended events, and how. Listeners of every process's events and listeners of
+ * this process's appends alone; one failing listener never keeps an event from the others. Every
+ * event of the jobs created here, and of those followed from here (a listen stream for a job
+ * started elsewhere), reaches this instance's listeners once and in order, whichever process
+ * appended it: events this process appends pass straight through the relay; when the store says
+ * another process appended to a followed job (a BullMQ worker), the missing events are read back
+ * from the store and published. A job is followed until its terminal event.
  */
 import { isTerminalEvent } from "../../shared/job-events.js";
 import { applyJobEvent, type JobFold } from "../../shared/job-reducer.js";
@@ -77,4 +79,43 @@ export function createRelay(
     },
     wake: readBack,
   };
+}
+
+type Listener = (notice: JobEventNotice) => void;
+
+export class EventListeners {
+  readonly #everywhere = new Set<Listener>();
+  readonly #here = new Set<Listener>();
+  readonly #report: (context: string) => (error: unknown) => void;
+
+  constructor(report: (context: string) => (error: unknown) => void) {
+    this.#report = report;
+  }
+
+  add(listener: Listener, { appendedHere }: { appendedHere: boolean }): () => void {
+    const to = appendedHere ? this.#here : this.#everywhere;
+    to.add(listener);
+    return () => void to.delete(listener);
+  }
+
+  /** Whether anyone listens to other processes' events: with none, there is nothing to relay. */
+  wantsRelayed(): boolean {
+    return this.#everywhere.size > 0;
+  }
+
+  /** Tells the listeners of every process's events (this one's appends come through the relay). */
+  readonly tellEverywhere = (notice: JobEventNotice): void => this.#tell(this.#everywhere, notice);
+
+  readonly tellHere = (notice: JobEventNotice): void => this.#tell(this.#here, notice);
+
+  #tell(to: Set<Listener>, notice: JobEventNotice): void {
+    for (const listener of [...to]) {
+      try {
+        listener(notice);
+      } catch (error) {
+        // one failing subscriber must not keep the event from the others
+        this.#report(`a listener of job ${notice.event.jobId}`)(error);
+      }
+    }
+  }
 }

@@ -14,7 +14,7 @@ import {
 import type { Caller } from "./caller.js";
 import { fail, notFinished, ok, type Outcome } from "../outcomes.js";
 import { CHUNK_SIZE, decodeChunk } from "./result-codec.js";
-import type { SeenJobs } from "./seen-jobs.js";
+import type { SeenJobs } from "./access.js";
 import { foldOf, type JobStore, type ResultHead, type StoredJob } from "./store.js";
 
 /**
@@ -77,7 +77,6 @@ export class ResultReads {
     return ok(page);
   };
 
-  /** The part of the result from person `offset`, bounded in size, for the result resource. */
   readonly readResult = async (jobId: string, caller: Caller, offset = 0): Promise<Outcome<JobResultPage>> => {
     await this.#ready;
     const gated = await this.#seen.admit(jobId, caller);

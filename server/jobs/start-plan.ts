@@ -83,16 +83,15 @@ async function measureEmployees(
     const joined = interests.join(";");
     const longest = Math.max(name.length, department.length, joined.length);
     if (longest > limits.maxCellChars) return overLimit.cellChars(where, longest, limits);
-    bytes += Buffer.byteLength(`${name},${department},${joined},${budget ?? ""}\n`, "utf8");
-    if (bytes > limits.maxCsvBytes) return overLimit.bytes("The list, as a CSV,", sumBytes(list), limits);
+    bytes += lineBytes(name, department, joined, budget);
+    if (bytes > limits.maxCsvBytes) {
+      const all = list.reduce((sum, e) => sum + lineBytes(e.name, e.department, e.interests.join(";"), e.budget), 0);
+      return overLimit.bytes("The list, as a CSV,", all, limits);
+    }
   }
   return ok(null);
 }
 
-/** The whole list's bytes as a CSV, for the refusal's figure (the check above stops at the limit). */
-function sumBytes(list: NonNullable<StartBulkArgs["employees"]>): number {
-  let bytes = 0;
-  for (const { name, department = "", interests, budget } of list)
-    bytes += Buffer.byteLength(`${name},${department},${interests.join(";")},${budget ?? ""}\n`, "utf8");
-  return bytes;
-}
+/** A person's line of the CSV the list would be, in bytes. */
+const lineBytes = (name: string, department: string | undefined, joined: string, budget: number | undefined) =>
+  Buffer.byteLength(`${name},${department ?? ""},${joined},${budget ?? ""}\n`, "utf8");

@@ -62,7 +62,6 @@ export class Waiters {
     return { settled, dispose: () => finish("timeout") };
   }
 
-  /** Wakes every waiter on `jobId`. */
   wake(jobId: string): void {
     for (const finish of [...(this.#byJob.get(jobId) ?? [])]) finish("event");
   }

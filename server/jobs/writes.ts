@@ -20,20 +20,18 @@ import {
 import type { Gate } from "./access.js";
 import type { Caller } from "./caller.js";
 import type { Endings } from "./endings.js";
-import type { EventListeners } from "./event-listeners.js";
 import type { JobExecutor, RunOptions } from "./executor.js";
 import type { JobLog } from "./job-log.js";
 import { readInputLimits, type JobLimits } from "../limits.js";
 import { fail, ok, unknownJob, type Outcome } from "../outcomes.js";
 import { checkQuotas, createQuota } from "./quotas.js";
-import type { Relay } from "./relay.js";
-import { stagePlan } from "./runner/stages.js";
+import type { EventListeners, Relay } from "./relay.js";
+import { stagePlan } from "./runner/progress.js";
 import { jobTexts, type JobTexts, type Locale } from "./runner/texts.js";
 import { planStart, type StartPlan } from "./start-plan.js";
 import { QuotaExceededError, inputBytes, type JobStore } from "./store.js";
 import type { Waiters } from "./waiters.js";
 
-/** How to run one job. */
 export type StartOptions = {
   /** Handed to the service's `beforeSlice` hook wherever the job runs; opaque here. */
   runOptions?: RunOptions;
@@ -57,7 +55,6 @@ type WritesContext = {
   listeners: EventListeners;
   /** Resolves once the executor's start-up recovery has run. */
   ready: Promise<void>;
-  /** Whether the service has begun to close. */
   closing: () => boolean;
 };
 

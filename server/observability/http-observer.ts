@@ -84,11 +84,9 @@ export class HttpObserver {
     this.logger.debug({ ...facts, method, route, status, ms: Math.round(ms) }, "request");
   }
 
-  private toolResult = (tool: string, result: ToolResultLike): void => {
+  private toolResult = (tool: string, outcome: string, result: ToolResultLike): void => {
     const metrics = this.metrics;
     if (metrics === undefined) return;
-    const code = (result.structuredContent?.error as { code?: unknown } | undefined)?.code;
-    const outcome = result.isError ? (typeof code === "string" ? code : "error") : "ok";
     metrics.toolCalls.inc({ tool, outcome });
     if (QUOTA_CODES.has(outcome)) metrics.quotaRefusals.inc({ code: outcome });
     const events = result.isError ? undefined : result.structuredContent?.events;

@@ -5,7 +5,7 @@
  * second, and the jobs waiting and running here (the in-process queue's depth). Subscribes to the
  * job service's events appended in this process, so a job's lines come from where it runs.
  */
-import type { JobEvent } from "../../shared/job-events.js";
+import { isTerminalEvent, type JobEvent } from "../../shared/job-events.js";
 import type { JobEventNotice } from "../jobs/job-log.js";
 import type { JobService } from "../jobs/job-service.js";
 import { subjectHash, type Logger } from "./logger.js";
@@ -13,8 +13,6 @@ import type { Metrics } from "./metrics.js";
 
 /** A stage's first and latest progress: rows processed, and when. */
 type StageClock = { stage: string; first: [ms: number, rows: number]; last: [ms: number, rows: number] };
-
-const ENDS = new Set<JobEvent["type"]>(["job.completed", "job.failed", "job.canceled"]);
 
 export class JobWatch {
   private readonly waiting = new Set<string>();
@@ -52,7 +50,7 @@ export class JobWatch {
         this.progress(event.jobId, event.payload, at);
         return;
       default:
-        if (!ENDS.has(event.type)) return;
+        if (!isTerminalEvent(event)) return;
         this.finishStage(event.jobId);
         this.waiting.delete(event.jobId);
         this.running.delete(event.jobId);

@@ -56,7 +56,6 @@ function prettyTransport() {
   });
 }
 
-/** The process's logger; see the file's header for what each line carries. */
 export function createLogger({ role, level = "info", format = "json", destination }: LoggerOptions): Logger {
   const pretty = format === "pretty" && destination === undefined && prettyInstalled();
   const stream = destination
@@ -95,18 +94,19 @@ export const subjectHash = (subject: string): string =>
  */
 function errorSummary(error: unknown): unknown {
   if (!(error instanceof Error)) return { message: String(error) };
-  const { code } = error as { code?: unknown };
   return {
     type: error.name,
     message: error.message,
-    ...(typeof code === "string" || typeof code === "number" ? { code: String(code) } : {}),
+    ...codeOf(error),
     stack: error.stack,
     ...(error.cause === undefined ? {} : { cause: errorSummary(error.cause) }),
   };
 }
 
 /** An error's fields for a log line: its code where it has one, and the error itself (pino's `err`). */
-export function errorFields(error: unknown): { err: unknown; code?: string } {
+export const errorFields = (error: unknown): { err: unknown; code?: string } => ({ err: error, ...codeOf(error) });
+
+function codeOf(error: unknown): { code?: string } {
   const code = (error as { code?: unknown } | null)?.code;
-  return { err: error, ...(typeof code === "string" || typeof code === "number" ? { code: String(code) } : {}) };
+  return typeof code === "string" || typeof code === "number" ? { code: String(code) } : {};
 }

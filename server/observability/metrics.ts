@@ -2,8 +2,12 @@
  * The process's metrics, in Prometheus's text format (prom-client), on a registry of its own: what
  * each instrument counts is said where it is declared, and in docs/operations.md (Metrics). Values that
  * exist elsewhere (queue depth, open streams, sessions, the store's state) are read when scraped,
- * from the sources the process hands over with `source`.
+ * from the sources the process hands over with `source`. /metrics is served on a listener of its
+ * own (METRICS_HOST:METRICS_PORT, loopback by default), apart from the public port: a scraper on
+ * the host or its network reaches it, a caller of /mcp does not, and no token goes to Prometheus.
  */
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 
 /** Jobs waiting and running, where they wait (BullMQ's counts, or this process's queue). */
@@ -15,7 +19,7 @@ export type MetricSources = {
   /** Requests open now that wait for events, by kind (`long_poll`, `listen`, `session_stream`). */
   openStreams?: () => Record<string, number>;
   sessions?: () => number;
-  /** Pings the store, recording the round trip and whether it answered (store-probe.ts). */
+  /** Pings the store, recording the round trip and whether it answered (health.ts). */
   probeStore?: () => Promise<unknown>;
 };
 
@@ -140,4 +144,37 @@ export class Metrics {
       },
     });
   }
+}
+
+export type MetricsServer = { url: string; close(): Promise<void> };
+
+/** Listens on `host:port` (0: any free port); rejects when it cannot (a port taken). */
+export async function serveMetrics(metrics: Metrics, host: string, port: number): Promise<MetricsServer> {
+  const server = createServer((req, res) => {
+    if (req.method !== "GET" || (req.url ?? "/").split("?")[0] !== "/metrics") {
+      res.writeHead(404, { "content-type": "text/plain" }).end("Not found: metrics are at /metrics.\n");
+      return;
+    }
+    metrics.scrape().then(
+      (text) => res.writeHead(200, { "content-type": metrics.registry.contentType }).end(text),
+      (error: unknown) => res.writeHead(500, { "content-type": "text/plain" }).end(`${String(error)}\n`),
+    );
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const address = server.address() as AddressInfo;
+  const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
+  return {
+    url: `http://${shown}:${address.port}/metrics`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
 }

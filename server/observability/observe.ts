@@ -7,15 +7,14 @@
  */
 import { Hono, type Env } from "hono";
 import type { Config } from "../config.js";
+import { openQueue } from "../jobs/executor-bullmq.js";
 import type { JobService } from "../jobs/job-service.js";
-import { Readiness } from "./health.js";
+import { openRedis } from "../redis/connection.js";
+import { createStoreProbe, Readiness } from "./health.js";
 import { HttpObserver } from "./http-observer.js";
 import { JobWatch } from "./job-watch.js";
 import type { Logger } from "./logger.js";
-import { Metrics } from "./metrics.js";
-import { serveMetrics, type MetricsServer } from "./metrics-server.js";
-import { bullmqDepth, type QueueDepthReader } from "./queue-depth.js";
-import { createStoreProbe } from "./store-probe.js";
+import { Metrics, serveMetrics, type MetricsServer } from "./metrics.js";
 
 type Observed = {
   /** Undefined when metrics are off (METRICS_PORT unset). */
@@ -29,7 +28,6 @@ type Observed = {
   close(): Promise<void>;
 };
 
-/** Observes the process that `config` describes and whose job service is `jobs`. */
 export function observeProcess(config: Config, jobs: JobService, logger: Logger): Observed {
   const metrics = config.metrics ? new Metrics() : undefined;
   const probe = createStoreProbe(() => jobs.health(), metrics);
@@ -37,8 +35,7 @@ export function observeProcess(config: Config, jobs: JobService, logger: Logger)
   const http = new HttpObserver(logger, metrics);
   const readiness = new Readiness(probe);
   // with Redis, jobs wait in BullMQ's queue, which every instance sees; otherwise in this process
-  const queue: QueueDepthReader | undefined =
-    metrics && config.store === "redis" ? bullmqDepth(config.redis.url, config.redis.keyPrefix) : undefined;
+  const queue = metrics && config.store === "redis" ? bullmqDepth(config.redis.url, config.redis.keyPrefix) : undefined;
   metrics?.source({
     queue: queue ? () => queue.depth() : watch.depth,
     openStreams: http.openStreams,
@@ -65,6 +62,33 @@ export function observeProcess(config: Config, jobs: JobService, logger: Logger)
       watch.stop();
       await server?.close();
       await queue?.close();
+    },
+  };
+}
+
+/**
+ * The depth of the BullMQ queue that holds jobs to run on Redis, as the metrics scrape reads it:
+ * BullMQ's own counts of waiting (prioritized and delayed included) and active jobs, on a
+ * connection of its own that only a scrape uses, under `keyPrefix` (as jobs-env.ts names it). A
+ * Redis that does not answer gives no value.
+ */
+function bullmqDepth(url: string, keyPrefix: string) {
+  const redis = openRedis(url);
+  // errors are the scrape's (no value) and the job store's outage log's to tell
+  redis.on("error", () => {});
+  const queue = openQueue(redis, `${keyPrefix}queue`, () => {});
+  return {
+    async depth(): Promise<{ waiting: number; active: number } | undefined> {
+      try {
+        const counts = await queue.getJobCounts("waiting", "prioritized", "delayed", "active");
+        return { waiting: counts.waiting + counts.prioritized + counts.delayed, active: counts.active };
+      } catch {
+        return undefined;
+      }
+    },
+    async close() {
+      await queue.close();
+      redis.disconnect();
     },
   };
 }

@@ -10,7 +10,6 @@
 export type OutageLogOptions = {
   /** The dependency as the lines name it, without secrets: "Redis at 127.0.0.1:6379". */
   dependency: string;
-  /** Writes one line. */
   print: (line: string) => void;
   /** The time in ms; default `Date.now`. */
   now?: () => number;
@@ -45,7 +44,6 @@ const span = (ms: number) => (ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${M
 /** A reason on one line, whatever it holds (a stack's lines, say). */
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 
-/** An outage log for `dependency`, printing through `print`. */
 export function createOutageLog({
   dependency,
   print,

@@ -23,14 +23,16 @@ export type RequestFacts = {
 };
 
 /** A request's facts, and who hears about its tool results (the HTTP observer). */
-type RequestScope = { facts: RequestFacts; onToolResult?: (tool: string, result: ToolResultLike) => void };
+type RequestScope = {
+  facts: RequestFacts;
+  onToolResult?: (tool: string, outcome: string, result: ToolResultLike) => void;
+};
 
 /** What a tool result is read for: whether it failed, its error's code, the events it carries. */
 export type ToolResultLike = { isError?: boolean; structuredContent?: Record<string, unknown> };
 
 const scopes = contextSlot<RequestScope>("request");
 
-/** Runs `serve` in `scope`: its facts are the current request's. */
 export const withRequest = <T>(scope: RequestScope, serve: () => T): T => scopes.run(scope, serve);
 
 /** The current request's facts; undefined outside a request (a job's run, a timer). */
@@ -96,10 +98,10 @@ export function noteJsonRpcBody(body: unknown): void {
 export function noteToolResult(tool: string, result: ToolResultLike): void {
   const scope = scopes.get();
   if (scope === undefined) return;
-  const error = asRecord(result.structuredContent?.error);
-  scope.facts.outcome = result.isError ? (text(error.code) ?? "error") : "ok";
+  const outcome = result.isError ? (text(asRecord(result.structuredContent?.error).code) ?? "error") : "ok";
+  scope.facts.outcome = outcome;
   // a start's reply names the job it created: its request's line then does too
   const created = text(result.structuredContent?.jobId);
   if (scope.facts.jobId === undefined && created !== undefined && JOB_ID.test(created)) scope.facts.jobId = created;
-  scope.onToolResult?.(TOOLS.has(tool) ? tool : "other", result);
+  scope.onToolResult?.(TOOLS.has(tool) ? tool : "other", outcome, result);
 }

@@ -10,10 +10,8 @@ import type { Logger } from "./logger.js";
 
 export type ShutdownOptions = {
   logger: Logger;
-  /** /readyz → 503. */
   drain: () => void;
   drainMs: number;
-  /** Stops taking connections. */
   stopListening: () => void;
   /** Closes the job service (answers long polls, ends running jobs). */
   closeJobs: () => Promise<void>;

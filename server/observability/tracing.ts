@@ -1,14 +1,13 @@
 /**
  * Traces, on when OTEL_EXPORTER_OTLP_ENDPOINT is set: what the rest of the server calls. Until
- * `startTracing` has loaded the SDK (tracing-sdk.ts) and the spans (tracing-spans.ts), which it
- * does only when traces are on, every call here passes straight through: a process without traces
- * loads neither and pays for nothing.
+ * `startTracing` has loaded the SDK and the spans (tracing-sdk.ts), which it does only when
+ * traces are on, every call here passes straight through: a process without traces loads none of
+ * OpenTelemetry and pays for nothing.
  */
 import type { MiddlewareHandler } from "hono";
-import type { TracingSdkOptions } from "./tracing-sdk.js";
-import type { AppendedDraft, QueuedJob, SpanKit, StageSpans, TraceCarrier } from "./tracing-spans.js";
+import type { AppendedDraft, QueuedJob, SpanKit, StageSpans, TraceCarrier, TracingSdkOptions } from "./tracing-sdk.js";
 
-export type { TraceCarrier } from "./tracing-spans.js";
+export type { TraceCarrier } from "./tracing-sdk.js";
 
 /** The span code, once traces are on. */
 let spans: SpanKit | undefined;
@@ -21,10 +20,7 @@ export type Tracing = { shutdown(): Promise<void> };
  */
 export async function startTracing(options: TracingSdkOptions): Promise<Tracing> {
   if (options.endpoint === undefined && options.exporter === undefined) return { shutdown: async () => {} };
-  const [{ registerTracing }, { spanKit }] = await Promise.all([
-    import("./tracing-sdk.js"),
-    import("./tracing-spans.js"),
-  ]);
+  const { registerTracing, spanKit } = await import("./tracing-sdk.js");
   const provider = registerTracing(options);
   spans = spanKit;
   return {
@@ -35,7 +31,7 @@ export async function startTracing(options: TracingSdkOptions): Promise<Tracing>
   };
 }
 
-/** Hono middleware for /mcp: a span for each request (tracing-spans.ts). */
+/** Hono middleware for /mcp: a span for each request (tracing-sdk.ts). */
 export const traceMcpRequests: MiddlewareHandler = (c, next) => (spans ? spans.traceRequest(c, next) : next());
 
 /** Names the current request's span by its parsed JSON-RPC body: method, tool, request id. */

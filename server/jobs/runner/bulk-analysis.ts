@@ -21,13 +21,11 @@ import type { EventDraft } from "../state-machine.js";
 import type { StartBulkArgs } from "../../../shared/tools.js";
 import { chunkCount, type ResultHead } from "../store.js";
 import { createAnswers } from "./answers.js";
-import { figuresOf } from "./figures.js";
+import { createUnplacedTally, figuresOf } from "./figures.js";
 import { createProgress, type Progress } from "./progress.js";
 import type { SliceTurns } from "./slice-turns.js";
 import type { JobTexts } from "./texts.js";
-import { createUnplacedTally } from "./unplaced.js";
 
-/** Gift ideas per person. */
 const GIFTS_PER_PERSON = 3;
 /** The most synchronous work one slice does, in ms, give or take one step. */
 const SLICE_MS = 8;
@@ -140,7 +138,6 @@ class BulkAnalysis {
     return this.run.emit(all, head);
   }
 
-  /** Waits for this job's next slice. */
   private async turn() {
     const { signal } = this.run;
     try {

@@ -1,7 +1,10 @@
 /**
  * A finished result in figures, for views to word in their own language and for the model: the
  * people, those with a gift, the top picks' cost against the budgets' sum, the interests not
- * placed, and the same sums by department. Amounts are rounded to cents.
+ * placed, and the same sums by department. Amounts are rounded to cents. The interests the matcher
+ * could place on no interest it knows are counted once however they are capitalized, with how many
+ * people wrote each: the summary and the figures name the most written ones, so the person can fix
+ * the list and the model sees what was not understood.
  */
 import type { DepartmentFigures, ResultFigures, UnplacedInterests } from "../../../shared/tools.js";
 import type { Person } from "../../files/read/people/rows.js";
@@ -75,4 +78,35 @@ function departmentsOf(people: Person[]): DepartmentFigures[] {
           ),
         ];
   return entries.map((d) => ({ ...d, budget: cents(d.budget), topPicks: cents(d.topPicks) }));
+}
+
+/** How many unplaced interests the summary and the figures name, the most written first. */
+const NAMED = 10;
+
+export type UnplacedTally = {
+  /** Notes one person's unplaced interests (a person's list holds each interest once). */
+  add(interests: readonly string[]): void;
+  /** How many different ones, and the most written; undefined when every interest was placed. */
+  result(): UnplacedInterests | undefined;
+};
+
+export function createUnplacedTally(): UnplacedTally {
+  // by the interest in lower case: the first spelling met, and the people who wrote it
+  const tally = new Map<string, { name: string; people: number }>();
+  return {
+    add(interests) {
+      for (const name of interests) {
+        const key = name.toLowerCase();
+        const seen = tally.get(key);
+        if (seen) seen.people++;
+        else tally.set(key, { name, people: 1 });
+      }
+    },
+    result() {
+      if (tally.size === 0) return undefined;
+      // a stable sort: among equally written ones, the first met comes first
+      const most = [...tally.values()].sort((a, b) => b.people - a.people).slice(0, NAMED);
+      return { count: tally.size, names: most.map((u) => u.name) };
+    },
+  };
 }

@@ -2,8 +2,7 @@
  * Coalesced progress: every stage change, then one report per whole percent at most, never back.
  */
 import type { EventDraft } from "../state-machine.js";
-import { createProgress } from "./progress.js";
-import { STAGE_START, stagePlan, stageWeight, type StageId } from "./stages.js";
+import { createProgress, STAGE_START, stagePlan, stageWeight, type StageId } from "./progress.js";
 import { jobTexts, localeOf } from "./texts.js";
 
 const EN = jobTexts("en");

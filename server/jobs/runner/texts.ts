@@ -83,7 +83,6 @@ const KO: Omit<JobTexts, "locale" | "count" | "summary"> = {
 
 const tag = (locale: Locale) => (locale === "ko" ? "ko-KR" : "en-US");
 
-/** The texts for `locale`. */
 export function jobTexts(locale: Locale): JobTexts {
   const { count, money } = formatsFor(tag(locale));
   const words = locale === "ko" ? KO : EN;

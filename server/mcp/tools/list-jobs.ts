@@ -8,7 +8,7 @@
 import * as z from "zod/mini";
 import { isFinished } from "../../../shared/job-view.js";
 import { ListJobsInput, ListJobsOutput, TOOL, type JobSummary } from "../../../shared/tools.js";
-import type { ListedJob } from "../../jobs/job-list.js";
+import type { ListedJob } from "../../jobs/reads.js";
 import type { JobService } from "../../jobs/job-service.js";
 import type { JobPosition } from "../../jobs/store.js";
 import { defineTool } from "../tool-registry.js";
