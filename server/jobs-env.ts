@@ -1,6 +1,6 @@
 /**
  * The job system as the configuration (config.ts) sets it up, for the server and the worker
- * process alike: the store (SQLite under the data directory or in memory, or Redis), on Redis the
+ * process alike: the store (SQLite under the data directory, memory, or Redis), on Redis the
  * BullMQ workers of this process, retention and the per-subject quotas, and the staff files kept
  * beside the jobs (files/files-env.ts).
  */
@@ -59,9 +59,15 @@ export function serverFromConfig(
     void (isConnectionFault(error) || log.error({ ...errorFields(error), context }, `jobs: ${context}`));
   const service = { match: matchGifts, limits: config.limits, onError, ...extras };
   switch (config.store) {
-    case "sqlite":
+    case "sqlite": {
+      const store = openSqlite(config.dataDir);
+      return {
+        jobs: createJobService({ store, ...service }),
+        files: filesFromConfig(config, store),
+      };
+    }
     case "memory": {
-      const store = config.store === "memory" ? createMemoryStore() : openSqlite(config.dataDir);
+      const store = createMemoryStore();
       return {
         jobs: createJobService({ store, ...service }),
         files: filesFromConfig(config, store),

@@ -1,9 +1,8 @@
 /**
  * Staff files as the configuration sets them up: uploads kept beside the jobs (STORE=sqlite: a
- * database file of their own, DATA_DIR/uploads.sqlite; memory: the same in memory; redis:
- * REDIS_URL under REDIS_PREFIX), counted with the jobs' bytes for the quota, and the hosts a file
- * handed over by URL may come from (FILE_DOWNLOAD_HOSTS, none by default). `openStaffFiles` builds
- * what the tools use.
+ * database file of their own, DATA_DIR/uploads.sqlite; memory; redis: REDIS_URL under
+ * REDIS_PREFIX), counted with the jobs' bytes for the quota, and the hosts a file handed over by
+ * URL may come from (FILE_DOWNLOAD_HOSTS, none by default). `openStaffFiles` builds what the tools use.
  */
 import { resolve } from "node:path";
 import type { Config } from "../config.js";

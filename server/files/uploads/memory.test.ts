@@ -1,5 +1,5 @@
 /**
- * The memory upload store (SQLite on an in-memory database) against the upload store contract.
+ * The memory upload store against the upload store contract.
  */
 import { describeUploadStore } from "../../../test-kit/upload-store-suite.js";
 import { createMemoryUploadStore } from "./memory.js";

@@ -67,9 +67,9 @@ function addKeepColumns(db: Database.Database, abandonedAfterMs: number, stalled
       THEN ${Math.trunc(abandonedAfterMs)} ELSE ${Math.trunc(stalledAfterMs)} END;`);
 }
 
-/** Opens (and creates, with its directory) the database at `path`, with its tables; ":memory:" for a private one. */
+/** Opens (and creates, with its directory) the database at `path`, with its tables. */
 function openUploadDatabase(path: string, options: Required<UploadStoreOptions>): Database.Database {
-  if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+  mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
   // small pages, as the job store has, so a fresh file and its journal fit a small volume; a 256 KB
   // chunk spans its pages without harm (only takes effect on a new file)
@@ -281,7 +281,7 @@ class SqliteUploadStore implements UploadStore {
   }
 }
 
-/** Opens (and creates, with its directory) the upload database at `path`; ":memory:" for a private one. */
+/** Opens (and creates, with its directory) the upload database at `path`. */
 export function createSqliteUploadStore(path: string, options?: UploadStoreOptions): UploadStore {
   const resolved = resolveUploadOptions(options);
   return new SqliteUploadStore(openUploadDatabase(path, resolved), resolved);

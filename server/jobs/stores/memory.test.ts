@@ -1,6 +1,5 @@
 /**
- * The memory store (SQLite on an in-memory database, no file and no disk room to mind): the store
- * contract and the service suite run against it.
+ * The memory store: the store contract and the service suite run against it.
  */
 import { describeJobService } from "../../../test-kit/jobs/service-suite.js";
 import { describeJobStore } from "../../../test-kit/jobs/store-suite.js";

@@ -1,9 +1,198 @@
 /**
- * The job store in memory (STORE=memory, and tests): the SQLite store on a private in-memory
- * database, so one body of code keeps the store's rules; nothing outlives the process.
+ * The in-memory job store: for tests and single-process use without a disk. Same rules as the
+ * durable stores (gapless seqs checked on append, a result visible only once its head is written
+ * with the final event), so the shared suites run against it unchanged. Stored values are
+ * immutable by convention.
  */
-import type { JobStore } from "../store.js";
-import { createSqliteStore } from "./sqlite.js";
+import type { JobEvent } from "../../../shared/job-events.js";
+import type { JobFold } from "../../../shared/job-reducer.js";
+import { isFinished } from "../../../shared/job-view.js";
+import type { StartBulkArgs } from "../../../shared/tools.js";
+import {
+  QuotaExceededError,
+  STARTS_KEPT_MS,
+  StoreConflictError,
+  hasRoom,
+  checkContinues,
+  chunkCount,
+  inputBytes,
+  type JobPosition,
+  type JobStore,
+  type NewJob,
+  type ResultHead,
+  type StoredJob,
+} from "../store.js";
 
-/** Creates an empty store that lives as long as the process, or until it is closed. */
-export const createMemoryStore = (): JobStore => createSqliteStore(":memory:");
+/**
+ * `chunks` are the result's once `head` is set, and work in progress before; `input` is the job's
+ * until it ends; `bytes` counts what the input, chunks and head take, kept in step by every write.
+ */
+type Entry = {
+  job: Omit<NewJob, "input">;
+  input?: StartBulkArgs;
+  fold: JobFold;
+  events: JobEvent[];
+  chunks: string[];
+  head?: ResultHead;
+  bytes: number;
+  /** Whether the job's follow-up was claimed. */
+  followUp?: true;
+};
+
+const stored = (e: Entry): StoredJob => ({
+  jobId: e.job.jobId,
+  owner: e.job.owner,
+  createdAt: e.job.createdAt,
+  status: e.fold.status,
+  lastSeq: e.fold.lastSeq,
+  fold: e.fold,
+});
+
+/** Whether `a` comes before `b` in a list of jobs newest first. */
+const newer = (a: JobPosition, b: JobPosition) =>
+  a.createdAt !== b.createdAt ? a.createdAt > b.createdAt : a.jobId > b.jobId;
+
+/** Creation times by subject, for `usage`, kept for a day whatever becomes of the jobs. */
+class Starts {
+  readonly #bySubject = new Map<string, number[]>();
+
+  record(subject: string, at: number): void {
+    const kept = (this.#bySubject.get(subject) ?? []).filter((t) => t >= at - STARTS_KEPT_MS);
+    this.#bySubject.set(subject, [...kept, at]);
+  }
+
+  since(subject: string, since: number): number[] {
+    return (this.#bySubject.get(subject) ?? []).filter((t) => t >= since);
+  }
+}
+
+/**
+ * The store's methods are arrow-function properties: bound, and own properties, so a test may
+ * spread a store to replace one of them.
+ */
+class MemoryJobStore implements JobStore {
+  readonly #jobs = new Map<string, Entry>();
+  readonly #starts = new Starts();
+
+  readonly create: JobStore["create"] = async (job, events, fold, quota) => {
+    if (this.#jobs.has(job.jobId)) throw new StoreConflictError(`job ${job.jobId} already exists`);
+    checkContinues(0, events);
+    if (quota && !hasRoom(this.#usageOf(job.owner.subject, quota.since), inputBytes(job.input), quota)) {
+      throw new QuotaExceededError(`no room for job ${job.jobId}`);
+    }
+    const { input, ...rest } = job;
+    this.#jobs.set(job.jobId, { job: rest, input, fold, events: [...events], chunks: [], bytes: inputBytes(input) });
+    this.#starts.record(job.owner.subject, job.createdAt);
+  };
+
+  readonly getJob: JobStore["getJob"] = async (jobId) => {
+    const e = this.#jobs.get(jobId);
+    return e && stored(e);
+  };
+
+  readonly putResultChunk: JobStore["putResultChunk"] = async (jobId, index, body) => {
+    const e = this.#jobs.get(jobId);
+    if (!e) throw new StoreConflictError(`no job ${jobId}`);
+    if (isFinished(e.fold.status)) throw new StoreConflictError(`job ${jobId} has ended`);
+    if (index !== e.chunks.length) throw new StoreConflictError(`expected chunk ${e.chunks.length}, got ${index}`);
+    e.chunks.push(body);
+    e.bytes += Buffer.byteLength(body);
+  };
+
+  readonly append: JobStore["append"] = async (jobId, events, fold, head) => {
+    const e = this.#jobs.get(jobId);
+    if (!e) throw new StoreConflictError(`no job ${jobId}`);
+    checkContinues(e.events.length, events);
+    if (head && e.head) throw new StoreConflictError(`job ${jobId} already has a result`);
+    if (head && chunkCount(head) !== e.chunks.length) {
+      throw new StoreConflictError(`the result needs ${chunkCount(head)} chunks, ${e.chunks.length} were put`);
+    }
+    e.events.push(...events);
+    e.fold = fold;
+    if (head) {
+      e.head = head;
+      e.bytes += Buffer.byteLength(JSON.stringify(head));
+    } else if (!e.head && isFinished(fold.status)) {
+      e.bytes -= e.chunks.reduce((sum, c) => sum + Buffer.byteLength(c), 0);
+      e.chunks = [];
+    }
+    if (isFinished(fold.status) && e.input) {
+      e.bytes -= inputBytes(e.input);
+      e.input = undefined;
+    }
+  };
+
+  readonly readInput: JobStore["readInput"] = async (jobId) => this.#jobs.get(jobId)?.input;
+
+  readonly delete: JobStore["delete"] = async (jobId) => this.#jobs.delete(jobId);
+
+  readonly listJobs: JobStore["listJobs"] = async (subject, { before, limit }) =>
+    [...this.#jobs.values()]
+      .map((e) => e.job)
+      .filter((j) => j.owner.subject === subject && (before === undefined || newer(before, j)))
+      .sort((a, b) => (newer(a, b) ? -1 : 1))
+      .slice(0, limit)
+      .map((j) => stored(this.#jobs.get(j.jobId)!));
+
+  readonly claimFollowUp: JobStore["claimFollowUp"] = async (jobId) => {
+    const e = this.#jobs.get(jobId);
+    if (!e || !isFinished(e.fold.status) || e.followUp) return false;
+    e.followUp = true;
+    return true;
+  };
+
+  readonly usage: JobStore["usage"] = async (subject, since) => this.#usageOf(subject, since);
+
+  readonly ping: JobStore["ping"] = async () => {};
+
+  readonly readEvents: JobStore["readEvents"] = async (jobId, afterSeq, limit) =>
+    // seqs are gapless from 1, so seq n sits at index n - 1
+    this.#jobs.get(jobId)?.events.slice(afterSeq, afterSeq + limit) ?? [];
+
+  readonly readResultHead: JobStore["readResultHead"] = async (jobId) => this.#jobs.get(jobId)?.head;
+
+  readonly readResultChunks: JobStore["readResultChunks"] = async (jobId, from, to) => {
+    const e = this.#jobs.get(jobId);
+    return e?.head ? e.chunks.slice(from, to) : [];
+  };
+
+  readonly readComposedChunks: JobStore["readComposedChunks"] = async (jobId, from, to) => {
+    const e = this.#jobs.get(jobId);
+    return e && !e.head && !isFinished(e.fold.status) ? e.chunks.slice(from, to) : [];
+  };
+
+  readonly listUnfinished: JobStore["listUnfinished"] = async () =>
+    [...this.#jobs.values()]
+      .filter((e) => !isFinished(e.fold.status))
+      .sort((a, b) => a.job.createdAt - b.job.createdAt)
+      .map(stored);
+
+  readonly expire: JobStore["expire"] = async (createdBefore) => {
+    const gone: string[] = [];
+    for (const [id, e] of this.#jobs) {
+      if (e.job.createdAt < createdBefore && isFinished(e.fold.status)) gone.push(id);
+    }
+    for (const id of gone) this.#jobs.delete(id);
+    return gone;
+  };
+
+  readonly close: JobStore["close"] = async () => {
+    this.#jobs.clear();
+  };
+
+  #usageOf(subject: string, since: number) {
+    const mine = [...this.#jobs.values()].filter((e) => e.job.owner.subject === subject);
+    const recent = this.#starts.since(subject, since);
+    return {
+      unfinished: mine.filter((e) => !isFinished(e.fold.status)).length,
+      startedSince: recent.length,
+      ...(recent.length > 0 ? { firstStartSince: Math.min(...recent) } : {}),
+      bytes: mine.reduce((sum, e) => sum + e.bytes, 0),
+    };
+  }
+}
+
+/** Creates an empty store that lives as long as the process. */
+export function createMemoryStore(): JobStore {
+  return new MemoryJobStore();
+}
