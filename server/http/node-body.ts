@@ -56,7 +56,7 @@ export function readNodeBody(
  * `req` as it is, except that its `signal` aborts when the client goes before the answer is
  * written, and is made only when read. The Node adapter makes the whole web Request (headers
  * copied, a body stream over the incoming bytes) the first time anything reads its `signal`, and
- * the SDK's 2026-07-28 handler reads it on every call: about a tenth of such a call's time.
+ * the SDK's 2026-07-28 handler reads it on every call (6 % of a suggest_gifts profile).
  */
 export function withCloseSignal(req: Request, outgoing: Writable): Request {
   let controller: AbortController | undefined;

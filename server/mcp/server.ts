@@ -142,9 +142,9 @@ function cacheHintFor(uri: string, widgetUri: string) {
 /**
  * The SDK's server, except that a `tools/call` answer goes out as the tool built it. The SDK checks
  * each call's request twice (on registration and again here) and copies every result through its
- * wire schema: a third of the server's own time per call. Our results come from typed code and
- * are checked against the wire schema and each tool's advertised output schema, success and error,
- * by a test that calls every tool (tools.test.ts).
+ * wire schema: zod's share of a suggest_gifts profile falls from 10 % to 5 % without these. Our
+ * results come from typed code and are checked against the wire schema and each tool's advertised
+ * output schema, success and error, by a test that calls every tool (tools.test.ts).
  */
 class GiftServer extends Server {
   protected override _wrapHandler(method: string, handler: Parameters<Server["_wrapHandler"]>[1]) {
