@@ -12,6 +12,7 @@ const load = [
   "server/jobs/worst-input.test.ts",
   "server/jobs/eta.test.ts",
   "server/accept-flood.test.ts",
+  "server/burst.test.ts",
 ];
 
 export default defineConfig({

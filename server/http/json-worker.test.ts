@@ -1,7 +1,7 @@
 /**
  * The body worker gives back what JSON.parse would (any JSON, across many slices, "__proto__" as a
  * plain member), refuses what nests too deep or is not JSON as the main thread would, and asks
- * callers past its queue's bound to come back later.
+ * callers past its bound in bytes to come back later.
  */
 import fc from "fast-check";
 import { parseElsewhere as parseBytes } from "./json-worker.js";
@@ -61,10 +61,20 @@ describe("parseElsewhere", () => {
     expect(await parseElsewhere(text, DEPTH)).toEqual({ kind: "invalid", error });
   });
 
-  it("asks the ninth body queued at once to come back later, and serves the next after", async () => {
+  it("queues a burst by its bytes: every body within the bound is parsed, whatever their number", async () => {
     const text = JSON.stringify(Array.from({ length: 30_000 }, (_, i) => `w${i}`));
-    const answers = await Promise.all(Array.from({ length: 10 }, () => parseElsewhere(text, DEPTH)));
-    expect(answers.map((a) => a.kind)).toEqual([...Array(8).fill("parsed"), "busy", "busy"]);
+    const answers = await Promise.all(Array.from({ length: 24 }, () => parseElsewhere(text, DEPTH)));
+    expect(answers.map((a) => a.kind)).toEqual(Array(24).fill("parsed"));
+  });
+
+  it("asks a body that would pass the bytes bound to come back later, and serves the next after", async () => {
+    const text = JSON.stringify(Array.from({ length: 30_000 }, (_, i) => `w${i}`));
+    const bound = 3 * Buffer.byteLength(text);
+    const answers = await Promise.all(Array.from({ length: 5 }, () => parseBytes(Buffer.from(text), DEPTH, bound)));
+    expect(answers.map((a) => a.kind)).toEqual(["parsed", "parsed", "parsed", "busy", "busy"]);
     expect(await parsed(text)).toHaveLength(30_000);
+    // a body larger than the bound alone is still taken
+    const alone = await parseBytes(Buffer.from(text), DEPTH, 10);
+    expect(alone.kind).toBe("parsed");
   });
 });

@@ -5,8 +5,14 @@
  * `eval: true`: it needs no transpiling, so the very same code runs under tsx and vitest (which
  * start no worker from a .ts file) and from the tsc build (which would not copy a .js file).
  *
+ * A burst of bodies waits for the workers, bounded by its bytes, not by its count: nine people
+ * starting a large analysis at once all get their answer, and only past `MAX_PARSING_BYTES` held
+ * is a body refused (the caller answers 503 with Retry-After). There is one worker per core the
+ * event loop leaves free, up to four; each body goes to the one with the fewest bytes waiting.
+ *
  * Why ours: the SDK parses every body on the event loop.
  */
+import { availableParallelism } from "node:os";
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from "node:worker_threads";
 import { isSlice, rebuild } from "./json-slices.js";
 
@@ -17,8 +23,15 @@ export type ParsedElsewhere =
   | { kind: "busy" }
   | { kind: "failed" };
 
-/** Bodies waiting for or in the worker; past this, a request is asked to retry (each may be MBs). */
-const MAX_QUEUED = 8;
+/**
+ * Bytes of bodies handed to the workers and not yet given back; a body that would pass it is
+ * refused. Each body is at most the body limit, and the accept limit bounds the connections, so
+ * this is what a burst may hold in memory at once beyond the requests being read.
+ */
+const MAX_PARSING_BYTES = 96 * 1024 * 1024;
+
+/** Worker threads: one per core the event loop leaves free, at least one, at most four. */
+const PARSER_THREADS = Math.max(1, Math.min(4, availableParallelism() - 1));
 
 /**
  * CommonJS (what `eval: true` runs). Its depth walk is `nestedDeeper` of http-body.ts; the walk
@@ -80,8 +93,11 @@ parentPort.on("message", ({ id, bytes, port }) => {
 type Answer = { id: number } & (
   { kind: "parsed"; slices: number } | { kind: "invalid"; error: string } | { kind: "deeper" }
 );
-type Pending = { port: MessagePort; resolve: (answer: ParsedElsewhere) => void };
-let worker: { thread: Worker; pending: Map<number, Pending> } | undefined;
+type Pending = { port: MessagePort; bytes: number; resolve: (answer: ParsedElsewhere) => void };
+type Parser = { thread: Worker; pending: Map<number, Pending>; bytes: number };
+
+const parsers: Parser[] = [];
+let held = 0;
 let nextId = 0;
 
 async function settle({ port, resolve }: Pending, answer: Answer) {
@@ -99,50 +115,72 @@ async function settle({ port, resolve }: Pending, answer: Answer) {
   resolve(value === undefined ? { kind: "failed" } : { kind: "parsed", value });
 }
 
-/** The one worker, started on first use. */
-function theWorker(maxDepth: number): NonNullable<typeof worker> {
-  if (worker) return worker;
+/** `waiting`'s bytes given back, on its answer or its worker's end. */
+function release(parser: Parser, waiting: Pending): void {
+  parser.bytes -= waiting.bytes;
+  held -= waiting.bytes;
+}
+
+function startParser(maxDepth: number): Parser {
   const thread = new Worker(SOURCE, { eval: true, workerData: { maxDepth } });
-  const pending = new Map<number, Pending>();
-  const current = { thread, pending };
+  const parser: Parser = { thread, pending: new Map(), bytes: 0 };
   const fail = () => {
-    // a crash (out of memory, say) fails what was queued; the next body starts a new worker
-    if (worker === current) worker = undefined;
-    for (const { port, resolve } of pending.values()) {
-      port.close();
-      resolve({ kind: "failed" });
+    // a crash (out of memory, say) fails what was queued on it; the next body starts a new worker
+    const at = parsers.indexOf(parser);
+    if (at !== -1) parsers.splice(at, 1);
+    for (const waiting of parser.pending.values()) {
+      release(parser, waiting);
+      waiting.port.close();
+      waiting.resolve({ kind: "failed" });
     }
-    pending.clear();
+    parser.pending.clear();
   };
   thread.on("message", (answer: Answer) => {
-    const waiting = pending.get(answer.id);
-    pending.delete(answer.id);
-    if (pending.size === 0) thread.unref();
-    if (waiting) void settle(waiting, answer);
+    const waiting = parser.pending.get(answer.id);
+    if (!waiting) return;
+    parser.pending.delete(answer.id);
+    release(parser, waiting);
+    if (parser.pending.size === 0) thread.unref();
+    void settle(waiting, answer);
   });
   thread.on("error", fail).on("exit", fail);
-  worker = current;
-  return current;
+  parsers.push(parser);
+  return parser;
+}
+
+/** The worker with the fewest bytes waiting; a new one while there are fewer than `PARSER_THREADS` and all work. */
+function leastBusy(maxDepth: number): Parser {
+  const idle = parsers.find((p) => p.pending.size === 0);
+  if (idle) return idle;
+  if (parsers.length < PARSER_THREADS) return startParser(maxDepth);
+  return parsers.reduce((a, b) => (b.bytes < a.bytes ? b : a));
 }
 
 /**
  * Parses UTF-8 `bytes` off the main thread and checks that they nest at most `maxDepth` deep (the
- * same limit for the life of the process: the worker is started with the first one). A view of a
- * whole buffer is transferred (it is detached here after), so the loop copies nothing; a view of
- * part of one is copied.
+ * same limit for the life of the process: each worker is started with it). `busy` when the bytes
+ * waiting would pass `maxBytes`; a body alone is always taken. A view of a whole buffer is
+ * transferred (it is detached here after), so the loop copies nothing; a view of part of one is copied.
  */
-export function parseElsewhere(bytes: Uint8Array, maxDepth: number): Promise<ParsedElsewhere> {
-  const { thread, pending } = theWorker(maxDepth);
-  if (pending.size >= MAX_QUEUED) return Promise.resolve({ kind: "busy" });
+export function parseElsewhere(
+  bytes: Uint8Array,
+  maxDepth: number,
+  maxBytes: number = MAX_PARSING_BYTES,
+): Promise<ParsedElsewhere> {
+  const size = bytes.byteLength;
+  if (held > 0 && held + size > maxBytes) return Promise.resolve({ kind: "busy" });
+  const parser = leastBusy(maxDepth);
   const id = nextId++;
   const { port1, port2 } = new MessageChannel();
   return new Promise((resolve) => {
-    pending.set(id, { port: port1, resolve });
+    parser.pending.set(id, { port: port1, bytes: size, resolve });
+    parser.bytes += size;
+    held += size;
     // held while it works, like any request in flight; idle, it never keeps the process alive
-    thread.ref();
+    parser.thread.ref();
     const whole =
       bytes.buffer instanceof ArrayBuffer && bytes.byteOffset === 0 && bytes.byteLength === bytes.buffer.byteLength;
     const own = whole ? (bytes as Uint8Array<ArrayBuffer>) : bytes.slice();
-    thread.postMessage({ id, bytes: own, port: port2 }, [port2, own.buffer]);
+    parser.thread.postMessage({ id, bytes: own, port: port2 }, [port2, own.buffer]);
   });
 }
