@@ -12,7 +12,8 @@ import { benchJobs } from "./jobs.js";
 import { benchReducer } from "./reducer.js";
 import { benchScale } from "./scale.js";
 import { benchServer } from "./server.js";
-import type { BenchRow } from "./table.js";
+import { runSections, type BenchRow } from "./table.js";
+import { benchWidget } from "./widget.js";
 
 const smoke = { quick: true, smoke: true };
 
@@ -38,6 +39,26 @@ describe("npm run bench, on tiny inputs", () => {
     Object.assign(globalThis, { gc: runInNewContext("gc") });
     expectRows(await benchReducer(smoke), "reducer", 4);
   });
+
+  it("a section that fails is its error row, and the sections after it still run", async () => {
+    const ok = { section: "b", metric: "m", value: 1, unit: "", baseline: null, ratio: null, baselineName: "" };
+    const { rows, failed } = await runSections(
+      [
+        ["a", () => Promise.reject(new Error("port in use\nat line 2"))],
+        ["b", () => Promise.resolve([{ ...ok, target: "–", met: null }])],
+      ],
+      smoke,
+    );
+    expect(failed).toEqual(["a"]);
+    expect(rows.map((r) => [r.section, r.metric, r.met])).toEqual([
+      ["a", "error: port in use", false],
+      ["b", "m", null],
+    ]);
+  });
+
+  it("widget: built self-contained, beside the React floor and within its budget", async () => {
+    expectRows(await benchWidget(smoke), "widget", 2);
+  }, 120_000);
 
   it("server: three targets answer real gifts and events under load, and so does ours observed and not", async () => {
     const rows = await benchServer(smoke);

@@ -1,10 +1,13 @@
 /**
  * `npm run bench [-- --quick]`: runs every benchmark, prints one table, writes bench/results.json.
  * Each figure sits beside a baseline measured in the same process, so ratios hold on a noisy machine.
+ * A section that fails becomes one row saying why, the others still run, and results.json is written
+ * with the machine's load average before and after (the exit code is then 1).
  */
 import { writeFileSync } from "node:fs";
+import { availableParallelism, loadavg } from "node:os";
 import { fileURLToPath } from "node:url";
-import { printTable, type BenchOptions, type BenchRow } from "./table.js";
+import { printTable, runSections, type BenchOptions, type Section } from "./table.js";
 import { benchReducer } from "./reducer.js";
 import { benchWidget } from "./widget.js";
 import { benchServer } from "./server.js";
@@ -19,7 +22,10 @@ import { benchUploads } from "./uploads.js";
 import { benchExports } from "./exports.js";
 import { benchQuality } from "./quality.js";
 
-const sections: [string, (o: BenchOptions) => Promise<BenchRow[]>][] = [
+const loadAverage = () => loadavg().map((n) => Math.round(n * 100) / 100);
+const loadBefore = loadAverage();
+
+const sections: Section[] = [
   ["reducer", benchReducer],
   ["widget", benchWidget],
   ["server", benchServer],
@@ -40,18 +46,29 @@ const only = process.argv
   .find((a) => a.startsWith("--only="))
   ?.slice(7)
   .split(",");
-const rows: BenchRow[] = [];
-for (const [name, run] of sections) {
-  if (only && !only.includes(name)) continue;
-  const t0 = performance.now();
-  process.stderr.write(`bench ${name}… `);
-  rows.push(...(await run(options)));
-  process.stderr.write(`${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
-}
+const chosen = sections.filter(([name]) => !only || only.includes(name));
+const { rows, failed } = await runSections(chosen, options, (text) => process.stderr.write(text));
 printTable(rows);
 const out = fileURLToPath(new URL("./results.json", import.meta.url));
 writeFileSync(
   out,
-  JSON.stringify({ date: new Date().toISOString(), node: process.version, quick: options.quick, rows }, null, 2),
+  JSON.stringify(
+    {
+      date: new Date().toISOString(),
+      node: process.version,
+      cpus: availableParallelism(),
+      loadAverage: { before: loadBefore, after: loadAverage() },
+      quick: options.quick,
+      only: only ?? null,
+      failed,
+      rows,
+    },
+    null,
+    2,
+  ),
 );
 console.log(`\nwrote ${out}`);
+if (failed.length > 0) {
+  console.error(`sections that failed: ${failed.join(", ")}`);
+  process.exitCode = 1;
+}

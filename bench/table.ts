@@ -27,8 +27,54 @@ export function row(r: Omit<BenchRow, "ratio"> & { ratio?: number | null }): Ben
   return { ...r, ratio };
 }
 
+export type Section = [name: string, run: (o: BenchOptions) => Promise<BenchRow[]>];
+
+/**
+ * Runs `sections` one after the other; one that throws becomes its error row and the rest still run.
+ * `progress` hears each section's name as it starts and its seconds as it ends.
+ */
+export async function runSections(
+  sections: Section[],
+  options: BenchOptions,
+  progress: (text: string) => void = () => {},
+): Promise<{ rows: BenchRow[]; failed: string[] }> {
+  const rows: BenchRow[] = [];
+  const failed: string[] = [];
+  for (const [name, run] of sections) {
+    const t0 = performance.now();
+    progress(`bench ${name}… `);
+    try {
+      rows.push(...(await run(options)));
+    } catch (error) {
+      failed.push(name);
+      rows.push(errorRow(name, error));
+    }
+    progress(`${((performance.now() - t0) / 1000).toFixed(1)} s\n`);
+  }
+  return { rows, failed };
+}
+
+/** The row of a section that could not run: its error, where its figures would be. */
+function errorRow(section: string, error: unknown): BenchRow {
+  const message = error instanceof Error ? error.message : String(error);
+  return row({
+    section,
+    metric: `error: ${message.split("\n")[0].slice(0, 200)}`,
+    value: NaN,
+    unit: "",
+    baseline: null,
+    baselineName: "",
+    target: "runs",
+    met: false,
+  });
+}
+
 const fmt = (n: number | null): string =>
-  n === null ? "–" : Math.abs(n) >= 1000 ? Math.round(n).toLocaleString("en-US") : Number(n.toPrecision(3)).toString();
+  n === null || Number.isNaN(n)
+    ? "–"
+    : Math.abs(n) >= 1000
+      ? Math.round(n).toLocaleString("en-US")
+      : Number(n.toPrecision(3)).toString();
 
 export function printTable(rows: BenchRow[]): void {
   const cells = rows.map((r) => [
