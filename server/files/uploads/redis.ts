@@ -11,12 +11,11 @@ import { openRedis, watchConnection, type RedisConnection } from "../../redis/co
 import { run, type Script } from "../../redis/scripts.js";
 import { BEGIN, DROP, PUT, SWEEP, TOUCH, VERIFIED } from "./redis-scripts.js";
 import {
-  MissingChunksError,
   UploadQuotaError,
   checkChunk,
+  checkComplete,
   checkWhole,
   chunkCountOf,
-  missingChunks,
   newUploadId,
   RESERVE_AHEAD_CHUNKS,
   reservedBytes,
@@ -110,8 +109,7 @@ class RedisUploadStore implements UploadStore {
   readonly read: UploadStore["read"] = async (owner, uploadId) => {
     const upload = await this.#load(owner, uploadId);
     if (upload === undefined || !(await this.touch(owner, uploadId))) return undefined;
-    const missing = missingChunks(upload.chunks, upload.received);
-    if (missing.length > 0) throw new MissingChunksError(missing);
+    checkComplete(upload.chunks, upload.received);
     const indices = Array.from({ length: upload.chunks }, (_, i) => String(i));
     const chunks = await this.#guard((redis) => redis.hmgetBuffer(`${this.#p}${uploadId}:chunks`, ...indices));
     // dropped between the two reads

@@ -10,21 +10,17 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { asStorageFull } from "../../sqlite-errors.js";
 import {
-  MissingChunksError,
   UploadQuotaError,
   checkChunk,
+  checkComplete,
   checkWhole,
   chunkCountOf,
   chunkLength,
-  keptAfterProgress,
-  keptAfterUse,
-  missingChunks,
   newUploadId,
   RESERVE_AHEAD_CHUNKS,
   reservedBytes,
   resolveUploadOptions,
   type Upload,
-  type UploadFile,
   type UploadStore,
   type UploadStoreOptions,
 } from "./upload-store.js";
@@ -133,8 +129,21 @@ class SqliteUploadStore implements UploadStore {
     this.#options = options;
   }
 
-  readonly begin: UploadStore["begin"] = async (owner, file, maxBytes) =>
-    this.#transaction(() => this.#begin(owner, file, maxBytes));
+  readonly begin: UploadStore["begin"] = async (owner, { name, size, sha256 }, maxBytes) =>
+    this.#transaction(() => {
+      const { now, chunkBytes } = this.#options;
+      const known = this.#q.byFile.get(owner, name, size, sha256);
+      if (known !== undefined && known.kept_until > now()) {
+        this.#used(known);
+        return this.#toUpload(this.#q.get.get(known.upload_id, owner)!);
+      }
+      if (known) this.#remove(known.upload_id); // gone, not yet swept: it holds the file's place
+      this.#checkRoom(owner, "", reservedBytes({ size, receivedBytes: 0, chunkBytes }), maxBytes);
+      const uploadId = newUploadId();
+      const chunks = chunkCountOf(size, chunkBytes);
+      this.#q.insert.run(uploadId, owner, name, size, sha256, chunkBytes, chunks, now(), this.#keptUntil(false));
+      return this.#toUpload(this.#q.get.get(uploadId, owner)!);
+    });
 
   readonly get: UploadStore["get"] = async (owner, uploadId) => {
     const row = this.#live(owner, uploadId);
@@ -155,14 +164,30 @@ class SqliteUploadStore implements UploadStore {
         this.#checkRoom(owner, uploadId, wanted, maxBytes);
       }
       this.#q.putChunk.run(uploadId, index, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-      const now = this.#options.now();
-      const keptUntil = keptAfterProgress(receivedBytes === row.size, now, this.#options);
-      this.#q.progress.run(now, keptUntil, receivedBytes, uploadId);
+      const keptUntil = this.#keptUntil(receivedBytes === row.size);
+      this.#q.progress.run(this.#options.now(), keptUntil, receivedBytes, uploadId);
       return this.#toUpload(this.#q.get.get(uploadId, owner)!);
     });
 
   readonly read: UploadStore["read"] = async (owner, uploadId) => {
-    const bytes = this.#transaction(() => this.#read(owner, uploadId));
+    // a failed check is returned, not thrown, so that the drop commits
+    const bytes = this.#transaction((): Buffer | Error | undefined => {
+      const row = this.#live(owner, uploadId);
+      if (row === undefined) return undefined;
+      this.#used(row);
+      checkComplete(row.chunks, this.#q.received.all(uploadId));
+      const whole = Buffer.concat(this.#q.chunks.all(uploadId));
+      if (row.verified === 0) {
+        try {
+          checkWhole(row, whole);
+        } catch (error) {
+          this.#remove(uploadId);
+          return error as Error;
+        }
+        this.#q.verified.run(uploadId);
+      }
+      return whole;
+    });
     if (bytes instanceof Error) throw bytes;
     return bytes;
   };
@@ -189,27 +214,17 @@ class SqliteUploadStore implements UploadStore {
     if (this.#db.open) this.#db.close();
   };
 
-  #begin(owner: string, { name, size, sha256 }: UploadFile, maxBytes: number | undefined): Upload {
-    const { now, chunkBytes } = this.#options;
-    const known = this.#q.byFile.get(owner, name, size, sha256);
-    if (known !== undefined && known.kept_until > now()) {
-      this.#used(known);
-      return this.#toUpload(this.#q.get.get(known.upload_id, owner)!);
-    }
-    if (known) this.#remove(known.upload_id); // gone, not yet swept: it holds the file's place
-    this.#checkRoom(owner, "", reservedBytes({ size, receivedBytes: 0, chunkBytes }), maxBytes);
-    const uploadId = newUploadId();
-    const keptUntil = keptAfterProgress(false, now(), this.#options);
-    const chunks = chunkCountOf(size, chunkBytes);
-    this.#q.insert.run(uploadId, owner, name, size, sha256, chunkBytes, chunks, now(), keptUntil);
-    return this.#toUpload(this.#q.get.get(uploadId, owner)!);
+  /** Until when an upload is kept after progress (its begin, a chunk): a whole one longer. */
+  #keptUntil(whole: boolean): number {
+    const { now, abandonedAfterMs, stalledAfterMs } = this.#options;
+    return now() + (whole ? abandonedAfterMs : stalledAfterMs);
   }
 
-  /** Notes a use of `row` (a resume, a read, a job): a whole upload is kept longer. */
+  /** Notes a use of `row` (a resume, a read, a job): only a whole upload is kept longer. */
   #used(row: Row): void {
     const now = this.#options.now();
-    const upload = { size: row.size, receivedBytes: row.received_bytes, keptUntil: row.kept_until };
-    this.#q.keep.run(now, keptAfterUse(upload, now, this.#options), row.upload_id);
+    const kept = row.received_bytes === row.size ? Math.max(row.kept_until, this.#keptUntil(true)) : row.kept_until;
+    this.#q.keep.run(now, kept, row.upload_id);
   }
 
   /** What `owner`'s kept uploads but `except` hold. */
@@ -222,26 +237,6 @@ class SqliteUploadStore implements UploadStore {
     if (maxBytes === undefined) return;
     const kept = this.#bytesOf(owner, except);
     if (kept + wanted > maxBytes) throw new UploadQuotaError(kept, wanted);
-  }
-
-  /** The whole file; a failed check is returned, not thrown, so that the drop commits. */
-  #read(owner: string, uploadId: string): Buffer | Error | undefined {
-    const row = this.#live(owner, uploadId);
-    if (row === undefined) return undefined;
-    this.#used(row);
-    const missing = missingChunks(row.chunks, this.#q.received.all(uploadId));
-    if (missing.length > 0) throw new MissingChunksError(missing);
-    const bytes = Buffer.concat(this.#q.chunks.all(uploadId));
-    if (row.verified === 0) {
-      try {
-        checkWhole(row, bytes);
-      } catch (error) {
-        this.#remove(uploadId);
-        return error as Error;
-      }
-      this.#q.verified.run(uploadId);
-    }
-    return bytes;
   }
 
   /** The owner's upload when it is still kept. */
