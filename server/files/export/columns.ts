@@ -16,35 +16,23 @@ export type Cell = string | number;
 /** Gifts per person the picks have columns for: what the analysis picks for each person. */
 const GIFT_COLUMNS = 3;
 
-/** The words of a file's headers and sheets in one language. */
-type FileWords = {
-  row: string;
-  name: string;
-  department: string;
-  interests: string;
-  budget: (currency: Currency) => string;
-  gift: (n: number) => string;
-  price: (n: number, currency: Currency) => string;
-  category: (n: number) => string;
-  reason: (n: number) => string;
-  why: string;
-  sheets: { picks: string; skipped: string };
+/** The words of a file's headers and sheets, in English and in Korean. */
+const EN = {
+  row: "row",
+  name: "name",
+  department: "department",
+  interests: "interests",
+  budget: (c: Currency) => `budget (${c})`,
+  gift: (n: number) => `gift ${n}`,
+  price: (n: number, c: Currency) => `gift ${n} price (${c})`,
+  category: (n: number) => `gift ${n} category`,
+  reason: (n: number) => `gift ${n} reason`,
+  why: "reason",
+  sheets: { picks: "Picks", skipped: "Skipped rows" },
 };
 
-const WORDS: Record<Language, FileWords> = {
-  en: {
-    row: "row",
-    name: "name",
-    department: "department",
-    interests: "interests",
-    budget: (c) => `budget (${c})`,
-    gift: (n) => `gift ${n}`,
-    price: (n, c) => `gift ${n} price (${c})`,
-    category: (n) => `gift ${n} category`,
-    reason: (n) => `gift ${n} reason`,
-    why: "reason",
-    sheets: { picks: "Picks", skipped: "Skipped rows" },
-  },
+const WORDS: Record<Language, typeof EN> = {
+  en: EN,
   ko: {
     row: "행",
     name: "이름",
@@ -80,7 +68,7 @@ export const skippedHeader = (language: Language): string[] => {
   return [w.row, w.name, w.department, w.why];
 };
 
-export const sheetNames = (language: Language): FileWords["sheets"] => WORDS[language].sheets;
+export const sheetNames = (language: Language) => WORDS[language].sheets;
 
 /** One person's row; a person with fewer gifts (none fitted the budget) has empty gift cells. */
 export function pickCells(p: PersonResult): Cell[] {

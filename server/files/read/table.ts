@@ -245,9 +245,5 @@ const field = (value: string | number): string => {
 const cell = (cells: string[] | null, index: number) => (cells === null || index === -1 ? "" : (cells[index] ?? ""));
 
 /** A sheet row made as wide as the header: empty cells where it is short, cells past it left out. */
-function fit(cells: string[], width: number): string[] {
-  if (cells.length === width) return cells;
-  const out = cells.slice(0, width);
-  while (out.length < width) out.push("");
-  return out;
-}
+const fit = (cells: string[], width: number): string[] =>
+  cells.length === width ? cells : Array.from({ length: width }, (_, i) => cells[i] ?? "");

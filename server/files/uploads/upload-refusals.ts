@@ -9,6 +9,7 @@ import { TOOL } from "../../../shared/tools.js";
 import { megabytes, sizePair } from "../../limits.js";
 import { count, fail, ok, type Outcome } from "../../outcomes.js";
 import { StorageFullError, StoreUnavailableError } from "../../store-errors.js";
+import { retryable } from "../file-words.js";
 import { ChunkRejectedError, MissingChunksError, UploadCorruptError, type UploadQuotaError } from "./upload-store.js";
 
 /** The one answer for an upload that is missing, abandoned, dropped, or someone else's. */
@@ -54,15 +55,8 @@ export function outcomeOf<T>(error: unknown, uploadId: string, chunks?: number):
   if (error instanceof StorageFullError)
     return fail("internal", `The server's upload storage is full: ${error.message}.`, "Try again later.");
   if (error instanceof StoreUnavailableError) {
-    return {
-      ok: false,
-      error: {
-        code: "store_unavailable",
-        message: "The upload store is unreachable at the moment.",
-        hint: "Send the same call again in a minute; nothing was lost.",
-        retryable: true,
-      },
-    };
+    const hint = "Send the same call again in a minute; nothing was lost.";
+    return retryable("store_unavailable", "The upload store is unreachable at the moment.", hint);
   }
   throw error;
 }

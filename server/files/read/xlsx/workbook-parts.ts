@@ -48,8 +48,13 @@ export async function readWorkbookInfo(
   clock: Clock,
   pace: () => Promise<void>,
 ): Promise<Outcome<WorkbookInfo>> {
-  if (!zip.has(WORKBOOK) || !zip.has(RELS))
-    return fail("unreadable_file", "The file is a zip but not an Excel workbook: it has no sheets.", NOT_A_WORKBOOK);
+  const noSheets = () =>
+    fail<WorkbookInfo>(
+      "unreadable_file",
+      "The file is a zip but not an Excel workbook: it has no sheets.",
+      NOT_A_WORKBOOK,
+    );
+  if (!zip.has(WORKBOOK) || !zip.has(RELS)) return noSheets();
   // read whole, without turns of the event loop: so first held to the directory's bounds
   const declared = zip.check([WORKBOOK, RELS]);
   if (!declared.ok) return declared;
@@ -92,8 +97,7 @@ export async function readWorkbookInfo(
     const path = targets.get(id);
     return path !== undefined && zip.has(path) ? [{ name, path, hidden }] : [];
   });
-  if (sheets.length === 0)
-    return fail("unreadable_file", "The file is a zip but not an Excel workbook: it has no sheets.", NOT_A_WORKBOOK);
+  if (sheets.length === 0) return noSheets();
   const present = (path: string | undefined) => (path !== undefined && zip.has(path) ? path : null);
   return ok({
     sheets,
