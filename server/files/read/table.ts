@@ -18,11 +18,10 @@ import { countInterests } from "./people/interests.js";
 import { EMPTY_ROW, readRecord, type Person } from "./people/rows.js";
 import { overLimit, readInputLimits, rowName, type InputLimits } from "../../limits.js";
 import { ok, type Outcome } from "../../outcomes.js";
-import { isBlank, type GridRow } from "./grid-row.js";
+import { isBlank, Refused, type GridRow } from "./grid-row.js";
 import { matchHeaders, type HeaderMatch } from "./headers.js";
 import type { Pace } from "./pace.js";
 import { problemsOf } from "./preview-text.js";
-import { Refused } from "./refused.js";
 
 /** How the source was read; the preview's fields the table does not decide. */
 export type SourceInfo = Pick<

@@ -8,9 +8,8 @@
  * nothing behind.
  */
 import { count, fail, ok, type Outcome } from "../../outcomes.js";
-import type { GridRow } from "./grid-row.js";
+import { Refused, type GridRow } from "./grid-row.js";
 import type { Pace } from "./pace.js";
-import { Refused } from "./refused.js";
 import { NOT_A_WORKBOOK, type WorkbookZip } from "./xlsx/unzip.js";
 import { cut, type ReadLimits } from "./xlsx/read-limits.js";
 import { chooseSheet, MergeFill, scanSheet, type SheetEntry, type SheetScan } from "./xlsx/sheet-scan.js";

@@ -8,8 +8,7 @@
  * in either of Excel's date systems.
  */
 import { fail } from "../../../outcomes.js";
-import type { GridRow } from "../grid-row.js";
-import { Refused } from "../refused.js";
+import { Refused, type GridRow } from "../grid-row.js";
 import { NOT_A_WORKBOOK } from "./unzip.js";
 import { cut } from "./read-limits.js";
 import { parseXmlWhole, type Clock, type XmlHandlers } from "./xml-part.js";

@@ -8,7 +8,7 @@
 import yauzl, { type Entry } from "yauzl";
 import { fail, ok, type Outcome } from "../../../outcomes.js";
 import { size, sizePair } from "../../../limits.js";
-import { Refused } from "../refused.js";
+import { Refused } from "../grid-row.js";
 import { cut, READ_LIMITS, SEND_LESS, type ReadLimits } from "./read-limits.js";
 
 /** An opened workbook: which parts it has, each streamed on demand. */

@@ -6,7 +6,7 @@
  */
 import { SaxesParser, type SaxesTagPlain } from "saxes";
 import { fail } from "../../../outcomes.js";
-import { Refused } from "../refused.js";
+import { Refused } from "../grid-row.js";
 import { NOT_A_WORKBOOK, type WorkbookZip } from "./unzip.js";
 import { cut, SEND_LESS } from "./read-limits.js";
 
