@@ -35,20 +35,10 @@ CREATE UNIQUE INDEX IF NOT EXISTS uploads_by_file ON uploads (owner, name, size,
 CREATE TABLE IF NOT EXISTS upload_chunks (
   upload_id TEXT NOT NULL, idx INTEGER NOT NULL, bytes BLOB NOT NULL, PRIMARY KEY (upload_id, idx));
 `;
-type Row = {
-  upload_id: string;
-  owner: string;
-  name: string;
-  size: number;
-  sha256: string;
-  chunk_bytes: number;
-  chunks: number;
-  verified: number;
-  /** The last begin, chunk or use (for the operator; `kept_until` decides). */
-  touched_at: number;
-  received_bytes: number;
-  kept_until: number;
-};
+/** An upload's row as the store reads it: an upload but for the chunks it holds, `verified` 0 or 1. */
+type Row = Omit<Upload, "received" | "verified"> & { verified: number };
+const ROW = `SELECT upload_id AS uploadId, owner, name, size, sha256, chunk_bytes AS chunkBytes, chunks, verified,
+  received_bytes AS receivedBytes, kept_until AS keptUntil FROM uploads`;
 
 /** Gives a file made before `received_bytes` and `kept_until` the columns, filled from what it holds. */
 function addKeepColumns(db: Database.Database, abandonedAfterMs: number, stalledAfterMs: number): void {
@@ -84,9 +74,9 @@ function openUploadDatabase(path: string, options: Required<UploadStoreOptions>)
 function prepareStatements(db: Database.Database) {
   return {
     byFile: db.prepare<[string, string, number, string], Row>(
-      "SELECT * FROM uploads WHERE owner = ? AND name = ? AND size = ? AND sha256 = ?",
+      `${ROW} WHERE owner = ? AND name = ? AND size = ? AND sha256 = ?`,
     ),
-    get: db.prepare<[string, string], Row>("SELECT * FROM uploads WHERE upload_id = ? AND owner = ?"),
+    get: db.prepare<[string, string], Row>(`${ROW} WHERE upload_id = ? AND owner = ?`),
     insert: db.prepare(
       "INSERT INTO uploads (upload_id, owner, name, size, sha256, chunk_bytes, chunks, touched_at, kept_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     ),
@@ -133,11 +123,11 @@ class SqliteUploadStore implements UploadStore {
     this.#transaction(() => {
       const { now, chunkBytes } = this.#options;
       const known = this.#q.byFile.get(owner, name, size, sha256);
-      if (known !== undefined && known.kept_until > now()) {
+      if (known !== undefined && known.keptUntil > now()) {
         this.#used(known);
-        return this.#toUpload(this.#q.get.get(known.upload_id, owner)!);
+        return this.#toUpload(this.#q.get.get(known.uploadId, owner)!);
       }
-      if (known) this.#remove(known.upload_id); // gone, not yet swept: it holds the file's place
+      if (known) this.#remove(known.uploadId); // gone, not yet swept: it holds the file's place
       this.#checkRoom(owner, "", reservedBytes({ size, receivedBytes: 0, chunkBytes }), maxBytes);
       const uploadId = newUploadId();
       const chunks = chunkCountOf(size, chunkBytes);
@@ -154,13 +144,12 @@ class SqliteUploadStore implements UploadStore {
     this.#transaction(() => {
       const row = this.#live(owner, uploadId);
       if (row === undefined) return undefined;
-      const upload = { size: row.size, chunks: row.chunks, chunkBytes: row.chunk_bytes };
-      checkChunk(upload, index, bytes.length);
+      checkChunk(row, index, bytes.length);
       const isNew = this.#q.hasChunk.get(uploadId, index) === undefined;
-      const receivedBytes = row.received_bytes + (isNew ? chunkLength(upload, index) : 0);
-      const wanted = reservedBytes({ ...upload, receivedBytes });
+      const receivedBytes = row.receivedBytes + (isNew ? chunkLength(row, index) : 0);
+      const wanted = reservedBytes({ ...row, receivedBytes });
       // a chunk sent again takes no more room: it is never refused for room
-      if (wanted > reservedBytes({ ...upload, receivedBytes: row.received_bytes })) {
+      if (wanted > reservedBytes(row)) {
         this.#checkRoom(owner, uploadId, wanted, maxBytes);
       }
       this.#q.putChunk.run(uploadId, index, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
@@ -223,8 +212,8 @@ class SqliteUploadStore implements UploadStore {
   /** Notes a use of `row` (a resume, a read, a job): only a whole upload is kept longer. */
   #used(row: Row): void {
     const now = this.#options.now();
-    const kept = row.received_bytes === row.size ? Math.max(row.kept_until, this.#keptUntil(true)) : row.kept_until;
-    this.#q.keep.run(now, kept, row.upload_id);
+    const kept = row.receivedBytes === row.size ? Math.max(row.keptUntil, this.#keptUntil(true)) : row.keptUntil;
+    this.#q.keep.run(now, kept, row.uploadId);
   }
 
   /** What `owner`'s kept uploads but `except` hold. */
@@ -242,23 +231,11 @@ class SqliteUploadStore implements UploadStore {
   /** The owner's upload when it is still kept. */
   #live(owner: string, uploadId: string): Row | undefined {
     const row = this.#q.get.get(uploadId, owner);
-    return row !== undefined && row.kept_until > this.#options.now() ? row : undefined;
+    return row !== undefined && row.keptUntil > this.#options.now() ? row : undefined;
   }
 
   #toUpload(r: Row): Upload {
-    return {
-      uploadId: r.upload_id,
-      owner: r.owner,
-      name: r.name,
-      size: r.size,
-      sha256: r.sha256,
-      chunkBytes: r.chunk_bytes,
-      chunks: r.chunks,
-      received: this.#q.received.all(r.upload_id),
-      receivedBytes: r.received_bytes,
-      verified: r.verified === 1,
-      keptUntil: r.kept_until,
-    };
+    return { ...r, received: this.#q.received.all(r.uploadId), verified: r.verified === 1 };
   }
 
   readonly #remove = (uploadId: string): boolean => {
