@@ -38,19 +38,12 @@ export function outcomeOf<T>(error: unknown, uploadId: string, chunks?: number):
       `Send ${error.missing.length === 1 ? "it" : "them"} with ${FILE_TOOL.putChunk}, then ask again.`,
     );
   }
-  if (error instanceof UploadCorruptError) {
-    return fail(
-      "invalid_arguments",
-      error.message,
-      `Send the file again from the start: ${FILE_TOOL.beginUpload}, then every chunk.`,
-    );
-  }
-  if (error instanceof ChunkRejectedError) {
-    return fail(
-      "invalid_arguments",
-      error.message,
-      `Cut the file as ${FILE_TOOL.beginUpload} answered (chunkBytes), counting from 0.`,
-    );
+  if (error instanceof UploadCorruptError || error instanceof ChunkRejectedError) {
+    const hint =
+      error instanceof UploadCorruptError
+        ? `Send the file again from the start: ${FILE_TOOL.beginUpload}, then every chunk.`
+        : `Cut the file as ${FILE_TOOL.beginUpload} answered (chunkBytes), counting from 0.`;
+    return fail("invalid_arguments", error.message, hint);
   }
   if (error instanceof StorageFullError)
     return fail("internal", `The server's upload storage is full: ${error.message}.`, "Try again later.");
