@@ -12,7 +12,7 @@ import { Refused, type GridRow } from "./grid-row.js";
 import type { Pace } from "./pace.js";
 import { NOT_A_WORKBOOK, type WorkbookZip } from "./xlsx/unzip.js";
 import { cut, type ReadLimits } from "./xlsx/read-limits.js";
-import { chooseSheet, MergeFill, scanSheet, type SheetEntry, type SheetScan } from "./xlsx/sheet-scan.js";
+import { chooseSheet, MergeFill, scanSheet, type SheetScan } from "./xlsx/sheet-scan.js";
 import { readStyles, SheetXml, type SheetContext } from "./xlsx/sheet-xml.js";
 import { parseXmlPart, parseXmlWhole, type Clock } from "./xlsx/xml-part.js";
 
@@ -22,16 +22,9 @@ export type SheetSummary = { name: string; rows: number; hidden: boolean };
 /** A workbook's sheets looked at, and the one chosen (null when no sheet has rows), its rows to stream. */
 export type WorkbookSheets = { sheets: SheetSummary[]; sheet: string | null; rows: AsyncIterable<GridRow[]> };
 
-type WorkbookInfo = {
-  sheets: SheetEntry[];
-  /** Dates count from 1904-01-01 (old Mac Excel) rather than 1900-01-00. */
-  date1904: boolean;
-  sharedStrings: string | null;
-  styles: string | null;
-};
-
 const WORKBOOK = "xl/workbook.xml";
 const RELS = "xl/_rels/workbook.xml.rels";
+const NO_SHEETS = "The file is a zip but not an Excel workbook: it has no sheets.";
 
 /** An attribute by its local name, whatever prefix the writer gave it (`r:id`, `ns1:id`). */
 const attribute = (attributes: Record<string, string>, name: string, prefixed: boolean): string | undefined => {
@@ -54,23 +47,13 @@ function partPath(target: string): string {
 }
 
 /** The workbook's sheets, date system and parts; a zip without them is no workbook. */
-async function readWorkbookInfo(
-  zip: WorkbookZip,
-  clock: Clock,
-  pace: () => Promise<void>,
-): Promise<Outcome<WorkbookInfo>> {
-  const noSheets = () =>
-    fail<WorkbookInfo>(
-      "unreadable_file",
-      "The file is a zip but not an Excel workbook: it has no sheets.",
-      NOT_A_WORKBOOK,
-    );
-  if (!zip.has(WORKBOOK) || !zip.has(RELS)) return noSheets();
+async function readWorkbookInfo(zip: WorkbookZip, clock: Clock, pace: () => Promise<void>) {
+  if (!zip.has(WORKBOOK) || !zip.has(RELS)) return fail("unreadable_file", NO_SHEETS, NOT_A_WORKBOOK);
   // read whole, without turns of the event loop: so first held to the directory's bounds
   const declared = zip.check([WORKBOOK, RELS]);
   if (!declared.ok) return declared;
   const listed: { name: string; id: string; hidden: boolean }[] = [];
-  let date1904 = false;
+  let date1904 = false; // dates count from 1904-01-01 (old Mac Excel) rather than 1900-01-00
   await parseXmlWhole(
     zip,
     WORKBOOK,
@@ -108,7 +91,7 @@ async function readWorkbookInfo(
     const path = targets.get(id);
     return path !== undefined && zip.has(path) ? [{ name, path, hidden }] : [];
   });
-  if (sheets.length === 0) return noSheets();
+  if (sheets.length === 0) return fail("unreadable_file", NO_SHEETS, NOT_A_WORKBOOK);
   const present = (path: string | undefined) => (path !== undefined && zip.has(path) ? path : null);
   return ok({
     sheets,
