@@ -10,7 +10,7 @@
 import { FILE_LIMITS } from "../../shared/files.js";
 import { megabytes } from "../limits.js";
 import { fail, ok, type Outcome } from "../outcomes.js";
-import { downloadFailed, echo, type Notice } from "./file-words.js";
+import { downloadFailed, echo, retryable, type Notice } from "./file-words.js";
 
 export type DownloadOptions = {
   /**
@@ -131,18 +131,14 @@ export function createDownload(options: DownloadOptions): Download {
       }
     } catch (error) {
       if (deadline.aborted) {
-        return {
-          ok: false,
-          error: {
-            code: "internal",
-            message: `The file's host did not deliver it within ${Math.round(timeoutMs / 1000)} seconds.`,
-            hint: "Try again in a moment, or ask the person to choose the file in the widget's file picker.",
-            retryable: true,
-          },
-        };
+        return retryable(
+          "internal",
+          `The file's host did not deliver it within ${Math.round(timeoutMs / 1000)} seconds.`,
+          "Try again in a moment, or ask the person to choose the file in the widget's file picker.",
+        );
       }
       if (signal?.aborted) return fail("internal", "The download was canceled.");
-      return { ok: false, error: downloadFailed(url, error, notice) };
+      return downloadFailed(url, error, notice);
     }
   };
 }

@@ -8,6 +8,7 @@
  */
 import type { ToolError } from "../../shared/errors.js";
 import { clip } from "../input-errors.js";
+import type { Outcome } from "../outcomes.js";
 
 /** The longest piece of input a message repeats: a DNS name's 253 characters fit whole. */
 const MAX_ECHO_CHARS = 255;
@@ -17,6 +18,12 @@ export type Notice = (line: string, detail: Record<string, unknown>) => void;
 
 /** A caller's text as a message may repeat it: cut to `max` characters, saying how long it was. */
 export const echo = (text: string, max = MAX_ECHO_CHARS): string => clip(text, Math.min(max, MAX_ECHO_CHARS));
+
+/** A failure the same call may get past later. */
+export const retryable = <T>(code: ToolError["code"], message: string, hint: string): Outcome<T> => ({
+  ok: false,
+  error: { code, message, hint, retryable: true },
+});
 
 /** `user:password@` taken out of every URL inside `text`. */
 const withoutCredentials = (text: string): string => text.replace(/\/\/[^/?#\s@]*@/g, "//");
@@ -40,17 +47,15 @@ function detailOf(error: unknown): string[] {
  * The one answer for a download that failed in flight, the same for every cause a person could
  * not act on differently; the cause itself goes to `notice`.
  */
-export function downloadFailed(url: URL, error: unknown, notice: Notice): ToolError {
+export function downloadFailed<T>(url: URL, error: unknown, notice: Notice): Outcome<T> {
   notice("A file could not be downloaded", {
     url: `${url.protocol}//${url.host}${url.pathname.slice(0, 500)}`,
     error: detailOf(error),
   });
-  return {
-    code: "internal",
-    message: `The file could not be downloaded from ${echo(url.hostname)}.`,
-    hint:
-      "Its link may be wrong or its host unreachable. Try again in a moment, or ask the person to choose the " +
+  return retryable(
+    "internal",
+    `The file could not be downloaded from ${echo(url.hostname)}.`,
+    "Its link may be wrong or its host unreachable. Try again in a moment, or ask the person to choose the " +
       "file in the widget's file picker.",
-    retryable: true,
-  };
+  );
 }

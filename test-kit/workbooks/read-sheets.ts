@@ -3,7 +3,7 @@
  * number), for the corpus tests: what a test compares with what the writer stored.
  */
 import { createPace } from "../../server/files/read/pace.js";
-import { Refused } from "../../server/files/read/refused.js";
+import { Refused } from "../../server/files/read/grid-row.js";
 import { openWorkbook } from "../../server/files/read/xlsx/unzip.js";
 import { readSheets, type SheetSummary } from "../../server/files/read/xlsx.js";
 import { READ_LIMITS, type ReadLimits } from "../../server/files/read/xlsx/read-limits.js";

@@ -16,7 +16,7 @@ import ExcelJS from "exceljs";
 import type { FrameLocator, Page } from "playwright-core";
 import type { PersonResult } from "../../shared/tools.js";
 import { seededRandom } from "../../shared/seeded-random.js";
-import { pickCells, picksHeader } from "../../server/files/export/columns.js";
+import { pickCells, picksHeader } from "../../server/files/export/export-file.js";
 import type { Caller } from "../../server/jobs/caller.js";
 import { ARTIFACTS, setUpBrowserTests } from "../../test-kit/browser.js";
 import { HOBBIES } from "../../test-kit/employee-csv.js";

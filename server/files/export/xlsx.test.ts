@@ -5,7 +5,7 @@
  */
 import { PassThrough } from "node:stream";
 import ExcelJS from "exceljs";
-import type { Cell } from "./columns.js";
+import type { Cell } from "./xlsx.js";
 import { unzipped, xlsxFile } from "./xlsx.js";
 
 const OPTIONS = { sheetName: "Picks", created: new Date(0) };

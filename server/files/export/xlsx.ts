@@ -9,7 +9,9 @@ import { once } from "node:events";
 import { PassThrough } from "node:stream";
 import { setImmediate as turn, setTimeout as sleep } from "node:timers/promises";
 import ExcelJS from "exceljs";
-import type { Cell } from "./columns.js";
+
+/** A cell: text, or a number a spreadsheet can add up (budgets and prices, in the job's currency). */
+export type Cell = string | number;
 
 export const XLSX_MIME_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 

@@ -5,8 +5,7 @@
  */
 import { COLUMN_KEYS, type ColumnMap } from "../../../shared/files.js";
 import { matchHeaders } from "./headers.js";
-import { problemsOf, type ProblemFacts } from "./preview-text.js";
-import { koreanProblem } from "./problems-ko.js";
+import { koreanProblem, problemsOf, type ProblemFacts } from "./preview-text.js";
 
 const NONE: ColumnMap = { name: -1, department: -1, interests: -1, budget: -1, id: -1 };
 const workbook: ProblemFacts["source"] = {

@@ -15,7 +15,7 @@ import { detectSeparator } from "./separator.js";
 import { buildTable, type StaffTable } from "./table.js";
 import { readCsvBatches } from "./csv/reader.js";
 import { breachRefusal, findHeader, scanRecords } from "./csv/scan.js";
-import { Refused } from "./refused.js";
+import { Refused } from "./grid-row.js";
 import { openWorkbook } from "./xlsx/unzip.js";
 import { readSheets } from "./xlsx.js";
 import { READ_LIMITS } from "./xlsx/read-limits.js";

@@ -18,11 +18,10 @@ import { countInterests } from "./people/interests.js";
 import { EMPTY_ROW, readRecord, type Person } from "./people/rows.js";
 import { overLimit, readInputLimits, rowName, type InputLimits } from "../../limits.js";
 import { ok, type Outcome } from "../../outcomes.js";
-import { isBlank, type GridRow } from "./grid-row.js";
+import { isBlank, Refused, type GridRow } from "./grid-row.js";
 import { matchHeaders, type HeaderMatch } from "./headers.js";
 import type { Pace } from "./pace.js";
 import { problemsOf } from "./preview-text.js";
-import { Refused } from "./refused.js";
 
 /** How the source was read; the preview's fields the table does not decide. */
 export type SourceInfo = Pick<
@@ -245,9 +244,5 @@ const field = (value: string | number): string => {
 const cell = (cells: string[] | null, index: number) => (cells === null || index === -1 ? "" : (cells[index] ?? ""));
 
 /** A sheet row made as wide as the header: empty cells where it is short, cells past it left out. */
-function fit(cells: string[], width: number): string[] {
-  if (cells.length === width) return cells;
-  const out = cells.slice(0, width);
-  while (out.length < width) out.push("");
-  return out;
-}
+const fit = (cells: string[], width: number): string[] =>
+  cells.length === width ? cells : Array.from({ length: width }, (_, i) => cells[i] ?? "");

@@ -1,20 +1,19 @@
 /**
  * An .xlsx read as its writer stored it, within a budget: the zip opened and bounded (xlsx/unzip.ts),
- * the workbook's sheets and styles read (xlsx/*) and its shared strings here, every sheet looked at
- * once to choose the staff list's (or the one named), then that sheet's rows streamed in batches
- * from the unpacking zip through a fatal UTF-8 decoder and saxes. Nothing is written to disk; a
- * read stopped early (a limit, the deadline, a broken part) leaves nothing behind.
+ * what the workbook says of itself read here (its sheets in order with their names, hidden state
+ * and part paths, whatever the parts are called; its date system; its shared strings), its styles
+ * in xlsx/, every sheet looked at once to choose the staff list's (or the one named), then that
+ * sheet's rows streamed in batches from the unpacking zip through a fatal UTF-8 decoder and saxes.
+ * Nothing is written to disk; a read stopped early (a limit, the deadline, a broken part) leaves
+ * nothing behind.
  */
 import { count, fail, ok, type Outcome } from "../../outcomes.js";
-import type { GridRow } from "./grid-row.js";
+import { Refused, type GridRow } from "./grid-row.js";
 import type { Pace } from "./pace.js";
-import { Refused } from "./refused.js";
-import type { WorkbookZip } from "./xlsx/unzip.js";
-import { readStyles } from "./xlsx/number-format.js";
+import { NOT_A_WORKBOOK, type WorkbookZip } from "./xlsx/unzip.js";
 import { cut, type ReadLimits } from "./xlsx/read-limits.js";
 import { chooseSheet, MergeFill, scanSheet, type SheetScan } from "./xlsx/sheet-scan.js";
-import { SheetXml, type SheetContext } from "./xlsx/sheet-xml.js";
-import { readWorkbookInfo } from "./xlsx/workbook-parts.js";
+import { readStyles, SheetXml, type SheetContext } from "./xlsx/sheet-xml.js";
 import { parseXmlPart, parseXmlWhole, type Clock } from "./xlsx/xml-part.js";
 
 /** A sheet as the preview lists it. */
@@ -22,6 +21,85 @@ export type SheetSummary = { name: string; rows: number; hidden: boolean };
 
 /** A workbook's sheets looked at, and the one chosen (null when no sheet has rows), its rows to stream. */
 export type WorkbookSheets = { sheets: SheetSummary[]; sheet: string | null; rows: AsyncIterable<GridRow[]> };
+
+const WORKBOOK = "xl/workbook.xml";
+const RELS = "xl/_rels/workbook.xml.rels";
+const NO_SHEETS = "The file is a zip but not an Excel workbook: it has no sheets.";
+
+/** An attribute by its local name, whatever prefix the writer gave it (`r:id`, `ns1:id`). */
+const attribute = (attributes: Record<string, string>, name: string, prefixed: boolean): string | undefined => {
+  for (const [key, value] of Object.entries(attributes)) {
+    const colon = key.indexOf(":");
+    if ((colon === -1 ? !prefixed : prefixed) && key.slice(colon + 1) === name) return value;
+  }
+  return undefined;
+};
+
+/** A relation's target as a path in the zip: relative to `xl/`, or absolute from the root. */
+function partPath(target: string): string {
+  const parts = (target.startsWith("/") ? target.slice(1) : `xl/${target}`).split("/");
+  const out: string[] = [];
+  for (const p of parts) {
+    if (p === "..") out.pop();
+    else if (p !== "." && p !== "") out.push(p);
+  }
+  return out.join("/");
+}
+
+/** The workbook's sheets, date system and parts; a zip without them is no workbook. */
+async function readWorkbookInfo(zip: WorkbookZip, clock: Clock, pace: () => Promise<void>) {
+  if (!zip.has(WORKBOOK) || !zip.has(RELS)) return fail("unreadable_file", NO_SHEETS, NOT_A_WORKBOOK);
+  // read whole, without turns of the event loop: so first held to the directory's bounds
+  const declared = zip.check([WORKBOOK, RELS]);
+  if (!declared.ok) return declared;
+  const listed: { name: string; id: string; hidden: boolean }[] = [];
+  let date1904 = false; // dates count from 1904-01-01 (old Mac Excel) rather than 1900-01-00
+  await parseXmlWhole(
+    zip,
+    WORKBOOK,
+    {
+      open(name, a) {
+        if (name === "workbookPr") date1904 = a.date1904 === "1" || a.date1904 === "true";
+        if (name === "sheet")
+          listed.push({
+            // Excel's names have at most 31 characters: a longer one is cut to what a refusal may echo
+            name: cut(a.name ?? ""),
+            id: attribute(a, "id", true) ?? "",
+            hidden: (a.state ?? "visible") !== "visible",
+          });
+      },
+    },
+    clock,
+    pace,
+  );
+  const targets = new Map<string, string>();
+  const byType = new Map<string, string>();
+  await parseXmlWhole(
+    zip,
+    RELS,
+    {
+      open(name, a) {
+        if (name !== "Relationship" || a.TargetMode === "External" || !a.Id || !a.Target) return;
+        targets.set(a.Id, partPath(a.Target));
+        byType.set(a.Type?.split("/").pop() ?? "", partPath(a.Target));
+      },
+    },
+    clock,
+    pace,
+  );
+  const sheets = listed.flatMap(({ name, id, hidden }) => {
+    const path = targets.get(id);
+    return path !== undefined && zip.has(path) ? [{ name, path, hidden }] : [];
+  });
+  if (sheets.length === 0) return fail("unreadable_file", NO_SHEETS, NOT_A_WORKBOOK);
+  const present = (path: string | undefined) => (path !== undefined && zip.has(path) ? path : null);
+  return ok({
+    sheets,
+    date1904,
+    sharedStrings: present(byType.get("sharedStrings")),
+    styles: present(byType.get("styles")),
+  });
+}
 
 /** Rows per batch handed on. */
 const BATCH_ROWS = 256;

@@ -8,7 +8,7 @@
  * a key `<p>file:<hash>` → upload id; and `<p>kept`, a sorted set of upload ids by the time they
  * are kept until, for the sweep. Every key also expires a while after the last activity, should
  * no sweep ever come. What an upload holds against the quota, and how long it is kept, are
- * upload-store.ts's rules (`reservedBytes`, `keptAfterProgress`, `keptAfterUse`), written again here.
+ * the SQLite store's rules (upload-store.ts's `reservedBytes`, sqlite.ts's `keptUntil`), written again here.
  */
 import { script } from "../../redis/scripts.js";
 

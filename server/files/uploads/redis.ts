@@ -11,12 +11,11 @@ import { openRedis, watchConnection, type RedisConnection } from "../../redis/co
 import { run, type Script } from "../../redis/scripts.js";
 import { BEGIN, DROP, PUT, SWEEP, TOUCH, VERIFIED } from "./redis-scripts.js";
 import {
-  MissingChunksError,
   UploadQuotaError,
   checkChunk,
+  checkComplete,
   checkWhole,
   chunkCountOf,
-  missingChunks,
   newUploadId,
   RESERVE_AHEAD_CHUNKS,
   reservedBytes,
@@ -48,27 +47,21 @@ type Loaded = Upload & { version: string };
  * spread a store to replace one of them.
  */
 class RedisUploadStore implements UploadStore {
-  readonly #connection: RedisConnection;
-  readonly #options: Required<UploadStoreOptions>;
   /** The prefix of every key of the store. */
   readonly #p: string;
-  /** Whether the store opened its connection, and so closes it. */
-  readonly #ownsConnection: boolean;
 
+  /** `ownsConnection`: the store opened its connection, and so closes it. */
   constructor(
-    connection: RedisConnection,
+    private readonly connection: RedisConnection,
     keyPrefix: string,
-    ownsConnection: boolean,
-    options: Required<UploadStoreOptions>,
+    private readonly ownsConnection: boolean,
+    private readonly options: Required<UploadStoreOptions>,
   ) {
-    this.#connection = connection;
-    this.#options = options;
     this.#p = `${keyPrefix}upload:`;
-    this.#ownsConnection = ownsConnection;
   }
 
   readonly begin: UploadStore["begin"] = async (owner, { name, size, sha256 }, maxBytes) => {
-    const { now, chunkBytes, stalledAfterMs, abandonedAfterMs } = this.#options;
+    const { now, chunkBytes, stalledAfterMs, abandonedAfterMs } = this.options;
     const keys = [this.#fileKey(owner, name, size, sha256), `${this.#p}owner:${owner}`];
     const args = [this.#p, owner, name, size, sha256, chunkBytes, chunkCountOf(size, chunkBytes)];
     args.push(
@@ -99,7 +92,7 @@ class RedisUploadStore implements UploadStore {
     if (upload === undefined) return undefined;
     checkChunk(upload, index, bytes.length); // on fields an upload never changes
     const chunk = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const { now, stalledAfterMs, abandonedAfterMs } = this.#options;
+    const { now, stalledAfterMs, abandonedAfterMs } = this.options;
     const args = [this.#p, uploadId, owner, now(), this.#ttl(), index, chunk, maxBytes ?? ""];
     args.push(RESERVE_AHEAD_CHUNKS, stalledAfterMs, abandonedAfterMs);
     const reply = (await this.#run(PUT, [], args)) as string[];
@@ -110,8 +103,7 @@ class RedisUploadStore implements UploadStore {
   readonly read: UploadStore["read"] = async (owner, uploadId) => {
     const upload = await this.#load(owner, uploadId);
     if (upload === undefined || !(await this.touch(owner, uploadId))) return undefined;
-    const missing = missingChunks(upload.chunks, upload.received);
-    if (missing.length > 0) throw new MissingChunksError(missing);
+    checkComplete(upload.chunks, upload.received);
     const indices = Array.from({ length: upload.chunks }, (_, i) => String(i));
     const chunks = await this.#guard((redis) => redis.hmgetBuffer(`${this.#p}${uploadId}:chunks`, ...indices));
     // dropped between the two reads
@@ -130,19 +122,19 @@ class RedisUploadStore implements UploadStore {
   };
 
   readonly touch: UploadStore["touch"] = async (owner, uploadId) => {
-    const { now, abandonedAfterMs } = this.#options;
+    const { now, abandonedAfterMs } = this.options;
     const args = [this.#p, uploadId, owner, now(), this.#ttl(), abandonedAfterMs];
     return (await this.#run(TOUCH, [], args)) === 1;
   };
 
   readonly drop: UploadStore["drop"] = async (owner, uploadId) =>
-    (await this.#run(DROP, [], [this.#p, uploadId, owner, this.#options.now()])) === 1;
+    (await this.#run(DROP, [], [this.#p, uploadId, owner, this.options.now()])) === 1;
 
   readonly bytesOf: UploadStore["bytesOf"] = async (owner) => {
     const ids = await this.#guard((redis) => redis.hkeys(`${this.#p}owner:${owner}`));
     const fields = ["size", "received", "chunkBytes", "kept"] as const;
     const rows = await this.#guard((redis) => Promise.all(ids.map((id) => redis.hmget(this.#p + id, ...fields))));
-    const now = this.#options.now();
+    const now = this.options.now();
     return rows.reduce((sum, [size, received, chunkBytes, kept]) => {
       if (!(Number(kept) > now)) return sum;
       return (
@@ -154,14 +146,14 @@ class RedisUploadStore implements UploadStore {
   readonly sweep: UploadStore["sweep"] = async () => {
     let swept = 0;
     for (;;) {
-      const n = Number(await this.#run(SWEEP, [], [this.#p, this.#options.now(), SWEEP_BATCH]));
+      const n = Number(await this.#run(SWEEP, [], [this.#p, this.options.now(), SWEEP_BATCH]));
       swept += n;
       if (n < SWEEP_BATCH) return swept;
     }
   };
 
   readonly close: UploadStore["close"] = async () => {
-    if (this.#ownsConnection) this.#connection.redis.disconnect();
+    if (this.ownsConnection) this.connection.redis.disconnect();
   };
 
   /** The owner's live upload with its fields as stored, or undefined. */
@@ -169,7 +161,7 @@ class RedisUploadStore implements UploadStore {
     const [fields, received] = await this.#guard((redis) =>
       Promise.all([redis.hgetall(this.#p + uploadId), redis.hkeys(`${this.#p}${uploadId}:chunks`)]),
     );
-    if (fields.owner !== owner || !(Number(fields.kept) > this.#options.now())) return undefined;
+    if (fields.owner !== owner || !(Number(fields.kept) > this.options.now())) return undefined;
     return {
       uploadId,
       owner,
@@ -193,11 +185,11 @@ class RedisUploadStore implements UploadStore {
 
   /** How long an upload's keys live past its last activity: past the longest it can be kept. */
   #ttl(): number {
-    return Math.max(this.#options.abandonedAfterMs, this.#options.stalledAfterMs) + EXPIRY_MARGIN_MS;
+    return Math.max(this.options.abandonedAfterMs, this.options.stalledAfterMs) + EXPIRY_MARGIN_MS;
   }
 
   #guard<T>(call: (redis: Redis) => Promise<T>): Promise<T> {
-    return this.#connection.guard(() => call(this.#connection.redis));
+    return this.connection.guard(() => call(this.connection.redis));
   }
 
   #run(lua: Script, keys: string[], args: (string | number | Buffer)[]): Promise<unknown> {

@@ -10,21 +10,17 @@ import { dirname } from "node:path";
 import Database from "better-sqlite3";
 import { asStorageFull } from "../../sqlite-errors.js";
 import {
-  MissingChunksError,
   UploadQuotaError,
   checkChunk,
+  checkComplete,
   checkWhole,
   chunkCountOf,
   chunkLength,
-  keptAfterProgress,
-  keptAfterUse,
-  missingChunks,
   newUploadId,
   RESERVE_AHEAD_CHUNKS,
   reservedBytes,
   resolveUploadOptions,
   type Upload,
-  type UploadFile,
   type UploadStore,
   type UploadStoreOptions,
 } from "./upload-store.js";
@@ -39,20 +35,10 @@ CREATE UNIQUE INDEX IF NOT EXISTS uploads_by_file ON uploads (owner, name, size,
 CREATE TABLE IF NOT EXISTS upload_chunks (
   upload_id TEXT NOT NULL, idx INTEGER NOT NULL, bytes BLOB NOT NULL, PRIMARY KEY (upload_id, idx));
 `;
-type Row = {
-  upload_id: string;
-  owner: string;
-  name: string;
-  size: number;
-  sha256: string;
-  chunk_bytes: number;
-  chunks: number;
-  verified: number;
-  /** The last begin, chunk or use (for the operator; `kept_until` decides). */
-  touched_at: number;
-  received_bytes: number;
-  kept_until: number;
-};
+/** An upload's row as the store reads it: an upload but for the chunks it holds, `verified` 0 or 1. */
+type Row = Omit<Upload, "received" | "verified"> & { verified: number };
+const ROW = `SELECT upload_id AS uploadId, owner, name, size, sha256, chunk_bytes AS chunkBytes, chunks, verified,
+  received_bytes AS receivedBytes, kept_until AS keptUntil FROM uploads`;
 
 /** Gives a file made before `received_bytes` and `kept_until` the columns, filled from what it holds. */
 function addKeepColumns(db: Database.Database, abandonedAfterMs: number, stalledAfterMs: number): void {
@@ -88,9 +74,9 @@ function openUploadDatabase(path: string, options: Required<UploadStoreOptions>)
 function prepareStatements(db: Database.Database) {
   return {
     byFile: db.prepare<[string, string, number, string], Row>(
-      "SELECT * FROM uploads WHERE owner = ? AND name = ? AND size = ? AND sha256 = ?",
+      `${ROW} WHERE owner = ? AND name = ? AND size = ? AND sha256 = ?`,
     ),
-    get: db.prepare<[string, string], Row>("SELECT * FROM uploads WHERE upload_id = ? AND owner = ?"),
+    get: db.prepare<[string, string], Row>(`${ROW} WHERE upload_id = ? AND owner = ?`),
     insert: db.prepare(
       "INSERT INTO uploads (upload_id, owner, name, size, sha256, chunk_bytes, chunks, touched_at, kept_until) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
     ),
@@ -133,8 +119,21 @@ class SqliteUploadStore implements UploadStore {
     this.#options = options;
   }
 
-  readonly begin: UploadStore["begin"] = async (owner, file, maxBytes) =>
-    this.#transaction(() => this.#begin(owner, file, maxBytes));
+  readonly begin: UploadStore["begin"] = async (owner, { name, size, sha256 }, maxBytes) =>
+    this.#transaction(() => {
+      const { now, chunkBytes } = this.#options;
+      const known = this.#q.byFile.get(owner, name, size, sha256);
+      if (known !== undefined && known.keptUntil > now()) {
+        this.#used(known);
+        return this.#toUpload(this.#q.get.get(known.uploadId, owner)!);
+      }
+      if (known) this.#remove(known.uploadId); // gone, not yet swept: it holds the file's place
+      this.#checkRoom(owner, "", reservedBytes({ size, receivedBytes: 0, chunkBytes }), maxBytes);
+      const uploadId = newUploadId();
+      const chunks = chunkCountOf(size, chunkBytes);
+      this.#q.insert.run(uploadId, owner, name, size, sha256, chunkBytes, chunks, now(), this.#keptUntil(false));
+      return this.#toUpload(this.#q.get.get(uploadId, owner)!);
+    });
 
   readonly get: UploadStore["get"] = async (owner, uploadId) => {
     const row = this.#live(owner, uploadId);
@@ -145,24 +144,39 @@ class SqliteUploadStore implements UploadStore {
     this.#transaction(() => {
       const row = this.#live(owner, uploadId);
       if (row === undefined) return undefined;
-      const upload = { size: row.size, chunks: row.chunks, chunkBytes: row.chunk_bytes };
-      checkChunk(upload, index, bytes.length);
+      checkChunk(row, index, bytes.length);
       const isNew = this.#q.hasChunk.get(uploadId, index) === undefined;
-      const receivedBytes = row.received_bytes + (isNew ? chunkLength(upload, index) : 0);
-      const wanted = reservedBytes({ ...upload, receivedBytes });
+      const receivedBytes = row.receivedBytes + (isNew ? chunkLength(row, index) : 0);
+      const wanted = reservedBytes({ ...row, receivedBytes });
       // a chunk sent again takes no more room: it is never refused for room
-      if (wanted > reservedBytes({ ...upload, receivedBytes: row.received_bytes })) {
+      if (wanted > reservedBytes(row)) {
         this.#checkRoom(owner, uploadId, wanted, maxBytes);
       }
       this.#q.putChunk.run(uploadId, index, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
-      const now = this.#options.now();
-      const keptUntil = keptAfterProgress(receivedBytes === row.size, now, this.#options);
-      this.#q.progress.run(now, keptUntil, receivedBytes, uploadId);
+      const keptUntil = this.#keptUntil(receivedBytes === row.size);
+      this.#q.progress.run(this.#options.now(), keptUntil, receivedBytes, uploadId);
       return this.#toUpload(this.#q.get.get(uploadId, owner)!);
     });
 
   readonly read: UploadStore["read"] = async (owner, uploadId) => {
-    const bytes = this.#transaction(() => this.#read(owner, uploadId));
+    // a failed check is returned, not thrown, so that the drop commits
+    const bytes = this.#transaction((): Buffer | Error | undefined => {
+      const row = this.#live(owner, uploadId);
+      if (row === undefined) return undefined;
+      this.#used(row);
+      checkComplete(row.chunks, this.#q.received.all(uploadId));
+      const whole = Buffer.concat(this.#q.chunks.all(uploadId));
+      if (row.verified === 0) {
+        try {
+          checkWhole(row, whole);
+        } catch (error) {
+          this.#remove(uploadId);
+          return error as Error;
+        }
+        this.#q.verified.run(uploadId);
+      }
+      return whole;
+    });
     if (bytes instanceof Error) throw bytes;
     return bytes;
   };
@@ -189,27 +203,17 @@ class SqliteUploadStore implements UploadStore {
     if (this.#db.open) this.#db.close();
   };
 
-  #begin(owner: string, { name, size, sha256 }: UploadFile, maxBytes: number | undefined): Upload {
-    const { now, chunkBytes } = this.#options;
-    const known = this.#q.byFile.get(owner, name, size, sha256);
-    if (known !== undefined && known.kept_until > now()) {
-      this.#used(known);
-      return this.#toUpload(this.#q.get.get(known.upload_id, owner)!);
-    }
-    if (known) this.#remove(known.upload_id); // gone, not yet swept: it holds the file's place
-    this.#checkRoom(owner, "", reservedBytes({ size, receivedBytes: 0, chunkBytes }), maxBytes);
-    const uploadId = newUploadId();
-    const keptUntil = keptAfterProgress(false, now(), this.#options);
-    const chunks = chunkCountOf(size, chunkBytes);
-    this.#q.insert.run(uploadId, owner, name, size, sha256, chunkBytes, chunks, now(), keptUntil);
-    return this.#toUpload(this.#q.get.get(uploadId, owner)!);
+  /** Until when an upload is kept after progress (its begin, a chunk): a whole one longer. */
+  #keptUntil(whole: boolean): number {
+    const { now, abandonedAfterMs, stalledAfterMs } = this.#options;
+    return now() + (whole ? abandonedAfterMs : stalledAfterMs);
   }
 
-  /** Notes a use of `row` (a resume, a read, a job): a whole upload is kept longer. */
+  /** Notes a use of `row` (a resume, a read, a job): only a whole upload is kept longer. */
   #used(row: Row): void {
     const now = this.#options.now();
-    const upload = { size: row.size, receivedBytes: row.received_bytes, keptUntil: row.kept_until };
-    this.#q.keep.run(now, keptAfterUse(upload, now, this.#options), row.upload_id);
+    const kept = row.receivedBytes === row.size ? Math.max(row.keptUntil, this.#keptUntil(true)) : row.keptUntil;
+    this.#q.keep.run(now, kept, row.uploadId);
   }
 
   /** What `owner`'s kept uploads but `except` hold. */
@@ -224,46 +228,14 @@ class SqliteUploadStore implements UploadStore {
     if (kept + wanted > maxBytes) throw new UploadQuotaError(kept, wanted);
   }
 
-  /** The whole file; a failed check is returned, not thrown, so that the drop commits. */
-  #read(owner: string, uploadId: string): Buffer | Error | undefined {
-    const row = this.#live(owner, uploadId);
-    if (row === undefined) return undefined;
-    this.#used(row);
-    const missing = missingChunks(row.chunks, this.#q.received.all(uploadId));
-    if (missing.length > 0) throw new MissingChunksError(missing);
-    const bytes = Buffer.concat(this.#q.chunks.all(uploadId));
-    if (row.verified === 0) {
-      try {
-        checkWhole(row, bytes);
-      } catch (error) {
-        this.#remove(uploadId);
-        return error as Error;
-      }
-      this.#q.verified.run(uploadId);
-    }
-    return bytes;
-  }
-
   /** The owner's upload when it is still kept. */
   #live(owner: string, uploadId: string): Row | undefined {
     const row = this.#q.get.get(uploadId, owner);
-    return row !== undefined && row.kept_until > this.#options.now() ? row : undefined;
+    return row !== undefined && row.keptUntil > this.#options.now() ? row : undefined;
   }
 
   #toUpload(r: Row): Upload {
-    return {
-      uploadId: r.upload_id,
-      owner: r.owner,
-      name: r.name,
-      size: r.size,
-      sha256: r.sha256,
-      chunkBytes: r.chunk_bytes,
-      chunks: r.chunks,
-      received: this.#q.received.all(r.upload_id),
-      receivedBytes: r.received_bytes,
-      verified: r.verified === 1,
-      keptUntil: r.kept_until,
-    };
+    return { ...r, received: this.#q.received.all(r.uploadId), verified: r.verified === 1 };
   }
 
   readonly #remove = (uploadId: string): boolean => {

@@ -9,6 +9,7 @@ import { TOOL } from "../../../shared/tools.js";
 import { megabytes, sizePair } from "../../limits.js";
 import { count, fail, ok, type Outcome } from "../../outcomes.js";
 import { StorageFullError, StoreUnavailableError } from "../../store-errors.js";
+import { retryable } from "../file-words.js";
 import { ChunkRejectedError, MissingChunksError, UploadCorruptError, type UploadQuotaError } from "./upload-store.js";
 
 /** The one answer for an upload that is missing, abandoned, dropped, or someone else's. */
@@ -37,32 +38,18 @@ export function outcomeOf<T>(error: unknown, uploadId: string, chunks?: number):
       `Send ${error.missing.length === 1 ? "it" : "them"} with ${FILE_TOOL.putChunk}, then ask again.`,
     );
   }
-  if (error instanceof UploadCorruptError) {
-    return fail(
-      "invalid_arguments",
-      error.message,
-      `Send the file again from the start: ${FILE_TOOL.beginUpload}, then every chunk.`,
-    );
-  }
-  if (error instanceof ChunkRejectedError) {
-    return fail(
-      "invalid_arguments",
-      error.message,
-      `Cut the file as ${FILE_TOOL.beginUpload} answered (chunkBytes), counting from 0.`,
-    );
+  if (error instanceof UploadCorruptError || error instanceof ChunkRejectedError) {
+    const hint =
+      error instanceof UploadCorruptError
+        ? `Send the file again from the start: ${FILE_TOOL.beginUpload}, then every chunk.`
+        : `Cut the file as ${FILE_TOOL.beginUpload} answered (chunkBytes), counting from 0.`;
+    return fail("invalid_arguments", error.message, hint);
   }
   if (error instanceof StorageFullError)
     return fail("internal", `The server's upload storage is full: ${error.message}.`, "Try again later.");
   if (error instanceof StoreUnavailableError) {
-    return {
-      ok: false,
-      error: {
-        code: "store_unavailable",
-        message: "The upload store is unreachable at the moment.",
-        hint: "Send the same call again in a minute; nothing was lost.",
-        retryable: true,
-      },
-    };
+    const hint = "Send the same call again in a minute; nothing was lost.";
+    return retryable("store_unavailable", "The upload store is unreachable at the moment.", hint);
   }
   throw error;
 }

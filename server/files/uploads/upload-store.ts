@@ -141,23 +141,6 @@ export function reservedBytes(u: Pick<Upload, "size" | "receivedBytes" | "chunkB
   return u.receivedBytes + Math.min(u.size - u.receivedBytes, RESERVE_AHEAD_CHUNKS * u.chunkBytes);
 }
 
-/**
- * Until when an upload is kept after progress (its begin, a chunk) at `now`: a whole one
- * `abandonedAfterMs` on, an unfinished one `stalledAfterMs` on.
- */
-export function keptAfterProgress(whole: boolean, now: number, o: Required<UploadStoreOptions>): number {
-  return now + (whole ? o.abandonedAfterMs : o.stalledAfterMs);
-}
-
-/** Until when an upload is kept after a use (a resume, a read, a job) at `now`: only a whole one longer. */
-export function keptAfterUse(
-  u: Pick<Upload, "size" | "receivedBytes" | "keptUntil">,
-  now: number,
-  o: Required<UploadStoreOptions>,
-): number {
-  return u.receivedBytes === u.size ? Math.max(u.keptUntil, now + o.abandonedAfterMs) : u.keptUntil;
-}
-
 /** The length chunk `index` of an upload has (every chunk but the last: `chunkBytes`). */
 export const chunkLength = (u: Pick<Upload, "size" | "chunks" | "chunkBytes">, index: number): number =>
   index === u.chunks - 1 ? u.size - u.chunkBytes * (u.chunks - 1) : u.chunkBytes;
@@ -185,10 +168,11 @@ export function checkChunk(
   }
 }
 
-/** The indices 0..chunks-1 that `received` lacks. */
-export function missingChunks(chunks: number, received: readonly number[]): number[] {
+/** Throws `MissingChunksError` unless `received` holds every index 0..chunks-1. */
+export function checkComplete(chunks: number, received: readonly number[]): void {
   const held = new Set(received);
-  return Array.from({ length: chunks }, (_, i) => i).filter((i) => !held.has(i));
+  const missing = Array.from({ length: chunks }, (_, i) => i).filter((i) => !held.has(i));
+  if (missing.length > 0) throw new MissingChunksError(missing);
 }
 
 /** Throws `UploadCorruptError` unless `bytes` have the announced size and SHA-256. */

@@ -55,37 +55,6 @@ const stateOf = (u: Upload): UploadState => ({
   complete: u.received.length === u.chunks,
 });
 
-/**
- * Uploads feeding jobs that have not ended, by job id: an upload goes once the job it fed
- * completes, and stays after a failed or canceled one, for "Try again".
- */
-class Feeding {
-  readonly #byJob = new Map<string, { owner: string; uploadId: string }>();
-  readonly #drop: (owner: string, uploadId: string) => Promise<void>;
-
-  constructor(drop: (owner: string, uploadId: string) => Promise<void>) {
-    this.#drop = drop;
-  }
-
-  /** Hears every job event; the end of a job that an upload feeds settles the upload. */
-  readonly onEvent: Parameters<UploadsOptions["jobs"]["onEvent"]>[0] = ({ event }) => {
-    const used = this.#byJob.get(event.jobId);
-    if (used === undefined) return;
-    if (event.type !== "job.completed" && event.type !== "job.failed" && event.type !== "job.canceled") return;
-    this.#byJob.delete(event.jobId);
-    if (event.type === "job.completed") void this.#drop(used.owner, used.uploadId);
-  };
-
-  add(jobId: string, owner: string, uploadId: string): void {
-    this.#byJob.set(jobId, { owner, uploadId });
-  }
-
-  /** Forgets the upload feeding `jobId`; false when none was noted (or its end was heard already). */
-  forget(jobId: string): boolean {
-    return this.#byJob.delete(jobId);
-  }
-}
-
 export function createUploads({
   store,
   jobs,
@@ -101,39 +70,44 @@ export function createUploads({
       () => {},
       (error: unknown) => onError(error, `dropping upload ${uploadId}`),
     );
-  const feeding = new Feeding(drop);
-  const unlisten = jobs.onEvent(feeding.onEvent);
+  // uploads feeding jobs that have not ended, by job id: an upload goes once the job it fed
+  // completes, and stays after a failed or canceled one, for "Try again"
+  const feeding = new Map<string, { owner: string; uploadId: string }>();
+  const unlisten = jobs.onEvent(({ event }) => {
+    const used = feeding.get(event.jobId);
+    if (used === undefined || !["job.completed", "job.failed", "job.canceled"].includes(event.type)) return;
+    feeding.delete(event.jobId);
+    if (event.type === "job.completed") void drop(used.owner, used.uploadId);
+  });
   const sweeper = timers.setInterval(
     () => void store.sweep().catch((error: unknown) => onError(error, "deleting abandoned uploads")),
     sweepIntervalMs,
   );
   sweeper.unref();
 
+  /** A store write within the room the subject's jobs leave; `id` names the upload in a refusal. */
+  async function withinRoom(subject: string, id: string, write: (maxBytes: number) => Promise<Upload | undefined>) {
+    let jobsKeep = 0;
+    try {
+      jobsKeep = await jobBytes(subject);
+      const upload = await write(maxStored() - jobsKeep);
+      return upload === undefined ? unknownUpload<UploadState>(id) : ok(stateOf(upload));
+    } catch (error) {
+      if (error instanceof UploadQuotaError) return noRoom<UploadState>(error, jobsKeep, maxStored());
+      return outcomeOf<UploadState>(error, id);
+    }
+  }
+
   return {
     async begin({ name, size, sha256 }, { subject }) {
       if (size > FILE_LIMITS.maxFileBytes) return tooLarge(size);
-      let jobsKeep = 0;
-      try {
-        jobsKeep = await jobBytes(subject);
-        return ok(stateOf(await store.begin(subject, { name, size, sha256 }, maxStored() - jobsKeep)));
-      } catch (error) {
-        if (!(error instanceof UploadQuotaError)) return outcomeOf(error, name);
-        return noRoom(error, jobsKeep, maxStored());
-      }
+      return withinRoom(subject, name, (maxBytes) => store.begin(subject, { name, size, sha256 }, maxBytes));
     },
 
     async putChunk({ uploadId, index, data }, { subject }) {
       const decoded = decodeChunk(data, index);
       if (!decoded.ok) return decoded;
-      let jobsKeep = 0;
-      try {
-        jobsKeep = await jobBytes(subject);
-        const upload = await store.put(subject, uploadId, index, decoded.value, maxStored() - jobsKeep);
-        return upload === undefined ? unknownUpload(uploadId) : ok(stateOf(upload));
-      } catch (error) {
-        if (error instanceof UploadQuotaError) return noRoom(error, jobsKeep, maxStored());
-        return outcomeOf(error, uploadId);
-      }
+      return withinRoom(subject, uploadId, (maxBytes) => store.put(subject, uploadId, index, decoded.value, maxBytes));
     },
 
     async drop(uploadId, { subject }) {
@@ -157,13 +131,13 @@ export function createUploads({
     },
 
     async usedBy(uploadId, jobId, caller) {
-      feeding.add(jobId, caller.subject, uploadId);
+      feeding.set(jobId, { owner: caller.subject, uploadId });
       await store
         .touch(caller.subject, uploadId)
         .catch((error: unknown) => onError(error, `touching upload ${uploadId}`));
       // a job quick enough to complete before it was noted here: its completion went unheard
       const job = await jobs.getEvents({ jobId, afterSeq: 0, waitMs: 0, limit: 1 }, caller);
-      if (job.ok && job.value.status === "completed" && feeding.forget(jobId)) await drop(caller.subject, uploadId);
+      if (job.ok && job.value.status === "completed" && feeding.delete(jobId)) await drop(caller.subject, uploadId);
     },
 
     async close() {

@@ -8,7 +8,7 @@
  */
 import { FILE_TOOL, PreviewInput, StaffPreviewSchema } from "../../../shared/files.js";
 import { TOOL } from "../../../shared/tools.js";
-import { koreanProblem } from "../../files/read/problems-ko.js";
+import { koreanProblem } from "../../files/read/preview-text.js";
 import { previewText } from "../../files/read/staff-file.js";
 import type { StaffFiles } from "../../files/staff-files.js";
 import { currencyForLocale } from "../../../shared/money.js";

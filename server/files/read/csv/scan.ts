@@ -133,9 +133,8 @@ function scanSlice(
     if (state.pos >= until) break;
   }
   // the next slice starts at a record's start
+  startRecord(state);
   state.cells = 0;
-  state.items = 0;
-  state.blank = true;
 }
 
 /** scanCells stopped at a cell's start, the slice used up; the record's state is kept in `state`. */

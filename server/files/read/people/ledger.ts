@@ -19,18 +19,6 @@ import { EMPTY_ROW, type Person } from "./rows.js";
 const GROUPS_SHOWN = 20;
 const ROWS_SHOWN = 5;
 
-type IdentityOptions = {
-  /** Rows without an ID that share a name and department are one person: the later ones skipped. */
-  mergeDuplicates?: boolean;
-};
-
-type Identities = {
-  /** Why `person` is no new person (a repeat, a merged namesake), or undefined for one not seen. */
-  check(person: Person): string | undefined;
-  /** The first groups of namesakes kept as different people, and how many groups there are. */
-  duplicates(): { groups: DuplicateGroup[]; count: number };
-};
-
 /** Text that NFKC leaves as it is: printable ASCII, tabs, line ends and Hangul syllables (normalizing costs more than the rest). */
 const STABLE = /^[ -~\t\r\n\uac00-\ud7a3]*$/;
 
@@ -50,8 +38,24 @@ type Known = {
 const rest = (p: Person) =>
   `${norm(p.interestsText).replace(/\s*([;|,/·、，／ㆍ・])\s*/g, "$1")}\u0000${p.budgetGiven ? p.budget : ""}`;
 
-/** Who is who, row by row, in the order the rows come. */
-function createIdentities({ mergeDuplicates = false }: IdentityOptions = {}): Identities {
+/** A row as readRecord tells it, with whatever the caller wants handed back with its fate. */
+export type Ledger<T> = {
+  add(read: Person | SkippedRow, extra: T): void;
+  /** No more rows: the empty rows still waiting were trailing blank lines, not rows. */
+  end(): void;
+  /** The first groups of namesakes kept as different people so far, and how many groups there are. */
+  duplicates(): { groups: DuplicateGroup[]; count: number };
+};
+
+/**
+ * A ledger that hands each row's final fate to `settle`, in the order the rows were added. With
+ * `mergeDuplicates`, rows without an ID that share a name and department are one person: the
+ * later ones skipped.
+ */
+export function createLedger<T>(
+  settle: (fate: Person | SkippedRow, extra: T) => void,
+  { mergeDuplicates = false }: { mergeDuplicates?: boolean } = {},
+): Ledger<T> {
   const ids = new Map<string, number>();
   // name and department → their first row: one lookup for most rows; the other fields are only
   // looked at when a name and department come again
@@ -85,34 +89,16 @@ function createIdentities({ mergeDuplicates = false }: IdentityOptions = {}): Id
     return undefined;
   };
 
-  return {
-    check(p) {
-      if (p.id !== null) return byId(p.row, p.id);
-      const who = `${norm(p.name)}\u0000${norm(p.department ?? "")}`;
-      const known = names.get(who);
-      if (known !== undefined) return again(known, p);
-      names.set(who, { first: p.row, person: p, others: undefined, group: undefined });
-      return undefined;
-    },
-    duplicates: () => ({ groups, count }),
+  /** Why `p` is no new person (a repeat, a merged namesake), or undefined for one not seen. */
+  const check = (p: Person) => {
+    if (p.id !== null) return byId(p.row, p.id);
+    const who = `${norm(p.name)}\u0000${norm(p.department ?? "")}`;
+    const known = names.get(who);
+    if (known !== undefined) return again(known, p);
+    names.set(who, { first: p.row, person: p, others: undefined, group: undefined });
+    return undefined;
   };
-}
 
-/** A row as readRecord tells it, with whatever the caller wants handed back with its fate. */
-export type Ledger<T> = {
-  add(read: Person | SkippedRow, extra: T): void;
-  /** No more rows: the empty rows still waiting were trailing blank lines, not rows. */
-  end(): void;
-  /** The namesakes kept as different people so far. */
-  duplicates(): ReturnType<Identities["duplicates"]>;
-};
-
-/** A ledger that hands each row's final fate to `settle`, in the order the rows were added. */
-export function createLedger<T>(
-  settle: (fate: Person | SkippedRow, extra: T) => void,
-  options: IdentityOptions = {},
-): Ledger<T> {
-  const identities = createIdentities(options);
   let waiting: [SkippedRow, T][] = [];
   return {
     add(read, extra) {
@@ -124,12 +110,12 @@ export function createLedger<T>(
         for (const [row, held] of waiting) settle(row, held);
         waiting = [];
       }
-      const again = "reason" in read ? undefined : identities.check(read);
-      settle(again === undefined ? read : { row: read.row, reason: again }, extra);
+      const repeat = "reason" in read ? undefined : check(read);
+      settle(repeat === undefined ? read : { row: read.row, reason: repeat }, extra);
     },
     end() {
       waiting = [];
     },
-    duplicates: () => identities.duplicates(),
+    duplicates: () => ({ groups, count }),
   };
 }

@@ -3,7 +3,7 @@
  * text, escapes, colours and locales aside), and date serials in both of Excel's date systems,
  * Excel's phantom 1900-02-29 included.
  */
-import { dateText, formatKind, numberText } from "./number-format.js";
+import { dateText, formatKind, numberText } from "./sheet-xml.js";
 
 describe("formatKind", () => {
   it.each([

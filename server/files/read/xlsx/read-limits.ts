@@ -29,6 +29,10 @@ export const READ_LIMITS = {
 };
 export type ReadLimits = typeof READ_LIMITS;
 
+/** What to send instead of a workbook too large to read. */
+export const SEND_LESS =
+  "Keep only the sheet with the staff list (and only its columns) and send it again, or send it as CSV.";
+
 /** `text` cut to `max` characters, an ellipsis saying it was. */
 export const cut = (text: string, max: number = READ_LIMITS.maxEchoChars): string =>
   text.length <= max ? text : `${text.slice(0, max)}…`;

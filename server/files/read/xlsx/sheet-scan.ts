@@ -9,12 +9,14 @@
 import { isBlank, type GridRow } from "../grid-row.js";
 import { matchHeaders } from "../headers.js";
 import { SheetXml, type Merge, type SheetContext } from "./sheet-xml.js";
-import type { SheetEntry } from "./workbook-parts.js";
 import { parseXmlPart, type Clock } from "./xml-part.js";
 import type { WorkbookZip } from "./unzip.js";
 
 /** Rows with text looked at for a header, as the table's header search does. */
 const HEADER_CANDIDATES = 10;
+
+/** A sheet as the workbook lists it. */
+export type SheetEntry = { name: string; path: string; hidden: boolean };
 
 /** A sheet after the first look: how many rows it stores, its merges, and how its best header fits. */
 export type SheetScan = SheetEntry & { rows: number; merges: Merge[]; fits: boolean; columns: number };

@@ -5,7 +5,7 @@
  */
 import { resolveLimits } from "../../../limits.js";
 import { craftedXlsx, staffXlsx, zipBombXlsx } from "../../../../test-kit/staff-files.js";
-import { Refused } from "../refused.js";
+import { Refused } from "../grid-row.js";
 import { readStaffFile } from "../staff-file.js";
 import { openWorkbook, type WorkbookZip } from "./unzip.js";
 import { READ_LIMITS } from "./read-limits.js";

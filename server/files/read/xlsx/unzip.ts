@@ -8,8 +8,8 @@
 import yauzl, { type Entry } from "yauzl";
 import { fail, ok, type Outcome } from "../../../outcomes.js";
 import { size, sizePair } from "../../../limits.js";
-import { Refused } from "../refused.js";
-import { cut, READ_LIMITS, type ReadLimits } from "./read-limits.js";
+import { Refused } from "../grid-row.js";
+import { cut, READ_LIMITS, SEND_LESS, type ReadLimits } from "./read-limits.js";
 
 /** An opened workbook: which parts it has, each streamed on demand. */
 export type WorkbookZip = {
@@ -85,11 +85,7 @@ function checkDeclared(entries: Entry[], limits: ReadLimits): Outcome<null> {
   }
   if (total > limits.maxUnpackedBytes) {
     const [found, most] = sizePair(total, limits.maxUnpackedBytes);
-    return fail(
-      "input_too_large",
-      `The workbook would unpack to ${found}; at most ${most} is read.`,
-      "Keep only the sheet with the staff list (and only its columns) and send it again, or send it as CSV.",
-    );
+    return fail("input_too_large", `The workbook would unpack to ${found}; at most ${most} is read.`, SEND_LESS);
   }
   return ok(null);
 }

@@ -6,9 +6,9 @@
  */
 import { SaxesParser, type SaxesTagPlain } from "saxes";
 import { fail } from "../../../outcomes.js";
-import { Refused } from "../refused.js";
+import { Refused } from "../grid-row.js";
 import { NOT_A_WORKBOOK, type WorkbookZip } from "./unzip.js";
-import { cut } from "./read-limits.js";
+import { cut, SEND_LESS } from "./read-limits.js";
 
 /** What a part's reader does with its elements; names come without their namespace prefix. */
 export type XmlHandlers = {
@@ -35,7 +35,7 @@ const pastDeadline = (clock: Clock) =>
     fail(
       "input_too_large",
       `Reading the workbook took longer than ${Math.round(clock.deadlineMs / 1000)} s, so it was stopped.`,
-      "Keep only the sheet with the staff list (and only its columns) and send it again, or send it as CSV.",
+      SEND_LESS,
     ),
   );
 
