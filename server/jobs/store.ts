@@ -130,6 +130,25 @@ export function checkContinues(lastSeq: number, events: readonly JobEvent[]): vo
   });
 }
 
+/** Throws `StoreConflictError` unless chunk `index` may come next for a job with `status` (undefined: none) and `put` chunks. */
+export function checkChunk(jobId: string, status: string | undefined, put: number, index: number): void {
+  if (status === undefined) throw new StoreConflictError(`no job ${jobId}`);
+  if (status !== "pending" && status !== "running") throw new StoreConflictError(`job ${jobId} has ended`);
+  if (index !== put) throw new StoreConflictError(`expected chunk ${put}, got ${index}`);
+}
+
+/** Throws `StoreConflictError` unless `head` may commit the `put` chunks as the job's one result. */
+export function checkHead(jobId: string, head: ResultHead, hasHead: boolean, put: number): void {
+  if (hasHead) throw new StoreConflictError(`job ${jobId} already has a result`);
+  if (put !== chunkCount(head)) {
+    throw new StoreConflictError(`the result needs ${chunkCount(head)} chunks, ${put} were put`);
+  }
+}
+
+/**
+ * What every store implements. The stores' methods are arrow-function properties: bound, and own
+ * properties, so a test may spread a store to replace one of them.
+ */
 export type JobStore = {
   /**
    * Writes a new job with its first events and their fold, atomically. With `quota`, the same step

@@ -13,8 +13,9 @@ import {
   STARTS_KEPT_MS,
   StoreConflictError,
   hasRoom,
+  checkChunk,
   checkContinues,
-  chunkCount,
+  checkHead,
   inputBytes,
   type JobPosition,
   type JobStore,
@@ -52,10 +53,6 @@ const stored = (e: Entry): StoredJob => ({
 const newer = (a: JobPosition, b: JobPosition) =>
   a.createdAt !== b.createdAt ? a.createdAt > b.createdAt : a.jobId > b.jobId;
 
-/**
- * The store's methods are arrow-function properties: bound, and own properties, so a test may
- * spread a store to replace one of them.
- */
 class MemoryJobStore implements JobStore {
   readonly #jobs = new Map<string, Entry>();
   /** Creation times by subject, for `usage`, kept for a day whatever becomes of the jobs. */
@@ -80,9 +77,8 @@ class MemoryJobStore implements JobStore {
 
   readonly putResultChunk: JobStore["putResultChunk"] = async (jobId, index, body) => {
     const e = this.#jobs.get(jobId);
-    if (!e) throw new StoreConflictError(`no job ${jobId}`);
-    if (isFinished(e.fold.status)) throw new StoreConflictError(`job ${jobId} has ended`);
-    if (index !== e.chunks.length) throw new StoreConflictError(`expected chunk ${e.chunks.length}, got ${index}`);
+    checkChunk(jobId, e?.fold.status, e?.chunks.length ?? 0, index);
+    if (!e) return;
     e.chunks.push(body);
     e.bytes += Buffer.byteLength(body);
   };
@@ -91,10 +87,7 @@ class MemoryJobStore implements JobStore {
     const e = this.#jobs.get(jobId);
     if (!e) throw new StoreConflictError(`no job ${jobId}`);
     checkContinues(e.events.length, events);
-    if (head && e.head) throw new StoreConflictError(`job ${jobId} already has a result`);
-    if (head && chunkCount(head) !== e.chunks.length) {
-      throw new StoreConflictError(`the result needs ${chunkCount(head)} chunks, ${e.chunks.length} were put`);
-    }
+    if (head) checkHead(jobId, head, e.head !== undefined, e.chunks.length);
     e.events.push(...events);
     e.fold = fold;
     if (head) {

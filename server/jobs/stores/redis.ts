@@ -141,10 +141,6 @@ function createCall(k: JobKeys, job: NewJob, events: JobEvent[], fold: JobFold, 
   return { keys, args };
 }
 
-/**
- * The store's methods are arrow-function properties: bound, and own properties, so a test may
- * spread a store to replace one of them.
- */
 class RedisJobStore implements JobStore {
   readonly connection: RedisConnection;
   readonly #redis: Redis;

@@ -21,8 +21,9 @@ import {
   STARTS_KEPT_MS,
   StoreConflictError,
   hasRoom,
+  checkChunk,
   checkContinues,
-  chunkCount,
+  checkHead,
   inputBytes,
   inputFields,
   readStoredFold,
@@ -50,10 +51,7 @@ const toJob = (r: JobRow): StoredJob => ({
   fold: readStoredFold(r.fold),
 });
 
-/**
- * The store's methods are arrow-function properties: bound, and own properties, so a test may
- * spread a store to replace one of them. Each write runs as one transaction through `room`.
- */
+/** Each write runs as one transaction through `room`. */
 class SqliteJobStore implements JobStore {
   readonly #db: Database.Database;
   readonly #room: Room;
@@ -180,11 +178,7 @@ class SqliteJobStore implements JobStore {
   }
 
   #insertChunk(jobId: string, index: number, body: string): void {
-    const status = this.#q.jobs.status.get(jobId);
-    if (status === undefined) throw new StoreConflictError(`no job ${jobId}`);
-    if (!isUnfinished(status)) throw new StoreConflictError(`job ${jobId} has ended`);
-    const next = this.#q.results.nextChunk.get(jobId);
-    if (index !== next) throw new StoreConflictError(`expected chunk ${next}, got ${index}`);
+    checkChunk(jobId, this.#q.jobs.status.get(jobId), this.#q.results.nextChunk.get(jobId)!, index);
     this.#q.results.insertChunk.run(jobId, index, body);
     this.#addBytes(jobId, Buffer.byteLength(body));
   }
@@ -195,7 +189,7 @@ class SqliteJobStore implements JobStore {
     checkContinues(last, events);
     const ends = !isUnfinished(fold.status);
     const hasHead = (ends || head !== undefined) && this.#q.results.hasHead.get(jobId) !== undefined;
-    if (head) this.#checkHead(jobId, head, hasHead);
+    if (head) checkHead(jobId, head, hasHead, this.#q.results.nextChunk.get(jobId)!);
     this.#insertEvents(jobId, events);
     this.#q.jobs.update.run(fold.status, fold.lastSeq, JSON.stringify(fold), jobId);
     if (head) {
@@ -210,15 +204,6 @@ class SqliteJobStore implements JobStore {
       // nothing reads a job's input once it has ended
       this.#addBytes(jobId, -(this.#q.inputs.bytes.get(jobId) ?? 0));
       this.#q.inputs.drop.run(jobId);
-    }
-  }
-
-  /** Throws `StoreConflictError` unless `head` may commit the chunks put so far as the job's one result. */
-  #checkHead(jobId: string, head: ResultHead, hasHead: boolean): void {
-    if (hasHead) throw new StoreConflictError(`job ${jobId} already has a result`);
-    const put = this.#q.results.nextChunk.get(jobId);
-    if (put !== chunkCount(head)) {
-      throw new StoreConflictError(`the result needs ${chunkCount(head)} chunks, ${put} were put`);
     }
   }
 
