@@ -148,8 +148,7 @@ export class ResultReads {
     const total = fold.stage === "compose" && fold.processed !== null ? fold.processed : 0;
     const first = Math.floor(offset / CHUNK_SIZE);
     const to = Math.min(total, offset + limit);
-    const composed =
-      to > offset ? await this.#readPeople(job.jobId, first, Math.ceil(to / CHUNK_SIZE), "composed") : [];
+    const composed = to > offset ? await this.#readPeople(job.jobId, first, Math.ceil(to / CHUNK_SIZE), true) : [];
     const people = composed.slice(offset - first * CHUNK_SIZE, to - first * CHUNK_SIZE);
     const end = offset + people.length;
     return {
@@ -167,17 +166,12 @@ export class ResultReads {
     };
   }
 
-  /** People of chunks `from` to `to`: of the committed result, or of the one still being composed. */
-  async #readPeople(
-    jobId: string,
-    from: number,
-    to: number,
-    of: "result" | "composed" = "result",
-  ): Promise<PersonResult[]> {
-    const chunks =
-      of === "result"
-        ? await this.store.readResultChunks(jobId, from, to)
-        : await this.store.readComposedChunks(jobId, from, to);
+  /** People of chunks `from` to `to`: of the committed result, or (`composed`) of the one still being composed. */
+  async #readPeople(jobId: string, from: number, to: number, composed = false): Promise<PersonResult[]> {
+    const { store } = this;
+    const chunks = await (composed
+      ? store.readComposedChunks(jobId, from, to)
+      : store.readResultChunks(jobId, from, to));
     return chunks.flatMap(decodeChunk);
   }
 }
