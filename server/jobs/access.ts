@@ -35,26 +35,22 @@ export function createGate(store: JobStore, expiredBefore: () => number): Gate {
  * has not written yet (a full disk) folded in, so it reads as ended at once.
  */
 export class SeenJobs {
-  readonly #store: JobStore;
-  readonly #gate: Gate;
-  /** The end of a job this process stopped whose end the store has not taken yet. */
-  readonly unwritten: (jobId: string) => Unended | undefined;
-
-  constructor(store: JobStore, gate: Gate, unwritten: (jobId: string) => Unended | undefined) {
-    this.#store = store;
-    this.#gate = gate;
-    this.unwritten = unwritten;
-  }
+  /** `unwritten`: the end of a job this process stopped whose end the store has not taken yet. */
+  constructor(
+    private readonly store: JobStore,
+    private readonly gate: Gate,
+    readonly unwritten: (jobId: string) => Unended | undefined,
+  ) {}
 
   /** The gate, then the job as its readers see it. */
   async admit(jobId: string, caller: Caller): Promise<Outcome<StoredJob>> {
-    const gated = await this.#gate(jobId, caller);
+    const gated = await this.gate(jobId, caller);
     return gated.ok ? ok(await this.asSeen(gated.value)) : gated;
   }
 
   /** The job as it reads now; undefined once it has been deleted. */
   async latest(jobId: string): Promise<StoredJob | undefined> {
-    const stored = await this.#store.getJob(jobId);
+    const stored = await this.store.getJob(jobId);
     return stored && this.asSeen(stored);
   }
 
@@ -69,7 +65,7 @@ export class SeenJobs {
     const seq = job.lastSeq + 1;
     const timestamp = new Date(end.at).toISOString();
     const event = JobEventSchema.parse({ ...end.failed, jobId, seq, eventId: `${jobId}:${seq}`, timestamp });
-    const fold = applyJobEvent(await foldOf(this.#store, job), event);
+    const fold = applyJobEvent(await foldOf(this.store, job), event);
     return { ...job, status: fold.status, lastSeq: fold.lastSeq, fold };
   }
 }

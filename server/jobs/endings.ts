@@ -26,29 +26,26 @@ type EndingsOptions = {
 };
 
 export class Endings {
-  readonly #options: EndingsOptions;
   readonly #unended = new Map<string, Unended>();
   #retry: Timer | undefined;
   #recovered = false;
   #recoveryFailures = 0;
   #stopped = false;
 
-  constructor(options: EndingsOptions) {
-    this.#options = options;
-  }
+  constructor(private readonly options: EndingsOptions) {}
 
   /** Ends a job as failed; when the store refuses, the job is kept to be ended again later. */
   readonly end = async (jobId: string, owner: Caller, failed: Failed): Promise<void> => {
     try {
-      await this.#options.log.append(jobId, owner, [failed]);
+      await this.options.log.append(jobId, owner, [failed]);
       this.#unended.delete(jobId);
     } catch (error) {
       const first = !this.#unended.has(jobId);
       // told once per job, not at every retry
-      if (first) this.#options.report(`ending job ${jobId}; it is retried until the store takes it`)(error);
-      this.#unended.set(jobId, { owner, failed, at: this.#unended.get(jobId)?.at ?? this.#options.now() });
+      if (first) this.options.report(`ending job ${jobId}; it is retried until the store takes it`)(error);
+      this.#unended.set(jobId, { owner, failed, at: this.#unended.get(jobId)?.at ?? this.options.now() });
       // its readers see it ended from now on (reads.ts); those waiting are told at once
-      if (first) this.#options.wake(jobId);
+      if (first) this.options.wake(jobId);
       this.#retrySoon();
     }
   };
@@ -68,12 +65,12 @@ export class Endings {
   async recover(): Promise<void> {
     if (this.#recovered) return;
     try {
-      await this.#options.recover();
+      await this.options.recover();
       this.#recovered = true;
     } catch (error) {
       // told once, not at every retry
       if (this.#recoveryFailures++ === 0)
-        this.#options.report("listing the jobs an earlier process left unfinished")(error);
+        this.options.report("listing the jobs an earlier process left unfinished")(error);
       this.#retrySoon();
     }
   }
@@ -81,13 +78,13 @@ export class Endings {
   /** No retries from now on: the service is closing, and writes the ends one last time itself. */
   stop(): void {
     this.#stopped = true;
-    this.#options.timers.clear(this.#retry);
+    this.options.timers.clear(this.#retry);
   }
 
   /** Writes the ends that failed again soon: a store that was down for a moment takes them then. */
   #retrySoon(): void {
     if (this.#retry !== undefined || this.#stopped) return;
-    this.#retry = this.#options.timers.setTimeout(() => {
+    this.#retry = this.options.timers.setTimeout(() => {
       this.#retry = undefined;
       void (async () => {
         await this.recover();

@@ -80,20 +80,9 @@ const CLOSE_WAIT_MS = 5_000;
 /** How long a worker's hold on a job lasts, how often stalled jobs are looked for, and the grace, in ms. */
 export const BULLMQ_DEFAULTS = { lockMs: 30_000, stalledCheckMs: 30_000, graceMs: 60_000 } as const;
 
-export function createBullmqExecutor({
-  prefix = "giftgenius:queue",
-  lockMs = BULLMQ_DEFAULTS.lockMs,
-  stalledCheckMs = BULLMQ_DEFAULTS.stalledCheckMs,
-  maxStalledCount = 1,
-  graceMs = BULLMQ_DEFAULTS.graceMs,
-  ...rest
-}: BullmqExecutorOptions): CreateExecutor {
-  const settings = { ...rest, prefix, lockMs, stalledCheckMs, maxStalledCount, graceMs };
-  return (context) => new BullmqExecutor(settings, context);
+export function createBullmqExecutor(options: BullmqExecutorOptions): CreateExecutor {
+  return (context) => new BullmqExecutor(options, context);
 }
-
-type Settings = BullmqExecutorOptions &
-  Required<Pick<BullmqExecutorOptions, "prefix" | "lockMs" | "stalledCheckMs" | "maxStalledCount" | "graceMs">>;
 
 /** A BullMQ worker with the connection it was given, which BullMQ leaves open. */
 type JobWorker = { worker: Worker<QueuedRun>; redis: Redis };
@@ -118,18 +107,19 @@ class BullmqExecutor implements JobExecutor {
   readonly #reconciler: ReturnType<typeof setInterval>;
   #shut: Promise<void> | undefined;
 
-  constructor(settings: Settings, context: ExecutorContext) {
+  constructor(settings: BullmqExecutorOptions, context: ExecutorContext) {
+    const { prefix = "giftgenius:queue", graceMs = BULLMQ_DEFAULTS.graceMs } = settings;
     this.#context = context;
-    this.#graceMs = settings.graceMs;
+    this.#graceMs = graceMs;
     this.#connection = settings.connection ?? watchConnection(openRedis(settings.url));
     this.#ownRedis = settings.connection ? undefined : this.#connection.redis;
-    this.#queue = openQueue(this.#connection.redis, settings.prefix, this.#reportFaults("the job queue"));
-    this.#worker = this.#openWorker(settings);
+    this.#queue = openQueue(this.#connection.redis, prefix, this.#reportFaults("the job queue"));
+    this.#worker = this.#openWorker(settings, prefix);
     // a job ended by another process stops here at once, between two of its appends
     this.#unwatch = context.store.watch?.(this.#onStoreChange);
     this.#reconciler = setInterval(
       () => void this.#reconcile().catch(context.report("ending jobs the queue lost")),
-      Math.max(settings.graceMs, 10_000),
+      Math.max(graceMs, 10_000),
     );
     this.#reconciler.unref();
   }
@@ -173,18 +163,18 @@ class BullmqExecutor implements JobExecutor {
   }
 
   /** The worker that runs `concurrency` jobs at once, on a connection of its own; none for 0. */
-  #openWorker(settings: Settings): JobWorker | undefined {
+  #openWorker(settings: BullmqExecutorOptions, prefix: string): JobWorker | undefined {
     const size = settings.concurrency ?? this.#context.limits.maxConcurrentJobs;
     if (size <= 0) return undefined;
     const redis = openWorkerRedis(settings.url);
     watchConnection(redis, settings.onWorkerConnectionChange);
     const worker = new Worker<QueuedRun>(JOB_QUEUE, this.#work, {
       connection: redis,
-      prefix: settings.prefix,
+      prefix,
       concurrency: size,
-      lockDuration: settings.lockMs,
-      stalledInterval: settings.stalledCheckMs,
-      maxStalledCount: settings.maxStalledCount,
+      lockDuration: settings.lockMs ?? BULLMQ_DEFAULTS.lockMs,
+      stalledInterval: settings.stalledCheckMs ?? BULLMQ_DEFAULTS.stalledCheckMs,
+      maxStalledCount: settings.maxStalledCount ?? 1,
     });
     worker.on("error", this.#reportFaults("the job worker"));
     // past maxStalledCount BullMQ gives a job up as failed; the store must say so too

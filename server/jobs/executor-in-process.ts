@@ -51,21 +51,12 @@ export const createInProcessExecutor: CreateExecutor = (context) => {
   };
 };
 
-type Scheduler = {
-  /** Queues `run`; it starts as soon as a slot is free. */
-  enqueue(jobId: string, run: () => Promise<void>): void;
-  /** Takes a job out of the queue; false when it was not waiting (running or unknown). */
-  remove(jobId: string): boolean;
-  /** Empties the queue (returning the ids that were waiting) and waits for the running jobs to end. */
-  close(): Promise<string[]>;
-};
-
 /**
  * A FIFO queue that runs at most `maxConcurrent` jobs (at least one) at a time; the rest wait in
  * arrival order. A run starts on a later turn of the event loop, never inside `enqueue`, so the
  * caller can answer first.
  */
-export function createScheduler(maxConcurrent: number): Scheduler {
+export function createScheduler(maxConcurrent: number) {
   const queue = new Map<string, () => Promise<void>>(); // a Map keeps insertion order: FIFO
   const active = new Set<Promise<void>>();
   let reserved = 0; // slots taken by runs that start on the next turn
@@ -91,13 +82,16 @@ export function createScheduler(maxConcurrent: number): Scheduler {
   }
 
   return {
-    enqueue(jobId, run) {
+    /** Queues `run`; it starts as soon as a slot is free. */
+    enqueue(jobId: string, run: () => Promise<void>): void {
       if (closed) return;
       queue.set(jobId, run);
       pump();
     },
-    remove: (jobId) => queue.delete(jobId),
-    async close() {
+    /** Takes a job out of the queue; false when it was not waiting (running or unknown). */
+    remove: (jobId: string): boolean => queue.delete(jobId),
+    /** Empties the queue (returning the ids that were waiting) and waits for the running jobs to end. */
+    async close(): Promise<string[]> {
       closed = true;
       const dropped = [...queue.keys()];
       queue.clear();

@@ -75,46 +75,34 @@ export type JobExecutor = {
 export type CreateExecutor = (context: ExecutorContext) => JobExecutor;
 
 type LiveJob = { owner: Caller; controller: AbortController };
-/** Jobs stopped by a close, to be ended once their runs have let go. */
-type Stopped = [jobId: string, job: LiveJob][];
 
 /**
  * The jobs running in this process, each with the switch that stops it: what an executor aborts on
  * a cancel, and aborts and ends as interrupted when it closes.
  */
-export class LiveJobs {
-  readonly #jobs = new Map<string, LiveJob>();
-
+export class LiveJobs extends Map<string, LiveJob> {
   /** Takes the job in; its run stops when the returned signal aborts. */
   add(jobId: string, owner: Caller): AbortSignal {
     const controller = new AbortController();
-    this.#jobs.set(jobId, { owner, controller });
+    this.set(jobId, { owner, controller });
     return controller.signal;
   }
 
-  has(jobId: string): boolean {
-    return this.#jobs.has(jobId);
-  }
-
   abort(jobId: string): void {
-    this.#jobs.get(jobId)?.controller.abort();
-  }
-
-  delete(jobId: string): void {
-    this.#jobs.delete(jobId);
+    this.get(jobId)?.controller.abort();
   }
 
   /** Stops every job here; hand the answer to `endStopped` once their runs have let go. */
-  abortAll(): Stopped {
-    const stopped = [...this.#jobs.entries()];
+  abortAll(): [string, LiveJob][] {
+    const stopped = [...this.entries()];
     for (const [, job] of stopped) job.controller.abort();
     return stopped;
   }
 
   /** Forgets the stopped jobs and ends each as cut off by the shutdown. */
-  async endStopped(stopped: Stopped, end: ExecutorContext["end"]): Promise<void> {
+  async endStopped(stopped: [string, LiveJob][], end: ExecutorContext["end"]): Promise<void> {
     for (const [jobId, job] of stopped) {
-      this.#jobs.delete(jobId);
+      this.delete(jobId);
       await end(jobId, job.owner, interrupted("The server shut down before this job finished."));
     }
   }

@@ -45,22 +45,19 @@ export function createJobLog(options: JobLogOptions): JobLog {
 type Built = { events: JobEvent[]; folds: JobFold[] } | string;
 
 class EventLog implements JobLog {
-  readonly #options: JobLogOptions;
   /** Each job's appends, one after the other. */
   readonly #turns = new PerKeyQueue();
   /** Folds of unfinished jobs written here, so appends need not read them back. */
   readonly #folds = new Map<string, JobFold>();
 
-  constructor(options: JobLogOptions) {
-    this.#options = options;
-  }
+  constructor(private readonly options: JobLogOptions) {}
 
   readonly create: JobLog["create"] = (job, created, quota) =>
     this.#turns.run(job.jobId, async () => {
-      const built = buildEvents(createJobFold(job.jobId), [created], this.#options.now());
+      const built = buildEvents(createJobFold(job.jobId), [created], this.options.now());
       if (typeof built === "string") throw new Error(built);
       const fold = built.folds[0];
-      await this.#options.store.create(job, built.events, fold, quota);
+      await this.options.store.create(job, built.events, fold, quota);
       this.#folds.set(job.jobId, fold);
       this.#announce(job.owner, built.events, built.folds);
       return fold;
@@ -86,12 +83,12 @@ class EventLog implements JobLog {
 
   /** One try at an append, against the cached fold or the log as stored. */
   async #attempt(jobId: string, owner: Caller, drafts: EventDraft[], head?: ResultHead): Promise<Appended> {
-    const { store } = this.#options;
+    const { store } = this.options;
     const stored = this.#folds.has(jobId) ? undefined : await store.getJob(jobId);
     const current = this.#folds.get(jobId) ?? (stored && (await foldOf(store, stored)));
     if (!current) return { ok: false, fold: createJobFold(jobId), reason: `no job ${jobId}` };
     if (drafts.length === 0) return { ok: true, fold: current };
-    const built = buildEvents(current, drafts, this.#options.now());
+    const built = buildEvents(current, drafts, this.options.now());
     if (typeof built === "string") return { ok: false, fold: current, reason: built };
     const fold = built.folds[built.folds.length - 1];
     try {
@@ -109,12 +106,12 @@ class EventLog implements JobLog {
   #announce(owner: Caller, events: JobEvent[], after: JobFold[]): void {
     events.forEach((event, i) => {
       try {
-        this.#options.publish({ event, owner, fold: after[i] });
+        this.options.publish({ event, owner, fold: after[i] });
       } catch {
         // a listener's failure is its own; the job goes on
       }
     });
-    this.#options.wake(events[0].jobId);
+    this.options.wake(events[0].jobId);
   }
 }
 

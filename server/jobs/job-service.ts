@@ -8,79 +8,57 @@
  * store that cannot be reached makes every call answer `store_unavailable` at once; `health()`
  * says whether it answers, and whether it has room.
  */
+import { randomBytes } from "node:crypto";
 import type { z } from "zod";
 import { isFinished } from "../../shared/job-view.js";
-import type {
-  CancelJobInput,
-  CancelJobOutput,
-  ClaimFollowUpOutput,
-  DeleteJobInput,
-  DeleteJobOutput,
-  StartBulkArgs,
-  StartBulkResult,
+import {
+  URI,
+  type CancelJobInput,
+  type CancelJobOutput,
+  type ClaimFollowUpOutput,
+  type DeleteJobInput,
+  type DeleteJobOutput,
+  type StartBulkArgs,
+  type StartBulkResult,
 } from "../../shared/tools.js";
 import type { MatchGifts } from "../gifts/matcher.js";
-import { createResultSources, type OpenResult } from "../files/export/result-source.js";
+import { createResultSources } from "../files/export/result-source.js";
 import { createGate, SeenJobs } from "./access.js";
 import type { Caller } from "./caller.js";
 import { Endings } from "./endings.js";
-import type { CreateExecutor, SliceHook } from "./executor.js";
+import type { CreateExecutor, RunOptions, SliceHook } from "./executor.js";
 import { createInProcessExecutor } from "./executor-in-process.js";
-import { createJobLog, type JobEventNotice, type JobLog } from "./job-log.js";
-import { resolveLimits, type JobLimits } from "../limits.js";
-import { fail, ok, storeUnavailable, type Outcome } from "../outcomes.js";
-import { checkQuotas } from "./quotas.js";
-import { createJobList, createReads, type JobReads, type ListJobs } from "./reads.js";
-import { createRelay, EventListeners, type Relay } from "./relay.js";
+import { createJobLog, type JobEventNotice } from "./job-log.js";
+import { readInputLimits, resolveLimits, type JobLimits } from "../limits.js";
+import { fail, ok, storeUnavailable, unknownJob, type Outcome } from "../outcomes.js";
+import { checkQuotas, createQuota } from "./quotas.js";
+import { createJobList, createReads } from "./reads.js";
+import { createRelay, EventListeners } from "./relay.js";
+import { stagePlan } from "./runner/progress.js";
+import { jobTexts, type JobTexts, type Locale } from "./runner/texts.js";
+import { planStart, type StartPlan } from "./start-plan.js";
 import { StorageFullError, StoreUnavailableError } from "../store-errors.js";
-import { foldOf, type JobStore } from "./store.js";
+import { foldOf, inputBytes, QuotaExceededError, type JobStore } from "./store.js";
 import { systemTimers, type Timers } from "./timers.js";
 import { Waiters } from "./waiters.js";
-import { JobWrites, type StartOptions } from "./writes.js";
+
+export type StartOptions = {
+  /** Handed to the service's `beforeSlice` hook wherever the job runs; opaque here. */
+  runOptions?: RunOptions;
+  /** The language of the job's words (stage labels, progress, summaries); English by default. */
+  locale?: Locale;
+  /** The list is the staff-file reader's CSV, already held to the file's limits: the text's byte limit is not its own. */
+  read?: boolean;
+};
 
 /** The job system's calls: the read calls (getEvents, getResult, readResult, waitFor) are reads.ts's. */
-export type JobService = JobReads & {
-  /** The limits in force, for texts that state them. */
-  readonly limits: JobLimits;
-  start(args: StartBulkArgs, caller: Caller, options?: StartOptions): Promise<Outcome<StartBulkResult>>;
-  /**
-   * Whether `caller`'s quotas (jobs unfinished, starts this hour, bytes kept) leave room for a start
-   * now: asked before costly work for a start (downloading and reading a file); `start` checks
-   * again as it writes the job.
-   */
-  admits(caller: Caller): Promise<Outcome<void>>;
-  /** A result to write into a file: a finished job's, or a running one's people so far (files/export). */
-  openResult: OpenResult;
-  /** The access gate's answer alone: `unknown_job` unless `caller` may read the job. */
-  checkAccess(jobId: string, caller: Caller): Promise<Outcome<null>>;
-  /**
-   * The access gate's answer, and from now on the events other processes append to the job reach
-   * this one's listeners too (as for jobs created here): for a stream that follows a job started
-   * on another instance.
-   */
-  follow(jobId: string, caller: Caller): Promise<Outcome<null>>;
-  cancel(args: z.infer<typeof CancelJobInput>, caller: Caller): Promise<Outcome<z.infer<typeof CancelJobOutput>>>;
-  /** Deletes one of the caller's jobs with all its data, canceling it first when it has not ended. */
-  delete(args: z.infer<typeof DeleteJobInput>, caller: Caller): Promise<Outcome<z.infer<typeof DeleteJobOutput>>>;
-  /** The caller's jobs, newest first, a page at a time: only those the access gate lets them read. */
-  list: ListJobs;
-  /**
-   * Claims the follow-up of one of the caller's jobs (the message that tells the chat it ended):
-   * `claimed` is true for one call per job, once it has ended, whichever process answers it.
-   */
-  claimFollowUp(jobId: string, caller: Caller): Promise<Outcome<z.infer<typeof ClaimFollowUpOutput>>>;
-  /** Whether the store answers, for /healthz. */
-  health(): Promise<JobHealth>;
-  /**
-   * Subscribes to every appended event, by any process (or, with `appendedHere`, by this one
-   * only: no events are read back from the store for it); returns the unsubscribe function.
-   */
-  onEvent(listener: (notice: JobEventNotice) => void, options?: { appendedHere?: boolean }): () => void;
-  close(): Promise<void>;
-};
+export type JobService = ReturnType<typeof createJobService>;
 
 /** The job system's state as /healthz reports it. */
 type JobHealth = { store: "ok" } | { store: "unreachable" | "full"; reason: string };
+
+/** ≥128 random bits, so a job id cannot be guessed. */
+const newJobId = () => `job_${randomBytes(16).toString("base64url")}`;
 
 /** How long /healthz waits for the store to answer, in ms. */
 const PING_TIMEOUT_MS = 2000;
@@ -105,11 +83,8 @@ export type JobServiceOptions = {
   beforeSlice?: SliceHook;
 };
 
-/**
- * Builds the job service over `store`. Jobs left unfinished that nobody will run are ended as
- * interrupted before the first call is answered; `close()` ends this process's jobs the same way.
- */
-export function createJobService(options: JobServiceOptions): JobService {
+/** The service's parts, wired together: the store, its event log and listeners, the gate, the executor. */
+function assemble(options: JobServiceOptions) {
   const {
     store,
     match,
@@ -137,42 +112,175 @@ export function createJobService(options: JobServiceOptions): JobService {
   const ready = endings.recover().then(expire);
   const sweeper = timers.setInterval(() => void endings.writeAgain().then(expire), limits.sweepIntervalMs);
   sweeper.unref();
+  const parts = { store, limits, now, timers, log, listeners, relay, unwatch, waiters, gate, endings, executor, ready };
+  return { ...parts, expiredBefore, sweeper, calls: new Calls() };
+}
 
-  const calls = new Calls();
+type Parts = ReturnType<typeof assemble>;
+
+/** Writes the job and its first event if the subject's quotas leave room; its fold. */
+async function create(
+  { store, limits, now, log }: Parts,
+  jobId: string,
+  owner: Caller,
+  { input, estimatedRows }: StartPlan,
+  texts: JobTexts,
+) {
+  const startedAt = now();
+  try {
+    const title = texts.title(input.occasion, texts.count(estimatedRows));
+    const payload = { title, stages: stagePlan(texts), currency: input.currency ?? "USD" };
+    const fold = await log.create(
+      { jobId, owner, input, createdAt: startedAt },
+      { type: "job.created", payload: { kind: "bulk_gift_analysis", ...payload } },
+      createQuota(limits, startedAt),
+    );
+    return ok(fold);
+  } catch (error) {
+    if (!(error instanceof QuotaExceededError)) throw error;
+    // the store found no room as it wrote: say which limit it was
+    const refusal = await checkQuotas(store, owner.subject, inputBytes(input), limits, startedAt);
+    // a job that ended since the write made room again
+    return refusal.ok
+      ? fail("quota_exceeded", "Too many analyses were started at the same moment.", "Start this one again.")
+      : refusal;
+  }
+}
+
+/** The calls that change jobs, each for the job's owner only (the access gate); `closing` once the service closes. */
+function writeCalls(parts: Parts, closing: () => boolean) {
+  const { store, limits, log, gate, endings, executor, waiters, relay, listeners, ready, calls } = parts;
+  return {
+    /** Creates the job within the caller's quotas and hands it to the executor. */
+    start: calls.track(
+      async (args: StartBulkArgs, caller: Caller, options: StartOptions = {}): Promise<Outcome<StartBulkResult>> => {
+        await ready;
+        if (closing()) return fail("internal", "The server is shutting down.", "Try again in a moment.");
+        const plan = await planStart(args, options.read ? readInputLimits(limits) : limits);
+        if (!plan.ok) return plan;
+        const jobId = newJobId();
+        const { subject, sessionId } = caller;
+        const owner: Caller = sessionId === undefined ? { subject } : { subject, sessionId };
+        const texts = jobTexts(options.locale ?? "en");
+        const created = await create(parts, jobId, owner, plan.value, texts);
+        if (!created.ok) return created;
+        const fold = created.value;
+        // followed for listeners of other processes' events, if any: with none, there is nothing to relay
+        if (listeners.wantsRelayed()) relay.follow(owner, fold);
+        const { runOptions, locale } = options;
+        await executor.submit({ jobId, owner, plan: plan.value, runOptions, locale });
+        return ok({ jobId, status: fold.status, stages: stagePlan(texts), resultUri: URI.jobResult(jobId) });
+      },
+    ),
+    cancel: calls.track(
+      async (
+        { jobId }: z.infer<typeof CancelJobInput>,
+        caller: Caller,
+      ): Promise<Outcome<z.infer<typeof CancelJobOutput>>> => {
+        await ready;
+        const gated = await gate(jobId, caller);
+        if (!gated.ok) return gated;
+        // stopped here, its end not yet written: it has ended as readers are told
+        if (endings.unended(jobId)) return ok({ jobId, status: "failed" as const, changed: false });
+        const appended = await log.append(jobId, gated.value.owner, [
+          { type: "job.canceled", payload: { reason: "Canceled on request." } },
+        ]);
+        if (!appended.ok) return ok({ jobId, status: appended.fold.status, changed: false });
+        executor.stop(jobId);
+        endings.forget(jobId);
+        return ok({ jobId, status: appended.fold.status, changed: true });
+      },
+    ),
+    /** Deletes one of the caller's jobs with all its data, canceling it first when it has not ended. */
+    delete: calls.track(
+      async (
+        { jobId }: z.infer<typeof DeleteJobInput>,
+        caller: Caller,
+      ): Promise<Outcome<z.infer<typeof DeleteJobOutput>>> => {
+        await ready;
+        const gated = await gate(jobId, caller);
+        if (!gated.ok) return gated;
+        // nothing is written before the delete (no cancel event): on a full disk the delete is
+        // what makes room. The job stops here, or (run elsewhere) at its next write.
+        const canceled = !isFinished(gated.value.status) && !endings.unended(jobId);
+        executor.stop(jobId);
+        endings.forget(jobId);
+        if (!(await store.delete(jobId))) return unknownJob(jobId);
+        waiters.wake(jobId);
+        return ok({ jobId, canceled });
+      },
+    ),
+    /**
+     * Claims the follow-up of one of the caller's jobs (the message that tells the chat it ended):
+     * `claimed` is true for one call per job, once it has ended, whichever process answers it (the store decides).
+     */
+    claimFollowUp: calls.track(
+      async (jobId: string, caller: Caller): Promise<Outcome<z.infer<typeof ClaimFollowUpOutput>>> => {
+        await ready;
+        const gated = await gate(jobId, caller);
+        return gated.ok ? ok({ jobId, claimed: await store.claimFollowUp(jobId) }) : gated;
+      },
+    ),
+  };
+}
+
+/**
+ * Builds the job service over `store`. Jobs left unfinished that nobody will run are ended as
+ * interrupted before the first call is answered; `close()` ends this process's jobs the same way.
+ */
+export function createJobService(options: JobServiceOptions) {
+  const parts = assemble(options);
+  const { store, limits, now, timers, relay, listeners, unwatch, waiters, gate, endings, executor, ready } = parts;
+  const { expiredBefore, sweeper, calls } = parts;
   let closing: Promise<void> | undefined;
-  const context = { store, limits, now, log, gate, endings, executor, waiters, relay, listeners, ready };
-  const writes = new JobWrites({ ...context, closing: () => closing !== undefined });
   const reads = createReads(store, gate, waiters, ready, endings.unended);
   return {
+    /** The limits in force, for texts that state them. */
     limits,
     getEvents: calls.track(reads.getEvents),
     waitFor: calls.track(reads.waitFor),
     getResult: calls.track(reads.getResult),
     readResult: calls.track(reads.readResult),
+    /** A result to write into a file: a finished job's, or a running one's people so far (files/export). */
     openResult: calls.track(createResultSources(store, gate, ready)),
-    checkAccess: calls.track(async (jobId: string, caller: Caller) => {
+    /** The access gate's answer alone: `unknown_job` unless `caller` may read the job. */
+    checkAccess: calls.track(async (jobId: string, caller: Caller): Promise<Outcome<null>> => {
       await ready;
       const gated = await gate(jobId, caller);
       return gated.ok ? ok(null) : gated;
     }),
-    start: calls.track(writes.start),
+    /**
+     * Whether `caller`'s quotas (jobs unfinished, starts this hour, bytes kept) leave room for a start
+     * now: asked before costly work for a start (downloading and reading a file); `start` checks
+     * again as it writes the job.
+     */
     admits: calls.track(async (caller: Caller) => {
       await ready;
       return checkQuotas(store, caller.subject, 0, limits, now());
     }),
-    cancel: calls.track(writes.cancel),
-    delete: calls.track(writes.delete),
+    /** The caller's jobs, newest first, a page at a time: only those the access gate lets them read. */
     list: calls.track(createJobList(store, new SeenJobs(store, gate, endings.unended), expiredBefore, ready)),
-    claimFollowUp: calls.track(writes.claimFollowUp),
-    health: () => ping(store, timers),
-    follow: calls.track(async (jobId: string, caller: Caller) => {
+    ...writeCalls(parts, () => closing !== undefined),
+    /** Whether the store answers, for /healthz. */
+    health: (): Promise<JobHealth> => ping(store, timers),
+    /**
+     * The access gate's answer, and from now on the events other processes append to the job reach
+     * this one's listeners too (as for jobs created here): for a stream that follows a job started
+     * on another instance.
+     */
+    follow: calls.track(async (jobId: string, caller: Caller): Promise<Outcome<null>> => {
       const job = await gate(jobId, caller);
       if (!job.ok) return job;
       if (!isFinished(job.value.status)) relay.follow(job.value.owner, await foldOf(store, job.value));
       return ok(null);
     }),
-    onEvent: (listener, { appendedHere = false } = {}) => listeners.add(listener, { appendedHere }),
-    close() {
+    /**
+     * Subscribes to every appended event, by any process (or, with `appendedHere`, by this one
+     * only: no events are read back from the store for it); returns the unsubscribe function.
+     */
+    onEvent: (listener: (notice: JobEventNotice) => void, { appendedHere = false } = {}): (() => void) =>
+      listeners.add(listener, { appendedHere }),
+    close(): Promise<void> {
       endings.stop();
       timers.clear(sweeper);
       closing ??= (async () => {
@@ -212,7 +320,7 @@ function wireEvents(
   now: () => number,
   waiters: Waiters,
   report: (context: string) => (error: unknown) => void,
-): { log: JobLog; listeners: EventListeners; relay: Relay; unwatch: (() => void) | undefined } {
+) {
   const listeners = new EventListeners(report);
   // events appended by other processes (workers) reach this one's listeners too
   const relay = createRelay(store, listeners.tellEverywhere, report("reading back events another process appended"));

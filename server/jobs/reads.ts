@@ -9,15 +9,7 @@ import type { z } from "zod";
 import { toJobView, type JobFold } from "../../shared/job-reducer.js";
 import type { JobEvent } from "../../shared/job-events.js";
 import { isFinished, type JobStatus, type JobView } from "../../shared/job-view.js";
-import type {
-  GetJobEventsInput,
-  GetJobEventsResult,
-  GetJobResultInput,
-  GetJobResultResult,
-  JobResultPage,
-  WaitForJobInput,
-  WaitForJobOutput,
-} from "../../shared/tools.js";
+import type { GetJobEventsInput, GetJobEventsResult, WaitForJobInput, WaitForJobOutput } from "../../shared/tools.js";
 import { mayRead, SeenJobs, type Gate } from "./access.js";
 import type { Caller } from "./caller.js";
 import type { Unended } from "./endings.js";
@@ -44,26 +36,6 @@ function statusAfter(job: StoredJob, events: JobEvent[]): { status: JobStatus; l
   return { status: ENDED_AS[last.type] ?? "running", lastSeq: last.seq };
 }
 
-/** The job service's read calls (job-service.ts); each answers only what the gate lets the caller read. */
-export type JobReads = {
-  /** Events after `afterSeq`; with `waitMs`, resolves as soon as one exists (long poll) or time is up. */
-  getEvents: (
-    args: z.output<typeof GetJobEventsInput>,
-    caller: Caller,
-    signal?: AbortSignal,
-  ) => Promise<Outcome<GetJobEventsResult>>;
-  getResult: (args: z.output<typeof GetJobResultInput>, caller: Caller) => Promise<Outcome<GetJobResultResult>>;
-  /** The part of the result from person `offset` (default 0), bounded in size, for the result resource. */
-  readResult: (jobId: string, caller: Caller, offset?: number) => Promise<Outcome<JobResultPage>>;
-  /** Waits until the job ends or time is up, calling `onView` whenever the view changes. */
-  waitFor: (
-    args: z.output<typeof WaitForJobInput>,
-    caller: Caller,
-    onView: (view: JobView) => void,
-    signal?: AbortSignal,
-  ) => Promise<Outcome<z.infer<typeof WaitForJobOutput>>>;
-};
-
 type Polls = { store: JobStore; seen: SeenJobs; waiters: Waiters; ready: Promise<void> };
 
 /**
@@ -76,18 +48,19 @@ export function createReads(
   waiters: Waiters,
   ready: Promise<void>,
   unwritten: (jobId: string) => Unended | undefined = () => undefined,
-): JobReads {
+) {
   const seen = new SeenJobs(store, gate, unwritten);
   const polls: Polls = { store, seen, waiters, ready };
   const results = new ResultReads(store, seen, ready);
   return {
-    getEvents: (args, caller, signal) => getEvents(polls, args, caller, signal),
-    waitFor: (args, caller, onView, signal) => waitFor(polls, args, caller, onView, signal),
+    getEvents: getEvents.bind(null, polls),
+    waitFor: waitFor.bind(null, polls),
     getResult: results.getResult,
     readResult: results.readResult,
   };
 }
 
+/** Events after `afterSeq`; with `waitMs`, resolves as soon as one exists (long poll) or time is up. */
 async function getEvents(
   { store, seen, waiters, ready }: Polls,
   { jobId, afterSeq, waitMs, limit }: z.output<typeof GetJobEventsInput>,
@@ -128,6 +101,7 @@ async function getEvents(
   }
 }
 
+/** Waits until the job ends or time is up, calling `onView` whenever the view changes. */
 async function waitFor(
   { store, seen, waiters, ready }: Polls,
   { jobId, timeoutMs }: z.output<typeof WaitForJobInput>,

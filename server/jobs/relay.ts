@@ -86,11 +86,7 @@ type Listener = (notice: JobEventNotice) => void;
 export class EventListeners {
   readonly #everywhere = new Set<Listener>();
   readonly #here = new Set<Listener>();
-  readonly #report: (context: string) => (error: unknown) => void;
-
-  constructor(report: (context: string) => (error: unknown) => void) {
-    this.#report = report;
-  }
+  constructor(private readonly report: (context: string) => (error: unknown) => void) {}
 
   add(listener: Listener, { appendedHere }: { appendedHere: boolean }): () => void {
     const to = appendedHere ? this.#here : this.#everywhere;
@@ -114,7 +110,7 @@ export class EventListeners {
         listener(notice);
       } catch (error) {
         // one failing subscriber must not keep the event from the others
-        this.#report(`a listener of job ${notice.event.jobId}`)(error);
+        this.report(`a listener of job ${notice.event.jobId}`)(error);
       }
     }
   }

@@ -44,33 +44,20 @@ export function encodeChunk(people: readonly PersonResult[], from: number, to: n
   const interests = new Map<string[], number>();
   const gifts = new Map<Gift, number>();
   const lists = new Map<Gift[], number>();
+  const gift = (g: Gift) => indexOf(gifts, g, () => chunk.gifts.push([g.id, g.name, g.price, g.category, g.reason]));
   for (let i = from; i < to; i++) {
     const p = people[i];
-    let list = lists.get(p.gifts);
-    if (list === undefined) {
-      list = chunk.lists.push(p.gifts.map((g) => giftIndex(gifts, chunk.gifts, g))) - 1;
-      lists.set(p.gifts, list);
-    }
-    chunk.people.push([p.row, p.name, p.department, indexOf(interests, chunk.interests, p.interests), p.budget, list]);
+    const list = indexOf(lists, p.gifts, () => chunk.lists.push(p.gifts.map(gift)));
+    const ofInterests = indexOf(interests, p.interests, () => chunk.interests.push(p.interests));
+    chunk.people.push([p.row, p.name, p.department, ofInterests, p.budget, list]);
   }
   return JSON.stringify(chunk);
 }
 
-function giftIndex(seen: Map<Gift, number>, out: GiftTuple[], g: Gift): number {
-  let i = seen.get(g);
-  if (i === undefined) {
-    i = out.push([g.id, g.name, g.price, g.category, g.reason]) - 1;
-    seen.set(g, i);
-  }
-  return i;
-}
-
-function indexOf<T>(seen: Map<T, number>, out: T[], value: T): number {
+/** The index of `value` in its list, added with `push` (which answers the list's new length) the first time. */
+function indexOf<T>(seen: Map<T, number>, value: T, push: () => number): number {
   let i = seen.get(value);
-  if (i === undefined) {
-    i = out.push(value) - 1;
-    seen.set(value, i);
-  }
+  if (i === undefined) seen.set(value, (i = push() - 1));
   return i;
 }
 

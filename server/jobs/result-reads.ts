@@ -25,22 +25,18 @@ const RESULT_PAGE_PEOPLE = 2_000;
 const RESULT_PAGE_BYTES = 1024 * 1024;
 
 export class ResultReads {
-  readonly #store: JobStore;
-  readonly #seen: SeenJobs;
-  readonly #ready: Promise<void>;
-
-  constructor(store: JobStore, seen: SeenJobs, ready: Promise<void>) {
-    this.#store = store;
-    this.#seen = seen;
-    this.#ready = ready;
-  }
+  constructor(
+    private readonly store: JobStore,
+    private readonly seen: SeenJobs,
+    private readonly ready: Promise<void>,
+  ) {}
 
   readonly getResult = async (
     { jobId, offset, limit }: z.output<typeof GetJobResultInput>,
     caller: Caller,
   ): Promise<Outcome<GetJobResultResult>> => {
-    await this.#ready;
-    const gated = await this.#seen.admit(jobId, caller);
+    await this.ready;
+    const gated = await this.seen.admit(jobId, caller);
     if (!gated.ok) return gated;
     if (gated.value.status === "running") return ok(await this.#composedSoFar(gated.value, offset, limit));
     const head = await this.#finished(gated.value);
@@ -78,8 +74,8 @@ export class ResultReads {
   };
 
   readonly readResult = async (jobId: string, caller: Caller, offset = 0): Promise<Outcome<JobResultPage>> => {
-    await this.#ready;
-    const gated = await this.#seen.admit(jobId, caller);
+    await this.ready;
+    const gated = await this.seen.admit(jobId, caller);
     if (!gated.ok) return gated;
     const head = await this.#finished(gated.value);
     if (!head.ok) return head;
@@ -113,10 +109,10 @@ export class ResultReads {
   async #finished(job: StoredJob): Promise<Outcome<ResultHead>> {
     const { jobId, status } = job;
     if (status !== "completed") {
-      const { percentage } = await foldOf(this.#store, job);
+      const { percentage } = await foldOf(this.store, job);
       return notFinished<ResultHead>(jobId, status, percentage);
     }
-    const head = await this.#store.readResultHead(jobId);
+    const head = await this.store.readResultHead(jobId);
     return head
       ? ok(head)
       : fail<ResultHead>("internal", `The result of job ${jobId} is missing.`, "Run the analysis again.");
@@ -148,12 +144,11 @@ export class ResultReads {
 
   /** A page of the people a running job has composed so far (none before its compose stage). */
   async #composedSoFar(job: StoredJob, offset: number, limit: number): Promise<GetJobResultResult> {
-    const fold = await foldOf(this.#store, job);
+    const fold = await foldOf(this.store, job);
     const total = fold.stage === "compose" && fold.processed !== null ? fold.processed : 0;
     const first = Math.floor(offset / CHUNK_SIZE);
     const to = Math.min(total, offset + limit);
-    const composed =
-      to > offset ? await this.#readPeople(job.jobId, first, Math.ceil(to / CHUNK_SIZE), "composed") : [];
+    const composed = to > offset ? await this.#readPeople(job.jobId, first, Math.ceil(to / CHUNK_SIZE), true) : [];
     const people = composed.slice(offset - first * CHUNK_SIZE, to - first * CHUNK_SIZE);
     const end = offset + people.length;
     return {
@@ -171,17 +166,12 @@ export class ResultReads {
     };
   }
 
-  /** People of chunks `from` to `to`: of the committed result, or of the one still being composed. */
-  async #readPeople(
-    jobId: string,
-    from: number,
-    to: number,
-    of: "result" | "composed" = "result",
-  ): Promise<PersonResult[]> {
-    const chunks =
-      of === "result"
-        ? await this.#store.readResultChunks(jobId, from, to)
-        : await this.#store.readComposedChunks(jobId, from, to);
+  /** People of chunks `from` to `to`: of the committed result, or (`composed`) of the one still being composed. */
+  async #readPeople(jobId: string, from: number, to: number, composed = false): Promise<PersonResult[]> {
+    const { store } = this;
+    const chunks = await (composed
+      ? store.readComposedChunks(jobId, from, to)
+      : store.readResultChunks(jobId, from, to));
     return chunks.flatMap(decodeChunk);
   }
 }

@@ -10,7 +10,7 @@ import { foldJobEvents, JobFoldSchema, type JobFold } from "../../shared/job-red
 import type { JobStatus } from "../../shared/job-view.js";
 import { SkippedRowSchema } from "../../shared/files.js";
 import { CurrencySchema } from "../../shared/money.js";
-import { ResultFiguresSchema, type StartBulkArgs } from "../../shared/tools.js";
+import { ResultFiguresSchema, StartBulkInput, type StartBulkArgs } from "../../shared/tools.js";
 import type { Caller } from "./caller.js";
 
 /** A job as first written, with what the caller asked for as the record of the request. */
@@ -89,6 +89,35 @@ export const STARTS_KEPT_MS = 24 * 60 * 60 * 1000;
 export const inputBytes = ({ csv, employees }: StartBulkArgs): number =>
   Buffer.byteLength(csv ?? JSON.stringify(employees ?? []));
 
+/**
+ * A job's input as the durable stores keep it, a field each, null where it has none: the CSV as it
+ * came (not JSON-encoded: it can be megabytes), the list as JSON.
+ */
+export const inputFields = ({ occasion, budgetPerPerson, csv, employees, currency, locale }: StartBulkArgs) => ({
+  occasion,
+  budgetPerPerson,
+  csv: csv ?? null,
+  employees: employees ? JSON.stringify(employees) : null,
+  currency: currency ?? null,
+  locale: locale ?? null,
+});
+
+/** An input read back from its stored fields, null or absent where it had none (an older one has no currency: US dollars). */
+export function readStoredInput({
+  budgetPerPerson,
+  employees,
+  ...rest
+}: Partial<Record<keyof ReturnType<typeof inputFields>, string | number | null>>): StartBulkArgs {
+  const fields = {
+    ...rest,
+    budgetPerPerson: Number(budgetPerPerson),
+    employees: employees && (JSON.parse(String(employees)) as unknown),
+  };
+  return StartBulkInput.parse(
+    Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null && v !== undefined)),
+  );
+}
+
 /** Thrown by `append` when the events do not continue the job's log (another writer got there first). */
 export class StoreConflictError extends Error {
   override name = "StoreConflictError";
@@ -101,6 +130,25 @@ export function checkContinues(lastSeq: number, events: readonly JobEvent[]): vo
   });
 }
 
+/** Throws `StoreConflictError` unless chunk `index` may come next for a job with `status` (undefined: none) and `put` chunks. */
+export function checkChunk(jobId: string, status: string | undefined, put: number, index: number): void {
+  if (status === undefined) throw new StoreConflictError(`no job ${jobId}`);
+  if (status !== "pending" && status !== "running") throw new StoreConflictError(`job ${jobId} has ended`);
+  if (index !== put) throw new StoreConflictError(`expected chunk ${put}, got ${index}`);
+}
+
+/** Throws `StoreConflictError` unless `head` may commit the `put` chunks as the job's one result. */
+export function checkHead(jobId: string, head: ResultHead, hasHead: boolean, put: number): void {
+  if (hasHead) throw new StoreConflictError(`job ${jobId} already has a result`);
+  if (put !== chunkCount(head)) {
+    throw new StoreConflictError(`the result needs ${chunkCount(head)} chunks, ${put} were put`);
+  }
+}
+
+/**
+ * What every store implements. The stores' methods are arrow-function properties: bound, and own
+ * properties, so a test may spread a store to replace one of them.
+ */
 export type JobStore = {
   /**
    * Writes a new job with its first events and their fold, atomically. With `quota`, the same step

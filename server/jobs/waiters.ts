@@ -45,7 +45,9 @@ export class Waiters {
     const finish: Finish = (reason) => {
       if (done) return;
       done = true;
-      this.#remove(jobId, finish);
+      const set = this.#byJob.get(jobId);
+      if (set?.delete(finish)) this.#waiting--;
+      if (set?.size === 0) this.#byJob.delete(jobId);
       this.#timers.clear(timer);
       signal?.removeEventListener("abort", onAbort);
       resolve(reason);
@@ -55,7 +57,8 @@ export class Waiters {
     else if (signal?.aborted) finish("aborted");
     else if (this.#waiting >= this.#max) finish("full");
     else {
-      this.#add(jobId, finish);
+      this.#waiting++;
+      this.#byJob.set(jobId, (this.#byJob.get(jobId) ?? new Set()).add(finish));
       timer = this.#timers.setTimeout(() => finish("timeout"), Math.max(0, ms));
       signal?.addEventListener("abort", onAbort, { once: true });
     }
@@ -70,18 +73,5 @@ export class Waiters {
   close(): void {
     this.#closed = true;
     for (const set of [...this.#byJob.values()]) for (const finish of [...set]) finish("closed");
-  }
-
-  #add(jobId: string, finish: Finish): void {
-    this.#waiting++;
-    const set = this.#byJob.get(jobId) ?? new Set();
-    set.add(finish);
-    this.#byJob.set(jobId, set);
-  }
-
-  #remove(jobId: string, finish: Finish): void {
-    const set = this.#byJob.get(jobId);
-    if (set?.delete(finish)) this.#waiting--;
-    if (set?.size === 0) this.#byJob.delete(jobId);
   }
 }

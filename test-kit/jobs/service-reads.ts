@@ -6,9 +6,13 @@ import type { SkippedRow } from "../../shared/files.js";
 import type { JobEvent } from "../../shared/job-events.js";
 import type { JobResultPage, PersonResult, StartBulkArgs } from "../../shared/tools.js";
 import { foldJobEvents } from "../../shared/job-reducer.js";
-import { createJobService, type JobService, type JobServiceOptions } from "../../server/jobs/job-service.js";
+import {
+  createJobService,
+  type JobService,
+  type JobServiceOptions,
+  type StartOptions,
+} from "../../server/jobs/job-service.js";
 import { createMemoryStore } from "../../server/jobs/stores/memory.js";
-import type { StartOptions } from "../../server/jobs/writes.js";
 import { ALICE, testMatch } from "./fixtures.js";
 
 export { ALICE, BOB, testMatch } from "./fixtures.js";

@@ -37,43 +37,32 @@ function createIds<K>() {
  */
 export function createAnswers(match: MatchGifts, limit: number): (request: MatchRequest) => Gift[] {
   const half = Math.max(1, Math.floor(Math.min(limit, ID_SPACE / 8) / 2));
-  let young = new Map<number, Gift[]>();
-  let old = new Map<number, Gift[]>();
   // Keys are numbers, not strings built per person: a request's parts become small ids. The
   // extract stage gives every distinct interests text one array, so lists are known by identity.
-  let lists = new Map<readonly string[], number>();
-  let canonical = createIds<string>();
-  let contexts = createIds<string>();
-  let departments = createIds<string | undefined>();
-  let budgets = createIds<number>();
-  let pairs = createIds<number>();
-  let sorted: string[][] = []; // canonical interests by id
-  let gifts = new Map<string, Map<string, Gift>>(); // by id, then reason
-  let giftCount = 0;
-  let last: { occasion: string; count: number; text: string | undefined; where: string; id: number } | undefined;
-
-  function forgetAll() {
-    young = new Map();
-    old = new Map();
-    lists = new Map();
-    canonical = createIds();
-    contexts = createIds();
-    departments = createIds();
-    budgets = createIds();
-    pairs = createIds();
-    sorted = [];
-    gifts = new Map();
-    giftCount = 0;
-    last = undefined;
-  }
+  const fresh = () => ({
+    young: new Map<number, Gift[]>(),
+    old: new Map<number, Gift[]>(),
+    lists: new Map<readonly string[], number>(),
+    canonical: createIds<string>(),
+    contexts: createIds<string>(),
+    departments: createIds<string | undefined>(),
+    budgets: createIds<number>(),
+    pairs: createIds<number>(),
+    sorted: [] as string[][], // canonical interests by id
+    gifts: new Map<string, Map<string, Gift>>(), // by id, then reason
+    giftCount: 0,
+    last: undefined as
+      { occasion: string; count: number; text: string | undefined; where: string; id: number } | undefined,
+  });
+  let m = fresh();
 
   function interestsId(interests: readonly string[]): number {
-    let id = lists.get(interests);
+    let id = m.lists.get(interests);
     if (id === undefined) {
       const list = canonicalInterests(interests);
-      id = canonical.of(JSON.stringify(list));
-      sorted[id] ??= list;
-      lists.set(interests, id);
+      id = m.canonical.of(JSON.stringify(list));
+      m.sorted[id] ??= list;
+      m.lists.set(interests, id);
     }
     return id;
   }
@@ -81,26 +70,26 @@ export function createAnswers(match: MatchGifts, limit: number): (request: Match
   /** occasion, count, text, locale and currency hardly ever change within a job: compared with the last request's. */
   function contextId({ occasion, count, text, locale = "en", currency = "USD" }: MatchRequest): number {
     const where = `${locale} ${currency}`; // the language and the money, one key
-    if (last?.occasion !== occasion || last.count !== count || last.text !== text || last.where !== where) {
-      const id = contexts.of(JSON.stringify([occasion, count, text ?? null, where]));
-      last = { occasion, count, text, where, id };
+    if (m.last?.occasion !== occasion || m.last.count !== count || m.last.text !== text || m.last.where !== where) {
+      const id = m.contexts.of(JSON.stringify([occasion, count, text ?? null, where]));
+      m.last = { occasion, count, text, where, id };
     }
-    return last.id;
+    return m.last.id;
   }
 
   /** Everything but the interests, as one id. */
   function restId(request: MatchRequest): number {
-    const pair = pairs.of(contextId(request) * ID_SPACE + departments.of(request.department));
-    return pairs.of(pair * ID_SPACE + budgets.of(request.budget));
+    const pair = m.pairs.of(contextId(request) * ID_SPACE + m.departments.of(request.department));
+    return m.pairs.of(pair * ID_SPACE + m.budgets.of(request.budget));
   }
 
   function intern(gift: Gift): Gift {
-    let byReason = gifts.get(gift.id);
-    if (!byReason) gifts.set(gift.id, (byReason = new Map<string, Gift>()));
+    let byReason = m.gifts.get(gift.id);
+    if (!byReason) m.gifts.set(gift.id, (byReason = new Map<string, Gift>()));
     const known = byReason.get(gift.reason);
     if (known === undefined) {
       byReason.set(gift.reason, gift);
-      giftCount++;
+      m.giftCount++;
       return gift;
     }
     const same = known.name === gift.name && known.price === gift.price && known.category === gift.category;
@@ -108,18 +97,18 @@ export function createAnswers(match: MatchGifts, limit: number): (request: Match
   }
 
   return (request) => {
-    if (lists.size + pairs.size() + giftCount > 8 * half) forgetAll();
+    if (m.lists.size + m.pairs.size() + m.giftCount > 8 * half) m = fresh();
     const interests = interestsId(request.interests);
     const key = interests * ID_SPACE + restId(request);
-    let answer = young.get(key);
+    let answer = m.young.get(key);
     if (answer !== undefined) return answer;
-    answer = old.get(key);
-    if (answer === undefined) answer = match({ ...request, interests: sorted[interests] }).map(intern);
-    if (young.size >= half) {
-      old = young;
-      young = new Map();
+    answer = m.old.get(key);
+    if (answer === undefined) answer = match({ ...request, interests: m.sorted[interests] }).map(intern);
+    if (m.young.size >= half) {
+      m.old = m.young;
+      m.young = new Map();
     }
-    young.set(key, answer);
+    m.young.set(key, answer);
     return answer;
   };
 }

@@ -207,11 +207,7 @@ class BulkAnalysis {
         const r = batch[k];
         if ("reason" in r) ledger.add(r, undefined);
         else ledger.add(readRecord(r.cells, r.row, columns, run.input.budgetPerPerson, currency), r.cells);
-        if ((k & 255) === 255 && performance.now() > until) {
-          await this.progress.advance(processed + k);
-          await this.turn();
-          until = performance.now() + SLICE_MS;
-        }
+        if ((k & 255) === 255 && performance.now() > until) until = await this.pause(processed + k);
       }
       processed += batch.length;
       // the rows settled so far: blank lines at the end of the text are no rows
@@ -219,12 +215,15 @@ class BulkAnalysis {
         const { message, hint } = run.texts.tooManyRows(run.texts.count(run.maxRows));
         throw new JobFailure("too_many_rows", message, hint);
       }
-      if (performance.now() > until) {
-        await this.progress.advance(processed);
-        await this.turn();
-        until = performance.now() + SLICE_MS;
-      }
+      if (performance.now() > until) until = await this.pause(processed);
     }
+  }
+
+  /** Reports `processed` rows, waits for the next turn, and says when that slice ends. */
+  private async pause(processed: number) {
+    await this.progress.advance(processed);
+    await this.turn();
+    return performance.now() + SLICE_MS;
   }
 
   private async parseEmployees(employees: NonNullable<StartBulkArgs["employees"]>) {

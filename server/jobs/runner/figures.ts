@@ -60,23 +60,17 @@ function departmentsOf(people: Person[]): DepartmentFigures[] {
   const all = [...by.values()].sort(
     (a, b) => b.topPicks - a.topPicks || (a.department < b.department ? -1 : a.department > b.department ? 1 : 0),
   );
-  const named = all.length > MAX_DEPARTMENTS ? all.slice(0, MAX_DEPARTMENTS - 1) : all;
-  const rest = all.slice(named.length);
+  const sum = (a: DepartmentFigures, d: DepartmentFigures) => ({
+    ...a,
+    people: a.people + d.people,
+    budget: a.budget + d.budget,
+    topPicks: a.topPicks + d.topPicks,
+  });
+  const rest = { department: OTHER_DEPARTMENTS, people: 0, budget: 0, topPicks: 0 };
   const entries =
-    rest.length === 0
-      ? named
-      : [
-          ...named,
-          rest.reduce(
-            (sum, d) => ({
-              ...sum,
-              people: sum.people + d.people,
-              budget: sum.budget + d.budget,
-              topPicks: sum.topPicks + d.topPicks,
-            }),
-            { department: OTHER_DEPARTMENTS, people: 0, budget: 0, topPicks: 0 },
-          ),
-        ];
+    all.length > MAX_DEPARTMENTS
+      ? [...all.slice(0, MAX_DEPARTMENTS - 1), all.slice(MAX_DEPARTMENTS - 1).reduce(sum, rest)]
+      : all;
   return entries.map((d) => ({ ...d, budget: cents(d.budget), topPicks: cents(d.topPicks) }));
 }
 

@@ -23,15 +23,9 @@ export type StageId = BulkStage;
 const WEIGHT: Record<StageId, number> = { parse: 30, extract: 7, match: 43, compose: 20 };
 
 /** Where each stage starts, in percent. */
-export const STAGE_START = (() => {
-  let at = 0;
-  const start = {} as Record<StageId, number>;
-  for (const id of STAGES) {
-    start[id] = at;
-    at += WEIGHT[id];
-  }
-  return start;
-})();
+export const STAGE_START = Object.fromEntries(
+  STAGES.map((id, i) => [id, STAGES.slice(0, i).reduce((at, before) => at + WEIGHT[before], 0)]),
+) as Record<StageId, number>;
 
 export const stageWeight = (id: StageId): number => WEIGHT[id];
 /** The plan as a fresh array, for the wire, labelled in the job's language. */

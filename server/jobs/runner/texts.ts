@@ -81,10 +81,8 @@ const KO: Omit<JobTexts, "locale" | "count" | "summary"> = {
   skipped: koreanReason,
 };
 
-const tag = (locale: Locale) => (locale === "ko" ? "ko-KR" : "en-US");
-
 export function jobTexts(locale: Locale): JobTexts {
-  const { count, money } = formatsFor(tag(locale));
+  const { count, money } = formatsFor(locale === "ko" ? "ko-KR" : "en-US");
   const words = locale === "ko" ? KO : EN;
   return {
     ...words,

@@ -13,8 +13,9 @@ import {
   STARTS_KEPT_MS,
   StoreConflictError,
   hasRoom,
+  checkChunk,
   checkContinues,
-  chunkCount,
+  checkHead,
   inputBytes,
   type JobPosition,
   type JobStore,
@@ -52,27 +53,10 @@ const stored = (e: Entry): StoredJob => ({
 const newer = (a: JobPosition, b: JobPosition) =>
   a.createdAt !== b.createdAt ? a.createdAt > b.createdAt : a.jobId > b.jobId;
 
-/** Creation times by subject, for `usage`, kept for a day whatever becomes of the jobs. */
-class Starts {
-  readonly #bySubject = new Map<string, number[]>();
-
-  record(subject: string, at: number): void {
-    const kept = (this.#bySubject.get(subject) ?? []).filter((t) => t >= at - STARTS_KEPT_MS);
-    this.#bySubject.set(subject, [...kept, at]);
-  }
-
-  since(subject: string, since: number): number[] {
-    return (this.#bySubject.get(subject) ?? []).filter((t) => t >= since);
-  }
-}
-
-/**
- * The store's methods are arrow-function properties: bound, and own properties, so a test may
- * spread a store to replace one of them.
- */
 class MemoryJobStore implements JobStore {
   readonly #jobs = new Map<string, Entry>();
-  readonly #starts = new Starts();
+  /** Creation times by subject, for `usage`, kept for a day whatever becomes of the jobs. */
+  readonly #starts = new Map<string, number[]>();
 
   readonly create: JobStore["create"] = async (job, events, fold, quota) => {
     if (this.#jobs.has(job.jobId)) throw new StoreConflictError(`job ${job.jobId} already exists`);
@@ -82,7 +66,8 @@ class MemoryJobStore implements JobStore {
     }
     const { input, ...rest } = job;
     this.#jobs.set(job.jobId, { job: rest, input, fold, events: [...events], chunks: [], bytes: inputBytes(input) });
-    this.#starts.record(job.owner.subject, job.createdAt);
+    const kept = (this.#starts.get(job.owner.subject) ?? []).filter((t) => t >= job.createdAt - STARTS_KEPT_MS);
+    this.#starts.set(job.owner.subject, [...kept, job.createdAt]);
   };
 
   readonly getJob: JobStore["getJob"] = async (jobId) => {
@@ -92,9 +77,8 @@ class MemoryJobStore implements JobStore {
 
   readonly putResultChunk: JobStore["putResultChunk"] = async (jobId, index, body) => {
     const e = this.#jobs.get(jobId);
-    if (!e) throw new StoreConflictError(`no job ${jobId}`);
-    if (isFinished(e.fold.status)) throw new StoreConflictError(`job ${jobId} has ended`);
-    if (index !== e.chunks.length) throw new StoreConflictError(`expected chunk ${e.chunks.length}, got ${index}`);
+    checkChunk(jobId, e?.fold.status, e?.chunks.length ?? 0, index);
+    if (!e) return;
     e.chunks.push(body);
     e.bytes += Buffer.byteLength(body);
   };
@@ -103,10 +87,7 @@ class MemoryJobStore implements JobStore {
     const e = this.#jobs.get(jobId);
     if (!e) throw new StoreConflictError(`no job ${jobId}`);
     checkContinues(e.events.length, events);
-    if (head && e.head) throw new StoreConflictError(`job ${jobId} already has a result`);
-    if (head && chunkCount(head) !== e.chunks.length) {
-      throw new StoreConflictError(`the result needs ${chunkCount(head)} chunks, ${e.chunks.length} were put`);
-    }
+    if (head) checkHead(jobId, head, e.head !== undefined, e.chunks.length);
     e.events.push(...events);
     e.fold = fold;
     if (head) {
@@ -182,7 +163,7 @@ class MemoryJobStore implements JobStore {
 
   #usageOf(subject: string, since: number) {
     const mine = [...this.#jobs.values()].filter((e) => e.job.owner.subject === subject);
-    const recent = this.#starts.since(subject, since);
+    const recent = (this.#starts.get(subject) ?? []).filter((t) => t >= since);
     return {
       unfinished: mine.filter((e) => !isFinished(e.fold.status)).length,
       startedSince: recent.length,

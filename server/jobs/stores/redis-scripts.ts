@@ -109,10 +109,12 @@ redis.call('PUBLISH', KEYS[9], ARGV[1])
 return 1`);
 
 // Takes a job's bytes (and its place, if unfinished) off its subject's counts, which go once empty,
-// and the job off its subject's list (jobs written before there were lists are on none).
+// the job off its subject's list (jobs written before there were lists are on none), and deletes
+// its keys, whose prefixes are ARGV[2] on, the job hash's first.
 const FORGET = `
 ${LISTED}
-local function forget(job, id)
+local function forget(id)
+  local job = ARGV[2] .. id
   local usage, bytes, status, list, createdAt =
     unpack(redis.call('HMGET', job, 'usage', 'bytes', 'status', 'list', 'createdAt'))
   if list then redis.call('ZREM', list, listed(createdAt, id)) end
@@ -120,6 +122,7 @@ local function forget(job, id)
   if status == 'pending' or status == 'running' then redis.call('HINCRBY', usage, 'unfinished', -1) end
   local left, running = unpack(redis.call('HMGET', usage, 'bytes', 'unfinished'))
   if tonumber(left or 0) <= 0 and tonumber(running or 0) <= 0 then redis.call('UNLINK', usage) end
+  for i = 2, #ARGV do redis.call('UNLINK', ARGV[i] .. id) end
 end`;
 
 // The per-job keys are built here from their prefixes (ARGV), so these scripts need a single
@@ -129,8 +132,7 @@ ${FORGET}
 -- KEYS: finished. ARGV: max score, then the prefix of each per-job key, the job hash's first
 local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
 for _, id in ipairs(ids) do
-  forget(ARGV[2] .. id, id)
-  for i = 2, #ARGV do redis.call('UNLINK', ARGV[i] .. id) end
+  forget(id)
   redis.call('ZREM', KEYS[1], id)
 end
 return ids`);
@@ -139,8 +141,7 @@ export const DELETE = script(`
 ${FORGET}
 -- KEYS: unfinished, finished. ARGV: id, then the prefix of each per-job key, the job hash's first
 if redis.call('EXISTS', ARGV[2] .. ARGV[1]) == 0 then return 0 end
-forget(ARGV[2] .. ARGV[1], ARGV[1])
-for i = 2, #ARGV do redis.call('UNLINK', ARGV[i] .. ARGV[1]) end
+forget(ARGV[1])
 redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 return 1`);

@@ -15,7 +15,6 @@ import * as z from "zod/mini";
 import { JobEventSchema, type JobEvent } from "../../../shared/job-events.js";
 import type { JobFold } from "../../../shared/job-reducer.js";
 import { JobStatusSchema, isFinished } from "../../../shared/job-view.js";
-import { StartBulkInput, type StartBulkArgs } from "../../../shared/tools.js";
 import {
   QuotaExceededError,
   ResultHeadSchema,
@@ -23,7 +22,9 @@ import {
   checkContinues,
   chunkCount,
   inputBytes,
+  inputFields,
   readStoredFold,
+  readStoredInput,
   type CreateQuota,
   type JobPosition,
   type JobStore,
@@ -108,13 +109,7 @@ const written = (reply: unknown) => {
 /** The keys and arguments of the CREATE script for `job`. */
 function createCall(k: JobKeys, job: NewJob, events: JobEvent[], fold: JobFold, quota: CreateQuota | undefined) {
   const { jobId, owner } = job;
-  const { occasion, budgetPerPerson, csv, employees, currency, locale } = job.input;
-  // the CSV as it came, not JSON-encoded: it can be megabytes
-  const input = ["occasion", occasion, "budgetPerPerson", budgetPerPerson];
-  if (currency !== undefined) input.push("currency", currency);
-  if (locale !== undefined) input.push("locale", locale);
-  if (csv !== undefined) input.push("csv", csv);
-  if (employees !== undefined) input.push("employees", JSON.stringify(employees));
+  const input = Object.entries(inputFields(job.input)).flatMap(([k, v]) => (v === null ? [] : [k, v]));
   const keys = [
     k.per.job + jobId,
     k.per.input + jobId,
@@ -146,10 +141,6 @@ function createCall(k: JobKeys, job: NewJob, events: JobEvent[], fold: JobFold, 
   return { keys, args };
 }
 
-/**
- * The store's methods are arrow-function properties: bound, and own properties, so a test may
- * spread a store to replace one of them.
- */
 class RedisJobStore implements JobStore {
   readonly connection: RedisConnection;
   readonly #redis: Redis;
@@ -263,16 +254,7 @@ class RedisJobStore implements JobStore {
       ]),
     );
     if (status === null || isFinished(JobStatusSchema.parse(status)) || input.occasion === undefined) return undefined;
-    // an input stored before jobs had a currency has none: US dollars
-    const { occasion, budgetPerPerson, csv, employees, currency, locale } = input;
-    return StartBulkInput.parse({
-      occasion,
-      budgetPerPerson: Number(budgetPerPerson),
-      ...(currency === undefined ? {} : { currency }),
-      ...(locale === undefined ? {} : { locale }),
-      ...(csv === undefined ? {} : { csv }),
-      ...(employees === undefined ? {} : { employees: JSON.parse(employees) as StartBulkArgs["employees"] }),
-    });
+    return readStoredInput(input);
   };
 
   readonly delete: JobStore["delete"] = async (jobId) => {

@@ -82,9 +82,8 @@ export function openDatabase(
  * US dollars, no language known), so the jobs it holds keep running rather than the file being made anew.
  */
 function addMoneyColumns(db: Database.Database): void {
-  const columns = db.prepare<[], string>("SELECT name FROM pragma_table_info('inputs')").pluck().all();
   for (const column of ["currency", "locale"])
-    if (!columns.includes(column)) db.exec(`ALTER TABLE inputs ADD COLUMN ${column} TEXT`);
+    if (!columnsOf(db, "inputs").includes(column)) db.exec(`ALTER TABLE inputs ADD COLUMN ${column} TEXT`);
 }
 
 /**
@@ -93,12 +92,14 @@ function addMoneyColumns(db: Database.Database): void {
  * which takes the place of the one by subject and creation time alone.
  */
 function addFollowUps(db: Database.Database): void {
-  const columns = db.prepare<[], string>("SELECT name FROM pragma_table_info('jobs')").pluck().all();
-  if (!columns.includes("follow_up")) db.exec("ALTER TABLE jobs ADD COLUMN follow_up INTEGER");
+  if (!columnsOf(db, "jobs").includes("follow_up")) db.exec("ALTER TABLE jobs ADD COLUMN follow_up INTEGER");
   db.exec(
     "CREATE INDEX IF NOT EXISTS jobs_by_owner ON jobs (subject, created_at, job_id); DROP INDEX IF EXISTS jobs_by_subject",
   );
 }
+
+const columnsOf = (db: Database.Database, table: string) =>
+  db.prepare<[string], string>("SELECT name FROM pragma_table_info(?)").pluck().all(table);
 
 /**
  * Drops the tables of another schema and makes this one's. The schema version is written last, so

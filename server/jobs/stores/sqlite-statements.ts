@@ -28,17 +28,6 @@ export type JobRow = {
   last_seq: number;
   fold: string;
 };
-type InputRow = {
-  occasion: string;
-  budget_per_person: number;
-  csv: string | null;
-  employees: string | null;
-  /** Null in rows written before jobs had a currency: US dollars. */
-  currency: string | null;
-  /** The person's language (BCP 47), null when none was known. */
-  locale: string | null;
-};
-
 const JOB_COLUMNS = "job_id, subject, session_id, status, created_at, last_seq, fold";
 
 function jobStatements(db: Db) {
@@ -75,11 +64,12 @@ function inputStatements(db: Db) {
   return {
     insert: prepare(
       db,
-      "INSERT INTO inputs (job_id, occasion, budget_per_person, csv, employees, currency, locale) VALUES (?, ?, ?, ?, ?, ?, ?)",
+      "INSERT INTO inputs (job_id, occasion, budget_per_person, csv, employees, currency, locale) VALUES (@jobId, @occasion, @budgetPerPerson, @csv, @employees, @currency, @locale)",
     ),
-    read: prepare<[string], InputRow>(
+    // currency is null in rows written before jobs had one (US dollars), locale when none was known
+    read: prepare<[string], Record<string, string | number | null>>(
       db,
-      `SELECT i.occasion, i.budget_per_person, i.csv, i.employees, i.currency, i.locale FROM inputs i JOIN jobs j USING (job_id) WHERE job_id = ? AND j.${UNFINISHED}`,
+      `SELECT i.occasion, i.budget_per_person AS budgetPerPerson, i.csv, i.employees, i.currency, i.locale FROM inputs i JOIN jobs j USING (job_id) WHERE job_id = ? AND j.${UNFINISHED}`,
     ),
     bytes: pluck<[string], number>(
       db,

@@ -14,7 +14,6 @@ import type Database from "better-sqlite3";
 import { JobEventSchema, type JobEvent } from "../../../shared/job-events.js";
 import type { JobFold } from "../../../shared/job-reducer.js";
 import { JobStatusSchema } from "../../../shared/job-view.js";
-import { StartBulkInput, type StartBulkArgs } from "../../../shared/tools.js";
 import { StorageFullError } from "../../store-errors.js";
 import {
   QuotaExceededError,
@@ -22,10 +21,13 @@ import {
   STARTS_KEPT_MS,
   StoreConflictError,
   hasRoom,
+  checkChunk,
   checkContinues,
-  chunkCount,
+  checkHead,
   inputBytes,
+  inputFields,
   readStoredFold,
+  readStoredInput,
   type CreateQuota,
   type JobStore,
   type NewJob,
@@ -49,82 +51,38 @@ const toJob = (r: JobRow): StoredJob => ({
   fold: readStoredFold(r.fold),
 });
 
-/** What each subject keeps, for the quotas: the bytes each job's row counts, and a day of starts. */
-class SqliteUsage {
-  readonly #q: Statements["usage"];
-
-  constructor(statements: Statements["usage"]) {
-    this.#q = statements;
-  }
-
-  of(subject: string, since: number): Awaited<ReturnType<JobStore["usage"]>> {
-    const { unfinished, bytes } = this.#q.ofJobs.get(subject)!;
-    const { n, first } = this.#q.startsSince.get(subject, since)!;
-    return { unfinished, bytes, startedSince: n, ...(first === null ? {} : { firstStartSince: first }) };
-  }
-
-  /** Notes a creation, forgetting the subject's creations a day older. */
-  recordStart(subject: string, at: number): void {
-    this.#q.trimStarts.run(subject, at - STARTS_KEPT_MS);
-    this.#q.insertStart.run(subject, at);
-  }
-
-  addBytes(jobId: string, bytes: number): void {
-    if (bytes !== 0) this.#q.addBytes.run(bytes, jobId);
-  }
-}
-
-/**
- * The store's methods are arrow-function properties: bound, and own properties, so a test may
- * spread a store to replace one of them. Each write runs as one transaction through `room`.
- */
+/** Each write runs as one transaction through `room`. */
 class SqliteJobStore implements JobStore {
   readonly #db: Database.Database;
   readonly #room: Room;
   readonly #q: Statements;
-  readonly #usage: SqliteUsage;
-  readonly #create: (job: NewJob, events: JobEvent[], fold: JobFold, quota?: CreateQuota) => void;
-  readonly #putChunk: (jobId: string, index: number, body: string) => void;
-  readonly #append: (jobId: string, events: JobEvent[], fold: JobFold, head?: ResultHead) => void;
-  readonly #remove: (jobId: string) => boolean;
+  readonly #transaction: (run: () => unknown) => unknown;
 
   constructor(db: Database.Database, room: Room) {
     this.#db = db;
     this.#room = room;
     this.#q = prepareStatements(db);
-    this.#usage = new SqliteUsage(this.#q.usage);
-    this.#create = db.transaction((job: NewJob, events: JobEvent[], fold: JobFold, quota?: CreateQuota) =>
-      this.#insertJob(job, events, fold, quota),
-    );
-    this.#putChunk = db.transaction((jobId: string, index: number, body: string) =>
-      this.#insertChunk(jobId, index, body),
-    );
-    this.#append = db.transaction((jobId: string, events: JobEvent[], fold: JobFold, head?: ResultHead) =>
-      this.#appendEvents(jobId, events, fold, head),
-    );
-    this.#remove = db.transaction((jobId: string) => {
-      if (this.#q.jobs.lastSeq.get(jobId) === undefined) return false;
-      for (const d of this.#q.jobs.deletes) d.run(jobId);
-      return true;
-    });
+    this.#transaction = db.transaction((run: () => unknown) => run());
   }
 
-  readonly create: JobStore["create"] = async (job, events, fold, quota) => {
-    this.#room.write(() => this.#create(job, events, fold, quota));
-  };
+  /** Runs `run` as one transaction, through the room. */
+  #write<T>(run: () => T): T {
+    return this.#room.write(() => this.#transaction(run) as T);
+  }
+
+  readonly create: JobStore["create"] = async (job, events, fold, quota) =>
+    this.#write(() => this.#insertJob(job, events, fold, quota));
 
   readonly getJob: JobStore["getJob"] = async (jobId) => {
     const row = this.#q.jobs.get.get(jobId);
     return row && toJob(row);
   };
 
-  readonly putResultChunk: JobStore["putResultChunk"] = async (jobId, index, body) => {
-    this.#room.write(() => this.#putChunk(jobId, index, body));
-  };
+  readonly putResultChunk: JobStore["putResultChunk"] = async (jobId, index, body) =>
+    this.#write(() => this.#insertChunk(jobId, index, body));
 
-  readonly append: JobStore["append"] = async (jobId, events, fold, head) => {
-    this.#room.write(() => this.#append(jobId, events, fold, head));
-  };
+  readonly append: JobStore["append"] = async (jobId, events, fold, head) =>
+    this.#write(() => this.#appendEvents(jobId, events, fold, head));
 
   readonly readEvents: JobStore["readEvents"] = async (jobId, afterSeq, limit) =>
     this.#q.events.read.all(jobId, afterSeq, limit).map((body) => JobEventSchema.parse(JSON.parse(body)));
@@ -144,16 +102,7 @@ class SqliteJobStore implements JobStore {
 
   readonly readInput: JobStore["readInput"] = async (jobId) => {
     const row = this.#q.inputs.read.get(jobId);
-    if (!row) return undefined;
-    const { occasion, budget_per_person: budgetPerPerson, csv, employees, currency, locale } = row;
-    return StartBulkInput.parse({
-      occasion,
-      budgetPerPerson,
-      ...(currency === null ? {} : { currency }),
-      ...(locale === null ? {} : { locale }),
-      ...(csv === null ? {} : { csv }),
-      ...(employees === null ? {} : { employees: JSON.parse(employees) as StartBulkArgs["employees"] }),
-    });
+    return row && readStoredInput(row);
   };
 
   readonly delete: JobStore["delete"] = async (jobId) => this.#room.freeing(() => this.#remove(jobId));
@@ -167,7 +116,7 @@ class SqliteJobStore implements JobStore {
   readonly claimFollowUp: JobStore["claimFollowUp"] = async (jobId) =>
     this.#room.write(() => this.#q.jobs.claimFollowUp.run(jobId).changes === 1);
 
-  readonly usage: JobStore["usage"] = async (subject, since) => this.#usage.of(subject, since);
+  readonly usage: JobStore["usage"] = async (subject, since) => this.#usageOf(subject, since);
 
   readonly ping: JobStore["ping"] = async () => {
     this.#db.prepare("SELECT 1").get();
@@ -190,6 +139,15 @@ class SqliteJobStore implements JobStore {
     if (this.#db.open) this.#db.close();
   };
 
+  /** Deletes the job with all it owns, in one transaction; false when there was no such job. */
+  #remove(jobId: string): boolean {
+    return this.#transaction(() => {
+      if (this.#q.jobs.lastSeq.get(jobId) === undefined) return false;
+      for (const d of this.#q.jobs.deletes) d.run(jobId);
+      return true;
+    }) as boolean;
+  }
+
   #insertJob(job: NewJob, events: JobEvent[], fold: JobFold, quota: CreateQuota | undefined): void {
     checkContinues(0, events);
     if (this.#q.jobs.lastSeq.get(job.jobId) !== undefined) {
@@ -197,28 +155,32 @@ class SqliteJobStore implements JobStore {
     }
     const { subject, sessionId } = job.owner;
     const bytes = inputBytes(job.input);
-    if (quota && !hasRoom(this.#usage.of(subject, quota.since), bytes, quota)) {
+    if (quota && !hasRoom(this.#usageOf(subject, quota.since), bytes, quota)) {
       throw new QuotaExceededError(`no room for job ${job.jobId}`);
     }
     const row = [job.jobId, subject, sessionId ?? null, fold.status, job.createdAt, events.length];
     this.#q.jobs.insert.run(...row, JSON.stringify(fold), bytes);
-    const { occasion, budgetPerPerson, csv, employees, currency, locale } = job.input;
-    // the CSV as it came, not JSON-encoded: it can be megabytes
-    const json = employees ? JSON.stringify(employees) : null;
-    const input = [job.jobId, occasion, budgetPerPerson, csv ?? null, json, currency ?? null, locale ?? null];
-    this.#q.inputs.insert.run(...input);
+    this.#q.inputs.insert.run({ jobId: job.jobId, ...inputFields(job.input) });
     this.#insertEvents(job.jobId, events);
-    this.#usage.recordStart(subject, job.createdAt);
+    // a day of starts is kept, whatever becomes of the jobs
+    this.#q.usage.trimStarts.run(subject, job.createdAt - STARTS_KEPT_MS);
+    this.#q.usage.insertStart.run(subject, job.createdAt);
+  }
+
+  #usageOf(subject: string, since: number): Awaited<ReturnType<JobStore["usage"]>> {
+    const { unfinished, bytes } = this.#q.usage.ofJobs.get(subject)!;
+    const { n, first } = this.#q.usage.startsSince.get(subject, since)!;
+    return { unfinished, bytes, startedSince: n, ...(first === null ? {} : { firstStartSince: first }) };
+  }
+
+  #addBytes(jobId: string, bytes: number): void {
+    if (bytes !== 0) this.#q.usage.addBytes.run(bytes, jobId);
   }
 
   #insertChunk(jobId: string, index: number, body: string): void {
-    const status = this.#q.jobs.status.get(jobId);
-    if (status === undefined) throw new StoreConflictError(`no job ${jobId}`);
-    if (!isUnfinished(status)) throw new StoreConflictError(`job ${jobId} has ended`);
-    const next = this.#q.results.nextChunk.get(jobId);
-    if (index !== next) throw new StoreConflictError(`expected chunk ${next}, got ${index}`);
+    checkChunk(jobId, this.#q.jobs.status.get(jobId), this.#q.results.nextChunk.get(jobId)!, index);
     this.#q.results.insertChunk.run(jobId, index, body);
-    this.#usage.addBytes(jobId, Buffer.byteLength(body));
+    this.#addBytes(jobId, Buffer.byteLength(body));
   }
 
   #appendEvents(jobId: string, events: JobEvent[], fold: JobFold, head: ResultHead | undefined): void {
@@ -227,30 +189,21 @@ class SqliteJobStore implements JobStore {
     checkContinues(last, events);
     const ends = !isUnfinished(fold.status);
     const hasHead = (ends || head !== undefined) && this.#q.results.hasHead.get(jobId) !== undefined;
-    if (head) this.#checkHead(jobId, head, hasHead);
+    if (head) checkHead(jobId, head, hasHead, this.#q.results.nextChunk.get(jobId)!);
     this.#insertEvents(jobId, events);
     this.#q.jobs.update.run(fold.status, fold.lastSeq, JSON.stringify(fold), jobId);
     if (head) {
       const text = JSON.stringify(head);
       this.#q.results.insertHead.run(jobId, text);
-      this.#usage.addBytes(jobId, Buffer.byteLength(text));
+      this.#addBytes(jobId, Buffer.byteLength(text));
     } else if (ends && !hasHead) {
-      this.#usage.addBytes(jobId, -this.#q.results.chunkBytes.get(jobId)!);
+      this.#addBytes(jobId, -this.#q.results.chunkBytes.get(jobId)!);
       this.#q.results.dropChunks.run(jobId);
     }
     if (ends) {
       // nothing reads a job's input once it has ended
-      this.#usage.addBytes(jobId, -(this.#q.inputs.bytes.get(jobId) ?? 0));
+      this.#addBytes(jobId, -(this.#q.inputs.bytes.get(jobId) ?? 0));
       this.#q.inputs.drop.run(jobId);
-    }
-  }
-
-  /** Throws `StoreConflictError` unless `head` may commit the chunks put so far as the job's one result. */
-  #checkHead(jobId: string, head: ResultHead, hasHead: boolean): void {
-    if (hasHead) throw new StoreConflictError(`job ${jobId} already has a result`);
-    const put = this.#q.results.nextChunk.get(jobId);
-    if (put !== chunkCount(head)) {
-      throw new StoreConflictError(`the result needs ${chunkCount(head)} chunks, ${put} were put`);
     }
   }
 
