@@ -6,7 +6,8 @@
 import { FILE_TOOL, UploadStateSchema, type UploadState } from "../../shared/files.js";
 import { backoffDelay, DEFAULT_BACKOFF, sleep, type BackoffOptions } from "./backoff.js";
 import { race } from "./follow-job.js";
-import type { Host, WidgetToolName } from "./host.js";
+import type { Host } from "./host.js";
+import type { ToolName } from "../../shared/tools.js";
 import { localFailure, type ToolOutcome } from "./tool-reply.js";
 
 export type UploadOptions = {
@@ -40,7 +41,7 @@ export async function uploadFile(host: Host, file: File, o: UploadOptions = {}):
   const signal = o.signal ?? new AbortController().signal;
   const stopped = { ok: false as const, error: localFailure("unreachable") };
   /** One call, tried again with backoff while its failure is transient. */
-  const call = async (name: WidgetToolName, args: Record<string, unknown>): Promise<ToolOutcome<UploadState>> => {
+  const call = async (name: ToolName, args: Record<string, unknown>): Promise<ToolOutcome<UploadState>> => {
     for (let attempt = 0; ; attempt++) {
       if (signal.aborted) return stopped;
       const pending = host.callTool(name, args, UploadStateSchema);
