@@ -208,11 +208,13 @@ export const JobResultPageSchema = z.object({
   next: z.nullable(z.string()),
 });
 export type JobResultPage = z.infer<typeof JobResultPageSchema>;
-export const GetJobResultInput = z.object({
-  jobId: JobIdSchema,
-  offset: z._default(z.number().check(z.int(), z.gte(0)), 0),
-  limit: z._default(z.number().check(z.int(), z.gte(1), z.lte(500)), 50),
-});
+const pageInput = (max: number, byDefault: number) =>
+  z.object({
+    jobId: JobIdSchema,
+    offset: z._default(z.number().check(z.int(), z.gte(0)), 0),
+    limit: z._default(z.number().check(z.int(), z.gte(1), z.lte(max)), byDefault),
+  });
+export const GetJobResultInput = pageInput(500, 50);
 export const GetJobResultOutput = z.object({
   jobId: z.string(),
   currency: z.optional(CurrencySchema),
@@ -230,11 +232,7 @@ export const GetJobResultOutput = z.object({
 });
 export type GetJobResultResult = z.infer<typeof GetJobResultOutput>;
 
-export const GetJobTableInput = z.object({
-  jobId: JobIdSchema,
-  offset: z._default(z.number().check(z.int(), z.gte(0)), 0),
-  limit: z._default(z.number().check(z.int(), z.gte(1), z.lte(5_000)), 5_000),
-});
+export const GetJobTableInput = pageInput(5_000, 5_000);
 /**
  * A person as a row of the result table: source row, name, department, budget, and the top pick's
  * name and price (both null when nothing fit the budget). A tuple: 5,000 of them in one reply.

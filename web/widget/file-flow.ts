@@ -16,8 +16,8 @@ import {
 import { currencyForLocale, type Currency } from "../../shared/money.js";
 import type { StartBulkArgs } from "../../shared/tools.js";
 import type { FollowedJob } from "./components/bulk-job.js";
+import { startAnalysis } from "./follow-job.js";
 import type { Host, HostGlobals } from "./host.js";
-import { startAnalysis } from "./job-actions.js";
 import { localFailure, type ToolFailure } from "./tool-reply.js";
 import { uploadFile, type UploadOptions } from "./upload.js";
 

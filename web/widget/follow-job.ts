@@ -1,11 +1,17 @@
 /**
- * Follows one job: long-polls `get_job_events` after the highest contiguous seq applied (a gap is
- * fetched again), dispatches each batch into the job views, persists { jobId } as widget state and
- * backs off with jitter on failure. One loop per job, however many ask.
+ * Starts a job (startAnalysis) and follows it: long-polls `get_job_events` after the highest
+ * contiguous seq applied (a gap is fetched again), dispatches each batch into the job views,
+ * persists { jobId } as widget state and backs off with jitter on failure. One loop per job.
  */
 import * as z from "zod/mini";
 import { isFinished } from "../../shared/job-view.js";
-import { GetJobEventsOutput, TOOL } from "../../shared/tools.js";
+import {
+  GetJobEventsOutput,
+  StartBulkOutput,
+  TOOL,
+  type StartBulkArgs,
+  type StartBulkResult,
+} from "../../shared/tools.js";
 import { backoffDelay, DEFAULT_BACKOFF, sleep, type BackoffOptions } from "./backoff.js";
 import type { Host } from "./host.js";
 import { selectAfterSeq, type JobViews } from "./job-views.js";
@@ -43,6 +49,15 @@ export type FollowOptions = FollowTuning & {
   store: JobViews;
   jobId: string;
 };
+
+/**
+ * Starts an analysis with `input` (a file's, or a failed job's again), in the person's language
+ * where their host says it (over the model's word); the reply names the new job.
+ */
+export function startAnalysis(host: Host, input: StartBulkArgs): Promise<ToolOutcome<StartBulkResult>> {
+  const { locale, localeFromHost } = host.getGlobals();
+  return host.callTool(TOOL.startBulk, localeFromHost ? { ...input, locale } : input, StartBulkOutput);
+}
 
 type Loop = { refs: number; controller: AbortController };
 const loops = new Map<string, Loop>();
