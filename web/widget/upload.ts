@@ -4,8 +4,7 @@
  * with the chunks received, so a retry or a reload sends only what is missing.
  */
 import { FILE_TOOL, UploadStateSchema, type UploadState } from "../../shared/files.js";
-import { backoffDelay, DEFAULT_BACKOFF, sleep, type BackoffOptions } from "./backoff.js";
-import { race } from "./follow-job.js";
+import { backoffDelay, DEFAULT_BACKOFF, race, sleep, type BackoffOptions } from "./follow-job.js";
 import type { Host } from "./host.js";
 import type { ToolName } from "../../shared/tools.js";
 import { localFailure, type ToolOutcome } from "./tool-reply.js";
