@@ -13,7 +13,7 @@ import type { Host, ModelContext } from "./host.js";
 import { useHost } from "./host-context.js";
 import { messagesFor, type Messages } from "./i18n.js";
 import { useJobViewsApi } from "./job-views.js";
-import { keep, readKept } from "./kept.js";
+import { keep, readKept } from "./view-state.js";
 import { followResult, useResultStoreApi, type ResultStoreState } from "./result-store.js";
 
 const SWITCH = "gg-follow-up";

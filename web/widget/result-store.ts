@@ -7,7 +7,7 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 import type { SkippedRow } from "../../shared/files.js";
 import { GetJobResultOutput, TOOL, type PersonResult, type ResultFigures, type TableRow } from "../../shared/tools.js";
 import type { Host } from "./host.js";
-import { createStoreContext } from "./store-context.js";
+import { createStoreContext } from "./job-views.js";
 import type { ToolFailure } from "./tool-reply.js";
 
 type ResultPages = {
