@@ -214,7 +214,7 @@ const pageInput = (max: number, byDefault: number) =>
     offset: z._default(z.number().check(z.int(), z.gte(0)), 0),
     limit: z._default(z.number().check(z.int(), z.gte(1), z.lte(max)), byDefault),
   });
-export const GetJobResultInput = pageInput(500, 50);
+export const GetJobResultInput = /* @__PURE__ */ pageInput(500, 50);
 export const GetJobResultOutput = z.object({
   jobId: z.string(),
   currency: z.optional(CurrencySchema),
@@ -232,7 +232,7 @@ export const GetJobResultOutput = z.object({
 });
 export type GetJobResultResult = z.infer<typeof GetJobResultOutput>;
 
-export const GetJobTableInput = pageInput(5_000, 5_000);
+export const GetJobTableInput = /* @__PURE__ */ pageInput(5_000, 5_000);
 /**
  * A person as a row of the result table: source row, name, department, budget, and the top pick's
  * name and price (both null when nothing fit the budget). A tuple: 5,000 of them in one reply.
