@@ -6,15 +6,7 @@ import { useEffect, useState } from "react";
 import { useStore } from "zustand";
 import { FILE_LIMITS, STAFF_FILE_ACCEPT, type AwaitingFile } from "../../../shared/files.js";
 import type { Currency } from "../../../shared/money.js";
-import {
-  chooseFile,
-  createFileFlow,
-  personLocale,
-  readFile,
-  removeFile,
-  requestCurrency,
-  startFromFile,
-} from "../file-flow.js";
+import { chooseFile, createFileFlow, personLocale, readFile, removeFile, startFromFile } from "../file-flow.js";
 import type { FollowTuning } from "../follow-job.js";
 import { useHost, useHostGlobal } from "../host-context.js";
 import { formatPrice, useMessages } from "../i18n.js";
@@ -36,7 +28,7 @@ export function StaffFile({ request, tuning }: StaffFileProps) {
   useEffect(() => () => store.getState().dispatch({ type: "pick" }), [store]);
   // the person removing the file drops it on the server too
   const back = () => removeFile(host, store);
-  const currency = requestCurrency(request, personLocale(request, { locale, localeFromHost }));
+  const { currency } = personLocale(request, { locale, localeFromHost });
   const upload = (file: File) =>
     void chooseFile(host, store, file, fileLimit(request), {
       backoff: tuning?.backoff,
@@ -81,7 +73,7 @@ export function StaffFile({ request, tuning }: StaffFileProps) {
 
 type FilePickerProps = {
   request: AwaitingFile;
-  /** The budget's currency (file-flow.ts `requestCurrency`). */
+  /** The budget's currency (file-flow.ts `personLocale`). */
   currency: Currency;
   refused: { name: string; size: number } | null;
   onFile(file: File): void;
