@@ -16,11 +16,8 @@ const RETRIES = 3;
  */
 const BACKGROUND = new Set<ToolName>([TOOL.getJobEvents, TOOL.getJobTable]);
 
-/** `host` with its calls in that order; `isBackground` names the calls that give way. */
-export function withCallLane(
-  host: Host,
-  isBackground: (name: ToolName) => boolean = (name) => BACKGROUND.has(name),
-): Host {
+/** `host` with its calls in that order. */
+export function withCallLane(host: Host): Host {
   const inFlight = new Set<Promise<unknown>>();
   let personal = 0;
   let wake: (() => void) | null = null;
@@ -32,7 +29,7 @@ export function withCallLane(
   };
 
   const callTool: Host["callTool"] = async (name, args, schema) => {
-    if (isBackground(name)) {
+    if (BACKGROUND.has(name)) {
       while (personal > 0) await cleared;
       return track(host.callTool(name, args, schema));
     }

@@ -17,11 +17,12 @@ export type UploadOptions = {
   /** Stops sending between two calls (another file was chosen, the widget went away). */
   signal?: AbortSignal;
   backoff?: BackoffOptions;
-  /** Tries of one call before the upload stops with its failure. */
-  attempts?: number;
-  callTimeoutMs?: number;
   random?: () => number;
 };
+
+/** Tries of one call before the upload stops with its failure, each given this long. */
+const ATTEMPTS = 5;
+const CALL_TIMEOUT_MS = 60_000;
 
 const hex = (digest: ArrayBuffer) =>
   Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
@@ -44,7 +45,7 @@ export async function uploadFile(host: Host, file: File, o: UploadOptions = {}):
     for (let attempt = 0; ; attempt++) {
       if (signal.aborted) return stopped;
       const pending = host.callTool(name, args, UploadStateSchema);
-      const reply = await race(pending, o.callTimeoutMs ?? 60_000, signal);
+      const reply = await race(pending, CALL_TIMEOUT_MS, signal);
       // a begin answered after it was given up on: its id still reaches onBegun, so that it can be dropped
       if (name === FILE_TOOL.beginUpload && (reply === null || (!reply.ok && reply.error.code === "timeout"))) {
         void pending.then(
@@ -53,7 +54,7 @@ export async function uploadFile(host: Host, file: File, o: UploadOptions = {}):
         );
       }
       if (reply === null) return stopped;
-      if (reply.ok || !reply.error.transient || attempt + 1 >= (o.attempts ?? 5)) return reply;
+      if (reply.ok || !reply.error.transient || attempt + 1 >= ATTEMPTS) return reply;
       await sleep(backoffDelay(attempt, o.backoff ?? DEFAULT_BACKOFF, o.random), signal);
     }
   };
