@@ -41,7 +41,10 @@ export const SkippedRowSchema = z.object({
 });
 export type SkippedRow = z.infer<typeof SkippedRowSchema>;
 
-const UploadIdSchema = z.string().check(z.minLength(1), z.maxLength(100));
+/** An upload's or a job's id: `job_` and 22 characters; anything much longer is not one. */
+export const IdSchema = z.string().check(z.minLength(1), z.maxLength(100));
+/** A BCP 47 language tag, as long as any real one. */
+export const LocaleSchema = z.optional(z.string().check(z.maxLength(35)));
 
 /** Encodings a CSV can be read in; detected, or chosen in the preview when detection is unsure. */
 const TEXT_ENCODINGS = ["utf-8", "utf-16le", "utf-16be", "euc-kr", "windows-1252"] as const;
@@ -90,7 +93,7 @@ export const BeginUploadInput = z.object({
  * dropped upload resumes.
  */
 export const UploadStateSchema = z.object({
-  uploadId: UploadIdSchema,
+  uploadId: IdSchema,
   chunkBytes: z.number().check(z.int()),
   chunks: z.number().check(z.int()),
   /** Indices of the chunks the server holds, ascending. */
@@ -100,21 +103,21 @@ export const UploadStateSchema = z.object({
 export type UploadState = z.infer<typeof UploadStateSchema>;
 
 export const PutChunkInput = z.object({
-  uploadId: UploadIdSchema,
+  uploadId: IdSchema,
   index: z.number().check(z.int(), z.gte(0)),
   /** The chunk's bytes, base64. */
   data: z.string().check(z.maxLength(Math.ceil(FILE_LIMITS.chunkBytes / 3) * 4 + 4)),
 });
 
-export const DropUploadInput = z.object({ uploadId: UploadIdSchema });
+export const DropUploadInput = z.object({ uploadId: IdSchema });
 /** `dropped` is false when no such upload was kept (already dropped, expired, or never the caller's). */
-export const DropUploadOutput = z.object({ uploadId: UploadIdSchema, dropped: z.boolean() });
+export const DropUploadOutput = z.object({ uploadId: IdSchema, dropped: z.boolean() });
 
 export const PreviewInput = z.object({
-  uploadId: UploadIdSchema,
+  uploadId: IdSchema,
   reading: z.optional(ReadingSchema),
   /** The person's language (BCP 47): why rows are skipped is said in it; the host's hint otherwise. */
-  locale: z.optional(z.string().check(z.maxLength(35))),
+  locale: LocaleSchema,
 });
 
 const SheetSummarySchema = z.object({
@@ -191,7 +194,7 @@ export const HostFileSchema = z.object({
 
 export const EXPORT_FORMATS = ["csv", "xlsx"] as const;
 export const ExportInput = z.object({
-  jobId: z.string().check(z.minLength(1), z.maxLength(100)),
+  jobId: IdSchema,
   format: z._default(z.enum(EXPORT_FORMATS), "csv"),
   /** The picks, one row per gift; or the rows that were skipped, with why. */
   part: z._default(z.enum(["picks", "skipped"]), "picks"),

@@ -3,7 +3,7 @@
  * written once, in zod/mini (tree-shakable, so the widget bundle stays small).
  */
 import * as z from "zod/mini";
-import { FILE_TOOL, HostFileSchema, ReadingSchema, SkippedRowSchema } from "./files.js";
+import { FILE_TOOL, HostFileSchema, IdSchema, LocaleSchema, ReadingSchema, SkippedRowSchema } from "./files.js";
 import { JobEventSchema, StageSchema } from "./job-events.js";
 import { JobStatusSchema, JobViewSchema } from "./job-view.js";
 import { CurrencySchema } from "./money.js";
@@ -13,8 +13,6 @@ const MAX_OCCASION = 120;
 const MAX_RECIPIENT = 2_000;
 const CURRENCY_WORDS =
   "The currency of the budgets and prices (ISO 4217: KRW, USD, EUR, JPY, GBP); the user's locale decides when left out (ko-KR: KRW, en-US: USD)";
-/** Job ids are `job_` and 22 characters; anything much longer is not one. */
-const JobIdSchema = z.string().check(z.minLength(1), z.maxLength(100));
 
 export const TOOL = {
   suggestGifts: "suggest_gifts",
@@ -53,9 +51,9 @@ export const SuggestGiftsInput = z.object({
   count: z
     .optional(z.number().check(z.int(), z.gte(1), z.lte(20)))
     .check(z.describe("How many gifts to suggest (default 5)")),
-  locale: z
-    .optional(z.string().check(z.maxLength(35)))
-    .check(z.describe("The user's language as a BCP 47 tag, e.g. ko-KR: the gifts' names and reasons use it")),
+  locale: LocaleSchema.check(
+    z.describe("The user's language as a BCP 47 tag, e.g. ko-KR: the gifts' names and reasons use it"),
+  ),
   currency: z.optional(CurrencySchema).check(z.describe(CURRENCY_WORDS)),
 });
 export const SuggestGiftsOutput = z.object({
@@ -87,9 +85,7 @@ export const StartBulkInput = z.object({
   file: z
     .optional(HostFileSchema)
     .check(z.describe("The staff list as a file the user attached (.xlsx or .csv), instead of csv or employees")),
-  uploadId: z
-    .optional(z.string().check(z.minLength(1), z.maxLength(100)))
-    .check(z.describe("A file the widget uploaded (set by the widget, not by the model)")),
+  uploadId: z.optional(IdSchema).check(z.describe("A file the widget uploaded (set by the widget, not by the model)")),
   reading: z
     .optional(ReadingSchema)
     .check(
@@ -99,9 +95,9 @@ export const StartBulkInput = z.object({
     ),
   occasion: z.string().check(z.minLength(1), z.maxLength(MAX_OCCASION)),
   budgetPerPerson: z.number().check(z.positive()).check(z.describe("Default budget per person, in `currency`")),
-  locale: z
-    .optional(z.string().check(z.maxLength(35)))
-    .check(z.describe("The user's language as a BCP 47 tag, e.g. ko-KR: the job's labels and summary use it")),
+  locale: LocaleSchema.check(
+    z.describe("The user's language as a BCP 47 tag, e.g. ko-KR: the job's labels and summary use it"),
+  ),
   currency: z.optional(CurrencySchema).check(z.describe(CURRENCY_WORDS)),
 });
 export type StartBulkArgs = z.infer<typeof StartBulkInput>;
@@ -126,7 +122,7 @@ export type StartBulkResult = z.infer<typeof StartBulkOutput>;
 
 const MAX_WAIT_MS = 25_000;
 export const GetJobEventsInput = z.object({
-  jobId: JobIdSchema,
+  jobId: IdSchema,
   afterSeq: z._default(z.number().check(z.int(), z.gte(0)), 0),
   waitMs: z._default(z.number().check(z.int(), z.gte(0), z.lte(MAX_WAIT_MS)), 0),
   limit: z._default(z.number().check(z.int(), z.gte(1), z.lte(1000)), 500),
@@ -208,11 +204,13 @@ export const JobResultPageSchema = z.object({
   next: z.nullable(z.string()),
 });
 export type JobResultPage = z.infer<typeof JobResultPageSchema>;
-export const GetJobResultInput = z.object({
-  jobId: JobIdSchema,
-  offset: z._default(z.number().check(z.int(), z.gte(0)), 0),
-  limit: z._default(z.number().check(z.int(), z.gte(1), z.lte(500)), 50),
-});
+const pageInput = (max: number, byDefault: number) =>
+  z.object({
+    jobId: IdSchema,
+    offset: z._default(z.number().check(z.int(), z.gte(0)), 0),
+    limit: z._default(z.number().check(z.int(), z.gte(1), z.lte(max)), byDefault),
+  });
+export const GetJobResultInput = /* @__PURE__ */ pageInput(500, 50);
 export const GetJobResultOutput = z.object({
   jobId: z.string(),
   currency: z.optional(CurrencySchema),
@@ -230,11 +228,7 @@ export const GetJobResultOutput = z.object({
 });
 export type GetJobResultResult = z.infer<typeof GetJobResultOutput>;
 
-export const GetJobTableInput = z.object({
-  jobId: JobIdSchema,
-  offset: z._default(z.number().check(z.int(), z.gte(0)), 0),
-  limit: z._default(z.number().check(z.int(), z.gte(1), z.lte(5_000)), 5_000),
-});
+export const GetJobTableInput = /* @__PURE__ */ pageInput(5_000, 5_000);
 /**
  * A person as a row of the result table: source row, name, department, budget, and the top pick's
  * name and price (both null when nothing fit the budget). A tuple: 5,000 of them in one reply.
@@ -266,10 +260,10 @@ export const GetJobTableOutput = z.object({
   partial: z.boolean(),
 });
 
-export const CancelJobInput = z.object({ jobId: JobIdSchema });
+export const CancelJobInput = z.object({ jobId: IdSchema });
 export const CancelJobOutput = z.object({ jobId: z.string(), status: JobStatusSchema, changed: z.boolean() });
 
-export const DeleteJobInput = z.object({ jobId: JobIdSchema });
+export const DeleteJobInput = z.object({ jobId: IdSchema });
 export const DeleteJobOutput = z.object({
   jobId: z.string(),
   /** Whether the job was still running, and so was canceled before it was deleted. */
@@ -277,7 +271,7 @@ export const DeleteJobOutput = z.object({
 });
 
 export const WaitForJobInput = z.object({
-  jobId: JobIdSchema,
+  jobId: IdSchema,
   timeoutMs: z._default(z.number().check(z.int(), z.gte(0), z.lte(600_000)), 50_000),
 });
 export const WaitForJobOutput = z.object({
@@ -332,10 +326,10 @@ export const ListJobsOutput = z.object({
 });
 
 // show_job: the job's card again, the same shape as the start's (the widget follows it from its events)
-export const ShowJobInput = z.object({ jobId: JobIdSchema });
+export const ShowJobInput = z.object({ jobId: IdSchema });
 /** The start's shape (a copy of its schema, named for the tool), with `summary` and `resultCount` once the job has ended. */
 export const ShowJobOutput = /* @__PURE__ */ StartBulkOutput.clone();
 
 // claim_job_follow_up (the widget's): true for exactly one caller per job, the card that tells the chat it ended
-export const ClaimFollowUpInput = z.object({ jobId: JobIdSchema });
+export const ClaimFollowUpInput = z.object({ jobId: IdSchema });
 export const ClaimFollowUpOutput = z.object({ jobId: z.string(), claimed: z.boolean() });

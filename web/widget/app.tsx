@@ -9,7 +9,7 @@ import { AwaitingFileSchema, type AwaitingFile } from "../../shared/files.js";
 import { StartBulkOutput, SuggestGiftsOutput } from "../../shared/tools.js";
 import { BulkJob, type FollowedJob } from "./components/bulk-job.js";
 import { FailureText } from "./components/failure-text.js";
-import { GiftCards } from "./components/gift-cards.js";
+import { GiftCards } from "./components/gift-list.js";
 import { StaffFile } from "./components/staff-file.js";
 import { FollowStateSchema, type FollowTuning } from "./follow-job.js";
 import { HostContext, useHost, useHostGlobal } from "./host-context.js";

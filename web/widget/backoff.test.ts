@@ -1,4 +1,4 @@
-import { backoffDelay, sleep } from "./backoff.js";
+import { backoffDelay, sleep } from "./follow-job.js";
 
 describe("backoffDelay", () => {
   const options = { baseMs: 250, maxMs: 10_000 };

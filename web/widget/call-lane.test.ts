@@ -1,10 +1,10 @@
 import * as z from "zod/mini";
-import { TOOL } from "../../shared/tools.js";
+import { TOOL, type ToolName } from "../../shared/tools.js";
 import { withCallLane } from "./call-lane.js";
-import { INITIAL_GLOBALS, type Host, type WidgetToolName } from "./host.js";
+import { INITIAL_GLOBALS, type Host } from "./host.js";
 import type { ToolOutcome } from "./tool-reply.js";
 
-type Pending = { name: WidgetToolName; answer: (reply: ToolOutcome<unknown>) => void };
+type Pending = { name: ToolName; answer: (reply: ToolOutcome<unknown>) => void };
 const OK: ToolOutcome<unknown> = { ok: true, value: {} };
 const REFUSED: ToolOutcome<unknown> = {
   ok: false,
@@ -30,7 +30,7 @@ function serialHost() {
     sendFollowUp: async () => false,
     onTeardown: () => undefined,
     dispose: () => undefined,
-    callTool<T>(name: WidgetToolName): Promise<ToolOutcome<T>> {
+    callTool<T>(name: ToolName): Promise<ToolOutcome<T>> {
       const busy = pending.length > 0;
       made.push(busy ? `${name} refused` : name);
       if (busy) return Promise.resolve(REFUSED as ToolOutcome<T>);
@@ -46,7 +46,7 @@ function serialHost() {
       });
     },
   };
-  const answer = (name: WidgetToolName, reply = OK) => pending.find((p) => p.name === name)?.answer(reply);
+  const answer = (name: ToolName, reply = OK) => pending.find((p) => p.name === name)?.answer(reply);
   return { host: withCallLane(host), made, answer, inFlight: () => pending.map((p) => p.name) };
 }
 const settle = () => new Promise((resolve) => setTimeout(resolve, 0));

@@ -4,8 +4,8 @@
  * fail. So background calls start only while none of the person's waits, and a person's call
  * refused while others were in flight is made again once they are back.
  */
-import { TOOL } from "../../shared/tools.js";
-import type { Host, WidgetToolName } from "./host.js";
+import { TOOL, type ToolName } from "../../shared/tools.js";
+import type { Host } from "./host.js";
 
 /** A refused call is made again this many times at most (each right after the calls before it came back). */
 const RETRIES = 3;
@@ -14,13 +14,10 @@ const RETRIES = 3;
  * The calls the widget makes by itself: the poll, and the table filling in while a job composes
  * (else, one call at a time, it would take the slot each time it frees and Cancel would never get it).
  */
-const BACKGROUND = new Set<WidgetToolName>([TOOL.getJobEvents, TOOL.getJobTable]);
+const BACKGROUND = new Set<ToolName>([TOOL.getJobEvents, TOOL.getJobTable]);
 
-/** `host` with its calls in that order; `isBackground` names the calls that give way. */
-export function withCallLane(
-  host: Host,
-  isBackground: (name: WidgetToolName) => boolean = (name) => BACKGROUND.has(name),
-): Host {
+/** `host` with its calls in that order. */
+export function withCallLane(host: Host): Host {
   const inFlight = new Set<Promise<unknown>>();
   let personal = 0;
   let wake: (() => void) | null = null;
@@ -32,7 +29,7 @@ export function withCallLane(
   };
 
   const callTool: Host["callTool"] = async (name, args, schema) => {
-    if (isBackground(name)) {
+    if (BACKGROUND.has(name)) {
       while (personal > 0) await cleared;
       return track(host.callTool(name, args, schema));
     }

@@ -4,7 +4,7 @@
  * sends what waits at once.
  */
 import type { ModelContext } from "./host.js";
-import { createContextSender } from "./context-sender.js";
+import { createContextSender } from "./conversation.js";
 
 const context = (text: string): ModelContext => ({ text, structured: { text } });
 

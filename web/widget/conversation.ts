@@ -1,19 +1,19 @@
 /**
  * The card in the conversation: while mounted it keeps the model told what it shows
- * (model-context.ts, paced by context-sender.ts), and once the job it watched has ended it tells
+ * (modelContextOf, paced by createContextSender), and once the job it watched has ended it tells
  * the chat once, in the person's language, never a name: only the card that wins the server's
  * claim (`claim_job_follow_up`) posts, after the model context and the result's figures.
  */
 import { useEffect } from "react";
+import { formatsFor } from "../../shared/format.js";
 import { isFinished, type JobView } from "../../shared/job-view.js";
+import { isBulkStage, STAGE_LABELS } from "../../shared/stage-words.js";
 import { ClaimFollowUpOutput, TOOL, type ResultFigures } from "../../shared/tools.js";
-import { createContextSender } from "./context-sender.js";
-import type { Host } from "./host.js";
+import type { Host, ModelContext } from "./host.js";
 import { useHost } from "./host-context.js";
 import { messagesFor, type Messages } from "./i18n.js";
 import { useJobViewsApi } from "./job-views.js";
-import { contextKey, modelContextOf } from "./model-context.js";
-import { keep, readKept } from "./kept.js";
+import { keep, readKept } from "./view-state.js";
 import { followResult, useResultStoreApi, type ResultStoreState } from "./result-store.js";
 
 const SWITCH = "gg-follow-up";
@@ -85,4 +85,114 @@ export function useConversation(jobId: string): void {
       sender.stop();
     };
   }, [host, jobs, results, jobId]);
+}
+
+// What the card tells the model of its job: status, stage, counts and time left while it runs;
+// then the outcome and the result's figures. A short text with YAML front matter (ext-apps
+// docs/patterns.md) and the same as fields; never a person's name or interests.
+/** What makes the context worth sending again: the status, the stage, the figures' arrival (never a percent alone). */
+export const contextKey = (view: JobView, figures: ResultFigures | null): string =>
+  [view.jobId, view.status, view.stage, figures !== null].join();
+
+/** One line of text, whatever a department's name holds. */
+const line = (text: string) => text.replace(/\s+/g, " ");
+
+/** The context of `view` (and of its result's `figures`, once known), amounts written for `locale`. */
+export function modelContextOf(view: JobView, figures: ResultFigures | null, locale: string): ModelContext {
+  const currency = figures?.currency ?? view.currency ?? "USD";
+  const money = (amount: number) => formatsFor(locale).money(amount, currency);
+  const departments = figures?.departments ?? [];
+  const all: Record<string, unknown> = {
+    jobId: view.jobId,
+    title: view.title,
+    status: view.status,
+    ...(!isFinished(view.status) && {
+      stage: view.stage && (isBulkStage(view.stage) ? STAGE_LABELS.en[view.stage] : view.stageLabel),
+      processed: view.processed,
+      total: view.total,
+      etaSeconds: view.etaSeconds,
+    }),
+    ...(view.error && { error: view.error.code, retryable: view.error.retryable }),
+    ...(figures && {
+      people: figures.people,
+      withGifts: figures.withGifts,
+      skippedRows: figures.skipped,
+      topPicks: money(figures.topPicks),
+      budget: money(figures.budget),
+      currency,
+      unplacedInterests: figures.unplaced?.count ?? 0,
+      ...(departments.length > 0 && {
+        // as the figures have them: the costliest first, at most 40 (the rest summed as "…")
+        departments: departments.map(
+          (d) =>
+            `${line(d.department) || "(none)"}: ${d.people} people, top picks ${money(d.topPicks)} of ${money(d.budget)}`,
+        ),
+      }),
+    }),
+  };
+  // what is not known (yet) is left out
+  const structured = Object.fromEntries(
+    Object.entries(all).filter(([, value]) => value !== null && value !== undefined),
+  );
+  const front = Object.entries(structured).map(([key, value]) =>
+    Array.isArray(value) ? [`${key}:`, ...value.map((v) => `  - ${v}`)].join("\n") : `${key}: ${line(String(value))}`,
+  );
+  return {
+    text: `---\n${front.join("\n")}\n---\nThe person sees this in the GiftGenius card; names stay there (get_job_result lists them).`,
+    structured,
+  };
+}
+
+// Sends the model context when its key changes, at most once every few seconds (only the latest
+// waits); the context is made only when it is sent.
+export type ContextSenderOptions = {
+  /** The least time between two sends. */
+  intervalMs?: number;
+  now?: () => number;
+};
+
+export type ContextSender = {
+  /** Offers the context `make` builds; a key already offered is ignored. */
+  offer(key: string, make: () => ModelContext): void;
+  /** Sends the context still waiting at once; resolves once the host has answered the last send. */
+  flush(): Promise<unknown>;
+  stop(): void;
+};
+
+export function createContextSender(
+  send: (context: ModelContext) => Promise<unknown>,
+  { intervalMs = 3_000, now = Date.now }: ContextSenderOptions = {},
+): ContextSender {
+  let lastKey = "";
+  let sentAt = -Infinity;
+  let waiting: (() => ModelContext) | null = null;
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  let last: Promise<unknown> = Promise.resolve();
+  const fire = () => {
+    clearTimeout(timer);
+    timer = undefined;
+    if (waiting === null) return;
+    const make = waiting;
+    waiting = null;
+    sentAt = now();
+    last = send(make()).catch(() => undefined);
+  };
+  return {
+    offer(key, make) {
+      if (key === lastKey) return;
+      lastKey = key;
+      waiting = make;
+      const wait = sentAt + intervalMs - now();
+      if (wait <= 0) fire();
+      else timer ??= setTimeout(fire, wait);
+    },
+    flush() {
+      fire();
+      return last;
+    },
+    stop() {
+      clearTimeout(timer);
+      waiting = null;
+    },
+  };
 }

@@ -16,8 +16,8 @@ import {
 import { currencyForLocale, type Currency } from "../../shared/money.js";
 import type { StartBulkArgs } from "../../shared/tools.js";
 import type { FollowedJob } from "./components/bulk-job.js";
+import { startAnalysis } from "./follow-job.js";
 import type { Host, HostGlobals } from "./host.js";
-import { startAnalysis } from "./job-actions.js";
 import { localFailure, type ToolFailure } from "./tool-reply.js";
 import { uploadFile, type UploadOptions } from "./upload.js";
 
@@ -176,15 +176,14 @@ export async function readFile(host: Host, store: FileFlow, reading: Reading): P
   );
 }
 
-/** The currency of a file request's budget: the one the model gave, else the person's locale's (ko-KR: won). */
-export const requestCurrency = (request: AwaitingFile, locale: string): Currency =>
-  request.currency ?? currencyForLocale(locale);
-
-/** The person's language: as their host says it, over the model's word (`request.locale`). */
-export const personLocale = (
-  request: AwaitingFile,
-  { locale, localeFromHost }: Pick<HostGlobals, "locale" | "localeFromHost">,
-): string => (localeFromHost ? locale : (request.locale ?? locale));
+/**
+ * The person's language, as their host says it over the model's word (`request.locale`), and the
+ * currency of the request's budget: the one the model gave, else that language's (ko-KR: won).
+ */
+export function personLocale(request: AwaitingFile, globals: Pick<HostGlobals, "locale" | "localeFromHost">) {
+  const locale = globals.localeFromHost ? globals.locale : (request.locale ?? globals.locale);
+  return { locale, currency: request.currency ?? currencyForLocale(locale) };
+}
 
 /** Starts the analysis of the uploaded file, read as the preview shows it; the job is then followed. */
 export async function startFromFile(host: Host, store: FileFlow, request: AwaitingFile) {
@@ -196,8 +195,7 @@ export async function startFromFile(host: Host, store: FileFlow, request: Awaiti
     reading: flow.reading,
     occasion: request.occasion,
     budgetPerPerson: request.budgetPerPerson,
-    locale: personLocale(request, host.getGlobals()),
-    currency: requestCurrency(request, personLocale(request, host.getGlobals())),
+    ...personLocale(request, host.getGlobals()),
   };
   const reply = await startAnalysis(host, input);
   dispatch(

@@ -1,15 +1,52 @@
 /**
- * Follows one job: long-polls `get_job_events` after the highest contiguous seq applied (a gap is
- * fetched again), dispatches each batch into the job views, persists { jobId } as widget state and
- * backs off with jitter on failure. One loop per job, however many ask.
+ * Starts a job (startAnalysis) and follows it: long-polls `get_job_events` after the highest
+ * contiguous seq applied (a gap is fetched again), dispatches each batch into the job views,
+ * persists { jobId } as widget state and backs off with jitter on failure. One loop per job.
  */
 import * as z from "zod/mini";
 import { isFinished } from "../../shared/job-view.js";
-import { GetJobEventsOutput, TOOL } from "../../shared/tools.js";
-import { backoffDelay, DEFAULT_BACKOFF, sleep, type BackoffOptions } from "./backoff.js";
+import {
+  GetJobEventsOutput,
+  StartBulkOutput,
+  TOOL,
+  type StartBulkArgs,
+  type StartBulkResult,
+} from "../../shared/tools.js";
 import type { Host } from "./host.js";
 import { selectAfterSeq, type JobViews } from "./job-views.js";
 import { localFailure, type ToolOutcome } from "./tool-reply.js";
+
+// Retry timing: exponential backoff with jitter, capped, and a sleep that an AbortSignal cuts short
+// (so an unmounted widget never waits out a long delay).
+export type BackoffOptions = { baseMs: number; maxMs: number };
+export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 250, maxMs: 10_000 };
+
+/**
+ * The delay before retry `attempt` (0 first): base·2^attempt capped at max, jittered into its upper
+ * half so that widgets failing together do not retry in step.
+ */
+export function backoffDelay(
+  attempt: number,
+  options: BackoffOptions = DEFAULT_BACKOFF,
+  random: () => number = Math.random,
+): number {
+  const ceiling = Math.min(options.maxMs, options.baseMs * 2 ** Math.min(attempt, 30));
+  return Math.round(ceiling / 2 + (ceiling / 2) * random());
+}
+
+/** Resolves after `ms`, or at once when `signal` aborts. */
+export function sleep(ms: number, signal: AbortSignal): Promise<void> {
+  return new Promise((resolve) => {
+    if (signal.aborted) return resolve();
+    const done = () => {
+      clearTimeout(timer);
+      signal.removeEventListener("abort", done);
+      resolve();
+    };
+    const timer = setTimeout(done, ms);
+    signal.addEventListener("abort", done);
+  });
+}
 
 /** What the widget persists with `setWidgetState`: the job it follows (a retry starts another). */
 export const FollowStateSchema = z.object({ jobId: z.string().check(z.minLength(1)) });
@@ -43,6 +80,15 @@ export type FollowOptions = FollowTuning & {
   store: JobViews;
   jobId: string;
 };
+
+/**
+ * Starts an analysis with `input` (a file's, or a failed job's again), in the person's language
+ * where their host says it (over the model's word); the reply names the new job.
+ */
+export function startAnalysis(host: Host, input: StartBulkArgs): Promise<ToolOutcome<StartBulkResult>> {
+  const { locale, localeFromHost } = host.getGlobals();
+  return host.callTool(TOOL.startBulk, localeFromHost ? { ...input, locale } : input, StartBulkOutput);
+}
 
 type Loop = { refs: number; controller: AbortController };
 const loops = new Map<string, Loop>();

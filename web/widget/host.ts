@@ -3,7 +3,7 @@
  * Nothing else in the widget knows which one it runs in; tool replies come back parsed, never cast.
  */
 import type * as z from "zod/mini";
-import type { ExportResult, FILE_TOOL } from "../../shared/files.js";
+import type { ExportResult } from "../../shared/files.js";
 import type { ToolName } from "../../shared/tools.js";
 import type { DisplayMode, Theme } from "../host-globals.js";
 import type { ToolOutcome } from "./tool-reply.js";
@@ -28,9 +28,6 @@ export type HostGlobals = {
   localeFromHost: boolean;
 };
 
-/** Every tool the widget calls: the job tools and the app-only file tools. */
-export type WidgetToolName = ToolName | (typeof FILE_TOOL)[keyof typeof FILE_TOOL];
-
 /**
  * How a host hands over a file: "embedded" takes its bytes (`ui/download-file`), "link" opens its
  * URL (`openExternal`, `ui/open-link`), "none" leaves the widget to show the link.
@@ -46,7 +43,7 @@ export type ModelContext = { text: string; structured: Record<string, unknown> }
 export type Host = {
   getGlobals(): HostGlobals;
   subscribe(listener: () => void): () => void;
-  callTool<T>(name: WidgetToolName, args: Record<string, unknown>, schema: z.ZodMiniType<T>): Promise<ToolOutcome<T>>;
+  callTool<T>(name: ToolName, args: Record<string, unknown>, schema: z.ZodMiniType<T>): Promise<ToolOutcome<T>>;
   /** What this host offers for files, known once connected. */
   fileDelivery(): FileDelivery;
   /** Hands an exported file to the person the host's way; false when the host refused or failed. */

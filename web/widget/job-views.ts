@@ -2,11 +2,12 @@
  * The widget's job views: zustand (vanilla) over the shared reducer. The feed cursor (highest
  * contiguous seq) and diagnostics live beside the folds, never inside them.
  */
+import { createContext, useContext } from "react";
+import { useStore } from "zustand";
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { JobEvent } from "../../shared/job-events.js";
 import { applyJobEvents, createJobFold, type JobFold } from "../../shared/job-reducer.js";
 import { isFinished, type JobStatus } from "../../shared/job-view.js";
-import { createStoreContext } from "./store-context.js";
 import type { ToolFailure } from "./tool-reply.js";
 
 /** Which seqs of a job were applied: all up to `contiguous`, plus the few `ahead` of a gap. */
@@ -101,6 +102,25 @@ export function createJobViews(): JobViews {
 
 /** The highest seq below which nothing is missing: what `get_job_events` should resume after. */
 export const selectAfterSeq = (s: JobViewsState, jobId: string): number => s.cursors[jobId]?.contiguous ?? 0;
+
+/**
+ * Hands a zustand store from <App> to the components: a React context, a hook that selects from
+ * the store, and one that returns the store itself (for loops and actions).
+ */
+export function createStoreContext<S>(name: string) {
+  const Context = createContext<StoreApi<S> | null>(null);
+  /** The store itself; throws outside the provider, where a missing store is a wiring bug. */
+  function useApi(): StoreApi<S> {
+    const store = useContext(Context);
+    if (store === null) throw new Error(`${name} needs a <${name}Context.Provider>`);
+    return store;
+  }
+  /** Selects from the store; re-renders when the selected value changes. */
+  function useSelect<U>(selector: (s: S) => U): U {
+    return useStore(useApi(), selector);
+  }
+  return { Context, useApi, useSelect };
+}
 
 const jobViewsContext = createStoreContext<JobViewsState>("JobViews");
 export const JobViewsContext = jobViewsContext.Context;

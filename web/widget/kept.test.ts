@@ -3,7 +3,7 @@
  * What the card keeps: in localStorage where the frame has it, in memory where touching it throws
  * (a sandboxed frame without its own origin).
  */
-import { keep, readKept } from "./kept.js";
+import { keep, readKept } from "./view-state.js";
 
 afterEach(() => localStorage.clear());
 

@@ -6,7 +6,7 @@ import { foldJobEvents } from "../../shared/job-reducer.js";
 import type { JobView } from "../../shared/job-view.js";
 import type { ResultFigures } from "../../shared/tools.js";
 import { jobEvent, jobHistory } from "../../test-kit/job-events.js";
-import { contextKey, modelContextOf } from "./model-context.js";
+import { contextKey, modelContextOf } from "./conversation.js";
 
 const STAGES = [
   { id: "parse", label: "Parsing the employee list" },

@@ -7,7 +7,7 @@ import { createStore, type StoreApi } from "zustand/vanilla";
 import type { SkippedRow } from "../../shared/files.js";
 import { GetJobResultOutput, TOOL, type PersonResult, type ResultFigures, type TableRow } from "../../shared/tools.js";
 import type { Host } from "./host.js";
-import { createStoreContext } from "./store-context.js";
+import { createStoreContext } from "./job-views.js";
 import type { ToolFailure } from "./tool-reply.js";
 
 type ResultPages = {
@@ -58,13 +58,13 @@ const update = (store: ResultStore, jobId: string, change: Partial<ResultPages>)
   store.setState((s) => ({ pages: { ...s.pages, [jobId]: { ...(s.pages[jobId] ?? EMPTY), ...change } } }));
 
 /** Loads the next page of `jobId`'s result; does nothing while a page is loading or when all are in. */
-export async function loadNextPage(host: Host, store: ResultStore, jobId: string, limit = PAGE_SIZE): Promise<void> {
+export async function loadNextPage(host: Host, store: ResultStore, jobId: string): Promise<void> {
   const current = store.getState().pages[jobId] ?? EMPTY;
   if (current.loading || current.nextOffset === null) return;
   update(store, jobId, { loading: true, error: null });
   const reply = await host.callTool(
     TOOL.getJobResult,
-    { jobId, offset: current.nextOffset, limit },
+    { jobId, offset: current.nextOffset, limit: PAGE_SIZE },
     GetJobResultOutput,
   );
   if (!reply.ok) return update(store, jobId, { loading: false, error: reply.error });

@@ -4,9 +4,9 @@
  * with the chunks received, so a retry or a reload sends only what is missing.
  */
 import { FILE_TOOL, UploadStateSchema, type UploadState } from "../../shared/files.js";
-import { backoffDelay, DEFAULT_BACKOFF, sleep, type BackoffOptions } from "./backoff.js";
-import { race } from "./follow-job.js";
-import type { Host, WidgetToolName } from "./host.js";
+import { backoffDelay, DEFAULT_BACKOFF, race, sleep, type BackoffOptions } from "./follow-job.js";
+import type { Host } from "./host.js";
+import type { ToolName } from "../../shared/tools.js";
 import { localFailure, type ToolOutcome } from "./tool-reply.js";
 
 export type UploadOptions = {
@@ -17,11 +17,12 @@ export type UploadOptions = {
   /** Stops sending between two calls (another file was chosen, the widget went away). */
   signal?: AbortSignal;
   backoff?: BackoffOptions;
-  /** Tries of one call before the upload stops with its failure. */
-  attempts?: number;
-  callTimeoutMs?: number;
   random?: () => number;
 };
+
+/** Tries of one call before the upload stops with its failure, each given this long. */
+const ATTEMPTS = 5;
+const CALL_TIMEOUT_MS = 60_000;
 
 const hex = (digest: ArrayBuffer) =>
   Array.from(new Uint8Array(digest), (b) => b.toString(16).padStart(2, "0")).join("");
@@ -40,11 +41,11 @@ export async function uploadFile(host: Host, file: File, o: UploadOptions = {}):
   const signal = o.signal ?? new AbortController().signal;
   const stopped = { ok: false as const, error: localFailure("unreachable") };
   /** One call, tried again with backoff while its failure is transient. */
-  const call = async (name: WidgetToolName, args: Record<string, unknown>): Promise<ToolOutcome<UploadState>> => {
+  const call = async (name: ToolName, args: Record<string, unknown>): Promise<ToolOutcome<UploadState>> => {
     for (let attempt = 0; ; attempt++) {
       if (signal.aborted) return stopped;
       const pending = host.callTool(name, args, UploadStateSchema);
-      const reply = await race(pending, o.callTimeoutMs ?? 60_000, signal);
+      const reply = await race(pending, CALL_TIMEOUT_MS, signal);
       // a begin answered after it was given up on: its id still reaches onBegun, so that it can be dropped
       if (name === FILE_TOOL.beginUpload && (reply === null || (!reply.ok && reply.error.code === "timeout"))) {
         void pending.then(
@@ -53,7 +54,7 @@ export async function uploadFile(host: Host, file: File, o: UploadOptions = {}):
         );
       }
       if (reply === null) return stopped;
-      if (reply.ok || !reply.error.transient || attempt + 1 >= (o.attempts ?? 5)) return reply;
+      if (reply.ok || !reply.error.transient || attempt + 1 >= ATTEMPTS) return reply;
       await sleep(backoffDelay(attempt, o.backoff ?? DEFAULT_BACKOFF, o.random), signal);
     }
   };

@@ -5,11 +5,10 @@
  */
 import { useEffect, useState } from "react";
 import type { Stage } from "../../../shared/job-events.js";
-import type { StartBulkArgs } from "../../../shared/tools.js";
+import { StartBulkInput, type StartBulkArgs } from "../../../shared/tools.js";
 import { useConversation } from "../conversation.js";
-import { followJob, type FollowTuning } from "../follow-job.js";
+import { followJob, startAnalysis, type FollowTuning } from "../follow-job.js";
 import { useHost, useHostGlobal } from "../host-context.js";
-import { originalStartInput, startAnalysis } from "../job-actions.js";
 import { useJobViewsApi } from "../job-views.js";
 import type { ToolFailure } from "../tool-reply.js";
 import { FailureText } from "./failure-text.js";
@@ -27,8 +26,9 @@ export type BulkJobProps = {
 export function BulkJob({ initial, startInput, tuning }: BulkJobProps) {
   const host = useHost();
   const store = useJobViewsApi();
-  const toolInput = originalStartInput(useHostGlobal("toolInput"));
-  const input = startInput ?? toolInput;
+  // the original arguments of start_bulk_gift_analysis, when the host's `toolInput` holds them
+  const toolInput = StartBulkInput.safeParse(useHostGlobal("toolInput"));
+  const input = startInput ?? (toolInput.success ? toolInput.data : null);
   const [job, setJob] = useState(initial);
   const [retrying, setRetrying] = useState(false);
   const [retryError, setRetryError] = useState<ToolFailure | null>(null);

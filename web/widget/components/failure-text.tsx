@@ -8,7 +8,7 @@ import { TOOL } from "../../../shared/tools.js";
 import { useMessages, type Messages } from "../i18n.js";
 
 type Failure = { code: string; message: string; hint?: string };
-/** `role` "none" for a failure the job's live region already tells (job-news.tsx). */
+/** `role` "none" for a failure the job's live region already tells (job-panel.tsx). */
 export type FailureTextProps = { error: Failure; role?: "alert" | "status" | "none" };
 
 const TOOL_NAMES: string[] = [...Object.values(TOOL), ...Object.values(FILE_TOOL)];

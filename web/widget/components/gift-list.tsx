@@ -1,11 +1,11 @@
 /**
  * Gift cards: name, category, price and the reason it fits. Used for `suggest_gifts` results
- * and for each person in a bulk analysis result.
+ * (<GiftCards>, with the occasion and budget) and for each person in a bulk analysis result.
  */
 import type { Currency } from "../../../shared/money.js";
-import type { Gift } from "../../../shared/tools.js";
+import type { Gift, SuggestGiftsResult } from "../../../shared/tools.js";
 import { useHostGlobal } from "../host-context.js";
-import { formatPrice } from "../i18n.js";
+import { formatPrice, useMessages } from "../i18n.js";
 
 /** The prices' currency: the answer's or the job's (US dollars for answers that do not say). */
 export type GiftListProps = { gifts: Gift[]; currency?: Currency };
@@ -26,5 +26,17 @@ export function GiftList({ gifts, currency }: GiftListProps) {
         </li>
       ))}
     </ul>
+  );
+}
+
+/** The view for a `suggest_gifts` result: the occasion and budget, then one card per gift. */
+export function GiftCards({ result }: { result: SuggestGiftsResult }) {
+  const t = useMessages();
+  const locale = useHostGlobal("locale");
+  return (
+    <section className="gg-panel">
+      <h1 className="gg-title">{t.giftsFor(result.occasion, formatPrice(result.budget, locale, result.currency))}</h1>
+      {result.gifts.length === 0 ? <p>{t.noGifts}</p> : <GiftList gifts={result.gifts} currency={result.currency} />}
+    </section>
   );
 }

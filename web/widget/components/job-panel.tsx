@@ -1,26 +1,25 @@
 /**
  * One job as a person sees it, laid out for where it is shown (`layoutOf`): status, bar, what is
  * happening, timing, stages, Cancel (asked twice), the result, the failure with "Try again", or
- * the people kept after a cancel with "Start again". One live region (job-news.tsx) tells stage
+ * the people kept after a cancel with "Start again". One live region (JobNews) tells stage
  * changes and the end; in fullscreen, Escape asks for the inline card. It only selects and renders.
  */
 import { useEffect, useState } from "react";
 import type { Stage } from "../../../shared/job-events.js";
-import type { JobView, StageView } from "../../../shared/job-view.js";
+import type { JobFold } from "../../../shared/job-reducer.js";
+import { isFinished, type JobView, type StageView } from "../../../shared/job-view.js";
 import { isBulkStage, STAGE_UNIT } from "../../../shared/stage-words.js";
 import { CancelJobOutput, TOOL } from "../../../shared/tools.js";
 import type { DisplayMode } from "../../host-globals.js";
+import { followUpOn, setFollowUpOn } from "../conversation.js";
 import { useHost, useHostGlobal } from "../host-context.js";
 import { useMessages, type Messages } from "../i18n.js";
 import { useJobViews } from "../job-views.js";
 import type { ToolFailure } from "../tool-reply.js";
-import { FailureText } from "./failure-text.js";
-import { FollowUpToggle } from "./follow-up-toggle.js";
+import { FailureText, failureMessage } from "./failure-text.js";
 import { JobResult, type ResultLayout } from "./job-result.js";
-import { JobNews } from "./job-news.js";
 import { JobTiming } from "./job-timing.js";
 import { ProgressBar } from "./progress-bar.js";
-import { StageList } from "./stage-list.js";
 
 export type JobPanelProps = {
   jobId: string;
@@ -170,5 +169,88 @@ function CancelButton({ jobId }: { jobId: string }) {
       )}
       {error && <FailureText error={error} />}
     </div>
+  );
+}
+
+/**
+ * The job's one polite live region: the stage that begins, a failure to reach the job, the end.
+ * Its text never changes with the percentage, so a screen reader is not talked over.
+ */
+type JobNewsProps = { view: JobFold | undefined; stages: StageView[]; lastError: ToolFailure | null };
+
+/** What the region says now: the end, else a failure to reach the job, else the stage under way. */
+function news(t: Messages, { view, stages, lastError }: JobNewsProps): string {
+  if (view === undefined || view.lastSeq === 0) return "";
+  const { status, stage } = view;
+  if (status === "completed") return [t.completed, view.summary].filter(Boolean).join(" ");
+  if (status === "failed") return `${t.failed} ${view.error ? failureMessage(t, view.error) : ""}`.trim();
+  if (status === "canceled") return t.canceled;
+  if (lastError !== null && !lastError.transient) return failureMessage(t, lastError);
+  const at = stages.findIndex((s) => s.id === stage);
+  return stage === null ? "" : t.stageNews(at + 1, stages.length, t.stageLabel(stage, view.stageLabel ?? stage));
+}
+
+function JobNews(props: JobNewsProps) {
+  const t = useMessages();
+  return (
+    <p className="gg-sr" role="status">
+      {news(t, props)}
+    </p>
+  );
+}
+
+const MARK: Record<StageView["state"], string> = { done: "✓", active: "●", pending: "○", failed: "✕", stopped: "■" };
+
+/**
+ * The job's stages in order, told apart by a mark, a colour, a hidden word and `aria-current` on the
+ * active one; named in the widget's language (a stage it does not know, as the server named it).
+ */
+function StageList({ stages }: { stages: StageView[] }) {
+  const t = useMessages();
+  if (stages.length === 0) return null;
+  return (
+    <ol className="gg-stages" aria-label={t.stages}>
+      {stages.map((s) => (
+        <li
+          key={s.id}
+          className="gg-stage"
+          data-state={s.state}
+          aria-current={s.state === "active" ? "step" : undefined}
+        >
+          <span className="gg-stage-mark" aria-hidden="true">
+            {MARK[s.state]}
+          </span>
+          <span className="gg-stage-label">{t.stageLabel(s.id, s.label)}</span>
+          <span className="gg-sr"> ({t.stageState[s.state]})</span>
+        </li>
+      ))}
+    </ol>
+  );
+}
+
+/**
+ * "Tell the chat when it's done": a switch beside the job's actions, shown while the job runs where
+ * the host takes follow-ups. The person's choice is kept for the next jobs too.
+ */
+function FollowUpToggle({ jobId }: { jobId: string }) {
+  const t = useMessages();
+  const host = useHost();
+  const ended = useJobViews((s) => isFinished(s.jobs[jobId]?.status ?? "pending"));
+  const [on, setOn] = useState(followUpOn);
+  if (ended || !host.conversation().followUp) return null;
+  return (
+    <p className="gg-muted">
+      <label>
+        <input
+          type="checkbox"
+          checked={on}
+          onChange={(e) => {
+            setFollowUpOn(e.target.checked);
+            setOn(e.target.checked);
+          }}
+        />{" "}
+        {t.tellChat}
+      </label>
+    </p>
   );
 }

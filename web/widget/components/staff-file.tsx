@@ -4,22 +4,14 @@
  */
 import { useEffect, useState } from "react";
 import { useStore } from "zustand";
-import type { AwaitingFile } from "../../../shared/files.js";
-import {
-  chooseFile,
-  createFileFlow,
-  personLocale,
-  readFile,
-  removeFile,
-  requestCurrency,
-  startFromFile,
-} from "../file-flow.js";
+import { FILE_LIMITS, STAFF_FILE_ACCEPT, type AwaitingFile } from "../../../shared/files.js";
+import type { Currency } from "../../../shared/money.js";
+import { chooseFile, createFileFlow, personLocale, readFile, removeFile, startFromFile } from "../file-flow.js";
 import type { FollowTuning } from "../follow-job.js";
 import { useHost, useHostGlobal } from "../host-context.js";
-import { useMessages } from "../i18n.js";
+import { formatPrice, useMessages } from "../i18n.js";
 import { BulkJob } from "./bulk-job.js";
 import { FailureText } from "./failure-text.js";
-import { FilePicker, fileLimit } from "./file-picker.js";
 import { FilePreview } from "./file-preview.js";
 import { ProgressBar } from "./progress-bar.js";
 
@@ -36,7 +28,7 @@ export function StaffFile({ request, tuning }: StaffFileProps) {
   useEffect(() => () => store.getState().dispatch({ type: "pick" }), [store]);
   // the person removing the file drops it on the server too
   const back = () => removeFile(host, store);
-  const currency = requestCurrency(request, personLocale(request, { locale, localeFromHost }));
+  const { currency } = personLocale(request, { locale, localeFromHost });
   const upload = (file: File) =>
     void chooseFile(host, store, file, fileLimit(request), {
       backoff: tuning?.backoff,
@@ -77,4 +69,61 @@ export function StaffFile({ request, tuning }: StaffFileProps) {
     case "job":
       return <BulkJob initial={flow.job} startInput={flow.input} tuning={tuning} />;
   }
+}
+
+type FilePickerProps = {
+  request: AwaitingFile;
+  /** The budget's currency (file-flow.ts `personLocale`). */
+  currency: Currency;
+  refused: { name: string; size: number } | null;
+  onFile(file: File): void;
+};
+
+/** The largest file the widget sends: the server's word, never above the shared limit. */
+const fileLimit = (request: AwaitingFile) => Math.min(request.maxFileBytes, FILE_LIMITS.maxFileBytes);
+
+function FilePicker({ request, currency, refused, onFile }: FilePickerProps) {
+  const t = useMessages();
+  const locale = useHostGlobal("locale");
+  const [over, setOver] = useState(false);
+  const take = (files: FileList | null) => {
+    setOver(false);
+    if (files?.[0]) onFile(files[0]);
+  };
+  return (
+    <section className="gg-panel">
+      <h1 className="gg-title">{t.jobTitle}</h1>
+      <p>{t.fileAsk(request.occasion, formatPrice(request.budgetPerPerson, locale, currency))}</p>
+      <label
+        className="gg-drop"
+        data-over={over || undefined}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
+        }}
+        onDragLeave={() => setOver(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          take(e.dataTransfer.files);
+        }}
+      >
+        <input
+          type="file"
+          className="gg-sr"
+          accept={STAFF_FILE_ACCEPT}
+          onChange={(e) => {
+            take(e.target.files);
+            e.target.value = ""; // the same file can be chosen again (to resume its upload)
+          }}
+        />
+        <strong>{t.dropFile}</strong>
+        <span className="gg-muted">{t.fileKinds(fileLimit(request))}</span>
+      </label>
+      {refused && (
+        <p className="gg-error" role="alert">
+          {refused.size === 0 ? t.emptyFile(refused.name) : t.tooLarge(refused.name, refused.size, fileLimit(request))}
+        </p>
+      )}
+    </section>
+  );
 }

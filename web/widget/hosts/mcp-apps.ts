@@ -33,59 +33,44 @@ export type Port = { post(message: Message): void; listen(receive: (message: unk
 
 type Reply = { result?: unknown; error?: unknown };
 type Id = number | string;
+const isId = (id: unknown): id is Id => typeof id === "number" || typeof id === "string";
 
-/** What the other side asks of this one. */
-type PeerHandlers = {
-  onRequest(id: Id, method: string): void;
-  onNotification(method: string, params: unknown): void;
-};
-
-class JsonRpcPeer {
+/** A JSON-RPC peer over `port`; `onRequest` and `onNotification` hear what the other side sends. */
+function jsonRpcPeer(
+  port: Port,
+  onRequest: (id: Id, method: string) => void,
+  onNotification: (method: string, params: unknown) => void,
+) {
   /** The requests sent and not yet answered, by id. */
-  private readonly pending = new Map<Id, (reply: Reply) => void>();
-  private nextId = 1;
-  private readonly stopListening: () => void;
-
-  constructor(
-    private readonly port: Port,
-    private readonly handlers: PeerHandlers,
-  ) {
-    this.stopListening = port.listen(this.receive);
-  }
-
-  /** Sends a request; resolves with its reply (a result or an error), never rejects. */
-  request = (method: string, params: unknown): Promise<Reply> => {
-    const id = this.nextId++;
-    return new Promise((resolve) => {
-      this.pending.set(id, resolve);
-      this.port.post({ jsonrpc: "2.0", id, method, params });
-    });
-  };
-
-  notify = (method: string, params: unknown = {}): void => this.port.post({ jsonrpc: "2.0", method, params });
-
-  reply = (id: Id, answer: Reply): void => this.port.post({ jsonrpc: "2.0", id, ...answer });
-
-  /** Stops listening; replies still outstanding are never resolved. */
-  close = (): void => {
-    this.stopListening();
-    this.pending.clear();
-  };
-
-  private receive = (raw: unknown): void => {
+  const pending = new Map<Id, (reply: Reply) => void>();
+  let nextId = 1;
+  const stopListening = port.listen((raw) => {
     if (!isRecord(raw) || raw.jsonrpc !== "2.0") return;
     const { id, method } = raw;
-    if (typeof method === "string") {
-      if (typeof id === "number" || typeof id === "string") this.handlers.onRequest(id, method);
-      else this.handlers.onNotification(method, raw.params);
-      return;
+    if (typeof method === "string") return isId(id) ? onRequest(id, method) : onNotification(method, raw.params);
+    if (isId(id)) {
+      pending.get(id)?.({ result: raw.result, error: raw.error });
+      pending.delete(id);
     }
-    if (typeof id === "number" || typeof id === "string") {
-      this.pending.get(id)?.({ result: raw.result, error: raw.error });
-      this.pending.delete(id);
-    }
+  });
+  return {
+    /** Sends a request; resolves with its reply (a result or an error), never rejects. */
+    request: (method: string, params: unknown): Promise<Reply> =>
+      new Promise((resolve) => {
+        const id = nextId++;
+        pending.set(id, resolve);
+        port.post({ jsonrpc: "2.0", id, method, params });
+      }),
+    notify: (method: string, params: unknown = {}) => port.post({ jsonrpc: "2.0", method, params }),
+    reply: (id: Id, answer: Reply) => port.post({ jsonrpc: "2.0", id, ...answer }),
+    /** Stops listening; replies still outstanding are never resolved. */
+    close() {
+      stopListening();
+      pending.clear();
+    },
   };
 }
+type JsonRpcPeer = ReturnType<typeof jsonRpcPeer>;
 
 export const PROTOCOL_VERSION = "2026-01-26";
 /** How long to wait for a host to answer `ui/initialize` before saying there is none. */
@@ -182,18 +167,18 @@ export function createMcpAppsHost(win: Window, port: Port = parentPort(win)): Ho
   let delivery: FileDelivery = "none";
   let conversation: Conversation = { modelContext: false, followUp: false };
 
-  const peer = new JsonRpcPeer(port, {
-    onNotification: (method, params) => globals.update(changesOf(method, params)),
-    onRequest(id, method) {
+  const peer = jsonRpcPeer(
+    port,
+    (id, method) => {
       if (method === "ui/resource-teardown") {
         for (const listener of [...teardown]) listener();
         teardown.clear();
-        return peer.reply(id, { result: {} });
       }
-      if (method === "ping") return peer.reply(id, { result: {} });
+      if (method === "ui/resource-teardown" || method === "ping") return peer.reply(id, { result: {} });
       peer.reply(id, { error: { code: -32601, message: `Method not found: ${method}` } });
     },
-  });
+    (method, params) => globals.update(changesOf(method, params)),
+  );
 
   // the handshake: nothing else is sent to the host before it has answered
   const connected = initialize(win, peer).then((result) => {

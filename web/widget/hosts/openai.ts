@@ -34,12 +34,12 @@ function read(openai: Record<string, unknown>, reported: Record<string, unknown>
 /** Builds the adapter over `win.openai`, which the caller has checked is there. */
 export function createOpenAiHost(win: Window): Host {
   const openai = () => asRecord(Reflect.get(win, "openai")) ?? {};
+  const has = (name: string) => typeof openai()[name] === "function";
   const reported: Record<string, unknown> = {};
-  const canRequestMode = typeof openai().requestDisplayMode === "function";
   const globals = createGlobals({
     ...INITIAL_GLOBALS,
     connection: "ready",
-    displayModes: canRequestMode ? ["inline", "fullscreen", "pip"] : ["inline"],
+    displayModes: has("requestDisplayMode") ? ["inline", "fullscreen", "pip"] : ["inline"],
     ...read(openai(), reported),
   });
   const take = (changed: unknown) => {
@@ -62,7 +62,6 @@ export function createOpenAiHost(win: Window): Host {
     if (typeof fn !== "function") throw new Error(`window.openai.${method} is not available`);
     return await Reflect.apply(fn, target, args);
   };
-  const has = (name: string) => typeof openai()[name] === "function";
   /** Calls `method`; true once it resolved, false when it is missing or failed. */
   const tried = (method: string, ...args: unknown[]) =>
     invoke(method, ...args).then(
@@ -70,7 +69,7 @@ export function createOpenAiHost(win: Window): Host {
       () => false,
     );
   const stopSize = observeSize(win, ({ height }) => {
-    if (typeof openai().notifyIntrinsicHeight === "function") void invoke("notifyIntrinsicHeight", height);
+    if (has("notifyIntrinsicHeight")) void invoke("notifyIntrinsicHeight", height);
   });
 
   return {
