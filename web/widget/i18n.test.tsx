@@ -61,8 +61,9 @@ describe("numbers through Intl", () => {
   it("counts the people of a result in Korean with grouping, and prices in dollars", async () => {
     mount("ko-KR", 40_000);
     dispatch(panel.fake.historyOf("job-1"));
-    // the table's count once every row is in (eight calls of 5,000)
-    expect(await screen.findByText("40,000명")).toBeTruthy();
+    // the table's count once every row is in (eight calls of 5,000, which a busy machine takes
+    // more than findByText's default second to answer)
+    expect(await screen.findByText("40,000명", {}, { timeout: 10_000 })).toBeTruthy();
     expect(screen.queryByText("40000명")).toBeNull();
     expect(screen.getAllByText("$39.50").length).toBeGreaterThan(0);
     // the summary is the widget's, from the result's figures, in the host's language
