@@ -2,7 +2,10 @@
  * An accept limit below the open-file limit, so that a flood of idle connections can neither take
  * the descriptors the server needs for its own work (the store's files, its Redis connections) nor
  * keep /healthz from answering: past the limit, a new connection takes the place of the one idle
- * longest (no request in flight on it), or is closed at once when every connection is busy.
+ * longest (no request in flight on it), or is closed at once when every connection is busy. And
+ * the HTTP server's timeouts, for the entry point and for tests that must behave as it does: idle
+ * keep-alive sockets outlive the clients' own idle timeouts, and a client that sends its request
+ * slowly (a slowloris) is cut off instead of holding a socket for good.
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -72,4 +75,16 @@ export function limitConnections(server: ServerType, max: number): void {
       if (!socket.destroyed) idle.add(socket);
     });
   });
+}
+
+/** Sets the keep-alive, header and request timeouts on a Node HTTP server. */
+export function setHttpTimeouts(server: ServerType): void {
+  if (!("keepAliveTimeout" in server)) return;
+  // Idle sockets outlive the usual 60 s idle timeout of proxies and HTTP clients, so a client never
+  // reuses a socket that the server is closing at that moment (Node's default is 5 s).
+  server.keepAliveTimeout = 65_000;
+  server.headersTimeout = 66_000;
+  // Receiving one whole request (headers and body, at most a 10 MB CSV) may take 2 minutes, not
+  // Node's default 5; answers are not bounded by it, so long polls and SSE streams are unaffected.
+  server.requestTimeout = 120_000;
 }

@@ -11,6 +11,7 @@ import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono, type ErrorHandler, type Handler, type MiddlewareHandler } from "hono";
 import { except } from "hono/combine";
 import { cors } from "hono/cors";
+import { secureHeaders } from "hono/secure-headers";
 import { createBearerAuth, type BearerAuth } from "./auth/bearer-auth.js";
 import { createFileLinks, type FileLinkOptions, type FileLinks } from "./files/export/file-links.js";
 import { createFileRoute } from "./files/export/file-route.js";
@@ -24,15 +25,12 @@ import type { JobService } from "./jobs/job-service.js";
 import { StoreUnavailableError } from "./store-errors.js";
 import type { MatchGifts } from "./gifts/matcher.js";
 import { jsonRpcError, retryLater } from "./json-rpc-error.js";
-import { createMcpParts } from "./mcp/server.js";
+import { createMcpParts, SERVER_INFO } from "./mcp/server.js";
 import type { RunOptionsOf } from "./mcp/tools/start-bulk-analysis.js";
 import { createMcpHttpHandler, type McpHttpHandler } from "./mcp/http/streamable-http.js";
 import { readNodeBody, withCloseSignal } from "./http/node-body.js";
 import { isAllowedHost, isAllowedOrigin } from "./origin.js";
-import { landingPage } from "./landing-page.js";
-import { unbufferedEventStreams } from "./event-stream-headers.js";
 import { traceMcpRequests } from "./observability/tracing.js";
-import { securityHeaders } from "./security-headers.js";
 import { loadWidget, type Widget } from "./widget.js";
 
 /**
@@ -114,7 +112,7 @@ export function createApp(options: AppOptions): App {
   const mcp = createMcp(options, bearer, onError);
   const app = new Hono<Env>();
   app.use("*", hostCheck(options.allowedHosts));
-  app.use("*", except("/mcp", securityHeaders()));
+  app.use("*", except("/mcp", securityHeaders));
   // a span for each MCP request (when traces are on); event streams unbuffered by proxies
   app.use("/mcp", traceMcpRequests, unbufferedEventStreams);
   app.get("/healthz", healthz(jobs, mcp.handler, mcp.widget));
@@ -279,10 +277,78 @@ function routeFiles(app: Hono<Env>, { jobs, links, devFiles, onError }: FileRout
   }
 }
 
+/**
+ * Security headers for everything the app serves besides /mcp: the harness page and its files,
+ * /healthz, the sign-in metadata. The harness may only load and call this server, may not be
+ * framed by another site, and sends no referrer. Its widget runs in a sandboxed `srcdoc` frame,
+ * which inherits this policy: hence inline scripts and styles (the widget is one inlined HTML
+ * file), blob: workers (the harness parses large bodies off the main thread) and eval (the MCP
+ * client in the harness compiles tools' output schemas into validator functions). HSTS is left to
+ * the proxy.
+ */
+const securityHeaders = secureHeaders({
+  contentSecurityPolicy: {
+    defaultSrc: ["'self'"],
+    scriptSrc: ["'self'", "'unsafe-inline'", "'unsafe-eval'", "blob:"],
+    styleSrc: ["'self'", "'unsafe-inline'"],
+    imgSrc: ["'self'", "data:", "blob:"],
+    fontSrc: ["'self'", "data:"],
+    connectSrc: ["'self'"],
+    workerSrc: ["'self'", "blob:"],
+    frameSrc: ["'self'", "blob:", "data:"],
+    objectSrc: ["'none'"],
+    baseUri: ["'none'"],
+    formAction: ["'self'"],
+    frameAncestors: ["'none'"],
+  },
+  referrerPolicy: "no-referrer",
+  xFrameOptions: "DENY",
+  strictTransportSecurity: false,
+});
+
+/**
+ * Every event stream the server answers with (a session's GET /mcp, a call's progress, a listen
+ * stream, whoever writes it) says `X-Accel-Buffering: no`, so that nginx, and the proxies that
+ * honour the header, pass each event on as it is written whatever their own buffering.
+ */
+export const unbufferedEventStreams: MiddlewareHandler = async (c, next) => {
+  await next();
+  if (!c.res.headers.get("content-type")?.startsWith("text/event-stream")) return;
+  try {
+    c.res.headers.set("x-accel-buffering", "no");
+  } catch {
+    // a response with immutable headers (one passed on from fetch) is copied to say it
+    c.res = new Response(c.res.body, c.res);
+    c.res.headers.set("x-accel-buffering", "no");
+  }
+};
+
+/**
+ * What `/` answers when the harness is not served (production): a short page that says what this
+ * server is and where its MCP endpoint is (relative, `/mcp`, so that it holds behind any proxy),
+ * for a person who opens its URL in a browser. It names nothing of the deployment (no store, no
+ * settings, no versions of what it runs on).
+ */
+const LANDING_PAGE = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${SERVER_INFO.title}</title>
+</head>
+<body>
+<h1>${SERVER_INFO.title} ${SERVER_INFO.version}</h1>
+<p>An MCP server that suggests gifts and runs long gift-analysis jobs for MCP Apps hosts.</p>
+<p>MCP endpoint (Streamable HTTP): <code>/mcp</code> on this server.</p>
+<p>How to connect ChatGPT, Claude, VS Code or another host: see README.md in the GiftGenius repository.</p>
+</body>
+</html>
+`;
+
 /** At / the static files (the harness) or the landing page; anything else is not found. */
 function routePages(app: Hono<Env>, staticDir: string | undefined): void {
   if (staticDir) app.on(["GET", "HEAD"], "/*", serveStatic({ root: staticDir }));
-  else app.on(["GET", "HEAD"], "/", (c) => c.html(landingPage()));
+  else app.on(["GET", "HEAD"], "/", (c) => c.html(LANDING_PAGE));
   // pages are read, never posted to
   app.all("*", (c) => {
     if (c.req.method === "GET" || c.req.method === "HEAD")

@@ -6,11 +6,9 @@
  */
 import * as z from "zod/mini";
 import type { AuthOptions } from "./auth/auth-options.js";
-import { parseDownloadHosts } from "./download-hosts.js";
 import { BULLMQ_DEFAULTS } from "./jobs/executor-bullmq.js";
-import { DEFAULT_LIMITS, type JobLimits } from "./limits.js";
-import { isLoopback, parseHosts, parseOrigins } from "./origin.js";
-import { SESSION_DEFAULTS } from "./session-defaults.js";
+import { DEFAULT_LIMITS, SESSION_DEFAULTS } from "./limits.js";
+import { isLoopback, parseDownloadHosts, parseHosts, parseOrigins } from "./origin.js";
 
 type Env = Record<string, string | undefined>;
 
@@ -45,32 +43,15 @@ function variable<T, F extends T | undefined = undefined>(
   );
 }
 
-const number =
-  (ok: (n: number) => boolean) =>
-  (text: string): number | undefined => {
-    const n = Number(text);
-    return ok(n) ? n : undefined;
-  };
-const isPort = (n: number) => Number.isInteger(n) && n >= 0 && n <= 65_535;
-// each helper keeps its fallback's type, so that a variable with a default is never undefined
-const count = <F extends number | undefined = undefined>(fallback?: F) =>
-  variable<number, F>(
-    "a whole number of 0 or more",
-    number((n) => Number.isInteger(n) && n >= 0),
-    fallback,
-  );
-const atLeastOne = <F extends number | undefined = undefined>(fallback?: F) =>
-  variable<number, F>(
-    "a whole number of at least 1",
-    number((n) => Number.isInteger(n) && n >= 1),
-    fallback,
-  );
-const positive = <F extends number | undefined = undefined>(fallback?: F) =>
-  variable<number, F>(
-    "a positive number",
-    number((n) => n > 0),
-    fallback,
-  );
+/** A number that `ok` takes; each such variable keeps its fallback's type, so one with a default is never undefined. */
+const numberOf =
+  (takes: string, ok: (n: number) => boolean) =>
+  <F extends number | undefined = undefined>(fallback?: F) =>
+    variable<number, F>(takes, (t) => (ok(Number(t)) ? Number(t) : undefined), fallback);
+const port = numberOf("a port: a whole number from 0 to 65535", (n) => Number.isInteger(n) && n >= 0 && n <= 65_535);
+const count = numberOf("a whole number of 0 or more", (n) => Number.isInteger(n) && n >= 0);
+const atLeastOne = numberOf("a whole number of at least 1", (n) => Number.isInteger(n) && n >= 1);
+const positive = numberOf("a positive number", (n) => n > 0);
 const plain = <F extends string | undefined = undefined>(fallback?: F) =>
   variable<string, F>("text", (t) => t, fallback);
 /** A URL, trimmed: exactly as written otherwise (an issuer must match its metadata to the character). */
@@ -86,7 +67,7 @@ const scopeList = (t: string) => {
 
 /** The environment the server reads, variable by variable, with its defaults. */
 export const EnvSchema = z.object({
-  PORT: variable("a port: a whole number from 0 to 65535", number(isPort), 8787),
+  PORT: port(8787),
   HOST: plain("127.0.0.1"),
   DATA_DIR: plain("./data"),
   STORE: variable("a store: use sqlite (the default), memory or redis", (t) => STORES.find((s) => s === t), "sqlite"),
@@ -131,64 +112,20 @@ export const EnvSchema = z.object({
   SERVE_HARNESS: onOff(),
   LOG_LEVEL: variable(`a log level: ${LOG_LEVELS.join(", ")}`, (t) => LOG_LEVELS.find((l) => l === t), "info"),
   LOG_FORMAT: variable("a log format: json or pretty", (t) => LOG_FORMATS.find((f) => f === t)),
-  METRICS_PORT: variable("a port: a whole number from 0 to 65535", number(isPort)),
+  METRICS_PORT: port(),
   METRICS_HOST: plain("127.0.0.1"),
-  DRAIN_SECONDS: variable(
-    "a number of seconds of 0 or more",
-    number((n) => n >= 0),
-    0,
-  ),
+  DRAIN_SECONDS: numberOf("a number of seconds of 0 or more", (n) => n >= 0)(0),
   OTEL_EXPORTER_OTLP_ENDPOINT: baseUrl(),
 });
 
-type Store = (typeof STORES)[number];
-
 /** What the environment sets, as the server uses it. */
-export type Config = Readonly<{
-  port: number;
-  host: string;
-  store: Store;
-  /** With STORE=sqlite: where the databases live. */
-  dataDir: string;
-  /** With STORE=redis: the Redis and the prefix of every key there. */
-  redis: Readonly<{ url: string; keyPrefix: string }>;
-  /** With STORE=redis: the BullMQ workers of this process. */
-  workers: Readonly<{ concurrency: number; lockMs: number; stalledCheckMs: number; graceMs: number }>;
-  limits: Readonly<Partial<JobLimits>>;
-  /** Sign-in; undefined when it is off (AUTH_ISSUER unset). */
-  auth?: AuthOptions;
-  /** This server's public base URL, without a trailing slash. */
-  publicUrl?: string;
-  allowedOrigins: readonly string[];
-  /** Host names answered besides loopback ones (ALLOWED_HOSTS and PUBLIC_URL's); "any" when bound wide with none. */
-  allowedHosts: readonly string[] | "any";
-  sessions: Readonly<{ max: number; minIdleMs: number; maxPerSubject?: number }>;
-  /** Connections at once; undefined: below the open-file limit (accept-limit.ts). */
-  maxConnections?: number;
-  /** The tag that starts this instance's session ids, which nginx routes by; undefined: random per process. */
-  instanceId?: string;
-  widgetDomain?: string;
-  fileLinkSecret?: string;
-  fileDownloadHosts: readonly string[];
-  /** GIFTGENIUS_DEV=1: jobs may be paced, /dev/files plays a host's file service, the harness is served. */
-  development: boolean;
-  /** The harness at `/`: in development, or SERVE_HARNESS=1. */
-  serveHarness: boolean;
-  /** Log lines at `level` and above, as JSON lines or (in development, by default) readable text. */
-  log: Readonly<{ level: (typeof LOG_LEVELS)[number]; format: (typeof LOG_FORMATS)[number] }>;
-  /** Where /metrics is served, on a listener of its own; undefined: nowhere (METRICS_PORT unset). */
-  metrics?: Readonly<{ host: string; port: number }>;
-  /** On SIGTERM, how long /readyz answers 503 before open requests are ended, in ms. */
-  drainMs: number;
-  /** Where spans go (an OTLP/HTTP collector's base URL); undefined: traces off, their SDK not loaded. */
-  otlpEndpoint?: string;
-}>;
+export type Config = ReturnType<typeof readConfig>;
 
 /**
  * The configuration `env` sets. Throws an error whose message is the one line to print when a
  * value cannot work.
  */
-export function readConfig(env: Env = process.env): Config {
+export function readConfig(env: Env = process.env) {
   // every variable present, so that each one's default is given whether or not it is set
   const input = Object.fromEntries(Object.keys(EnvSchema.shape).map((name) => [name, env[name]]));
   const parsed = EnvSchema.safeParse(input);
@@ -200,6 +137,7 @@ export function readConfig(env: Env = process.env): Config {
     host: v.HOST,
     store: v.STORE,
     dataDir: v.DATA_DIR,
+    // with STORE=redis: the Redis, the prefix of every key there, and the BullMQ workers of this process
     redis: { url: v.REDIS_URL, keyPrefix: v.REDIS_PREFIX },
     workers: {
       concurrency: v.WORKERS,
@@ -213,25 +151,33 @@ export function readConfig(env: Env = process.env): Config {
       maxStartsPerHour: v.QUOTA_JOBS_PER_HOUR,
       maxStoredBytesPerSubject: v.QUOTA_STORED_MB * MB,
     },
+    // sign-in; undefined when it is off (AUTH_ISSUER unset)
     auth: authOf(v.AUTH_ISSUER, v.PUBLIC_URL, v.AUTH_SCOPES),
     publicUrl: v.PUBLIC_URL,
     allowedOrigins: v.ALLOWED_ORIGINS,
-    allowedHosts: named.length === 0 && !isLoopback(v.HOST) ? "any" : named,
+    // host names answered besides loopback ones; "any" when bound wide with none
+    allowedHosts: named.length === 0 && !isLoopback(v.HOST) ? ("any" as const) : named,
     sessions: {
       max: v.MAX_SESSIONS,
       minIdleMs: v.SESSION_MIN_IDLE_SECONDS * 1000,
       maxPerSubject: v.MAX_SESSIONS_PER_SUBJECT,
     },
+    // connections at once; undefined: below the open-file limit (accept-limit.ts)
     maxConnections: v.MAX_CONNECTIONS,
+    // the tag that starts this instance's session ids, which nginx routes by; undefined: random per process
     instanceId: v.INSTANCE_ID,
     widgetDomain: v.WIDGET_DOMAIN,
     fileLinkSecret: v.FILE_LINK_SECRET,
     fileDownloadHosts: v.FILE_DOWNLOAD_HOSTS,
+    // jobs may be paced, /dev/files plays a host's file service, the harness is served
     development: v.GIFTGENIUS_DEV,
     serveHarness: v.GIFTGENIUS_DEV || v.SERVE_HARNESS,
     log: { level: v.LOG_LEVEL, format: v.LOG_FORMAT ?? (v.GIFTGENIUS_DEV ? "pretty" : "json") },
+    // where /metrics is served, on a listener of its own; undefined: nowhere
     metrics: v.METRICS_PORT === undefined ? undefined : { host: v.METRICS_HOST, port: v.METRICS_PORT },
+    // on SIGTERM, how long /readyz answers 503 before open requests are ended
     drainMs: v.DRAIN_SECONDS * 1000,
+    // where spans go; undefined: traces off, their SDK not loaded
     otlpEndpoint: v.OTEL_EXPORTER_OTLP_ENDPOINT,
   });
 }
@@ -265,7 +211,7 @@ function refusal(issue: z.core.$ZodIssue, env: Env): string {
   return `${name}${shown} is not ${issue.message}.`;
 }
 
-function deepFreeze<T>(value: T): T {
+function deepFreeze<T>(value: T): Readonly<T> {
   if (typeof value === "object" && value !== null && !Object.isFrozen(value)) {
     Object.freeze(value);
     for (const inner of Object.values(value)) deepFreeze(inner);

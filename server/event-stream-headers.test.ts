@@ -3,7 +3,7 @@
  * answers say nothing of it.
  */
 import { Hono } from "hono";
-import { unbufferedEventStreams } from "./event-stream-headers.js";
+import { unbufferedEventStreams } from "./app.js";
 
 const stream = () => new Response("data: 1\n\n", { headers: { "content-type": "text/event-stream; charset=utf-8" } });
 

@@ -18,7 +18,7 @@ import { createRedisStore } from "./jobs/stores/redis.js";
 import { createOutageLog } from "./observability/outage-log.js";
 import { isConnectionFault, outageListener, redisHost } from "./redis/connection.js";
 import { createSqliteStore } from "./jobs/stores/sqlite.js";
-import { storageProblem } from "./sqlite-errors.js";
+import { storageProblem } from "./store-errors.js";
 
 /** The database under `dataDir`; when it cannot be opened, an error whose message says why and what to do. */
 function openSqlite(dataDir: string): JobStore {
@@ -50,53 +50,37 @@ export function serverFromConfig(
   config: Config,
   log: Logger = createLogger({ role: "server" }),
   extras: JobsExtras = {},
-): {
-  jobs: JobService;
-  files: FilesSetup;
-} {
+): { jobs: JobService; files: FilesSetup } {
   // a lost Redis is told by its outage log, once: its faults need no line each, nor a stack
   const onError = (error: unknown, context: string) =>
     void (isConnectionFault(error) || log.error({ ...errorFields(error), context }, `jobs: ${context}`));
-  const service = { match: matchGifts, limits: config.limits, onError, ...extras };
-  switch (config.store) {
-    case "sqlite": {
-      const store = openSqlite(config.dataDir);
-      return {
-        jobs: createJobService({ store, ...service }),
-        files: filesFromConfig(config, store),
-      };
-    }
-    case "memory": {
-      const store = createMemoryStore();
-      return {
-        jobs: createJobService({ store, ...service }),
-        files: filesFromConfig(config, store),
-      };
-    }
-    case "redis": {
-      const { url, keyPrefix } = config.redis;
-      // one line when Redis is lost (for which connection, and why), one when it is back, a reminder a minute
-      const outage = createOutageLog({
-        dependency: `Redis at ${redisHost(url)}`,
-        print: (line) => log.warn(`jobs: ${line}`),
-      });
-      const store = createRedisStore({
-        url,
-        keyPrefix,
-        onConnectionChange: outageListener(outage.part("the job store and queue")),
-      });
-      const executor = createBullmqExecutor({
-        url,
-        connection: store.connection,
-        onWorkerConnectionChange: outageListener(outage.part("the job worker")),
-        prefix: `${keyPrefix}queue`,
-        ...config.workers,
-      });
-      // the service owns and closes the store; others may read it while the app runs
-      return {
-        jobs: createJobService({ store, ...service, executor }),
-        files: filesFromConfig(config, store),
-      };
-    }
-  }
+  const stored = storeFromConfig(config, log);
+  // the service owns and closes the store; others may read it while the app runs
+  const jobs = createJobService({ ...stored, match: matchGifts, limits: config.limits, onError, ...extras });
+  return { jobs, files: filesFromConfig(config, stored.store) };
+}
+
+/** The store the configuration names, and with Redis the BullMQ executor of this process. */
+function storeFromConfig(config: Config, log: Logger): Pick<JobServiceOptions, "store" | "executor"> {
+  if (config.store === "sqlite") return { store: openSqlite(config.dataDir) };
+  if (config.store === "memory") return { store: createMemoryStore() };
+  const { url, keyPrefix } = config.redis;
+  // one line when Redis is lost (for which connection, and why), one when it is back, a reminder a minute
+  const outage = createOutageLog({
+    dependency: `Redis at ${redisHost(url)}`,
+    print: (line) => log.warn(`jobs: ${line}`),
+  });
+  const store = createRedisStore({
+    url,
+    keyPrefix,
+    onConnectionChange: outageListener(outage.part("the job store and queue")),
+  });
+  const executor = createBullmqExecutor({
+    url,
+    connection: store.connection,
+    onWorkerConnectionChange: outageListener(outage.part("the job worker")),
+    prefix: `${keyPrefix}queue`,
+    ...config.workers,
+  });
+  return { store, executor };
 }

@@ -52,6 +52,13 @@ export const DEFAULT_LIMITS: Readonly<JobLimits> = {
 };
 
 /**
+ * How many MCP sessions may be open at once, and how long one must have been idle before it may be
+ * closed to make room for a newcomer (ms): the defaults of the HTTP handler, which the
+ * configuration's MAX_SESSIONS and SESSION_MIN_IDLE_SECONDS state and override.
+ */
+export const SESSION_DEFAULTS = { maxSessions: 10_000, minIdleMs: 60_000 } as const;
+
+/**
  * How many times the text's byte limit a staff list may be once a file (or CSV text) went through
  * the reader (64 MB by default): the reader's canonical CSV adds each row's number and why a row is
  * skipped, so it may outgrow the file. The file's own limits (bytes, rows, cells) bound it first;

@@ -5,14 +5,13 @@
  * its one-line reason. Everything else lives in createApp.
  */
 import { serve } from "@hono/node-server";
-import { connectionLimit, limitConnections, openFileLimit } from "./accept-limit.js";
+import { connectionLimit, limitConnections, openFileLimit, setHttpTimeouts } from "./accept-limit.js";
 import { createApp } from "./app.js";
 import { paceFromMeta, pauseAtPace } from "./dev-pace.js";
 import { resourceOf } from "./auth/auth-options.js";
 import { checkIssuer } from "./auth/provider-metadata.js";
 import { orExit, readConfig } from "./config.js";
 import { fileLinksFromConfig } from "./files/export/link-secret.js";
-import { setHttpTimeouts } from "./http-timeouts.js";
 import { serverFromConfig } from "./jobs-env.js";
 import { createLogger, errorFields } from "./observability/logger.js";
 import { observeProcess } from "./observability/observe.js";

@@ -2,7 +2,9 @@
  * Which browser origins may call /mcp, and which `Host` names this server answers to. Requests
  * without an `Origin` (non-browser clients) pass; configured origins pass; and a page served by
  * this very server on a loopback host passes, which is how the local harness calls it. A
- * DNS-rebinding page has a foreign host name, which the `Host` check refuses outright.
+ * DNS-rebinding page has a foreign host name, which the `Host` check refuses outright. And where
+ * a staff file handed over by URL may come from (FILE_DOWNLOAD_HOSTS), which files/download.ts
+ * holds every URL it fetches to.
  */
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -58,3 +60,28 @@ export function parseHosts(list: string | undefined): string[] {
 
 /** True for the loopback names this server may be bound to (HOST). */
 export const isLoopback = (host: string): boolean => LOOPBACK.has(hostName(host)) || host === "::1";
+
+const HOST_NAME = /^(\*\.)?[a-z0-9-]+(\.[a-z0-9-]+)*$/;
+
+/** One FILE_DOWNLOAD_HOSTS entry: a host name as given (its https port), or an origin as URL spells it. */
+function parseEntry(entry: string): string | undefined {
+  if (!entry.includes("://")) return HOST_NAME.test(entry.toLowerCase()) ? entry.toLowerCase() : undefined;
+  const url = URL.parse(entry);
+  if (url === null || url.username || url.password || url.pathname !== "/" || url.search || url.hash) return undefined;
+  // plain http only to this machine: anything else would cross the network unencrypted
+  if (url.protocol === "https:" || (url.protocol === "http:" && isLoopback(url.hostname))) return url.origin;
+  return undefined;
+}
+
+/**
+ * Parses FILE_DOWNLOAD_HOSTS ("files.example.com, *.cdn.example.com, https://files.example.com:8443");
+ * undefined when an entry is neither a host name nor an origin (http only on loopback).
+ */
+export function parseDownloadHosts(list: string): string[] | undefined {
+  const entries = list
+    .split(",")
+    .map((h) => h.trim())
+    .filter(Boolean)
+    .map(parseEntry);
+  return entries.every((e) => e !== undefined) ? entries : undefined;
+}

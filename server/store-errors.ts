@@ -1,7 +1,10 @@
 /**
  * The errors every store throws, whatever keeps its data: jobs, sessions, uploads and the Redis
  * connection under them all. Callers answer by the class, never by what the storage underneath
- * called the fault.
+ * called the fault. And what went wrong with a SQLite file, in words: for the one line the server
+ * prints when it cannot open its database, and for the error a write throws when the disk (or the
+ * file's size limit) is full, which reaches the caller as the tool's error sentence and the
+ * operator through the log.
  */
 
 /**
@@ -20,4 +23,48 @@ export class StorageFullError extends Error {
       options,
     );
   }
+}
+
+/** Node's errno codes and better-sqlite3's result codes that say the storage itself is at fault. */
+const PROBLEMS: Record<string, string> = {
+  EEXIST: "DATA_DIR is a file, not a directory",
+  ENOTDIR: "a part of DATA_DIR is a file, not a directory",
+  EACCES: "this user may not write there",
+  EPERM: "this user may not write there",
+  EROFS: "the file system is read-only",
+  ENOSPC: "the disk is full",
+  SQLITE_CANTOPEN: "the database file cannot be created or opened there",
+  SQLITE_READONLY: "the database file is read-only",
+  SQLITE_NOTADB: "the file is not a SQLite database",
+  SQLITE_CORRUPT: "the database file is damaged",
+  SQLITE_FULL: "the disk is full",
+  SQLITE_IOERR: "the disk refused a read or a write",
+  SQLITE_PERM: "this user may not write there",
+};
+
+const codeOf = (error: unknown): string | undefined =>
+  typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
+    ? error.code
+    : undefined;
+
+/** Why the storage failed, when `error` is a storage failure (an errno or a SQLite result code). */
+export function storageProblem(error: unknown): string | undefined {
+  if (error instanceof StorageFullError) return PROBLEMS.SQLITE_FULL;
+  const code = codeOf(error);
+  if (code === undefined) return undefined;
+  // extended result codes name their family first: SQLITE_IOERR_WRITE, SQLITE_READONLY_DBMOVED...
+  const family = Object.keys(PROBLEMS).find((known) => code === known || code.startsWith(`${known}_`));
+  return family && PROBLEMS[family];
+}
+
+/** Whether `error` says the storage had no room: SQLite's full disk or file cap, or the disk's own ENOSPC. */
+export function isStorageFull(error: unknown): boolean {
+  if (error instanceof StorageFullError) return true;
+  const code = codeOf(error);
+  return code === "SQLITE_FULL" || code === "ENOSPC";
+}
+
+/** `error` as a `StorageFullError` when it says the storage is full; otherwise `error` itself. */
+export function asStorageFull(error: unknown): unknown {
+  return isStorageFull(error) && !(error instanceof StorageFullError) ? new StorageFullError({ cause: error }) : error;
 }

@@ -7,7 +7,7 @@
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { parseDownloadHosts } from "../download-hosts.js";
+import { parseDownloadHosts } from "../origin.js";
 import { createDownload, type DownloadOptions } from "./download.js";
 
 type Local = { origin: string; port: number; requests: string[]; close(): Promise<void> };

@@ -25,7 +25,7 @@ import {
 import { createApp, type AppOptions } from "../../server/app.js";
 import { paceFromMeta, pauseAtPace } from "../../server/dev-pace.js";
 import { matchGifts } from "../../server/gifts/matcher.js";
-import { setHttpTimeouts } from "../../server/http-timeouts.js";
+import { setHttpTimeouts } from "../../server/accept-limit.js";
 import { createJobService } from "../../server/jobs/job-service.js";
 import type { JobService } from "../../server/jobs/job-service.js";
 import { createMemoryStore } from "../../server/jobs/stores/memory.js";

@@ -8,7 +8,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import Database from "better-sqlite3";
-import { asStorageFull } from "../../sqlite-errors.js";
+import { asStorageFull } from "../../store-errors.js";
 import {
   UploadQuotaError,
   checkChunk,

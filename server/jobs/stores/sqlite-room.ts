@@ -9,7 +9,7 @@ import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, openSync, statSync, statfsSync, unlinkSync, writeSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Database } from "better-sqlite3";
-import { asStorageFull, isStorageFull } from "../../sqlite-errors.js";
+import { asStorageFull, isStorageFull } from "../../store-errors.js";
 
 /**
  * Pages of room kept back for deletes: the journal of deleting even the largest job takes about

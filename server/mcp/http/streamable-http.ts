@@ -10,7 +10,7 @@ import { ProtocolErrorCode, type AuthInfo } from "@modelcontextprotocol/server";
 import { jsonRpcError } from "../../json-rpc-error.js";
 import { readJsonRpcBody, type BodyReader } from "./http-body.js";
 import { buildServer, type McpParts } from "../server.js";
-import { SESSION_DEFAULTS } from "../../session-defaults.js";
+import { SESSION_DEFAULTS } from "../../limits.js";
 import { createSessions } from "./sessions.js";
 import { createStateless } from "./stateless.js";
 import { createModernHttp, isModernRequest } from "../modern/modern-http.js";
