@@ -5,51 +5,38 @@
  */
 import { count, fail, type Outcome } from "./outcomes.js";
 
-export type JobLimits = {
+/** The limits a job service has unless told otherwise. */
+export const DEFAULT_LIMITS = Object.freeze({
   /** Largest CSV accepted, in UTF-8 bytes; an `employees` list is measured as the CSV it would be. */
-  maxCsvBytes: number;
+  maxCsvBytes: 8 * 1024 * 1024,
   /** Most employee rows in one job. */
-  maxRows: number;
+  maxRows: 200_000,
   /** Most cells in one row of a CSV or a sheet (the header's included). */
-  maxCellsPerRow: number;
+  maxCellsPerRow: 1_000,
   /** Most characters in one cell (Excel's own limit): a name, a department, the interests. */
-  maxCellChars: number;
+  maxCellChars: 32_767,
   /** Most interests one person may list. */
-  maxInterestsPerPerson: number;
+  maxInterestsPerPerson: 200,
   /** Jobs running at once; later ones wait as `pending`, first come first served. */
-  maxConcurrentJobs: number;
+  maxConcurrentJobs: 4,
   /**
    * Long polls (get_job_events, wait_for_job) waiting at once, over all jobs; past it a poll
    * answers at once with what there is (see waiters.ts).
    */
-  maxWaitingPolls: number;
-  /** How long a finished job (events and result) is kept after it was created. */
-  retentionMs: number;
-  /** How often expired jobs are deleted from the store. */
-  sweepIntervalMs: number;
-  /** Jobs one subject may have pending or running at once. */
-  maxUnfinishedPerSubject: number;
-  /** Jobs one subject may start in an hour (a rolling hour). */
-  maxStartsPerHour: number;
-  /** UTF-8 bytes one subject's jobs may keep, inputs and results together. */
-  maxStoredBytesPerSubject: number;
-};
-
-/** The limits a job service has unless told otherwise. */
-export const DEFAULT_LIMITS: Readonly<JobLimits> = {
-  maxCsvBytes: 8 * 1024 * 1024,
-  maxRows: 200_000,
-  maxCellsPerRow: 1_000,
-  maxCellChars: 32_767,
-  maxInterestsPerPerson: 200,
-  maxConcurrentJobs: 4,
   maxWaitingPolls: 10_000,
+  /** How long a finished job (events and result) is kept after it was created. */
   retentionMs: 24 * 60 * 60 * 1000,
+  /** How often expired jobs are deleted from the store. */
   sweepIntervalMs: 10 * 60 * 1000,
+  /** Jobs one subject may have pending or running at once. */
   maxUnfinishedPerSubject: 10,
+  /** Jobs one subject may start in an hour (a rolling hour). */
   maxStartsPerHour: 100,
+  /** UTF-8 bytes one subject's jobs may keep, inputs and results together. */
   maxStoredBytesPerSubject: 512 * 1024 * 1024,
-};
+});
+
+export type JobLimits = { -readonly [K in keyof typeof DEFAULT_LIMITS]: number };
 
 /**
  * How many MCP sessions may be open at once, and how long one must have been idle before it may be
@@ -80,11 +67,7 @@ export const rowName = (row: number) => `Row ${count(row)}`;
 
 /** The defaults overridden by whatever `limits` sets. */
 export function resolveLimits(limits: Partial<JobLimits> = {}): JobLimits {
-  const merged = { ...DEFAULT_LIMITS };
-  for (const [key, value] of Object.entries(limits) as [keyof JobLimits, number | undefined][]) {
-    if (value !== undefined) merged[key] = value;
-  }
-  return merged;
+  return { ...DEFAULT_LIMITS, ...Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)) };
 }
 
 /** The limits that bound a job's input, whatever its form. */

@@ -51,9 +51,5 @@ export class ItemScores {
       scores[i] += loose[i];
       loose[i] = 0;
     }
-    for (let i = 0; i < cutoff; i++) {
-      scores[i] += loose[i];
-      loose[i] = 0;
-    }
   }
 }
