@@ -8,16 +8,17 @@ import type { Gift } from "../../shared/tools.js";
 import type { MatchTables } from "./match-tables.js";
 import { moneyText, type Wording } from "./reason.js";
 import { DEPARTMENT, NEAR, STATED, type TagWeights } from "./tag-weights.js";
-
-/** Budgets whose text is remembered. */
-const BUDGET_TEXTS = 10_000;
+import { memoize } from "./text-index.js";
 
 /** What of the request the answer's words depend on. */
 type AnswerRequest = { budget: number; department?: string; locale?: Language };
 
 export class GiftAnswers {
   /** A job has a handful of budgets, and Intl is slow per call: each budget's text, made once per language. */
-  private readonly budgetTexts = { en: new Map<number, string>(), ko: new Map<number, string>() };
+  private readonly budgetTexts = {
+    en: memoize((budget: number) => moneyText(budget, this.tables.currency, "en"), 10_000),
+    ko: memoize((budget: number) => moneyText(budget, this.tables.currency, "ko"), 10_000),
+  };
 
   constructor(private readonly tables: MatchTables) {}
 
@@ -27,7 +28,7 @@ export class GiftAnswers {
     const language = request.locale ?? "en";
     const wording = this.tables.wordings[language];
     const texts = priceTexts[language];
-    const budgetText = this.budgetText(request.budget, language);
+    const budgetText = this.budgetTexts[language](request.budget);
     const occasionBit = occasion < 0 ? 0 : 1 << occasion;
     const out = new Array<Gift>(n);
     for (let k = 0; k < n; k++) {
@@ -38,16 +39,6 @@ export class GiftAnswers {
       out[k] = { id: items[i].id, name: wording.names[i], price: prices[i], category: wording.categories[i], reason };
     }
     return out;
-  }
-
-  private budgetText(budget: number, language: Language): string {
-    const texts = this.budgetTexts[language];
-    let text = texts.get(budget);
-    if (text === undefined) {
-      if (texts.size >= BUDGET_TEXTS) texts.clear();
-      texts.set(budget, (text = moneyText(budget, this.tables.currency, language)));
-    }
-    return text;
   }
 
   /**

@@ -7,14 +7,10 @@ import { DEPARTMENT_TAGS, OCCASION_WORDS, TAG_WORDS, words } from "./vocabulary.
 import { DEPARTMENT_WORDS_KO, OCCASION_WORDS_KO, TAG_WORDS_KO } from "./vocabulary-ko.js";
 
 export type TextIndex = {
-  tagNames: string[];
-  occasionNames: string[];
   tagsOf(text: string): readonly number[];
   occasionOf(text: string): number;
   departmentTagsOf(department: string): readonly number[];
 };
-
-const MEMO_LIMIT = 50_000;
 
 function phraseMap(entries: [id: number, phrases: string[]][]): Map<string, number[]> {
   const map = new Map<string, number[]>();
@@ -42,12 +38,13 @@ function lookup(map: Map<string, number[]>, ws: string[]): number[] {
   return found;
 }
 
-function memoize<T>(fn: (key: string) => T): (key: string) => T {
-  const memo = new Map<string, T>();
+/** `fn` remembering its last `limit` or fewer answers (all are forgotten when full). */
+export function memoize<K, T>(fn: (key: K) => T, limit = 50_000): (key: K) => T {
+  const memo = new Map<K, T>();
   return (key) => {
     let value = memo.get(key);
     if (value === undefined) {
-      if (memo.size >= MEMO_LIMIT) memo.clear();
+      if (memo.size >= limit) memo.clear();
       value = fn(key);
       memo.set(key, value);
     }
@@ -69,13 +66,11 @@ export function createTextIndex(tagNames: string[], occasionNames: string[]): Te
     // a Korean department's words, as words() gives them ("개발팀" → 개발)
     for (const name of DEPARTMENT_WORDS_KO[d] ?? []) departments.set(words(name).join(" "), ids);
   }
-  const tagsOf = memoize((text) => lookup(tagPhrases, words(text)));
+  const tagsOf = memoize((text: string) => lookup(tagPhrases, words(text)));
   return {
-    tagNames,
-    occasionNames,
     tagsOf,
-    occasionOf: memoize((text) => lookup(occasionPhrases, words(text))[0] ?? -1),
-    departmentTagsOf: memoize((department) => {
+    occasionOf: memoize((text: string) => lookup(occasionPhrases, words(text))[0] ?? -1),
+    departmentTagsOf: memoize((department: string) => {
       const key = department.trim().toLowerCase();
       const direct = departments.get(key) ?? words(key).flatMap((w) => departments.get(w) ?? []);
       return [...new Set([...direct, ...tagsOf(department)])];
