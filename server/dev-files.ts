@@ -23,15 +23,7 @@ export type DevFilesOptions = {
   maxTotalBytes?: number;
 };
 
-export type DevFiles = {
-  /** The socket origins `POST /dev/files` arrived at: this server's own, for the downloader. */
-  readonly origins: ReadonlySet<string>;
-  /**
-   * Answers `POST /dev/files` and `GET /dev/files/:id`; `ownOrigin` is the origin of the socket the
-   * request arrived on (`socketOrigin`); without it a file cannot be posted.
-   */
-  handle(request: Request, ownOrigin: string | undefined): Promise<Response>;
-};
+export type DevFiles = ReturnType<typeof createDevFiles>;
 
 /** `http://<address>:<port>` of the local end of a connection: where this server really listens. */
 export function socketOrigin(socket: { localAddress?: string; localPort?: number } | undefined): string | undefined {
@@ -61,7 +53,7 @@ export function createDevFiles({
   keepMs = 60 * 60 * 1000,
   maxFiles = 20,
   maxTotalBytes = 64 * 1024 * 1024,
-}: DevFilesOptions = {}): DevFiles {
+}: DevFilesOptions = {}) {
   const files = new Map<string, Kept>(); // in insertion order: oldest first
   const origins = new Set<string>();
   const evict = (room: number) => {
@@ -106,8 +98,13 @@ export function createDevFiles({
     json({ error: "too_large", message: `The file is larger than ${MAX_FILE_BYTES / 1024 / 1024} MB.` }, 413);
 
   return {
+    /** The socket origins `POST /dev/files` arrived at: this server's own, for the downloader. */
     origins,
-    async handle(request, ownOrigin) {
+    /**
+     * Answers `POST /dev/files` and `GET /dev/files/:id`; `ownOrigin` is the origin of the socket the
+     * request arrived on (`socketOrigin`); without it a file cannot be posted.
+     */
+    async handle(request: Request, ownOrigin: string | undefined): Promise<Response> {
       const path = new URL(request.url).pathname;
       if (request.method === "POST" && path === "/dev/files") {
         if (ownOrigin !== undefined) return post(request, ownOrigin);

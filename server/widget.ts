@@ -9,18 +9,7 @@ import { existsSync, readFileSync } from "node:fs";
 /** The MCP Apps mime type; ChatGPT renders it too. */
 export const WIDGET_MIME_TYPE = "text/html;profile=mcp-app";
 
-export type Widget = {
-  uri: string;
-  name: string;
-  title: string;
-  description: string;
-  mimeType: string;
-  html: string;
-  /** For the resource listing and the read contents. */
-  meta: Record<string, unknown>;
-  /** False when the build was missing and a placeholder page is served instead. */
-  built: boolean;
-};
+export type Widget = ReturnType<typeof loadWidget>;
 
 const DESCRIPTION =
   "Shows gift suggestions, and the live progress and results of a bulk gift analysis. " +
@@ -35,13 +24,13 @@ const PLACEHOLDER =
  * `domain` is the widget's own origin in hosts that give each app one (ChatGPT asks for it at app
  * submission, e.g. "https://giftgenius.example.com"); unset, hosts use their default sandbox origin.
  */
-export function loadWidget(htmlPath: string, domain?: string): Widget {
+export function loadWidget(htmlPath: string, domain?: string) {
   const built = existsSync(htmlPath);
   const html = built ? readFileSync(htmlPath, "utf8") : PLACEHOLDER;
   const hash = createHash("sha256").update(html).digest("hex").slice(0, 8);
   // No outside domains: the build inlines every script and style, and the widget talks to the
   // server only through the host's tool calls.
-  const meta = {
+  const meta: Record<string, unknown> = {
     ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true, ...(domain ? { domain } : {}) },
     "openai/widgetCSP": { connect_domains: [], resource_domains: [] },
     "openai/widgetDescription": DESCRIPTION,
@@ -55,7 +44,9 @@ export function loadWidget(htmlPath: string, domain?: string): Widget {
     description: DESCRIPTION,
     mimeType: WIDGET_MIME_TYPE,
     html,
+    /** For the resource listing and the read contents. */
     meta,
+    /** False when the build was missing and a placeholder page is served instead. */
     built,
   };
 }

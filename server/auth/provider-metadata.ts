@@ -9,7 +9,7 @@ import * as z from "zod/mini";
 import type { AuthOptions } from "./auth-options.js";
 
 /** How long the metadata lookup may take, all its locations together, in ms. */
-export const METADATA_TIMEOUT_MS = 2000;
+const METADATA_TIMEOUT_MS = 2000;
 
 /** The sign-in provider failed us (not the token): out for now, or configured so that it cannot work. */
 export class ProviderFault extends Error {

@@ -1,15 +1,19 @@
 /**
- * Verifies bearer tokens with jose against the authorization server's keys (provider-keys.ts): each
- * JWT's signature, issuer, audience (this server's resource), expiry, scopes, and a `sub` that names
- * someone (a non-empty string). A verified token becomes the SDK's `AuthInfo`, its subject, namespaced
- * by issuer, in `extra.subject` (see subject.ts).
+ * Verifies bearer tokens with jose against the authorization server's keys: each JWT's signature,
+ * issuer, audience (this server's resource), expiry, scopes, and a `sub` that names someone (a
+ * non-empty string). A verified token becomes the SDK's `AuthInfo`, its subject, namespaced by
+ * issuer, in `extra.subject` (see subject.ts). The keys come from the authorization server within
+ * deadlines: its metadata (read once, again after a failure) names its JWKS, which jose fetches and
+ * refreshes. A failure of the provider is a `ProviderFault`, and the outage log hears of it and of
+ * the provider's return; what is the token's fault (no key for its `kid`, an algorithm no key has)
+ * passes through as jose's error.
  */
 import type { AuthInfo } from "@modelcontextprotocol/server";
-import { errors, jwtVerify, type JWTPayload } from "jose";
+import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import { resourceOf, type AuthOptions } from "./auth-options.js";
 import { createOutageLog } from "../observability/outage-log.js";
-import { createProviderKeys } from "./provider-keys.js";
-import { ProviderFault } from "./provider-metadata.js";
+import type { OutagePart } from "../observability/outage-log.js";
+import { fetchMetadata, ProviderFault, reasonOf } from "./provider-metadata.js";
 import { subjectFor } from "./subject.js";
 
 type TokenCheck =
@@ -95,4 +99,58 @@ function describe(error: errors.JOSEError): string {
     return `The token's ${error.claim} claim is not valid.`;
   }
   return "The token is not a valid signed token from this server's authorization server.";
+}
+
+/** How long a JWKS fetch may take, in ms. With the metadata's deadline, a token is answered within 5 s. */
+const JWKS_TIMEOUT_MS = 2000;
+
+const TOKEN_FAULTS = [
+  errors.JWKSNoMatchingKey,
+  errors.JWKSMultipleMatchingKeys,
+  errors.JOSENotSupported,
+  errors.JOSEAlgNotAllowed,
+  errors.JWSInvalid,
+];
+const isTokenFault = (error: unknown) => TOKEN_FAULTS.some((fault) => error instanceof fault);
+
+type KeySet = { jwksUri: URL; getKey: ReturnType<typeof createRemoteJWKSet> };
+
+/** The key resolver for `jwtVerify`, for tokens of `issuer`. */
+function createProviderKeys(issuer: string, outage: OutagePart): JWTVerifyGetKey {
+  let keySet: Promise<KeySet> | undefined;
+  const discover = () => {
+    if (keySet === undefined) {
+      const found = fetchMetadata(issuer).then(({ jwksUri }) => ({
+        jwksUri,
+        getKey: createRemoteJWKSet(jwksUri, { timeoutDuration: JWKS_TIMEOUT_MS }),
+      }));
+      keySet = found;
+      // a failed lookup is tried again by the next request
+      found.catch(() => {
+        if (keySet === found) keySet = undefined;
+      });
+    }
+    return keySet;
+  };
+
+  return async (header, token) => {
+    let set: KeySet | undefined;
+    try {
+      set = await discover();
+      const key = await set.getKey(header, token);
+      outage.back();
+      return key;
+    } catch (error) {
+      if (isTokenFault(error)) {
+        outage.back();
+        throw error;
+      }
+      const fault =
+        error instanceof ProviderFault
+          ? error
+          : new ProviderFault(`its keys at ${set?.jwksUri.href}: ${reasonOf(error, JWKS_TIMEOUT_MS)}`);
+      outage.lost(fault.message);
+      throw fault;
+    }
+  };
 }

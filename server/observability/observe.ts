@@ -16,19 +16,7 @@ import { JobWatch } from "./job-watch.js";
 import type { Logger } from "./logger.js";
 import { Metrics, serveMetrics, type MetricsServer } from "./metrics.js";
 
-type Observed = {
-  /** Undefined when metrics are off (METRICS_PORT unset). */
-  metrics?: Metrics;
-  readiness: Readiness;
-  http: HttpObserver;
-  /** The app behind the edge: every request observed, /livez and /readyz answered before the app's own checks. */
-  wrap<E extends Env>(app: Hono<E>): Hono<E>;
-  /** Listens for scrapes when metrics are on; resolves with the URL to scrape. */
-  listen(): Promise<string | undefined>;
-  close(): Promise<void>;
-};
-
-export function observeProcess(config: Config, jobs: JobService, logger: Logger): Observed {
+export function observeProcess(config: Config, jobs: JobService, logger: Logger) {
   const metrics = config.metrics ? new Metrics() : undefined;
   const probe = createStoreProbe(() => jobs.health(), metrics);
   const watch = new JobWatch(jobs, logger, metrics);
@@ -43,9 +31,11 @@ export function observeProcess(config: Config, jobs: JobService, logger: Logger)
   });
   let server: MetricsServer | undefined;
   return {
+    /** Undefined when metrics are off (METRICS_PORT unset). */
     metrics,
     readiness,
     http,
+    /** The app behind the edge: every request observed, /livez and /readyz answered before the app's own checks. */
     wrap<E extends Env>(app: Hono<E>) {
       const root = new Hono<E>();
       root.use("*", http.middleware);
@@ -53,6 +43,7 @@ export function observeProcess(config: Config, jobs: JobService, logger: Logger)
       root.get("/readyz", readiness.readyz);
       return root.route("/", app);
     },
+    /** Listens for scrapes when metrics are on; resolves with the URL to scrape. */
     async listen() {
       if (!metrics || !config.metrics) return undefined;
       server = await serveMetrics(metrics, config.metrics.host, config.metrics.port);
