@@ -229,14 +229,8 @@ function routeMcp(app: Hono<Env>, mcp: McpHttpHandler, bearer: BearerAuth | unde
     origin: (origin, c) => (isAllowedOrigin(origin, c.req.header("host"), allowed) ? origin : null),
     allowMethods: ["GET", "POST", "DELETE"],
     allowHeaders: [
-      "content-type",
-      "accept",
-      "authorization",
-      "mcp-session-id",
-      "mcp-protocol-version",
-      "mcp-method",
-      "mcp-name",
-      "last-event-id",
+      ...["content-type", "accept", "authorization", "mcp-session-id"],
+      ...["mcp-protocol-version", "mcp-method", "mcp-name", "last-event-id"],
     ],
     exposeHeaders: ["mcp-session-id", "www-authenticate"],
   });

@@ -6,6 +6,7 @@
  * own (METRICS_HOST:METRICS_PORT, loopback by default), apart from the public port: a scraper on
  * the host or its network reaches it, a caller of /mcp does not, and no token goes to Prometheus.
  */
+import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
@@ -160,21 +161,15 @@ export async function serveMetrics(metrics: Metrics, host: string, port: number)
       (error: unknown) => res.writeHead(500, { "content-type": "text/plain" }).end(`${String(error)}\n`),
     );
   });
-  await new Promise<void>((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, host, () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
+  // rejects with the listener's error (a port taken)
+  await once(server.listen(port, host), "listening");
   const address = server.address() as AddressInfo;
   const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;
   return {
     url: `http://${shown}:${address.port}/metrics`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
+    async close() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
   };
 }

@@ -39,25 +39,10 @@ export const withRequest = <T>(scope: RequestScope, serve: () => T): T => scopes
 export const currentRequest = (): RequestFacts | undefined => scopes.get()?.facts;
 
 const METHODS = new Set([
-  "initialize",
-  "ping",
-  "tools/list",
-  "tools/call",
-  "resources/list",
-  "resources/read",
-  "resources/templates/list",
-  "resources/subscribe",
-  "resources/unsubscribe",
-  "prompts/list",
-  "prompts/get",
-  "completion/complete",
-  "logging/setLevel",
-  "tasks/get",
-  "tasks/list",
-  "tasks/cancel",
-  "tasks/update",
-  "tasks/result",
-  "subscriptions/listen",
+  ...["initialize", "ping", "completion/complete", "logging/setLevel", "subscriptions/listen"],
+  ...["tools/list", "tools/call", "prompts/list", "prompts/get"],
+  ...["resources/list", "resources/read", "resources/templates/list", "resources/subscribe", "resources/unsubscribe"],
+  ...["tasks/get", "tasks/list", "tasks/cancel", "tasks/update", "tasks/result"],
 ]);
 const JOB_ID = /^job_[\w-]{1,64}$/;
 const TOOLS = new Set<string>([...Object.values(TOOL), ...Object.values(FILE_TOOL)]);
