@@ -19,7 +19,6 @@ import type { AuthOptions } from "./auth/auth-options.js";
 import { createDevFiles, socketOrigin, type DevFiles } from "./dev-files.js";
 import { openStaffFiles, type FilesSetup } from "./files/files-env.js";
 import type { Notice } from "./files/file-words.js";
-import type { StaffFiles } from "./files/staff-files.js";
 import { matchGifts as defaultMatcher } from "./gifts/matcher.js";
 import type { JobService } from "./jobs/job-service.js";
 import { StoreUnavailableError } from "./store-errors.js";
@@ -130,16 +129,8 @@ export function createApp(options: AppOptions): App {
   };
 }
 
-type Mcp = {
-  handler: McpHttpHandler;
-  widget: Widget;
-  staffFiles: StaffFiles;
-  fileLinks: FileLinks;
-  devFiles?: DevFiles;
-};
-
 /** The MCP side: the tools' parts (widget, staff files, file links) and the Streamable HTTP handler over them. */
-function createMcp(options: AppOptions, bearer: BearerAuth | undefined, onError: (error: unknown) => void): Mcp {
+function createMcp(options: AppOptions, bearer: BearerAuth | undefined, onError: (error: unknown) => void) {
   const { jobs, auth, maxBodyBytes = defaultMaxBodyBytes(jobs.limits.maxCsvBytes) } = options;
   const devFiles = options.devFiles ? createDevFiles() : undefined;
   const staffFiles = openStaffFiles(jobs, options.files, {

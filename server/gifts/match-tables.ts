@@ -4,10 +4,9 @@
  * Built once per catalog, so a request only reads these.
  */
 import type { Currency } from "../../shared/money.js";
-import type { Language } from "../../shared/stage-words.js";
 import type { CatalogItem } from "./catalog.js";
-import { moneyText, wordingOf, type Wording } from "./reason.js";
-import { createTextIndex, type TextIndex } from "./text-index.js";
+import { moneyText, wordingOf } from "./reason.js";
+import { createTextIndex } from "./text-index.js";
 import { RELATED_TAGS } from "./vocabulary.js";
 
 /**
@@ -18,30 +17,10 @@ import { RELATED_TAGS } from "./vocabulary.js";
 const SIDE_TAG = 0.6;
 
 /** The catalog indexed for matching in one currency; items are referred to by their index in `items`. */
-export type MatchTables = {
-  currency: Currency;
-  /** Cheapest first in `currency` (ties by id), so the items within a budget are a prefix. */
-  items: CatalogItem[];
-  /** Each item's price in `currency`. */
-  prices: Float64Array;
-  /** Each item's price as the reasons write it, per language. */
-  priceTexts: Record<Language, string[]>;
-  text: TextIndex;
-  /** Per item: its tag ids, in the item's order. */
-  tagIds: number[][];
-  /** Per item: a bit per occasion it suits. */
-  occasionMasks: Int32Array;
-  /** Per tag: the items that carry it, ascending, i.e. cheapest first (a scan stops at the budget). */
-  tagItems: Int32Array[];
-  /** Beside `tagItems`: how much the tag counts for that item (its first tag in full, the others less). */
-  tagShares: Float64Array[];
-  /** Per tag: the tags next to it (yoga → fitness). */
-  related: number[][];
-  wordings: Record<Language, Wording>;
-};
+export type MatchTables = ReturnType<typeof createMatchTables>;
 
 /** Indexes `catalog` for the matcher, with its prices in `currency`. */
-export function createMatchTables(catalog: readonly CatalogItem[], currency: Currency): MatchTables {
+export function createMatchTables(catalog: readonly CatalogItem[], currency: Currency) {
   const items = [...catalog].sort((a, b) => a.prices[currency] - b.prices[currency] || (a.id < b.id ? -1 : 1));
   const tagNames = [...new Set(items.flatMap((i) => i.tags))].sort();
   const occasionNames = [...new Set(items.flatMap((i) => i.occasions))].sort();
@@ -51,19 +30,26 @@ export function createMatchTables(catalog: readonly CatalogItem[], currency: Cur
   tagIds.forEach((ids, i) => ids.forEach((t, position) => byTag[t].push([i, position === 0 ? 1 : SIDE_TAG])));
   return {
     currency,
+    /** Cheapest first in `currency` (ties by id), so the items within a budget are a prefix. */
     items,
     prices: Float64Array.from(items, (i) => i.prices[currency]),
+    /** Each item's price as the reasons write it, per language. */
     priceTexts: {
       en: items.map((i) => moneyText(i.prices[currency], currency, "en")),
       ko: items.map((i) => moneyText(i.prices[currency], currency, "ko")),
     },
     text: createTextIndex(tagNames, occasionNames),
+    /** Per item: its tag ids, in the item's order. */
     tagIds,
+    /** Per item: a bit per occasion it suits. */
     occasionMasks: Int32Array.from(items, (item) =>
       item.occasions.reduce((m, o) => m | (1 << occasionNames.indexOf(o)), 0),
     ),
+    /** Per tag: the items that carry it, ascending, i.e. cheapest first (a scan stops at the budget). */
     tagItems: byTag.map((list) => Int32Array.from(list, ([i]) => i)),
+    /** Beside `tagItems`: how much the tag counts for that item (its first tag in full, the others less). */
     tagShares: byTag.map((list) => Float64Array.from(list, ([, share]) => share)),
+    /** Per tag: the tags next to it (yoga → fitness). */
     related: tagNames.map((t) =>
       (RELATED_TAGS[t] ?? []).filter((r) => tagNames.includes(r)).map((r) => tagNames.indexOf(r)),
     ),

@@ -71,17 +71,7 @@ const KO: ReasonWords = {
 const REASON_WORDS: Record<Language, ReasonWords> = { en: EN, ko: KO };
 
 /** An answer's words in one language, made once: names, categories and reason clauses by index. */
-export type Wording = {
-  words: ReasonWords;
-  names: string[];
-  categories: string[];
-  categoryOpenings: string[];
-  interests: string[];
-  pairFirsts: string[];
-  pairSeconds: string[];
-  related: string[];
-  occasions: string[];
-};
+export type Wording = ReturnType<typeof wordingOf>;
 
 /** The wording of `items` (by index), tags and occasions in `language`. */
 export function wordingOf(
@@ -89,7 +79,7 @@ export function wordingOf(
   items: readonly CatalogItem[],
   tagNames: readonly string[],
   occasionNames: readonly string[],
-): Wording {
+) {
   const words = REASON_WORDS[language];
   const names = items.map((i) => (language === "ko" ? i.ko.name : i.name));
   const categories = items.map((i) => (language === "ko" ? i.ko.category : i.category));

@@ -6,12 +6,6 @@
 import { DEPARTMENT_TAGS, OCCASION_WORDS, TAG_WORDS, words } from "./vocabulary.js";
 import { DEPARTMENT_WORDS_KO, OCCASION_WORDS_KO, TAG_WORDS_KO } from "./vocabulary-ko.js";
 
-export type TextIndex = {
-  tagsOf(text: string): readonly number[];
-  occasionOf(text: string): number;
-  departmentTagsOf(department: string): readonly number[];
-};
-
 function phraseMap(entries: [id: number, phrases: string[]][]): Map<string, number[]> {
   const map = new Map<string, number[]>();
   for (const [id, phrases] of entries) {
@@ -53,7 +47,7 @@ export function memoize<K, T>(fn: (key: K) => T, limit = 50_000): (key: K) => T 
 }
 
 /** Builds the lookups for the given tag and occasion names (ids are indexes into them). */
-export function createTextIndex(tagNames: string[], occasionNames: string[]): TextIndex {
+export function createTextIndex(tagNames: string[], occasionNames: string[]) {
   const tagId = new Map(tagNames.map((t, i) => [t, i]));
   const tagPhrases = phraseMap(tagNames.map((t, i) => [i, [t, ...(TAG_WORDS[t] ?? []), ...(TAG_WORDS_KO[t] ?? [])]]));
   const occasionPhrases = phraseMap(
@@ -78,7 +72,7 @@ export function createTextIndex(tagNames: string[], occasionNames: string[]): Te
   };
 }
 
-let placing: TextIndex | undefined;
+let placing: ReturnType<typeof createTextIndex> | undefined;
 
 /** Whether `interest` names an interest tag the vocabulary knows: what a job counts as placed. */
 export function interestPlaced(interest: string): boolean {

@@ -27,11 +27,6 @@ export type OutagePart = {
   back(): void;
 };
 
-export type OutageLog = {
-  /** The part named as the lines name it. */
-  part(name: string): OutagePart;
-};
-
 const everyMs = (ms: number, tick: () => void) => {
   const timer = setInterval(tick, ms);
   timer.unref();
@@ -50,7 +45,7 @@ export function createOutageLog({
   now = Date.now,
   remindMs = 60_000,
   every = everyMs,
-}: OutageLogOptions): OutageLog {
+}: OutageLogOptions) {
   /** The parts without the dependency, each with why. */
   const down = new Map<string, string>();
   let since = 0;
@@ -78,5 +73,8 @@ export function createOutageLog({
     print(`${dependency} is reachable again, after ${span(now() - since)}.`);
   };
 
-  return { part: (name) => ({ lost: (why) => lost(name, why), back: () => back(name) }) };
+  return {
+    /** The part named as the lines name it. */
+    part: (name: string): OutagePart => ({ lost: (why) => lost(name, why), back: () => back(name) }),
+  };
 }
