@@ -17,37 +17,29 @@ export function moneyText(amount: number, currency: Currency, language: Language
   return formatsFor(language === "ko" ? "ko-KR" : "en-US").money(amount, currency);
 }
 
-/** The clauses of a reason in one language. */
-type ReasonWords = {
-  /** The opening when a stated interest matched: "Matches their interest in board games". */
-  interest: (tag: string) => string;
-  /** The opening when two matched: `pairFirst(a) + pairSecond(b)`, "…interest in coffee" + " and yoga". */
-  pairFirst: (tag: string) => string;
-  pairSecond: (tag: string) => string;
-  /** The opening when the gift goes with a stated interest (a related tag matched): names that interest. */
-  related: (tag: string) => string;
-  /** The opening when only the department pointed at the gift. */
-  department: (department: string) => string;
-  /** The opening when nothing about the person matched the gift; `category` in this language. */
-  category: (category: string) => string;
-  /** Added when the gift suits the request's occasion: "; suits the holidays". */
-  occasion: (occasion: string) => string;
-  /** Joins the clauses; the amounts come already written by `moneyText` (each is made once). */
-  sentence: (opening: string, occasion: string, priceText: string, budgetText: string) => string;
-};
-
 const label = (tag: string) => tag.replace(/-/g, " ");
+const interestEn = (tag: string) => `Matches their interest in ${label(tag)}`;
 
-const EN: ReasonWords = {
-  interest: (tag) => `Matches their interest in ${label(tag)}`,
-  pairFirst: (tag) => EN.interest(tag),
-  pairSecond: (tag) => ` and ${label(tag)}`,
-  related: (tag) => `Goes well with their interest in ${label(tag)}`,
-  department: (department) => `A good fit for someone in ${department.trim()}`,
-  category: (category) => `A well-loved ${category.toLowerCase()} gift`,
-  occasion: (occasion) => `; suits ${OCCASION_LABELS[occasion] ?? occasion}`,
-  sentence: (opening, occasion, price, budget) => `${opening}${occasion}; ${price} of the ${budget} budget.`,
+/** The clauses of a reason in English, and the shape of them in every language. */
+const EN = {
+  /** The opening when a stated interest matched: "Matches their interest in board games". */
+  interest: interestEn,
+  /** The opening when two matched: `pairFirst(a) + pairSecond(b)`, "…interest in coffee" + " and yoga". */
+  pairFirst: interestEn,
+  pairSecond: (tag: string) => ` and ${label(tag)}`,
+  /** The opening when the gift goes with a stated interest (a related tag matched): names that interest. */
+  related: (tag: string) => `Goes well with their interest in ${label(tag)}`,
+  /** The opening when only the department pointed at the gift. */
+  department: (department: string) => `A good fit for someone in ${department.trim()}`,
+  /** The opening when nothing about the person matched the gift; `category` in this language. */
+  category: (category: string) => `A well-loved ${category.toLowerCase()} gift`,
+  /** Added when the gift suits the request's occasion: "; suits the holidays". */
+  occasion: (occasion: string) => `; suits ${OCCASION_LABELS[occasion] ?? occasion}`,
+  /** Joins the clauses; the amounts come already written by `moneyText` (each is made once). */
+  sentence: (opening: string, occasion: string, price: string, budget: string) =>
+    `${opening}${occasion}; ${price} of the ${budget} budget.`,
 };
+type ReasonWords = typeof EN;
 
 const labelKo = (tag: string) => TAG_LABELS_KO[tag] ?? label(tag);
 /** "등산을", "커피를": the label as the object of 좋아하다. */
