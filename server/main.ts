@@ -98,7 +98,7 @@ limitConnections(server, config.maxConnections ?? connectionLimit(openFileLimit(
 
 const shutdown = createShutdown({
   logger,
-  drain: observed.readiness.drain,
+  drain: observed.drain,
   drainMs: config.drainMs,
   stopListening: () => server.close(),
   closeJobs: () => jobs.close(),

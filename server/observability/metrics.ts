@@ -20,7 +20,7 @@ export type MetricSources = {
   /** Requests open now that wait for events, by kind (`long_poll`, `listen`, `session_stream`). */
   openStreams?: () => Record<string, number>;
   sessions?: () => number;
-  /** Pings the store, recording the round trip and whether it answered (health.ts). */
+  /** Pings the store, recording the round trip and whether it answered (observe.ts). */
   probeStore?: () => Promise<unknown>;
 };
 

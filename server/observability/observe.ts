@@ -1,16 +1,18 @@
 /**
  * Observability as a process sets it up from its configuration: the job lines and metrics of the
  * jobs it runs (job-watch.ts), and when METRICS_PORT is set the metrics registry with its sources
- * and its listener; for a server also the HTTP edge (http-observer.ts) and /livez and /readyz
- * (health.ts), mounted around the app in front of everything else. The worker, with no HTTP, has
- * the same job lines and metrics.
+ * and its listener; for a server also the HTTP edge (http-observer.ts) and /livez and /readyz,
+ * mounted around the app in front of everything else. The worker, with no HTTP, has the same job
+ * lines and metrics. Live: the process answers (nothing else is checked, so that a slow store never
+ * gets a live process restarted). Ready: the job store answers and the process is not draining;
+ * from SIGTERM on (shutdown.ts) /readyz answers 503, so that a balancer stops sending new requests
+ * before the process stops taking them. /healthz (app.ts) stays as it was.
  */
-import { Hono, type Env } from "hono";
+import { Hono, type Context, type Env } from "hono";
 import type { Config } from "../config.js";
 import { openQueue } from "../jobs/executor-bullmq.js";
 import type { JobService } from "../jobs/job-service.js";
 import { openRedis } from "../redis/connection.js";
-import { createStoreProbe, Readiness } from "./health.js";
 import { HttpObserver } from "./http-observer.js";
 import { JobWatch } from "./job-watch.js";
 import type { Logger } from "./logger.js";
@@ -18,10 +20,20 @@ import { Metrics, serveMetrics, type MetricsServer } from "./metrics.js";
 
 export function observeProcess(config: Config, jobs: JobService, logger: Logger) {
   const metrics = config.metrics ? new Metrics() : undefined;
-  const probe = createStoreProbe(() => jobs.health(), metrics);
+  // the job store pinged (by /readyz and each scrape), its round trip and state recorded in the metrics
+  const probe = async () => {
+    const started = performance.now();
+    const state = await jobs.health();
+    if (metrics) {
+      // a full store still answers (reads and deletes go on): it is up
+      metrics.storeUp.set(state.store === "unreachable" ? 0 : 1);
+      if (state.store !== "unreachable") metrics.storeRoundTrip.observe((performance.now() - started) / 1000);
+    }
+    return state;
+  };
+  let draining = false;
   const watch = new JobWatch(jobs, logger, metrics);
   const http = new HttpObserver(logger, metrics);
-  const readiness = new Readiness(probe);
   // with Redis, jobs wait in BullMQ's queue, which every instance sees; otherwise in this process
   const queue = metrics && config.store === "redis" ? bullmqDepth(config.redis.url, config.redis.keyPrefix) : undefined;
   metrics?.source({
@@ -33,14 +45,22 @@ export function observeProcess(config: Config, jobs: JobService, logger: Logger)
   return {
     /** Undefined when metrics are off (METRICS_PORT unset). */
     metrics,
-    readiness,
+    /** From now on /readyz answers 503 "draining". */
+    drain: () => void (draining = true),
     http,
     /** The app behind the edge: every request observed, /livez and /readyz answered before the app's own checks. */
     wrap<E extends Env>(app: Hono<E>) {
       const root = new Hono<E>();
       root.use("*", http.middleware);
-      root.get("/livez", readiness.livez);
-      root.get("/readyz", readiness.readyz);
+      root.get("/livez", (c) => c.json({ status: "ok" }));
+      root.get("/readyz", async (c: Context) => {
+        if (draining) return c.json({ status: "draining" }, 503);
+        const health = await probe();
+        // a full store still serves reads and the deletes that free room: ready, as /healthz says "degraded"
+        const up = health.store !== "unreachable";
+        const reason = "reason" in health ? { reason: health.reason } : {};
+        return c.json({ status: up ? "ready" : "unavailable", store: health.store, ...reason }, up ? 200 : 503);
+      });
       return root.route("/", app);
     },
     /** Listens for scrapes when metrics are on; resolves with the URL to scrape. */
