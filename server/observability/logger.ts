@@ -24,16 +24,15 @@ export type LoggerOptions = {
   destination?: NodeJS.WritableStream;
 };
 
-/** The first stream takes lines below warn, the second warn and above (pino's `dedupe`). */
-function splitStreams(out: pino.DestinationStream, err: pino.DestinationStream) {
-  return pino.multistream(
+/** stdout takes lines below warn, stderr warn and above (pino's `dedupe`). */
+const splitStreams = () =>
+  pino.multistream(
     [
-      { level: "trace", stream: out },
-      { level: "warn", stream: err },
+      { level: "trace", stream: pino.destination({ dest: 1, sync: true }) },
+      { level: "warn", stream: pino.destination({ dest: 2, sync: true }) },
     ],
     { dedupe: true },
   );
-}
 
 function prettyInstalled(): boolean {
   try {
@@ -58,11 +57,7 @@ function prettyTransport() {
 
 export function createLogger({ role, level = "info", format = "json", destination }: LoggerOptions): Logger {
   const pretty = format === "pretty" && destination === undefined && prettyInstalled();
-  const stream = destination
-    ? (destination as pino.DestinationStream)
-    : pretty
-      ? prettyTransport()
-      : splitStreams(pino.destination({ dest: 1, sync: true }), pino.destination({ dest: 2, sync: true }));
+  const stream = destination ? (destination as pino.DestinationStream) : pretty ? prettyTransport() : splitStreams();
   const logger = pino(
     {
       level,

@@ -30,7 +30,7 @@ import {
   SimpleSpanProcessor,
   type SpanExporter,
 } from "@opentelemetry/sdk-trace-node";
-import { ATTR_SERVICE_NAME, ATTR_SERVICE_VERSION } from "@opentelemetry/semantic-conventions";
+import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
 import {
   ATTR_ERROR_TYPE,
   ATTR_GEN_AI_OPERATION_NAME,
@@ -80,7 +80,6 @@ export type TracingSdkOptions = {
   exporter?: SpanExporter;
   /** `service.name` of this process's spans ("giftgenius" for a server, "giftgenius-worker"). */
   serviceName: string;
-  serviceVersion?: string;
 };
 
 /**
@@ -123,17 +122,14 @@ class SlotContextManager implements ContextManager {
 }
 
 /** Registers the provider as the API's global one; resolves to what flushes and stops it. */
-export function registerTracing({ endpoint, exporter, serviceName, serviceVersion }: TracingSdkOptions): {
+export function registerTracing({ endpoint, exporter, serviceName }: TracingSdkOptions): {
   shutdown(): Promise<void>;
 } {
   const processor = exporter
     ? new SimpleSpanProcessor(exporter)
     : new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint!.replace(/\/+$/, "")}/v1/traces` }));
   const provider = new NodeTracerProvider({
-    resource: resourceFromAttributes({
-      [ATTR_SERVICE_NAME]: serviceName,
-      ...(serviceVersion === undefined ? {} : { [ATTR_SERVICE_VERSION]: serviceVersion }),
-    }),
+    resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
     spanProcessors: [processor],
   });
   provider.register({ contextManager: new SlotContextManager(), propagator: new W3CTraceContextPropagator() });
@@ -150,17 +146,13 @@ const headerGetter: TextMapGetter<Headers> = {
   keys: (headers) => [...headers.keys()],
 };
 
-function failed(span: Span, error: unknown): void {
-  span.recordException(error instanceof Error ? error : String(error));
-  span.setStatus({ code: SpanStatusCode.ERROR });
-}
-
 /** Runs `work` in `span` (as the active span, under `parent`), and ends the span after it. */
 async function within<T>(span: Span, parent: Context, work: () => Promise<T>): Promise<T> {
   try {
     return await context.with(trace.setSpan(parent, span), work);
   } catch (error) {
-    failed(span, error);
+    span.recordException(error instanceof Error ? error : String(error));
+    span.setStatus({ code: SpanStatusCode.ERROR });
     throw error;
   } finally {
     span.end();
