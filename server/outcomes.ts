@@ -2,10 +2,9 @@
  * Building domain outcomes: a value, or an error with a sentence that tells the caller what to do
  * next. The job system's recurring errors are named here so that every path words them the same.
  */
-import type { ErrorCode } from "../shared/errors.js";
+import type { ErrorCode, ToolError } from "../shared/errors.js";
 import type { JobStatus } from "../shared/job-view.js";
 import { TOOL } from "../shared/tools.js";
-import type { ToolError } from "../shared/errors.js";
 /** A domain outcome: a value, or an error that becomes an `isError: true` tool result. */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: ToolError };
 

@@ -10,14 +10,7 @@ import { jsonRpcError, retryLater } from "../json-rpc-error.js";
 import { resourceMetadataUrl, resourceOf, type AuthOptions } from "./auth-options.js";
 import { createTokenVerifier } from "./verify-token.js";
 
-export type BearerAuth = {
-  /** The caller's verified token, or the refusal to send back. */
-  check: (authorization: string | null | undefined) => Promise<{ auth: AuthInfo } | { refusal: Response }>;
-  /** The `WWW-Authenticate` value for a call refused for want of a token or scope. */
-  challenge: (error?: string, description?: string, scopes?: string[]) => string;
-  /** The RFC 9728 metadata document. */
-  readonly metadata: Record<string, unknown>;
-};
+export type BearerAuth = ReturnType<typeof createBearerAuth>;
 
 const quoted = (value: string) => `"${value.replace(/["\\]/g, "")}"`;
 
@@ -25,8 +18,9 @@ const quoted = (value: string) => `"${value.replace(/["\\]/g, "")}"`;
 const RETRY_AFTER_SECONDS = 5;
 
 /** `onError` hears unexpected errors, and the authorization server's outages as one-line strings. */
-export function createBearerAuth(options: AuthOptions, onError?: (error: unknown) => void): BearerAuth {
+export function createBearerAuth(options: AuthOptions, onError?: (error: unknown) => void) {
   const verify = createTokenVerifier(options, onError);
+  /** The `WWW-Authenticate` value for a call refused for want of a token or scope. */
   const challenge = (error?: string, description?: string, scopes = options.scopes) => {
     const params = [
       error && `error=${quoted(error)}`,
@@ -44,6 +38,7 @@ export function createBearerAuth(options: AuthOptions, onError?: (error: unknown
 
   return {
     challenge,
+    /** The RFC 9728 metadata document. */
     metadata: {
       resource: resourceOf(options),
       authorization_servers: [options.issuer],
@@ -51,7 +46,8 @@ export function createBearerAuth(options: AuthOptions, onError?: (error: unknown
       bearer_methods_supported: ["header"],
       resource_name: "GiftGenius",
     },
-    async check(authorization) {
+    /** The caller's verified token, or the refusal to send back. */
+    async check(authorization: string | null | undefined): Promise<{ auth: AuthInfo } | { refusal: Response }> {
       const match = /^Bearer[ ]+([^\s]+)\s*$/i.exec(authorization ?? "");
       if (!match) {
         return refuse(

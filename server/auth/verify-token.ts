@@ -20,8 +20,6 @@ type TokenCheck =
   | { ok: true; auth: AuthInfo }
   | { ok: false; problem: "invalid_token" | "insufficient_scope" | "unavailable"; description: string };
 
-export type TokenVerifier = (token: string) => Promise<TokenCheck>;
-
 function scopesOf(payload: JWTPayload): string[] {
   if (typeof payload.scope === "string") return payload.scope.split(" ").filter(Boolean);
   if (Array.isArray(payload.scp)) return payload.scp.filter((s): s is string => typeof s === "string");
@@ -32,7 +30,7 @@ function scopesOf(payload: JWTPayload): string[] {
  * Builds the verifier. `onError` hears unexpected errors, and the provider's outages as one-line
  * strings: when it is lost (and why), at most once a minute while it stays lost, and when it is back.
  */
-export function createTokenVerifier(options: AuthOptions, onError: (error: unknown) => void = () => {}): TokenVerifier {
+export function createTokenVerifier(options: AuthOptions, onError: (error: unknown) => void = () => {}) {
   const resource = resourceOf(options);
   const provider = createOutageLog({
     dependency: `Sign-in provider ${options.issuer}`,
@@ -42,7 +40,7 @@ export function createTokenVerifier(options: AuthOptions, onError: (error: unkno
   const keys = createProviderKeys(options.issuer, outage);
   const invalid = (description: string): TokenCheck => ({ ok: false, problem: "invalid_token", description });
 
-  return async (token) => {
+  return async (token: string): Promise<TokenCheck> => {
     let payload: JWTPayload;
     try {
       // the issuer is compared as the metadata names it, which the metadata lookup holds to options.issuer

@@ -12,11 +12,7 @@ import { StoreUnavailableError } from "../store-errors.js";
 /** Told when the connection is lost (with why, when known) and when it is back. */
 export type ConnectionListener = (up: boolean, error?: unknown) => void;
 
-export type RedisConnection = {
-  redis: Redis;
-  /** Runs `call` once the connection is up; what fails for want of a connection is `StoreUnavailableError`. */
-  guard: <T>(call: () => Promise<T>) => Promise<T>;
-};
+export type RedisConnection = ReturnType<typeof watchConnection>;
 
 /** How long a call waits for a connection that is not up, in ms. */
 const WAIT_MS = 1000;
@@ -56,7 +52,7 @@ export function openWorkerRedis(url: string): Redis {
  * the connection drops or fails, and when a call gets no answer in time (a stalled Redis); as back
  * when it is ready again, or answers again.
  */
-export function watchConnection(redis: Redis, onChange: ConnectionListener = () => {}): RedisConnection {
+export function watchConnection(redis: Redis, onChange: ConnectionListener = () => {}) {
   let up: boolean | undefined = redis.status === "ready" ? true : undefined;
   let lastError: unknown;
   const tell = (now: boolean, error?: unknown) => {
@@ -107,7 +103,8 @@ export function watchConnection(redis: Redis, onChange: ConnectionListener = () 
 
   return {
     redis,
-    async guard(call) {
+    /** Runs `call` once the connection is up; what fails for want of a connection is `StoreUnavailableError`. */
+    async guard<T>(call: () => Promise<T>): Promise<T> {
       const started = performance.now();
       await ready();
       const pending = (async () => call())();
