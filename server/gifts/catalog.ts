@@ -26,11 +26,6 @@ export type CatalogItem = {
 export const MIN_PRICE = 5;
 export const MAX_PRICE = 500;
 
-/** Each market's price of a product whose US price before rounding is `raw`, kept to $5–$500. */
-function shopPrices(raw: number): Record<Currency, number> {
-  return marketPrices(Math.min(MAX_PRICE, Math.max(MIN_PRICE, raw)));
-}
-
 function slug(text: string): string {
   return text
     .toLowerCase()
@@ -60,7 +55,8 @@ export function buildCatalog(categories: CategorySource[]): CatalogItem[] {
         const id = slug(name);
         if (ids.has(id)) throw new Error(`Duplicate catalog id ${id}`);
         ids.add(id);
-        const prices = shopPrices(product.price * edition.factor);
+        // each market's price of the edition, its US price before rounding kept to $5–$500
+        const prices = marketPrices(Math.min(MAX_PRICE, Math.max(MIN_PRICE, product.price * edition.factor)));
         items.push({
           id,
           name,
