@@ -98,21 +98,6 @@ export class Metrics {
 
   constructor(options: { defaultMetrics?: boolean } = {}) {
     if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
-    this.gauges();
-  }
-
-  /** Hands over where the scrape reads queue depth, open streams, sessions and the store. */
-  source = (sources: MetricSources): void => {
-    this.sources = { ...this.sources, ...sources };
-  };
-
-  /** The exposition text; reads the sources first. */
-  scrape = async (): Promise<string> => {
-    await this.sources.probeStore?.();
-    return this.registry.metrics();
-  };
-
-  private gauges(): void {
     const sources = () => this.sources;
     new Gauge({
       name: "giftgenius_queue_jobs",
@@ -145,6 +130,17 @@ export class Metrics {
       },
     });
   }
+
+  /** Hands over where the scrape reads queue depth, open streams, sessions and the store. */
+  source = (sources: MetricSources): void => {
+    this.sources = { ...this.sources, ...sources };
+  };
+
+  /** The exposition text; reads the sources first. */
+  scrape = async (): Promise<string> => {
+    await this.sources.probeStore?.();
+    return this.registry.metrics();
+  };
 }
 
 export type MetricsServer = { url: string; close(): Promise<void> };
