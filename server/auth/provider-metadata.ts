@@ -22,8 +22,6 @@ export class ProviderFault extends Error {
   }
 }
 
-export type ProviderMetadata = { issuer: string; jwksUri: URL };
-
 const MetadataSchema = z.object({ issuer: z.string(), jwks_uri: z.url() });
 
 /** RFC 8414 and OpenID Connect discovery locations for an issuer, in the order tried. */
@@ -49,7 +47,10 @@ export function reasonOf(error: unknown, timeoutMs: number): string {
 }
 
 /** The issuer's metadata, within `timeoutMs` in all; a `ProviderFault` when it cannot be had or used. */
-export async function fetchMetadata(issuer: string, timeoutMs = METADATA_TIMEOUT_MS): Promise<ProviderMetadata> {
+export async function fetchMetadata(
+  issuer: string,
+  timeoutMs = METADATA_TIMEOUT_MS,
+): Promise<{ issuer: string; jwksUri: URL }> {
   const signal = AbortSignal.timeout(timeoutMs);
   const statuses: string[] = [];
   for (const url of metadataUrls(issuer)) {
