@@ -1,6 +1,6 @@
 /**
  * A server-sent event stream as a response that no cache keeps or transforms. That no proxy holds it
- * back is said for every event stream at once (server/event-stream-headers.ts).
+ * back is said for every event stream at once (server/app.ts).
  *
  * Why ours: the SDK's SSE responses are built inside its transport; ours outside it need the same headers.
  */
