@@ -21,14 +21,6 @@ type Filter = { resourceSubscriptions?: unknown; taskIds?: unknown };
 /** What a request asks to hear of: tasks by id, and results by job id with the URI it named each by. */
 type Asked = { taskIds: string[]; resultUris: Map<string, string> };
 
-export type Listen = {
-  /** Answers one listen request of `caller`: an error, or the stream. */
-  serve(message: ListenRequest, caller: Caller, signal: AbortSignal): Promise<Response>;
-  /** Ends every stream with the listen result (a graceful end). */
-  close(): void;
-  readonly openCount: number;
-};
-
 type ListenOptions = {
   jobs: JobService;
   keepAliveMs: number;
@@ -37,13 +29,14 @@ type ListenOptions = {
   maxStreams?: number;
 };
 
-export function createListen({ jobs, keepAliveMs, onError, maxStreams = 1024 }: ListenOptions): Listen {
+export function createListen({ jobs, keepAliveMs, onError, maxStreams = 1024 }: ListenOptions) {
   const ttlMs = jobs.limits.retentionMs;
   const open = new Set<ListenStream>();
   const onEnd = (stream: ListenStream) => void open.delete(stream);
 
   return {
-    async serve(message, caller, signal) {
+    /** Answers one listen request of `caller`: an error, or the stream. */
+    async serve(message: ListenRequest, caller: Caller, signal: AbortSignal): Promise<Response> {
       if (open.size >= maxStreams)
         return errorResponse(
           message.id,
@@ -63,6 +56,7 @@ export function createListen({ jobs, keepAliveMs, onError, maxStreams = 1024 }: 
       await stream.watch(jobs, watched, caller, signal);
       return stream.response();
     },
+    /** Ends every stream with the listen result (a graceful end). */
     close() {
       for (const stream of open) stream.end({ graceful: true });
     },
