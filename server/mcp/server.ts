@@ -110,12 +110,10 @@ export type McpParts = ReturnType<typeof createMcpParts>;
 
 export function createMcpParts(deps: McpDeps) {
   const { jobs, widget, catalog = CATALOG, onError } = deps;
-  const tools = createToolRegistry(createToolSpecs(deps), onError, deps.security);
   return {
     jobs,
-    tools,
+    tools: createToolRegistry(createToolSpecs(deps), onError, deps.security),
     resources: createResources({ jobs, widget, catalog }),
-    prompts: PROMPTS,
     validator: new AjvJsonSchemaValidator(),
     tasks: createTasks(jobs),
   };
@@ -197,24 +195,9 @@ export function buildServer(parts: McpParts, { stateful }: { stateful: boolean }
     const read = await parts.resources.read(uri, callerOf(ctx));
     return modern() ? { ...read, ...cacheHintFor(uri, widgetUri) } : read;
   });
-  server.setRequestHandler("prompts/list", () => parts.prompts.list);
-  server.setRequestHandler("prompts/get", (request) =>
-    parts.prompts.get(request.params.name, request.params.arguments),
-  );
-  registerSessionChoices(server, parts, state, needsSession);
-  parts.tasks.register(server, modern);
-
-  const unsubscribe = stateful ? forwardJobEvents(server, state, parts.jobs) : () => {};
-  return { server, state, dispose: unsubscribe };
-}
-
-/** What a 2025-11-25 session chooses and keeps: its subscriptions and its log level. */
-function registerSessionChoices(
-  server: Server,
-  parts: McpParts,
-  state: SessionState,
-  needsSession: (what: string) => void,
-): void {
+  server.setRequestHandler("prompts/list", () => PROMPTS.list);
+  server.setRequestHandler("prompts/get", (request) => PROMPTS.get(request.params.name, request.params.arguments));
+  // what a 2025-11-25 session chooses and keeps: its subscriptions and its log level
   server.setRequestHandler("resources/subscribe", async (request, ctx) => {
     needsSession("resources/subscribe");
     const { uri } = request.params;
@@ -242,4 +225,8 @@ function registerSessionChoices(
     state.logLevel = request.params.level;
     return {};
   });
+  parts.tasks.register(server, modern);
+
+  const unsubscribe = stateful ? forwardJobEvents(server, state, parts.jobs) : () => {};
+  return { server, state, dispose: unsubscribe };
 }
