@@ -16,13 +16,8 @@ const TONES: Record<string, string> = {
   concise: "brief and to the point",
 };
 
-export type Prompts = {
-  readonly list: ListPromptsResult;
-  get(name: string, args: Record<string, string> | undefined): GetPromptResult;
-};
-
-export function createPrompts(): Prompts {
-  const list: ListPromptsResult = {
+export const PROMPTS = {
+  list: {
     prompts: [
       {
         name: CONGRATS_PROMPT,
@@ -42,35 +37,32 @@ export function createPrompts(): Prompts {
         ],
       },
     ],
-  };
-  return {
-    list,
-    get(name, args) {
-      if (name !== CONGRATS_PROMPT) {
-        throw new JsonRpcError(
-          ProtocolErrorCode.InvalidParams,
-          `Unknown prompt "${name}". Available prompts: ${CONGRATS_PROMPT}.`,
-          { prompt: name },
-        );
-      }
-      const toneKey = args?.tone?.trim().toLowerCase() || "warm";
-      const tone = TONES[toneKey] ?? toneKey;
-      const occasion = args?.occasion?.trim() || "a celebration";
-      return {
-        description: `A ${toneKey} congratulation for ${occasion}`,
-        messages: [
-          {
-            role: "user",
-            content: {
-              type: "text",
-              text:
-                `Write a short congratulation (two or three sentences) to go with a gift for ${occasion}. ` +
-                `Make it ${tone}. Address the recipient directly, mention the occasion, and do not name the gift's price. ` +
-                "Return only the message text.",
-            },
+  } satisfies ListPromptsResult,
+  get(name: string, args: Record<string, string> | undefined): GetPromptResult {
+    if (name !== CONGRATS_PROMPT) {
+      throw new JsonRpcError(
+        ProtocolErrorCode.InvalidParams,
+        `Unknown prompt "${name}". Available prompts: ${CONGRATS_PROMPT}.`,
+        { prompt: name },
+      );
+    }
+    const toneKey = args?.tone?.trim().toLowerCase() || "warm";
+    const tone = TONES[toneKey] ?? toneKey;
+    const occasion = args?.occasion?.trim() || "a celebration";
+    return {
+      description: `A ${toneKey} congratulation for ${occasion}`,
+      messages: [
+        {
+          role: "user",
+          content: {
+            type: "text",
+            text:
+              `Write a short congratulation (two or three sentences) to go with a gift for ${occasion}. ` +
+              `Make it ${tone}. Address the recipient directly, mention the occasion, and do not name the gift's price. ` +
+              "Return only the message text.",
           },
-        ],
-      };
-    },
-  };
-}
+        },
+      ],
+    };
+  },
+};

@@ -45,21 +45,6 @@ export function resultJobOf(uri: string): string | undefined {
   return parsed && !parsed.csv && parsed.offset === undefined ? parsed.jobId : undefined;
 }
 
-export type Resources = {
-  readonly list: ListResourcesResult;
-  readonly templates: ListResourceTemplatesResult;
-  read(uri: string, caller: Caller): Promise<ReadResourceResult>;
-  /** Throws -32002 unless `uri` names a resource this server can have (used by subscribe). */
-  assertKnown(uri: string): void;
-  /** The JSON-RPC error for a job's resource that `caller` cannot have, for the reason `reason`. */
-  unreadable(uri: string, reason: ToolError): JsonRpcError;
-  /**
-   * Whether `caller`'s job `jobId` has ended, so that its result resource will not change again
-   * (false too when it cannot be told: the subscription's own notification will come).
-   */
-  ended(jobId: string, caller: Caller): Promise<boolean>;
-};
-
 /** The JSON-RPC error for a URI that names nothing here; `reason` says why when it helps. */
 function resourceNotFound(uri: string, reason?: { code: string; message: string }): JsonRpcError {
   const data = { uri: clip(uri) };
@@ -87,7 +72,7 @@ export function createResources({
   jobs: JobService;
   widget: Widget;
   catalog: readonly CatalogItem[];
-}): Resources {
+}) {
   const catalogText = catalogJson(catalog);
 
   /** A job's result part, as JSON or as CSV with the next part's URI in `_meta`. */
@@ -107,7 +92,7 @@ export function createResources({
   return {
     list: resourceList(catalog, widget),
     templates: RESULT_TEMPLATES,
-    async read(uri, caller) {
+    async read(uri: string, caller: Caller): Promise<ReadResourceResult> {
       if (uri === URI.catalog) return { contents: [{ uri, mimeType: JSON_MIME, text: catalogText }] };
       if (uri === widget.uri)
         return { contents: [{ uri, mimeType: widget.mimeType, text: widget.html, _meta: widget.meta }] };
@@ -115,11 +100,16 @@ export function createResources({
       if (result === undefined) throw resourceNotFound(uri);
       return readResult(uri, result, caller);
     },
-    assertKnown(uri) {
+    /** Throws -32002 unless `uri` names a resource this server can have (used by subscribe). */
+    assertKnown(uri: string) {
       if (uri !== URI.catalog && uri !== widget.uri && !JOB_RESULT.test(uri)) throw resourceNotFound(uri);
     },
     unreadable,
-    async ended(jobId, caller) {
+    /**
+     * Whether `caller`'s job `jobId` has ended, so that its result resource will not change again
+     * (false too when it cannot be told: the subscription's own notification will come).
+     */
+    async ended(jobId: string, caller: Caller) {
       const now = await jobs.waitFor({ jobId, timeoutMs: 0 }, caller, () => {});
       return now.ok && now.value.done;
     },

@@ -18,12 +18,12 @@ import type { MatchGifts } from "../gifts/matcher.js";
 import type { Widget } from "../widget.js";
 import { TOOL } from "../../shared/tools.js";
 import { callerOf, toolContext } from "./context.js";
-import { createTasks, declaresTasks, TASKS_EXTENSION, type Tasks } from "./modern/tasks.js";
+import { createTasks, declaresTasks, TASKS_EXTENSION } from "./modern/tasks.js";
 import { forwardJobEvents, type SessionState } from "./notifications.js";
-import { createPrompts, type Prompts } from "./prompts.js";
-import { createResources, resultJobOf, type Resources } from "./resources.js";
+import { PROMPTS } from "./prompts.js";
+import { createResources, resultJobOf } from "./resources.js";
 import { JsonRpcError } from "./rpc-error.js";
-import { createToolRegistry, type ToolRegistry, type ToolSecurity, type ToolSpec } from "./tool-registry.js";
+import { createToolRegistry, type ToolSecurity, type ToolSpec } from "./tool-registry.js";
 import { openStaffFiles } from "../files/files-env.js";
 import type { StaffFiles } from "../files/staff-files.js";
 import { beginFileUploadTool } from "./tools/begin-file-upload.js";
@@ -69,19 +69,6 @@ export type McpDeps = {
   fileLinks?: FileLinks;
 };
 
-/**
- * The connection-independent parts, built once per app; the SDK's JSON Schema validator too (an
- * Ajv instance that every server would otherwise build for itself: ~20 KB and ~0.2 ms each).
- */
-export type McpParts = {
-  jobs: JobService;
-  tools: ToolRegistry;
-  resources: Resources;
-  prompts: Prompts;
-  validator: AjvJsonSchemaValidator;
-  tasks: Tasks;
-};
-
 /** Every tool, each with its schemas, _meta and handler: both protocol eras serve this one list. */
 export function createToolSpecs({
   jobs,
@@ -92,9 +79,9 @@ export function createToolSpecs({
   files = openStaffFiles(jobs),
   fileLinks = createFileLinks(),
 }: Omit<McpDeps, "onError" | "security">): ToolSpec[] {
-  const cheapest = (c: Currency) => Math.min(...catalog.map((i) => i.prices[c]));
-  const cheapestPrice = { USD: 0, KRW: 0, EUR: 0, JPY: 0, GBP: 0 };
-  for (const c of CURRENCIES) cheapestPrice[c] = cheapest(c);
+  const cheapestPrice = Object.fromEntries(
+    CURRENCIES.map((c) => [c, Math.min(...catalog.map((i) => i.prices[c]))]),
+  ) as Record<Currency, number>;
   return [
     suggestGiftsTool({ matchGifts, cheapestPrice, widget }),
     startBulkAnalysisTool({ jobs, files, widget, runOptionsOf }),
@@ -115,14 +102,18 @@ export function createToolSpecs({
   ];
 }
 
-export function createMcpParts(deps: McpDeps): McpParts {
+/**
+ * The connection-independent parts, built once per app; the SDK's JSON Schema validator too (an
+ * Ajv instance that every server would otherwise build for itself: ~20 KB and ~0.2 ms each).
+ */
+export type McpParts = ReturnType<typeof createMcpParts>;
+
+export function createMcpParts(deps: McpDeps) {
   const { jobs, widget, catalog = CATALOG, onError } = deps;
-  const tools = createToolRegistry(createToolSpecs(deps), onError, deps.security);
   return {
     jobs,
-    tools,
+    tools: createToolRegistry(createToolSpecs(deps), onError, deps.security),
     resources: createResources({ jobs, widget, catalog }),
-    prompts: createPrompts(),
     validator: new AjvJsonSchemaValidator(),
     tasks: createTasks(jobs),
   };
@@ -152,15 +143,13 @@ class GiftServer extends Server {
   }
 }
 
-export type BuiltServer = { server: Server; state: SessionState; dispose(): void };
+export type BuiltServer = ReturnType<typeof buildServer>;
 
-export type BuildOptions = {
-  /** A 2025-11-25 session's server (else a stateless one, which refuses what needs a session). */
-  stateful: boolean;
-};
-
-/** A fresh SDK server over the connection-independent `parts`, for either era. */
-export function buildServer(parts: McpParts, { stateful }: BuildOptions): BuiltServer {
+/**
+ * A fresh SDK server over the connection-independent `parts`, for either era; `stateful` for a
+ * 2025-11-25 session's server (else a stateless one, which refuses what needs a session).
+ */
+export function buildServer(parts: McpParts, { stateful }: { stateful: boolean }) {
   const server = new GiftServer(SERVER_INFO, {
     capabilities: {
       tools: {},
@@ -206,24 +195,9 @@ export function buildServer(parts: McpParts, { stateful }: BuildOptions): BuiltS
     const read = await parts.resources.read(uri, callerOf(ctx));
     return modern() ? { ...read, ...cacheHintFor(uri, widgetUri) } : read;
   });
-  server.setRequestHandler("prompts/list", () => parts.prompts.list);
-  server.setRequestHandler("prompts/get", (request) =>
-    parts.prompts.get(request.params.name, request.params.arguments),
-  );
-  registerSessionChoices(server, parts, state, needsSession);
-  parts.tasks.register(server, modern);
-
-  const unsubscribe = stateful ? forwardJobEvents(server, state, parts.jobs) : () => {};
-  return { server, state, dispose: unsubscribe };
-}
-
-/** What a 2025-11-25 session chooses and keeps: its subscriptions and its log level. */
-function registerSessionChoices(
-  server: Server,
-  parts: McpParts,
-  state: SessionState,
-  needsSession: (what: string) => void,
-): void {
+  server.setRequestHandler("prompts/list", () => PROMPTS.list);
+  server.setRequestHandler("prompts/get", (request) => PROMPTS.get(request.params.name, request.params.arguments));
+  // what a 2025-11-25 session chooses and keeps: its subscriptions and its log level
   server.setRequestHandler("resources/subscribe", async (request, ctx) => {
     needsSession("resources/subscribe");
     const { uri } = request.params;
@@ -251,4 +225,8 @@ function registerSessionChoices(
     state.logLevel = request.params.level;
     return {};
   });
+  parts.tasks.register(server, modern);
+
+  const unsubscribe = stateful ? forwardJobEvents(server, state, parts.jobs) : () => {};
+  return { server, state, dispose: unsubscribe };
 }

@@ -55,12 +55,6 @@ export type ToolSpec<I extends z.ZodMiniObject = z.ZodMiniObject> = {
 /** Keeps the handler's argument type tied to the input schema. */
 export const defineTool = <I extends z.ZodMiniObject>(spec: ToolSpec<I>): ToolSpec<I> => spec;
 
-export type ToolRegistry = {
-  /** The `tools/list` result, built once. */
-  readonly list: { tools: Tool[] };
-  call(name: string, args: unknown, ctx: ToolContext): Promise<CallToolResult>;
-};
-
 /** With sign-in: the scopes every tool needs, and the `WWW-Authenticate` challenge asking for them. */
 export type ToolSecurity = {
   scopes: string[];
@@ -145,55 +139,54 @@ export function createToolRegistry(
   specs: ToolSpec[],
   onError: (error: unknown) => void = () => {},
   security?: ToolSecurity,
-): ToolRegistry {
+) {
   const byName = new Map<string, ToolSpec>(specs.map((s) => [s.name, s]));
   const names = specs.map((s) => s.name).join(", ");
   const list = { tools: specs.map((spec) => describe(spec, security)) };
   const droppable = new Map(list.tools.map((tool) => [tool.name, optionalContainers(tool.inputSchema)]));
   const rendering = new Set<string>(specs.filter((spec) => rendersWidget(spec.meta)).map((spec) => spec.name));
-  const registry: ToolRegistry = {
-    list,
-    async call(name, args, ctx) {
-      const spec = byName.get(name);
-      if (!spec) {
-        throw new JsonRpcError(
-          ProtocolErrorCode.InvalidParams,
-          `Unknown tool "${clip(name)}". Available tools: ${names}.`,
-          {
-            tool: clip(name),
-          },
-        );
-      }
-      if (security) {
-        const missing = security.scopes.filter((s) => !ctx.scopes?.includes(s));
-        if (missing.length > 0) return signInRequired(security, missing);
-      }
-      const given = withoutEmptyContainers(args ?? {}, droppable.get(name) ?? new Map());
-      const parsed = spec.input.safeParse(given);
-      if (!parsed.success) {
-        const problems = describeIssues(parsed.error.issues, given);
-        return failure({
-          code: "invalid_arguments",
-          message: `Invalid arguments for ${name}: ${problems.join("; ")}.`,
-          hint: "Fix these fields and call the tool again.",
-        });
-      }
-      try {
-        return await spec.run(parsed.data, ctx);
-      } catch (error) {
-        onError(error);
-        return failure({
-          code: "internal",
-          message: `${name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}.`,
-          hint: "Try again in a moment.",
-        });
-      }
-    },
-  };
+  /** The call's outcome, before its log line and view id. */
+  async function run(name: string, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
+    const spec = byName.get(name);
+    if (!spec) {
+      throw new JsonRpcError(
+        ProtocolErrorCode.InvalidParams,
+        `Unknown tool "${clip(name)}". Available tools: ${names}.`,
+        {
+          tool: clip(name),
+        },
+      );
+    }
+    if (security) {
+      const missing = security.scopes.filter((s) => !ctx.scopes?.includes(s));
+      if (missing.length > 0) return signInRequired(security, missing);
+    }
+    const given = withoutEmptyContainers(args ?? {}, droppable.get(name) ?? new Map());
+    const parsed = spec.input.safeParse(given);
+    if (!parsed.success) {
+      const problems = describeIssues(parsed.error.issues, given);
+      return failure({
+        code: "invalid_arguments",
+        message: `Invalid arguments for ${name}: ${problems.join("; ")}.`,
+        hint: "Fix these fields and call the tool again.",
+      });
+    }
+    try {
+      return await spec.run(parsed.data, ctx);
+    } catch (error) {
+      onError(error);
+      return failure({
+        code: "internal",
+        message: `${name} failed unexpectedly: ${error instanceof Error ? error.message : String(error)}.`,
+        hint: "Try again in a moment.",
+      });
+    }
+  }
   return {
+    /** The `tools/list` result, built once. */
     list,
-    async call(name, args, ctx) {
-      const called = await registry.call(name, args, ctx);
+    async call(name: string, args: unknown, ctx: ToolContext) {
+      const called = await run(name, args, ctx);
       // its outcome, for the request's log line and the metrics
       noteToolResult(name, called);
       return rendering.has(name) ? withViewId(called) : called;

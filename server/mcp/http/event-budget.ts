@@ -25,12 +25,7 @@ export type Stream = { events: Kept[] };
 /** One store's share of the budget. */
 export type Owner = { bytes: number; queue: Queue; pool: { used: number } };
 
-export type EventBudget = {
-  /** A share for a new store. */
-  join(): Owner;
-  /** Keeps an event on `stream` if it fits a session's budget, forgetting the oldest to make room. */
-  keep(owner: Owner, stream: Stream, event: { seq: number; id: string; json: string }): void;
-};
+export type EventBudget = ReturnType<typeof createEventBudget>;
 
 /** A first-in first-out list that skips forgotten events. */
 type Queue = { items: Kept[]; head: number };
@@ -60,7 +55,7 @@ export function createEventBudget({
   maxBytesPerSession = 4 * 1024 * 1024,
   ttlMs = 5 * 60 * 1000,
   now = Date.now,
-}: EventBudgetOptions = {}): EventBudget {
+}: EventBudgetOptions = {}) {
   const pool = { used: 0 };
   // every kept event of every store, oldest first
   const all: Queue = { items: [], head: 0 };
@@ -71,9 +66,11 @@ export function createEventBudget({
   };
 
   return {
-    join: () => ({ bytes: 0, queue: { items: [], head: 0 }, pool }),
+    /** A share for a new store. */
+    join: (): Owner => ({ bytes: 0, queue: { items: [], head: 0 }, pool }),
 
-    keep(owner, stream, { seq, id, json }) {
+    /** Keeps an event on `stream` if it fits a session's budget, forgetting the oldest to make room. */
+    keep(owner: Owner, stream: Stream, { seq, id, json }: { seq: number; id: string; json: string }) {
       const at = now();
       for (let old = oldestKept(all); old && at - old.at > ttlMs; old = oldestKept(all)) forget(old);
       oldestKept(owner.queue); // lets the store's list shed what other limits forgot

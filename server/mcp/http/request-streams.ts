@@ -16,20 +16,6 @@ import {
 } from "@modelcontextprotocol/server";
 import { streamOfEventId } from "./event-store.js";
 
-export type RequestStreams = {
-  /**
-   * Hands the POST body `body` of session `sessionId` to `handle` (the transport) and returns its
-   * answer: an SSE one a cancellation can end. Once the transport took a cancellation in `body`,
-   * the stream of the request it names ends (requests are noted before `handle` is called, so a
-   * cancellation that comes before their answer is handed out is not lost).
-   */
-  serve(sessionId: string, body: unknown, handle: () => Promise<Response>): Promise<Response>;
-  /** Whether `lastEventId` belongs to a stream that a cancellation ended. */
-  ended(lastEventId: string): boolean;
-  /** Whether the request `requestId` of session `sessionId` is in flight here. */
-  holds(sessionId: string, requestId: RequestId): boolean;
-};
-
 type Answer = {
   /** The answer to hand out: an SSE one can now be ended by a cancellation; anything else passes. */
   attach(response: Response): Response;
@@ -152,14 +138,12 @@ function endable(
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-export function createRequestStreams({ keptEnded = 10_000 }: RequestStreamOptions = {}): RequestStreams {
+export function createRequestStreams({ keptEnded = 10_000 }: RequestStreamOptions = {}) {
   const flights = new Map<string, Flight>();
   const ended = new EndedStreams(keptEnded);
 
   const begin = (sessionId: string, body: unknown): Answer => {
-    const ids = messagesOf(body).flatMap((m) => {
-      return isJSONRPCRequest(m) ? [idKey(m.id)] : [];
-    });
+    const ids = messagesOf(body).flatMap((m) => (isJSONRPCRequest(m) ? [idKey(m.id)] : []));
     if (ids.length === 0) return { attach: (response) => response, drop: () => {} };
     const flight: Flight = { keys: ids.map((id) => `${sessionId}\n${id}`), open: new Set(ids), cancelled: false };
     for (const key of flight.keys) flights.set(key, flight);
@@ -192,7 +176,13 @@ export function createRequestStreams({ keptEnded = 10_000 }: RequestStreamOption
   };
 
   return {
-    async serve(sessionId, body, handle) {
+    /**
+     * Hands the POST body `body` of session `sessionId` to `handle` (the transport) and returns its
+     * answer: an SSE one a cancellation can end. Once the transport took a cancellation in `body`,
+     * the stream of the request it names ends (requests are noted before `handle` is called, so a
+     * cancellation that comes before their answer is handed out is not lost).
+     */
+    async serve(sessionId: string, body: unknown, handle: () => Promise<Response>): Promise<Response> {
       const answer = begin(sessionId, body);
       let response: Response;
       try {
@@ -205,9 +195,11 @@ export function createRequestStreams({ keptEnded = 10_000 }: RequestStreamOption
       return response;
     },
 
-    holds: (sessionId, requestId) => flights.has(`${sessionId}\n${idKey(requestId)}`),
+    /** Whether the request `requestId` of session `sessionId` is in flight here. */
+    holds: (sessionId: string, requestId: RequestId) => flights.has(`${sessionId}\n${idKey(requestId)}`),
 
-    ended(lastEventId) {
+    /** Whether `lastEventId` belongs to a stream that a cancellation ended. */
+    ended(lastEventId: string) {
       const streamId = streamOfEventId(lastEventId);
       return streamId !== undefined && ended.has(streamId);
     },

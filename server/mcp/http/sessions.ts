@@ -19,7 +19,7 @@ import { subjectOf } from "../../auth/subject.js";
 import { createEventBudget } from "./event-budget.js";
 import { createEventStore } from "./event-store.js";
 import { guardRequests } from "./request-guard.js";
-import { createRequestStreams, type RequestStreams } from "./request-streams.js";
+import { createRequestStreams } from "./request-streams.js";
 import { jsonRpcError, retryLater } from "../../json-rpc-error.js";
 import { SessionTable, type Refusal } from "./session-table.js";
 import type { BuiltServer } from "../server.js";
@@ -40,23 +40,13 @@ export type SessionOptions = {
   onError: (error: Error) => void;
 };
 
-export type Sessions = {
-  /** Handles an `initialize` POST: a new session, a refusal at the limit, or the error the SDK gives. */
-  open(req: Request, body: unknown, auth?: AuthInfo): Promise<Response>;
-  /** Handles any request carrying an `Mcp-Session-Id`; only the session's own subject may use it. */
-  handle(sessionId: string, req: Request, body?: unknown, auth?: AuthInfo): Promise<Response>;
-  /** Sessions held here. */
-  readonly size: number;
-  close(): Promise<void>;
-};
-
 type Session = {
   transport: WebStandardStreamableHTTPServerTransport;
   built: BuiltServer;
   subject: string;
 };
 
-export function createSessions(options: SessionOptions): Sessions {
+export function createSessions(options: SessionOptions) {
   const { idleMs, onError, instanceId = randomBytes(4).toString("hex") } = options;
   const table = new SessionTable<Session>({ ...options, now: Date.now });
   const requests = createRequestStreams();
@@ -92,7 +82,8 @@ export function createSessions(options: SessionOptions): Sessions {
   sweep.unref();
 
   return {
-    async open(req, body, auth) {
+    /** Handles an `initialize` POST: a new session, a refusal at the limit, or the error the SDK gives. */
+    async open(req: Request, body: unknown, auth?: AuthInfo) {
       const subject = subjectOf(auth);
       const room = table.makeRoom(subject);
       for (const { session } of room.evicted) void close(session);
@@ -102,7 +93,22 @@ export function createSessions(options: SessionOptions): Sessions {
       if (session.transport.sessionId === undefined) await close(session);
       return response;
     },
-    handle: routeToSessions(table, requests),
+    /** Handles any request carrying an `Mcp-Session-Id`; only the session's own subject may use it. */
+    async handle(sessionId: string, req: Request, body?: unknown, auth?: AuthInfo) {
+      const session = table.get(sessionId);
+      // another subject's session answers exactly as one that does not exist
+      if (!session || session.subject !== subjectOf(auth)) return notFound();
+      table.use(sessionId);
+      const lastEventId = req.method === "GET" ? req.headers.get("last-event-id") : null;
+      if (lastEventId !== null && requests.ended(lastEventId)) return streamOver();
+      const response = await requests.serve(sessionId, body, () =>
+        session.transport.handleRequest(req, { ...(body === undefined ? {} : { parsedBody: body }), authInfo: auth }),
+      );
+      if (req.method !== "GET" || response.status !== 200) return response;
+      // An open GET stream keeps the session alive however long it stays quiet.
+      return watchBody(response, table.openStream(sessionId));
+    },
+    /** Sessions held here. */
     get size() {
       return table.size;
     },
@@ -110,24 +116,6 @@ export function createSessions(options: SessionOptions): Sessions {
       clearInterval(sweep);
       await Promise.all(table.sessions().map(close));
     },
-  };
-}
-
-/** Sends a request that names a session to it, if this process holds it for the caller. */
-function routeToSessions(table: SessionTable<Session>, requests: RequestStreams): Sessions["handle"] {
-  return async (sessionId, req, body, auth) => {
-    const session = table.get(sessionId);
-    // another subject's session answers exactly as one that does not exist
-    if (!session || session.subject !== subjectOf(auth)) return notFound();
-    table.use(sessionId);
-    const lastEventId = req.method === "GET" ? req.headers.get("last-event-id") : null;
-    if (lastEventId !== null && requests.ended(lastEventId)) return streamOver();
-    const response = await requests.serve(sessionId, body, () =>
-      session.transport.handleRequest(req, { ...(body === undefined ? {} : { parsedBody: body }), authInfo: auth }),
-    );
-    if (req.method !== "GET" || response.status !== 200) return response;
-    // An open GET stream keeps the session alive however long it stays quiet.
-    return watchBody(response, table.openStream(sessionId));
   };
 }
 

@@ -19,17 +19,12 @@ export type StatelessOptions = {
   onError: (error: Error) => void;
 };
 
-export type Stateless = {
-  handle(req: Request, body: unknown, stream: boolean, auth?: AuthInfo): Promise<Response>;
-  close(): Promise<void>;
-};
-
-export function createStateless({ build, poolSize, onError }: StatelessOptions): Stateless {
+export function createStateless({ build, poolSize, onError }: StatelessOptions) {
   const idle: BuiltServer[] = [];
   let closed = false;
 
   return {
-    async handle(req, body, stream, auth) {
+    async handle(req: Request, body: unknown, stream: boolean, auth?: AuthInfo): Promise<Response> {
       const built = idle.pop() ?? build();
       const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: !stream });
       transport.onerror = onError;

@@ -36,15 +36,7 @@ export type McpHttpOptions = {
   keepAliveMs?: number;
 };
 
-export type McpHttpHandler = {
-  /**
-   * `readBody` reads the POST body faster than `req` can, when the runtime allows; `auth` is the
-   * caller's verified token (none while sign-in is off).
-   */
-  handle(req: Request, readBody?: BodyReader, auth?: AuthInfo): Promise<Response>;
-  readonly sessionCount: number;
-  close(): Promise<void>;
-};
+export type McpHttpHandler = ReturnType<typeof createMcpHttpHandler>;
 
 export function createMcpHttpHandler({
   parts,
@@ -58,7 +50,7 @@ export function createMcpHttpHandler({
   onNotice,
   instanceId,
   keepAliveMs,
-}: McpHttpOptions): McpHttpHandler {
+}: McpHttpOptions) {
   const sessions = createSessions({
     build: () => buildServer(parts, { stateful: true }),
     instanceId,
@@ -77,7 +69,11 @@ export function createMcpHttpHandler({
   const modern = createModernHttp({ shared: parts, keepAliveMs, onError, onNotice });
 
   return {
-    async handle(req, readBody, auth) {
+    /**
+     * `readBody` reads the POST body faster than `req` can, when the runtime allows; `auth` is the
+     * caller's verified token (none while sign-in is off).
+     */
+    async handle(req: Request, readBody?: BodyReader, auth?: AuthInfo): Promise<Response> {
       const sessionId = req.headers.get("mcp-session-id");
       switch (req.method) {
         case "POST": {

@@ -10,24 +10,16 @@
  * who may hear what; this replaces it for our endpoint.
  */
 import type { Caller } from "../../jobs/caller.js";
+import { jsonRpcError } from "../../json-rpc-error.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { resultJobOf } from "../resources.js";
 import { ListenStream, type ListenStreamOptions, type Watched } from "./listen-stream.js";
 import { declaresTasks, TASKS_EXTENSION } from "./tasks.js";
 
-type Id = string | number;
-type ListenRequest = { id: Id; params?: { _meta?: unknown; notifications?: unknown } };
+type ListenRequest = { id: string | number; params?: { _meta?: unknown; notifications?: unknown } };
 type Filter = { resourceSubscriptions?: unknown; taskIds?: unknown };
 /** What a request asks to hear of: tasks by id, and results by job id with the URI it named each by. */
 type Asked = { taskIds: string[]; resultUris: Map<string, string> };
-
-export type Listen = {
-  /** Answers one listen request of `caller`: an error, or the stream. */
-  serve(message: ListenRequest, caller: Caller, signal: AbortSignal): Promise<Response>;
-  /** Ends every stream with the listen result (a graceful end). */
-  close(): void;
-  readonly openCount: number;
-};
 
 type ListenOptions = {
   jobs: JobService;
@@ -37,18 +29,22 @@ type ListenOptions = {
   maxStreams?: number;
 };
 
-export function createListen({ jobs, keepAliveMs, onError, maxStreams = 1024 }: ListenOptions): Listen {
+export function createListen({ jobs, keepAliveMs, onError, maxStreams = 1024 }: ListenOptions) {
   const ttlMs = jobs.limits.retentionMs;
   const open = new Set<ListenStream>();
   const onEnd = (stream: ListenStream) => void open.delete(stream);
 
   return {
-    async serve(message, caller, signal) {
+    /** Answers one listen request of `caller`: an error, or the stream. */
+    async serve(message: ListenRequest, caller: Caller, signal: AbortSignal): Promise<Response> {
       if (open.size >= maxStreams)
-        return errorResponse(
-          message.id,
+        // answered as the SDK's own listen answers it; a refused filter is 400, the spec's status for -32602 and -32021
+        return jsonRpcError(
+          200,
           -32603,
           "Subscription limit reached: too many listen streams are open. Try again later.",
+          undefined,
+          message.id,
         );
       const asked = askedOf(message);
       if (!asked.ok) return asked.refusal;
@@ -63,6 +59,7 @@ export function createListen({ jobs, keepAliveMs, onError, maxStreams = 1024 }: 
       await stream.watch(jobs, watched, caller, signal);
       return stream.response();
     },
+    /** Ends every stream with the listen result (a graceful end). */
     close() {
       for (const stream of open) stream.end({ graceful: true });
     },
@@ -75,25 +72,16 @@ export function createListen({ jobs, keepAliveMs, onError, maxStreams = 1024 }: 
 const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 
-/**
- * A refused request is `400 Bad Request`, the spec's status for -32602 and -32021; the limit's
- * -32603 is answered as the SDK's own listen answers it.
- */
-function errorResponse(id: Id, code: number, message: string, data?: unknown): Response {
-  const error = data === undefined ? { code, message } : { code, message, data };
-  return Response.json({ jsonrpc: "2.0", id, error }, { status: code === -32603 ? 200 : 400 });
-}
-
 /** What the request asks for, or the error that refuses it. */
 function askedOf(message: ListenRequest): { ok: true; value: Asked } | { ok: false; refusal: Response } {
   const filter = message.params?.notifications as Filter | undefined;
   if (typeof filter !== "object" || filter === null || Array.isArray(filter)) {
     const text = "Invalid params: 'notifications' is required and must be an object.";
-    return { ok: false, refusal: errorResponse(message.id, -32602, text) };
+    return { ok: false, refusal: jsonRpcError(400, -32602, text, undefined, message.id) };
   }
   if (filter.taskIds !== undefined && !declaresTasks(message.params?._meta)) {
     const data = { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } };
-    return { ok: false, refusal: errorResponse(message.id, -32021, "Missing required client capability", data) };
+    return { ok: false, refusal: jsonRpcError(400, -32021, "Missing required client capability", data, message.id) };
   }
   const resultUris = new Map(
     strings(filter.resourceSubscriptions).flatMap((uri) =>

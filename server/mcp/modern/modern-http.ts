@@ -35,12 +35,6 @@ const TASK_METHODS = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
 
 type Message = { id?: string | number; method?: string; params?: { taskId?: unknown; _meta?: unknown } };
 
-export type ModernHttp = {
-  handle(req: Request, body: unknown, wantsProgress: boolean, auth?: AuthInfo): Promise<Response>;
-  readonly listenCount: number;
-  close(): Promise<void>;
-};
-
 /**
  * The SDK reports a request it refuses (a header mismatch, an unsupported version) through the same
  * `onerror` as a failure; what it answers tells them apart. So what it reports while a request is
@@ -60,7 +54,7 @@ export function createModernHttp({
   onError?: (error: Error) => void;
   /** Hears each refused request once, with its status and JSON-RPC code. */
   onNotice?: Notice;
-}): ModernHttp {
+}) {
   const held = contextSlot<Held>("held");
   const report = (error: Error) => {
     const errors = held.get()?.errors;
@@ -88,7 +82,7 @@ export function createModernHttp({
   }
 
   return {
-    async handle(req, body, wantsProgress, auth) {
+    async handle(req: Request, body: unknown, wantsProgress: boolean, auth?: AuthInfo): Promise<Response> {
       const method = (body as Message).method;
       const response = await answered(method, () => route(req, body, wantsProgress, auth));
       return method === "server/discover" || response.status === 400 ? withLegacyVersions(response) : response;

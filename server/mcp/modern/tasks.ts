@@ -5,7 +5,7 @@
  * `tasks/cancel` cancels it. The SDK has no server side for tasks, so the handlers are here, on its
  * request-handler API. A job never asks for input, so `tasks/update` only acknowledges.
  */
-import type { Server, ServerContext } from "@modelcontextprotocol/server";
+import { ProtocolErrorCode, type Server, type ServerContext } from "@modelcontextprotocol/server";
 import * as z from "zod/v4";
 import type { ToolError } from "../../../shared/errors.js";
 import type { JobView } from "../../../shared/job-view.js";
@@ -14,37 +14,11 @@ import type { Caller } from "../../jobs/caller.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { JsonRpcError } from "../rpc-error.js";
 import { callerOf } from "../context.js";
+import { failure, type CallToolResult } from "../tool-results.js";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 /** How often a client is asked to poll a working task. */
 const POLL_INTERVAL_MS = 1_000;
-
-const INVALID_PARAMS = -32602;
-const INTERNAL_ERROR = -32603;
-const MISSING_CAPABILITY = -32021;
-
-type CallResult = { content: unknown[]; structuredContent?: Record<string, unknown>; isError?: boolean };
-
-/** A task as `tasks/get` and `notifications/tasks` carry it (the extension's `DetailedTask`). */
-export type DetailedTask = {
-  taskId: string;
-  status: "working" | "completed" | "failed" | "cancelled";
-  statusMessage?: string;
-  createdAt: string;
-  lastUpdatedAt: string;
-  ttlMs: number | null;
-  pollIntervalMs?: number;
-  result?: CallResult & { resultType: "complete" };
-};
-
-export type Tasks = {
-  /** The task for a start's result, once `tasks/get` resolves it; a start that failed stays a plain result. */
-  created(result: CallResult, caller: Caller): Promise<CallResult | ({ resultType: "task" } & DetailedTask)>;
-  /** The job `taskId` as a task, for `caller`; -32602 when it is not theirs or not there. */
-  get(taskId: string, caller: Caller): Promise<DetailedTask>;
-  /** The `tasks/*` handlers; a server not bound to 2026-07-28 (`modern`) knows no such methods. */
-  register(server: Server, modern: () => boolean): void;
-};
 
 /** Whether the request's per-request capabilities declare the Tasks extension. */
 export function declaresTasks(envelope: unknown): boolean {
@@ -74,15 +48,8 @@ function statusMessage(view: JobView): string | undefined {
  * The finished job as the tool result a model can use: the summary and counts, and a link to the
  * paged result (never the people inline). A failed job is a tool result with `isError`.
  */
-function finalResult(view: JobView): CallResult {
-  if (view.status === "failed" && view.error) {
-    const { message, hint } = view.error;
-    return {
-      content: [{ type: "text", text: hint ? `${message} ${hint}` : message }],
-      structuredContent: { error: view.error },
-      isError: true,
-    };
-  }
+function finalResult(view: JobView): CallToolResult {
+  if (view.status === "failed" && view.error) return failure(view.error as ToolError);
   const resultUri = URI.jobResult(view.jobId);
   const text =
     `Job ${view.jobId} completed: ${view.summary ?? "done"} ` +
@@ -118,7 +85,8 @@ const STATUS = {
   canceled: "cancelled",
 } as const;
 
-export function taskOf(view: JobView, ttlMs: number): DetailedTask {
+/** A task as `tasks/get` and `notifications/tasks` carry it (the extension's `DetailedTask`). */
+export function taskOf(view: JobView, ttlMs: number) {
   const status = STATUS[view.status];
   const createdAt = view.createdAt ?? new Date(0).toISOString();
   return {
@@ -138,26 +106,25 @@ export function taskOf(view: JobView, ttlMs: number): DetailedTask {
 function taskError(taskId: string, error: ToolError): JsonRpcError {
   if (error.code === "store_unavailable")
     return new JsonRpcError(
-      INTERNAL_ERROR,
+      ProtocolErrorCode.InternalError,
       `The job store is unreachable at the moment; ask for task ${taskId} again in a minute.`,
     );
-  return new JsonRpcError(INVALID_PARAMS, "Failed to retrieve task: Task not found", { taskId });
+  return new JsonRpcError(ProtocolErrorCode.InvalidParams, "Failed to retrieve task: Task not found", { taskId });
 }
 
-const METHOD_NOT_FOUND = -32601;
-
 function requireTasks(ctx: ServerContext, modern: boolean): void {
-  if (!modern) throw new JsonRpcError(METHOD_NOT_FOUND, "Method not found");
+  if (!modern) throw new JsonRpcError(ProtocolErrorCode.MethodNotFound, "Method not found");
   if (!declaresTasks(ctx.mcpReq.envelope))
-    throw new JsonRpcError(MISSING_CAPABILITY, "Missing required client capability", {
+    throw new JsonRpcError(ProtocolErrorCode.MissingRequiredClientCapability, "Missing required client capability", {
       requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
     });
 }
 
 const TaskParams = { params: z.looseObject({ taskId: z.string() }), result: z.looseObject({}) };
 
-export function createTasks(jobs: JobService): Tasks {
+export function createTasks(jobs: JobService) {
   const ttlMs = jobs.limits.retentionMs;
+  /** The job `taskId` as a task, for `caller`; -32602 when it is not theirs or not there. */
   const get = async (taskId: string, caller: Caller) => {
     const now = await jobs.waitFor({ jobId: taskId, timeoutMs: 0 }, caller, () => {});
     if (!now.ok) throw taskError(taskId, now.error);
@@ -165,12 +132,14 @@ export function createTasks(jobs: JobService): Tasks {
   };
   return {
     get,
-    async created(result, caller) {
+    /** The task for a start's result, once `tasks/get` resolves it; a start that failed stays a plain result. */
+    async created(result: CallToolResult, caller: Caller) {
       const jobId = result.structuredContent?.jobId;
       if (result.isError || typeof jobId !== "string") return result;
       return { resultType: "task", ...(await get(jobId, caller)) };
     },
-    register(server, modern) {
+    /** The `tasks/*` handlers; a server not bound to 2026-07-28 (`modern`) knows no such methods. */
+    register(server: Server, modern: () => boolean) {
       server.setRequestHandler("tasks/get", TaskParams, async ({ taskId }, ctx) => {
         requireTasks(ctx, modern());
         return get(taskId, callerOf(ctx));
