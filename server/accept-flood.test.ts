@@ -5,13 +5,12 @@
  * connection of its own (as an orchestrator probes). Every probe is answered 200 throughout, and
  * an MCP request after the flood is answered; the server holds no more connections than its limit.
  */
-import { spawn, type ChildProcess } from "node:child_process";
 import { mkdtempSync, rmSync } from "node:fs";
-import { get } from "node:http";
 import { connect, type Socket } from "node:net";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { connectionLimit, openFileLimit } from "./accept-limit.js";
+import { startMainProcess, probeHealthz, type MainProcess } from "../test-kit/servers/main-process.js";
 import { postRaw } from "../test-kit/servers/test-server.js";
 
 /** The server's open-file limit, lower than the flood so the flood would exhaust it. */
@@ -22,46 +21,19 @@ const FLOOD = Math.min(24_000, (openFileLimit() ?? 4_096) - OWN_RESERVE);
 const HOLD_MS = 3_000;
 
 const dir = mkdtempSync(join(tmpdir(), "giftgenius-flood-"));
-let child: ChildProcess;
+let server: MainProcess;
 let port: number;
 
 beforeAll(async () => {
-  child = spawn("sh", ["-c", `ulimit -n ${SERVER_FDS} && exec "${process.execPath}" --import tsx server/main.ts`], {
-    env: { ...process.env, PORT: "0", HOST: "127.0.0.1", STORE: "sqlite", DATA_DIR: dir },
-    stdio: ["ignore", "pipe", "inherit"],
-  });
-  port = await new Promise<number>((resolve, reject) => {
-    let out = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const found = /http:\/\/127\.0\.0\.1:(\d+)\/mcp/.exec(out);
-      if (found) resolve(Number(found[1]));
-    });
-    child.once("exit", (code) => reject(new Error(`the server exited (${code}) before listening`)));
-  });
+  server = await startMainProcess({ STORE: "sqlite", DATA_DIR: dir }, SERVER_FDS);
+  port = server.port;
 });
 afterAll(async () => {
-  if (child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGKILL");
-    await exited;
-  }
+  await server?.stop();
   rmSync(dir, { recursive: true, force: true });
 });
 
-/**
- * /healthz on a connection of its own: its status, or what went wrong. Within 10 s: a loaded
- * machine may drop a probe's SYN while the flood fills the accept queue (retried after 1 s, 3 s).
- */
-const probe = () =>
-  new Promise<string>((resolve) => {
-    const req = get({ host: "127.0.0.1", port, path: "/healthz", agent: false, timeout: 10_000 }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(String(res.statusCode)));
-    });
-    req.on("timeout", () => req.destroy(new Error("no answer within 10 s")));
-    req.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
-  });
+const probe = () => probeHealthz(port);
 
 /** Idle connections the server closed (or refused). */
 let closedByServer = 0;

@@ -4,60 +4,30 @@
  * that is parsed in a worker thread, so they wait for the parser together; every one of them is
  * answered with a job, and /healthz, probed on a connection of its own, answers 200 throughout.
  */
-import { spawn, type ChildProcess } from "node:child_process";
-import { get } from "node:http";
 import { StartBulkOutput, TOOL } from "../shared/tools.js";
 import { employeeCsv } from "../test-kit/employee-csv.js";
+import { startMainProcess, probeHealthz, type MainProcess } from "../test-kit/servers/main-process.js";
 import { postRaw } from "../test-kit/servers/test-server.js";
 
 const STARTS = 32;
 const BODY_BYTES = 2 * 1024 * 1024;
 
-let child: ChildProcess;
+let server: MainProcess;
 let port: number;
 
 beforeAll(async () => {
-  child = spawn(process.execPath, ["--import", "tsx", "server/main.ts"], {
-    // one anonymous subject starts them all: its quotas are lifted, as 32 people would each have their own
-    env: {
-      ...process.env,
-      PORT: "0",
-      HOST: "127.0.0.1",
-      STORE: "memory",
-      QUOTA_UNFINISHED_JOBS: "100",
-      QUOTA_JOBS_PER_HOUR: "1000",
-      QUOTA_STORED_MB: "10000",
-    },
-    stdio: ["ignore", "pipe", "inherit"],
+  // one anonymous subject starts them all: its quotas are lifted, as 32 people would each have their own
+  server = await startMainProcess({
+    STORE: "memory",
+    QUOTA_UNFINISHED_JOBS: "100",
+    QUOTA_JOBS_PER_HOUR: "1000",
+    QUOTA_STORED_MB: "10000",
   });
-  port = await new Promise<number>((resolve, reject) => {
-    let out = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      out += chunk.toString();
-      const found = /http:\/\/127\.0\.0\.1:(\d+)\/mcp/.exec(out);
-      if (found) resolve(Number(found[1]));
-    });
-    child.once("exit", (code) => reject(new Error(`the server exited (${code}) before listening`)));
-  });
+  port = server.port;
 });
-afterAll(async () => {
-  if (child.exitCode === null) {
-    const exited = new Promise((resolve) => child.once("exit", resolve));
-    child.kill("SIGKILL");
-    await exited;
-  }
-});
+afterAll(() => server?.stop());
 
-/** /healthz on a connection of its own: its status, or what went wrong. */
-const probe = () =>
-  new Promise<string>((resolve) => {
-    const req = get({ host: "127.0.0.1", port, path: "/healthz", agent: false, timeout: 10_000 }, (res) => {
-      res.resume();
-      res.on("end", () => resolve(String(res.statusCode)));
-    });
-    req.on("timeout", () => req.destroy(new Error("no answer within 10 s")));
-    req.on("error", (error: NodeJS.ErrnoException) => resolve(error.code ?? error.message));
-  });
+const probe = () => probeHealthz(port);
 
 /** A staff list of at least `bytes`, as CSV text. */
 function csvOf(bytes: number): string {
