@@ -97,8 +97,10 @@ type Pending = { port: MessagePort; bytes: number; resolve: (answer: ParsedElsew
 type Parser = { thread: Worker; pending: Map<number, Pending>; bytes: number };
 
 const parsers: Parser[] = [];
-let held = 0;
 let nextId = 0;
+
+/** Bytes handed to the workers and not yet answered, all of them together. */
+const held = (): number => parsers.reduce((sum, p) => sum + p.bytes, 0);
 
 async function settle({ port, resolve }: Pending, answer: Answer) {
   if (answer.kind !== "parsed") {
@@ -115,12 +117,6 @@ async function settle({ port, resolve }: Pending, answer: Answer) {
   resolve(value === undefined ? { kind: "failed" } : { kind: "parsed", value });
 }
 
-/** `waiting`'s bytes given back, on its answer or its worker's end. */
-function release(parser: Parser, waiting: Pending): void {
-  parser.bytes -= waiting.bytes;
-  held -= waiting.bytes;
-}
-
 function startParser(maxDepth: number): Parser {
   const thread = new Worker(SOURCE, { eval: true, workerData: { maxDepth } });
   const parser: Parser = { thread, pending: new Map(), bytes: 0 };
@@ -129,17 +125,17 @@ function startParser(maxDepth: number): Parser {
     const at = parsers.indexOf(parser);
     if (at !== -1) parsers.splice(at, 1);
     for (const waiting of parser.pending.values()) {
-      release(parser, waiting);
       waiting.port.close();
       waiting.resolve({ kind: "failed" });
     }
     parser.pending.clear();
+    parser.bytes = 0;
   };
   thread.on("message", (answer: Answer) => {
     const waiting = parser.pending.get(answer.id);
     if (!waiting) return;
     parser.pending.delete(answer.id);
-    release(parser, waiting);
+    parser.bytes -= waiting.bytes;
     if (parser.pending.size === 0) thread.unref();
     void settle(waiting, answer);
   });
@@ -168,14 +164,14 @@ export function parseElsewhere(
   maxBytes: number = MAX_PARSING_BYTES,
 ): Promise<ParsedElsewhere> {
   const size = bytes.byteLength;
-  if (held > 0 && held + size > maxBytes) return Promise.resolve({ kind: "busy" });
+  const waiting = held();
+  if (waiting > 0 && waiting + size > maxBytes) return Promise.resolve({ kind: "busy" });
   const parser = leastBusy(maxDepth);
   const id = nextId++;
   const { port1, port2 } = new MessageChannel();
   return new Promise((resolve) => {
     parser.pending.set(id, { port: port1, bytes: size, resolve });
     parser.bytes += size;
-    held += size;
     // held while it works, like any request in flight; idle, it never keeps the process alive
     parser.thread.ref();
     const whole =
