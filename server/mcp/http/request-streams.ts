@@ -198,6 +198,16 @@ export function createRequestStreams({ keptEnded = 10_000 }: RequestStreamOption
     /** Whether the request `requestId` of session `sessionId` is in flight here. */
     holds: (sessionId: string, requestId: RequestId) => flights.has(`${sessionId}\n${idKey(requestId)}`),
 
+    /** The request in flight of session `sessionId` whose answer streams as `streamId`, if any. */
+    requestOn(sessionId: string, streamId: string): RequestId | undefined {
+      const prefix = `${sessionId}\n`;
+      for (const [key, flight] of flights) {
+        if (flight.streamId === streamId && key.startsWith(prefix))
+          return JSON.parse(key.slice(prefix.length)) as RequestId;
+      }
+      return undefined;
+    },
+
     /** Whether `lastEventId` belongs to a stream that a cancellation ended. */
     ended(lastEventId: string) {
       const streamId = streamOfEventId(lastEventId);

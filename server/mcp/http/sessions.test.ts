@@ -8,6 +8,7 @@ import {
 } from "../../../shared/job-events.js";
 import { FILE_TOOL } from "../../../shared/files.js";
 import { StartBulkOutput, TOOL } from "../../../shared/tools.js";
+import { PACE_META_KEY } from "../../dev-pace.js";
 import {
   connectClient,
   openRawSession,
@@ -20,7 +21,7 @@ import {
 let server: TestServer;
 
 beforeAll(async () => {
-  server = await startTestServer();
+  server = await startTestServer({ devPace: true });
 });
 afterAll(async () => {
   await server.close();
@@ -53,6 +54,17 @@ async function startJob(client: Client, rows: number): Promise<string> {
     arguments: { csv: csvOf(rows), occasion: "farewell", budgetPerPerson: 60 },
   });
   return StartBulkOutput.parse(result.structuredContent).jobId;
+}
+
+/** Reads `sse` to its end; a stream that never ends times the test out. */
+async function untilEnded(sse: ReturnType<typeof readSse>): Promise<void> {
+  for (;;) {
+    const ended = await sse.next().then(
+      () => false,
+      (error: Error) => error.message === "The event stream ended" || Promise.reject(error),
+    );
+    if (ended) return;
+  }
 }
 
 const completedFor = (jobId: string) => (m: { method: string; params?: Record<string, unknown> }) =>
@@ -159,16 +171,12 @@ describe("stateful sessions: log level, DELETE, resumed streams", () => {
     const created = await nextEvent(first);
     expect(created).toMatchObject({ type: "job.created", event: { jobId, seq: 1 } });
     expect(created.id).toEqual(expect.any(String));
-    await first.close();
     await session.request("tools/call", { name: TOOL.waitForJob, arguments: { jobId } });
 
-    let resumed = await openStream(created.id);
-    // the server may not have seen the first stream go yet
-    for (let tries = 0; resumed.status === 409 && tries < 50; tries++) {
-      await new Promise((r) => setTimeout(r, 20));
-      resumed = await openStream(created.id);
-    }
+    // the first stream is still open here, as a dropped connection can look for a while: the resume takes over
+    const resumed = await openStream(created.id);
     expect(resumed.status).toBe(200);
+    await untilEnded(first);
     const replay = readSse(resumed);
     const seqs: number[] = [];
     for (let e = await nextEvent(replay); ; e = await nextEvent(replay)) {
@@ -181,6 +189,33 @@ describe("stateful sessions: log level, DELETE, resumed streams", () => {
     const next = await start(5);
     expect(await nextEvent(replay)).toMatchObject({ type: "job.created", event: { jobId: next } });
     await replay.close();
+  });
+
+  it("let a resumed request stream take over from the connection it replaces, which still looks open here", async () => {
+    const session = await openRawSession(server.mcpUrl);
+    const reply = await session.request("tools/call", {
+      name: TOOL.startBulk,
+      arguments: { csv: csvOf(50), occasion: "holiday", budgetPerPerson: 40 },
+      _meta: { [PACE_META_KEY]: 200 },
+    });
+    const { jobId } = StartBulkOutput.parse((reply.result as { structuredContent: unknown }).structuredContent);
+    const wait = {
+      jsonrpc: "2.0",
+      id: 99,
+      method: "tools/call",
+      params: { name: TOOL.waitForJob, arguments: { jobId } },
+    };
+    const first = readSse(await postRaw(server.mcpUrl, JSON.stringify(wait), session.headers));
+    const priming = await first.next();
+    expect(priming).toMatchObject({ id: expect.any(String), data: "" });
+
+    const resumed = await fetch(server.mcpUrl, {
+      headers: { accept: "text/event-stream", ...session.headers, "last-event-id": priming.id! },
+    });
+    expect(resumed.status).toBe(200);
+    await untilEnded(first);
+    const answer = JSON.parse((await readSse(resumed).next()).data);
+    expect(answer).toMatchObject({ id: 99, result: { structuredContent: { status: "completed" } } });
   });
 });
 

@@ -8,7 +8,9 @@
  * stream. At the limit, only a session idle for longer than a floor makes room; otherwise the
  * newcomer is refused, so a flood of `initialize` calls cannot push out sessions in use (the
  * bookkeeping is session-table.ts). A request's SSE stream ends when the client cancels the request
- * (request-streams.ts).
+ * (request-streams.ts). A resume (GET with Last-Event-ID) takes its stream over: the client gave up
+ * the old connection, which may not look closed here yet (behind a proxy, not for a while), and the
+ * SDK's transport would refuse the resume with 409 until it does.
  *
  * Why ours: the SDK's transport serves one session; holding many and bounding them per subject is
  * left to the application.
@@ -17,7 +19,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport, type AuthInfo } from "@modelcontextprotocol/server";
 import { subjectOf } from "../../auth/subject.js";
 import { createEventBudget } from "./event-budget.js";
-import { createEventStore } from "./event-store.js";
+import { createEventStore, streamOfEventId } from "./event-store.js";
 import { guardRequests } from "./request-guard.js";
 import { createRequestStreams } from "./request-streams.js";
 import { jsonRpcError, retryLater } from "../../json-rpc-error.js";
@@ -78,6 +80,14 @@ export function createSessions(options: SessionOptions) {
     return session;
   };
 
+  /** Ends the stream that `lastEventId` resumes, if it is still open here. */
+  const takeOver = (sessionId: string, transport: WebStandardStreamableHTTPServerTransport, lastEventId: string) => {
+    const streamId = streamOfEventId(lastEventId);
+    if (streamId === STANDALONE_STREAM) return transport.closeStandaloneSSEStream();
+    const requestId = streamId === undefined ? undefined : requests.requestOn(sessionId, streamId);
+    if (requestId !== undefined) transport.closeSSEStream(requestId);
+  };
+
   const sweep = setInterval(() => table.idle().forEach((session) => void close(session)), Math.min(idleMs, 60_000));
   sweep.unref();
 
@@ -100,7 +110,10 @@ export function createSessions(options: SessionOptions) {
       if (!session || session.subject !== subjectOf(auth)) return notFound();
       table.use(sessionId);
       const lastEventId = req.method === "GET" ? req.headers.get("last-event-id") : null;
-      if (lastEventId !== null && requests.ended(lastEventId)) return streamOver();
+      if (lastEventId !== null) {
+        if (requests.ended(lastEventId)) return streamOver();
+        takeOver(sessionId, session.transport, lastEventId);
+      }
       const response = await requests.serve(sessionId, body, () =>
         session.transport.handleRequest(req, { ...(body === undefined ? {} : { parsedBody: body }), authInfo: auth }),
       );
@@ -118,6 +131,9 @@ export function createSessions(options: SessionOptions) {
     },
   };
 }
+
+/** The SDK's id for a session's GET stream. */
+const STANDALONE_STREAM = "_GET_stream";
 
 /** The code the SDK uses for an unknown session. */
 const SESSION_NOT_FOUND = -32001;
