@@ -6,6 +6,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { benchDelivery } from "./delivery.js";
+import { benchEta } from "./eta.js";
 import { benchInput } from "./input.js";
 import { benchInstances } from "./instances.js";
 import { benchJobs } from "./jobs.js";
@@ -73,8 +74,20 @@ describe("npm run bench, on tiny inputs", () => {
 
   it("jobs: a bulk job completes with every row, and the parser reads them all", async () => {
     const rows = await benchJobs(smoke);
-    expectRows(rows, "jobs", 7);
+    expectRows(rows, "jobs", 5);
     expect(rows.find((r) => r.metric === "progress events per job")?.met).toBe(true);
+  });
+
+  it("eta: jobs from CSV and .xlsx, alone and beside another, run to their end and their ETAs are judged", async () => {
+    const rows = await benchEta(smoke);
+    expectRows(rows, "eta", 8);
+    // the smallest jobs end before any ETA can be read: judged as nothing, neither met nor missed
+    expect(rows.filter((r) => r.metric.startsWith("ETAs within 25 %: 1,000 rows")).map((r) => r.met)).toEqual([
+      null,
+      null,
+      null,
+      null,
+    ]);
   });
 
   it("input: every file read whole, the crafted workbooks leaving no temporary byte", async () => {

@@ -14,7 +14,6 @@ import { createJobService } from "../server/jobs/job-service.js";
 import { createSqliteStore } from "../server/jobs/stores/sqlite.js";
 import { row, type BenchOptions, type BenchRow } from "./table.js";
 import { employeeCsv } from "../test-kit/employee-csv.js";
-import { etaErrors, worstError, type SeenReport } from "../test-kit/eta-error.js";
 
 const CALLER = { subject: "bench" };
 const MB = 1024 * 1024;
@@ -51,7 +50,6 @@ async function runJob(dir: string, csv: string, rows: number) {
   const counts = { events: 0, progress: 0, lastSeq: 0, outOfOrder: 0 };
   // where the bar stood when each stage began, against the share of the job's time gone by then
   const entries: { at: number; percentage: number }[] = [];
-  const reports: SeenReport[] = [];
   let startedAt = 0;
   let endedAt = 0;
   let peak = 0;
@@ -62,7 +60,6 @@ async function runJob(dir: string, csv: string, rows: number) {
     counts.events++;
     if (event.type === "job.progress") counts.progress++;
     if (event.type === "job.started") startedAt = performance.now();
-    if (event.type === "job.progress") reports.push({ at: performance.now(), ...event.payload });
     if (event.type === "job.progress" && event.payload.processed === 0)
       entries.push({ at: performance.now(), percentage: event.payload.percentage });
     if (event.type === "job.completed") endedAt = performance.now();
@@ -90,10 +87,7 @@ async function runJob(dir: string, csv: string, rows: number) {
       throw new Error("the result is not readable");
     const span = endedAt - startedAt;
     const boundaryGap = Math.max(...entries.map((e) => Math.abs(e.percentage - (100 * (e.at - startedAt)) / span)));
-    const errors = etaErrors(reports, endedAt);
-    const etaError = worstError(errors);
-    const etaWithin = errors.filter((e) => Math.abs(e) <= 0.25).length / Math.max(1, errors.length);
-    return { ms, ...counts, before, peak, boundaryGap, etaError, etaWithin };
+    return { ms, ...counts, before, peak, boundaryGap };
   } finally {
     clearInterval(sampler);
     unsubscribe();
@@ -152,26 +146,6 @@ export async function benchJobs({ quick, smoke }: BenchOptions): Promise<BenchRo
         baselineName: "",
         target: "≤ ~10",
         met: job.boundaryGap <= 10,
-      }),
-      row({
-        section,
-        metric: "ETAs from 20 % on within 25 % of the real end",
-        value: Math.round(job.etaWithin * 100),
-        unit: "%",
-        baseline: null,
-        baselineName: "",
-        target: "most (median within)",
-        met: job.etaWithin >= 0.5,
-      }),
-      row({
-        section,
-        metric: "worst ETA error from 20 % on (%, − too short)",
-        value: Math.round(job.etaError * 100),
-        unit: "%",
-        baseline: null,
-        baselineName: "",
-        target: "within ±60",
-        met: Math.abs(job.etaError) <= 0.6,
       }),
       row({
         section,

@@ -13,6 +13,7 @@ import { benchWidget } from "./widget.js";
 import { benchServer } from "./server.js";
 import { benchEras } from "./eras.js";
 import { benchJobs } from "./jobs.js";
+import { benchEta } from "./eta.js";
 import { benchDelivery } from "./delivery.js";
 import { benchTaskFreshness } from "./task-freshness.js";
 import { benchScale } from "./scale.js";
@@ -31,6 +32,7 @@ const sections: Section[] = [
   ["server", benchServer],
   ["eras", benchEras],
   ["jobs", benchJobs],
+  ["eta", benchEta],
   ["delivery", benchDelivery],
   ["tasks", benchTaskFreshness],
   ["scale", benchScale],

@@ -23,7 +23,7 @@ import { chunkCount, type ResultHead } from "../store.js";
 import { createAnswers } from "./answers.js";
 import { createUnplacedTally, figuresOf } from "./figures.js";
 import { createProgress, type Progress } from "./progress.js";
-import type { SliceTurns } from "./slice-turns.js";
+import type { Share, SliceTurns } from "./slice-turns.js";
 import type { JobTexts } from "./texts.js";
 
 const GIFTS_PER_PERSON = 3;
@@ -77,17 +77,21 @@ export type BulkRun = {
  * canceled or closing, JobFailure when the input cannot be analysed; the caller records failures.
  */
 export async function runBulkAnalysis(run: BulkRun): Promise<void> {
-  const analysis = new BulkAnalysis(run);
-  await analysis.parse();
-  await analysis.extract();
-  await analysis.match();
-  await analysis.compose();
+  const share = run.turns.join();
+  try {
+    const analysis = new BulkAnalysis(run, share);
+    await analysis.parse();
+    await analysis.extract();
+    await analysis.match();
+    await analysis.compose();
+  } finally {
+    share.leave();
+  }
 }
 
 /** One run's state as it goes through the stages: its people, skipped rows, progress and held events. */
 class BulkAnalysis {
   private readonly run: BulkRun;
-  private readonly started = performance.now();
   // events ready one right after the other (no wait between them) go out in one append: one
   // store write and one wake-up for followers, instead of a second that lands just after the first
   private held: EventDraft[] = [];
@@ -100,17 +104,16 @@ class BulkAnalysis {
   private who = { name: -1, department: -1, width: 0 };
   private readonly unplaced = createUnplacedTally();
 
-  constructor(run: BulkRun) {
+  constructor(
+    run: BulkRun,
+    private readonly share: Share,
+  ) {
     this.run = run;
     this.hold({
       type: "job.started",
       payload: { summary: run.texts.started(run.input.occasion, run.texts.count(run.estimatedRows)) },
     });
-    this.progress = createProgress(
-      (draft) => this.emit([draft]),
-      () => performance.now() - this.started,
-      run.texts,
-    );
+    this.progress = createProgress((draft) => this.emit([draft]), share, run.texts);
     // every row ends as a person or a skipped row (a repeat, an empty row between others, ...), its
     // reason in the job's language
     this.ledger = createLedger<string[] | undefined>((fate, fields) => {
@@ -139,10 +142,9 @@ class BulkAnalysis {
   }
 
   private async turn() {
-    const { signal } = this.run;
+    const { signal, beforeSlice } = this.run;
     try {
-      await this.run.beforeSlice?.(signal);
-      await this.run.turns.next(signal);
+      await this.share.next(signal, beforeSlice && (() => beforeSlice(signal)));
     } catch (error) {
       // an abort rejects the hook (a pause's AbortError, say) or the turn (signal.reason): a stop
       if (signal.aborted) throw new JobStopped();

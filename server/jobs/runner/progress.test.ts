@@ -9,6 +9,8 @@ const EN = jobTexts("en");
 const STAGES = stagePlan(EN) as { id: StageId; label: string }[];
 
 type Payload = Extract<EventDraft, { type: "job.progress" }>["payload"];
+/** A job alone, all its time in its slices: it ends once its own work is done. */
+const alone = (leftMs: number) => leftMs;
 
 /** Feeds every stage `rows` items in steps of `step`; each report finds another second gone. */
 async function simulate(rows: number, step: number, texts = EN) {
@@ -16,7 +18,7 @@ async function simulate(rows: number, step: number, texts = EN) {
   let ms = 0;
   const progress = createProgress(
     async (d) => void sent.push(d.payload),
-    () => (ms += 1_000),
+    { busy: () => (ms += 1_000), eta: alone },
     texts,
   );
   for (const { id } of STAGES) {
@@ -59,7 +61,7 @@ describe("createProgress", () => {
     let now = 0;
     const progress = createProgress(
       async (d) => void sent.push({ at: now, payload: d.payload }),
-      () => now * 1_000,
+      { busy: () => now * 1_000, eta: alone },
       EN,
     );
     for (const { id } of STAGES) {

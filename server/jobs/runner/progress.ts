@@ -3,11 +3,13 @@
  * `job.created`, and the share of the work each one takes, from which the percentage is computed.
  * A stage change is always reported; within a stage a report goes out only when the whole-number
  * percentage moves, so even a 200,000-row job sends about a hundred. The ETA is the work left at
- * the rates observed (`etaMs`).
+ * the rates observed (`workLeftMs`), in the job's own slice time, made wall-clock time by the
+ * turns the job shares with others (slice-turns.ts).
  */
 import type { Stage } from "../../../shared/job-events.js";
 import { BULK_STAGES as STAGES, type BulkStage } from "../../../shared/stage-words.js";
 import type { EventDraft } from "../state-machine.js";
+import type { Share } from "./slice-turns.js";
 import type { JobTexts } from "./texts.js";
 
 export type StageId = BulkStage;
@@ -44,19 +46,19 @@ export type Progress = {
   close(processed: number): ProgressDraft | undefined;
 };
 
-/** `elapsed` is the monotonic time since the job started, in ms; `texts` words the messages. */
+/** `share` tells the job's slice time and makes ETAs of its work left; `texts` words the messages. */
 export function createProgress(
   emit: (draft: ProgressDraft) => Promise<void>,
-  elapsed: () => number,
+  share: Pick<Share, "busy" | "eta">,
   texts: JobTexts,
 ): Progress {
   let stage: StageId = "parse";
   let total = 0;
   let reported = -1; // last percentage sent
-  let stageStartedAt = 0; // ms after the job's start
+  let stageStartedAt = 0; // the job's slice ms when its stage began
 
   function draft(processed: number, percentage: number): ProgressDraft {
-    const ms = elapsed();
+    const ms = share.busy();
     const payload: ProgressDraft["payload"] = {
       percentage,
       stage,
@@ -66,17 +68,19 @@ export function createProgress(
       total,
     };
     // no ETA on entering a stage: the rate so far says little about the stage just begun
-    if (processed > 0 && percentage >= 1 && ms > 0) payload.etaSeconds = Math.round(etaMs(processed, ms) / 100) / 10;
+    if (processed > 0 && percentage >= 1 && ms > 0) {
+      payload.etaSeconds = Math.round(share.eta(workLeftMs(processed, ms)) / 100) / 10;
+    }
     return { type: "job.progress", payload };
   }
 
   /**
-   * The time left: the stages still to come at the rate of the job so far (its ms per point of the
-   * bar), and the rest of this stage at its own rate, trusted as far as the stage has got, since a
-   * stage that runs a little faster or slower than its weight says would otherwise skew the
-   * estimate most near the end.
+   * The slice time left, from `ms` spent so far: the stages still to come at the rate of the job so
+   * far (its ms per point of the bar), and the rest of this stage at its own rate, trusted as far as
+   * the stage has got, since a stage that runs a little faster or slower than its weight says would
+   * otherwise skew the estimate most near the end.
    */
-  function etaMs(processed: number, ms: number): number {
+  function workLeftMs(processed: number, ms: number): number {
     const fraction = total > 0 ? Math.min(1, processed / total) : 1;
     const weight = stageWeight(stage);
     const perPoint = ms / (STAGE_START[stage] + weight * fraction);
@@ -102,7 +106,7 @@ export function createProgress(
     async enter(next, items) {
       stage = next;
       total = items;
-      stageStartedAt = elapsed();
+      stageStartedAt = share.busy();
       reported = Math.max(reported, STAGE_START[next]);
       await emit(draft(0, reported));
     },

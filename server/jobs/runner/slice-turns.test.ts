@@ -68,6 +68,61 @@ describe("SliceTurns", () => {
   });
 });
 
+describe("a job's share of the turns", () => {
+  afterEach(() => void vi.useRealTimers());
+
+  it("times the job's slices, from each turn it gets to its next wait", async () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    const share = new SliceTurns().join();
+    await share.next();
+    vi.advanceTimersByTime(10); // a slice of 10 ms
+    expect(share.busy()).toBe(10);
+    await share.next();
+    vi.advanceTimersByTime(4);
+    await share.next();
+    expect(share.busy()).toBe(14);
+  });
+
+  it("gives the time until the end under processor sharing: the job's own work, and the others' up to as much", () => {
+    const turns = new SliceTurns();
+    const [a, b, c] = [turns.join(), turns.join(), turns.join()];
+    // before any slice ran, an ETA is the work itself
+    expect(a.eta(100)).toBe(100);
+    expect(b.eta(40)).toBe(80); // b's 40, and 40 of a's: they run side by side until b ends
+    expect(c.eta(300)).toBe(440); // all of a's and b's, then c alone
+    expect(a.eta(100)).toBe(240); // b's 40, and 100 of c's
+    b.leave();
+    c.leave();
+    expect(a.eta(100)).toBe(100);
+  });
+
+  it("goes at the pace slices have had since the job began, whoever ran them", async () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    const turns = new SliceTurns();
+    const [a, b] = [turns.join(), turns.join()];
+    await b.next();
+    vi.advanceTimersByTime(10); // b's slice
+    const bWaits = b.next();
+    b.leave();
+    await a.next();
+    vi.advanceTimersByTime(10); // a's slice
+    const aWaits = a.next();
+    vi.advanceTimersByTime(20); // the process busy with other things before a's next turn
+    await Promise.all([aWaits, bWaits]);
+    // 40 ms gone by since a began, 20 of them slices: a's 30 ms of work take 60
+    expect(a.eta(30)).toBe(60);
+  });
+
+  it("does not count the wait before a turn as the job's slice", async () => {
+    vi.useFakeTimers({ toFake: ["performance"] });
+    const share = new SliceTurns().join();
+    await share.next();
+    vi.advanceTimersByTime(5);
+    await share.next(undefined, async () => void vi.advanceTimersByTime(100)); // a pause of 100 ms first
+    expect(share.busy()).toBe(5);
+  });
+});
+
 describe("jobs on one service", () => {
   it("never run slices of two jobs in the same turn", async () => {
     const turns = countTurns();

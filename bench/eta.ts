@@ -1,0 +1,114 @@
+/**
+ * How honest the ETA is: every progress report's `etaSeconds` from 20 % on against the time the job
+ * then took, on jobs of 1,000 to 200,000 rows, from CSV and from a Korean .xlsx read as the tool
+ * reads it, alone and with another job running beside it in the same process. The other job starts
+ * at the same moment and is half the size, so it ends part-way and the job speeds up then: the
+ * hardest case for an estimate from the rate so far.
+ */
+import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { matchGifts } from "../server/gifts/matcher.js";
+import { readStaffFile } from "../server/files/read/staff-file.js";
+import { createJobService, type JobService } from "../server/jobs/job-service.js";
+import { createSqliteStore } from "../server/jobs/stores/sqlite.js";
+import { DEFAULT_LIMITS } from "../server/limits.js";
+import type { StartBulkArgs } from "../shared/tools.js";
+import { employeeCsv } from "../test-kit/employee-csv.js";
+import { etaErrors, worstError, type SeenReport } from "../test-kit/eta-error.js";
+import { koreanStaff, koreanWorkbook } from "../test-kit/korean-workbook.js";
+import { row, type BenchOptions, type BenchRow } from "./table.js";
+
+const CALLER = { subject: "bench-eta" };
+type Input = { args: StartBulkArgs; read: boolean };
+
+/** A job's input of `rows` people: generated CSV, or a Korean workbook read by the staff-file reader. */
+async function inputOf(kind: "csv" | "xlsx", rows: number): Promise<Input> {
+  if (kind === "csv") {
+    return { args: { csv: employeeCsv(rows, { seed: rows }), occasion: "holiday", budgetPerPerson: 50 }, read: false };
+  }
+  const bytes = koreanWorkbook(koreanStaff(rows));
+  const table = await readStaffFile(bytes, "직원.xlsx", { currency: "KRW" }, DEFAULT_LIMITS);
+  if (!table.ok || !table.value.preview.ready) throw new Error(`the workbook of ${rows} rows was not read`);
+  const args: StartBulkArgs = {
+    csv: table.value.csv,
+    occasion: "연말",
+    budgetPerPerson: 50_000,
+    currency: "KRW",
+    locale: "ko-KR",
+  };
+  return { args, read: true };
+}
+
+/** Starts `input` on `jobs`; its id. */
+async function start(jobs: JobService, { args, read }: Input): Promise<string> {
+  const started = await jobs.start(args, CALLER, { read, locale: args.locale === undefined ? "en" : "ko" });
+  if (!started.ok) throw new Error(started.error.message);
+  return started.value.jobId;
+}
+
+/** Runs `input` to its end, with `beside` started at the same moment if given; its ETA errors. */
+async function errorsOf(dir: string, input: Input, beside?: Input): Promise<number[]> {
+  const jobs = createJobService({ store: createSqliteStore(join(dir, `eta-${randomUUID()}.db`)), match: matchGifts });
+  const reports: SeenReport[] = [];
+  let endedAt = 0;
+  let jobId = "";
+  const unsubscribe = jobs.onEvent(({ event }) => {
+    if (event.jobId !== jobId) return;
+    if (event.type === "job.progress") reports.push({ at: performance.now(), ...event.payload });
+    if (event.type === "job.completed") endedAt = performance.now();
+  });
+  try {
+    const other = beside && start(jobs, beside);
+    jobId = await start(jobs, input);
+    const waited = await jobs.waitFor({ jobId, timeoutMs: 600_000 }, CALLER, () => {});
+    if (!waited.ok || waited.value.view.status !== "completed") throw new Error(`the job of ${jobId} did not complete`);
+    if (other) await jobs.waitFor({ jobId: await other, timeoutMs: 600_000 }, CALLER, () => {});
+
+    return etaErrors(reports, endedAt);
+  } finally {
+    unsubscribe();
+    await jobs.close();
+  }
+}
+
+const percent = (x: number) => `${x > 0 ? "+" : x < 0 ? "−" : ""}${Math.abs(Math.round(x * 100))} %`;
+
+/** Rows: for each size, input and company, the share of ETAs within 25 % of the real end, and the worst. */
+export async function benchEta({ quick, smoke }: BenchOptions): Promise<BenchRow[]> {
+  const sizes = smoke ? [1_000, 5_000] : quick ? [1_000, 10_000, 50_000] : [1_000, 10_000, 100_000, 200_000];
+  const dir = mkdtempSync(join(tmpdir(), "giftgenius-eta-"));
+  const rows: BenchRow[] = [];
+  try {
+    await errorsOf(dir, await inputOf("csv", sizes.at(-1)! / 2)); // warm-up: code compiled, heap grown
+    for (const kind of ["csv", "xlsx"] as const) {
+      for (const size of sizes) {
+        const input = await inputOf(kind, size);
+        const half = await inputOf(kind, size / 2);
+        for (const beside of [undefined, half]) {
+          const errors = await errorsOf(dir, input, beside);
+          const within = errors.filter((e) => Math.abs(e) <= 0.25).length / Math.max(1, errors.length);
+          const worst = worstError(errors);
+          const what = `${size.toLocaleString("en-US")} rows, .${kind}${beside ? ", another job beside" : ""}`;
+          rows.push(
+            row({
+              section: "eta",
+              metric: `ETAs within 25 %: ${what} (${errors.length} judged, worst ${percent(worst)})`,
+              value: Math.round(within * 100),
+              unit: "%",
+              baseline: null,
+              baselineName: "",
+              target: "≥ 80, worst within ±60",
+              // a job too short to leave half a second after 20 % gives no ETA a person could read
+              met: errors.length === 0 ? null : within >= 0.8 && Math.abs(worst) <= 0.6,
+            }),
+          );
+        }
+      }
+    }
+    return rows;
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
