@@ -11,11 +11,14 @@
  */
 import { readFileSync } from "node:fs";
 import type { Target } from "./children.js";
-import { load, type LoadOptions } from "./load.js";
+import { load, type Load, type LoadOptions } from "./load.js";
 import { median } from "./table.js";
 
-/** A configuration's median req/s and server CPU per request (µs; null where /proc is not there). */
-export type RoundsResult = { rps: number; cpuMicrosPerRequest: number | null };
+/**
+ * A configuration's median req/s, p50 and p99 (ms), its bad answers in all, and its median server
+ * CPU per request (µs; null where /proc is not there).
+ */
+export type RoundsResult = { rps: number; p50: number; p99: number; bad: number; cpuMicrosPerRequest: number | null };
 
 /** User plus system CPU of `pid` in µs, or null off Linux. */
 function cpuMicros(pid: number): number | null {
@@ -49,7 +52,7 @@ export async function measureInRounds(
   // the groups' processes interleaved (a process of each group, then the next of each), so that a
   // round's drift spreads over every group
   const order = groups[0].flatMap((_, k) => groups.map((_, g) => ({ g, t: groups[g][k] })));
-  const rps: number[][] = groups.map(() => []);
+  const loads: Load[][] = groups.map(() => []);
   const cpu: (number | null)[][] = groups.map(() => []);
   for (let r = 0; r < rounds; r++) {
     for (let k = 0; k < order.length; k++) {
@@ -58,12 +61,15 @@ export async function measureInRounds(
       const l = await load({ ...run(t), seconds });
       const after = cpuMicros(t.pid);
       if (l.ok === 0 || l.bad > l.ok / 100) throw new Error(`${t.name}: ${l.bad} bad answers of ${l.ok + l.bad}`);
-      rps[g].push(l.rps);
+      loads[g].push(l);
       cpu[g].push(before === null || after === null ? null : (after - before) / (l.ok + l.bad));
     }
   }
   return groups.map((_, g) => ({
-    rps: median(rps[g]),
+    rps: median(loads[g].map((l) => l.rps)),
+    p50: median(loads[g].map((l) => l.p50)),
+    p99: median(loads[g].map((l) => l.p99)),
+    bad: loads[g].reduce((sum, l) => sum + l.bad, 0),
     cpuMicrosPerRequest: cpu[g].includes(null) ? null : median(cpu[g] as number[]),
   }));
 }

@@ -4,11 +4,12 @@
  * in this process and each server in a child process: ours (server/app.ts) against the SDK's own
  * stateless Express pattern (a new McpServer per request) and against a bare Hono route (ceiling).
  * And the cost of observability: our server as configured in production with logs at info, metrics
- * and traces (sent to a local sink) on, against the same server with all of them off.
+ * and traces (sent to a local sink) on, against the same server with all of them off. Every
+ * configuration runs in several processes, measured in rotating rounds (rounds.ts).
  */
 import { GetJobEventsOutput, StartBulkOutput, SuggestGiftsOutput, TOOL } from "../shared/tools.js";
 import { startTarget, type Target } from "./children.js";
-import { load, type Load } from "./load.js";
+import { load } from "./load.js";
 import { MCP_HEADERS, callTool, toolCallBody } from "./mcp-http.js";
 import { BENCH_JOB, SUGGEST_ARGS } from "./requests.js";
 import { startOtlpSink } from "./otlp-sink.js";
@@ -48,13 +49,12 @@ async function checkAnswers(t: Target, jobId: string): Promise<void> {
 }
 
 /**
- * How long each load runs; the cost of observability is measured in `processes` processes a
- * configuration, each for `rounds` turns of `round` seconds (rounds.ts).
+ * How long each load runs: every configuration is measured in `processes` processes, each warmed
+ * up, then for `rounds` turns of `round` seconds (rounds.ts).
  */
-type Pace = { seconds: number; warmup: number; connections: number; processes: number; rounds: number; round: number };
+type Pace = { warmup: number; connections: number; processes: number; rounds: number; round: number };
 
 const paceOf = ({ quick, smoke }: BenchOptions): Pace => ({
-  seconds: smoke ? 0.3 : quick ? 2 : 6,
   warmup: smoke ? 0.1 : quick ? 0.5 : 1.5,
   connections: smoke ? 2 : 20,
   processes: smoke ? 1 : quick ? 2 : 4,
@@ -70,20 +70,6 @@ const callLoad = (t: Target, jobId: string, call: Call, pace: Pace) => ({
   check: call.check,
   connections: pace.connections,
 });
-
-/** Each target's figures for `call`, one after the other: warmed up, measured, answers checked. */
-async function measure(targets: Target[], jobs: string[], call: Call, pace: Pace): Promise<Load[]> {
-  const loads: Load[] = [];
-  for (const [i, t] of targets.entries()) {
-    const run = callLoad(t, jobs[i], call, pace);
-    await load({ ...run, seconds: pace.warmup });
-    const l = await load({ ...run, seconds: pace.seconds });
-    if (l.ok === 0 || l.bad > l.ok / 100)
-      throw new Error(`${t.name} ${call.tool}: ${l.bad} bad answers of ${l.ok + l.bad}`);
-    loads.push(l);
-  }
-  return loads;
-}
 
 /**
  * Runs `use` on targets that each have a finished job and answer right, before and after; stops
@@ -106,7 +92,7 @@ async function withTargets<T>(
 }
 
 /** Ours against the SDK's pattern and the ceiling, for one tool. */
-function comparisonRows(m: string, [o, b, c]: Load[]): BenchRow[] {
+function comparisonRows(m: string, [o, b, c]: RoundsResult[]): BenchRow[] {
   const section = "server";
   const sdk = { section, baselineName: "SDK stateless Express" };
   return [
@@ -196,6 +182,32 @@ function costRows(tool: string, what: string, on: RoundsResult, off: RoundsResul
 }
 
 /**
+ * Each tool on `started` (`configurations` groups of `pace.processes` processes, in order), every
+ * process warmed up, then measured in rounds (rounds.ts); `rows` makes a tool's rows of the groups' results.
+ */
+async function inRounds(
+  started: Promise<Target>[],
+  configurations: number,
+  pace: Pace,
+  rows: (tool: string, results: RoundsResult[]) => BenchRow[],
+): Promise<BenchRow[]> {
+  return withTargets(started, async (targets, jobs) => {
+    const groups = Array.from({ length: configurations }, (_, g) =>
+      targets.slice(g * pace.processes, (g + 1) * pace.processes),
+    );
+    const measured: BenchRow[] = [];
+    for (const call of CALLS) {
+      const run = (t: Target) => callLoad(t, jobs[targets.indexOf(t)], call, pace);
+      for (const t of targets) await load({ ...run(t), seconds: pace.warmup });
+      measured.push(
+        ...rows(call.tool, await measureInRounds(groups, { rounds: pace.rounds, seconds: pace.round, run })),
+      );
+    }
+    return measured;
+  });
+}
+
+/**
  * The cost of observability, each tool in rounds (rounds.ts): our server as production runs it
  * with logs at info and metrics (METRICS_PORT) on, then with traces (to a local sink) on as well,
  * against the same server with logs at warn and neither metrics nor traces.
@@ -208,17 +220,9 @@ async function observabilityRows(pace: Pace): Promise<BenchRow[]> {
         startTarget("observed", traces ? { ...env, OTEL_EXPORTER_OTLP_ENDPOINT: sink.url } : env),
       ),
     );
-    return await withTargets(started, async (targets, jobs) => {
-      const groups = OBSERVED.map((_, g) => targets.slice(g * pace.processes, (g + 1) * pace.processes));
-      const rows: BenchRow[] = [];
-      for (const call of CALLS) {
-        const run = (t: Target) => callLoad(t, jobs[targets.indexOf(t)], call, pace);
-        for (const t of targets) await load({ ...run(t), seconds: pace.warmup });
-        const [off, ...on] = await measureInRounds(groups, { rounds: pace.rounds, seconds: pace.round, run });
-        on.forEach((result, i) => rows.push(...costRows(call.tool, OBSERVED[i + 1].what, result, off)));
-      }
-      return rows;
-    });
+    return await inRounds(started, OBSERVED.length, pace, (tool, [off, ...on]) =>
+      on.flatMap((result, i) => costRows(tool, OBSERVED[i + 1].what, result, off)),
+    );
   } finally {
     await sink.close();
   }
@@ -230,13 +234,12 @@ async function observabilityRows(pace: Pace): Promise<BenchRow[]> {
  */
 export async function benchServer(options: BenchOptions): Promise<BenchRow[]> {
   const pace = paceOf(options);
-  const rows = await withTargets(
-    Object.values(NAMES).map((name) => startTarget(name)),
-    async (targets, jobs) => {
-      const measured: BenchRow[] = [];
-      for (const call of CALLS) measured.push(...comparisonRows(call.tool, await measure(targets, jobs, call, pace)));
-      return measured;
-    },
+  const names = Object.values(NAMES);
+  const rows = await inRounds(
+    names.flatMap((name) => Array.from({ length: pace.processes }, () => startTarget(name))),
+    names.length,
+    pace,
+    comparisonRows,
   );
   return [...rows, ...(await observabilityRows(pace))];
 }
