@@ -53,10 +53,21 @@ export async function benchExports({ quick, smoke }: BenchOptions): Promise<Benc
   const jobs = createJobService({ store: createSqliteStore(db), match: matchGifts });
   try {
     const jobId = await finishedJob(jobs, people);
-    const read = await exportInChild(db, jobId, "read");
+    // each format in a child of its own, in rounds with the order turned; a format keeps its fastest run
+    const formats = ["read", "csv", "xlsx"] as const;
+    const runs: Record<(typeof formats)[number], Awaited<ReturnType<typeof exportInChild>>[]> = {
+      read: [],
+      csv: [],
+      xlsx: [],
+    };
+    for (let r = 0; r < (smoke ? 1 : 2); r++) {
+      for (let k = 0; k < formats.length; k++) {
+        const format = formats[(r + k) % formats.length];
+        runs[format].push(await exportInChild(db, jobId, format));
+      }
+    }
+    const [read, csv, xlsx] = formats.map((f) => runs[f].reduce((a, b) => (b.ms < a.ms ? b : a)));
     if (read.size !== people) throw new Error(`read ${read.size} of ${people} people`);
-    const csv = await exportInChild(db, jobId, "csv");
-    const xlsx = await exportInChild(db, jobId, "xlsx");
     const n = people.toLocaleString("en-US");
     const section = "exports";
     return [

@@ -12,6 +12,7 @@ import { createMemoryStore } from "../server/jobs/stores/memory.js";
 import type { StartBulkArgs } from "../shared/tools.js";
 import { HOBBIES } from "../test-kit/employee-csv.js";
 import { delimited, encodeText, staffXlsx, zipBombXlsx } from "../test-kit/staff-files.js";
+import { bestInTurns } from "./rounds.js";
 import { row, type BenchOptions, type BenchRow } from "./table.js";
 import { benchWorkbooks, sheetJsXlsx } from "./workbooks.js";
 
@@ -27,27 +28,25 @@ function staffRows(n: number): string[][] {
   return rows;
 }
 
-/** The best of `runs` readings of `bytes`, in ms; throws unless every row became a person. */
-async function readMs(bytes: Uint8Array, name: string, people: number, runs: number): Promise<number> {
-  let best = Infinity;
-  for (let i = 0; i < runs; i++) {
-    const t0 = performance.now();
-    const read = await readStaffFile(bytes, name, {}, resolveLimits());
-    best = Math.min(best, performance.now() - t0);
-    if (!read.ok || read.value.preview.people !== people)
-      throw new Error(`${name}: ${read.ok ? `${read.value.preview.people} of ${people} people` : read.error.message}`);
-  }
-  return best;
-}
+/** A reading of `bytes`; it throws unless every row became a person. */
+const reading = (bytes: Uint8Array, name: string, people: number) => async () => {
+  const read = await readStaffFile(bytes, name, {}, resolveLimits());
+  if (!read.ok || read.value.preview.people !== people)
+    throw new Error(`${name}: ${read.ok ? `${read.value.preview.people} of ${people} people` : read.error.message}`);
+};
 
 async function parseRows(n: number, runs: number): Promise<BenchRow[]> {
   const rows = staffRows(n);
   const xlsx = await staffXlsx(rows);
   const csv = encodeText(delimited(rows), "utf-8");
   const perSec = (ms: number) => n / (ms / 1000);
-  const csvRate = perSec(await readMs(csv, "staff.csv", n, runs));
-  const xlsxRate = perSec(await readMs(xlsx, "staff.xlsx", n, runs));
-  const sheetJsRate = perSec(await readMs(sheetJsXlsx(rows), "staff.xlsx", n, runs));
+  const [csvRate, xlsxRate, sheetJsRate] = (
+    await bestInTurns(runs, [
+      reading(csv, "staff.csv", n),
+      reading(xlsx, "staff.xlsx", n),
+      reading(sheetJsXlsx(rows), "staff.xlsx", n),
+    ])
+  ).map(perSec);
   const label = n.toLocaleString("en-US");
   return [
     row({

@@ -7,6 +7,7 @@ import { applyJobEvent, createJobFold, type JobFold } from "../shared/job-reduce
 import type { JobEvent } from "../shared/job-events.js";
 import { seededRandom } from "../shared/seeded-random.js";
 import { jobHistory } from "../test-kit/job-events.js";
+import { bestInTurns } from "./rounds.js";
 import { row, type BenchOptions, type BenchRow } from "./table.js";
 
 const STAGES = ["parse", "extract", "match", "compose"].map((id) => ({ id, label: id }));
@@ -77,18 +78,6 @@ function runFloor(events: JobEvent[]): number {
   return acc;
 }
 
-/** Best of `n` runs, in events per second. */
-function rate<T>(events: JobEvent[], n: number, fn: (e: JobEvent[]) => T): { perSec: number; out: T } {
-  let best = Infinity;
-  let out!: T;
-  for (let i = 0; i < n; i++) {
-    const t0 = performance.now();
-    out = fn(events);
-    best = Math.min(best, performance.now() - t0);
-  }
-  return { perSec: events.length / (best / 1000), out };
-}
-
 function retainedBytes<T>(build: () => T): { bytes: number; keep: T } {
   const gc = (globalThis as { gc?: () => void }).gc;
   if (!gc) throw new Error("run the benchmarks with node --expose-gc");
@@ -106,14 +95,15 @@ export async function benchReducer({ quick, smoke }: BenchOptions): Promise<Benc
   const jobs = 100;
   const events = generateStream(total, jobs);
   const runs = smoke ? 1 : quick ? 3 : 5;
-  const floor = rate(events, runs, runFloor);
-  const naive = rate(events, runs, runNaive);
-  const ours = rate(events, runs, runOurs);
-  for (const v of ours.out.values()) {
+  const reduced = { naive: runNaive(events), ours: runOurs(events) };
+  const [floor, naive, ours] = (
+    await bestInTurns(runs, [() => runFloor(events), () => runNaive(events), () => runOurs(events)])
+  ).map((ms) => ({ perSec: events.length / (ms / 1000) }));
+  for (const v of reduced.ours.values()) {
     if (v.status !== "completed" || v.percentage !== 100 || v.stages.some((s) => s.state !== "done"))
       throw new Error(`reducer left ${v.jobId} ${v.status}`);
   }
-  if (naive.out.jobs.size !== jobs || ours.out.size !== jobs) throw new Error("not every job was reduced");
+  if (reduced.naive.jobs.size !== jobs || reduced.ours.size !== jobs) throw new Error("not every job was reduced");
 
   const oursMem = retainedBytes(() => runOurs(events));
   const naiveMem = retainedBytes(() => runNaive(events));

@@ -73,3 +73,20 @@ export async function measureInRounds(
     cpuMicrosPerRequest: cpu[g].includes(null) ? null : median(cpu[g] as number[]),
   }));
 }
+
+/**
+ * The best time (ms) of each of `tasks` over `rounds` rounds in this process, taken in turns with
+ * the order turned each round, so that a slow moment of the machine falls on no task alone.
+ */
+export async function bestInTurns(rounds: number, tasks: (() => unknown)[]): Promise<number[]> {
+  const best = tasks.map(() => Infinity);
+  for (let r = 0; r < rounds; r++) {
+    for (let k = 0; k < tasks.length; k++) {
+      const i = (r + k) % tasks.length;
+      const t0 = performance.now();
+      await tasks[i]();
+      best[i] = Math.min(best[i], performance.now() - t0);
+    }
+  }
+  return best;
+}
