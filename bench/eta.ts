@@ -69,7 +69,6 @@ async function errorsOf(dir: string, input: Input, beside?: Input): Promise<numb
     const waited = await jobs.waitFor({ jobId, timeoutMs: 600_000 }, CALLER, () => {});
     if (!waited.ok || waited.value.view.status !== "completed") throw new Error(`the job of ${jobId} did not complete`);
     if (other) await jobs.waitFor({ jobId: await other, timeoutMs: 600_000 }, CALLER, () => {});
-
     return etaErrors(reports, endedAt);
   } finally {
     unsubscribe();
