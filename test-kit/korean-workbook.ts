@@ -59,6 +59,13 @@ export function koreanStaff(count: number): KoreanPerson[] {
 const KOREAN_TITLE = "2026년 연말 감사 선물 명단";
 export const KOREAN_HEADER = ["사번", "이름", "부서", "관심사", "예산"];
 
+/** `people` as a CSV of KOREAN_HEADER, budgets as plain won: the list a script would write. */
+export function koreanCsv(people: KoreanPerson[]): string {
+  const field = (v: string) => (/[",\n]/.test(v) ? `"${v.replace(/"/g, '""')}"` : v);
+  const lines = people.map((p) => [p.id, p.name, p.department, p.interests].map(field).join(",") + `,${p.budget}`);
+  return [KOREAN_HEADER.join(","), ...lines, ""].join("\n");
+}
+
 /** The SheetJS workbook of `people`: 안내 first, then 직원 명단 (title, blank row, header, rows). */
 export function koreanWorkbook(people: KoreanPerson[]): Uint8Array {
   const guide = XLSX.utils.aoa_to_sheet([

@@ -14,20 +14,32 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "./job-service.js";
+import { DEFAULT_LIMITS } from "../limits.js";
 import { createSqliteStore } from "./stores/sqlite.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { etaErrors, type SeenReport } from "../../test-kit/eta-error.js";
+import { koreanCsv, koreanStaff } from "../../test-kit/korean-workbook.js";
+import type { StartBulkArgs } from "../../shared/tools.js";
 
 const CALLER = { subject: "eta" };
+/** Room for 200,000 people of the Korean list, three bytes to a Hangul letter: 12 MB of CSV. */
+const LIMITS = { ...DEFAULT_LIMITS, maxCsvBytes: 16 * 1024 * 1024 };
 let dir: string;
 beforeAll(() => void (dir = mkdtempSync(join(tmpdir(), "eta-"))));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
+/** A varied export of `rows` people, or a Korean team's list where everyone shares ten interest texts. */
+const inputOf = (rows: number, list: "varied" | "team" = "varied"): StartBulkArgs =>
+  list === "varied"
+    ? { csv: employeeCsv(rows, { seed: rows }), occasion: "holiday", budgetPerPerson: 50 }
+    : { csv: koreanCsv(koreanStaff(rows)), occasion: "holiday", budgetPerPerson: 50_000, currency: "KRW" };
+
 /** Runs a job of `rows` people; its progress reports and when it ended. */
-async function seenJob(rows: number) {
+async function seenJob(rows: number, list?: "varied" | "team") {
   const jobs = createJobService({
     store: createSqliteStore(join(dir, `jobs-${rows}-${randomUUID()}.db`)),
     match: matchGifts,
+    limits: LIMITS,
   });
   const reports: SeenReport[] = [];
   let endedAt = 0;
@@ -36,10 +48,7 @@ async function seenJob(rows: number) {
     if (event.type === "job.completed") endedAt = performance.now();
   });
   try {
-    const started = await jobs.start(
-      { csv: employeeCsv(rows, { seed: rows }), occasion: "holiday", budgetPerPerson: 50 },
-      CALLER,
-    );
+    const started = await jobs.start(inputOf(rows, list), CALLER);
     if (!started.ok) throw new Error(started.error.message);
     const waited = await jobs.waitFor({ jobId: started.value.jobId, timeoutMs: 120_000 }, CALLER, () => {});
     expect(waited.ok && waited.value.view.status).toBe("completed");
@@ -50,8 +59,8 @@ async function seenJob(rows: number) {
 }
 
 /** The median and the largest size of the ETA errors of a job of `rows` people. */
-async function judged(rows: number) {
-  const { reports, endedAt } = await seenJob(rows);
+async function judged(rows: number, list?: "varied" | "team") {
+  const { reports, endedAt } = await seenJob(rows, list);
   const sizes = etaErrors(reports, endedAt)
     .map(Math.abs)
     .sort((a, b) => a - b);
@@ -74,3 +83,13 @@ it.each([100_000, 125_000, 150_000])(
     expect(job.worst).toBeLessThanOrEqual(0.6);
   },
 );
+
+// answers remembered make every stage after parsing nearly free: a bar and an ETA that priced them
+// as for a varied list were off by five times
+it("a team of 200,000 sharing ten interest texts: the typical ETA within a quarter, none off by more than half again", async () => {
+  let job = await judged(200_000, "team");
+  if (!honest(job)) job = await judged(200_000, "team");
+  expect(job.count).toBeGreaterThan(10);
+  expect(job.median).toBeLessThanOrEqual(0.25);
+  expect(job.worst).toBeLessThanOrEqual(0.6);
+});

@@ -22,7 +22,7 @@ import type { StartBulkArgs } from "../../../shared/tools.js";
 import { chunkCount, type ResultHead } from "../store.js";
 import { createAnswers } from "./answers.js";
 import { createUnplacedTally, figuresOf } from "./figures.js";
-import { createProgress, type Progress } from "./progress.js";
+import { countMix, createProgress, type Progress } from "./progress.js";
 import type { Share, SliceTurns } from "./slice-turns.js";
 import type { JobTexts } from "./texts.js";
 
@@ -103,6 +103,8 @@ class BulkAnalysis {
   /** Where the name and department are in those fields: the CSV's columns, or 0 and 1 for `employees`. */
   private who = { name: -1, department: -1, width: 0 };
   private readonly unplaced = createUnplacedTally();
+  /** How many of the people ask something new, which prices the stages after parsing. */
+  private readonly mix = countMix();
 
   constructor(
     run: BulkRun,
@@ -113,12 +115,20 @@ class BulkAnalysis {
       type: "job.started",
       payload: { summary: run.texts.started(run.input.occasion, run.texts.count(run.estimatedRows)) },
     });
-    this.progress = createProgress((draft) => this.emit([draft]), share, run.texts);
+    this.progress = createProgress(
+      (draft) => this.emit([draft]),
+      share,
+      run.texts,
+      () => this.mix.mix(),
+    );
     // every row ends as a person or a skipped row (a repeat, an empty row between others, ...), its
     // reason in the job's language
     this.ledger = createLedger<string[] | undefined>((fate, fields) => {
       if ("reason" in fate) this.skipped.push(this.skippedRow(fate.row, run.texts.skipped(fate.reason), fields));
-      else this.people.push(fate);
+      else {
+        this.people.push(fate);
+        this.mix.add(fate);
+      }
     });
   }
 

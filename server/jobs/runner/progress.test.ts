@@ -2,11 +2,20 @@
  * Coalesced progress: every stage change, then one report per whole percent at most, never back.
  */
 import type { EventDraft } from "../state-machine.js";
-import { createProgress, STAGE_START, stagePlan, stageWeight, type StageId } from "./progress.js";
+import { countMix, createProgress, stagePlan, stageWeights, type StageId } from "./progress.js";
+import { newPerson } from "../../files/read/people/rows.js";
 import { jobTexts, localeOf } from "./texts.js";
 
 const EN = jobTexts("en");
 const STAGES = stagePlan(EN) as { id: StageId; label: string }[];
+/** The shares of a job before its people are known, or of one whose every person asks something new. */
+const WEIGHT = stageWeights({ rows: 1, newInterests: 1, newRequests: 1 });
+const STAGE_START = {
+  parse: 0,
+  extract: WEIGHT.parse,
+  match: WEIGHT.parse + WEIGHT.extract,
+  compose: 100 - WEIGHT.compose,
+};
 
 type Payload = Extract<EventDraft, { type: "job.progress" }>["payload"];
 /** A job alone, all its time in its slices: it ends once its own work is done. */
@@ -41,7 +50,7 @@ describe("createProgress", () => {
     const sent = await simulate(1, 1);
     const entries = sent.filter((p) => p.processed === 0);
     expect(entries.map((p) => [p.stage, p.stageLabel, p.percentage])).toEqual(
-      STAGES.map((s) => [s.id, s.label, STAGE_START[s.id]]),
+      STAGES.map((s) => [s.id, s.label, Math.floor(STAGE_START[s.id])]),
     );
   });
 
@@ -49,7 +58,7 @@ describe("createProgress", () => {
     const sent = await simulate(1_000, 100);
     const p = sent.find((s) => s.stage === "match" && s.processed === 500)!;
     expect(p).toMatchObject({ total: 1_000, message: "Matched gifts for 500 of 1,000 people" });
-    expect(p.percentage).toBe(Math.floor(STAGE_START.match + stageWeight("match") / 2));
+    expect(p.percentage).toBe(Math.floor(STAGE_START.match + WEIGHT.match / 2));
     expect(sent[0].etaSeconds).toBeUndefined();
     // entering a stage says nothing about its rate: no ETA there
     expect(sent.filter((s) => s.processed === 0 && s.etaSeconds !== undefined)).toEqual([]);
@@ -67,7 +76,7 @@ describe("createProgress", () => {
     for (const { id } of STAGES) {
       await progress.enter(id, 1_000);
       for (let done = 10; done <= 1_000; done += 10) {
-        now += (stageWeight(id) * (slower[id] ?? 1)) / 100;
+        now += (WEIGHT[id] * (slower[id] ?? 1)) / 100;
         await progress.advance(done);
       }
     }
@@ -97,9 +106,61 @@ describe("createProgress", () => {
     expect(localeOf(undefined, null, "KO-kr")).toBe("ko");
   });
 
-  it("stages add up to 100 percent", () => {
-    const last = STAGES[STAGES.length - 1].id;
-    expect(STAGE_START.parse).toBe(0);
-    expect(STAGE_START[last] + stageWeight(last)).toBe(100);
+  it("stages add up to 100 percent, whatever the people ask", () => {
+    for (const newRequests of [0, 10, 500, 1_000]) {
+      const weights = stageWeights({ rows: 1_000, newInterests: Math.min(newRequests, 50), newRequests });
+      expect(STAGES.reduce((sum, { id }) => sum + weights[id], 0)).toBeCloseTo(100, 9);
+    }
+  });
+
+  it("prices the stages after parsing by how many people ask something new", () => {
+    // a varied export: every answer new, matching the largest stage
+    expect(WEIGHT.match).toBeGreaterThan(WEIGHT.parse);
+    // a team sharing ten interest texts: answers remembered, parsing is most of the work
+    const repeats = stageWeights({ rows: 100_000, newInterests: 10, newRequests: 80 });
+    expect(repeats.parse).toBeGreaterThan(70);
+    expect(repeats.match).toBeLessThan(10);
+  });
+
+  it("counts the people who ask something new as they are parsed", () => {
+    const count = (people: [department: string, interests: string, budget: number][]) => {
+      const mix = countMix();
+      people.forEach(([department, interests, budget], i) =>
+        mix.add(newPerson(i + 2, `P${i}`, department, interests, budget)),
+      );
+      return mix.mix();
+    };
+    // ten interest texts, one department and budget: ten different requests among a thousand people
+    const team = count(Array.from({ length: 1_000 }, (_, i) => ["Sales", `hobby ${i % 10}`, 50]));
+    expect(team.rows).toBe(1_000);
+    expect(team.newInterests).toBe(10);
+    expect(team.newRequests).toBeCloseTo(10, 3);
+    // everyone different: about every person
+    const varied = count(Array.from({ length: 1_000 }, (_, i) => [`Team ${i % 7}`, `hobby ${i}`, 20 + (i % 5)]));
+    expect(varied.newInterests).toBe(1_000);
+    expect(varied.newRequests).toBeGreaterThan(980);
+  });
+
+  it("moves a repetitive job's bar with its parsing and prices the rest as nearly free", async () => {
+    const sent: Payload[] = [];
+    let ms = 0;
+    const mix = { rows: 0, newInterests: 10, newRequests: 10 };
+    const progress = createProgress(
+      async (d) => void sent.push(d.payload),
+      { busy: () => ms, eta: alone },
+      EN,
+      () => mix,
+    );
+    await progress.enter("parse", 100_000);
+    for (let done = 1_000; done <= 50_000; done += 1_000) {
+      mix.rows = done;
+      ms += 10; // 10 ms for each thousand rows
+      await progress.advance(done);
+    }
+    const half = sent.at(-1)!;
+    // half the rows parsed is more than a third of the job, and what is left is mostly parsing
+    expect(half.percentage).toBeGreaterThan(35);
+    expect(half.etaSeconds).toBeGreaterThan(0.6);
+    expect(half.etaSeconds).toBeLessThan(0.9); // by the fixed shares of every person new: 2.8 s
   });
 });
