@@ -180,6 +180,13 @@ export const StaffPreviewSchema = z.object({
   ready: z.boolean(),
   /** The currency the budgets were read in (a budget in another one is a skipped row that says so). */
   currency: z.optional(CurrencySchema),
+  /**
+   * People whose own budget buys no gift in `currency`, most often one meant in another currency:
+   * how many, their first rows, and the cheapest gift's price. Absent when there are none.
+   */
+  lowBudgets: z.optional(
+    z.object({ count: z.number().check(z.int()), rows: z.array(z.number().check(z.int())), cheapest: z.number() }),
+  ),
 });
 export type StaffPreview = z.infer<typeof StaffPreviewSchema>;
 

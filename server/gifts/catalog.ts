@@ -4,7 +4,7 @@
  * names (catalog-ko.ts), and a price in every market (market-prices.ts). Built once at import; the
  * same items back the matcher and the `gifts://catalog` resource.
  */
-import type { Currency } from "../../shared/money.js";
+import { CURRENCIES, type Currency } from "../../shared/money.js";
 import { CATEGORIES, EDITIONS, type CategorySource } from "./catalog-data.js";
 import { CATEGORY_NAMES_KO, PRODUCT_NAMES_KO } from "./catalog-ko.js";
 import { marketPrices } from "./market-prices.js";
@@ -75,3 +75,13 @@ export function buildCatalog(categories: CategorySource[]): CatalogItem[] {
 
 /** The shipped catalog. */
 export const CATALOG: readonly CatalogItem[] = buildCatalog(CATEGORIES);
+
+/** The cheapest price of `catalog` in each currency: the smallest budget that buys a gift. */
+export const cheapestPrices = (catalog: readonly CatalogItem[]): Record<Currency, number> =>
+  Object.fromEntries(CURRENCIES.map((c) => [c, Math.min(...catalog.map((i) => i.prices[c]))])) as Record<
+    Currency,
+    number
+  >;
+
+/** The shipped catalog's cheapest prices. */
+export const CHEAPEST = cheapestPrices(CATALOG);

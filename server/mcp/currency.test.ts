@@ -130,6 +130,32 @@ describe("suggest_gifts in won", () => {
 });
 
 describe("a Korean staff list in won", () => {
+  it("refuses a budget per person that buys nothing in won, before a file is asked for, and says why", async () => {
+    const csv = koreanCsv(3);
+    // 50 meant as dollars, read as ₩50 for a person whose language is Korean
+    for (const list of [{ csv }, {}]) {
+      const refused = await callTool(t.client, TOOL.startBulk, {
+        ...list,
+        occasion: "연말",
+        budgetPerPerson: 50,
+        locale: "ko-KR",
+      });
+      expect(refused.isError).toBe(true);
+      expect(refused.structuredContent).toMatchObject({ error: { code: "no_gift_fits" } });
+      expect(toolText(refused)).toContain("The budget per person, ₩50, buys no gift: the cheapest costs ₩6,500.");
+      expect(toolText(refused)).toContain("Budgets are in KRW, the currency of the person's language.");
+    }
+    // the same number named as dollars starts
+    const dollars = await callTool(t.client, TOOL.startBulk, {
+      csv,
+      occasion: "연말",
+      budgetPerPerson: 50,
+      locale: "ko-KR",
+      currency: "USD",
+    });
+    expect(dollars.isError).toBeFalsy();
+  });
+
   it("reads 3,000 people with budgets written every Korean way, all in won and within budget", async () => {
     const rows = 3_000;
     const started = await startJob(t.client, {

@@ -149,7 +149,7 @@ describe("a bulk analysis over MCP", () => {
     const byArgument = await startJob(client, {
       csv: employeeCsv(30),
       occasion: "설날",
-      budgetPerPerson: 40,
+      budgetPerPerson: 40_000,
       locale: "ko-KR",
     });
     expect(byArgument.stages.map((s) => s.label)).toEqual([

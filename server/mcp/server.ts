@@ -10,8 +10,7 @@
  */
 import { ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
-import { CURRENCIES, type Currency } from "../../shared/money.js";
-import { CATALOG, type CatalogItem } from "../gifts/catalog.js";
+import { CATALOG, cheapestPrices, type CatalogItem } from "../gifts/catalog.js";
 import { createFileLinks, type FileLinks } from "../files/export/file-links.js";
 import type { JobService } from "../jobs/job-service.js";
 import type { MatchGifts } from "../gifts/matcher.js";
@@ -79,12 +78,10 @@ export function createToolSpecs({
   files = openStaffFiles(jobs),
   fileLinks = createFileLinks(),
 }: Omit<McpDeps, "onError" | "security">): ToolSpec[] {
-  const cheapestPrice = Object.fromEntries(
-    CURRENCIES.map((c) => [c, Math.min(...catalog.map((i) => i.prices[c]))]),
-  ) as Record<Currency, number>;
+  const cheapestPrice = cheapestPrices(catalog);
   return [
     suggestGiftsTool({ matchGifts, cheapestPrice, widget }),
-    startBulkAnalysisTool({ jobs, files, widget, runOptionsOf }),
+    startBulkAnalysisTool({ jobs, files, widget, cheapestPrice, runOptionsOf }),
     getJobEventsTool({ jobs, widget }),
     getJobResultTool({ jobs, widget }),
     getJobTableTool({ jobs, widget }),

@@ -196,9 +196,14 @@ describe("a staff file uploaded in chunks", () => {
       { row: 3, reason: "이름이 없습니다" },
       { row: 4, reason: "2행과 같은 사람입니다" },
     ]);
-    // the model reads the preview in English, whoever the person is
-    // (its budgets read in the Korean person's won)
-    expect(toolText(korean)).toBe(english.text.replace("Budgets read in USD.", "Budgets read in KRW."));
+    // the model reads the preview in English, whoever the person is (its budgets read in the Korean
+    // person's won, where 50 and 40 buy nothing: said, as dollars typed into a won list)
+    const lines = toolText(korean).split("\n");
+    const low = lines.find((line) => line.includes("cheapest gift"));
+    expect(low).toMatch(/^2 people have budgets under the cheapest gift \(₩6,500\), so would get none \(rows 2, 5\)\./);
+    expect(lines.filter((line) => line !== low)).toEqual(
+      english.text.replace("Budgets read in USD.", "Budgets read in KRW.").split("\n"),
+    );
     const started = await callTool(client, TOOL.startBulk, {
       uploadId: state.uploadId,
       occasion: "생일",
@@ -374,12 +379,16 @@ describe("a staff file uploaded in chunks", () => {
 
 describe("a bulk analysis asked for without a staff list", () => {
   it("asks the person for a file in the widget", async () => {
-    const result = await callTool(client, TOOL.startBulk, { occasion: "송년회", budgetPerPerson: 30, locale: "ko-KR" });
+    const result = await callTool(client, TOOL.startBulk, {
+      occasion: "송년회",
+      budgetPerPerson: 30_000,
+      locale: "ko-KR",
+    });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toEqual({
       awaitingFile: true,
       occasion: "송년회",
-      budgetPerPerson: 30,
+      budgetPerPerson: 30_000,
       locale: "ko",
       // the budget's currency, which the person's locale decides: won
       currency: "KRW",

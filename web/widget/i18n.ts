@@ -148,6 +148,9 @@ const enFile = (f: Formats) => ({
   separator: (sep: string) => (sep === "\t" ? "tab-separated" : `separated by “${sep}”`),
   budgetsIn: (currency: string) => `budgets in ${currency}`,
   moreSkipped: (n: number) => `and ${f.count(n)} more`,
+  /** People whose budget buys no gift: most often budgets written in another currency. */
+  lowBudgets: (people: number, cheapest: number, currency: Currency, rows: string) =>
+    `${f.count(people)} ${people === 1 ? "person has a budget" : "people have budgets"} under the cheapest gift (${f.money(cheapest, currency)}) and would get none (${people === 1 ? "row" : "rows"} ${rows}). Are the budgets in ${currency}?`,
   /** Namesakes without an ID, kept as different people: how many groups, and the choice to merge them. */
   possibleDuplicates: (groups: number) =>
     `${f.count(groups)} ${groups === 1 ? "name appears" : "names appear"} more than once in the same department with different details. They are kept as different people; merge them if they are the same person.`,
@@ -275,6 +278,8 @@ const koFile = (f: Formats): ReturnType<typeof enFile> => ({
   separator: (sep) => (sep === "\t" ? "탭 구분" : `“${sep}” 구분`),
   budgetsIn: (currency) => `예산 통화 ${currency}`,
   moreSkipped: (n) => `외 ${f.count(n)}행`,
+  lowBudgets: (people, cheapest, currency, rows) =>
+    `${f.count(people)}명의 예산이 가장 싼 선물(${f.money(cheapest, currency)})보다 적어 선물을 받지 못합니다(${rows}행). 예산이 ${currency} 금액이 맞나요?`,
   possibleDuplicates: (groups) =>
     `같은 부서에 같은 이름이 다른 내용으로 여러 번 나오는 경우가 ${f.count(groups)}건 있습니다. 서로 다른 사람으로 두었습니다. 같은 사람이라면 합쳐 주세요.`,
   duplicateRows: (name, department, rows) => `${name}${department ? ` (${department})` : ""}: ${rows}행`,

@@ -9,6 +9,8 @@
  * is, and the test checks that every problem written here has its Korean.
  */
 import { COLUMN_KEYS, type ColumnKey, type StaffPreview } from "../../../shared/files.js";
+import type { Currency } from "../../../shared/money.js";
+import { moneyText } from "../../gifts/reason.js";
 import { count } from "../../outcomes.js";
 import { columnNames, type HeaderMatch } from "./headers.js";
 import { reword, type Rewording } from "./people/skip-reasons.js";
@@ -54,10 +56,20 @@ export function previewText(p: StaffPreview): string {
   lines.push(
     `${count(p.rows)} ${p.rows === 1 ? "row" : "rows"}: ${count(p.people)} ${p.people === 1 ? "person" : "people"}, ${count(p.skippedCount)} skipped${why}.`,
   );
+  if (p.lowBudgets) lines.push(lowBudgetsLine(p.lowBudgets, p.currency ?? "USD"));
   if (p.possibleDuplicateCount > 0) lines.push(duplicatesLine(p));
   if (p.problems.length > 0) lines.push(`To settle before starting: ${p.problems.join(" ")}`);
   else lines.push("Ready to start.");
   return lines.join("\n");
+}
+
+/** People whose budget buys nothing, and the likeliest cause: budgets written in another currency. */
+function lowBudgetsLine({ count: n, rows, cheapest }: NonNullable<StaffPreview["lowBudgets"]>, currency: Currency) {
+  const more = n > rows.length ? ", …" : "";
+  return (
+    `${count(n)} ${n === 1 ? "person has a budget" : "people have budgets"} under the cheapest gift (${moneyText(cheapest, currency)}), so would get none (${n === 1 ? "row" : "rows"} ${rows.join(", ")}${more}). ` +
+    `If the file's budgets are in another currency than ${currency}, read it again with reading.currency set to theirs and start the job in it.`
+  );
 }
 
 /** Namesakes kept apart, the first few named, and how to merge them. */

@@ -222,6 +222,28 @@ describe("previewText", () => {
     );
   });
 
+  it("says who has a budget under the cheapest gift: dollars typed into a list read in won", async () => {
+    const rows = [
+      ["이름", "관심사", "예산"],
+      ["김민준", "등산", "40"],
+      ["이서연", "커피", "5만원"],
+      ["박도윤", "독서", "60"],
+      ["최하은", "요가", ""],
+    ];
+    const bytes = encodeText(delimited(rows), "utf-8");
+    const { preview } = await read(bytes, "팀.csv", { currency: "KRW" });
+    // a blank budget takes the job's default, which the start checks
+    expect(preview.lowBudgets).toEqual({ count: 2, rows: [2, 4], cheapest: 6_500 });
+    expect(preview.ready).toBe(true); // a notice, not a problem: the person decides
+    expect(previewText(preview).split("\n")).toContain(
+      "2 people have budgets under the cheapest gift (₩6,500), so would get none (rows 2, 4). " +
+        "If the file's budgets are in another currency than KRW, read it again with reading.currency set to theirs and start the job in it.",
+    );
+    const dollars = await read(bytes, "팀.csv", { currency: "USD" });
+    expect(dollars.preview.lowBudgets).toBeUndefined();
+    expect(dollars.preview.skippedCount).toBe(1); // 5만원 names won
+  });
+
   it("names the currency the budgets were read in, so the model can say it", async () => {
     const rows = [
       ["이름", "관심사", "예산"],

@@ -12,6 +12,8 @@ import {
   type SkippedRow,
   type StaffPreview,
 } from "../../../shared/files.js";
+import type { Currency } from "../../../shared/money.js";
+import { CHEAPEST } from "../../gifts/catalog.js";
 import { createLedger, type Ledger } from "./people/ledger.js";
 import type { CsvColumns } from "./csv/inspect.js";
 import { countInterests } from "./people/interests.js";
@@ -34,6 +36,8 @@ export type StaffTable = { preview: StaffPreview; csv: string };
 
 const SAMPLE_ROWS = 10;
 const SKIPPED_SHOWN = 100;
+/** Rows named of the people whose budget buys no gift. */
+const LOW_BUDGET_ROWS = 10;
 /** Rows with text looked at for the header (a title and a note or two may sit above it). */
 const HEADER_CANDIDATES = 10;
 /** Rows held at most before the header is decided, blank ones included. */
@@ -88,10 +92,16 @@ class TableReading {
   private readonly skipped: SkippedRow[] = [];
   private people = 0;
   private skippedCount = 0;
+  /** People whose own budget is under the cheapest gift, and the first of their rows. */
+  private readonly low = { count: 0, rows: [] as number[] };
   private readonly input = [CANONICAL_HEADER];
   private inputBytes = CANONICAL_HEADER.length + 1;
   private readonly inputLimits: InputLimits;
   private readonly ledger: Ledger<string[] | null>;
+
+  private get currency(): Currency {
+    return this.options.reading.currency ?? "USD";
+  }
 
   constructor(private readonly options: TableOptions) {
     this.inputLimits = readInputLimits(options.limits);
@@ -134,7 +144,8 @@ class TableReading {
       possibleDuplicateCount: duplicates.count,
       problems,
       ready: problems.length === 0,
-      currency: this.options.reading.currency ?? "USD",
+      currency: this.currency,
+      ...(this.low.count > 0 && { lowBudgets: { ...this.low, cheapest: CHEAPEST[this.currency] } }),
     };
     return ok({ preview, csv: `${this.input.join("\n")}\n` });
   }
@@ -216,6 +227,8 @@ class TableReading {
       return this.write([fate.row, name, department, "", "", fate.reason, ""]);
     }
     this.people++;
+    if (fate.budgetGiven && fate.budget < CHEAPEST[this.currency] && this.low.count++ < LOW_BUDGET_ROWS)
+      this.low.rows.push(fate.row);
     const c = this.header!.columns;
     const [interests, budget] = [cell(cells, c.interests), cell(cells, c.budget)];
     if (this.sample.length < SAMPLE_ROWS) {

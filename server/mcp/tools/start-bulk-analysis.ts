@@ -18,6 +18,7 @@ import type { JobService } from "../../jobs/job-service.js";
 import { megabytes, type InputLimits } from "../../limits.js";
 import { fail, ok, type Outcome } from "../../outcomes.js";
 import { currencyForLocale, type Currency } from "../../../shared/money.js";
+import { moneyText } from "../../gifts/reason.js";
 import { localeOf, localeTag } from "../../jobs/runner/texts.js";
 import { toolMeta, type Widget } from "../../widget.js";
 import { defineTool, type ToolContext } from "../tool-registry.js";
@@ -28,6 +29,20 @@ export type RunOptionsOf = (requestMeta: Record<string, unknown>) => RunOptions 
 
 /** The ways a staff list can come; exactly one per call. */
 const LISTS = ["csv", "employees", "file", "uploadId"] as const;
+
+/**
+ * Why a default budget that buys no gift is refused: most often a number meant in another currency
+ * (50 meant as dollars, read as ₩50 for a person whose language is Korean).
+ */
+function budgetBuysNothing(budget: number, cheapest: number, currency: Currency, implied: boolean): ToolError {
+  const money = (amount: number) => moneyText(amount, currency);
+  const why = implied ? ` Budgets are in ${currency}, the currency of the person's language.` : "";
+  return {
+    code: "no_gift_fits",
+    message: `The budget per person, ${money(budget)}, buys no gift: the cheapest costs ${money(cheapest)}.${why}`,
+    hint: `Give budgetPerPerson in ${currency} (at least ${money(cheapest)}), or name the currency the budget is in with currency.`,
+  };
+}
 
 /** Why a call that gave the staff list more than once is refused. */
 function severalLists(given: readonly string[]): ToolError {
@@ -110,11 +125,14 @@ export function startBulkAnalysisTool({
   jobs,
   files,
   widget,
+  cheapestPrice,
   runOptionsOf = () => undefined,
 }: {
   jobs: JobService;
   files: StaffFiles;
   widget: Widget;
+  /** The cheapest price in the catalog in each currency: the smallest default budget that can work. */
+  cheapestPrice: Record<Currency, number>;
   /** The run options of the job a request starts, from its `_meta` (the app root's); none by default. */
   runOptionsOf?: RunOptionsOf;
 }) {
@@ -150,9 +168,12 @@ export function startBulkAnalysisTool({
       // the job keeps both, for its files out (their headers in the person's language)
       const args: StartBulkArgs = { ...asked, currency, locale: tag, reading: { ...asked.reading, currency } };
       const given = LISTS.filter((key) => args[key] !== undefined);
+      if (given.length > 1) return failure(severalLists(given));
+      // before a file is asked for: a person should not choose one for a job that cannot pick a gift
+      if (args.budgetPerPerson < cheapestPrice[currency])
+        return failure(budgetBuysNothing(args.budgetPerPerson, cheapestPrice[currency], currency, !asked.currency));
       // the widget asks the person: a currency neither named nor implied by a locale is theirs to decide
       if (given.length === 0) return awaitingFile(args, locale, tag === undefined ? asked.currency : currency);
-      if (given.length > 1) return failure(severalLists(given));
       // a file is downloaded and read only for a start the caller's quotas leave room for
       if (args.file !== undefined || args.uploadId !== undefined) {
         const admitted = await jobs.admits(caller);

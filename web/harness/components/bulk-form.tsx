@@ -124,7 +124,12 @@ function StaffListSources({ store }: { store: HarnessStore }) {
   };
   return (
     <div className="row wrap">
-      <button type="button" className="button secondary" onClick={() => setForm({ file: null, typed: sampleCsv })}>
+      {/* the sample's budgets are dollars: read in won for a Korean host, they would buy nothing */}
+      <button
+        type="button"
+        className="button secondary"
+        onClick={() => setForm({ file: null, typed: sampleCsv, currency: "USD" })}
+      >
         Load sample CSV
       </button>
       <label className="button secondary file">

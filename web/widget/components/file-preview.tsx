@@ -170,6 +170,16 @@ function PreviewBody({ preview: p, reading, unsure, onReading }: ReadingProps) {
           .join(" · ")}
       </p>
       <p>{t.fileCounts(p.rows, p.people, p.skippedCount)}</p>
+      {p.lowBudgets && (
+        <p className="gg-hint">
+          {t.lowBudgets(
+            p.lowBudgets.count,
+            p.lowBudgets.cheapest,
+            p.currency ?? "USD",
+            `${p.lowBudgets.rows.join(", ")}${p.lowBudgets.count > p.lowBudgets.rows.length ? ", …" : ""}`,
+          )}
+        </p>
+      )}
       <ReadingChoices preview={p} reading={reading} unsure={unsure} onReading={onReading} />
       {unsure && <p className="gg-hint">{t.encodingUnsure}</p>}
       <SampleRows sample={p.sample} columns={p.columns} />

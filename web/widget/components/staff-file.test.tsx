@@ -354,6 +354,32 @@ describe("the preview", () => {
     expect(await screen.findByText("김민준 (개발팀): 2, 3행")).toBeTruthy();
   });
 
+  /** A preview in won where a dozen people's budgets buy nothing (dollars typed into a won list). */
+  const lowBudgets = (reading: Reading, name: string): StaffPreview => ({
+    ...samplePreview(reading, name),
+    currency: "KRW",
+    lowBudgets: { count: 12, rows: [2, 4, 5, 7, 8, 9, 11, 12, 13, 15], cheapest: 6_500 },
+  });
+
+  it("says who has a budget under the cheapest gift, and still lets the person start", async () => {
+    await preview({ files: { preview: lowBudgets } });
+    expect(
+      screen.getByText(
+        "12 people have budgets under the cheapest gift (₩6,500) and would get none (rows 2, 4, 5, 7, 8, 9, 11, 12, 13, 15, …). Are the budgets in KRW?",
+      ),
+    ).toBeTruthy();
+    expect(screen.getByRole("button", { name: "Start" }).hasAttribute("disabled")).toBe(false);
+  });
+
+  it("says so in Korean", async () => {
+    await preview({ locale: "ko-KR", files: { preview: lowBudgets } });
+    expect(
+      screen.getByText(
+        "12명의 예산이 가장 싼 선물(₩6,500)보다 적어 선물을 받지 못합니다(2, 4, 5, 7, 8, 9, 11, 12, 13, 15, …행). 예산이 KRW 금액이 맞나요?",
+      ),
+    ).toBeTruthy();
+  });
+
   it("goes back to the picker on Choose another file, and drops the upload", async () => {
     await preview();
     await userEvent.click(screen.getByRole("button", { name: "Choose another file" }));
