@@ -234,5 +234,10 @@ export const AwaitingFileSchema = z.object({
   /** The currency of `budgetPerPerson`. */
   currency: z.optional(CurrencySchema),
   maxFileBytes: z.number(),
+  /**
+   * The cheapest gift in each currency: without `currency` the widget decides it (the person's
+   * language), and a budget under the cheapest in it buys nothing, so no file is asked for.
+   */
+  cheapest: z.optional(z.record(CurrencySchema, z.number())),
 });
 export type AwaitingFile = z.infer<typeof AwaitingFileSchema>;

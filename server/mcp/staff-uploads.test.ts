@@ -393,6 +393,8 @@ describe("a bulk analysis asked for without a staff list", () => {
       // the budget's currency, which the person's locale decides: won
       currency: "KRW",
       maxFileBytes: FILE_LIMITS.maxFileBytes,
+      // for the widget, which decides a currency the call left open
+      cheapest: { USD: 5, KRW: 6_500, JPY: 980, EUR: 5, GBP: 4 },
     });
     expect(toolText(result)).toMatch(/widget now asks the person to choose their staff file/);
   });

@@ -119,6 +119,8 @@ const enResult = (f: Formats) => ({
 
 const enFile = (f: Formats) => ({
   fileAsk: (occasion: string, budget: string) => `Choose the staff list for “${occasion}” (${budget} per person).`,
+  budgetBuysNothing: (cheapest: string, currency: Currency) =>
+    `That budget buys no gift: the cheapest costs ${cheapest}. Ask again with the budget in ${currency}, or say which currency it is in.`,
   dropFile: "Choose a file or drop it here",
   fileKinds: (limit: number) => `Excel (.xlsx), CSV or TSV, up to ${f.size(limit)}`,
   tooLarge: (name: string, size: number, limit: number) =>
@@ -256,6 +258,8 @@ const koResult = (f: Formats): ReturnType<typeof enResult> => ({
 
 const koFile = (f: Formats): ReturnType<typeof enFile> => ({
   fileAsk: (occasion, budget) => `“${occasion}” 선물을 받을 직원 명단 파일을 골라 주세요 (1인당 ${budget}).`,
+  budgetBuysNothing: (cheapest, currency) =>
+    `이 예산으로는 살 수 있는 선물이 없습니다. 가장 싼 선물이 ${cheapest}입니다. 예산을 ${currency} 금액으로 다시 말씀하시거나 어느 통화인지 알려 주세요.`,
   dropFile: "파일을 선택하거나 여기에 끌어다 놓으세요",
   fileKinds: (limit) => `Excel(.xlsx), CSV, TSV, 최대 ${f.size(limit)}`,
   tooLarge: (name, size, limit) =>

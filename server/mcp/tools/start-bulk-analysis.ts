@@ -103,7 +103,12 @@ async function listFromText(
   return { input: rest, understood: "", read: false };
 }
 
-function awaitingFile(args: StartBulkArgs, locale: string, currency: Currency | undefined) {
+function awaitingFile(
+  args: StartBulkArgs,
+  locale: string,
+  currency: Currency | undefined,
+  cheapest: Record<Currency, number>,
+) {
   const awaiting: AwaitingFile = {
     awaitingFile: true,
     occasion: args.occasion,
@@ -111,6 +116,7 @@ function awaitingFile(args: StartBulkArgs, locale: string, currency: Currency | 
     locale,
     ...(currency && { currency }),
     maxFileBytes: FILE_LIMITS.maxFileBytes,
+    cheapest,
   };
   return success(
     awaiting,
@@ -173,7 +179,8 @@ export function startBulkAnalysisTool({
       if (args.budgetPerPerson < cheapestPrice[currency])
         return failure(budgetBuysNothing(args.budgetPerPerson, cheapestPrice[currency], currency, !asked.currency));
       // the widget asks the person: a currency neither named nor implied by a locale is theirs to decide
-      if (given.length === 0) return awaitingFile(args, locale, tag === undefined ? asked.currency : currency);
+      if (given.length === 0)
+        return awaitingFile(args, locale, tag === undefined ? asked.currency : currency, cheapestPrice);
       // a file is downloaded and read only for a start the caller's quotas leave room for
       if (args.file !== undefined || args.uploadId !== undefined) {
         const admitted = await jobs.admits(caller);

@@ -85,6 +85,30 @@ describe("the file picker", () => {
     mount({ locale: "ko-KR", toolOutput: { ...REQUEST, currency: "USD" } });
     expect(document.body.textContent).toContain("$60");
   });
+
+  /** The catalog's cheapest gift per currency, as the server sends it with the request. */
+  const CHEAPEST = { USD: 5, KRW: 6_500, EUR: 5, JPY: 980, GBP: 4 };
+
+  it("asks for no file when the budget buys nothing in the person's currency: 60 in a Korean host is ₩60", async () => {
+    mount({ locale: "ko-KR", toolOutput: { ...REQUEST, cheapest: CHEAPEST } });
+    expect(screen.getByRole("alert").textContent).toBe(
+      "이 예산으로는 살 수 있는 선물이 없습니다. 가장 싼 선물이 ₩6,500입니다. 예산을 KRW 금액으로 다시 말씀하시거나 어느 통화인지 알려 주세요.",
+    );
+    expect(document.querySelector('input[type="file"]')).toBeNull();
+    // the model, told the widget would ask for a file, hears why it does not
+    await waitFor(() =>
+      expect(fake.openai.widgetState).toEqual({
+        budgetBuysNothing: { budgetPerPerson: 60, cheapest: 6_500, currency: "KRW" },
+      }),
+    );
+  });
+
+  it("asks for the file when the same 60 is dollars", () => {
+    mount({ locale: "en-US", toolOutput: { ...REQUEST, cheapest: CHEAPEST } });
+    expect(screen.queryByRole("alert")).toBeNull();
+    expect(fileInput()).toBeTruthy();
+    expect(fake.openai.widgetState).toBeNull();
+  });
 });
 
 describe("the upload", () => {
