@@ -154,6 +154,10 @@ describe("a Korean staff list in won", () => {
       currency: "USD",
     });
     expect(dollars.isError).toBeFalsy();
+    // no locale and no currency: dollars, which no language chose
+    const tiny = await callTool(t.client, TOOL.startBulk, { csv, occasion: "farewell", budgetPerPerson: 1 });
+    expect(toolText(tiny)).toContain("The budget per person, $1, buys no gift: the cheapest costs $5.");
+    expect(toolText(tiny)).not.toContain("the currency of the person's language");
   });
 
   it("reads 3,000 people with budgets written every Korean way, all in won and within budget", async () => {

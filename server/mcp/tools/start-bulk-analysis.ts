@@ -177,7 +177,14 @@ export function startBulkAnalysisTool({
       if (given.length > 1) return failure(severalLists(given));
       // before a file is asked for: a person should not choose one for a job that cannot pick a gift
       if (args.budgetPerPerson < cheapestPrice[currency])
-        return failure(budgetBuysNothing(args.budgetPerPerson, cheapestPrice[currency], currency, !asked.currency));
+        return failure(
+          budgetBuysNothing(
+            args.budgetPerPerson,
+            cheapestPrice[currency],
+            currency,
+            !asked.currency && tag !== undefined,
+          ),
+        );
       // the widget asks the person: a currency neither named nor implied by a locale is theirs to decide
       if (given.length === 0)
         return awaitingFile(args, locale, tag === undefined ? asked.currency : currency, cheapestPrice);
