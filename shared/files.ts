@@ -184,9 +184,7 @@ export const StaffPreviewSchema = z.object({
    * People whose own budget buys no gift in `currency`, most often one meant in another currency:
    * how many, their first rows, and the cheapest gift's price. Absent when there are none.
    */
-  lowBudgets: z.optional(
-    z.object({ count: z.number().check(z.int()), rows: z.array(z.number().check(z.int())), cheapest: z.number() }),
-  ),
+  lowBudgets: z.optional(z.object({ count: z.number(), rows: z.array(z.number()), cheapest: z.number() })),
 });
 export type StaffPreview = z.infer<typeof StaffPreviewSchema>;
 
@@ -234,10 +232,5 @@ export const AwaitingFileSchema = z.object({
   /** The currency of `budgetPerPerson`. */
   currency: z.optional(CurrencySchema),
   maxFileBytes: z.number(),
-  /**
-   * The cheapest gift in each currency: without `currency` the widget decides it (the person's
-   * language), and a budget under the cheapest in it buys nothing, so no file is asked for.
-   */
-  cheapest: z.optional(z.record(CurrencySchema, z.number())),
 });
 export type AwaitingFile = z.infer<typeof AwaitingFileSchema>;

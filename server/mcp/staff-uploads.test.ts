@@ -393,8 +393,6 @@ describe("a bulk analysis asked for without a staff list", () => {
       // the budget's currency, which the person's locale decides: won
       currency: "KRW",
       maxFileBytes: FILE_LIMITS.maxFileBytes,
-      // for the widget, which decides a currency the call left open
-      cheapest: { USD: 5, KRW: 6_500, JPY: 980, EUR: 5, GBP: 4 },
     });
     expect(toolText(result)).toMatch(/widget now asks the person to choose their staff file/);
   });
@@ -402,6 +400,12 @@ describe("a bulk analysis asked for without a staff list", () => {
   it("leaves the currency to the person's widget when the call neither names one nor says a locale", async () => {
     const result = await callTool(client, TOOL.startBulk, { occasion: "송년회", budgetPerPerson: 50_000 });
     expect(result.structuredContent).not.toHaveProperty("currency");
+    expect(toolText(result)).not.toContain("buys no gift");
+    // 60 is a budget in dollars, euros or pounds, but buys nothing in won or yen: the model is told before the file is chosen
+    const sixty = await callTool(client, TOOL.startBulk, { occasion: "송년회", budgetPerPerson: 60 });
+    expect(toolText(sixty)).toContain(
+      "The widget reads 60 in the person's currency; in KRW or JPY it buys no gift and the start would be refused.",
+    );
     const named = await callTool(client, TOOL.startBulk, { occasion: "송년회", budgetPerPerson: 50, currency: "USD" });
     expect(named.structuredContent).toMatchObject({ currency: "USD" });
   });

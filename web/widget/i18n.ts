@@ -119,12 +119,10 @@ const enResult = (f: Formats) => ({
 
 const enFile = (f: Formats) => ({
   fileAsk: (occasion: string, budget: string) => `Choose the staff list for “${occasion}” (${budget} per person).`,
-  budgetBuysNothing: (cheapest: string, currency: Currency) =>
-    `That budget buys no gift: the cheapest costs ${cheapest}. Ask again with the budget in ${currency}, or say which currency it is in.`,
   dropFile: "Choose a file or drop it here",
   fileKinds: (limit: number) => `Excel (.xlsx), CSV or TSV, up to ${f.size(limit)}`,
   tooLarge: (name: string, size: number, limit: number) =>
-    `${name} is ${f.size(size)}; the largest file GiftGenius reads is ${f.size(limit)}. Save it as .xlsx, which is smaller, or remove the columns it does not need.`,
+    `${name} is ${f.size(size)}; the largest file GiftGenius reads is ${f.size(limit)}. Save it as .xlsx (smaller) or remove columns it does not need.`,
   emptyFile: (name: string) => `${name} is empty.`,
   sending: (name: string) => `Sending ${name}…`,
   upload: "Upload",
@@ -151,11 +149,11 @@ const enFile = (f: Formats) => ({
   budgetsIn: (currency: string) => `budgets in ${currency}`,
   moreSkipped: (n: number) => `and ${f.count(n)} more`,
   /** People whose budget buys no gift: most often budgets written in another currency. */
-  lowBudgets: (people: number, cheapest: number, currency: Currency, rows: string) =>
-    `${f.count(people)} ${people === 1 ? "person has a budget" : "people have budgets"} under the cheapest gift (${f.money(cheapest, currency)}) and would get none (${people === 1 ? "row" : "rows"} ${rows}). Are the budgets in ${currency}?`,
+  lowBudgets: (people: number, cheapest: string, currency: Currency, rows: string) =>
+    `The cheapest gift costs ${cheapest}. Are the budgets in ${currency}? ${f.count(people)} get none: rows ${rows}.`,
   /** Namesakes without an ID, kept as different people: how many groups, and the choice to merge them. */
   possibleDuplicates: (groups: number) =>
-    `${f.count(groups)} ${groups === 1 ? "name appears" : "names appear"} more than once in the same department with different details. They are kept as different people; merge them if they are the same person.`,
+    `${f.count(groups)} ${groups === 1 ? "name appears" : "names appear"} more than once in the same department with different details, kept as different people: merge them if they are one person.`,
   duplicateRows: (name: string, department: string, rows: string) =>
     `${name}${department ? ` (${department})` : ""}: rows ${rows}`,
   mergeDuplicates: "Merge them",
@@ -258,12 +256,10 @@ const koResult = (f: Formats): ReturnType<typeof enResult> => ({
 
 const koFile = (f: Formats): ReturnType<typeof enFile> => ({
   fileAsk: (occasion, budget) => `“${occasion}” 선물을 받을 직원 명단 파일을 골라 주세요 (1인당 ${budget}).`,
-  budgetBuysNothing: (cheapest, currency) =>
-    `이 예산으로는 살 수 있는 선물이 없습니다. 가장 싼 선물이 ${cheapest}입니다. 예산을 ${currency} 금액으로 다시 말씀하시거나 어느 통화인지 알려 주세요.`,
   dropFile: "파일을 선택하거나 여기에 끌어다 놓으세요",
   fileKinds: (limit) => `Excel(.xlsx), CSV, TSV, 최대 ${f.size(limit)}`,
   tooLarge: (name, size, limit) =>
-    `${name} 파일은 ${f.size(size)}입니다. GiftGenius가 읽는 파일은 최대 ${f.size(limit)}입니다. 더 작은 .xlsx로 저장하거나 필요 없는 열을 지워 주세요.`,
+    `${name} 파일은 ${f.size(size)}입니다. GiftGenius가 읽는 파일은 최대 ${f.size(limit)}입니다. .xlsx로 저장하거나 필요 없는 열을 지워 주세요.`,
   emptyFile: (name) => `${name} 파일이 비어 있습니다.`,
   sending: (name) => `${name} 보내는 중…`,
   upload: "업로드",
@@ -283,9 +279,9 @@ const koFile = (f: Formats): ReturnType<typeof enFile> => ({
   budgetsIn: (currency) => `예산 통화 ${currency}`,
   moreSkipped: (n) => `외 ${f.count(n)}행`,
   lowBudgets: (people, cheapest, currency, rows) =>
-    `${f.count(people)}명의 예산이 가장 싼 선물(${f.money(cheapest, currency)})보다 적어 선물을 받지 못합니다(${rows}행). 예산이 ${currency} 금액이 맞나요?`,
+    `가장 싼 선물이 ${cheapest}입니다. 예산이 ${currency} 금액인가요? ${f.count(people)}명은 받지 못합니다: ${rows}행.`,
   possibleDuplicates: (groups) =>
-    `같은 부서에 같은 이름이 다른 내용으로 여러 번 나오는 경우가 ${f.count(groups)}건 있습니다. 서로 다른 사람으로 두었습니다. 같은 사람이라면 합쳐 주세요.`,
+    `같은 부서에 같은 이름이 다른 내용으로 여러 번 나오는 경우가 ${f.count(groups)}건 있습니다. 다른 사람으로 두었으니 같은 사람이면 합쳐 주세요.`,
   duplicateRows: (name, department, rows) => `${name}${department ? ` (${department})` : ""}: ${rows}행`,
   mergeDuplicates: "한 사람으로 합치기",
   duplicatesMerged: "이름과 부서가 같은 행을 한 사람으로 읽습니다. 첫 행을 남깁니다.",

@@ -17,7 +17,7 @@ import type { RunOptions } from "../../jobs/executor.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { megabytes, type InputLimits } from "../../limits.js";
 import { fail, ok, type Outcome } from "../../outcomes.js";
-import { currencyForLocale, type Currency } from "../../../shared/money.js";
+import { CURRENCIES, currencyForLocale, type Currency } from "../../../shared/money.js";
 import { moneyText } from "../../gifts/reason.js";
 import { localeOf, localeTag } from "../../jobs/runner/texts.js";
 import { toolMeta, type Widget } from "../../widget.js";
@@ -103,6 +103,21 @@ async function listFromText(
   return { input: rest, understood: "", read: false };
 }
 
+/**
+ * When the widget picks the currency (the call named none), the currencies in which the budget
+ * buys nothing: a start there is refused once the file is chosen, so the model is told first.
+ */
+function tooLowIn(budget: number, currency: Currency | undefined, cheapest: Record<Currency, number>): string {
+  if (currency !== undefined) return "";
+  const low = CURRENCIES.filter((c) => budget < cheapest[c]);
+  if (low.length === 0) return "";
+  return (
+    ` The widget reads ${budget} in the person's currency; in ${low.join(" or ")} it buys no gift and the start would be ` +
+    `refused. If the person may budget in ${low.join(" or ")}, ask for the budget in their currency first and call ` +
+    `${TOOL.startBulk} again with it and \`currency\`.`
+  );
+}
+
 function awaitingFile(
   args: StartBulkArgs,
   locale: string,
@@ -116,14 +131,13 @@ function awaitingFile(
     locale,
     ...(currency && { currency }),
     maxFileBytes: FILE_LIMITS.maxFileBytes,
-    cheapest,
   };
   return success(
     awaiting,
     `No staff list was given, so the widget now asks the person to choose their staff file (.xlsx or .csv, up to ` +
       `${megabytes(FILE_LIMITS.maxFileBytes)}); it shows what it understood and starts the analysis when they confirm. ` +
       "Tell them to pick the file in the widget; do not ask them to paste it into the chat. If they attached the " +
-      `file to the conversation, call ${TOOL.startBulk} again with it as \`file\`.`,
+      `file to the conversation, call ${TOOL.startBulk} again with it as \`file\`.${tooLowIn(args.budgetPerPerson, currency, cheapest)}`,
   );
 }
 

@@ -3,7 +3,8 @@
  * select per column, the first rows, the counts, the rows skipped and what must be settled first.
  */
 import { COLUMN_KEYS, type Reading, type StaffPreview, type TextEncoding } from "../../../shared/files.js";
-import { useMessages } from "../i18n.js";
+import { useHostGlobal } from "../host-context.js";
+import { formatPrice, useMessages } from "../i18n.js";
 import type { ToolFailure } from "../tool-reply.js";
 import { FailureText } from "./failure-text.js";
 import { SkippedRows } from "./skipped-rows.js";
@@ -157,6 +158,8 @@ function SampleRows({ sample, columns }: { sample: StaffPreview["sample"]; colum
 /** All the server understood of the file: how it read it, the choices, the first rows, what is skipped or unsettled. */
 function PreviewBody({ preview: p, reading, unsure, onReading }: ReadingProps) {
   const t = useMessages();
+  const locale = useHostGlobal("locale");
+  const currency = p.currency ?? "USD";
   return (
     <>
       <p className="gg-muted">
@@ -174,9 +177,9 @@ function PreviewBody({ preview: p, reading, unsure, onReading }: ReadingProps) {
         <p className="gg-hint">
           {t.lowBudgets(
             p.lowBudgets.count,
-            p.lowBudgets.cheapest,
-            p.currency ?? "USD",
-            `${p.lowBudgets.rows.join(", ")}${p.lowBudgets.count > p.lowBudgets.rows.length ? ", …" : ""}`,
+            formatPrice(p.lowBudgets.cheapest, locale, currency),
+            currency,
+            p.lowBudgets.rows.join(", "),
           )}
         </p>
       )}

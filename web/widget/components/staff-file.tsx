@@ -5,9 +5,7 @@
 import { useEffect, useState } from "react";
 import { useStore } from "zustand";
 import { FILE_LIMITS, STAFF_FILE_ACCEPT, type AwaitingFile } from "../../../shared/files.js";
-import { formatsFor } from "../../../shared/format.js";
 import type { Currency } from "../../../shared/money.js";
-import { TOOL } from "../../../shared/tools.js";
 import { chooseFile, createFileFlow, personLocale, readFile, removeFile, startFromFile } from "../file-flow.js";
 import type { FollowTuning } from "../follow-job.js";
 import { useHost, useHostGlobal } from "../host-context.js";
@@ -87,83 +85,45 @@ const fileLimit = (request: AwaitingFile) => Math.min(request.maxFileBytes, FILE
 function FilePicker({ request, currency, refused, onFile }: FilePickerProps) {
   const t = useMessages();
   const locale = useHostGlobal("locale");
-  const cheapest = request.cheapest?.[currency];
-  const buysNothing = cheapest !== undefined && request.budgetPerPerson < cheapest;
-  useBudgetToldModel(buysNothing, request.budgetPerPerson, cheapest ?? 0, currency);
-  return (
-    <section className="gg-panel">
-      <h1 className="gg-title">{t.jobTitle}</h1>
-      <p>{t.fileAsk(request.occasion, formatPrice(request.budgetPerPerson, locale, currency))}</p>
-      {buysNothing ? (
-        // a job at this budget could pick nothing: no file is worth choosing for it
-        <p className="gg-error" role="alert">
-          {t.budgetBuysNothing(formatPrice(cheapest, locale, currency), currency)}
-        </p>
-      ) : (
-        <Drop request={request} onFile={onFile} />
-      )}
-      {refused && (
-        <p className="gg-error" role="alert">
-          {refused.size === 0 ? t.emptyFile(refused.name) : t.tooLarge(refused.name, refused.size, fileLimit(request))}
-        </p>
-      )}
-    </section>
-  );
-}
-
-/**
- * The model was told the widget asks for a file: when the budget buys nothing in the currency the
- * widget chose, it is told why not and what to ask the person, in the words it reads.
- */
-function useBudgetToldModel(buysNothing: boolean, budget: number, cheapest: number, currency: Currency) {
-  const host = useHost();
-  const connected = useHostGlobal("connection") === "ready";
-  useEffect(() => {
-    if (!buysNothing || !connected || !host.conversation().modelContext) return;
-    const money = (amount: number) => formatsFor("en").money(amount, currency);
-    void host.updateModelContext({
-      text:
-        `The widget asks for no staff file: ${money(budget)} per person buys no gift (the cheapest costs ${money(cheapest)}), ` +
-        `as budgets are in ${currency}, the currency of the person's language. Ask the person for the budget in ${currency} ` +
-        `or the currency it is in, then call ${TOOL.startBulk} again.`,
-      structured: { budgetBuysNothing: { budgetPerPerson: budget, cheapest, currency } },
-    });
-  }, [buysNothing, connected, budget, cheapest, currency, host]);
-}
-
-/** Where a file is dropped or chosen. */
-function Drop({ request, onFile }: Pick<FilePickerProps, "request" | "onFile">) {
-  const t = useMessages();
   const [over, setOver] = useState(false);
   const take = (files: FileList | null) => {
     setOver(false);
     if (files?.[0]) onFile(files[0]);
   };
   return (
-    <label
-      className="gg-drop"
-      data-over={over || undefined}
-      onDragOver={(e) => {
-        e.preventDefault();
-        setOver(true);
-      }}
-      onDragLeave={() => setOver(false)}
-      onDrop={(e) => {
-        e.preventDefault();
-        take(e.dataTransfer.files);
-      }}
-    >
-      <input
-        type="file"
-        className="gg-sr"
-        accept={STAFF_FILE_ACCEPT}
-        onChange={(e) => {
-          take(e.target.files);
-          e.target.value = ""; // the same file can be chosen again (to resume its upload)
+    <section className="gg-panel">
+      <h1 className="gg-title">{t.jobTitle}</h1>
+      <p>{t.fileAsk(request.occasion, formatPrice(request.budgetPerPerson, locale, currency))}</p>
+      <label
+        className="gg-drop"
+        data-over={over || undefined}
+        onDragOver={(e) => {
+          e.preventDefault();
+          setOver(true);
         }}
-      />
-      <strong>{t.dropFile}</strong>
-      <span className="gg-muted">{t.fileKinds(fileLimit(request))}</span>
-    </label>
+        onDragLeave={() => setOver(false)}
+        onDrop={(e) => {
+          e.preventDefault();
+          take(e.dataTransfer.files);
+        }}
+      >
+        <input
+          type="file"
+          className="gg-sr"
+          accept={STAFF_FILE_ACCEPT}
+          onChange={(e) => {
+            take(e.target.files);
+            e.target.value = ""; // the same file can be chosen again (to resume its upload)
+          }}
+        />
+        <strong>{t.dropFile}</strong>
+        <span className="gg-muted">{t.fileKinds(fileLimit(request))}</span>
+      </label>
+      {refused && (
+        <p className="gg-error" role="alert">
+          {refused.size === 0 ? t.emptyFile(refused.name) : t.tooLarge(refused.name, refused.size, fileLimit(request))}
+        </p>
+      )}
+    </section>
   );
 }
