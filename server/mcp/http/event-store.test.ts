@@ -1,6 +1,5 @@
 import type { JSONRPCMessage } from "@modelcontextprotocol/sdk/types.js";
-import { createEventBudget } from "./event-budget.js";
-import { createEventStore } from "./event-store.js";
+import { createEventBudget, createEventStore } from "./event-store.js";
 
 const note = (n: number): JSONRPCMessage => ({
   jsonrpc: "2.0",

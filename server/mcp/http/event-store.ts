@@ -1,29 +1,90 @@
 /**
- * A bounded in-memory `EventStore` for one session, so an SSE stream that reconnects with
- * `Last-Event-ID` gets what it missed. Event ids are `<streamId>#<seq>`: the stream is read back
- * from the id itself, which also works for the SDK's standalone GET stream (`_GET_stream`),
- * whose underscores defeat the `split("_")` of the SDK's example store. What a store keeps is
- * bounded in events, in streams, and in bytes, per session and across all sessions (`EventBudget`).
+ * A bounded in-memory `EventStore` per session, so an SSE stream that reconnects with
+ * `Last-Event-ID` gets what it missed. Ids are `<streamId>#<seq>`: the stream is read back from the
+ * id, which also works for the SDK's `_GET_stream`, whose underscores defeat the `split("_")` of
+ * the SDK's example store. Bounded in events and streams per store, and in bytes (the JSON length
+ * of what is kept) per session and across all sessions, for at most `ttlMs`: past a limit the
+ * oldest events go first, and a message larger than a session's whole budget is sent but not kept.
  *
  * Why ours: the SDK defines `EventStore` and ships only an unbounded example; this is the bounded one it plugs in.
  */
-import type { EventStore } from "@modelcontextprotocol/server";
-import type { JSONRPCMessage } from "@modelcontextprotocol/server";
-import { createEventBudget, forget, type EventBudget, type Kept, type Owner, type Stream } from "./event-budget.js";
+import type { EventStore, JSONRPCMessage } from "@modelcontextprotocol/server";
 
-export type EventStoreOptions = {
-  /** Events kept per stream; older ones are dropped first. */
-  maxEventsPerStream?: number;
-  /** Streams kept; the one written least recently is dropped first. */
-  maxStreams?: number;
-  /** The byte budget this store shares with the other sessions' stores. */
-  budget?: EventBudget;
+export type EventBudgetOptions = {
+  /** JSON kept by all sessions' stores together. */
+  maxBytes?: number;
+  /** JSON kept by one session's store. */
+  maxBytesPerSession?: number;
+  /** How long an event stays replayable. */
+  ttlMs?: number;
+  now?: () => number;
 };
 
-const SEPARATOR = "#";
+/** A kept event: `json` is the message as stored, "" once it is forgotten. */
+type Kept = { seq: number; id: string; json: string; at: number; stream: Stream; owner: Owner };
+/** A stream's kept events, in seq order. */
+type Stream = { events: Kept[] };
+/** One store's share of the budget. */
+type Owner = { bytes: number; queue: Queue; pool: { used: number } };
+/** A first-in first-out list that skips forgotten events. */
+type Queue = { items: Kept[]; head: number };
+
+type EventBudget = ReturnType<typeof createEventBudget>;
+
+function oldestKept(queue: Queue): Kept | undefined {
+  while (queue.head < queue.items.length && queue.items[queue.head].json === "") queue.head++;
+  if (queue.head > 1024 && queue.head * 2 > queue.items.length) {
+    queue.items = queue.items.slice(queue.head);
+    queue.head = 0;
+  }
+  return queue.items[queue.head];
+}
+
+/** Drops a kept event from its stream and gives its bytes back; forgetting twice does nothing. */
+function forget(event: Kept | undefined): void {
+  if (!event || event.json === "") return;
+  const { owner, stream } = event;
+  owner.bytes -= event.json.length;
+  owner.pool.used -= event.json.length;
+  event.json = "";
+  const at = stream.events[0] === event ? 0 : stream.events.indexOf(event);
+  if (at !== -1) stream.events.splice(at, 1);
+}
+
+/** The byte budget that every session's store shares. */
+export function createEventBudget({
+  maxBytes = 64 * 1024 * 1024,
+  maxBytesPerSession = 4 * 1024 * 1024,
+  ttlMs = 5 * 60 * 1000,
+  now = Date.now,
+}: EventBudgetOptions = {}) {
+  const pool = { used: 0 };
+  // every kept event of every store, oldest first
+  const all: Queue = { items: [], head: 0 };
+
+  return {
+    join: (): Owner => ({ bytes: 0, queue: { items: [], head: 0 }, pool }),
+
+    /** Keeps an event on `stream` if it fits a session's budget, forgetting the oldest to make room. */
+    keep(owner: Owner, stream: Stream, { seq, id, json }: { seq: number; id: string; json: string }) {
+      const at = now();
+      for (let old = oldestKept(all); old && at - old.at > ttlMs; old = oldestKept(all)) forget(old);
+      oldestKept(owner.queue); // lets the store's list shed what other limits forgot
+      if (json === "" || json.length > maxBytesPerSession) return;
+      const event: Kept = { seq, id, json, at, stream, owner };
+      stream.events.push(event);
+      owner.queue.items.push(event);
+      all.items.push(event);
+      owner.bytes += json.length;
+      pool.used += json.length;
+      while (owner.bytes > maxBytesPerSession) forget(oldestKept(owner.queue));
+      while (pool.used > maxBytes) forget(oldestKept(all));
+    },
+  };
+}
 
 function parseId(eventId: string): { streamId: string; seq: number } | undefined {
-  const at = eventId.lastIndexOf(SEPARATOR);
+  const at = eventId.lastIndexOf("#");
   const seq = Number(eventId.slice(at + 1));
   if (at <= 0 || !Number.isSafeInteger(seq)) return undefined;
   return { streamId: eventId.slice(0, at), seq };
@@ -44,14 +105,11 @@ function firstAfter(events: Kept[], seq: number): number {
   return lo;
 }
 
-/** Priming events are stored as `{}` so their id exists; they carry nothing to replay. */
-const isMessage = (m: JSONRPCMessage): boolean => "jsonrpc" in m;
-
 export function createEventStore({
   maxEventsPerStream = 1_000,
   maxStreams = 200,
   budget = createEventBudget(),
-}: EventStoreOptions = {}): EventStore {
+}: { maxEventsPerStream?: number; maxStreams?: number; budget?: EventBudget } = {}): EventStore {
   const streams = new Map<string, Stream>();
   const owner: Owner = budget.join();
   let seq = 0;
@@ -62,7 +120,7 @@ export function createEventStore({
       // Re-insert so Map order is least recently written first.
       streams.delete(streamId);
       streams.set(streamId, stream);
-      const id = `${streamId}${SEPARATOR}${++seq}`;
+      const id = `${streamId}#${++seq}`;
       budget.keep(owner, stream, { seq, id, json: JSON.stringify(message) });
       if (stream.events.length > maxEventsPerStream) forget(stream.events[0]);
       if (streams.size > maxStreams) {
@@ -87,9 +145,9 @@ export function createEventStore({
       for (let after = parsed.seq, i = firstAfter(events, after); i < events.length; i = firstAfter(events, after)) {
         const { seq, id, json } = events[i];
         after = seq;
-        // kept as the JSON of a message the SDK sent: the text the budget measures, read back as it was
         const message = JSON.parse(json) as JSONRPCMessage;
-        if (isMessage(message)) await send(id, message);
+        // priming events are kept as `{}` so their id exists; they carry nothing to replay
+        if ("jsonrpc" in message) await send(id, message);
       }
       return parsed.streamId;
     },

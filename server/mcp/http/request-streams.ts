@@ -1,9 +1,8 @@
 /**
  * The SSE answers of sessions' requests in flight, so that `notifications/cancelled` ends the
- * cancelled request's stream at once: the spec sends no response for it, and the SDK's transport,
- * which closes a POST's stream when every request on it is answered, would hold it open forever.
- * A client that then resumes that stream from its Last-Event-ID is told it is over (204, SSE's
- * "do not reconnect"), not handed an empty stream that stays open.
+ * cancelled request's stream at once (the spec sends no response for it, and the transport closes
+ * a POST's stream only when every request on it is answered). A client that then resumes that
+ * stream from its Last-Event-ID is told it is over (204, SSE's "do not reconnect").
  *
  * Why ours: the SDK's transport keeps a cancelled request's SSE stream open.
  */
@@ -16,13 +15,6 @@ import {
 } from "@modelcontextprotocol/server";
 import { streamOfEventId } from "./event-store.js";
 
-type Answer = {
-  /** The answer to hand out: an SSE one can now be ended by a cancellation; anything else passes. */
-  attach(response: Response): Response;
-  /** There is no answer (the transport threw). */
-  drop(): void;
-};
-
 /** One POST's stream: its requests not yet answered nor cancelled, and how to end it. */
 type Flight = {
   keys: string[];
@@ -30,167 +22,129 @@ type Flight = {
   cancelled: boolean;
   streamId?: string;
   end?: () => void;
+  /** Ends the stream if it was cancelled and none of its requests is still to be answered. */
+  settle: () => void;
 };
-
-/** JSON from text that may not be JSON (or may be missing): the value, or undefined. */
-function parseJson(text: string | undefined): unknown {
-  try {
-    return text ? JSON.parse(text) : undefined;
-  } catch {
-    return undefined;
-  }
-}
 
 const messagesOf = (body: unknown): unknown[] => (Array.isArray(body) ? body : [body]);
 const idKey = (id: RequestId) => JSON.stringify(id);
 const EVENT_ID = /^id: (.+)$/m;
-const DATA = /^data: (.*)$/m;
+const DATA = /^data: (.+)$/m;
 
-type RequestStreamOptions = {
-  /** Streams ended by cancellation remembered (the oldest forgotten first). */
-  keptEnded?: number;
-};
-
-/** The ids of streams a cancellation ended, the oldest forgotten first past `kept`. */
-class EndedStreams {
-  readonly #ids = new Set<string>();
-  readonly #kept: number;
-  constructor(kept: number) {
-    this.#kept = kept;
+/** The answer's id in one SSE event as the SDK writes them, if it is an answer. */
+function answered(text: string): RequestId | undefined {
+  let message: unknown;
+  try {
+    message = JSON.parse(DATA.exec(text)?.[1] ?? "null");
+  } catch {
+    return undefined;
   }
-  add(streamId: string): void {
-    this.#ids.add(streamId);
-    if (this.#ids.size > this.#kept) this.#ids.delete(this.#ids.values().next().value!);
-  }
-  has(streamId: string): boolean {
-    return this.#ids.has(streamId);
-  }
+  return isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message) ? message.id : undefined;
 }
 
-/** Ends a cancelled flight's stream once none of its requests is still to be answered. */
-function settle(flight: Flight, ended: EndedStreams): void {
-  if (!flight.cancelled || flight.open.size > 0 || flight.end === undefined) return;
-  if (flight.streamId !== undefined) ended.add(flight.streamId);
-  flight.end();
-}
-
-/** What one SSE chunk (one event, as the SDK writes them) tells: the stream's id, a batch's answers. */
-function see(flight: Flight, text: string, ended: EndedStreams): void {
-  const eventId = EVENT_ID.exec(text)?.[1];
-  if (eventId !== undefined) flight.streamId ??= streamOfEventId(eventId);
-  // one request's stream is closed by the transport once answered; a batch's waits for every
-  // answer, a cancelled request's never comes: its others' answers are counted here
-  if (flight.keys.length === 1) return;
-  const message = parseJson(DATA.exec(text)?.[1]);
-  if ((isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message)) && message.id !== undefined) {
-    flight.open.delete(idKey(message.id));
-    settle(flight, ended);
-  }
-}
-
-/** `response` with a body that passes `source` on and that `flight.end` can end at any moment. */
-function endable(
-  flight: Flight,
-  response: Response,
-  source: ReadableStream<Uint8Array>,
-  { drop, ended }: { drop: () => void; ended: EndedStreams },
-): Response {
+/** `response` with a body that passes `source` on, reads what it tells, and `flight.end` can end. */
+function endable(flight: Flight, response: Response, source: ReadableStream<Uint8Array>, finish: () => void): Response {
   const reader = source.getReader();
   const decoder = new TextDecoder();
   let controller!: ReadableStreamDefaultController<Uint8Array>;
   let over = false;
-  const finish = () => {
+  const done = () => {
     if (over) return;
     over = true;
-    drop();
+    finish();
   };
   const body = new ReadableStream<Uint8Array>({
     start: (c) => void (controller = c),
     cancel: async (reason) => {
-      finish();
+      done();
       await reader.cancel(reason);
     },
   });
   flight.end = () => {
     if (over) return;
-    finish();
+    done();
     controller.close();
     // the transport's own cancel releases the stream and its keep-alive timer
     reader.cancel().catch(() => {});
   };
-  // read as the transport writes (it queues without bound anyway), so a stream's id is known
-  // as soon as its first event is written, whether or not the client is reading yet
+  // read as the transport writes (it queues without bound anyway), so a stream's id is known as
+  // soon as its first event is written, whether or not the client is reading yet
   void (async () => {
     try {
       for (let chunk = await reader.read(); !chunk.done && !over; chunk = await reader.read()) {
         controller.enqueue(chunk.value);
-        if (flight.streamId === undefined || flight.keys.length > 1) see(flight, decoder.decode(chunk.value), ended);
+        if (flight.streamId !== undefined && flight.keys.length === 1) continue;
+        const text = decoder.decode(chunk.value);
+        flight.streamId ??= streamOfEventId(EVENT_ID.exec(text)?.[1] ?? "");
+        // one request's stream is closed by the transport once answered; a batch's waits for every
+        // answer, a cancelled request's never comes: its others' answers are counted here
+        const id = flight.keys.length > 1 ? answered(text) : undefined;
+        if (id === undefined) continue;
+        flight.open.delete(idKey(id));
+        flight.settle();
       }
       if (!over) controller.close();
     } catch (error) {
       if (!over) controller.error(error);
     } finally {
-      finish();
+      done();
     }
   })();
   // cancelled before it was handed out: it ends once what the transport wrote so far is passed on
-  if (flight.cancelled) setImmediate(() => settle(flight, ended));
+  if (flight.cancelled) setImmediate(() => flight.settle());
   return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
 }
 
-export function createRequestStreams({ keptEnded = 10_000 }: RequestStreamOptions = {}) {
+export function createRequestStreams({ keptEnded = 10_000 } = {}) {
   const flights = new Map<string, Flight>();
-  const ended = new EndedStreams(keptEnded);
+  /** Streams a cancellation ended, the oldest forgotten first past `keptEnded`. */
+  const ended = new Set<string>();
 
-  const begin = (sessionId: string, body: unknown): Answer => {
-    const ids = messagesOf(body).flatMap((m) => (isJSONRPCRequest(m) ? [idKey(m.id)] : []));
-    if (ids.length === 0) return { attach: (response) => response, drop: () => {} };
-    const flight: Flight = { keys: ids.map((id) => `${sessionId}\n${id}`), open: new Set(ids), cancelled: false };
-    for (const key of flight.keys) flights.set(key, flight);
-    const drop = () => {
-      for (const key of flight.keys) if (flights.get(key) === flight) flights.delete(key);
-    };
-    return {
-      attach(response) {
-        const source = response.body;
-        if (!source || !response.headers.get("content-type")?.startsWith("text/event-stream")) {
-          drop();
-          return response;
-        }
-        return endable(flight, response, source, { drop, ended });
-      },
-      drop,
-    };
+  const settle = (flight: Flight) => {
+    if (!flight.cancelled || flight.open.size > 0 || flight.end === undefined) return;
+    if (flight.streamId !== undefined) ended.add(flight.streamId);
+    if (ended.size > keptEnded) ended.delete(ended.values().next().value!);
+    flight.end();
   };
 
+  /** Ends the streams of the requests that `body`'s cancellations name. */
   const cancel = (sessionId: string, body: unknown) => {
     for (const m of messagesOf(body)) {
-      const id = isSpecType.CancelledNotification(m) ? m.params.requestId : undefined;
-      if (id === undefined) continue;
-      const flight = flights.get(`${sessionId}\n${idKey(id)}`);
+      if (!isSpecType.CancelledNotification(m) || m.params.requestId === undefined) continue;
+      const key = idKey(m.params.requestId);
+      const flight = flights.get(`${sessionId}\n${key}`);
       if (!flight) continue;
-      flight.open.delete(idKey(id));
+      flight.open.delete(key);
       flight.cancelled = true;
-      settle(flight, ended);
+      flight.settle();
     }
   };
 
   return {
     /**
      * Hands the POST body `body` of session `sessionId` to `handle` (the transport) and returns its
-     * answer: an SSE one a cancellation can end. Once the transport took a cancellation in `body`,
-     * the stream of the request it names ends (requests are noted before `handle` is called, so a
-     * cancellation that comes before their answer is handed out is not lost).
+     * answer: an SSE one a cancellation can end. Requests are noted before `handle` is called, so a
+     * cancellation that comes before their answer is handed out is not lost.
      */
     async serve(sessionId: string, body: unknown, handle: () => Promise<Response>): Promise<Response> {
-      const answer = begin(sessionId, body);
+      const ids = messagesOf(body).flatMap((m) => (isJSONRPCRequest(m) ? [idKey(m.id)] : []));
+      const keys = ids.map((id) => `${sessionId}\n${id}`);
+      const flight: Flight = { keys, open: new Set(ids), cancelled: false, settle: () => settle(flight) };
+      for (const key of keys) flights.set(key, flight);
+      const drop = () => {
+        for (const key of keys) if (flights.get(key) === flight) flights.delete(key);
+      };
       let response: Response;
       try {
-        response = answer.attach(await handle());
+        response = await handle();
       } catch (error) {
-        answer.drop();
+        drop();
         throw error;
       }
+      const source = response.body;
+      if (keys.length > 0 && source && response.headers.get("content-type")?.startsWith("text/event-stream"))
+        response = endable(flight, response, source, drop);
+      else drop();
       if (response.ok) cancel(sessionId, body);
       return response;
     },
@@ -201,10 +155,9 @@ export function createRequestStreams({ keptEnded = 10_000 }: RequestStreamOption
     /** The request in flight of session `sessionId` whose answer streams as `streamId`, if any. */
     requestOn(sessionId: string, streamId: string): RequestId | undefined {
       const prefix = `${sessionId}\n`;
-      for (const [key, flight] of flights) {
+      for (const [key, flight] of flights)
         if (flight.streamId === streamId && key.startsWith(prefix))
           return JSON.parse(key.slice(prefix.length)) as RequestId;
-      }
       return undefined;
     },
 

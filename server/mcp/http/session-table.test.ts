@@ -2,7 +2,7 @@
  * The session table on a clock the test moves: least recently used order, the idle floor, the
  * per-subject cap and its wait, the idle sweep, and forgetting.
  */
-import { SessionTable, type SessionTableOptions } from "./session-table.js";
+import { SessionTable, type SessionTableOptions } from "./sessions.js";
 
 type Held = { subject: string; name: string };
 

@@ -1,52 +1,157 @@
 /**
- * Stateful MCP sessions: each `initialize` gets its own SDK server and transport with a bounded
- * event store for resumable SSE, and an `Mcp-Session-Id` of the form `<instance tag>.<uuid>`, bound
- * to the subject that initialized it. A session lives only in the process that opened it: nginx
- * routes a request to the instance its id's tag names (deploy/nginx.conf), and an id this process
- * does not hold (its instance died, or the session ended) answers 404, upon which the client
- * initializes again. Sessions end on DELETE, on app close, or after sitting idle with no open
- * stream. At the limit, only a session idle for longer than a floor makes room; otherwise the
- * newcomer is refused, so a flood of `initialize` calls cannot push out sessions in use (the
- * bookkeeping is session-table.ts). A request's SSE stream ends when the client cancels the request
- * (request-streams.ts). A resume (GET with Last-Event-ID) takes its stream over: the client gave up
- * the old connection, which may not look closed here yet (behind a proxy, not for a while), and the
- * SDK's transport would refuse the resume with 409 until it does.
+ * 2025-11-25 sessions: each `initialize` gets its own SDK server and transport, a bounded event
+ * store (event-store.ts) and an `Mcp-Session-Id` `<instance tag>.<uuid>` bound to the subject that
+ * opened it. A session lives only in its process: nginx routes by the tag (deploy/nginx.conf), and
+ * an id this process does not hold answers 404, upon which the client initializes again. Sessions
+ * end on DELETE, on close, or idle with no open stream; at a limit only a session idle past a floor
+ * makes room, so a flood of `initialize` cannot push out sessions in use.
  *
- * Why ours: the SDK's transport serves one session; holding many and bounding them per subject is
- * left to the application.
+ * Why ours: the SDK's transport serves one session; holding many, bounded per subject, is left to the application.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport, type AuthInfo } from "@modelcontextprotocol/server";
 import { subjectOf } from "../../auth/subject.js";
-import { createEventBudget } from "./event-budget.js";
-import { createEventStore, streamOfEventId } from "./event-store.js";
+import { createEventBudget, createEventStore, streamOfEventId } from "./event-store.js";
 import { guardRequests } from "./request-guard.js";
 import { createRequestStreams } from "./request-streams.js";
 import { jsonRpcError, retryLater } from "../../json-rpc-error.js";
-import { SessionTable, type Refusal } from "./session-table.js";
 import type { BuiltServer } from "../server.js";
 import { watchBody } from "../../http/watch-body.js";
 
-export type SessionOptions = {
+export type SessionTableOptions = {
+  /** Past this many, the least recently used session idle for over `minIdleMs` makes room. */
+  maxSessions: number;
+  /** Past this many sessions of one subject, that subject's idle ones make room, or it is refused. */
+  maxSessionsPerSubject: number;
+  /** Sessions used more recently than this never make room. */
+  minIdleMs: number;
+  /** A session with no request and no open stream for this long is closed. */
+  idleMs: number;
+  now: () => number;
+};
+
+/** Which limit refused a newcomer, and in how many seconds one of the sessions could make room. */
+type Refusal = { limit: "subject" | "total"; waitSeconds: number };
+
+type Row<T> = { session: T; lastSeen: number; openStreams: number };
+
+/** The sessions held, as bookkeeping on the clock it is given: it closes nothing itself. */
+export class SessionTable<T extends { subject: string }> {
+  // Map order is least recently used first: every use moves a row to the end.
+  readonly #rows = new Map<string, Row<T>>();
+  readonly #perSubject = new Map<string, number>();
+  readonly #options: SessionTableOptions;
+
+  constructor(options: SessionTableOptions) {
+    this.#options = options;
+  }
+
+  get size(): number {
+    return this.#rows.size;
+  }
+
+  get(id: string): T | undefined {
+    return this.#rows.get(id)?.session;
+  }
+
+  sessions(): T[] {
+    return [...this.#rows.values()].map((row) => row.session);
+  }
+
+  add(id: string, session: T): void {
+    this.#rows.set(id, { session, lastSeen: this.#options.now(), openStreams: 0 });
+    this.#perSubject.set(session.subject, (this.#perSubject.get(session.subject) ?? 0) + 1);
+  }
+
+  /** Takes `id` out of the table (only if it holds `session`, when given); true when it did. */
+  forget(id: string, session?: T): boolean {
+    const row = this.#rows.get(id);
+    if (!row || (session !== undefined && row.session !== session)) return false;
+    this.#rows.delete(id);
+    const count = (this.#perSubject.get(row.session.subject) ?? 1) - 1;
+    if (count > 0) this.#perSubject.set(row.session.subject, count);
+    else this.#perSubject.delete(row.session.subject);
+    return true;
+  }
+
+  /** Notes a request on `id`: it becomes the most recently used. */
+  use(id: string): void {
+    const row = this.#rows.get(id);
+    if (!row) return;
+    this.#rows.delete(id);
+    this.#rows.set(id, row);
+    row.lastSeen = this.#options.now();
+  }
+
+  /** Notes a stream opened on `id`, never idle while open; returns what to call when it ends. */
+  openStream(id: string): () => void {
+    const row = this.#rows.get(id);
+    if (!row) return () => {};
+    row.openStreams++;
+    return () => {
+      row.openStreams--;
+      row.lastSeen = this.#options.now();
+    };
+  }
+
+  /** Sessions with no open stream and no request for over the idle time: the ones to close. */
+  idle(): T[] {
+    const now = this.#options.now();
+    const rows = [...this.#rows.values()];
+    return rows.filter((r) => r.openStreams === 0 && now - r.lastSeen > this.#options.idleMs).map((r) => r.session);
+  }
+
+  /**
+   * Makes room for one more session of `subject`: past its cap, its least recently used session
+   * idle past the floor is taken out; past the total, anyone's is. What was taken out is handed
+   * back (to be closed) even when a limit still refuses the newcomer.
+   */
+  makeRoom(subject: string): { evicted: { id: string; session: T }[]; refused?: Refusal } {
+    const evicted: { id: string; session: T }[] = [];
+    const { maxSessions, maxSessionsPerSubject } = this.#options;
+    if ((this.#perSubject.get(subject) ?? 0) >= maxSessionsPerSubject) {
+      const taken = this.#evict(subject);
+      if (typeof taken === "number") return { evicted, refused: { limit: "subject", waitSeconds: taken } };
+      evicted.push(taken);
+    }
+    if (this.#rows.size >= maxSessions) {
+      const taken = this.#evict();
+      if (typeof taken === "number") return { evicted, refused: { limit: "total", waitSeconds: taken } };
+      evicted.push(taken);
+    }
+    return { evicted };
+  }
+
+  /** Takes out the least recently used session (of `subject`) with no open stream idle past the floor, or the seconds until one could be. */
+  #evict(subject?: string): { id: string; session: T } | number {
+    const { minIdleMs, now } = this.#options;
+    let waitMs = minIdleMs;
+    for (const [id, row] of this.#rows) {
+      if (row.openStreams > 0 || (subject !== undefined && row.session.subject !== subject)) continue;
+      const idle = now() - row.lastSeen;
+      if (idle > minIdleMs) {
+        this.forget(id);
+        return { id, session: row.session };
+      }
+      // least recently used first: the first candidate is the first to pass the floor
+      waitMs = minIdleMs - idle;
+      break;
+    }
+    return Math.max(1, Math.ceil(waitMs / 1000));
+  }
+}
+
+export type SessionOptions = Omit<SessionTableOptions, "now"> & {
   build: () => BuiltServer;
   /** The tag that starts every session id made here, which nginx routes by; random by default. */
   instanceId?: string;
-  /** A session with no request and no open stream for this long is closed. */
-  idleMs: number;
-  /** Past this many, the least recently used session idle for over `minIdleMs` is closed to make room. */
-  maxSessions: number;
-  /** Sessions used more recently than this are never closed to make room. */
-  minIdleMs: number;
-  /** Past this many sessions of one subject, that subject's new ones are refused (or its idle ones closed). */
-  maxSessionsPerSubject: number;
   onError: (error: Error) => void;
 };
 
-type Session = {
-  transport: WebStandardStreamableHTTPServerTransport;
-  built: BuiltServer;
-  subject: string;
-};
+type Session = { transport: WebStandardStreamableHTTPServerTransport; built: BuiltServer; subject: string };
+
+/** The SDK's id for a session's GET stream. */
+const STANDALONE_STREAM = "_GET_stream";
 
 export function createSessions(options: SessionOptions) {
   const { idleMs, onError, instanceId = randomBytes(4).toString("hex") } = options;
@@ -80,7 +185,10 @@ export function createSessions(options: SessionOptions) {
     return session;
   };
 
-  /** Ends the stream that `lastEventId` resumes, if it is still open here. */
+  /**
+   * A resume takes its stream over: the client gave up the old connection, which may not look
+   * closed here yet (behind a proxy), and the SDK would answer 409 until it does.
+   */
   const takeOver = (sessionId: string, transport: WebStandardStreamableHTTPServerTransport, lastEventId: string) => {
     const streamId = streamOfEventId(lastEventId);
     if (streamId === STANDALONE_STREAM) return transport.closeStandaloneSSEStream();
@@ -111,7 +219,8 @@ export function createSessions(options: SessionOptions) {
       table.use(sessionId);
       const lastEventId = req.method === "GET" ? req.headers.get("last-event-id") : null;
       if (lastEventId !== null) {
-        if (requests.ended(lastEventId)) return streamOver();
+        // a stream a cancellation ended: SSE's "do not reconnect"
+        if (requests.ended(lastEventId)) return new Response(null, { status: 204 });
         takeOver(sessionId, session.transport, lastEventId);
       }
       const response = await requests.serve(sessionId, body, () =>
@@ -121,7 +230,6 @@ export function createSessions(options: SessionOptions) {
       // An open GET stream keeps the session alive however long it stays quiet.
       return watchBody(response, table.openStream(sessionId));
     },
-    /** Sessions held here. */
     get size() {
       return table.size;
     },
@@ -132,28 +240,15 @@ export function createSessions(options: SessionOptions) {
   };
 }
 
-/** The SDK's id for a session's GET stream. */
-const STANDALONE_STREAM = "_GET_stream";
-
-/** The code the SDK uses for an unknown session. */
-const SESSION_NOT_FOUND = -32001;
-
-/** An unknown session; another subject's session answers exactly so. */
+/** An unknown session, with the SDK's code; another subject's session answers exactly so. */
 const notFound = (): Response =>
   jsonRpcError(
     404,
-    SESSION_NOT_FOUND,
+    -32001,
     "Session not found: it ended, its server stopped, or it never existed. Send initialize to start a new one.",
   );
 
-/** A resume of a stream that a cancellation ended: SSE's "do not reconnect". */
-const streamOver = (): Response => new Response(null, { status: 204 });
-
-/** The refusal of a newcomer at a limit, with when to try again. */
-function noRoom(
-  { limit, waitSeconds }: Refusal,
-  { maxSessions, maxSessionsPerSubject }: { maxSessions: number; maxSessionsPerSubject: number },
-): Response {
+function noRoom({ limit, waitSeconds }: Refusal, { maxSessions, maxSessionsPerSubject }: SessionOptions): Response {
   return limit === "subject"
     ? retryLater(
         429,

@@ -3,23 +3,32 @@
  * for and nothing else. `resourceSubscriptions` for job results (`gifts://jobs/{id}/result`) get
  * `notifications/resources/updated` as the partial result grows and when the job ends; `taskIds`
  * get `notifications/tasks` with the whole task whenever it changes. Only the caller's own jobs
- * are honoured, and the acknowledgement says which. The events come from the job service, which
- * hears appends on every instance, so any instance serves any stream.
+ * are honoured, and the acknowledgement says which. The job service hears appends on every
+ * instance, so any instance serves any stream.
  *
- * The SDK serves listen streams itself, but only for the four standard types and without asking
- * who may hear what; this replaces it for our endpoint.
+ * Why ours: the SDK serves listen streams only for the four standard types and without asking who may hear what.
  */
+import { SERVER_INFO_META_KEY, SUBSCRIPTION_ID_META_KEY } from "@modelcontextprotocol/server";
+import { isTerminalEvent, type JobEvent } from "../../../shared/job-events.js";
+import { toJobView } from "../../../shared/job-reducer.js";
+import { isFinished, type JobView } from "../../../shared/job-view.js";
+import { URI } from "../../../shared/tools.js";
 import type { Caller } from "../../jobs/caller.js";
-import { jsonRpcError } from "../../json-rpc-error.js";
+import type { JobEventNotice } from "../../jobs/job-log.js";
 import type { JobService } from "../../jobs/job-service.js";
+import { jsonRpcError } from "../../json-rpc-error.js";
 import { resultJobOf } from "../resources.js";
-import { ListenStream, type ListenStreamOptions, type Watched } from "./listen-stream.js";
-import { declaresTasks, TASKS_EXTENSION } from "./tasks.js";
+import { SERVER_INFO } from "../server.js";
+import { declaresTasks, taskOf, TASKS_EXTENSION } from "./tasks.js";
 
 type ListenRequest = { id: string | number; params?: { _meta?: unknown; notifications?: unknown } };
 type Filter = { resourceSubscriptions?: unknown; taskIds?: unknown };
 /** What a request asks to hear of: tasks by id, and results by job id with the URI it named each by. */
 type Asked = { taskIds: string[]; resultUris: Map<string, string> };
+/** What the acknowledgement says is honoured. */
+type Honored = { resourceSubscriptions?: string[]; taskIds?: string[] };
+/** What a stream tells: its jobs' tasks, and their results' updates. */
+type Watched = { tasks: Set<string>; results: Set<string> };
 
 type ListenOptions = {
   jobs: JobService;
@@ -49,15 +58,15 @@ export function createListen({ jobs, keepAliveMs, onError, maxStreams = 1024 }: 
       const asked = askedOf(message);
       if (!asked.ok) return asked.refusal;
       const { honored, watched } = await honour(jobs, asked.value, caller);
-      const options: ListenStreamOptions = { id: message.id, honored, ttlMs, keepAliveMs, onError, onEnd };
-      const stream = new ListenStream(options);
-      if (watched.tasks.size + watched.results.size === 0) {
-        stream.end({ graceful: true });
-        return stream.response();
+      const stream = new ListenStream({ id: message.id, honored, ttlMs, keepAliveMs, onError, onEnd });
+      if (watched.tasks.size + watched.results.size === 0) stream.end({ graceful: true });
+      else {
+        open.add(stream);
+        await stream.watch(jobs, watched, caller, signal);
       }
-      open.add(stream);
-      await stream.watch(jobs, watched, caller, signal);
-      return stream.response();
+      return new Response(stream.body, {
+        headers: { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform" },
+      });
     },
     /** Ends every stream with the listen result (a graceful end). */
     close() {
@@ -96,12 +105,12 @@ async function honour(
   jobs: JobService,
   { taskIds, resultUris }: Asked,
   caller: Caller,
-): Promise<{ honored: ListenStreamOptions["honored"]; watched: Watched }> {
+): Promise<{ honored: Honored; watched: Watched }> {
   const [resultJobIds, taskJobIds] = await Promise.all([
     readable(jobs, [...resultUris.keys()], caller),
     readable(jobs, taskIds, caller),
   ]);
-  const honored: ListenStreamOptions["honored"] = {};
+  const honored: Honored = {};
   if (resultJobIds.length > 0) honored.resourceSubscriptions = resultJobIds.map((id) => resultUris.get(id)!);
   if (taskJobIds.length > 0) honored.taskIds = taskJobIds;
   return { honored, watched: { tasks: new Set(taskJobIds), results: new Set(resultJobIds) } };
@@ -115,4 +124,131 @@ async function readable(jobs: JobService, ids: string[], caller: Caller): Promis
   const unique = [...new Set(ids)].slice(0, 100);
   const checks = await Promise.all(unique.map((id) => jobs.follow(id, caller).catch(() => ({ ok: false }))));
   return unique.filter((_, i) => checks[i].ok);
+}
+
+type ListenStreamOptions = {
+  /** The listen request's id, which stamps every message. */
+  id: string | number;
+  honored: Honored;
+  /** How long a task is kept, as its `ttlMs` says. */
+  ttlMs: number;
+  keepAliveMs: number;
+  onError: (error: Error) => void;
+  /** Called once the stream ended, however it did. */
+  onEnd: (stream: ListenStream) => void;
+};
+
+/** A task's (ended, percentage, last update), which only grows. */
+type TaskKey = [number, number, string];
+
+/** Resources updated: when a job's partial result grows (compose) and when it ends. */
+const changesResult = (event: JobEvent): boolean =>
+  isTerminalEvent(event) || (event.type === "job.progress" && event.payload.stage === "compose");
+
+const encoder = new TextEncoder();
+
+/**
+ * One listen stream: the acknowledgement it opens with, its jobs' changes as they come, keep-alive
+ * comments while nothing does, and the listen result when the server ends it (nothing when the
+ * client goes).
+ */
+class ListenStream {
+  readonly body: ReadableStream<Uint8Array>;
+  private controller!: ReadableStreamDefaultController<Uint8Array>;
+  private closed = false;
+  /** Stops hearing the job service and the client's abort; set once the stream watches anything. */
+  private unlisten = () => {};
+  /** What each task was when last sent. */
+  private readonly sent = new Map<string, TaskKey>();
+  private readonly heartbeat: ReturnType<typeof setInterval>;
+  private readonly stamp: Record<string, string | number>;
+
+  constructor(private readonly options: ListenStreamOptions) {
+    this.stamp = { [SUBSCRIPTION_ID_META_KEY]: options.id };
+    this.heartbeat = setInterval(() => this.write(": keepalive\n\n"), options.keepAliveMs);
+    this.heartbeat.unref?.();
+    this.body = new ReadableStream<Uint8Array>({
+      start: (controller) => {
+        this.controller = controller;
+        this.send("notifications/subscriptions/acknowledged", { notifications: options.honored });
+      },
+      cancel: () => this.end({ graceful: false }),
+    });
+  }
+
+  /**
+   * Tells `watched`'s changes from now on, the events of `caller`'s jobs only, until the client
+   * aborts; and first what happened before the stream was open: each task as it is now, and the
+   * results that are final.
+   */
+  async watch(jobs: JobService, watched: Watched, caller: Caller, signal: AbortSignal): Promise<void> {
+    const onAbort = () => this.end({ graceful: false });
+    signal.addEventListener("abort", onAbort, { once: true });
+    const stop = jobs.onEvent(({ event, fold, owner }: JobEventNotice) => {
+      if (owner.subject !== caller.subject) return;
+      if (watched.tasks.has(event.jobId)) this.sendTask(toJobView(fold));
+      if (watched.results.has(event.jobId) && changesResult(event)) this.resultUpdated(event.jobId);
+    });
+    this.unlisten = () => {
+      stop();
+      signal.removeEventListener("abort", onAbort);
+    };
+    for (const jobId of new Set([...watched.tasks, ...watched.results])) {
+      const now = await jobs.waitFor({ jobId, timeoutMs: 0 }, caller, () => {}).catch(() => undefined);
+      if (!now?.ok) continue;
+      if (watched.tasks.has(jobId)) this.sendTask(now.value.view);
+      if (watched.results.has(jobId) && now.value.done) this.resultUpdated(jobId);
+    }
+  }
+
+  /** Ends the stream, with the listen result when `graceful` (the server ends it), else silently. */
+  readonly end = ({ graceful }: { graceful: boolean }): void => {
+    if (this.closed) return;
+    if (graceful) {
+      const result = { resultType: "complete", _meta: { ...this.stamp, [SERVER_INFO_META_KEY]: SERVER_INFO } };
+      this.write(`event: message\ndata: ${JSON.stringify({ jsonrpc: "2.0", id: this.options.id, result })}\n\n`);
+    }
+    this.closed = true;
+    this.unlisten();
+    clearInterval(this.heartbeat);
+    this.options.onEnd(this);
+    try {
+      this.controller.close();
+    } catch {
+      // already closed by the client
+    }
+  };
+
+  /** A task is sent when it moved on: duplicate, late and older views say nothing new. */
+  private sendTask(view: JobView): void {
+    const key: TaskKey = [isFinished(view.status) ? 1 : 0, view.percentage, view.updatedAt ?? ""];
+    if (!newer(key, this.sent.get(view.jobId))) return;
+    this.sent.set(view.jobId, key);
+    this.send("notifications/tasks", taskOf(view, this.options.ttlMs));
+  }
+
+  private resultUpdated(jobId: string): void {
+    this.send("notifications/resources/updated", { uri: URI.jobResult(jobId) });
+  }
+
+  private send(method: string, params: Record<string, unknown>): void {
+    const message = { jsonrpc: "2.0", method, params: { ...params, _meta: this.stamp } };
+    this.write(`event: message\ndata: ${JSON.stringify(message)}\n\n`);
+  }
+
+  private write(frame: string): void {
+    if (this.closed) return;
+    try {
+      this.controller.enqueue(encoder.encode(frame));
+    } catch (error) {
+      this.options.onError(error as Error);
+    }
+  }
+}
+
+/** Whether a task's key comes after `last`'s. */
+function newer(key: TaskKey, last: TaskKey | undefined): boolean {
+  if (last === undefined) return true;
+  for (let i = 0; i < key.length; i++) if (key[i] !== last[i]) return key[i] > last[i];
+  return false;
 }
