@@ -1,46 +1,47 @@
 /**
- * Stateless MCP requests (a POST with no session id that is not `initialize`). The SDK wants a
- * fresh transport per request, but the server behind it can be reused once its transport is
- * closed: servers wait in a small pool, each serving one request at a time, so a call costs no
- * server construction. Answers are plain JSON unless a request asked for progress (then SSE).
+ * Servers for requests that open no session, in both eras. The SDK wants a fresh transport per
+ * request, but a server can serve again once its transport is closed: idle ones wait in a pool
+ * (`take`), each serving one exchange at a time, so a call costs no server construction. A
+ * 2025-11-25 request with no session that is not `initialize` is served here (`handle`), as plain
+ * JSON unless it asked for progress (then SSE); the 2026-07-28 leg hands `take` to the SDK.
  *
- * Why ours: the SDK's stateless fallback builds a server per request and has no edge for request-guard.ts; ours reuses them.
+ * Why ours: the SDK's stateless fallback builds a server per request, answers only SSE, and has no edge for request-guard.ts.
  */
-import type { AuthInfo } from "@modelcontextprotocol/server";
+import type { AuthInfo, Server } from "@modelcontextprotocol/server";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { guardRequests } from "./request-guard.js";
-import type { BuiltServer } from "../server.js";
 import { watchBody } from "../../http/watch-body.js";
 
-export type StatelessOptions = {
-  build: () => BuiltServer;
-  /** Idle servers kept for reuse; more are built under load and dropped after. */
-  poolSize: number;
-  onError: (error: Error) => void;
-};
+/** Idle servers kept for reuse; more are built under load and dropped after. */
+const POOL_SIZE = 64;
 
-export function createStateless({ build, poolSize, onError }: StatelessOptions) {
-  const idle: BuiltServer[] = [];
+export function createStateless({ build, onError }: { build: () => Server; onError: (error: Error) => void }) {
+  const idle: Server[] = [];
   let closed = false;
 
+  /** A server for one exchange; it comes back when the exchange closes it (its `onclose`, which the SDK chains). */
+  const take = (): Server => {
+    const reused = idle.pop();
+    if (reused) return reused;
+    const server = build();
+    server.onclose = () => {
+      if (!closed && idle.length < POOL_SIZE && !idle.includes(server)) idle.push(server);
+    };
+    return server;
+  };
+
   return {
+    take,
     async handle(req: Request, body: unknown, stream: boolean, auth?: AuthInfo): Promise<Response> {
-      const built = idle.pop() ?? build();
+      const server = take();
       const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: !stream });
       transport.onerror = onError;
-      await built.server.connect(transport);
+      await server.connect(transport);
       guardRequests(transport);
       // Closing the transport detaches the server (and aborts anything still running for it).
       // Deferred a turn so the SDK's bookkeeping for the answered request is done; closing
       // earlier would abort (and build an error for) a handler that already finished.
-      const release = () => {
-        setImmediate(() => {
-          transport
-            .close()
-            .catch(onError)
-            .finally(() => (!closed && idle.length < poolSize ? idle.push(built) : built.dispose()));
-        });
-      };
+      const release = () => setImmediate(() => void transport.close().catch(onError));
       try {
         const response = await transport.handleRequest(req, { parsedBody: body, authInfo: auth });
         if (stream && response.body !== null && response.headers.get("content-type")?.startsWith("text/event-stream")) {
@@ -54,9 +55,9 @@ export function createStateless({ build, poolSize, onError }: StatelessOptions) 
       }
     },
 
-    async close() {
+    close() {
       closed = true;
-      for (const built of idle.splice(0)) built.dispose();
+      idle.length = 0;
     },
   };
 }

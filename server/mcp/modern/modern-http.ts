@@ -5,9 +5,8 @@
  * things are ours: `subscriptions/listen` (`listen.ts`) and the `Mcp-Name` of task requests, which
  * the SDK does not know.
  *
- * The SDK asks its factory for an unconnected server per request; ours come from a pool of idle
- * ones (`pooled`), each going back when the SDK closes its exchange, so a call costs no server
- * construction.
+ * The SDK asks its factory for an unconnected server per request; ours come from the pool of
+ * `../http/stateless.ts`.
  *
  * A request that asks for progress is answered as SSE from the start, so that a keep-alive comment
  * goes out every `keepAliveMs` while it waits, and hosts and proxies that cut silent calls keep it.
@@ -24,7 +23,7 @@ import { subjectOf } from "../../auth/subject.js";
 import type { Notice } from "../../files/file-words.js";
 import { jsonRpcError } from "../../json-rpc-error.js";
 import { contextSlot } from "../../observability/async-context.js";
-import { buildServer, type McpParts } from "../server.js";
+import type { JobService } from "../../jobs/job-service.js";
 import { createListen } from "./listen.js";
 
 /** The Streamable HTTP code for a header that disagrees with the body. */
@@ -44,12 +43,15 @@ type Message = { id?: string | number; method?: string; params?: { taskId?: unkn
 type Held = { errors: Error[] | undefined };
 
 export function createModernHttp({
-  shared,
+  jobs,
+  take,
   keepAliveMs = 10_000,
   onError = () => {},
   onNotice = () => {},
 }: {
-  shared: McpParts;
+  jobs: JobService;
+  /** An idle server, for one exchange. */
+  take: () => Server;
   keepAliveMs?: number;
   onError?: (error: Error) => void;
   /** Hears each refused request once, with its status and JSON-RPC code. */
@@ -61,12 +63,10 @@ export function createModernHttp({
     if (errors) errors.push(error);
     else onError(error);
   };
-  const listen = createListen({ jobs: shared.jobs, keepAliveMs, onError: report });
-  const servers = pooled(() => buildServer(shared, { stateful: false }).server, 64);
-  const factory = servers.take;
+  const listen = createListen({ jobs, keepAliveMs, onError: report });
   const options = { legacy: "reject", keepAliveMs, onerror: report } as const;
-  const plain = createMcpHandler(factory, options);
-  const streamed = createMcpHandler(factory, { ...options, responseMode: "sse" });
+  const plain = createMcpHandler(take, options);
+  const streamed = createMcpHandler(take, { ...options, responseMode: "sse" });
 
   async function answered(method: string | undefined, serve: () => Promise<Response>): Promise<Response> {
     const slot: Held = { errors: [] };
@@ -87,13 +87,9 @@ export function createModernHttp({
       const response = await answered(method, () => route(req, body, wantsProgress, auth));
       return method === "server/discover" || response.status === 400 ? withLegacyVersions(response) : response;
     },
-    get listenCount() {
-      return listen.openCount;
-    },
     async close() {
       listen.close();
       await Promise.all([plain.close(), streamed.close()]);
-      servers.close();
     },
   };
 
@@ -195,28 +191,4 @@ function headerValue(value: string | null): string | undefined {
   } catch {
     return undefined;
   }
-}
-
-/**
- * Idle servers for the SDK's factory: one is taken per exchange and comes back when the SDK closes
- * the exchange (its `onclose`, which the SDK chains); at most `size` wait, more are built under load.
- */
-function pooled(build: () => Server, size: number) {
-  const idle: Server[] = [];
-  let closed = false;
-  return {
-    take: (): Server => {
-      const reused = idle.pop();
-      if (reused) return reused;
-      const server = build();
-      server.onclose = () => {
-        if (!closed && idle.length < size && !idle.includes(server)) idle.push(server);
-      };
-      return server;
-    },
-    close: () => {
-      closed = true;
-      idle.length = 0;
-    },
-  };
 }
