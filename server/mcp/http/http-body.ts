@@ -1,8 +1,7 @@
 /**
- * Reads a POST /mcp body before the SDK sees it: enforces the size limit (413), tells unparseable
- * JSON (-32700) from JSON that is not JSON-RPC (-32600, where the SDK answers -32700), and notes
- * what routing needs (is it `initialize`, does a request ask for progress). Large bodies are parsed
- * in a worker thread (json-worker.ts), so no request holds the event loop for its JSON.parse.
+ * Reads a POST /mcp body before the SDK sees it: the size limit (413), unparseable JSON (-32700)
+ * told from JSON that is not JSON-RPC (-32600), and what routing needs (`initialize`? progress?).
+ * Large bodies are parsed in a worker thread (json-worker.ts), off the event loop.
  *
  * Why ours: the SDK answers a bad body with -32700 for all, and parses it on the event loop; these answers name the fault.
  */
@@ -26,6 +25,7 @@ type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 /** Integers past 2^53 are not exact in JSON numbers, and the SDK refuses them. */
 const isId = (v: unknown): boolean => typeof v === "string" || Number.isSafeInteger(v);
+const isErrorObject = (e: unknown) => isObject(e) && Number.isInteger(e.code) && typeof e.message === "string";
 const REQUEST_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
 const RESPONSE_KEYS = new Set(["jsonrpc", "id", "result", "error"]);
 
@@ -33,30 +33,23 @@ const RESPONSE_KEYS = new Set(["jsonrpc", "id", "result", "error"]);
 function jsonRpcProblem(m: unknown): string | undefined {
   if (!isObject(m)) return "a message must be a JSON object";
   if (m.jsonrpc !== "2.0") return 'a message needs "jsonrpc": "2.0"';
-  const keys = Object.keys(m);
-  if ("method" in m) {
-    if (typeof m.method !== "string") return '"method" must be a string';
-    if ("id" in m && !isId(m.id)) return '"id" must be a string or an integer';
-    if (m.params !== undefined) {
-      if (!isObject(m.params)) return '"params" must be an object';
-      const meta = m.params._meta;
-      if (meta !== undefined && (!isObject(meta) || (meta.progressToken !== undefined && !isId(meta.progressToken)))) {
-        return '"params._meta" must be an object whose progressToken is a string or an integer';
-      }
-    }
-    const extra = keys.filter((k) => !REQUEST_KEYS.has(k));
-    return extra.length > 0 ? `unexpected field(s) ${extra.map((k) => clip(k)).join(", ")} in a request` : undefined;
+  const request = "method" in m;
+  if (request && typeof m.method !== "string") return '"method" must be a string';
+  if (!request && !("result" in m) && !("error" in m))
+    return 'a message needs a "method" (request or notification) or a "result"/"error" (response)';
+  if ("id" in m && !isId(m.id)) return '"id" must be a string or an integer';
+  if (request && m.params !== undefined) {
+    if (!isObject(m.params)) return '"params" must be an object';
+    const meta = m.params._meta;
+    if (meta !== undefined && (!isObject(meta) || (meta.progressToken !== undefined && !isId(meta.progressToken))))
+      return '"params._meta" must be an object whose progressToken is a string or an integer';
   }
-  if ("result" in m || "error" in m) {
-    if ("id" in m && !isId(m.id)) return '"id" must be a string or an integer';
-    if ("result" in m && !isObject(m.result)) return '"result" must be an object';
-    if ("error" in m && !(isObject(m.error) && Number.isInteger(m.error.code) && typeof m.error.message === "string")) {
-      return '"error" must be an object with an integer "code" and a string "message"';
-    }
-    const extra = keys.filter((k) => !RESPONSE_KEYS.has(k));
-    return extra.length > 0 ? `unexpected field(s) ${extra.map((k) => clip(k)).join(", ")} in a response` : undefined;
-  }
-  return 'a message needs a "method" (request or notification) or a "result"/"error" (response)';
+  if (!request && "result" in m && !isObject(m.result)) return '"result" must be an object';
+  if (!request && "error" in m && !isErrorObject(m.error))
+    return '"error" must be an object with an integer "code" and a string "message"';
+  const extra = Object.keys(m).filter((k) => !(request ? REQUEST_KEYS : RESPONSE_KEYS).has(k));
+  if (extra.length === 0) return undefined;
+  return `unexpected field(s) ${extra.map((k) => clip(k)).join(", ")} in a ${request ? "request" : "response"}`;
 }
 
 /** Whether `value` nests objects or arrays more than `limit` deep; iterative, so any depth is safe. */
@@ -101,41 +94,30 @@ export type BodyReader = (maxBytes: number) => Promise<Uint8Array | undefined>;
 /** A size in megabytes, as the 413 names the limit. */
 const megabytes = (bytes: number): string => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
-type Refused = { ok: false; response: Response };
-const refused = (response: Response): Refused => ({ ok: false, response });
+const { InvalidRequest, InvalidParams, ParseError } = ProtocolErrorCode;
 
 /** The body parsed, or the refusal: too large, not JSON, too deep, or the parser busy. */
-async function parseBody(
-  req: Request,
-  maxBytes: number,
-  reader?: BodyReader,
-): Promise<{ ok: true; body: unknown } | Refused> {
+async function parseBody(req: Request, maxBytes: number, reader?: BodyReader): Promise<{ body: unknown } | Response> {
   const bytes = await (reader ? reader(maxBytes) : readBytes(req, maxBytes));
   if (bytes === undefined) {
     const limit = `${megabytes(maxBytes)} (${maxBytes} bytes)`;
-    return refused(
-      jsonRpcError(413, ProtocolErrorCode.InvalidRequest, `Request body too large: the limit is ${limit}.`),
-    );
+    return jsonRpcError(413, InvalidRequest, `Request body too large: the limit is ${limit}.`);
   }
   const parsed = bytes.length < ELSEWHERE_FROM ? parseHere(bytes) : await parseElsewhere(bytes, MAX_DEPTH);
   switch (parsed.kind) {
     case "busy":
     case "failed":
-      return refused(retryLater(503, "The server is reading other large requests: retry in a second.", 1));
+      return retryLater(503, "The server is reading other large requests: retry in a second.", 1);
     case "invalid":
-      return refused(
-        jsonRpcError(400, ProtocolErrorCode.ParseError, "Parse error: the body is not valid JSON.", parsed.error),
-      );
+      return jsonRpcError(400, ParseError, "Parse error: the body is not valid JSON.", parsed.error);
     case "deeper":
-      return refused(
-        jsonRpcError(
-          400,
-          ProtocolErrorCode.InvalidRequest,
-          `Invalid Request: the JSON is nested more than ${MAX_DEPTH} levels deep.`,
-        ),
+      return jsonRpcError(
+        400,
+        InvalidRequest,
+        `Invalid Request: the JSON is nested more than ${MAX_DEPTH} levels deep.`,
       );
     case "parsed":
-      return { ok: true, body: parsed.value };
+      return { body: parsed.value };
   }
 }
 
@@ -143,13 +125,13 @@ async function parseBody(
 function messagesProblem(body: unknown, messages: unknown[]): Response | undefined {
   if (messages.length === 0 || messages.length > MAX_BATCH_SIZE) {
     const message = `Invalid Request: a batch must hold 1 to ${MAX_BATCH_SIZE} messages.`;
-    return jsonRpcError(400, ProtocolErrorCode.InvalidRequest, message);
+    return jsonRpcError(400, InvalidRequest, message);
   }
   for (const [index, message] of messages.entries()) {
     const problem = jsonRpcProblem(message);
     if (problem) {
       const where = Array.isArray(body) ? ` (message ${index})` : "";
-      return jsonRpcError(400, ProtocolErrorCode.InvalidRequest, `Invalid Request${where}: ${problem}.`);
+      return jsonRpcError(400, InvalidRequest, `Invalid Request${where}: ${problem}.`);
     }
   }
   return undefined;
@@ -161,27 +143,19 @@ function initializeProblem(init: Json): Response | undefined {
   if (parsed.success) return undefined;
   const problems = describeIssues(parsed.error.issues, init).join("; ");
   const id = typeof init.id === "string" || typeof init.id === "number" ? init.id : null;
-  return jsonRpcError(
-    400,
-    ProtocolErrorCode.InvalidParams,
-    `Invalid params for initialize: ${problems}.`,
-    undefined,
-    id,
-  );
+  return jsonRpcError(400, InvalidParams, `Invalid params for initialize: ${problems}.`, undefined, id);
 }
 
 export async function readJsonRpcBody(req: Request, maxBytes: number, reader?: BodyReader): Promise<JsonRpcBody> {
   const read = await parseBody(req, maxBytes, reader);
-  if (!read.ok) return read;
+  if (read instanceof Response) return { ok: false, response: read };
   const body = read.body;
   noteJsonRpcBody(body);
   const messages: unknown[] = Array.isArray(body) ? body : [body];
-  const problem = messagesProblem(body, messages);
-  if (problem) return refused(problem);
   const objects = messages.filter(isObject);
   const init = objects.find((m) => m.method === "initialize");
-  const initProblem = init && initializeProblem(init);
-  if (initProblem) return refused(initProblem);
+  const problem = messagesProblem(body, messages) ?? (init && initializeProblem(init));
+  if (problem) return { ok: false, response: problem };
   const wantsProgress = objects.some(
     (m) => isObject(m.params) && isObject(m.params._meta) && m.params._meta.progressToken !== undefined,
   );

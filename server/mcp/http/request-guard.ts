@@ -12,7 +12,7 @@ import {
   type Transport,
 } from "@modelcontextprotocol/server";
 import * as z from "zod/mini";
-import { clip, describeIssues, type SchemaIssue } from "../../input-errors.js";
+import { clip, describeIssues } from "../../input-errors.js";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const INVALID_PARAMS: number = ProtocolErrorCode.InvalidParams;
@@ -34,10 +34,6 @@ function checkToolsCall(message: Record<string, unknown>): string[] | undefined 
   return problems.length > 0 ? problems : undefined;
 }
 
-type Schema = {
-  safeParse(v: unknown): { success: true } | { success: false; error: { issues: readonly SchemaIssue[] } };
-};
-
 const params = <T extends z.core.$ZodLooseShape>(shape: T) => z.object({ params: z.looseObject(shape) });
 const paged = z.object({ params: z.optional(z.looseObject({ cursor: z.optional(z.string()) })) });
 const uri = params({ uri: z.string() });
@@ -50,42 +46,41 @@ export const InitializeRequestSchema = params({
   clientInfo: z.looseObject({ name: z.string(), version: z.string() }),
 });
 
-function bySchema(schema: Schema): Checker {
+function bySchema(schema: z.ZodMiniType): Checker {
   return (message) => {
     const parsed = schema.safeParse(message);
     return parsed.success ? undefined : describeIssues(parsed.error.issues, message);
   };
 }
 
-const CHECKS: Record<string, Checker> = {
-  "tools/call": checkToolsCall,
-  "tools/list": bySchema(paged),
-  "resources/list": bySchema(paged),
-  "resources/templates/list": bySchema(paged),
-  "resources/read": bySchema(uri),
-  "resources/subscribe": bySchema(uri),
-  "resources/unsubscribe": bySchema(uri),
-  "prompts/list": bySchema(paged),
-  "prompts/get": bySchema(params({ name: z.string(), arguments: z.optional(z.record(z.string(), z.string())) })),
-  "logging/setLevel": bySchema(params({ level: z.enum(LEVELS) })),
-};
+const URI_EXPECTED = 'expected params { "uri": string }';
 
-const EXPECTED: Record<string, string> = {
-  "tools/call": 'expected params { "name": string, "arguments"?: object }',
-  "resources/read": 'expected params { "uri": string }',
-  "resources/subscribe": 'expected params { "uri": string }',
-  "resources/unsubscribe": 'expected params { "uri": string }',
-  "prompts/get": 'expected params { "name": string, "arguments"?: { [name]: string } }',
-  "logging/setLevel": 'expected params { "level": "debug" | "info" | "notice" | "warning" | "error" | … }',
+/** Each method's check, and the params it expects as the error names them. */
+const CHECKS: Record<string, [Checker, string?]> = {
+  "tools/call": [checkToolsCall, 'expected params { "name": string, "arguments"?: object }'],
+  "tools/list": [bySchema(paged)],
+  "resources/list": [bySchema(paged)],
+  "resources/templates/list": [bySchema(paged)],
+  "resources/read": [bySchema(uri), URI_EXPECTED],
+  "resources/subscribe": [bySchema(uri), URI_EXPECTED],
+  "resources/unsubscribe": [bySchema(uri), URI_EXPECTED],
+  "prompts/list": [bySchema(paged)],
+  "prompts/get": [
+    bySchema(params({ name: z.string(), arguments: z.optional(z.record(z.string(), z.string())) })),
+    'expected params { "name": string, "arguments"?: { [name]: string } }',
+  ],
+  "logging/setLevel": [
+    bySchema(params({ level: z.enum(LEVELS) })),
+    'expected params { "level": "debug" | "info" | "notice" | "warning" | "error" | … }',
+  ],
 };
 
 /** The -32602 response for a request whose params break its schema, or undefined. */
 function paramsError(message: JSONRPCMessage): JSONRPCErrorResponse | undefined {
   if (!("method" in message) || !("id" in message)) return undefined;
-  const check = CHECKS[message.method];
+  const [check, expected] = CHECKS[message.method] ?? [];
   const problems = check?.(message);
   if (!problems) return undefined;
-  const expected = EXPECTED[message.method];
   return {
     jsonrpc: "2.0",
     id: message.id,

@@ -1,15 +1,10 @@
 /**
- * The 2026-07-28 leg of `/mcp`: requests that carry the per-request `_meta` envelope, served
- * statelessly by the v2 SDK's `createMcpHandler` (version, envelope and standard headers checked
- * there; `server/discover`; results stamped with the server's identity and cache fields). Two
- * things are ours: `subscriptions/listen` (`listen.ts`) and the `Mcp-Name` of task requests, which
- * the SDK does not know.
+ * The 2026-07-28 leg of `/mcp`: requests that carry the per-request `_meta` envelope, served by the
+ * SDK's `createMcpHandler` over the server pool of `../http/stateless.ts`. A request that asks for
+ * progress is answered as SSE from the start, so a keep-alive comment goes out while it waits and
+ * proxies that cut silent calls keep it.
  *
- * The SDK asks its factory for an unconnected server per request; ours come from the pool of
- * `../http/stateless.ts`.
- *
- * A request that asks for progress is answered as SSE from the start, so that a keep-alive comment
- * goes out every `keepAliveMs` while it waits, and hosts and proxies that cut silent calls keep it.
+ * Why ours: the SDK knows neither our `subscriptions/listen` (`listen.ts`) nor the `Mcp-Name` of task requests.
  */
 import {
   classifyInboundRequest,
@@ -68,24 +63,25 @@ export function createModernHttp({
   const plain = createMcpHandler(take, options);
   const streamed = createMcpHandler(take, { ...options, responseMode: "sse" });
 
-  async function answered(method: string | undefined, serve: () => Promise<Response>): Promise<Response> {
-    const slot: Held = { errors: [] };
-    const response = await held.run(slot, serve);
-    const errors = slot.errors ?? [];
-    slot.errors = undefined;
-    if (response.status >= 400 && response.status < 500) {
-      const { code, message } = await errorOf(response);
-      const why = errors[0]?.message ?? message;
-      onNotice(`Refused a 2026-07-28 ${method ?? "request"}: ${why}`, { status: response.status, code });
-    } else for (const error of errors) onError(error);
-    return response;
-  }
-
   return {
     async handle(req: Request, body: unknown, wantsProgress: boolean, auth?: AuthInfo): Promise<Response> {
       const method = (body as Message).method;
-      const response = await answered(method, () => route(req, body, wantsProgress, auth));
-      return method === "server/discover" || response.status === 400 ? withLegacyVersions(response) : response;
+      const slot: Held = { errors: [] };
+      const response = await held.run(slot, () => route(req, body, wantsProgress, auth));
+      const errors = slot.errors ?? [];
+      slot.errors = undefined;
+      const refused = response.status >= 400 && response.status < 500;
+      const answer = refused || method === "server/discover" ? await jsonOf(response) : undefined;
+      if (refused) {
+        const why = errors[0]?.message ?? answer?.error?.message;
+        onNotice(`Refused a 2026-07-28 ${method ?? "request"}: ${why}`, {
+          status: response.status,
+          code: answer?.error?.code,
+        });
+      } else for (const error of errors) onError(error);
+      return answer && (method === "server/discover" || response.status === 400)
+        ? withLegacyVersions(response, answer)
+        : response;
     },
     async close() {
       listen.close();
@@ -144,18 +140,26 @@ function claimsModern(body: unknown): boolean {
 /** The JSON-RPC code of a request in a revision this endpoint does not serve. */
 const UNSUPPORTED_VERSION = -32022;
 
+type Answer = {
+  result?: { supportedVersions?: string[] };
+  error?: { code?: number; message?: string; data?: { supported?: string[] } };
+};
+
+/** The JSON-RPC answer of a JSON response (nothing for any other). */
+async function jsonOf(response: Response): Promise<Answer | undefined> {
+  if (!response.headers.get("content-type")?.startsWith("application/json")) return undefined;
+  return (await response
+    .clone()
+    .json()
+    .catch(() => undefined)) as Answer | undefined;
+}
+
 /**
  * The SDK names only the 2026-07-28 revisions it serves, in discovery and in the -32022 refusal of
  * another revision; this endpoint serves 2025-11-25 sessions too, and says so in both, as the
  * spec's dual-era example does.
  */
-async function withLegacyVersions(response: Response): Promise<Response> {
-  if (!response.headers.get("content-type")?.startsWith("application/json")) return response;
-  type Answer = {
-    result?: { supportedVersions?: string[] };
-    error?: { code?: number; data?: { supported?: string[] } };
-  };
-  const answer = (await response.clone().json()) as Answer;
+function withLegacyVersions(response: Response, answer: Answer): Response {
   const versions =
     answer.error?.code === UNSUPPORTED_VERSION ? answer.error.data?.supported : answer.result?.supportedVersions;
   if (!versions || versions.includes(LEGACY_VERSION)) return response;
@@ -163,16 +167,6 @@ async function withLegacyVersions(response: Response): Promise<Response> {
   const headers = new Headers(response.headers);
   headers.delete("content-length");
   return new Response(JSON.stringify(answer), { status: response.status, headers });
-}
-
-/** The JSON-RPC error of an error answer (nothing for one without a JSON body). */
-async function errorOf(response: Response): Promise<{ code?: number; message?: string }> {
-  try {
-    const answer = (await response.clone().json()) as { error?: { code?: number; message?: string } };
-    return answer.error ?? {};
-  } catch {
-    return {};
-  }
 }
 
 const BASE64_SENTINEL = /^=\?base64\?((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)\?=$/;

@@ -2,10 +2,12 @@
  * The Tasks extension (`io.modelcontextprotocol/tasks`) over jobs: a bulk analysis started by a
  * client that declares the extension is answered as a task whose id is the job id; `tasks/get`
  * reads the job (through the access gate, so someone else's task reads as an unknown one) and
- * `tasks/cancel` cancels it. The SDK has no server side for tasks, so the handlers are here, on its
- * request-handler API. A job never asks for input, so `tasks/update` only acknowledges.
+ * `tasks/cancel` cancels it. A job never asks for input, so `tasks/update` only acknowledges.
+ *
+ * Why ours: the SDK has no server side for tasks; the handlers sit on its request-handler API.
  */
-import { ProtocolErrorCode, type Server, type ServerContext } from "@modelcontextprotocol/server";
+import { CLIENT_CAPABILITIES_META_KEY, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import type { Server, ServerContext } from "@modelcontextprotocol/server";
 import * as z from "zod/v4";
 import type { ToolError } from "../../../shared/errors.js";
 import type { JobView } from "../../../shared/job-view.js";
@@ -22,9 +24,7 @@ const POLL_INTERVAL_MS = 1_000;
 
 /** Whether the request's per-request capabilities declare the Tasks extension. */
 export function declaresTasks(envelope: unknown): boolean {
-  const capabilities = (envelope as Record<string, unknown> | undefined)?.[
-    "io.modelcontextprotocol/clientCapabilities"
-  ];
+  const capabilities = (envelope as Record<string, unknown> | undefined)?.[CLIENT_CAPABILITIES_META_KEY];
   const extensions = (capabilities as { extensions?: Record<string, unknown> } | undefined)?.extensions;
   return extensions !== undefined && TASKS_EXTENSION in extensions;
 }
@@ -131,7 +131,6 @@ export function createTasks(jobs: JobService) {
     return taskOf(now.value.view, ttlMs);
   };
   return {
-    get,
     /** The task for a start's result, once `tasks/get` resolves it; a start that failed stays a plain result. */
     async created(result: CallToolResult, caller: Caller) {
       const jobId = result.structuredContent?.jobId;
