@@ -121,11 +121,7 @@ export function createRequestStreams({ keptEnded = 10_000 } = {}) {
   };
 
   return {
-    /**
-     * Hands the POST body `body` of session `sessionId` to `handle` (the transport) and returns its
-     * answer: an SSE one a cancellation can end. Requests are noted before `handle` is called, so a
-     * cancellation that comes before their answer is handed out is not lost.
-     */
+    /** `handle`'s answer to `body`, which a cancellation can end, even one that comes before it. */
     async serve(sessionId: string, body: unknown, handle: () => Promise<Response>): Promise<Response> {
       const ids = messagesOf(body).flatMap((m) => (isJSONRPCRequest(m) ? [idKey(m.id)] : []));
       const keys = ids.map((id) => `${sessionId}\n${id}`);

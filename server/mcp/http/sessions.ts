@@ -74,7 +74,6 @@ export class SessionTable<T extends { subject: string }> {
     return true;
   }
 
-  /** Notes a request on `id`: it becomes the most recently used. */
   use(id: string): void {
     const row = this.#rows.get(id);
     if (!row) return;
@@ -101,11 +100,7 @@ export class SessionTable<T extends { subject: string }> {
     return rows.filter((r) => r.openStreams === 0 && now - r.lastSeen > this.#options.idleMs).map((r) => r.session);
   }
 
-  /**
-   * Makes room for one more session of `subject`: past its cap, its least recently used session
-   * idle past the floor is taken out; past the total, anyone's is. What was taken out is handed
-   * back (to be closed) even when a limit still refuses the newcomer.
-   */
+  /** Room for one more of `subject`: past its cap one of its own goes, past the total anyone's (handed back to close). */
   makeRoom(subject: string): { evicted: { id: string; session: T }[]; refused?: Refusal } {
     const evicted: { id: string; session: T }[] = [];
     const { maxSessions, maxSessionsPerSubject } = this.#options;
@@ -122,7 +117,7 @@ export class SessionTable<T extends { subject: string }> {
     return { evicted };
   }
 
-  /** Takes out the least recently used session (of `subject`) with no open stream idle past the floor, or the seconds until one could be. */
+  /** Takes out the least recently used idle session (of `subject`), or says in how many seconds one could go. */
   #evict(subject?: string): { id: string; session: T } | number {
     const { minIdleMs, now } = this.#options;
     let waitMs = minIdleMs;
@@ -162,7 +157,6 @@ export function createSessions(options: SessionOptions) {
     await session.transport.close().catch(onError);
   };
 
-  /** A fresh server and transport for `subject`, held once the client's `initialize` is handled. */
   const start = async (subject: string): Promise<Session> => {
     const built = options.build();
     built.state.subject = subject;
@@ -200,7 +194,6 @@ export function createSessions(options: SessionOptions) {
   sweep.unref();
 
   return {
-    /** Handles an `initialize` POST: a new session, a refusal at the limit, or the error the SDK gives. */
     async open(req: Request, body: unknown, auth?: AuthInfo) {
       const subject = subjectOf(auth);
       const room = table.makeRoom(subject);
@@ -211,7 +204,6 @@ export function createSessions(options: SessionOptions) {
       if (session.transport.sessionId === undefined) await close(session);
       return response;
     },
-    /** Handles any request carrying an `Mcp-Session-Id`; only the session's own subject may use it. */
     async handle(sessionId: string, req: Request, body?: unknown, auth?: AuthInfo) {
       const session = table.get(sessionId);
       // another subject's session answers exactly as one that does not exist

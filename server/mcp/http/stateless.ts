@@ -5,7 +5,7 @@
  * 2025-11-25 request with no session that is not `initialize` is served here (`handle`), as plain
  * JSON unless it asked for progress (then SSE); the 2026-07-28 leg hands `take` to the SDK.
  *
- * Why ours: the SDK's stateless fallback builds a server per request, answers only SSE, and has no edge for request-guard.ts.
+ * Why ours: the SDK's stateless fallback builds a server per request, answers only SSE, and skips request-guard.ts.
  */
 import type { AuthInfo, Server } from "@modelcontextprotocol/server";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";

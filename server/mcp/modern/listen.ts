@@ -23,8 +23,6 @@ import { declaresTasks, taskOf, TASKS_EXTENSION } from "./tasks.js";
 
 type ListenRequest = { id: string | number; params?: { _meta?: unknown; notifications?: unknown } };
 type Filter = { resourceSubscriptions?: unknown; taskIds?: unknown };
-/** What a request asks to hear of: tasks by id, and results by job id with the URI it named each by. */
-type Asked = { taskIds: string[]; resultUris: Map<string, string> };
 /** What the acknowledgement says is honoured. */
 type Honored = { resourceSubscriptions?: string[]; taskIds?: string[] };
 /** What a stream tells: its jobs' tasks, and their results' updates. */
@@ -44,7 +42,6 @@ export function createListen({ jobs, keepAliveMs, onError, maxStreams = 1024 }: 
   const onEnd = (stream: ListenStream) => void open.delete(stream);
 
   return {
-    /** Answers one listen request of `caller`: an error, or the stream. */
     async serve(message: ListenRequest, caller: Caller, signal: AbortSignal): Promise<Response> {
       if (open.size >= maxStreams)
         // answered as the SDK's own listen answers it; a refused filter is 400, the spec's status for -32602 and -32021
@@ -55,9 +52,9 @@ export function createListen({ jobs, keepAliveMs, onError, maxStreams = 1024 }: 
           undefined,
           message.id,
         );
-      const asked = askedOf(message);
-      if (!asked.ok) return asked.refusal;
-      const { honored, watched } = await honour(jobs, asked.value, caller);
+      const asked = await honour(jobs, message, caller);
+      if (asked instanceof Response) return asked;
+      const { honored, watched } = asked;
       const stream = new ListenStream({ id: message.id, honored, ttlMs, keepAliveMs, onError, onEnd });
       if (watched.tasks.size + watched.results.size === 0) stream.end({ graceful: true });
       else {
@@ -81,34 +78,33 @@ export function createListen({ jobs, keepAliveMs, onError, maxStreams = 1024 }: 
 const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 
-/** What the request asks for, or the error that refuses it. */
-function askedOf(message: ListenRequest): { ok: true; value: Asked } | { ok: false; refusal: Response } {
+/**
+ * What `caller` may hear of what it asked, as the acknowledgement says it and as the stream
+ * watches it (results by job id, acknowledged by the URI the request named each by), or the error
+ * that refuses the request.
+ */
+async function honour(
+  jobs: JobService,
+  message: ListenRequest,
+  caller: Caller,
+): Promise<{ honored: Honored; watched: Watched } | Response> {
   const filter = message.params?.notifications as Filter | undefined;
   if (typeof filter !== "object" || filter === null || Array.isArray(filter)) {
     const text = "Invalid params: 'notifications' is required and must be an object.";
-    return { ok: false, refusal: jsonRpcError(400, -32602, text, undefined, message.id) };
+    return jsonRpcError(400, -32602, text, undefined, message.id);
   }
   if (filter.taskIds !== undefined && !declaresTasks(message.params?._meta)) {
     const data = { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } };
-    return { ok: false, refusal: jsonRpcError(400, -32021, "Missing required client capability", data, message.id) };
+    return jsonRpcError(400, -32021, "Missing required client capability", data, message.id);
   }
   const resultUris = new Map(
     strings(filter.resourceSubscriptions).flatMap((uri) =>
       resultJobOf(uri) === undefined ? [] : [[resultJobOf(uri)!, uri] as const],
     ),
   );
-  return { ok: true, value: { taskIds: strings(filter.taskIds), resultUris } };
-}
-
-/** What `caller` may hear of what it asked, as the acknowledgement says it and as the stream watches it. */
-async function honour(
-  jobs: JobService,
-  { taskIds, resultUris }: Asked,
-  caller: Caller,
-): Promise<{ honored: Honored; watched: Watched }> {
   const [resultJobIds, taskJobIds] = await Promise.all([
     readable(jobs, [...resultUris.keys()], caller),
-    readable(jobs, taskIds, caller),
+    readable(jobs, strings(filter.taskIds), caller),
   ]);
   const honored: Honored = {};
   if (resultJobIds.length > 0) honored.resourceSubscriptions = resultJobIds.map((id) => resultUris.get(id)!);
@@ -116,10 +112,7 @@ async function honour(
   return { honored, watched: { tasks: new Set(taskJobIds), results: new Set(resultJobIds) } };
 }
 
-/**
- * The job ids among `ids` that `caller` may see (a store error honours none of them), followed
- * from here on: their events reach this instance wherever they are appended.
- */
+/** The job ids among `ids` that `caller` may see (a store error honours none), followed from here on. */
 async function readable(jobs: JobService, ids: string[], caller: Caller): Promise<string[]> {
   const unique = [...new Set(ids)].slice(0, 100);
   const checks = await Promise.all(unique.map((id) => jobs.follow(id, caller).catch(() => ({ ok: false }))));
@@ -127,14 +120,12 @@ async function readable(jobs: JobService, ids: string[], caller: Caller): Promis
 }
 
 type ListenStreamOptions = {
-  /** The listen request's id, which stamps every message. */
   id: string | number;
   honored: Honored;
   /** How long a task is kept, as its `ttlMs` says. */
   ttlMs: number;
   keepAliveMs: number;
   onError: (error: Error) => void;
-  /** Called once the stream ended, however it did. */
   onEnd: (stream: ListenStream) => void;
 };
 
@@ -147,11 +138,7 @@ const changesResult = (event: JobEvent): boolean =>
 
 const encoder = new TextEncoder();
 
-/**
- * One listen stream: the acknowledgement it opens with, its jobs' changes as they come, keep-alive
- * comments while nothing does, and the listen result when the server ends it (nothing when the
- * client goes).
- */
+/** One listen stream: the acknowledgement, its jobs' changes, keep-alives, and its end. */
 class ListenStream {
   readonly body: ReadableStream<Uint8Array>;
   private controller!: ReadableStreamDefaultController<Uint8Array>;
@@ -176,11 +163,7 @@ class ListenStream {
     });
   }
 
-  /**
-   * Tells `watched`'s changes from now on, the events of `caller`'s jobs only, until the client
-   * aborts; and first what happened before the stream was open: each task as it is now, and the
-   * results that are final.
-   */
+  /** Tells `watched`'s changes of `caller`'s jobs until the client aborts, after each task as it is and final results. */
   async watch(jobs: JobService, watched: Watched, caller: Caller, signal: AbortSignal): Promise<void> {
     const onAbort = () => this.end({ graceful: false });
     signal.addEventListener("abort", onAbort, { once: true });
