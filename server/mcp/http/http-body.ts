@@ -65,9 +65,8 @@ function nestedDeeper(value: unknown, limit: number): boolean {
 }
 
 /**
- * From this many bytes on, a body is parsed in a worker thread: a million short strings take the
- * main thread about a second to parse, while a 100 KB body parses here in a millisecond or two,
- * less than the trip to a worker and back would cost.
+ * From this many bytes on, a body is parsed in a worker thread: a million short strings take about
+ * a second to parse, while 100 KB parses in a millisecond or two, less than the trip to a worker.
  */
 const ELSEWHERE_FROM = 256 * 1024;
 

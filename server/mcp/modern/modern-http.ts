@@ -30,10 +30,9 @@ const TASK_METHODS = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
 type Message = { id?: string | number; method?: string; params?: { taskId?: unknown; _meta?: unknown } };
 
 /**
- * The SDK reports a request it refuses (a header mismatch, an unsupported version) through the same
- * `onerror` as a failure; what it answers tells them apart. So what it reports while a request is
- * served is held until the answer: a refusal (4xx) is one warning line with its code, anything
- * else reaches `onError`. Reports after the answer (a stream's later failure) go straight through.
+ * The SDK reports a refusal (a header mismatch, an unsupported version) through the same `onerror`
+ * as a failure, so reports are held until the answer: a 4xx is one warning line with its code,
+ * anything else reaches `onError`. Reports after the answer go straight through.
  */
 type Held = { errors: Error[] | undefined };
 
@@ -120,10 +119,8 @@ export function createModernHttp({
 }
 
 /**
- * Whether a request is for this leg, as the SDK classifies it. A message other than `initialize`
- * that names its revision in `_meta` is, without asking: the SDK serves it as 2026-07-28 or refuses
- * it, never as 2025-11-25, and asking (`isLegacyRequest`) reads the whole message again. An
- * `initialize` whose claim is not a valid 2026-07-28 one opens a 2025-11-25 session.
+ * Whether a request is for this leg, as the SDK classifies it; one other than `initialize` that
+ * names its revision in `_meta` is, without asking (`isLegacyRequest` reads the message again).
  */
 export async function isModernRequest(req: Request, body: unknown): Promise<boolean> {
   return claimsModern(body) || !(await isLegacyRequest(req, body));
@@ -154,11 +151,7 @@ async function jsonOf(response: Response): Promise<Answer | undefined> {
     .catch(() => undefined)) as Answer | undefined;
 }
 
-/**
- * The SDK names only the 2026-07-28 revisions it serves, in discovery and in the -32022 refusal of
- * another revision; this endpoint serves 2025-11-25 sessions too, and says so in both, as the
- * spec's dual-era example does.
- */
+/** The SDK names only its 2026-07-28 revisions, in discovery and in -32022; this endpoint serves 2025-11-25 too. */
 function withLegacyVersions(response: Response, answer: Answer): Response {
   const versions =
     answer.error?.code === UNSUPPORTED_VERSION ? answer.error.data?.supported : answer.result?.supportedVersions;
