@@ -1,23 +1,27 @@
 /**
- * The tools as data: each `ToolSpec` carries its shared zod schemas and its handler. The
- * `tools/list` answer (JSON Schemas included) is computed once per registry, not per request;
- * `call` checks the caller's scopes and the arguments, and turns failures into results. Each tool
- * declares what sign-in it needs (`securitySchemes`): OAuth 2 scopes with sign-in, none without.
- * An optional object or list argument a host sends empty (`{}`, `[]`) counts as not given. Every result of a tool that
- * renders the widget carries a fresh view id (`_meta.viewUUID`), under which the widget keeps that
- * card's state where the host keeps none.
+ * The tools as data: each `ToolSpec` carries its shared zod schemas and its handler. The registry
+ * builds the `tools/list` answer once; `call` checks scopes and arguments and turns failures into
+ * results. How tool outcomes become `CallToolResult`s, and the context a call hands its tool.
  */
 import { randomUUID } from "node:crypto";
 import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import * as z from "zod/mini";
-import type { LoggingLevel, Tool, ToolAnnotations } from "@modelcontextprotocol/server";
-import { ToolErrorSchema } from "../../shared/errors.js";
+import type {
+  CallToolResult as SdkCallToolResult,
+  ContentBlock,
+  LoggingLevel,
+  ServerContext,
+  Tool,
+  ToolAnnotations,
+} from "@modelcontextprotocol/server";
+import { ToolErrorSchema, type ToolError } from "../../shared/errors.js";
 import { VIEW_ID_META_KEY, type ToolName } from "../../shared/tools.js";
+import { subjectOf } from "../auth/subject.js";
 import type { Caller } from "../jobs/caller.js";
 import { clip, describeIssues } from "../input-errors.js";
 import { noteToolResult } from "../observability/request-context.js";
+import type { Outcome } from "../outcomes.js";
 import { JsonRpcError } from "./rpc-error.js";
-import { failure, type CallToolResult } from "./tool-results.js";
 import { rendersWidget } from "../widget.js";
 
 export type ToolContext = {
@@ -32,13 +36,58 @@ export type ToolContext = {
   scopes?: readonly string[];
   /** Reports progress when the caller sent a `progressToken`; does nothing otherwise. */
   progress: (progress: number, total: number, message?: string) => void;
-  /**
-   * A log line on the request's own stream, where the request asked for log lines (2026-07-28's
-   * per-request level); 2025-11-25 sessions hear their jobs' lines on their stream instead, so
-   * their requests have none.
-   */
+  /** A log line on the request's own stream (2026-07-28); a 2025-11-25 session hears its jobs on its stream. */
   log?: (level: LoggingLevel, text: string) => void;
 };
+
+export function callerOf(ctx: ServerContext): Caller {
+  return { subject: subjectOf(ctx.http?.authInfo), sessionId: ctx.sessionId };
+}
+
+/** The tool context of a request; `modern` (2026-07-28) gives it its own log lines. */
+export function toolContext(ctx: ServerContext, modern: boolean): ToolContext {
+  const meta = (ctx.mcpReq._meta ?? {}) as Record<string, unknown>;
+  const token = meta.progressToken as string | number | undefined;
+  return {
+    caller: callerOf(ctx),
+    scopes: ctx.http?.authInfo?.scopes,
+    origin: ctx.http?.req ? new URL(ctx.http.req.url).origin : undefined,
+    signal: ctx.mcpReq.signal,
+    meta,
+    log: modern ? (level, text) => void ctx.mcpReq.log(level, text, "jobs").catch(() => {}) : undefined,
+    progress:
+      token === undefined
+        ? () => {}
+        : (progress, total, message) => {
+            ctx.mcpReq
+              .notify({ method: "notifications/progress", params: { progressToken: token, progress, total, message } })
+              .catch(() => {});
+          },
+  };
+}
+
+/** A tool's result: the SDK's, whose `structuredContent` is always an object here. */
+export type CallToolResult = SdkCallToolResult & { structuredContent?: Record<string, unknown> };
+
+/** A value as `structuredContent`, with a text the model can read. */
+export function success(structured: Record<string, unknown>, text: string, more: ContentBlock[] = []): CallToolResult {
+  return { content: [{ type: "text", text }, ...more], structuredContent: structured };
+}
+
+/** A domain failure the caller can fix or retry: `isError`, and a sentence that says what to do next. */
+export function failure(error: ToolError): CallToolResult {
+  const text = error.hint ? `${error.message} ${error.hint}` : error.message;
+  return { content: [{ type: "text", text }], structuredContent: { error }, isError: true };
+}
+
+/** A job-service outcome: its value as `success` with the text `say` makes of it, its error as `failure`. */
+export function answer<T extends Record<string, unknown>>(
+  outcome: Outcome<T>,
+  say: (value: T) => string,
+  more?: (value: T) => ContentBlock[],
+): CallToolResult {
+  return outcome.ok ? success(outcome.value, say(outcome.value), more?.(outcome.value)) : failure(outcome.error);
+}
 
 export type ToolSpec<I extends z.ZodMiniObject = z.ZodMiniObject> = {
   name: ToolName;
@@ -71,58 +120,40 @@ function objectSchema(schema: z.ZodMiniType, io: "input" | "output"): Tool["inpu
 }
 
 /**
- * The arguments that may be dropped when a host sends them empty, by their type: the optional
- * properties of object or array type. Some hosts' forms (MCPJam's) send every such property of the
- * schema, `{}` or `[]` when the person filled nothing in, beside the real input or alone.
+ * The optional object and array arguments, with their type: some hosts' forms (MCPJam's) send each
+ * as `{}` or `[]` when the person filled nothing in, which counts as not given.
  */
-function optionalContainers(inputSchema: Tool["inputSchema"]): Map<string, "object" | "array"> {
-  const required = new Set(inputSchema.required ?? []);
-  const containers = new Map<string, "object" | "array">();
-  for (const [key, property] of Object.entries(inputSchema.properties ?? {})) {
-    const type = typeof property === "object" && property !== null && "type" in property ? property.type : undefined;
-    if (!required.has(key) && (type === "object" || type === "array")) containers.set(key, type);
-  }
-  return containers;
+function optionalContainers({ properties = {}, required = [] }: Tool["inputSchema"]): Map<string, unknown> {
+  const types = Object.entries(properties).map(([key, p]) => [key, (p as { type?: unknown } | null)?.type] as const);
+  return new Map(types.filter(([key, type]) => !required.includes(key) && (type === "object" || type === "array")));
 }
 
-/** `{}` for an object, `[]` for an array: nothing of the kind the schema wants. */
-const isEmptyOf = (type: "object" | "array" | undefined, value: unknown): boolean =>
-  type !== undefined &&
-  typeof value === "object" &&
-  value !== null &&
-  Array.isArray(value) === (type === "array") &&
-  Object.keys(value).length === 0;
-
-/** `args` without the containers sent empty: an empty form's object or list counts as not given. */
-function withoutEmptyContainers(args: unknown, containers: ReadonlyMap<string, "object" | "array">): unknown {
+/** `args` without the optional containers sent empty. */
+function withoutEmptyContainers(args: unknown, containers: ReadonlyMap<string, unknown>): unknown {
   if (typeof args !== "object" || args === null) return args;
-  const dropped = ([key, value]: [string, unknown]) => isEmptyOf(containers.get(key), value);
+  const empty = ([key, value]: [string, unknown]) =>
+    typeof value === "object" &&
+    value !== null &&
+    Object.keys(value).length === 0 &&
+    containers.get(key) === (Array.isArray(value) ? "array" : "object");
   const entries = Object.entries(args);
-  return entries.some(dropped) ? Object.fromEntries(entries.filter((entry) => !dropped(entry))) : args;
+  return entries.some(empty) ? Object.fromEntries(entries.filter((entry) => !empty(entry))) : args;
 }
 
-/** `result` with a fresh view id in its `_meta`, for the card the host renders with it. */
-const withViewId = (result: CallToolResult): CallToolResult => ({
-  ...result,
-  _meta: { ...result._meta, [VIEW_ID_META_KEY]: randomUUID() },
-});
-
-function describe(spec: ToolSpec, security: ToolSecurity | undefined): Tool {
+function describe(spec: ToolSpec, security: ToolSecurity | undefined): Tool & { securitySchemes: unknown[] } {
   const securitySchemes = security ? [{ type: "oauth2", scopes: security.scopes }] : [{ type: "noauth" }];
-  const tool: Tool & { securitySchemes: unknown[] } = {
+  return {
     name: spec.name,
     title: spec.title,
     description: spec.description,
     inputSchema: objectSchema(spec.input, "input"),
-    // The SDK client checks `structuredContent` against this even on `isError` results,
-    // so the error envelope is part of the advertised shape.
+    // The SDK client checks `structuredContent` against this even on `isError` results.
     outputSchema: objectSchema(z.union([spec.output, ErrorEnvelope]), "output"),
     annotations: { title: spec.title, ...spec.annotations },
     // the field as hosts read it, and in _meta for clients whose schema drops unknown fields
     securitySchemes,
     _meta: { ...spec.meta, securitySchemes },
   };
-  return tool;
 }
 
 /** A call whose token lacks scopes: the host reads the challenge and asks the user to sign in again. */
@@ -134,7 +165,11 @@ function signInRequired(security: ToolSecurity, missing: string[]): CallToolResu
   };
 }
 
-/** Builds the registry; `onError` hears about handlers that threw; `security` is set with sign-in. */
+/**
+ * Builds the registry; `onError` hears about handlers that threw; `security` is set with sign-in.
+ * Every result of a tool that renders the widget carries a fresh view id (`_meta.viewUUID`), under
+ * which the widget keeps that card's state where the host keeps none.
+ */
 export function createToolRegistry(
   specs: ToolSpec[],
   onError: (error: unknown) => void = () => {},
@@ -145,22 +180,15 @@ export function createToolRegistry(
   const list = { tools: specs.map((spec) => describe(spec, security)) };
   const droppable = new Map(list.tools.map((tool) => [tool.name, optionalContainers(tool.inputSchema)]));
   const rendering = new Set<string>(specs.filter((spec) => rendersWidget(spec.meta)).map((spec) => spec.name));
-  /** The call's outcome, before its log line and view id. */
   async function run(name: string, args: unknown, ctx: ToolContext): Promise<CallToolResult> {
     const spec = byName.get(name);
-    if (!spec) {
-      throw new JsonRpcError(
-        ProtocolErrorCode.InvalidParams,
-        `Unknown tool "${clip(name)}". Available tools: ${names}.`,
-        {
-          tool: clip(name),
-        },
-      );
-    }
-    if (security) {
-      const missing = security.scopes.filter((s) => !ctx.scopes?.includes(s));
-      if (missing.length > 0) return signInRequired(security, missing);
-    }
+    const tool = clip(name);
+    if (!spec)
+      throw new JsonRpcError(ProtocolErrorCode.InvalidParams, `Unknown tool "${tool}". Available tools: ${names}.`, {
+        tool,
+      });
+    const missing = security?.scopes.filter((s) => !ctx.scopes?.includes(s)) ?? [];
+    if (security && missing.length > 0) return signInRequired(security, missing);
     const given = withoutEmptyContainers(args ?? {}, droppable.get(name) ?? new Map());
     const parsed = spec.input.safeParse(given);
     if (!parsed.success) {
@@ -187,9 +215,13 @@ export function createToolRegistry(
     list,
     async call(name: string, args: unknown, ctx: ToolContext) {
       const called = await run(name, args, ctx);
-      // its outcome, for the request's log line and the metrics
-      noteToolResult(name, called);
+      noteToolResult(name, called); // for the request's log line and the metrics
       return rendering.has(name) ? withViewId(called) : called;
     },
   };
 }
+
+const withViewId = (result: CallToolResult): CallToolResult => ({
+  ...result,
+  _meta: { ...result._meta, [VIEW_ID_META_KEY]: randomUUID() },
+});

@@ -15,8 +15,7 @@ import { URI } from "../../../shared/tools.js";
 import type { Caller } from "../../jobs/caller.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { JsonRpcError } from "../rpc-error.js";
-import { callerOf } from "../context.js";
-import { failure, type CallToolResult } from "../tool-results.js";
+import { callerOf, failure, type CallToolResult } from "../tool-registry.js";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 /** How often a client is asked to poll a working task. */

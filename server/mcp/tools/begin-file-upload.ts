@@ -1,14 +1,13 @@
 /**
- * `begin_file_upload`: the widget announces a staff file (name, size, SHA-256) and gets the upload
- * handle it sends the chunks to; the same file again answers the same handle with the chunks
- * already held, so a dropped upload resumes. App-only: the model never sees it.
+ * `begin_file_upload`: the widget announces a staff file (name, size, SHA-256) and gets its upload
+ * handle; the same file again answers the same handle with the chunks already held, so a dropped
+ * upload resumes. App-only.
  */
 import { BeginUploadInput, FILE_LIMITS, FILE_TOOL, UploadStateSchema } from "../../../shared/files.js";
 import type { Uploads } from "../../files/uploads/uploads.js";
 import { megabytes } from "../../limits.js";
 import { toolMeta, type Widget } from "../../widget.js";
-import { defineTool } from "../tool-registry.js";
-import { fromOutcome, success } from "../tool-results.js";
+import { answer, defineTool } from "../tool-registry.js";
 
 export function beginFileUploadTool({ uploads, widget }: { uploads: Uploads; widget: Widget }) {
   return defineTool({
@@ -22,11 +21,9 @@ export function beginFileUploadTool({ uploads, widget }: { uploads: Uploads; wid
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     meta: toolMeta(widget, { calledByWidget: true, hiddenFromModel: true }),
     async run(args, { caller }) {
-      return fromOutcome(await uploads.begin(args, caller), (state) =>
-        success(
-          state,
-          `Upload ${state.uploadId}: ${state.received.length} of ${state.chunks} chunk(s) of ${state.chunkBytes} bytes held.`,
-        ),
+      return answer(
+        await uploads.begin(args, caller),
+        (s) => `Upload ${s.uploadId}: ${s.received.length} of ${s.chunks} chunk(s) of ${s.chunkBytes} bytes held.`,
       );
     },
   });

@@ -1,12 +1,8 @@
-/**
- * `cancel_job`: stops a running gift-analysis job. Called by the widget's cancel button; hidden
- * from the model. Canceling an ended job changes nothing and says so.
- */
+/** `cancel_job`: the widget's cancel button (hidden from the model); an ended job stays as it is, and says so. */
 import { CancelJobInput, CancelJobOutput, TOOL } from "../../../shared/tools.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { toolMeta, type Widget } from "../../widget.js";
-import { defineTool } from "../tool-registry.js";
-import { fromOutcome, success } from "../tool-results.js";
+import { answer, defineTool } from "../tool-registry.js";
 
 export function cancelJobTool({ jobs, widget }: { jobs: JobService; widget: Widget }) {
   return defineTool({
@@ -18,11 +14,8 @@ export function cancelJobTool({ jobs, widget }: { jobs: JobService; widget: Widg
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     meta: toolMeta(widget, { calledByWidget: true, hiddenFromModel: true }),
     async run(args, { caller }) {
-      return fromOutcome(await jobs.cancel(args, caller), (r) =>
-        success(
-          r,
-          r.changed ? `Canceled job ${r.jobId}.` : `Job ${r.jobId} is already ${r.status}; nothing was canceled.`,
-        ),
+      return answer(await jobs.cancel(args, caller), (r) =>
+        r.changed ? `Canceled job ${r.jobId}.` : `Job ${r.jobId} is already ${r.status}; nothing was canceled.`,
       );
     },
   });

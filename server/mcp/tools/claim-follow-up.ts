@@ -1,14 +1,12 @@
 /**
- * `claim_job_follow_up`: the widget's own (hidden from the model). A card that sees its job end
- * claims the one follow-up message that tells the chat so; `claimed` is true for exactly one call
- * per job, once it has ended, however many cards follow it, in however many places, on whichever
- * instance. A running job answers false; a job the caller may not read is not found.
+ * `claim_job_follow_up` (the widget's own): a card that sees its job end claims the one follow-up
+ * message that tells the chat so; `claimed` is true for exactly one call per ended job, however
+ * many cards follow it, on whichever instance.
  */
 import { ClaimFollowUpInput, ClaimFollowUpOutput, TOOL } from "../../../shared/tools.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { toolMeta, type Widget } from "../../widget.js";
-import { defineTool } from "../tool-registry.js";
-import { fromOutcome, success } from "../tool-results.js";
+import { answer, defineTool } from "../tool-registry.js";
 
 export function claimFollowUpTool({ jobs, widget }: { jobs: JobService; widget: Widget }) {
   return defineTool({
@@ -22,13 +20,10 @@ export function claimFollowUpTool({ jobs, widget }: { jobs: JobService; widget: 
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
     meta: toolMeta(widget, { calledByWidget: true, hiddenFromModel: true }),
     async run({ jobId }, { caller }) {
-      return fromOutcome(await jobs.claimFollowUp(jobId, caller), (r) =>
-        success(
-          r,
-          r.claimed
-            ? `This card tells the chat that job ${r.jobId} ended.`
-            : `Job ${r.jobId} has not ended, or its end was told already: send nothing.`,
-        ),
+      return answer(await jobs.claimFollowUp(jobId, caller), (r) =>
+        r.claimed
+          ? `This card tells the chat that job ${r.jobId} ended.`
+          : `Job ${r.jobId} has not ended, or its end was told already: send nothing.`,
       );
     },
   });

@@ -1,13 +1,8 @@
-/**
- * `delete_job`: deletes one of the caller's jobs now, with its events, its result and its input,
- * instead of waiting for it to expire. A job still running is canceled first. Visible to the model
- * (a user may ask for their data to go) and callable by the widget.
- */
+/** `delete_job`: one of the caller's jobs and all its data deleted now (a running one canceled first). */
 import { DeleteJobInput, DeleteJobOutput, TOOL } from "../../../shared/tools.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { toolMeta, type Widget } from "../../widget.js";
-import { defineTool } from "../tool-registry.js";
-import { fromOutcome, success } from "../tool-results.js";
+import { answer, defineTool } from "../tool-registry.js";
 
 export function deleteJobTool({ jobs, widget }: { jobs: JobService; widget: Widget }) {
   return defineTool({
@@ -21,8 +16,9 @@ export function deleteJobTool({ jobs, widget }: { jobs: JobService; widget: Widg
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     meta: toolMeta(widget, { calledByWidget: true }),
     async run(args, { caller }) {
-      return fromOutcome(await jobs.delete(args, caller), (r) =>
-        success(r, `Deleted job ${r.jobId}${r.canceled ? ", which was canceled first" : ""}, with all its data.`),
+      return answer(
+        await jobs.delete(args, caller),
+        (r) => `Deleted job ${r.jobId}${r.canceled ? ", which was canceled first" : ""}, with all its data.`,
       );
     },
   });

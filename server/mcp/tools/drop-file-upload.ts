@@ -1,13 +1,11 @@
 /**
- * `drop_file_upload`: the widget drops an upload the person removed (another file chosen, or the
- * file picker left), so that it holds no room in their stored-bytes quota until it would expire.
- * Idempotent: an upload already gone answers `dropped: false`. App-only: the model never sees it.
+ * `drop_file_upload`: the widget drops an upload the person removed, so that it holds no room in
+ * their stored-bytes quota until it would expire. App-only.
  */
 import { DropUploadInput, DropUploadOutput, FILE_TOOL } from "../../../shared/files.js";
 import type { Uploads } from "../../files/uploads/uploads.js";
 import { toolMeta, type Widget } from "../../widget.js";
-import { defineTool } from "../tool-registry.js";
-import { fromOutcome, success } from "../tool-results.js";
+import { defineTool, failure, success } from "../tool-registry.js";
 
 export function dropFileUploadTool({ uploads, widget }: { uploads: Uploads; widget: Widget }) {
   return defineTool({
@@ -21,11 +19,11 @@ export function dropFileUploadTool({ uploads, widget }: { uploads: Uploads; widg
     annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
     meta: toolMeta(widget, { calledByWidget: true, hiddenFromModel: true }),
     async run({ uploadId }, { caller }) {
-      return fromOutcome(await uploads.drop(uploadId, caller), (dropped) =>
-        success(
-          { uploadId, dropped },
-          dropped ? `Upload ${uploadId} was dropped.` : `No upload ${uploadId} was kept; nothing to drop.`,
-        ),
+      const dropped = await uploads.drop(uploadId, caller);
+      if (!dropped.ok) return failure(dropped.error);
+      return success(
+        { uploadId, dropped: dropped.value },
+        dropped.value ? `Upload ${uploadId} was dropped.` : `No upload ${uploadId} was kept; nothing to drop.`,
       );
     },
   });

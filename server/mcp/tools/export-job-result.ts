@@ -11,8 +11,7 @@ import { XLSX_MIME_TYPE } from "../../files/export/xlsx.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { count } from "../../outcomes.js";
 import { toolMeta, type Widget } from "../../widget.js";
-import { defineTool } from "../tool-registry.js";
-import { failure, success } from "../tool-results.js";
+import { defineTool, failure, success } from "../tool-registry.js";
 
 const MB = 1024 * 1024;
 const megabytes = (bytes: number) => `${(bytes / MB).toFixed(bytes < 10 * MB ? 1 : 0)} MB`;

@@ -1,12 +1,8 @@
-/**
- * `get_job_events`: the widget's follow loop. Returns a job's events after a sequence number,
- * long-polling up to `waitMs` for the next one. Hidden from the model: the widget folds the events.
- */
+/** `get_job_events`: the widget's follow loop; a job's events after a sequence number, long-polling up to `waitMs`. */
 import { GetJobEventsInput, GetJobEventsOutput, TOOL } from "../../../shared/tools.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { toolMeta, type Widget } from "../../widget.js";
-import { defineTool } from "../tool-registry.js";
-import { fromOutcome, success } from "../tool-results.js";
+import { answer, defineTool } from "../tool-registry.js";
 
 export function getJobEventsTool({ jobs, widget }: { jobs: JobService; widget: Widget }) {
   return defineTool({
@@ -20,13 +16,12 @@ export function getJobEventsTool({ jobs, widget }: { jobs: JobService; widget: W
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     meta: toolMeta(widget, { calledByWidget: true, hiddenFromModel: true }),
     async run(args, { caller, signal }) {
-      return fromOutcome(await jobs.getEvents(args, caller, signal), (page) => {
-        return success(
-          page,
+      return answer(
+        await jobs.getEvents(args, caller, signal),
+        (page) =>
           `${page.events.length} new event(s) for job ${page.jobId}; it is ${page.status}. ` +
-            (page.done ? "The job has ended." : `Call again with afterSeq ${page.nextSeq} for what comes next.`),
-        );
-      });
+          (page.done ? "The job has ended." : `Call again with afterSeq ${page.nextSeq} for what comes next.`),
+      );
     },
   });
 }

@@ -1,20 +1,15 @@
 /**
- * `get_job_result`: one page of a finished job's picks, person by person, with a link to the paged
- * result resource; while the job runs, the people it has composed so far. Called by the widget to
- * page through results (and show them as they come), and by the model to discuss them.
+ * `get_job_result`: one page of a job's picks, person by person, with a link to the paged result
+ * resource; while the job runs, the people composed so far. For the widget and the model.
  */
 import { GetJobResultInput, GetJobResultOutput, TOOL, type GetJobResultResult } from "../../../shared/tools.js";
 import type { Currency } from "../../../shared/money.js";
 import { moneyText } from "../../gifts/reason.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { toolMeta, type Widget } from "../../widget.js";
-import { defineTool } from "../tool-registry.js";
-import { fromOutcome, success } from "../tool-results.js";
+import { answer, defineTool } from "../tool-registry.js";
 
-/**
- * JSON text that cannot close a Markdown code fence: backticks become `\u0060`, which JSON reads
- * back as the same character.
- */
+/** JSON that cannot close a Markdown code fence: backticks become `\u0060`, which JSON reads back the same. */
 const fenceSafeJson = (value: unknown): string => JSON.stringify(value).replace(/`/g, "\\u0060");
 
 /**
@@ -68,25 +63,21 @@ export function getJobResultTool({ jobs, widget }: { jobs: JobService; widget: W
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     meta: toolMeta(widget, { calledByWidget: true }),
     async run(args, { caller }) {
-      return fromOutcome(await jobs.getResult(args, caller), (page) =>
-        success(
-          page,
-          describePage(page),
-          page.partial
-            ? []
-            : [
-                {
-                  type: "resource_link",
-                  uri: page.resultUri,
-                  name: `gift-analysis-${page.jobId}`,
-                  title: "Gift analysis result (paged)",
-                  description:
-                    `All ${page.total} people with their gifts, as JSON in parts of about 1 MB: ` +
-                    "each part has `next`, the URI of the part after it (null on the last).",
-                  mimeType: "application/json",
-                },
-              ],
-        ),
+      return answer(await jobs.getResult(args, caller), describePage, (page) =>
+        page.partial
+          ? []
+          : [
+              {
+                type: "resource_link",
+                uri: page.resultUri,
+                name: `gift-analysis-${page.jobId}`,
+                title: "Gift analysis result (paged)",
+                description:
+                  `All ${page.total} people with their gifts, as JSON in parts of about 1 MB: ` +
+                  "each part has `next`, the URI of the part after it (null on the last).",
+                mimeType: "application/json",
+              },
+            ],
       );
     },
   });

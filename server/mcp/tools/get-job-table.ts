@@ -1,15 +1,11 @@
 /**
- * `get_job_table`: the result as the widget's table reads it, 5,000 people a call: each person as
- * one row (name, department, budget, top pick and its price), without the reasons and interests
- * that make `get_job_result`'s people six times larger, so a 200,000-person result fills the table
- * in 40 calls. While the job runs, the people composed so far. Hidden from the model, which has
- * `get_job_result`.
+ * `get_job_table` (the widget's own): the result as table rows, 5,000 people a call, without the
+ * reasons and interests that make `get_job_result`'s people six times larger.
  */
 import { GetJobTableInput, GetJobTableOutput, tableRowOf, TOOL } from "../../../shared/tools.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { toolMeta, type Widget } from "../../widget.js";
-import { defineTool } from "../tool-registry.js";
-import { fromOutcome, success } from "../tool-results.js";
+import { defineTool, failure, success } from "../tool-registry.js";
 
 export function getJobTableTool({ jobs, widget }: { jobs: JobService; widget: Widget }) {
   return defineTool({
@@ -23,15 +19,15 @@ export function getJobTableTool({ jobs, widget }: { jobs: JobService; widget: Wi
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     meta: toolMeta(widget, { calledByWidget: true, hiddenFromModel: true }),
     async run({ jobId, offset, limit }, { caller }) {
-      return fromOutcome(await jobs.getResult({ jobId, offset, limit }, caller), (page) => {
-        const rows = page.people.map(tableRowOf);
-        const { total, nextOffset, partial } = page;
-        return success(
-          { jobId, total, offset, nextOffset, rows, partial },
-          `${rows.length} of ${total} people of job ${jobId} from ${offset}` +
-            (nextOffset === null ? "." : `; call again with offset ${nextOffset} for the next.`),
-        );
-      });
+      const page = await jobs.getResult({ jobId, offset, limit }, caller);
+      if (!page.ok) return failure(page.error);
+      const rows = page.value.people.map(tableRowOf);
+      const { total, nextOffset, partial } = page.value;
+      return success(
+        { jobId, total, offset, nextOffset, rows, partial },
+        `${rows.length} of ${total} people of job ${jobId} from ${offset}` +
+          (nextOffset === null ? "." : `; call again with offset ${nextOffset} for the next.`),
+      );
     },
   });
 }

@@ -1,9 +1,7 @@
 /**
  * `list_jobs`: the caller's gift analyses, newest first, a page at a time, so that "how is my
- * analysis going?" can be answered a day later. Each job's title, status, progress, counts and
- * times come from its fold, never a name from its staff list; the text is a short list the model
- * reads, one line per job with its id, and says how to bring a card back (`show_job`). The cursor
- * is opaque to the caller: the position of the page's last job, encoded.
+ * analysis going?" can be answered a day later; from each job's fold, never a name from its staff
+ * list. The cursor is the position of the page's last job, encoded.
  */
 import * as z from "zod/mini";
 import { isFinished } from "../../../shared/job-view.js";
@@ -11,8 +9,7 @@ import { ListJobsInput, ListJobsOutput, TOOL, type JobSummary } from "../../../s
 import type { ListedJob } from "../../jobs/reads.js";
 import type { JobService } from "../../jobs/job-service.js";
 import type { JobPosition } from "../../jobs/store.js";
-import { defineTool } from "../tool-registry.js";
-import { failure, fromOutcome, success } from "../tool-results.js";
+import { defineTool, failure, success } from "../tool-registry.js";
 
 const PositionSchema = z.tuple([z.number().check(z.int()), z.string().check(z.minLength(1))]);
 
@@ -96,14 +93,14 @@ export function listJobsTool({ jobs }: { jobs: JobService }) {
           hint: `Pass a nextCursor exactly as it came, or leave cursor out for the newest analyses.`,
         });
       }
-      return fromOutcome(await jobs.list(caller, { before, limit }), ({ jobs: listed, next }) => {
-        const summaries = listed.map(summaryOf);
-        const nextCursor = next === null ? null : cursorOf(next);
-        return success(
-          { jobs: summaries, nextCursor },
-          listText(summaries, nextCursor, cursor !== undefined, retentionHours),
-        );
-      });
+      const listed = await jobs.list(caller, { before, limit });
+      if (!listed.ok) return failure(listed.error);
+      const summaries = listed.value.jobs.map(summaryOf);
+      const nextCursor = listed.value.next === null ? null : cursorOf(listed.value.next);
+      return success(
+        { jobs: summaries, nextCursor },
+        listText(summaries, nextCursor, cursor !== undefined, retentionHours),
+      );
     },
   });
 }

@@ -1,12 +1,8 @@
-/**
- * `put_file_chunk`: one chunk (base64) of an upload begun with `begin_file_upload`, stored as it
- * comes; answers the chunks held so far. App-only: the model never sees it.
- */
+/** `put_file_chunk`: one chunk (base64) of an upload, stored as it comes; answers the chunks held. App-only. */
 import { FILE_TOOL, PutChunkInput, UploadStateSchema } from "../../../shared/files.js";
 import type { Uploads } from "../../files/uploads/uploads.js";
 import { toolMeta, type Widget } from "../../widget.js";
-import { defineTool } from "../tool-registry.js";
-import { fromOutcome, success } from "../tool-results.js";
+import { answer, defineTool } from "../tool-registry.js";
 
 export function putFileChunkTool({ uploads, widget }: { uploads: Uploads; widget: Widget }) {
   return defineTool({
@@ -20,8 +16,9 @@ export function putFileChunkTool({ uploads, widget }: { uploads: Uploads; widget
     annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     meta: toolMeta(widget, { calledByWidget: true, hiddenFromModel: true }),
     async run(args, { caller }) {
-      return fromOutcome(await uploads.putChunk(args, caller), (state) =>
-        success(state, `Upload ${state.uploadId}: ${state.received.length} of ${state.chunks} chunk(s) held.`),
+      return answer(
+        await uploads.putChunk(args, caller),
+        (s) => `Upload ${s.uploadId}: ${s.received.length} of ${s.chunks} chunk(s) held.`,
       );
     },
   });

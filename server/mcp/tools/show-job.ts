@@ -1,15 +1,12 @@
 /**
- * `show_job`: one of the caller's gift analyses shown again in the widget, with the same template
- * as the start's: its structured content is the start's shape (with the summary and result count
- * once it has ended), from which the widget follows the job through its events. A job the caller
- * may not read is the same not-found the other job tools give.
+ * `show_job`: one of the caller's analyses shown again in the widget, in the start's shape (with
+ * the summary and result count once it has ended), from which the widget follows the job.
  */
 import { isFinished, type JobView } from "../../../shared/job-view.js";
 import { ShowJobInput, ShowJobOutput, TOOL, URI, type StartBulkResult } from "../../../shared/tools.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { toolMeta, type Widget } from "../../widget.js";
-import { defineTool } from "../tool-registry.js";
-import { fromOutcome, success } from "../tool-results.js";
+import { defineTool, failure, success } from "../tool-registry.js";
 
 const shownAs = (view: JobView): StartBulkResult => ({
   jobId: view.jobId,
@@ -53,9 +50,8 @@ export function showJobTool({ jobs, widget }: { jobs: JobService; widget: Widget
     meta: toolMeta(widget, { renders: { invoking: "Opening the gift analysis…", invoked: "Gift analysis shown" } }),
     async run({ jobId }, { caller }) {
       // the job as it stands now: a wait that does not wait
-      return fromOutcome(await jobs.waitFor({ jobId, timeoutMs: 0 }, caller, () => {}), ({ view }) =>
-        success(shownAs(view), standing(view)),
-      );
+      const now = await jobs.waitFor({ jobId, timeoutMs: 0 }, caller, () => {});
+      return now.ok ? success(shownAs(now.value.view), standing(now.value.view)) : failure(now.error);
     },
   });
 }

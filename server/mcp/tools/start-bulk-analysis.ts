@@ -1,28 +1,22 @@
 /**
- * `start_bulk_gift_analysis`: starts a background job that picks gifts for every employee of a
- * staff list, and answers at once with the job id. The list comes as exactly one of: `csv` text,
- * `employees`, a `file` the host hands over (ChatGPT's `openai/fileParams`: downloaded, read, and
- * started at once, the reply telling the model what was understood) or the `uploadId` of a file
- * the widget uploaded. With none, the widget asks the person for a file (`awaitingFile`). A file is
- * downloaded and read only once the caller's job quotas are known to leave room for the start.
- * Rendered by the widget, which follows the job.
+ * `start_bulk_gift_analysis`: starts a background job for every employee of a staff list and
+ * answers at once with the job id. The list is `csv`, `employees`, a host's `file` (ChatGPT's
+ * `openai/fileParams`) or an `uploadId`; with none, the widget asks the person for a file.
  */
 import * as z from "zod/mini";
-import type { ToolError } from "../../../shared/errors.js";
 import { AwaitingFileSchema, FILE_LIMITS, type AwaitingFile } from "../../../shared/files.js";
 import { StartBulkInput, StartBulkOutput, TOOL, type StartBulkArgs } from "../../../shared/tools.js";
-import { previewText, readStaffFile } from "../../files/read/staff-file.js";
+import { previewText, readStaffFile, type StaffTable } from "../../files/read/staff-file.js";
 import type { StaffFiles } from "../../files/staff-files.js";
 import type { RunOptions } from "../../jobs/executor.js";
 import type { JobService } from "../../jobs/job-service.js";
-import { megabytes, type InputLimits } from "../../limits.js";
+import { megabytes } from "../../limits.js";
 import { fail, ok, type Outcome } from "../../outcomes.js";
 import { CURRENCIES, currencyForLocale, type Currency } from "../../../shared/money.js";
 import { moneyText } from "../../gifts/reason.js";
 import { localeOf, localeTag } from "../../jobs/runner/texts.js";
 import { toolMeta, type Widget } from "../../widget.js";
-import { defineTool, type ToolContext } from "../tool-registry.js";
-import { failure, success } from "../tool-results.js";
+import { defineTool, failure, success, type ToolContext } from "../tool-registry.js";
 
 /** Reads a start's request `_meta` for the job's run options (StartOptions.runOptions). */
 export type RunOptionsOf = (requestMeta: Record<string, unknown>) => RunOptions | undefined;
@@ -30,48 +24,54 @@ export type RunOptionsOf = (requestMeta: Record<string, unknown>) => RunOptions 
 /** The ways a staff list can come; exactly one per call. */
 const LISTS = ["csv", "employees", "file", "uploadId"] as const;
 
-/**
- * Why a default budget that buys no gift is refused: most often a number meant in another currency
- * (50 meant as dollars, read as ₩50 for a person whose language is Korean).
- */
-function budgetBuysNothing(budget: number, cheapest: number, currency: Currency, implied: boolean): ToolError {
+/** A budget that buys no gift is most often meant in another currency (50 dollars read as ₩50). */
+function budgetBuysNothing(budget: number, cheapest: number, currency: Currency, implied: boolean) {
   const money = (amount: number) => moneyText(amount, currency);
   const why = implied ? ` Budgets are in ${currency}, the currency of the person's language.` : "";
-  return {
+  return failure({
     code: "no_gift_fits",
     message: `The budget per person, ${money(budget)}, buys no gift: the cheapest costs ${money(cheapest)}.${why}`,
     hint: `Give budgetPerPerson in ${currency} (at least ${money(cheapest)}), or name the currency the budget is in with currency.`,
-  };
+  });
 }
 
-/** Why a call that gave the staff list more than once is refused. */
-function severalLists(given: readonly string[]): ToolError {
+function severalLists(given: readonly string[]) {
   const named = `${given.slice(0, -1).join(", ")} and ${given[given.length - 1]}`;
-  return {
+  return failure({
     code: "invalid_arguments",
     message: given.length === 2 ? `Both ${named} were given.` : `${named} were all given.`,
     hint: "Send the staff list once: as file, csv, employees or uploadId.",
-  };
+  });
 }
 
-/**
- * The job's input, with the list as the job reads it, and what the reading understood, for the
- * reply; `read` when the list is the staff-file reader's CSV (held to the file's limits, not the text's).
- */
+/** The job's input, what the reading understood, and `read` when the list is the reader's CSV (held to the file's limits). */
 type JobList = { input: StartBulkArgs; understood: string; read: boolean };
 
-/** A host's file or an uploaded one, read into the job's CSV; a file with problems to settle cannot start. */
-async function listFromFile(
-  files: StaffFiles,
+/**
+ * The staff list as the job reads it. A host's file or an upload is read only for a start the
+ * caller's quotas leave room for, and cannot start with problems to settle. CSV text goes through
+ * the same reader, so the model reads how its columns were taken; a text the reader cannot start
+ * from (or too big to try) is left as given to the job service, whose refusal says why.
+ */
+async function listOf(
   { file, uploadId, reading = {}, ...rest }: StartBulkArgs,
+  { jobs, files }: { jobs: JobService; files: StaffFiles },
   { caller, signal }: Pick<ToolContext, "caller" | "signal">,
 ): Promise<Outcome<JobList>> {
-  const table = file
-    ? await files.fromHost(file, reading, signal, caller)
-    : await files.fromUpload(uploadId!, reading, caller);
-  if (!table.ok) return table;
-  const { preview, csv } = table.value;
-  if (!preview.ready) {
+  const readAs = ({ preview, csv }: StaffTable) => ({
+    input: { ...rest, csv },
+    understood: `\n${previewText(preview)}`,
+    read: true,
+  });
+  if (file !== undefined || uploadId !== undefined) {
+    const admitted = await jobs.admits(caller);
+    if (!admitted.ok) return admitted;
+    const table = file
+      ? await files.fromHost(file, reading, signal, caller)
+      : await files.fromUpload(uploadId!, reading, caller);
+    if (!table.ok) return table;
+    const { preview } = table.value;
+    if (preview.ready) return ok(readAs(table.value));
     return fail(
       "invalid_csv",
       `${preview.fileName} cannot start an analysis yet: ${preview.problems.join(" ")}`,
@@ -80,33 +80,14 @@ async function listFromFile(
         : "Settle it in the preview, then start again.",
     );
   }
-  return ok({ input: { ...rest, csv }, understood: `\n${previewText(preview)}`, read: true });
-}
-
-/**
- * CSV text goes through the same reader, so the model reads how its columns were taken; a text the
- * reader cannot start from (or too big to try) is left as given to the job service, whose refusal says why.
- */
-async function listFromText(
-  { file, uploadId, reading = {}, ...rest }: StartBulkArgs,
-  limits: InputLimits,
-): Promise<JobList> {
-  if (rest.csv !== undefined && Buffer.byteLength(rest.csv) <= limits.maxCsvBytes) {
-    const table = await readStaffFile(Buffer.from(rest.csv, "utf8"), "staff.csv", reading, limits);
-    if (table.ok && table.value.preview.ready)
-      return {
-        input: { ...rest, csv: table.value.csv },
-        understood: `\n${previewText(table.value.preview)}`,
-        read: true,
-      };
+  if (rest.csv !== undefined && Buffer.byteLength(rest.csv) <= jobs.limits.maxCsvBytes) {
+    const table = await readStaffFile(Buffer.from(rest.csv, "utf8"), "staff.csv", reading, jobs.limits);
+    if (table.ok && table.value.preview.ready) return ok(readAs(table.value));
   }
-  return { input: rest, understood: "", read: false };
+  return ok({ input: rest, understood: "", read: false });
 }
 
-/**
- * When the widget picks the currency (the call named none), the currencies in which the budget
- * buys nothing: a start there is refused once the file is chosen, so the model is told first.
- */
+/** When the widget picks the currency, those where the budget buys nothing: the model is told before a refusal. */
 function tooLowIn(budget: number, currency: Currency | undefined, cheapest: Record<Currency, number>): string {
   if (currency !== undefined) return "";
   const low = CURRENCIES.filter((c) => budget < cheapest[c]);
@@ -181,43 +162,27 @@ export function startBulkAnalysisTool({
     async run(asked, { caller, meta, signal }) {
       // the model's word first, then the host's hint (ChatGPT sends openai/locale with each call)
       const locale = localeOf(asked.locale, meta["openai/locale"]);
-      // the job's currency: the one asked for, else the person's locale's (ko-KR: won); budgets in
-      // the file are read in it
+      // the currency asked for, else the locale's (ko-KR: won); the file's budgets are read in it
       const tag = localeTag(asked.locale, meta["openai/locale"]);
       const currency = asked.currency ?? currencyForLocale(tag);
       // the job keeps both, for its files out (their headers in the person's language)
       const args: StartBulkArgs = { ...asked, currency, locale: tag, reading: { ...asked.reading, currency } };
       const given = LISTS.filter((key) => args[key] !== undefined);
-      if (given.length > 1) return failure(severalLists(given));
+      if (given.length > 1) return severalLists(given);
       // before a file is asked for: a person should not choose one for a job that cannot pick a gift
-      if (args.budgetPerPerson < cheapestPrice[currency])
-        return failure(
-          budgetBuysNothing(
-            args.budgetPerPerson,
-            cheapestPrice[currency],
-            currency,
-            !asked.currency && tag !== undefined,
-          ),
-        );
+      const cheapest = cheapestPrice[currency];
+      if (args.budgetPerPerson < cheapest)
+        return budgetBuysNothing(args.budgetPerPerson, cheapest, currency, !asked.currency && tag !== undefined);
       // the widget asks the person: a currency neither named nor implied by a locale is theirs to decide
       if (given.length === 0)
         return awaitingFile(args, locale, tag === undefined ? asked.currency : currency, cheapestPrice);
-      // a file is downloaded and read only for a start the caller's quotas leave room for
-      if (args.file !== undefined || args.uploadId !== undefined) {
-        const admitted = await jobs.admits(caller);
-        if (!admitted.ok) return failure(admitted.error);
-      }
-      const list =
-        args.file !== undefined || args.uploadId !== undefined
-          ? await listFromFile(files, args, { caller, signal })
-          : ok(await listFromText(args, jobs.limits));
+      const list = await listOf(args, { jobs, files }, { caller, signal });
       if (!list.ok) return failure(list.error);
       const { input, understood, read } = list.value;
-      const { uploadId } = args;
       const started = await jobs.start(input, caller, { runOptions: runOptionsOf(meta), locale, read });
       if (!started.ok) return failure(started.error);
       const { jobId, status, stages } = started.value;
-      if (uploadId !== undefined) await files.uploads.usedBy(uploadId, jobId, caller);
+      if (args.uploadId !== undefined) await files.uploads.usedBy(args.uploadId, jobId, caller);
       return success(
         { ...started.value, currency },
         `Started job ${jobId} (${status}); stages: ${stages.map((s) => s.label).join(", ")}. ` +

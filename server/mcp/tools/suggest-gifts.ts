@@ -9,8 +9,7 @@ import { moneyText } from "../../gifts/reason.js";
 import type { MatchGifts } from "../../gifts/matcher.js";
 import { localeOf, localeTag } from "../../jobs/runner/texts.js";
 import { toolMeta, type Widget } from "../../widget.js";
-import { defineTool } from "../tool-registry.js";
-import { failure, success } from "../tool-results.js";
+import { defineTool, failure, success } from "../tool-registry.js";
 
 const DEFAULT_GIFT_COUNT = 5;
 

@@ -1,14 +1,10 @@
-/**
- * `wait_for_job`: waits until a gift-analysis job ends or the timeout passes, sending
- * `notifications/progress` (percent of 100, the stage as message) when the caller asked for it.
- */
+/** `wait_for_job`: waits for a job's end or the timeout, with `notifications/progress` (percent, stage) when asked. */
 import { TOOL, WaitForJobInput, WaitForJobOutput } from "../../../shared/tools.js";
 import type { JobView } from "../../../shared/job-view.js";
 import type { JobService } from "../../jobs/job-service.js";
 import type { Widget } from "../../widget.js";
 import { viewLogLine } from "../notifications.js";
-import { defineTool } from "../tool-registry.js";
-import { fromOutcome, success } from "../tool-results.js";
+import { answer, defineTool } from "../tool-registry.js";
 
 function ending(view: JobView): string {
   switch (view.status) {
@@ -48,9 +44,7 @@ export function waitForJobTool({ jobs }: { jobs: JobService; widget: Widget }) {
         sent = view.percentage;
         progress(view.percentage, 100, view.stageLabel ?? view.stage ?? view.status);
       };
-      return fromOutcome(await jobs.waitFor(args, caller, onView, signal), (r) =>
-        success(r, `Job ${r.jobId} ${ending(r.view)}`),
-      );
+      return answer(await jobs.waitFor(args, caller, onView, signal), (r) => `Job ${r.jobId} ${ending(r.view)}`);
     },
   });
 }
