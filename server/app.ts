@@ -25,7 +25,7 @@ import { StoreUnavailableError } from "./store-errors.js";
 import type { MatchGifts } from "./gifts/matcher.js";
 import { jsonRpcError, retryLater } from "./json-rpc-error.js";
 import { createMcpParts, SERVER_INFO } from "./mcp/server.js";
-import type { RunOptionsOf } from "./mcp/tools/start-bulk-analysis.js";
+import type { RunOptionsOf } from "./mcp/tool-registry.js";
 import { createMcpHttpHandler, type McpHttpHandler } from "./mcp/http/streamable-http.js";
 import { readNodeBody, withCloseSignal } from "./http/node-body.js";
 import { isAllowedHost, isAllowedOrigin } from "./origin.js";

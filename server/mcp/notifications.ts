@@ -1,8 +1,6 @@
 /**
- * Job events out to one session, on its standalone GET stream: every event of a job the session
- * started as `notifications/job/<type>`; `notifications/resources/updated` for a result URI the
- * session subscribed to; and, once the client set a log level, `notifications/message` when a job
- * starts and ends.
+ * Job events out to one 2025-11-25 session, on its GET stream: its jobs' events, the update of a
+ * result it subscribed to, and, once it set a log level, a log line when its jobs start and end.
  */
 import type { LoggingLevel, Notification, Server } from "@modelcontextprotocol/server";
 import { isTerminalEvent, toNotification, type JobEvent } from "../../shared/job-events.js";
@@ -26,7 +24,7 @@ const SEVERITY: LoggingLevel[] = ["debug", "info", "notice", "warning", "error",
 
 type LogLine = { level: LoggingLevel; text: string };
 
-/** The log line for a job that reached `status`: when it starts and when it ends, the same words everywhere. */
+/** The log line for a job that reached `status`: the same words everywhere. */
 function statusLine(jobId: string, status: JobStatus, detail: string | null | undefined): LogLine | undefined {
   switch (status) {
     case "running":
@@ -42,20 +40,16 @@ function statusLine(jobId: string, status: JobStatus, detail: string | null | un
   }
 }
 
-function logLine(event: JobEvent): LogLine | undefined {
-  switch (event.type) {
-    case "job.started":
-      return statusLine(event.jobId, "running", null);
-    case "job.completed":
-      return statusLine(event.jobId, "completed", event.payload.summary);
-    case "job.failed":
-      return statusLine(event.jobId, "failed", event.payload.message);
-    case "job.canceled":
-      return statusLine(event.jobId, "canceled", event.payload.reason);
-    default:
-      return undefined;
-  }
-}
+const logLine = (e: JobEvent): LogLine | undefined =>
+  e.type === "job.started"
+    ? statusLine(e.jobId, "running", null)
+    : e.type === "job.completed"
+      ? statusLine(e.jobId, "completed", e.payload.summary)
+      : e.type === "job.failed"
+        ? statusLine(e.jobId, "failed", e.payload.message)
+        : e.type === "job.canceled"
+          ? statusLine(e.jobId, "canceled", e.payload.reason)
+          : undefined;
 
 /** The log line for a job's view, for a request that follows it (`wait_for_job`). */
 export const viewLogLine = (view: JobView): LogLine | undefined =>
@@ -65,16 +59,9 @@ export const viewLogLine = (view: JobView): LogLine | undefined =>
     view.status === "completed" ? view.summary : view.status === "failed" ? view.error?.message : view.cancelReason,
   );
 
-/** Whether `level` is at or above the threshold the client set; nothing passes before it sets one. */
-function passesLevel(level: LoggingLevel, threshold: LoggingLevel | undefined): boolean {
-  return threshold !== undefined && SEVERITY.indexOf(level) >= SEVERITY.indexOf(threshold);
-}
-
 /**
- * Subscribes the session to job events, whichever process appended them (the job service relays
- * them); returns the unsubscribe function. Every event of a job the session started, the result's
- * update to a subscriber of the owner's subject (only the owner may read it), and the log lines of
- * its own jobs at the level it asked for.
+ * Subscribes the session to job events from any process (the job service relays them); returns the
+ * unsubscribe function. A result's update goes only to a subscriber of the owner's subject.
  */
 export function forwardJobEvents(server: Server, state: SessionState, jobs: JobService): () => void {
   // A closed or broken stream is not this listener's problem: the events stay in the job log.
@@ -87,7 +74,8 @@ export function forwardJobEvents(server: Server, state: SessionState, jobs: JobS
     if (isTerminalEvent(event) && state.subscriptions.get(uri) === state.subject)
       send({ method: "notifications/resources/updated", params: { uri } });
     const log = mine ? logLine(event) : undefined;
-    if (log && passesLevel(log.level, state.logLevel))
+    // nothing passes before the client sets a level
+    if (log && state.logLevel && SEVERITY.indexOf(log.level) >= SEVERITY.indexOf(state.logLevel))
       send({ method: "notifications/message", params: { level: log.level, logger: "jobs", data: log.text } });
   });
 }

@@ -1,10 +1,7 @@
 /**
- * The resources: the gift catalog (`gifts://catalog`), each job's result in bounded parts through
- * the templates `gifts://jobs/{jobId}/result` (the first part) and `...?offset={offset}` (the part
- * from that person on; each part links the next), the same parts as CSV (`.../result.csv{?offset}`),
- * and the widget (`ui://widget/giftgenius.<hash>.html`).
- * Listings are built once; an unknown URI or job is JSON-RPC error -32002 with `{ uri }`; a job
- * store that cannot be reached is -32603 saying so, retryable, never "not found".
+ * The resources: the gift catalog, each job's result in bounded parts (`gifts://jobs/{jobId}/result`,
+ * `...?offset={offset}`, each part linking the next), the same parts as CSV, and the widget.
+ * An unknown URI or job is -32002 with `{ uri }`; an unreachable job store is -32603, never "not found".
  */
 import {
   ProtocolErrorCode,
@@ -29,11 +26,8 @@ const JOB_RESULT = /^gifts:\/\/jobs\/([^/?]+)\/result(\.csv)?(?:\?offset=(0|[1-9
 /** Where a part's `next` is, in the CSV parts' `_meta`. */
 const NEXT_META = "giftgenius/next";
 
-/** What a job result URI names: the job, JSON or CSV, and the part (the person it starts at), if given. */
-type ResultUri = { jobId: string; csv: boolean; offset: number | undefined };
-
-/** Parses a job result URI (`gifts://jobs/{jobId}/result`, its parts and its CSV); undefined for any other URI. */
-function parseResultUri(uri: string): ResultUri | undefined {
+/** A job result URI's job, JSON or CSV, and part (the person it starts at); undefined for any other URI. */
+function parseResultUri(uri: string) {
   const [, jobId, csv, offset] = JOB_RESULT.exec(uri) ?? [];
   if (jobId === undefined) return undefined;
   return { jobId, csv: csv !== undefined, offset: offset === undefined ? undefined : Number(offset) };
@@ -51,10 +45,7 @@ function resourceNotFound(uri: string, reason?: { code: string; message: string 
   return new JsonRpcError(RESOURCE_NOT_FOUND, "Resource not found", reason ? { ...data, reason } : data);
 }
 
-/**
- * Why a job's resource cannot be had: an unknown or unfinished job names nothing to read (-32002);
- * a store that does not answer is the server's fault and passes (-32603, the reason retryable).
- */
+/** An unknown or unfinished job names nothing to read (-32002); a store that does not answer is -32603. */
 function unreadable(uri: string, reason: ToolError): JsonRpcError {
   if (reason.code !== "store_unavailable") return resourceNotFound(uri, reason);
   return new JsonRpcError(
@@ -64,31 +55,10 @@ function unreadable(uri: string, reason: ToolError): JsonRpcError {
   );
 }
 
-export function createResources({
-  jobs,
-  widget,
-  catalog,
-}: {
-  jobs: JobService;
-  widget: Widget;
-  catalog: readonly CatalogItem[];
-}) {
+type ResourcesOptions = { jobs: JobService; widget: Widget; catalog: readonly CatalogItem[] };
+
+export function createResources({ jobs, widget, catalog }: ResourcesOptions) {
   const catalogText = catalogJson(catalog);
-
-  /** A job's result part, as JSON or as CSV with the next part's URI in `_meta`. */
-  async function readResult(
-    uri: string,
-    { jobId, csv, offset }: ResultUri,
-    caller: Caller,
-  ): Promise<ReadResourceResult> {
-    const outcome = await jobs.readResult(jobId, caller, offset ?? 0);
-    if (!outcome.ok) throw unreadable(uri, outcome.error);
-    const page = outcome.value;
-    if (!csv) return { contents: [{ uri, mimeType: JSON_MIME, text: JSON.stringify(page) }] };
-    const next = page.next === null ? null : URI.jobResultCsv(jobId, page.offset + page.people.length);
-    return { contents: [{ uri, mimeType: CSV_MIME, text: resultCsv(page), _meta: { [NEXT_META]: next } }] };
-  }
-
   return {
     list: resourceList(catalog, widget),
     templates: RESULT_TEMPLATES,
@@ -96,19 +66,22 @@ export function createResources({
       if (uri === URI.catalog) return { contents: [{ uri, mimeType: JSON_MIME, text: catalogText }] };
       if (uri === widget.uri)
         return { contents: [{ uri, mimeType: widget.mimeType, text: widget.html, _meta: widget.meta }] };
-      const result = parseResultUri(uri);
-      if (result === undefined) throw resourceNotFound(uri);
-      return readResult(uri, result, caller);
+      const { jobId, csv, offset } = parseResultUri(uri) ?? {};
+      if (jobId === undefined) throw resourceNotFound(uri);
+      const outcome = await jobs.readResult(jobId, caller, offset ?? 0);
+      if (!outcome.ok) throw unreadable(uri, outcome.error);
+      const page = outcome.value;
+      if (!csv) return { contents: [{ uri, mimeType: JSON_MIME, text: JSON.stringify(page) }] };
+      // the CSV part says where the next one is in its `_meta`
+      const next = page.next === null ? null : URI.jobResultCsv(jobId, page.offset + page.people.length);
+      return { contents: [{ uri, mimeType: CSV_MIME, text: resultCsv(page), _meta: { [NEXT_META]: next } }] };
     },
     /** Throws -32002 unless `uri` names a resource this server can have (used by subscribe). */
     assertKnown(uri: string) {
       if (uri !== URI.catalog && uri !== widget.uri && !JOB_RESULT.test(uri)) throw resourceNotFound(uri);
     },
     unreadable,
-    /**
-     * Whether `caller`'s job `jobId` has ended, so that its result resource will not change again
-     * (false too when it cannot be told: the subscription's own notification will come).
-     */
+    /** Whether `caller`'s job has ended, so its result will not change (false when it cannot be told). */
     async ended(jobId: string, caller: Caller) {
       const now = await jobs.waitFor({ jobId, timeoutMs: 0 }, caller, () => {});
       return now.ok && now.value.done;

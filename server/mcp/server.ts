@@ -1,29 +1,30 @@
 /**
- * Builds the MCP server, for both protocol eras: everything that does not depend on a connection
- * (tool list with its JSON Schemas, resource listings, prompts, tasks) is made once by
- * `createMcpParts`; `buildServer` registers those on a fresh SDK `Server`, one per 2025-11-25
- * session or per pooled stateless slot of either era. What differs by era is decided here, from the
- * era the SDK bound the server to: a 2026-07-28 client that declares the Tasks extension gets the
- * bulk analysis as a task, its requests carry their own log lines, and its results carry cache
- * hints; subscriptions and log levels belong to 2025-11-25 sessions. An unknown resource is -32002
- * in 2025-11-25 and -32602 since: the SDK answers the latter, the 2025 edge the former (request-guard.ts).
+ * Builds the MCP server for both protocol eras: what does not depend on a connection is made once
+ * by `createMcpParts`; `buildServer` registers it on a fresh SDK `Server` per 2025-11-25 session or
+ * pooled stateless slot. What differs by era is decided here, from the era the SDK bound the server
+ * to: a 2026-07-28 client gets tasks, per-request log lines and cache hints; subscriptions and log
+ * levels belong to 2025-11-25 sessions. An unknown resource is -32002 in 2025-11-25 and -32602
+ * since: the SDK answers the latter, the 2025 edge the former (request-guard.ts).
  */
 import { ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { CATALOG, cheapestPrices, type CatalogItem } from "../gifts/catalog.js";
-import { createFileLinks, type FileLinks } from "../files/export/file-links.js";
-import type { JobService } from "../jobs/job-service.js";
-import type { MatchGifts } from "../gifts/matcher.js";
-import type { Widget } from "../widget.js";
+import { createFileLinks } from "../files/export/file-links.js";
 import { TOOL } from "../../shared/tools.js";
 import { createTasks, declaresTasks, TASKS_EXTENSION } from "./modern/tasks.js";
 import { forwardJobEvents, type SessionState } from "./notifications.js";
 import { PROMPTS } from "./prompts.js";
 import { createResources, resultJobOf } from "./resources.js";
 import { JsonRpcError } from "./rpc-error.js";
-import { callerOf, createToolRegistry, toolContext, type ToolSecurity, type ToolSpec } from "./tool-registry.js";
+import {
+  callerOf,
+  createToolRegistry,
+  toolContext,
+  type ToolDeps,
+  type ToolSecurity,
+  type ToolSpec,
+} from "./tool-registry.js";
 import { openStaffFiles } from "../files/files-env.js";
-import type { StaffFiles } from "../files/staff-files.js";
 import { beginFileUploadTool } from "./tools/begin-file-upload.js";
 import { cancelJobTool } from "./tools/cancel-job.js";
 import { claimFollowUpTool } from "./tools/claim-follow-up.js";
@@ -37,7 +38,7 @@ import { listJobsTool } from "./tools/list-jobs.js";
 import { previewStaffFileTool } from "./tools/preview-staff-file.js";
 import { putFileChunkTool } from "./tools/put-file-chunk.js";
 import { showJobTool } from "./tools/show-job.js";
-import { startBulkAnalysisTool, type RunOptionsOf } from "./tools/start-bulk-analysis.js";
+import { startBulkAnalysisTool } from "./tools/start-bulk-analysis.js";
 import { suggestGiftsTool } from "./tools/suggest-gifts.js";
 import { waitForJobTool } from "./tools/wait-for-job.js";
 
@@ -50,22 +51,18 @@ const INSTRUCTIONS =
   "widget shows live progress; then call wait_for_job, and get_job_result to read the picks. " +
   "For an earlier analysis, list_jobs finds it and show_job shows its card again.";
 
-export type McpDeps = {
-  jobs: JobService;
-  matchGifts: MatchGifts;
-  widget: Widget;
-  catalog?: readonly CatalogItem[];
-  /** Hears about handlers that threw. */
-  onError?: (error: unknown) => void;
-  /** The run options of the job a start request starts, from its `_meta` (the app root's); none by default. */
-  runOptionsOf?: RunOptionsOf;
-  /** With sign-in: the scopes each tool needs and how to ask for them. */
-  security?: ToolSecurity;
-  /** Staff files in: uploads and files handed over by URL (uploads in memory, no download hosts by default). */
-  files?: StaffFiles;
-  /** Signs the download links of files out; the app serves them (a key of its own by default). */
-  fileLinks?: FileLinks;
-};
+/**
+ * By default: no run options, uploads in memory with no download hosts (`files`), and file links
+ * signed with a key of their own.
+ */
+export type McpDeps = Pick<ToolDeps, "jobs" | "matchGifts" | "widget"> &
+  Partial<Pick<ToolDeps, "files" | "fileLinks" | "runOptionsOf">> & {
+    catalog?: readonly CatalogItem[];
+    /** Hears about handlers that threw. */
+    onError?: (error: unknown) => void;
+    /** With sign-in: the scopes each tool needs and how to ask for them. */
+    security?: ToolSecurity;
+  };
 
 /** Every tool, each with its schemas, _meta and handler: both protocol eras serve this one list. */
 export function createToolSpecs({
@@ -73,35 +70,32 @@ export function createToolSpecs({
   matchGifts,
   widget,
   catalog = CATALOG,
-  runOptionsOf,
+  runOptionsOf = () => undefined,
   files = openStaffFiles(jobs),
   fileLinks = createFileLinks(),
 }: Omit<McpDeps, "onError" | "security">): ToolSpec[] {
-  const cheapestPrice = cheapestPrices(catalog);
+  const deps = { jobs, matchGifts, widget, files, fileLinks, runOptionsOf, cheapestPrice: cheapestPrices(catalog) };
   return [
-    suggestGiftsTool({ matchGifts, cheapestPrice, widget }),
-    startBulkAnalysisTool({ jobs, files, widget, cheapestPrice, runOptionsOf }),
-    getJobEventsTool({ jobs, widget }),
-    getJobResultTool({ jobs, widget }),
-    getJobTableTool({ jobs, widget }),
-    cancelJobTool({ jobs, widget }),
-    waitForJobTool({ jobs, widget }),
-    deleteJobTool({ jobs, widget }),
-    listJobsTool({ jobs }),
-    showJobTool({ jobs, widget }),
-    claimFollowUpTool({ jobs, widget }),
-    beginFileUploadTool({ uploads: files.uploads, widget }),
-    putFileChunkTool({ uploads: files.uploads, widget }),
-    dropFileUploadTool({ uploads: files.uploads, widget }),
-    previewStaffFileTool({ files, widget }),
-    exportJobResultTool({ jobs, widget, links: fileLinks }),
-  ];
+    suggestGiftsTool,
+    startBulkAnalysisTool,
+    getJobEventsTool,
+    getJobResultTool,
+    getJobTableTool,
+    cancelJobTool,
+    waitForJobTool,
+    deleteJobTool,
+    listJobsTool,
+    showJobTool,
+    claimFollowUpTool,
+    beginFileUploadTool,
+    putFileChunkTool,
+    dropFileUploadTool,
+    previewStaffFileTool,
+    exportJobResultTool,
+  ].map((tool) => tool(deps));
 }
 
-/**
- * The connection-independent parts, built once per app; the SDK's JSON Schema validator too (an
- * Ajv instance that every server would otherwise build for itself: ~20 KB and ~0.2 ms each).
- */
+/** The connection-independent parts, built once per app; the validator too (Ajv: ~20 KB and ~0.2 ms per server). */
 export type McpParts = ReturnType<typeof createMcpParts>;
 
 export function createMcpParts(deps: McpDeps) {
@@ -115,9 +109,8 @@ export function createMcpParts(deps: McpDeps) {
   };
 }
 
-/** How long the catalog's lists (tools, resources, prompts, discovery) may be cached, by anyone (2026-07-28). */
-const CATALOG_TTL_MS = 5 * 60_000;
-const publicCache = { ttlMs: CATALOG_TTL_MS, cacheScope: "public" as const };
+/** How long the lists (tools, resources, prompts, discovery) may be cached, by anyone (2026-07-28). */
+const publicCache = { ttlMs: 5 * 60_000, cacheScope: "public" as const };
 
 /** The catalog, the widget and the lists are the same for everyone; a job's result is its owner's, for a moment. */
 function cacheHintFor(uri: string, widgetUri: string) {
@@ -127,11 +120,9 @@ function cacheHintFor(uri: string, widgetUri: string) {
 }
 
 /**
- * The SDK's server, except that a `tools/call` answer goes out as the tool built it. The SDK checks
- * each call's request twice (on registration and again here) and copies every result through its
- * wire schema: zod's share of a suggest_gifts profile falls from 10 % to 5 % without these. Our
- * results come from typed code and are checked against the wire schema and each tool's advertised
- * output schema, success and error, by a test that calls every tool (tools.test.ts).
+ * The SDK's server, except that a `tools/call` answer goes out as the tool built it, unchecked and
+ * uncopied (zod's share of a suggest_gifts profile falls from 10 % to 5 %); tools.test.ts checks
+ * every tool's results against the wire schema and its advertised output schema.
  */
 class GiftServer extends Server {
   protected override _wrapHandler(method: string, handler: Parameters<Server["_wrapHandler"]>[1]) {

@@ -17,12 +17,33 @@ import type {
 import { ToolErrorSchema, type ToolError } from "../../shared/errors.js";
 import { VIEW_ID_META_KEY, type ToolName } from "../../shared/tools.js";
 import { subjectOf } from "../auth/subject.js";
+import type { Currency } from "../../shared/money.js";
+import type { FileLinks } from "../files/export/file-links.js";
+import type { StaffFiles } from "../files/staff-files.js";
+import type { MatchGifts } from "../gifts/matcher.js";
 import type { Caller } from "../jobs/caller.js";
+import type { RunOptions } from "../jobs/executor.js";
+import type { JobService } from "../jobs/job-service.js";
 import { clip, describeIssues } from "../input-errors.js";
 import { noteToolResult } from "../observability/request-context.js";
 import type { Outcome } from "../outcomes.js";
 import { JsonRpcError } from "./rpc-error.js";
-import { rendersWidget } from "../widget.js";
+import { rendersWidget, type Widget } from "../widget.js";
+
+/** Reads a start's request `_meta` for the job's run options (StartOptions.runOptions). */
+export type RunOptionsOf = (requestMeta: Record<string, unknown>) => RunOptions | undefined;
+
+/** What the tools are built from, once per app. */
+export type ToolDeps = {
+  jobs: JobService;
+  widget: Widget;
+  matchGifts: MatchGifts;
+  files: StaffFiles;
+  fileLinks: FileLinks;
+  /** The cheapest price in the catalog in each currency: the smallest budget that can work. */
+  cheapestPrice: Record<Currency, number>;
+  runOptionsOf: RunOptionsOf;
+};
 
 export type ToolContext = {
   caller: Caller;

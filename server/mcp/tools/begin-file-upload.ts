@@ -4,12 +4,11 @@
  * upload resumes. App-only.
  */
 import { BeginUploadInput, FILE_LIMITS, FILE_TOOL, UploadStateSchema } from "../../../shared/files.js";
-import type { Uploads } from "../../files/uploads/uploads.js";
 import { megabytes } from "../../limits.js";
-import { toolMeta, type Widget } from "../../widget.js";
-import { answer, defineTool } from "../tool-registry.js";
+import { toolMeta } from "../../widget.js";
+import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
 
-export function beginFileUploadTool({ uploads, widget }: { uploads: Uploads; widget: Widget }) {
+export function beginFileUploadTool({ files: { uploads }, widget }: ToolDeps) {
   return defineTool({
     name: FILE_TOOL.beginUpload,
     title: "Begin a file upload",

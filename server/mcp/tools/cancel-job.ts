@@ -1,10 +1,9 @@
 /** `cancel_job`: the widget's cancel button (hidden from the model); an ended job stays as it is, and says so. */
 import { CancelJobInput, CancelJobOutput, TOOL } from "../../../shared/tools.js";
-import type { JobService } from "../../jobs/job-service.js";
-import { toolMeta, type Widget } from "../../widget.js";
-import { answer, defineTool } from "../tool-registry.js";
+import { toolMeta } from "../../widget.js";
+import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
 
-export function cancelJobTool({ jobs, widget }: { jobs: JobService; widget: Widget }) {
+export function cancelJobTool({ jobs, widget }: ToolDeps) {
   return defineTool({
     name: TOOL.cancelJob,
     title: "Cancel job",

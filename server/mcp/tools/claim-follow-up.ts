@@ -4,11 +4,10 @@
  * many cards follow it, on whichever instance.
  */
 import { ClaimFollowUpInput, ClaimFollowUpOutput, TOOL } from "../../../shared/tools.js";
-import type { JobService } from "../../jobs/job-service.js";
-import { toolMeta, type Widget } from "../../widget.js";
-import { answer, defineTool } from "../tool-registry.js";
+import { toolMeta } from "../../widget.js";
+import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
 
-export function claimFollowUpTool({ jobs, widget }: { jobs: JobService; widget: Widget }) {
+export function claimFollowUpTool({ jobs, widget }: ToolDeps) {
   return defineTool({
     name: TOOL.claimFollowUp,
     title: "Claim a job's follow-up",

@@ -1,10 +1,9 @@
 /** `delete_job`: one of the caller's jobs and all its data deleted now (a running one canceled first). */
 import { DeleteJobInput, DeleteJobOutput, TOOL } from "../../../shared/tools.js";
-import type { JobService } from "../../jobs/job-service.js";
-import { toolMeta, type Widget } from "../../widget.js";
-import { answer, defineTool } from "../tool-registry.js";
+import { toolMeta } from "../../widget.js";
+import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
 
-export function deleteJobTool({ jobs, widget }: { jobs: JobService; widget: Widget }) {
+export function deleteJobTool({ jobs, widget }: ToolDeps) {
   return defineTool({
     name: TOOL.deleteJob,
     title: "Delete job",

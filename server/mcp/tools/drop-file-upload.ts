@@ -3,11 +3,10 @@
  * their stored-bytes quota until it would expire. App-only.
  */
 import { DropUploadInput, DropUploadOutput, FILE_TOOL } from "../../../shared/files.js";
-import type { Uploads } from "../../files/uploads/uploads.js";
-import { toolMeta, type Widget } from "../../widget.js";
-import { defineTool, failure, success } from "../tool-registry.js";
+import { toolMeta } from "../../widget.js";
+import { defineTool, failure, success, type ToolDeps } from "../tool-registry.js";
 
-export function dropFileUploadTool({ uploads, widget }: { uploads: Uploads; widget: Widget }) {
+export function dropFileUploadTool({ files: { uploads }, widget }: ToolDeps) {
   return defineTool({
     name: FILE_TOOL.dropUpload,
     title: "Drop a file upload",

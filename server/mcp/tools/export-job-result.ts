@@ -6,12 +6,10 @@
  */
 import { ExportInput, ExportOutput, FILE_LIMITS, FILE_TOOL, type ExportResult } from "../../../shared/files.js";
 import { exportFile, measureFile, type ExportPart } from "../../files/export/export-file.js";
-import type { FileLinks } from "../../files/export/file-links.js";
 import { XLSX_MIME_TYPE } from "../../files/export/xlsx.js";
-import type { JobService } from "../../jobs/job-service.js";
 import { count } from "../../outcomes.js";
-import { toolMeta, type Widget } from "../../widget.js";
-import { defineTool, failure, success } from "../tool-registry.js";
+import { toolMeta } from "../../widget.js";
+import { defineTool, failure, success, type ToolDeps } from "../tool-registry.js";
 
 const MB = 1024 * 1024;
 const megabytes = (bytes: number) => `${(bytes / MB).toFixed(bytes < 10 * MB ? 1 : 0)} MB`;
@@ -32,7 +30,7 @@ function describeExport(out: ExportResult, part: ExportPart, inlineRefused: bool
   return lines.join("\n");
 }
 
-export function exportJobResultTool({ jobs, widget, links }: { jobs: JobService; widget: Widget; links: FileLinks }) {
+export function exportJobResultTool({ jobs, widget, fileLinks }: ToolDeps) {
   return defineTool({
     name: FILE_TOOL.exportResult,
     title: "Export job result",
@@ -54,7 +52,7 @@ export function exportJobResultTool({ jobs, widget, links }: { jobs: JobService;
       const { size, bytes } = inline
         ? await measureFile(file.body(), FILE_LIMITS.maxInlineExportBytes)
         : { size: undefined, bytes: undefined };
-      const { url, expiresAt } = await links.issue(
+      const { url, expiresAt } = await fileLinks.issue(
         { jobId, subject: caller.subject, format, part },
         origin,
         file.fileName,

@@ -1,10 +1,9 @@
 /** `get_job_events`: the widget's follow loop; a job's events after a sequence number, long-polling up to `waitMs`. */
 import { GetJobEventsInput, GetJobEventsOutput, TOOL } from "../../../shared/tools.js";
-import type { JobService } from "../../jobs/job-service.js";
-import { toolMeta, type Widget } from "../../widget.js";
-import { answer, defineTool } from "../tool-registry.js";
+import { toolMeta } from "../../widget.js";
+import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
 
-export function getJobEventsTool({ jobs, widget }: { jobs: JobService; widget: Widget }) {
+export function getJobEventsTool({ jobs, widget }: ToolDeps) {
   return defineTool({
     name: TOOL.getJobEvents,
     title: "Get job events",

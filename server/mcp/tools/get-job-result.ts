@@ -5,9 +5,8 @@
 import { GetJobResultInput, GetJobResultOutput, TOOL, type GetJobResultResult } from "../../../shared/tools.js";
 import type { Currency } from "../../../shared/money.js";
 import { moneyText } from "../../gifts/reason.js";
-import type { JobService } from "../../jobs/job-service.js";
-import { toolMeta, type Widget } from "../../widget.js";
-import { answer, defineTool } from "../tool-registry.js";
+import { toolMeta } from "../../widget.js";
+import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
 
 /** JSON that cannot close a Markdown code fence: backticks become `\u0060`, which JSON reads back the same. */
 const fenceSafeJson = (value: unknown): string => JSON.stringify(value).replace(/`/g, "\\u0060");
@@ -50,7 +49,7 @@ function describePage(page: GetJobResultResult): string {
   return `${head}\n${range}${more}${skipped}`;
 }
 
-export function getJobResultTool({ jobs, widget }: { jobs: JobService; widget: Widget }) {
+export function getJobResultTool({ jobs, widget }: ToolDeps) {
   return defineTool({
     name: TOOL.getJobResult,
     title: "Get job result",

@@ -3,11 +3,10 @@
  * reasons and interests that make `get_job_result`'s people six times larger.
  */
 import { GetJobTableInput, GetJobTableOutput, tableRowOf, TOOL } from "../../../shared/tools.js";
-import type { JobService } from "../../jobs/job-service.js";
-import { toolMeta, type Widget } from "../../widget.js";
-import { defineTool, failure, success } from "../tool-registry.js";
+import { toolMeta } from "../../widget.js";
+import { defineTool, failure, success, type ToolDeps } from "../tool-registry.js";
 
-export function getJobTableTool({ jobs, widget }: { jobs: JobService; widget: Widget }) {
+export function getJobTableTool({ jobs, widget }: ToolDeps) {
   return defineTool({
     name: TOOL.getJobTable,
     title: "Get job table",

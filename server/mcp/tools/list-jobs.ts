@@ -7,9 +7,8 @@ import * as z from "zod/mini";
 import { isFinished } from "../../../shared/job-view.js";
 import { ListJobsInput, ListJobsOutput, TOOL, type JobSummary } from "../../../shared/tools.js";
 import type { ListedJob } from "../../jobs/reads.js";
-import type { JobService } from "../../jobs/job-service.js";
 import type { JobPosition } from "../../jobs/store.js";
-import { defineTool, failure, success } from "../tool-registry.js";
+import { defineTool, failure, success, type ToolDeps } from "../tool-registry.js";
 
 const PositionSchema = z.tuple([z.number().check(z.int()), z.string().check(z.minLength(1))]);
 
@@ -70,7 +69,7 @@ function listText(jobs: JobSummary[], nextCursor: string | null, older: boolean,
   );
 }
 
-export function listJobsTool({ jobs }: { jobs: JobService }) {
+export function listJobsTool({ jobs }: ToolDeps) {
   const retentionHours = Math.round(jobs.limits.retentionMs / 3_600_000);
   return defineTool({
     name: TOOL.listJobs,

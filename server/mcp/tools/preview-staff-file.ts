@@ -7,13 +7,12 @@ import { FILE_TOOL, PreviewInput, StaffPreviewSchema } from "../../../shared/fil
 import { TOOL } from "../../../shared/tools.js";
 import { koreanProblem } from "../../files/read/preview-text.js";
 import { previewText } from "../../files/read/staff-file.js";
-import type { StaffFiles } from "../../files/staff-files.js";
 import { currencyForLocale } from "../../../shared/money.js";
 import { jobTexts, localeOf, localeTag } from "../../jobs/runner/texts.js";
-import { toolMeta, type Widget } from "../../widget.js";
-import { defineTool, failure, success } from "../tool-registry.js";
+import { toolMeta } from "../../widget.js";
+import { defineTool, failure, success, type ToolDeps } from "../tool-registry.js";
 
-export function previewStaffFileTool({ files, widget }: { files: StaffFiles; widget: Widget }) {
+export function previewStaffFileTool({ files, widget }: ToolDeps) {
   return defineTool({
     name: FILE_TOOL.preview,
     title: "Preview a staff file",

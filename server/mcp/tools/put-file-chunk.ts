@@ -1,10 +1,9 @@
 /** `put_file_chunk`: one chunk (base64) of an upload, stored as it comes; answers the chunks held. App-only. */
 import { FILE_TOOL, PutChunkInput, UploadStateSchema } from "../../../shared/files.js";
-import type { Uploads } from "../../files/uploads/uploads.js";
-import { toolMeta, type Widget } from "../../widget.js";
-import { answer, defineTool } from "../tool-registry.js";
+import { toolMeta } from "../../widget.js";
+import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
 
-export function putFileChunkTool({ uploads, widget }: { uploads: Uploads; widget: Widget }) {
+export function putFileChunkTool({ files: { uploads }, widget }: ToolDeps) {
   return defineTool({
     name: FILE_TOOL.putChunk,
     title: "Send a chunk of a file",

@@ -4,9 +4,8 @@
  */
 import { isFinished, type JobView } from "../../../shared/job-view.js";
 import { ShowJobInput, ShowJobOutput, TOOL, URI, type StartBulkResult } from "../../../shared/tools.js";
-import type { JobService } from "../../jobs/job-service.js";
-import { toolMeta, type Widget } from "../../widget.js";
-import { defineTool, failure, success } from "../tool-registry.js";
+import { toolMeta } from "../../widget.js";
+import { defineTool, failure, success, type ToolDeps } from "../tool-registry.js";
 
 const shownAs = (view: JobView): StartBulkResult => ({
   jobId: view.jobId,
@@ -37,7 +36,7 @@ function standing(view: JobView): string {
   }
 }
 
-export function showJobTool({ jobs, widget }: { jobs: JobService; widget: Widget }) {
+export function showJobTool({ jobs, widget }: ToolDeps) {
   return defineTool({
     name: TOOL.showJob,
     title: "Show a gift analysis",

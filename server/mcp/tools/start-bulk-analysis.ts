@@ -7,19 +7,13 @@ import * as z from "zod/mini";
 import { AwaitingFileSchema, FILE_LIMITS, type AwaitingFile } from "../../../shared/files.js";
 import { StartBulkInput, StartBulkOutput, TOOL, type StartBulkArgs } from "../../../shared/tools.js";
 import { previewText, readStaffFile, type StaffTable } from "../../files/read/staff-file.js";
-import type { StaffFiles } from "../../files/staff-files.js";
-import type { RunOptions } from "../../jobs/executor.js";
-import type { JobService } from "../../jobs/job-service.js";
 import { megabytes } from "../../limits.js";
 import { fail, ok, type Outcome } from "../../outcomes.js";
 import { CURRENCIES, currencyForLocale, type Currency } from "../../../shared/money.js";
 import { moneyText } from "../../gifts/reason.js";
 import { localeOf, localeTag } from "../../jobs/runner/texts.js";
-import { toolMeta, type Widget } from "../../widget.js";
-import { defineTool, failure, success, type ToolContext } from "../tool-registry.js";
-
-/** Reads a start's request `_meta` for the job's run options (StartOptions.runOptions). */
-export type RunOptionsOf = (requestMeta: Record<string, unknown>) => RunOptions | undefined;
+import { toolMeta } from "../../widget.js";
+import { defineTool, failure, success, type ToolContext, type ToolDeps } from "../tool-registry.js";
 
 /** The ways a staff list can come; exactly one per call. */
 const LISTS = ["csv", "employees", "file", "uploadId"] as const;
@@ -55,7 +49,7 @@ type JobList = { input: StartBulkArgs; understood: string; read: boolean };
  */
 async function listOf(
   { file, uploadId, reading = {}, ...rest }: StartBulkArgs,
-  { jobs, files }: { jobs: JobService; files: StaffFiles },
+  { jobs, files }: Pick<ToolDeps, "jobs" | "files">,
   { caller, signal }: Pick<ToolContext, "caller" | "signal">,
 ): Promise<Outcome<JobList>> {
   const readAs = ({ preview, csv }: StaffTable) => ({
@@ -122,21 +116,7 @@ function awaitingFile(
   );
 }
 
-export function startBulkAnalysisTool({
-  jobs,
-  files,
-  widget,
-  cheapestPrice,
-  runOptionsOf = () => undefined,
-}: {
-  jobs: JobService;
-  files: StaffFiles;
-  widget: Widget;
-  /** The cheapest price in the catalog in each currency: the smallest default budget that can work. */
-  cheapestPrice: Record<Currency, number>;
-  /** The run options of the job a request starts, from its `_meta` (the app root's); none by default. */
-  runOptionsOf?: RunOptionsOf;
-}) {
+export function startBulkAnalysisTool({ jobs, files, widget, cheapestPrice, runOptionsOf }: ToolDeps) {
   return defineTool({
     name: TOOL.startBulk,
     title: "Start a bulk gift analysis",

@@ -6,19 +6,11 @@
 import { SuggestGiftsInput, SuggestGiftsOutput, TOOL, type SuggestGiftsResult } from "../../../shared/tools.js";
 import { currencyForLocale, type Currency } from "../../../shared/money.js";
 import { moneyText } from "../../gifts/reason.js";
-import type { MatchGifts } from "../../gifts/matcher.js";
 import { localeOf, localeTag } from "../../jobs/runner/texts.js";
-import { toolMeta, type Widget } from "../../widget.js";
-import { defineTool, failure, success } from "../tool-registry.js";
+import { toolMeta } from "../../widget.js";
+import { defineTool, failure, success, type ToolDeps } from "../tool-registry.js";
 
 const DEFAULT_GIFT_COUNT = 5;
-
-export type SuggestGiftsDeps = {
-  matchGifts: MatchGifts;
-  /** The cheapest price in the catalog in each currency: the smallest budget that can work. */
-  cheapestPrice: Record<Currency, number>;
-  widget: Widget;
-};
 
 function summary(result: SuggestGiftsResult, currency: Currency): string {
   const money = (amount: number) => moneyText(amount, currency);
@@ -26,7 +18,7 @@ function summary(result: SuggestGiftsResult, currency: Currency): string {
   return `${result.gifts.length} gift ideas for ${result.occasion} within ${money(result.budget)}:\n${lines.join("\n")}`;
 }
 
-export function suggestGiftsTool({ matchGifts, cheapestPrice, widget }: SuggestGiftsDeps) {
+export function suggestGiftsTool({ matchGifts, cheapestPrice, widget }: ToolDeps) {
   return defineTool({
     name: TOOL.suggestGifts,
     title: "Suggest gifts",

@@ -1,10 +1,8 @@
 /** `wait_for_job`: waits for a job's end or the timeout, with `notifications/progress` (percent, stage) when asked. */
 import { TOOL, WaitForJobInput, WaitForJobOutput } from "../../../shared/tools.js";
 import type { JobView } from "../../../shared/job-view.js";
-import type { JobService } from "../../jobs/job-service.js";
-import type { Widget } from "../../widget.js";
 import { viewLogLine } from "../notifications.js";
-import { answer, defineTool } from "../tool-registry.js";
+import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
 
 function ending(view: JobView): string {
   switch (view.status) {
@@ -19,7 +17,7 @@ function ending(view: JobView): string {
   }
 }
 
-export function waitForJobTool({ jobs }: { jobs: JobService; widget: Widget }) {
+export function waitForJobTool({ jobs }: ToolDeps) {
   return defineTool({
     name: TOOL.waitForJob,
     title: "Wait for job",
