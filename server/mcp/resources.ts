@@ -58,7 +58,15 @@ function unreadable(uri: string, reason: ToolError): JsonRpcError {
 type ResourcesOptions = { jobs: JobService; widget: Widget; catalog: readonly CatalogItem[] };
 
 export function createResources({ jobs, widget, catalog }: ResourcesOptions) {
-  const catalogText = catalogJson(catalog);
+  // every item, with the categories and occasions they use; each item's `prices` has one per
+  // currency, at that market's price points; `price` is the US one
+  const catalogText = JSON.stringify({
+    currencies: CURRENCIES,
+    count: catalog.length,
+    categories: [...new Set(catalog.map((i) => i.category))],
+    occasions: [...new Set(catalog.flatMap((i) => i.occasions))].sort(),
+    items: catalog,
+  });
   return {
     list: resourceList(catalog, widget),
     templates: RESULT_TEMPLATES,
@@ -87,18 +95,6 @@ export function createResources({ jobs, widget, catalog }: ResourcesOptions) {
       return now.ok && now.value.done;
     },
   };
-}
-
-/** The catalog resource's text: every item, with the categories and occasions they use. */
-function catalogJson(catalog: readonly CatalogItem[]): string {
-  return JSON.stringify({
-    // each item's `prices` has one per currency, at that market's price points; `price` is the US one
-    currencies: CURRENCIES,
-    count: catalog.length,
-    categories: [...new Set(catalog.map((i) => i.category))],
-    occasions: [...new Set(catalog.flatMap((i) => i.occasions))].sort(),
-    items: catalog,
-  });
 }
 
 /** The fixed resources: the catalog and the widget. */

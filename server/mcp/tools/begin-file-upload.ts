@@ -1,8 +1,4 @@
-/**
- * `begin_file_upload`: the widget announces a staff file (name, size, SHA-256) and gets its upload
- * handle; the same file again answers the same handle with the chunks already held, so a dropped
- * upload resumes. App-only.
- */
+/** `begin_file_upload` (app-only): a staff file's upload handle; the same file again resumes with the chunks held. */
 import { BeginUploadInput, FILE_LIMITS, FILE_TOOL, UploadStateSchema } from "../../../shared/files.js";
 import { megabytes } from "../../limits.js";
 import { toolMeta } from "../../widget.js";

@@ -1,8 +1,4 @@
-/**
- * `claim_job_follow_up` (the widget's own): a card that sees its job end claims the one follow-up
- * message that tells the chat so; `claimed` is true for exactly one call per ended job, however
- * many cards follow it, on whichever instance.
- */
+/** `claim_job_follow_up` (the widget's): `claimed` once per ended job, however many cards on whichever instance. */
 import { ClaimFollowUpInput, ClaimFollowUpOutput, TOOL } from "../../../shared/tools.js";
 import { toolMeta } from "../../widget.js";
 import { answer, defineTool, type ToolDeps } from "../tool-registry.js";

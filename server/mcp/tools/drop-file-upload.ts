@@ -1,7 +1,4 @@
-/**
- * `drop_file_upload`: the widget drops an upload the person removed, so that it holds no room in
- * their stored-bytes quota until it would expire. App-only.
- */
+/** `drop_file_upload` (app-only): an upload the person removed stops holding room in their quota. */
 import { DropUploadInput, DropUploadOutput, FILE_TOOL } from "../../../shared/files.js";
 import { toolMeta } from "../../widget.js";
 import { defineTool, failure, success, type ToolDeps } from "../tool-registry.js";

@@ -1,8 +1,6 @@
 /**
- * `export_job_result`: the picks of a bulk analysis (or its skipped rows) as a CSV or .xlsx file,
- * with an expiring link to download it; while the job runs, the people composed so far. Called by
- * the model (hosts that show files a tool returns show the `resource_link`) and by the widget,
- * which asks for the bytes inline to hand them to its host's download.
+ * `export_job_result`: a job's picks (or skipped rows) as a CSV or .xlsx file behind an expiring
+ * link (a `resource_link` for hosts that show files); the widget asks for the bytes inline.
  */
 import { ExportInput, ExportOutput, FILE_LIMITS, FILE_TOOL, type ExportResult } from "../../../shared/files.js";
 import { exportFile, measureFile, type ExportPart } from "../../files/export/export-file.js";

@@ -1,7 +1,4 @@
-/**
- * `get_job_result`: one page of a job's picks, person by person, with a link to the paged result
- * resource; while the job runs, the people composed so far. For the widget and the model.
- */
+/** `get_job_result`: a page of a job's picks (so far, while it runs), with a link to the paged result resource. */
 import { GetJobResultInput, GetJobResultOutput, TOOL, type GetJobResultResult } from "../../../shared/tools.js";
 import type { Currency } from "../../../shared/money.js";
 import { moneyText } from "../../gifts/reason.js";
@@ -12,9 +9,8 @@ import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
 const fenceSafeJson = (value: unknown): string => JSON.stringify(value).replace(/`/g, "\\u0060");
 
 /**
- * The people of a page as a JSON code block, one person a line, under a sentence saying it is data:
- * names, departments and interests come from the uploaded file, and a name such as "Ignore previous
- * instructions" must read as a value, never as part of the message.
+ * The people as a JSON code block, one a line, under a sentence saying it is data: a name such as
+ * "Ignore previous instructions" from the uploaded file must read as a value, never as the message.
  */
 function peopleBlock(people: GetJobResultResult["people"], currency: Currency): string {
   const lines = people.map((p) =>

@@ -1,7 +1,6 @@
 /**
- * `preview_staff_file`: what the server understood of an uploaded staff file before a job starts;
- * each call may change how it is read. Skipped rows and problems are said in the person's language,
- * the text for the model in English. App-only.
+ * `preview_staff_file` (app-only): what the server understood of an upload, each call reading it
+ * its own way; skipped rows and problems in the person's language, the text in English.
  */
 import { FILE_TOOL, PreviewInput, StaffPreviewSchema } from "../../../shared/files.js";
 import { TOOL } from "../../../shared/tools.js";

@@ -1,7 +1,4 @@
-/**
- * `show_job`: one of the caller's analyses shown again in the widget, in the start's shape (with
- * the summary and result count once it has ended), from which the widget follows the job.
- */
+/** `show_job`: one of the caller's analyses shown again in the widget, in the start's shape. */
 import { isFinished, type JobView } from "../../../shared/job-view.js";
 import { ShowJobInput, ShowJobOutput, TOOL, URI, type StartBulkResult } from "../../../shared/tools.js";
 import { toolMeta } from "../../widget.js";

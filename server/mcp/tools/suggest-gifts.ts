@@ -1,7 +1,6 @@
 /**
- * `suggest_gifts`: a handful of catalog gifts for one recipient, ranked by fit to what is said
- * about them (in English, Korean or both) and to the occasion, all within budget; named and
- * reasoned in the caller's language, decided as a bulk job decides it. Rendered by the widget.
+ * `suggest_gifts`: a handful of catalog gifts within budget for one recipient, ranked as a bulk job
+ * ranks them, named and reasoned in the caller's language. Rendered by the widget.
  */
 import { SuggestGiftsInput, SuggestGiftsOutput, TOOL, type SuggestGiftsResult } from "../../../shared/tools.js";
 import { currencyForLocale, type Currency } from "../../../shared/money.js";
