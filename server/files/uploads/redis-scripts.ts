@@ -1,21 +1,17 @@
 /**
  * The Redis upload store's writes, each one Lua script so that its checks and writes are one
- * atomic step: beginning (with the owner's quota), storing a chunk (with it too), noting a use,
- * marking verified, dropping, and sweeping the expired. Times come from the caller's clock (ARGV),
- * never Redis's. Per upload: a hash `<p><id>` (owner, name, size, sha256, chunkBytes, chunks,
- * received (bytes), verified, touched, kept (kept until), version, fileKey) and a hash of chunks
- * `<p><id>:chunks`; per owner a hash `<p>owner:<owner>` whose fields are its upload ids; per file
- * a key `<p>file:<hash>` → upload id; and `<p>kept`, a sorted set of upload ids by the time they
- * are kept until, for the sweep. Every key also expires a while after the last activity, should
- * no sweep ever come. What an upload holds against the quota, and how long it is kept, are
- * the SQLite store's rules (upload-store.ts's `reservedBytes`, sqlite.ts's `keptUntil`), written again here.
+ * atomic step, by the caller's clock (ARGV), never Redis's. Per upload: a hash `<p><id>` (owner,
+ * name, size, sha256, chunkBytes, chunks, received (bytes), verified, touched, kept (until),
+ * version, fileKey) and a hash of chunks `<p><id>:chunks`; per owner a hash `<p>owner:<owner>` of
+ * its upload ids; per file a key `<p>file:<hash>` → upload id; and `<p>kept`, upload ids by when
+ * they go, for the sweep. The quota and keep rules are upload-store.ts's and sqlite.ts's, again.
  */
 import { script } from "../../redis/scripts.js";
 
 /**
- * Shared by the scripts: ARGV[1] the key prefix; on one upload `alive`, `held` (what it holds
- * against the quota, `ahead` chunks past what it received), `refresh` (its life to `kept`, its
- * keys' expiry to `ttl`) and `drop`; `heldBy`, what an owner's other live uploads hold.
+ * Shared by the scripts: ARGV[1] the key prefix; `held` is `reservedBytes`; `refresh` sets an
+ * upload's life to `kept` and its keys' expiry to `ttl`; `use` keeps a whole upload `life` longer;
+ * `heldBy` is what an owner's other live uploads hold.
  */
 const COMMON = `
 local p = ARGV[1]
@@ -33,6 +29,12 @@ local function refresh(id, owner, now, kept, ttl)
   for _, key in ipairs({ p .. id, p .. id .. ':chunks', p .. 'owner:' .. owner, fileKey }) do
     redis.call('PEXPIRE', key, ttl)
   end
+end
+local function use(id, owner, now, ttl, life)
+  local kept, size, received = unpack(redis.call('HMGET', p .. id, 'kept', 'size', 'received'))
+  kept = tonumber(kept)
+  if tonumber(received) == tonumber(size) then kept = math.max(kept, now + life) end
+  refresh(id, owner, now, kept, ttl)
 end
 local function drop(id)
   local owner, fileKey = unpack(redis.call('HMGET', p .. id, 'owner', 'fileKey'))
@@ -69,10 +71,7 @@ local now, ttl, ahead = tonumber(ARGV[8]), tonumber(ARGV[9]), tonumber(ARGV[12])
 local known = redis.call('GET', KEYS[1])
 if known then
   if alive(known, now) then
-    local kept, received = unpack(redis.call('HMGET', p .. known, 'kept', 'received'))
-    kept = tonumber(kept)
-    if tonumber(received) == size then kept = math.max(kept, now + tonumber(ARGV[14])) end
-    refresh(known, owner, now, kept, ttl)
+    use(known, owner, now, ttl, tonumber(ARGV[14]))
     return { 'resumed', known }
   end
   drop(known)
@@ -116,15 +115,17 @@ refresh(id, owner, now, now + life, tonumber(ARGV[5]))
 return { 'ok' }
 `);
 
-/** ARGV: prefix, id, owner, now, ttl, abandoned after ms. A use: a whole upload is kept longer. Returns 1, or 0 for an unknown upload. */
+/** ARGV: prefix, id, owner, now, ttl, abandoned after ms. Returns 1, or 0 for an unknown upload. */
 export const TOUCH = script(`${COMMON}
 local id, owner, now = ARGV[2], ARGV[3], tonumber(ARGV[4])
 if redis.call('HGET', p .. id, 'owner') ~= owner or not alive(id, now) then return 0 end
-local kept, size, received = unpack(redis.call('HMGET', p .. id, 'kept', 'size', 'received'))
-kept = tonumber(kept)
-if tonumber(received) == tonumber(size) then kept = math.max(kept, now + tonumber(ARGV[6])) end
-refresh(id, owner, now, kept, tonumber(ARGV[5]))
+use(id, owner, now, tonumber(ARGV[5]), tonumber(ARGV[6]))
 return 1
+`);
+
+/** ARGV: prefix, owner, now, ahead chunks. What the owner's live uploads hold. */
+export const HELD = script(`${COMMON}
+return heldBy(ARGV[2], '', tonumber(ARGV[3]), tonumber(ARGV[4]))
 `);
 
 /** ARGV: prefix, id, version read. Marks the upload verified unless a chunk came since that version. */

@@ -1,15 +1,13 @@
 /**
- * Uploads in Redis, under the app's key prefix, for instances that share one Redis: each chunk is
- * a field of the upload's chunk hash, written as it arrives; every write is one Lua script
- * (redis-scripts.ts) deciding by the caller's clock, what an upload holds against the quota and
- * how long it is kept, and every key also expires a while after the upload's last activity in
- * case no sweep comes. A whole read joins the chunks in index order.
+ * Uploads in Redis, under the app's key prefix, for instances that share one Redis: each chunk a
+ * field of the upload's chunk hash; every write one Lua script (redis-scripts.ts); every key also
+ * expires a while after the upload's last activity, in case no sweep comes.
  */
 import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
 import { openRedis, watchConnection, type RedisConnection } from "../../redis/connection.js";
 import { run, type Script } from "../../redis/scripts.js";
-import { BEGIN, DROP, PUT, SWEEP, TOUCH, VERIFIED } from "./redis-scripts.js";
+import { BEGIN, DROP, HELD, PUT, SWEEP, TOUCH, VERIFIED } from "./redis-scripts.js";
 import {
   UploadQuotaError,
   checkChunk,
@@ -18,7 +16,6 @@ import {
   chunkCountOf,
   newUploadId,
   RESERVE_AHEAD_CHUNKS,
-  reservedBytes,
   resolveUploadOptions,
   type Upload,
   type UploadStore,
@@ -34,7 +31,7 @@ export type RedisUploadStoreOptions = UploadStoreOptions & {
   keyPrefix?: string;
 };
 
-/** How long past the longest an upload is kept Redis keeps its keys, should no sweep come. */
+/** How long past the longest an upload is kept its keys live, should no sweep come. */
 const EXPIRY_MARGIN_MS = 10 * 60 * 1000;
 /** Uploads one sweep drops at most; the next sweep takes the rest. */
 const SWEEP_BATCH = 1000;
@@ -42,12 +39,8 @@ const SWEEP_BATCH = 1000;
 /** An upload with its fields as stored, the version its chunks are at included. */
 type Loaded = Upload & { version: string };
 
-/**
- * The store's methods are arrow-function properties: bound, and own properties, so a test may
- * spread a store to replace one of them.
- */
+/** Methods are arrow-function properties, so a test may spread a store to replace one. */
 class RedisUploadStore implements UploadStore {
-  /** The prefix of every key of the store. */
   readonly #p: string;
 
   /** `ownsConnection`: the store opened its connection, and so closes it. */
@@ -130,18 +123,8 @@ class RedisUploadStore implements UploadStore {
   readonly drop: UploadStore["drop"] = async (owner, uploadId) =>
     (await this.#run(DROP, [], [this.#p, uploadId, owner, this.options.now()])) === 1;
 
-  readonly bytesOf: UploadStore["bytesOf"] = async (owner) => {
-    const ids = await this.#guard((redis) => redis.hkeys(`${this.#p}owner:${owner}`));
-    const fields = ["size", "received", "chunkBytes", "kept"] as const;
-    const rows = await this.#guard((redis) => Promise.all(ids.map((id) => redis.hmget(this.#p + id, ...fields))));
-    const now = this.options.now();
-    return rows.reduce((sum, [size, received, chunkBytes, kept]) => {
-      if (!(Number(kept) > now)) return sum;
-      return (
-        sum + reservedBytes({ size: Number(size), receivedBytes: Number(received), chunkBytes: Number(chunkBytes) })
-      );
-    }, 0);
-  };
+  readonly bytesOf: UploadStore["bytesOf"] = async (owner) =>
+    Number(await this.#run(HELD, [], [this.#p, owner, this.options.now(), RESERVE_AHEAD_CHUNKS]));
 
   readonly sweep: UploadStore["sweep"] = async () => {
     let swept = 0;
@@ -156,7 +139,6 @@ class RedisUploadStore implements UploadStore {
     if (this.ownsConnection) this.connection.redis.disconnect();
   };
 
-  /** The owner's live upload with its fields as stored, or undefined. */
   async #load(owner: string, uploadId: string): Promise<Loaded | undefined> {
     const [fields, received] = await this.#guard((redis) =>
       Promise.all([redis.hgetall(this.#p + uploadId), redis.hkeys(`${this.#p}${uploadId}:chunks`)]),
@@ -183,7 +165,6 @@ class RedisUploadStore implements UploadStore {
     return `${this.#p}file:${hash.digest("base64url")}`;
   }
 
-  /** How long an upload's keys live past its last activity: past the longest it can be kept. */
   #ttl(): number {
     return Math.max(this.options.abandonedAfterMs, this.options.stalledAfterMs) + EXPIRY_MARGIN_MS;
   }

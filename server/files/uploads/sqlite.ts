@@ -1,9 +1,7 @@
 /**
  * Uploads in a SQLite file of their own (better-sqlite3, WAL), apart from the job database: a row
- * per upload and a row per chunk as it arrives, so a file is never held whole in memory until it
- * is read. Every call is one transaction; rows past their `kept_until` read as gone at once and
- * are deleted by `sweep`, which gives the freed pages back to the disk. `received_bytes` and
- * `kept_until` came after the first version: a file without them gets them when it is opened.
+ * per upload and one per chunk, so a file is never held whole in memory until it is read. Rows
+ * past their `kept_until` read as gone at once; `sweep` deletes them and gives the pages back.
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
@@ -35,12 +33,11 @@ CREATE UNIQUE INDEX IF NOT EXISTS uploads_by_file ON uploads (owner, name, size,
 CREATE TABLE IF NOT EXISTS upload_chunks (
   upload_id TEXT NOT NULL, idx INTEGER NOT NULL, bytes BLOB NOT NULL, PRIMARY KEY (upload_id, idx));
 `;
-/** An upload's row as the store reads it: an upload but for the chunks it holds, `verified` 0 or 1. */
 type Row = Omit<Upload, "received" | "verified"> & { verified: number };
 const ROW = `SELECT upload_id AS uploadId, owner, name, size, sha256, chunk_bytes AS chunkBytes, chunks, verified,
   received_bytes AS receivedBytes, kept_until AS keptUntil FROM uploads`;
 
-/** Gives a file made before `received_bytes` and `kept_until` the columns, filled from what it holds. */
+/** Gives a file made before `received_bytes` and `kept_until` (the first version) the columns. */
 function addKeepColumns(db: Database.Database, abandonedAfterMs: number, stalledAfterMs: number): void {
   const columns = db.prepare<[], { name: string }>("SELECT name FROM pragma_table_info('uploads')").all();
   if (columns.some((c) => c.name === "kept_until")) return;
@@ -53,7 +50,6 @@ function addKeepColumns(db: Database.Database, abandonedAfterMs: number, stalled
       THEN ${Math.trunc(abandonedAfterMs)} ELSE ${Math.trunc(stalledAfterMs)} END;`);
 }
 
-/** Opens (and creates, with its directory) the database at `path`, with its tables. */
 function openUploadDatabase(path: string, options: Required<UploadStoreOptions>): Database.Database {
   mkdirSync(dirname(path), { recursive: true });
   const db = new Database(path);
@@ -70,7 +66,6 @@ function openUploadDatabase(path: string, options: Required<UploadStoreOptions>)
   return db;
 }
 
-/** Every statement the store runs, prepared once. */
 function prepareStatements(db: Database.Database) {
   return {
     byFile: db.prepare<[string, string, number, string], Row>(
@@ -91,7 +86,7 @@ function prepareStatements(db: Database.Database) {
       .pluck(),
     putChunk: db.prepare("INSERT OR REPLACE INTO upload_chunks (upload_id, idx, bytes) VALUES (?, ?, ?)"),
     chunks: db.prepare<[string], Buffer>("SELECT bytes FROM upload_chunks WHERE upload_id = ? ORDER BY idx").pluck(),
-    /** What the owner's kept uploads but one hold: received, and up to `ahead` bytes more each. */
+    /** `reservedBytes` of the owner's kept uploads but one. */
     bytesOf: db
       .prepare<[number, string, number, string], number>(
         "SELECT coalesce(sum(received_bytes + min(size - received_bytes, ? * chunk_bytes)), 0) FROM uploads " +
@@ -104,10 +99,7 @@ function prepareStatements(db: Database.Database) {
   };
 }
 
-/**
- * The store's methods are arrow-function properties: bound, and own properties, so a test may
- * spread a store to replace one of them. Each write is one transaction (see `#transaction`).
- */
+/** Methods are arrow-function properties, so a test may spread a store to replace one. */
 class SqliteUploadStore implements UploadStore {
   readonly #db: Database.Database;
   readonly #q: ReturnType<typeof prepareStatements>;
@@ -203,7 +195,6 @@ class SqliteUploadStore implements UploadStore {
     if (this.#db.open) this.#db.close();
   };
 
-  /** Until when an upload is kept after progress (its begin, a chunk): a whole one longer. */
   #keptUntil(whole: boolean): number {
     const { now, abandonedAfterMs, stalledAfterMs } = this.#options;
     return now() + (whole ? abandonedAfterMs : stalledAfterMs);
@@ -216,19 +207,17 @@ class SqliteUploadStore implements UploadStore {
     this.#q.keep.run(now, kept, row.uploadId);
   }
 
-  /** What `owner`'s kept uploads but `except` hold. */
   #bytesOf(owner: string, except: string): number {
     return this.#q.bytesOf.get(RESERVE_AHEAD_CHUNKS, owner, this.#options.now(), except)!;
   }
 
-  /** Throws `UploadQuotaError` when `owner`'s uploads but `except`, and `wanted` bytes more, pass `maxBytes`. */
+  /** Throws `UploadQuotaError` when `owner`'s uploads but `except`, and `wanted`, pass `maxBytes`. */
   #checkRoom(owner: string, except: string, wanted: number, maxBytes: number | undefined): void {
     if (maxBytes === undefined) return;
     const kept = this.#bytesOf(owner, except);
     if (kept + wanted > maxBytes) throw new UploadQuotaError(kept, wanted);
   }
 
-  /** The owner's upload when it is still kept. */
   #live(owner: string, uploadId: string): Row | undefined {
     const row = this.#q.get.get(uploadId, owner);
     return row !== undefined && row.keptUntil > this.#options.now() ? row : undefined;
@@ -243,7 +232,7 @@ class SqliteUploadStore implements UploadStore {
     return this.#q.dropUpload.run(uploadId).changes > 0;
   };
 
-  /** Runs `run` as one transaction; a full disk becomes the StorageFullError whose sentence a caller can read. */
+  /** Runs `run` as one transaction; a full disk becomes a StorageFullError. */
   #transaction<T>(run: () => T): T {
     try {
       return this.#db.transaction(run)();

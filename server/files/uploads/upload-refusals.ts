@@ -1,8 +1,7 @@
 /**
  * What uploads answer when they cannot do what was asked, each a sentence that says what to do
- * next: an unknown upload (missing, expired, dropped or someone else's: alike), chunks missing,
- * a chunk or a file that does not fit, no room in the quota (what holds it and what frees it), an
- * upload store that is full or unreachable.
+ * next: an unknown upload, chunks missing, a chunk or file that does not fit, no room in the
+ * quota (what holds it and what frees it), a store that is full or unreachable.
  */
 import { FILE_LIMITS, FILE_TOOL } from "../../../shared/files.js";
 import { TOOL } from "../../../shared/tools.js";
@@ -54,7 +53,6 @@ export function outcomeOf<T>(error: unknown, uploadId: string, chunks?: number):
   throw error;
 }
 
-/** The refusal of a file larger than any staff file this server takes. */
 export const tooLarge = <T>(size: number): Outcome<T> => {
   const [found, limit] = sizePair(size, FILE_LIMITS.maxFileBytes, megabytes);
   return fail(
@@ -73,11 +71,7 @@ function minutes(ms: number): string {
   return m === 60 ? "an hour" : `${m} minute${m === 1 ? "" : "s"}`;
 }
 
-/**
- * The refusal of a begin or a chunk the subject's stored bytes leave no room for: what holds the
- * room, and what frees it (dropping uploads, waiting for stalled ones to go; deleting analyses
- * only when analyses hold some of it).
- */
+/** The refusal of a begin or a chunk the quota leaves no room for: what holds it, and what frees it. */
 export function noRoom<T>(error: UploadQuotaError, jobsKeep: number, maxStored: number): Outcome<T> {
   const held = [
     ...(error.keptBytes > 0 ? [`your uploads hold ${sizeOf(error.keptBytes)}`] : []),
@@ -102,7 +96,6 @@ export function noRoom<T>(error: UploadQuotaError, jobsKeep: number, maxStored: 
   );
 }
 
-/** A chunk's bytes from its base64, or the refusal of data that is not base64. */
 export function decodeChunk(data: string, index: number): Outcome<Buffer> {
   const bytes = Buffer.from(data, "base64");
   // Node's decoder skips what is not base64; what it read must encode back to what was sent

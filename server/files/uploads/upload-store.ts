@@ -1,14 +1,9 @@
 /**
- * The storage interface behind chunked uploads of staff files: an upload is a file its owner
- * announced (name, size, SHA-256) and sends in fixed-size chunks, each written to the store as it
- * arrives. Memory, SQLite and Redis implement it; `test-kit/upload-store-suite.ts` checks each
- * against the guarantees written on its methods.
- *
- * What an upload holds against its owner's quota is what it has received and room for its next
- * `RESERVE_AHEAD_CHUNKS` chunks (never more than it declared): a begun upload that sends nothing
- * holds two chunks' worth, not its declared size. An unfinished upload is kept `stalledAfterMs`
- * (10 minutes) after its begin or its latest chunk, and beginning it again does not extend that;
- * a whole one is kept `abandonedAfterMs` (an hour) after its last use (a chunk, a read, a job).
+ * The storage interface behind chunked uploads: a file its owner announced (name, size, SHA-256),
+ * sent in fixed-size chunks. SQLite (also in memory) and Redis implement it;
+ * `test-kit/upload-store-suite.ts` checks each against the guarantees written on its methods.
+ * An upload holds against the quota what it received and room for `RESERVE_AHEAD_CHUNKS` more, so
+ * a begun upload that sends nothing holds two chunks, not its declared size.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { FILE_LIMITS } from "../../../shared/files.js";
@@ -16,7 +11,7 @@ import { FILE_LIMITS } from "../../../shared/files.js";
 /** What the owner says of the file it is about to send. */
 export type UploadFile = { name: string; size: number; sha256: string };
 
-/** An upload as kept: the announced file, how it is cut, the chunks held so far, and its last activity. */
+/** An upload as kept: the announced file, how it is cut, and the chunks held so far. */
 export type Upload = UploadFile & {
   uploadId: string;
   owner: string;
@@ -24,25 +19,21 @@ export type Upload = UploadFile & {
   chunks: number;
   /** Indices of the chunks held, ascending. */
   received: number[];
-  /** Bytes of the chunks held. */
   receivedBytes: number;
   /** True once the whole file was assembled and matched its size and digest. */
   verified: boolean;
   /**
-   * Until when the upload is kept, ms since the epoch: unfinished, `stalledAfterMs` after its begin
-   * or latest chunk; whole, `abandonedAfterMs` after its last chunk, read or use.
+   * Until when the upload is kept (ms): unfinished, `stalledAfterMs` after its begin or latest
+   * chunk (beginning it again does not extend that); whole, `abandonedAfterMs` after its last use.
    */
   keptUntil: number;
 };
 
+/** Defaults: Date.now and FILE_LIMITS. `chunkBytes` is every chunk's length but the last's. */
 export type UploadStoreOptions = {
-  /** Wall-clock time in ms; the store decides abandonment by it. */
   now?: () => number;
-  /** A whole upload unused this long is gone (FILE_LIMITS.abandonedAfterMs by default). */
   abandonedAfterMs?: number;
-  /** An unfinished upload with no chunk this long is gone (FILE_LIMITS.stalledAfterMs by default). */
   stalledAfterMs?: number;
-  /** Bytes of every chunk but the last (FILE_LIMITS.chunkBytes by default). */
   chunkBytes?: number;
 };
 
@@ -80,21 +71,17 @@ export class UploadQuotaError extends Error {
 
 export type UploadStore = {
   /**
-   * Begins an upload of `file` for `owner`, or, when `owner` began the same name, size and digest
-   * and the upload is still kept, returns that one with the chunks it holds (a resume; a whole
-   * upload is kept longer by it, an unfinished one is not). With `maxBytes`, a new upload is
-   * refused with `UploadQuotaError` when what the owner's kept uploads hold (`bytesOf`) and what
-   * this one holds at its start (`reservedBytes`) would pass it; the check and the write are one step.
+   * Begins an upload, or resumes the owner's kept upload of the same name, size and digest (a whole
+   * one is kept longer by it). With `maxBytes`, a new upload that with the owner's (`bytesOf`) would
+   * pass it is an `UploadQuotaError`; the check and the write are one step.
    */
   begin(owner: string, file: UploadFile, maxBytes?: number): Promise<Upload>;
   /** The upload, or undefined when it is missing, abandoned, dropped, or another owner's (all alike). */
   get(owner: string, uploadId: string): Promise<Upload | undefined>;
   /**
-   * Stores chunk `index` and keeps the upload longer; undefined when the upload is unknown (as `get`).
-   * An index outside 0..chunks-1, or a length other than `chunkBytes` (the last chunk: the rest of
-   * the size), is a `ChunkRejectedError`. Sending a chunk again replaces it and unverifies the upload.
-   * With `maxBytes`, a new chunk after which the owner's uploads would hold more is refused with
-   * `UploadQuotaError`, in the same step as the write (a chunk sent again takes no more room).
+   * Stores chunk `index`, keeping the upload longer; undefined when unknown. A wrong index or length
+   * is a `ChunkRejectedError`; a chunk sent again replaces it and unverifies the upload. With
+   * `maxBytes`, as `begin` (a chunk sent again takes no more room).
    */
   put(
     owner: string,
@@ -104,9 +91,9 @@ export type UploadStore = {
     maxBytes?: number,
   ): Promise<Upload | undefined>;
   /**
-   * The whole file in chunk order, touching the upload; undefined when unknown. Chunks still to
-   * come are a `MissingChunksError`. The first whole read checks the size and SHA-256: a mismatch
-   * drops the upload and is an `UploadCorruptError`; a match marks it verified.
+   * The whole file, touching the upload; undefined when unknown. Chunks still to come are a
+   * `MissingChunksError`; the first whole read checks size and SHA-256 (a mismatch drops the upload:
+   * `UploadCorruptError`).
    */
   read(owner: string, uploadId: string): Promise<Uint8Array | undefined>;
   /** Counts as activity: a job is using the upload. False when unknown. */
@@ -123,7 +110,6 @@ export type UploadStore = {
 /** ≥128 random bits: an upload id cannot be guessed. */
 export const newUploadId = (): string => `upl_${randomBytes(16).toString("base64url")}`;
 
-/** The options with their defaults. */
 export function resolveUploadOptions(options: UploadStoreOptions = {}): Required<UploadStoreOptions> {
   return {
     now: options.now ?? Date.now,
@@ -133,10 +119,9 @@ export function resolveUploadOptions(options: UploadStoreOptions = {}): Required
   };
 }
 
-/** Chunks past those received that an upload holds room for: what it may send in the next minutes. */
 export const RESERVE_AHEAD_CHUNKS = 2;
 
-/** What an upload holds against its owner's quota: what it received, and room for its next chunks. */
+/** What an upload holds against its owner's quota. */
 export function reservedBytes(u: Pick<Upload, "size" | "receivedBytes" | "chunkBytes">): number {
   return u.receivedBytes + Math.min(u.size - u.receivedBytes, RESERVE_AHEAD_CHUNKS * u.chunkBytes);
 }
@@ -145,7 +130,6 @@ export function reservedBytes(u: Pick<Upload, "size" | "receivedBytes" | "chunkB
 export const chunkLength = (u: Pick<Upload, "size" | "chunks" | "chunkBytes">, index: number): number =>
   index === u.chunks - 1 ? u.size - u.chunkBytes * (u.chunks - 1) : u.chunkBytes;
 
-/** How many chunks a file of `size` bytes is cut into. */
 export const chunkCountOf = (size: number, chunkBytes: number): number => Math.max(1, Math.ceil(size / chunkBytes));
 
 /** Throws `ChunkRejectedError` unless chunk `index` of length `length` fits `upload`. */

@@ -1,13 +1,9 @@
 /**
- * Chunked uploads as the tools see them: a file's size checked against the limit before a byte is
- * sent, what each upload holds (what it received and room for two chunks more, upload-store.ts)
- * counted with the subject's jobs against the stored-bytes quota at its begin and at each chunk,
- * chunks decoded and handed to the store as they come, the whole file read back once every chunk
- * is there and matches its digest. An upload is dropped when the person drops it
- * (`drop_file_upload`), when a job that used it completes (kept after a failed or canceled one,
- * for "Try again"), 10 minutes after its latest chunk while unfinished, or an hour after its last
- * use once whole (a periodic sweep frees it). Every refusal is a sentence that says what to do next
- * (upload-refusals.ts).
+ * Chunked uploads as the tools see them: a file's size checked before a byte is sent, what each
+ * upload holds counted with the subject's jobs against the stored-bytes quota, chunks handed to the
+ * store as they come. An upload is dropped when the person drops it, when a job that used it
+ * completes (kept after a failed or canceled one, for "Try again"), or when it expires (a periodic
+ * sweep frees it). Refusals are in upload-refusals.ts.
  */
 import type { z } from "zod/mini";
 import { FILE_LIMITS, type BeginUploadInput, type PutChunkInput, type UploadState } from "../../../shared/files.js";
@@ -20,27 +16,25 @@ import { UploadQuotaError, type Upload, type UploadStore } from "./upload-store.
 
 export type UploadsOptions = {
   store: UploadStore;
-  /** For the quota (maxStoredBytesPerSubject) and to hear when a job that used an upload completes. */
+  /** For the quota, and to hear when a job that used an upload completes. */
   jobs: Pick<JobService, "limits" | "onEvent" | "getEvents">;
   /** Bytes the subject's jobs keep (the job store's usage); none by default. */
   jobBytes?: (subject: string) => Promise<number>;
-  /** How often expired uploads are deleted (every minute by default; they read as gone at once anyway). */
+  /** How often expired uploads are deleted (every minute by default; they read as gone at once). */
   sweepIntervalMs?: number;
-  /** The sweep's timer; Node's by default (a test gives the clock its store decides by). */
   timers?: Timers;
   /** Told of failures no caller can be answered with (a sweep that failed). */
   onError?: (error: unknown, context: string) => void;
 };
 
-/** A whole upload, read back for the reader. */
 type UploadedFile = { uploadId: string; name: string; bytes: Uint8Array };
 
 export type Uploads = {
   begin(args: z.infer<typeof BeginUploadInput>, caller: Caller): Promise<Outcome<UploadState>>;
   putChunk(args: z.infer<typeof PutChunkInput>, caller: Caller): Promise<Outcome<UploadState>>;
-  /** The whole file, checked; an error that says which chunks are missing, or that the digest did not match. */
+  /** The whole file, checked. */
   read(uploadId: string, caller: Caller): Promise<Outcome<UploadedFile>>;
-  /** Drops the caller's upload with its chunks; false when it was unknown (or someone else's: alike). */
+  /** False when the upload was unknown (or someone else's: alike). */
   drop(uploadId: string, caller: Caller): Promise<Outcome<boolean>>;
   /** The upload feeds job `jobId`: it goes when that job completes. */
   usedBy(uploadId: string, jobId: string, caller: Caller): Promise<void>;
