@@ -1,11 +1,8 @@
 /**
- * One file out of a job's result: the picks (one row per person, with up to three gifts spelled
- * out as name, price, category and reason) or the error ledger (the row, the name and department
- * it held, and why), as CSV or .xlsx, with its name and type. Both formats write the same rows,
- * with headers and sheet names in the job's language and the currency named in the money columns'
- * headers ("budget (KRW)"). The bytes are produced as they are read, from the store, so the same
- * function serves the tool (which counts them, and may keep them for `data`) and the link (which
- * streams them).
+ * One file out of a job's result: the picks (a row per person, up to three gifts as name, price,
+ * category and reason) or the skipped rows, as CSV or .xlsx, the same rows in both, headers and
+ * sheet names in the job's language. The bytes are produced as they are read from the store, for
+ * the tool (which counts them) and the link (which streams them) alike.
  */
 import type { ExportInput, SkippedRow } from "../../../shared/files.js";
 import type { Currency } from "../../../shared/money.js";
@@ -19,7 +16,6 @@ import { XLSX_MIME_TYPE, xlsxFile, type Cell } from "./xlsx.js";
 /** Gifts per person the picks have columns for: what the analysis picks for each person. */
 const GIFT_COLUMNS = 3;
 
-/** The words of a file's headers and sheets, in English and in Korean. */
 const EN = {
   row: "row",
   name: "name",
@@ -71,7 +67,7 @@ const skippedHeader = (language: Language): string[] => {
   return [w.row, w.name, w.department, w.why];
 };
 
-/** One person's row; a person with fewer gifts (none fitted the budget) has empty gift cells. */
+/** One person's row; missing gifts (none fitted the budget) are empty cells. */
 export function pickCells(p: PersonResult): Cell[] {
   const cells: Cell[] = [p.row, p.name, p.department ?? "", p.interests.join("; "), p.budget];
   for (let i = 0; i < GIFT_COLUMNS; i++) {
@@ -83,10 +79,7 @@ export function pickCells(p: PersonResult): Cell[] {
 
 const skippedCells = (s: SkippedRow): Cell[] => [s.row, s.name ?? "", s.department ?? "", s.reason];
 
-/**
- * A spreadsheet's number format for amounts in each currency: the sign, grouped digits, and the
- * currency's minor unit (none for won and yen), so that Excel shows "₩50,000" and "$40.00".
- */
+/** Excel's number format for amounts in each currency: "₩50,000", "$40.00". */
 const MONEY_FORMATS: Record<Currency, string> = {
   KRW: '"₩"#,##0',
   USD: '"$"#,##0.00',
@@ -101,7 +94,7 @@ export type ExportPart = z.output<typeof ExportInput>["part"];
 export type ExportFile = {
   fileName: string;
   mimeType: string;
-  /** Rows under the header: people for the picks, rows for the ledger. */
+  /** Rows under the header. */
   rows: number;
   body(): AsyncGenerator<Uint8Array>;
 };
@@ -125,7 +118,7 @@ async function* ledgerBatches(source: ResultSource): AsyncGenerator<Cell[][]> {
   for (let i = 0; i < source.skipped.length; i += BATCH) yield source.skipped.slice(i, i + BATCH).map(skippedCells);
 }
 
-/** The file of `part` in `format`; its headers and sheet in the job's language, its money in the job's currency. */
+/** The file of `part` in `format`. */
 export function exportFile(source: ResultSource, part: ExportPart, format: Format): ExportFile {
   const picks = part === "picks";
   const { language, currency } = source;
@@ -150,20 +143,13 @@ export function exportFile(source: ResultSource, part: ExportPart, format: Forma
 
 const CSV_MIME_TYPE = "text/csv; charset=utf-8";
 
-/**
- * Excel opens a CSV without a byte-order mark in the system's legacy code page (CP949 on a
- * Korean Windows, Windows-1252 on a Western one), so 김민준 would show as mojibake; with the BOM
- * it reads UTF-8. Other spreadsheets and csv-parse (`bom: true`) skip it.
- */
+/** Excel opens a CSV without one in the system's code page (CP949, Windows-1252): 김민준 as mojibake. */
 const BOM = "\uFEFF";
 
 const csvLine = (cells: readonly Cell[]): string =>
   `${cells.map((c) => (typeof c === "number" ? String(c) : csvCell(c))).join(",")}\r\n`;
 
-/**
- * Rows as CSV for spreadsheets: the BOM, CRLF line ends, the formula-cell guard on every text cell
- * (a name such as `=cmd|...` stays text); a batch of rows at a time, never the whole file in memory.
- */
+/** Rows as CSV for spreadsheets, CRLF, text cells guarded against formulas; a batch at a time. */
 async function* csvFile(header: readonly string[], batches: AsyncIterable<Cell[][]>): AsyncGenerator<Uint8Array> {
   const encoder = new TextEncoder();
   yield encoder.encode(BOM + csvLine(header));

@@ -1,14 +1,11 @@
 /**
- * Expiring download links for files out: `/files/<token>`, where the token is
- * base64url(JSON claims) "." base64url(HMAC-SHA256 of that text). The claims name the job, the
- * subject it was issued to, the format, the part and the expiry; the file itself is written when
- * the link is followed, for that subject, through the job service's access gate.
+ * Expiring download links: `/files/<token>`, the token base64url(JSON claims) "." base64url(their
+ * HMAC-SHA256). The file is written when the link is followed, through the access gate.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import * as z from "zod/mini";
 import { EXPORT_FORMATS } from "../../../shared/files.js";
 
-/** How long a link works. */
 export const LINK_TTL_MS = 15 * 60 * 1000;
 /** Longer tokens are not ours; they are refused before any work. */
 const MAX_TOKEN_CHARS = 2048;
@@ -18,19 +15,16 @@ const ClaimsSchema = z.object({
   subject: z.string(),
   format: z.enum(EXPORT_FORMATS),
   part: z.enum(["picks", "skipped"]),
-  /** Expiry, ms since the epoch. */
   exp: z.number(),
 });
 type LinkClaims = z.infer<typeof ClaimsSchema>;
 
-/** A token as `verify` found it: its claims, or why there are none (a link past its time is "expired"). */
 type Verified = { ok: true; claims: LinkClaims } | { ok: false; why: "expired" | "invalid" };
 
 export type FileLinks = {
   /**
-   * A link to the file these claims describe, on `origin` (PUBLIC_URL wins when set), valid for
-   * `LINK_TTL_MS`. The file's name ends the path, for hosts that name a download after its URL; the
-   * token alone decides what is served.
+   * A link on `origin` (PUBLIC_URL wins when set). The file's name ends the path, for hosts that
+   * name a download after its URL; the token alone decides what is served.
    */
   issue(
     claims: Omit<LinkClaims, "exp">,
@@ -41,14 +35,10 @@ export type FileLinks = {
 };
 
 export type FileLinkOptions = {
-  /**
-   * The HMAC key. Every instance that may serve a link another issued must use the same one
-   * (see link-secret.ts); by default, 32 random bytes for this process alone.
-   */
+  /** The HMAC key, the same on every instance (link-secret.ts); by default random, this process's own. */
   secret?: () => Promise<Uint8Array>;
-  /** This server's public base URL (PUBLIC_URL): links point there rather than at the request's origin. */
+  /** PUBLIC_URL: links point there rather than at the request's origin. */
   publicUrl?: string;
-  /** Wall-clock time in ms, for expiry. */
   now?: () => number;
 };
 

@@ -1,8 +1,7 @@
 /**
- * `GET /files/<token>/<name>`: the file an expiring link names, written from the store as it is sent,
- * for the subject the link was issued to, through the job service's access gate. An expired link
- * gets 410 and any other that opens nothing (forged, damaged, a job deleted or not the subject's)
- * the same 404, so a link never tells whether a job exists. Files are never cached or sniffed.
+ * `GET /files/<token>/<name>`: the file an expiring link names, written from the store as it is
+ * sent, through the job service's access gate. An expired link gets 410 and any other that opens
+ * nothing the same 404, so a link never tells whether a job exists.
  */
 import type { JobService } from "../../jobs/job-service.js";
 import { exportFile } from "./export-file.js";
@@ -32,37 +31,22 @@ function contentDisposition(fileName: string): string {
   return `attachment; filename="${fallback}"; filename*=UTF-8''${encodeRfc5987(fileName)}`;
 }
 
-/** The bytes as a web stream that asks for the next piece only when the reader wants it. */
-function streamOf(chunks: AsyncGenerator<Uint8Array>, onError: (error: unknown) => void): ReadableStream<Uint8Array> {
-  return new ReadableStream<Uint8Array>(
-    {
-      async pull(controller) {
-        try {
-          const next = await chunks.next();
-          if (next.done) controller.close();
-          else controller.enqueue(next.value);
-        } catch (error) {
-          onError(error);
-          controller.error(error); // the client sees a cut download, never a short file that looks whole
-        }
-      },
-      async cancel() {
-        await chunks.return(undefined);
-      },
-    },
-    // nothing is written before the first read: a HEAD, or a client that leaves, costs nothing
-    { highWaterMark: 0 },
-  );
+/** The bytes, with a failure told to `onError` (the client sees a cut download, never a short file that looks whole). */
+async function* told(chunks: AsyncGenerator<Uint8Array>, onError: (error: unknown) => void) {
+  try {
+    yield* chunks;
+  } catch (error) {
+    onError(error);
+    throw error;
+  }
 }
 
 export type FileRouteOptions = {
   jobs: Pick<JobService, "openResult">;
   links: FileLinks;
-  /** Hears about files that failed while they were written. */
   onError?: (error: unknown) => void;
 };
 
-/** The handler of `GET /files/:token`, given the token. */
 export function createFileRoute({ jobs, links, onError = () => {} }: FileRouteOptions) {
   return async (token: string): Promise<Response> => {
     let verified: Awaited<ReturnType<FileLinks["verify"]>>;
@@ -80,7 +64,8 @@ export function createFileRoute({ jobs, links, onError = () => {} }: FileRouteOp
         ? text(503, UNAVAILABLE, { "retry-after": "30" })
         : text(404, NOT_FOUND);
     const file = exportFile(opened.value, part, format);
-    return new Response(streamOf(file.body(), onError), {
+    // pulled only as the client reads: a HEAD, or a client that leaves, costs nothing
+    return new Response(ReadableStream.from(told(file.body(), onError)), {
       headers: {
         "content-type": file.mimeType,
         "content-disposition": contentDisposition(file.fileName),

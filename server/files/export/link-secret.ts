@@ -1,19 +1,13 @@
 /**
- * How the configuration sets up download links: their public origin (PUBLIC_URL) and the key that
- * signs them. FILE_LINK_SECRET (32 characters or more, checked by config.ts) when set. Otherwise,
- * with STORE=redis, a random key that the first instance writes into that Redis and every other
- * reads: a link issued on one instance must open on any other, and the instances that share a
- * Redis already share all a link unlocks (the results themselves), so keeping the key there exposes
- * nothing new, while refusing to start without a new setting would stop every existing deployment.
- * With one process (SQLite, memory), a random key of its own. Setting FILE_LINK_SECRET anew revokes
- * every link.
+ * The key that signs download links: FILE_LINK_SECRET when set. Otherwise, with STORE=redis, a
+ * random key the first instance writes into that Redis and every other reads (they already share
+ * all a link unlocks, the results, so it exposes nothing new); with one process, its own.
  */
 import { randomBytes } from "node:crypto";
 import type { Config } from "../../config.js";
 import { openRedis, watchConnection } from "../../redis/connection.js";
 import type { FileLinkOptions } from "./file-links.js";
 
-/** The link options the configuration describes. */
 export function fileLinksFromConfig(config: Config): FileLinkOptions {
   const { publicUrl, fileLinkSecret } = config;
   if (fileLinkSecret) {

@@ -1,7 +1,6 @@
 /**
- * A job's result as the source of a file: through the service's access gate (only the owner, a
- * job that has not expired), the people of a finished job, or for a running one those composed so
- * far, read from the store one stored chunk at a time as the file is written, and its skipped rows.
+ * A job's result as the source of a file, through the access gate: the people of a finished job,
+ * or those a running one composed so far, read one stored chunk at a time as the file is written.
  */
 import { setImmediate as turn } from "node:timers/promises";
 import type { SkippedRow } from "../../../shared/files.js";
@@ -17,20 +16,18 @@ import { foldOf, type JobStore } from "../../jobs/store.js";
 
 export type ResultSource = {
   jobId: string;
-  /** The job's title ("holiday gifts from a list of 2,000 rows", in the job's language), to name files by. */
+  /** To name files by. */
   title: string;
-  /** When the job was created, ms since the epoch. */
   createdAt: number;
-  /** The job's language (the files' headers and sheets) and currency (its budgets and prices). */
   language: Language;
   currency: Currency;
   /** True for a running job: the people composed when the source was opened. */
   partial: boolean;
   /** How many people `people()` yields. */
   total: number;
-  /** The error ledger: input rows that became no person, and why (none yet while the job runs). */
+  /** None yet while the job runs. */
   skipped: SkippedRow[];
-  /** The people in row order, a stored chunk at a time, each read from the store when asked for. */
+  /** The people in row order, a stored chunk at a time. */
   people(): AsyncGenerator<PersonResult[]>;
 };
 

@@ -1,39 +1,30 @@
 /**
- * Rows as an .xlsx workbook of one sheet, through exceljs's streaming writer: each row is
- * committed as soon as it is added and the zip is deflated as it goes, so a result of 200,000
- * people is written in bounded memory, at the pace its reader takes the bytes. Text goes in as
- * plain string cells and numbers as number cells, money with its currency's number format; nothing
- * is ever written as a formula, so a name such as `=cmd|...` is shown as the text it is.
+ * Rows as an .xlsx workbook of one sheet, through exceljs's streaming writer, so 200,000 people
+ * are written in bounded memory at the pace their reader takes the bytes. Nothing is ever written
+ * as a formula, so a name such as `=cmd|...` is shown as the text it is.
  */
 import { once } from "node:events";
 import { PassThrough } from "node:stream";
 import { setImmediate as turn, setTimeout as sleep } from "node:timers/promises";
 import ExcelJS from "exceljs";
 
-/** A cell: text, or a number a spreadsheet can add up (budgets and prices, in the job's currency). */
+/** A cell: text, or a number a spreadsheet can add up. */
 export type Cell = string | number;
 
 export const XLSX_MIME_TYPE = "application/vnd.openxmlformats-officedocument.spreadsheetml.sheet";
 
-/**
- * exceljs takes some 0.1 ms a row: rows are written in slices of this many ms between turns of the
- * event loop, so that a workbook of 200,000 people (seconds of work) never holds the server up.
- */
+/** exceljs takes some 0.1 ms a row: rows are written in slices of this many ms between turns. */
 const SLICE_MS = 8;
 /** Sheet XML allowed to wait for deflate: some 40 ms of its work. */
 const MAX_UNZIPPED_BYTES = 1024 * 1024;
 
-/** `value[key]` for a value of unknown shape, or undefined. */
 const at = (value: unknown, key: string): unknown =>
   typeof value === "object" && value !== null ? Reflect.get(value, key) : undefined;
 
 /**
- * Bytes of a sheet's XML handed to the zip and not yet deflated, or undefined where that cannot be
- * told. exceljs 4 writes a sheet into the zip with no backpressure (its StreamBuf ignores what
- * `write` answers), so rows written faster than deflate keeps up with (it runs on the thread pool,
- * slower on a busy machine) would pile up in memory. This reads the one number that says how much
- * waits: the buffer of the stream the zip reads the sheet through, internal to exceljs 4.4 (pinned in
- * package.json); xlsx.test.ts fails if it moves.
+ * Bytes of a sheet's XML handed to the zip and not yet deflated, or undefined. exceljs 4 writes a
+ * sheet into the zip with no backpressure, so rows written faster than deflate would pile up in
+ * memory; this reads a buffer internal to exceljs 4.4 (pinned), and xlsx.test.ts fails if it moves.
  */
 export const unzipped = (sheet: object): number | undefined => {
   const length = at(at(at(at(at(sheet, "_stream"), "pipes"), "0"), "_writableState"), "length");
@@ -51,11 +42,10 @@ export type XlsxOptions = {
   sheetName: string;
   /** Columns (0-based) of amounts, and the number format they are shown in ('"₩"#,##0'). */
   money?: { columns: readonly number[]; format: string };
-  /** The workbook's creation and modification time, in its document properties. */
   created: Date;
 };
 
-/** The workbook's bytes: the header row, then every batch of rows, as the zip produces them. */
+/** The workbook's bytes as the zip produces them. */
 export async function* xlsxFile(
   header: readonly string[],
   batches: AsyncIterable<Cell[][]>,
