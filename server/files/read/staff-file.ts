@@ -1,10 +1,8 @@
 /**
  * A staff file read into what a job takes: its format told by its bytes (a zip is an .xlsx,
- * anything else is delimited text in an encoding found by decode.ts), its rows read as text
- * (xlsx.ts, csv/) and made into a preview and a canonical CSV (table.ts), all of it in
- * slices that let the event loop turn. A file past a limit is refused with a sentence a person can
- * act on; one that can be read but not yet started (a column missing, an encoding unsure) gets a
- * preview whose problems say so.
+ * anything else delimited text), its rows made into a preview and a canonical CSV (table.ts), in
+ * slices that let the event loop turn. A file that cannot start yet gets a preview whose problems
+ * say why.
  */
 import { FILE_LIMITS, type Reading } from "../../../shared/files.js";
 import { sizePair, type InputLimits } from "../../limits.js";
@@ -23,16 +21,12 @@ import { READ_LIMITS } from "./xlsx/read-limits.js";
 export type { StaffTable } from "./table.js";
 export { previewText } from "./preview-text.js";
 
-/** Characters csv-parse reads at a time: a few milliseconds of records. */
+/** Characters csv-parse reads at a time: a few milliseconds. */
 const SLICE_CHARS = 16 * 1024;
 
 const SAVE_AS = "Save it as .xlsx or as CSV (from Excel: File › Save As) and send it again.";
 
-/**
- * Reads a staff file: `reading` overrides what is detected (encoding, sheet, columns). The preview's
- * `uploadId` is null (the caller sets it); `csv` is the job's input, `row,name,department,interests,
- * budget,skip,id`, one line for every row of the file after the header, bad ones too.
- */
+/** Reads a staff file; `reading` overrides what is detected (encoding, sheet, columns). */
 export async function readStaffFile(
   bytes: Uint8Array,
   fileName: string,
@@ -65,7 +59,6 @@ export async function readStaffFile(
   }
 }
 
-/** One reading of one file: its bytes and name, what the person chose, the limits, the pace. */
 type FileReading = { bytes: Uint8Array; fileName: string; reading: Reading; limits: InputLimits; pace: Pace };
 
 async function readWorkbook({ bytes, fileName, reading, limits, pace }: FileReading): Promise<Outcome<StaffTable>> {
@@ -92,9 +85,8 @@ async function readText({ bytes, fileName, reading, limits, pace }: FileReading)
   if (looksBinary(text))
     return fail("unreadable_file", "The file is neither a spreadsheet nor a CSV or text file.", SAVE_AS);
   const separator = detectSeparator(text);
-  // measured by the quick scan first: a text of one huge line or of endless cells is refused before
-  // csv-parse splits it; the first line with text stands for the header, so the rows above the real
-  // one (as many as the header search holds) are allowed for
+  // a text of one huge line or endless cells is refused before csv-parse splits it; the first line
+  // with text stands for the header, so rows above the real one are allowed for
   const header = findHeader(text);
   const scanLimits = { ...limits, maxRows: limits.maxRows + 1_000 };
   const scan = header && (await scanRecords(text, header, separator, -1, scanLimits, pace));

@@ -1,9 +1,8 @@
 /**
- * A staff list's rows, however they were read (CSV records, sheet rows), made into what a job
- * reads and what a person checks first: the header found (title rows above it passed over), its
- * columns mapped, every row after it a person or a skipped row with why (through the job's own
- * ledger), the input limits held, and the job input written as one canonical CSV that holds every
- * row with the row number the file showed, so the job skips the rows the preview said it would.
+ * A staff list's rows, however they were read, made into the preview and the job input: the header
+ * found (title rows above it passed over), every row after it a person or a skipped row (through
+ * the job's own ledger), and one canonical CSV holding every row with the row number the file
+ * showed, so the job skips the rows the preview said it would.
  */
 import {
   COLUMN_KEYS,
@@ -25,18 +24,17 @@ import { matchHeaders, type HeaderMatch } from "./headers.js";
 import type { Pace } from "./pace.js";
 import { problemsOf } from "./preview-text.js";
 
-/** How the source was read; the preview's fields the table does not decide. */
+/** The preview's fields the table does not decide. */
 export type SourceInfo = Pick<
   StaffPreview,
   "fileName" | "format" | "encoding" | "encodingCertain" | "separator" | "sheets" | "sheet"
 >;
 
-/** A file read: the preview (its `uploadId` left null for the caller to set) and the job's CSV input. */
+/** The preview (its `uploadId` left null for the caller to set) and the job's CSV input. */
 export type StaffTable = { preview: StaffPreview; csv: string };
 
 const SAMPLE_ROWS = 10;
 const SKIPPED_SHOWN = 100;
-/** Rows named of the people whose budget buys no gift. */
 const LOW_BUDGET_ROWS = 10;
 /** Rows with text looked at for the header (a title and a note or two may sit above it). */
 const HEADER_CANDIDATES = 10;
@@ -48,15 +46,14 @@ const CANONICAL_HEADER = "row,name,department,interests,budget,skip,id";
 export type TableOptions = {
   reading: Reading;
   limits: InputLimits;
-  /** CSV: a record whose field count differs from the header's is skipped. A sheet's short rows are padded. */
+  /** CSV: a record of another width than the header's is skipped. A sheet's rows are fitted. */
   strictWidth: boolean;
   pace: Pace;
 };
 
 /**
- * Reads `batches` into a table. `info` is asked for after the last batch (a workbook's sheet list
- * is known only then). A limit passed throws `Refused`; a file that cannot start a job yet (a column
- * missing, an encoding unsure) is a preview whose `problems` say what to settle.
+ * Reads `batches` into a table; `info` is asked for after the last (a workbook's sheet list is known
+ * only then). A limit passed throws `Refused`.
  */
 export async function buildTable(
   batches: AsyncIterable<GridRow[]>,
@@ -75,13 +72,9 @@ export async function buildTable(
 }
 
 type CellRow = { row: number; cells: string[] };
-/** The header once found: its trimmed names, where it was, and how its columns map. */
 type Header = { names: string[]; row: number; mapping: HeaderMatch; columns: CsvColumns };
 
-/**
- * One reading of a source into a table: the header, the rows after it, the preview, and the job
- * input, refused once it passes the bound of a list the reader wrote (`readInputLimits`).
- */
+/** One reading of a source into a table, refused past the bounds of `readInputLimits`. */
 class TableReading {
   private held: GridRow[] = [];
   private heldWithText = 0;
@@ -92,7 +85,6 @@ class TableReading {
   private readonly skipped: SkippedRow[] = [];
   private people = 0;
   private skippedCount = 0;
-  /** People whose own budget is under the cheapest gift, and the first of their rows. */
   private readonly low = { count: 0, rows: [] as number[] };
   private readonly input = [CANONICAL_HEADER];
   private inputBytes = CANONICAL_HEADER.length + 1;
@@ -217,7 +209,6 @@ class TableReading {
       if (text.length > limits.maxCellChars) throw new Refused(overLimit.cellChars(rowName(row), text.length, limits));
   }
 
-  /** Each row's fate from the ledger: into the preview and the job input. */
   private readonly settle = (fate: Person | SkippedRow, cells: string[] | null): void => {
     if ("reason" in fate) {
       this.skippedCount++;
@@ -238,7 +229,6 @@ class TableReading {
     this.write([fate.row, cell(cells, c.name), cell(cells, c.department), interests, budget, "", fate.id ?? ""]);
   };
 
-  /** Adds a line to the job input; throws `Refused` past its byte limit. */
   private write(fields: (string | number)[]): void {
     const line = fields.map(field).join(",");
     this.input.push(line);
@@ -248,7 +238,6 @@ class TableReading {
   }
 }
 
-/** A CSV field, quoted where it must be. */
 const field = (value: string | number): string => {
   const s = String(value);
   return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
@@ -256,6 +245,6 @@ const field = (value: string | number): string => {
 
 const cell = (cells: string[] | null, index: number) => (cells === null || index === -1 ? "" : (cells[index] ?? ""));
 
-/** A sheet row made as wide as the header: empty cells where it is short, cells past it left out. */
+/** A sheet row made as wide as the header. */
 const fit = (cells: string[], width: number): string[] =>
   cells.length === width ? cells : Array.from({ length: width }, (_, i) => cells[i] ?? "");

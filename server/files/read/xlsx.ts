@@ -1,11 +1,8 @@
 /**
- * An .xlsx read as its writer stored it, within a budget: the zip opened and bounded (xlsx/unzip.ts),
- * what the workbook says of itself read here (its sheets in order with their names, hidden state
- * and part paths, whatever the parts are called; its date system; its shared strings), its styles
- * in xlsx/, every sheet looked at once to choose the staff list's (or the one named), then that
- * sheet's rows streamed in batches from the unpacking zip through a fatal UTF-8 decoder and saxes.
- * Nothing is written to disk; a read stopped early (a limit, the deadline, a broken part) leaves
- * nothing behind.
+ * An .xlsx read as its writer stored it, within a budget: what the workbook says of itself (its
+ * sheets, whatever their parts are called; its date system; its shared strings), every sheet looked
+ * at once to choose the staff list's, then that sheet's rows streamed in batches. Nothing is
+ * written to disk.
  */
 import { count, fail, ok, type Outcome } from "../../outcomes.js";
 import { Refused, type GridRow } from "./grid-row.js";
@@ -16,7 +13,6 @@ import { chooseSheet, MergeFill, scanSheet, type SheetScan } from "./xlsx/sheet-
 import { readStyles, SheetXml, type SheetContext } from "./xlsx/sheet-xml.js";
 import { parseXmlPart, parseXmlWhole, type Clock } from "./xlsx/xml-part.js";
 
-/** A sheet as the preview lists it. */
 export type SheetSummary = { name: string; rows: number; hidden: boolean };
 
 /** A workbook's sheets looked at, and the one chosen (null when no sheet has rows), its rows to stream. */
@@ -46,14 +42,14 @@ function partPath(target: string): string {
   return out.join("/");
 }
 
-/** The workbook's sheets, date system and parts; a zip without them is no workbook. */
+/** The workbook's sheets, date system and parts. */
 async function readWorkbookInfo(zip: WorkbookZip, clock: Clock, pace: () => Promise<void>) {
   if (!zip.has(WORKBOOK) || !zip.has(RELS)) return fail("unreadable_file", NO_SHEETS, NOT_A_WORKBOOK);
-  // read whole, without turns of the event loop: so first held to the directory's bounds
+  // held to the directory's bounds first
   const declared = zip.check([WORKBOOK, RELS]);
   if (!declared.ok) return declared;
   const listed: { name: string; id: string; hidden: boolean }[] = [];
-  let date1904 = false; // dates count from 1904-01-01 (old Mac Excel) rather than 1900-01-00
+  let date1904 = false; // old Mac Excel
   await parseXmlWhole(
     zip,
     WORKBOOK,
@@ -101,7 +97,6 @@ async function readWorkbookInfo(zip: WorkbookZip, clock: Clock, pace: () => Prom
   });
 }
 
-/** Rows per batch handed on. */
 const BATCH_ROWS = 256;
 
 /** `"안내" (3 rows), "직원" (120 rows, hidden)`: the sheets, for a sentence. */
@@ -113,10 +108,7 @@ export const sheetList = (sheets: SheetSummary[]): string =>
     )
     .join(", ");
 
-/**
- * Looks at the sheets of `zip` and picks the one to read: `wanted` by name, or the best fit for a
- * staff list. Throws `Refused` past a bound or on a broken part; fails when `wanted` is no sheet.
- */
+/** Looks at the sheets and picks `wanted`, or the best fit for a staff list. Throws `Refused` past a bound. */
 export async function readSheets(
   zip: WorkbookZip,
   wanted: string | undefined,
@@ -151,7 +143,6 @@ export async function readSheets(
 
 async function* none(): AsyncGenerator<GridRow[]> {}
 
-/** The rows of sheet `scan`, merged ranges filled, in batches. */
 async function* sheetRows(
   zip: WorkbookZip,
   scan: SheetScan,
@@ -194,9 +185,8 @@ const tooMany = (found: string, limit: number, what: string) =>
   );
 
 /**
- * A workbook's shared strings (the text most writers keep once for the whole workbook and refer to
- * by index from the cells) in part `path`, streamed into a list bounded by count and characters
- * (past them, `Refused`): rich text is all its runs joined, phonetic guides (`<rPh>`) left out.
+ * A workbook's shared strings, bounded by count and characters (past them, `Refused`): rich text
+ * is all its runs joined, phonetic guides (`<rPh>`) left out.
  */
 async function readSharedStrings(
   zip: WorkbookZip,

@@ -1,8 +1,6 @@
 /**
- * The look at a CSV text before any job exists: its size, its separator (comma, semicolon, tab or
- * pipe), its header (matched through the same synonyms as staff files), the rows after it and
- * every input limit, so a bad text is refused at once with a sentence that says how to fix it.
- * Reading the rows themselves is the job's parse stage (reader.ts).
+ * The look at a model's CSV text before any job exists: size, separator, header, rows and every
+ * input limit, so a bad text is refused at once with a sentence that says how to fix it.
  */
 import type { ColumnMap } from "../../../../shared/files.js";
 import { columnNames, matchHeaders, normalizeHeader } from "../headers.js";
@@ -14,20 +12,15 @@ import { fail, ok } from "../../../outcomes.js";
 import { breachRefusal, findHeader, scanRecords, splitRecord } from "./scan.js";
 
 /**
- * Where each column is in a record (-1 for none). `row` and `skip` are the columns of the job input
- * a staff file becomes (see server/files/read/): the row a spreadsheet showed, and why the reader
- * already skipped it. `headerRow` is the header's row (records up to it are not data).
+ * Where each column is in a record (-1 for none). `row` and `skip` are a staff file's job input's
+ * (the row the file showed, and why the reader skipped it); records up to `headerRow` are no data.
  */
 export type CsvColumns = ColumnMap & { row: number; skip: number; width: number; separator: string; headerRow: number };
-/** What a good text looks like: its columns and how many records with any text follow the header. */
 export type CsvPlan = { columns: CsvColumns; rows: number };
 
 const EXPECTED = `${columnNames("name")} and ${columnNames("interests")} (items separated by ; | , or /), optionally department, budget and an employee ID (사번)`;
 
-/**
- * Checks size, header, limits and row count; the plan for a good text, or the error that says what
- * is wrong. The scan lets the event loop turn between slices of a few milliseconds.
- */
+/** The plan for a good text, or the error that says what is wrong. */
 export async function inspectCsv(
   csv: string,
   limits: InputLimits,

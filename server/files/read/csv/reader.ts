@@ -1,23 +1,18 @@
 /**
- * Reads a CSV's records in batches with csv-parse, slice by slice, so the caller can report
- * progress and yield to the event loop between batches, each a bounded piece of work. Records that
- * csv-parse cannot read come as rows with why, in their place; every row keeps the number a
- * spreadsheet would show.
+ * A CSV's records read with csv-parse in batches of bounded work, so the caller can yield between
+ * them. Records csv-parse cannot read come as rows with why, in their place.
  */
 import { once } from "node:events";
 import { parse, type CsvError, type Options } from "csv-parse";
 import type { GridRow } from "../grid-row.js";
 
 export type CsvReadOptions = {
-  /** The field separator (detected by inspect.ts); a comma by default. */
   separator?: string;
   /** Records up to this row are left out: the header's row, or 0 for every record. 1 by default. */
   from?: number;
-  /** About how many characters each batch reads. */
   sliceChars?: number;
 };
 
-/** Yields the rows of `csv` after row `from`, in order, in batches of about `sliceChars` characters. */
 export async function* readCsvBatches(
   csv: string,
   { separator = ",", from = 1, sliceChars = 64 * 1024 }: CsvReadOptions = {},
@@ -62,7 +57,6 @@ export async function* readCsvBatches(
     return batch;
   };
 
-  // slices of the text, each encoded as it is written: no copy of the whole file at once
   for (let offset = 0; offset < csv.length;) {
     let end = Math.min(csv.length, offset + sliceChars);
     // never between the two halves of a surrogate pair, which would each become U+FFFD

@@ -1,17 +1,14 @@
 /**
- * One linear pass over a CSV text, before any job exists: where the header record is, how many
- * records follow it, and the first record past an input limit (too many cells, a cell too long,
- * too many interests). Quotes are followed as csv-parse reads them with `relax_quotes`, so a quoted
- * line break continues its record; on malformed quoting the counts are estimates and the parse
- * stage has the last word.
+ * One linear pass over a CSV text before csv-parse splits it: where the header is, how many records
+ * follow, and the first record past an input limit. Quotes are followed as csv-parse reads them
+ * with `relax_quotes`; on malformed quoting the counts are estimates and the parse has the last word.
  */
 import { overLimit, rowName, type InputLimits } from "../../../limits.js";
 import type { Outcome } from "../../../outcomes.js";
 
-/** Where the header record starts, and its row (1 unless blank lines come first). */
 export type HeaderStart = { start: number; row: number };
 
-/** A record past a limit: its row, and which limit (with the figure that broke it, where it was counted). */
+/** A record past a limit: its row, which limit, and the figure where it was counted. */
 export type ScanBreach = { row: number } & (
   | { limit: "cells"; cells: number }
   | { limit: "cellChars" }
@@ -27,10 +24,7 @@ const PIPE = 124;
 const SPACE = 32;
 const TAB = 9;
 
-/**
- * Where the first line that holds more than blanks starts (a leading BOM is skipped). Only the
- * blanks before it are looked at: where it ends is the scan's to find.
- */
+/** Where the first line that holds more than blanks (or a BOM) starts. */
 export function findHeader(text: string): HeaderStart | undefined {
   let row = 1;
   let lineStart = 0;
@@ -45,7 +39,6 @@ export function findHeader(text: string): HeaderStart | undefined {
   return undefined;
 }
 
-/** The start of the record after the line break at `end`. */
 const nextRecord = (text: string, end: number) =>
   text.charCodeAt(end) === CR && text.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
 
@@ -54,15 +47,14 @@ const SLICE_CHARS = 128 * 1024;
 
 type ScanLimits = Pick<InputLimits, "maxRows" | "maxCellsPerRow" | "maxCellChars" | "maxInterestsPerPerson">;
 
-/** Where a scan stands between slices: in a record, at a cell's start; or at a record's start. */
+/** Where a scan stands between slices: in a record at a cell's start, or at a record's start. */
 type ScanState = {
   pos: number;
-  /** Where the header record ends, once it has been scanned. */
   headerEnd: number;
   row: number;
   last: number;
   isHeader: boolean;
-  /** Within the record: its cells so far, and the interests and text of the interests cell. */
+  /** Within the record: its cells so far, the interests counted, whether it has text. */
   cells: number;
   items: number;
   blank: boolean;
@@ -70,11 +62,9 @@ type ScanState = {
 };
 
 /**
- * Counts the rows after the header, up to the last one with text (blank lines at the end are not
- * rows; those between rows are, as empty rows), and returns the first record past a limit, if any:
- * it stops there, so a text past a limit costs no more than the limit. `interests` is the column
- * whose `;`/`|` lists are counted (-1 for none). Linear in the text, every character looked at
- * once, in slices with a turn of the event loop (`pace`) between them.
+ * Counts the rows after the header up to the last with text, and stops at the first record past a
+ * limit, so a text past one costs no more than the limit. `interests` is the column whose lists are
+ * counted (-1 for none). Every character is looked at once, in slices with `pace` between them.
  */
 export async function scanRecords(
   text: string,
@@ -85,7 +75,6 @@ export async function scanRecords(
   pace: () => Promise<void>,
   { onlyHeader = false }: { onlyHeader?: boolean } = {},
 ): Promise<{ rows: number; headerEnd: number; breach?: ScanBreach }> {
-  // the header is measured too: a text of one huge line is refused by its cells
   const state: ScanState = {
     pos: header.start,
     headerEnd: -1,
@@ -104,10 +93,7 @@ export async function scanRecords(
   return { rows: state.last - header.row, headerEnd, breach: state.breach };
 }
 
-/**
- * Scans from `state.pos` until about SLICE_CHARS further (it stops at a cell's start), or a breach.
- * Synchronous and free of closures, so that its loop stays fast.
- */
+/** Scans about SLICE_CHARS from `state.pos` (to a cell's start), or to a breach; no closures, for speed. */
 function scanSlice(
   text: string,
   state: ScanState,
@@ -118,7 +104,6 @@ function scanSlice(
 ) {
   const len = text.length;
   const until = state.pos + SLICE_CHARS;
-  // a record the last slice stopped in goes on from the start of a cell
   let resumed = state.cells > 0;
   while (state.pos < len) {
     if (!resumed) startRecord(state);
@@ -132,28 +117,21 @@ function scanSlice(
     }
     if (state.pos >= until) break;
   }
-  // the next slice starts at a record's start
   startRecord(state);
   state.cells = 0;
 }
 
-/** scanCells stopped at a cell's start, the slice used up; the record's state is kept in `state`. */
+/** scanCells stopped at a cell's start, the slice used up, or found a breach (`state.breach`). */
 const PAUSED = -1;
-/** scanCells found the record past a limit, in `state.breach`. */
 const BREACHED = -2;
 
-/** Sets `state` to a fresh record: one cell, no interests, no text yet. */
 function startRecord(state: ScanState) {
   state.cells = 1;
   state.items = 0;
   state.blank = true;
 }
 
-/**
- * Scans the record at `state.pos` cell by cell, from a cell's start, counting in `state` its cells,
- * the interests of its interests cell and whether it holds text. Returns where it ends (its line
- * break, or the text's end), or PAUSED at a cell's start past `until`, or BREACHED.
- */
+/** Scans the record at `state.pos` from a cell's start; returns where it ends, PAUSED or BREACHED. */
 function scanCells(text: string, state: ScanState, sep: number, interests: number, limits: ScanLimits, until: number) {
   const len = text.length;
   const { maxCellChars, maxCellsPerRow, maxInterestsPerPerson } = limits;
@@ -210,13 +188,11 @@ function scanCells(text: string, state: ScanState, sep: number, interests: numbe
   return i;
 }
 
-/** Records the breach in `state`; returns BREACHED. */
 function breach(state: ScanState, found: ScanBreach) {
   state.breach = found;
   return BREACHED;
 }
 
-/** Settles the record that ends at `end`: counts it as a row, and moves to the next record. */
 function endRecord(text: string, state: ScanState, end: number, maxRows: number, headerRow: number) {
   if (!state.blank) state.last = state.row;
   if (state.last - headerRow > maxRows) {
@@ -275,7 +251,7 @@ export function splitRecord(text: string, start: number, end: number, separator:
   return cells;
 }
 
-/** The refusal a record past a limit gets, worded as every input form words it; `what` names the input. */
+/** The refusal of a record past a limit; `what` names the input. */
 export function breachRefusal<T>(breach: ScanBreach, what: string, limits: InputLimits): Outcome<T> {
   const where = rowName(breach.row);
   if (breach.limit === "cells") return overLimit.cells(where, breach.cells, limits);

@@ -1,8 +1,4 @@
-/**
- * Every bound on one reading of an .xlsx, in one place (docs/reliability.md lists
- * them): what the zip may unpack to, how many shared strings a workbook may hold in memory, how long
- * a read may take, and how many reads run at once.
- */
+/** Every bound on one reading of an .xlsx, in one place (docs/reliability.md lists them). */
 
 export const READ_LIMITS = {
   /** The parts read (workbook, styles, shared strings, sheets) unpack to at most this many bytes each, counted as they stream. */

@@ -1,10 +1,8 @@
 /**
- * A first look at every sheet of a workbook, to choose the one that holds the staff list: its first
- * rows parsed (for its header), the rest searched for rows and merged ranges (TagScan), and the
- * sheet scored by how well its header fits a staff list. The sheet whose header maps the required
- * columns and then the most columns wins, then the one with the most rows; a visible sheet before a
- * hidden one that fits as well, and a hidden sheet only when no visible one has the required
- * columns. Merged ranges fill their cells (MergeFill) here and when the chosen sheet is read.
+ * A first look at every sheet, to choose the staff list's: its first rows parsed for a header, the
+ * rest searched for rows and merged ranges (TagScan). The sheet whose header maps the required
+ * columns, then the most columns, wins, then the one with most rows; a visible sheet before a hidden
+ * one that fits as well.
  */
 import { isBlank, type GridRow } from "../grid-row.js";
 import { matchHeaders } from "../headers.js";
@@ -15,13 +13,11 @@ import type { WorkbookZip } from "./unzip.js";
 /** Rows with text looked at for a header, as the table's header search does. */
 const HEADER_CANDIDATES = 10;
 
-/** A sheet as the workbook lists it. */
 export type SheetEntry = { name: string; path: string; hidden: boolean };
 
-/** A sheet after the first look: how many rows it stores, its merges, and how its best header fits. */
 export type SheetScan = SheetEntry & { rows: number; merges: Merge[]; fits: boolean; columns: number };
 
-/** Reads sheet `entry` once through; pieces are paced, and every bound of `parseXmlPart` holds. */
+/** Reads sheet `entry` once through. */
 export async function scanSheet(
   zip: WorkbookZip,
   entry: SheetEntry,
@@ -54,7 +50,7 @@ export async function scanSheet(
   return { ...entry, rows, merges: xml.merges, ...best };
 }
 
-/** The sheet to read: the best fit for a staff list (see above); the first with rows when none fits at all. */
+/** The sheet to read (see above); the first with rows when none fits at all. */
 export function chooseSheet(scans: SheetScan[]): SheetScan | undefined {
   const key = (s: SheetScan) => [s.fits ? 1 : 0, s.hidden ? 0 : 1, s.columns, s.rows];
   let best: SheetScan | undefined;
@@ -76,21 +72,17 @@ const MERGE = /<(?:[A-Za-z_][\w.-]*:)?mergeCell\s[^>]*?\bref="([^"]*)"/g;
 const LONGEST_CARRY = 64 * 1024;
 
 /**
- * The rest of a sheet looked at without parsing it: once its first rows are read (for its header),
- * choosing a sheet needs only how many rows it holds and its merged ranges, so the rest of its XML
- * is searched for the `<row` and `<mergeCell` tags rather than parsed (three times faster). A tag
- * always opens with "<", which text and attribute values cannot hold, so a tag is never mistaken.
+ * The rest of a sheet after its first rows, searched for `<row` and `<mergeCell` tags rather than
+ * parsed (three times faster). A tag opens with "<", which text and attribute values cannot hold.
  */
 export class TagScan {
-  /** Rows found by the search (the rows parsed before are counted by the parser). */
+  /** Rows found by the search (the parser counts those before). */
   rows = 0;
   readonly mergeRefs: string[] = [];
-  /** True once the search has taken over from the parser. */
   taking = false;
   /** Text after the last "<" of the previous piece: a tag that may go on in the next one. */
   private carry = "";
 
-  /** Sees a piece: searched when taking over, else only its unfinished last tag kept. */
   take(text: string): void {
     if (!this.taking) {
       const last = text.lastIndexOf("<");
@@ -108,7 +100,6 @@ export class TagScan {
     this.search(done);
   }
 
-  /** The last piece's unfinished tag, searched at the end. */
   end(): void {
     if (this.taking) this.search(this.carry);
     this.carry = "";
@@ -127,11 +118,9 @@ export class TagScan {
 const FILL_COLUMNS = 256;
 
 /**
- * Fills rows, taken in ascending order, with merged cells as a person sees them: a merged range
- * shows its first cell's text across every cell it covers, so a header merged over two columns, or
- * a department merged down a block of rows, is read in each of them. The sheet keeps the text in
- * the range's first cell only, and lists its merged ranges after its rows: so its merges are known
- * from the first look, before its rows are read for the table.
+ * Fills rows, in ascending order, with merged cells as a person sees them: a range's first cell's
+ * text in every cell it covers (a department merged down a block of rows is read in each). A sheet
+ * lists its merges after its rows, so they come from the first look.
  */
 export class MergeFill {
   private readonly pending: Merge[];

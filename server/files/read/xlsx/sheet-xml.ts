@@ -1,11 +1,7 @@
 /**
- * A worksheet's XML read into rows of text as the sheet shows them: every kind of cell (shared,
- * inline and rich strings, cached formula results, numbers, dates, booleans, errors), cells and
- * rows without a reference taken as the next ones, and the merged ranges listed after the rows.
- * Handed to `parseXmlPart` as its handlers; the rows it completes wait in `rows` to be taken.
- * Numbers as people see them: as Excel shows them (15 significant digits, so no float noise,
- * integers without ".0"), and under a date format as an ISO date (with its time when it has one),
- * in either of Excel's date systems.
+ * A worksheet's XML read into rows of text as the sheet shows them: every kind of cell, cells and
+ * rows without a reference taken as the next ones, and the merged ranges. Numbers as Excel shows
+ * them (15 significant digits), under a date format as an ISO date, in either date system.
  */
 import { fail } from "../../../outcomes.js";
 import { Refused, type GridRow } from "../grid-row.js";
@@ -14,7 +10,6 @@ import { cut } from "./read-limits.js";
 import { parseXmlWhole, type Clock, type XmlHandlers } from "./xml-part.js";
 import type { WorkbookZip } from "./unzip.js";
 
-/** How a style shows a number: as itself, a date (maybe with a time), or a time of day. */
 export type NumberKind = "number" | "date" | "time";
 
 /** Excel's built-in formats that are dates (14–17, 22, 27–36, 50–58) and times (18–21, 45–47). */
@@ -35,7 +30,7 @@ export function formatKind(code: string): NumberKind {
   return /m/.test(bare) ? "date" : "number"; // "mmm": a month alone
 }
 
-/** The kind each cell style (`s`, an index into `cellXfs`) shows numbers as. */
+/** The kind each cell style (an index into `cellXfs`) shows numbers as. */
 export async function readStyles(
   zip: WorkbookZip,
   path: string | null,
@@ -68,7 +63,6 @@ export async function readStyles(
   return kinds;
 }
 
-/** A number as Excel shows it in a General cell: at most 15 significant digits. */
 export function numberText(value: number): string {
   return Number.isFinite(value) ? String(Number(value.toPrecision(15))) : "";
 }
@@ -89,7 +83,6 @@ export function dateText(serial: number, kind: "date" | "time", date1904: boolea
   return ms % DAY_MS === 0 ? iso.slice(0, 10) : iso.slice(0, 19);
 }
 
-/** What a sheet's cells are read against. */
 export type SheetContext = { strings: string[]; styles: NumberKind[]; date1904: boolean; maxMerges: number };
 
 /** A merged range, 1-based and inclusive. */
@@ -118,7 +111,7 @@ export class SheetXml implements XmlHandlers {
   readonly merges: Merge[] = [];
   /** Rows opened so far (those the parser saw, closed or not). */
   opened = 0;
-  /** Takes over from the parser when set and taking (a first look at a sheet: sheet-scan.ts). */
+  /** Takes over from the parser when taking (sheet-scan.ts). */
   scan?: XmlHandlers["scan"];
   private row = 0;
   private cells: string[] = [];

@@ -1,9 +1,8 @@
 /**
- * Opening an .xlsx (a zip) without trusting it. The central directory is read with yauzl; a
- * workbook whose parts a reader needs would unpack past a bound, or one of them packed at a ratio
- * no spreadsheet reaches (a zip bomb), is refused before a byte is unpacked. Parts are then
- * streamed, never held whole: each stream counted as it comes and stopped past its declared size
- * (yauzl checks that) or past the bound (we do), so a directory that lies cannot fill the memory.
+ * Opening an .xlsx (a zip) without trusting it: parts that would unpack past a bound, or packed at
+ * a ratio no spreadsheet reaches (a zip bomb), are refused before a byte is unpacked; parts are
+ * streamed and stopped past their declared size (yauzl) or the bound (here), so a directory that
+ * lies cannot fill the memory.
  */
 import yauzl, { type Entry } from "yauzl";
 import { fail, ok, type Outcome } from "../../../outcomes.js";
@@ -11,7 +10,6 @@ import { size, sizePair } from "../../../limits.js";
 import { Refused } from "../grid-row.js";
 import { cut, READ_LIMITS, SEND_LESS, type ReadLimits } from "./read-limits.js";
 
-/** An opened workbook: which parts it has, each streamed on demand. */
 export type WorkbookZip = {
   has(name: string): boolean;
   /** The directory's word on `names`, checked before they are unpacked. */
@@ -27,7 +25,7 @@ export const NOT_A_WORKBOOK =
 const brokenZip = <T>(): Outcome<T> =>
   fail("unreadable_file", "The file starts as a zip but is not a readable .xlsx workbook.", NOT_A_WORKBOOK);
 
-/** The workbook in `bytes`, opened: its directory read and bounded; nothing unpacked yet. */
+/** The workbook in `bytes`, its directory read and bounded; nothing unpacked yet. */
 export async function openWorkbook(bytes: Uint8Array, limits: ReadLimits = READ_LIMITS): Promise<Outcome<WorkbookZip>> {
   let zip: yauzl.ZipFile;
   try {
@@ -63,7 +61,6 @@ export async function openWorkbook(bytes: Uint8Array, limits: ReadLimits = READ_
   });
 }
 
-/** The directory's word, checked before a byte is unpacked. */
 function checkDeclared(entries: Entry[], limits: ReadLimits): Outcome<null> {
   let total = 0;
   for (const entry of entries) {
@@ -90,7 +87,6 @@ function checkDeclared(entries: Entry[], limits: ReadLimits): Outcome<null> {
   return ok(null);
 }
 
-/** One part, streamed; stopped as soon as it passes the bound, or what the directory said. */
 async function* unpack(zip: yauzl.ZipFile, entry: Entry | undefined, limits: ReadLimits): AsyncGenerator<Buffer> {
   if (entry === undefined)
     throw new Refused(fail("unreadable_file", "The workbook lacks a part it names.", NOT_A_WORKBOOK));

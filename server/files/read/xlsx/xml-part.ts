@@ -1,8 +1,6 @@
 /**
- * One XML part of a workbook, parsed as it unpacks: bytes decoded by a streaming, fatal UTF-8
- * decoder (a character cut between two pieces waits for its other bytes; an invalid byte is a
- * refusal, never U+FFFD) and fed to saxes, which expands only XML's own entities and character
- * references. A DOCTYPE is refused, so no entity can be declared, let alone expanded.
+ * One XML part of a workbook, parsed as it unpacks: a streaming, fatal UTF-8 decoder (an invalid
+ * byte is a refusal, never U+FFFD) into saxes. A DOCTYPE is refused, so no entity can be declared.
  */
 import { SaxesParser, type SaxesTagPlain } from "saxes";
 import { fail } from "../../../outcomes.js";
@@ -19,7 +17,6 @@ export type XmlHandlers = {
   scan?: { taking: boolean; take(text: string): void; end(): void };
 };
 
-/** When a read must end (`now()` past `deadline` is a refusal). */
 export type Clock = { now: () => number; deadline: number; deadlineMs: number };
 
 const local = (name: string) => {
@@ -27,7 +24,6 @@ const local = (name: string) => {
   return colon === -1 ? name : name.slice(colon + 1);
 };
 
-/** Bytes parsed between two turns of the event loop. */
 const PIECE_BYTES = 64 * 1024;
 
 const pastDeadline = (clock: Clock) =>
@@ -42,10 +38,7 @@ const pastDeadline = (clock: Clock) =>
 const broken = (part: string, what: string) =>
   new Refused(fail("unreadable_file", `The workbook's part ${cut(part)} ${what}.`, NOT_A_WORKBOOK));
 
-/**
- * Parses part `part` into `handlers`, yielding after each piece so the caller can hand on what the
- * piece gave and let the event loop turn. Throws `Refused` on anything wrong with the part.
- */
+/** Parses `part` into `handlers`, yielding after each piece. Throws `Refused` on anything wrong. */
 export async function* parseXmlPart(
   zip: WorkbookZip,
   part: string,
@@ -92,7 +85,7 @@ export async function* parseXmlPart(
   parser.close();
 }
 
-/** Parses a whole part (workbook, relations, styles), letting the event loop turn as `pace` says. */
+/** Parses a whole part (workbook, relations, styles). */
 export async function parseXmlWhole(
   zip: WorkbookZip,
   part: string,
