@@ -1,11 +1,8 @@
 /**
- * Downloads a file a host handed a tool by URL (ChatGPT's `openai/fileParams`), and nothing else:
- * only from what the configuration allows (FILE_DOWNLOAD_HOSTS: a host name means its https port,
- * 443, and nothing else; an exact origin, port included, means exactly that origin; and the exact
- * origins the app adds as it runs, its stand-in file service's in development), redirects followed
- * by hand and only within the same origin, within a deadline and a size cap. A URL that breaks a rule is
- * refused before any request is made, so a caller cannot point the server at an address of its
- * choosing. Every failure is a sentence the model can act on (file-words.ts says what is echoed).
+ * Downloads a file a host handed a tool by URL (ChatGPT's `openai/fileParams`), only from what the
+ * configuration allows, redirects followed by hand and only within the same origin, within a
+ * deadline and a size cap. A URL that breaks a rule is refused before any request is made, so a
+ * caller cannot point the server at an address of its choosing.
  */
 import { FILE_LIMITS } from "../../shared/files.js";
 import { megabytes } from "../limits.js";
@@ -19,16 +16,13 @@ export type DownloadOptions = {
    * "http://127.0.0.1:8787"), each exactly as named.
    */
   hosts: readonly string[];
-  /**
-   * Exact origins allowed besides `hosts`, plain http ones too, as each download asks (the app adds
-   * its own stand-in file service's, in development); none by default.
-   */
+  /** Exact origins allowed besides `hosts`, http too (the dev stand-in file service's). */
   extraOrigins?: () => ReadonlySet<string>;
-  /** Largest file taken (FILE_LIMITS.maxFileBytes by default). */
+  /** FILE_LIMITS.maxFileBytes by default. */
   maxBytes?: number;
-  /** The whole download, redirects and body included, in ms (30 s by default). */
+  /** The whole download, redirects and body included (30 s by default). */
   timeoutMs?: number;
-  /** Hears why a download failed in flight, for the operator's log; quiet by default. */
+  /** Hears why a download failed in flight, for the operator's log. */
   onNotice?: Notice;
 };
 
@@ -43,7 +37,7 @@ const ASK_FOR_PICKER =
 const matches = (hostname: string, pattern: string) =>
   pattern.startsWith("*.") ? hostname.endsWith(pattern.slice(1)) : hostname === pattern;
 
-/** Whether `url` is exactly where the options allow: a name's https port, a named origin, or an extra one. */
+/** Whether `url` is a name's https port, a named origin, or an extra one. */
 function allowed(url: URL, options: DownloadOptions): boolean {
   if (options.extraOrigins?.().has(url.origin)) return true;
   return options.hosts.some((entry) =>
@@ -53,7 +47,7 @@ function allowed(url: URL, options: DownloadOptions): boolean {
   );
 }
 
-/** Why `url` may not be fetched, or undefined when it may. Decided before any request. */
+/** Why `url` may not be fetched, or undefined when it may. */
 function refusal(url: URL, options: DownloadOptions): string | undefined {
   if (url.username || url.password)
     return "The file's download URL carries credentials, which this server never sends.";
@@ -79,7 +73,6 @@ function redirectTarget(url: URL, location: string | null, hops: number): URL | 
   return next;
 }
 
-/** A downloader with `options`. */
 export function createDownload(options: DownloadOptions): Download {
   const maxBytes = options.maxBytes ?? FILE_LIMITS.maxFileBytes;
   const timeoutMs = options.timeoutMs ?? 30_000;

@@ -1,9 +1,7 @@
 /**
- * What a refused or failed file transfer tells people, and what it tells the operator. Every piece
- * of a caller's input (a host name, a scheme, an id) that a message repeats goes through `echo`, so
- * no message carries more than the 2,000 echoed characters docs/reliability.md promises; a failure in flight (a closed
- * port, a host that does not speak TLS, a reset) reads as one sentence whatever its cause, and its
- * raw detail (library messages, addresses, ports) goes to the operator's log only, with no
+ * What a failed file transfer tells people, and what it tells the operator. A caller's input that a
+ * message repeats goes through `echo` (docs/reliability.md's 2,000 echoed characters); a failure in
+ * flight reads as one sentence whatever its cause, its detail for the operator's log only, with no
  * credentials and no query string (signed links carry their secret there).
  */
 import type { ToolError } from "../../shared/errors.js";
@@ -25,10 +23,8 @@ export const retryable = <T>(code: ToolError["code"], message: string, hint: str
   error: { code, message, hint, retryable: true },
 });
 
-/** `user:password@` taken out of every URL inside `text`. */
 const withoutCredentials = (text: string): string => text.replace(/\/\/[^/?#\s@]*@/g, "//");
 
-/** An error's message and its causes' (with their codes), for the log. */
 function detailOf(error: unknown): string[] {
   const parts: string[] = [];
   for (let e: unknown = error, depth = 0; e !== undefined && depth < 4; depth++) {
@@ -43,10 +39,7 @@ function detailOf(error: unknown): string[] {
   return parts.map((p) => withoutCredentials(p).slice(0, 2000));
 }
 
-/**
- * The one answer for a download that failed in flight, the same for every cause a person could
- * not act on differently; the cause itself goes to `notice`.
- */
+/** The one answer for a download that failed in flight; the cause goes to `notice`. */
 export function downloadFailed<T>(url: URL, error: unknown, notice: Notice): Outcome<T> {
   notice("A file could not be downloaded", {
     url: `${url.protocol}//${url.host}${url.pathname.slice(0, 500)}`,

@@ -1,8 +1,6 @@
 /**
- * Staff files as the configuration sets them up: uploads kept beside the jobs (STORE=sqlite: a
- * database file of their own, DATA_DIR/uploads.sqlite; memory; redis: REDIS_URL under
- * REDIS_PREFIX), counted with the jobs' bytes for the quota, and the hosts a file handed over by
- * URL may come from (FILE_DOWNLOAD_HOSTS, none by default). `openStaffFiles` builds what the tools use.
+ * Staff files as the configuration sets them up: uploads kept beside the jobs (DATA_DIR/uploads.sqlite,
+ * memory, or Redis), counted with the jobs' bytes for the quota, and FILE_DOWNLOAD_HOSTS.
  */
 import { resolve } from "node:path";
 import type { Config } from "../config.js";
@@ -17,17 +15,15 @@ import { createSqliteUploadStore } from "./uploads/sqlite.js";
 import type { UploadStore } from "./uploads/upload-store.js";
 import { createUploads } from "./uploads/uploads.js";
 
-/** Where uploads live, what the subject's jobs keep, and where a host's file may be downloaded from. */
 export type FilesSetup = {
-  /** Opens the upload store; the app that opens it closes it. */
+  /** The app that opens the store closes it. */
   openStore(): UploadStore;
-  /** Bytes a subject's jobs keep, counted with its uploads against the stored-bytes quota. */
+  /** Bytes a subject's jobs keep, counted with its uploads against the quota. */
   jobBytes?: (subject: string) => Promise<number>;
-  /** Host names (their https port) and exact origins files handed over by URL may come from. */
   downloadHosts: readonly string[];
 };
 
-/** The setup the configuration describes, beside the job store `jobStore` (whose usage the quota counts). */
+/** The setup the configuration describes, beside `jobStore` (whose usage the quota counts). */
 export function filesFromConfig(config: Config, jobStore: JobStore): FilesSetup {
   const jobBytes = async (subject: string) => (await jobStore.usage(subject, Date.now())).bytes;
   const openStore = (): UploadStore => {
@@ -39,14 +35,12 @@ export function filesFromConfig(config: Config, jobStore: JobStore): FilesSetup 
 }
 
 export type StaffFilesOptions = {
-  /** Exact origins files may come from besides the setup's hosts (see download.ts). */
   extraOrigins?: () => ReadonlySet<string>;
   onError?: (error: unknown, context: string) => void;
-  /** Hears why a download failed, for the operator (warn). */
   onNotice?: Notice;
 };
 
-/** The staff files of `jobs` over `setup` (by default: uploads in memory, no download hosts). */
+/** The staff files of `jobs` (by default: uploads in memory, no download hosts). */
 export function openStaffFiles(
   jobs: JobService,
   setup: FilesSetup = { openStore: () => createMemoryUploadStore(), downloadHosts: [] },

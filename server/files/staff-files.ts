@@ -1,8 +1,6 @@
 /**
- * A staff file, however it arrived, read into the table a job takes: an upload the widget sent in
- * chunks, or a file a host handed over by URL (downloaded with download.ts). One reader
- * (read/staff-file.ts) and one preview for both; the preview carries the upload's id. Reads pass
- * a gate, and reads of one upload asked for while one is under way share it.
+ * A staff file, an upload or a host's file by URL, read by one reader into the table a job takes.
+ * Reads pass a gate, and reads of one upload asked for while one is under way share it.
  */
 import type { z } from "zod/mini";
 import type { HostFileSchema, Reading, StaffPreview } from "../../shared/files.js";
@@ -16,11 +14,9 @@ import type { Uploads } from "./uploads/uploads.js";
 
 export type StaffFiles = {
   uploads: Uploads;
-  /** What the reader understood of an upload: the preview, with `reading` applied. */
   preview(uploadId: string, reading: Reading, caller: Caller): Promise<Outcome<StaffPreview>>;
-  /** An upload read for a job. */
   fromUpload(uploadId: string, reading: Reading, caller: Caller): Promise<Outcome<StaffTable>>;
-  /** A host's file downloaded and read for a job; `signal` ends the download. */
+  /** `signal` ends the download. */
   fromHost(
     file: z.infer<typeof HostFileSchema>,
     reading: Reading,
@@ -49,7 +45,7 @@ export function createStaffFiles({
   read?: typeof readStaffFile;
 }): StaffFiles {
   const gate = createReadGate(READ_LIMITS);
-  /** Reads under way, by subject, upload and reading: a second caller waits for the same one. */
+  /** Reads under way, by subject, upload and reading. */
   const reading = new Map<string, Promise<Outcome<StaffTable>>>();
   async function readUpload(uploadId: string, choices: Reading, caller: Caller): Promise<Outcome<StaffTable>> {
     const file = await uploads.read(uploadId, caller);
@@ -82,21 +78,15 @@ export function createStaffFiles({
   };
 }
 
-/**
- * How many staff files are read at once: reading a workbook takes memory (up to the bound in
- * read/xlsx/read-limits.ts) and CPU, so a process reads a few at a time and the others wait their
- * turn, and one subject may have only a few reads running or waiting; past that, a refusal.
- */
+/** Reading a workbook takes memory and CPU: a few reads at a time, a few per subject, running or waiting. */
 type GateLimits = { readsAtOnce: number; readsPerSubject: number };
 
 type ReadGate = <T>(subject: string, read: () => Promise<Outcome<T>>) => Promise<Outcome<T>>;
 
-/** A gate that runs at most `readsAtOnce` reads together, each subject's at most `readsPerSubject` at once. */
 export function createReadGate({ readsAtOnce, readsPerSubject }: GateLimits): ReadGate {
   let running = 0;
   const waiting: (() => void)[] = [];
   const bySubject = new Map<string, number>();
-  /** A slot: taken at once when one is free, else handed over by a read that ends. */
   const turn = (): Promise<void> => {
     if (running < readsAtOnce) {
       running++;

@@ -1,12 +1,9 @@
 /**
- * The text of a delimited file, whatever its encoding: a byte-order mark says UTF-8 or UTF-16;
- * else UTF-16 without one shows by its NUL bytes; else valid UTF-8 is UTF-8; else a file that
- * decodes cleanly as EUC-KR/CP949 and reads as Korean is that (what Korean Excel writes); else it
- * is read as Windows-1252 and marked uncertain, so the preview asks the person instead of showing
- * garbled names as if they were right. A person's choice overrides all of it.
- *
- * No detection library: the encodings a staff list comes in are these five, each told apart by a
- * rule that is certain or nearly so; a statistical detector would still guess on short files.
+ * The text of a delimited file: a byte-order mark says UTF-8 or UTF-16; else UTF-16 shows by its
+ * NULs; else valid UTF-8 is UTF-8; else clean CP949 that reads as Korean is that (Korean Excel);
+ * else Windows-1252, marked uncertain so the preview asks. A person's choice overrides all of it.
+ * No detection library: each of these five is told by a rule that is certain or nearly so, where a
+ * statistical detector would still guess on short files.
  */
 import { isUtf8 } from "node:buffer";
 import iconv from "iconv-lite";
@@ -16,12 +13,11 @@ import type { Pace } from "./pace.js";
 export type DecodedText = { text: string; encoding: TextEncoding; certain: boolean };
 
 const SLICE_BYTES = 64 * 1024;
-/** Bytes looked at for the NUL pattern of BOM-less UTF-16. */
 const SNIFF_BYTES = 64 * 1024;
-/** Bytes looked at to tell Korean (the whole file is then decoded strictly, which settles it). */
+/** Bytes looked at to tell Korean (the whole file is then decoded strictly). */
 const SNIFF_KOREAN_BYTES = 1024 * 1024;
 
-/** Decodes `bytes` in the encoding chosen, or the one detected; yields through `pace` between slices. */
+/** Decodes `bytes` in the encoding chosen, or the one detected. */
 export async function decodeText(
   bytes: Uint8Array,
   chosen: TextEncoding | undefined,
@@ -55,10 +51,7 @@ function byteOrderMark(b: Uint8Array): { encoding: TextEncoding; length: number 
   return undefined;
 }
 
-/**
- * UTF-16 without a mark: the ASCII of a CSV (separators, line ends, digits, Latin letters) puts a
- * NUL in every other byte, on the odd side for little-endian; no 8-bit text has NULs.
- */
+/** UTF-16 without a mark: a CSV's ASCII puts a NUL in every other byte (odd for little-endian). */
 function utf16ByNuls(b: Uint8Array): TextEncoding | undefined {
   let even = 0;
   let odd = 0;
@@ -75,9 +68,8 @@ function utf16ByNuls(b: Uint8Array): TextEncoding | undefined {
 }
 
 /**
- * Whether the bytes read as Korean in EUC-KR/CP949: most two-byte characters are among the 2,350
- * common Hangul syllables of KS X 1001 (lead byte B0–C8, trail A1–FE). Western 8-bit text that
- * happens to pair up as CP949 lands elsewhere (rare syllables, hanja, symbols).
+ * Whether most two-byte characters are among KS X 1001's 2,350 common Hangul syllables (lead B0–C8,
+ * trail A1–FE); Western 8-bit text that pairs up as CP949 lands elsewhere.
  */
 function looksKorean(bytes: Uint8Array): boolean {
   const b = bytes.subarray(0, SNIFF_KOREAN_BYTES);
@@ -93,7 +85,7 @@ function looksKorean(bytes: Uint8Array): boolean {
   return hangul > 0 && hangul * 2 >= pairs;
 }
 
-/** The text, or undefined when `fatal` and the bytes are not valid in `encoding`. */
+/** The text, or undefined when `fatal` and the bytes are not valid. */
 async function decode(
   bytes: Uint8Array,
   encoding: TextEncoding,
@@ -114,7 +106,7 @@ async function decode(
   return parts.join("");
 }
 
-/** A streaming decoder: each piece's text (a character cut at its end waits for the next), then the rest. */
+/** A streaming decoder: each piece's text, then (called with none) the rest. */
 function decoderOf(encoding: TextEncoding, fatal: boolean): (piece?: Uint8Array) => string {
   if (encoding !== "euc-kr") {
     const decoder = new TextDecoder(encoding, { fatal, ignoreBOM: true });

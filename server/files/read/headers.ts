@@ -1,7 +1,6 @@
 /**
  * Which column of a staff list is which: header names matched in English and Korean with their
- * common synonyms, whatever their case, spacing, punctuation or a unit in brackets ("Budget ($)");
- * a person's choice overrides any column. Shared by staff files and the model's CSV text.
+ * synonyms, whatever their case, spacing, punctuation or unit ("Budget ($)").
  */
 import { COLUMN_KEYS, type ColumnKey, type ColumnMap } from "../../../shared/files.js";
 
@@ -31,10 +30,9 @@ const SYNONYMS: Record<ColumnKey, readonly string[]> = {
   ],
 };
 
-/** The columns a job cannot do without. */
 const REQUIRED_COLUMNS: readonly ColumnKey[] = ["name", "interests"];
 
-/** A header longer than this is no column name (and is not worth normalizing). */
+/** A header longer than this is no column name. */
 const LONGEST_HEADER = 100;
 
 /** "Full_Name (EN)" → "fullname": case, spacing, punctuation and bracketed notes aside. */
@@ -54,16 +52,10 @@ for (const key of COLUMN_KEYS)
 /** Whether `cell` is a name some column goes by ("Full name", "관심사"). */
 export const isColumnName = (cell: string): boolean => RANK.has(normalizeHeader(cell));
 
-/**
- * The columns found, by key (-1 for none); the required ones that were not; and the keys that two
- * headers claim equally (the first of them is taken).
- */
+/** Columns by key (-1 for none), the required ones missing, and keys two headers claim equally. */
 export type HeaderMatch = { columns: ColumnMap; missing: ColumnKey[]; twice: ColumnKey[] };
 
-/**
- * Maps `headers` to the job's columns. `chosen` overrides by key (an index, or -1 for none); a
- * header chosen for one key is not matched to another. Out-of-range choices count as none.
- */
+/** Maps `headers` to the job's columns; `chosen` overrides by key (out of range: none). */
 export function matchHeaders(headers: readonly string[], chosen: Partial<ColumnMap> = {}): HeaderMatch {
   const columns: ColumnMap = { name: -1, department: -1, interests: -1, budget: -1, id: -1 };
   const taken = new Set<number>();

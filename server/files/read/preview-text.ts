@@ -1,12 +1,7 @@
 /**
- * A preview in English words: what must be settled before a staff list can start a job, in
- * sentences a person can act on (a column no header matched, two headers that could be the same
- * column, an encoding only guessed, a header with nothing under it, rows of which none is a
- * person); and the preview as a few lines for the model (how the file was read, which header went
- * to which column, the currency, how many rows became people, the first skipped and why). The
- * widget shows the same preview as a table. A Korean person's preview re-words each problem by its
- * English pattern (as skip reasons are, people/skip-reasons.ts); one no pattern knows stays as it
- * is, and the test checks that every problem written here has its Korean.
+ * A preview in words: what must be settled before a staff list can start a job, in sentences a
+ * person can act on, and the preview as a few lines for the model. A Korean preview re-words each
+ * problem by its English pattern (as skip-reasons.ts does); the test checks every one has its Korean.
  */
 import { COLUMN_KEYS, type ColumnKey, type StaffPreview } from "../../../shared/files.js";
 import type { Currency } from "../../../shared/money.js";
@@ -24,10 +19,8 @@ const ENCODING: Record<string, string> = {
   "windows-1252": "Windows-1252 (Western European)",
 };
 const SEPARATOR: Record<string, string> = { ",": "commas", ";": "semicolons", "\t": "tabs", "|": "pipes" };
-/** Skipped rows named in the text; the rest are counted. */
 const NAMED_SKIPS = 5;
 
-/** What was understood of a staff file, in short English lines. */
 export function previewText(p: StaffPreview): string {
   const lines: string[] = [];
   if (p.format === "xlsx") {
@@ -72,7 +65,6 @@ function lowBudgetsLine({ count: n, rows, cheapest }: NonNullable<StaffPreview["
   );
 }
 
-/** Namesakes kept apart, the first few named, and how to merge them. */
 function duplicatesLine(p: StaffPreview): string {
   const named = p.possibleDuplicates
     .slice(0, NAMED_SKIPS)
@@ -102,7 +94,7 @@ export type ProblemFacts = {
   people: number;
 };
 
-/** The problems of a reading, in the order a person would settle them; none means ready. */
+/** The problems of a reading, in the order a person would settle them. */
 export function problemsOf({ source, headers, mapping, rows, people }: ProblemFacts): string[] {
   const problems: string[] = [];
   if (source.format === "csv" && !source.encodingCertain) {
@@ -140,7 +132,6 @@ function withSheets(problems: string[], { format, sheets, sheet }: ProblemFacts[
   ];
 }
 
-/** The column each English phrase of preview-text.ts names, in Korean. */
 const COLUMN: Record<string, string> = {
   "each person's name": "이름",
   "the department": "부서",
@@ -185,5 +176,4 @@ const KOREAN: Rewording = [
   ],
 ];
 
-/** `problem` in Korean, or as it is when no pattern knows it. */
 export const koreanProblem = (problem: string): string => reword(KOREAN, problem);

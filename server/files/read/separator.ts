@@ -1,25 +1,18 @@
 /**
  * Which character separates the fields of a delimited text: comma, semicolon (Excel where the
- * decimal mark is a comma), tab (TSV, "Unicode text") or pipe. Decided by how regularly each splits
- * the first lines, counting only characters outside quotes.
+ * decimal mark is a comma), tab or pipe, by how regularly each splits the first lines.
  */
 import { isColumnName } from "./headers.js";
 
 const SEPARATORS = [",", ";", "\t", "|"] as const;
 export type Separator = (typeof SEPARATORS)[number];
 
-/** Lines looked at: enough to see a pattern, few enough to cost nothing. */
 const SAMPLE_LINES = 20;
-/** Characters looked at, at most: a huge first line is not scanned to its end. */
 const SAMPLE_CHARS = 64 * 1024;
-
-/** Lines above the header a file may have (a title, a date) that are looked through for it. */
+/** Lines above the header a file may have (a title, a date). */
 const HEADER_LINES = 5;
 
-/**
- * The separator that splits one of the first lines into at least two column names ("name",
- * "관심사"): a header says what separates its fields, however the rows below use ";" or "|".
- */
+/** The separator that splits one of the first lines into two column names or more, whatever the rows use. */
 function headerSeparator(text: string): Separator | undefined {
   const lines = text.slice(0, SAMPLE_CHARS).split(/\r?\n|\r/, HEADER_LINES + 1);
   for (const line of lines.slice(0, HEADER_LINES))
@@ -31,11 +24,8 @@ function headerSeparator(text: string): Separator | undefined {
 }
 
 /**
- * The separator of `text`: the one its header line is split by, when a header is found among the
- * first lines; otherwise the candidate that splits the most sampled lines into the same number
- * of fields (title lines above a header agree with none, and ";" or "|" inside the interests of
- * some rows agree with few), then the one splitting them into more fields, then the order above.
- * A comma when no line holds any of them.
+ * The header's separator; without one, the candidate that splits the most sampled lines into the
+ * same number of fields, then into more, then the order above; a comma when no line has any.
  */
 export function detectSeparator(text: string): Separator {
   const named = headerSeparator(text);
@@ -73,7 +63,7 @@ function mostCommon(counts: number[]): number {
   return best;
 }
 
-/** Counts of each candidate outside quotes, per non-blank line (a quoted line break continues the line). */
+/** Counts of each candidate outside quotes, per non-blank line. */
 function sampleLines(text: string): Record<Separator, number>[] {
   const lines: Record<Separator, number>[] = [];
   const end = Math.min(text.length, SAMPLE_CHARS);

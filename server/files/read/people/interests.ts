@@ -1,15 +1,12 @@
 /**
- * A cell of interests split into the interests it lists, the ways people write lists ("등산, 커피",
- * "등산/커피", "hiking; coffee", one per line), and counted the same way for the per-person limit.
- * Both the job (extract) and a staff file's preview (the limit check) read cells through here.
+ * A cell of interests split the ways people write lists ("등산, 커피", "등산/커피", "hiking; coffee",
+ * one per line), and counted the same way for the per-person limit, by the job and the preview.
  */
 import { interestPlaced } from "../../../gifts/text-index.js";
 
 const NONE: never[] = [];
 
-/** ; | (and their full-width forms) and line breaks: a list's separators wherever they appear. */
 const STRONG = /[;|；｜\r\n]/;
-/** , / · 、 ， ／ ㆍ ・: a list's separators in a cell with no strong one, unless they join a word. */
 const WEAK = /[,/·、，／ㆍ・]/;
 const DIGIT = /[0-9]/;
 const LATIN = /[A-Za-z]/;
@@ -46,7 +43,6 @@ function items(text: string): string[] {
   return rejoin(out);
 }
 
-/** Whether the separator at `i` is part of a word: between digits, or `/` between short abbreviations. */
 function inWord(text: string, i: number): boolean {
   const before = text[i - 1] ?? "";
   const after = text[i + 1] ?? "";
@@ -57,7 +53,7 @@ function inWord(text: string, i: number): boolean {
   return left.length <= 3 && right.length <= 3 && left === left.toUpperCase() && right === right.toUpperCase();
 }
 
-/** [piece, separator, piece, …] → the items, a piece joined to the next where only the whole is an interest. */
+/** [piece, separator, piece, …] → the items, pieces joined where only the whole is an interest. */
 function rejoin(parts: string[]): string[] {
   const out: string[] = [];
   let current = parts[0];
@@ -75,31 +71,23 @@ function rejoin(parts: string[]): string[] {
   return out;
 }
 
-/**
- * Whether `whole` names an interest that neither of its parts names. The parts first: they are
- * short and written again and again (the lookups are memoized), and most of them are interests.
- */
+/** Whether only `whole` names an interest; the parts first, short and memoized. */
 const joinedOnly = (a: string, b: string, whole: string) =>
   !interestPlaced(a) && !interestPlaced(b) && interestPlaced(whole);
 
-/** A piece with more than spaces and quotes in it. */
 const hasText = (piece: string) => /[^\s"]/.test(piece);
 const clean = (piece: string) => piece.trim();
 
-/** How many interests a cell lists, as written (repeats counted): the items splitInterests reads. */
+/** How many interests a cell lists, repeats counted. */
 export function countInterests(text: string): number {
   return items(text).length;
 }
 
-/**
- * "등산, 커피 / 등산" → ["등산", "커피"]: the cell's items (see `items` for where it is split), trimmed,
- * no empties, repeats dropped whatever their case (the first spelling wins).
- */
+/** "등산, 커피 / 등산" → ["등산", "커피"]: repeats dropped whatever their case (the first spelling wins). */
 export function splitInterests(text: string): string[] {
   const all = items(text);
   if (all.length <= 1) return all.length === 0 ? NONE : all;
   const out: string[] = [];
-  // each item is looked up once in a set of the ones kept: linear however long the list is
   const seen = new Set<string>();
   for (const t of all) {
     const key = t.toLowerCase();

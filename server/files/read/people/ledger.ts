@@ -1,16 +1,13 @@
 /**
- * Every row's fate, in row order: a person, or a row skipped with why. Empty rows wait until a row
- * with text follows (blank lines at the end are no rows at all). The job's parse stage and a staff
- * file's preview both read through one, so the rows a preview promises to skip are the rows the
- * job skips, for the same reasons.
+ * Every row's fate, in row order: a person, or a row skipped with why. The job's parse stage and a
+ * staff file's preview both read through one, so a preview's skips are the job's. Empty rows wait
+ * until a row with text follows (blank lines at the end are no rows).
  *
- * Who is who: a row with an ID (사번) is the person with that ID, a later row with the same ID a
- * repeat. A row without one is known by its fields: a row that agrees with an earlier one in every
- * field is a repeat; one that shares only the name and department is another person (namesakes are
- * common: two 김민준 in 개발팀), flagged as a possible duplicate that the person can choose to merge.
- * A row with an ID is never the repeat of one without, nor the other way round: where only some
- * rows have one, neither can tell. One map lookup for most rows (two for a name seen before), so
- * linear in the rows: a 200,000-row file stays fast.
+ * Who is who: a row with an ID (사번) is that person, a later row with the same ID a repeat. A row
+ * without one is a repeat when it agrees with an earlier one in every field; one that shares only
+ * the name and department is another person (two 김민준 in 개발팀 are common), flagged as a possible
+ * duplicate the person may merge. A row with an ID is never the repeat of one without, nor the other
+ * way round. One map lookup for most rows, so linear in the rows.
  */
 import type { DuplicateGroup, SkippedRow } from "../../../../shared/files.js";
 import { EMPTY_ROW, type Person } from "./rows.js";
@@ -19,14 +16,14 @@ import { EMPTY_ROW, type Person } from "./rows.js";
 const GROUPS_SHOWN = 20;
 const ROWS_SHOWN = 5;
 
-/** Text that NFKC leaves as it is: printable ASCII, tabs, line ends and Hangul syllables (normalizing costs more than the rest). */
+/** Text NFKC leaves as it is (normalizing costs more than the rest). */
 const STABLE = /^[ -~\t\r\n\uac00-\ud7a3]*$/;
 
 /** "  Kim  MIN " → "kim min": the same text whatever its spacing, case or Unicode form. */
 const norm = (text: string) =>
   (STABLE.test(text) ? text : text.normalize("NFKC")).trim().replace(/\s+/g, " ").toLowerCase();
 
-/** The first row of a name and department; what else it wrote, and the other rows of that name. */
+/** The first row of a name and department; the other rows of that name by their other fields. */
 type Known = {
   first: number;
   person: Person;
@@ -38,27 +35,25 @@ type Known = {
 const rest = (p: Person) =>
   `${norm(p.interestsText).replace(/\s*([;|,/·、，／ㆍ・])\s*/g, "$1")}\u0000${p.budgetGiven ? p.budget : ""}`;
 
-/** A row as readRecord tells it, with whatever the caller wants handed back with its fate. */
+/** Rows as readRecord tells them, with whatever the caller wants handed back with each fate. */
 export type Ledger<T> = {
   add(read: Person | SkippedRow, extra: T): void;
   /** No more rows: the empty rows still waiting were trailing blank lines, not rows. */
   end(): void;
-  /** The first groups of namesakes kept as different people so far, and how many groups there are. */
+  /** The first groups of namesakes kept as different people so far, and how many there are. */
   duplicates(): { groups: DuplicateGroup[]; count: number };
 };
 
 /**
- * A ledger that hands each row's final fate to `settle`, in the order the rows were added. With
- * `mergeDuplicates`, rows without an ID that share a name and department are one person: the
- * later ones skipped.
+ * A ledger that hands each row's fate to `settle`, in order. With `mergeDuplicates`, rows without
+ * an ID that share a name and department are one person.
  */
 export function createLedger<T>(
   settle: (fate: Person | SkippedRow, extra: T) => void,
   { mergeDuplicates = false }: { mergeDuplicates?: boolean } = {},
 ): Ledger<T> {
   const ids = new Map<string, number>();
-  // name and department → their first row: one lookup for most rows; the other fields are only
-  // looked at when a name and department come again
+  // name and department → their first row; the other fields only when they come again
   const names = new Map<string, Known>();
   const groups: DuplicateGroup[] = [];
   let count = 0;
@@ -89,7 +84,7 @@ export function createLedger<T>(
     return undefined;
   };
 
-  /** Why `p` is no new person (a repeat, a merged namesake), or undefined for one not seen. */
+  /** Why `p` is no new person, or undefined. */
   const check = (p: Person) => {
     if (p.id !== null) return byId(p.row, p.id);
     const who = `${norm(p.name)}\u0000${norm(p.department ?? "")}`;

@@ -1,18 +1,11 @@
-/**
- * One employee row, read from CSV fields or from the `employees` list, and the small parsers it
- * needs (budget, interests). A row is either a person or the reason it was skipped, in words a
- * person can act on.
- */
+/** One employee row, read from CSV fields or the `employees` list: a person, or why it was skipped. */
 import type { SkippedRow } from "../../../../shared/files.js";
 import type { Currency } from "../../../../shared/money.js";
 import { readMoney } from "../../../../shared/read-money.js";
 import type { Gift } from "../../../../shared/tools.js";
 import type { CsvColumns } from "../csv/inspect.js";
 
-/**
- * A person as the stages fill it in: parse sets row, name, department, interestsText and budget;
- * extract sets interests; match sets gifts. One object per person, all fields set from the start.
- */
+/** A person as the stages fill it in (parse, then extract `interests`, then match `gifts`). */
 export type Person = {
   /** Where the person is: the spreadsheet row (header = 1), or the 1-based place in `employees`. */
   row: number;
@@ -21,19 +14,16 @@ export type Person = {
   interestsText: string;
   interests: string[];
   budget: number;
-  /** Whether the row wrote its budget (the job's default otherwise): a row's identity tells them apart. */
+  /** Whether the row wrote its budget (the job's default otherwise). */
   budgetGiven: boolean;
-  /** The row's ID (사번, employee number), trimmed; null when it has none. The person's identity when set. */
+  /** The row's ID (사번), trimmed, or null: the person's identity when set. */
   id: string | null;
   gifts: Gift[];
 };
 
 const NONE: never[] = [];
 
-/**
- * A person with the fields of the later stages still empty; the department and ID trimmed, "" as
- * null; `budgetGiven` false when `budget` is the job's default.
- */
+/** A person with the later stages' fields empty; department and ID trimmed, "" as null. */
 export function newPerson(
   row: number,
   name: string,
@@ -60,11 +50,7 @@ export function newPerson(
 /** The reason an empty row is skipped; one that only blank rows follow is not a row at all. */
 export const EMPTY_ROW = "the row is empty";
 
-/**
- * Reads one CSV record: a person, or the row skipped with why. In a staff file's job input the
- * `row` column says which row the person was on, and the `skip` column why the file's reader
- * skipped it. Budgets are in `currency`, the job's: a cell that names another is skipped.
- */
+/** Reads one CSV record: a person, or the row skipped with why. Budgets are in the job's `currency`. */
 export function readRecord(
   fields: string[],
   row: number,
@@ -92,16 +78,14 @@ export function readRecord(
   return newPerson(at, name, department, interests, budget, { budgetGiven, id });
 }
 
-/** The row a record names in a `row` column: a positive integer, or undefined. */
 function rowNumber(text: string | undefined): number | undefined {
   const n = Number(text);
   return text !== undefined && /^\s*\d+\s*$/.test(text) && n >= 1 && Number.isSafeInteger(n) ? n : undefined;
 }
 
 /**
- * A budget cell in the job's `currency`, written as people write money ("50,000원", "₩50,000",
- * "5만원", "$1,250", "80 €", shared/money.ts): the positive amount, or why the row is skipped: not
- * an amount, or an amount in another currency, which is never read as the job's.
+ * A budget cell as people write money ("50,000원", "5만원", "$1,250"): the positive amount in the
+ * job's `currency`, or why the row is skipped (another currency is never read as the job's).
  */
 export function parseBudget(raw: string, currency: Currency): number | string {
   const text = raw.trim();

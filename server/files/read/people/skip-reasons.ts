@@ -1,14 +1,11 @@
 /**
- * Why a row was skipped, in Korean. Rows are read with an English reason (rows.ts, reader.ts, the
- * runner's `employees`), and a staff file's stored job input keeps it in its `skip` column, so
- * the words are chosen where a person reads them: a Korean job's result and a Korean preview
- * re-word each reason by its English pattern here. A reason no pattern knows stays as it is.
+ * Why a row was skipped, in Korean: rows are read with an English reason (a staff file's job input
+ * keeps it), re-worded by its pattern where a Korean person reads it; one no pattern knows stays.
  */
 
 /** English patterns and their Korean: the first that matches rewords a text. */
 export type Rewording = [pattern: RegExp, korean: (...parts: string[]) => string][];
 
-/** `english` in Korean, or as it is when no pattern knows it. */
 export function reword(table: Rewording, english: string): string {
   for (const [pattern, korean] of table) {
     const parts = pattern.exec(english);
@@ -17,7 +14,6 @@ export function reword(table: Rewording, english: string): string {
   return english;
 }
 
-/** Each English reason the readers write, and its Korean. */
 const KOREAN: Rewording = [
   [/^it has no name$/, () => "이름이 없습니다"],
   [/^its budget (.+) is not a positive number$/s, (budget) => `예산이 0보다 큰 숫자가 아닙니다(${budget})`],
@@ -45,5 +41,4 @@ const KOREAN: Rewording = [
   [/^it could not be read as CSV \((.*)\)$/s, (detail) => `CSV로 읽을 수 없습니다(${detail})`],
 ];
 
-/** `reason` in Korean, or as it is when no pattern knows it. */
 export const koreanReason = (reason: string): string => reword(KOREAN, reason);
