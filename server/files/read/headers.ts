@@ -55,6 +55,12 @@ export const isColumnName = (cell: string): boolean => RANK.has(normalizeHeader(
 /** Columns by key (-1 for none), the required ones missing, and keys two headers claim equally. */
 export type HeaderMatch = { columns: ColumnMap; missing: ColumnKey[]; twice: ColumnKey[] };
 
+/** Rows with text looked at for the header (a title and a note or two may sit above it). */
+export const HEADER_CANDIDATES = 10;
+
+/** How many columns a match found. */
+export const mappedCount = (m: HeaderMatch): number => Object.values(m.columns).filter((i) => i !== -1).length;
+
 /** Maps `headers` to the job's columns; `chosen` overrides by key (out of range: none). */
 export function matchHeaders(headers: readonly string[], chosen: Partial<ColumnMap> = {}): HeaderMatch {
   const columns: ColumnMap = { name: -1, department: -1, interests: -1, budget: -1, id: -1 };

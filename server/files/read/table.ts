@@ -20,7 +20,7 @@ import { EMPTY_ROW, readRecord, type Person } from "./people/rows.js";
 import { overLimit, readInputLimits, rowName, type InputLimits } from "../../limits.js";
 import { ok, type Outcome } from "../../outcomes.js";
 import { isBlank, Refused, type GridRow } from "./grid-row.js";
-import { matchHeaders, type HeaderMatch } from "./headers.js";
+import { HEADER_CANDIDATES, mappedCount, matchHeaders, type HeaderMatch } from "./headers.js";
 import type { Pace } from "./pace.js";
 import { problemsOf } from "./preview-text.js";
 
@@ -36,8 +36,6 @@ export type StaffTable = { preview: StaffPreview; csv: string };
 const SAMPLE_ROWS = 10;
 const SKIPPED_SHOWN = 100;
 const LOW_BUDGET_ROWS = 10;
-/** Rows with text looked at for the header (a title and a note or two may sit above it). */
-const HEADER_CANDIDATES = 10;
 /** Rows held at most before the header is decided, blank ones included. */
 const HELD_ROWS = 1_000;
 /** The job input's columns; the ID last, so that the job knows people by it as the preview did. */
@@ -152,11 +150,9 @@ class TableReading {
     const scored = candidates.slice(0, HEADER_CANDIDATES).map((r) => matchHeaders(r.cells));
     let pick = scored.findIndex((m) => m.missing.length === 0);
     if (pick === -1) {
-      const found = scored.map((m) => Object.values(m.columns).filter((i) => i !== -1).length);
-      pick = Math.max(
-        0,
-        found.findIndex((n) => n > 0 && n === Math.max(...found)),
-      );
+      const found = scored.map(mappedCount);
+      const most = Math.max(...found);
+      pick = most > 0 ? found.indexOf(most) : 0;
     }
     const row = candidates[pick].row;
     const names = candidates[pick].cells.map((h) => h.trim());

@@ -5,13 +5,10 @@
  * one that fits as well.
  */
 import { isBlank, type GridRow } from "../grid-row.js";
-import { matchHeaders } from "../headers.js";
+import { HEADER_CANDIDATES, mappedCount, matchHeaders } from "../headers.js";
 import { SheetXml, type Merge, type SheetContext } from "./sheet-xml.js";
 import { parseXmlPart, type Clock } from "./xml-part.js";
 import type { WorkbookZip } from "./unzip.js";
-
-/** Rows with text looked at for a header, as the table's header search does. */
-const HEADER_CANDIDATES = 10;
 
 export type SheetEntry = { name: string; path: string; hidden: boolean };
 
@@ -44,7 +41,7 @@ export async function scanSheet(
     if (!("cells" in r)) continue;
     const match = matchHeaders(r.cells.map((c) => c.trim()));
     const fits = match.missing.length === 0;
-    const columns = Object.values(match.columns).filter((i) => i !== -1).length;
+    const columns = mappedCount(match);
     if ((fits && !best.fits) || (fits === best.fits && columns > best.columns)) best = { fits, columns };
   }
   return { ...entry, rows, merges: xml.merges, ...best };
