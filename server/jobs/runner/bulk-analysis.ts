@@ -196,6 +196,7 @@ class BulkAnalysis {
     if (input.csv !== undefined && columns) await this.parseCsv(input.csv, columns);
     else await this.parseEmployees(input.employees ?? []);
     this.ledger.end();
+    this.mix.end();
     // in row order already, unless a staff file's row column says otherwise
     this.skipped.sort((a, b) => a.row - b.row);
   }

@@ -52,15 +52,20 @@ export function stageWeights(mix: Mix): Record<StageId, number> {
 
 /**
  * Counts the mix of people as they are parsed: distinct interest texts exactly, and distinct
- * requests (interests, department and budget) estimated as the distinct values `rows` draws from
- * every pairing of the interest texts with the department and budget pairs would give,
- * K(1 − e^(−rows/K)), so that no key is built or kept per person.
+ * requests (interests, department, budget) estimated as K(1 − e^(−rows/K)) over K pairings of the
+ * texts with the department and budget pairs, so that no key is kept per person. `end` fixes the
+ * mix once parsing ends and lets go of the texts, which the shares no longer need.
  */
-export function countMix(): { add(person: Person): void; mix(): Mix } {
+export function countMix(): { add(person: Person): void; mix(): Mix; end(): void } {
   const texts = new Set<string>();
   const budgets = new Map<string | null, Set<number>>(); // by department
   let pairs = 0;
   let rows = 0;
+  let final: Mix | undefined;
+  const mix = (): Mix => {
+    const k = texts.size * pairs;
+    return final ?? { rows, newInterests: texts.size, newRequests: k === 0 ? 0 : k * -Math.expm1(-rows / k) };
+  };
   return {
     add({ interestsText, department, budget }) {
       rows++;
@@ -72,9 +77,11 @@ export function countMix(): { add(person: Person): void; mix(): Mix } {
         pairs++;
       }
     },
-    mix() {
-      const k = texts.size * pairs;
-      return { rows, newInterests: texts.size, newRequests: k === 0 ? 0 : k * -Math.expm1(-rows / k) };
+    mix,
+    end() {
+      final = mix();
+      texts.clear();
+      budgets.clear();
     },
   };
 }
