@@ -1,12 +1,7 @@
 /**
- * The job system: validates a bulk analysis, creates the job within the subject's quotas
- * (quotas.ts), hands it to an executor that runs it through its stages (in this process, or in
- * BullMQ workers), and answers reads through one access gate. On start the executor ends the jobs
- * nobody will run any more; old jobs expire; a job can be deleted on request. Its own failures (a
- * store that refuses a write, a failing listener) go to `onError`, and a job whose final write
- * failed is ended again every second until the store takes it, and reads as ended meanwhile. A
- * store that cannot be reached makes every call answer `store_unavailable` at once; `health()`
- * says whether it answers, and whether it has room.
+ * The job system: creates a bulk analysis within its subject's quotas, hands it to an executor
+ * (this process, or BullMQ workers) and answers reads through one access gate. Its own failures go
+ * to `onError`; a store that cannot be reached makes every call answer `store_unavailable`.
  */
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
@@ -43,47 +38,38 @@ import { systemTimers, type Timers } from "./timers.js";
 import { Waiters } from "./waiters.js";
 
 export type StartOptions = {
-  /** Handed to the service's `beforeSlice` hook wherever the job runs; opaque here. */
+  /** Handed to the service's `beforeSlice` hook wherever the job runs. */
   runOptions?: RunOptions;
-  /** The language of the job's words (stage labels, progress, summaries); English by default. */
+  /** The language of the job's words; English by default. */
   locale?: Locale;
-  /** The list is the staff-file reader's CSV, already held to the file's limits: the text's byte limit is not its own. */
+  /** The list is the staff-file reader's CSV, already held to the file's (larger) limits. */
   read?: boolean;
 };
 
-/** The job system's calls: the read calls (getEvents, getResult, readResult, waitFor) are reads.ts's. */
 export type JobService = ReturnType<typeof createJobService>;
 
-/** The job system's state as /healthz reports it. */
 type JobHealth = { store: "ok" } | { store: "unreachable" | "full"; reason: string };
 
 /** ≥128 random bits, so a job id cannot be guessed. */
 const newJobId = () => `job_${randomBytes(16).toString("base64url")}`;
 
-/** How long /healthz waits for the store to answer, in ms. */
 const PING_TIMEOUT_MS = 2000;
 
 export type JobServiceOptions = {
-  /** Where jobs live. The service owns it from now on and closes it in `close()`. */
+  /** Where jobs live; the service closes it in `close()`. */
   store: JobStore;
   match: MatchGifts;
   limits?: Partial<JobLimits>;
-  /** Wall-clock time in ms, for event timestamps, creation times and expiry. */
   now?: () => number;
-  /** The timers of sweeps, retries, long polls and the store's ping; Node's by default. */
   timers?: Timers;
   /** Told of every failure the service cannot answer a caller with; the server logs them. */
   onError?: (error: unknown, context: string) => void;
-  /** Where jobs run: in this process by default (see executor-in-process.ts). */
+  /** Where jobs run: in this process by default. */
   executor?: CreateExecutor;
-  /**
-   * Awaited before each slice of the work of every job this service's executor runs, with the
-   * job's `runOptions` (StartOptions); none by default. The app's root plugs development aids in here.
-   */
+  /** Awaited before each slice of every job's work, with its `runOptions` (development aids). */
   beforeSlice?: SliceHook;
 };
 
-/** The service's parts, wired together: the store, its event log and listeners, the gate, the executor. */
 function assemble(options: JobServiceOptions) {
   const {
     store,
@@ -118,7 +104,7 @@ function assemble(options: JobServiceOptions) {
 
 type Parts = ReturnType<typeof assemble>;
 
-/** Writes the job and its first event if the subject's quotas leave room; its fold. */
+/** Writes the job and its first event if the subject's quotas leave room. */
 async function create(
   { store, limits, now, log }: Parts,
   jobId: string,
@@ -138,20 +124,18 @@ async function create(
     return ok(fold);
   } catch (error) {
     if (!(error instanceof QuotaExceededError)) throw error;
-    // the store found no room as it wrote: say which limit it was
+    // say which limit it was; a job that ended since the write made room again
     const refusal = await checkQuotas(store, owner.subject, inputBytes(input), limits, startedAt);
-    // a job that ended since the write made room again
     return refusal.ok
       ? fail("quota_exceeded", "Too many analyses were started at the same moment.", "Start this one again.")
       : refusal;
   }
 }
 
-/** The calls that change jobs, each for the job's owner only (the access gate); `closing` once the service closes. */
+/** The calls that change jobs, each for the job's owner only. */
 function writeCalls(parts: Parts, closing: () => boolean) {
   const { store, limits, log, gate, endings, executor, waiters, relay, listeners, ready, calls } = parts;
   return {
-    /** Creates the job within the caller's quotas and hands it to the executor. */
     start: calls.track(
       async (args: StartBulkArgs, caller: Caller, options: StartOptions = {}): Promise<Outcome<StartBulkResult>> => {
         await ready;
@@ -165,7 +149,6 @@ function writeCalls(parts: Parts, closing: () => boolean) {
         const created = await create(parts, jobId, owner, plan.value, texts);
         if (!created.ok) return created;
         const fold = created.value;
-        // followed for listeners of other processes' events, if any: with none, there is nothing to relay
         if (listeners.wantsRelayed()) relay.follow(owner, fold);
         const { runOptions, locale } = options;
         await executor.submit({ jobId, owner, plan: plan.value, runOptions, locale });
@@ -180,7 +163,7 @@ function writeCalls(parts: Parts, closing: () => boolean) {
         await ready;
         const gated = await gate(jobId, caller);
         if (!gated.ok) return gated;
-        // stopped here, its end not yet written: it has ended as readers are told
+        // stopped here, its end not yet written: readers are told it has ended
         if (endings.unended(jobId)) return ok({ jobId, status: "failed" as const, changed: false });
         const appended = await log.append(jobId, gated.value.owner, [
           { type: "job.canceled", payload: { reason: "Canceled on request." } },
@@ -191,7 +174,6 @@ function writeCalls(parts: Parts, closing: () => boolean) {
         return ok({ jobId, status: appended.fold.status, changed: true });
       },
     ),
-    /** Deletes one of the caller's jobs with all its data, canceling it first when it has not ended. */
     delete: calls.track(
       async (
         { jobId }: z.infer<typeof DeleteJobInput>,
@@ -200,8 +182,8 @@ function writeCalls(parts: Parts, closing: () => boolean) {
         await ready;
         const gated = await gate(jobId, caller);
         if (!gated.ok) return gated;
-        // nothing is written before the delete (no cancel event): on a full disk the delete is
-        // what makes room. The job stops here, or (run elsewhere) at its next write.
+        // no cancel event first: on a full disk the delete is what makes room. The job stops
+        // here, or (run elsewhere) at its next write.
         const canceled = !isFinished(gated.value.status) && !endings.unended(jobId);
         executor.stop(jobId);
         endings.forget(jobId);
@@ -210,10 +192,7 @@ function writeCalls(parts: Parts, closing: () => boolean) {
         return ok({ jobId, canceled });
       },
     ),
-    /**
-     * Claims the follow-up of one of the caller's jobs (the message that tells the chat it ended):
-     * `claimed` is true for one call per job, once it has ended, whichever process answers it (the store decides).
-     */
+    /** `claimed` is true for one call per job once it has ended, whichever process answers it. */
     claimFollowUp: calls.track(
       async (jobId: string, caller: Caller): Promise<Outcome<z.infer<typeof ClaimFollowUpOutput>>> => {
         await ready;
@@ -225,8 +204,8 @@ function writeCalls(parts: Parts, closing: () => boolean) {
 }
 
 /**
- * Builds the job service over `store`. Jobs left unfinished that nobody will run are ended as
- * interrupted before the first call is answered; `close()` ends this process's jobs the same way.
+ * Builds the job service. Jobs left unfinished that nobody will run are ended as interrupted before
+ * the first call is answered; `close()` ends this process's jobs the same way.
  */
 export function createJobService(options: JobServiceOptions) {
   const parts = assemble(options);
@@ -235,49 +214,34 @@ export function createJobService(options: JobServiceOptions) {
   let closing: Promise<void> | undefined;
   const reads = createReads(store, gate, waiters, ready, endings.unended);
   return {
-    /** The limits in force, for texts that state them. */
     limits,
     getEvents: calls.track(reads.getEvents),
     waitFor: calls.track(reads.waitFor),
     getResult: calls.track(reads.getResult),
     readResult: calls.track(reads.readResult),
-    /** A result to write into a file: a finished job's, or a running one's people so far (files/export). */
+    /** A result to write into a file (files/export). */
     openResult: calls.track(createResultSources(store, gate, ready)),
-    /** The access gate's answer alone: `unknown_job` unless `caller` may read the job. */
     checkAccess: calls.track(async (jobId: string, caller: Caller): Promise<Outcome<null>> => {
       await ready;
       const gated = await gate(jobId, caller);
       return gated.ok ? ok(null) : gated;
     }),
-    /**
-     * Whether `caller`'s quotas (jobs unfinished, starts this hour, bytes kept) leave room for a start
-     * now: asked before costly work for a start (downloading and reading a file); `start` checks
-     * again as it writes the job.
-     */
+    /** Whether `caller`'s quotas leave room for a start, asked before costly work (reading a file). */
     admits: calls.track(async (caller: Caller) => {
       await ready;
       return checkQuotas(store, caller.subject, 0, limits, now());
     }),
-    /** The caller's jobs, newest first, a page at a time: only those the access gate lets them read. */
     list: calls.track(createJobList(store, new SeenJobs(store, gate, endings.unended), expiredBefore, ready)),
     ...writeCalls(parts, () => closing !== undefined),
-    /** Whether the store answers, for /healthz. */
     health: (): Promise<JobHealth> => ping(store, timers),
-    /**
-     * The access gate's answer, and from now on the events other processes append to the job reach
-     * this one's listeners too (as for jobs created here): for a stream that follows a job started
-     * on another instance.
-     */
+    /** The gate's answer; from now on other processes' events of the job reach this one's listeners. */
     follow: calls.track(async (jobId: string, caller: Caller): Promise<Outcome<null>> => {
       const job = await gate(jobId, caller);
       if (!job.ok) return job;
       if (!isFinished(job.value.status)) relay.follow(job.value.owner, await foldOf(store, job.value));
       return ok(null);
     }),
-    /**
-     * Subscribes to every appended event, by any process (or, with `appendedHere`, by this one
-     * only: no events are read back from the store for it); returns the unsubscribe function.
-     */
+    /** Subscribes to every appended event, by any process or (`appendedHere`) this one only. */
     onEvent: (listener: (notice: JobEventNotice) => void, { appendedHere = false } = {}): (() => void) =>
       listeners.add(listener, { appendedHere }),
     close(): Promise<void> {
@@ -299,7 +263,7 @@ export function createJobService(options: JobServiceOptions) {
   };
 }
 
-/** A reporter of failures for `context`, to `onError`, whose own failure goes nowhere. */
+/** A reporter of failures for `context`, to `onError`. */
 function reporterOf(onError: (error: unknown, context: string) => void) {
   return (context: string) => (error: unknown) => {
     try {
@@ -311,9 +275,8 @@ function reporterOf(onError: (error: unknown, context: string) => void) {
 }
 
 /**
- * The job log, the one writer of events, and where its events go: this process's listeners, the
- * relay (for listeners of every process's events) and the long polls; where several processes
- * share the store, their appends wake this one's long polls and reach its listeners too.
+ * The job log and where its events go: this process's listeners, the relay and the long polls;
+ * where several processes share the store, their appends wake this one's polls and listeners too.
  */
 function wireEvents(
   store: JobStore,
@@ -322,7 +285,6 @@ function wireEvents(
   report: (context: string) => (error: unknown) => void,
 ) {
   const listeners = new EventListeners(report);
-  // events appended by other processes (workers) reach this one's listeners too
   const relay = createRelay(store, listeners.tellEverywhere, report("reading back events another process appended"));
   const unwatch = store.watch?.((jobId) => {
     waiters.wake(jobId);
@@ -341,7 +303,6 @@ function wireEvents(
   return { log, listeners, relay, unwatch };
 }
 
-/** Whether the store answers within PING_TIMEOUT_MS, and has room. */
 async function ping(store: JobStore, timers: Timers): Promise<JobHealth> {
   let timer: ReturnType<Timers["setTimeout"]> | undefined;
   const late = new Promise<never>((_, reject) => {
@@ -358,16 +319,11 @@ async function ping(store: JobStore, timers: Timers): Promise<JobHealth> {
   }
 }
 
-/**
- * The service's calls in flight, so that closing lets them finish before it closes the store; once
- * shut, a call answers at once that the service has shut down. A store that cannot be reached makes
- * a call answer `store_unavailable`.
- */
+/** The calls in flight, which closing lets finish before it closes the store. */
 class Calls {
   readonly #inflight = new Set<Promise<unknown>>();
   #shut = false;
 
-  /** `call`, counted while in flight, answering for a store that cannot be reached. */
   track<A extends unknown[], T>(call: (...args: A) => Promise<Outcome<T>>): (...args: A) => Promise<Outcome<T>> {
     return async (...args) => {
       if (this.#shut) return fail("internal", "The job service has shut down.", "Try again once the server is back.");
@@ -388,7 +344,6 @@ class Calls {
     while (this.#inflight.size > 0) await Promise.allSettled([...this.#inflight]);
   }
 
-  /** From now on every call answers that the service has shut down. */
   shut(): void {
     this.#shut = true;
   }

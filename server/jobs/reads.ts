@@ -1,9 +1,7 @@
 /**
  * The read side of the job service: events after a seq (with a long poll), waiting for the end,
- * result pages and the full result (result-reads.ts), and a caller's jobs a page at a time.
- * Nothing is answered unless the gate lets the caller in; waits are woken by appends. A job this
- * process stopped but could not yet write the end of (a full disk) reads as ended with that end at
- * once, though its events go on only once the end is written.
+ * results (result-reads.ts) and a caller's jobs, each past the access gate. A job whose end this
+ * process could not yet write (a full disk) reads as ended at once.
  */
 import type { z } from "zod";
 import { toJobView, type JobFold } from "../../shared/job-reducer.js";
@@ -26,9 +24,8 @@ const ENDED_AS: Partial<Record<JobEvent["type"], JobStatus>> = {
 };
 
 /**
- * The job's status and last seq as of the newer of two reads: the gate's, or `events` (read after
- * it, or alongside). Past the gate's read, a job whose log goes on runs until its terminal event,
- * always its last; so the status answered is never older than the events, without a third read.
+ * The job's status and last seq as of the newer of two reads: the gate's, or `events` read
+ * alongside. A job whose log goes on runs until its terminal event, so no third read is needed.
  */
 function statusAfter(job: StoredJob, events: JobEvent[]): { status: JobStatus; lastSeq: number } {
   const last = events.at(-1);
@@ -38,10 +35,7 @@ function statusAfter(job: StoredJob, events: JobEvent[]): { status: JobStatus; l
 
 type Polls = { store: JobStore; seen: SeenJobs; waiters: Waiters; ready: Promise<void> };
 
-/**
- * The read calls of the service; each awaits `ready` (recovery) and passes `gate` first.
- * `unwritten` names the end of a job this process stopped whose end the store has not taken yet.
- */
+/** The read calls; `unwritten` is the end of a job this process stopped that the store has not taken yet. */
 export function createReads(
   store: JobStore,
   gate: Gate,
@@ -74,12 +68,10 @@ async function getEvents(
     const ms = until - performance.now();
     return ms > 0 ? waiters.arm(jobId, ms, signal) : undefined;
   };
-  // armed before each read, so an append during the read still wakes the wait; when too many
-  // polls wait already it settles at once as "full", and this one answers with what there is
+  // armed before each read, so an append during the read still wakes the wait
   let waiter = arm();
   try {
-    // the gate's read and the first read of the events go out together (one round trip to a
-    // store over the network); the events are answered only if the gate lets the caller in
+    // one round trip for the gate's read and the first read; the events go out only past the gate
     const [gated, first] = await Promise.all([seen.admit(jobId, caller), read()]);
     if (!gated.ok) return gated;
     let job = gated.value;
@@ -135,20 +127,16 @@ async function waitFor(
   return ok({ jobId, status: fold.status, done: isFinished(fold.status), view: toJobView(fold) });
 }
 
-/** A job in a list: its view, and its creation time (ms since the epoch) as the store keeps it. */
+/** A job in a list: its view and creation time. */
 export type ListedJob = { view: JobView; createdAt: number };
 
-/** One page of a caller's jobs, and where the next (older) page starts; null on the last. */
 type JobList = { jobs: ListedJob[]; next: JobPosition | null };
 
 export type ListJobs = (caller: Caller, page: JobPage) => Promise<Outcome<JobList>>;
 
 /**
- * A caller's jobs, newest first, a page at a time (what `list_jobs` shows): only the jobs the
- * access gate would let the caller read, each as its readers see it, folded from its cached fold.
- * A page is read one job past its end, so the next page's position is known only when there is
- * one. `expiredBefore()` is the creation time before which a finished job counts as gone (as for
- * the gate), `ready` the service's recovery.
+ * A caller's jobs, newest first, a page at a time: only those the gate would let through. A page is
+ * read one job past its end, so that `next` is given only when there is a next page.
  */
 export function createJobList(
   store: JobStore,
@@ -162,8 +150,7 @@ export function createJobList(
     const page = read.slice(0, limit);
     const last = page.at(-1);
     const next = read.length > limit && last ? { createdAt: last.createdAt, jobId: last.jobId } : null;
-    // an expired job not yet swept is left out, as the gate would refuse it; the page may come out
-    // shorter than the limit, and the next one starts where it would have anyway
+    // an expired job not yet swept is left out: the page may come out short
     const until = expiredBefore();
     const jobs = await Promise.all(
       page

@@ -1,9 +1,9 @@
 /**
- * The result of a job for its readers: pages of a completed job's people (with the rows skipped
- * between them), the people a running job has composed so far, and the result resource's parts,
- * bounded in size.
+ * The result of a job for its readers: pages of a completed job's people with the rows skipped
+ * between them, the people a running job has composed so far, and the result resource's parts.
  */
 import type { z } from "zod";
+import type { SkippedRow } from "../../shared/files.js";
 import {
   URI,
   type GetJobResultInput,
@@ -24,6 +24,16 @@ import { foldOf, type JobStore, type ResultHead, type StoredJob } from "./store.
 const RESULT_PAGE_PEOPLE = 2_000;
 const RESULT_PAGE_BYTES = 1024 * 1024;
 
+/**
+ * The skipped rows a page from `offset` carries: those after the row of the person before it
+ * (`after`) up to its last person, or to the end on the last page; all of them on an empty result.
+ */
+function skippedOn(skipped: SkippedRow[], offset: number, total: number, after: number, people: PersonResult[]) {
+  if (offset >= total) return offset === 0 ? skipped : [];
+  const upTo = offset + people.length >= total ? Infinity : (people.at(-1)?.row ?? Infinity);
+  return skipped.filter((s) => s.row > after && s.row <= upTo);
+}
+
 export class ResultReads {
   constructor(
     private readonly store: JobStore,
@@ -42,35 +52,26 @@ export class ResultReads {
     const head = await this.#finished(gated.value);
     if (!head.ok) return head;
     const { total, chunkSize, skipped, summary, figures, currency = "USD" } = head.value;
-    const page: GetJobResultResult = {
+    // from the person before the page: a page carries the skipped rows since the previous one
+    const first = Math.floor(Math.max(0, offset - 1) / chunkSize);
+    const to = Math.min(total, offset + limit);
+    const read = offset < total ? await this.#readPeople(jobId, first, Math.ceil(to / chunkSize)) : [];
+    const base = first * chunkSize;
+    const people = read.slice(offset - base, to - base);
+    const after = read[offset - 1 - base]?.row ?? -Infinity;
+    return ok({
       jobId,
       currency,
       summary,
       total,
       offset,
-      nextOffset: null,
-      people: [],
-      skipped: [],
+      nextOffset: to < total ? to : null,
+      people,
+      skipped: skippedOn(skipped, offset, total, after, people),
       resultUri: URI.jobResult(jobId),
       partial: false,
       ...(figures === undefined ? {} : { figures }),
-    };
-    if (offset >= total) {
-      if (offset === 0) page.skipped = skipped;
-      return ok(page);
-    }
-    // one person before the page too: a page carries the skipped rows since the previous page
-    const from = Math.max(0, offset - 1);
-    const to = Math.min(total, offset + limit);
-    const first = Math.floor(from / chunkSize);
-    const people = await this.#readPeople(jobId, first, Math.ceil(to / chunkSize));
-    const base = first * chunkSize;
-    page.people = people.slice(offset - base, to - base);
-    const after = offset === 0 ? -Infinity : people[offset - 1 - base].row;
-    const upTo = to >= total ? Infinity : page.people[page.people.length - 1].row;
-    page.skipped = skipped.filter((s) => s.row > after && s.row <= upTo);
-    page.nextOffset = to < total ? to : null;
-    return ok(page);
+    });
   };
 
   readonly readResult = async (jobId: string, caller: Caller, offset = 0): Promise<Outcome<JobResultPage>> => {
@@ -80,7 +81,10 @@ export class ResultReads {
     const head = await this.#finished(gated.value);
     if (!head.ok) return head;
     const { occasion, budgetPerPerson, summary, skipped, total, chunkSize, currency = "USD" } = head.value;
-    const page: JobResultPage = {
+    const { people, after } =
+      offset < total ? await this.#readBounded(jobId, offset, chunkSize) : { people: [], after: -Infinity };
+    const end = offset + people.length;
+    return ok({
       jobId,
       occasion,
       budgetPerPerson,
@@ -88,21 +92,10 @@ export class ResultReads {
       summary,
       total,
       offset,
-      people: [],
-      skipped: [],
-      next: null,
-    };
-    if (offset >= total) {
-      if (offset === 0) page.skipped = skipped;
-      return ok(page);
-    }
-    const { people, after } = await this.#readBounded(jobId, offset, chunkSize);
-    const end = offset + people.length;
-    const upTo = end >= total ? Infinity : (people.at(-1)?.row ?? Infinity);
-    page.people = people;
-    page.skipped = skipped.filter((s) => s.row > after && s.row <= upTo);
-    page.next = end < total && people.length > 0 ? URI.jobResultPage(jobId, end) : null;
-    return ok(page);
+      people,
+      skipped: skippedOn(skipped, offset, total, after, people),
+      next: end < total && people.length > 0 ? URI.jobResultPage(jobId, end) : null,
+    });
   };
 
   /** The head of a completed job's result, or the error that says why there is none. */
@@ -118,10 +111,7 @@ export class ResultReads {
       : fail<ResultHead>("internal", `The result of job ${jobId} is missing.`, "Run the analysis again.");
   }
 
-  /**
-   * The people from `offset` on, up to `RESULT_PAGE_PEOPLE` and `RESULT_PAGE_BYTES` of JSON (at
-   * least one, however large), and the row of the person before `offset` (-Infinity for none).
-   */
+  /** The people from `offset` on, within the page's bounds (at least one), and the row of the person before. */
   async #readBounded(jobId: string, offset: number, chunkSize: number) {
     const people: PersonResult[] = [];
     let after = -Infinity;
@@ -142,7 +132,7 @@ export class ResultReads {
     }
   }
 
-  /** A page of the people a running job has composed so far (none before its compose stage). */
+  /** A page of the people a running job has composed so far. */
   async #composedSoFar(job: StoredJob, offset: number, limit: number): Promise<GetJobResultResult> {
     const fold = await foldOf(this.store, job);
     const total = fold.stage === "compose" && fold.processed !== null ? fold.processed : 0;
@@ -153,7 +143,6 @@ export class ResultReads {
     const end = offset + people.length;
     return {
       jobId: job.jobId,
-      // the currency job.created said, for a view to write the budgets and prices composed so far
       currency: fold.currency ?? "USD",
       summary: "",
       total,
@@ -166,7 +155,7 @@ export class ResultReads {
     };
   }
 
-  /** People of chunks `from` to `to`: of the committed result, or (`composed`) of the one still being composed. */
+  /** People of chunks `from` to `to`, of the committed result or (`composed`) the one being composed. */
   async #readPeople(jobId: string, from: number, to: number, composed = false): Promise<PersonResult[]> {
     const { store } = this;
     const chunks = await (composed

@@ -1,8 +1,7 @@
 /**
  * The storage interface behind the job system: jobs with their owner and input, each job's event
- * log (the truth), a cached fold of it, and finished results. Small and promise-based so that memory, SQLite and
- * Redis implement the same thing; every write that belongs together is one atomic call. A result's
- * chunks are written one by one as they are composed, and become the result with its head.
+ * log (the truth), a cached fold of it, and results. Memory, SQLite and Redis implement it; every
+ * write that belongs together is one atomic call.
  */
 import * as z from "zod/mini";
 import type { JobEvent } from "../../shared/job-events.js";
@@ -13,13 +12,10 @@ import { CurrencySchema } from "../../shared/money.js";
 import { ResultFiguresSchema, StartBulkInput, type StartBulkArgs } from "../../shared/tools.js";
 import type { Caller } from "./caller.js";
 
-/** A job as first written, with what the caller asked for as the record of the request. */
+/** A job as first written. */
 export type NewJob = { jobId: string; owner: Caller; input: StartBulkArgs; createdAt: number };
 
-/**
- * A job as read back: owner, creation time (ms since the epoch), the status and last seq of its
- * events so far, and `fold`, the reducer's state as cached at the last write (unchecked: see `foldOf`).
- */
+/** A job as read back; `fold` is the reducer's state cached at the last write, unchecked (see `foldOf`). */
 export type StoredJob = {
   jobId: string;
   owner: Caller;
@@ -50,10 +46,10 @@ export type ResultHead = z.infer<typeof ResultHeadSchema>;
 export const chunkCount = (head: Pick<ResultHead, "total" | "chunkSize">): number =>
   Math.ceil(head.total / head.chunkSize);
 
-/** Where a job sits in its owner's list, newest first: by creation time, then by job id, both descending. */
+/** Where a job sits in its owner's list, newest first: by creation time, then job id. */
 export type JobPosition = { createdAt: number; jobId: string };
 
-/** One page of an owner's jobs: up to `limit` of them, those after `before` (older) when it is given. */
+/** Up to `limit` of an owner's jobs, those older than `before` when given. */
 export type JobPage = { before?: JobPosition; limit: number };
 
 /** The room a new job must find in its subject's usage, checked in the step that writes it. */
@@ -64,19 +60,16 @@ export class QuotaExceededError extends Error {
   override name = "QuotaExceededError";
 }
 
-/** Whether `usage` leaves room under `quota` for a job whose input takes `bytes`. */
 export const hasRoom = (usage: OwnerUsage, bytes: number, quota: CreateQuota): boolean =>
   usage.unfinished < quota.maxUnfinished &&
   usage.startedSince < quota.maxStartsSince &&
   usage.bytes + bytes <= quota.maxBytes;
 
-/** What one subject keeps in a store, for the quotas (limits.ts). */
+/** What one subject keeps in a store, for the quotas. */
 type OwnerUsage = {
-  /** Its jobs that are pending or running. */
   unfinished: number;
-  /** Its jobs created at or after the `since` asked for, deleted ones included. */
+  /** Its jobs created at or after `since`, deleted ones included, and the earliest of those. */
   startedSince: number;
-  /** The earliest of those creation times, to say when the next one may start. */
   firstStartSince?: number;
   /** UTF-8 bytes of the inputs and results its jobs keep. */
   bytes: number;
@@ -89,10 +82,7 @@ export const STARTS_KEPT_MS = 24 * 60 * 60 * 1000;
 export const inputBytes = ({ csv, employees }: StartBulkArgs): number =>
   Buffer.byteLength(csv ?? JSON.stringify(employees ?? []));
 
-/**
- * A job's input as the durable stores keep it, a field each, null where it has none: the CSV as it
- * came (not JSON-encoded: it can be megabytes), the list as JSON.
- */
+/** A job's input as the durable stores keep it, null where it has none: the CSV as it came (megabytes), the list as JSON. */
 export const inputFields = ({ occasion, budgetPerPerson, csv, employees, currency, locale }: StartBulkArgs) => ({
   occasion,
   budgetPerPerson,
@@ -102,7 +92,7 @@ export const inputFields = ({ occasion, budgetPerPerson, csv, employees, currenc
   locale: locale ?? null,
 });
 
-/** An input read back from its stored fields, null or absent where it had none (an older one has no currency: US dollars). */
+/** An input read back from its stored fields. */
 export function readStoredInput({
   budgetPerPerson,
   employees,
@@ -118,7 +108,7 @@ export function readStoredInput({
   );
 }
 
-/** Thrown by `append` when the events do not continue the job's log (another writer got there first). */
+/** Thrown by a write that does not continue the job as stored (another writer got there first). */
 export class StoreConflictError extends Error {
   override name = "StoreConflictError";
 }
@@ -130,14 +120,14 @@ export function checkContinues(lastSeq: number, events: readonly JobEvent[]): vo
   });
 }
 
-/** Throws `StoreConflictError` unless chunk `index` may come next for a job with `status` (undefined: none) and `put` chunks. */
+/** Throws unless chunk `index` may come next for a job with `status` (undefined: none) and `put` chunks. */
 export function checkChunk(jobId: string, status: string | undefined, put: number, index: number): void {
   if (status === undefined) throw new StoreConflictError(`no job ${jobId}`);
   if (status !== "pending" && status !== "running") throw new StoreConflictError(`job ${jobId} has ended`);
   if (index !== put) throw new StoreConflictError(`expected chunk ${put}, got ${index}`);
 }
 
-/** Throws `StoreConflictError` unless `head` may commit the `put` chunks as the job's one result. */
+/** Throws unless `head` may commit the `put` chunks as the job's one result. */
 export function checkHead(jobId: string, head: ResultHead, hasHead: boolean, put: number): void {
   if (hasHead) throw new StoreConflictError(`job ${jobId} already has a result`);
   if (put !== chunkCount(head)) {
@@ -145,70 +135,45 @@ export function checkHead(jobId: string, head: ResultHead, hasHead: boolean, put
   }
 }
 
-/**
- * What every store implements. The stores' methods are arrow-function properties: bound, and own
- * properties, so a test may spread a store to replace one of them.
- */
+/** What every store implements, as bound own properties, so that a test may spread a store to replace one. */
 export type JobStore = {
   /**
-   * Writes a new job with its first events and their fold, atomically. With `quota`, the same step
-   * first checks the owner's usage (as `usage(subject, quota.since)` counts it) and throws
-   * `QuotaExceededError` when it leaves no room: two starts at once cannot both take the last place.
+   * Writes a new job with its first events and their fold. With `quota`, the same step first checks
+   * the owner's usage and throws `QuotaExceededError`: two starts cannot both take the last place.
    */
   create(job: NewJob, events: JobEvent[], fold: JobFold, quota?: CreateQuota): Promise<void>;
   getJob(jobId: string): Promise<StoredJob | undefined>;
   /**
-   * Stores chunk `index` (serialized people, see result-codec.ts) of the result a running job is
-   * composing. Chunks come in order from 0; another index, an unknown job or one that has ended
-   * is a `StoreConflictError`. No reader sees them until `append` commits the result's head.
-   * A caller may put the next chunk before the last put resolves: the store keeps the call order.
+   * Stores chunk `index` of the result a running job is composing, in order from 0 (else
+   * `StoreConflictError`), unseen until `append` commits its head. Puts keep their call order.
    */
   putResultChunk(jobId: string, index: number, body: string): Promise<void>;
   /**
-   * Appends events with their seqs and the fold after them, all or nothing. The first seq must be
-   * the job's last seq + 1, otherwise `StoreConflictError`. With the final event comes the result's
-   * `head`, which makes the chunks put so far the result; they must be `chunkCount(head)`, and a
-   * job has one result, otherwise `StoreConflictError`. An append that ends the job without a head
-   * deletes the chunks put for it. An append that ends the job drops its input: nothing needs it
-   * any more.
+   * Appends events and the fold after them, all or nothing, from the job's last seq + 1. `head`
+   * makes the `chunkCount(head)` chunks put the job's one result. An append that ends the job drops
+   * its input, and its chunks when there is no head. Else `StoreConflictError`.
    */
   append(jobId: string, events: JobEvent[], fold: JobFold, head?: ResultHead): Promise<void>;
   /** Up to `limit` events with seq > `afterSeq`, in seq order. */
   readEvents(jobId: string, afterSeq: number, limit: number): Promise<JobEvent[]>;
   readResultHead(jobId: string): Promise<ResultHead | undefined>;
-  /** Serialized chunks `from` (inclusive) to `to` (exclusive) of a committed result; fewer when it has fewer. */
+  /** Chunks `from` (inclusive) to `to` (exclusive) of a committed result. */
   readResultChunks(jobId: string, from: number, to: number): Promise<string[]>;
-  /**
-   * The chunks put so far for a result not yet committed (`from` inclusive, `to` exclusive), so
-   * that people already composed can be shown while the job runs; none once the job has ended.
-   */
+  /** The chunks put so far for a result not yet committed; none once the job has ended. */
   readComposedChunks(jobId: string, from: number, to: number): Promise<string[]>;
-  /**
-   * For a store several processes share: calls `listener` with the job id of every append and
-   * creation, by any process (this one's included), so that a long poll on one instance wakes on
-   * another's events. Returns the unsubscribe. Absent where one process owns the store.
-   */
+  /** Where processes share the store: `listener` hears the job id of every write of events, by any of them. */
   watch?(listener: (jobId: string) => void): () => void;
-  /** The input of a job that has not ended; undefined once it has (or when there is no such job). */
+  /** The input of a job that has not ended. */
   readInput(jobId: string): Promise<StartBulkArgs | undefined>;
-  /**
-   * Up to `limit` of `subject`'s jobs, newest first (creation time, then job id, both descending),
-   * those after `before` in that order when it is given: a page that a job created or deleted
-   * meanwhile never makes skip or repeat another. Only the subject's own jobs; deleted and expired
-   * ones are gone from it with the rest of what they owned.
-   */
+  /** A page of `subject`'s jobs, newest first: a job created or deleted meanwhile never makes one skip or repeat. */
   listJobs(subject: string, page: JobPage): Promise<StoredJob[]>;
-  /**
-   * Claims the job's follow-up (the one message that tells the chat it ended): true for the first
-   * call once the job has ended, false for every other, however many processes ask at once; false
-   * while it runs and for a job there is not. The claim goes with the job.
-   */
+  /** True for the first call once the job has ended, however many processes ask at once. */
   claimFollowUp(jobId: string): Promise<boolean>;
   /** Deletes a job with all it owns, whatever its status; false when there was no such job. */
   delete(jobId: string): Promise<boolean>;
-  /** What `subject`'s jobs keep, counting the creations at or after `since` (kept for `STARTS_KEPT_MS`). */
+  /** What `subject`'s jobs keep, counting the creations at or after `since`. */
   usage(subject: string, since: number): Promise<OwnerUsage>;
-  /** Resolves when the store answers; rejects (`StoreUnavailableError` where it can tell) when it does not. */
+  /** Rejects when the store does not answer, or has no room. */
   ping(): Promise<void>;
   /** Jobs that are pending or running, oldest first: after a restart these were interrupted. */
   listUnfinished(): Promise<StoredJob[]>;
@@ -217,19 +182,16 @@ export type JobStore = {
   close(): Promise<void>;
 };
 
-/** A fold as a store kept it, as text: its JSON, or undefined when there is none or it is damaged. */
+/** A stored fold's JSON, or undefined when there is none or it is damaged (`foldOf` rebuilds it). */
 export function readStoredFold(text: string | null): unknown {
   try {
     return text === null ? undefined : JSON.parse(text);
   } catch {
-    return undefined; // rebuilt from the events by foldOf
+    return undefined;
   }
 }
 
-/**
- * The reducer's state for a stored job: its cached fold when that still parses, else the fold
- * rebuilt from the job's events (the cache of an older reducer, or a damaged one, is never trusted).
- */
+/** A stored job's fold: the cached one when it still parses, else rebuilt from its events. */
 export async function foldOf(store: JobStore, job: StoredJob): Promise<JobFold> {
   const cached = JobFoldSchema.safeParse(job.fold);
   if (cached.success && cached.data.jobId === job.jobId && cached.data.lastSeq === job.lastSeq) return cached.data;
