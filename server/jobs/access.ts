@@ -1,8 +1,6 @@
 /**
- * The one gate in front of every read of a job (events, result, resource, cancel, wait): it loads
- * the job and lets only its owner see it, while it has not expired. A list of jobs holds the same
- * jobs the gate would let through (`mayRead`). A missing, expired or foreign job all get the same
- * answer, so job ids cannot be probed.
+ * The one gate in front of every read of a job: only its owner sees it, while it has not expired.
+ * A missing, expired or foreign job all get the same answer, so job ids cannot be probed.
  */
 import { JobEventSchema } from "../../shared/job-events.js";
 import { applyJobEvent } from "../../shared/job-reducer.js";
@@ -14,15 +12,10 @@ import { foldOf, type JobStore, type StoredJob } from "./store.js";
 
 export type Gate = (jobId: string, caller: Caller) => Promise<Outcome<StoredJob>>;
 
-/**
- * Whether `caller` may read `job`: their own, and not expired (finished, and created before
- * `expiredBefore`). The sweep deletes expired jobs now and then; until it does they must already
- * read as gone.
- */
+/** Whether `caller` may read `job`: their own, and not expired (which reads as gone before the sweep deletes it). */
 export const mayRead = (job: StoredJob, caller: Caller, expiredBefore: number): boolean =>
   job.owner.subject === caller.subject && !(isFinished(job.status) && job.createdAt < expiredBefore);
 
-/** `expiredBefore()` is the creation time before which a finished job counts as gone. */
 export function createGate(store: JobStore, expiredBefore: () => number): Gate {
   return async (jobId, caller) => {
     const job = await store.getJob(jobId);
@@ -30,19 +23,14 @@ export function createGate(store: JobStore, expiredBefore: () => number): Gate {
   };
 }
 
-/**
- * A job as its readers see it: past the access gate, with the end this process holds for it but
- * has not written yet (a full disk) folded in, so it reads as ended at once.
- */
+/** A job as its readers see it: with the end this process has not written yet (a full disk) folded in. */
 export class SeenJobs {
-  /** `unwritten`: the end of a job this process stopped whose end the store has not taken yet. */
   constructor(
     private readonly store: JobStore,
     private readonly gate: Gate,
     readonly unwritten: (jobId: string) => Unended | undefined,
   ) {}
 
-  /** The gate, then the job as its readers see it. */
   async admit(jobId: string, caller: Caller): Promise<Outcome<StoredJob>> {
     const gated = await this.gate(jobId, caller);
     return gated.ok ? ok(await this.asSeen(gated.value)) : gated;
@@ -54,10 +42,7 @@ export class SeenJobs {
     return stored && this.asSeen(stored);
   }
 
-  /**
-   * The job as its readers see it: with the end this process holds for it folded in, as the
-   * event it will be written as (the next seq), so its status is the end's and not "running".
-   */
+  /** With the unwritten end folded in as the event it will be written as (the next seq). */
   async asSeen(job: StoredJob): Promise<StoredJob> {
     const end = isFinished(job.status) ? undefined : this.unwritten(job.jobId);
     if (end === undefined) return job;

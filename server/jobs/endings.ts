@@ -1,14 +1,12 @@
 /**
- * Job ends the store refused to write, written again every second until it takes them, and the
- * executor's start-up recovery, tried again with them until the store can list the jobs. A job
- * whose end is not written yet reads as ended meanwhile (reads.ts), and a cancel leaves it be.
+ * Job ends the store refused, written again every second until it takes them (the job reads as
+ * ended meanwhile), and the executor's start-up recovery, tried again with them.
  */
 import type { Caller } from "./caller.js";
 import type { Failed } from "./executor.js";
 import type { JobLog } from "./job-log.js";
 import type { Timer, Timers } from "./timers.js";
 
-/** How long after a failed write of a job's end it is written again, in ms. */
 const RETRY_MS = 1000;
 
 /** A job's end not yet written, and since when (`at`). */
@@ -16,12 +14,10 @@ export type Unended = { owner: Caller; failed: Failed; at: number };
 
 type EndingsOptions = {
   log: Pick<JobLog, "append">;
-  /** Wakes the long polls on the job: its readers see it ended at once. */
   wake: (jobId: string) => void;
   report: (context: string) => (error: unknown) => void;
   now: () => number;
   timers: Timers;
-  /** The executor's start-up recovery; rejects when the store could not list the jobs. */
   recover: () => Promise<void>;
 };
 
@@ -41,10 +37,8 @@ export class Endings {
       this.#unended.delete(jobId);
     } catch (error) {
       const first = !this.#unended.has(jobId);
-      // told once per job, not at every retry
       if (first) this.options.report(`ending job ${jobId}; it is retried until the store takes it`)(error);
       this.#unended.set(jobId, { owner, failed, at: this.#unended.get(jobId)?.at ?? this.options.now() });
-      // its readers see it ended from now on (reads.ts); those waiting are told at once
       if (first) this.options.wake(jobId);
       this.#retrySoon();
     }
@@ -61,14 +55,13 @@ export class Endings {
     for (const [jobId, { owner, failed }] of [...this.#unended]) await this.end(jobId, owner, failed);
   }
 
-  /** Runs the executor's recovery unless it has succeeded; a failure is tried again soon. */
+  /** Runs the executor's recovery until it succeeds. */
   async recover(): Promise<void> {
     if (this.#recovered) return;
     try {
       await this.options.recover();
       this.#recovered = true;
     } catch (error) {
-      // told once, not at every retry
       if (this.#recoveryFailures++ === 0)
         this.options.report("listing the jobs an earlier process left unfinished")(error);
       this.#retrySoon();
@@ -81,7 +74,6 @@ export class Endings {
     this.options.timers.clear(this.#retry);
   }
 
-  /** Writes the ends that failed again soon: a store that was down for a moment takes them then. */
   #retrySoon(): void {
     if (this.#retry !== undefined || this.#stopped) return;
     this.#retry = this.options.timers.setTimeout(() => {

@@ -1,11 +1,8 @@
 /**
- * Job work in BullMQ workers, for a store several processes share (Redis): the instance that
- * creates a job queues it under the job's own id, and a worker in any process runs it against the
- * shared store. A worker watches the store, so a cancel made on any instance stops the job within
- * an append. BullMQ's locks find a worker that died mid-job; the job is handed on, and the next
- * worker ends it as interrupted. Start-up ends only the unfinished jobs the queue does not hold.
- * The queue sends on the store's command connection, with its deadlines; the worker waits for
- * Redis as long as it takes. Connection faults are the connections' watches' to tell, not errors.
+ * Job work in BullMQ workers, for a store several processes share (Redis): a job is queued under
+ * its own id and a worker in any process runs it. BullMQ's locks find a worker that died mid-job;
+ * the next worker ends that job as interrupted. The queue sends on the store's command connection,
+ * with its deadlines; the worker waits for Redis as long as it takes.
  */
 import { Queue, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
@@ -39,10 +36,7 @@ import { planStart, type StartPlan } from "./start-plan.js";
 export type BullmqExecutorOptions = {
   /** The Redis that holds the queue (the store's). */
   url: string;
-  /**
-   * The store's command connection, for the queue to share, so that the store's ping (/healthz)
-   * speaks for the queue too; without it the queue opens one of its own on `url`.
-   */
+  /** The store's command connection, for the queue to share, so that /healthz speaks for the queue too. */
   connection?: RedisConnection;
   /** Told once when the worker's connection is lost and once when it is back. */
   onWorkerConnectionChange?: ConnectionListener;
@@ -56,52 +50,37 @@ export type BullmqExecutorOptions = {
   stalledCheckMs?: number;
   /** How often a job whose worker died is handed on before BullMQ gives it up; default 1. */
   maxStalledCount?: number;
-  /**
-   * How old an unfinished job the queue does not hold must be before it is ended, in ms: a job
-   * is created before it is queued, and another instance may be between the two. Default 60 s.
-   */
+  /** How old an unfinished job the queue does not hold must be before it is ended (it may be about to be queued), in ms. */
   graceMs?: number;
 };
 
-/**
- * What a queued job carries: what the run needs that the store does not hold, and, when traces are
- * on, the W3C trace context it was queued in, which the worker's run continues.
- */
+/** What a queued job carries besides the stored input, and the W3C trace context it was queued in. */
 type QueuedRun = { runOptions?: RunOptions; locale?: Locale; trace?: TraceCarrier };
 
-/** The name of the BullMQ queue that holds jobs to run, under the prefix. */
 export const JOB_QUEUE = "jobs";
 /** States in which the queue still owns a job: some worker runs it or will. */
 const OWNED = new Set(["waiting", "active", "delayed", "prioritized", "waiting-children"]);
 const CUT_OFF = "The worker running this job stopped before finishing.";
-/** How long closing waits for BullMQ's worker to close, in ms. */
 const CLOSE_WAIT_MS = 5_000;
 
-/** How long a worker's hold on a job lasts, how often stalled jobs are looked for, and the grace, in ms. */
 export const BULLMQ_DEFAULTS = { lockMs: 30_000, stalledCheckMs: 30_000, graceMs: 60_000 } as const;
 
 export function createBullmqExecutor(options: BullmqExecutorOptions): CreateExecutor {
   return (context) => new BullmqExecutor(options, context);
 }
 
-/** A BullMQ worker with the connection it was given, which BullMQ leaves open. */
+/** A worker with its connection, which BullMQ leaves open. */
 type JobWorker = { worker: Worker<QueuedRun>; redis: Redis };
 
-/**
- * One service's executor: a queue to submit to, a worker (unless it runs no jobs), the jobs its
- * worker runs here, and the reconciler that ends the jobs the queue lost.
- */
 class BullmqExecutor implements JobExecutor {
   readonly #context: ExecutorContext;
   readonly #graceMs: number;
-  /** The queue's connection, whose guard waits for Redis within its deadline. */
   readonly #connection: RedisConnection;
   readonly #queue: Queue<QueuedRun>;
-  /** The queue's connection when this executor opened it (not the store's): closed with the queue. */
+  /** The queue's connection when this executor opened it: closed with the queue. */
   readonly #ownRedis: Redis | undefined;
   readonly #worker: JobWorker | undefined;
   readonly #slices = new SliceTurns();
-  /** Jobs this process's worker runs, with the switch that stops them. */
   readonly #live = new LiveJobs();
   readonly #unwatch: (() => void) | undefined;
   readonly #reconciler: ReturnType<typeof setInterval>;
@@ -156,13 +135,13 @@ class BullmqExecutor implements JobExecutor {
     await this.#live.endStopped(stopped, this.#context.end);
   }
 
-  /** Reports errors but those of a connection, which its watch tells once. */
+  /** Reports errors but a connection's, which its watch tells. */
   #reportFaults(context: string): (error: unknown) => void {
     const told = this.#context.report(context);
     return (error: unknown) => void (isConnectionFault(error) || told(error));
   }
 
-  /** The worker that runs `concurrency` jobs at once, on a connection of its own; none for 0. */
+  /** The worker, on a connection of its own; none for a concurrency of 0. */
   #openWorker(settings: BullmqExecutorOptions, prefix: string): JobWorker | undefined {
     const size = settings.concurrency ?? this.#context.limits.maxConcurrentJobs;
     if (size <= 0) return undefined;
@@ -185,7 +164,7 @@ class BullmqExecutor implements JobExecutor {
     return { worker, redis };
   }
 
-  /** Runs a job a worker took from the queue, unless it has ended or cannot run any more. */
+  /** Runs a job a worker took, unless it has ended or cannot run any more. */
   readonly #work = async (queued: Job<QueuedRun>): Promise<void> => {
     const { store, limits, end } = this.#context;
     const jobId = queued.id!;
@@ -208,7 +187,6 @@ class BullmqExecutor implements JobExecutor {
     await traceQueuedRun(traced, () => this.#run(jobId, owner, plan.value, queued.data));
   };
 
-  /** Runs the job here, stoppable by `stop`, a close, or its end by another process. */
   async #run(jobId: string, owner: Caller, plan: StartPlan, { runOptions, locale }: QueuedRun): Promise<void> {
     const signal = this.#live.add(jobId, owner);
     try {
@@ -250,7 +228,6 @@ class BullmqExecutor implements JobExecutor {
     }
   }
 
-  /** Closes the worker, the queue and the connections this executor opened. */
   async #shutDown(): Promise<void> {
     this.#unwatch?.();
     const worker = this.#worker;
@@ -263,7 +240,7 @@ class BullmqExecutor implements JobExecutor {
   }
 }
 
-/** The queue jobs are submitted to (and whose depth metrics read), on `redis`. */
+/** The queue jobs are submitted to, and whose depth the metrics read. */
 export function openQueue(redis: Redis, prefix: string, onError: (error: unknown) => void): Queue<QueuedRun> {
   // neither waits for Redis nor asks its version at start-up: the guard waits, within its deadline
   const queue = new Queue<QueuedRun>(JOB_QUEUE, {
@@ -276,7 +253,6 @@ export function openQueue(redis: Redis, prefix: string, onError: (error: unknown
   return queue;
 }
 
-/** Waits for `promise` to settle, `ms` at most. */
 async function within(promise: Promise<unknown>, ms: number): Promise<void> {
   let timer: ReturnType<typeof setTimeout> | undefined;
   await Promise.race([promise.catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);

@@ -1,18 +1,11 @@
-/**
- * The executor of memory and SQLite stores: jobs run in this process, beside the service, one slice
- * of one job per turn of the event loop.
- */
+/** The executor of memory and SQLite stores: jobs run in this process, one slice per turn of the event loop. */
 import { interrupted, LiveJobs, runJob, type CreateExecutor } from "./executor.js";
 import { SliceTurns } from "./runner/slice-turns.js";
 
-/**
- * Runs jobs in this process, at most `limits.maxConcurrentJobs` at once: for a store one process
- * owns (memory, SQLite), where whatever is unfinished at start-up was cut off by the last process.
- */
+/** At most `limits.maxConcurrentJobs` at once; whatever is unfinished at start-up was cut off by the last process. */
 export const createInProcessExecutor: CreateExecutor = (context) => {
   const { store, limits, end } = context;
   const scheduler = createScheduler(limits.maxConcurrentJobs);
-  // one slice of one job per turn of the event loop, however many jobs run
   const slices = new SliceTurns();
   const live = new LiveJobs();
 
@@ -52,9 +45,8 @@ export const createInProcessExecutor: CreateExecutor = (context) => {
 };
 
 /**
- * A FIFO queue that runs at most `maxConcurrent` jobs (at least one) at a time; the rest wait in
- * arrival order. A run starts on a later turn of the event loop, never inside `enqueue`, so the
- * caller can answer first.
+ * A FIFO queue that runs at most `maxConcurrent` jobs (at least one) at a time. A run starts on a
+ * later turn of the event loop, never inside `enqueue`, so the caller can answer first.
  */
 export function createScheduler(maxConcurrent: number) {
   const queue = new Map<string, () => Promise<void>>(); // a Map keeps insertion order: FIFO
@@ -82,7 +74,6 @@ export function createScheduler(maxConcurrent: number) {
   }
 
   return {
-    /** Queues `run`; it starts as soon as a slot is free. */
     enqueue(jobId: string, run: () => Promise<void>): void {
       if (closed) return;
       queue.set(jobId, run);

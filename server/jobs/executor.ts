@@ -1,9 +1,6 @@
 /**
- * Where a created job's work runs. The service hands each job to an executor and tells it of a
- * cancel; the executor runs the work (in this process, under the concurrency limit:
- * executor-in-process.ts; or in BullMQ workers: executor-bullmq.ts) and, on start and close,
- * decides which unfinished jobs end. This is what every executor is given and answers to, and what
- * both share: the jobs a process runs (`LiveJobs`) and the run of one job (`runJob`).
+ * Where a created job's work runs: in this process (executor-in-process.ts) or in BullMQ workers
+ * (executor-bullmq.ts). What both are given and share: the jobs a process runs, and one job's run.
  */
 import { isFinished } from "../../shared/job-view.js";
 import { TOOL } from "../../shared/tools.js";
@@ -27,61 +24,43 @@ export const interrupted = (message: string): Failed => ({
   payload: { code: "interrupted", message, hint: `Run the analysis again with ${TOOL.startBulk}.`, retryable: true },
 });
 
-/** What an executor works with, from the service that owns it. */
 export type ExecutorContext = {
   store: JobStore;
   log: JobLog;
   limits: JobLimits;
   match: MatchGifts;
   now: () => number;
-  /** A reporter of failures no caller can be told of, for `context`. */
   report: (context: string) => (error: unknown) => void;
   /** Ends a job as failed; a write the store refuses is retried at the service's sweeps. */
   end: (jobId: string, owner: Caller, failed: Failed) => Promise<void>;
-  /** The service's hook before each slice of work, if any. */
   beforeSlice?: SliceHook;
 };
 
-/**
- * What the starter of a job attached for the service's `beforeSlice` hook: opaque to the jobs,
- * JSON values only, as it travels with the job to wherever the job runs (a queue's entry too).
- */
+/** Opaque to the jobs, for the `beforeSlice` hook: JSON values only, as it travels with a queued job. */
 export type RunOptions = Readonly<Record<string, unknown>>;
 
-/**
- * Awaited before each slice of a job's work, with the job's run options; it may reject once
- * `signal` aborts (the job was canceled, or the process is closing), which stops the job.
- */
+/** Awaited before each slice of a job's work; it may reject once `signal` aborts, which stops the job. */
 export type SliceHook = (options: RunOptions, signal: AbortSignal) => Promise<void>;
 
-/** A job just created, with what its run needs besides the stored input. */
 export type JobToRun = { jobId: string; owner: Caller; plan: StartPlan; runOptions?: RunOptions; locale?: Locale };
 
 export type JobExecutor = {
-  /**
-   * Before the first call is answered: ends the unfinished jobs that nobody will run any more.
-   * Rejects when the store cannot list them; the service tries again later.
-   */
+  /** Ends the unfinished jobs that nobody will run any more; rejects when the store cannot list them. */
   recover(): Promise<void>;
   /** Takes a created job to run (it starts later, never inside this call). */
   submit(job: JobToRun): Promise<void>;
-  /** The job was canceled (already recorded): stops it wherever it runs, or keeps it from starting. */
+  /** The job was canceled (already recorded): stops it wherever it runs. */
   stop(jobId: string): void;
   /** Stops this process's running jobs and ends them as interrupted; may be called again. */
   close(): Promise<void>;
 };
 
-/** Builds an executor for the service; the service calls it once, with its own context. */
 export type CreateExecutor = (context: ExecutorContext) => JobExecutor;
 
 type LiveJob = { owner: Caller; controller: AbortController };
 
-/**
- * The jobs running in this process, each with the switch that stops it: what an executor aborts on
- * a cancel, and aborts and ends as interrupted when it closes.
- */
+/** The jobs running in this process, each with the switch that stops it. */
 export class LiveJobs extends Map<string, LiveJob> {
-  /** Takes the job in; its run stops when the returned signal aborts. */
   add(jobId: string, owner: Caller): AbortSignal {
     const controller = new AbortController();
     this.set(jobId, { owner, controller });
@@ -108,7 +87,6 @@ export class LiveJobs extends Map<string, LiveJob> {
   }
 }
 
-/** What a job ends with when the store had no room for its next write (SQLite's, a full disk). */
 const storageFull: Failed["payload"] = {
   code: "internal",
   message: "The analysis stopped because the server's job storage is full.",
@@ -116,7 +94,6 @@ const storageFull: Failed["payload"] = {
   retryable: true,
 };
 
-/** What a job that lost its store mid-run ends with, once the store is back. */
 const storeLost: Failed["payload"] = {
   code: "store_unavailable",
   message: "The job store became unreachable while this job ran, so it stopped before finishing.",
@@ -125,10 +102,8 @@ const storeLost: Failed["payload"] = {
 };
 
 /**
- * One job's work, wherever it runs: the stages against the shared store through the event log,
- * and the job's end as failed when the work fails. A stop (cancel, closing, a job that has ended
- * or been deleted meanwhile) leaves no event of its own: whoever stopped the job records its end.
- * Resolves once the job has ended or stopped, never rejects for the job's sake.
+ * One job's work, wherever it runs, and its end as failed when the work fails. A stop leaves no
+ * event of its own: whoever stopped the job records its end. Never rejects for the job's sake.
  */
 export async function runJob(
   { store, log, limits, match, report, end, beforeSlice }: ExecutorContext,

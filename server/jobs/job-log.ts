@@ -1,7 +1,6 @@
 /**
- * The only writer of job events: it gives each draft its envelope (gapless seq from 1, unique
- * `${jobId}:${seq}` id, ISO time), checks it against the lifecycle, folds it with the shared
- * reducer, stores events and fold in one step, then publishes each event and wakes waiters.
+ * The only writer of job events: gives each draft its envelope (gapless seq, id, time), checks it
+ * against the lifecycle, folds it, stores events and fold in one step, then publishes and wakes.
  * Appends to one job are serialized, so seqs and notifications come out in order.
  */
 import type { JobEvent } from "../../shared/job-events.js";
@@ -11,20 +10,16 @@ import type { Caller } from "./caller.js";
 import { checkTransition, type EventDraft } from "./state-machine.js";
 import { foldOf, StoreConflictError, type CreateQuota, type JobStore, type NewJob, type ResultHead } from "./store.js";
 
-/** Attempts at an append that keeps meeting other processes' appends, before it gives up. */
+/** Tries of an append that keeps meeting other processes' appends. */
 const MAX_CONFLICT_TRIES = 5;
 
-/** What every appended event is published with, for notification fan-out. */
 export type JobEventNotice = { event: JobEvent; owner: Caller; fold: JobFold };
 
 type Appended = { ok: true; fold: JobFold } | { ok: false; fold: JobFold; reason: string };
 export type JobLog = {
   /** Creates the job with its first event; with `quota`, only if its owner has room (see `JobStore.create`). */
   create(job: NewJob, created: Extract<EventDraft, { type: "job.created" }>, quota?: CreateQuota): Promise<JobFold>;
-  /**
-   * Appends drafts (all or none), with the head that commits the result's chunks when the last
-   * is `job.completed`; refused with the reason when the lifecycle forbids one.
-   */
+  /** Appends drafts (all or none), with the result's head beside `job.completed`; refused when the lifecycle forbids one. */
   append(jobId: string, owner: Caller, drafts: EventDraft[], head?: ResultHead): Promise<Appended>;
   /** Drops the cached fold of a job another process runs; its next append here reads the log. */
   forget(jobId: string): void;
@@ -36,16 +31,14 @@ export type JobLogOptions = {
   wake: (jobId: string) => void;
 };
 
-/** The event log over `store`: `publish` and `wake` are called after each stored append. */
 export function createJobLog(options: JobLogOptions): JobLog {
   return new EventLog(options);
 }
 
-/** Events drafted against a fold, with the fold after each; or why the lifecycle refuses one. */
+/** Events with the fold after each, or why the lifecycle refuses one. */
 type Built = { events: JobEvent[]; folds: JobFold[] } | string;
 
 class EventLog implements JobLog {
-  /** Each job's appends, one after the other. */
   readonly #turns = new PerKeyQueue();
   /** Folds of unfinished jobs written here, so appends need not read them back. */
   readonly #folds = new Map<string, JobFold>();
@@ -65,9 +58,8 @@ class EventLog implements JobLog {
 
   readonly append: JobLog["append"] = (jobId, owner, drafts, head) =>
     this.#turns.run(jobId, async () => {
-      // another process appended between this one's reading of the log and its write (a cancel
-      // on another instance while this one runs the job, or the worker's progress while another
-      // instance cancels): the drafts are checked again against the log as it now is
+      // another process appended between this one's read and its write (a cancel on another
+      // instance): the drafts are checked again against the log as it now is
       for (let tries = 1; ; tries++) {
         try {
           return await this.#attempt(jobId, owner, drafts, head);
@@ -81,7 +73,6 @@ class EventLog implements JobLog {
     this.#folds.delete(jobId);
   };
 
-  /** One try at an append, against the cached fold or the log as stored. */
   async #attempt(jobId: string, owner: Caller, drafts: EventDraft[], head?: ResultHead): Promise<Appended> {
     const { store } = this.options;
     const stored = this.#folds.has(jobId) ? undefined : await store.getJob(jobId);
@@ -115,7 +106,6 @@ class EventLog implements JobLog {
   }
 }
 
-/** Gives each draft its envelope at time `now`, checked against the lifecycle and folded in turn. */
 function buildEvents(fold: JobFold, drafts: EventDraft[], now: number): Built {
   const timestamp = new Date(now).toISOString();
   const events: JobEvent[] = [];

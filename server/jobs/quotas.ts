@@ -1,9 +1,6 @@
 /**
- * The quotas one subject lives within: jobs waiting or running at once, jobs started in a rolling
- * hour, and bytes kept (inputs and results). The store checks them in the step that creates the
- * job (`createQuota`), so two starts at the same instant cannot both take the last place, on one
- * instance or several; when it finds no room, `checkQuotas` says which limit it was and when or
- * how the call can succeed.
+ * The quotas one subject lives within: jobs unfinished at once, starts in a rolling hour, and
+ * bytes kept. The store checks them as it creates the job; `checkQuotas` says which limit it was.
  */
 import { TOOL } from "../../shared/tools.js";
 import { megabytes, type JobLimits } from "../limits.js";
@@ -17,7 +14,7 @@ type QuotaLimits = Pick<
   "maxUnfinishedPerSubject" | "maxStartsPerHour" | "maxStoredBytesPerSubject" | "retentionMs"
 >;
 
-/** The room a job created at `now` must find, for the store to check as it writes the job. */
+/** The room a job created at `now` must find. */
 export function createQuota(limits: QuotaLimits, now: number): CreateQuota {
   return {
     // a start exactly an hour ago no longer counts
@@ -28,7 +25,7 @@ export function createQuota(limits: QuotaLimits, now: number): CreateQuota {
   };
 }
 
-/** Which quota, if any, keeps `subject` from starting a job whose input takes `bytes`, at `now`. */
+/** Which quota, if any, keeps `subject` from starting a job whose input takes `bytes`. */
 export async function checkQuotas(
   store: JobStore,
   subject: string,

@@ -1,11 +1,7 @@
 /**
- * Who hears of appended events, and how. Listeners of every process's events and listeners of
- * this process's appends alone; one failing listener never keeps an event from the others. Every
- * event of the jobs created here, and of those followed from here (a listen stream for a job
- * started elsewhere), reaches this instance's listeners once and in order, whichever process
- * appended it: events this process appends pass straight through the relay; when the store says
- * another process appended to a followed job (a BullMQ worker), the missing events are read back
- * from the store and published. A job is followed until its terminal event.
+ * Who hears of appended events. Every event of the jobs followed here reaches this instance's
+ * listeners once and in order, whichever process appended it: this process's pass straight
+ * through; another's (a BullMQ worker's) are read back from the store when it says so.
  */
 import { isTerminalEvent } from "../../shared/job-events.js";
 import { applyJobEvent, type JobFold } from "../../shared/job-reducer.js";
@@ -26,7 +22,6 @@ export type Relay = {
   wake(jobId: string): void;
 };
 
-/** A relay over `store` to `publish`; `report` gets the reads that fail. */
 export function createRelay(
   store: JobStore,
   publish: (notice: JobEventNotice) => void,
@@ -94,12 +89,11 @@ export class EventListeners {
     return () => void to.delete(listener);
   }
 
-  /** Whether anyone listens to other processes' events: with none, there is nothing to relay. */
+  /** Whether anyone listens to other processes' events. */
   wantsRelayed(): boolean {
     return this.#everywhere.size > 0;
   }
 
-  /** Tells the listeners of every process's events (this one's appends come through the relay). */
   readonly tellEverywhere = (notice: JobEventNotice): void => this.#tell(this.#everywhere, notice);
 
   readonly tellHere = (notice: JobEventNotice): void => this.#tell(this.#here, notice);
@@ -109,7 +103,6 @@ export class EventListeners {
       try {
         listener(notice);
       } catch (error) {
-        // one failing subscriber must not keep the event from the others
         this.report(`a listener of job ${notice.event.jobId}`)(error);
       }
     }

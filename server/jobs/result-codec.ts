@@ -1,16 +1,11 @@
 /**
  * How the people of a result are stored: in chunks of a fixed size, each a JSON document where a
- * person is a short tuple, and what people share (the same interests list, the matcher's answer to
- * the same request, the same gift in several answers) is written once per chunk. Pages read only
- * the chunks they need, and decoding parses the chunk.
+ * person is a short tuple and what people share (interests, answers, gifts) is written once.
  */
 import * as z from "zod/mini";
 import { GiftSchema, type Gift, type PersonResult } from "../../shared/tools.js";
 
-/**
- * People per chunk: a chunk is encoded in a millisecond or two, well within one slice of a job's
- * work, and a page decodes little more than it shows. Shared gifts keep the repeats cheap.
- */
+/** People per chunk: encoded in a millisecond or two, within one slice, and a page decodes little more than it shows. */
 export const CHUNK_SIZE = 1000;
 
 // [row, name, department, interests list, budget, gift list]
@@ -21,7 +16,7 @@ const Index = z.number().check(z.int(), z.gte(0));
 const GiftTuple = z.tuple([z.string(), z.string(), z.number(), z.string(), z.string()]);
 type GiftTuple = z.infer<typeof GiftTuple>;
 
-/** The current shape: each gift written once, and gift lists as lists of indexes into `gifts`. */
+/** Each gift written once, and gift lists as indexes into `gifts`. */
 const ChunkSchema = z.object({
   v: z.literal(2),
   interests: z.array(z.array(z.string())),
@@ -31,7 +26,7 @@ const ChunkSchema = z.object({
 });
 type Chunk = z.infer<typeof ChunkSchema>;
 
-/** The first shape, still read: each gift list written out in full. */
+/** The first shape, still read: gift lists in full. */
 const ChunkV1Schema = z.object({
   interests: z.array(z.array(z.string())),
   gifts: z.array(z.array(GiftSchema)),
@@ -54,7 +49,7 @@ export function encodeChunk(people: readonly PersonResult[], from: number, to: n
   return JSON.stringify(chunk);
 }
 
-/** The index of `value` in its list, added with `push` (which answers the list's new length) the first time. */
+/** The index of `value`, added with `push` (answering the new length) the first time. */
 function indexOf<T>(seen: Map<T, number>, value: T, push: () => number): number {
   let i = seen.get(value);
   if (i === undefined) seen.set(value, (i = push() - 1));

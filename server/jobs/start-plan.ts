@@ -1,8 +1,6 @@
 /**
  * Checking a start request before any job exists: exactly one employee list, a real occasion and
- * budget, and an input within every input limit, whichever form it takes (CSV text, or an
- * `employees` list measured as the CSV it would be). What passes is the job's input and what its
- * runner needs to know about it; what fails is the error to answer with.
+ * budget, and an input within every limit (an `employees` list measured as the CSV it would be).
  */
 import { createPace } from "../files/read/pace.js";
 import { inspectCsv, type CsvColumns } from "../files/read/csv/inspect.js";
@@ -13,14 +11,10 @@ import type { StartBulkArgs } from "../../shared/tools.js";
 /** A request that may become a job: its input, the CSV's columns, and how many rows to expect. */
 export type StartPlan = { input: StartBulkArgs; columns?: CsvColumns; estimatedRows: number };
 
-/**
- * Checks a start request; the plan for a job, or the error to answer with (and then no job exists).
- * Measuring a large input takes slices that let the event loop turn in between.
- */
+/** The plan for a job, or the error to answer with; a large input is measured in slices. */
 export async function planStart(args: StartBulkArgs, limits: InputLimits): Promise<Outcome<StartPlan>> {
   const { csv, occasion, budgetPerPerson } = args;
-  // the job's currency and language, written into its input so that a stored job keeps them
-  // (none: US dollars; the language is then English)
+  // written into the input, so that a stored job keeps them
   const currency = args.currency ?? "USD";
   const kept = { occasion, budgetPerPerson, currency, ...(args.locale === undefined ? {} : { locale: args.locale }) };
   // forms that show every field send an empty list beside the CSV: that list was not given
@@ -64,11 +58,7 @@ export async function planStart(args: StartBulkArgs, limits: InputLimits): Promi
   return ok({ input: { ...kept, employees: list }, estimatedRows: list.length });
 }
 
-/**
- * The limits a CSV meets, applied to a list: interests per person, characters per cell, and the
- * bytes of the CSV the list would be (a line per person: name, department, the interests joined
- * with ";", the budget). One join per person, so linear in the characters of the list.
- */
+/** The limits a CSV meets, applied to a list and the CSV it would be; linear in its characters. */
 async function measureEmployees(
   list: NonNullable<StartBulkArgs["employees"]>,
   limits: InputLimits,
@@ -92,6 +82,5 @@ async function measureEmployees(
   return ok(null);
 }
 
-/** A person's line of the CSV the list would be, in bytes. */
 const lineBytes = (name: string, department: string | undefined, joined: string, budget: number | undefined) =>
   Buffer.byteLength(`${name},${department ?? ""},${joined},${budget ?? ""}\n`, "utf8");

@@ -1,7 +1,6 @@
 /**
  * The job lifecycle, pending → running → completed | failed | canceled, as a pure check of the next
- * event against the fold so far. The event log refuses what it rejects, so no event follows a
- * terminal one, no job ends twice and the percentage never goes back.
+ * event: no event follows a terminal one, and the percentage never goes back.
  */
 import type { JobEvent } from "../../shared/job-events.js";
 import type { JobFold } from "../../shared/job-reducer.js";

@@ -1,9 +1,5 @@
-/**
- * The timers a unit that decides by time is given, beside its clock (`now: () => number`), so that
- * a test can run them on a clock of its own instead of waiting (test-kit/jobs/fake-clock.ts).
- */
+/** The timers a unit that decides by time is given, so that a test can run them on a fake clock. */
 
-/** A pending timer: `unref` lets the process exit while it waits. */
 export type Timer = { unref(): unknown };
 
 export type Timers = {
@@ -13,7 +9,6 @@ export type Timers = {
   clear(timer: Timer | undefined): void;
 };
 
-/** Node's own timers. */
 export const systemTimers: Timers = {
   setTimeout: (run, ms) => setTimeout(run, ms),
   setInterval: (run, ms) => setInterval(run, ms),

@@ -1,29 +1,19 @@
 /**
  * Per-job wake-ups for long polls: a waiter is armed before the store is read, so an event appended
- * in between still wakes it, and it ends on the first append, its timeout or its abort signal.
- * Nothing polls; every way out removes the waiter and its timer. At most `max` wait at once.
+ * in between still wakes it. Every way out removes the waiter and its timer. At most `max` wait at once.
  */
 import { systemTimers, type Timer, type Timers } from "./timers.js";
 
 /**
- * "full": the most waiters allowed were already waiting, so this one did not wait at all. The
- * long poll then answers at once with what there is, not with an error: a long poll may always
- * end early with no events (waitMs is a most, not a promise), every client already polls again,
- * the widget after a pause, so nothing breaks, and the process keeps its sockets, timers and
- * memory bounded whatever the number of watchers.
+ * "full": too many were waiting, so this one did not wait. The poll then answers at once with what
+ * there is, not an error: waitMs is a most, clients poll again, and the process stays bounded.
  */
 type WakeReason = "event" | "timeout" | "aborted" | "closed" | "full";
 type Waiter = { settled: Promise<WakeReason>; dispose(): void };
 type Finish = (reason: WakeReason) => void;
 
-type WaitersOptions = {
-  /** The most waiters at once; no limit by default. */
-  max?: number;
-  /** The timers of the waiters' timeouts; Node's by default. */
-  timers?: Timers;
-};
+type WaitersOptions = { max?: number; timers?: Timers };
 
-/** The waiters of one service, of which at most `max` may wait at once. */
 export class Waiters {
   readonly #max: number;
   readonly #timers: Timers;

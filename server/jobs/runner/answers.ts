@@ -1,8 +1,6 @@
 /**
- * The matcher's answers, remembered for the length of a job. The matcher is pure, so people who
- * ask the same thing share one answer: the same interests in any order or case, once each, with
- * the same department, budget, occasion and language. Equal gifts across answers become one object
- * too, so a stored result can write each gift once (see result-codec.ts).
+ * The matcher's answers, remembered for the length of a job: the matcher is pure, so people who ask
+ * the same thing share one answer. Equal gifts become one object, so a result writes each once.
  */
 import type { Gift } from "../../../shared/tools.js";
 import type { MatchGifts, MatchRequest } from "../../gifts/matcher.js";
@@ -16,7 +14,6 @@ export function canonicalInterests(interests: readonly string[]): string[] {
 /** Ids stay below this, so that two of them make one exact number (below 2^42) as a key. */
 const ID_SPACE = 2 ** 21;
 
-/** Numbers 0, 1, 2, … for distinct values, in the order they are first seen. */
 function createIds<K>() {
   const ids = new Map<K, number>();
   return {
@@ -30,15 +27,12 @@ function createIds<K>() {
 }
 
 /**
- * Wraps `match`, which is asked with the canonical interests so that an answer depends only on
- * what it is remembered by. Keeps about `limit` answers, the most recently used, in two generations
- * (a hit in the old one moves it to the new); the ids behind the keys are forgotten all at once
- * when there are more than four times `limit` of them, and the answers with them.
+ * Wraps `match`, asked with the canonical interests. Keeps about `limit` answers, the most recently
+ * used, in two generations; the ids behind the keys are forgotten all at once past four times `limit`.
  */
 export function createAnswers(match: MatchGifts, limit: number): (request: MatchRequest) => Gift[] {
   const half = Math.max(1, Math.floor(Math.min(limit, ID_SPACE / 8) / 2));
-  // Keys are numbers, not strings built per person: a request's parts become small ids. The
-  // extract stage gives every distinct interests text one array, so lists are known by identity.
+  // Keys are numbers made of small ids, not strings per person; lists are known by identity.
   const fresh = () => ({
     young: new Map<number, Gift[]>(),
     old: new Map<number, Gift[]>(),
@@ -77,7 +71,6 @@ export function createAnswers(match: MatchGifts, limit: number): (request: Match
     return m.last.id;
   }
 
-  /** Everything but the interests, as one id. */
   function restId(request: MatchRequest): number {
     const pair = m.pairs.of(contextId(request) * ID_SPACE + m.departments.of(request.department));
     return m.pairs.of(pair * ID_SPACE + m.budgets.of(request.budget));

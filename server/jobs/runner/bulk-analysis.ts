@@ -1,10 +1,7 @@
 /**
- * The work of a bulk gift analysis, stage by stage: parse the rows, extract interests and
- * departments, match gifts for each person, compose and store the result. Work is done in short
- * slices, each on a turn of the event loop that the service's slice turns hand out, one slice per
- * turn across all running jobs, so the server stays responsive however many jobs run and a cancel
- * is seen within milliseconds. The result goes to the store chunk by chunk as it is composed, and
- * becomes visible with `job.completed`; progress follows the items actually processed.
+ * The work of a bulk gift analysis, stage by stage: parse, extract interests, match gifts, compose
+ * the result chunk by chunk. Work is done in short slices, one per turn of the event loop across
+ * all running jobs, so the server stays responsive and a cancel is seen within milliseconds.
  */
 import type { ErrorCode } from "../../../shared/errors.js";
 import type { SkippedRow } from "../../../shared/files.js";
@@ -54,28 +51,21 @@ export class JobFailure extends Error {
 export type BulkRun = {
   jobId: string;
   input: StartBulkArgs;
-  /** The CSV's columns (from inspectCsv) and its estimated rows; unused for `employees`. */
   columns?: CsvColumns;
   estimatedRows: number;
   maxRows: number;
   match: MatchGifts;
-  /** Shared by the service's running jobs: each slice of work waits for its turn here. */
   turns: SliceTurns;
-  /** Awaited before each slice (the service's hook, if any); it may reject once `signal` aborts. */
   beforeSlice?: (signal: AbortSignal) => Promise<void>;
-  /** The words of the events, in the caller's language. */
   texts: JobTexts;
   signal: AbortSignal;
-  /** Stores chunk `index` of the result (store.putResultChunk); called in order from 0, not awaiting each. */
+  /** Called in order from 0, not awaiting each. */
   putChunk: (index: number, body: string) => Promise<void>;
-  /** Appends events (and the result's head with the last); throws JobStopped when the job has ended. */
+  /** Throws JobStopped when the job has ended. */
   emit: (drafts: EventDraft[], head?: ResultHead) => Promise<void>;
 };
 
-/**
- * Runs the four stages and ends with `job.completed` and the stored result. Throws JobStopped when
- * canceled or closing, JobFailure when the input cannot be analysed; the caller records failures.
- */
+/** Runs the four stages; throws JobStopped when stopped, JobFailure when the input cannot be analysed. */
 export async function runBulkAnalysis(run: BulkRun): Promise<void> {
   const share = run.turns.join();
   try {
@@ -89,7 +79,6 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
   }
 }
 
-/** One run's state as it goes through the stages: its people, skipped rows, progress and held events. */
 class BulkAnalysis {
   private readonly run: BulkRun;
   // events ready one right after the other (no wait between them) go out in one append: one
@@ -103,7 +92,6 @@ class BulkAnalysis {
   /** Where the name and department are in those fields: the CSV's columns, or 0 and 1 for `employees`. */
   private who = { name: -1, department: -1, width: 0 };
   private readonly unplaced = createUnplacedTally();
-  /** How many of the people ask something new, which prices the stages after parsing. */
   private readonly mix = countMix();
 
   constructor(
@@ -121,8 +109,6 @@ class BulkAnalysis {
       run.texts,
       () => this.mix.mix(),
     );
-    // every row ends as a person or a skipped row (a repeat, an empty row between others, ...), its
-    // reason in the job's language
     this.ledger = createLedger<string[] | undefined>((fate, fields) => {
       if ("reason" in fate) this.skipped.push(this.skippedRow(fate.row, run.texts.skipped(fate.reason), fields));
       else {
@@ -132,7 +118,7 @@ class BulkAnalysis {
     });
   }
 
-  /** A skipped row as HR reads it: the row, the name and department it holds (when it does), and why. */
+  /** A skipped row with the name and department it holds, when it does. */
   private skippedRow(row: number, reason: string, fields: string[] | undefined): SkippedRow {
     // a record as wide as the header only: in another, no field is surely the name
     const whole = fields?.length === this.who.width ? fields : undefined;
@@ -164,10 +150,8 @@ class BulkAnalysis {
   }
 
   /**
-   * Runs `step` for 0..n-1 in slices of about SLICE_MS. The clock is looked at after a run of
-   * steps whose length adapts to what a step costs here (about a quarter of a millisecond's
-   * worth): cheap steps are not slowed by the clock, and the costliest the input limits allow (a
-   * person with 200 interests, a cell of 32,767 characters) are looked at one by one.
+   * Runs `step` for 0..n-1 in slices of about SLICE_MS, looking at the clock after runs of steps
+   * sized to about a quarter millisecond: cheap steps are not slowed, costly ones are timed one by one.
    */
   private async sliced(n: number, step: (i: number) => void) {
     let i = 0;
@@ -189,7 +173,6 @@ class BulkAnalysis {
     }
   }
 
-  /** The parse stage: every row of the CSV or the staff list settled in the ledger. */
   async parse() {
     const { input, columns } = this.run;
     await this.progress.enter("parse", this.run.estimatedRows);
@@ -208,8 +191,7 @@ class BulkAnalysis {
     let processed = 0;
     await this.turn();
     let until = performance.now() + SLICE_MS;
-    // each batch is read when the loop asks for it, so reading it is part of the slice; batches
-    // are small (16 K characters), and a slice ends between records once its time is up
+    // reading a batch is part of the slice; a slice ends between records once its time is up
     const batches = readCsvBatches(csv, {
       separator: columns.separator,
       from: columns.headerRow,
@@ -257,12 +239,10 @@ class BulkAnalysis {
     });
   }
 
-  /** The extract stage: each person's interests, and those the matcher cannot place, tallied. */
   async extract() {
     const { people, unplaced } = this;
     await this.progress.enter("extract", people.length);
-    // one array per distinct text, shared by its people, and those of its interests the matcher
-    // cannot place, counted for the summary
+    // one array per distinct text, shared by its people
     const lists = new Map<string, { interests: string[]; unplaced: string[] }>();
     await this.sliced(people.length, (i) => {
       const p = people[i];
@@ -278,7 +258,6 @@ class BulkAnalysis {
     });
   }
 
-  /** The match stage: each person's gift ideas. */
   async match() {
     const { people } = this;
     const { occasion } = this.run.input;
@@ -301,7 +280,6 @@ class BulkAnalysis {
     });
   }
 
-  /** The compose stage: the result stored chunk by chunk, then `job.completed` with its head. */
   async compose() {
     const { people, run } = this;
     const n = people.length;

@@ -1,25 +1,18 @@
 /**
- * A finished result in figures, for views to word in their own language and for the model: the
- * people, those with a gift, the top picks' cost against the budgets' sum, the interests not
- * placed, and the same sums by department. Amounts are rounded to cents. The interests the matcher
- * could place on no interest it knows are counted once however they are capitalized, with how many
- * people wrote each: the summary and the figures name the most written ones, so the person can fix
- * the list and the model sees what was not understood.
+ * A finished result in figures, for views to word in their own language and for the model. The
+ * interests the matcher could not place are counted once however they are capitalized, and the
+ * most written are named, so the person can fix the list.
  */
 import type { DepartmentFigures, ResultFigures, UnplacedInterests } from "../../../shared/tools.js";
 import type { Person } from "../../files/read/people/rows.js";
 
 /** Departments the figures name, the last of them "…" for all the rest when there are more. */
 const MAX_DEPARTMENTS = 40;
-/** The department that stands for those past the first few dozen. */
 const OTHER_DEPARTMENTS = "…";
 
 const cents = (amount: number) => Math.round(amount * 100) / 100;
 
-/**
- * The result in figures: people, those with a gift, the top picks' cost against the budgets' sum,
- * the interests not placed (left out when all were), and the same by department.
- */
+/** People, those with a gift, the top picks' cost against the budgets' sum, the interests not placed. */
 export function figuresOf(people: Person[], skipped: number, unplaced: UnplacedInterests | undefined): ResultFigures {
   let withGifts = 0;
   let topPicks = 0;
@@ -42,11 +35,7 @@ export function figuresOf(people: Person[], skipped: number, unplaced: UnplacedI
   return unplaced === undefined ? figures : { ...figures, unplaced };
 }
 
-/**
- * Each department's people, budgets' sum and top picks' cost ("" for people with none), the
- * costliest top picks first (then by name); past MAX_DEPARTMENTS, the smallest are summed into
- * one "…" entry, last. Amounts are rounded to cents as the totals are.
- */
+/** The same by department, costliest top picks first (then by name); past MAX_DEPARTMENTS the rest summed last. */
 function departmentsOf(people: Person[]): DepartmentFigures[] {
   const by = new Map<string, DepartmentFigures>();
   for (const p of people) {
@@ -78,9 +67,9 @@ function departmentsOf(people: Person[]): DepartmentFigures[] {
 const NAMED = 10;
 
 export type UnplacedTally = {
-  /** Notes one person's unplaced interests (a person's list holds each interest once). */
+  /** Notes one person's unplaced interests (each once). */
   add(interests: readonly string[]): void;
-  /** How many different ones, and the most written; undefined when every interest was placed. */
+  /** Undefined when every interest was placed. */
   result(): UnplacedInterests | undefined;
 };
 

@@ -1,12 +1,7 @@
 /**
- * Coalesced progress over the plan of a bulk gift analysis: its stages in order, as announced in
- * `job.created`, and the share of the work each one takes, from which the percentage is computed.
- * The shares are the job's own: the stages after parsing remember their answers by interests, so
- * what they cost depends on how many people ask something new (`Mix`), counted while parsing. A
- * stage change is always reported; within a stage a report goes out only when the whole-number
- * percentage moves, so even a 200,000-row job sends about a hundred. The ETA is the work left at
- * the rates observed (`workLeftMs`), in the job's own slice time, made wall-clock time by the
- * turns the job shares with others (slice-turns.ts).
+ * Coalesced progress over a bulk analysis's stages, each priced by how many of the job's people ask
+ * something new (`Mix`). Within a stage a report goes out only when the whole percentage moves, so
+ * even a 200,000-row job sends about a hundred. The ETA is the work left at the rates observed.
  */
 import type { Stage } from "../../../shared/job-events.js";
 import { BULK_STAGES as STAGES, type BulkStage } from "../../../shared/stage-words.js";
@@ -31,7 +26,6 @@ const COST: Record<Exclude<StageId, "parse">, { row: number; new: number }> = {
   compose: { row: 0.2, new: 0.45 },
 };
 
-/** How many people a job has and how many of them ask something new. */
 export type Mix = { rows: number; newInterests: number; newRequests: number };
 /** Every row new: what a job is priced as before its first row is read. */
 const ALL_NEW: Mix = { rows: 1, newInterests: 1, newRequests: 1 };
@@ -86,7 +80,6 @@ export function countMix(): { add(person: Person): void; mix(): Mix; end(): void
   };
 }
 
-/** Where each stage starts, in percent, for `weights`. */
 function startsOf(weights: Record<StageId, number>): Record<StageId, number> {
   const starts = {} as Record<StageId, number>;
   let at = 0;
@@ -97,26 +90,20 @@ function startsOf(weights: Record<StageId, number>): Record<StageId, number> {
   return starts;
 }
 
-/** The plan as a fresh array, for the wire, labelled in the job's language. */
+/** The plan as a fresh array, for the wire. */
 export const stagePlan = (texts: JobTexts): Stage[] => STAGES.map((id) => ({ id, label: texts.stage[id] }));
 
 type ProgressDraft = Extract<EventDraft, { type: "job.progress" }>;
 export type Progress = {
-  /** Enters `stage` with `total` items to go through; always reported. */
+  /** Enters `stage` with `total` items; always reported. */
   enter(stage: StageId, total: number): Promise<void>;
   /** `processed` items of the current stage are done; reported when the percentage moves a point. */
   advance(processed: number): Promise<void>;
-  /**
-   * The current stage's last items are done: the report `advance` would send, returned instead,
-   * for the caller to send with what comes right after (the next stage, the job's end) in one append.
-   */
+  /** The report `advance` would send, returned instead, for the caller to send with what comes next. */
   close(processed: number): ProgressDraft | undefined;
 };
 
-/**
- * `share` tells the job's slice time and makes ETAs of its work left; `texts` words the messages;
- * `mix` tells the people parsed so far, whose shares of the work hold once parsing ends.
- */
+/** `share` tells the job's slice time and makes ETAs; `mix` tells the people parsed so far. */
 export function createProgress(
   emit: (draft: ProgressDraft) => Promise<void>,
   share: Pick<Share, "busy" | "eta">,
@@ -130,7 +117,6 @@ export function createProgress(
   let weight = stageWeights(ALL_NEW);
   let start = startsOf(weight);
 
-  /** The shares of the people parsed so far: they change only while parsing. */
   function weigh() {
     if (stage !== "parse") return;
     const now = mix();
@@ -156,10 +142,8 @@ export function createProgress(
   }
 
   /**
-   * The slice time left, from `ms` spent so far: the stages still to come at the rate of the job so
-   * far (its ms per point of the bar), and the rest of this stage at its own rate, trusted as far as
-   * the stage has got, since a stage that runs a little faster or slower than its weight says would
-   * otherwise skew the estimate most near the end.
+   * The slice time left: later stages at the job's rate so far, the rest of this stage at its own
+   * rate, trusted as far as the stage has got (a stage off its weight skews the end most).
    */
   function workLeftMs(processed: number, ms: number): number {
     const fraction = total > 0 ? Math.min(1, processed / total) : 1;

@@ -1,45 +1,31 @@
 /**
  * Turns for the running jobs' slices of work: at most one slice per turn of the event loop, handed
- * out round-robin. Were every job to take its own turn after each slice, one turn would last as
- * many slices as there are jobs, and the server would accept a new connection only once per turn.
+ * out round-robin, so that the server accepts connections between any two slices.
  *
- * Jobs share the CPU this way, so a job's end depends on the others: each job's share (`join`)
- * times its slices and knows the work the others still have, and its ETA is that of processor
- * sharing. Each running job gets an equal part of the time the process gives to slices; the job
- * ends once it has had its own work left, and every other job as much of theirs, up to that much
- * (a job that ends first frees its part). That time goes at the pace slices have had since the
- * job began, whoever ran them, which holds when another job starts or ends.
+ * A job's ETA is that of processor sharing: it ends once it has had its own work left, and every
+ * other job as much of theirs (up to that much), at the pace slices have had since it began.
  */
 
 type Waiter = { go: () => void };
 
-/** One job's place in the turns. */
 export type Share = {
-  /**
-   * Waits for the job's next turn, as `next`, after `before` if given (a pause, not slice time):
-   * the time since its last turn began was its slice.
-   */
+  /** Waits for the job's next turn, after `before` if given (not slice time). */
   next(signal?: AbortSignal, before?: () => Promise<void>): Promise<void>;
-  /** Milliseconds the job has spent in its slices. */
   busy(): number;
   /** Notes that the job needs `leftMs` more of slices; the wall-clock ms until it ends, the others' work counted. */
   eta(leftMs: number): number;
-  /** The job has ended: its work no longer counts in the others' ETAs. */
   leave(): void;
 };
 
-/** The turns all running jobs of a service share: one waiting slice per `setImmediate`, first come first served. */
+/** The turns all running jobs of a service share: one slice per `setImmediate`, first come first served. */
 export class SliceTurns {
-  /** Slices waiting for their turn; a Set keeps insertion order and removes in O(1). */
+  /** A Set keeps insertion order and removes in O(1). */
   readonly #queue = new Set<Waiter>();
-  /** Whether a grant is already scheduled for the next check phase. */
   #scheduled = false;
-  /** Milliseconds of every job's finished slices. */
   #served = 0;
   /** The slice milliseconds each running job said it still needs. */
   readonly #left = new Map<Share, number>();
 
-  /** A share of the turns for a job that begins now. */
   join(): Share {
     const startedAt = performance.now();
     const servedBefore = this.#served;
@@ -69,10 +55,7 @@ export class SliceTurns {
     return share;
   }
 
-  /**
-   * Resolves on a later turn of the event loop when it is the caller's turn to run one slice
-   * (a few milliseconds of synchronous work). Rejects with `signal.reason` if aborted first.
-   */
+  /** Resolves on a later turn when it is the caller's turn to run one slice; rejects with `signal.reason`. */
   readonly next = (signal?: AbortSignal): Promise<void> =>
     new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);

@@ -1,9 +1,6 @@
 /**
- * The words a job writes into its events and result (stage labels, progress messages, title,
- * summaries, its own failures, why rows were skipped), in the caller's language: English, and
- * Korean for a `ko*` locale; the matcher answers in the same `locale`. Numbers are written as the
- * widget writes them (shared/format.ts). Tool descriptions and other sentences meant for the model
- * stay English; the model speaks to the user in their language itself.
+ * The words a job writes into its events and result, in English or (a `ko*` locale) Korean.
+ * Sentences meant for the model stay English; the model speaks to the user in their language itself.
  */
 import { formatsFor } from "../../../shared/format.js";
 import { STAGE_LABELS, type BulkStage, type Language } from "../../../shared/stage-words.js";
@@ -12,21 +9,18 @@ import { koreanReason } from "../../files/read/people/skip-reasons.js";
 
 export type Locale = Language;
 
-/** The first locale tag among `tags` (an argument, a host's `_meta` hint), as given; undefined for none. */
+/** The first locale tag among `tags` (an argument, a host's `_meta` hint). */
 export function localeTag(...tags: unknown[]): string | undefined {
   return tags.find((t): t is string => typeof t === "string" && t.trim() !== "")?.trim();
 }
 
-/** The first locale tag among `tags` (an argument, a host's `_meta` hint) decides; English by default. */
+/** The language the first locale tag among `tags` names; English by default. */
 export function localeOf(...tags: unknown[]): Locale {
   const tag = localeTag(...tags);
   return tag !== undefined && /^ko\b/i.test(tag) ? "ko" : "en";
 }
 
-/**
- * The occasion without the gift word it may end in ("연말 감사 선물", "Holiday gifts"), since the
- * texts add their own: no "연말 감사 선물 선물". An occasion that is only that word stays as it is.
- */
+/** The occasion without the gift word it may end in, since the texts add their own: no "연말 감사 선물 선물". */
 function bare(occasion: string): string {
   const text = occasion.trim();
   return text.replace(/\s*선물$|\s+gifts?$/i, "") || text;
@@ -34,7 +28,6 @@ function bare(occasion: string): string {
 
 export type JobTexts = {
   locale: Locale;
-  /** "1,234" in English, "1,234" in Korean too, but through the locale's own rules. */
   count(n: number): string;
   stage: Record<BulkStage, string>;
   progress: Record<BulkStage, (done: string, total: string) => string>;
@@ -43,7 +36,6 @@ export type JobTexts = {
   started(occasion: string, rows: string): string;
   summary(s: { occasion: string } & ResultFigures): string;
   tooManyRows(max: string): { message: string; hint: string };
-  /** Why a row was skipped, from the English reason the readers write. */
   skipped(reason: string): string;
 };
 

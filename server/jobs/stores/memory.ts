@@ -1,9 +1,4 @@
-/**
- * The in-memory job store: for tests and single-process use without a disk. Same rules as the
- * durable stores (gapless seqs checked on append, a result visible only once its head is written
- * with the final event), so the shared suites run against it unchanged. Stored values are
- * immutable by convention.
- */
+/** The in-memory job store, for tests and single-process use without a disk; stored values are immutable by convention. */
 import type { JobEvent } from "../../../shared/job-events.js";
 import type { JobFold } from "../../../shared/job-reducer.js";
 import { isFinished } from "../../../shared/job-view.js";
@@ -24,10 +19,7 @@ import {
   type StoredJob,
 } from "../store.js";
 
-/**
- * `chunks` are the result's once `head` is set, and work in progress before; `input` is the job's
- * until it ends; `bytes` counts what the input, chunks and head take, kept in step by every write.
- */
+/** `chunks` are the result's once `head` is set; `bytes` counts the input, chunks and head. */
 type Entry = {
   job: Omit<NewJob, "input">;
   input?: StartBulkArgs;
@@ -36,7 +28,6 @@ type Entry = {
   chunks: string[];
   head?: ResultHead;
   bytes: number;
-  /** Whether the job's follow-up was claimed. */
   followUp?: true;
 };
 
@@ -49,13 +40,13 @@ const stored = (e: Entry): StoredJob => ({
   fold: e.fold,
 });
 
-/** Whether `a` comes before `b` in a list of jobs newest first. */
+/** Whether `a` comes before `b`, newest first. */
 const newer = (a: JobPosition, b: JobPosition) =>
   a.createdAt !== b.createdAt ? a.createdAt > b.createdAt : a.jobId > b.jobId;
 
 class MemoryJobStore implements JobStore {
   readonly #jobs = new Map<string, Entry>();
-  /** Creation times by subject, for `usage`, kept for a day whatever becomes of the jobs. */
+  /** Creation times by subject, kept for a day whatever becomes of the jobs. */
   readonly #starts = new Map<string, number[]>();
 
   readonly create: JobStore["create"] = async (job, events, fold, quota) => {
@@ -173,7 +164,6 @@ class MemoryJobStore implements JobStore {
   }
 }
 
-/** Creates an empty store that lives as long as the process. */
 export function createMemoryStore(): JobStore {
   return new MemoryJobStore();
 }

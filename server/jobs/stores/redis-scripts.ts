@@ -1,20 +1,14 @@
 /**
- * The Redis store's Lua scripts, one per write, each one atomic step: checks first, then writes.
- * They keep the job's keys, the two sorted sets of unfinished and finished jobs, and each subject's
- * counts (unfinished jobs, bytes), day of starts and list of jobs in step. `run` (server/redis/scripts.ts) runs one.
+ * The Redis store's Lua scripts, one per write, each one atomic step. Redis does not roll a script
+ * back, so each checks first and writes after.
  */
 import { script } from "../../redis/scripts.js";
 import { STARTS_KEPT_MS } from "../store.js";
 
-/**
- * Where a job sits in its owner's list (a sorted set whose scores are all 0, so read in member
- * order): its creation time as 15 digits, then its id, so that members sort as the jobs do by
- * creation time, then id. `listedAs` in redis.ts writes the same.
- */
+/** A job's member in its owner's list (scores all 0, so in member order): creation time as 15 digits, then id. */
 const LISTED = `
 local function listed(createdAt, id) return string.format('%015d', tonumber(createdAt)) .. ':' .. id end`;
 
-// Checks first, writes after: Redis does not roll a script back, so a refusal must come before any write.
 export const CREATE = script(`
 ${LISTED}
 -- KEYS: job, input, events, unfinished, finished, usage, starts, the channel of appends, the owner's list.
@@ -44,7 +38,6 @@ redis.call('ZADD', KEYS[9], 0, listed(ARGV[3], ARGV[1]))
 redis.call('PUBLISH', KEYS[8], ARGV[1])
 return 1`);
 
-// Adds n bytes to a job's count and its subject's.
 const ADD_BYTES = `
 local function addBytes(job, n)
   n = tonumber(n)
@@ -108,9 +101,8 @@ redis.call('ZADD', KEYS[to], redis.call('HGET', KEYS[1], 'createdAt'), ARGV[1])
 redis.call('PUBLISH', KEYS[9], ARGV[1])
 return 1`);
 
-// Takes a job's bytes (and its place, if unfinished) off its subject's counts, which go once empty,
-// the job off its subject's list (jobs written before there were lists are on none), and deletes
-// its keys, whose prefixes are ARGV[2] on, the job hash's first.
+// Takes a job off its subject's counts (which go once empty) and list (older jobs are on none), and
+// deletes its keys, whose prefixes are ARGV[2] on.
 const FORGET = `
 ${LISTED}
 local function forget(id)
@@ -146,8 +138,6 @@ redis.call('ZREM', KEYS[1], ARGV[1])
 redis.call('ZREM', KEYS[2], ARGV[1])
 return 1`);
 
-// The job's follow-up claimed: by the first to ask once the job has ended, a field of its hash
-// (set only where the hash is, so it goes with the job).
 export const CLAIM_FOLLOW_UP = script(`
 -- KEYS: job
 local status = redis.call('HGET', KEYS[1], 'status')

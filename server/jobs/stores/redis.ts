@@ -1,14 +1,8 @@
 /**
- * The job store on Redis (ioredis): a hash per job (owner, creation time, status, last seq, cached fold), a list
- * per event log (seq n at index n - 1, since seqs are gapless), the result head and a list of its
- * chunks, and two sorted sets by creation time, unfinished and finished jobs, for recovery and expiry.
- * Chunks being composed wait in a list of their own, renamed to the result's with the head.
- * Every write is one Lua script (redis-scripts.ts), so checks and writes are one atomic step, as in
- * the other stores.
- * Per subject, a hash counts unfinished jobs and stored bytes, and a sorted set holds a day of
- * creation times, for the quotas; each job's hash names its subject's hash and counts its own bytes.
- * Another sorted set per subject lists its jobs newest first, read a page at a time by member
- * (`listedAs`); each job's hash names it too, and the job leaves it when it is deleted or expires.
+ * The job store on Redis: a hash per job, a list per event log (seq n at index n - 1), the result
+ * head and a list of its chunks (composed in a parts list, renamed with the head), and sorted sets
+ * of unfinished and finished jobs. Per subject: a hash of counts and a day of starts, for the
+ * quotas, and a list of its jobs newest first. Every write is one Lua script (redis-scripts.ts).
  */
 import type { Redis } from "ioredis";
 import * as z from "zod/mini";
@@ -43,19 +37,16 @@ import { run } from "../../redis/scripts.js";
 import { APPEND, CLAIM_FOLLOW_UP, CREATE, DELETE, EXPIRE, PUT_CHUNK } from "./redis-scripts.js";
 
 export type RedisStoreOptions = {
-  /** Where to connect when no `client` is given; default redis://127.0.0.1:6379. */
   url?: string;
   /** A connection to use instead of opening one; the store leaves it open on `close()`. */
   client?: Redis;
-  /** Put before every key, so that several stores (or apps) can share one Redis; default "giftgenius:". */
+  /** Put before every key; default "giftgenius:". */
   keyPrefix?: string;
-  /** Told once when the connection drops or stalls and once when it is back (see server/redis/connection.ts). */
   onConnectionChange?: ConnectionListener;
 };
 
 const OwnerSchema = z.object({ subject: z.string(), sessionId: z.optional(z.string()) });
 
-/** The store's keys under `prefix`. */
 function jobKeys(prefix: string) {
   return {
     /** The prefix of each per-job key, the job hash's first (the scripts that delete rely on it). */
@@ -72,10 +63,7 @@ function jobKeys(prefix: string) {
     listOf: (subject: string) => `${prefix}list:${subject}`,
     unfinished: `${prefix}jobs:unfinished`,
     finished: `${prefix}jobs:finished`,
-    /**
-     * Where every write of events is announced with its job id, for `watch`: by the script that
-     * writes them, so a writer that dies right after a write cannot leave it unannounced.
-     */
+    /** Where the scripts announce every write of events, for `watch`: a writer cannot die in between. */
     appended: `${prefix}appended`,
   };
 }
@@ -83,10 +71,7 @@ type JobKeys = ReturnType<typeof jobKeys>;
 
 const FIELDS = ["owner", "createdAt", "status", "lastSeq", "fold"] as const;
 
-/**
- * A job's member in its owner's list: the creation time as 15 digits, then the id, so that the
- * members' order is the jobs' (the scripts' `listed` writes the same).
- */
+/** A job's member in its owner's list, as the scripts' `listed` writes it. */
 const listedAs = ({ createdAt, jobId }: JobPosition) => `${String(createdAt).padStart(15, "0")}:${jobId}`;
 
 const toJob = (jobId: string, [owner, createdAt, status, lastSeq, fold]: (string | null)[]): StoredJob | undefined =>
@@ -106,7 +91,6 @@ const written = (reply: unknown) => {
   if (reply !== 1) throw new StoreConflictError(String(reply));
 };
 
-/** The keys and arguments of the CREATE script for `job`. */
 function createCall(k: JobKeys, job: NewJob, events: JobEvent[], fold: JobFold, quota: CreateQuota | undefined) {
   const { jobId, owner } = job;
   const input = Object.entries(inputFields(job.input)).flatMap(([k, v]) => (v === null ? [] : [k, v]));
@@ -146,11 +130,9 @@ class RedisJobStore implements JobStore {
   readonly #redis: Redis;
   readonly #guard: RedisConnection["guard"];
   readonly #k: JobKeys;
-  /** Whether the store opened its connection, and so closes it. */
   readonly #ownsConnection: boolean;
   readonly #watchers = new Set<(jobId: string) => void>();
   #subscriber: Redis | undefined;
-  /** The last chunk put of each job, see putResultChunk. */
   readonly #puts = new Map<string, Promise<void>>();
 
   constructor(connection: RedisConnection, keyPrefix: string, ownsConnection: boolean) {
@@ -218,7 +200,6 @@ class RedisJobStore implements JobStore {
   readonly readResultChunks: JobStore["readResultChunks"] = async (jobId, from, to) =>
     this.#range(this.#k.per.chunks + jobId, from, to);
 
-  // chunks being composed wait in the parts list, which the commit renames and an end deletes
   readonly readComposedChunks: JobStore["readComposedChunks"] = async (jobId, from, to) =>
     this.#range(this.#k.per.parts + jobId, from, to);
 
@@ -300,7 +281,7 @@ class RedisJobStore implements JobStore {
     if (this.#ownsConnection) await closeRedis(this.#redis);
   };
 
-  /** The jobs `ids` in that order, read in one round trip; those deleted meanwhile left out. */
+  /** The jobs `ids` in that order, in one round trip; those deleted meanwhile left out. */
   async #jobs(ids: string[]): Promise<StoredJob[]> {
     const pipeline = this.#redis.pipeline();
     for (const id of ids) pipeline.hmget(this.#k.per.job + id, ...FIELDS);
@@ -313,18 +294,13 @@ class RedisJobStore implements JobStore {
     });
   }
 
-  /** Items `from` (inclusive) to `to` (exclusive) of the list at `key`. */
   async #range(key: string, from: number, to: number): Promise<string[]> {
     const start = Math.max(0, from);
     return to <= start ? [] : this.#guard(() => this.#redis.lrange(key, start, to - 1));
   }
 }
 
-/**
- * Creates a store on `client`, or on a new connection to `url` that `close()` ends. Its guarded
- * command `connection` is there to share: the job queue sends on it, so that what answers the
- * store's ping (/healthz) is what takes a job.
- */
+/** A store on `client`, or on a connection to `url`; its `connection` is the job queue's too. */
 export function createRedisStore({
   url = "redis://127.0.0.1:6379",
   client,

@@ -1,9 +1,7 @@
 /**
- * How the SQLite store gets through a full disk. Writes that find no room fail with the
- * StorageFullError callers can read, and mark the store full for /healthz until there is room
- * again. Deletes work all the same: a small reserve file beside the database is given up when a
- * delete's journal (WAL) finds no room, and laid down again once there is; freed pages go back to
- * the disk, in steps whose journal fits where one big step's would not.
+ * How the SQLite store gets through a full disk: writes fail with StorageFullError and mark the
+ * store full for /healthz; deletes still work, giving up a small reserve file beside the database
+ * when their journal finds no room. Freed pages go back to the disk, in small steps if need be.
  */
 import { randomBytes } from "node:crypto";
 import { closeSync, fsyncSync, openSync, statSync, statfsSync, unlinkSync, writeSync } from "node:fs";
@@ -11,31 +9,21 @@ import { dirname } from "node:path";
 import type { Database } from "better-sqlite3";
 import { asStorageFull, isStorageFull } from "../../store-errors.js";
 
-/**
- * Pages of room kept back for deletes: the journal of deleting even the largest job takes about
- * 41 (freed pages are listed, not copied), and a step of giving pages back a few more.
- */
+/** Pages kept back for deletes: deleting the largest job journals about 41, a step of giving back a few more. */
 const RESERVE_PAGES = 64;
-/** Pages moved per step when the freed pages cannot be given back in one step (each is journaled). */
+/** Pages given back per step when one step's journal finds no room. */
 const STEP_PAGES = 16;
 
 export type Room = {
-  /**
-   * Runs a write; when it finds no room, it is tried again once the WAL is copied out (a WAL
-   * grown up to its checkpoint size may be what filled a small disk). No room then is a
-   * StorageFullError, and the store reads as full until there is room again.
-   */
+  /** Runs a write, again once the WAL is copied out when it finds no room (a grown WAL may be what filled the disk). */
   write<T>(run: () => T): T;
   /**
-   * Runs a write that frees room (a delete), which must work on a full disk too: nothing is
-   * written before it, and when it finds no room it is tried again once the WAL is copied out
-   * (the write then reuses the WAL from its start), then once the reserve has given its room to
-   * the journal. The pages it frees go back to the disk, and the reserve is laid down again.
+   * Runs a delete, which must work on a full disk too: when it finds no room, again once the WAL is
+   * copied out, then once the reserve is given up; then the pages go back and the reserve is laid down.
    */
   freeing<T>(run: () => T): T;
-  /** Gives free pages back to the disk and lays the reserve down if it is missing. */
   settle(): void;
-  /** Whether a write found no room and there is not yet room again (the reserve and as much). */
+  /** Whether a write found no room and there is not yet room again. */
   isFull(): boolean;
 };
 
@@ -48,14 +36,12 @@ export function createRoom(db: Database, path: string | undefined): Room {
     giveBack(db);
     reserve.restore();
   };
-  // what an earlier process left free goes back to the disk, and the reserve is laid down
   settle();
-  /** Once the WAL is all copied, the next write reuses it from its start rather than growing it. */
+  /** Once the WAL is all copied, the next write reuses it rather than growing it. */
   const copyOut = () => {
     checkpoint(db);
     return true;
   };
-  /** Runs `run`, applying the next remedy each time it finds no room, until none is left. */
   const tryWith = <T>(run: () => T, remedies: (() => boolean)[]): T => {
     for (let tried = 0; ; tried++) {
       try {
@@ -86,14 +72,10 @@ export function createRoom(db: Database, path: string | undefined): Room {
   };
 }
 
-type Reserve = {
-  /** Lays the reserve down when it is missing; false when there is no room for it (tried again later). */
-  restore(): boolean;
-  /** Gives the reserve's room back to the disk; false when there was none to give. */
-  release(): boolean;
-};
+/** `restore` lays the reserve down if missing, `release` gives it up; false when they cannot. */
+type Reserve = { restore(): boolean; release(): boolean };
 
-/** The reserve of `bytes` beside database file `path` (`${path}-reserve`); none for a database in memory. */
+/** The reserve of `bytes` at `${path}-reserve`; none for a database in memory. */
 function createReserve(path: string | undefined, bytes: number): Reserve {
   if (path === undefined) return { restore: () => true, release: () => false };
   const file = `${path}-reserve`;
@@ -143,11 +125,7 @@ function unlinkQuietly(file: string): boolean {
   }
 }
 
-/**
- * Copies the WAL into the database without waiting for readers. Once it is all copied, the next
- * write starts the WAL again from its beginning, over frames already on disk, instead of growing
- * it. Fails quietly: on a full disk the database file may have no room to grow into.
- */
+/** Copies the WAL into the database without waiting for readers; quietly fails on a full disk. */
 function checkpoint(db: Database): void {
   try {
     db.pragma("wal_checkpoint(PASSIVE)");
@@ -159,10 +137,8 @@ function checkpoint(db: Database): void {
 const freePages = (db: Database) => db.pragma("freelist_count", { simple: true }) as number;
 
 /**
- * Gives the database's free pages back to the disk (incremental auto-vacuum, then a checkpoint,
- * which truncates the file). In one step when the journal finds room; otherwise in steps of a
- * few pages, each checkpointed before the next, so the WAL is reused and never needs more than
- * one step's room. Stops when the disk has no room even for that; the pages stay free in the file.
+ * Gives free pages back to the disk (incremental vacuum, then a checkpoint): in one step, or in
+ * small ones each checkpointed before the next, so the WAL never needs more than one step's room.
  */
 function giveBack(db: Database): void {
   try {
@@ -190,10 +166,7 @@ function inSteps(db: Database): void {
   }
 }
 
-/**
- * Bytes a write could still use: the volume's free space (for this user), and under a page cap
- * (`max_page_count`) the pages left below it, counting free pages in the file as room.
- */
+/** Bytes a write could still use: the volume's free space, and what is left below `max_page_count`. */
 function roomLeft(db: Database, path: string | undefined): number {
   const pageSize = db.pragma("page_size", { simple: true }) as number;
   const inUse = (db.pragma("page_count", { simple: true }) as number) - freePages(db);

@@ -1,12 +1,7 @@
 /**
- * The durable job store on SQLite (better-sqlite3, WAL): jobs, their event logs, cached folds and results
- * survive a restart. Each JobStore call is one transaction, so nothing is ever half-written; a
- * result's chunks are written as they are composed and read only once its head is. Rows read back
- * are parsed with the shared schemas, as anything crossing a boundary is. Each job row counts the
- * bytes its input and result take, for the quotas; the file gives freed pages back to the disk
- * (incremental auto-vacuum) after expiry and deletion. Deletion works on a full disk too: it
- * writes nothing first, and has a reserve to give up for its journal (sqlite-room.ts). The file
- * and its tables are sqlite-file.ts's, the statements sqlite-statements.ts's.
+ * The durable job store on SQLite (better-sqlite3, WAL): each call is one transaction, rows read
+ * back are parsed with the shared schemas, and each job row counts the bytes its input and result
+ * take, for the quotas. Deletion works on a full disk too (sqlite-room.ts).
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
@@ -51,7 +46,6 @@ const toJob = (r: JobRow): StoredJob => ({
   fold: readStoredFold(r.fold),
 });
 
-/** Each write runs as one transaction through `room`. */
 class SqliteJobStore implements JobStore {
   readonly #db: Database.Database;
   readonly #room: Room;
@@ -65,7 +59,6 @@ class SqliteJobStore implements JobStore {
     this.#transaction = db.transaction((run: () => unknown) => run());
   }
 
-  /** Runs `run` as one transaction, through the room. */
   #write<T>(run: () => T): T {
     return this.#room.write(() => this.#transaction(run) as T);
   }
@@ -139,7 +132,6 @@ class SqliteJobStore implements JobStore {
     if (this.#db.open) this.#db.close();
   };
 
-  /** Deletes the job with all it owns, in one transaction; false when there was no such job. */
   #remove(jobId: string): boolean {
     return this.#transaction(() => {
       if (this.#q.jobs.lastSeq.get(jobId) === undefined) return false;
@@ -162,7 +154,6 @@ class SqliteJobStore implements JobStore {
     this.#q.jobs.insert.run(...row, JSON.stringify(fold), bytes);
     this.#q.inputs.insert.run({ jobId: job.jobId, ...inputFields(job.input) });
     this.#insertEvents(job.jobId, events);
-    // a day of starts is kept, whatever becomes of the jobs
     this.#q.usage.trimStarts.run(subject, job.createdAt - STARTS_KEPT_MS);
     this.#q.usage.insertStart.run(subject, job.createdAt);
   }
