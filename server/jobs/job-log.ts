@@ -8,7 +8,15 @@ import { applyJobEvent, createJobFold, type JobFold } from "../../shared/job-red
 import { isFinished } from "../../shared/job-view.js";
 import type { Caller } from "./caller.js";
 import { checkTransition, type EventDraft } from "./state-machine.js";
-import { foldOf, StoreConflictError, type CreateQuota, type JobStore, type NewJob, type ResultHead } from "./store.js";
+import {
+  foldOf,
+  PerKeyQueue,
+  StoreConflictError,
+  type CreateQuota,
+  type JobStore,
+  type NewJob,
+  type ResultHead,
+} from "./store.js";
 
 /** Tries of an append that keeps meeting other processes' appends. */
 const MAX_CONFLICT_TRIES = 5;
@@ -120,17 +128,4 @@ function buildEvents(fold: JobFold, drafts: EventDraft[], now: number): Built {
     after.push(fold);
   }
   return { events, folds: after };
-}
-
-/** Tasks run one after the other per key; a key is forgotten once its last task has settled. */
-class PerKeyQueue {
-  readonly #tails = new Map<string, Promise<unknown>>();
-
-  run<T>(key: string, task: () => Promise<T>): Promise<T> {
-    const run = (this.#tails.get(key) ?? Promise.resolve()).then(task);
-    const tail = run.catch(() => {});
-    this.#tails.set(key, tail);
-    void tail.then(() => this.#tails.get(key) === tail && this.#tails.delete(key));
-    return run;
-  }
 }

@@ -202,3 +202,16 @@ export async function foldOf(store: JobStore, job: StoredJob): Promise<JobFold> 
   }
   return foldJobEvents(job.jobId, events);
 }
+
+/** Tasks run one after the other per key; a key is forgotten once its last task has settled. */
+export class PerKeyQueue {
+  readonly #tails = new Map<string, Promise<unknown>>();
+
+  run<T>(key: string, task: () => Promise<T>): Promise<T> {
+    const run = (this.#tails.get(key) ?? Promise.resolve()).then(task);
+    const tail = run.catch(() => {});
+    this.#tails.set(key, tail);
+    void tail.then(() => this.#tails.get(key) === tail && this.#tails.delete(key));
+    return run;
+  }
+}

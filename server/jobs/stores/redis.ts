@@ -10,6 +10,7 @@ import { JobEventSchema, type JobEvent } from "../../../shared/job-events.js";
 import type { JobFold } from "../../../shared/job-reducer.js";
 import { JobStatusSchema, isFinished } from "../../../shared/job-view.js";
 import {
+  PerKeyQueue,
   QuotaExceededError,
   ResultHeadSchema,
   StoreConflictError,
@@ -133,7 +134,7 @@ class RedisJobStore implements JobStore {
   readonly #ownsConnection: boolean;
   readonly #watchers = new Set<(jobId: string) => void>();
   #subscriber: Redis | undefined;
-  readonly #puts = new Map<string, Promise<void>>();
+  readonly #puts = new PerKeyQueue();
 
   constructor(connection: RedisConnection, keyPrefix: string, ownsConnection: boolean) {
     this.connection = connection;
@@ -154,21 +155,14 @@ class RedisJobStore implements JobStore {
   readonly getJob: JobStore["getJob"] = async (jobId) =>
     toJob(jobId, await this.#guard(() => this.#redis.hmget(this.#k.per.job + jobId, ...FIELDS)));
 
-  readonly putResultChunk: JobStore["putResultChunk"] = (jobId, index, body) => {
-    // one connection keeps commands in order, but a script resent after NOSCRIPT could overtake
-    // the next put: each put of a job goes out once the one before it is answered
-    const put = (this.#puts.get(jobId) ?? Promise.resolve())
-      .catch(() => {})
-      .then(async () => {
-        const keys = [this.#k.per.job + jobId, this.#k.per.parts + jobId, this.#k.finished];
-        const args = [jobId, index, body, Buffer.byteLength(body)];
-        written(await this.#guard(() => run(this.#redis, PUT_CHUNK, keys, args)));
-      });
-    this.#puts.set(jobId, put);
-    const settled = () => void (this.#puts.get(jobId) === put && this.#puts.delete(jobId));
-    put.then(settled, settled);
-    return put;
-  };
+  // one connection keeps commands in order, but a script resent after NOSCRIPT could overtake
+  // the next put: each put of a job goes out once the one before it is answered
+  readonly putResultChunk: JobStore["putResultChunk"] = (jobId, index, body) =>
+    this.#puts.run(jobId, async () => {
+      const keys = [this.#k.per.job + jobId, this.#k.per.parts + jobId, this.#k.finished];
+      const args = [jobId, index, body, Buffer.byteLength(body)];
+      written(await this.#guard(() => run(this.#redis, PUT_CHUNK, keys, args)));
+    });
 
   readonly append: JobStore["append"] = async (jobId, events, fold, head) => {
     const base = events.length === 0 ? -1 : events[0].seq - 1;
