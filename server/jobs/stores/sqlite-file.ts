@@ -1,13 +1,10 @@
 /**
- * The SQLite job store's file: opened with the store's settings (small pages, WAL, incremental
- * auto-vacuum, checkpoints every few megabytes) and its tables. The file says which schema wrote
- * it (`PRAGMA user_version`); a file of another schema is emptied and made anew rather than
- * migrated, since the jobs it holds are a day old at most. What was added to this schema since it
- * got its version (columns, an index) is added to an older file of it in place.
+ * The SQLite job store's file, its settings and tables. A file of another schema (`user_version`)
+ * is made anew rather than migrated: its jobs are a day old at most. What was added to this schema
+ * since it got its version is added to an older file of it in place.
  */
 import Database from "better-sqlite3";
 
-/** The schema below; raised with every change to it, so that a file of the old one is made anew. */
 const SCHEMA_VERSION = 1;
 
 const SCHEMA = `
@@ -37,28 +34,21 @@ CREATE TABLE result_chunks (
 
 /** The page size of a new file: SQLite's own, so a fresh database takes 56 KB, not 14 pages of 64 KB. */
 const PAGE_SIZE = 4096;
-/** WAL bytes between two checkpoints, whatever the page size. */
 const CHECKPOINT_BYTES = 4 * 1024 * 1024;
 
 export type SqliteStoreOptions = {
   /** Caps the file at this many pages, as a full disk would (for tests). */
   maxPageCount?: number;
-  /** The page size of a new file (a file keeps the one it was made with); 4 KB by default. */
-  pageSize?: number;
 };
 
-/** Opens the file with this store's settings and tables; closed again when that fails (a full disk). */
-export function openDatabase(
-  path: string,
-  { maxPageCount, pageSize = PAGE_SIZE }: SqliteStoreOptions,
-): Database.Database {
+/** Opens the file with this store's settings and tables; closed again when that fails. */
+export function openDatabase(path: string, { maxPageCount }: SqliteStoreOptions): Database.Database {
   const db = new Database(path);
   try {
     // only takes effect on a new file
-    db.pragma(`page_size = ${Math.floor(pageSize)}`);
+    db.pragma(`page_size = ${PAGE_SIZE}`);
     if (db.pragma("user_version", { simple: true }) !== SCHEMA_VERSION) makeAnew(db);
-    addMoneyColumns(db);
-    addFollowUps(db);
+    addSinceVersion(db);
     db.pragma("journal_mode = WAL");
     // WAL with synchronous=NORMAL keeps every commit atomic; a power cut may lose the last ones only
     db.pragma("synchronous = NORMAL");
@@ -78,20 +68,12 @@ export function openDatabase(
 }
 
 /**
- * Gives a file written before jobs had a currency its inputs' `currency` and `locale` columns (null:
- * US dollars, no language known), so the jobs it holds keep running rather than the file being made anew.
+ * Gives an older file of this schema what was added since: the inputs' `currency` and `locale`, the
+ * jobs' `follow_up`, and the index by owner in place of the one by subject.
  */
-function addMoneyColumns(db: Database.Database): void {
+function addSinceVersion(db: Database.Database): void {
   for (const column of ["currency", "locale"])
     if (!columnsOf(db, "inputs").includes(column)) db.exec(`ALTER TABLE inputs ADD COLUMN ${column} TEXT`);
-}
-
-/**
- * Gives a file written before jobs could be listed and their follow-ups claimed the jobs'
- * `follow_up` column (null: not claimed) and the index that lists an owner's jobs newest first,
- * which takes the place of the one by subject and creation time alone.
- */
-function addFollowUps(db: Database.Database): void {
   if (!columnsOf(db, "jobs").includes("follow_up")) db.exec("ALTER TABLE jobs ADD COLUMN follow_up INTEGER");
   db.exec(
     "CREATE INDEX IF NOT EXISTS jobs_by_owner ON jobs (subject, created_at, job_id); DROP INDEX IF EXISTS jobs_by_subject",
@@ -101,10 +83,7 @@ function addFollowUps(db: Database.Database): void {
 const columnsOf = (db: Database.Database, table: string) =>
   db.prepare<[string], string>("SELECT name FROM pragma_table_info(?)").pluck().all(table);
 
-/**
- * Drops the tables of another schema and makes this one's. The schema version is written last, so
- * a process stopped halfway does it again at the next start.
- */
+/** Drops the tables of another schema and makes this one's; the version is written last, so a stop halfway is redone. */
 function makeAnew(db: Database.Database): void {
   const tables = db
     .prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
