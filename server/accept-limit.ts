@@ -1,11 +1,7 @@
 /**
- * An accept limit below the open-file limit, so that a flood of idle connections can neither take
- * the descriptors the server needs for its own work (the store's files, its Redis connections) nor
- * keep /healthz from answering: past the limit, a new connection takes the place of the one idle
- * longest (no request in flight on it), or is closed at once when every connection is busy. And
- * the HTTP server's timeouts, for the entry point and for tests that must behave as it does: idle
- * keep-alive sockets outlive the clients' own idle timeouts, and a client that sends its request
- * slowly (a slowloris) is cut off instead of holding a socket for good.
+ * An accept limit below the open-file limit, so a flood of idle connections can neither take the
+ * descriptors the server needs (its store, its Redis) nor keep /healthz from answering; and the HTTP
+ * server's timeouts (keep-alive past the clients' own, slowloris cut off).
  */
 import { execFileSync } from "node:child_process";
 import { readFileSync } from "node:fs";
@@ -34,7 +30,6 @@ export function openFileLimit(): number | undefined {
   }
 }
 
-/** The connections to accept at once under the open-file limit `fds`: all but the reserve. */
 export function connectionLimit(fds: number | undefined): number {
   if (fds === undefined || !Number.isFinite(fds)) return FALLBACK_LIMIT;
   return Math.max(1, fds - Math.max(RESERVED_FDS, Math.ceil(fds / 20)));
@@ -77,14 +72,11 @@ export function limitConnections(server: ServerType, max: number): void {
   });
 }
 
-/** Sets the keep-alive, header and request timeouts on a Node HTTP server. */
 export function setHttpTimeouts(server: ServerType): void {
   if (!("keepAliveTimeout" in server)) return;
-  // Idle sockets outlive the usual 60 s idle timeout of proxies and HTTP clients, so a client never
-  // reuses a socket that the server is closing at that moment (Node's default is 5 s).
+  // past the usual 60 s idle timeout of proxies and clients, so none reuses a socket being closed
   server.keepAliveTimeout = 65_000;
   server.headersTimeout = 66_000;
-  // Receiving one whole request (headers and body, at most a 10 MB CSV) may take 2 minutes, not
-  // Node's default 5; answers are not bounded by it, so long polls and SSE streams are unaffected.
+  // receiving one whole request may take 2 minutes, not Node's 5; answers (long polls, SSE) are unbounded
   server.requestTimeout = 120_000;
 }

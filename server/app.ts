@@ -1,9 +1,7 @@
 /**
- * Builds the HTTP app: MCP over Streamable HTTP at /mcp (origin-checked, CORS for allowed
- * origins, behind the sign-in gate when sign-in is configured, with its protected-resource
- * metadata under /.well-known), /healthz, and at / either static files (the harness, in
- * development) or a short page saying what this server is. Owns the MCP sessions; the job service
- * is the caller's and is not closed here.
+ * Builds the HTTP app: /mcp (origin-checked, CORS, behind sign-in when configured, with its
+ * /.well-known metadata), /healthz, /files, and at / the harness (development) or a landing page.
+ * Owns the MCP sessions; the job service is the caller's and is not closed here.
  */
 import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { HttpBindings } from "@hono/node-server";
@@ -19,10 +17,9 @@ import type { AuthOptions } from "./auth/auth-options.js";
 import { createDevFiles, socketOrigin, type DevFiles } from "./dev-files.js";
 import { openStaffFiles, type FilesSetup } from "./files/files-env.js";
 import type { Notice } from "./files/file-words.js";
-import { matchGifts as defaultMatcher } from "./gifts/matcher.js";
+import { matchGifts as defaultMatcher, type MatchGifts } from "./gifts/matcher.js";
 import type { JobService } from "./jobs/job-service.js";
 import { StoreUnavailableError } from "./store-errors.js";
-import type { MatchGifts } from "./gifts/matcher.js";
 import { jsonRpcError, retryLater } from "./json-rpc-error.js";
 import { createMcpParts, SERVER_INFO } from "./mcp/server.js";
 import type { RunOptionsOf } from "./mcp/tool-registry.js";
@@ -33,12 +30,9 @@ import { traceMcpRequests } from "./observability/tracing.js";
 import { loadWidget, type Widget } from "./widget.js";
 
 /**
- * The default body limit: room for the largest CSV the job service takes however a client escapes
- * it in JSON, so a CSV gets the service's answer (a job, or a helpful `input_too_large`) rather
- * than a bare 413. Escaping everything past ASCII as `\uXXXX` (Python's ensure_ascii) makes 2-byte
- * UTF-8 3× as long, 3-byte (Korean, Chinese) 2×, 4-byte (a surrogate pair) 3×; quotes and
- * backslashes double. So 3× the CSV limit, and 1 MB for the rest of the request: 25 MB for 8 MB.
- * Control characters (6× as `\u0001`) are no one's data and are not allowed for.
+ * The default body limit: room for the largest CSV however a client escapes it in JSON, so it gets
+ * the service's answer rather than a bare 413. `\uXXXX` escaping (Python's ensure_ascii) makes
+ * UTF-8 at most 3× as long; so 3× the CSV limit, and 1 MB for the rest of the request.
  */
 const defaultMaxBodyBytes = (maxCsvBytes: number): number => 3 * maxCsvBytes + 1024 * 1024;
 
@@ -46,61 +40,45 @@ export type AppOptions = {
   jobs: JobService;
   /** Defaults to the matcher over the shipped catalog. */
   matchGifts?: MatchGifts;
-  /** The built widget; defaults to dist/widget/index.html. */
+  /** Defaults to dist/widget/index.html. */
   widgetHtmlPath?: string;
   /** Browser origins allowed on /mcp besides this server's own loopback origin. */
   allowedOrigins?: readonly string[];
-  /**
-   * Host names this server answers to besides loopback ones (the configuration's ALLOWED_HOSTS and
-   * PUBLIC_URL's host); other `Host`s get 403, against DNS rebinding. `"any"` turns the check off.
-   */
+  /** Host names answered besides loopback ones (others get 403, against DNS rebinding); `"any"`: no check. */
   allowedHosts?: readonly string[] | "any";
-  /** Defaults to 3× the job service's CSV limit and 1 MB (see `defaultMaxBodyBytes`). */
   maxBodyBytes?: number;
   /** Idle MCP sessions (no request, no open stream) are closed after this long. */
   sessionIdleMs?: number;
-  /** At most this many MCP sessions at once (default 10,000). */
   maxSessions?: number;
-  /** At the limit, only sessions idle for longer than this are closed for newcomers (default a minute). */
+  /** At the limit, only sessions idle for longer than this are closed for newcomers. */
   sessionMinIdleMs?: number;
-  /** At most this many sessions per signed-in subject (default 100 with sign-in, no cap without). */
+  /** Default 100 with sign-in, no cap without. */
   maxSessionsPerSubject?: number;
   /** Sign-in (OAuth 2.1 bearer tokens); without it every caller is "anonymous". */
   auth?: AuthOptions;
-  /**
-   * Served at / when set (relative to the working directory): the built harness, in development.
-   * Unset, / answers a short page saying what this server is.
-   */
+  /** Served at / when set (the built harness, in development); unset, / answers a landing page. */
   staticDir?: string;
-  /** Hears about unexpected errors; quiet by default. */
   onError?: (error: unknown) => void;
-  /** Hears what the operator should know but no caller is told in full (a download's cause); quiet by default. */
+  /** Hears what the operator should know but no caller is told in full (a download's cause). */
   onNotice?: Notice;
   /** The widget's own origin in hosts that give each app one (`ui.domain`, `openai/widgetDomain`). */
   widgetDomain?: string;
-  /** The run options of the job a start request starts, read from its `_meta` (the root's, in development). */
+  /** The run options of the job a start request starts, read from its `_meta` (development). */
   runOptionsOf?: RunOptionsOf;
-  /**
-   * How often an open 2026-07-28 stream (a call that reports progress, a listen stream) gets a
-   * keep-alive comment, so that proxies and hosts that cut silent calls keep it (10 s).
-   */
+  /** Keep-alive comments on open 2026-07-28 streams, so proxies that cut silent calls keep them (10 s). */
   keepAliveMs?: number;
-  /** The tag that starts this instance's session ids, which nginx routes by (mcp/http/sessions.ts); random by default. */
+  /** The tag that starts this instance's session ids, which nginx routes by; random by default. */
   instanceId?: string;
-  /** Where uploads of staff files live and where files handed over by URL may come from (memory, none). */
   files?: FilesSetup;
   /** Development only: the harness hands files over at /dev/files, as ChatGPT's file service would. */
   devFiles?: boolean;
-  /** Download links of files out (GET /files/:token): their key and public origin (link-secret.ts). */
   fileLinks?: FileLinkOptions;
 };
 
-/** Under @hono/node-server the Node request is at hand; elsewhere it is not. */
 type Env = { Bindings: Partial<HttpBindings> };
 
 export type App = {
   app: Hono<Env>;
-  /** MCP sessions this instance holds now (for the metrics). */
   sessions: () => number;
   close: () => Promise<void>;
 };
@@ -112,7 +90,6 @@ export function createApp(options: AppOptions): App {
   const app = new Hono<Env>();
   app.use("*", hostCheck(options.allowedHosts));
   app.use("*", except("/mcp", securityHeaders));
-  // a span for each MCP request (when traces are on); event streams unbuffered by proxies
   app.use("/mcp", traceMcpRequests, unbufferedEventStreams);
   app.get("/healthz", healthz(jobs, mcp.handler, mcp.widget));
   routeMcp(app, mcp.handler, bearer, new Set(options.allowedOrigins ?? []));
@@ -129,7 +106,6 @@ export function createApp(options: AppOptions): App {
   };
 }
 
-/** The MCP side: the tools' parts (widget, staff files, file links) and the Streamable HTTP handler over them. */
 function createMcp(options: AppOptions, bearer: BearerAuth | undefined, onError: (error: unknown) => void) {
   const { jobs, auth, maxBodyBytes = defaultMaxBodyBytes(jobs.limits.maxCsvBytes) } = options;
   const devFiles = options.devFiles ? createDevFiles() : undefined;
@@ -182,10 +158,7 @@ function hostCheck(allowedHosts: AppOptions["allowedHosts"]): MiddlewareHandler<
   };
 }
 
-/**
- * 503 while the job store is unreachable, so that a load balancer or an orchestrator sees it;
- * a full store is said ("degraded", 200): reads go on, and deleting jobs through it frees room.
- */
+/** 503 while the store is unreachable; a full store is "degraded" but 200 (reads and deletes go on). */
 function healthz(jobs: JobService, mcp: McpHttpHandler, widget: Widget): Handler<Env> {
   const startedAt = Date.now();
   return async (c) => {
@@ -208,7 +181,7 @@ function healthz(jobs: JobService, mcp: McpHttpHandler, widget: Widget): Handler
 /** /mcp for allowed origins (CORS for browsers), behind the sign-in gate, with its RFC 9728 metadata. */
 function routeMcp(app: Hono<Env>, mcp: McpHttpHandler, bearer: BearerAuth | undefined, allowed: Set<string>): void {
   if (bearer) {
-    // RFC 9728: at the root, and with the resource's path appended; any page may read it
+    // RFC 9728, at the root and with the resource's path; any page may read it
     for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]) {
       app.get(path, (c) => {
         c.header("access-control-allow-origin", "*");
@@ -225,7 +198,7 @@ function routeMcp(app: Hono<Env>, mcp: McpHttpHandler, bearer: BearerAuth | unde
     ],
     exposeHeaders: ["mcp-session-id", "www-authenticate"],
   });
-  // Only browsers send Origin; other clients skip the CORS work.
+  // only browsers send Origin
   app.use(
     "/mcp",
     except((c) => !c.req.header("origin"), corsForAllowed),
@@ -248,7 +221,6 @@ function routeMcp(app: Hono<Env>, mcp: McpHttpHandler, bearer: BearerAuth | unde
 
 type FileRoutes = { jobs: JobService; links: FileLinks; devFiles?: DevFiles; onError: (error: unknown) => void };
 
-/** Files out by their expiring links, and in development the stand-in file service. */
 function routeFiles(app: Hono<Env>, { jobs, links, devFiles, onError }: FileRoutes): void {
   // a file out, by the expiring link export_job_result gave; the link is the credential
   const files = createFileRoute({ jobs, links, onError });
@@ -263,13 +235,9 @@ function routeFiles(app: Hono<Env>, { jobs, links, devFiles, onError }: FileRout
 }
 
 /**
- * Security headers for everything the app serves besides /mcp: the harness page and its files,
- * /healthz, the sign-in metadata. The harness may only load and call this server, may not be
- * framed by another site, and sends no referrer. Its widget runs in a sandboxed `srcdoc` frame,
- * which inherits this policy: hence inline scripts and styles (the widget is one inlined HTML
- * file), blob: workers (the harness parses large bodies off the main thread) and eval (the MCP
- * client in the harness compiles tools' output schemas into validator functions). HSTS is left to
- * the proxy.
+ * Security headers for everything but /mcp. The harness's widget runs in a sandboxed `srcdoc` frame
+ * that inherits this policy: hence inline scripts and styles (one inlined HTML file), blob: workers
+ * (off-thread body parsing) and eval (the MCP client compiles output schemas). HSTS is the proxy's.
  */
 const securityHeaders = secureHeaders({
   contentSecurityPolicy: {
@@ -291,11 +259,7 @@ const securityHeaders = secureHeaders({
   strictTransportSecurity: false,
 });
 
-/**
- * Every event stream the server answers with (a session's GET /mcp, a call's progress, a listen
- * stream, whoever writes it) says `X-Accel-Buffering: no`, so that nginx, and the proxies that
- * honour the header, pass each event on as it is written whatever their own buffering.
- */
+/** Every event stream says `X-Accel-Buffering: no`, so nginx and like proxies pass each event on at once. */
 export const unbufferedEventStreams: MiddlewareHandler = async (c, next) => {
   await next();
   if (!c.res.headers.get("content-type")?.startsWith("text/event-stream")) return;
@@ -308,12 +272,7 @@ export const unbufferedEventStreams: MiddlewareHandler = async (c, next) => {
   }
 };
 
-/**
- * What `/` answers when the harness is not served (production): a short page that says what this
- * server is and where its MCP endpoint is (relative, `/mcp`, so that it holds behind any proxy),
- * for a person who opens its URL in a browser. It names nothing of the deployment (no store, no
- * settings, no versions of what it runs on).
- */
+/** `/` in production: what this server is and where /mcp is; nothing of the deployment. */
 const LANDING_PAGE = `<!doctype html>
 <html lang="en">
 <head>
@@ -330,7 +289,6 @@ const LANDING_PAGE = `<!doctype html>
 </html>
 `;
 
-/** At / the static files (the harness) or the landing page; anything else is not found. */
 function routePages(app: Hono<Env>, staticDir: string | undefined): void {
   if (staticDir) app.on(["GET", "HEAD"], "/*", serveStatic({ root: staticDir }));
   else app.on(["GET", "HEAD"], "/", (c) => c.html(LANDING_PAGE));
@@ -346,10 +304,7 @@ function routePages(app: Hono<Env>, staticDir: string | undefined): void {
   });
 }
 
-/**
- * What no handler answered (a body that broke off mid-read, a bug) is still a JSON answer:
- * a JSON-RPC error on /mcp, a small JSON object elsewhere; the details go to the log only.
- */
+/** What no handler answered is still JSON (a JSON-RPC error on /mcp); the details go to the log only. */
 function answerError(onError: (error: unknown) => void): ErrorHandler<Env> {
   return (error, c) => {
     if (error instanceof StoreUnavailableError && c.req.path === "/mcp") {

@@ -1,8 +1,7 @@
 /**
- * The configuration: every environment variable the server and the worker read (docs/operations.md,
- * configuration table, which config.test.ts holds this schema to), parsed once into one frozen
- * object. An empty variable counts as unset; a value that cannot work is refused in one line that
- * names the variable and what it takes, which the entry points print before they exit.
+ * Every environment variable the server and the worker read (docs/operations.md, held to this
+ * schema by config.test.ts), parsed once into one frozen object. Empty counts as unset; a value that
+ * cannot work is refused in one line naming the variable and what it takes.
  */
 import * as z from "zod/mini";
 import type { AuthOptions } from "./auth/auth-options.js";
@@ -22,10 +21,7 @@ const DEFAULT_SCOPES = ["gifts"];
 /** Variables whose value a refusal must not print. */
 const SECRETS = new Set(["FILE_LINK_SECRET"]);
 
-/**
- * One variable: unset or empty gives `fallback`; text that `read` turns down (undefined) is
- * refused with `takes`, what the variable takes ("a whole number of at least 1").
- */
+/** One variable: unset or empty gives `fallback`; text `read` turns down is refused with `takes`. */
 function variable<T, F extends T | undefined = undefined>(
   takes: string,
   read: (text: string) => T | undefined,
@@ -43,7 +39,7 @@ function variable<T, F extends T | undefined = undefined>(
   );
 }
 
-/** A number that `ok` takes; each such variable keeps its fallback's type, so one with a default is never undefined. */
+/** A number that `ok` takes; one with a default is never undefined. */
 const numberOf =
   (takes: string, ok: (n: number) => boolean) =>
   <F extends number | undefined = undefined>(fallback?: F) =>
@@ -59,13 +55,11 @@ const url = () => variable("a URL", (t) => (URL.canParse(t.trim()) ? t.trim() : 
 /** A base URL, without the trailing slashes it may be written with. */
 const baseUrl = () => variable("a URL", (t) => (URL.canParse(t.trim()) ? t.trim().replace(/\/+$/, "") : undefined));
 const onOff = () => variable("1 (on) or 0 (off)", (t) => (t === "1" ? true : t === "0" ? false : undefined), false);
-/** Scopes separated by spaces or commas; none named is the default. */
 const scopeList = (t: string) => {
   const named = t.split(/[\s,]+/).filter(Boolean);
   return named.length > 0 ? named : DEFAULT_SCOPES;
 };
 
-/** The environment the server reads, variable by variable, with its defaults. */
 export const EnvSchema = z.object({
   PORT: port(8787),
   HOST: plain("127.0.0.1"),
@@ -118,13 +112,9 @@ export const EnvSchema = z.object({
   OTEL_EXPORTER_OTLP_ENDPOINT: baseUrl(),
 });
 
-/** What the environment sets, as the server uses it. */
 export type Config = ReturnType<typeof readConfig>;
 
-/**
- * The configuration `env` sets. Throws an error whose message is the one line to print when a
- * value cannot work.
- */
+/** Throws an error whose message is the one line to print when a value cannot work. */
 export function readConfig(env: Env = process.env) {
   // every variable present, so that each one's default is given whether or not it is set
   const input = Object.fromEntries(Object.keys(EnvSchema.shape).map((name) => [name, env[name]]));
@@ -137,7 +127,6 @@ export function readConfig(env: Env = process.env) {
     host: v.HOST,
     store: v.STORE,
     dataDir: v.DATA_DIR,
-    // with STORE=redis: the Redis, the prefix of every key there, and the BullMQ workers of this process
     redis: { url: v.REDIS_URL, keyPrefix: v.REDIS_PREFIX },
     workers: {
       concurrency: v.WORKERS,
@@ -151,7 +140,6 @@ export function readConfig(env: Env = process.env) {
       maxStartsPerHour: v.QUOTA_JOBS_PER_HOUR,
       maxStoredBytesPerSubject: v.QUOTA_STORED_MB * MB,
     },
-    // sign-in; undefined when it is off (AUTH_ISSUER unset)
     auth: authOf(v.AUTH_ISSUER, v.PUBLIC_URL, v.AUTH_SCOPES),
     publicUrl: v.PUBLIC_URL,
     allowedOrigins: v.ALLOWED_ORIGINS,
@@ -162,9 +150,8 @@ export function readConfig(env: Env = process.env) {
       minIdleMs: v.SESSION_MIN_IDLE_SECONDS * 1000,
       maxPerSubject: v.MAX_SESSIONS_PER_SUBJECT,
     },
-    // connections at once; undefined: below the open-file limit (accept-limit.ts)
+    // undefined: below the open-file limit (accept-limit.ts)
     maxConnections: v.MAX_CONNECTIONS,
-    // the tag that starts this instance's session ids, which nginx routes by; undefined: random per process
     instanceId: v.INSTANCE_ID,
     widgetDomain: v.WIDGET_DOMAIN,
     fileLinkSecret: v.FILE_LINK_SECRET,
@@ -173,19 +160,13 @@ export function readConfig(env: Env = process.env) {
     development: v.GIFTGENIUS_DEV,
     serveHarness: v.GIFTGENIUS_DEV || v.SERVE_HARNESS,
     log: { level: v.LOG_LEVEL, format: v.LOG_FORMAT ?? (v.GIFTGENIUS_DEV ? "pretty" : "json") },
-    // where /metrics is served, on a listener of its own; undefined: nowhere
     metrics: v.METRICS_PORT === undefined ? undefined : { host: v.METRICS_HOST, port: v.METRICS_PORT },
-    // on SIGTERM, how long /readyz answers 503 before open requests are ended
     drainMs: v.DRAIN_SECONDS * 1000,
-    // where spans go; undefined: traces off, their SDK not loaded
     otlpEndpoint: v.OTEL_EXPORTER_OTLP_ENDPOINT,
   });
 }
 
-/**
- * Runs `read`; a setting that cannot work (it throws) ends the process with its one-line reason,
- * logged at fatal.
- */
+/** Runs `read`; a setting that cannot work ends the process with its one-line reason. */
 export function orExit<T>(read: () => T, log: { fatal(message: string): void }): T {
   try {
     return read();

@@ -1,12 +1,8 @@
 /**
- * Development only (GIFTGENIUS_DEV=1): this server plays ChatGPT's file service for the harness.
- * `POST /dev/files` (the file's bytes as the body, its name in `x-file-name`, percent-encoded)
- * keeps the file in memory for an hour, a bounded number and size of them, and answers the file
- * object ChatGPT would pass a tool (`download_url` on this server, `file_id`, `file_name`,
- * `mime_type`); `GET /dev/files/:id` serves it. Its `download_url` is on this server's own origin
- * as the listening socket has it (the address and port the connection really arrived at, never
- * the `Host` header, which a caller writes), and that origin becomes an allowed download origin,
- * so the harness's ChatGPT mode sends a real `file` the server really downloads.
+ * Development only: this server plays ChatGPT's file service for the harness. `POST /dev/files`
+ * (bytes as the body, name in `x-file-name`) keeps the file in memory, bounded, and answers the
+ * file object ChatGPT would pass a tool; `GET /dev/files/:id` serves it. Its `download_url` is on
+ * the socket's own origin (never the caller's `Host`), which becomes an allowed download origin.
  */
 import { randomBytes } from "node:crypto";
 import { FILE_LIMITS } from "../shared/files.js";
@@ -15,11 +11,9 @@ import { echo } from "./files/file-words.js";
 
 export type DevFilesOptions = {
   now?: () => number;
-  /** How long a file is served (an hour by default). */
   keepMs?: number;
-  /** Files kept at once; the oldest goes first (20 by default). */
+  /** The oldest goes first. */
   maxFiles?: number;
-  /** Bytes kept at once (64 MB by default). */
   maxTotalBytes?: number;
 };
 
@@ -32,7 +26,7 @@ export function socketOrigin(socket: { localAddress?: string; localPort?: number
   return new URL(`http://${address.includes(":") ? `[${address}]` : address}:${socket.localPort}`).origin;
 }
 
-/** Twice the largest staff file, so that the harness can hand over a file that is too large, as a person might. */
+/** Twice the largest staff file, so the harness can hand over one too large, as a person might. */
 const MAX_FILE_BYTES = 2 * FILE_LIMITS.maxFileBytes;
 
 type Kept = { bytes: Buffer; name: string; mimeType: string; keptAt: number };
@@ -100,10 +94,7 @@ export function createDevFiles({
   return {
     /** The socket origins `POST /dev/files` arrived at: this server's own, for the downloader. */
     origins,
-    /**
-     * Answers `POST /dev/files` and `GET /dev/files/:id`; `ownOrigin` is the origin of the socket the
-     * request arrived on (`socketOrigin`); without it a file cannot be posted.
-     */
+    /** `ownOrigin`: the socket's (`socketOrigin`); without it a file cannot be posted. */
     async handle(request: Request, ownOrigin: string | undefined): Promise<Response> {
       const path = new URL(request.url).pathname;
       if (request.method === "POST" && path === "/dev/files") {

@@ -1,7 +1,6 @@
 /**
- * Turns schema issues into sentences a caller can act on: which field, what was expected,
- * what arrived. Used for tool arguments (an `isError` result) and for request params that
- * break the protocol schema (a -32602 error).
+ * Schema issues as sentences a caller can act on (which field, what was expected, what arrived),
+ * for tool arguments (an `isError` result) and protocol params (a -32602 error).
  */
 
 /** The parts of a zod issue we read; zod and zod/mini issues both fit. */
@@ -19,11 +18,8 @@ export type SchemaIssue = {
   format?: string;
 };
 
-/** How much of a caller's string a message repeats. */
-const MAX_ECHO_CHARS = 100;
-
-/** A caller's string as a message may repeat it: cut to a short prefix that says how long it was. */
-export function clip(text: string, max = MAX_ECHO_CHARS): string {
+/** A caller's string as a message may repeat it: a short prefix that says how long it was. */
+export function clip(text: string, max = 100): string {
   return text.length <= max ? text : `${text.slice(0, max)}… (${text.length.toLocaleString("en-US")} characters)`;
 }
 

@@ -1,9 +1,4 @@
-/**
- * The job system as the configuration (config.ts) sets it up, for the server and the worker
- * process alike: the store (SQLite under the data directory, memory, or Redis), on Redis the
- * BullMQ workers of this process, retention and the per-subject quotas, and the staff files kept
- * beside the jobs (files/files-env.ts).
- */
+/** The job system as the configuration sets it up, for the server and the worker alike. */
 import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Config } from "./config.js";
@@ -37,15 +32,12 @@ function openSqlite(dataDir: string): JobStore {
   }
 }
 
-/** What the entry point adds to the job service the configuration describes: its slice hook. */
 type JobsExtras = Pick<JobServiceOptions, "beforeSlice">;
 
-/** The job service the configuration describes. */
 export function jobsFromConfig(config: Config, log?: Logger, extras?: JobsExtras): JobService {
   return serverFromConfig(config, log, extras).jobs;
 }
 
-/** The job service the configuration describes, and its staff files. */
 export function serverFromConfig(
   config: Config,
   log: Logger = createLogger({ role: "server" }),
@@ -65,7 +57,6 @@ function storeFromConfig(config: Config, log: Logger): Pick<JobServiceOptions, "
   if (config.store === "sqlite") return { store: openSqlite(config.dataDir) };
   if (config.store === "memory") return { store: createMemoryStore() };
   const { url, keyPrefix } = config.redis;
-  // one line when Redis is lost (for which connection, and why), one when it is back, a reminder a minute
   const outage = createOutageLog({
     dependency: `Redis at ${redisHost(url)}`,
     print: (line) => log.warn(`jobs: ${line}`),

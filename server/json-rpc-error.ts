@@ -1,7 +1,4 @@
-/**
- * JSON-RPC error responses as HTTP replies, for whatever refuses a request before the MCP server
- * sees it: the body checks, the session table, the bearer check and the app's own limits.
- */
+/** JSON-RPC error responses as HTTP replies, for whatever refuses a request before the MCP server sees it. */
 import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 
 /** A JSON-RPC error response; `id` is null unless it answers a known request. */

@@ -1,32 +1,24 @@
 /**
- * The limits a job system enforces, with their defaults, and the refusals for an input past one of
- * them, worded once for every form the input takes (CSV text, an `employees` list, a staff file).
- * The input limits bound every dimension, so that no input can make one step of the work long.
+ * The limits a job system enforces, and the refusals for an input past one, worded once for every
+ * form the input takes. They bound every dimension, so no input can make one step of the work long.
  */
 import { count, fail, type Outcome } from "./outcomes.js";
 
-/** The limits a job service has unless told otherwise. */
 export const DEFAULT_LIMITS = Object.freeze({
   /** Largest CSV accepted, in UTF-8 bytes; an `employees` list is measured as the CSV it would be. */
   maxCsvBytes: 8 * 1024 * 1024,
-  /** Most employee rows in one job. */
   maxRows: 200_000,
   /** Most cells in one row of a CSV or a sheet (the header's included). */
   maxCellsPerRow: 1_000,
   /** Most characters in one cell (Excel's own limit): a name, a department, the interests. */
   maxCellChars: 32_767,
-  /** Most interests one person may list. */
   maxInterestsPerPerson: 200,
   /** Jobs running at once; later ones wait as `pending`, first come first served. */
   maxConcurrentJobs: 4,
-  /**
-   * Long polls (get_job_events, wait_for_job) waiting at once, over all jobs; past it a poll
-   * answers at once with what there is (see waiters.ts).
-   */
+  /** Long polls waiting at once, over all jobs; past it a poll answers at once (waiters.ts). */
   maxWaitingPolls: 10_000,
   /** How long a finished job (events and result) is kept after it was created. */
   retentionMs: 24 * 60 * 60 * 1000,
-  /** How often expired jobs are deleted from the store. */
   sweepIntervalMs: 10 * 60 * 1000,
   /** Jobs one subject may have pending or running at once. */
   maxUnfinishedPerSubject: 10,
@@ -38,22 +30,15 @@ export const DEFAULT_LIMITS = Object.freeze({
 
 export type JobLimits = { -readonly [K in keyof typeof DEFAULT_LIMITS]: number };
 
-/**
- * How many MCP sessions may be open at once, and how long one must have been idle before it may be
- * closed to make room for a newcomer (ms): the defaults of the HTTP handler, which the
- * configuration's MAX_SESSIONS and SESSION_MIN_IDLE_SECONDS state and override.
- */
+/** Sessions open at once, and how long one must be idle to be closed for a newcomer (MAX_SESSIONS, SESSION_MIN_IDLE_SECONDS). */
 export const SESSION_DEFAULTS = { maxSessions: 10_000, minIdleMs: 60_000 } as const;
 
 /**
- * How many times the text's byte limit a staff list may be once a file (or CSV text) went through
- * the reader (64 MB by default): the reader's canonical CSV adds each row's number and why a row is
- * skipped, so it may outgrow the file. The file's own limits (bytes, rows, cells) bound it first;
- * this stops only a pathological one.
+ * The reader's canonical CSV adds each row's number and why a row is skipped, so it may outgrow the
+ * file; the file's own limits bound it first, this stops only a pathological one.
  */
 const READ_INPUT_FACTOR = 8;
 
-/** The limits for a list the reader wrote: its bytes bounded by `READ_INPUT_FACTOR` times the text's limit. */
 export const readInputLimits = <T extends InputLimits>(limits: T): T => ({
   ...limits,
   maxCsvBytes: limits.maxCsvBytes * READ_INPUT_FACTOR,
@@ -65,12 +50,10 @@ export const megabytes = (bytes: number): string => `${Math.round((bytes / 1024 
 /** "Row 1,234", as the refusals name a row. */
 export const rowName = (row: number) => `Row ${count(row)}`;
 
-/** The defaults overridden by whatever `limits` sets. */
 export function resolveLimits(limits: Partial<JobLimits> = {}): JobLimits {
   return { ...DEFAULT_LIMITS, ...Object.fromEntries(Object.entries(limits).filter(([, v]) => v !== undefined)) };
 }
 
-/** The limits that bound a job's input, whatever its form. */
 export type InputLimits = Pick<
   JobLimits,
   "maxCsvBytes" | "maxRows" | "maxCellsPerRow" | "maxCellChars" | "maxInterestsPerPerson"
@@ -78,10 +61,7 @@ export type InputLimits = Pick<
 
 const SPLIT = "Split the list into smaller files and start one analysis for each.";
 
-/**
- * The refusals for an input past a limit. `what` names the input ("The CSV", "The file"); `where`
- * the row in it ("Row 12", "Employee 3").
- */
+/** `what` names the input ("The CSV", "The file"); `where` the row in it ("Row 12", "Employee 3"). */
 export const overLimit = {
   bytes: <T>(what: string, bytes: number, limits: InputLimits): Outcome<T> =>
     fail("input_too_large", `${what} is ${sizeAgainst(bytes, limits.maxCsvBytes)}.`, SPLIT),
@@ -117,10 +97,7 @@ export const overLimit = {
 export const size = (bytes: number) =>
   bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
 
-/**
- * A size found and its limit as a refusal states them ("8.4 MB", "8.0 MB"), in figures that differ
- * whenever the sizes do: to the byte when rounding would show the same number twice.
- */
+/** A size and its limit ("8.4 MB", "8.0 MB"), to the byte when rounding would show the same figure twice. */
 export function sizePair(
   bytes: number,
   limit: number,

@@ -1,8 +1,7 @@
 /**
- * Entry point: reads the configuration (config.ts), checks the sign-in issuer, wires the job
- * system, builds the app, observes it (observability/: logs, metrics, /livez and /readyz) and
- * listens; stops in the order shutdown.ts gives. A setting that cannot work ends the start with
- * its one-line reason. Everything else lives in createApp.
+ * Entry point: reads the configuration, checks the sign-in issuer, wires the job system, builds and
+ * observes the app and listens; stops in the order shutdown.ts gives. The composition root: the
+ * development knobs (pace, /dev/files, the harness) enter here.
  */
 import { serve } from "@hono/node-server";
 import { connectionLimit, limitConnections, openFileLimit, setHttpTimeouts } from "./accept-limit.js";
@@ -56,7 +55,7 @@ const built = createApp({
   onNotice: (line, detail) => logger.warn(detail, line),
 });
 
-/** The start's lines: the endpoint first (tests and scripts wait for it), then what is on. */
+/** The endpoint first (tests and scripts wait for it), then what is on. */
 function announce(listening: number): void {
   logger.info(`GiftGenius MCP server: http://${host}:${listening}/mcp`);
   if (config.serveHarness) logger.info(`Local host harness:    http://${host}:${listening}/`);

@@ -1,15 +1,11 @@
 /**
- * Which browser origins may call /mcp, and which `Host` names this server answers to. Requests
- * without an `Origin` (non-browser clients) pass; configured origins pass; and a page served by
- * this very server on a loopback host passes, which is how the local harness calls it. A
- * DNS-rebinding page has a foreign host name, which the `Host` check refuses outright. And where
- * a staff file handed over by URL may come from (FILE_DOWNLOAD_HOSTS), which files/download.ts
- * holds every URL it fetches to.
+ * Which browser origins may call /mcp (none sent, configured, or this server's own loopback page:
+ * the harness), which `Host` names it answers to (against DNS rebinding), and where a staff file
+ * handed over by URL may come from (FILE_DOWNLOAD_HOSTS).
  */
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-/** True when a request with this `Origin` and `Host` may reach the MCP endpoint. */
 export function isAllowedOrigin(
   origin: string | null | undefined,
   host: string | null | undefined,
@@ -43,10 +39,7 @@ function hostName(host: string): string {
   }
 }
 
-/**
- * True when this server answers to the request's `Host`: a loopback name, or one of `allowed`
- * (host names, from ALLOWED_HOSTS and PUBLIC_URL). `"any"` turns the check off.
- */
+/** True for a loopback `Host` or one of `allowed` (ALLOWED_HOSTS and PUBLIC_URL's); `"any"`: no check. */
 export function isAllowedHost(host: string | null | undefined, allowed: ReadonlySet<string> | "any"): boolean {
   if (allowed === "any") return true;
   const name = hostName(host ?? "");
@@ -73,10 +66,7 @@ function parseEntry(entry: string): string | undefined {
   return undefined;
 }
 
-/**
- * Parses FILE_DOWNLOAD_HOSTS ("files.example.com, *.cdn.example.com, https://files.example.com:8443");
- * undefined when an entry is neither a host name nor an origin (http only on loopback).
- */
+/** Parses FILE_DOWNLOAD_HOSTS ("files.example.com, *.cdn.example.com, https://f.example.com:8443"); undefined if an entry is bad. */
 export function parseDownloadHosts(list: string): string[] | undefined {
   const entries = list
     .split(",")

@@ -1,7 +1,4 @@
-/**
- * Building domain outcomes: a value, or an error with a sentence that tells the caller what to do
- * next. The job system's recurring errors are named here so that every path words them the same.
- */
+/** Domain outcomes: a value, or an error that tells the caller what to do next, worded once here. */
 import type { ErrorCode, ToolError } from "../shared/errors.js";
 import type { JobStatus } from "../shared/job-view.js";
 import { TOOL } from "../shared/tools.js";

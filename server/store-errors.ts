@@ -1,16 +1,9 @@
 /**
- * The errors every store throws, whatever keeps its data: jobs, sessions, uploads and the Redis
- * connection under them all. Callers answer by the class, never by what the storage underneath
- * called the fault. And what went wrong with a SQLite file, in words: for the one line the server
- * prints when it cannot open its database, and for the error a write throws when the disk (or the
- * file's size limit) is full, which reaches the caller as the tool's error sentence and the
- * operator through the log.
+ * The errors every store throws, whatever keeps its data; callers answer by the class, never by
+ * what the storage underneath called the fault. And a storage fault in words, for the operator.
  */
 
-/**
- * Thrown by a store that cannot reach its storage (a Redis that is down): nothing was written, and
- * the same call may succeed once the store is back.
- */
+/** Thrown by a store that cannot reach its storage: nothing was written; the same call may succeed later. */
 export class StoreUnavailableError extends Error {
   override name = "StoreUnavailableError";
 }

@@ -1,7 +1,6 @@
 /**
- * The built widget (dist/widget/index.html) as a `ui://` resource: its URI carries a hash of the
- * content, so hosts that cache templates by URI pick up a new build, and its `_meta` carries what
- * both MCP Apps hosts (`ui.*`) and ChatGPT (`openai/*`) read: CSP, description, border.
+ * The built widget as a `ui://` resource: its URI carries a content hash, so hosts that cache by URI
+ * pick up a new build; its `_meta` says CSP, description and border to MCP Apps and ChatGPT alike.
  */
 import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
@@ -20,16 +19,14 @@ const PLACEHOLDER =
   "<body><p>The GiftGenius widget is not built. Run <code>npx vite build</code> and restart the server.</p></body></html>";
 
 /**
- * Reads the built widget once; a missing build yields a placeholder page so the server still starts.
- * `domain` is the widget's own origin in hosts that give each app one (ChatGPT asks for it at app
- * submission, e.g. "https://giftgenius.example.com"); unset, hosts use their default sandbox origin.
+ * Reads the built widget once; a missing build yields a placeholder so the server still starts.
+ * `domain`: the widget's own origin in hosts that give each app one; unset, their sandbox origin.
  */
 export function loadWidget(htmlPath: string, domain?: string) {
   const built = existsSync(htmlPath);
   const html = built ? readFileSync(htmlPath, "utf8") : PLACEHOLDER;
   const hash = createHash("sha256").update(html).digest("hex").slice(0, 8);
-  // No outside domains: the build inlines every script and style, and the widget talks to the
-  // server only through the host's tool calls.
+  // no outside domains: the build inlines everything, and the widget calls only through the host
   const meta: Record<string, unknown> = {
     ui: { csp: { connectDomains: [], resourceDomains: [] }, prefersBorder: true, ...(domain ? { domain } : {}) },
     "openai/widgetCSP": { connect_domains: [], resource_domains: [] },
@@ -44,14 +41,12 @@ export function loadWidget(htmlPath: string, domain?: string) {
     description: DESCRIPTION,
     mimeType: WIDGET_MIME_TYPE,
     html,
-    /** For the resource listing and the read contents. */
     meta,
     /** False when the build was missing and a placeholder page is served instead. */
     built,
   };
 }
 
-/** How a tool relates to the widget. */
 export type ToolUi = {
   /** The host renders the widget for this tool's result, showing these while it runs. */
   renders?: { invoking: string; invoked: string };

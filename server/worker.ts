@@ -1,8 +1,6 @@
 /**
- * A worker process (npm run worker): runs job work from the BullMQ queue against the Redis store
- * (STORE=redis and REDIS_URL, REDIS_PREFIX, WORKERS, JOB_* of the configuration, config.ts), with
- * no HTTP but its metrics' listener when METRICS_PORT is set. Any number of them may run beside web
- * instances started with WORKERS=0. Its lines carry `"role":"worker"`.
+ * A worker process (npm run worker): runs jobs from the BullMQ queue against the Redis store, with no
+ * HTTP but its metrics' listener. Any number may run beside web instances started with WORKERS=0.
  */
 import { orExit, readConfig } from "./config.js";
 import { pauseAtPace } from "./dev-pace.js";
@@ -23,7 +21,6 @@ const tracing = await startTracing({ endpoint: config.otlpEndpoint, serviceName:
 // development only: a job started with a pace (dev-pace.ts) pauses before each slice here too
 const jobs = jobsFromConfig(config, undefined, config.development ? { beforeSlice: pauseAtPace } : {});
 const observed = observeProcess(config, jobs, logger);
-// the host only: a URL may carry a password
 logger.info(`GiftGenius worker: running jobs from Redis at ${redisHost(config.redis.url)}`);
 observed.listen().then(
   (url) => url && logger.info(`Metrics: ${url}`),

@@ -1,9 +1,7 @@
 /**
- * The sign-in check in front of /mcp (an OAuth 2.1 protected resource, as the MCP authorization spec
- * asks): a request without a valid bearer token gets 401 with a `WWW-Authenticate` challenge that
- * points at the protected-resource metadata; a token without the needed scopes gets 403
- * `insufficient_scope`; while the authorization server cannot be reached to check a token, 503 with
- * `Retry-After`. The metadata (RFC 9728) itself is served by `resourceMetadata`.
+ * The sign-in check in front of /mcp (an OAuth 2.1 protected resource, per the MCP authorization
+ * spec): no valid token gets 401 with a `WWW-Authenticate` challenge naming the RFC 9728 metadata;
+ * missing scopes 403 `insufficient_scope`; an unreachable authorization server 503 `Retry-After`.
  */
 import { ProtocolErrorCode, type AuthInfo } from "@modelcontextprotocol/server";
 import { jsonRpcError, retryLater } from "../json-rpc-error.js";
@@ -14,13 +12,11 @@ export type BearerAuth = ReturnType<typeof createBearerAuth>;
 
 const quoted = (value: string) => `"${value.replace(/["\\]/g, "")}"`;
 
-/** Seconds a caller is asked to wait while the authorization server is out. */
 const RETRY_AFTER_SECONDS = 5;
 
 /** `onError` hears unexpected errors, and the authorization server's outages as one-line strings. */
 export function createBearerAuth(options: AuthOptions, onError?: (error: unknown) => void) {
   const verify = createTokenVerifier(options, onError);
-  /** The `WWW-Authenticate` value for a call refused for want of a token or scope. */
   const challenge = (error?: string, description?: string, scopes = options.scopes) => {
     const params = [
       error && `error=${quoted(error)}`,
@@ -38,7 +34,6 @@ export function createBearerAuth(options: AuthOptions, onError?: (error: unknown
 
   return {
     challenge,
-    /** The RFC 9728 metadata document. */
     metadata: {
       resource: resourceOf(options),
       authorization_servers: [options.issuer],

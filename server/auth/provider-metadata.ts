@@ -1,14 +1,12 @@
 /**
- * The authorization server's metadata (RFC 8414, or OpenID discovery), read within a deadline: where
- * its keys are (`jwks_uri`), and the issuer it names, which must be the configured one exactly
- * (RFC 8414 §3.3). A failure is a `ProviderFault` saying in one line what went wrong, and whether
- * the configuration is wrong (`misconfigured`) or the provider is out for now. `checkIssuer` is the
- * start-up check.
+ * The authorization server's metadata (RFC 8414 or OpenID discovery) within a deadline: its
+ * `jwks_uri`, and its issuer, which must be the configured one exactly (RFC 8414 §3.3). A failure is
+ * a one-line `ProviderFault`, `misconfigured` or the provider out for now.
  */
 import * as z from "zod/mini";
 import type { AuthOptions } from "./auth-options.js";
 
-/** How long the metadata lookup may take, all its locations together, in ms. */
+/** All locations together. */
 const METADATA_TIMEOUT_MS = 2000;
 
 /** The sign-in provider failed us (not the token): out for now, or configured so that it cannot work. */
@@ -24,7 +22,6 @@ export class ProviderFault extends Error {
 
 const MetadataSchema = z.object({ issuer: z.string(), jwks_uri: z.url() });
 
-/** RFC 8414 and OpenID Connect discovery locations for an issuer, in the order tried. */
 function metadataUrls(issuer: string): string[] {
   const url = new URL(issuer);
   const path = url.pathname.replace(/\/+$/, "");
@@ -35,7 +32,7 @@ function metadataUrls(issuer: string): string[] {
   ];
 }
 
-/** Why a call to the provider failed, in a few words: the deadline, or the network's own reason. */
+/** Why a call to the provider failed, in a few words. */
 export function reasonOf(error: unknown, timeoutMs: number): string {
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "JWKSTimeout")) {
     return `no answer within ${timeoutMs / 1000} s`;
@@ -46,7 +43,6 @@ export function reasonOf(error: unknown, timeoutMs: number): string {
   return detail ? `${message} (${detail})` : message;
 }
 
-/** The issuer's metadata, within `timeoutMs` in all; a `ProviderFault` when it cannot be had or used. */
 export async function fetchMetadata(
   issuer: string,
   timeoutMs = METADATA_TIMEOUT_MS,
@@ -95,11 +91,7 @@ function parseJson(text: string): unknown {
   }
 }
 
-/**
- * The start-up check: reads the issuer's metadata once. Undefined when it fits; else the one line to
- * print, and whether the server must not start (`fatal`: a setting that cannot work) or may (the
- * provider is out for now; tokens get 503 until it answers).
- */
+/** The start-up check: undefined when the metadata fits; else the line to print, `fatal` for a bad setting. */
 export async function checkIssuer(
   options: AuthOptions,
   timeoutMs = METADATA_TIMEOUT_MS,

@@ -1,18 +1,13 @@
 /**
- * Verifies bearer tokens with jose against the authorization server's keys: each JWT's signature,
- * issuer, audience (this server's resource), expiry, scopes, and a `sub` that names someone (a
- * non-empty string). A verified token becomes the SDK's `AuthInfo`, its subject, namespaced by
- * issuer, in `extra.subject` (see subject.ts). The keys come from the authorization server within
- * deadlines: its metadata (read once, again after a failure) names its JWKS, which jose fetches and
- * refreshes. A failure of the provider is a `ProviderFault`, and the outage log hears of it and of
- * the provider's return; what is the token's fault (no key for its `kid`, an algorithm no key has)
- * passes through as jose's error.
+ * Verifies bearer tokens with jose: signature, issuer, audience, expiry, scopes, and a `sub` that
+ * names someone. A verified token becomes the SDK's `AuthInfo` with its subject in `extra.subject`.
+ * The provider's failures are `ProviderFault`s told to the outage log; the token's own faults pass
+ * through as jose's errors.
  */
 import type { AuthInfo } from "@modelcontextprotocol/server";
 import { createRemoteJWKSet, errors, jwtVerify, type JWTPayload, type JWTVerifyGetKey } from "jose";
 import { resourceOf, type AuthOptions } from "./auth-options.js";
-import { createOutageLog } from "../observability/outage-log.js";
-import type { OutagePart } from "../observability/outage-log.js";
+import { createOutageLog, type OutagePart } from "../observability/outage-log.js";
 import { fetchMetadata, ProviderFault, reasonOf } from "./provider-metadata.js";
 import { subjectFor } from "./subject.js";
 
@@ -26,10 +21,7 @@ function scopesOf(payload: JWTPayload): string[] {
   return [];
 }
 
-/**
- * Builds the verifier. `onError` hears unexpected errors, and the provider's outages as one-line
- * strings: when it is lost (and why), at most once a minute while it stays lost, and when it is back.
- */
+/** `onError` hears unexpected errors, and the provider's outages as one-line strings. */
 export function createTokenVerifier(options: AuthOptions, onError: (error: unknown) => void = () => {}) {
   const resource = resourceOf(options);
   const provider = createOutageLog({
@@ -99,7 +91,7 @@ function describe(error: errors.JOSEError): string {
   return "The token is not a valid signed token from this server's authorization server.";
 }
 
-/** How long a JWKS fetch may take, in ms. With the metadata's deadline, a token is answered within 5 s. */
+/** With the metadata's deadline, a token is answered within 5 s. */
 const JWKS_TIMEOUT_MS = 2000;
 
 const TOKEN_FAULTS = [
@@ -113,7 +105,6 @@ const isTokenFault = (error: unknown) => TOKEN_FAULTS.some((fault) => error inst
 
 type KeySet = { jwksUri: URL; getKey: ReturnType<typeof createRemoteJWKSet> };
 
-/** The key resolver for `jwtVerify`, for tokens of `issuer`. */
 function createProviderKeys(issuer: string, outage: OutagePart): JWTVerifyGetKey {
   let keySet: Promise<KeySet> | undefined;
   const discover = () => {

@@ -1,8 +1,4 @@
-/**
- * Turns the picked items of one request into its answer: each gift's id, name, price, category
- * and reason in the request's language. The reason's clauses were made once (`MatchTables`); here
- * they are chosen by which of the person's tags the item matched.
- */
+/** The picked items as gifts in the request's language, the reason's clauses chosen by the tags matched. */
 import type { Language } from "../../shared/stage-words.js";
 import type { Gift } from "../../shared/tools.js";
 import type { MatchTables } from "./match-tables.js";
@@ -41,11 +37,7 @@ export class GiftAnswers {
     return out;
   }
 
-  /**
-   * The reason's opening: the two strongest stated interests the item matched (ties keep the
-   * item's tag order), else the stated interest it goes with, else the department if it pointed
-   * here, else the category.
-   */
+  /** The two strongest stated interests matched, else a related one, else the department, else the category. */
   private opening(i: number, department: string | undefined, tags: TagWeights, wording: Wording): string {
     const ids = this.tables.tagIds[i];
     const { weights, kinds, sources } = tags;

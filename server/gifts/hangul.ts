@@ -1,9 +1,7 @@
 /**
- * Korean words out of Hangul text, as a staff list writes them: a run of syllables such as
- * "등산과", "캠핑하기를", "독서광" or "주말등산" becomes the known words it holds, with particles
- * and endings taken off. Written by hand over the vocabulary's own words: the Korean tokenizers on
- * npm need a native MeCab or a model file fetched at run time (kiwi-nlp), and a matcher that only
- * has to find its own few hundred words needs neither.
+ * Korean words out of Hangul runs ("캠핑하기를", "주말등산"): the known words they hold, particles
+ * and endings off. Ours: npm's Korean tokenizers need a native MeCab or a model file fetched at run
+ * time, and finding a few hundred known words needs neither.
  */
 
 /**
@@ -32,7 +30,6 @@ const SUFFIXES = [
 const MAX_SUFFIX = Math.max(...SUFFIXES.map((s) => s.length));
 const suffixes = new Set(SUFFIXES);
 
-/** Hangul syllables, the runs the splitter is given. */
 export const HANGUL_RUN = "\uac00-\ud7a3";
 
 /** tail[k]: whether run[k, end) is suffixes only (the empty tail is); linear in the run. */

@@ -1,8 +1,4 @@
-/**
- * The score of each item within one request's budget, in a typed array reused from request to
- * request (a bulk job asks 100,000 times): the base (price and occasion fit) is written by the
- * matcher, then `addTags` adds what the person's tags point at.
- */
+/** Each item's score in one request, in a reused typed array: the matcher's base, then `addTags`. */
 import type { MatchTables } from "./match-tables.js";
 import { STATED, type TagWeights } from "./tag-weights.js";
 
@@ -21,10 +17,8 @@ export class ItemScores {
   }
 
   /**
-   * Adds each noted tag's weight to the items below the cutoff that carry it. Stated interests
-   * and free text add up over an item's tags (a gift for two of them beats a gift for one); related
-   * and department tags do not stack: only an item's strongest such tag counts, so a gift loosely
-   * tagged with many cannot pass a stated interest.
+   * Stated interests add up over an item's tags (a gift for two beats a gift for one); related and
+   * department tags do not stack, so a gift loosely tagged with many cannot pass a stated interest.
    */
   addTags(tags: TagWeights, cutoff: number): void {
     const { scores, loose, loosened } = this;

@@ -1,8 +1,7 @@
 /**
- * A gift's price in each market the catalog sells in, fixed when the catalog is built: the US
- * shelf price times the market's price level, rounded to the price points shops there use
- * (₩39,000, ₩129,000, ¥2,980, €45). No exchange rate is looked up at run time, so a budget
- * compares with the same prices today and tomorrow; docs/money-and-languages.md explains the rule.
+ * A gift's price in each market, fixed when the catalog is built: the US price times the market's
+ * price level, rounded to local price points. No exchange rate at run time, so prices hold still
+ * (docs/money-and-languages.md).
  */
 import type { Currency } from "../../shared/money.js";
 
@@ -40,7 +39,6 @@ function yen(raw: number): number {
 
 const ROUND: Record<Currency, (raw: number) => number> = { USD: fives, KRW: won, EUR: fives, JPY: yen, GBP: fives };
 
-/** The price of a gift whose US shelf price (before rounding) is `usd`, in every market. */
 export function marketPrices(usd: number): Record<Currency, number> {
   const price = (c: Currency) => ROUND[c](usd * PRICE_LEVEL[c]);
   return { USD: price("USD"), KRW: price("KRW"), EUR: price("EUR"), JPY: price("JPY"), GBP: price("GBP") };

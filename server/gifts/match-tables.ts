@@ -1,8 +1,4 @@
-/**
- * What the matcher knows of a catalog before any request: the items in price order, tag and
- * occasion ids, the items that carry each tag, and every name and reason clause per language.
- * Built once per catalog, so a request only reads these.
- */
+/** What the matcher knows of a catalog before any request, built once so a request only reads it. */
 import type { Currency } from "../../shared/money.js";
 import type { CatalogItem } from "./catalog.js";
 import { moneyText, wordingOf } from "./reason.js";
@@ -19,7 +15,6 @@ const SIDE_TAG = 0.6;
 /** The catalog indexed for matching in one currency; items are referred to by their index in `items`. */
 export type MatchTables = ReturnType<typeof createMatchTables>;
 
-/** Indexes `catalog` for the matcher, with its prices in `currency`. */
 export function createMatchTables(catalog: readonly CatalogItem[], currency: Currency) {
   const items = [...catalog].sort((a, b) => a.prices[currency] - b.prices[currency] || (a.id < b.id ? -1 : 1));
   const tagNames = [...new Set(items.flatMap((i) => i.tags))].sort();

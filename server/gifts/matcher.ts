@@ -1,11 +1,8 @@
 /**
- * The gift matcher: ranks catalog items by fit to a person's interests, free text, department
- * and occasion, never over budget, and answers in English or Korean (names, categories, reasons;
- * the picks are the same in both). Everything that does not depend on the request (price order,
- * tag → items lists, occasion masks, names and reason clauses per language) is computed once
- * (`match-tables.ts`), and the per-request work runs on reused typed arrays (`tag-weights.ts`,
- * `item-scores.ts`, `pick.ts`), so a bulk job's 100,000 matches allocate little beyond the answers
- * (`gift-answers.ts`).
+ * The gift matcher: ranks catalog items by fit to interests, free text, department and occasion,
+ * never over budget, in English or Korean. What does not depend on the request is computed once
+ * (match-tables.ts); the per-request work runs on reused typed arrays, so a bulk job's 100,000
+ * matches allocate little beyond the answers.
  */
 import type { Currency } from "../../shared/money.js";
 import type { Language } from "../../shared/stage-words.js";
@@ -17,7 +14,6 @@ import { createMatchTables } from "./match-tables.js";
 import { createPicker } from "./pick.js";
 import { DEPARTMENT, STATED, TagWeights } from "./tag-weights.js";
 
-/** One person to find gifts for; the matcher ranks catalog items by fit, all within `budget`. */
 export type MatchRequest = {
   occasion: string;
   budget: number;
@@ -26,13 +22,13 @@ export type MatchRequest = {
   /** Free text about the recipient (suggest_gifts' `recipient`). */
   text?: string;
   count: number;
-  /** The language of the gifts' names, categories and reasons; English when left out. */
+  /** English when left out. */
   locale?: Language;
-  /** The currency of `budget` and of the gifts' prices; US dollars when left out. */
+  /** US dollars when left out. */
   currency?: Currency;
 };
 
-/** The gift matcher (server/gifts/matcher.ts): pure and fast, shared by suggest_gifts and the jobs. */
+/** Pure and fast, shared by suggest_gifts and the jobs. */
 export type MatchGifts = (request: MatchRequest) => Gift[];
 
 /** How much a matched tag counts, by where the person's words came from. */
@@ -43,10 +39,7 @@ const OCCASION_FIT = 3;
 /** Multiplied by price / budget: among equal fits, the gift that uses the budget wins. */
 const PRICE_FIT = 4;
 
-/**
- * Builds a matcher over `catalog`. Pure: the same request always gets the same gifts. Each
- * currency has its own tables (the catalog in that market's price order), made when first asked.
- */
+/** Pure: the same request always gets the same gifts. Each currency's tables are made when first asked. */
 export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
   const byCurrency = new Map<Currency, MatchGifts>();
   return (request) => {
@@ -60,7 +53,6 @@ export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
   };
 }
 
-/** A matcher over `catalog` priced in `currency`. */
 function createCurrencyMatcher(catalog: readonly CatalogItem[], currency: Currency): MatchGifts {
   const tables = createMatchTables(catalog, currency);
   const { prices, occasionMasks, text } = tables;
@@ -108,5 +100,4 @@ function upperBound(prices: Float64Array, budget: number): number {
   return lo;
 }
 
-/** The matcher over the shipped catalog. */
 export const matchGifts: MatchGifts = createMatcher(CATALOG);

@@ -1,7 +1,6 @@
 /**
- * Chooses the gifts from the scored items: the best few candidates, then greedy picks that keep
- * one edition per product and spread equally good gifts over categories. Products and categories
- * are small integer ids and the buffers are reused, because this runs once per person in bulk jobs.
+ * Chooses the gifts from the scored items: the best few candidates, then greedy picks of one edition
+ * per product, spread over categories. Buffers are reused: this runs once per person in bulk jobs.
  */
 import type { CatalogItem } from "./catalog.js";
 
@@ -15,7 +14,6 @@ export type Picker = {
   pick(scores: Float64Array, n: number, count: number): number;
 };
 
-/** A picker over `items` (in the order the scores use). */
 export function createPicker(items: readonly CatalogItem[]): Picker {
   const baseOf = ids(items.map((item) => item.name.replace(/ \([^)]*\)$/, "")));
   const categoryOf = ids(items.map((item) => item.category));

@@ -1,8 +1,6 @@
 /**
- * The one-sentence `reason` that comes with each suggested gift, in English or Korean: which
- * interests it meets, whether it suits the occasion, and how it sits in the budget. Plain words,
- * no markup. The sentence is split into clauses so the matcher can make the fixed ones once, at load
- * (`wordingOf`, with the items' names and categories in the same language).
+ * The one-sentence `reason` of each gift, in English or Korean: the interests it meets, the occasion,
+ * the budget. Split into clauses so the matcher makes the fixed ones once, at load (`wordingOf`).
  */
 import { formatsFor } from "../../shared/format.js";
 import type { Currency } from "../../shared/money.js";
@@ -20,7 +18,6 @@ export function moneyText(amount: number, currency: Currency, language: Language
 const label = (tag: string) => tag.replace(/-/g, " ");
 const interestEn = (tag: string) => `Matches their interest in ${label(tag)}`;
 
-/** The clauses of a reason in English, and the shape of them in every language. */
 const EN = {
   /** The opening when a stated interest matched: "Matches their interest in board games". */
   interest: interestEn,
@@ -59,13 +56,11 @@ const KO: ReasonWords = {
     `${opening}${occasion || "입니다"}. 예산 ${budget} 중 ${price}입니다.`,
 };
 
-/** The clauses of a reason in each language. */
 const REASON_WORDS: Record<Language, ReasonWords> = { en: EN, ko: KO };
 
 /** An answer's words in one language, made once: names, categories and reason clauses by index. */
 export type Wording = ReturnType<typeof wordingOf>;
 
-/** The wording of `items` (by index), tags and occasions in `language`. */
 export function wordingOf(
   language: Language,
   items: readonly CatalogItem[],

@@ -1,8 +1,4 @@
-/**
- * The interest tags one request points at, how strongly, and why: a stated interest or the free
- * text, a tag related to one of them, or the department. Kept in typed arrays that are reused from
- * request to request (a bulk job asks 100,000 times) and cleared after each.
- */
+/** The interest tags one request points at, how strongly and why, in typed arrays reused across requests. */
 
 /** Why a tag counts: a stated interest or the free text named it, it is next to one, the department suggests it. */
 export const STATED = 1;

@@ -1,7 +1,6 @@
 /**
- * Turns free text, in English, Korean or both, into the ids of interest tags and occasions the
- * matcher scores with. Phrases are looked up as two-word pairs first, then single words; results
- * are memoized per input string because bulk jobs repeat the same interests thousands of times.
+ * Free text (English, Korean or both) as interest tag and occasion ids: two-word phrases first, then
+ * words; memoized per string, as bulk jobs repeat the same interests thousands of times.
  */
 import { DEPARTMENT_TAGS, OCCASION_WORDS, TAG_WORDS, words } from "./vocabulary.js";
 import { DEPARTMENT_WORDS_KO, OCCASION_WORDS_KO, TAG_WORDS_KO } from "./vocabulary-ko.js";
@@ -46,7 +45,6 @@ export function memoize<K, T>(fn: (key: K) => T, limit = 50_000): (key: K) => T 
   };
 }
 
-/** Builds the lookups for the given tag and occasion names (ids are indexes into them). */
 export function createTextIndex(tagNames: string[], occasionNames: string[]) {
   const tagId = new Map(tagNames.map((t, i) => [t, i]));
   const tagPhrases = phraseMap(tagNames.map((t, i) => [i, [t, ...(TAG_WORDS[t] ?? []), ...(TAG_WORDS_KO[t] ?? [])]]));

@@ -1,19 +1,15 @@
 /**
- * Rebuilds, on the main thread, a JSON value the body worker (json-worker.ts) parsed and sent in
- * slices: copying a million strings back in one message holds the event loop for ~0.2 s, so they
- * come a few tens of thousands at a time and the loop turns between slices.
- * A slice is a depth-first walk: `shape` holds 0 for a primitive (the next of `values`), 1 and a
- * count for an array, 2 and a count for an object (each member's key is the next of `values`,
- * before the member). A slice ends only after a whole member, so a key and its value never part.
- *
- * Why ours: no SDK or platform API hands a parsed value across threads faster than structured clone does.
+ * Rebuilds a JSON value the body worker (json-worker.ts) sent in slices, the loop turning between
+ * them (a million strings in one message hold it ~0.2 s). A slice is a depth-first walk: `shape`
+ * holds 0 for a primitive (the next of `values`), 1 and a count for an array, 2 and a count for an
+ * object (each member's key the next of `values`). Why ours: no platform API does this.
  */
 import { setImmediate as nextTurn } from "node:timers/promises";
 
 export type Slice = { shape: Int32Array; values: unknown[] };
 type Container = unknown[] | Record<string, unknown>;
 
-/** Whether a message from the worker is a slice (it crossed a thread: its shape is checked). */
+/** It crossed a thread: its shape is checked. */
 export function isSlice(m: unknown): m is Slice {
   return (
     typeof m === "object" &&
@@ -33,7 +29,7 @@ function put(into: Container, key: string, node: unknown) {
   else into[key] = node;
 }
 
-/** Rebuilds the value from `count` slices, taking each with `next` on a turn of its own. */
+/** Takes each of `count` slices with `next`, on a turn of its own. */
 export async function rebuild(next: () => Slice, count: number): Promise<unknown> {
   const root: unknown[] = [];
   const open: { into: Container; left: number }[] = [{ into: root, left: 1 }];

@@ -1,16 +1,9 @@
 /**
- * Parses a large request body in a worker thread, so a 10 MB body of a million strings does not
- * hold the event loop for the second its JSON.parse takes: the bytes are decoded and parsed there, the
- * nesting checked, and the value comes back in slices (json-slices.ts). The worker's code is a string run with
- * `eval: true`: it needs no transpiling, so the very same code runs under tsx and vitest (which
- * start no worker from a .ts file) and from the tsc build (which would not copy a .js file).
- *
- * A burst of bodies waits for the workers, bounded by its bytes, not by its count: nine people
- * starting a large analysis at once all get their answer, and only past `MAX_PARSING_BYTES` held
- * is a body refused (the caller answers 503 with Retry-After). There is one worker per core the
- * event loop leaves free, up to four; each body goes to the one with the fewest bytes waiting.
- *
- * Why ours: the SDK parses every body on the event loop.
+ * Parses a large body in a worker thread, so a million strings do not hold the event loop: the
+ * value comes back in slices (json-slices.ts). The worker's code is a string run with `eval: true`,
+ * so the same code runs under tsx, vitest and the tsc build. A burst is bounded by its bytes, not
+ * its count: past `MAX_PARSING_BYTES` held a body is refused (503). Why ours: the SDK parses every
+ * body on the event loop.
  */
 import { availableParallelism } from "node:os";
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from "node:worker_threads";
@@ -23,20 +16,13 @@ export type ParsedElsewhere =
   | { kind: "busy" }
   | { kind: "failed" };
 
-/**
- * Bytes of bodies handed to the workers and not yet given back; a body that would pass it is
- * refused. Each body is at most the body limit, and the accept limit bounds the connections, so
- * this is what a burst may hold in memory at once beyond the requests being read.
- */
+/** Bytes handed to the workers and not yet given back, at most: what a burst may hold in memory. */
 const MAX_PARSING_BYTES = 96 * 1024 * 1024;
 
-/** Worker threads: one per core the event loop leaves free, at least one, at most four. */
+/** One per core the event loop leaves free, at least one, at most four. */
 const PARSER_THREADS = Math.max(1, Math.min(4, availableParallelism() - 1));
 
-/**
- * CommonJS (what `eval: true` runs). Its depth walk is `nestedDeeper` of http-body.ts; the walk
- * that slices may recurse, the depth being checked first. A slice holds about 32,768 values.
- */
+/** CommonJS (what `eval: true` runs); the slicing walk may recurse, the depth being checked first. */
 const SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const limit = workerData.maxDepth;
@@ -89,7 +75,6 @@ parentPort.on("message", ({ id, bytes, port }) => {
 });
 `;
 
-/** What the worker answers, as its SOURCE posts it. */
 type Answer = { id: number } & (
   { kind: "parsed"; slices: number } | { kind: "invalid"; error: string } | { kind: "deeper" }
 );
@@ -99,7 +84,6 @@ type Parser = { thread: Worker; pending: Map<number, Pending>; bytes: number };
 const parsers: Parser[] = [];
 let nextId = 0;
 
-/** Bytes handed to the workers and not yet answered, all of them together. */
 const held = (): number => parsers.reduce((sum, p) => sum + p.bytes, 0);
 
 async function settle({ port, resolve }: Pending, answer: Answer) {
@@ -144,7 +128,7 @@ function startParser(maxDepth: number): Parser {
   return parser;
 }
 
-/** The worker with the fewest bytes waiting; a new one while there are fewer than `PARSER_THREADS` and all work. */
+/** An idle worker, a new one while fewer than `PARSER_THREADS`, else the one with the fewest bytes waiting. */
 function leastBusy(maxDepth: number): Parser {
   const idle = parsers.find((p) => p.pending.size === 0);
   if (idle) return idle;
@@ -153,10 +137,9 @@ function leastBusy(maxDepth: number): Parser {
 }
 
 /**
- * Parses UTF-8 `bytes` off the main thread and checks that they nest at most `maxDepth` deep (the
- * same limit for the life of the process: each worker is started with it). `busy` when the bytes
- * waiting would pass `maxBytes`; a body alone is always taken. A view of a whole buffer is
- * transferred (it is detached here after), so the loop copies nothing; a view of part of one is copied.
+ * Parses UTF-8 `bytes` off the main thread, nesting at most `maxDepth` (fixed for the process).
+ * `busy` when the bytes waiting would pass `maxBytes`; a body alone is always taken. A whole buffer
+ * is transferred (detached here after), part of one copied.
  */
 export function parseElsewhere(
   bytes: Uint8Array,

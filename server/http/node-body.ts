@@ -1,17 +1,12 @@
 /**
- * Reads a request body straight from Node's incoming stream, up to a limit. Faster than going
- * through the web `Request` body (no web-stream layers), and it leaves the lightweight request
- * object of @hono/node-server unmaterialized for the handlers that only read its headers.
- *
- * Why ours: the Node adapter reads a body chunk by chunk into a string; this one keeps it as bytes for the worker.
+ * Reads a request body straight from Node's stream, up to a limit: no web-stream layers, and
+ * @hono/node-server's request stays unmaterialized. Why ours: the adapter reads into a string.
  */
 import type { Readable, Writable } from "node:stream";
 
 /**
- * Resolves the body's bytes, or undefined as soon as it passes `maxBytes` (the rest is drained).
- * With its length declared, a body is copied into one buffer of its own as each chunk arrives: a
- * large one is then handed to the JSON worker whole (its buffer transferred, not copied), and no
- * turn of the loop copies megabytes at once.
+ * The body's bytes, or undefined once past `maxBytes` (the rest drained). A declared length gets one
+ * buffer of its own filled chunk by chunk, which the JSON worker then takes whole, uncopied.
  */
 export function readNodeBody(
   incoming: Readable & { headers: Record<string, string | string[] | undefined> },
@@ -53,10 +48,9 @@ export function readNodeBody(
 }
 
 /**
- * `req` as it is, except that its `signal` aborts when the client goes before the answer is
- * written, and is made only when read. The Node adapter makes the whole web Request (headers
- * copied, a body stream over the incoming bytes) the first time anything reads its `signal`, and
- * the SDK's 2026-07-28 handler reads it on every call (6 % of a suggest_gifts profile).
+ * `req` with a `signal` that aborts when the client goes before the answer, made only when read:
+ * the adapter builds the whole web Request on the first read of its own `signal`, and the SDK's
+ * 2026-07-28 handler reads it on every call (6 % of a suggest_gifts profile).
  */
 export function withCloseSignal(req: Request, outgoing: Writable): Request {
   let controller: AbortController | undefined;

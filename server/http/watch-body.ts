@@ -1,9 +1,7 @@
 /**
- * Calls back once a streamed response body is over (read to the end, errored, or canceled by the
- * client), so whoever produced it can release what the stream was holding.
+ * The same response, with `done` called once its body is over (read, errored or canceled), so
+ * whoever produced it can release what the stream was holding.
  */
-
-/** Returns a response with the same status, headers and bytes, and `done` called once at the end. */
 export function watchBody(response: Response, done: () => void): Response {
   // a body is bytes (the Fetch standard); the DOM-less types leave its chunks `any`
   const source = response.body as ReadableStream<Uint8Array> | null;

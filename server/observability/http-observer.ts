@@ -1,10 +1,7 @@
 /**
- * Every HTTP request, observed at the edge: it gets an id (a proxy's `X-Request-Id` when it is a
- * plain one, else a new one, echoed in the reply), is served inside its request scope
- * (request-context.ts), and once its response has ended (a stream's end, not its first byte) is
- * counted and timed and gets one line at debug. Tool results noted in the scope are counted by
- * tool and outcome, and the events they hand out give the delivery lag. Requests that wait for
- * events are counted while open, for the open-streams gauge.
+ * Every HTTP request at the edge: an id (a proxy's plain `X-Request-Id`, else new, echoed), its
+ * request scope, and once its response has ended (a stream's end) a count, a time and a debug line;
+ * tool results by outcome, the delivery lag of their events, and open streams by kind.
  */
 import { randomUUID } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
@@ -27,7 +24,6 @@ function routeOf(path: string): string {
 
 type Open = { facts: RequestFacts; method: string; route: string };
 
-/** What an open request waits for, if it waits for events. */
 function streamKind({ facts, method, route }: Open): string | undefined {
   if (route !== "/mcp") return undefined;
   if (method === "GET") return "session_stream";
@@ -46,7 +42,6 @@ export class HttpObserver {
     private readonly now: () => number = Date.now,
   ) {}
 
-  /** Requests open now that wait for events, by kind. */
   openStreams = (): Record<string, number> => {
     const counts: Record<string, number> = { long_poll: 0, listen: 0, session_stream: 0 };
     for (const request of this.open) {

@@ -1,9 +1,6 @@
 /**
- * A process's view of the jobs whose events it appends: a line at info when a job is created,
- * starts and ends (warn when it fails, with the failure's code), each with the job id and a hash of
- * its owner; and, when there are metrics, jobs by outcome, their duration, each stage's rows per
- * second, and the jobs waiting and running here (the in-process queue's depth). Subscribes to the
- * job service's events appended in this process, so a job's lines come from where it runs.
+ * The jobs whose events this process appends (so a job's lines come from where it runs): a line when
+ * one is created, starts and ends, and metrics of outcomes, durations, stage rates and queue depth.
  */
 import { isTerminalEvent, type JobEvent } from "../../shared/job-events.js";
 import type { JobEventNotice } from "../jobs/job-log.js";
@@ -28,7 +25,6 @@ export class JobWatch {
     this.unsubscribe = jobs.onEvent(this.hear, { appendedHere: true });
   }
 
-  /** Jobs created here and not started, and started here and not ended. */
   depth = () => ({ waiting: this.waiting.size, active: this.running.size });
 
   stop = (): void => this.unsubscribe();
@@ -72,10 +68,7 @@ export class JobWatch {
     }
   }
 
-  /**
-   * A new stage closes the one before it, whose rate is then known: the rows between its first and
-   * its latest progress, over the time between them.
-   */
+  /** A new stage closes the one before, whose rate is rows over time between its first and latest progress. */
   private progress(jobId: string, payload: { stage: string; processed?: number }, atMs: number): void {
     if (payload.processed === undefined) return;
     const clock = this.stages.get(jobId);

@@ -1,8 +1,7 @@
 /**
- * The one logger of every process (the server, the worker): pino, JSON lines in production and
- * readable lines in development (pino-pretty, a development dependency, loaded by name only then).
- * Each line carries its level, the process's role and, while a request is served, the request's
- * facts (request-context.ts). Lines at warn and above go to stderr, the rest to stdout.
+ * pino: JSON lines in production, pino-pretty (a development dependency, loaded by name) in
+ * development. Each line carries the role and the request's facts (request-context.ts); warn and
+ * above go to stderr, the rest to stdout.
  */
 import { createHash } from "node:crypto";
 import { createRequire } from "node:module";
@@ -11,20 +10,16 @@ import { currentRequest } from "./request-context.js";
 
 export type { Logger } from "pino";
 
-/** Which process writes: `server` (HTTP and maybe jobs) or `worker` (jobs only). */
-type Role = "server" | "worker";
-
 export type LoggerOptions = {
-  role: Role;
+  role: "server" | "worker";
   /** pino's level names, `silent` for none (default `info`). */
   level?: string;
-  /** `json` (default) or `pretty`, which falls back to JSON where pino-pretty is not installed. */
+  /** `pretty` falls back to JSON where pino-pretty is not installed. */
   format?: "json" | "pretty";
   /** Where the lines go instead of stdout and stderr (tests). */
   destination?: NodeJS.WritableStream;
 };
 
-/** stdout takes lines below warn, stderr warn and above (pino's `dedupe`). */
 const splitStreams = () =>
   pino.multistream(
     [
@@ -43,7 +38,7 @@ function prettyInstalled(): boolean {
   }
 }
 
-/** pino-pretty in its own thread, named as a string so that production code never imports it. */
+/** Named as a string so that production code never imports it. */
 function prettyTransport() {
   const options = { singleLine: true, ignore: "pid,hostname", translateTime: "HH:MM:ss.l" };
   return pino.transport({
@@ -62,7 +57,6 @@ export function createLogger({ role, level = "info", format = "json", destinatio
     {
       level,
       base: { role, pid: process.pid },
-      // the request being served, if any: its id, MCP method, tool and job
       mixin: () => currentRequest() ?? {},
       // JSON lines name their level ("warn"); pino-pretty's threads need pino's numbers
       ...(pretty ? {} : { formatters: { level: (label: string) => ({ level: label }) } }),
@@ -76,17 +70,11 @@ export function createLogger({ role, level = "info", format = "json", destinatio
   return logger;
 }
 
-/**
- * A caller's subject as logs name it: a short one-way hash, so that lines of one caller can be told
- * apart and grouped without their identity (an issuer's `sub` may be an email address).
- */
+/** A caller's subject as logs name it: a short one-way hash (a `sub` may be an email address). */
 export const subjectHash = (subject: string): string =>
   createHash("sha256").update(subject).digest("base64url").slice(0, 12);
 
-/**
- * An error as a line shows it: its kind, message, code and stack, and its cause's, but none of its
- * other fields, which may hold what was being written (a Redis client's command and arguments).
- */
+/** An error's kind, message, code, stack and cause; no other fields, which may hold data (a Redis command's arguments). */
 function errorSummary(error: unknown): unknown {
   if (!(error instanceof Error)) return { message: String(error) };
   return {
@@ -98,7 +86,7 @@ function errorSummary(error: unknown): unknown {
   };
 }
 
-/** An error's fields for a log line: its code where it has one, and the error itself (pino's `err`). */
+/** An error's fields for a log line: pino's `err`, and its code where it has one. */
 export const errorFields = (error: unknown): { err: unknown; code?: string } => ({ err: error, ...codeOf(error) });
 
 function codeOf(error: unknown): { code?: string } {

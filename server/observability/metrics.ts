@@ -1,26 +1,20 @@
 /**
- * The process's metrics, in Prometheus's text format (prom-client), on a registry of its own: what
- * each instrument counts is said where it is declared, and in docs/operations.md (Metrics). Values that
- * exist elsewhere (queue depth, open streams, sessions, the store's state) are read when scraped,
- * from the sources the process hands over with `source`. /metrics is served on a listener of its
- * own (METRICS_HOST:METRICS_PORT, loopback by default), apart from the public port: a scraper on
- * the host or its network reaches it, a caller of /mcp does not, and no token goes to Prometheus.
+ * The process's metrics (prom-client, docs/operations.md); values kept elsewhere are read from the
+ * `source`s when scraped. /metrics has a listener of its own (loopback by default), apart from the
+ * public port: a caller of /mcp does not reach it, and no token goes to Prometheus.
  */
 import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
 
-/** Jobs waiting and running, where they wait (BullMQ's counts, or this process's queue). */
 type QueueDepth = { waiting: number; active: number };
 
-/** What the scrape reads from the rest of the process; each is optional (a worker has no sessions). */
+/** What the scrape reads from the rest of the process (a worker has no sessions). */
 export type MetricSources = {
   queue?: () => Promise<QueueDepth | undefined> | QueueDepth | undefined;
-  /** Requests open now that wait for events, by kind (`long_poll`, `listen`, `session_stream`). */
   openStreams?: () => Record<string, number>;
   sessions?: () => number;
-  /** Pings the store, recording the round trip and whether it answered (observe.ts). */
   probeStore?: () => Promise<unknown>;
 };
 
@@ -31,14 +25,12 @@ export class Metrics {
   private sources: MetricSources = {};
   private readonly registers = [this.registry];
 
-  /** Each HTTP request once answered, by method, route, MCP method (`none` outside /mcp) and status. */
   readonly httpRequests = new Counter({
     name: "giftgenius_http_requests_total",
     help: "HTTP requests answered, by method, route, MCP method and status",
     labelNames: ["method", "route", "mcp_method", "status"] as const,
     registers: this.registers,
   });
-  /** From the request's arrival to its response's end (a long poll's wait included). */
   readonly httpDuration = new Histogram({
     name: "giftgenius_http_request_duration_seconds",
     help: "HTTP request latency, from arrival to the response's end, by method, route and MCP method",
@@ -131,12 +123,10 @@ export class Metrics {
     });
   }
 
-  /** Hands over where the scrape reads queue depth, open streams, sessions and the store. */
   source = (sources: MetricSources): void => {
     this.sources = { ...this.sources, ...sources };
   };
 
-  /** The exposition text; reads the sources first. */
   scrape = async (): Promise<string> => {
     await this.sources.probeStore?.();
     return this.registry.metrics();
@@ -157,7 +147,6 @@ export async function serveMetrics(metrics: Metrics, host: string, port: number)
       (error: unknown) => res.writeHead(500, { "content-type": "text/plain" }).end(`${String(error)}\n`),
     );
   });
-  // rejects with the listener's error (a port taken)
   await once(server.listen(port, host), "listening");
   const address = server.address() as AddressInfo;
   const shown = address.family === "IPv6" ? `[${address.address}]` : address.address;

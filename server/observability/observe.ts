@@ -1,12 +1,8 @@
 /**
- * Observability as a process sets it up from its configuration: the job lines and metrics of the
- * jobs it runs (job-watch.ts), and when METRICS_PORT is set the metrics registry with its sources
- * and its listener; for a server also the HTTP edge (http-observer.ts) and /livez and /readyz,
- * mounted around the app in front of everything else. The worker, with no HTTP, has the same job
- * lines and metrics. Live: the process answers (nothing else is checked, so that a slow store never
- * gets a live process restarted). Ready: the job store answers and the process is not draining;
- * from SIGTERM on (shutdown.ts) /readyz answers 503, so that a balancer stops sending new requests
- * before the process stops taking them. /healthz (app.ts) stays as it was.
+ * Observability as a process sets it up: job lines and metrics (job-watch.ts), the metrics listener,
+ * and for a server the HTTP edge (http-observer.ts) with /livez and /readyz in front of the app.
+ * Live checks nothing else, so a slow store never gets a live process restarted; ready is the store
+ * answering and no drain begun (SIGTERM), so a balancer stops sending before the process stops.
  */
 import { Hono, type Context, type Env } from "hono";
 import type { Config } from "../config.js";
@@ -20,7 +16,6 @@ import { Metrics, serveMetrics, type MetricsServer } from "./metrics.js";
 
 export function observeProcess(config: Config, jobs: JobService, logger: Logger) {
   const metrics = config.metrics ? new Metrics() : undefined;
-  // the job store pinged (by /readyz and each scrape), its round trip and state recorded in the metrics
   const probe = async () => {
     const started = performance.now();
     const state = await jobs.health();
@@ -43,12 +38,11 @@ export function observeProcess(config: Config, jobs: JobService, logger: Logger)
   });
   let server: MetricsServer | undefined;
   return {
-    /** Undefined when metrics are off (METRICS_PORT unset). */
     metrics,
     /** From now on /readyz answers 503 "draining". */
     drain: () => void (draining = true),
     http,
-    /** The app behind the edge: every request observed, /livez and /readyz answered before the app's own checks. */
+    /** The app behind the edge: every request observed, /livez and /readyz first. */
     wrap<E extends Env>(app: Hono<E>) {
       const root = new Hono<E>();
       root.use("*", http.middleware);
@@ -63,7 +57,7 @@ export function observeProcess(config: Config, jobs: JobService, logger: Logger)
       });
       return root.route("/", app);
     },
-    /** Listens for scrapes when metrics are on; resolves with the URL to scrape. */
+    /** Resolves with the URL to scrape, when metrics are on. */
     async listen() {
       if (!metrics || !config.metrics) return undefined;
       server = await serveMetrics(metrics, config.metrics.host, config.metrics.port);
@@ -77,12 +71,7 @@ export function observeProcess(config: Config, jobs: JobService, logger: Logger)
   };
 }
 
-/**
- * The depth of the BullMQ queue that holds jobs to run on Redis, as the metrics scrape reads it:
- * BullMQ's own counts of waiting (prioritized and delayed included) and active jobs, on a
- * connection of its own that only a scrape uses, under `keyPrefix` (as jobs-env.ts names it). A
- * Redis that does not answer gives no value.
- */
+/** BullMQ's counts of waiting and active jobs, on a connection only a scrape uses; none when Redis is down. */
 function bullmqDepth(url: string, keyPrefix: string) {
   const redis = openRedis(url);
   // errors are the scrape's (no value) and the job store's outage log's to tell

@@ -1,10 +1,7 @@
 /**
- * What is known about the HTTP request being served, wherever the code that runs for it is: its
- * id, and once its JSON-RPC body is read, the MCP method, the tool and the job it names. Log lines
- * written while a request is served carry these facts (logger.ts), and its metrics are labelled
- * with them (http-observer.ts). Kept in the async context (async-context.ts), so nothing between
- * the edge and a tool has to pass them on. Names a client chose are kept only when known, so that
- * no label or line holds whatever a client sent.
+ * What is known about the request being served (its id; its MCP method, tool and job once the body
+ * is read), in the async context, for log lines and metric labels. Names a client chose are kept
+ * only when known, so no label or line holds whatever a client sent.
  */
 import { FILE_TOOL } from "../../shared/files.js";
 import { TOOL } from "../../shared/tools.js";
@@ -22,13 +19,11 @@ export type RequestFacts = {
   outcome?: string;
 };
 
-/** A request's facts, and who hears about its tool results (the HTTP observer). */
 type RequestScope = {
   facts: RequestFacts;
   onToolResult?: (tool: string, outcome: string, result: ToolResultLike) => void;
 };
 
-/** What a tool result is read for: whether it failed, its error's code, the events it carries. */
 export type ToolResultLike = { isError?: boolean; structuredContent?: Record<string, unknown> };
 
 const scopes = contextSlot<RequestScope>("request");
@@ -47,10 +42,9 @@ const METHODS = new Set([
 const JOB_ID = /^job_[\w-]{1,64}$/;
 const TOOLS = new Set<string>([...Object.values(TOOL), ...Object.values(FILE_TOOL)]);
 
-/** `value` when it is a string with something in it, else undefined. */
 export const text = (value: unknown): string | undefined =>
   typeof value === "string" && value !== "" ? value : undefined;
-/** `value` as an object to read fields of: a plain object as it is, anything else as an empty one. */
+/** A plain object as it is, anything else as an empty one. */
 export const asRecord = (value: unknown): Record<string, unknown> =>
   typeof value === "object" && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
 
@@ -59,10 +53,7 @@ function methodName(method: string): string {
   return method.startsWith("notifications/") ? "notifications" : "other";
 }
 
-/**
- * Notes what a parsed JSON-RPC body asks for, in the current request's facts: the method, the
- * tool's name and a job id; never other arguments, which may hold people's data.
- */
+/** Notes a JSON-RPC body's method, tool and job id; never other arguments, which may hold people's data. */
 export function noteJsonRpcBody(body: unknown): void {
   const facts = currentRequest();
   if (facts === undefined) return;
@@ -79,7 +70,6 @@ export function noteJsonRpcBody(body: unknown): void {
   if (jobId !== undefined && JOB_ID.test(jobId)) facts.jobId = jobId;
 }
 
-/** Notes a tool's result in the current request (its outcome, and the events it hands out). */
 export function noteToolResult(tool: string, result: ToolResultLike): void {
   const scope = scopes.get();
   if (scope === undefined) return;

@@ -1,10 +1,7 @@
 /**
- * The order of a graceful stop (SIGTERM or SIGINT): /readyz turns 503 at once; after the drain
- * time (DRAIN_SECONDS, for a balancer to take the instance out of rotation) the listener stops
- * taking connections; then the job service closes, which answers every open long poll and ends
- * this process's running jobs as interrupted; once the polls' answers are out, the app closes,
- * which ends session and listen streams; then the process exits with 0. One that does not get
- * there within the deadline exits with 1.
+ * A graceful stop: /readyz turns 503; after DRAIN_SECONDS the listener stops; the job service closes
+ * (answering long polls, interrupting jobs); once the polls' answers are out the app closes; exit 0,
+ * or 1 past the deadline.
  */
 import type { Logger } from "./logger.js";
 
@@ -13,24 +10,22 @@ export type ShutdownOptions = {
   drain: () => void;
   drainMs: number;
   stopListening: () => void;
-  /** Closes the job service (answers long polls, ends running jobs). */
   closeJobs: () => Promise<void>;
   /** Open long polls, to let their answers go out before streams are closed. */
   openPolls: () => number;
   /** Closes the app (sessions, streams) and whatever else the process holds. */
   closeRest: () => Promise<void>;
   exit: (code: number) => void;
-  /** Past drainMs, how long the rest may take before the process exits with 1 (default 10 s). */
+  /** Past drainMs, how long the rest may take before exiting with 1. */
   deadlineMs?: number;
   sleep?: (ms: number) => Promise<void>;
   setTimer?: (run: () => void, ms: number) => unknown;
 };
 
-/** How often the stop looks whether the long polls' answers are out, and for how long at most. */
 const POLL_CHECK_MS = 20;
 const POLL_ANSWER_MS = 2000;
 
-/** The stop, once: a second signal while it runs changes nothing. */
+/** A second signal while it runs changes nothing. */
 export function createShutdown(options: ShutdownOptions): () => void {
   const {
     logger,

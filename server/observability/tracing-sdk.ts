@@ -1,12 +1,7 @@
 /**
- * Traces, loaded only when traces are on (tracing.ts imports this file then). The OpenTelemetry
- * SDK: a Node tracer provider that keeps the active context across awaits in a slot of the
- * process's async context, W3C trace context as the propagator, and spans sent in batches to an
- * OTLP/HTTP collector as JSON (or to the exporter a test gives, one by one). The spans: one per
- * MCP request, with the MCP semantic conventions' attributes; the queueing of a job, its wait in
- * the queue and its run in a worker, carried across processes as W3C trace context in the job's
- * queue entry; one per stage of the run (parse, extract, match, compose) and the delivery of its
- * result, told apart by the events the run appends.
+ * Traces, loaded only when they are on (tracing.ts): the OpenTelemetry SDK sending to an OTLP/HTTP
+ * collector, and the spans: one per MCP request (MCP semantic conventions), a job's queueing, wait
+ * and run (W3C trace context in its queue entry), and each stage of a run and its delivery.
  */
 import {
   context,
@@ -56,16 +51,14 @@ import type { Context as HonoContext, Next } from "hono";
 import { contextSlot } from "./async-context.js";
 import { asRecord, text } from "./request-context.js";
 
-/** W3C trace context (`traceparent`, `tracestate`) as a job's queue entry carries it. */
 export type TraceCarrier = Record<string, string>;
 
-/** A queued job as its worker takes it: the context it was queued in, its id, when it was queued (ms). */
+/** A queued job as its worker takes it; `queuedAt` in ms. */
 export type QueuedJob = { carrier?: TraceCarrier; jobId: string; queuedAt?: number };
 
 /** What a run appends, as far as its spans care: a progress report names its stage. */
 export type AppendedDraft = { type: string; payload: object };
 
-/** The stage spans of one run (see `JobStageSpans`). */
 export type StageSpans = {
   /** Opens and closes stage spans by `drafts`, then appends them (in a delivery span with the result). */
   appending<T>(drafts: readonly AppendedDraft[], append: () => Promise<T>): Promise<T>;
@@ -74,18 +67,14 @@ export type StageSpans = {
 };
 
 export type TracingSdkOptions = {
-  /** The collector's OTLP/HTTP base URL (OTEL_EXPORTER_OTLP_ENDPOINT); spans go to its /v1/traces. */
+  /** OTEL_EXPORTER_OTLP_ENDPOINT; spans go to its /v1/traces. */
   endpoint?: string;
   /** Instead of the collector: every span to this exporter as it ends (tests). */
   exporter?: SpanExporter;
-  /** `service.name` of this process's spans ("giftgenius" for a server, "giftgenius-worker"). */
   serviceName: string;
 };
 
-/**
- * The active OpenTelemetry context, kept in the process's one AsyncLocalStorage (async-context.ts)
- * rather than in the SDK's own, which would be a second one paid for on every promise.
- */
+/** The active context in the process's one AsyncLocalStorage (async-context.ts), not a second one of the SDK's. */
 class SlotContextManager implements ContextManager {
   private readonly slot = contextSlot<Context>("trace");
 
@@ -121,7 +110,7 @@ class SlotContextManager implements ContextManager {
   }
 }
 
-/** Registers the provider as the API's global one; resolves to what flushes and stops it. */
+/** Registers the provider as the API's global one; returns what flushes and stops it. */
 export function registerTracing({ endpoint, exporter, serviceName }: TracingSdkOptions): {
   shutdown(): Promise<void>;
 } {
@@ -137,7 +126,7 @@ export function registerTracing({ endpoint, exporter, serviceName }: TracingSdkO
 }
 
 const tracer = trace.getTracer("giftgenius");
-/** BullMQ's queue of jobs to run (executor-bullmq.ts's JOB_QUEUE). */
+/** executor-bullmq.ts's JOB_QUEUE. */
 const QUEUE = { [ATTR_MESSAGING_SYSTEM]: "bullmq", [ATTR_MESSAGING_DESTINATION_NAME]: "jobs" };
 const STAGE = "giftgenius.job.stage";
 
@@ -146,7 +135,7 @@ const headerGetter: TextMapGetter<Headers> = {
   keys: (headers) => [...headers.keys()],
 };
 
-/** Runs `work` in `span` (as the active span, under `parent`), and ends the span after it. */
+/** Runs `work` with `span` active under `parent`, and ends the span after it. */
 async function within<T>(span: Span, parent: Context, work: () => Promise<T>): Promise<T> {
   try {
     return await context.with(trace.setSpan(parent, span), work);
@@ -160,9 +149,8 @@ async function within<T>(span: Span, parent: Context, work: () => Promise<T>): P
 }
 
 /**
- * A span for each request to /mcp, a child of the caller's `traceparent` when it sends one: named
- * by the MCP method and its target (`tools/call start_bulk_gift_analysis`) once known, from the
- * 2026-07-28 envelope's headers or from the body (`describeBody`), else by the HTTP method.
+ * A span per /mcp request, a child of the caller's `traceparent`: named by the MCP method and target
+ * (`tools/call start_bulk_gift_analysis`), from the 2026-07-28 headers or the body (`describeBody`).
  */
 async function traceRequest(c: HonoContext, next: Next): Promise<void> {
   const headers = c.req.raw.headers;
@@ -233,10 +221,7 @@ async function traceEnqueue<T>(jobId: string, add: (carrier: TraceCarrier) => Pr
   return within(span, parent, () => add(carrier));
 }
 
-/**
- * Runs a queued job in a consumer span continuing the trace it was queued in, after a span for
- * its wait in the queue (from when it was queued to now).
- */
+/** Runs a queued job in a consumer span continuing its trace, after a span for its wait in the queue. */
 function traceQueuedRun<T>({ carrier, jobId, queuedAt }: QueuedJob, run: () => Promise<T>): Promise<T> {
   const parent = propagation.extract(ROOT_CONTEXT, carrier ?? {});
   const attributes = { ...QUEUE, [ATTR_MESSAGING_MESSAGE_ID]: jobId };
@@ -253,10 +238,8 @@ function traceQueuedRun<T>({ carrier, jobId, queuedAt }: QueuedJob, run: () => P
 }
 
 /**
- * The stage spans of one run, children of the span active when it starts: a `job.progress` that
- * names a new stage ends the last stage's span and opens the next; the append that carries
- * `job.completed` (the result's head and the terminal event, which wakes every follower) is the
- * delivery, in a span of its own.
+ * The stage spans of one run: a `job.progress` naming a new stage ends the last one's span and opens
+ * the next; the append that carries `job.completed` is the delivery, in a span of its own.
  */
 class JobStageSpans implements StageSpans {
   private readonly parent = context.active();
@@ -282,7 +265,6 @@ class JobStageSpans implements StageSpans {
   };
 }
 
-/** What tracing.ts calls once traces are on. */
 export const spanKit = {
   traceRequest,
   describeBody,

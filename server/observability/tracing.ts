@@ -1,23 +1,17 @@
 /**
- * Traces, on when OTEL_EXPORTER_OTLP_ENDPOINT is set: what the rest of the server calls. Until
- * `startTracing` has loaded the SDK and the spans (tracing-sdk.ts), which it does only when
- * traces are on, every call here passes straight through: a process without traces loads none of
- * OpenTelemetry and pays for nothing.
+ * Traces, on when OTEL_EXPORTER_OTLP_ENDPOINT is set. Until `startTracing` loads tracing-sdk.ts,
+ * every call here passes straight through: a process without traces loads none of OpenTelemetry.
  */
 import type { MiddlewareHandler } from "hono";
 import type { AppendedDraft, QueuedJob, SpanKit, StageSpans, TraceCarrier, TracingSdkOptions } from "./tracing-sdk.js";
 
 export type { TraceCarrier } from "./tracing-sdk.js";
 
-/** The span code, once traces are on. */
 let spans: SpanKit | undefined;
 
 export type Tracing = { shutdown(): Promise<void> };
 
-/**
- * Turns traces on when `endpoint` (or, in tests, `exporter`) is given: registers the SDK as the
- * API's provider and loads the spans. Without either it loads nothing.
- */
+/** Turns traces on when `endpoint` (or, in tests, `exporter`) is given. */
 export async function startTracing(options: TracingSdkOptions): Promise<Tracing> {
   if (options.endpoint === undefined && options.exporter === undefined) return { shutdown: async () => {} };
   const { registerTracing, spanKit } = await import("./tracing-sdk.js");
@@ -31,13 +25,12 @@ export async function startTracing(options: TracingSdkOptions): Promise<Tracing>
   };
 }
 
-/** Hono middleware for /mcp: a span for each request (tracing-sdk.ts). */
 export const traceMcpRequests: MiddlewareHandler = (c, next) => (spans ? spans.traceRequest(c, next) : next());
 
 /** Names the current request's span by its parsed JSON-RPC body: method, tool, request id. */
 export const traceJsonRpcBody = (body: unknown): void => spans?.describeBody(body);
 
-/** Queues a job in a span, handing `add` the trace context to put in the job's queue entry (none when off). */
+/** Queues a job in a span, handing `add` the trace context for its queue entry (none when off). */
 export const traceEnqueue = <T>(jobId: string, add: (carrier?: TraceCarrier) => Promise<T>): Promise<T> =>
   spans ? spans.traceEnqueue(jobId, add) : add(undefined);
 

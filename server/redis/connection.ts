@@ -1,30 +1,25 @@
 /**
- * The Redis connections, made to fail fast: a call waits at most a second for a connection that is
- * down, and every call has a deadline, so a Redis that is down or stalled (connected but silent)
- * answers `StoreUnavailableError` within 2 s instead of after tens of seconds. Connections that
- * subscribe or block get no command deadline. A loss and a return are each told once; errors leave
- * without the command's arguments, which may hold employee data.
+ * Redis connections that fail fast: a Redis down or stalled answers `StoreUnavailableError` within
+ * 2 s, not tens of seconds (subscribing and blocking ones get no deadline). A loss and a return are
+ * each told once; errors leave without the command's arguments, which may hold employee data.
  */
 import { Redis } from "ioredis";
 import type { OutagePart } from "../observability/outage-log.js";
 import { StoreUnavailableError } from "../store-errors.js";
 
-/** Told when the connection is lost (with why, when known) and when it is back. */
 export type ConnectionListener = (up: boolean, error?: unknown) => void;
 
 export type RedisConnection = ReturnType<typeof watchConnection>;
 
-/** How long a call waits for a connection that is not up, in ms. */
+/** How long a call waits for a connection that is not up. */
 const WAIT_MS = 1000;
-/** The most a guarded call takes, the wait for a connection included, in ms. */
+/** The most a guarded call takes, the wait included. */
 const CALL_DEADLINE_MS = 1900;
-/** How long one command may go unanswered on a command connection, in ms (BullMQ's own calls too). */
+/** How long one command may go unanswered on a command connection (BullMQ's own calls too). */
 const COMMAND_TIMEOUT_MS = 1500;
-
-/** Reconnect at once, then every second at most, for as long as it takes. */
+/** Reconnect at once, then every second at most. */
 const retryStrategy = (times: number) => Math.min(times * 100, 1000);
 
-/** A new fail-fast command connection to `url`. */
 export function openRedis(url: string): Redis {
   return new Redis(url, {
     // without a connection a command fails at once instead of waiting in a queue
@@ -38,20 +33,12 @@ export function openRedis(url: string): Redis {
   });
 }
 
-/**
- * A connection for BullMQ's worker, which duplicates it for its blocking reads: commands wait for a
- * connection and have no deadline (a blocking read must outlive a command timeout; BullMQ bounds
- * its own waits), and it reconnects as soon as the command connections do.
- */
+/** BullMQ's worker connection: no deadline (a blocking read must outlive one; BullMQ bounds its waits). */
 export function openWorkerRedis(url: string): Redis {
   return new Redis(url, { maxRetriesPerRequest: null, connectTimeout: 2000, retryStrategy });
 }
 
-/**
- * Watches `redis` (which may queue offline or not) and guards calls on it. It counts as lost when
- * the connection drops or fails, and when a call gets no answer in time (a stalled Redis); as back
- * when it is ready again, or answers again.
- */
+/** Watches `redis` and guards calls on it: lost when it drops, fails or does not answer in time. */
 export function watchConnection(redis: Redis, onChange: ConnectionListener = () => {}) {
   let up: boolean | undefined = redis.status === "ready" ? true : undefined;
   let lastError: unknown;
@@ -103,7 +90,7 @@ export function watchConnection(redis: Redis, onChange: ConnectionListener = () 
 
   return {
     redis,
-    /** Runs `call` once the connection is up; what fails for want of a connection is `StoreUnavailableError`. */
+    /** Runs `call` once up; what fails for want of a connection is `StoreUnavailableError`. */
     async guard<T>(call: () => Promise<T>): Promise<T> {
       const started = performance.now();
       await ready();
@@ -139,10 +126,7 @@ const NO_ANSWER = `Redis did not answer within ${CALL_DEADLINE_MS} ms.`;
 const noAnswer = (error: unknown): boolean =>
   error instanceof Error && (error.message === NO_ANSWER || error.message === "Command timed out");
 
-/**
- * ioredis puts the failed command on its errors, arguments and all: a job's input or a chunk of
- * people. The name is enough to know what failed, and nothing of a job may reach the logs.
- */
+/** ioredis puts the failed command on its errors, arguments (people) and all: keep its name only. */
 function forgetArguments(error: unknown): void {
   if (typeof error !== "object" || error === null || !("command" in error)) return;
   const { command } = error;
@@ -158,16 +142,12 @@ function lostConnection(error: unknown): boolean {
   return error.message.startsWith("Stream isn't writeable") || error.message === "Connection is closed.";
 }
 
-/** Socket errors of a connection that cannot be made or was cut. */
 const NETWORK_CODES = new Set([
   ...["ECONNREFUSED", "ECONNRESET", "ECONNABORTED", "ETIMEDOUT", "EPIPE"],
   ...["ENOTFOUND", "EAI_AGAIN", "EHOSTUNREACH", "ENETUNREACH"],
 ]);
 
-/**
- * Whether `error` is an expected fault of a Redis connection (refused, cut, timed out, closed,
- * unanswered), which the connection's watch tells as a loss, rather than a defect worth a stack.
- */
+/** An expected fault of a Redis connection, which its watch tells as a loss, rather than a defect worth a stack. */
 export function isConnectionFault(error: unknown): boolean {
   if (error instanceof StoreUnavailableError || lostConnection(error) || noAnswer(error)) return true;
   if (error instanceof AggregateError) return error.errors.length > 0 && error.errors.every(isConnectionFault);
@@ -176,7 +156,6 @@ export function isConnectionFault(error: unknown): boolean {
   return (typeof code === "string" && NETWORK_CODES.has(code)) || error.name === "ConnectionClosedError";
 }
 
-/** Why a connection was lost, in a few words: the error's message, or its code when it has none. */
 function describeFault(error: unknown): string {
   if (error instanceof AggregateError && error.errors.length > 0 && !error.message)
     return describeFault(error.errors[0]);
@@ -186,7 +165,6 @@ function describeFault(error: unknown): string {
   return error.message || (typeof code === "string" ? code : error.name);
 }
 
-/** A connection's listener that tells an outage log's `part` of its losses (why, in a few words) and returns. */
 export const outageListener =
   (part: OutagePart): ConnectionListener =>
   (up, error) =>
@@ -201,20 +179,18 @@ export function redisHost(url: string): string {
   }
 }
 
-/** Closes `redis`, waiting for the replies in flight only when it is connected. */
+/** Waits for the replies in flight only when connected. */
 export async function closeRedis(redis: Redis): Promise<void> {
   if (redis.status === "ready") await redis.quit().catch(() => redis.disconnect());
   else redis.disconnect();
 }
 
 /**
- * Hears `channel` on a connection of its own (one that subscribes can send nothing else), which
- * queues while offline: it subscribes before it is connected, and again after each drop. A message
- * sent while it was down is missed; its listeners have a slower way to catch up.
+ * Hears `channel` on a connection of its own, which subscribes again after each drop. A message sent
+ * while it was down is missed; its listeners have a slower way to catch up.
  */
 export function subscribe(redis: Redis, channel: string, onMessage: (text: string) => void): Redis {
-  // a subscription has no answer to wait for: a command timeout would only cut it off; and a
-  // subscribe sent while Redis is down waits for it through every retry, not only the first
+  // no command timeout (it would cut the subscription off); a subscribe waits through every retry
   const sub = redis.duplicate({ enableOfflineQueue: true, commandTimeout: undefined, maxRetriesPerRequest: null });
   sub.on("message", (from: string, text: string) => {
     if (from === channel) onMessage(text);

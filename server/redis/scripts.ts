@@ -1,13 +1,11 @@
 /**
- * Lua scripts on a Redis connection, each one atomic step. A script becomes a command of the
- * connection that runs it (ioredis `defineCommand`), defined there at its first run, so every
- * connection that runs one has it, however it was opened: ioredis sends the text once per
- * connection and the hash after that, and the text again when Redis has lost it (NOSCRIPT).
+ * Lua scripts, each one atomic step, defined as a command (ioredis `defineCommand`) on each
+ * connection at its first run there: ioredis then sends the hash, and the text again on NOSCRIPT.
  */
 import { createHash } from "node:crypto";
 import type { Redis } from "ioredis";
 
-/** A script and the command name it takes on a connection, from its hash: never Redis's own, never another's. */
+/** A script and its command name, from its hash: never Redis's own, never another's. */
 export type Script = { lua: string; name: string };
 
 type Arg = string | number | Buffer;
@@ -17,10 +15,8 @@ export function script(lua: string): Script {
   return { lua, name: `lua_${createHash("sha1").update(lua).digest("hex")}` };
 }
 
-/** The names of the scripts each connection has as commands. */
 const defined = new WeakMap<Redis, Set<string>>();
 
-/** Runs `script` on `redis` with `keys` and `args`; its reply as Redis gave it. */
 export function run(
   redis: Redis,
   { lua, name }: Script,
