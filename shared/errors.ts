@@ -1,7 +1,4 @@
-/**
- * Domain error codes and the payload of an `isError: true` tool result, in one place.
- * Protocol errors use the SDK's JSON-RPC codes (`ErrorCode`), in the transport layer.
- */
+/** Domain error codes and the payload of an `isError: true` result; protocol errors use the SDK's codes. */
 import * as z from "zod/mini";
 
 const ERROR_CODES = [
@@ -23,7 +20,6 @@ const ERROR_CODES = [
 ] as const;
 export type ErrorCode = (typeof ERROR_CODES)[number];
 
-/** What a failed tool call carries in `structuredContent.error`. */
 export const ToolErrorSchema = z.object({
   code: z.enum(ERROR_CODES),
   message: z.string(),

@@ -1,8 +1,4 @@
-/**
- * Staff files in and result files out: the contracts of the upload tools, of the preview (what the
- * server understood of a file before a job starts) and of the export (picks or skipped rows, as
- * CSV or .xlsx), for the server's tools and the widget's parsing alike.
- */
+/** Staff files in and result files out: the contracts of the upload, preview and export tools. */
 import * as z from "zod/mini";
 import { CurrencySchema } from "./money.js";
 
@@ -16,15 +12,15 @@ export const FILE_TOOL = {
 
 /** Limits both sides state and check: the widget refuses a larger file before sending a byte. */
 export const FILE_LIMITS = {
-  /** Largest staff file, any format (a UTF-16 CSV is twice its UTF-8 size, hence twice the CSV limit). */
+  /** Any format; a UTF-16 CSV is twice its UTF-8 size, hence twice the CSV limit. */
   maxFileBytes: 16 * 1024 * 1024,
-  /** Bytes of one chunk as the server asks for them (before base64). */
+  /** Before base64. */
   chunkBytes: 256 * 1024,
   /** A whole upload nobody used is dropped this long after its last chunk, preview or use. */
   abandonedAfterMs: 60 * 60 * 1000,
-  /** An unfinished upload is dropped this long after its begin or its latest chunk (beginning it again does not count). */
+  /** After its begin or latest chunk (beginning it again does not count). */
   stalledAfterMs: 10 * 60 * 1000,
-  /** Largest file `export_job_result` returns inline (`data`, base64: a third more); larger ones by link only. */
+  /** Largest file `export_job_result` returns inline (base64: a third more); larger ones by link only. */
   maxInlineExportBytes: 12 * 1024 * 1024,
 } as const;
 
@@ -34,7 +30,7 @@ export const STAFF_FILE_ACCEPT =
 /** A row of the input that became no person, and why: the error ledger. */
 export const SkippedRowSchema = z.object({
   row: z.number().check(z.int()),
-  /** The name and department the row holds, where it holds them (a job's result keeps them for HR's file). */
+  /** Kept in a job's result for HR's file. */
   name: z.optional(z.string()),
   department: z.optional(z.string()),
   reason: z.string(),
@@ -46,15 +42,11 @@ export const IdSchema = z.string().check(z.minLength(1), z.maxLength(100));
 /** A BCP 47 language tag, as long as any real one. */
 export const LocaleSchema = z.optional(z.string().check(z.maxLength(35)));
 
-/** Encodings a CSV can be read in; detected, or chosen in the preview when detection is unsure. */
 const TEXT_ENCODINGS = ["utf-8", "utf-16le", "utf-16be", "euc-kr", "windows-1252"] as const;
 const TextEncodingSchema = z.enum(TEXT_ENCODINGS);
 export type TextEncoding = z.infer<typeof TextEncodingSchema>;
 
-/**
- * The columns a job reads; each is the index of a header in the file, or -1 for none. `id` is the
- * employee number (사번): when a row has one, it is the person's identity.
- */
+/** Each the index of a header, or -1; `id` is the employee number (사번), a row's identity when it has one. */
 export const COLUMN_KEYS = ["name", "department", "interests", "budget", "id"] as const;
 export type ColumnKey = (typeof COLUMN_KEYS)[number];
 const ColumnIndex = z.number().check(z.int(), z.gte(-1), z.lte(10_000));
@@ -67,15 +59,15 @@ const ColumnMapSchema = z.object({
 });
 export type ColumnMap = z.infer<typeof ColumnMapSchema>;
 
-/** How to read a file, where the person changed what was detected. Everything left out is detected. */
+/** Where the person changed what was detected; everything left out is detected. */
 export const ReadingSchema = z.object({
   encoding: z.optional(TextEncodingSchema),
-  /** An .xlsx sheet by name; by default the sheet whose header best fits a staff list. */
+  /** By default the sheet whose header best fits a staff list. */
   sheet: z.optional(z.string().check(z.maxLength(200))),
   columns: z.optional(z.partial(ColumnMapSchema)),
   /** Rows without an ID that share a name and department are one person: the first kept, the others skipped. */
   mergeDuplicates: z.optional(z.boolean()),
-  /** The currency the budgets are in (a budget naming another is skipped, saying so); the locale's by default. */
+  /** A budget naming another is skipped, saying so; the locale's by default. */
   currency: z.optional(CurrencySchema),
 });
 export type Reading = z.infer<typeof ReadingSchema>;
@@ -83,20 +75,16 @@ export type Reading = z.infer<typeof ReadingSchema>;
 export const BeginUploadInput = z.object({
   name: z.string().check(z.minLength(1), z.maxLength(255)),
   size: z.number().check(z.int(), z.gte(1)),
-  /** SHA-256 of the whole file, lowercase hex: the server checks the bytes it assembled against it. */
+  /** SHA-256, lowercase hex: checked against the bytes assembled. */
   sha256: z.string().check(z.regex(/^[0-9a-f]{64}$/)),
   mimeType: z.optional(z.string().check(z.maxLength(200))),
 });
-/**
- * An upload handle. Beginning the same file again (same name, size and digest, same caller) while
- * its upload is kept returns the same handle with the chunks already received: that is how a
- * dropped upload resumes.
- */
+/** Beginning the same file again returns the same handle with the chunks received: a dropped upload resumes. */
 export const UploadStateSchema = z.object({
   uploadId: IdSchema,
   chunkBytes: z.number().check(z.int()),
   chunks: z.number().check(z.int()),
-  /** Indices of the chunks the server holds, ascending. */
+  /** Ascending. */
   received: z.array(z.number().check(z.int())),
   complete: z.boolean(),
 });
@@ -105,7 +93,6 @@ export type UploadState = z.infer<typeof UploadStateSchema>;
 export const PutChunkInput = z.object({
   uploadId: IdSchema,
   index: z.number().check(z.int(), z.gte(0)),
-  /** The chunk's bytes, base64. */
   data: z.string().check(z.maxLength(Math.ceil(FILE_LIMITS.chunkBytes / 3) * 4 + 4)),
 });
 
@@ -116,7 +103,7 @@ export const DropUploadOutput = z.object({ uploadId: IdSchema, dropped: z.boolea
 export const PreviewInput = z.object({
   uploadId: IdSchema,
   reading: z.optional(ReadingSchema),
-  /** The person's language (BCP 47): why rows are skipped is said in it; the host's hint otherwise. */
+  /** Why rows are skipped is said in it; the host's hint otherwise. */
   locale: LocaleSchema,
 });
 
@@ -126,17 +113,16 @@ const SheetSummarySchema = z.object({
   hidden: z.boolean(),
 });
 
-/** One row as the job would read it. */
 const PreviewRowSchema = z.object({
   row: z.number().check(z.int()),
   name: z.string(),
   department: z.string(),
   interests: z.string(),
   budget: z.string(),
-  /** The row's ID (사번), when a column holds them. */
+  /** 사번, when a column holds them. */
   id: z.optional(z.string()),
 });
-/** Rows (their numbers, the first few) that may be one person written twice. */
+/** The first few rows that may be one person written twice. */
 const DuplicateGroupSchema = z.object({
   rows: z.array(z.number().check(z.int())),
   name: z.string(),
@@ -144,46 +130,34 @@ const DuplicateGroupSchema = z.object({
 });
 export type DuplicateGroup = z.infer<typeof DuplicateGroupSchema>;
 
-/**
- * What the server understood of a file before a job starts. `problems` must be settled first (a
- * missing column, an encoding that could not be told); `ready` is true when there are none.
- */
+/** What the server understood of a file before a job starts; `ready` when no `problems` remain. */
 export const StaffPreviewSchema = z.object({
   uploadId: z.nullable(z.string()),
   fileName: z.string(),
   format: z.enum(["csv", "xlsx"]),
   encoding: z.nullable(TextEncodingSchema),
-  /** False when the encoding was a guess: the preview asks the person to confirm it. */
+  /** False for a guess, which the preview asks the person to confirm. */
   encodingCertain: z.boolean(),
   separator: z.nullable(z.string()),
-  /** An .xlsx's sheets in the workbook's order: each with the rows it stores, and whether it is hidden. */
+  /** In the workbook's order. */
   sheets: z.array(SheetSummarySchema),
   sheet: z.nullable(z.string()),
   headers: z.array(z.string()),
   columns: ColumnMapSchema,
-  /** Data rows in the file (the header and trailing blank lines not counted). */
+  /** Header and trailing blank lines not counted. */
   rows: z.number().check(z.int()),
-  /** Rows that will become people. */
   people: z.number().check(z.int()),
   sample: z.array(PreviewRowSchema),
-  /** The first rows that will be skipped, with why; `skippedCount` counts them all. */
+  /** The first rows that will be skipped, with why. */
   skipped: z.array(SkippedRowSchema),
   skippedCount: z.number().check(z.int()),
-  /**
-   * Rows without an ID that share a name and department but differ in another field: kept as
-   * different people, shown so the person can merge them (`reading.mergeDuplicates`). The first
-   * groups, each with its first rows; `possibleDuplicateCount` counts the groups.
-   */
+  /** Rows without an ID sharing name and department, kept apart unless `reading.mergeDuplicates`. */
   possibleDuplicates: z.array(DuplicateGroupSchema),
   possibleDuplicateCount: z.number().check(z.int()),
   problems: z.array(z.string()),
   ready: z.boolean(),
-  /** The currency the budgets were read in (a budget in another one is a skipped row that says so). */
   currency: z.optional(CurrencySchema),
-  /**
-   * People whose own budget buys no gift in `currency`, most often one meant in another currency:
-   * how many, their first rows, and the cheapest gift's price. Absent when there are none.
-   */
+  /** People whose own budget buys no gift in `currency` (often meant in another); absent when none. */
   lowBudgets: z.optional(z.object({ count: z.number(), rows: z.array(z.number()), cheapest: z.number() })),
 });
 export type StaffPreview = z.infer<typeof StaffPreviewSchema>;
@@ -192,7 +166,7 @@ export type StaffPreview = z.infer<typeof StaffPreviewSchema>;
 export const HostFileSchema = z.object({
   download_url: z.string().check(z.maxLength(4096)),
   file_id: z.string().check(z.maxLength(200)),
-  /** The name the person gave the file, when the host says (its extension tells .xlsx from .csv). */
+  /** Its extension tells .xlsx from .csv. */
   file_name: z.optional(z.string().check(z.maxLength(255))),
   mime_type: z.optional(z.string().check(z.maxLength(200))),
 });
@@ -201,22 +175,21 @@ export const EXPORT_FORMATS = ["csv", "xlsx"] as const;
 export const ExportInput = z.object({
   jobId: IdSchema,
   format: z._default(z.enum(EXPORT_FORMATS), "csv"),
-  /** The picks, one row per gift; or the rows that were skipped, with why. */
+  /** One row per gift, or the skipped rows with why. */
   part: z._default(z.enum(["picks", "skipped"]), "picks"),
-  /** Also return the file's bytes (base64) in `data`, for a view that hands them to its host. */
+  /** The bytes (base64) in `data` too, for a view that hands them to its host. */
   inline: z._default(z.boolean(), false),
 });
 export const ExportOutput = z.object({
   jobId: z.string(),
   fileName: z.string(),
   mimeType: z.string(),
-  /** Bytes of the file, when it was built for this answer (`inline`); a link's file is built as it is downloaded. */
+  /** When built for this answer (`inline`); a link's file is built as it is downloaded. */
   size: z.optional(z.number().check(z.int())),
-  /** Rows in the file (people for picks, rows for skipped). */
   rows: z.number().check(z.int()),
   /** True while the job still runs: the file holds the people composed so far. */
   partial: z.boolean(),
-  /** A link anyone holding it can download the file from until `expiresAt` (ms since the epoch). */
+  /** Anyone holding it can download until `expiresAt` (epoch ms). */
   url: z.string(),
   expiresAt: z.number(),
   data: z.optional(z.string()),
@@ -229,7 +202,6 @@ export const AwaitingFileSchema = z.object({
   occasion: z.string(),
   budgetPerPerson: z.number(),
   locale: z.optional(z.string()),
-  /** The currency of `budgetPerPerson`. */
   currency: z.optional(CurrencySchema),
   maxFileBytes: z.number(),
 });

@@ -1,8 +1,6 @@
 /**
- * Every number a person reads, written one way for a locale by the widget and the server's texts
- * alike, all through Intl (Intl.DurationFormat is not in Node 20, so a duration is put together
- * from unit parts). Formatters are made once per locale (money's per currency), as making one
- * costs more than using it.
+ * Every number a person reads, one way per locale for widget and server alike, through Intl
+ * (Node 20 lacks Intl.DurationFormat). Formatters are made once per locale: making costs more than using.
  */
 import { MINOR_DIGITS, type Currency } from "./money.js";
 
@@ -17,7 +15,7 @@ export type Formats = {
   time: (ms: number) => string;
 };
 
-/** A formatter for `locale`, or for English when the locale tag is not one Intl knows. */
+/** English when Intl does not know the locale. */
 function intl<T>(make: (locale: string) => T, locale: string): T {
   try {
     return make(locale);
@@ -87,7 +85,6 @@ function makeFormats(locale: string): Formats {
 
 const made = new Map<string, Formats>();
 
-/** The formats for a BCP 47 locale tag. */
 export function formatsFor(locale: string): Formats {
   let formats = made.get(locale);
   if (formats === undefined) {

@@ -1,18 +1,11 @@
-/**
- * The job-event contract: one zod schema for every event a job emits, the type inferred from it,
- * and the mapping between event types and MCP notification methods. In zod/mini, which tree-shakes.
- */
+/** The job-event contract, and the mapping between event types and MCP notification methods. */
 import * as z from "zod/mini";
 import { CurrencySchema } from "./money.js";
 
-/** A stage of a job's plan, as announced in `job.created`. */
 export const StageSchema = z.object({ id: z.string().check(z.minLength(1)), label: z.string() });
 export type Stage = z.infer<typeof StageSchema>;
 
-/**
- * ISO 8601 with its offset, as `Date#toISOString` writes it: a pattern, as zod's datetime format
- * (which checks the calendar too) would cost the widget a third of a kilobyte gzipped.
- */
+/** A pattern: zod's datetime format would cost the widget a third of a kilobyte gzipped. */
 const ISO_DATETIME = /^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\d(\.\d+)?(Z|[+-]\d\d:\d\d)$/;
 
 const envelope = {
@@ -26,7 +19,7 @@ const JobCreatedPayload = z.object({
   kind: z.string(),
   title: z.string(),
   stages: z.array(StageSchema),
-  /** The currency of the job's budgets and prices (absent from jobs created before currencies: US dollars). */
+  /** Absent from jobs created before currencies: US dollars. */
   currency: z.optional(CurrencySchema),
 });
 const JobStartedPayload = z.object({ summary: z.optional(z.string()) });
@@ -52,10 +45,7 @@ export const JobFailedPayload = z.object({
 });
 const JobCanceledPayload = z.object({ reason: z.optional(z.string()) });
 
-/**
- * Every job event: an envelope (`eventId`, `jobId`, `seq`, `timestamp`) and a payload by `type`.
- * Unknown fields are stripped at every level (zod's default), so what parses is exactly the contract.
- */
+/** Unknown fields are stripped at every level (zod's default), so what parses is exactly the contract. */
 export const JobEventSchema = z.discriminatedUnion("type", [
   z.object({ ...envelope, type: z.literal("job.created"), payload: JobCreatedPayload }),
   z.object({ ...envelope, type: z.literal("job.started"), payload: JobStartedPayload }),
@@ -86,14 +76,12 @@ export function notificationMethodFor(type: JobEventType): JobNotificationMethod
   return `notifications/job/${type.slice(4)}` as JobNotificationMethod;
 }
 
-/** The inverse of `notificationMethodFor`; undefined for any other method. */
 export function eventTypeForMethod(method: string): JobEventType | undefined {
   if (!method.startsWith("notifications/job/")) return undefined;
   const type = `job.${method.slice(18)}`;
   return (JOB_EVENT_TYPES as readonly string[]).includes(type) ? (type as JobEventType) : undefined;
 }
 
-/** The JSON-RPC notification that carries an event: the event itself is `params`. */
 export function toNotification(event: JobEvent): { method: JobNotificationMethod; params: JobEvent } {
   return { method: notificationMethodFor(event.type), params: event };
 }

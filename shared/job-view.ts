@@ -1,7 +1,4 @@
-/**
- * The public view of a job: what tools return, what the model reads and what the widget renders,
- * derived from the job's events by the reducer (job-reducer.ts) and holding none of its bookkeeping.
- */
+/** The public view of a job, folded from its events by job-reducer.ts: what tools return and the widget renders. */
 import * as z from "zod/mini";
 import { JobFailedPayload } from "./job-events.js";
 import { CurrencySchema } from "./money.js";
@@ -9,15 +6,10 @@ import { CurrencySchema } from "./money.js";
 export const JobStatusSchema = z.enum(["pending", "running", "completed", "failed", "canceled"]);
 export type JobStatus = z.infer<typeof JobStatusSchema>;
 
-/** True once a job has ended; nothing changes its outcome after that. */
 export const isFinished = (status: JobStatus): boolean =>
   status === "completed" || status === "failed" || status === "canceled";
 
-/**
- * A stage's state: done, active (the current one) or pending. Once ended nothing is active:
- * completed makes all done; the stage a job failed or was canceled in (the first when no progress
- * named one) is `failed` or `stopped`, those before it done, those after it pending.
- */
+/** Once ended nothing is active: completed makes all done; the stage a job failed or stopped in says so. */
 const StageViewSchema = z.object({
   id: z.string(),
   label: z.string(),
@@ -29,7 +21,7 @@ export const JobViewSchema = z.object({
   jobId: z.string(),
   kind: z.nullable(z.string()),
   title: z.nullable(z.string()),
-  /** The currency of the job's budgets and prices, as `job.created` said; absent for older jobs (US dollars). */
+  /** As `job.created` said; absent for older jobs (US dollars). */
   currency: z.optional(CurrencySchema),
   status: JobStatusSchema,
   /** 0–100, never decreases; 100 once any `job.completed` was seen. */

@@ -1,10 +1,6 @@
-/**
- * Money as the product knows it: the currencies the catalog is priced in (ISO 4217), their smallest
- * unit, and the currency a locale implies. Reading a written amount is read-money.ts.
- */
+/** The currencies the catalog is priced in, their smallest unit, and the currency a locale implies. */
 import * as z from "zod/mini";
 
-/** The currencies the catalog has prices in. */
 export const CURRENCIES = ["USD", "KRW", "EUR", "JPY", "GBP"] as const;
 export const CurrencySchema = z.enum(CURRENCIES);
 export type Currency = z.infer<typeof CurrencySchema>;
@@ -23,10 +19,7 @@ const EURO_REGIONS = new Set(["AT", "BE", "CY", "DE", "EE", "ES", "FI", "FR", "G
 const BY_REGION: Record<string, Currency> = { KR: "KRW", JP: "JPY", GB: "GBP", US: "USD" };
 const BY_LANGUAGE: Record<string, Currency> = { ko: "KRW", ja: "JPY", de: "EUR", fr: "EUR", it: "EUR", nl: "EUR" };
 
-/**
- * The currency a person of `locale` (a BCP 47 tag) pays in: the region's when the tag has one
- * (en-GB → GBP, de-DE → EUR), else the language's (ko → KRW, ja → JPY), else US dollars.
- */
+/** The region's currency (en-GB → GBP), else the language's (ko → KRW), else US dollars. */
 export function currencyForLocale(locale: string | undefined): Currency {
   const parts = (locale ?? "").split(/[-_]/);
   const language = parts[0].toLowerCase();

@@ -1,14 +1,7 @@
-/**
- * Reading an amount as people write it in a staff list ("50,000원", "5만 원", "$40", "1.234,50 €").
- * Apart from money.ts so that the widget, which never reads one, does not carry these tables.
- */
+/** An amount as people write it ("50,000원", "5만 원", "1.234,50 €"); apart from money.ts, for the widget's size. */
 import { CURRENCIES, roundMoney, type Currency } from "./money.js";
 
-/**
- * The words and signs that name each currency, as Intl and people write them (lower case, spaces
- * taken out, after NFKC, which turns "￦" into "₩" and "￥" into "¥"). "$" alone is the US dollar;
- * "CA$" or "A$" are no currency here, so such a cell is refused, never misread.
- */
+/** Lower case, no spaces, after NFKC ("￦" → "₩"). "CA$" or "A$" are no currency here: refused, never misread. */
 const NAMES: Record<Currency, string[]> = {
   KRW: ["₩", "원", "krw", "won", "southkoreanwon", "koreanwon", "대한민국원", "한국원", "韓国ウォン", "ウォン", "韩元"],
   USD: ["$", "us$", "$us", "usd", "dollar", "dollars", "usdollar", "usdollars", "달러", "미국달러", "米ドル", "美元"],
@@ -33,7 +26,6 @@ const CURRENCY_OF = new Map<string, Currency>(
 
 const PLAIN = /^\s*(\d+(?:\.\d{1,2})?)\s*$/;
 
-/** An amount as read: the number, and the currency the text named (undefined when it named none). */
 export type ReadMoney = { amount: number; currency: Currency | undefined };
 
 // "1,234.50" / "1.234,50" / "1 234,50" / "12,34,567" / "1'234.50": digits, groups, a decimal part
@@ -43,11 +35,7 @@ const AMOUNT = new RegExp(
   String.raw`^([^\d.,]*?)\s*((?:${NUMBER}|[만천억백万千億])(?:[\d.,' ’만천억백万千億]|\s(?=[\d만천억백万千億]))*)\s*([^\d]*)$`,
 );
 
-/**
- * Reads a written amount: the number and the currency its sign, code or word names. Undefined
- * when the text is no amount: more than one currency, one not supported, a sign, digits grouped
- * in no way people group them. Decimals of won and yen are rounded away (they have no smaller unit).
- */
+/** Undefined for no amount (two currencies, an unknown one, odd grouping); won and yen decimals rounded away. */
 export function readMoney(text: string): Readonly<ReadMoney> | undefined {
   // most cells are plain numbers ("50", "49.99"): read at once, as a job reads 200,000 of them
   const plain = PLAIN.exec(text);
@@ -127,11 +115,7 @@ const GROUPED: Record<string, RegExp> = Object.fromEntries(
   }),
 );
 
-/**
- * "1,234.50", "1.234,50", "50,000", "12,34,567", "1 234", "40,50" → the number. A separator
- * followed by one or two digits at the end is the decimal point; every other separator groups
- * digits, the same one throughout, in groups of three (or two, as in India) and three last.
- */
+/** "1.234,50", "12,34,567", "40,50": one or two digits at the end are decimals; one other separator groups. */
 function readNumber(text: string): number | undefined {
   const s = text.replace(/’/g, "'").replace(/(\d)\.$/, "$1"); // "12." is 12
   if (/^\d+$/.test(s)) return Number(s);

@@ -1,7 +1,4 @@
-/**
- * A small seeded generator (mulberry32): the same seed gives the same sequence, so generated
- * workloads and injected faults can be replayed exactly. Returns numbers in [0, 1).
- */
+/** mulberry32 in [0, 1): a seed replays generated workloads and injected faults exactly. */
 export function seededRandom(seed: number): () => number {
   let s = seed >>> 0;
   return () => {

@@ -1,7 +1,4 @@
-/**
- * The stages of a bulk gift analysis and their words in English and Korean: the server labels
- * events with them, and the widget writes them in its host's language whatever the job's.
- */
+/** The stages of a bulk analysis in English and Korean: the widget writes them in its host's language. */
 export const BULK_STAGES = ["parse", "extract", "match", "compose"] as const;
 export type BulkStage = (typeof BULK_STAGES)[number];
 export type Language = "en" | "ko";

@@ -1,14 +1,11 @@
-/**
- * Tool names, input and output schemas, and the URIs shared by server and widget: each contract
- * written once, in zod/mini (tree-shakable, so the widget bundle stays small).
- */
+/** Tool names, input and output schemas, and URIs shared by server and widget (zod/mini, for the bundle). */
 import * as z from "zod/mini";
 import { FILE_TOOL, HostFileSchema, IdSchema, LocaleSchema, ReadingSchema, SkippedRowSchema } from "./files.js";
 import { JobEventSchema, StageSchema } from "./job-events.js";
 import { JobStatusSchema, JobViewSchema } from "./job-view.js";
 import { CurrencySchema } from "./money.js";
 
-/** Longest occasion and recipient text a tool takes: enough for any real one, never a megabyte echoed back. */
+/** Enough for any real one, never a megabyte echoed back. */
 const MAX_OCCASION = 120;
 const MAX_RECIPIENT = 2_000;
 const CURRENCY_WORDS =
@@ -27,7 +24,6 @@ export const TOOL = {
   showJob: "show_job",
   claimFollowUp: "claim_job_follow_up",
 } as const;
-/** Every tool's name: the job tools above and the file tools (shared/files.ts). */
 export type ToolName = (typeof TOOL)[keyof typeof TOOL] | (typeof FILE_TOOL)[keyof typeof FILE_TOOL];
 
 export const GiftSchema = z.object({
@@ -59,7 +55,7 @@ export const SuggestGiftsInput = z.object({
 export const SuggestGiftsOutput = z.object({
   occasion: z.string(),
   budget: z.number(),
-  /** The currency of the budget and the gifts' prices (absent from answers made before currencies: US dollars). */
+  /** Absent from answers made before currencies: US dollars. */
   currency: z.optional(CurrencySchema),
   gifts: z.array(GiftSchema),
 });
@@ -70,7 +66,7 @@ const EmployeeSchema = z.object({
   department: z.optional(z.string()),
   interests: z.array(z.string()),
   budget: z.optional(z.number().check(z.positive())),
-  /** The employee number (사번): employees with the same one are one person, those with different ones two. */
+  /** The employee number (사번): the same one is one person. */
   id: z.optional(z.string().check(z.maxLength(100))),
 });
 export const StartBulkInput = z.object({
@@ -101,18 +97,13 @@ export const StartBulkInput = z.object({
   currency: z.optional(CurrencySchema).check(z.describe(CURRENCY_WORDS)),
 });
 export type StartBulkArgs = z.infer<typeof StartBulkInput>;
-/**
- * The result `_meta` key of the view id: a fresh random UUID on every result of a tool that renders
- * the widget, under which the widget keeps that card's state (display mode, search, filter, sort)
- * where the host keeps none (MCP Apps' "persisting view state" pattern).
- */
+/** A fresh UUID per widget result, under which the widget keeps that card's state (MCP Apps' view state pattern). */
 export const VIEW_ID_META_KEY = "viewUUID";
 export const StartBulkOutput = z.object({
   jobId: z.string(),
   status: JobStatusSchema,
   stages: z.array(StageSchema),
   resultUri: z.string(),
-  /** The job's currency: of its budgets and prices. */
   currency: z.optional(CurrencySchema),
   /** Set when the start is seen again finished: the result of a task (2026-07-28's Tasks extension). */
   summary: z.optional(z.nullable(z.string())),
@@ -145,11 +136,7 @@ const PersonResultSchema = z.object({
   gifts: z.array(GiftSchema),
 });
 export type PersonResult = z.infer<typeof PersonResultSchema>;
-/**
- * One department in a result's figures: its people, their budgets' sum and their top picks' cost,
- * in the result's currency. "" is the people with no department, "…" the departments past the first
- * few dozen, summed.
- */
+/** "" is no department, "…" the departments past the first few dozen, summed. */
 const DepartmentFiguresSchema = z.object({
   department: z.string(),
   people: z.number().check(z.int(), z.gte(0)),
@@ -157,19 +144,13 @@ const DepartmentFiguresSchema = z.object({
   topPicks: z.number().check(z.gte(0)),
 });
 export type DepartmentFigures = z.infer<typeof DepartmentFiguresSchema>;
-/**
- * The interests in a list that matched no interest the catalog knows: how many different ones, and
- * the most written of them as written, for the person to fix the list and the model to see.
- */
+/** Interests the catalog does not know: how many, and the most written, for the person to fix the list. */
 const UnplacedInterestsSchema = z.object({
   count: z.number().check(z.int(), z.gte(1)),
   names: z.array(z.string()),
 });
 export type UnplacedInterests = z.infer<typeof UnplacedInterestsSchema>;
-/**
- * A finished result in figures, for views to word in their own language; amounts in `currency`
- * (none in results stored before currencies: US dollars); `unplaced` absent when all were placed.
- */
+/** A finished result in figures, for views to word in their own language; no `currency`: US dollars. */
 export const ResultFiguresSchema = z.object({
   currency: z.optional(CurrencySchema),
   people: z.number().check(z.int(), z.gte(0)),
@@ -178,23 +159,15 @@ export const ResultFiguresSchema = z.object({
   topPicks: z.number().check(z.gte(0)),
   budget: z.number().check(z.gte(0)),
   unplaced: z.optional(UnplacedInterestsSchema),
-  /**
-   * Each department's people, budgets' sum and top picks' cost ("" is no department), the largest
-   * cost first; the smallest past the first few dozen are summed into one "…" entry. Absent from
-   * results stored before departments were counted.
-   */
+  /** The largest cost first; absent from results stored before departments were counted. */
   departments: z.optional(z.array(DepartmentFiguresSchema)),
 });
 export type ResultFigures = z.infer<typeof ResultFiguresSchema>;
-/**
- * One part of a finished bulk analysis as the result resource serves it: the head, the people from
- * `offset` up to a bounded size, the rows skipped among them, and the next part's URI (or null).
- */
+/** One part of a finished result as its resource serves it, with the next part's URI (or null). */
 export const JobResultPageSchema = z.object({
   jobId: z.string(),
   occasion: z.string(),
   budgetPerPerson: z.number(),
-  /** The currency of the budgets and prices; absent from results stored before currencies (US dollars). */
   currency: z.optional(CurrencySchema),
   summary: z.string(),
   total: z.number().check(z.int()),
@@ -221,18 +194,15 @@ export const GetJobResultOutput = z.object({
   people: z.array(PersonResultSchema),
   skipped: z.array(SkippedRowSchema),
   resultUri: z.string(),
-  /** True while the job still runs: `people` are those composed so far, `total` how many that is. */
+  /** True while the job still runs: `people` are those composed so far. */
   partial: z.boolean(),
-  /** The finished result's figures; absent while it runs. */
+  /** Absent while it runs. */
   figures: z.optional(ResultFiguresSchema),
 });
 export type GetJobResultResult = z.infer<typeof GetJobResultOutput>;
 
 export const GetJobTableInput = /* @__PURE__ */ pageInput(5_000, 5_000);
-/**
- * A person as a row of the result table: source row, name, department, budget, and the top pick's
- * name and price (both null when nothing fit the budget). A tuple: 5,000 of them in one reply.
- */
+/** Row, name, department, budget, top pick's name and price (null when none fit): a tuple, 5,000 a reply. */
 const TableRowSchema = z.tuple([
   z.number(),
   z.string(),
@@ -266,7 +236,7 @@ export const CancelJobOutput = z.object({ jobId: z.string(), status: JobStatusSc
 export const DeleteJobInput = z.object({ jobId: IdSchema });
 export const DeleteJobOutput = z.object({
   jobId: z.string(),
-  /** Whether the job was still running, and so was canceled before it was deleted. */
+  /** The job was still running, so it was canceled before it was deleted. */
   canceled: z.boolean(),
 });
 
@@ -285,10 +255,10 @@ export const URI = {
   catalog: "gifts://catalog",
   jobResult: (jobId: string) => `gifts://jobs/${jobId}/result`,
   jobResultTemplate: "gifts://jobs/{jobId}/result",
-  /** The part of a job's result that starts at person `offset` (the result itself is offset 0). */
+  /** The result itself is offset 0. */
   jobResultPage: (jobId: string, offset: number) => `gifts://jobs/${jobId}/result?offset=${offset}`,
   jobResultPageTemplate: "gifts://jobs/{jobId}/result?offset={offset}",
-  /** The same parts as CSV for spreadsheets; `offset` is left out for the first. */
+  /** The same parts as CSV; `offset` is left out for the first. */
   jobResultCsv: (jobId: string, offset = 0) => `gifts://jobs/${jobId}/result.csv${offset ? `?offset=${offset}` : ""}`,
   jobResultCsvTemplate: "gifts://jobs/{jobId}/result.csv{?offset}",
 } as const;
@@ -299,35 +269,32 @@ export const ListJobsInput = z.object({
     .check(z.describe("The `nextCursor` of the page before, for older jobs")),
   limit: z._default(z.number().check(z.int(), z.gte(1), z.lte(50)), 10),
 });
-/** One job as `list_jobs` lists it: what a person would ask about it, never a name from its staff list. */
+/** Never a name from its staff list. */
 const JobSummarySchema = z.object({
   jobId: z.string(),
   title: z.nullable(z.string()),
   status: JobStatusSchema,
-  /** 0 to 100. */
   percentage: z.number(),
-  /** The stage running now (its label), null once ended or before it starts. */
+  /** The running stage's label. */
   stage: z.nullable(z.string()),
-  /** Rows read so far and in all, as the last progress event said; null before reading. */
+  /** As the last progress event said. */
   processed: z.nullable(z.number()),
   total: z.nullable(z.number()),
-  /** People in the finished result. */
   resultCount: z.nullable(z.number()),
   currency: z.optional(CurrencySchema),
-  /** ISO 8601. */
   createdAt: z.string(),
   endedAt: z.nullable(z.string()),
 });
 export type JobSummary = z.infer<typeof JobSummarySchema>;
 export const ListJobsOutput = z.object({
   jobs: z.array(JobSummarySchema),
-  /** Pass as `cursor` for the next (older) page; null on the last. */
+  /** For the next (older) page; null on the last. */
   nextCursor: z.nullable(z.string()),
 });
 
 // show_job: the job's card again, the same shape as the start's (the widget follows it from its events)
 export const ShowJobInput = z.object({ jobId: IdSchema });
-/** The start's shape (a copy of its schema, named for the tool), with `summary` and `resultCount` once the job has ended. */
+/** The start's shape, with `summary` and `resultCount` once the job has ended. */
 export const ShowJobOutput = /* @__PURE__ */ StartBulkOutput.clone();
 
 // claim_job_follow_up (the widget's): true for exactly one caller per job, the card that tells the chat it ended

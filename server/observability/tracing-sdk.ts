@@ -26,27 +26,7 @@ import {
   type SpanExporter,
 } from "@opentelemetry/sdk-trace-node";
 import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
-import {
-  ATTR_ERROR_TYPE,
-  ATTR_GEN_AI_OPERATION_NAME,
-  ATTR_GEN_AI_TOOL_NAME,
-  ATTR_HTTP_REQUEST_METHOD,
-  ATTR_HTTP_RESPONSE_STATUS_CODE,
-  ATTR_JSONRPC_REQUEST_ID,
-  ATTR_MCP_METHOD_NAME,
-  ATTR_MCP_PROTOCOL_VERSION,
-  ATTR_MCP_RESOURCE_URI,
-  ATTR_MCP_SESSION_ID,
-  ATTR_MESSAGING_DESTINATION_NAME,
-  ATTR_MESSAGING_MESSAGE_ID,
-  ATTR_MESSAGING_OPERATION_TYPE,
-  ATTR_MESSAGING_SYSTEM,
-  GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL,
-  MCP_METHOD_NAME_VALUE_RESOURCES_READ,
-  MCP_METHOD_NAME_VALUE_TOOLS_CALL,
-  MESSAGING_OPERATION_TYPE_VALUE_PROCESS,
-  MESSAGING_OPERATION_TYPE_VALUE_SEND,
-} from "@opentelemetry/semantic-conventions/incubating";
+import * as semconv from "@opentelemetry/semantic-conventions/incubating";
 import type { Context as HonoContext, Next } from "hono";
 import { contextSlot } from "./async-context.js";
 import { asRecord, text } from "./request-context.js";
@@ -127,7 +107,7 @@ export function registerTracing({ endpoint, exporter, serviceName }: TracingSdkO
 
 const tracer = trace.getTracer("giftgenius");
 /** executor-bullmq.ts's JOB_QUEUE. */
-const QUEUE = { [ATTR_MESSAGING_SYSTEM]: "bullmq", [ATTR_MESSAGING_DESTINATION_NAME]: "jobs" };
+const QUEUE = { [semconv.ATTR_MESSAGING_SYSTEM]: "bullmq", [semconv.ATTR_MESSAGING_DESTINATION_NAME]: "jobs" };
 const STAGE = "giftgenius.job.stage";
 
 const headerGetter: TextMapGetter<Headers> = {
@@ -155,9 +135,9 @@ async function within<T>(span: Span, parent: Context, work: () => Promise<T>): P
 async function traceRequest(c: HonoContext, next: Next): Promise<void> {
   const headers = c.req.raw.headers;
   const parent = propagation.extract(context.active(), headers, headerGetter);
-  const attributes: Attributes = { [ATTR_HTTP_REQUEST_METHOD]: c.req.method };
+  const attributes: Attributes = { [semconv.ATTR_HTTP_REQUEST_METHOD]: c.req.method };
   const version = headers.get("mcp-protocol-version");
-  if (version) attributes[ATTR_MCP_PROTOCOL_VERSION] = version;
+  if (version) attributes[semconv.ATTR_MCP_PROTOCOL_VERSION] = version;
   const span = tracer.startSpan(`${c.req.method} /mcp`, { kind: SpanKind.SERVER, attributes }, parent);
   const method = headers.get("mcp-method");
   if (method) describe(span, { method, params: { name: headers.get("mcp-name") ?? undefined } });
@@ -166,10 +146,10 @@ async function traceRequest(c: HonoContext, next: Next): Promise<void> {
   } finally {
     // a session's id comes with its request, or with the answer to initialize
     const sessionId = headers.get("mcp-session-id") ?? c.res.headers.get("mcp-session-id");
-    if (sessionId) span.setAttribute(ATTR_MCP_SESSION_ID, sessionId);
-    span.setAttribute(ATTR_HTTP_RESPONSE_STATUS_CODE, c.res.status);
+    if (sessionId) span.setAttribute(semconv.ATTR_MCP_SESSION_ID, sessionId);
+    span.setAttribute(semconv.ATTR_HTTP_RESPONSE_STATUS_CODE, c.res.status);
     if (c.res.status >= 500) {
-      span.setAttribute(ATTR_ERROR_TYPE, String(c.res.status));
+      span.setAttribute(semconv.ATTR_ERROR_TYPE, String(c.res.status));
       span.setStatus({ code: SpanStatusCode.ERROR });
     }
     span.end(); // once the answer starts: what a stream sends after that is not part of the request
@@ -179,18 +159,18 @@ async function traceRequest(c: HonoContext, next: Next): Promise<void> {
 function describe(span: Span, message: Record<string, unknown>): void {
   const method = text(message.method);
   if (method === undefined) return; // a reply to the server's own request
-  span.setAttribute(ATTR_MCP_METHOD_NAME, method);
+  span.setAttribute(semconv.ATTR_MCP_METHOD_NAME, method);
   const id = message.id;
-  if (typeof id === "string" || typeof id === "number") span.setAttribute(ATTR_JSONRPC_REQUEST_ID, String(id));
+  if (typeof id === "string" || typeof id === "number") span.setAttribute(semconv.ATTR_JSONRPC_REQUEST_ID, String(id));
   const params = asRecord(message.params);
   let target: string | undefined;
-  if (method === MCP_METHOD_NAME_VALUE_TOOLS_CALL) {
+  if (method === semconv.MCP_METHOD_NAME_VALUE_TOOLS_CALL) {
     target = text(params.name);
-    span.setAttribute(ATTR_GEN_AI_OPERATION_NAME, GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL);
-    if (target) span.setAttribute(ATTR_GEN_AI_TOOL_NAME, target);
-  } else if (method === MCP_METHOD_NAME_VALUE_RESOURCES_READ) {
+    span.setAttribute(semconv.ATTR_GEN_AI_OPERATION_NAME, semconv.GEN_AI_OPERATION_NAME_VALUE_EXECUTE_TOOL);
+    if (target) span.setAttribute(semconv.ATTR_GEN_AI_TOOL_NAME, target);
+  } else if (method === semconv.MCP_METHOD_NAME_VALUE_RESOURCES_READ) {
     target = text(params.uri);
-    if (target) span.setAttribute(ATTR_MCP_RESOURCE_URI, target);
+    if (target) span.setAttribute(semconv.ATTR_MCP_RESOURCE_URI, target);
   }
   span.updateName(target ? `${method} ${target}` : method);
 }
@@ -210,8 +190,8 @@ async function traceEnqueue<T>(jobId: string, add: (carrier: TraceCarrier) => Pr
       kind: SpanKind.PRODUCER,
       attributes: {
         ...QUEUE,
-        [ATTR_MESSAGING_OPERATION_TYPE]: MESSAGING_OPERATION_TYPE_VALUE_SEND,
-        [ATTR_MESSAGING_MESSAGE_ID]: jobId,
+        [semconv.ATTR_MESSAGING_OPERATION_TYPE]: semconv.MESSAGING_OPERATION_TYPE_VALUE_SEND,
+        [semconv.ATTR_MESSAGING_MESSAGE_ID]: jobId,
       },
     },
     parent,
@@ -224,13 +204,16 @@ async function traceEnqueue<T>(jobId: string, add: (carrier: TraceCarrier) => Pr
 /** Runs a queued job in a consumer span continuing its trace, after a span for its wait in the queue. */
 function traceQueuedRun<T>({ carrier, jobId, queuedAt }: QueuedJob, run: () => Promise<T>): Promise<T> {
   const parent = propagation.extract(ROOT_CONTEXT, carrier ?? {});
-  const attributes = { ...QUEUE, [ATTR_MESSAGING_MESSAGE_ID]: jobId };
+  const attributes = { ...QUEUE, [semconv.ATTR_MESSAGING_MESSAGE_ID]: jobId };
   if (queuedAt !== undefined) tracer.startSpan("queue wait", { attributes, startTime: queuedAt }, parent).end();
   const span = tracer.startSpan(
     "process jobs",
     {
       kind: SpanKind.CONSUMER,
-      attributes: { ...attributes, [ATTR_MESSAGING_OPERATION_TYPE]: MESSAGING_OPERATION_TYPE_VALUE_PROCESS },
+      attributes: {
+        ...attributes,
+        [semconv.ATTR_MESSAGING_OPERATION_TYPE]: semconv.MESSAGING_OPERATION_TYPE_VALUE_PROCESS,
+      },
     },
     parent,
   );
