@@ -38,7 +38,6 @@ const defaultMaxBodyBytes = (maxCsvBytes: number): number => 3 * maxCsvBytes + 1
 
 export type AppOptions = {
   jobs: JobService;
-  /** Defaults to the matcher over the shipped catalog. */
   matchGifts?: MatchGifts;
   /** Defaults to dist/widget/index.html. */
   widgetHtmlPath?: string;
@@ -130,13 +129,17 @@ function createMcp(options: AppOptions, bearer: BearerAuth | undefined, onError:
         : undefined,
     fileLinks,
   });
-  // the session limits, instanceId, keepAliveMs and onNotice as the app was given them
   const handler = createMcpHttpHandler({
-    ...options,
     parts,
     maxBodyBytes,
+    sessionIdleMs: options.sessionIdleMs,
+    maxSessions: options.maxSessions,
+    sessionMinIdleMs: options.sessionMinIdleMs,
     maxSessionsPerSubject: options.maxSessionsPerSubject ?? (auth ? 100 : undefined),
     onError,
+    onNotice: options.onNotice,
+    instanceId: options.instanceId,
+    keepAliveMs: options.keepAliveMs,
   });
   return { handler, widget, staffFiles, fileLinks, devFiles };
 }

@@ -2,7 +2,7 @@
 import type { ErrorCode, ToolError } from "../shared/errors.js";
 import type { JobStatus } from "../shared/job-view.js";
 import { TOOL } from "../shared/tools.js";
-/** A domain outcome: a value, or an error that becomes an `isError: true` tool result. */
+/** The error becomes an `isError: true` tool result. */
 export type Outcome<T> = { ok: true; value: T } | { ok: false; error: ToolError };
 
 export const ok = <T>(value: T): Outcome<T> => ({ ok: true, value });

@@ -57,7 +57,6 @@ export function isStorageFull(error: unknown): boolean {
   return code === "SQLITE_FULL" || code === "ENOSPC";
 }
 
-/** `error` as a `StorageFullError` when it says the storage is full; otherwise `error` itself. */
 export function asStorageFull(error: unknown): unknown {
   return isStorageFull(error) && !(error instanceof StorageFullError) ? new StorageFullError({ cause: error }) : error;
 }

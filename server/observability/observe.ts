@@ -39,7 +39,6 @@ export function observeProcess(config: Config, jobs: JobService, logger: Logger)
   let server: MetricsServer | undefined;
   return {
     metrics,
-    /** From now on /readyz answers 503 "draining". */
     drain: () => void (draining = true),
     http,
     /** The app behind the edge: every request observed, /livez and /readyz first. */

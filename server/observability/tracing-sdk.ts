@@ -90,7 +90,7 @@ class SlotContextManager implements ContextManager {
   }
 }
 
-/** Registers the provider as the API's global one; returns what flushes and stops it. */
+/** Registers the provider as the API's global one. */
 export function registerTracing({ endpoint, exporter, serviceName }: TracingSdkOptions): {
   shutdown(): Promise<void>;
 } {
