@@ -50,9 +50,11 @@ describe("protocol errors on POST /mcp", () => {
     }
   });
 
-  it("answers an unknown method with -32601", async () => {
-    const { json } = await post(rpc(7, "gifts/wrap"));
-    expect(json).toMatchObject({ id: 7, error: { code: -32601 } });
+  it("answers an unknown method with -32601, even one named like an object's own property", async () => {
+    for (const method of ["gifts/wrap", "toString", "constructor", "__proto__"]) {
+      const { json } = await post(rpc(7, method));
+      expect(json, method).toMatchObject({ id: 7, error: { code: -32601 } });
+    }
   });
 
   it("answers tools/call params that break the request schema with -32602 naming the expected fields", async () => {

@@ -78,7 +78,7 @@ const CHECKS: Record<string, [Checker, string?]> = {
 /** The -32602 response for a request whose params break its schema, or undefined. */
 function paramsError(message: JSONRPCMessage): JSONRPCErrorResponse | undefined {
   if (!("method" in message) || !("id" in message)) return undefined;
-  const [check, expected] = CHECKS[message.method] ?? [];
+  const [check, expected] = Object.hasOwn(CHECKS, message.method) ? CHECKS[message.method] : [];
   const problems = check?.(message);
   if (!problems) return undefined;
   return {
