@@ -46,9 +46,12 @@ export function createMcpHttpHandler({ parts, maxBodyBytes, onError = () => {}, 
     maxSessionsPerSubject: options.maxSessionsPerSubject ?? Infinity,
     onError,
   });
-  const stateless = createStateless({ build: () => buildServer(parts, { stateful: false }).server, onError });
+  // one pool per era: an SDK server keeps the revision it last served, so a 2026-07-28 one reused
+  // for a 2025-11-25 request would ask that request for the 2026-07-28 envelope
+  const statelessPool = () => createStateless({ build: () => buildServer(parts, { stateful: false }).server, onError });
+  const [stateless, modernPool] = [statelessPool(), statelessPool()];
   const { keepAliveMs, onNotice } = options;
-  const modern = createModernHttp({ jobs: parts.jobs, take: stateless.take, keepAliveMs, onError, onNotice });
+  const modern = createModernHttp({ jobs: parts.jobs, take: modernPool.take, keepAliveMs, onError, onNotice });
 
   return {
     /**
@@ -88,6 +91,7 @@ export function createMcpHttpHandler({ parts, maxBodyBytes, onError = () => {}, 
     },
     async close() {
       stateless.close();
+      modernPool.close();
       await Promise.all([sessions.close(), modern.close()]);
     },
   };

@@ -17,7 +17,13 @@ import {
   taskSession,
   withTasks,
 } from "../../../test-kit/modern-client.js";
-import { connectClient, readSse, startTestServer, type TestServer } from "../../../test-kit/servers/test-server.js";
+import {
+  connectClient,
+  postRaw,
+  readSse,
+  startTestServer,
+  type TestServer,
+} from "../../../test-kit/servers/test-server.js";
 
 let server: TestServer;
 let client: Client;
@@ -123,6 +129,24 @@ describe("through the official v2 client", () => {
     });
     expect(result.isError).toBeFalsy();
     expect(result.structuredContent).toMatchObject({ gifts: expect.any(Array) });
+  });
+
+  it("answers 2025-11-25 requests without a session beside 2026-07-28 ones, each in its own era", async () => {
+    const call = { name: TOOL.suggestGifts, arguments: { interests: ["tea"], budget: 50, occasion: "birthday" } };
+    const legacy = async (id: number) => {
+      const body = JSON.stringify({ jsonrpc: "2.0", id, method: "tools/call", params: call });
+      return (await postRaw(server.mcpUrl, body)).json() as Promise<{ result?: { structuredContent?: unknown } }>;
+    };
+    // the same servers would serve both eras if they were pooled together: interleaved, in rounds
+    for (let round = 0; round < 3; round++) {
+      const answers = await Promise.all(
+        Array.from({ length: 16 }, (_, i) =>
+          i % 2 ? requestModern(server.mcpUrl, "tools/call", call) : legacy(round * 16 + i),
+        ),
+      );
+      for (const answer of answers)
+        expect(answer.result?.structuredContent).toMatchObject({ gifts: expect.any(Array) });
+    }
   });
 
   it("stamps results with the server's identity and caches the catalog publicly, a job's result privately", async () => {
