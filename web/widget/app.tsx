@@ -70,7 +70,6 @@ type Chosen =
   | { kind: "cancelled" }
   | { kind: "nothing" };
 
-/** What the card says when there is nothing else to show. */
 const SAID = { waiting: "waitingForTool", cancelled: "toolCancelled", nothing: "nothingToShow" } as const;
 
 /** Parses toolOutput and widgetState; a widget state naming a job wins, as it may be a retried job. */

@@ -7,16 +7,12 @@
 import { TOOL, type ToolName } from "../../shared/tools.js";
 import type { Host } from "./host.js";
 
-/** A refused call is made again this many times at most (each right after the calls before it came back). */
+/** Tries again after a refusal, each right after the calls before it came back. */
 const RETRIES = 3;
 
-/**
- * The calls the widget makes by itself: the poll, and the table filling in while a job composes
- * (else, one call at a time, it would take the slot each time it frees and Cancel would never get it).
- */
+/** The widget's own calls: the poll, and the table filling in (else it would take each freed slot before Cancel). */
 const BACKGROUND = new Set<ToolName>([TOOL.getJobEvents, TOOL.getJobTable]);
 
-/** `host` with its calls in that order. */
 export function withCallLane(host: Host): Host {
   const inFlight = new Set<Promise<unknown>>();
   let personal = 0;

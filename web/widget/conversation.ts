@@ -1,8 +1,7 @@
 /**
- * The card in the conversation: while mounted it keeps the model told what it shows
- * (modelContextOf, paced by createContextSender), and once the job it watched has ended it tells
- * the chat once, in the person's language, never a name: only the card that wins the server's
- * claim (`claim_job_follow_up`) posts, after the model context and the result's figures.
+ * The card in the conversation: while mounted it keeps the model told what it shows, and once the
+ * job it watched has ended it tells the chat once, in the person's language, never a name: only the
+ * card that wins the server's claim (`claim_job_follow_up`) posts, after the model context.
  */
 import { useEffect } from "react";
 import { formatsFor } from "../../shared/format.js";
@@ -22,20 +21,19 @@ const SWITCH = "gg-follow-up";
 export const followUpOn = (): boolean => readKept(SWITCH) !== "off";
 export const setFollowUpOn = (on: boolean): void => keep(SWITCH, on ? "on" : "off");
 
-/** The message for the ended job `view`: how it ended and, once completed, its `figures` less the interests not understood. */
+/** How the job ended and, once completed, its figures less the interests not understood. */
 function followUpText(t: Messages, view: JobView, figures: ResultFigures | null): string {
   if (view.status === "failed") return `${t.failed} (${view.error?.code ?? "internal"})`;
   if (view.status === "canceled") return t.canceled;
   return figures ? `${t.completed} ${t.resultSummary({ ...figures, unplaced: undefined })}.` : t.completed;
 }
 
-/** Claims the job's follow-up and, only when this card got it, posts `text`. */
 async function tellChat(host: Host, jobId: string, text: string): Promise<void> {
   const claim = await host.callTool(TOOL.claimFollowUp, { jobId }, ClaimFollowUpOutput);
   if (claim.ok && claim.value.claimed) await host.sendFollowUp(text);
 }
 
-/** The finished result's first page has come (or could not): its figures are known, or will not be. */
+/** The finished result's first page has come (or could not): its figures are known, or never will be. */
 const headRead = (p: ResultStoreState["pages"][string] | undefined): boolean =>
   p !== undefined && !p.partial && !p.loading && (p.nextOffset !== 0 || p.error !== null);
 
@@ -87,9 +85,6 @@ export function useConversation(jobId: string): void {
   }, [host, jobs, results, jobId]);
 }
 
-// What the card tells the model of its job: status, stage, counts and time left while it runs;
-// then the outcome and the result's figures. A short text with YAML front matter (ext-apps
-// docs/patterns.md) and the same as fields; never a person's name or interests.
 /** What makes the context worth sending again: the status, the stage, the figures' arrival (never a percent alone). */
 export const contextKey = (view: JobView, figures: ResultFigures | null): string =>
   [view.jobId, view.status, view.stage, figures !== null].join();
@@ -97,7 +92,10 @@ export const contextKey = (view: JobView, figures: ResultFigures | null): string
 /** One line of text, whatever a department's name holds. */
 const line = (text: string) => text.replace(/\s+/g, " ");
 
-/** The context of `view` (and of its result's `figures`, once known), amounts written for `locale`. */
+/**
+ * The job's status, stage, counts and time left, then its outcome and figures: YAML front matter
+ * (ext-apps docs/patterns.md) and the same as fields; never a person's name or interests.
+ */
 export function modelContextOf(view: JobView, figures: ResultFigures | null, locale: string): ModelContext {
   const currency = figures?.currency ?? view.currency ?? "USD";
   const money = (amount: number) => formatsFor(locale).money(amount, currency);
@@ -143,26 +141,14 @@ export function modelContextOf(view: JobView, figures: ResultFigures | null, loc
   };
 }
 
-// Sends the model context when its key changes, at most once every few seconds (only the latest
-// waits); the context is made only when it is sent.
-export type ContextSenderOptions = {
-  /** The least time between two sends. */
-  intervalMs?: number;
-  now?: () => number;
-};
-
-export type ContextSender = {
-  /** Offers the context `make` builds; a key already offered is ignored. */
-  offer(key: string, make: () => ModelContext): void;
-  /** Sends the context still waiting at once; resolves once the host has answered the last send. */
-  flush(): Promise<unknown>;
-  stop(): void;
-};
-
+/**
+ * Sends the model context when its key changes, at most once per `intervalMs` (only the latest
+ * waits); the context is made only when it is sent.
+ */
 export function createContextSender(
   send: (context: ModelContext) => Promise<unknown>,
-  { intervalMs = 3_000, now = Date.now }: ContextSenderOptions = {},
-): ContextSender {
+  { intervalMs = 3_000, now = Date.now }: { intervalMs?: number; now?: () => number } = {},
+) {
   let lastKey = "";
   let sentAt = -Infinity;
   let waiting: (() => ModelContext) | null = null;
@@ -178,7 +164,8 @@ export function createContextSender(
     last = send(make()).catch(() => undefined);
   };
   return {
-    offer(key, make) {
+    /** A key already offered is ignored. */
+    offer(key: string, make: () => ModelContext) {
       if (key === lastKey) return;
       lastKey = key;
       waiting = make;
@@ -186,6 +173,7 @@ export function createContextSender(
       if (wait <= 0) fire();
       else timer ??= setTimeout(fire, wait);
     },
+    /** Sends the waiting context now; resolves once the host has answered the last send. */
     flush() {
       fire();
       return last;

@@ -1,8 +1,8 @@
 /**
- * A staff file from the picker to its job: a pure reducer over the steps (pick → upload → preview
- * → job), a store that only dispatches, and the actions that call the host. Replies for a file or
- * reading no longer current are ignored, so a quick second choice wins. A file the person removes
- * is dropped on the server (it holds room in their quota); one a widget merely leaves is kept.
+ * A staff file from the picker to its job: a reducer over the steps (pick → upload → preview → job)
+ * and the actions that call the host. Replies for a file or reading no longer current are ignored,
+ * so a quick second choice wins. A file the person removes is dropped on the server (it holds room
+ * in their quota); one a widget merely leaves is kept.
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
 import {
@@ -26,7 +26,6 @@ export type FileFlowState =
   | {
       step: "upload";
       file: File;
-      /** The server's id for the upload, once it has begun it. */
       uploadId: string | null;
       received: number;
       chunks: number;
@@ -35,9 +34,8 @@ export type FileFlowState =
   | {
       step: "preview";
       uploadId: string;
-      /** The file's name as the person chose it, for the title until (or unless) a preview names it. */
       fileName: string;
-      /** How the person asked the file to be read; the preview shown is for it once `busy` is over. */
+      /** The preview shown is for this reading once `busy` is over. */
       reading: Reading;
       preview: StaffPreview | null;
       busy: boolean;
@@ -58,7 +56,6 @@ type FileAction =
   | { type: "starting" }
   | { type: "started"; job: FollowedJob; input: StartBulkArgs };
 
-/** The next state; a reply for a file or reading that is no longer current leaves it as it is. */
 export function reduceFileFlow(s: FileFlowState, a: FileAction): FileFlowState {
   const uploading = s.step === "upload" && "file" in a && s.file === a.file ? s : null;
   const previewing = s.step === "preview" ? s : null;
@@ -110,10 +107,7 @@ export const createFileFlow = (): FileFlow =>
     dispatch: (action) => set((s) => ({ flow: reduceFileFlow(s.flow, action) })),
   }));
 
-/**
- * Takes the chosen file: refuses one over `maxBytes` (or empty) before a byte is sent, else uploads
- * it (stopped when another file is chosen) and asks for its preview.
- */
+/** Refuses a file over `maxBytes` (or empty) before a byte is sent, else uploads it and asks for its preview. */
 export async function chooseFile(
   host: Host,
   store: FileFlow,
@@ -144,15 +138,12 @@ export async function chooseFile(
   await readFile(host, store, options.currency ? { currency: options.currency } : {});
 }
 
-/** Asks the server to drop an upload; a failure is left to the server's expiry (10 minutes unfinished). */
+/** A failure is left to the server's expiry (10 minutes unfinished). */
 function dropUpload(host: Host, uploadId: string): void {
   void host.callTool(FILE_TOOL.dropUpload, { uploadId }, DropUploadOutput).catch(() => {});
 }
 
-/**
- * The person removed the file: back to the picker, and the server drops it. An upload a job was
- * started from is not the flow's any more.
- */
+/** Back to the picker, and the server drops the file (an upload a job started from is not the flow's any more). */
 export function removeFile(host: Host, store: FileFlow): void {
   const { flow, dispatch } = store.getState();
   const uploadId = flow.step === "upload" || flow.step === "preview" ? flow.uploadId : null;
@@ -160,7 +151,6 @@ export function removeFile(host: Host, store: FileFlow): void {
   if (uploadId !== null) dropUpload(host, uploadId);
 }
 
-/** Asks the server to read the uploaded file as `reading` says, and shows what it understood, in the host's language. */
 export async function readFile(host: Host, store: FileFlow, reading: Reading): Promise<void> {
   const { flow, dispatch } = store.getState();
   if (flow.step !== "preview") return;
@@ -185,7 +175,6 @@ export function personLocale(request: AwaitingFile, globals: Pick<HostGlobals, "
   return { locale, currency: request.currency ?? currencyForLocale(locale) };
 }
 
-/** Starts the analysis of the uploaded file, read as the preview shows it; the job is then followed. */
 export async function startFromFile(host: Host, store: FileFlow, request: AwaitingFile) {
   const { flow, dispatch } = store.getState();
   if (flow.step !== "preview" || flow.busy) return;

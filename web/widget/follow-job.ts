@@ -16,15 +16,10 @@ import type { Host } from "./host.js";
 import { selectAfterSeq, type JobViews } from "./job-views.js";
 import { localFailure, type ToolOutcome } from "./tool-reply.js";
 
-// Retry timing: exponential backoff with jitter, capped, and a sleep that an AbortSignal cuts short
-// (so an unmounted widget never waits out a long delay).
 export type BackoffOptions = { baseMs: number; maxMs: number };
 export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 250, maxMs: 10_000 };
 
-/**
- * The delay before retry `attempt` (0 first): base·2^attempt capped at max, jittered into its upper
- * half so that widgets failing together do not retry in step.
- */
+/** base·2^attempt capped at max, jittered into its upper half so widgets failing together do not retry in step. */
 export function backoffDelay(
   attempt: number,
   options: BackoffOptions = DEFAULT_BACKOFF,
@@ -34,7 +29,7 @@ export function backoffDelay(
   return Math.round(ceiling / 2 + (ceiling / 2) * random());
 }
 
-/** Resolves after `ms`, or at once when `signal` aborts. */
+/** Resolves after `ms`, or at once when `signal` aborts (an unmounted widget never waits out a delay). */
 export function sleep(ms: number, signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => {
     if (signal.aborted) return resolve();
@@ -50,41 +45,28 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
 
 /** What the widget persists with `setWidgetState`: the job it follows (a retry starts another). */
 export const FollowStateSchema = z.object({ jobId: z.string().check(z.minLength(1)) });
-type FollowState = z.infer<typeof FollowStateSchema>;
 
 /**
- * How long one poll may wait: short, as where hosts run one call at a time Cancel waits for the
- * poll in flight (call-lane.ts) and should reach the server within two seconds. A running job
- * wakes the poll with each event anyway.
+ * Short: where hosts run one call at a time, Cancel waits for the poll in flight (call-lane.ts) and
+ * should reach the server within two seconds. A running job wakes the poll with each event anyway.
  */
 const POLL_WAIT_MS = 1_500;
 
-/**
- * A poll not answered this long after its wait counts as lost: a server gone mid-reply can leave
- * the host's call hanging, and the widget asks again, through whatever session the host has then.
- */
+/** A poll unanswered this long after its wait is lost: a server gone mid-reply can leave the host's call hanging. */
 const CALL_GRACE_MS = 5_000;
 
 /** Timing knobs; tests shorten them. */
 export type FollowTuning = {
   waitMs?: number;
   backoff?: BackoffOptions;
-  /** A call that has not answered after this long counts as failed. */
   callTimeoutMs?: number;
   /** Pause after a reply that brought nothing new, so a host that ignores waitMs is not hammered. */
   idleMs?: number;
   random?: () => number;
 };
-export type FollowOptions = FollowTuning & {
-  host: Host;
-  store: JobViews;
-  jobId: string;
-};
+type FollowOptions = FollowTuning & { host: Host; store: JobViews; jobId: string };
 
-/**
- * Starts an analysis with `input` (a file's, or a failed job's again), in the person's language
- * where their host says it (over the model's word); the reply names the new job.
- */
+/** Starts an analysis, in the person's language where their host says it (over the model's word). */
 export function startAnalysis(host: Host, input: StartBulkArgs): Promise<ToolOutcome<StartBulkResult>> {
   const { locale, localeFromHost } = host.getGlobals();
   return host.callTool(TOOL.startBulk, localeFromHost ? { ...input, locale } : input, StartBulkOutput);
@@ -149,7 +131,7 @@ async function run(o: FollowOptions, signal: AbortSignal): Promise<void> {
   const { host, store, jobId } = o;
   const waitMs = o.waitMs ?? POLL_WAIT_MS;
   let attempt = 0;
-  host.setWidgetState({ jobId } satisfies FollowState).catch(() => undefined);
+  host.setWidgetState({ jobId } satisfies z.infer<typeof FollowStateSchema>).catch(() => undefined);
   while (!signal.aborted) {
     const afterSeq = selectAfterSeq(store.getState(), jobId);
     if (isSettled(store, jobId)) return;

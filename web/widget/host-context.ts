@@ -1,7 +1,4 @@
-/**
- * The host of this window, and how components reach it: `useHost` and `useHostGlobal` (a snapshot
- * read with useSyncExternalStore), never a host API.
- */
+/** The host of this window, and how components reach it: `useHost` and `useHostGlobal`, never a host API. */
 import { createContext, useContext, useSyncExternalStore } from "react";
 import { withCallLane } from "./call-lane.js";
 import type { Host, HostGlobals } from "./host.js";
@@ -24,7 +21,6 @@ export function useHost(): Host {
   return host;
 }
 
-/** One host global, re-rendering only when that global changes. */
 export function useHostGlobal<K extends keyof HostGlobals>(key: K): HostGlobals[K] {
   const host = useHost();
   return useSyncExternalStore(host.subscribe, () => host.getGlobals()[key]);

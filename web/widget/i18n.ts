@@ -14,8 +14,7 @@ import { useHostGlobal } from "./host-context.js";
 /** "surfing, movies" or, when more were not placed than named, "surfing, movies, …". */
 const names = ({ count, names }: UnplacedInterests) => `${names.join(", ")}${count > names.length ? ", …" : ""}`;
 
-// Each language's words come in three parts, by what they speak of: the job and its stages, the
-// result, the staff file. Together they are the widget's `Messages`.
+// Each language's words in three parts (the job, the result, the staff file), each under the lint's 80 lines.
 
 const enJob = (f: Formats) => ({
   language: "en" as "en" | "ko",

@@ -15,23 +15,19 @@ type FeedCursor = { contiguous: number; ahead: number[] };
 type FeedDiagnostics = {
   batches: number;
   events: number;
-  /** Events whose seq had been applied already (duplicates and replays), ignored by the reducer. */
+  /** Events whose seq had been applied already, ignored by the reducer. */
   duplicates: number;
   failures: number;
-  /** The last failed fetch, cleared by the next batch that arrives. */
+  /** Cleared by the next batch that arrives. */
   lastError: ToolFailure | null;
   /** A reply found the job not yet ended: this card watched it run (one opened on an ended job did not). */
   watched: boolean;
 };
 export type JobViewsState = {
-  /** The reducer's state per job; components read it as the job's `JobView`. */
   jobs: Record<string, JobFold>;
   cursors: Record<string, FeedCursor>;
   diagnostics: Record<string, FeedDiagnostics>;
-  /**
-   * Applies a batch for one job (the view object stays the same when nothing changed); `status` is
-   * the job's on the server as the batch was read.
-   */
+  /** The view object stays the same when nothing changed; `status` is the job's as the batch was read. */
   dispatch(jobId: string, events: readonly JobEvent[], status?: JobStatus): void;
   noteFailure(jobId: string, error: ToolFailure): void;
 };
@@ -103,19 +99,14 @@ export function createJobViews(): JobViews {
 /** The highest seq below which nothing is missing: what `get_job_events` should resume after. */
 export const selectAfterSeq = (s: JobViewsState, jobId: string): number => s.cursors[jobId]?.contiguous ?? 0;
 
-/**
- * Hands a zustand store from <App> to the components: a React context, a hook that selects from
- * the store, and one that returns the store itself (for loops and actions).
- */
+/** Hands a zustand store from <App> to the components: a context, a selecting hook, and the store itself. */
 export function createStoreContext<S>(name: string) {
   const Context = createContext<StoreApi<S> | null>(null);
-  /** The store itself; throws outside the provider, where a missing store is a wiring bug. */
   function useApi(): StoreApi<S> {
     const store = useContext(Context);
     if (store === null) throw new Error(`${name} needs a <${name}Context.Provider>`);
     return store;
   }
-  /** Selects from the store; re-renders when the selected value changes. */
   function useSelect<U>(selector: (s: S) => U): U {
     return useStore(useApi(), selector);
   }

@@ -12,7 +12,7 @@ import type { ToolFailure } from "./tool-reply.js";
 
 type ResultPages = {
   summary: string | null;
-  /** The finished result's figures, which the widget words itself; null before or from an older server. */
+  /** Null before, or from an older server. */
   figures: ResultFigures | null;
   people: PersonResult[];
   skipped: SkippedRow[];
@@ -27,14 +27,14 @@ type ResultPages = {
 /** The rows of the result table (result-table.ts loads and selects them). */
 export type TableData = {
   rows: TableRow[];
-  /** Every person is in: the job has ended and the last page came. */
+  /** The job has ended and the last page came. */
   complete: boolean;
   loading: boolean;
   error: ToolFailure | null;
 };
 export const EMPTY_TABLE: TableData = { rows: [], complete: false, loading: false, error: null };
 
-/** The pages `get_job_result` gave, and the rows of the result table, by job. */
+/** By job. */
 export type ResultStoreState = { pages: Record<string, ResultPages>; tables: Record<string, TableData> };
 export type ResultStore = StoreApi<ResultStoreState>;
 
@@ -49,7 +49,6 @@ const EMPTY: ResultPages = {
   error: null,
   partial: false,
 };
-/** People per `get_job_result` page. */
 const PAGE_SIZE = 20;
 
 export const createResultStore = (): ResultStore => createStore<ResultStoreState>()(() => ({ pages: {}, tables: {} }));
@@ -57,7 +56,7 @@ export const createResultStore = (): ResultStore => createStore<ResultStoreState
 const update = (store: ResultStore, jobId: string, change: Partial<ResultPages>) =>
   store.setState((s) => ({ pages: { ...s.pages, [jobId]: { ...(s.pages[jobId] ?? EMPTY), ...change } } }));
 
-/** Loads the next page of `jobId`'s result; does nothing while a page is loading or when all are in. */
+/** Does nothing while a page is loading or when all are in. */
 export async function loadNextPage(host: Host, store: ResultStore, jobId: string): Promise<void> {
   const current = store.getState().pages[jobId] ?? EMPTY;
   if (current.loading || current.nextOffset === null) return;

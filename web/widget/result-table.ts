@@ -40,13 +40,13 @@ export async function fillTable(
   }
 }
 
-/** The columns, in the order of a `TableRow`'s cells. */
+/** In the order of a `TableRow`'s cells. */
 export const TABLE_COLUMNS = ["row", "name", "department", "budget", "pick", "spend"] as const;
 type TableColumn = (typeof TABLE_COLUMNS)[number];
 export type TableQuery = { search: string; department: string | null; sort: TableColumn; descending: boolean };
 export const ALL_ROWS: TableQuery = { search: "", department: null, sort: "row", descending: false };
 
-/** Compares two rows by `column`; an empty cell (no department, nothing within budget) sorts last either way. */
+/** An empty cell (no department, nothing within budget) sorts last either way. */
 function comparer(column: TableColumn, descending: boolean, collator: Intl.Collator) {
   const i = TABLE_COLUMNS.indexOf(column);
   const sign = descending ? -1 : 1;
@@ -58,7 +58,7 @@ function comparer(column: TableColumn, descending: boolean, collator: Intl.Colla
   };
 }
 
-/** The rows `query` asks for: named like `search` (any case), of its department, in its order. */
+/** Named like `search` (any case), of its department, in its order. */
 export function selectRows(rows: TableRow[], query: TableQuery, locale: string): TableRow[] {
   const needle = query.search.trim().toLocaleLowerCase(locale);
   const { department } = query;
@@ -77,7 +77,7 @@ export function selectRows(rows: TableRow[], query: TableQuery, locale: string):
 
 export type DepartmentTotal = { department: string; people: number; budget: number; spend: number };
 
-/** Each department's people, budget and spend (the top picks'), the largest spend first; "" is no department. */
+/** The largest spend (the top picks') first; "" is no department. */
 export function departmentTotals(rows: TableRow[]): DepartmentTotal[] {
   const totals = new Map<string, DepartmentTotal>();
   for (const [, , department, budget, , spend] of rows) {

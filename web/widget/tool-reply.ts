@@ -7,10 +7,7 @@ import * as z from "zod/mini";
 import { ToolErrorSchema } from "../../shared/errors.js";
 import { isRecord, parseJson } from "../json-values.js";
 
-/**
- * Why a call produced no value: a domain code (shared/errors.ts) or the widget's own (`unreachable`,
- * `timeout`, `bad_reply`); `transient` when trying again later may help.
- */
+/** A domain code (shared/errors.ts) or the widget's own; `transient` when trying again may help. */
 export type ToolFailure = { code: string; message: string; hint?: string; transient: boolean };
 export type ToolOutcome<T> = { ok: true; value: T } | { ok: false; error: ToolFailure };
 
@@ -43,7 +40,7 @@ function normalize(raw: unknown): Normalized {
   return { isError: false, structured: raw, text: "" };
 }
 
-/** A failure made by the widget itself; the UI words it from `code`. */
+/** A failure of the widget's own, worded from `code`. */
 export const localFailure = (code: "unreachable" | "timeout" | "bad_reply", message = ""): ToolFailure => ({
   code,
   message,

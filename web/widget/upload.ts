@@ -10,17 +10,16 @@ import type { ToolName } from "../../shared/tools.js";
 import { localFailure, type ToolOutcome } from "./tool-reply.js";
 
 export type UploadOptions = {
-  /** Told how many of the file's chunks the server holds, after each one. */
   onProgress?(received: number, chunks: number): void;
-  /** Told the upload's id as soon as the server has begun it (so that it can be dropped if the person leaves it). */
+  /** As soon as the server has begun it, so that it can be dropped if the person leaves it. */
   onBegun?(uploadId: string): void;
-  /** Stops sending between two calls (another file was chosen, the widget went away). */
+  /** Stops sending between two calls. */
   signal?: AbortSignal;
   backoff?: BackoffOptions;
   random?: () => number;
 };
 
-/** Tries of one call before the upload stops with its failure, each given this long. */
+/** Tries of one call, each given this long. */
 const ATTEMPTS = 5;
 const CALL_TIMEOUT_MS = 60_000;
 
@@ -40,7 +39,6 @@ function base64(bytes: Uint8Array): string {
 export async function uploadFile(host: Host, file: File, o: UploadOptions = {}): Promise<ToolOutcome<UploadState>> {
   const signal = o.signal ?? new AbortController().signal;
   const stopped = { ok: false as const, error: localFailure("unreachable") };
-  /** One call, tried again with backoff while its failure is transient. */
   const call = async (name: ToolName, args: Record<string, unknown>): Promise<ToolOutcome<UploadState>> => {
     for (let attempt = 0; ; attempt++) {
       if (signal.aborted) return stopped;

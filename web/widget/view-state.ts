@@ -15,7 +15,7 @@ import { TABLE_COLUMNS, type TableQuery } from "./result-table.js";
 // quota), memory for the page's life. The person's choices live here, never a result.
 const memory = new Map<string, string>();
 
-/** The string kept under `key` (by this page first, then by an earlier one), or null. */
+/** Kept by this page first, then by an earlier one. */
 export function readKept(key: string): string | null {
   const kept = memory.get(key);
   if (kept !== undefined) return kept;
@@ -47,13 +47,12 @@ const ViewStateSchema = z.object({
 });
 type ViewState = z.infer<typeof ViewStateSchema>;
 
-/** Where the view of the tool result with `meta` (its `_meta`) is kept; null when it has no view id. */
+/** Where the view of the tool result with `_meta` is kept; null when it has no view id. */
 function keyOf(meta: unknown): string | null {
   const id = isRecord(meta) ? meta[VIEW_ID_META_KEY] : undefined;
   return typeof id === "string" && id !== "" ? `gg-view:${id}` : null;
 }
 
-/** The view kept under `key`; what does not parse is left out. */
 function readView(key: string): ViewState {
   const parsed = ViewStateSchema.safeParse(parseJson(readKept(key) ?? ""));
   return parsed.success ? parsed.data : {};
@@ -61,10 +60,7 @@ function readView(key: string): ViewState {
 
 const writeView = (key: string, change: ViewState) => keep(key, JSON.stringify({ ...readView(key), ...change }));
 
-/**
- * `useState` for one part of the view: starts from what was kept for this tool result, and keeps
- * every change.
- */
+/** `useState` for one part of the view: starts from what was kept for this tool result, keeps every change. */
 export function useViewState<K extends keyof ViewState>(part: K, initial: NonNullable<ViewState[K]>) {
   const key = keyOf(useHostGlobal("toolResponseMetadata"));
   const [value, setValue] = useState(() => (key === null ? undefined : readView(key)[part]) ?? initial);

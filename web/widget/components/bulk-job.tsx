@@ -1,7 +1,6 @@
 /**
- * A bulk analysis followed live: the follow loop for the current job, the card's voice in the
- * conversation, and, after a retryable failure, the same analysis started again with its original
- * input and followed instead.
+ * A bulk analysis followed live, told to the conversation, and after a retryable failure started
+ * again with its original input and followed instead.
  */
 import { useEffect, useState } from "react";
 import type { Stage } from "../../../shared/job-events.js";
@@ -14,7 +13,6 @@ import type { ToolFailure } from "../tool-reply.js";
 import { FailureText } from "./failure-text.js";
 import { JobPanel } from "./job-panel.js";
 
-/** Which job to follow: from `toolOutput`, or the one widget state names (a retried job). */
 export type FollowedJob = { jobId: string; stages: Stage[] };
 export type BulkJobProps = {
   initial: FollowedJob;
@@ -26,7 +24,6 @@ export type BulkJobProps = {
 export function BulkJob({ initial, startInput, tuning }: BulkJobProps) {
   const host = useHost();
   const store = useJobViewsApi();
-  // the original arguments of start_bulk_gift_analysis, when the host's `toolInput` holds them
   const toolInput = StartBulkInput.safeParse(useHostGlobal("toolInput"));
   const input = startInput ?? (toolInput.success ? toolInput.data : null);
   const [job, setJob] = useState(initial);

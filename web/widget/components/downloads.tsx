@@ -13,7 +13,7 @@ import { FailureText } from "./failure-text.js";
 
 type ExportFormat = (typeof EXPORT_FORMATS)[number];
 type ExportPart = "picks" | "skipped";
-/** The file, and whether the host took it; when not, the widget shows `file.url`. */
+/** When the host did not take the file, the widget shows `file.url`. */
 type Download = { file: ExportResult; delivered: boolean };
 
 async function downloadResult(

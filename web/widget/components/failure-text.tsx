@@ -8,13 +8,12 @@ import { TOOL } from "../../../shared/tools.js";
 import { useMessages, type Messages } from "../i18n.js";
 
 type Failure = { code: string; message: string; hint?: string };
-/** `role` "none" for a failure the job's live region already tells (job-panel.tsx). */
+/** `role` "none" for a failure the job's live region already tells. */
 export type FailureTextProps = { error: Failure; role?: "alert" | "status" | "none" };
 
 const TOOL_NAMES: string[] = [...Object.values(TOOL), ...Object.values(FILE_TOOL)];
 const HANGUL = /[\uac00-\ud7a3]/;
 const foreign = (t: Messages, text: string) => t.language === "ko" && !HANGUL.test(text);
-/** The widget's own words for `error`, when it has them. */
 const ownWords = (t: Messages, error: Failure): string | undefined =>
   t.localErrors[error.code] ?? (foreign(t, error.message) ? t.codeErrors[error.code] : undefined);
 

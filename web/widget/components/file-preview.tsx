@@ -36,7 +36,7 @@ type ChoiceProps = {
   value: string;
   options: [string, string][];
   onChange(value: string): void;
-  /** Marks a choice the person still has to make. */
+  /** A choice the person still has to make. */
   ask?: boolean;
 };
 
@@ -57,7 +57,6 @@ function Choice({ label, value, options, onChange, ask }: ChoiceProps) {
 
 type ReadingProps = { preview: StaffPreview; reading: Reading; unsure: boolean; onReading(reading: Reading): void };
 
-/** How the file is read: its encoding (CSV) or sheet (Excel), and which header each column is. */
 function ReadingChoices({ preview: p, reading, unsure, onReading }: ReadingProps) {
   const t = useMessages();
   return (
@@ -92,13 +91,9 @@ function ReadingChoices({ preview: p, reading, unsure, onReading }: ReadingProps
   );
 }
 
-/** Groups of namesakes shown by name, and rows of each. */
 const DUPLICATES_SHOWN = 3;
 
-/**
- * Namesakes without an ID: kept apart unless the person merges them (`mergeDuplicates`); once
- * merged, the way back.
- */
+/** Namesakes without an ID: kept apart unless the person merges them; once merged, the way back. */
 function PossibleDuplicates({ preview: p, reading, onReading }: Omit<ReadingProps, "unsure">) {
   const t = useMessages();
   const merged = reading.mergeDuplicates === true;
@@ -124,7 +119,6 @@ function PossibleDuplicates({ preview: p, reading, onReading }: Omit<ReadingProp
   );
 }
 
-/** The first rows as the chosen columns read them; the ID column only when the file has one. */
 function SampleRows({ sample, columns }: { sample: StaffPreview["sample"]; columns: StaffPreview["columns"] }) {
   const t = useMessages();
   const keys = COLUMN_KEYS.filter((key) => key !== "id" || columns.id !== -1);
@@ -155,7 +149,6 @@ function SampleRows({ sample, columns }: { sample: StaffPreview["sample"]; colum
   );
 }
 
-/** All the server understood of the file: how it read it, the choices, the first rows, what is skipped or unsettled. */
 function PreviewBody({ preview: p, reading, unsure, onReading }: ReadingProps) {
   const t = useMessages();
   const locale = useHostGlobal("locale");

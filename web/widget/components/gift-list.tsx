@@ -1,16 +1,11 @@
-/**
- * Gift cards: name, category, price and the reason it fits. Used for `suggest_gifts` results
- * (<GiftCards>, with the occasion and budget) and for each person in a bulk analysis result.
- */
+/** Gift cards (name, category, price, why it fits): a `suggest_gifts` result, or a person's in a bulk one. */
 import type { Currency } from "../../../shared/money.js";
 import type { Gift, SuggestGiftsResult } from "../../../shared/tools.js";
 import { useHostGlobal } from "../host-context.js";
 import { formatPrice, useMessages } from "../i18n.js";
 
-/** The prices' currency: the answer's or the job's (US dollars for answers that do not say). */
 export type GiftListProps = { gifts: Gift[]; currency?: Currency };
 
-/** A list of gift cards; everything in them is text from the server. */
 export function GiftList({ gifts, currency }: GiftListProps) {
   const locale = useHostGlobal("locale");
   return (
@@ -29,7 +24,6 @@ export function GiftList({ gifts, currency }: GiftListProps) {
   );
 }
 
-/** The view for a `suggest_gifts` result: the occasion and budget, then one card per gift. */
 export function GiftCards({ result }: { result: SuggestGiftsResult }) {
   const t = useMessages();
   const locale = useHostGlobal("locale");

@@ -1,8 +1,7 @@
 /**
  * One job as a person sees it, laid out for where it is shown (`layoutOf`): status, bar, what is
  * happening, timing, stages, Cancel (asked twice), the result, the failure with "Try again", or
- * the people kept after a cancel with "Start again". One live region (JobNews) tells stage
- * changes and the end; in fullscreen, Escape asks for the inline card. It only selects and renders.
+ * the people kept after a cancel with "Start again"; in fullscreen, Escape asks for the inline card.
  */
 import { useEffect, useState } from "react";
 import type { Stage } from "../../../shared/job-events.js";
@@ -23,9 +22,9 @@ import { ProgressBar } from "./progress-bar.js";
 
 export type JobPanelProps = {
   jobId: string;
-  /** The plan announced by start_bulk_gift_analysis, shown until the first event arrives. */
+  /** Shown until the first event arrives. */
   plannedStages: Stage[];
-  /** Present when the original input is known: starts the analysis again after a failure or a cancel. */
+  /** Present when the original input is known. */
   onRetry?: () => void;
 };
 
@@ -134,7 +133,6 @@ function stageLine(t: Messages, view: JobView, stages: StageView[]): string | nu
   return t.stageLine(label, t.stageCount(isBulkStage(id) ? STAGE_UNIT[id] : null, view.processed, view.total));
 }
 
-/** Cancel, asked once more before the work done so far is thrown away. */
 function CancelButton({ jobId }: { jobId: string }) {
   const t = useMessages();
   const host = useHost();
@@ -172,13 +170,21 @@ function CancelButton({ jobId }: { jobId: string }) {
   );
 }
 
-/**
- * The job's one polite live region: the stage that begins, a failure to reach the job, the end.
- * Its text never changes with the percentage, so a screen reader is not talked over.
- */
 type JobNewsProps = { view: JobFold | undefined; stages: StageView[]; lastError: ToolFailure | null };
 
-/** What the region says now: the end, else a failure to reach the job, else the stage under way. */
+/**
+ * The job's one polite live region: the end, else a failure to reach the job, else the stage that
+ * begins. Its text never changes with the percentage, so a screen reader is not talked over.
+ */
+function JobNews(props: JobNewsProps) {
+  const t = useMessages();
+  return (
+    <p className="gg-sr" role="status">
+      {news(t, props)}
+    </p>
+  );
+}
+
 function news(t: Messages, { view, stages, lastError }: JobNewsProps): string {
   if (view === undefined || view.lastSeq === 0) return "";
   const { status, stage } = view;
@@ -190,21 +196,9 @@ function news(t: Messages, { view, stages, lastError }: JobNewsProps): string {
   return stage === null ? "" : t.stageNews(at + 1, stages.length, t.stageLabel(stage, view.stageLabel ?? stage));
 }
 
-function JobNews(props: JobNewsProps) {
-  const t = useMessages();
-  return (
-    <p className="gg-sr" role="status">
-      {news(t, props)}
-    </p>
-  );
-}
-
 const MARK: Record<StageView["state"], string> = { done: "✓", active: "●", pending: "○", failed: "✕", stopped: "■" };
 
-/**
- * The job's stages in order, told apart by a mark, a colour, a hidden word and `aria-current` on the
- * active one; named in the widget's language (a stage it does not know, as the server named it).
- */
+/** The stages told apart by a mark, a colour, a hidden word and `aria-current` on the active one. */
 function StageList({ stages }: { stages: StageView[] }) {
   const t = useMessages();
   if (stages.length === 0) return null;
@@ -228,10 +222,7 @@ function StageList({ stages }: { stages: StageView[] }) {
   );
 }
 
-/**
- * "Tell the chat when it's done": a switch beside the job's actions, shown while the job runs where
- * the host takes follow-ups. The person's choice is kept for the next jobs too.
- */
+/** Shown while the job runs where the host takes follow-ups; the choice is kept for the next jobs too. */
 function FollowUpToggle({ jobId }: { jobId: string }) {
   const t = useMessages();
   const host = useHost();

@@ -24,80 +24,64 @@ import { SkippedRows } from "./skipped-rows.js";
 export type JobResultProps = {
   jobId: string;
   summary: string | null;
-  /** The job still runs: `composed` people are ready so far. */
   running?: boolean;
   composed?: number;
   /** The job was canceled: what was loaded stays, and nothing more is asked for. */
   stopped?: boolean;
-  /** The job's currency (its view's), of the budgets and prices shown. */
   currency?: Currency;
 };
 
-/**
- * How the people are shown: as cards paged in (no fullscreen), not at all (the short inline card),
- * or as the table (fullscreen).
- */
+/** Cards paged in (no fullscreen), the short inline card, or the table (fullscreen). */
 export type ResultLayout = "cards" | "compact" | "table";
 
-export function JobResult(props: JobResultProps & { layout?: ResultLayout }) {
-  const { layout = "cards", ...rest } = props;
-  if (layout === "table") return <TableResult {...rest} />;
-  if (layout === "compact") return <CompactResult {...rest} />;
-  return <CardsResult {...rest} />;
+export function JobResult({ layout = "cards", ...props }: JobResultProps & { layout?: ResultLayout }) {
+  return layout === "cards" ? <CardsResult {...props} /> : <SummaryResult {...props} table={layout === "table"} />;
 }
 
 type Pages = ResultStoreState["pages"][string] | undefined;
 const summaryOf = (t: Messages, pages: Pages, summary: string | null) =>
   pages?.figures ? t.resultSummary(pages.figures) : pages?.summary || summary;
 
-/** Reads the finished result's first page (its summary, figures and first skipped rows) once; the table's rows loaded. */
-function useHead(jobId: string, finished: boolean) {
+/**
+ * The short inline card (the summary, "Open the full result") or, fullscreen, the summary and
+ * downloads over the table (which loads its own rows). The finished result's first page is read
+ * once, for its summary and figures.
+ */
+function SummaryResult(props: JobResultProps & { table: boolean }) {
+  const { jobId, summary, running = false, composed = 0, stopped = false, currency, table } = props;
+  const t = useMessages();
   const host = useHost();
   const store = useResultStoreApi();
+  const finished = !running && !stopped;
   useEffect(() => {
     if (finished) followResult(host, store, jobId, false, 0);
   }, [host, store, jobId, finished]);
   const pages: Pages = useResultStore((s) => s.pages[jobId]);
-  return { pages, rows: useResultStore((s) => s.tables[jobId]?.rows.length ?? 0) };
-}
-
-function CompactResult({ jobId, summary, running = false, composed = 0, stopped = false }: JobResultProps) {
-  const t = useMessages();
-  const host = useHost();
-  const { pages, rows } = useHead(jobId, !running && !stopped);
-  const kept = Math.max(rows, pages?.people.length ?? 0);
+  const rows = useResultStore((s) => s.tables[jobId]?.rows.length ?? 0);
+  const kept = table ? rows : Math.max(rows, pages?.people.length ?? 0);
   if (stopped && kept === 0) return null;
   return (
     <div className="gg-result">
-      <p className="gg-summary">
-        {stopped ? t.keptAfterCancel(kept) : running ? t.readyCount(composed) : summaryOf(t, pages, summary)}
-      </p>
-      <button
-        type="button"
-        className="gg-button"
-        onClick={() => void host.requestDisplayMode("fullscreen").catch(() => undefined)}
-      >
-        {t.openFull}
-      </button>
-      {!stopped && !running && <Downloads jobId={jobId} skipped={false} />}
-    </div>
-  );
-}
-
-/** Fullscreen: the summary and downloads, then the table (which loads its own rows). */
-function TableResult({ jobId, summary, running = false, composed = 0, stopped = false, currency }: JobResultProps) {
-  const t = useMessages();
-  const { pages, rows } = useHead(jobId, !running && !stopped);
-  if (stopped && rows === 0) return null;
-  return (
-    <div className="gg-result">
-      {stopped ? (
-        <p className="gg-summary">{t.keptAfterCancel(rows)}</p>
-      ) : (
-        !running && <p className="gg-summary">{summaryOf(t, pages, summary)}</p>
+      {(stopped || !running || !table) && (
+        <p className="gg-summary">
+          {stopped ? t.keptAfterCancel(kept) : running ? t.readyCount(composed) : summaryOf(t, pages, summary)}
+        </p>
       )}
-      {!stopped && <Downloads jobId={jobId} skipped={!running && (pages?.figures?.skipped ?? 0) > 0} />}
-      <ResultTable jobId={jobId} running={running} composed={composed} stopped={stopped} currency={currency} />
+      {!table && (
+        <button
+          type="button"
+          className="gg-button"
+          onClick={() => void host.requestDisplayMode("fullscreen").catch(() => undefined)}
+        >
+          {t.openFull}
+        </button>
+      )}
+      {!stopped && (table || !running) && (
+        <Downloads jobId={jobId} skipped={table && !running && (pages?.figures?.skipped ?? 0) > 0} />
+      )}
+      {table && (
+        <ResultTable jobId={jobId} running={running} composed={composed} stopped={stopped} currency={currency} />
+      )}
     </div>
   );
 }
@@ -146,7 +130,6 @@ function CardsResult({ jobId, summary, running = false, composed = 0, stopped = 
   );
 }
 
-/** Each person with their gifts, the amounts in the job's currency. */
 function People({ people, currency }: { people: PersonResult[]; currency?: Currency }) {
   const t = useMessages();
   const locale = useHostGlobal("locale");

@@ -1,14 +1,11 @@
-/**
- * The job's progress bar: an ARIA progressbar (0–100, rounded) with the percentage as text too,
- * written the locale's way (Intl), so it reads the same to a screen reader and to the eye.
- */
+/** An ARIA progressbar (0–100, rounded) with the percentage as text too, the same to the ear and the eye. */
 import type { JobStatus } from "../../../shared/job-view.js";
 import { useMessages } from "../i18n.js";
 
 export type ProgressBarProps = {
   percentage: number;
-  /** What progresses; the job's progress by default. */ label?: string;
-  /** The job's state, whose colour the fill takes (the accent while it runs). */
+  label?: string;
+  /** The job's state, whose colour the fill takes. */
   status?: JobStatus;
 };
 

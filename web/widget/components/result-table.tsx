@@ -26,11 +26,11 @@ const COLUMNS = TABLE_COLUMNS.filter((c): c is Exclude<TableQuery["sort"], "row"
 const OVERSCAN = 8;
 /** Up to this many rows are all in the page (cheap, and find-in-page sees them); past it, those in view. */
 const ALL_UP_TO = 200;
-/** "All departments" in the select: a value no department has. */
+/** "All departments": a value no department has. */
 const ALL = "\u0000all";
 const NARROW = "(max-width: 599px)";
 
-/** True while the window is narrow (a phone): rows take two lines. */
+/** A phone: rows take two lines. */
 function useNarrow(): boolean {
   const media = typeof window.matchMedia === "function" ? window.matchMedia(NARROW) : null;
   const [narrow, setNarrow] = useState(media?.matches ?? false);
@@ -44,7 +44,7 @@ function useNarrow(): boolean {
   return narrow;
 }
 
-/** The rows of `count` (each `rowHeight` high) that the window shows of the element, with some either side. */
+/** The rows the window shows of the element, with some either side. */
 function useWindowRange(ref: RefObject<HTMLElement | null>, count: number, rowHeight: number) {
   const [range, setRange] = useState({ from: 0, to: 0 });
   useEffect(() => {
@@ -80,7 +80,6 @@ export type ResultTableProps = {
   composed: number;
   /** The job was canceled: the rows loaded stay, and nothing more is asked for. */
   stopped?: boolean;
-  /** The job's currency, of its budgets and prices (US dollars for jobs that do not say). */
   currency?: Currency;
 };
 
@@ -131,7 +130,6 @@ function TableBar({ query, setQuery, totals, count }: QueryProps & { totals: Dep
   );
 }
 
-/** The header row: a column header per column, saying how the table is sorted by it, with a button that sorts. */
 function TableHead({ query, setQuery }: QueryProps) {
   const t = useMessages();
   // a new column sorts amounts largest first and words from A; the same column again turns it round
@@ -167,7 +165,6 @@ function TableHead({ query, setQuery }: QueryProps) {
   );
 }
 
-/** One row per person shown, after the header row; past ALL_UP_TO people, only those in view are in the page. */
 function TableRows({ shown, money }: { shown: ReturnType<typeof selectRows>; money: (n: number) => string }) {
   const t = useMessages();
   const rowHeight = useNarrow() ? 56 : 36;

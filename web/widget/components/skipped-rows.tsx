@@ -1,6 +1,4 @@
-/**
- * The rows of a staff list that become no person, and why: in a file's preview and in the result.
- */
+/** The rows of a staff list that become no person, and why: in a file's preview and in the result. */
 import type { SkippedRow } from "../../../shared/files.js";
 import { useMessages } from "../i18n.js";
 

@@ -24,9 +24,8 @@ export function StaffFile({ request, tuning }: StaffFileProps) {
   const localeFromHost = useHostGlobal("localeFromHost");
   const [store] = useState(createFileFlow);
   const flow = useStore(store, (s) => s.flow);
-  // going away stops an upload in flight (the flow leaves its upload step) and keeps it, for a resume
+  // going away stops an upload in flight and keeps it, for a resume
   useEffect(() => () => store.getState().dispatch({ type: "pick" }), [store]);
-  // the person removing the file drops it on the server too
   const back = () => removeFile(host, store);
   const { currency } = personLocale(request, { locale, localeFromHost });
   const upload = (file: File) =>
@@ -73,7 +72,6 @@ export function StaffFile({ request, tuning }: StaffFileProps) {
 
 type FilePickerProps = {
   request: AwaitingFile;
-  /** The budget's currency (file-flow.ts `personLocale`). */
   currency: Currency;
   refused: { name: string; size: number } | null;
   onFile(file: File): void;

@@ -18,30 +18,19 @@ import {
 import { localFailure, readToolReply } from "../tool-reply.js";
 import { observeSize } from "./size.js";
 
-// JSON-RPC 2.0 over a message port: requests and their replies (by id), notifications both ways,
-// and the host's own requests handed to the adapter.
-type Message = {
-  jsonrpc: "2.0";
-  id?: number | string;
-  method?: string;
-  params?: unknown;
-  result?: unknown;
-  error?: unknown;
-};
-/** Where messages go and come from: the parent frame, or a test's in-memory pair. */
-export type Port = { post(message: Message): void; listen(receive: (message: unknown) => void): () => void };
+/** Where JSON-RPC messages go and come from: the parent frame, or a test's in-memory pair. */
+export type Port = { post(message: object): void; listen(receive: (message: unknown) => void): () => void };
 
 type Reply = { result?: unknown; error?: unknown };
 type Id = number | string;
 const isId = (id: unknown): id is Id => typeof id === "number" || typeof id === "string";
 
-/** A JSON-RPC peer over `port`; `onRequest` and `onNotification` hear what the other side sends. */
+/** A JSON-RPC 2.0 peer over `port`; `onRequest` and `onNotification` hear what the other side sends. */
 function jsonRpcPeer(
   port: Port,
   onRequest: (id: Id, method: string) => void,
   onNotification: (method: string, params: unknown) => void,
 ) {
-  /** The requests sent and not yet answered, by id. */
   const pending = new Map<Id, (reply: Reply) => void>();
   let nextId = 1;
   const stopListening = port.listen((raw) => {
@@ -54,7 +43,7 @@ function jsonRpcPeer(
     }
   });
   return {
-    /** Sends a request; resolves with its reply (a result or an error), never rejects. */
+    /** Resolves with the reply (a result or an error), never rejects. */
     request: (method: string, params: unknown): Promise<Reply> =>
       new Promise((resolve) => {
         const id = nextId++;
@@ -63,7 +52,7 @@ function jsonRpcPeer(
       }),
     notify: (method: string, params: unknown = {}) => port.post({ jsonrpc: "2.0", method, params }),
     reply: (id: Id, answer: Reply) => port.post({ jsonrpc: "2.0", id, ...answer }),
-    /** Stops listening; replies still outstanding are never resolved. */
+    /** Replies still outstanding are never resolved. */
     close() {
       stopListening();
       pending.clear();
@@ -76,7 +65,7 @@ export const PROTOCOL_VERSION = "2026-01-26";
 /** How long to wait for a host to answer `ui/initialize` before saying there is none. */
 const CONNECT_TIMEOUT_MS = 5_000;
 
-/** The parent frame as a port: only messages from it are heard. */
+/** The parent frame as a port: only its messages are heard. */
 function parentPort(win: Window): Port {
   return {
     post: (message) => win.parent.postMessage(message, "*"),
@@ -90,7 +79,6 @@ function parentPort(win: Window): Port {
   };
 }
 
-/** The widget's globals from a (partial) MCP Apps host context. */
 function fromContext(context: unknown): Partial<HostGlobals> {
   if (!isRecord(context)) return {};
   const out: Partial<HostGlobals> = {};
@@ -110,7 +98,6 @@ function fromContext(context: unknown): Partial<HostGlobals> {
   return out;
 }
 
-/** What a host notification changes of the widget's globals. */
 function changesOf(method: string, params: unknown): Partial<HostGlobals> {
   const p = isRecord(params) ? params : {};
   switch (method) {
@@ -126,7 +113,7 @@ function changesOf(method: string, params: unknown): Partial<HostGlobals> {
   return {};
 }
 
-/** `ui/initialize`, answered in time: the host's result, or null when there is no host or it did not answer. */
+/** The host's `ui/initialize` result, or null when there is no host or it did not answer in time. */
 async function initialize(win: Window, peer: JsonRpcPeer): Promise<Record<string, unknown> | null> {
   if (win.parent === win) return null;
   const timeout = new Promise<null>((resolve) => win.setTimeout(() => resolve(null), CONNECT_TIMEOUT_MS));
@@ -145,10 +132,9 @@ async function initialize(win: Window, peer: JsonRpcPeer): Promise<Record<string
 const done = (reply: Reply): boolean =>
   reply.error === undefined && !(isRecord(reply.result) && reply.result.isError === true);
 
-/** A text block, the one kind of content the card sends. */
 const text = (t: string) => [{ type: "text", text: t }];
 
-/** Hands `file` to the host the way it can take it: a link to open, or a download (its bytes, or a link to fetch). */
+/** A link to open, or a download (its bytes, or a link to fetch). */
 function sendFile(peer: JsonRpcPeer, delivery: FileDelivery, file: ExportResult): Promise<Reply> {
   if (delivery === "link") return peer.request("ui/open-link", { url: file.url });
   return peer.request("ui/download-file", {

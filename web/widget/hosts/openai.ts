@@ -12,7 +12,7 @@ import { observeSize } from "./size.js";
 
 const asRecord = (x: unknown): Record<string, unknown> | null => (isRecord(x) ? x : null);
 
-/** The widget's globals from `window.openai`'s, with what the events reported winning. */
+/** What the events reported wins over `window.openai`'s fields. */
 function read(openai: Record<string, unknown>, reported: Record<string, unknown>): Partial<HostGlobals> {
   const get = (k: string) => (k in reported ? reported[k] : openai[k]);
   const mode = get("displayMode");
@@ -31,7 +31,6 @@ function read(openai: Record<string, unknown>, reported: Record<string, unknown>
   };
 }
 
-/** Builds the adapter over `win.openai`, which the caller has checked is there. */
 export function createOpenAiHost(win: Window): Host {
   const openai = () => asRecord(Reflect.get(win, "openai")) ?? {};
   const has = (name: string) => typeof openai()[name] === "function";
@@ -55,14 +54,13 @@ export function createOpenAiHost(win: Window): Host {
   win.addEventListener(LEGACY_SET_GLOBALS_EVENT, onGlobals);
   win.addEventListener("message", onMessage);
 
-  /** Calls a `window.openai` method by name; a missing one rejects, like a failed call. */
+  /** A missing method rejects, like a failed call. */
   const invoke = async (method: string, ...args: unknown[]): Promise<unknown> => {
     const target = openai();
     const fn = target[method];
     if (typeof fn !== "function") throw new Error(`window.openai.${method} is not available`);
     return await Reflect.apply(fn, target, args);
   };
-  /** Calls `method`; true once it resolved, false when it is missing or failed. */
   const tried = (method: string, ...args: unknown[]) =>
     invoke(method, ...args).then(
       () => true,
