@@ -46,19 +46,15 @@ const enJob = (f: Formats) => ({
   } satisfies Record<StageView["state"], string>,
   /** A stage's label in this language; a stage the widget does not know keeps the server's. */
   stageLabel: (id: string, fallback: string) => (isBulkStage(id) ? STAGE_LABELS.en[id] : fallback),
-  /** The one count of the current stage, in what it counts. */
   stageCount: (unit: "rows" | "people" | null, done: number, total: number) =>
     `${f.count(done)} of ${f.count(total)}${unit === null ? "" : ` ${unit}`}`,
   stageLine: (label: string, count: string) => `${label}: ${count}`,
   /** What a screen reader hears as a stage begins. */
   stageNews: (n: number, of: number, label: string) => `Stage ${n} of ${of}: ${label}`,
-  /** Time since the job was created, while it waits to start. */
+  // the job's clocks (job-timing.tsx)
   waiting: (seconds: number) => `Waiting ${f.duration(seconds)}`,
-  /** Time since the job started, while it runs. */
   running: (seconds: number) => `Running ${f.duration(seconds)}`,
-  /** From start to end, once it has ended. */
   ran: (seconds: number) => `Ran for ${f.duration(seconds)}`,
-  /** From creation to end, for a job that ended before it started. */
   waited: (seconds: number) => `Waited ${f.duration(seconds)}`,
   eta: (seconds: number) => `About ${f.duration(seconds)} left`,
   percent: (value: number) => f.percent(value),
@@ -331,7 +327,6 @@ export function messagesFor(locale: string): Messages {
   return messages;
 }
 
-/** The messages for the host's locale. */
 export function useMessages(): Messages {
   return messagesFor(useHostGlobal("locale"));
 }

@@ -34,7 +34,6 @@ export type TableData = {
 };
 export const EMPTY_TABLE: TableData = { rows: [], complete: false, loading: false, error: null };
 
-/** By job. */
 export type ResultStoreState = { pages: Record<string, ResultPages>; tables: Record<string, TableData> };
 export type ResultStore = StoreApi<ResultStoreState>;
 

@@ -5,7 +5,6 @@
  */
 import { useState } from "react";
 import { ExportOutput, FILE_TOOL, type EXPORT_FORMATS, type ExportResult } from "../../../shared/files.js";
-import type { Host } from "../host.js";
 import { useHost } from "../host-context.js";
 import { useMessages } from "../i18n.js";
 import type { ToolOutcome } from "../tool-reply.js";
@@ -13,23 +12,6 @@ import { FailureText } from "./failure-text.js";
 
 type ExportFormat = (typeof EXPORT_FORMATS)[number];
 type ExportPart = "picks" | "skipped";
-/** When the host did not take the file, the widget shows `file.url`. */
-type Download = { file: ExportResult; delivered: boolean };
-
-async function downloadResult(
-  host: Host,
-  jobId: string,
-  format: ExportFormat,
-  part: ExportPart,
-): Promise<ToolOutcome<Download>> {
-  const how = host.fileDelivery();
-  const inline = how === "embedded";
-  const reply = await host.callTool(FILE_TOOL.exportResult, { jobId, format, part, inline }, ExportOutput);
-  if (!reply.ok) return reply;
-  const delivered = how !== "none" && (await host.deliverFile(reply.value));
-  return { ok: true, value: { file: reply.value, delivered } };
-}
-
 export type DownloadsProps = { jobId: string; skipped: boolean };
 
 const FORMATS: [ExportFormat, string][] = [
@@ -41,11 +23,17 @@ export function Downloads({ jobId, skipped }: DownloadsProps) {
   const t = useMessages();
   const host = useHost();
   const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<ToolOutcome<Download> | null>(null);
+  const [outcome, setOutcome] = useState<ToolOutcome<ExportResult> | null>(null);
+  // when the host did not take the file, its link is shown
+  const [delivered, setDelivered] = useState(false);
   const run = async (format: ExportFormat, part: ExportPart) => {
     setBusy(true);
     setOutcome(null);
-    setOutcome(await downloadResult(host, jobId, format, part));
+    const how = host.fileDelivery();
+    const inline = how === "embedded";
+    const reply = await host.callTool(FILE_TOOL.exportResult, { jobId, format, part, inline }, ExportOutput);
+    setDelivered(reply.ok && how !== "none" && (await host.deliverFile(reply.value)));
+    setOutcome(reply);
     setBusy(false);
   };
   const group = (label: string, part: ExportPart) => (
@@ -64,14 +52,14 @@ export function Downloads({ jobId, skipped }: DownloadsProps) {
       ))}
     </div>
   );
-  const file = outcome?.ok ? outcome.value.file : null;
+  const file = outcome?.ok ? outcome.value : null;
   return (
     <>
       {group(t.downloadPicks, "picks")}
       {skipped && group(t.downloadSkipped, "skipped")}
       {file && (
         <p role="status">
-          {outcome?.ok && outcome.value.delivered ? (
+          {delivered ? (
             t.fileReady(file.fileName)
           ) : (
             <>

@@ -64,7 +64,7 @@ export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
           {/* a dropped reply is retried: said in the timing line, so nothing below moves */}
           {lastError !== null && !lastError.transient && <FailureText error={lastError} role="none" />}
           {(status === "pending" || status === "running") && <CancelButton jobId={jobId} />}
-          <FollowUpToggle jobId={jobId} />
+          {!isFinished(status) && <FollowUpToggle />}
           {(status === "completed" || composing) && view && (
             <JobResult
               jobId={jobId}
@@ -223,12 +223,11 @@ function StageList({ stages }: { stages: StageView[] }) {
 }
 
 /** Shown while the job runs where the host takes follow-ups; the choice is kept for the next jobs too. */
-function FollowUpToggle({ jobId }: { jobId: string }) {
+function FollowUpToggle() {
   const t = useMessages();
   const host = useHost();
-  const ended = useJobViews((s) => isFinished(s.jobs[jobId]?.status ?? "pending"));
   const [on, setOn] = useState(followUpOn);
-  if (ended || !host.conversation().followUp) return null;
+  if (!host.conversation().followUp) return null;
   return (
     <p className="gg-muted">
       <label>

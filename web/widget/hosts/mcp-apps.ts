@@ -180,6 +180,9 @@ export function createMcpAppsHost(win: Window, port: Port = parentPort(win)): Ho
     stopSize = observeSize(win, (size) => peer.notify("ui/notifications/size-changed", size));
     return true;
   });
+  /** Asks what the host offers for the conversation, once connected; true when it was carried out. */
+  const ask = async (offer: keyof Conversation, method: string, params: unknown) =>
+    (await connected) && conversation[offer] && done(await peer.request(method, params));
 
   return {
     getGlobals: globals.get,
@@ -208,14 +211,9 @@ export function createMcpAppsHost(win: Window, port: Port = parentPort(win)): Ho
       if (isDisplayMode(granted)) globals.update({ displayMode: granted });
     },
     conversation: () => conversation,
-    async updateModelContext({ text: t, structured }) {
-      if (!(await connected) || !conversation.modelContext) return false;
-      return done(await peer.request("ui/update-model-context", { content: text(t), structuredContent: structured }));
-    },
-    async sendFollowUp(message) {
-      if (!(await connected) || !conversation.followUp) return false;
-      return done(await peer.request("ui/message", { role: "user", content: text(message) }));
-    },
+    updateModelContext: ({ text: t, structured }) =>
+      ask("modelContext", "ui/update-model-context", { content: text(t), structuredContent: structured }),
+    sendFollowUp: (message) => ask("followUp", "ui/message", { role: "user", content: text(message) }),
     onTeardown(listener) {
       teardown.add(listener);
     },
