@@ -44,11 +44,11 @@ const NO_DIAGNOSTICS: FeedDiagnostics = {
 };
 
 /** Marks seqs applied and moves `contiguous` over every gap that is now filled. */
-function advance(cursor: FeedCursor, seqs: number[]): { cursor: FeedCursor; duplicates: number } {
+function advance(cursor: FeedCursor, events: readonly JobEvent[]): { cursor: FeedCursor; duplicates: number } {
   let { contiguous } = cursor;
   const ahead = new Set(cursor.ahead);
   let duplicates = 0;
-  for (const seq of seqs) {
+  for (const { seq } of events) {
     if (seq <= contiguous || ahead.has(seq)) duplicates++;
     else ahead.add(seq);
   }
@@ -67,10 +67,7 @@ export function createJobViews(): JobViews {
         const mine = events.filter((e) => e.jobId === jobId);
         const prev = s.jobs[jobId] ?? createJobFold(jobId);
         const view = applyJobEvents(prev, mine);
-        const { cursor, duplicates } = advance(
-          s.cursors[jobId] ?? START,
-          mine.map((e) => e.seq),
-        );
+        const { cursor, duplicates } = advance(s.cursors[jobId] ?? START, mine);
         const d = s.diagnostics[jobId] ?? NO_DIAGNOSTICS;
         return {
           jobs: view === s.jobs[jobId] ? s.jobs : { ...s.jobs, [jobId]: view },
