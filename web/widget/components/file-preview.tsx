@@ -172,7 +172,7 @@ function PreviewBody({ preview: p, reading, unsure, onReading }: ReadingProps) {
             p.lowBudgets.count,
             formatPrice(p.lowBudgets.cheapest, locale, currency),
             currency,
-            p.lowBudgets.rows.join(", "),
+            p.lowBudgets.rows.join(", ") + (p.lowBudgets.count > p.lowBudgets.rows.length ? ", …" : ""),
           )}
         </p>
       )}

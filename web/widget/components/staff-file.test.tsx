@@ -365,17 +365,28 @@ describe("the preview", () => {
     await preview({ files: { preview: lowBudgets } });
     expect(
       screen.getByText(
-        "The cheapest gift costs ₩6,500. Are the budgets in KRW? 12 get none: rows 2, 4, 5, 7, 8, 9, 11, 12, 13, 15.",
+        "The cheapest gift costs ₩6,500. Are the budgets in KRW? 12 get none: rows 2, 4, 5, 7, 8, 9, 11, 12, 13, 15, ….",
       ),
     ).toBeTruthy();
     expect(screen.getByRole("button", { name: "Start" }).hasAttribute("disabled")).toBe(false);
+  });
+
+  it("names every such row when they are all listed, with no ellipsis", async () => {
+    const two = (reading: Reading, name: string): StaffPreview => ({
+      ...lowBudgets(reading, name),
+      lowBudgets: { count: 2, rows: [2, 5], cheapest: 6_500 },
+    });
+    await preview({ files: { preview: two } });
+    expect(
+      screen.getByText("The cheapest gift costs ₩6,500. Are the budgets in KRW? 2 get none: rows 2, 5."),
+    ).toBeTruthy();
   });
 
   it("says so in Korean", async () => {
     await preview({ locale: "ko-KR", files: { preview: lowBudgets } });
     expect(
       screen.getByText(
-        "가장 싼 선물이 ₩6,500입니다. 예산이 KRW 금액인가요? 12명은 받지 못합니다: 2, 4, 5, 7, 8, 9, 11, 12, 13, 15행.",
+        "가장 싼 선물이 ₩6,500입니다. 예산이 KRW 금액인가요? 12명은 받지 못합니다: 2, 4, 5, 7, 8, 9, 11, 12, 13, 15, …행.",
       ),
     ).toBeTruthy();
   });
