@@ -136,7 +136,8 @@ export async function benchScale({ quick, smoke }: BenchOptions): Promise<BenchR
     }),
     row({
       section,
-      metric: "errors",
+      // the most frequent error names what went wrong, so a failed row can be read without a rerun
+      metric: tally.errors.length === 0 ? "errors" : `errors (most often: ${mostFrequent(tally.errors)})`,
       value: tally.errors.length,
       unit: "",
       baseline: null,
@@ -155,4 +156,12 @@ export async function benchScale({ quick, smoke }: BenchOptions): Promise<BenchR
       met: tally.peakOpen === clients,
     }),
   ];
+}
+
+/** The text that occurs most often in `texts`, with its count when it is not the only one. */
+function mostFrequent(texts: string[]): string {
+  const counts = new Map<string, number>();
+  for (const text of texts) counts.set(text, (counts.get(text) ?? 0) + 1);
+  const [text, count] = [...counts].sort((a, b) => b[1] - a[1])[0];
+  return count === texts.length ? text.slice(0, 160) : `${text.slice(0, 160)} ×${count}`;
 }
