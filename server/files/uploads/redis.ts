@@ -54,20 +54,10 @@ class RedisUploadStore implements UploadStore {
   }
 
   readonly begin: UploadStore["begin"] = async (owner, { name, size, sha256 }, maxBytes) => {
-    const { now, chunkBytes, stalledAfterMs, abandonedAfterMs } = this.options;
+    const { chunkBytes } = this.options;
     const keys = [this.#fileKey(owner, name, size, sha256), `${this.#p}owner:${owner}`];
-    const args = [this.#p, owner, name, size, sha256, chunkBytes, chunkCountOf(size, chunkBytes)];
-    args.push(
-      now(),
-      this.#ttl(),
-      maxBytes ?? "",
-      newUploadId(),
-      RESERVE_AHEAD_CHUNKS,
-      stalledAfterMs,
-      abandonedAfterMs,
-    );
-    const reply = (await this.#run(BEGIN, keys, args)) as string[];
-    if (reply[0] === "quota") throw new UploadQuotaError(Number(reply[1]), Number(reply[2]));
+    const file = [owner, name, size, sha256, chunkBytes, chunkCountOf(size, chunkBytes)];
+    const reply = await this.#write(BEGIN, keys, ...file, maxBytes ?? "", newUploadId());
     const upload = await this.get(owner, reply[1]);
     if (upload === undefined) throw new Error(`upload ${reply[1]} vanished as it began`);
     return upload;
@@ -85,11 +75,7 @@ class RedisUploadStore implements UploadStore {
     if (upload === undefined) return undefined;
     checkChunk(upload, index, bytes.length); // on fields an upload never changes
     const chunk = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-    const { now, stalledAfterMs, abandonedAfterMs } = this.options;
-    const args = [this.#p, uploadId, owner, now(), this.#ttl(), index, chunk, maxBytes ?? ""];
-    args.push(RESERVE_AHEAD_CHUNKS, stalledAfterMs, abandonedAfterMs);
-    const reply = (await this.#run(PUT, [], args)) as string[];
-    if (reply[0] === "quota") throw new UploadQuotaError(Number(reply[1]), Number(reply[2]));
+    const reply = await this.#write(PUT, [], uploadId, owner, index, chunk, maxBytes ?? "");
     return reply[0] === "ok" ? this.get(owner, uploadId) : undefined;
   };
 
@@ -109,27 +95,21 @@ class RedisUploadStore implements UploadStore {
         await this.drop(owner, uploadId);
         throw error;
       }
-      await this.#run(VERIFIED, [], [this.#p, uploadId, upload.version]);
+      await this.#run(VERIFIED, [], uploadId, upload.version);
     }
     return bytes;
   };
 
-  readonly touch: UploadStore["touch"] = async (owner, uploadId) => {
-    const { now, abandonedAfterMs } = this.options;
-    const args = [this.#p, uploadId, owner, now(), this.#ttl(), abandonedAfterMs];
-    return (await this.#run(TOUCH, [], args)) === 1;
-  };
+  readonly touch: UploadStore["touch"] = async (owner, uploadId) => (await this.#run(TOUCH, [], uploadId, owner)) === 1;
 
-  readonly drop: UploadStore["drop"] = async (owner, uploadId) =>
-    (await this.#run(DROP, [], [this.#p, uploadId, owner, this.options.now()])) === 1;
+  readonly drop: UploadStore["drop"] = async (owner, uploadId) => (await this.#run(DROP, [], uploadId, owner)) === 1;
 
-  readonly bytesOf: UploadStore["bytesOf"] = async (owner) =>
-    Number(await this.#run(HELD, [], [this.#p, owner, this.options.now(), RESERVE_AHEAD_CHUNKS]));
+  readonly bytesOf: UploadStore["bytesOf"] = async (owner) => Number(await this.#run(HELD, [], owner));
 
   readonly sweep: UploadStore["sweep"] = async () => {
     let swept = 0;
     for (;;) {
-      const n = Number(await this.#run(SWEEP, [], [this.#p, this.options.now(), SWEEP_BATCH]));
+      const n = Number(await this.#run(SWEEP, [], SWEEP_BATCH));
       swept += n;
       if (n < SWEEP_BATCH) return swept;
     }
@@ -165,16 +145,23 @@ class RedisUploadStore implements UploadStore {
     return `${this.#p}file:${hash.digest("base64url")}`;
   }
 
-  #ttl(): number {
-    return Math.max(this.options.abandonedAfterMs, this.options.stalledAfterMs) + EXPIRY_MARGIN_MS;
-  }
-
   #guard<T>(call: (redis: Redis) => Promise<T>): Promise<T> {
     return this.connection.guard(() => call(this.connection.redis));
   }
 
-  #run(lua: Script, keys: string[], args: (string | number | Buffer)[]): Promise<unknown> {
-    return this.#guard((redis) => run(redis, lua, keys, args));
+  /** Runs `lua` with the arguments every script begins with (redis-scripts.ts), then `args`. */
+  #run(lua: Script, keys: string[], ...args: (string | number | Buffer)[]): Promise<unknown> {
+    const { now, stalledAfterMs, abandonedAfterMs } = this.options;
+    const ttl = Math.max(abandonedAfterMs, stalledAfterMs) + EXPIRY_MARGIN_MS;
+    const common = [this.#p, now(), ttl, RESERVE_AHEAD_CHUNKS, stalledAfterMs, abandonedAfterMs];
+    return this.#guard((redis) => run(redis, lua, keys, [...common, ...args]));
+  }
+
+  /** A write that may find no room: its reply, or an `UploadQuotaError`. */
+  async #write(lua: Script, keys: string[], ...args: (string | number | Buffer)[]): Promise<string[]> {
+    const reply = (await this.#run(lua, keys, ...args)) as string[];
+    if (reply[0] === "quota") throw new UploadQuotaError(Number(reply[1]), Number(reply[2]));
+    return reply;
   }
 }
 

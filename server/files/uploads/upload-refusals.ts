@@ -29,11 +29,11 @@ function indices(missing: number[]): string {
 }
 
 /** The store's refusals and outages as outcomes; anything else is thrown on. */
-export function outcomeOf<T>(error: unknown, uploadId: string, chunks?: number): Outcome<T> {
+export function outcomeOf<T>(error: unknown, uploadId: string): Outcome<T> {
   if (error instanceof MissingChunksError) {
     return fail(
       "invalid_arguments",
-      `Upload ${uploadId} is missing chunk${error.missing.length === 1 ? "" : "s"} ${indices(error.missing)}${chunks === undefined ? "" : ` of ${chunks}`}.`,
+      `Upload ${uploadId} is missing chunk${error.missing.length === 1 ? "" : "s"} ${indices(error.missing)} of ${error.chunks}.`,
       `Send ${error.missing.length === 1 ? "it" : "them"} with ${FILE_TOOL.putChunk}, then ask again.`,
     );
   }

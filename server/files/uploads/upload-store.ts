@@ -42,10 +42,13 @@ export class ChunkRejectedError extends Error {
   override name = "ChunkRejectedError";
 }
 
-/** The upload is not whole yet: `missing` are the indices of the chunks still to send. */
+/** The upload is not whole yet: `missing` are the indices of the chunks still to send, of `chunks`. */
 export class MissingChunksError extends Error {
   override name = "MissingChunksError";
-  constructor(readonly missing: number[]) {
+  constructor(
+    readonly missing: number[],
+    readonly chunks: number,
+  ) {
     super(`chunks ${missing.join(", ")} are missing`);
   }
 }
@@ -156,7 +159,7 @@ export function checkChunk(
 export function checkComplete(chunks: number, received: readonly number[]): void {
   const held = new Set(received);
   const missing = Array.from({ length: chunks }, (_, i) => i).filter((i) => !held.has(i));
-  if (missing.length > 0) throw new MissingChunksError(missing);
+  if (missing.length > 0) throw new MissingChunksError(missing, chunks);
 }
 
 /** Throws `UploadCorruptError` unless `bytes` have the announced size and SHA-256. */

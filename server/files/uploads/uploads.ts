@@ -20,8 +20,6 @@ export type UploadsOptions = {
   jobs: Pick<JobService, "limits" | "onEvent" | "getEvents">;
   /** Bytes the subject's jobs keep (the job store's usage); none by default. */
   jobBytes?: (subject: string) => Promise<number>;
-  /** How often expired uploads are deleted (every minute by default; they read as gone at once). */
-  sweepIntervalMs?: number;
   timers?: Timers;
   /** Told of failures no caller can be answered with (a sweep that failed). */
   onError?: (error: unknown, context: string) => void;
@@ -41,6 +39,9 @@ export type Uploads = {
   close(): Promise<void>;
 };
 
+/** How often expired uploads are deleted (they read as gone at once). */
+const SWEEP_INTERVAL_MS = 60 * 1000;
+
 const stateOf = (u: Upload): UploadState => ({
   uploadId: u.uploadId,
   chunkBytes: u.chunkBytes,
@@ -53,7 +54,6 @@ export function createUploads({
   store,
   jobs,
   jobBytes = async () => 0,
-  sweepIntervalMs = 60 * 1000,
   timers = systemTimers,
   onError = () => {},
 }: UploadsOptions): Uploads {
@@ -75,7 +75,7 @@ export function createUploads({
   });
   const sweeper = timers.setInterval(
     () => void store.sweep().catch((error: unknown) => onError(error, "deleting abandoned uploads")),
-    sweepIntervalMs,
+    SWEEP_INTERVAL_MS,
   );
   sweeper.unref();
 
@@ -119,8 +119,7 @@ export function createUploads({
         const bytes = await store.read(subject, uploadId);
         return bytes === undefined ? unknownUpload(uploadId) : ok({ uploadId, name: upload.name, bytes });
       } catch (error) {
-        const upload = await store.get(subject, uploadId).catch(() => undefined);
-        return outcomeOf(error, uploadId, upload?.chunks);
+        return outcomeOf(error, uploadId);
       }
     },
 
