@@ -9,7 +9,7 @@ import type { Currency } from "../../../shared/money.js";
 import type { Language } from "../../../shared/stage-words.js";
 import type { PersonResult } from "../../../shared/tools.js";
 import type { z } from "zod/mini";
-import { csvCell } from "./result-csv.js";
+import { csvLine } from "./result-csv.js";
 import type { ResultSource } from "./result-source.js";
 import { XLSX_MIME_TYPE, xlsxFile, type Cell } from "./xlsx.js";
 
@@ -145,9 +145,6 @@ const CSV_MIME_TYPE = "text/csv; charset=utf-8";
 
 /** Excel opens a CSV without one in the system's code page (CP949, Windows-1252): 김민준 as mojibake. */
 const BOM = "\uFEFF";
-
-const csvLine = (cells: readonly Cell[]): string =>
-  `${cells.map((c) => (typeof c === "number" ? String(c) : csvCell(c))).join(",")}\r\n`;
 
 /** Rows as CSV for spreadsheets, CRLF, text cells guarded against formulas; a batch at a time. */
 async function* csvFile(header: readonly string[], batches: AsyncIterable<Cell[][]>): AsyncGenerator<Uint8Array> {

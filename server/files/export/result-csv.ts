@@ -9,25 +9,25 @@ import { moneyText } from "../../gifts/reason.js";
 
 const HEADER = ["row", "name", "department", "interests", "budget", "gifts"];
 
-/** One CSV cell: defused if a spreadsheet would read it as a formula, quoted where CSV needs it. */
-export function csvCell(value: string): string {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
-}
+/** One CSV field, quoted where CSV needs it (the job's input writes its fields so). */
+export const csvField = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
+
+/** One CSV cell for spreadsheets: defused if a spreadsheet would read it as a formula, then quoted. */
+export const csvCell = (value: string): string => csvField(/^[=+\-@\t\r]/.test(value) ? `'${value}` : value);
+
+/** A line of cells for spreadsheets (numbers as they are), ending in CRLF. */
+export const csvLine = (cells: readonly (string | number)[]): string =>
+  `${cells.map((c) => (typeof c === "number" ? String(c) : csvCell(c))).join(",")}\r\n`;
 
 /** The header (on the first part only) and one line per person, each ending in CRLF. */
 export function resultCsv(page: JobResultPage): string {
   const currency = page.currency ?? "USD";
   // the header says the currency of the budgets: "budget (KRW)"
   const header = HEADER.map((h) => (h === "budget" ? `budget (${currency})` : h));
-  const lines = page.offset === 0 ? [header.join(",")] : [];
+  const lines = page.offset === 0 ? [csvLine(header)] : [];
   for (const p of page.people) {
     const gifts = p.gifts.map((g) => `${g.name} (${moneyText(g.price, currency)})`).join("; ");
-    lines.push(
-      [String(p.row), p.name, p.department ?? "", p.interests.join("; "), String(p.budget), gifts]
-        .map(csvCell)
-        .join(","),
-    );
+    lines.push(csvLine([p.row, p.name, p.department ?? "", p.interests.join("; "), p.budget, gifts]));
   }
-  return lines.map((line) => `${line}\r\n`).join("");
+  return lines.join("");
 }

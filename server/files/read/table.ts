@@ -19,6 +19,7 @@ import { countInterests } from "./people/interests.js";
 import { EMPTY_ROW, readRecord, type Person } from "./people/rows.js";
 import { overLimit, readInputLimits, rowName, type InputLimits } from "../../limits.js";
 import { ok, type Outcome } from "../../outcomes.js";
+import { csvField } from "../export/result-csv.js";
 import { isBlank, Refused, type GridRow } from "./grid-row.js";
 import { HEADER_CANDIDATES, mappedCount, matchHeaders, type HeaderMatch } from "./headers.js";
 import type { Pace } from "./pace.js";
@@ -226,18 +227,13 @@ class TableReading {
   };
 
   private write(fields: (string | number)[]): void {
-    const line = fields.map(field).join(",");
+    const line = fields.map((f) => csvField(String(f))).join(",");
     this.input.push(line);
     this.inputBytes += Buffer.byteLength(line, "utf8") + 1;
     if (this.inputBytes > this.inputLimits.maxCsvBytes)
       throw new Refused(overLimit.bytes("The staff list, as the job reads it,", this.inputBytes, this.inputLimits));
   }
 }
-
-const field = (value: string | number): string => {
-  const s = String(value);
-  return /[",\r\n]/.test(s) ? `"${s.replace(/"/g, '""')}"` : s;
-};
 
 const cell = (cells: string[] | null, index: number) => (cells === null || index === -1 ? "" : (cells[index] ?? ""));
 
