@@ -99,7 +99,7 @@ export function problemsOf({ source, headers, mapping, rows, people }: ProblemFa
   const problems: string[] = [];
   if (source.format === "csv" && !source.encodingCertain) {
     problems.push(
-      `The file's encoding could not be told for sure, so it was read as ${source.encoding === "windows-1252" ? "Windows-1252 (Western European)" : source.encoding} and names may look wrong. Choose the encoding it was saved in: UTF-8, UTF-16, EUC-KR/CP949 (Korean Excel) or Windows-1252.`,
+      `The file's encoding could not be told for sure, so it was read as ${ENCODING[source.encoding ?? ""]} and names may look wrong. Choose the encoding it was saved in: UTF-8, UTF-16, EUC-KR/CP949 (Korean Excel) or Windows-1252.`,
     );
   }
   if (mapping === undefined) {

@@ -87,13 +87,6 @@ export function countInterests(text: string): number {
 export function splitInterests(text: string): string[] {
   const all = items(text);
   if (all.length <= 1) return all.length === 0 ? NONE : all;
-  const out: string[] = [];
   const seen = new Set<string>();
-  for (const t of all) {
-    const key = t.toLowerCase();
-    if (seen.has(key)) continue;
-    seen.add(key);
-    out.push(t);
-  }
-  return out;
+  return all.filter((t) => !seen.has(t.toLowerCase()) && seen.add(t.toLowerCase()));
 }
