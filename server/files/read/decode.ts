@@ -24,13 +24,13 @@ export async function decodeText(
   pace: Pace,
 ): Promise<DecodedText> {
   const bom = byteOrderMark(bytes);
-  /** The text in `encoding` (bytes it lacks marked), past `skip` bytes of its mark. */
-  const loose = async (encoding: TextEncoding, skip = 0, certain = true): Promise<DecodedText> => {
-    const text = (await decode(bytes.subarray(skip), encoding, false, pace)) ?? "";
+  /** The text in `encoding` (bytes it lacks marked; the decoder drops that encoding's own mark). */
+  const loose = async (encoding: TextEncoding, certain = true): Promise<DecodedText> => {
+    const text = (await decode(bytes, encoding, false, pace)) ?? "";
     return { text, encoding, certain };
   };
-  if (chosen !== undefined) return loose(chosen, bom?.encoding === chosen ? bom.length : 0);
-  if (bom) return loose(bom.encoding, bom.length);
+  if (chosen !== undefined) return loose(chosen);
+  if (bom) return loose(bom);
   const wide = utf16ByNuls(bytes.subarray(0, SNIFF_BYTES));
   if (wide) {
     const text = await decode(bytes, wide, true, pace);
@@ -41,13 +41,13 @@ export async function decodeText(
     const text = await decode(bytes, "euc-kr", true, pace);
     if (text !== undefined) return { text, encoding: "euc-kr", certain: true };
   }
-  return loose("windows-1252", 0, false);
+  return loose("windows-1252", false);
 }
 
-function byteOrderMark(b: Uint8Array): { encoding: TextEncoding; length: number } | undefined {
-  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return { encoding: "utf-8", length: 3 };
-  if (b[0] === 0xff && b[1] === 0xfe) return { encoding: "utf-16le", length: 2 };
-  if (b[0] === 0xfe && b[1] === 0xff) return { encoding: "utf-16be", length: 2 };
+function byteOrderMark(b: Uint8Array): TextEncoding | undefined {
+  if (b[0] === 0xef && b[1] === 0xbb && b[2] === 0xbf) return "utf-8";
+  if (b[0] === 0xff && b[1] === 0xfe) return "utf-16le";
+  if (b[0] === 0xfe && b[1] === 0xff) return "utf-16be";
   return undefined;
 }
 
@@ -109,7 +109,7 @@ async function decode(
 /** A streaming decoder: each piece's text, then (called with none) the rest. */
 function decoderOf(encoding: TextEncoding, fatal: boolean): (piece?: Uint8Array) => string {
   if (encoding !== "euc-kr") {
-    const decoder = new TextDecoder(encoding, { fatal, ignoreBOM: true });
+    const decoder = new TextDecoder(encoding, { fatal });
     return (piece) => (piece ? decoder.decode(piece, { stream: true }) : decoder.decode());
   }
   // iconv-lite: Node's "euc-kr" knows only KS X 1001, not the 8,822 syllables CP949 adds (똠, 햏).
