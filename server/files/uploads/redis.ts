@@ -23,12 +23,10 @@ import {
 } from "./upload-store.js";
 
 export type RedisUploadStoreOptions = UploadStoreOptions & {
-  /** Where to connect when no `client` is given; default redis://127.0.0.1:6379. */
-  url?: string;
-  /** A connection to use instead of opening one; left open on `close()`. */
-  client?: Redis;
+  /** REDIS_URL: the store opens its own connection, and closes it on `close()`. */
+  url: string;
   /** The app's key prefix (REDIS_PREFIX); the store's keys are under `<prefix>upload:`. */
-  keyPrefix?: string;
+  keyPrefix: string;
 };
 
 /** How long past the longest an upload is kept its keys live, should no sweep come. */
@@ -43,11 +41,9 @@ type Loaded = Upload & { version: string };
 class RedisUploadStore implements UploadStore {
   readonly #p: string;
 
-  /** `ownsConnection`: the store opened its connection, and so closes it. */
   constructor(
     private readonly connection: RedisConnection,
     keyPrefix: string,
-    private readonly ownsConnection: boolean,
     private readonly options: Required<UploadStoreOptions>,
   ) {
     this.#p = `${keyPrefix}upload:`;
@@ -116,7 +112,7 @@ class RedisUploadStore implements UploadStore {
   };
 
   readonly close: UploadStore["close"] = async () => {
-    if (this.ownsConnection) this.connection.redis.disconnect();
+    this.connection.redis.disconnect();
   };
 
   async #load(owner: string, uploadId: string): Promise<Loaded | undefined> {
@@ -165,8 +161,7 @@ class RedisUploadStore implements UploadStore {
   }
 }
 
-export function createRedisUploadStore(options: RedisUploadStoreOptions = {}): UploadStore {
-  const { url = "redis://127.0.0.1:6379", client, keyPrefix = "giftgenius:" } = options;
-  const connection = watchConnection(client ?? openRedis(url));
-  return new RedisUploadStore(connection, keyPrefix, client === undefined, resolveUploadOptions(options));
+export function createRedisUploadStore(options: RedisUploadStoreOptions): UploadStore {
+  const connection = watchConnection(openRedis(options.url));
+  return new RedisUploadStore(connection, options.keyPrefix, resolveUploadOptions(options));
 }
