@@ -17,6 +17,8 @@ const text = (status: number, body: string, headers: Record<string, string> = {}
     headers: { "content-type": "text/plain; charset=utf-8", "cache-control": "no-store", ...headers },
   });
 
+const unavailable = () => text(503, UNAVAILABLE, { "retry-after": "30" });
+
 /** RFC 5987's attr-char: what may stand unencoded in `filename*`. */
 const encodeRfc5987 = (value: string): string =>
   encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
@@ -54,15 +56,12 @@ export function createFileRoute({ jobs, links, onError = () => {} }: FileRouteOp
       verified = await links.verify(token);
     } catch (error) {
       onError(error); // the key kept in Redis could not be read
-      return text(503, UNAVAILABLE, { "retry-after": "30" });
+      return unavailable();
     }
     if (!verified.ok) return verified.why === "expired" ? text(410, GONE) : text(404, NOT_FOUND);
     const { jobId, subject, format, part } = verified.claims;
     const opened = await jobs.openResult(jobId, { subject });
-    if (!opened.ok)
-      return opened.error.code === "store_unavailable"
-        ? text(503, UNAVAILABLE, { "retry-after": "30" })
-        : text(404, NOT_FOUND);
+    if (!opened.ok) return opened.error.code === "store_unavailable" ? unavailable() : text(404, NOT_FOUND);
     const file = exportFile(opened.value, part, format);
     // pulled only as the client reads: a HEAD, or a client that leaves, costs nothing
     return new Response(ReadableStream.from(told(file.body(), onError)), {
