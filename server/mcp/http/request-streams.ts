@@ -4,7 +4,9 @@
  * a POST's stream only when every request on it is answered). A client that then resumes that
  * stream from its Last-Event-ID is told it is over (204, SSE's "do not reconnect").
  *
- * Why ours: the SDK's transport keeps a cancelled request's SSE stream open.
+ * Why ours: the SDK's transport keeps a cancelled request's SSE stream open. It closes one when
+ * asked (`closeSSEStream`), but does not say which stream carries a request: that is read from
+ * the event ids of the answer as it passes.
  */
 import {
   isJSONRPCErrorResponse,
@@ -15,16 +17,11 @@ import {
 } from "@modelcontextprotocol/server";
 import { streamOfEventId } from "./event-store.js";
 
-/** One POST's stream: its requests not yet answered nor cancelled, and how to end it. */
-type Flight = {
-  keys: string[];
-  open: Set<string>;
-  cancelled: boolean;
-  streamId?: string;
-  end?: () => void;
-  /** Ends the stream if it was cancelled and none of its requests is still to be answered. */
-  settle: () => void;
-};
+/** The transport's side: it closes the stream that carries a request, once what it wrote is read. */
+export type StreamCloser = { closeSSEStream(requestId: RequestId): void };
+
+/** One POST's stream: its requests not yet answered nor cancelled, and, once handed out, how to close it. */
+type Flight = { ids: RequestId[]; open: Set<string>; cancelled: boolean; streamId?: string; close?: () => void };
 
 const messagesOf = (body: unknown): unknown[] => (Array.isArray(body) ? body : [body]);
 const idKey = (id: RequestId) => JSON.stringify(id);
@@ -42,57 +39,46 @@ function answered(text: string): RequestId | undefined {
   return isJSONRPCResultResponse(message) || isJSONRPCErrorResponse(message) ? message.id : undefined;
 }
 
-/** `response` with a body that passes `source` on, reads what it tells, and `flight.end` can end. */
-function endable(flight: Flight, response: Response, source: ReadableStream<Uint8Array>, finish: () => void): Response {
-  const reader = source.getReader();
+/** Closes the stream if it was cancelled and none of its requests is still to be answered. */
+const settle = (flight: Flight) => {
+  if (flight.cancelled && flight.open.size === 0) flight.close?.();
+};
+
+/**
+ * `source` passed on as the transport writes it (it queues without bound anyway), telling `flight`
+ * what it carries; `drop` once it is over, `ended` with its id when a cancellation ended it.
+ */
+function watch(flight: Flight, source: ReadableStream<Uint8Array>, drop: () => void, ended: (id: string) => void) {
   const decoder = new TextDecoder();
-  let controller!: ReadableStreamDefaultController<Uint8Array>;
-  let over = false;
-  const done = () => {
-    if (over) return;
-    over = true;
-    finish();
-  };
-  const body = new ReadableStream<Uint8Array>({
-    start: (c) => void (controller = c),
-    cancel: async (reason) => {
-      done();
-      await reader.cancel(reason);
-    },
-  });
-  flight.end = () => {
-    if (over) return;
-    done();
-    controller.close();
-    // the transport's own cancel releases the stream and its keep-alive timer
-    reader.cancel().catch(() => {});
-  };
-  // read as the transport writes (it queues without bound anyway), so a stream's id is known as
-  // soon as its first event is written, whether or not the client is reading yet
-  void (async () => {
-    try {
-      for (let chunk = await reader.read(); !chunk.done && !over; chunk = await reader.read()) {
-        controller.enqueue(chunk.value);
-        if (flight.streamId !== undefined && flight.keys.length === 1) continue;
-        const text = decoder.decode(chunk.value);
+  const passing = new TransformStream<Uint8Array, Uint8Array>(
+    {
+      transform(chunk, controller) {
+        controller.enqueue(chunk);
+        if (flight.streamId !== undefined && flight.ids.length === 1) return;
+        const text = decoder.decode(chunk);
         flight.streamId ??= streamOfEventId(EVENT_ID.exec(text)?.[1] ?? "");
         // one request's stream is closed by the transport once answered; a batch's waits for every
         // answer, a cancelled request's never comes: its others' answers are counted here
-        const id = flight.keys.length > 1 ? answered(text) : undefined;
-        if (id === undefined) continue;
+        const id = flight.ids.length > 1 ? answered(text) : undefined;
+        if (id === undefined) return;
         flight.open.delete(idKey(id));
-        flight.settle();
-      }
-      if (!over) controller.close();
-    } catch (error) {
-      if (!over) controller.error(error);
-    } finally {
-      done();
-    }
-  })();
-  // cancelled before it was handed out: it ends once what the transport wrote so far is passed on
-  if (flight.cancelled) setImmediate(() => flight.settle());
-  return new Response(body, { status: response.status, statusText: response.statusText, headers: response.headers });
+        settle(flight);
+      },
+      flush() {
+        if (flight.cancelled && flight.streamId !== undefined) ended(flight.streamId);
+      },
+    },
+    undefined,
+    // read as the transport writes, so a stream's id is known as soon as its first event is
+    // written, whether or not the client is reading yet
+    { highWaterMark: Infinity },
+  );
+  // a client that goes away cancels the transport's stream through the pipe
+  void source
+    .pipeTo(passing.writable)
+    .catch(() => {})
+    .finally(drop);
+  return passing.readable;
 }
 
 export function createRequestStreams({ keptEnded = 10_000 } = {}) {
@@ -100,11 +86,9 @@ export function createRequestStreams({ keptEnded = 10_000 } = {}) {
   /** Streams a cancellation ended, the oldest forgotten first past `keptEnded`. */
   const ended = new Set<string>();
 
-  const settle = (flight: Flight) => {
-    if (!flight.cancelled || flight.open.size > 0 || flight.end === undefined) return;
-    if (flight.streamId !== undefined) ended.add(flight.streamId);
+  const remember = (streamId: string) => {
+    ended.add(streamId);
     if (ended.size > keptEnded) ended.delete(ended.values().next().value!);
-    flight.end();
   };
 
   /** Ends the streams of the requests that `body`'s cancellations name. */
@@ -116,16 +100,16 @@ export function createRequestStreams({ keptEnded = 10_000 } = {}) {
       if (!flight) continue;
       flight.open.delete(key);
       flight.cancelled = true;
-      flight.settle();
+      settle(flight);
     }
   };
 
   return {
     /** `handle`'s answer to `body`, which a cancellation can end, even one that comes before it. */
-    async serve(sessionId: string, body: unknown, handle: () => Promise<Response>): Promise<Response> {
-      const ids = messagesOf(body).flatMap((m) => (isJSONRPCRequest(m) ? [idKey(m.id)] : []));
-      const keys = ids.map((id) => `${sessionId}\n${id}`);
-      const flight: Flight = { keys, open: new Set(ids), cancelled: false, settle: () => settle(flight) };
+    async serve(sessionId: string, transport: StreamCloser, body: unknown, handle: () => Promise<Response>) {
+      const ids = messagesOf(body).flatMap((m) => (isJSONRPCRequest(m) ? [m.id] : []));
+      const keys = ids.map((id) => `${sessionId}\n${idKey(id)}`);
+      const flight: Flight = { ids, open: new Set(ids.map(idKey)), cancelled: false };
       for (const key of keys) flights.set(key, flight);
       const drop = () => {
         for (const key of keys) if (flights.get(key) === flight) flights.delete(key);
@@ -138,9 +122,12 @@ export function createRequestStreams({ keptEnded = 10_000 } = {}) {
         throw error;
       }
       const source = response.body;
-      if (keys.length > 0 && source && response.headers.get("content-type")?.startsWith("text/event-stream"))
-        response = endable(flight, response, source, drop);
-      else drop();
+      if (ids.length > 0 && source && response.headers.get("content-type")?.startsWith("text/event-stream")) {
+        response = new Response(watch(flight, source, drop, remember), response);
+        flight.close = () => transport.closeSSEStream(ids[0]);
+        // cancelled before it was handed out: it ends once what the transport wrote so far is read
+        settle(flight);
+      } else drop();
       if (response.ok) cancel(sessionId, body);
       return response;
     },
@@ -148,13 +135,11 @@ export function createRequestStreams({ keptEnded = 10_000 } = {}) {
     /** Whether the request `requestId` of session `sessionId` is in flight here. */
     holds: (sessionId: string, requestId: RequestId) => flights.has(`${sessionId}\n${idKey(requestId)}`),
 
-    /** The request in flight of session `sessionId` whose answer streams as `streamId`, if any. */
-    requestOn(sessionId: string, streamId: string): RequestId | undefined {
+    /** Closes the stream `streamId` of session `sessionId` if a request in flight here answers on it. */
+    takeOver(sessionId: string, streamId: string) {
       const prefix = `${sessionId}\n`;
       for (const [key, flight] of flights)
-        if (flight.streamId === streamId && key.startsWith(prefix))
-          return JSON.parse(key.slice(prefix.length)) as RequestId;
-      return undefined;
+        if (flight.streamId === streamId && key.startsWith(prefix)) return flight.close?.();
     },
 
     /** Whether `lastEventId` belongs to a stream that a cancellation ended. */

@@ -179,17 +179,6 @@ export function createSessions(options: SessionOptions) {
     return session;
   };
 
-  /**
-   * A resume takes its stream over: the client gave up the old connection, which may not look
-   * closed here yet (behind a proxy), and the SDK would answer 409 until it does.
-   */
-  const takeOver = (sessionId: string, transport: WebStandardStreamableHTTPServerTransport, lastEventId: string) => {
-    const streamId = streamOfEventId(lastEventId);
-    if (streamId === STANDALONE_STREAM) return transport.closeStandaloneSSEStream();
-    const requestId = streamId === undefined ? undefined : requests.requestOn(sessionId, streamId);
-    if (requestId !== undefined) transport.closeSSEStream(requestId);
-  };
-
   const sweep = setInterval(() => table.idle().forEach((session) => void close(session)), Math.min(idleMs, 60_000));
   sweep.unref();
 
@@ -213,9 +202,13 @@ export function createSessions(options: SessionOptions) {
       if (lastEventId !== null) {
         // a stream a cancellation ended: SSE's "do not reconnect"
         if (requests.ended(lastEventId)) return new Response(null, { status: 204 });
-        takeOver(sessionId, session.transport, lastEventId);
+        // A resume takes its stream over: the client gave up the old connection, which may not look
+        // closed here yet (behind a proxy), and the SDK would answer 409 until it does.
+        const streamId = streamOfEventId(lastEventId);
+        if (streamId === STANDALONE_STREAM) session.transport.closeStandaloneSSEStream();
+        else if (streamId !== undefined) requests.takeOver(sessionId, streamId);
       }
-      const response = await requests.serve(sessionId, body, () =>
+      const response = await requests.serve(sessionId, session.transport, body, () =>
         session.transport.handleRequest(req, { ...(body === undefined ? {} : { parsedBody: body }), authInfo: auth }),
       );
       if (req.method !== "GET" || response.status !== 200) return response;
