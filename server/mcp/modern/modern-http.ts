@@ -4,7 +4,7 @@
  * progress is answered as SSE from the start, so a keep-alive comment goes out while it waits and
  * proxies that cut silent calls keep it.
  *
- * Why ours: the SDK knows neither our `subscriptions/listen` (`listen.ts`) nor the `Mcp-Name` of task requests.
+ * Why ours: the SDK does not know our `subscriptions/listen` (`listen.ts`), and names only its 2026-07-28 revisions.
  */
 import {
   classifyInboundRequest,
@@ -21,13 +21,10 @@ import { contextSlot } from "../../observability/async-context.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { createListen } from "./listen.js";
 
-/** The Streamable HTTP code for a header that disagrees with the body. */
-const HEADER_MISMATCH = -32020;
 /** The revision the 2025-11-25 sessions on this endpoint speak. */
 const LEGACY_VERSION = "2025-11-25";
-const TASK_METHODS = new Set(["tasks/get", "tasks/update", "tasks/cancel"]);
 
-type Message = { id?: string | number; method?: string; params?: { taskId?: unknown; _meta?: unknown } };
+type Message = { id?: string | number; method?: string; params?: { _meta?: unknown } };
 
 /**
  * The SDK reports a refusal (a header mismatch, an unsupported version) through the same `onerror`
@@ -91,7 +88,7 @@ export function createModernHttp({
   async function route(req: Request, body: unknown, wantsProgress: boolean, auth?: AuthInfo): Promise<Response> {
     const message = body as Message;
     const { id = null, method } = message;
-    if (method === "subscriptions/listen" || (method !== undefined && TASK_METHODS.has(method))) {
+    if (method === "subscriptions/listen") {
       // the SDK's checks of version, envelope and standard headers, before ours
       const checked = classifyInboundRequest({
         httpMethod: req.method,
@@ -102,17 +99,7 @@ export function createModernHttp({
       });
       if (checked.kind === "reject")
         return jsonRpcError(checked.httpStatus, checked.code, checked.message, checked.data, id);
-      if (method === "subscriptions/listen" && id !== null)
-        return listen.serve({ id, params: message.params }, { subject: subjectOf(auth) }, req.signal);
-      const taskId = message.params?.taskId;
-      if (typeof taskId === "string" && headerValue(req.headers.get("mcp-name")) !== taskId)
-        return jsonRpcError(
-          400,
-          HEADER_MISMATCH,
-          `The Mcp-Name header must be the task id "${taskId}".`,
-          undefined,
-          id,
-        );
+      if (id !== null) return listen.serve({ id, params: message.params }, { subject: subjectOf(auth) }, req.signal);
     }
     return (wantsProgress ? streamed : plain).fetch(req, { parsedBody: body, authInfo: auth });
   }
@@ -160,22 +147,4 @@ function withLegacyVersions(response: Response, answer: Answer): Response {
   const headers = new Headers(response.headers);
   headers.delete("content-length");
   return new Response(JSON.stringify(answer), { status: response.status, headers });
-}
-
-const BASE64_SENTINEL = /^=\?base64\?((?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?)\?=$/;
-const UTF8 = new TextDecoder("utf-8", { fatal: true });
-
-/**
- * A header as the spec lets a client write it: plain, or `=?base64?…?=` holding UTF-8; undefined
- * when a sentinel holds anything else. The SDK decodes `Mcp-Name` only for the methods it serves.
- */
-function headerValue(value: string | null): string | undefined {
-  if (value === null || !value.startsWith("=?base64?")) return value ?? undefined;
-  const base64 = BASE64_SENTINEL.exec(value)?.[1];
-  if (base64 === undefined) return undefined;
-  try {
-    return UTF8.decode(Buffer.from(base64, "base64"));
-  } catch {
-    return undefined;
-  }
 }
