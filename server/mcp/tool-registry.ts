@@ -28,7 +28,7 @@ import { clip, describeIssues } from "../input-errors.js";
 import { noteToolResult } from "../observability/request-context.js";
 import type { Outcome } from "../outcomes.js";
 import { JsonRpcError } from "./rpc-error.js";
-import { rendersWidget, type Widget } from "../widget.js";
+import { rendersWidget, toolMeta, type ToolUi, type Widget } from "../widget.js";
 
 /** Reads a start's request `_meta` for the job's run options (StartOptions.runOptions). */
 export type RunOptionsOf = (requestMeta: Record<string, unknown>) => RunOptions | undefined;
@@ -110,7 +110,8 @@ export function answer<T extends Record<string, unknown>>(
   return outcome.ok ? success(outcome.value, say(outcome.value), more?.(outcome.value)) : failure(outcome.error);
 }
 
-export type ToolSpec<I extends z.ZodMiniObject = z.ZodMiniObject> = {
+/** What a tool is, whichever way it is written. */
+type ToolBase<I extends z.ZodMiniObject> = {
   name: ToolName;
   title: string;
   description: string;
@@ -118,12 +119,21 @@ export type ToolSpec<I extends z.ZodMiniObject = z.ZodMiniObject> = {
   /** An object schema, or a union of them (one result shape or another). */
   output: z.ZodMiniType;
   annotations: ToolAnnotations;
-  meta: Record<string, unknown>;
   run(args: z.output<I>, ctx: ToolContext): Promise<CallToolResult> | CallToolResult;
 };
 
-/** Keeps the handler's argument type tied to the input schema. */
-export const defineTool = <I extends z.ZodMiniObject>(spec: ToolSpec<I>): ToolSpec<I> => spec;
+export type ToolSpec<I extends z.ZodMiniObject = z.ZodMiniObject> = ToolBase<I> & { meta: Record<string, unknown> };
+
+/** A tool as its file writes it: how the widget shows it or calls it (`ui`), and any `_meta` of its own. */
+type ToolDefinition<I extends z.ZodMiniObject> = ToolBase<I> & { ui?: ToolUi; meta?: Record<string, unknown> };
+
+/** A tool made from the app's deps, its `_meta` from `ui`; keeps the handler's argument type tied to the input schema. */
+export const defineTool =
+  <I extends z.ZodMiniObject>(define: (deps: ToolDeps) => ToolDefinition<I>) =>
+  (deps: ToolDeps): ToolSpec<I> => {
+    const { ui = {}, meta, ...spec } = define(deps);
+    return { ...spec, meta: { ...toolMeta(deps.widget, ui), ...meta } };
+  };
 
 /** With sign-in: the scopes every tool needs, and the `WWW-Authenticate` challenge asking for them. */
 export type ToolSecurity = {

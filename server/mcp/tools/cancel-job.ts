@@ -1,21 +1,18 @@
 /** `cancel_job`: the widget's cancel button (hidden from the model); an ended job stays as it is, and says so. */
 import { CancelJobInput, CancelJobOutput, TOOL } from "../../../shared/tools.js";
-import { toolMeta } from "../../widget.js";
 import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
 
-export function cancelJobTool({ jobs, widget }: ToolDeps) {
-  return defineTool({
-    name: TOOL.cancelJob,
-    title: "Cancel job",
-    description: "Cancels a running gift-analysis job. Does nothing to a job that has already ended.",
-    input: CancelJobInput,
-    output: CancelJobOutput,
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    meta: toolMeta(widget, { calledByWidget: true, hiddenFromModel: true }),
-    async run(args, { caller }) {
-      return answer(await jobs.cancel(args, caller), (r) =>
-        r.changed ? `Canceled job ${r.jobId}.` : `Job ${r.jobId} is already ${r.status}; nothing was canceled.`,
-      );
-    },
-  });
-}
+export const cancelJobTool = defineTool(({ jobs }: ToolDeps) => ({
+  name: TOOL.cancelJob,
+  title: "Cancel job",
+  description: "Cancels a running gift-analysis job. Does nothing to a job that has already ended.",
+  input: CancelJobInput,
+  output: CancelJobOutput,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  ui: { calledByWidget: true, hiddenFromModel: true },
+  async run(args, { caller }) {
+    return answer(await jobs.cancel(args, caller), (r) =>
+      r.changed ? `Canceled job ${r.jobId}.` : `Job ${r.jobId} is already ${r.status}; nothing was canceled.`,
+    );
+  },
+}));

@@ -1,25 +1,22 @@
 /** `claim_job_follow_up` (the widget's): `claimed` once per ended job, however many cards on whichever instance. */
 import { ClaimFollowUpInput, ClaimFollowUpOutput, TOOL } from "../../../shared/tools.js";
-import { toolMeta } from "../../widget.js";
 import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
 
-export function claimFollowUpTool({ jobs, widget }: ToolDeps) {
-  return defineTool({
-    name: TOOL.claimFollowUp,
-    title: "Claim a job's follow-up",
-    description:
-      "Used by the widget: claims the one message that tells the chat a gift-analysis job ended. `claimed` is " +
-      "true for exactly one call per job, once it has ended; false for every other call and while it runs.",
-    input: ClaimFollowUpInput,
-    output: ClaimFollowUpOutput,
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    meta: toolMeta(widget, { calledByWidget: true, hiddenFromModel: true }),
-    async run({ jobId }, { caller }) {
-      return answer(await jobs.claimFollowUp(jobId, caller), (r) =>
-        r.claimed
-          ? `This card tells the chat that job ${r.jobId} ended.`
-          : `Job ${r.jobId} has not ended, or its end was told already: send nothing.`,
-      );
-    },
-  });
-}
+export const claimFollowUpTool = defineTool(({ jobs }: ToolDeps) => ({
+  name: TOOL.claimFollowUp,
+  title: "Claim a job's follow-up",
+  description:
+    "Used by the widget: claims the one message that tells the chat a gift-analysis job ended. `claimed` is " +
+    "true for exactly one call per job, once it has ended; false for every other call and while it runs.",
+  input: ClaimFollowUpInput,
+  output: ClaimFollowUpOutput,
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  ui: { calledByWidget: true, hiddenFromModel: true },
+  async run({ jobId }, { caller }) {
+    return answer(await jobs.claimFollowUp(jobId, caller), (r) =>
+      r.claimed
+        ? `This card tells the chat that job ${r.jobId} ended.`
+        : `Job ${r.jobId} has not ended, or its end was told already: send nothing.`,
+    );
+  },
+}));

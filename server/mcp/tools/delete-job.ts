@@ -1,24 +1,21 @@
 /** `delete_job`: one of the caller's jobs and all its data deleted now (a running one canceled first). */
 import { DeleteJobInput, DeleteJobOutput, TOOL } from "../../../shared/tools.js";
-import { toolMeta } from "../../widget.js";
 import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
 
-export function deleteJobTool({ jobs, widget }: ToolDeps) {
-  return defineTool({
-    name: TOOL.deleteJob,
-    title: "Delete job",
-    description:
-      "Deletes a gift-analysis job and all its data now: its events, its result and the employee list it was " +
-      "given. A running job is canceled first. This cannot be undone.",
-    input: DeleteJobInput,
-    output: DeleteJobOutput,
-    annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
-    meta: toolMeta(widget, { calledByWidget: true }),
-    async run(args, { caller }) {
-      return answer(
-        await jobs.delete(args, caller),
-        (r) => `Deleted job ${r.jobId}${r.canceled ? ", which was canceled first" : ""}, with all its data.`,
-      );
-    },
-  });
-}
+export const deleteJobTool = defineTool(({ jobs }: ToolDeps) => ({
+  name: TOOL.deleteJob,
+  title: "Delete job",
+  description:
+    "Deletes a gift-analysis job and all its data now: its events, its result and the employee list it was " +
+    "given. A running job is canceled first. This cannot be undone.",
+  input: DeleteJobInput,
+  output: DeleteJobOutput,
+  annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
+  ui: { calledByWidget: true },
+  async run(args, { caller }) {
+    return answer(
+      await jobs.delete(args, caller),
+      (r) => `Deleted job ${r.jobId}${r.canceled ? ", which was canceled first" : ""}, with all its data.`,
+    );
+  },
+}));

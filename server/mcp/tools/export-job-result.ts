@@ -6,7 +6,6 @@ import { ExportInput, ExportOutput, FILE_LIMITS, FILE_TOOL, type ExportResult } 
 import { exportFile, measureFile, type ExportPart } from "../../files/export/export-file.js";
 import { XLSX_MIME_TYPE } from "../../files/export/xlsx.js";
 import { count } from "../../outcomes.js";
-import { toolMeta } from "../../widget.js";
 import { defineTool, failure, success, type ToolDeps } from "../tool-registry.js";
 
 const MB = 1024 * 1024;
@@ -28,54 +27,52 @@ function describeExport(out: ExportResult, part: ExportPart, inlineRefused: bool
   return lines.join("\n");
 }
 
-export function exportJobResultTool({ jobs, widget, fileLinks }: ToolDeps) {
-  return defineTool({
-    name: FILE_TOOL.exportResult,
-    title: "Export job result",
-    description:
-      "Saves the result of a bulk gift analysis as a file: `part: picks` (one row per person with up to three " +
-      "gifts, each with price, category and reason) or `part: skipped` (the input rows that became no person, " +
-      "with why), as `format: csv` or `xlsx`. Answers with a download link that works for 15 minutes; give it " +
-      "to the person. While the job runs, the file holds the people ready so far (`partial: true`). Leave " +
-      "`inline` false: it returns the file's bytes for the widget.",
-    input: ExportInput,
-    output: ExportOutput,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    meta: toolMeta(widget, { calledByWidget: true }),
-    async run({ jobId, format, part, inline }, { caller, origin }) {
-      const opened = await jobs.openResult(jobId, caller);
-      if (!opened.ok) return failure(opened.error);
-      const file = exportFile(opened.value, part, format);
-      // the file is built here only to hand its bytes back; a link builds it when it is downloaded
-      const { size, bytes } = inline
-        ? await measureFile(file.body(), FILE_LIMITS.maxInlineExportBytes)
-        : { size: undefined, bytes: undefined };
-      const { url, expiresAt } = await fileLinks.issue(
-        { jobId, subject: caller.subject, format, part },
-        origin,
-        file.fileName,
-      );
-      const out: ExportResult = {
-        jobId,
-        fileName: file.fileName,
+export const exportJobResultTool = defineTool(({ jobs, fileLinks }: ToolDeps) => ({
+  name: FILE_TOOL.exportResult,
+  title: "Export job result",
+  description:
+    "Saves the result of a bulk gift analysis as a file: `part: picks` (one row per person with up to three " +
+    "gifts, each with price, category and reason) or `part: skipped` (the input rows that became no person, " +
+    "with why), as `format: csv` or `xlsx`. Answers with a download link that works for 15 minutes; give it " +
+    "to the person. While the job runs, the file holds the people ready so far (`partial: true`). Leave " +
+    "`inline` false: it returns the file's bytes for the widget.",
+  input: ExportInput,
+  output: ExportOutput,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  ui: { calledByWidget: true },
+  async run({ jobId, format, part, inline }, { caller, origin }) {
+    const opened = await jobs.openResult(jobId, caller);
+    if (!opened.ok) return failure(opened.error);
+    const file = exportFile(opened.value, part, format);
+    // the file is built here only to hand its bytes back; a link builds it when it is downloaded
+    const { size, bytes } = inline
+      ? await measureFile(file.body(), FILE_LIMITS.maxInlineExportBytes)
+      : { size: undefined, bytes: undefined };
+    const { url, expiresAt } = await fileLinks.issue(
+      { jobId, subject: caller.subject, format, part },
+      origin,
+      file.fileName,
+    );
+    const out: ExportResult = {
+      jobId,
+      fileName: file.fileName,
+      mimeType: file.mimeType,
+      ...(size === undefined ? {} : { size }),
+      rows: file.rows,
+      partial: opened.value.partial,
+      url,
+      expiresAt,
+      ...(bytes ? { data: bytes.toString("base64") } : {}),
+    };
+    return success(out, describeExport(out, part, inline && !bytes), [
+      {
+        type: "resource_link",
+        uri: url,
+        name: file.fileName,
+        title: file.fileName,
+        description: `Download link, valid until ${new Date(expiresAt).toISOString()}.`,
         mimeType: file.mimeType,
-        ...(size === undefined ? {} : { size }),
-        rows: file.rows,
-        partial: opened.value.partial,
-        url,
-        expiresAt,
-        ...(bytes ? { data: bytes.toString("base64") } : {}),
-      };
-      return success(out, describeExport(out, part, inline && !bytes), [
-        {
-          type: "resource_link",
-          uri: url,
-          name: file.fileName,
-          title: file.fileName,
-          description: `Download link, valid until ${new Date(expiresAt).toISOString()}.`,
-          mimeType: file.mimeType,
-        },
-      ]);
-    },
-  });
-}
+      },
+    ]);
+  },
+}));

@@ -1,26 +1,23 @@
 /** `get_job_events`: the widget's follow loop; a job's events after a sequence number, long-polling up to `waitMs`. */
 import { GetJobEventsInput, GetJobEventsOutput, TOOL } from "../../../shared/tools.js";
-import { toolMeta } from "../../widget.js";
 import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
 
-export function getJobEventsTool({ jobs, widget }: ToolDeps) {
-  return defineTool({
-    name: TOOL.getJobEvents,
-    title: "Get job events",
-    description:
-      "Returns the events of a gift-analysis job after `afterSeq`, waiting up to `waitMs` for new ones. " +
-      "Pass `nextSeq` from the previous answer as the next `afterSeq`.",
-    input: GetJobEventsInput,
-    output: GetJobEventsOutput,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    meta: toolMeta(widget, { calledByWidget: true, hiddenFromModel: true }),
-    async run(args, { caller, signal }) {
-      return answer(
-        await jobs.getEvents(args, caller, signal),
-        (page) =>
-          `${page.events.length} new event(s) for job ${page.jobId}; it is ${page.status}. ` +
-          (page.done ? "The job has ended." : `Call again with afterSeq ${page.nextSeq} for what comes next.`),
-      );
-    },
-  });
-}
+export const getJobEventsTool = defineTool(({ jobs }: ToolDeps) => ({
+  name: TOOL.getJobEvents,
+  title: "Get job events",
+  description:
+    "Returns the events of a gift-analysis job after `afterSeq`, waiting up to `waitMs` for new ones. " +
+    "Pass `nextSeq` from the previous answer as the next `afterSeq`.",
+  input: GetJobEventsInput,
+  output: GetJobEventsOutput,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  ui: { calledByWidget: true, hiddenFromModel: true },
+  async run(args, { caller, signal }) {
+    return answer(
+      await jobs.getEvents(args, caller, signal),
+      (page) =>
+        `${page.events.length} new event(s) for job ${page.jobId}; it is ${page.status}. ` +
+        (page.done ? "The job has ended." : `Call again with afterSeq ${page.nextSeq} for what comes next.`),
+    );
+  },
+}));

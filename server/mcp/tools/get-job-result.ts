@@ -2,7 +2,6 @@
 import { GetJobResultInput, GetJobResultOutput, TOOL, type GetJobResultResult } from "../../../shared/tools.js";
 import type { Currency } from "../../../shared/money.js";
 import { moneyText } from "../../gifts/reason.js";
-import { toolMeta } from "../../widget.js";
 import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
 
 /** JSON that cannot close a Markdown code fence: backticks become `\u0060`, which JSON reads back the same. */
@@ -45,35 +44,33 @@ function describePage(page: GetJobResultResult): string {
   return `${head}\n${range}${more}${skipped}`;
 }
 
-export function getJobResultTool({ jobs, widget }: ToolDeps) {
-  return defineTool({
-    name: TOOL.getJobResult,
-    title: "Get job result",
-    description:
-      "Returns one page of the gifts a finished bulk gift analysis picked for each person (use `offset` and " +
-      "`limit` to page), the job summary, skipped rows, and a link to the paged result resource. While the job " +
-      "runs, returns the people ready so far with `partial: true`.",
-    input: GetJobResultInput,
-    output: GetJobResultOutput,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    meta: toolMeta(widget, { calledByWidget: true }),
-    async run(args, { caller }) {
-      return answer(await jobs.getResult(args, caller), describePage, (page) =>
-        page.partial
-          ? []
-          : [
-              {
-                type: "resource_link",
-                uri: page.resultUri,
-                name: `gift-analysis-${page.jobId}`,
-                title: "Gift analysis result (paged)",
-                description:
-                  `All ${page.total} people with their gifts, as JSON in parts of about 1 MB: ` +
-                  "each part has `next`, the URI of the part after it (null on the last).",
-                mimeType: "application/json",
-              },
-            ],
-      );
-    },
-  });
-}
+export const getJobResultTool = defineTool(({ jobs }: ToolDeps) => ({
+  name: TOOL.getJobResult,
+  title: "Get job result",
+  description:
+    "Returns one page of the gifts a finished bulk gift analysis picked for each person (use `offset` and " +
+    "`limit` to page), the job summary, skipped rows, and a link to the paged result resource. While the job " +
+    "runs, returns the people ready so far with `partial: true`.",
+  input: GetJobResultInput,
+  output: GetJobResultOutput,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  ui: { calledByWidget: true },
+  async run(args, { caller }) {
+    return answer(await jobs.getResult(args, caller), describePage, (page) =>
+      page.partial
+        ? []
+        : [
+            {
+              type: "resource_link",
+              uri: page.resultUri,
+              name: `gift-analysis-${page.jobId}`,
+              title: "Gift analysis result (paged)",
+              description:
+                `All ${page.total} people with their gifts, as JSON in parts of about 1 MB: ` +
+                "each part has `next`, the URI of the part after it (null on the last).",
+              mimeType: "application/json",
+            },
+          ],
+    );
+  },
+}));

@@ -69,9 +69,9 @@ function listText(jobs: JobSummary[], nextCursor: string | null, older: boolean,
   );
 }
 
-export function listJobsTool({ jobs }: ToolDeps) {
+export const listJobsTool = defineTool(({ jobs }: ToolDeps) => {
   const retentionHours = Math.round(jobs.limits.retentionMs / 3_600_000);
-  return defineTool({
+  return {
     name: TOOL.listJobs,
     title: "List gift analyses",
     description:
@@ -82,7 +82,6 @@ export function listJobsTool({ jobs }: ToolDeps) {
     input: ListJobsInput,
     output: ListJobsOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    meta: {},
     async run({ cursor, limit }, { caller }) {
       const before = cursor === undefined ? undefined : positionOf(cursor);
       if (cursor !== undefined && before === undefined) {
@@ -101,5 +100,5 @@ export function listJobsTool({ jobs }: ToolDeps) {
         listText(summaries, nextCursor, cursor !== undefined, retentionHours),
       );
     },
-  });
-}
+  };
+});

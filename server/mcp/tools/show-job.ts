@@ -1,7 +1,6 @@
 /** `show_job`: one of the caller's analyses shown again in the widget, in the start's shape. */
 import { isFinished, type JobView } from "../../../shared/job-view.js";
 import { ShowJobInput, ShowJobOutput, TOOL, URI, type StartBulkResult } from "../../../shared/tools.js";
-import { toolMeta } from "../../widget.js";
 import { defineTool, failure, success, type ToolDeps } from "../tool-registry.js";
 
 const shownAs = (view: JobView): StartBulkResult => ({
@@ -33,21 +32,19 @@ function standing(view: JobView): string {
   }
 }
 
-export function showJobTool({ jobs, widget }: ToolDeps) {
-  return defineTool({
-    name: TOOL.showJob,
-    title: "Show a gift analysis",
-    description:
-      "Shows one of the user's gift analyses again in the widget: its live progress while it runs, its result " +
-      `once finished. Use it when the user wants to see an earlier analysis; find its jobId with ${TOOL.listJobs}.`,
-    input: ShowJobInput,
-    output: ShowJobOutput,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    meta: toolMeta(widget, { renders: { invoking: "Opening the gift analysis…", invoked: "Gift analysis shown" } }),
-    async run({ jobId }, { caller }) {
-      // the job as it stands now: a wait that does not wait
-      const now = await jobs.waitFor({ jobId, timeoutMs: 0 }, caller, () => {});
-      return now.ok ? success(shownAs(now.value.view), standing(now.value.view)) : failure(now.error);
-    },
-  });
-}
+export const showJobTool = defineTool(({ jobs }: ToolDeps) => ({
+  name: TOOL.showJob,
+  title: "Show a gift analysis",
+  description:
+    "Shows one of the user's gift analyses again in the widget: its live progress while it runs, its result " +
+    `once finished. Use it when the user wants to see an earlier analysis; find its jobId with ${TOOL.listJobs}.`,
+  input: ShowJobInput,
+  output: ShowJobOutput,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  ui: { renders: { invoking: "Opening the gift analysis…", invoked: "Gift analysis shown" } },
+  async run({ jobId }, { caller }) {
+    // the job as it stands now: a wait that does not wait
+    const now = await jobs.waitFor({ jobId, timeoutMs: 0 }, caller, () => {});
+    return now.ok ? success(shownAs(now.value.view), standing(now.value.view)) : failure(now.error);
+  },
+}));

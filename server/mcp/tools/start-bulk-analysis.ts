@@ -12,7 +12,6 @@ import { fail, ok, type Outcome } from "../../outcomes.js";
 import { CURRENCIES, currencyForLocale, type Currency } from "../../../shared/money.js";
 import { moneyText } from "../../gifts/reason.js";
 import { localeOf, localeTag } from "../../jobs/runner/texts.js";
-import { toolMeta } from "../../widget.js";
 import { defineTool, failure, success, type ToolContext, type ToolDeps } from "../tool-registry.js";
 
 /** The ways a staff list can come; exactly one per call. */
@@ -116,59 +115,52 @@ function awaitingFile(
   );
 }
 
-export function startBulkAnalysisTool({ jobs, files, widget, cheapestPrice, runOptionsOf }: ToolDeps) {
-  return defineTool({
-    name: TOOL.startBulk,
-    title: "Start a bulk gift analysis",
-    description:
-      "Starts a background job that picks gifts for every employee of a team, for one occasion. Give the staff " +
-      "list as exactly one of: `file`, a staff file (.xlsx or .csv) the user attached; `csv` (a header naming " +
-      "name and interests (items separated by ; | , or /), optional department, budget and employee ID, in English or Korean; up to " +
-      `${megabytes(jobs.limits.maxCsvBytes)} and ${jobs.limits.maxRows.toLocaleString("en-US")} rows); or ` +
-      "`employees`; plus the occasion and a default budget per person. Without any list, the widget asks the user " +
-      "for their file. Answers at once with a jobId while the work runs; the widget shows live progress. Then call " +
-      "wait_for_job to wait for the end and get_job_result to read the picks.",
-    input: StartBulkInput,
-    output: z.union([StartBulkOutput, AwaitingFileSchema]),
-    annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
-    // the widget calls it too: to start from the file it uploaded, and to run a failed analysis again
-    meta: {
-      ...toolMeta(widget, {
-        renders: { invoking: "Starting the gift analysis…", invoked: "Gift analysis started" },
-        calledByWidget: true,
-      }),
-      "openai/fileParams": ["file"],
-    },
-    async run(asked, { caller, meta, signal }) {
-      // the model's word first, then the host's hint (ChatGPT sends openai/locale with each call)
-      const locale = localeOf(asked.locale, meta["openai/locale"]);
-      // the currency asked for, else the locale's (ko-KR: won); the file's budgets are read in it
-      const tag = localeTag(asked.locale, meta["openai/locale"]);
-      const currency = asked.currency ?? currencyForLocale(tag);
-      // the job keeps both, for its files out (their headers in the person's language)
-      const args: StartBulkArgs = { ...asked, currency, locale: tag, reading: { ...asked.reading, currency } };
-      const given = LISTS.filter((key) => args[key] !== undefined);
-      if (given.length > 1) return severalLists(given);
-      // before a file is asked for: a person should not choose one for a job that cannot pick a gift
-      const cheapest = cheapestPrice[currency];
-      if (args.budgetPerPerson < cheapest)
-        return budgetBuysNothing(args.budgetPerPerson, cheapest, currency, !asked.currency && tag !== undefined);
-      // the widget asks the person: a currency neither named nor implied by a locale is theirs to decide
-      if (given.length === 0)
-        return awaitingFile(args, locale, tag === undefined ? asked.currency : currency, cheapestPrice);
-      const list = await listOf(args, { jobs, files }, { caller, signal });
-      if (!list.ok) return failure(list.error);
-      const { input, understood, read } = list.value;
-      const started = await jobs.start(input, caller, { runOptions: runOptionsOf(meta), locale, read });
-      if (!started.ok) return failure(started.error);
-      const { jobId, status, stages } = started.value;
-      if (args.uploadId !== undefined) await files.uploads.usedBy(args.uploadId, jobId, caller);
-      return success(
-        { ...started.value, currency },
-        `Started job ${jobId} (${status}); stages: ${stages.map((s) => s.label).join(", ")}. ` +
-          `The widget shows its progress live. Call wait_for_job with jobId "${jobId}" to wait for it, ` +
-          `then get_job_result for the gifts picked per person.${understood}`,
-      );
-    },
-  });
-}
+export const startBulkAnalysisTool = defineTool(({ jobs, files, cheapestPrice, runOptionsOf }: ToolDeps) => ({
+  name: TOOL.startBulk,
+  title: "Start a bulk gift analysis",
+  description:
+    "Starts a background job that picks gifts for every employee of a team, for one occasion. Give the staff " +
+    "list as exactly one of: `file`, a staff file (.xlsx or .csv) the user attached; `csv` (a header naming " +
+    "name and interests (items separated by ; | , or /), optional department, budget and employee ID, in English or Korean; up to " +
+    `${megabytes(jobs.limits.maxCsvBytes)} and ${jobs.limits.maxRows.toLocaleString("en-US")} rows); or ` +
+    "`employees`; plus the occasion and a default budget per person. Without any list, the widget asks the user " +
+    "for their file. Answers at once with a jobId while the work runs; the widget shows live progress. Then call " +
+    "wait_for_job to wait for the end and get_job_result to read the picks.",
+  input: StartBulkInput,
+  output: z.union([StartBulkOutput, AwaitingFileSchema]),
+  annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
+  // the widget calls it too: to start from the file it uploaded, and to run a failed analysis again
+  ui: { renders: { invoking: "Starting the gift analysis…", invoked: "Gift analysis started" }, calledByWidget: true },
+  meta: { "openai/fileParams": ["file"] },
+  async run(asked, { caller, meta, signal }) {
+    // the model's word first, then the host's hint (ChatGPT sends openai/locale with each call)
+    const locale = localeOf(asked.locale, meta["openai/locale"]);
+    // the currency asked for, else the locale's (ko-KR: won); the file's budgets are read in it
+    const tag = localeTag(asked.locale, meta["openai/locale"]);
+    const currency = asked.currency ?? currencyForLocale(tag);
+    // the job keeps both, for its files out (their headers in the person's language)
+    const args: StartBulkArgs = { ...asked, currency, locale: tag, reading: { ...asked.reading, currency } };
+    const given = LISTS.filter((key) => args[key] !== undefined);
+    if (given.length > 1) return severalLists(given);
+    // before a file is asked for: a person should not choose one for a job that cannot pick a gift
+    const cheapest = cheapestPrice[currency];
+    if (args.budgetPerPerson < cheapest)
+      return budgetBuysNothing(args.budgetPerPerson, cheapest, currency, !asked.currency && tag !== undefined);
+    // the widget asks the person: a currency neither named nor implied by a locale is theirs to decide
+    if (given.length === 0)
+      return awaitingFile(args, locale, tag === undefined ? asked.currency : currency, cheapestPrice);
+    const list = await listOf(args, { jobs, files }, { caller, signal });
+    if (!list.ok) return failure(list.error);
+    const { input, understood, read } = list.value;
+    const started = await jobs.start(input, caller, { runOptions: runOptionsOf(meta), locale, read });
+    if (!started.ok) return failure(started.error);
+    const { jobId, status, stages } = started.value;
+    if (args.uploadId !== undefined) await files.uploads.usedBy(args.uploadId, jobId, caller);
+    return success(
+      { ...started.value, currency },
+      `Started job ${jobId} (${status}); stages: ${stages.map((s) => s.label).join(", ")}. ` +
+        `The widget shows its progress live. Call wait_for_job with jobId "${jobId}" to wait for it, ` +
+        `then get_job_result for the gifts picked per person.${understood}`,
+    );
+  },
+}));

@@ -6,7 +6,6 @@ import { SuggestGiftsInput, SuggestGiftsOutput, TOOL, type SuggestGiftsResult } 
 import { currencyForLocale, type Currency } from "../../../shared/money.js";
 import { moneyText } from "../../gifts/reason.js";
 import { localeOf, localeTag } from "../../jobs/runner/texts.js";
-import { toolMeta } from "../../widget.js";
 import { defineTool, failure, success, type ToolDeps } from "../tool-registry.js";
 
 const DEFAULT_GIFT_COUNT = 5;
@@ -17,44 +16,39 @@ function summary(result: SuggestGiftsResult, currency: Currency): string {
   return `${result.gifts.length} gift ideas for ${result.occasion} within ${money(result.budget)}:\n${lines.join("\n")}`;
 }
 
-export function suggestGiftsTool({ matchGifts, cheapestPrice, widget }: ToolDeps) {
-  return defineTool({
-    name: TOOL.suggestGifts,
-    title: "Suggest gifts",
-    description:
-      "Suggests gifts for one person from the GiftGenius catalog, ranked by how well they fit the " +
-      "recipient (role, interests, tastes) and the occasion, never over the budget. Use it for a single " +
-      "recipient; for a whole team or a CSV of employees use start_bulk_gift_analysis.",
-    input: SuggestGiftsInput,
-    output: SuggestGiftsOutput,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    meta: toolMeta(widget, {
-      renders: { invoking: "Finding gift ideas…", invoked: "Gift ideas ready" },
-      calledByWidget: true,
-    }),
-    run({ occasion, budget, recipient, count, locale, currency: asked }, { meta }) {
-      // the currency asked for, else the person's locale's (ko-KR: won)
-      const currency = asked ?? currencyForLocale(localeTag(locale, meta["openai/locale"]));
-      const money = (amount: number) => moneyText(amount, currency);
-      const gifts = matchGifts({
-        occasion,
-        budget,
-        interests: [],
-        text: recipient,
-        count: count ?? DEFAULT_GIFT_COUNT,
-        // the model's word first, then the host's hint (ChatGPT sends openai/locale with each call)
-        locale: localeOf(locale, meta["openai/locale"]),
-        currency,
+export const suggestGiftsTool = defineTool(({ matchGifts, cheapestPrice }: ToolDeps) => ({
+  name: TOOL.suggestGifts,
+  title: "Suggest gifts",
+  description:
+    "Suggests gifts for one person from the GiftGenius catalog, ranked by how well they fit the " +
+    "recipient (role, interests, tastes) and the occasion, never over the budget. Use it for a single " +
+    "recipient; for a whole team or a CSV of employees use start_bulk_gift_analysis.",
+  input: SuggestGiftsInput,
+  output: SuggestGiftsOutput,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  ui: { renders: { invoking: "Finding gift ideas…", invoked: "Gift ideas ready" }, calledByWidget: true },
+  run({ occasion, budget, recipient, count, locale, currency: asked }, { meta }) {
+    // the currency asked for, else the person's locale's (ko-KR: won)
+    const currency = asked ?? currencyForLocale(localeTag(locale, meta["openai/locale"]));
+    const money = (amount: number) => moneyText(amount, currency);
+    const gifts = matchGifts({
+      occasion,
+      budget,
+      interests: [],
+      text: recipient,
+      count: count ?? DEFAULT_GIFT_COUNT,
+      // the model's word first, then the host's hint (ChatGPT sends openai/locale with each call)
+      locale: localeOf(locale, meta["openai/locale"]),
+      currency,
+    });
+    if (gifts.length === 0) {
+      return failure({
+        code: "no_gift_fits",
+        message: `No gift in the catalog costs ${money(budget)} or less.`,
+        hint: `The cheapest gift costs ${money(cheapestPrice[currency])}: ask for a budget of at least ${money(cheapestPrice[currency])}.`,
       });
-      if (gifts.length === 0) {
-        return failure({
-          code: "no_gift_fits",
-          message: `No gift in the catalog costs ${money(budget)} or less.`,
-          hint: `The cheapest gift costs ${money(cheapestPrice[currency])}: ask for a budget of at least ${money(cheapestPrice[currency])}.`,
-        });
-      }
-      const result: SuggestGiftsResult = { occasion, budget, currency, gifts };
-      return success(result, summary(result, currency));
-    },
-  });
-}
+    }
+    const result: SuggestGiftsResult = { occasion, budget, currency, gifts };
+    return success(result, summary(result, currency));
+  },
+}));

@@ -17,32 +17,29 @@ function ending(view: JobView): string {
   }
 }
 
-export function waitForJobTool({ jobs }: ToolDeps) {
-  return defineTool({
-    name: TOOL.waitForJob,
-    title: "Wait for job",
-    description:
-      "Waits until a gift-analysis job ends (or `timeoutMs` passes) and returns its final view. Reports " +
-      "progress while waiting when the request carries a progressToken.",
-    input: WaitForJobInput,
-    output: WaitForJobOutput,
-    annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    meta: {},
-    async run(args, { caller, signal, progress, log }) {
-      let sent = -1;
-      let status: JobView["status"] | undefined;
-      const onView = (view: JobView) => {
-        // a line when the job starts and when it ends, heard while waiting (the first view is where it stands)
-        const line = status !== undefined && view.status !== status ? viewLogLine(view) : undefined;
-        if (line) log?.(line.level, line.text);
-        status = view.status;
-        // Progress must strictly increase and name its stage: a view before the first stage, or a new
-        // stage at the same percentage, waits for the next step.
-        if (view.percentage <= sent || view.stage === null) return;
-        sent = view.percentage;
-        progress(view.percentage, 100, view.stageLabel ?? view.stage ?? view.status);
-      };
-      return answer(await jobs.waitFor(args, caller, onView, signal), (r) => `Job ${r.jobId} ${ending(r.view)}`);
-    },
-  });
-}
+export const waitForJobTool = defineTool(({ jobs }: ToolDeps) => ({
+  name: TOOL.waitForJob,
+  title: "Wait for job",
+  description:
+    "Waits until a gift-analysis job ends (or `timeoutMs` passes) and returns its final view. Reports " +
+    "progress while waiting when the request carries a progressToken.",
+  input: WaitForJobInput,
+  output: WaitForJobOutput,
+  annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
+  async run(args, { caller, signal, progress, log }) {
+    let sent = -1;
+    let status: JobView["status"] | undefined;
+    const onView = (view: JobView) => {
+      // a line when the job starts and when it ends, heard while waiting (the first view is where it stands)
+      const line = status !== undefined && view.status !== status ? viewLogLine(view) : undefined;
+      if (line) log?.(line.level, line.text);
+      status = view.status;
+      // Progress must strictly increase and name its stage: a view before the first stage, or a new
+      // stage at the same percentage, waits for the next step.
+      if (view.percentage <= sent || view.stage === null) return;
+      sent = view.percentage;
+      progress(view.percentage, 100, view.stageLabel ?? view.stage ?? view.status);
+    };
+    return answer(await jobs.waitFor(args, caller, onView, signal), (r) => `Job ${r.jobId} ${ending(r.view)}`);
+  },
+}));
