@@ -10,6 +10,7 @@ import { clip, describeIssues } from "../../input-errors.js";
 import { noteJsonRpcBody } from "../../observability/request-context.js";
 import { parseElsewhere, type ParsedElsewhere } from "../../http/json-worker.js";
 import { jsonRpcError, retryLater } from "../../json-rpc-error.js";
+import { megabytes } from "../../limits.js";
 import { InitializeRequestSchema } from "./request-guard.js";
 
 /** The most messages one batch may hold: the SDK's own limit. */
@@ -89,9 +90,6 @@ async function readBytes(req: Request, maxBytes: number): Promise<Uint8Array | u
 
 /** Reads the body's bytes, or undefined past `maxBytes`; `readBytes` here is the portable fallback. */
 export type BodyReader = (maxBytes: number) => Promise<Uint8Array | undefined>;
-
-/** A size in megabytes, as the 413 names the limit. */
-const megabytes = (bytes: number): string => `${Math.round((bytes / 1024 / 1024) * 10) / 10} MB`;
 
 const { InvalidRequest, InvalidParams, ParseError } = ProtocolErrorCode;
 

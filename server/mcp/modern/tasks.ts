@@ -16,6 +16,7 @@ import type { Caller } from "../../jobs/caller.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { JsonRpcError } from "../rpc-error.js";
 import { callerOf, failure, type CallToolResult } from "../tool-registry.js";
+import { shownAs } from "../tools/show-job.js";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
 /** How often a client is asked to poll a working task. */
@@ -64,15 +65,7 @@ function finalResult(view: JobView): CallToolResult {
         mimeType: "application/json",
       },
     ],
-    structuredContent: {
-      jobId: view.jobId,
-      status: view.status,
-      stages: view.stages.map(({ id, label }) => ({ id, label })),
-      resultUri,
-      summary: view.summary,
-      resultCount: view.resultCount,
-      currency: view.currency ?? "USD",
-    },
+    structuredContent: shownAs(view),
   };
 }
 

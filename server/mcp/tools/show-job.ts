@@ -3,7 +3,8 @@ import { isFinished, type JobView } from "../../../shared/job-view.js";
 import { ShowJobInput, ShowJobOutput, TOOL, URI, type StartBulkResult } from "../../../shared/tools.js";
 import { defineTool, failure, success, type ToolDeps } from "../tool-registry.js";
 
-const shownAs = (view: JobView): StartBulkResult => ({
+/** A job as its start answered it, with the summary once it has ended (also a finished task's result). */
+export const shownAs = (view: JobView): StartBulkResult => ({
   jobId: view.jobId,
   status: view.status,
   stages: view.stages.map(({ id, label }) => ({ id, label })),
