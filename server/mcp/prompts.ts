@@ -2,9 +2,8 @@
  * The prompt `gift_congrats_style`: messages that ask for a short congratulation to go with a
  * gift, in a chosen tone and for a chosen occasion (both optional).
  */
-import { ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { GetPromptResult, ListPromptsResult } from "@modelcontextprotocol/server";
-import { JsonRpcError } from "./rpc-error.js";
 
 const CONGRATS_PROMPT = "gift_congrats_style";
 
@@ -40,7 +39,7 @@ export const PROMPTS = {
   } satisfies ListPromptsResult,
   get(name: string, args: Record<string, string> | undefined): GetPromptResult {
     if (name !== CONGRATS_PROMPT) {
-      throw new JsonRpcError(
+      throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         `Unknown prompt "${name}". Available prompts: ${CONGRATS_PROMPT}.`,
         { prompt: name },

@@ -4,6 +4,7 @@
  * An unknown URI or job is -32002 with `{ uri }`; an unreachable job store is -32603, never "not found".
  */
 import {
+  ProtocolError,
   ProtocolErrorCode,
   type ListResourcesResult,
   type ListResourceTemplatesResult,
@@ -18,7 +19,6 @@ import type { JobService } from "../jobs/job-service.js";
 import type { Widget } from "../widget.js";
 import { clip } from "../input-errors.js";
 import { resultCsv } from "../files/export/result-csv.js";
-import { JsonRpcError, RESOURCE_NOT_FOUND } from "./rpc-error.js";
 
 const JSON_MIME = "application/json";
 const CSV_MIME = "text/csv";
@@ -40,15 +40,15 @@ export function resultJobOf(uri: string): string | undefined {
 }
 
 /** The JSON-RPC error for a URI that names nothing here; `reason` says why when it helps. */
-function resourceNotFound(uri: string, reason?: { code: string; message: string }): JsonRpcError {
-  const data = { uri: clip(uri) };
-  return new JsonRpcError(RESOURCE_NOT_FOUND, "Resource not found", reason ? { ...data, reason } : data);
+function resourceNotFound(uri: string, reason?: { code: string; message: string }): ProtocolError {
+  const data = reason ? { uri: clip(uri), reason } : { uri: clip(uri) };
+  return new ProtocolError(ProtocolErrorCode.ResourceNotFound, "Resource not found", data);
 }
 
 /** An unknown or unfinished job names nothing to read (-32002); a store that does not answer is -32603. */
-function unreadable(uri: string, reason: ToolError): JsonRpcError {
+function unreadable(uri: string, reason: ToolError): ProtocolError {
   if (reason.code !== "store_unavailable") return resourceNotFound(uri, reason);
-  return new JsonRpcError(
+  return new ProtocolError(
     ProtocolErrorCode.InternalError,
     `The job store is unreachable at the moment, so ${clip(uri)} cannot be read. Try again in a minute.`,
     { uri: clip(uri), reason },

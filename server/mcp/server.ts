@@ -6,7 +6,7 @@
  * levels belong to 2025-11-25 sessions. An unknown resource is -32002 in 2025-11-25 and -32602
  * since: the SDK answers the latter, the 2025 edge the former (request-guard.ts).
  */
-import { ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
 import { CATALOG, cheapestPrices, type CatalogItem } from "../gifts/catalog.js";
 import { createFileLinks } from "../files/export/file-links.js";
@@ -15,7 +15,6 @@ import { createTasks, declaresTasks, TASKS_EXTENSION } from "./modern/tasks.js";
 import { forwardJobEvents, type SessionState } from "./notifications.js";
 import { PROMPTS } from "./prompts.js";
 import { createResources, resultJobOf } from "./resources.js";
-import { JsonRpcError } from "./rpc-error.js";
 import {
   callerOf,
   createToolRegistry,
@@ -160,7 +159,7 @@ export function buildServer(parts: McpParts, { stateful }: { stateful: boolean }
   const widgetUri = parts.resources.list.resources.find((r) => r.uri.startsWith("ui://"))?.uri ?? "";
   const needsSession = (what: string) => {
     if (!stateful)
-      throw new JsonRpcError(
+      throw new ProtocolError(
         ProtocolErrorCode.InvalidRequest,
         `${what} needs a session: send initialize first and keep its Mcp-Session-Id.`,
       );

@@ -4,7 +4,7 @@
  * results. How tool outcomes become `CallToolResult`s, and the context a call hands its tool.
  */
 import { randomUUID } from "node:crypto";
-import { ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import * as z from "zod/mini";
 import type {
   CallToolResult as SdkCallToolResult,
@@ -27,7 +27,6 @@ import type { JobService } from "../jobs/job-service.js";
 import { clip, describeIssues } from "../input-errors.js";
 import { noteToolResult } from "../observability/request-context.js";
 import type { Outcome } from "../outcomes.js";
-import { JsonRpcError } from "./rpc-error.js";
 import { rendersWidget, toolMeta, type ToolUi, type Widget } from "../widget.js";
 
 /** Reads a start's request `_meta` for the job's run options (StartOptions.runOptions). */
@@ -215,7 +214,7 @@ export function createToolRegistry(
     const spec = byName.get(name);
     const tool = clip(name);
     if (!spec)
-      throw new JsonRpcError(ProtocolErrorCode.InvalidParams, `Unknown tool "${tool}". Available tools: ${names}.`, {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, `Unknown tool "${tool}". Available tools: ${names}.`, {
         tool,
       });
     const missing = security?.scopes.filter((s) => !ctx.scopes?.includes(s)) ?? [];

@@ -6,7 +6,7 @@
  *
  * Why ours: the SDK has no server side for tasks; the handlers sit on its request-handler API.
  */
-import { CLIENT_CAPABILITIES_META_KEY, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import type { Server, ServerContext } from "@modelcontextprotocol/server";
 import * as z from "zod/v4";
 import type { ToolError } from "../../../shared/errors.js";
@@ -14,7 +14,6 @@ import type { JobView } from "../../../shared/job-view.js";
 import { URI } from "../../../shared/tools.js";
 import type { Caller } from "../../jobs/caller.js";
 import type { JobService } from "../../jobs/job-service.js";
-import { JsonRpcError } from "../rpc-error.js";
 import { callerOf, failure, type CallToolResult } from "../tool-registry.js";
 import { shownAs } from "../tools/show-job.js";
 
@@ -95,19 +94,19 @@ export function taskOf(view: JobView, ttlMs: number) {
 }
 
 /** A job the caller cannot have is an unknown task; a store that does not answer is the server's fault. */
-function taskError(taskId: string, error: ToolError): JsonRpcError {
+function taskError(taskId: string, error: ToolError): ProtocolError {
   if (error.code === "store_unavailable")
-    return new JsonRpcError(
+    return new ProtocolError(
       ProtocolErrorCode.InternalError,
       `The job store is unreachable at the moment; ask for task ${taskId} again in a minute.`,
     );
-  return new JsonRpcError(ProtocolErrorCode.InvalidParams, "Failed to retrieve task: Task not found", { taskId });
+  return new ProtocolError(ProtocolErrorCode.InvalidParams, "Failed to retrieve task: Task not found", { taskId });
 }
 
 function requireTasks(ctx: ServerContext, modern: boolean): void {
-  if (!modern) throw new JsonRpcError(ProtocolErrorCode.MethodNotFound, "Method not found");
+  if (!modern) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, "Method not found");
   if (!declaresTasks(ctx.mcpReq.envelope))
-    throw new JsonRpcError(ProtocolErrorCode.MissingRequiredClientCapability, "Missing required client capability", {
+    throw new ProtocolError(ProtocolErrorCode.MissingRequiredClientCapability, "Missing required client capability", {
       requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
     });
 }
