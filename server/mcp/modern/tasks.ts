@@ -130,22 +130,22 @@ export function createTasks(jobs: JobService) {
     },
     /** The `tasks/*` handlers; a server not bound to 2026-07-28 (`modern`) knows no such methods. */
     register(server: Server, modern: () => boolean) {
-      server.setRequestHandler("tasks/get", TaskParams, async ({ taskId }, ctx) => {
-        requireTasks(ctx, modern());
-        return get(taskId, callerOf(ctx));
-      });
-      server.setRequestHandler("tasks/cancel", TaskParams, async ({ taskId }, ctx) => {
-        requireTasks(ctx, modern());
-        const canceled = await jobs.cancel({ jobId: taskId }, callerOf(ctx));
+      const handle = (
+        method: `tasks/${string}`,
+        answer: (taskId: string, caller: Caller) => Promise<Record<string, unknown>>,
+      ) =>
+        server.setRequestHandler(method, TaskParams, async ({ taskId }, ctx) => {
+          requireTasks(ctx, modern());
+          return answer(taskId, callerOf(ctx));
+        });
+      handle("tasks/get", get);
+      handle("tasks/cancel", async (taskId, caller) => {
+        const canceled = await jobs.cancel({ jobId: taskId }, caller);
         if (!canceled.ok) throw taskError(taskId, canceled.error);
         return {};
       });
       // nothing is ever asked of the client, so there is nothing to take: the task must exist, that is all
-      server.setRequestHandler("tasks/update", TaskParams, async ({ taskId }, ctx) => {
-        requireTasks(ctx, modern());
-        await get(taskId, callerOf(ctx));
-        return {};
-      });
+      handle("tasks/update", (taskId, caller) => get(taskId, caller).then(() => ({})));
     },
   };
 }
