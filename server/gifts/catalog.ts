@@ -4,10 +4,10 @@
  * names (catalog-ko.ts), and a price in every market (market-prices.ts). Built once at import; the
  * same items back the matcher and the `gifts://catalog` resource.
  */
-import { CURRENCIES, type Currency } from "../../shared/money.js";
+import type { Currency } from "../../shared/money.js";
 import { CATEGORIES, EDITIONS, type CategorySource } from "./catalog-data.js";
 import { CATEGORY_NAMES_KO, PRODUCT_NAMES_KO } from "./catalog-ko.js";
-import { marketPrices } from "./market-prices.js";
+import { marketPrices, perCurrency } from "./market-prices.js";
 
 export type CatalogItem = {
   id: string;
@@ -78,10 +78,7 @@ export const CATALOG: readonly CatalogItem[] = buildCatalog(CATEGORIES);
 
 /** The cheapest price of `catalog` in each currency: the smallest budget that buys a gift. */
 export const cheapestPrices = (catalog: readonly CatalogItem[]): Record<Currency, number> =>
-  Object.fromEntries(CURRENCIES.map((c) => [c, Math.min(...catalog.map((i) => i.prices[c]))])) as Record<
-    Currency,
-    number
-  >;
+  perCurrency((c) => Math.min(...catalog.map((i) => i.prices[c])));
 
 /** The shipped catalog's cheapest prices. */
 export const CHEAPEST = cheapestPrices(CATALOG);

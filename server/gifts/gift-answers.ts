@@ -2,7 +2,7 @@
 import type { Language } from "../../shared/stage-words.js";
 import type { Gift } from "../../shared/tools.js";
 import type { MatchTables } from "./match-tables.js";
-import { moneyText, type Wording } from "./reason.js";
+import { byLanguage, moneyText, type Wording } from "./reason.js";
 import { DEPARTMENT, NEAR, STATED, type TagWeights } from "./tag-weights.js";
 import { memoize } from "./text-index.js";
 
@@ -11,10 +11,9 @@ type AnswerRequest = { budget: number; department?: string; locale?: Language };
 
 export class GiftAnswers {
   /** A job has a handful of budgets, and Intl is slow per call: each budget's text, made once per language. */
-  private readonly budgetTexts = {
-    en: memoize((budget: number) => moneyText(budget, this.tables.currency, "en"), 10_000),
-    ko: memoize((budget: number) => moneyText(budget, this.tables.currency, "ko"), 10_000),
-  };
+  private readonly budgetTexts = byLanguage((language) =>
+    memoize((budget: number) => moneyText(budget, this.tables.currency, language), 10_000),
+  );
 
   constructor(private readonly tables: MatchTables) {}
 

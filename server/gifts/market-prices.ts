@@ -3,7 +3,7 @@
  * price level, rounded to local price points. No exchange rate at run time, so prices hold still
  * (docs/money-and-languages.md).
  */
-import type { Currency } from "../../shared/money.js";
+import { CURRENCIES, type Currency } from "../../shared/money.js";
 
 /**
  * What a gift that sells for $1 in the US sells for in each market: a price level (what the same
@@ -39,7 +39,8 @@ function yen(raw: number): number {
 
 const ROUND: Record<Currency, (raw: number) => number> = { USD: fives, KRW: won, EUR: fives, JPY: yen, GBP: fives };
 
-export function marketPrices(usd: number): Record<Currency, number> {
-  const price = (c: Currency) => ROUND[c](usd * PRICE_LEVEL[c]);
-  return { USD: price("USD"), KRW: price("KRW"), EUR: price("EUR"), JPY: price("JPY"), GBP: price("GBP") };
-}
+/** A number for each currency, in the order of `CURRENCIES`. */
+export const perCurrency = (value: (currency: Currency) => number) =>
+  Object.fromEntries(CURRENCIES.map((c) => [c, value(c)])) as Record<Currency, number>;
+
+export const marketPrices = (usd: number) => perCurrency((c) => ROUND[c](usd * PRICE_LEVEL[c]));

@@ -1,7 +1,7 @@
 /** What the matcher knows of a catalog before any request, built once so a request only reads it. */
 import type { Currency } from "../../shared/money.js";
 import type { CatalogItem } from "./catalog.js";
-import { moneyText, wordingOf } from "./reason.js";
+import { byLanguage, moneyText, wordingOf } from "./reason.js";
 import { createTextIndex } from "./text-index.js";
 import { RELATED_TAGS } from "./vocabulary.js";
 
@@ -29,10 +29,7 @@ export function createMatchTables(catalog: readonly CatalogItem[], currency: Cur
     items,
     prices: Float64Array.from(items, (i) => i.prices[currency]),
     /** Each item's price as the reasons write it, per language. */
-    priceTexts: {
-      en: items.map((i) => moneyText(i.prices[currency], currency, "en")),
-      ko: items.map((i) => moneyText(i.prices[currency], currency, "ko")),
-    },
+    priceTexts: byLanguage((language) => items.map((i) => moneyText(i.prices[currency], currency, language))),
     text: createTextIndex(tagNames, occasionNames),
     /** Per item: its tag ids, in the item's order. */
     tagIds,
@@ -48,9 +45,6 @@ export function createMatchTables(catalog: readonly CatalogItem[], currency: Cur
     related: tagNames.map((t) =>
       (RELATED_TAGS[t] ?? []).filter((r) => tagNames.includes(r)).map((r) => tagNames.indexOf(r)),
     ),
-    wordings: {
-      en: wordingOf("en", items, tagNames, occasionNames),
-      ko: wordingOf("ko", items, tagNames, occasionNames),
-    },
+    wordings: byLanguage((language) => wordingOf(language, items, tagNames, occasionNames)),
   };
 }

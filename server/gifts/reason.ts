@@ -15,6 +15,12 @@ export function moneyText(amount: number, currency: Currency, language: Language
   return formatsFor(language === "ko" ? "ko-KR" : "en-US").money(amount, currency);
 }
 
+/** One of a thing for each language, made by `make`. */
+export const byLanguage = <T>(make: (language: Language) => T): Record<Language, T> => ({
+  en: make("en"),
+  ko: make("ko"),
+});
+
 const label = (tag: string) => tag.replace(/-/g, " ");
 const interestEn = (tag: string) => `Matches their interest in ${label(tag)}`;
 
