@@ -72,16 +72,7 @@ function announce(listening: number): void {
       "Development mode (GIFTGENIUS_DEV=1): the harness may slow jobs down to watch them, and hands files over at /dev/files.",
     );
   }
-  observed.listen().then(
-    (url) => url && logger.info(`Metrics: ${url}`),
-    (error: unknown) => {
-      logger.fatal(
-        errorFields(error),
-        `Metrics cannot listen on ${config.metrics?.host}:${config.metrics?.port}: set METRICS_PORT to a free port.`,
-      );
-      process.exit(1);
-    },
-  );
+  void observed.listen();
 }
 
 observed.metrics?.source({ sessions: () => built.sessions() });

@@ -5,7 +5,7 @@
 import { orExit, readConfig } from "./config.js";
 import { pauseAtPace } from "./dev-pace.js";
 import { jobsFromConfig } from "./jobs-env.js";
-import { createLogger, errorFields } from "./observability/logger.js";
+import { createLogger } from "./observability/logger.js";
 import { observeProcess } from "./observability/observe.js";
 import { startTracing } from "./observability/tracing.js";
 import { redisHost } from "./redis/connection.js";
@@ -22,13 +22,7 @@ const tracing = await startTracing({ endpoint: config.otlpEndpoint, serviceName:
 const jobs = jobsFromConfig(config, undefined, config.development ? { beforeSlice: pauseAtPace } : {});
 const observed = observeProcess(config, jobs, logger);
 logger.info(`GiftGenius worker: running jobs from Redis at ${redisHost(config.redis.url)}`);
-observed.listen().then(
-  (url) => url && logger.info(`Metrics: ${url}`),
-  (error: unknown) => {
-    logger.fatal(errorFields(error), `Metrics cannot listen on ${config.metrics?.host}:${config.metrics?.port}.`);
-    process.exit(1);
-  },
-);
+void observed.listen();
 
 const shutdown = () => {
   logger.info("shutdown: ending this worker's jobs");

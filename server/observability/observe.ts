@@ -11,7 +11,7 @@ import type { JobService } from "../jobs/job-service.js";
 import { openRedis } from "../redis/connection.js";
 import { HttpObserver } from "./http-observer.js";
 import { JobWatch } from "./job-watch.js";
-import type { Logger } from "./logger.js";
+import { errorFields, type Logger } from "./logger.js";
 import { Metrics, serveMetrics, type MetricsServer } from "./metrics.js";
 
 export function observeProcess(config: Config, jobs: JobService, logger: Logger) {
@@ -56,11 +56,17 @@ export function observeProcess(config: Config, jobs: JobService, logger: Logger)
       });
       return root.route("/", app);
     },
-    /** Resolves with the URL to scrape, when metrics are on. */
+    /** Listens for scrapes, when metrics are on, and says where; a port it cannot take ends the process. */
     async listen() {
-      if (!metrics || !config.metrics) return undefined;
-      server = await serveMetrics(metrics, config.metrics.host, config.metrics.port);
-      return server.url;
+      if (!metrics || !config.metrics) return;
+      const { host, port } = config.metrics;
+      try {
+        server = await serveMetrics(metrics, host, port);
+      } catch (error) {
+        logger.fatal(errorFields(error), `Metrics cannot listen on ${host}:${port}: set METRICS_PORT to a free port.`);
+        process.exit(1);
+      }
+      logger.info(`Metrics: ${server.url}`);
     },
     async close() {
       watch.stop();
