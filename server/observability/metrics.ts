@@ -7,6 +7,7 @@ import { once } from "node:events";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from "prom-client";
+import type * as prom from "prom-client";
 
 type QueueDepth = { waiting: number; active: number };
 
@@ -23,79 +24,74 @@ const SECONDS_FAST = [0.001, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5
 export class Metrics {
   readonly registry = new Registry();
   private sources: MetricSources = {};
-  private readonly registers = [this.registry];
+  // each metric in this registry, not in prom-client's global one
+  private readonly counter = <T extends string>(c: prom.CounterConfiguration<T>) =>
+    new Counter({ ...c, registers: [this.registry] });
+  private readonly histogram = <T extends string>(c: prom.HistogramConfiguration<T>) =>
+    new Histogram({ ...c, registers: [this.registry] });
+  private readonly gauge = <T extends string>(c: prom.GaugeConfiguration<T>) =>
+    new Gauge({ ...c, registers: [this.registry] });
 
-  readonly httpRequests = new Counter({
+  readonly httpRequests = this.counter({
     name: "giftgenius_http_requests_total",
     help: "HTTP requests answered, by method, route, MCP method and status",
     labelNames: ["method", "route", "mcp_method", "status"] as const,
-    registers: this.registers,
   });
-  readonly httpDuration = new Histogram({
+  readonly httpDuration = this.histogram({
     name: "giftgenius_http_request_duration_seconds",
     help: "HTTP request latency, from arrival to the response's end, by method, route and MCP method",
     labelNames: ["method", "route", "mcp_method"] as const,
     buckets: [...SECONDS_FAST, 30, 60],
-    registers: this.registers,
   });
-  readonly toolCalls = new Counter({
+  readonly toolCalls = this.counter({
     name: "giftgenius_tool_calls_total",
     help: "Tool calls, by tool and outcome (ok, or the error code of an isError result)",
     labelNames: ["tool", "outcome"] as const,
-    registers: this.registers,
   });
-  readonly quotaRefusals = new Counter({
+  readonly quotaRefusals = this.counter({
     name: "giftgenius_quota_refusals_total",
     help: "Calls refused by a per-subject quota (quota_exceeded) or rate limit (rate_limited)",
     labelNames: ["code"] as const,
-    registers: this.registers,
   });
-  readonly jobs = new Counter({
+  readonly jobs = this.counter({
     name: "giftgenius_jobs_total",
     help: "Jobs ended in this process, by outcome (completed, failed, canceled)",
     labelNames: ["outcome"] as const,
-    registers: this.registers,
   });
-  readonly jobDuration = new Histogram({
+  readonly jobDuration = this.histogram({
     name: "giftgenius_job_duration_seconds",
     help: "From a job's start (its creation if it never started) to its end, by outcome",
     labelNames: ["outcome"] as const,
     buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 120, 300, 600, 1800],
-    registers: this.registers,
   });
-  readonly stageRate = new Histogram({
+  readonly stageRate = this.histogram({
     name: "giftgenius_stage_rows_per_second",
     help: "Rows per second of each finished stage of a job, by stage",
     labelNames: ["stage"] as const,
     buckets: [100, 1_000, 5_000, 10_000, 25_000, 50_000, 100_000, 250_000, 500_000, 1_000_000],
-    registers: this.registers,
   });
-  readonly deliveryLag = new Histogram({
+  readonly deliveryLag = this.histogram({
     name: "giftgenius_event_delivery_lag_seconds",
     help: "From an event's append to its delivery to a client (a get_job_events or wait_for_job reply)",
     buckets: SECONDS_FAST,
-    registers: this.registers,
   });
-  readonly storeRoundTrip = new Histogram({
+  readonly storeRoundTrip = this.histogram({
     name: "giftgenius_store_roundtrip_seconds",
     help: "Round trip of a ping to the job store (at each scrape and each /readyz)",
     buckets: [0.0005, 0.001, 0.0025, ...SECONDS_FAST.slice(1, 9)],
-    registers: this.registers,
   });
-  readonly storeUp = new Gauge({
+  readonly storeUp = this.gauge({
     name: "giftgenius_store_up",
     help: "1 when the job store answered its last ping, 0 when it did not",
-    registers: this.registers,
   });
 
-  constructor(options: { defaultMetrics?: boolean } = {}) {
-    if (options.defaultMetrics ?? true) collectDefaultMetrics({ register: this.registry });
+  constructor() {
+    collectDefaultMetrics({ register: this.registry });
     const sources = () => this.sources;
-    new Gauge({
+    this.gauge({
       name: "giftgenius_queue_jobs",
       help: "Jobs waiting to run and running, by state (BullMQ's counts with Redis, this process's queue otherwise)",
       labelNames: ["state"] as const,
-      registers: this.registers,
       async collect() {
         const depth = await sources().queue?.();
         if (depth === undefined) return;
@@ -103,19 +99,17 @@ export class Metrics {
         this.set({ state: "active" }, depth.active);
       },
     });
-    new Gauge({
+    this.gauge({
       name: "giftgenius_open_streams",
       help: "Requests open now that wait for events: long polls, listen streams, session streams",
       labelNames: ["kind"] as const,
-      registers: this.registers,
       collect() {
         for (const [kind, n] of Object.entries(sources().openStreams?.() ?? {})) this.set({ kind }, n);
       },
     });
-    new Gauge({
+    this.gauge({
       name: "giftgenius_sessions_open",
       help: "MCP sessions (2025-11-25) this instance holds",
-      registers: this.registers,
       collect() {
         const sessions = sources().sessions;
         if (sessions) this.set(sessions());

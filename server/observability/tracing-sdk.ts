@@ -181,21 +181,19 @@ function describeBody(body: unknown): void {
   if (span !== undefined && !Array.isArray(body)) describe(span, asRecord(body));
 }
 
+const queued = (jobId: string): Attributes => ({ ...QUEUE, [semconv.ATTR_MESSAGING_MESSAGE_ID]: jobId });
+
+/** A send (producer) or process (consumer) span on the queue, named as the messaging conventions say: `send jobs`. */
+function operationSpan(operation: "send" | "process", jobId: string, parent: Context): Span {
+  const kind = operation === "send" ? SpanKind.PRODUCER : SpanKind.CONSUMER;
+  const attributes = { ...queued(jobId), [semconv.ATTR_MESSAGING_OPERATION_TYPE]: operation };
+  return tracer.startSpan(`${operation} jobs`, { kind, attributes }, parent);
+}
+
 /** Queues a job in a producer span, handing `add` the trace context the worker continues. */
 async function traceEnqueue<T>(jobId: string, add: (carrier: TraceCarrier) => Promise<T>): Promise<T> {
   const parent = context.active();
-  const span = tracer.startSpan(
-    "send jobs",
-    {
-      kind: SpanKind.PRODUCER,
-      attributes: {
-        ...QUEUE,
-        [semconv.ATTR_MESSAGING_OPERATION_TYPE]: semconv.MESSAGING_OPERATION_TYPE_VALUE_SEND,
-        [semconv.ATTR_MESSAGING_MESSAGE_ID]: jobId,
-      },
-    },
-    parent,
-  );
+  const span = operationSpan("send", jobId, parent);
   const carrier: TraceCarrier = {};
   propagation.inject(trace.setSpan(parent, span), carrier);
   return within(span, parent, () => add(carrier));
@@ -204,20 +202,9 @@ async function traceEnqueue<T>(jobId: string, add: (carrier: TraceCarrier) => Pr
 /** Runs a queued job in a consumer span continuing its trace, after a span for its wait in the queue. */
 function traceQueuedRun<T>({ carrier, jobId, queuedAt }: QueuedJob, run: () => Promise<T>): Promise<T> {
   const parent = propagation.extract(ROOT_CONTEXT, carrier ?? {});
-  const attributes = { ...QUEUE, [semconv.ATTR_MESSAGING_MESSAGE_ID]: jobId };
-  if (queuedAt !== undefined) tracer.startSpan("queue wait", { attributes, startTime: queuedAt }, parent).end();
-  const span = tracer.startSpan(
-    "process jobs",
-    {
-      kind: SpanKind.CONSUMER,
-      attributes: {
-        ...attributes,
-        [semconv.ATTR_MESSAGING_OPERATION_TYPE]: semconv.MESSAGING_OPERATION_TYPE_VALUE_PROCESS,
-      },
-    },
-    parent,
-  );
-  return within(span, parent, run);
+  if (queuedAt !== undefined)
+    tracer.startSpan("queue wait", { attributes: queued(jobId), startTime: queuedAt }, parent).end();
+  return within(operationSpan("process", jobId, parent), parent, run);
 }
 
 /**
