@@ -50,7 +50,7 @@ export async function fetchMetadata(
   const signal = AbortSignal.timeout(timeoutMs);
   const statuses: string[] = [];
   for (const url of metadataUrls(issuer)) {
-    let text: string;
+    let body: unknown;
     try {
       const response = await fetch(url, { headers: { accept: "application/json" }, signal });
       if (!response.ok) {
@@ -58,11 +58,15 @@ export async function fetchMetadata(
         statuses.push(`${url}: HTTP ${response.status}`);
         continue;
       }
-      text = await response.text();
+      // a body that is not JSON is metadata without an issuer, not an outage
+      body = await response.json().catch((error: unknown) => {
+        if (error instanceof SyntaxError) return undefined;
+        throw error;
+      });
     } catch (error) {
       throw new ProviderFault(`its metadata at ${url}: ${reasonOf(error, timeoutMs)}`);
     }
-    const parsed = MetadataSchema.safeParse(parseJson(text));
+    const parsed = MetadataSchema.safeParse(body);
     if (!parsed.success) {
       throw new ProviderFault(`AUTH_ISSUER=${issuer}: the metadata at ${url} has no issuer and jwks_uri.`, true);
     }
@@ -81,14 +85,6 @@ export async function fetchMetadata(
     throw new ProviderFault(`AUTH_ISSUER=${issuer} has no metadata (${listed}): set it to the issuer's URL`, true);
   }
   throw new ProviderFault(`its metadata: ${listed}`);
-}
-
-function parseJson(text: string): unknown {
-  try {
-    return JSON.parse(text);
-  } catch {
-    return undefined;
-  }
 }
 
 /** The start-up check: undefined when the metadata fits; else the line to print, `fatal` for a bad setting. */
