@@ -5,10 +5,11 @@
 import { DEPARTMENT_TAGS, OCCASION_WORDS, TAG_WORDS, words } from "./vocabulary.js";
 import { DEPARTMENT_WORDS_KO, OCCASION_WORDS_KO, TAG_WORDS_KO } from "./vocabulary-ko.js";
 
-function phraseMap(entries: [id: number, phrases: string[]][]): Map<string, number[]> {
+/** Each name's id by the name itself and its phrases in every vocabulary given. */
+function phraseMap(names: string[], ...vocabularies: Record<string, string[]>[]): Map<string, number[]> {
   const map = new Map<string, number[]>();
-  for (const [id, phrases] of entries) {
-    for (const phrase of phrases) {
+  for (const [id, name] of names.entries()) {
+    for (const phrase of [name, ...vocabularies.flatMap((vocabulary) => vocabulary[name] ?? [])]) {
       const key = words(phrase).join(" ");
       if (key === "") continue;
       const ids = map.get(key) ?? [];
@@ -47,10 +48,8 @@ export function memoize<K, T>(fn: (key: K) => T, limit = 50_000): (key: K) => T 
 
 export function createTextIndex(tagNames: string[], occasionNames: string[]) {
   const tagId = new Map(tagNames.map((t, i) => [t, i]));
-  const tagPhrases = phraseMap(tagNames.map((t, i) => [i, [t, ...(TAG_WORDS[t] ?? []), ...(TAG_WORDS_KO[t] ?? [])]]));
-  const occasionPhrases = phraseMap(
-    occasionNames.map((o, i) => [i, [o, ...(OCCASION_WORDS[o] ?? []), ...(OCCASION_WORDS_KO[o] ?? [])]]),
-  );
+  const tagPhrases = phraseMap(tagNames, TAG_WORDS, TAG_WORDS_KO);
+  const occasionPhrases = phraseMap(occasionNames, OCCASION_WORDS, OCCASION_WORDS_KO);
   const departments = new Map<string, number[]>();
   for (const [d, tags] of Object.entries(DEPARTMENT_TAGS)) {
     const ids = tags.flatMap((t) => tagId.get(t) ?? []);
