@@ -24,9 +24,9 @@ export function clip(text: string, max = 100): string {
 }
 
 /** `a.b[2]`, or "the value" for the root. */
-function fieldName(path: PropertyKey[], prefix: string): string {
-  const parts = [...(prefix ? [prefix] : []), ...path.map((p) => clip(String(p)))];
-  if (parts.length === 0) return "the value";
+function fieldName(path: PropertyKey[]): string {
+  if (path.length === 0) return "the value";
+  const parts = path.map((p) => clip(String(p)));
   return `\`${parts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`)).join("")}\``;
 }
 
@@ -67,9 +67,9 @@ function bound(issue: SchemaIssue, big: boolean): string {
 }
 
 /** One sentence fragment per issue, e.g. "`budget` must be a number, got a string". */
-export function describeIssues(issues: readonly SchemaIssue[], input: unknown, prefix = ""): string[] {
+export function describeIssues(issues: readonly SchemaIssue[], input: unknown): string[] {
   return issues.map((issue) => {
-    const field = fieldName(issue.path, prefix);
+    const field = fieldName(issue.path);
     switch (issue.code) {
       case "invalid_type": {
         const expected = EXPECTED[issue.expected ?? ""] ?? issue.expected ?? "another type";

@@ -39,7 +39,6 @@ export class HttpObserver {
   constructor(
     private readonly logger: Logger,
     private readonly metrics?: Metrics,
-    private readonly now: () => number = Date.now,
   ) {}
 
   openStreams = (): Record<string, number> => {
@@ -86,7 +85,7 @@ export class HttpObserver {
     if (QUOTA_CODES.has(outcome)) metrics.quotaRefusals.inc({ code: outcome });
     const events = result.isError ? undefined : result.structuredContent?.events;
     if (!Array.isArray(events)) return;
-    const now = this.now();
+    const now = Date.now();
     for (const event of events as { timestamp?: unknown }[]) {
       const appended = typeof event.timestamp === "string" ? Date.parse(event.timestamp) : NaN;
       if (!Number.isNaN(appended)) metrics.deliveryLag.observe(Math.max(0, now - appended) / 1000);

@@ -9,7 +9,6 @@ export type OutageLogOptions = {
   dependency: string;
   print: (line: string) => void;
   now?: () => number;
-  remindMs?: number;
   /** Starts a repeating timer and returns its stop. */
   every?: (ms: number, tick: () => void) => () => void;
 };
@@ -31,13 +30,10 @@ const span = (ms: number) => (ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${M
 
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 
-export function createOutageLog({
-  dependency,
-  print,
-  now = Date.now,
-  remindMs = 60_000,
-  every = everyMs,
-}: OutageLogOptions) {
+/** How often an outage is told again while it lasts. */
+const REMIND_MS = 60_000;
+
+export function createOutageLog({ dependency, print, now = Date.now, every = everyMs }: OutageLogOptions) {
   const down = new Map<string, string>();
   let since = 0;
   let stopReminders: (() => void) | undefined;
@@ -54,7 +50,7 @@ export function createOutageLog({
     if (!first) return; // the outage is told already
     since = now();
     print(`${dependency} is unreachable for ${name} (${oneLine(why)}); retrying, and calls that need it fail fast.`);
-    stopReminders = every(remindMs, remind);
+    stopReminders = every(REMIND_MS, remind);
   };
 
   const back = (name: string) => {
