@@ -123,10 +123,7 @@ function createMcp(options: AppOptions, bearer: BearerAuth | undefined, onError:
     onError,
     runOptionsOf: options.runOptionsOf,
     files: staffFiles,
-    security:
-      auth && bearer
-        ? { scopes: auth.scopes, challenge: (error, description) => bearer.challenge(error, description) }
-        : undefined,
+    security: auth && bearer ? { scopes: auth.scopes, challenge: bearer.challenge } : undefined,
     fileLinks,
   });
   const handler = createMcpHttpHandler({

@@ -17,12 +17,12 @@ const RETRY_AFTER_SECONDS = 5;
 /** `onError` hears unexpected errors, and the authorization server's outages as one-line strings. */
 export function createBearerAuth(options: AuthOptions, onError?: (error: unknown) => void) {
   const verify = createTokenVerifier(options, onError);
-  const challenge = (error?: string, description?: string, scopes = options.scopes) => {
+  const challenge = (error?: string, description?: string) => {
     const params = [
       error && `error=${quoted(error)}`,
       description && `error_description=${quoted(description)}`,
       `resource_metadata=${quoted(resourceMetadataUrl(options))}`,
-      scopes.length > 0 && `scope=${quoted(scopes.join(" "))}`,
+      options.scopes.length > 0 && `scope=${quoted(options.scopes.join(" "))}`,
     ].filter(Boolean);
     return `Bearer ${params.join(", ")}`;
   };
