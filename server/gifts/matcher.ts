@@ -13,6 +13,7 @@ import { ItemScores } from "./item-scores.js";
 import { createMatchTables } from "./match-tables.js";
 import { createPicker } from "./pick.js";
 import { DEPARTMENT, STATED, TagWeights } from "./tag-weights.js";
+import { memoize } from "./text-index.js";
 
 export type MatchRequest = {
   occasion: string;
@@ -41,16 +42,8 @@ const PRICE_FIT = 4;
 
 /** Pure: the same request always gets the same gifts. Each currency's tables are made when first asked. */
 export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
-  const byCurrency = new Map<Currency, MatchGifts>();
-  return (request) => {
-    const currency = request.currency ?? "USD";
-    let match = byCurrency.get(currency);
-    if (match === undefined) {
-      match = createCurrencyMatcher(catalog, currency);
-      byCurrency.set(currency, match);
-    }
-    return match(request);
-  };
+  const byCurrency = memoize((currency: Currency) => createCurrencyMatcher(catalog, currency));
+  return (request) => byCurrency(request.currency ?? "USD")(request);
 }
 
 function createCurrencyMatcher(catalog: readonly CatalogItem[], currency: Currency): MatchGifts {
