@@ -63,8 +63,10 @@ const SPLIT = "Split the list into smaller files and start one analysis for each
 
 /** `what` names the input ("The CSV", "The file"); `where` the row in it ("Row 12", "Employee 3"). */
 export const overLimit = {
-  bytes: <T>(what: string, bytes: number, limits: InputLimits): Outcome<T> =>
-    fail("input_too_large", `${what} is ${sizeAgainst(bytes, limits.maxCsvBytes)}.`, SPLIT),
+  bytes: <T>(what: string, bytes: number, limits: InputLimits): Outcome<T> => {
+    const [found, most] = sizePair(bytes, limits.maxCsvBytes);
+    return fail("input_too_large", `${what} is ${found}; the limit is ${most}.`, SPLIT);
+  },
   /** `rows` undefined: counting stopped past the limit. */
   rows: <T>(what: string, rows: number | undefined, limits: InputLimits): Outcome<T> =>
     fail(
@@ -107,9 +109,3 @@ export function sizePair(
   if (found !== most || bytes === limit) return [found, most];
   return [`${count(bytes)} bytes`, `${count(limit)} bytes`];
 }
-
-/** "8.4 MB; the limit is 8.0 MB". */
-const sizeAgainst = (bytes: number, limit: number): string => {
-  const [found, most] = sizePair(bytes, limit);
-  return `${found}; the limit is ${most}`;
-};
