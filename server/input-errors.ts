@@ -58,12 +58,11 @@ const EXPECTED: Record<string, string> = {
 
 function bound(issue: SchemaIssue, big: boolean): string {
   const limit = String(big ? issue.maximum : issue.minimum);
-  const { origin, inclusive } = issue;
-  if (origin === "string") return `${big ? "at most" : "at least"} ${limit} character${limit === "1" ? "" : "s"} long`;
-  if (origin === "array" || origin === "set")
-    return `${big ? "at most" : "at least"} ${limit} item${limit === "1" ? "" : "s"}`;
-  if (inclusive === false) return `${big ? "less" : "greater"} than ${limit}`;
-  return `${big ? "at most" : "at least"} ${limit}`;
+  const most = `${big ? "at most" : "at least"} ${limit}`;
+  const plural = limit === "1" ? "" : "s";
+  if (issue.origin === "string") return `${most} character${plural} long`;
+  if (issue.origin === "array" || issue.origin === "set") return `${most} item${plural}`;
+  return issue.inclusive === false ? `${big ? "less" : "greater"} than ${limit}` : most;
 }
 
 /** One sentence fragment per issue, e.g. "`budget` must be a number, got a string". */
