@@ -11,9 +11,10 @@ import { createOutageLog, type OutagePart } from "../observability/outage-log.js
 import { fetchMetadata, ProviderFault, reasonOf } from "./provider-metadata.js";
 import { subjectFor } from "./subject.js";
 
-type TokenCheck =
-  | { ok: true; auth: AuthInfo }
-  | { ok: false; problem: "invalid_token" | "insufficient_scope" | "unavailable"; description: string };
+type Problem = "invalid_token" | "insufficient_scope" | "unavailable";
+type TokenCheck = { ok: true; auth: AuthInfo } | { ok: false; problem: Problem; description: string };
+
+const refused = (problem: Problem, description: string): TokenCheck => ({ ok: false, problem, description });
 
 function scopesOf(payload: JWTPayload): string[] {
   if (typeof payload.scope === "string") return payload.scope.split(" ").filter(Boolean);
@@ -30,7 +31,6 @@ export function createTokenVerifier(options: AuthOptions, onError: (error: unkno
   });
   const outage = provider.part("token checks");
   const keys = createProviderKeys(options.issuer, outage);
-  const invalid = (description: string): TokenCheck => ({ ok: false, problem: "invalid_token", description });
 
   return async (token: string): Promise<TokenCheck> => {
     let payload: JWTPayload;
@@ -43,27 +43,20 @@ export function createTokenVerifier(options: AuthOptions, onError: (error: unkno
       });
       payload = verified.payload;
     } catch (error) {
-      if (error instanceof errors.JOSEError) return invalid(describe(error));
+      if (error instanceof errors.JOSEError) return refused("invalid_token", describe(error));
       if (!(error instanceof ProviderFault)) onError(error);
-      return {
-        ok: false,
-        problem: "unavailable",
-        description: "The authorization server could not be reached to check the token. Try again in a moment.",
-      };
+      return refused(
+        "unavailable",
+        "The authorization server could not be reached to check the token. Try again in a moment.",
+      );
     }
     // a number, an object or "" names no one: taken as a name, all such tokens would be one user
     if (typeof payload.sub !== "string" || payload.sub === "") {
-      return invalid("The token's sub claim is not a non-empty string, so it names no user.");
+      return refused("invalid_token", "The token's sub claim is not a non-empty string, so it names no user.");
     }
     const scopes = scopesOf(payload);
     const missing = options.scopes.filter((s) => !scopes.includes(s));
-    if (missing.length > 0) {
-      return {
-        ok: false,
-        problem: "insufficient_scope",
-        description: `The token lacks the scope(s) ${missing.join(" ")}.`,
-      };
-    }
+    if (missing.length > 0) return refused("insufficient_scope", `The token lacks the scope(s) ${missing.join(" ")}.`);
     const clientId =
       typeof payload.client_id === "string" ? payload.client_id : typeof payload.azp === "string" ? payload.azp : "";
     return {
