@@ -3,7 +3,6 @@
  * (answering long polls, interrupting jobs); once the polls' answers are out the app closes; exit 0,
  * or 1 past the deadline.
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import type { Logger } from "./logger.js";
 
 export type ShutdownOptions = {
@@ -17,25 +16,32 @@ export type ShutdownOptions = {
   /** Closes the app (sessions, streams) and whatever else the process holds. */
   closeRest: () => Promise<void>;
   exit: (code: number) => void;
+  /** Past drainMs, how long the rest may take before exiting with 1. */
+  deadlineMs?: number;
+  sleep?: (ms: number) => Promise<void>;
+  setTimer?: (run: () => void, ms: number) => unknown;
 };
 
-/** Past drainMs, how long the rest may take before exiting with 1. */
-const DEADLINE_MS = 10_000;
 const POLL_CHECK_MS = 20;
 const POLL_ANSWER_MS = 2000;
 
 /** A second signal while it runs changes nothing. */
 export function createShutdown(options: ShutdownOptions): () => void {
-  const { logger } = options;
+  const {
+    logger,
+    deadlineMs = 10_000,
+    sleep = (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
+    setTimer = (run, ms) => setTimeout(run, ms).unref(),
+  } = options;
   let started = false;
   const run = async () => {
     options.drain();
     logger.info({ drainMs: options.drainMs }, "shutdown: draining, /readyz answers 503");
     await sleep(options.drainMs);
-    setTimeout(() => {
-      logger.error({ deadlineMs: DEADLINE_MS }, "shutdown: not done in time, exiting");
+    setTimer(() => {
+      logger.error({ deadlineMs }, "shutdown: not done in time, exiting");
       options.exit(1);
-    }, DEADLINE_MS).unref();
+    }, deadlineMs);
     options.stopListening();
     await options.closeJobs();
     for (let waited = 0; options.openPolls() > 0 && waited < POLL_ANSWER_MS; waited += POLL_CHECK_MS) {
