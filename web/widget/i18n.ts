@@ -14,36 +14,117 @@ import { useHostGlobal } from "./host-context.js";
 /** "surfing, movies" or, when more were not placed than named, "surfing, movies, …". */
 const names = ({ count, names }: UnplacedInterests) => `${names.join(", ")}${count > names.length ? ", …" : ""}`;
 
-// Each language's words in three parts (the job, the result, the staff file), each under the lint's 80 lines.
+/** An English word and its Korean, side by side, so that neither language lacks one. */
+type Pair = readonly [en: string, ko: string];
+type Table = { readonly [key: string]: Pair | Table };
+type Words<T> = { [K in keyof T]: T[K] extends Pair ? string : Words<T[K]> };
 
-const enJob = (f: Formats) => ({
-  language: "en" as "en" | "ko",
-  noHost:
+/** The widget's words that hold no number, in both languages. */
+const WORDS = {
+  noHost: [
     "GiftGenius shows its results inside a chat app, such as ChatGPT, Claude, VS Code or Goose. Open it from a conversation there; on its own, this page cannot reach the app.",
-  connecting: "Connecting to the chat app…",
-  toolCancelled: "The request was canceled before it finished.",
-  readySoFar: "Ready so far, while the rest is composed:",
-  waitingForTool: "Waiting for the tool result…",
-  nothingToShow: "This tool result has nothing to show.",
-  toolFailed: "The tool call failed.",
-  jobTitle: "Gift analysis",
-  starting: "Starting…",
-  progress: "Progress",
-  stages: "Stages",
+    "GiftGenius는 ChatGPT, Claude, VS Code, Goose 같은 채팅 앱 안에서 결과를 보여 줍니다. 그 앱의 대화에서 열어 주세요. 이 페이지만으로는 앱에 연결할 수 없습니다.",
+  ],
+  connecting: ["Connecting to the chat app…", "채팅 앱에 연결하는 중…"],
+  toolCancelled: ["The request was canceled before it finished.", "요청이 끝나기 전에 취소되었습니다."],
+  readySoFar: ["Ready so far, while the rest is composed:", "나머지를 정리하는 동안 먼저 준비된 결과:"],
+  waitingForTool: ["Waiting for the tool result…", "도구 결과를 기다리는 중…"],
+  nothingToShow: ["This tool result has nothing to show.", "이 도구 결과에는 표시할 내용이 없습니다."],
+  toolFailed: ["The tool call failed.", "도구 호출에 실패했습니다."],
+  jobTitle: ["Gift analysis", "선물 분석"],
+  starting: ["Starting…", "시작하는 중…"],
+  progress: ["Progress", "진행률"],
+  stages: ["Stages", "단계"],
+  cancel: ["Cancel", "취소"],
+  cancelQuestion: ["Cancel the analysis?", "분석을 취소할까요?"],
+  cancelYes: ["Yes, cancel", "취소하기"],
+  keepGoing: ["Keep going", "계속 진행"],
+  canceling: ["Canceling…", "취소하는 중…"],
+  canceled: ["The analysis was canceled.", "분석이 취소되었습니다."],
+  startAgain: ["Start again", "다시 시작"],
+  failed: ["The analysis failed.", "분석에 실패했습니다."],
+  completed: ["The analysis is complete.", "분석이 완료되었습니다."],
+  tryAgain: ["Try again", "다시 시도"],
+  retrying: ["reconnecting…", "다시 연결하는 중…"],
+  tellChat: ["Tell the chat when it's done", "끝나면 채팅에 알리기"],
+  skipped: ["Skipped rows", "건너뛴 행"],
+  noGiftsForPerson: ["No gift fits this budget.", "예산에 맞는 선물이 없습니다."],
+  showMore: ["Show more", "더 보기"],
+  openFull: ["Open the full result", "전체 결과 열기"],
+  tableLabel: ["People and their top picks", "사람별 1순위 선물"],
+  searchName: ["Search by name", "이름으로 찾기"],
+  allDepartments: ["All departments", "모든 부서"],
+  noDepartment: ["(no department)", "(부서 없음)"],
+  sortBy: ["Sort by", "정렬"],
+  nothingInBudget: ["Nothing within budget", "예산 안 선물 없음"],
+  byDepartment: ["Spend by department", "부서별 지출"],
+  loading: ["Loading…", "불러오는 중…"],
+  noGifts: ["No gifts matched.", "맞는 선물이 없습니다."],
+  dropFile: ["Choose a file or drop it here", "파일을 선택하거나 여기에 끌어다 놓으세요"],
+  upload: ["Upload", "업로드"],
+  readingFile: ["Reading the file…", "파일을 읽는 중…"],
+  otherFile: ["Choose another file", "다른 파일 선택"],
+  start: ["Start", "시작"],
+  encoding: ["Encoding", "인코딩"],
+  encodingUnsure: [
+    "The encoding is a guess: check the names below and choose the right one.",
+    "인코딩을 추정했습니다. 아래 이름을 확인하고 맞는 인코딩을 골라 주세요.",
+  ],
+  choose: ["Choose…", "선택…"],
+  sheet: ["Sheet", "시트"],
+  noColumn: ["(none)", "(없음)"],
+  rowHead: ["Row", "행"],
+  firstRows: ["The file's first rows", "파일의 첫 행"],
+  mergeDuplicates: ["Merge them", "한 사람으로 합치기"],
+  duplicatesMerged: [
+    "Rows with the same name and department are read as one person: the first row is kept.",
+    "이름과 부서가 같은 행을 한 사람으로 읽습니다. 첫 행을 남깁니다.",
+  ],
+  keepApart: ["Keep them apart", "다른 사람으로 두기"],
+  downloadPicks: ["Download the picks", "추천 결과 내려받기"],
+  downloadSkipped: ["Download the skipped rows", "건너뛴 행 내려받기"],
   status: {
-    pending: "Waiting to start",
-    running: "Running",
-    completed: "Completed",
-    failed: "Failed",
-    canceled: "Canceled",
-  } satisfies Record<JobStatus, string>,
+    pending: ["Waiting to start", "시작 대기 중"],
+    running: ["Running", "진행 중"],
+    completed: ["Completed", "완료됨"],
+    failed: ["Failed", "실패함"],
+    canceled: ["Canceled", "취소됨"],
+  } satisfies Record<JobStatus, Pair>,
   stageState: {
-    done: "done",
-    active: "in progress",
-    pending: "not started",
-    failed: "failed",
-    stopped: "stopped",
-  } satisfies Record<StageView["state"], string>,
+    done: ["done", "완료"],
+    active: ["in progress", "진행 중"],
+    pending: ["not started", "시작 전"],
+    failed: ["failed", "실패"],
+    stopped: ["stopped", "중단됨"],
+  } satisfies Record<StageView["state"], Pair>,
+  tableColumns: {
+    name: ["Name", "이름"],
+    department: ["Department", "부서"],
+    budget: ["Budget", "예산"],
+    pick: ["Top pick", "1순위 선물"],
+    spend: ["Spend", "지출"],
+  },
+  columns: {
+    name: ["Name", "이름"],
+    department: ["Department", "부서"],
+    interests: ["Interests", "관심사"],
+    budget: ["Budget", "예산"],
+    id: ["Employee ID", "사번"],
+  } satisfies Record<ColumnKey, Pair>,
+} satisfies Table;
+
+/** The table's words in one language: 0 English, 1 Korean. */
+function wordsIn<T extends Table>(table: T, language: 0 | 1): Words<T> {
+  const words: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(table))
+    words[key] = isPair(value) ? value[language] : wordsIn(value, language);
+  return words as Words<T>;
+}
+const isPair = (value: Pair | Table): value is Pair => Array.isArray(value);
+
+const en = (f: Formats) => ({
+  ...wordsIn(WORDS, 0),
+  language: "en" as "en" | "ko",
   /** A stage's label in this language; a stage the widget does not know keeps the server's. */
   stageLabel: (id: string, fallback: string) => (isBulkStage(id) ? STAGE_LABELS.en[id] : fallback),
   stageCount: (unit: "rows" | "people" | null, done: number, total: number) =>
@@ -58,27 +139,10 @@ const enJob = (f: Formats) => ({
   waited: (seconds: number) => `Waited ${f.duration(seconds)}`,
   eta: (seconds: number) => `About ${f.duration(seconds)} left`,
   percent: (value: number) => f.percent(value),
-  cancel: "Cancel",
-  cancelQuestion: "Cancel the analysis?",
-  cancelYes: "Yes, cancel",
-  keepGoing: "Keep going",
-  canceling: "Canceling…",
-  canceled: "The analysis was canceled.",
-  startAgain: "Start again",
   keptAfterCancel: (n: number) => `Ready before it was canceled: ${f.count(n)} ${n === 1 ? "person" : "people"}`,
-  failed: "The analysis failed.",
-  completed: "The analysis is complete.",
-  tryAgain: "Try again",
-  retrying: "reconnecting…",
-  tellChat: "Tell the chat when it's done",
-});
-
-const enResult = (f: Formats) => ({
-  skipped: "Skipped rows",
   row: (n: number) => `Row ${f.index(n)}`,
   people: (shown: number, total: number) => `${f.count(shown)} of ${f.count(total)} people`,
   budget: (price: string) => `budget ${price}`,
-  noGiftsForPerson: "No gift fits this budget.",
   /** "2,000 people · 3 with no gift in budget · 12 rows skipped · top picks $98,400 of the $120,000 budget" */
   resultSummary: ({ people, withGifts, skipped, topPicks, budget, unplaced, currency = "USD" }: ResultFigures) =>
     [
@@ -91,53 +155,19 @@ const enResult = (f: Formats) => ({
     ]
       .filter(Boolean)
       .join(" · "),
-  showMore: "Show more",
-  openFull: "Open the full result",
   readyCount: (n: number) => `${f.count(n)} ${n === 1 ? "person is" : "people are"} ready so far.`,
-  tableLabel: "People and their top picks",
-  searchName: "Search by name",
-  allDepartments: "All departments",
-  noDepartment: "(no department)",
-  sortBy: "Sort by",
-  tableColumns: { name: "Name", department: "Department", budget: "Budget", pick: "Top pick", spend: "Spend" },
-  nothingInBudget: "Nothing within budget",
   /** "120 of 50,000 people", "50,000 people so far" */
   peopleShown: (shown: number, of: number, soFar: boolean) =>
     `${shown === of ? "" : `${f.count(shown)} of `}${f.count(of)} ${of === 1 ? "person" : "people"}${soFar ? " so far" : ""}`,
-  byDepartment: "Spend by department",
   departmentLine: (people: number, spend: string, budget: string) =>
     `${f.count(people)} ${people === 1 ? "person" : "people"} · ${spend} of ${budget}`,
-  loading: "Loading…",
   giftsFor: (occasion: string, budget: string) => `Gift ideas for ${occasion}, up to ${budget}`,
-  noGifts: "No gifts matched.",
-});
-
-const enFile = (f: Formats) => ({
   fileAsk: (occasion: string, budget: string) => `Choose the staff list for “${occasion}” (${budget} per person).`,
-  dropFile: "Choose a file or drop it here",
   fileKinds: (limit: number) => `Excel (.xlsx), CSV or TSV, up to ${f.size(limit)}`,
   tooLarge: (name: string, size: number, limit: number) =>
     `${name} is ${f.size(size)}; the largest file GiftGenius reads is ${f.size(limit)}. Save it as .xlsx (smaller) or remove columns it does not need.`,
   emptyFile: (name: string) => `${name} is empty.`,
   sending: (name: string) => `Sending ${name}…`,
-  upload: "Upload",
-  readingFile: "Reading the file…",
-  otherFile: "Choose another file",
-  start: "Start",
-  encoding: "Encoding",
-  encodingUnsure: "The encoding is a guess: check the names below and choose the right one.",
-  choose: "Choose…",
-  sheet: "Sheet",
-  columns: {
-    name: "Name",
-    department: "Department",
-    interests: "Interests",
-    budget: "Budget",
-    id: "Employee ID",
-  } satisfies Record<ColumnKey, string>,
-  noColumn: "(none)",
-  rowHead: "Row",
-  firstRows: "The file's first rows",
   fileCounts: (rows: number, people: number, skipped: number) =>
     `${f.count(rows)} rows: ${f.count(people)} people, ${f.count(skipped)} skipped`,
   separator: (sep: string) => (sep === "\t" ? "tab-separated" : `separated by “${sep}”`),
@@ -151,11 +181,6 @@ const enFile = (f: Formats) => ({
     `${f.count(groups)} ${groups === 1 ? "name appears" : "names appear"} more than once in the same department with different details, kept as different people: merge them if they are one person.`,
   duplicateRows: (name: string, department: string, rows: string) =>
     `${name}${department ? ` (${department})` : ""}: rows ${rows}`,
-  mergeDuplicates: "Merge them",
-  duplicatesMerged: "Rows with the same name and department are read as one person: the first row is kept.",
-  keepApart: "Keep them apart",
-  downloadPicks: "Download the picks",
-  downloadSkipped: "Download the skipped rows",
   fileReady: (name: string) => `${name} is ready.`,
   linkUntil: (at: number) => `The link works until ${f.time(at)}.`,
   localErrors: {
@@ -166,26 +191,11 @@ const enFile = (f: Formats) => ({
   /** A failure's code in words, for a server message in another language: none needed in English. */
   codeErrors: {} as Record<string, string>,
 });
-
-const en = (f: Formats) => ({ ...enJob(f), ...enResult(f), ...enFile(f) });
 export type Messages = ReturnType<typeof en>;
 
-const koJob = (f: Formats): ReturnType<typeof enJob> => ({
+const ko = (f: Formats): Messages => ({
+  ...wordsIn(WORDS, 1),
   language: "ko",
-  noHost:
-    "GiftGenius는 ChatGPT, Claude, VS Code, Goose 같은 채팅 앱 안에서 결과를 보여 줍니다. 그 앱의 대화에서 열어 주세요. 이 페이지만으로는 앱에 연결할 수 없습니다.",
-  connecting: "채팅 앱에 연결하는 중…",
-  toolCancelled: "요청이 끝나기 전에 취소되었습니다.",
-  readySoFar: "나머지를 정리하는 동안 먼저 준비된 결과:",
-  waitingForTool: "도구 결과를 기다리는 중…",
-  nothingToShow: "이 도구 결과에는 표시할 내용이 없습니다.",
-  toolFailed: "도구 호출에 실패했습니다.",
-  jobTitle: "선물 분석",
-  starting: "시작하는 중…",
-  progress: "진행률",
-  stages: "단계",
-  status: { pending: "시작 대기 중", running: "진행 중", completed: "완료됨", failed: "실패함", canceled: "취소됨" },
-  stageState: { done: "완료", active: "진행 중", pending: "시작 전", failed: "실패", stopped: "중단됨" },
   stageLabel: (id, fallback) => (isBulkStage(id) ? STAGE_LABELS.ko[id] : fallback),
   stageCount: (unit, done, total) => {
     const word = unit === "rows" ? "행" : unit === "people" ? "명" : "개";
@@ -199,27 +209,10 @@ const koJob = (f: Formats): ReturnType<typeof enJob> => ({
   waited: (seconds) => `총 대기 시간 ${f.duration(seconds)}`,
   eta: (seconds) => `약 ${f.duration(seconds)} 남음`,
   percent: (value) => f.percent(value),
-  cancel: "취소",
-  cancelQuestion: "분석을 취소할까요?",
-  cancelYes: "취소하기",
-  keepGoing: "계속 진행",
-  canceling: "취소하는 중…",
-  canceled: "분석이 취소되었습니다.",
-  startAgain: "다시 시작",
   keptAfterCancel: (n) => `취소 전에 준비된 결과: ${f.count(n)}명`,
-  failed: "분석에 실패했습니다.",
-  completed: "분석이 완료되었습니다.",
-  tryAgain: "다시 시도",
-  retrying: "다시 연결하는 중…",
-  tellChat: "끝나면 채팅에 알리기",
-});
-
-const koResult = (f: Formats): ReturnType<typeof enResult> => ({
-  skipped: "건너뛴 행",
   row: (n) => `${f.index(n)}행`,
   people: (shown, total) => `${f.count(total)}명 중 ${f.count(shown)}명`,
   budget: (price) => `예산 ${price}`,
-  noGiftsForPerson: "예산에 맞는 선물이 없습니다.",
   resultSummary: ({ people, withGifts, skipped, topPicks, budget, unplaced, currency = "USD" }) =>
     [
       `${f.count(people)}명`,
@@ -230,45 +223,17 @@ const koResult = (f: Formats): ReturnType<typeof enResult> => ({
     ]
       .filter(Boolean)
       .join(" · "),
-  showMore: "더 보기",
-  openFull: "전체 결과 열기",
   readyCount: (n) => `지금까지 ${f.count(n)}명이 준비되었습니다.`,
-  tableLabel: "사람별 1순위 선물",
-  searchName: "이름으로 찾기",
-  allDepartments: "모든 부서",
-  noDepartment: "(부서 없음)",
-  sortBy: "정렬",
-  tableColumns: { name: "이름", department: "부서", budget: "예산", pick: "1순위 선물", spend: "지출" },
-  nothingInBudget: "예산 안 선물 없음",
   peopleShown: (shown, of, soFar) =>
     `${soFar ? "지금까지 " : ""}${shown === of ? "" : `${f.count(of)}명 중 `}${f.count(shown)}명`,
-  byDepartment: "부서별 지출",
   departmentLine: (people, spend, budget) => `${f.count(people)}명 · ${spend} / ${budget}`,
-  loading: "불러오는 중…",
   giftsFor: (occasion, budget) => `${occasion} 선물 추천, 최대 ${budget}`,
-  noGifts: "맞는 선물이 없습니다.",
-});
-
-const koFile = (f: Formats): ReturnType<typeof enFile> => ({
   fileAsk: (occasion, budget) => `“${occasion}” 선물을 받을 직원 명단 파일을 골라 주세요 (1인당 ${budget}).`,
-  dropFile: "파일을 선택하거나 여기에 끌어다 놓으세요",
   fileKinds: (limit) => `Excel(.xlsx), CSV, TSV, 최대 ${f.size(limit)}`,
   tooLarge: (name, size, limit) =>
     `${name} 파일은 ${f.size(size)}입니다. GiftGenius가 읽는 파일은 최대 ${f.size(limit)}입니다. .xlsx로 저장하거나 필요 없는 열을 지워 주세요.`,
   emptyFile: (name) => `${name} 파일이 비어 있습니다.`,
   sending: (name) => `${name} 보내는 중…`,
-  upload: "업로드",
-  readingFile: "파일을 읽는 중…",
-  otherFile: "다른 파일 선택",
-  start: "시작",
-  encoding: "인코딩",
-  encodingUnsure: "인코딩을 추정했습니다. 아래 이름을 확인하고 맞는 인코딩을 골라 주세요.",
-  choose: "선택…",
-  sheet: "시트",
-  columns: { name: "이름", department: "부서", interests: "관심사", budget: "예산", id: "사번" },
-  noColumn: "(없음)",
-  rowHead: "행",
-  firstRows: "파일의 첫 행",
   fileCounts: (rows, people, skipped) => `${f.count(rows)}행: ${f.count(people)}명, 건너뜀 ${f.count(skipped)}행`,
   separator: (sep) => (sep === "\t" ? "탭 구분" : `“${sep}” 구분`),
   budgetsIn: (currency) => `예산 통화 ${currency}`,
@@ -278,11 +243,6 @@ const koFile = (f: Formats): ReturnType<typeof enFile> => ({
   possibleDuplicates: (groups) =>
     `같은 부서에 같은 이름이 다른 내용으로 여러 번 나오는 경우가 ${f.count(groups)}건 있습니다. 다른 사람으로 두었으니 같은 사람이면 합쳐 주세요.`,
   duplicateRows: (name, department, rows) => `${name}${department ? ` (${department})` : ""}: ${rows}행`,
-  mergeDuplicates: "한 사람으로 합치기",
-  duplicatesMerged: "이름과 부서가 같은 행을 한 사람으로 읽습니다. 첫 행을 남깁니다.",
-  keepApart: "다른 사람으로 두기",
-  downloadPicks: "추천 결과 내려받기",
-  downloadSkipped: "건너뛴 행 내려받기",
   fileReady: (name) => `${name} 파일이 준비되었습니다.`,
   linkUntil: (at) => `링크는 ${f.time(at)}까지 유효합니다.`,
   localErrors: {
@@ -308,8 +268,6 @@ const koFile = (f: Formats): ReturnType<typeof enFile> => ({
     internal: "서버에 문제가 생겼습니다. 다시 시도해 주세요.",
   },
 });
-
-const ko = (f: Formats): Messages => ({ ...koJob(f), ...koResult(f), ...koFile(f) });
 
 /** A price in its currency (US dollars when none is known), written the locale's way (shared/format.ts). */
 export const formatPrice = (amount: number, locale: string, currency: Currency = "USD"): string =>
