@@ -38,15 +38,7 @@ function makeFormats(locale: string): Formats {
       maximumFractionDigits: digits,
     });
   // per currency: [whole amounts, amounts with their minor unit], made when first used
-  const money = new Map<Currency, [Intl.NumberFormat, Intl.NumberFormat]>();
-  const moneyOf = (code: Currency) => {
-    let pair = money.get(code);
-    if (pair === undefined) {
-      pair = [currency(code, 0), currency(code, MINOR_DIGITS[code])];
-      money.set(code, pair);
-    }
-    return pair;
-  };
+  const moneyOf = oncePer((code: Currency) => [currency(code, 0), currency(code, MINOR_DIGITS[code])] as const);
   const megabytes = number({ style: "unit", unit: "megabyte", maximumFractionDigits: 1 });
   const [hours, minutes, seconds] = ["hour", "minute", "second"].map((unit) =>
     number({ style: "unit", unit, unitDisplay: "short" }),
@@ -83,13 +75,14 @@ function makeFormats(locale: string): Formats {
   };
 }
 
-const made = new Map<string, Formats>();
-
-export function formatsFor(locale: string): Formats {
-  let formats = made.get(locale);
-  if (formats === undefined) {
-    formats = makeFormats(locale);
-    made.set(locale, formats);
-  }
-  return formats;
+/** `make`, called once per key: what it made the first time is kept and given again. */
+export function oncePer<K, V>(make: (key: K) => V): (key: K) => V {
+  const made = new Map<K, V>();
+  return (key) => {
+    const kept = made.get(key) ?? make(key);
+    made.set(key, kept);
+    return kept;
+  };
 }
+
+export const formatsFor = oncePer(makeFormats);

@@ -4,7 +4,7 @@
  * from the server are shown as they are.
  */
 import type { ColumnKey } from "../../shared/files.js";
-import { formatsFor, type Formats } from "../../shared/format.js";
+import { formatsFor, oncePer, type Formats } from "../../shared/format.js";
 import type { Currency } from "../../shared/money.js";
 import { isBulkStage, STAGE_LABELS } from "../../shared/stage-words.js";
 import type { JobStatus, StageView } from "../../shared/job-view.js";
@@ -273,17 +273,10 @@ const ko = (f: Formats): Messages => ({
 export const formatPrice = (amount: number, locale: string, currency: Currency = "USD"): string =>
   formatsFor(locale).money(amount, currency);
 
-const cache = new Map<string, Messages>();
-
 /** The messages for a BCP 47 locale: Korean words for `ko*`, English otherwise; numbers in the locale's way. */
-export function messagesFor(locale: string): Messages {
-  let messages = cache.get(locale);
-  if (messages === undefined) {
-    messages = (locale.toLowerCase().startsWith("ko") ? ko : en)(formatsFor(locale));
-    cache.set(locale, messages);
-  }
-  return messages;
-}
+export const messagesFor = oncePer((locale: string): Messages =>
+  (locale.toLowerCase().startsWith("ko") ? ko : en)(formatsFor(locale)),
+);
 
 export function useMessages(): Messages {
   return messagesFor(useHostGlobal("locale"));
