@@ -4,7 +4,16 @@
  * rows in view are in the page and the document scrolls, so 200,000 people are as quick as 20; to
  * assistive technology it is a table whose rows keep their index in the whole.
  */
-import { useEffect, useMemo, useRef, useState, type Dispatch, type RefObject, type SetStateAction } from "react";
+import {
+  useEffect,
+  useMemo,
+  useRef,
+  useState,
+  useSyncExternalStore,
+  type Dispatch,
+  type RefObject,
+  type SetStateAction,
+} from "react";
 import type { Currency } from "../../../shared/money.js";
 import { useHost, useHostGlobal } from "../host-context.js";
 import { formatPrice, useMessages } from "../i18n.js";
@@ -30,19 +39,15 @@ const ALL_UP_TO = 200;
 const ALL = "\u0000all";
 const NARROW = "(max-width: 599px)";
 
-/** A phone: rows take two lines. */
-function useNarrow(): boolean {
-  const media = typeof window.matchMedia === "function" ? window.matchMedia(NARROW) : null;
-  const [narrow, setNarrow] = useState(media?.matches ?? false);
-  useEffect(() => {
-    if (media === null) return;
-    const change = () => setNarrow(media.matches);
-    media.addEventListener("change", change);
-    change(); // it may have changed between the render and now (a frame going fullscreen)
-    return () => media.removeEventListener("change", change);
-  }, [media]);
-  return narrow;
-}
+const narrowQuery = () => (typeof window.matchMedia === "function" ? window.matchMedia(NARROW) : null);
+const onNarrowChange = (change: () => void) => {
+  const query = narrowQuery();
+  query?.addEventListener("change", change);
+  return () => query?.removeEventListener("change", change);
+};
+
+/** A phone: rows take two lines. React reads it again once subscribed: a frame may have gone fullscreen meanwhile. */
+const useNarrow = (): boolean => useSyncExternalStore(onNarrowChange, () => narrowQuery()?.matches ?? false);
 
 /** The rows the window shows of the element, with some either side. */
 function useWindowRange(ref: RefObject<HTMLElement | null>, count: number, rowHeight: number) {
