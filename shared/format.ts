@@ -75,6 +75,10 @@ function makeFormats(locale: string): Formats {
   };
 }
 
+/** "12, 40" or, when it lists fewer than it counts, "12, 40, …": the same in every language. */
+export const listed = (items: readonly (string | number)[], count: number): string =>
+  `${items.join(", ")}${count > items.length ? ", …" : ""}`;
+
 /** `make`, called once per key: what it made the first time is kept and given again. */
 export function oncePer<K, V>(make: (key: K) => V): (key: K) => V {
   const made = new Map<K, V>();

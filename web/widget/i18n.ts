@@ -4,15 +4,12 @@
  * from the server are shown as they are.
  */
 import type { ColumnKey } from "../../shared/files.js";
-import { formatsFor, oncePer, type Formats } from "../../shared/format.js";
+import { formatsFor, listed, oncePer, type Formats } from "../../shared/format.js";
 import type { Currency } from "../../shared/money.js";
 import { isBulkStage, STAGE_LABELS } from "../../shared/stage-words.js";
 import type { JobStatus, StageView } from "../../shared/job-view.js";
-import type { ResultFigures, UnplacedInterests } from "../../shared/tools.js";
+import type { ResultFigures } from "../../shared/tools.js";
 import { useHostGlobal } from "./host-context.js";
-
-/** "surfing, movies" or, when more were not placed than named, "surfing, movies, …". */
-const names = ({ count, names }: UnplacedInterests) => `${names.join(", ")}${count > names.length ? ", …" : ""}`;
 
 /** An English word and its Korean, side by side, so that neither language lacks one. */
 type Pair = readonly [en: string, ko: string];
@@ -151,7 +148,7 @@ const en = (f: Formats) => ({
       skipped > 0 && `${f.count(skipped)} ${skipped === 1 ? "row" : "rows"} skipped`,
       `top picks ${f.money(topPicks, currency)} of the ${f.money(budget, currency)} budget`,
       unplaced &&
-        `${f.count(unplaced.count)} ${unplaced.count === 1 ? "interest" : "interests"} not understood: ${names(unplaced)}`,
+        `${f.count(unplaced.count)} ${unplaced.count === 1 ? "interest" : "interests"} not understood: ${listed(unplaced.names, unplaced.count)}`,
     ]
       .filter(Boolean)
       .join(" · "),
@@ -219,7 +216,7 @@ const ko = (f: Formats): Messages => ({
       people > withGifts && `예산 안 선물 없음 ${f.count(people - withGifts)}명`,
       skipped > 0 && `건너뛴 행 ${f.count(skipped)}개`,
       `1순위 합계 ${f.money(topPicks, currency)} / 예산 ${f.money(budget, currency)}`,
-      unplaced && `이해하지 못한 관심사 ${f.count(unplaced.count)}개: ${names(unplaced)}`,
+      unplaced && `이해하지 못한 관심사 ${f.count(unplaced.count)}개: ${listed(unplaced.names, unplaced.count)}`,
     ]
       .filter(Boolean)
       .join(" · "),

@@ -2,6 +2,7 @@
  * What the server understood of an uploaded staff file before the job starts: how it read it, a
  * select per column, the first rows, the counts, the rows skipped and what must be settled first.
  */
+import { listed } from "../../../shared/format.js";
 import { COLUMN_KEYS, type Reading, type StaffPreview, type TextEncoding } from "../../../shared/files.js";
 import { useHostGlobal } from "../host-context.js";
 import { formatPrice, useMessages } from "../i18n.js";
@@ -172,7 +173,7 @@ function PreviewBody({ preview: p, reading, unsure, onReading }: ReadingProps) {
             p.lowBudgets.count,
             formatPrice(p.lowBudgets.cheapest, locale, currency),
             currency,
-            p.lowBudgets.rows.join(", ") + (p.lowBudgets.count > p.lowBudgets.rows.length ? ", …" : ""),
+            listed(p.lowBudgets.rows, p.lowBudgets.count),
           )}
         </p>
       )}
