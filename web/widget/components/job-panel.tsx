@@ -53,7 +53,9 @@ export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
           {started ? t.status[status] : t.starting}
         </p>
       </header>
-      <JobNews view={view} stages={stages} lastError={lastError} />
+      <p className="gg-sr" role="status">
+        {news(t, view, stages, lastError)}
+      </p>
       {/* no bar before the first events: a widget shown again must not flash back to 0 % */}
       {started && <ProgressBar percentage={view.percentage} status={status} />}
       {line !== null && <p className="gg-current">{line}</p>}
@@ -170,22 +172,11 @@ function CancelButton({ jobId }: { jobId: string }) {
   );
 }
 
-type JobNewsProps = { view: JobFold | undefined; stages: StageView[]; lastError: ToolFailure | null };
-
 /**
- * The job's one polite live region: the end, else a failure to reach the job, else the stage that
- * begins. Its text never changes with the percentage, so a screen reader is not talked over.
+ * What the job's one polite live region says: the end, else a failure to reach the job, else the
+ * stage that begins. It never changes with the percentage, so a screen reader is not talked over.
  */
-function JobNews(props: JobNewsProps) {
-  const t = useMessages();
-  return (
-    <p className="gg-sr" role="status">
-      {news(t, props)}
-    </p>
-  );
-}
-
-function news(t: Messages, { view, stages, lastError }: JobNewsProps): string {
+function news(t: Messages, view: JobFold | undefined, stages: StageView[], lastError: ToolFailure | null): string {
   if (view === undefined || view.lastSeq === 0) return "";
   const { status, stage } = view;
   if (status === "completed") return [t.completed, view.summary].filter(Boolean).join(" ");
