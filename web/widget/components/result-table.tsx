@@ -4,16 +4,8 @@
  * rows in view are in the page and the document scrolls, so 200,000 people are as quick as 20; to
  * assistive technology it is a table whose rows keep their index in the whole.
  */
-import {
-  useEffect,
-  useMemo,
-  useRef,
-  useState,
-  useSyncExternalStore,
-  type Dispatch,
-  type RefObject,
-  type SetStateAction,
-} from "react";
+import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
+import type { Dispatch, RefObject, SetStateAction } from "react";
 import type { Currency } from "../../../shared/money.js";
 import { useHost, useHostGlobal } from "../host-context.js";
 import { formatPrice, useMessages } from "../i18n.js";
