@@ -1,5 +1,4 @@
 /** The job system as the configuration sets it up, for the server and the worker alike. */
-import { mkdirSync } from "node:fs";
 import { resolve } from "node:path";
 import type { Config } from "./config.js";
 import { createLogger, errorFields, type Logger } from "./observability/logger.js";
@@ -19,7 +18,6 @@ import { storageProblem } from "./store-errors.js";
 function openSqlite(dataDir: string): JobStore {
   const file = resolve(dataDir, "giftgenius.db");
   try {
-    mkdirSync(dataDir, { recursive: true });
     return createSqliteStore(file);
   } catch (error) {
     const problem = storageProblem(error);
