@@ -11,7 +11,6 @@ import type { Caller } from "./caller.js";
 import {
   interrupted,
   LiveJobs,
-  runJob,
   type CreateExecutor,
   type ExecutorContext,
   type JobExecutor,
@@ -28,7 +27,6 @@ import {
   type ConnectionListener,
   type RedisConnection,
 } from "../redis/connection.js";
-import { SliceTurns } from "./runner/slice-turns.js";
 import type { Locale } from "./runner/texts.js";
 import { readInputLimits } from "../limits.js";
 import { planStart, type StartPlan } from "./start-plan.js";
@@ -80,8 +78,7 @@ class BullmqExecutor implements JobExecutor {
   /** The queue's connection when this executor opened it: closed with the queue. */
   readonly #ownRedis: Redis | undefined;
   readonly #worker: JobWorker | undefined;
-  readonly #slices = new SliceTurns();
-  readonly #live = new LiveJobs();
+  readonly #live: LiveJobs;
   readonly #unwatch: (() => void) | undefined;
   readonly #reconciler: ReturnType<typeof setInterval>;
   #shut: Promise<void> | undefined;
@@ -89,6 +86,7 @@ class BullmqExecutor implements JobExecutor {
   constructor(settings: BullmqExecutorOptions, context: ExecutorContext) {
     const { prefix = "giftgenius:queue", graceMs = BULLMQ_DEFAULTS.graceMs } = settings;
     this.#context = context;
+    this.#live = new LiveJobs(context);
     this.#graceMs = graceMs;
     this.#connection = settings.connection ?? watchConnection(openRedis(settings.url));
     this.#ownRedis = settings.connection ? undefined : this.#connection.redis;
@@ -128,11 +126,8 @@ class BullmqExecutor implements JobExecutor {
   }
 
   async close(): Promise<void> {
-    const stopped = this.#live.abortAll();
     clearInterval(this.#reconciler);
-    this.#shut ??= this.#shutDown();
-    await this.#shut;
-    await this.#live.endStopped(stopped, this.#context.end);
+    await this.#live.close(() => (this.#shut ??= this.#shutDown()));
   }
 
   /** Reports errors but a connection's, which its watch tells. */
@@ -188,11 +183,9 @@ class BullmqExecutor implements JobExecutor {
   };
 
   async #run(jobId: string, owner: Caller, plan: StartPlan, { runOptions, locale }: QueuedRun): Promise<void> {
-    const signal = this.#live.add(jobId, owner);
     try {
-      await runJob(this.#context, this.#slices, { jobId, owner, plan, runOptions, locale }, signal);
+      await this.#live.run({ jobId, owner, plan, runOptions, locale });
     } finally {
-      this.#live.delete(jobId);
       this.#context.log.forget(jobId);
     }
   }

@@ -1,13 +1,11 @@
 /** The executor of memory and SQLite stores: jobs run in this process, one slice per turn of the event loop. */
-import { interrupted, LiveJobs, runJob, type CreateExecutor } from "./executor.js";
-import { SliceTurns } from "./runner/slice-turns.js";
+import { interrupted, LiveJobs, type CreateExecutor } from "./executor.js";
 
 /** At most `limits.maxConcurrentJobs` at once; whatever is unfinished at start-up was cut off by the last process. */
 export const createInProcessExecutor: CreateExecutor = (context) => {
   const { store, limits, end } = context;
   const scheduler = createScheduler(limits.maxConcurrentJobs);
-  const slices = new SliceTurns();
-  const live = new LiveJobs();
+  const live = new LiveJobs(context);
 
   return {
     async recover() {
@@ -21,26 +19,15 @@ export const createInProcessExecutor: CreateExecutor = (context) => {
       }
     },
     async submit(job) {
-      const { jobId } = job;
-      const signal = live.add(jobId, job.owner);
-      scheduler.enqueue(jobId, async () => {
-        try {
-          await runJob(context, slices, job, signal);
-        } finally {
-          live.delete(jobId);
-        }
-      });
+      const signal = live.add(job.jobId, job.owner);
+      scheduler.enqueue(job.jobId, () => live.run(job, signal));
     },
     stop(jobId) {
       scheduler.remove(jobId);
       live.abort(jobId);
       live.delete(jobId);
     },
-    async close() {
-      const stopped = live.abortAll();
-      await scheduler.close();
-      await live.endStopped(stopped, end);
-    },
+    close: () => live.close(() => scheduler.close()),
   };
 };
 

@@ -11,7 +11,7 @@ import type { Caller } from "./caller.js";
 import type { JobLog } from "./job-log.js";
 import type { JobLimits } from "../limits.js";
 import { JobFailure, JobStopped, runBulkAnalysis } from "./runner/bulk-analysis.js";
-import type { SliceTurns } from "./runner/slice-turns.js";
+import { SliceTurns } from "./runner/slice-turns.js";
 import { jobTexts, type Locale } from "./runner/texts.js";
 import type { StartPlan } from "./start-plan.js";
 import type { EventDraft } from "./state-machine.js";
@@ -59,8 +59,14 @@ export type CreateExecutor = (context: ExecutorContext) => JobExecutor;
 
 type LiveJob = { owner: Caller; controller: AbortController };
 
-/** The jobs running in this process, each with the switch that stops it. */
+/** The jobs running in this process, each with the switch that stops it, and the turns their slices share. */
 export class LiveJobs extends Map<string, LiveJob> {
+  readonly #turns = new SliceTurns();
+
+  constructor(private readonly context: ExecutorContext) {
+    super();
+  }
+
   add(jobId: string, owner: Caller): AbortSignal {
     const controller = new AbortController();
     this.set(jobId, { owner, controller });
@@ -71,18 +77,23 @@ export class LiveJobs extends Map<string, LiveJob> {
     this.get(jobId)?.controller.abort();
   }
 
-  /** Stops every job here; hand the answer to `endStopped` once their runs have let go. */
-  abortAll(): [string, LiveJob][] {
-    const stopped = [...this.entries()];
-    for (const [, job] of stopped) job.controller.abort();
-    return stopped;
+  /** Runs `job` here, stopped by `signal` (the job's once added); forgets it once the run lets go. */
+  async run(job: JobToRun, signal = this.add(job.jobId, job.owner)): Promise<void> {
+    try {
+      await runJob(this.context, this.#turns, job, signal);
+    } finally {
+      this.delete(job.jobId);
+    }
   }
 
-  /** Forgets the stopped jobs and ends each as cut off by the shutdown. */
-  async endStopped(stopped: [string, LiveJob][], end: ExecutorContext["end"]): Promise<void> {
+  /** Stops every job here, awaits `shut` while their runs let go, then ends each as cut off by the shutdown. */
+  async close(shut: () => Promise<unknown>): Promise<void> {
+    const stopped = [...this.entries()];
+    for (const [, job] of stopped) job.controller.abort();
+    await shut();
     for (const [jobId, job] of stopped) {
       this.delete(jobId);
-      await end(jobId, job.owner, interrupted("The server shut down before this job finished."));
+      await this.context.end(jobId, job.owner, interrupted("The server shut down before this job finished."));
     }
   }
 }
@@ -105,7 +116,7 @@ const storeLost: Failed["payload"] = {
  * One job's work, wherever it runs, and its end as failed when the work fails. A stop leaves no
  * event of its own: whoever stopped the job records its end. Never rejects for the job's sake.
  */
-export async function runJob(
+async function runJob(
   { store, log, limits, match, report, end, beforeSlice }: ExecutorContext,
   turns: SliceTurns,
   { jobId, owner, plan, runOptions = {}, locale }: JobToRun,
