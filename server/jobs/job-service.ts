@@ -99,7 +99,7 @@ function assemble(options: JobServiceOptions) {
   const sweeper = timers.setInterval(() => void endings.writeAgain().then(expire), limits.sweepIntervalMs);
   sweeper.unref();
   const parts = { store, limits, now, timers, log, listeners, relay, unwatch, waiters, gate, endings, executor, ready };
-  return { ...parts, expiredBefore, sweeper, calls: new Calls() };
+  return { ...parts, expiredBefore, sweeper, calls: new Calls(ready) };
 }
 
 type Parts = ReturnType<typeof assemble>;
@@ -134,11 +134,10 @@ async function create(
 
 /** The calls that change jobs, each for the job's owner only. */
 function writeCalls(parts: Parts, closing: () => boolean) {
-  const { store, limits, log, gate, endings, executor, waiters, relay, listeners, ready, calls } = parts;
+  const { store, limits, log, gate, endings, executor, waiters, relay, listeners, calls } = parts;
   return {
     start: calls.track(
       async (args: StartBulkArgs, caller: Caller, options: StartOptions = {}): Promise<Outcome<StartBulkResult>> => {
-        await ready;
         if (closing()) return fail("internal", "The server is shutting down.", "Try again in a moment.");
         const plan = await planStart(args, options.read ? readInputLimits(limits) : limits);
         if (!plan.ok) return plan;
@@ -160,7 +159,6 @@ function writeCalls(parts: Parts, closing: () => boolean) {
         { jobId }: z.infer<typeof CancelJobInput>,
         caller: Caller,
       ): Promise<Outcome<z.infer<typeof CancelJobOutput>>> => {
-        await ready;
         const gated = await gate(jobId, caller);
         if (!gated.ok) return gated;
         // stopped here, its end not yet written: readers are told it has ended
@@ -179,7 +177,6 @@ function writeCalls(parts: Parts, closing: () => boolean) {
         { jobId }: z.infer<typeof DeleteJobInput>,
         caller: Caller,
       ): Promise<Outcome<z.infer<typeof DeleteJobOutput>>> => {
-        await ready;
         const gated = await gate(jobId, caller);
         if (!gated.ok) return gated;
         // no cancel event first: on a full disk the delete is what makes room. The job stops
@@ -195,7 +192,6 @@ function writeCalls(parts: Parts, closing: () => boolean) {
     /** `claimed` is true for one call per job once it has ended, whichever process answers it. */
     claimFollowUp: calls.track(
       async (jobId: string, caller: Caller): Promise<Outcome<z.infer<typeof ClaimFollowUpOutput>>> => {
-        await ready;
         const gated = await gate(jobId, caller);
         return gated.ok ? ok({ jobId, claimed: await store.claimFollowUp(jobId) }) : gated;
       },
@@ -212,7 +208,7 @@ export function createJobService(options: JobServiceOptions) {
   const { store, limits, now, timers, relay, listeners, unwatch, waiters, gate, endings, executor, ready } = parts;
   const { expiredBefore, sweeper, calls } = parts;
   let closing: Promise<void> | undefined;
-  const reads = createReads(store, gate, waiters, ready, endings.unended);
+  const reads = createReads(store, gate, waiters, endings.unended);
   return {
     limits,
     getEvents: calls.track(reads.getEvents),
@@ -222,16 +218,12 @@ export function createJobService(options: JobServiceOptions) {
     /** A result to write into a file (files/export). */
     openResult: calls.track(createResultSources(store, gate, ready)),
     checkAccess: calls.track(async (jobId: string, caller: Caller): Promise<Outcome<null>> => {
-      await ready;
       const gated = await gate(jobId, caller);
       return gated.ok ? ok(null) : gated;
     }),
     /** Whether `caller`'s quotas leave room for a start, asked before costly work (reading a file). */
-    admits: calls.track(async (caller: Caller) => {
-      await ready;
-      return checkQuotas(store, caller.subject, 0, limits, now());
-    }),
-    list: calls.track(createJobList(store, new SeenJobs(store, gate, endings.unended), expiredBefore, ready)),
+    admits: calls.track(async (caller: Caller) => checkQuotas(store, caller.subject, 0, limits, now())),
+    list: calls.track(createJobList(store, new SeenJobs(store, gate, endings.unended), expiredBefore)),
     ...writeCalls(parts, () => closing !== undefined),
     health: (): Promise<JobHealth> => ping(store, timers),
     /** The gate's answer; from now on other processes' events of the job reach this one's listeners. */
@@ -319,15 +311,20 @@ async function ping(store: JobStore, timers: Timers): Promise<JobHealth> {
   }
 }
 
-/** The calls in flight, which closing lets finish before it closes the store. */
+/**
+ * The calls in flight, which closing lets finish before it closes the store. Each runs once `ready`
+ * (the start-up recovery) has settled.
+ */
 class Calls {
   readonly #inflight = new Set<Promise<unknown>>();
   #shut = false;
 
+  constructor(private readonly ready: Promise<void>) {}
+
   track<A extends unknown[], T>(call: (...args: A) => Promise<Outcome<T>>): (...args: A) => Promise<Outcome<T>> {
     return async (...args) => {
       if (this.#shut) return fail("internal", "The job service has shut down.", "Try again once the server is back.");
-      const p = call(...args);
+      const p = this.ready.then(() => call(...args));
       this.#inflight.add(p);
       try {
         return await p;

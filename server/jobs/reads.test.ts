@@ -27,7 +27,6 @@ async function setup(wrap: (store: JobStore) => JobStore = (s) => s) {
     wrapped,
     createGate(wrapped, () => 0),
     waiters,
-    Promise.resolve(),
   );
   return { store, log, reads, clock };
 }

@@ -33,19 +33,18 @@ function statusAfter(job: StoredJob, events: JobEvent[]): { status: JobStatus; l
   return { status: ENDED_AS[last.type] ?? "running", lastSeq: last.seq };
 }
 
-type Polls = { store: JobStore; seen: SeenJobs; waiters: Waiters; ready: Promise<void> };
+type Polls = { store: JobStore; seen: SeenJobs; waiters: Waiters };
 
 /** The read calls; `unwritten` is the end of a job this process stopped that the store has not taken yet. */
 export function createReads(
   store: JobStore,
   gate: Gate,
   waiters: Waiters,
-  ready: Promise<void>,
   unwritten: (jobId: string) => Unended | undefined = () => undefined,
 ) {
   const seen = new SeenJobs(store, gate, unwritten);
-  const polls: Polls = { store, seen, waiters, ready };
-  const results = new ResultReads(store, seen, ready);
+  const polls: Polls = { store, seen, waiters };
+  const results = new ResultReads(store, seen);
   return {
     getEvents: getEvents.bind(null, polls),
     waitFor: waitFor.bind(null, polls),
@@ -56,12 +55,11 @@ export function createReads(
 
 /** Events after `afterSeq`; with `waitMs`, resolves as soon as one exists (long poll) or time is up. */
 async function getEvents(
-  { store, seen, waiters, ready }: Polls,
+  { store, seen, waiters }: Polls,
   { jobId, afterSeq, waitMs, limit }: z.output<typeof GetJobEventsInput>,
   caller: Caller,
   signal?: AbortSignal,
 ): Promise<Outcome<GetJobEventsResult>> {
-  await ready;
   const read = () => store.readEvents(jobId, afterSeq, limit);
   const until = performance.now() + waitMs;
   const arm = () => {
@@ -95,13 +93,12 @@ async function getEvents(
 
 /** Waits until the job ends or time is up, calling `onView` whenever the view changes. */
 async function waitFor(
-  { store, seen, waiters, ready }: Polls,
+  { store, seen, waiters }: Polls,
   { jobId, timeoutMs }: z.output<typeof WaitForJobInput>,
   caller: Caller,
   onView: (view: JobView) => void,
   signal?: AbortSignal,
 ): Promise<Outcome<z.infer<typeof WaitForJobOutput>>> {
-  await ready;
   const gated = await seen.admit(jobId, caller);
   if (!gated.ok) return gated;
   let fold: JobFold = await foldOf(store, gated.value);
@@ -138,14 +135,8 @@ export type ListJobs = (caller: Caller, page: JobPage) => Promise<Outcome<JobLis
  * A caller's jobs, newest first, a page at a time: only those the gate would let through. A page is
  * read one job past its end, so that `next` is given only when there is a next page.
  */
-export function createJobList(
-  store: JobStore,
-  seen: SeenJobs,
-  expiredBefore: () => number,
-  ready: Promise<void>,
-): ListJobs {
+export function createJobList(store: JobStore, seen: SeenJobs, expiredBefore: () => number): ListJobs {
   return async (caller, { before, limit }) => {
-    await ready;
     const read = await store.listJobs(caller.subject, { before, limit: limit + 1 });
     const page = read.slice(0, limit);
     const last = page.at(-1);

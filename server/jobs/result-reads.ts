@@ -34,48 +34,50 @@ function skippedOn(skipped: SkippedRow[], offset: number, total: number, after: 
   return skipped.filter((s) => s.row > after && s.row <= upTo);
 }
 
+/** What a page of `get_job_result` takes from its result's head. */
+type PageHead = Pick<ResultHead, "total" | "chunkSize" | "skipped" | "summary" | "currency" | "figures">;
+
 export class ResultReads {
   constructor(
     private readonly store: JobStore,
     private readonly seen: SeenJobs,
-    private readonly ready: Promise<void>,
   ) {}
 
   readonly getResult = async (
     { jobId, offset, limit }: z.output<typeof GetJobResultInput>,
     caller: Caller,
   ): Promise<Outcome<GetJobResultResult>> => {
-    await this.ready;
     const gated = await this.seen.admit(jobId, caller);
     if (!gated.ok) return gated;
-    if (gated.value.status === "running") return ok(await this.#composedSoFar(gated.value, offset, limit));
-    const head = await this.#finished(gated.value);
+    const partial = gated.value.status === "running";
+    const head: Outcome<PageHead> = partial ? await this.#soFar(gated.value) : await this.#finished(gated.value);
     if (!head.ok) return head;
     const { total, chunkSize, skipped, summary, figures, currency = "USD" } = head.value;
+    const to = Math.min(total, offset + limit);
     // from the person before the page: a page carries the skipped rows since the previous one
     const first = Math.floor(Math.max(0, offset - 1) / chunkSize);
-    const to = Math.min(total, offset + limit);
-    const read = offset < total ? await this.#readPeople(jobId, first, Math.ceil(to / chunkSize)) : [];
+    const read = to > offset ? await this.#readPeople(jobId, first, Math.ceil(to / chunkSize), partial) : [];
     const base = first * chunkSize;
     const people = read.slice(offset - base, to - base);
     const after = read[offset - 1 - base]?.row ?? -Infinity;
+    // a running job's page may come out short: it ended, and its chunks became the result, meanwhile
+    const end = partial ? offset + people.length : to;
     return ok({
       jobId,
       currency,
       summary,
       total,
       offset,
-      nextOffset: to < total ? to : null,
+      nextOffset: end < total ? end : null,
       people,
       skipped: skippedOn(skipped, offset, total, after, people),
       resultUri: URI.jobResult(jobId),
-      partial: false,
+      partial,
       ...(figures === undefined ? {} : { figures }),
     });
   };
 
   readonly readResult = async (jobId: string, caller: Caller, offset = 0): Promise<Outcome<JobResultPage>> => {
-    await this.ready;
     const gated = await this.seen.admit(jobId, caller);
     if (!gated.ok) return gated;
     const head = await this.#finished(gated.value);
@@ -132,27 +134,11 @@ export class ResultReads {
     }
   }
 
-  /** A page of the people a running job has composed so far. */
-  async #composedSoFar(job: StoredJob, offset: number, limit: number): Promise<GetJobResultResult> {
+  /** What a running job's result holds so far: the people composed (none before that stage), nothing else yet. */
+  async #soFar(job: StoredJob): Promise<Outcome<PageHead>> {
     const fold = await foldOf(this.store, job);
     const total = fold.stage === "compose" && fold.processed !== null ? fold.processed : 0;
-    const first = Math.floor(offset / CHUNK_SIZE);
-    const to = Math.min(total, offset + limit);
-    const composed = to > offset ? await this.#readPeople(job.jobId, first, Math.ceil(to / CHUNK_SIZE), true) : [];
-    const people = composed.slice(offset - first * CHUNK_SIZE, to - first * CHUNK_SIZE);
-    const end = offset + people.length;
-    return {
-      jobId: job.jobId,
-      currency: fold.currency ?? "USD",
-      summary: "",
-      total,
-      offset,
-      nextOffset: end < total ? end : null,
-      people,
-      skipped: [],
-      resultUri: URI.jobResult(job.jobId),
-      partial: true,
-    };
+    return ok({ total, chunkSize: CHUNK_SIZE, skipped: [], summary: "", currency: fold.currency ?? "USD" });
   }
 
   /** People of chunks `from` to `to`, of the committed result or (`composed`) the one being composed. */
