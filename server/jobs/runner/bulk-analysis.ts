@@ -80,7 +80,6 @@ export async function runBulkAnalysis(run: BulkRun): Promise<void> {
 }
 
 class BulkAnalysis {
-  private readonly run: BulkRun;
   // events ready one right after the other (no wait between them) go out in one append: one
   // store write and one wake-up for followers, instead of a second that lands just after the first
   private held: EventDraft[] = [];
@@ -95,10 +94,9 @@ class BulkAnalysis {
   private readonly mix = countMix();
 
   constructor(
-    run: BulkRun,
+    private readonly run: BulkRun,
     private readonly share: Share,
   ) {
-    this.run = run;
     this.hold({
       type: "job.started",
       payload: { summary: run.texts.started(run.input.occasion, run.texts.count(run.estimatedRows)) },
@@ -267,7 +265,7 @@ class BulkAnalysis {
     const answers = createAnswers(this.run.match, ANSWER_LIMIT);
     await this.sliced(people.length, (i) => {
       const p = people[i];
-      const request = {
+      p.gifts = answers({
         occasion,
         budget: p.budget,
         interests: p.interests,
@@ -275,8 +273,7 @@ class BulkAnalysis {
         count: GIFTS_PER_PERSON,
         locale,
         currency,
-      };
-      p.gifts = answers(request);
+      });
     });
   }
 

@@ -8,7 +8,7 @@ import { dirname } from "node:path";
 import type Database from "better-sqlite3";
 import { JobEventSchema, type JobEvent } from "../../../shared/job-events.js";
 import type { JobFold } from "../../../shared/job-reducer.js";
-import { JobStatusSchema } from "../../../shared/job-view.js";
+import { isFinished, JobStatusSchema } from "../../../shared/job-view.js";
 import { StorageFullError } from "../../store-errors.js";
 import {
   QuotaExceededError,
@@ -34,8 +34,6 @@ import { createRoom, type Room } from "./sqlite-room.js";
 import { prepareStatements, type JobRow, type Statements } from "./sqlite-statements.js";
 
 export type { SqliteStoreOptions } from "./sqlite-file.js";
-
-const isUnfinished = (status: string) => status === "pending" || status === "running";
 
 const toJob = (r: JobRow): StoredJob => ({
   jobId: r.job_id,
@@ -178,7 +176,7 @@ class SqliteJobStore implements JobStore {
     const last = this.#q.jobs.lastSeq.get(jobId);
     if (last === undefined) throw new StoreConflictError(`no job ${jobId}`);
     checkContinues(last, events);
-    const ends = !isUnfinished(fold.status);
+    const ends = isFinished(fold.status);
     const hasHead = (ends || head !== undefined) && this.#q.results.hasHead.get(jobId) !== undefined;
     if (head) checkHead(jobId, head, hasHead, this.#q.results.nextChunk.get(jobId)!);
     this.#insertEvents(jobId, events);
