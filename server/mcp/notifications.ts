@@ -3,8 +3,9 @@
  * result it subscribed to, and, once it set a log level, a log line when its jobs start and end.
  */
 import type { LoggingLevel, Notification, Server } from "@modelcontextprotocol/server";
-import { isTerminalEvent, toNotification, type JobEvent } from "../../shared/job-events.js";
-import type { JobStatus, JobView } from "../../shared/job-view.js";
+import { isTerminalEvent, toNotification } from "../../shared/job-events.js";
+import { toJobView } from "../../shared/job-reducer.js";
+import type { JobView } from "../../shared/job-view.js";
 import { URI } from "../../shared/tools.js";
 import type { JobService } from "../jobs/job-service.js";
 
@@ -20,44 +21,29 @@ export type SessionState = {
 };
 
 /** Log levels from the least severe: a level passes a threshold at its own rank or below. */
-const SEVERITY: LoggingLevel[] = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"];
+export const SEVERITY = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
 
 type LogLine = { level: LoggingLevel; text: string };
 
-/** The log line for a job that reached `status`: the same words everywhere. */
-function statusLine(jobId: string, status: JobStatus, detail: string | null | undefined): LogLine | undefined {
-  switch (status) {
+/** The log line for a job that reached its view's status: the same words everywhere. */
+export function viewLogLine(view: JobView): LogLine | undefined {
+  const { jobId } = view;
+  switch (view.status) {
     case "running":
       return { level: "info", text: `Gift analysis ${jobId} started.` };
     case "completed":
-      return { level: "info", text: `Gift analysis ${jobId} completed: ${detail}` };
+      return { level: "info", text: `Gift analysis ${jobId} completed: ${view.summary}` };
     case "failed":
-      return { level: "error", text: `Gift analysis ${jobId} failed: ${detail}` };
+      return { level: "error", text: `Gift analysis ${jobId} failed: ${view.error?.message}` };
     case "canceled":
-      return { level: "notice", text: `Gift analysis ${jobId} was canceled${detail ? `: ${detail}` : "."}` };
+      return {
+        level: "notice",
+        text: `Gift analysis ${jobId} was canceled${view.cancelReason ? `: ${view.cancelReason}` : "."}`,
+      };
     default:
       return undefined;
   }
 }
-
-const logLine = (e: JobEvent): LogLine | undefined =>
-  e.type === "job.started"
-    ? statusLine(e.jobId, "running", null)
-    : e.type === "job.completed"
-      ? statusLine(e.jobId, "completed", e.payload.summary)
-      : e.type === "job.failed"
-        ? statusLine(e.jobId, "failed", e.payload.message)
-        : e.type === "job.canceled"
-          ? statusLine(e.jobId, "canceled", e.payload.reason)
-          : undefined;
-
-/** The log line for a job's view, for a request that follows it (`wait_for_job`). */
-export const viewLogLine = (view: JobView): LogLine | undefined =>
-  statusLine(
-    view.jobId,
-    view.status,
-    view.status === "completed" ? view.summary : view.status === "failed" ? view.error?.message : view.cancelReason,
-  );
 
 /**
  * Subscribes the session to job events from any process (the job service relays them); returns the
@@ -66,14 +52,16 @@ export const viewLogLine = (view: JobView): LogLine | undefined =>
 export function forwardJobEvents(server: Server, state: SessionState, jobs: JobService): () => void {
   // A closed or broken stream is not this listener's problem: the events stay in the job log.
   const send = (message: Notification) => void server.notification(message).catch(() => {});
-  return jobs.onEvent(({ event, owner }) => {
+  return jobs.onEvent(({ event, fold, owner }) => {
     if (state.sessionId === undefined || owner.subject !== state.subject) return;
     const mine = owner.sessionId === state.sessionId;
     if (mine) send(toNotification(event));
     const uri = URI.jobResult(event.jobId);
     if (isTerminalEvent(event) && state.subscriptions.get(uri) === state.subject)
       send({ method: "notifications/resources/updated", params: { uri } });
-    const log = mine ? logLine(event) : undefined;
+    // the job's start and end, in the words of its view once the event is in
+    const log =
+      mine && (event.type === "job.started" || isTerminalEvent(event)) ? viewLogLine(toJobView(fold)) : undefined;
     // nothing passes before the client sets a level
     if (log && state.logLevel && SEVERITY.indexOf(log.level) >= SEVERITY.indexOf(state.logLevel))
       send({ method: "notifications/message", params: { level: log.level, logger: "jobs", data: log.text } });

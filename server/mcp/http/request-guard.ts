@@ -13,6 +13,7 @@ import {
 } from "@modelcontextprotocol/server";
 import * as z from "zod/mini";
 import { clip, describeIssues } from "../../input-errors.js";
+import { SEVERITY } from "../notifications.js";
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
 const INVALID_PARAMS: number = ProtocolErrorCode.InvalidParams;
@@ -37,7 +38,6 @@ function checkToolsCall(message: Record<string, unknown>): string[] | undefined 
 const params = <T extends z.core.$ZodLooseShape>(shape: T) => z.object({ params: z.looseObject(shape) });
 const paged = z.object({ params: z.optional(z.looseObject({ cursor: z.optional(z.string()) })) });
 const uri = params({ uri: z.string() });
-const LEVELS = ["debug", "info", "notice", "warning", "error", "critical", "alert", "emergency"] as const;
 
 /** An `initialize` the SDK would take: a version, the capabilities and who the client is. */
 export const InitializeRequestSchema = params({
@@ -53,7 +53,7 @@ function bySchema(schema: z.ZodMiniType): Checker {
   };
 }
 
-const URI_EXPECTED = 'expected params { "uri": string }';
+const byUri: [Checker, string] = [bySchema(uri), 'expected params { "uri": string }'];
 
 /** Each method's check, and the params it expects as the error names them. */
 const CHECKS: Record<string, [Checker, string?]> = {
@@ -61,16 +61,16 @@ const CHECKS: Record<string, [Checker, string?]> = {
   "tools/list": [bySchema(paged)],
   "resources/list": [bySchema(paged)],
   "resources/templates/list": [bySchema(paged)],
-  "resources/read": [bySchema(uri), URI_EXPECTED],
-  "resources/subscribe": [bySchema(uri), URI_EXPECTED],
-  "resources/unsubscribe": [bySchema(uri), URI_EXPECTED],
+  "resources/read": byUri,
+  "resources/subscribe": byUri,
+  "resources/unsubscribe": byUri,
   "prompts/list": [bySchema(paged)],
   "prompts/get": [
     bySchema(params({ name: z.string(), arguments: z.optional(z.record(z.string(), z.string())) })),
     'expected params { "name": string, "arguments"?: { [name]: string } }',
   ],
   "logging/setLevel": [
-    bySchema(params({ level: z.enum(LEVELS) })),
+    bySchema(params({ level: z.enum(SEVERITY) })),
     'expected params { "level": "debug" | "info" | "notice" | "warning" | "error" | … }',
   ],
 };
