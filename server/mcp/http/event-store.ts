@@ -93,18 +93,6 @@ function parseId(eventId: string): { streamId: string; seq: number } | undefined
 /** The stream an event id of this store belongs to, or undefined for an id it never gave. */
 export const streamOfEventId = (eventId: string): string | undefined => parseId(eventId)?.streamId;
 
-/** Index of the first event with a seq above `seq` (events are in seq order). */
-function firstAfter(events: Kept[], seq: number): number {
-  let lo = 0;
-  let hi = events.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >>> 1;
-    if (events[mid].seq <= seq) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
 export function createEventStore({
   maxEventsPerStream = 1_000,
   maxStreams = 200,
@@ -141,10 +129,11 @@ export function createEventStore({
       if (!parsed) return "";
       const events = streams.get(parsed.streamId)?.events ?? [];
       // Events stored while a send is pending are replayed too: the live stream is not
-      // registered until the replay ends, so they would be lost otherwise.
-      for (let after = parsed.seq, i = firstAfter(events, after); i < events.length; i = firstAfter(events, after)) {
-        const { seq, id, json } = events[i];
-        after = seq;
+      // registered until the replay ends, so they would be lost otherwise. So the next event is
+      // looked up after each send (linearly: a stream keeps at most `maxEventsPerStream`).
+      const after = (seq: number) => events.find((e) => e.seq > seq);
+      for (let next = after(parsed.seq); next; next = after(next.seq)) {
+        const { id, json } = next;
         const message = JSON.parse(json) as JSONRPCMessage;
         // priming events are kept as `{}` so their id exists; they carry nothing to replay
         if ("jsonrpc" in message) await send(id, message);
