@@ -234,16 +234,10 @@ const notFound = (): Response =>
   );
 
 function noRoom({ limit, waitSeconds }: Refusal, { maxSessions, maxSessionsPerSubject }: SessionOptions): Response {
-  return limit === "subject"
-    ? retryLater(
-        429,
-        `Too many sessions: this account already has ${maxSessionsPerSubject} open. ` +
-          `End one you no longer use (DELETE /mcp with its Mcp-Session-Id), or try again in ${waitSeconds} s.`,
-        waitSeconds,
-      )
-    : retryLater(
-        503,
-        `The server is at its limit of ${maxSessions} sessions, all in use. Try again in ${waitSeconds} s.`,
-        waitSeconds,
-      );
+  const text =
+    limit === "subject"
+      ? `Too many sessions: this account already has ${maxSessionsPerSubject} open. ` +
+        `End one you no longer use (DELETE /mcp with its Mcp-Session-Id), or try again in ${waitSeconds} s.`
+      : `The server is at its limit of ${maxSessions} sessions, all in use. Try again in ${waitSeconds} s.`;
+  return retryLater(limit === "subject" ? 429 : 503, text, waitSeconds);
 }
