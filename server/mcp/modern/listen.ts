@@ -52,9 +52,12 @@ export function createListen({ jobs, keepAliveMs, onError, maxStreams = 1024 }: 
           undefined,
           message.id,
         );
-      const asked = await honour(jobs, message, caller);
-      if (asked instanceof Response) return asked;
-      const { honored, watched } = asked;
+      const honored = await honour(jobs, message, caller);
+      if (honored instanceof Response) return honored;
+      const watched: Watched = {
+        tasks: new Set(honored.taskIds),
+        results: new Set(honored.resourceSubscriptions?.map((uri) => resultJobOf(uri)!)),
+      };
       const stream = new ListenStream({ id: message.id, honored, ttlMs, keepAliveMs, onError, onEnd });
       if (watched.tasks.size + watched.results.size === 0) stream.end({ graceful: true });
       else {
@@ -79,15 +82,10 @@ const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 
 /**
- * What `caller` may hear of what it asked, as the acknowledgement says it and as the stream
- * watches it (results by job id, acknowledged by the URI the request named each by), or the error
- * that refuses the request.
+ * What `caller` may hear of what it asked, as the acknowledgement says it (results by the URI the
+ * request named each by), or the error that refuses the request.
  */
-async function honour(
-  jobs: JobService,
-  message: ListenRequest,
-  caller: Caller,
-): Promise<{ honored: Honored; watched: Watched } | Response> {
+async function honour(jobs: JobService, message: ListenRequest, caller: Caller): Promise<Honored | Response> {
   const filter = message.params?.notifications as Filter | undefined;
   if (typeof filter !== "object" || filter === null || Array.isArray(filter)) {
     const text = "Invalid params: 'notifications' is required and must be an object.";
@@ -109,7 +107,7 @@ async function honour(
   const honored: Honored = {};
   if (resultJobIds.length > 0) honored.resourceSubscriptions = resultJobIds.map((id) => resultUris.get(id)!);
   if (taskJobIds.length > 0) honored.taskIds = taskJobIds;
-  return { honored, watched: { tasks: new Set(taskJobIds), results: new Set(resultJobIds) } };
+  return honored;
 }
 
 /** The job ids among `ids` that `caller` may see (a store error honours none), followed from here on. */
