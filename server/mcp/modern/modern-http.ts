@@ -110,15 +110,10 @@ export function createModernHttp({
  * names its revision in `_meta` is, without asking (`isLegacyRequest` reads the message again).
  */
 export async function isModernRequest(req: Request, body: unknown): Promise<boolean> {
-  return claimsModern(body) || !(await isLegacyRequest(req, body));
-}
-
-function claimsModern(body: unknown): boolean {
   const message = body as Message | null;
   const meta = message?.params?._meta;
-  return (
-    message?.method !== "initialize" && typeof meta === "object" && meta !== null && PROTOCOL_VERSION_META_KEY in meta
-  );
+  const claims = typeof meta === "object" && meta !== null && PROTOCOL_VERSION_META_KEY in meta;
+  return (claims && message?.method !== "initialize") || !(await isLegacyRequest(req, body));
 }
 
 /** The JSON-RPC code of a request in a revision this endpoint does not serve. */
