@@ -110,6 +110,7 @@ export function createMcpParts(deps: McpDeps) {
 
 /** How long the lists (tools, resources, prompts, discovery) may be cached, by anyone (2026-07-28). */
 const publicCache = { ttlMs: 5 * 60_000, cacheScope: "public" as const };
+const LISTS = ["server/discover", "tools/list", "resources/list", "resources/templates/list", "prompts/list"] as const;
 
 /** The catalog, the widget and the lists are the same for everyone; a job's result is its owner's, for a moment. */
 function cacheHintFor(uri: string, widgetUri: string) {
@@ -146,13 +147,7 @@ export function buildServer(parts: McpParts, { stateful }: { stateful: boolean }
     },
     instructions: INSTRUCTIONS,
     jsonSchemaValidator: parts.validator,
-    cacheHints: {
-      "server/discover": publicCache,
-      "tools/list": publicCache,
-      "resources/list": publicCache,
-      "resources/templates/list": publicCache,
-      "prompts/list": publicCache,
-    },
+    cacheHints: Object.fromEntries(LISTS.map((method) => [method, publicCache])),
   });
   const modern = () => (server.getNegotiatedProtocolVersion() ?? "") >= "2026-07-28";
   const state: SessionState = { subscriptions: new Map() };
