@@ -5,11 +5,9 @@
 import { ExportInput, ExportOutput, FILE_LIMITS, FILE_TOOL, type ExportResult } from "../../../shared/files.js";
 import { exportFile, measureFile, type ExportPart } from "../../files/export/export-file.js";
 import { XLSX_MIME_TYPE } from "../../files/export/xlsx.js";
+import { megabytes } from "../../limits.js";
 import { count } from "../../outcomes.js";
 import { defineTool, failure, success, type ToolDeps } from "../tool-registry.js";
-
-const MB = 1024 * 1024;
-const megabytes = (bytes: number) => `${(bytes / MB).toFixed(bytes < 10 * MB ? 1 : 0)} MB`;
 
 function describeExport(out: ExportResult, part: ExportPart, inlineRefused: boolean): string {
   const what = out.mimeType === XLSX_MIME_TYPE ? "an .xlsx workbook" : "a CSV file";
