@@ -19,8 +19,8 @@ const MAX_BATCH_SIZE = 100;
 /** Deepest nesting accepted: the SDK's validators recurse, and JSON some thousands deep overflows the stack. */
 const MAX_DEPTH = 100;
 
-export type JsonRpcBody =
-  { ok: true; body: unknown; initialize: boolean; wantsProgress: boolean } | { ok: false; response: Response };
+/** A body read and what routing needs of it; a body refused is the `Response` that says why. */
+type Routed = { body: unknown; initialize: boolean; wantsProgress: boolean };
 
 type Json = Record<string, unknown>;
 const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
@@ -143,18 +143,18 @@ function initializeProblem(init: Json): Response | undefined {
   return jsonRpcError(400, InvalidParams, `Invalid params for initialize: ${problems}.`, undefined, id);
 }
 
-export async function readJsonRpcBody(req: Request, maxBytes: number, reader?: BodyReader): Promise<JsonRpcBody> {
+export async function readJsonRpcBody(req: Request, maxBytes: number, reader?: BodyReader): Promise<Routed | Response> {
   const read = await parseBody(req, maxBytes, reader);
-  if (read instanceof Response) return { ok: false, response: read };
+  if (read instanceof Response) return read;
   const body = read.body;
   noteJsonRpcBody(body);
   const messages: unknown[] = Array.isArray(body) ? body : [body];
   const objects = messages.filter(isObject);
   const init = objects.find((m) => m.method === "initialize");
   const problem = messagesProblem(body, messages) ?? (init && initializeProblem(init));
-  if (problem) return { ok: false, response: problem };
+  if (problem) return problem;
   const wantsProgress = objects.some(
     (m) => isObject(m.params) && isObject(m.params._meta) && m.params._meta.progressToken !== undefined,
   );
-  return { ok: true, body, initialize: init !== undefined, wantsProgress };
+  return { body, initialize: init !== undefined, wantsProgress };
 }

@@ -62,7 +62,7 @@ export function createMcpHttpHandler({ parts, maxBodyBytes, onError = () => {}, 
       const sessionId = req.headers.get("mcp-session-id");
       if (req.method === "POST") {
         const read = await readJsonRpcBody(req, maxBodyBytes, readBody);
-        if (!read.ok) return read.response;
+        if (read instanceof Response) return read;
         traceJsonRpcBody(read.body);
         if (sessionId) return sessions.handle(sessionId, req, read.body, auth);
         // the 2026-07-28 envelope: no session, every request self-describing (an initialize with
