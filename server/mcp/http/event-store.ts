@@ -20,33 +20,24 @@ export type EventBudgetOptions = {
   now?: () => number;
 };
 
-/** A kept event: `json` is the message as stored, "" once it is forgotten. */
+/** A kept event: on its stream, and in its owner's and the pool's sets while kept. */
 type Kept = { seq: number; id: string; json: string; at: number; stream: Stream; owner: Owner };
 /** A stream's kept events, in seq order. */
 type Stream = { events: Kept[] };
-/** One store's share of the budget. */
-type Owner = { bytes: number; queue: Queue; pool: { used: number } };
-/** A first-in first-out list that skips forgotten events. */
-type Queue = { items: Kept[]; head: number };
+/** One store's share of the budget; a set keeps the order it was filled in, so its first is its oldest. */
+type Owner = { bytes: number; kept: Set<Kept>; pool: { used: number; kept: Set<Kept> } };
 
 type EventBudget = ReturnType<typeof createEventBudget>;
 
-function oldestKept(queue: Queue): Kept | undefined {
-  while (queue.head < queue.items.length && queue.items[queue.head].json === "") queue.head++;
-  if (queue.head > 1024 && queue.head * 2 > queue.items.length) {
-    queue.items = queue.items.slice(queue.head);
-    queue.head = 0;
-  }
-  return queue.items[queue.head];
-}
+const oldest = (kept: Set<Kept>): Kept | undefined => kept.values().next().value;
 
 /** Drops a kept event from its stream and gives its bytes back; forgetting twice does nothing. */
 function forget(event: Kept | undefined): void {
-  if (!event || event.json === "") return;
+  if (!event?.owner.kept.delete(event)) return;
   const { owner, stream } = event;
+  owner.pool.kept.delete(event);
   owner.bytes -= event.json.length;
   owner.pool.used -= event.json.length;
-  event.json = "";
   const at = stream.events[0] === event ? 0 : stream.events.indexOf(event);
   if (at !== -1) stream.events.splice(at, 1);
 }
@@ -58,27 +49,25 @@ export function createEventBudget({
   ttlMs = 5 * 60 * 1000,
   now = Date.now,
 }: EventBudgetOptions = {}) {
-  const pool = { used: 0 };
   // every kept event of every store, oldest first
-  const all: Queue = { items: [], head: 0 };
+  const pool = { used: 0, kept: new Set<Kept>() };
 
   return {
-    join: (): Owner => ({ bytes: 0, queue: { items: [], head: 0 }, pool }),
+    join: (): Owner => ({ bytes: 0, kept: new Set(), pool }),
 
     /** Keeps an event on `stream` if it fits a session's budget, forgetting the oldest to make room. */
     keep(owner: Owner, stream: Stream, { seq, id, json }: { seq: number; id: string; json: string }) {
       const at = now();
-      for (let old = oldestKept(all); old && at - old.at > ttlMs; old = oldestKept(all)) forget(old);
-      oldestKept(owner.queue); // lets the store's list shed what other limits forgot
+      for (let old = oldest(pool.kept); old && at - old.at > ttlMs; old = oldest(pool.kept)) forget(old);
       if (json === "" || json.length > maxBytesPerSession) return;
       const event: Kept = { seq, id, json, at, stream, owner };
       stream.events.push(event);
-      owner.queue.items.push(event);
-      all.items.push(event);
+      owner.kept.add(event);
+      pool.kept.add(event);
       owner.bytes += json.length;
       pool.used += json.length;
-      while (owner.bytes > maxBytesPerSession) forget(oldestKept(owner.queue));
-      while (pool.used > maxBytes) forget(oldestKept(all));
+      while (owner.bytes > maxBytesPerSession) forget(oldest(owner.kept));
+      while (pool.used > maxBytes) forget(oldest(pool.kept));
     },
   };
 }
