@@ -89,11 +89,6 @@ export function createResources({ jobs, widget, catalog }: ResourcesOptions) {
       if (uri !== URI.catalog && uri !== widget.uri && !JOB_RESULT.test(uri)) throw resourceNotFound(uri);
     },
     unreadable,
-    /** Whether `caller`'s job has ended, so its result will not change (false when it cannot be told). */
-    async ended(jobId: string, caller: Caller) {
-      const now = await jobs.waitFor({ jobId, timeoutMs: 0 }, caller, () => {});
-      return now.ok && now.value.done;
-    },
   };
 }
 

@@ -192,8 +192,10 @@ export function buildServer(parts: McpParts, { stateful }: { stateful: boolean }
       if (!access.ok) throw parts.resources.unreadable(uri, access.error);
     }
     state.subscriptions.set(uri, caller.subject);
+    if (jobId === undefined) return {};
     // a job that ended before the subscription took hold told nobody: the update goes with the answer
-    if (jobId !== undefined && (await parts.resources.ended(jobId, caller)))
+    const now = await parts.jobs.waitFor({ jobId, timeoutMs: 0 }, caller, () => {});
+    if (now.ok && now.value.done)
       await ctx.mcpReq.notify({ method: "notifications/resources/updated", params: { uri } });
     return {};
   });
