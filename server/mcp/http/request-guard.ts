@@ -9,6 +9,7 @@ import {
   ProtocolErrorCode,
   type JSONRPCErrorResponse,
   type JSONRPCMessage,
+  type Server,
   type Transport,
 } from "@modelcontextprotocol/server";
 import * as z from "zod/mini";
@@ -99,14 +100,19 @@ function resourceNotFound(message: JSONRPCMessage): JSONRPCMessage {
   return { ...message, error: { ...message.error, code: ProtocolErrorCode.ResourceNotFound } };
 }
 
-/** Answers bad params itself and gives unknown resources their 2025 code; passes everything else on. */
-export function guardRequests(transport: Transport): void {
+/**
+ * Connects `server` to `transport` (its errors to `onError`) behind the guard, which answers bad
+ * params itself and gives unknown resources their 2025 code, and passes everything else on.
+ */
+export async function connectGuarded(server: Server, transport: Transport, onError: (error: Error) => void) {
+  transport.onerror = onError;
+  await server.connect(transport);
   const deliver = transport.onmessage;
   const send = transport.send.bind(transport);
   transport.send = (message, options) => send(resourceNotFound(message), options);
   transport.onmessage = (message, extra) => {
     const error = paramsError(message);
-    if (error) transport.send(error).catch((e) => transport.onerror?.(e instanceof Error ? e : new Error(String(e))));
+    if (error) transport.send(error).catch((e) => onError(e instanceof Error ? e : new Error(String(e))));
     else deliver?.(message, extra);
   };
 }

@@ -12,7 +12,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport, type AuthInfo } from "@modelcontextprotocol/server";
 import { subjectOf } from "../../auth/subject.js";
 import { createEventBudget, createEventStore, streamOfEventId } from "./event-store.js";
-import { guardRequests } from "./request-guard.js";
+import { connectGuarded } from "./request-guard.js";
 import { createRequestStreams } from "./request-streams.js";
 import { jsonRpcError, retryLater } from "../../json-rpc-error.js";
 import type { BuiltServer } from "../server.js";
@@ -169,13 +169,11 @@ export function createSessions(options: SessionOptions) {
       },
     });
     const session: Session = { transport, built, subject };
-    transport.onerror = onError;
     built.server.onclose = () => {
       if (built.state.sessionId !== undefined) table.forget(built.state.sessionId, session);
       built.dispose();
     };
-    await built.server.connect(transport);
-    guardRequests(transport);
+    await connectGuarded(built.server, transport, onError);
     return session;
   };
 

@@ -9,7 +9,7 @@
  */
 import type { AuthInfo, Server } from "@modelcontextprotocol/server";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
-import { guardRequests } from "./request-guard.js";
+import { connectGuarded } from "./request-guard.js";
 import { watchBody } from "../../http/watch-body.js";
 
 /** Idle servers kept for reuse; more are built under load and dropped after. */
@@ -35,9 +35,7 @@ export function createStateless({ build, onError }: { build: () => Server; onErr
     async handle(req: Request, body: unknown, stream: boolean, auth?: AuthInfo): Promise<Response> {
       const server = take();
       const transport = new WebStandardStreamableHTTPServerTransport({ enableJsonResponse: !stream });
-      transport.onerror = onError;
-      await server.connect(transport);
-      guardRequests(transport);
+      await connectGuarded(server, transport, onError);
       // Closing the transport detaches the server (and aborts anything still running for it).
       // Deferred a turn so the SDK's bookkeeping for the answered request is done; closing
       // earlier would abort (and build an error for) a handler that already finished.
