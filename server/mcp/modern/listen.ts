@@ -25,8 +25,6 @@ type ListenRequest = { id: string | number; params?: { _meta?: unknown; notifica
 type Filter = { resourceSubscriptions?: unknown; taskIds?: unknown };
 /** What the acknowledgement says is honoured. */
 type Honored = { resourceSubscriptions?: string[]; taskIds?: string[] };
-/** What a stream tells: its jobs' tasks, and their results' updates. */
-type Watched = { tasks: Set<string>; results: Set<string> };
 
 type ListenOptions = {
   jobs: JobService;
@@ -54,15 +52,11 @@ export function createListen({ jobs, keepAliveMs, onError, maxStreams = 1024 }: 
         );
       const honored = await honour(jobs, message, caller);
       if (honored instanceof Response) return honored;
-      const watched: Watched = {
-        tasks: new Set(honored.taskIds),
-        results: new Set(honored.resourceSubscriptions?.map((uri) => resultJobOf(uri)!)),
-      };
       const stream = new ListenStream({ id: message.id, honored, ttlMs, keepAliveMs, onError, onEnd });
-      if (watched.tasks.size + watched.results.size === 0) stream.end({ graceful: true });
+      if (!honored.taskIds && !honored.resourceSubscriptions) stream.end({ graceful: true });
       else {
         open.add(stream);
-        await stream.watch(jobs, watched, caller, signal);
+        await stream.watch(jobs, caller, signal);
       }
       return new Response(stream.body, {
         headers: { "content-type": "text/event-stream", "cache-control": "no-cache, no-transform" },
@@ -161,24 +155,27 @@ class ListenStream {
     });
   }
 
-  /** Tells `watched`'s changes of `caller`'s jobs until the client aborts, after each task as it is and final results. */
-  async watch(jobs: JobService, watched: Watched, caller: Caller, signal: AbortSignal): Promise<void> {
+  /** Tells what was honoured of `caller`'s jobs until the client aborts, after each task as it is and final results. */
+  async watch(jobs: JobService, caller: Caller, signal: AbortSignal): Promise<void> {
+    const { taskIds = [], resourceSubscriptions = [] } = this.options.honored;
+    const tasks = new Set(taskIds);
+    const results = new Set(resourceSubscriptions.map((uri) => resultJobOf(uri)!));
     const onAbort = () => this.end({ graceful: false });
     signal.addEventListener("abort", onAbort, { once: true });
     const stop = jobs.onEvent(({ event, fold, owner }: JobEventNotice) => {
       if (owner.subject !== caller.subject) return;
-      if (watched.tasks.has(event.jobId)) this.sendTask(toJobView(fold));
-      if (watched.results.has(event.jobId) && changesResult(event)) this.resultUpdated(event.jobId);
+      if (tasks.has(event.jobId)) this.sendTask(toJobView(fold));
+      if (results.has(event.jobId) && changesResult(event)) this.resultUpdated(event.jobId);
     });
     this.unlisten = () => {
       stop();
       signal.removeEventListener("abort", onAbort);
     };
-    for (const jobId of new Set([...watched.tasks, ...watched.results])) {
+    for (const jobId of new Set([...tasks, ...results])) {
       const now = await jobs.waitFor({ jobId, timeoutMs: 0 }, caller, () => {}).catch(() => undefined);
       if (!now?.ok) continue;
-      if (watched.tasks.has(jobId)) this.sendTask(now.value.view);
-      if (watched.results.has(jobId) && now.value.done) this.resultUpdated(jobId);
+      if (tasks.has(jobId)) this.sendTask(now.value.view);
+      if (results.has(jobId) && now.value.done) this.resultUpdated(jobId);
     }
   }
 
