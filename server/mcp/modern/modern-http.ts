@@ -11,6 +11,7 @@ import {
   createMcpHandler,
   isLegacyRequest,
   PROTOCOL_VERSION_META_KEY,
+  ProtocolErrorCode,
   type AuthInfo,
   type Server,
 } from "@modelcontextprotocol/server";
@@ -116,9 +117,6 @@ export async function isModernRequest(req: Request, body: unknown): Promise<bool
   return (claims && message?.method !== "initialize") || !(await isLegacyRequest(req, body));
 }
 
-/** The JSON-RPC code of a request in a revision this endpoint does not serve. */
-const UNSUPPORTED_VERSION = -32022;
-
 type Answer = {
   result?: { supportedVersions?: string[] };
   error?: { code?: number; message?: string; data?: { supported?: string[] } };
@@ -136,7 +134,9 @@ async function jsonOf(response: Response): Promise<Answer | undefined> {
 /** The SDK names only its 2026-07-28 revisions, in discovery and in -32022; this endpoint serves 2025-11-25 too. */
 function withLegacyVersions(response: Response, answer: Answer): Response {
   const versions =
-    answer.error?.code === UNSUPPORTED_VERSION ? answer.error.data?.supported : answer.result?.supportedVersions;
+    answer.error?.code === ProtocolErrorCode.UnsupportedProtocolVersion
+      ? answer.error.data?.supported
+      : answer.result?.supportedVersions;
   if (!versions || versions.includes(LEGACY_VERSION)) return response;
   versions.push(LEGACY_VERSION);
   const headers = new Headers(response.headers);
