@@ -216,7 +216,7 @@ export function createJobService(options: JobServiceOptions) {
     getResult: calls.track(reads.getResult),
     readResult: calls.track(reads.readResult),
     /** A result to write into a file (files/export). */
-    openResult: calls.track(createResultSources(store, gate, ready)),
+    openResult: calls.track(createResultSources(store, gate)),
     checkAccess: calls.track(async (jobId: string, caller: Caller): Promise<Outcome<null>> => {
       const gated = await gate(jobId, caller);
       return gated.ok ? ok(null) : gated;

@@ -31,12 +31,11 @@ export type ResultSource = {
   people(): AsyncGenerator<PersonResult[]>;
 };
 
-/** Opens the result of `jobId` for `caller`; `ready` is the service's start-up recovery. */
+/** Opens the result of `jobId` for `caller`. */
 export type OpenResult = (jobId: string, caller: Caller) => Promise<Outcome<ResultSource>>;
 
-export function createResultSources(store: JobStore, gate: Gate, ready: Promise<void>): OpenResult {
+export function createResultSources(store: JobStore, gate: Gate): OpenResult {
   return async (jobId, caller) => {
-    await ready;
     const gated = await gate(jobId, caller);
     if (!gated.ok) return gated;
     const job = gated.value;

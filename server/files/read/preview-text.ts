@@ -3,6 +3,7 @@
  * person can act on, and the preview as a few lines for the model. A Korean preview re-words each
  * problem by its English pattern (as skip-reasons.ts does); the test checks every one has its Korean.
  */
+import { listed } from "../../../shared/format.js";
 import { COLUMN_KEYS, type ColumnKey, type StaffPreview } from "../../../shared/files.js";
 import type { Currency } from "../../../shared/money.js";
 import { moneyText } from "../../gifts/reason.js";
@@ -58,9 +59,8 @@ export function previewText(p: StaffPreview): string {
 
 /** People whose budget buys nothing, and the likeliest cause: budgets written in another currency. */
 function lowBudgetsLine({ count: n, rows, cheapest }: NonNullable<StaffPreview["lowBudgets"]>, currency: Currency) {
-  const more = n > rows.length ? ", …" : "";
   return (
-    `${count(n)} ${n === 1 ? "person has a budget" : "people have budgets"} under the cheapest gift (${moneyText(cheapest, currency)}), so would get none (${n === 1 ? "row" : "rows"} ${rows.join(", ")}${more}). ` +
+    `${count(n)} ${n === 1 ? "person has a budget" : "people have budgets"} under the cheapest gift (${moneyText(cheapest, currency)}), so would get none (${n === 1 ? "row" : "rows"} ${listed(rows, n)}). ` +
     `If the file's budgets are in another currency than ${currency}, read it again with reading.currency set to theirs and start the job in it.`
   );
 }

@@ -2,7 +2,7 @@
  * The words a job writes into its events and result, in English or (a `ko*` locale) Korean.
  * Sentences meant for the model stay English; the model speaks to the user in their language itself.
  */
-import { formatsFor } from "../../../shared/format.js";
+import { formatsFor, listed } from "../../../shared/format.js";
 import { STAGE_LABELS, type BulkStage, type Language } from "../../../shared/stage-words.js";
 import type { ResultFigures } from "../../../shared/tools.js";
 import { koreanReason } from "../../files/read/people/skip-reasons.js";
@@ -83,7 +83,7 @@ export function jobTexts(locale: Locale): JobTexts {
     summary({ occasion, people, withGifts, topPicks, skipped, unplaced, currency = "USD" }) {
       const none = people - withGifts;
       // the names as written, then "…" when there are more than the figures name
-      const named = unplaced && `${unplaced.names.join(", ")}${unplaced.count > unplaced.names.length ? ", …" : ""}`;
+      const named = unplaced && listed(unplaced.names, unplaced.count);
       if (locale === "ko") {
         const parts = [`${count(people)}명 중 ${count(withGifts)}명의 ${bare(occasion)} 선물을 찾았습니다`];
         if (withGifts > 0) parts.push(`1순위 선물의 합계는 ${money(topPicks, currency)}입니다`);
