@@ -103,6 +103,9 @@ export type Progress = {
   close(processed: number): ProgressDraft | undefined;
 };
 
+/** The bar's place (a stage and how far into it) at `ms` of the job's slice time. */
+type Mark = { stage: StageId; fraction: number; ms: number };
+
 /** `share` tells the job's slice time and makes ETAs; `mix` tells the people parsed so far. */
 export function createProgress(
   emit: (draft: ProgressDraft) => Promise<void>,
@@ -116,6 +119,9 @@ export function createProgress(
   let stageStartedAt = 0; // the job's slice ms when its stage began
   let weight = stageWeights(ALL_NEW);
   let start = startsOf(weight);
+  /** Where the bar stood at each ETA, as stage and fraction, so the points follow the weights as they change. */
+  const marks: Mark[] = [];
+  const pointsAt = (mark: Mark) => start[mark.stage] + weight[mark.stage] * mark.fraction;
 
   function weigh() {
     if (stage !== "parse") return;
@@ -142,12 +148,19 @@ export function createProgress(
   }
 
   /**
-   * The slice time left: later stages at the job's rate so far, the rest of this stage at its own
-   * rate, trusted as far as the stage has got (a stage off its weight skews the end most).
+   * The slice time left: later stages at the job's recent rate, the rest of this stage at its own
+   * rate, trusted as far as the stage has got (a stage off its weight skews the end most). The
+   * recent rate is that of the later half of the points so far: the first slices, run before the
+   * code is compiled and the caches are warm, are slower than the rest and would make every
+   * estimate of a short job too long.
    */
   function workLeftMs(processed: number, ms: number): number {
     const fraction = total > 0 ? Math.min(1, processed / total) : 1;
-    const perPoint = ms / (start[stage] + weight[stage] * fraction);
+    const points = pointsAt({ stage, fraction, ms });
+    const from = marks.findLast((mark) => pointsAt(mark) <= points / 2);
+    const span = from === undefined ? 0 : points - pointsAt(from);
+    const perPoint = from !== undefined && span > 0 ? (ms - from.ms) / span : ms / points;
+    marks.push({ stage, fraction, ms });
     const later = (100 - start[stage] - weight[stage]) * perPoint;
     const byWeight = weight[stage] * (1 - fraction) * perPoint;
     const byStage = ((ms - stageStartedAt) * (1 - fraction)) / fraction;
