@@ -42,8 +42,9 @@ export function readNodeBody(
       );
     });
     incoming.once("error", reject);
-    // A client that goes away mid-body: settles nothing if the body already ended.
-    incoming.once("close", () => reject(new Error("The request body was cut off")));
+    // A client that goes away mid-body. Every request closes once answered: the error (and its
+    // stack, 3 % of a suggest_gifts profile) is made only for a body that never ended.
+    incoming.once("close", () => incoming.readableEnded || reject(new Error("The request body was cut off")));
   });
 }
 
