@@ -7,6 +7,7 @@ import { randomUUID } from "node:crypto";
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import * as z from "zod/mini";
 import type {
+  AuthInfo,
   CallToolResult as SdkCallToolResult,
   ContentBlock,
   LoggingLevel,
@@ -62,6 +63,21 @@ export type ToolContext = {
 
 export function callerOf(ctx: ServerContext): Caller {
   return { subject: subjectOf(ctx.http?.authInfo), sessionId: ctx.sessionId };
+}
+
+/** The context of a call answered without a stream (direct-call.ts): no progress, no log lines. */
+export function requestContext(req: Request, meta: Record<string, unknown>, auth?: AuthInfo): ToolContext {
+  return {
+    caller: { subject: subjectOf(auth) },
+    scopes: auth?.scopes,
+    origin: new URL(req.url).origin,
+    // read only by the calls that wait: the request's signal is made when first read (node-body.ts)
+    get signal() {
+      return req.signal;
+    },
+    meta,
+    progress: () => {},
+  };
 }
 
 /** The tool context of a request; `modern` (2026-07-28) gives it its own log lines. */
@@ -243,6 +259,7 @@ export function createToolRegistry(
   return {
     /** The `tools/list` result, built once. */
     list,
+    has: (name: string) => byName.has(name),
     async call(name: string, args: unknown, ctx: ToolContext) {
       const called = await run(name, args, ctx);
       noteToolResult(name, called); // for the request's log line and the metrics
@@ -250,6 +267,8 @@ export function createToolRegistry(
     },
   };
 }
+
+export type ToolRegistry = ReturnType<typeof createToolRegistry>;
 
 const withViewId = (result: CallToolResult): CallToolResult => ({
   ...result,

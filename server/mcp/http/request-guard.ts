@@ -22,7 +22,7 @@ const INVALID_PARAMS: number = ProtocolErrorCode.InvalidParams;
 type Checker = (message: Record<string, unknown>) => string[] | undefined;
 
 /** tools/call is the hot path: checked by hand, without a schema parse. */
-function checkToolsCall(message: Record<string, unknown>): string[] | undefined {
+export function checkToolsCall(message: Record<string, unknown>): string[] | undefined {
   const params = message.params;
   if (!isObject(params)) return ["`params` is required (an object with `name` and optional `arguments`)"];
   const problems: string[] = [];

@@ -1,7 +1,8 @@
 /**
  * MCP Streamable HTTP at one endpoint, both protocol eras: after the body checks of `http-body.ts`,
- * each request goes to its session, to a new session (`initialize`), to the 2026-07-28 leg
- * (`../modern/`) when it carries the per-request envelope, or to the 2025-11-25 stateless path.
+ * each request goes to its session, to the hot path of plain tool calls (`direct-call.ts`), to the
+ * 2026-07-28 leg (`../modern/`) when it carries the per-request envelope, to a new session
+ * (`initialize`), or to the 2025-11-25 stateless path.
  *
  * Why ours: the SDK leaves routing 2025-11-25 sessions beside `createMcpHandler` to the application (`isLegacyRequest`).
  */
@@ -12,7 +13,8 @@ import { buildServer, type McpParts } from "../server.js";
 import { SESSION_DEFAULTS } from "../../limits.js";
 import { createSessions } from "./sessions.js";
 import { createStateless } from "./stateless.js";
-import { createModernHttp, isModernRequest } from "../modern/modern-http.js";
+import { createModernHttp, modernRoute } from "../modern/modern-http.js";
+import { directCall } from "./direct-call.js";
 import { traceJsonRpcBody } from "../../observability/tracing.js";
 import type { Notice } from "../../files/file-words.js";
 
@@ -67,7 +69,10 @@ export function createMcpHttpHandler({ parts, maxBodyBytes, onError = () => {}, 
         if (sessionId) return sessions.handle(sessionId, req, read.body, auth);
         // the 2026-07-28 envelope: no session, every request self-describing (an initialize with
         // it too: that era has no initialize, and it opens no 2025-11-25 session)
-        if (await isModernRequest(req, read.body)) return modern.handle(req, read.body, read.wantsProgress, auth);
+        const route = modernRoute(req, read.body);
+        const direct = await directCall(parts.tools, req, read.body, route, auth);
+        if (direct) return direct;
+        if (route) return modern.handle(req, read.body, read.wantsProgress, auth);
         if (read.initialize) return sessions.open(req, read.body, auth);
         return stateless.handle(req, read.body, read.wantsProgress, auth);
       }

@@ -9,7 +9,6 @@
 import {
   classifyInboundRequest,
   createMcpHandler,
-  isLegacyRequest,
   PROTOCOL_VERSION_META_KEY,
   ProtocolErrorCode,
   type AuthInfo,
@@ -24,6 +23,8 @@ import { createListen } from "./listen.js";
 
 /** The revision the 2025-11-25 sessions on this endpoint speak. */
 const LEGACY_VERSION = "2025-11-25";
+/** The revision this leg speaks. */
+export const MODERN_VERSION = "2026-07-28";
 
 type Message = { id?: string | number; method?: string; params?: { _meta?: unknown } };
 
@@ -91,13 +92,7 @@ export function createModernHttp({
     const { id = null, method } = message;
     if (method === "subscriptions/listen") {
       // the SDK's checks of version, envelope and standard headers, before ours
-      const checked = classifyInboundRequest({
-        httpMethod: req.method,
-        protocolVersionHeader: req.headers.get("mcp-protocol-version") ?? undefined,
-        mcpMethodHeader: req.headers.get("mcp-method") ?? undefined,
-        mcpNameHeader: req.headers.get("mcp-name") ?? undefined,
-        body,
-      });
+      const checked = classify(req, body);
       if (checked.kind === "reject")
         return jsonRpcError(checked.httpStatus, checked.code, checked.message, checked.data, id);
       if (id !== null) return listen.serve({ id, params: message.params }, { subject: subjectOf(auth) }, req.signal);
@@ -106,15 +101,29 @@ export function createModernHttp({
   }
 }
 
+/** How the SDK classifies a request, read from its headers and parsed body. */
+export type Route = ReturnType<typeof classifyInboundRequest>;
+
+function classify(req: Request, body: unknown): Route {
+  return classifyInboundRequest({
+    httpMethod: req.method,
+    protocolVersionHeader: req.headers.get("mcp-protocol-version") ?? undefined,
+    mcpMethodHeader: req.headers.get("mcp-method") ?? undefined,
+    mcpNameHeader: req.headers.get("mcp-name") ?? undefined,
+    body,
+  });
+}
+
 /**
- * Whether a request is for this leg, as the SDK classifies it; one other than `initialize` that
- * names its revision in `_meta` is, without asking (`isLegacyRequest` reads the message again).
+ * The SDK's classification of a request for this leg, or undefined for a 2025-11-25 one; one other
+ * than `initialize` that names its revision in `_meta` is for this leg, whatever else it says.
  */
-export async function isModernRequest(req: Request, body: unknown): Promise<boolean> {
+export function modernRoute(req: Request, body: unknown): Route | undefined {
   const message = body as Message | null;
   const meta = message?.params?._meta;
   const claims = typeof meta === "object" && meta !== null && PROTOCOL_VERSION_META_KEY in meta;
-  return (claims && message?.method !== "initialize") || !(await isLegacyRequest(req, body));
+  const route = classify(req, body);
+  return (claims && message?.method !== "initialize") || route.kind !== "legacy" ? route : undefined;
 }
 
 type Answer = {
