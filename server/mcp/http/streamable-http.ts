@@ -72,7 +72,7 @@ export function createMcpHttpHandler({ parts, maxBodyBytes, onError = () => {}, 
         const route = modernRoute(req, read.body);
         const direct = await directCall(parts.tools, req, read.body, route, auth);
         if (direct) return direct;
-        if (route) return modern.handle(req, read.body, read.wantsProgress, auth);
+        if (route) return modern.handle(req, read.body, route, read.wantsProgress, auth);
         if (read.initialize) return sessions.open(req, read.body, auth);
         return stateless.handle(req, read.body, read.wantsProgress, auth);
       }

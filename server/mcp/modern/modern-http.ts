@@ -62,10 +62,11 @@ export function createModernHttp({
   const streamed = createMcpHandler(take, { ...options, responseMode: "sse" });
 
   return {
-    async handle(req: Request, body: unknown, wantsProgress: boolean, auth?: AuthInfo): Promise<Response> {
+    /** `checked`: the SDK's classification of the request (`modernRoute`). */
+    async handle(req: Request, body: unknown, checked: Route, wantsProgress: boolean, auth?: AuthInfo) {
       const method = (body as Message).method;
       const slot: Held = { errors: [] };
-      const response = await held.run(slot, () => route(req, body, wantsProgress, auth));
+      const response = await held.run(slot, () => route(req, body, checked, wantsProgress, auth));
       const errors = slot.errors ?? [];
       slot.errors = undefined;
       const refused = response.status >= 400 && response.status < 500;
@@ -87,12 +88,11 @@ export function createModernHttp({
     },
   };
 
-  async function route(req: Request, body: unknown, wantsProgress: boolean, auth?: AuthInfo): Promise<Response> {
+  async function route(req: Request, body: unknown, checked: Route, wantsProgress: boolean, auth?: AuthInfo) {
     const message = body as Message;
     const { id = null, method } = message;
     if (method === "subscriptions/listen") {
       // the SDK's checks of version, envelope and standard headers, before ours
-      const checked = classify(req, body);
       if (checked.kind === "reject")
         return jsonRpcError(checked.httpStatus, checked.code, checked.message, checked.data, id);
       if (id !== null) return listen.serve({ id, params: message.params }, { subject: subjectOf(auth) }, req.signal);
