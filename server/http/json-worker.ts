@@ -1,6 +1,6 @@
 /**
- * Parses a large body in a worker thread, so a million strings do not hold the event loop: the
- * value comes back in slices (json-slices.ts). The worker's code is a string run with `eval: true`,
+ * Parses a JSON body, a large one in a worker thread so a million strings do not hold the event
+ * loop: the value comes back in slices (json-slices.ts). The worker's code is a string run with `eval: true`,
  * so the same code runs under tsx, vitest and the tsc build. A burst is bounded by its bytes, not
  * its count: past `MAX_PARSING_BYTES` held a body is refused (503). Why ours: the SDK parses every
  * body on the event loop.
@@ -9,7 +9,7 @@ import { availableParallelism } from "node:os";
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from "node:worker_threads";
 import { isSlice, rebuild } from "./json-slices.js";
 
-export type ParsedElsewhere =
+export type ParsedJson =
   | { kind: "parsed"; value: unknown }
   | { kind: "invalid"; error: string }
   | { kind: "deeper" }
@@ -22,12 +22,12 @@ const MAX_PARSING_BYTES = 96 * 1024 * 1024;
 /** One per core the event loop leaves free, at least one, at most four. */
 const PARSER_THREADS = Math.max(1, Math.min(4, availableParallelism() - 1));
 
-/** CommonJS (what `eval: true` runs); the slicing walk may recurse, the depth being checked first. */
-const SOURCE = `
-const { parentPort, workerData } = require("node:worker_threads");
-const limit = workerData.maxDepth;
-function nestedDeeper(value) {
-  const stack = [[value, 0]];
+/**
+ * Whether `value` nests objects or arrays more than `limit` deep; iterative, so any depth is safe.
+ * Plain JavaScript once compiled: its source is the worker's too.
+ */
+function nestedDeeper(value: unknown, limit: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
     const [v, depth] = next;
     if (typeof v !== "object" || v === null) continue;
@@ -36,6 +36,12 @@ function nestedDeeper(value) {
   }
   return false;
 }
+
+/** CommonJS (what `eval: true` runs); the slicing walk may recurse, the depth being checked first. */
+const SOURCE = `
+const { parentPort, workerData } = require("node:worker_threads");
+const limit = workerData.maxDepth;
+${nestedDeeper.toString()}
 function send(value, port) {
   let shape = [], values = [], count = 0;
   const flush = () => {
@@ -70,7 +76,7 @@ parentPort.on("message", ({ id, bytes, port }) => {
     parentPort.postMessage({ id, kind: "invalid", error: String(error) });
     return;
   }
-  if (nestedDeeper(value)) port.close(), parentPort.postMessage({ id, kind: "deeper" });
+  if (nestedDeeper(value, limit)) port.close(), parentPort.postMessage({ id, kind: "deeper" });
   else parentPort.postMessage({ id, kind: "parsed", slices: send(value, port) });
 });
 `;
@@ -78,7 +84,7 @@ parentPort.on("message", ({ id, bytes, port }) => {
 type Answer = { id: number } & (
   { kind: "parsed"; slices: number } | { kind: "invalid"; error: string } | { kind: "deeper" }
 );
-type Pending = { port: MessagePort; bytes: number; resolve: (answer: ParsedElsewhere) => void };
+type Pending = { port: MessagePort; bytes: number; resolve: (answer: ParsedJson) => void };
 type Parser = { thread: Worker; pending: Map<number, Pending>; bytes: number };
 
 const parsers: Parser[] = [];
@@ -145,7 +151,7 @@ export function parseElsewhere(
   bytes: Uint8Array,
   maxDepth: number,
   maxBytes: number = MAX_PARSING_BYTES,
-): Promise<ParsedElsewhere> {
+): Promise<ParsedJson> {
   const size = bytes.byteLength;
   const waiting = held();
   if (waiting > 0 && waiting + size > maxBytes) return Promise.resolve({ kind: "busy" });
@@ -162,4 +168,22 @@ export function parseElsewhere(
     const own = whole ? (bytes as Uint8Array<ArrayBuffer>) : bytes.slice();
     parser.thread.postMessage({ id, bytes: own, port: port2 }, [port2, own.buffer]);
   });
+}
+
+/**
+ * From this many bytes on, a body is parsed in a worker thread: a million short strings take about
+ * a second to parse, while 100 KB parses in a millisecond or two, less than the trip to a worker.
+ */
+const ELSEWHERE_FROM = 256 * 1024;
+
+/** Parses UTF-8 `bytes`, nesting at most `maxDepth`: on this thread when small, else `parseElsewhere`. */
+export async function parseJson(bytes: Uint8Array, maxDepth: number): Promise<ParsedJson> {
+  if (bytes.length >= ELSEWHERE_FROM) return parseElsewhere(bytes, maxDepth);
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"));
+  } catch (error) {
+    return { kind: "invalid", error: String(error) };
+  }
+  return nestedDeeper(value, maxDepth) ? { kind: "deeper" } : { kind: "parsed", value };
 }

@@ -1,8 +1,21 @@
 /**
  * Reads a request body straight from Node's stream, up to a limit: no web-stream layers, and
  * @hono/node-server's request stays unmaterialized. Why ours: the adapter reads into a string.
+ * `readWebBody` is the portable fallback, for a runtime that hands over only the web `Request`.
  */
 import type { Readable, Writable } from "node:stream";
+import { readRequestBody } from "@modelcontextprotocol/server";
+
+/** Reads the body's bytes, or undefined past `maxBytes`. */
+export type BodyReader = (maxBytes: number) => Promise<Uint8Array | undefined>;
+
+/** The web `Request`'s body, as `BodyReader` reads it. */
+export async function readWebBody(req: Request, maxBytes: number): Promise<Uint8Array | undefined> {
+  const declared = req.headers.get("content-length");
+  if (declared !== null) return Number(declared) > maxBytes ? undefined : new Uint8Array(await req.arrayBuffer());
+  const body = await readRequestBody(req, maxBytes);
+  return body.tooLarge ? undefined : Buffer.from(body.text);
+}
 
 /**
  * The body's bytes, or undefined once past `maxBytes` (the rest drained). A declared length gets one

@@ -7,13 +7,20 @@ import type { z } from "zod";
 import { toJobView, type JobFold } from "../../shared/job-reducer.js";
 import type { JobEvent } from "../../shared/job-events.js";
 import { isFinished, type JobStatus, type JobView } from "../../shared/job-view.js";
-import type { GetJobEventsInput, GetJobEventsResult, WaitForJobInput, WaitForJobOutput } from "../../shared/tools.js";
+import {
+  type GetJobEventsInput,
+  type GetJobEventsResult,
+  type JobSummary,
+  TOOL,
+  type WaitForJobInput,
+  type WaitForJobOutput,
+} from "../../shared/tools.js";
 import { mayRead, SeenJobs, type Gate } from "./access.js";
 import type { Caller } from "./caller.js";
 import type { Unended } from "./endings.js";
-import { ok, unknownJob, type Outcome } from "../outcomes.js";
+import { fail, ok, unknownJob, type Outcome } from "../outcomes.js";
 import { ResultReads } from "./result-reads.js";
-import { foldOf, type JobPage, type JobPosition, type JobStore, type StoredJob } from "./store.js";
+import { foldOf, type JobPosition, type JobStore, type StoredJob } from "./store.js";
 import type { Waiters } from "./waiters.js";
 
 /** The status each terminal event ends a job with. */
@@ -124,33 +131,65 @@ async function waitFor(
   return ok({ jobId, status: fold.status, done: isFinished(fold.status), view: toJobView(fold) });
 }
 
-/** A job in a list: its view and creation time. */
-export type ListedJob = { view: JobView; createdAt: number };
+/** A page of a caller's jobs, and the cursor of the page after it. */
+type JobList = { jobs: JobSummary[]; nextCursor: string | null };
 
-type JobList = { jobs: ListedJob[]; next: JobPosition | null };
+export type ListJobs = (caller: Caller, page: { cursor?: string; limit: number }) => Promise<Outcome<JobList>>;
 
-export type ListJobs = (caller: Caller, page: JobPage) => Promise<Outcome<JobList>>;
+/** The cursor of the page after `position`. */
+const cursorOf = ({ createdAt, jobId }: JobPosition): string =>
+  Buffer.from(JSON.stringify([createdAt, jobId])).toString("base64url");
+
+/** The position a cursor names; undefined when it is not one `cursorOf` gave. */
+function positionOf(cursor: string): JobPosition | undefined {
+  try {
+    const [createdAt, jobId] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
+    if (Number.isInteger(createdAt) && typeof jobId === "string" && jobId !== "")
+      return { createdAt: createdAt as number, jobId };
+  } catch {
+    // not base64url JSON: not a cursor
+  }
+  return undefined;
+}
+
+const summaryOf = (view: JobView, createdAt: number): JobSummary => ({
+  jobId: view.jobId,
+  title: view.title,
+  status: view.status,
+  percentage: view.percentage,
+  stage: view.status === "running" ? view.stageLabel : null,
+  processed: view.processed,
+  total: view.total,
+  resultCount: view.resultCount,
+  ...(view.currency && { currency: view.currency }),
+  createdAt: new Date(createdAt).toISOString(),
+  endedAt: isFinished(view.status) ? view.finishedAt : null,
+});
 
 /**
  * A caller's jobs, newest first, a page at a time: only those the gate would let through. A page is
- * read one job past its end, so that `next` is given only when there is a next page.
+ * read one job past its end, so that a next cursor is given only when there is a next page.
  */
 export function createJobList(store: JobStore, seen: SeenJobs, expiredBefore: () => number): ListJobs {
-  return async (caller, { before, limit }) => {
+  return async (caller, { cursor, limit }) => {
+    const before = cursor === undefined ? undefined : positionOf(cursor);
+    if (cursor !== undefined && before === undefined)
+      return fail(
+        "invalid_arguments",
+        `The cursor "${cursor.slice(0, 40)}" is not one ${TOOL.listJobs} gave.`,
+        "Pass a nextCursor exactly as it came, or leave cursor out for the newest analyses.",
+      );
     const read = await store.listJobs(caller.subject, { before, limit: limit + 1 });
     const page = read.slice(0, limit);
     const last = page.at(-1);
-    const next = read.length > limit && last ? { createdAt: last.createdAt, jobId: last.jobId } : null;
+    const nextCursor = read.length > limit && last ? cursorOf(last) : null;
     // an expired job not yet swept is left out: the page may come out short
     const until = expiredBefore();
     const jobs = await Promise.all(
       page
         .filter((job) => mayRead(job, caller, until))
-        .map(async (job) => ({
-          view: toJobView(await foldOf(store, await seen.asSeen(job))),
-          createdAt: job.createdAt,
-        })),
+        .map(async (job) => summaryOf(toJobView(await foldOf(store, await seen.asSeen(job))), job.createdAt)),
     );
-    return ok({ jobs, next });
+    return ok({ jobs, nextCursor });
   };
 }

@@ -50,7 +50,7 @@ export const chunkCount = (head: Pick<ResultHead, "total" | "chunkSize">): numbe
 export type JobPosition = { createdAt: number; jobId: string };
 
 /** Up to `limit` of an owner's jobs, those older than `before` when given. */
-export type JobPage = { before?: JobPosition; limit: number };
+type JobPage = { before?: JobPosition; limit: number };
 
 /** The room a new job must find in its subject's usage, checked in the step that writes it. */
 export type CreateQuota = { since: number; maxUnfinished: number; maxStartsSince: number; maxBytes: number };

@@ -1,7 +1,7 @@
 /**
  * Builds the MCP server for both protocol eras: what does not depend on a connection is made once
  * by `createMcpParts`; `buildServer` registers it on a fresh SDK `Server` per 2025-11-25 session or
- * pooled stateless slot. What differs by era is decided here, from the era the SDK bound the server
+ * sessionless request. What differs by era is decided here, from the era the SDK bound the server
  * to: a 2026-07-28 client gets tasks, per-request log lines and cache hints; subscriptions and log
  * levels belong to 2025-11-25 sessions. An unknown resource is -32002 in 2025-11-25 and -32602
  * since: the SDK answers the latter, the 2025 edge the former (request-guard.ts).
@@ -94,7 +94,7 @@ export function createToolSpecs({
   ].map((tool) => tool(deps));
 }
 
-/** The connection-independent parts, built once per app; the validator too (Ajv: ~20 KB and ~0.2 ms per server). */
+/** The connection-independent parts, built once per app; the validator too (Ajv: ~20 KB and ~0.2 ms per server), so a server costs a few µs. */
 export type McpParts = ReturnType<typeof createMcpParts>;
 
 export function createMcpParts(deps: McpDeps) {
@@ -134,7 +134,7 @@ export type BuiltServer = ReturnType<typeof buildServer>;
 
 /**
  * A fresh SDK server over the connection-independent `parts`, for either era; `stateful` for a
- * 2025-11-25 session's server (else a stateless one, which refuses what needs a session).
+ * 2025-11-25 session's server (else one for a single request, which refuses what needs a session).
  */
 export function buildServer(parts: McpParts, { stateful }: { stateful: boolean }) {
   const server = new GiftServer(SERVER_INFO, {

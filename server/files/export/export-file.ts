@@ -4,11 +4,15 @@
  * sheet names in the job's language. The bytes are produced as they are read from the store, for
  * the tool (which counts them) and the link (which streams them) alike.
  */
-import type { ExportInput, SkippedRow } from "../../../shared/files.js";
+import { FILE_LIMITS, type ExportInput, type ExportResult, type SkippedRow } from "../../../shared/files.js";
 import type { Currency } from "../../../shared/money.js";
 import type { Language } from "../../../shared/stage-words.js";
 import type { PersonResult } from "../../../shared/tools.js";
 import type { z } from "zod/mini";
+import type { Caller } from "../../jobs/caller.js";
+import type { JobService } from "../../jobs/job-service.js";
+import { ok, type Outcome } from "../../outcomes.js";
+import type { FileLinks } from "./file-links.js";
 import { csvLine } from "./result-csv.js";
 import type { ResultSource } from "./result-source.js";
 import { XLSX_MIME_TYPE, xlsxFile, type Cell } from "./xlsx.js";
@@ -166,4 +170,33 @@ export async function measureFile(
     kept?.push(chunk);
   }
   return kept ? { size, bytes: Buffer.concat(kept) } : { size };
+}
+
+/**
+ * A job's result as a file behind a link on `origin` (a link writes the file when it is followed),
+ * and its bytes too when `inline` asks and they fit `maxInlineExportBytes` (the widget saves them).
+ */
+export async function exportResult(
+  { jobs, fileLinks }: { jobs: Pick<JobService, "openResult">; fileLinks: FileLinks },
+  { jobId, format, part, inline }: z.output<typeof ExportInput>,
+  caller: Caller,
+  origin: string | undefined,
+): Promise<Outcome<ExportResult>> {
+  const opened = await jobs.openResult(jobId, caller);
+  if (!opened.ok) return opened;
+  const file = exportFile(opened.value, part, format);
+  const { size, bytes } = inline ? await measureFile(file.body(), FILE_LIMITS.maxInlineExportBytes) : {};
+  const claims = { jobId, subject: caller.subject, format, part };
+  const { url, expiresAt } = await fileLinks.issue(claims, origin, file.fileName);
+  return ok({
+    jobId,
+    fileName: file.fileName,
+    mimeType: file.mimeType,
+    ...(size !== undefined && { size }),
+    rows: file.rows,
+    partial: opened.value.partial,
+    url,
+    expiresAt,
+    ...(bytes && { data: bytes.toString("base64") }),
+  });
 }

@@ -22,9 +22,6 @@ import { checkToolsCall } from "./request-guard.js";
 type Call = { id?: string | number; method?: string; params?: Record<string, unknown> & { _meta?: Meta } };
 type Meta = Record<string, unknown> & { progressToken?: unknown };
 
-/** Its 2026-07-28 log lines go out on the request's own stream, which only the SDK's transport opens. */
-const STREAMS = new Set<string>([TOOL.waitForJob]);
-
 /**
  * Whether the SDK would answer this call as it is, as plain JSON: valid, no progress, no task, and
  * the headers its era asks (a 2026-07-28 `route` as the SDK classified it; none for 2025-11-25).
@@ -46,7 +43,8 @@ function isPlain(req: Request, { id, method, params = {} }: Call, route: Route |
     header("mcp-protocol-version") === MODERN_VERSION &&
     header("mcp-method") === method &&
     header("mcp-name") === name &&
-    !STREAMS.has(name) &&
+    // its log lines go out on the request's own stream, which only the SDK's transport opens
+    name !== TOOL.waitForJob &&
     !(name === TOOL.startBulk && declaresTasks(params._meta))
   );
 }

@@ -1,17 +1,18 @@
 /**
  * Reads a POST /mcp body before the SDK sees it: the size limit (413), unparseable JSON (-32700)
  * told from JSON that is not JSON-RPC (-32600), and what routing needs (`initialize`? progress?).
- * Large bodies are parsed in a worker thread (json-worker.ts), off the event loop.
+ * Read and parsed by `../../http/` (large bodies in a worker thread, off the event loop).
  *
  * Why ours: the SDK answers a bad body with -32700 for all, and parses it on the event loop; these answers name the fault.
  */
-import { ProtocolErrorCode, readRequestBody } from "@modelcontextprotocol/server";
+import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { clip, describeIssues } from "../../input-errors.js";
 import { noteJsonRpcBody } from "../../observability/request-context.js";
-import { parseElsewhere, type ParsedElsewhere } from "../../http/json-worker.js";
+import { parseJson } from "../../http/json-worker.js";
+import { readWebBody, type BodyReader } from "../../http/node-body.js";
 import { jsonRpcError, retryLater } from "../../json-rpc-error.js";
 import { megabytes } from "../../limits.js";
-import { InitializeRequestSchema } from "./request-guard.js";
+import { InitializeRequestSchema, isObject } from "./request-guard.js";
 
 /** The most messages one batch may hold: the SDK's own limit. */
 const MAX_BATCH_SIZE = 100;
@@ -22,8 +23,6 @@ const MAX_DEPTH = 100;
 /** A body read and what routing needs of it; a body refused is the `Response` that says why. */
 type Routed = { body: unknown; initialize: boolean; wantsProgress: boolean };
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
 /** Integers past 2^53 are not exact in JSON numbers, and the SDK refuses them. */
 const isId = (v: unknown): boolean => typeof v === "string" || Number.isSafeInteger(v);
 const isErrorObject = (e: unknown) => isObject(e) && Number.isInteger(e.code) && typeof e.message === "string";
@@ -53,54 +52,16 @@ function jsonRpcProblem(m: unknown): string | undefined {
   return `unexpected field(s) ${extra.map((k) => clip(k)).join(", ")} in a ${request ? "request" : "response"}`;
 }
 
-/** Whether `value` nests objects or arrays more than `limit` deep; iterative, so any depth is safe. */
-function nestedDeeper(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const [v, depth] = next;
-    if (typeof v !== "object" || v === null) continue;
-    if (depth >= limit) return true;
-    for (const child of Object.values(v)) stack.push([child, depth + 1]);
-  }
-  return false;
-}
-
-/**
- * From this many bytes on, a body is parsed in a worker thread: a million short strings take about
- * a second to parse, while 100 KB parses in a millisecond or two, less than the trip to a worker.
- */
-const ELSEWHERE_FROM = 256 * 1024;
-
-function parseHere(bytes: Uint8Array): ParsedElsewhere {
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"));
-  } catch (error) {
-    return { kind: "invalid", error: String(error) };
-  }
-  return nestedDeeper(value, MAX_DEPTH) ? { kind: "deeper" } : { kind: "parsed", value };
-}
-
-async function readBytes(req: Request, maxBytes: number): Promise<Uint8Array | undefined> {
-  const declared = req.headers.get("content-length");
-  if (declared !== null) return Number(declared) > maxBytes ? undefined : new Uint8Array(await req.arrayBuffer());
-  const body = await readRequestBody(req, maxBytes);
-  return body.tooLarge ? undefined : Buffer.from(body.text);
-}
-
-/** Reads the body's bytes, or undefined past `maxBytes`; `readBytes` here is the portable fallback. */
-export type BodyReader = (maxBytes: number) => Promise<Uint8Array | undefined>;
-
 const { InvalidRequest, InvalidParams, ParseError } = ProtocolErrorCode;
 
 /** The body parsed, or the refusal: too large, not JSON, too deep, or the parser busy. */
 async function parseBody(req: Request, maxBytes: number, reader?: BodyReader): Promise<{ body: unknown } | Response> {
-  const bytes = await (reader ? reader(maxBytes) : readBytes(req, maxBytes));
+  const bytes = await (reader ? reader(maxBytes) : readWebBody(req, maxBytes));
   if (bytes === undefined) {
     const limit = `${megabytes(maxBytes)} (${maxBytes} bytes)`;
     return jsonRpcError(413, InvalidRequest, `Request body too large: the limit is ${limit}.`);
   }
-  const parsed = bytes.length < ELSEWHERE_FROM ? parseHere(bytes) : await parseElsewhere(bytes, MAX_DEPTH);
+  const parsed = await parseJson(bytes, MAX_DEPTH);
   switch (parsed.kind) {
     case "busy":
     case "failed":
@@ -108,11 +69,7 @@ async function parseBody(req: Request, maxBytes: number, reader?: BodyReader): P
     case "invalid":
       return jsonRpcError(400, ParseError, "Parse error: the body is not valid JSON.", parsed.error);
     case "deeper":
-      return jsonRpcError(
-        400,
-        InvalidRequest,
-        `Invalid Request: the JSON is nested more than ${MAX_DEPTH} levels deep.`,
-      );
+      return jsonRpcError(400, InvalidRequest, `Invalid Request: the JSON nests more than ${MAX_DEPTH} levels deep.`);
     case "parsed":
       return { body: parsed.value };
   }
@@ -135,7 +92,7 @@ function messagesProblem(body: unknown, messages: unknown[]): Response | undefin
 }
 
 /** The refusal of an `initialize` whose params the SDK would refuse, or undefined. */
-function initializeProblem(init: Json): Response | undefined {
+function initializeProblem(init: Record<string, unknown>): Response | undefined {
   const parsed = InitializeRequestSchema.safeParse(init);
   if (parsed.success) return undefined;
   const problems = describeIssues(parsed.error.issues, init).join("; ");

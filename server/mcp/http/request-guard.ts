@@ -16,7 +16,8 @@ import * as z from "zod/mini";
 import { clip, describeIssues } from "../../input-errors.js";
 import { SEVERITY } from "../notifications.js";
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === "object" && v !== null && !Array.isArray(v);
+export const isObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === "object" && v !== null && !Array.isArray(v);
 const INVALID_PARAMS: number = ProtocolErrorCode.InvalidParams;
 
 type Checker = (message: Record<string, unknown>) => string[] | undefined;

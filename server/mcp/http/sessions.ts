@@ -153,9 +153,7 @@ export function createSessions(options: SessionOptions) {
   const table = new SessionTable<Session>({ ...options, now: Date.now });
   const requests = createRequestStreams();
   const eventBudget = createEventBudget();
-  const close = async (session: Session) => {
-    await session.transport.close().catch(onError);
-  };
+  const close = (session: Session) => session.transport.close().catch(onError);
 
   const start = async (subject: string): Promise<Session> => {
     const built = options.build();

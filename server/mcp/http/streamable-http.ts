@@ -8,7 +8,8 @@
  */
 import { ProtocolErrorCode, type AuthInfo } from "@modelcontextprotocol/server";
 import { jsonRpcError } from "../../json-rpc-error.js";
-import { readJsonRpcBody, type BodyReader } from "./http-body.js";
+import { readJsonRpcBody } from "./http-body.js";
+import type { BodyReader } from "../../http/node-body.js";
 import { buildServer, type McpParts } from "../server.js";
 import { SESSION_DEFAULTS } from "../../limits.js";
 import { createSessions } from "./sessions.js";
@@ -38,6 +39,8 @@ export type McpHttpOptions = {
 
 export type McpHttpHandler = ReturnType<typeof createMcpHttpHandler>;
 
+const { InvalidRequest } = ProtocolErrorCode;
+
 export function createMcpHttpHandler({ parts, maxBodyBytes, onError = () => {}, ...options }: McpHttpOptions) {
   const sessions = createSessions({
     build: () => buildServer(parts, { stateful: true }),
@@ -48,12 +51,11 @@ export function createMcpHttpHandler({ parts, maxBodyBytes, onError = () => {}, 
     maxSessionsPerSubject: options.maxSessionsPerSubject ?? Infinity,
     onError,
   });
-  // one pool per era: an SDK server keeps the revision it last served, so a 2026-07-28 one reused
-  // for a 2025-11-25 request would ask that request for the 2026-07-28 envelope
-  const statelessPool = () => createStateless({ build: () => buildServer(parts, { stateful: false }).server, onError });
-  const [stateless, modernPool] = [statelessPool(), statelessPool()];
+  // a fresh server for each exchange: an SDK server keeps the revision it served
+  const build = () => buildServer(parts, { stateful: false }).server;
+  const stateless = createStateless({ build, onError });
   const { keepAliveMs, onNotice } = options;
-  const modern = createModernHttp({ jobs: parts.jobs, take: modernPool.take, keepAliveMs, onError, onNotice });
+  const modern = createModernHttp({ jobs: parts.jobs, build, keepAliveMs, onError, onNotice });
 
   return {
     /**
@@ -74,29 +76,24 @@ export function createMcpHttpHandler({ parts, maxBodyBytes, onError = () => {}, 
         if (direct) return direct;
         if (route) return modern.handle(req, read.body, route, read.wantsProgress, auth);
         if (read.initialize) return sessions.open(req, read.body, auth);
-        return stateless.handle(req, read.body, read.wantsProgress, auth);
+        return stateless(req, read.body, read.wantsProgress, auth);
       }
-      if (req.method === "GET" || req.method === "DELETE") {
-        if (sessionId) return sessions.handle(sessionId, req, undefined, auth);
-        // stateless clients have no stream to open or session to end
-        if (req.method === "DELETE")
-          return jsonRpcError(
-            400,
-            ProtocolErrorCode.InvalidRequest,
-            "DELETE /mcp ends a session: send its Mcp-Session-Id.",
-          );
+      if ((req.method === "GET" || req.method === "DELETE") && sessionId)
+        return sessions.handle(sessionId, req, undefined, auth);
+      // stateless clients have no stream to open or session to end
+      if (req.method === "DELETE")
+        return jsonRpcError(400, InvalidRequest, "DELETE /mcp ends a session: send its Mcp-Session-Id.");
+      if (req.method === "GET") {
         const text = "GET /mcp opens a session's notification stream: send the Mcp-Session-Id from initialize.";
-        return withAllow(jsonRpcError(405, ProtocolErrorCode.InvalidRequest, text), "POST");
+        return withAllow(jsonRpcError(405, InvalidRequest, text), "POST");
       }
       const text = `Method ${req.method} is not allowed on /mcp.`;
-      return withAllow(jsonRpcError(405, ProtocolErrorCode.InvalidRequest, text), "GET, POST, DELETE");
+      return withAllow(jsonRpcError(405, InvalidRequest, text), "GET, POST, DELETE");
     },
     get sessionCount() {
       return sessions.size;
     },
     async close() {
-      stateless.close();
-      modernPool.close();
       await Promise.all([sessions.close(), modern.close()]);
     },
   };

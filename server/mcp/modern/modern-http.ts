@@ -1,6 +1,6 @@
 /**
  * The 2026-07-28 leg of `/mcp`: requests that carry the per-request `_meta` envelope, served by the
- * SDK's `createMcpHandler` over the server pool of `../http/stateless.ts`. A request that asks for
+ * SDK's `createMcpHandler`, a fresh server from `buildServer` for each request. A request that asks for
  * progress is answered as SSE from the start, so a keep-alive comment goes out while it waits and
  * proxies that cut silent calls keep it.
  *
@@ -37,14 +37,14 @@ type Held = { errors: Error[] | undefined };
 
 export function createModernHttp({
   jobs,
-  take,
+  build,
   keepAliveMs = 10_000,
   onError = () => {},
   onNotice = () => {},
 }: {
   jobs: JobService;
-  /** An idle server, for one exchange. */
-  take: () => Server;
+  /** A server for one exchange. */
+  build: () => Server;
   keepAliveMs?: number;
   onError?: (error: Error) => void;
   /** Hears each refused request once, with its status and JSON-RPC code. */
@@ -58,8 +58,8 @@ export function createModernHttp({
   };
   const listen = createListen({ jobs, keepAliveMs, onError: report });
   const options = { legacy: "reject", keepAliveMs, onerror: report } as const;
-  const plain = createMcpHandler(take, options);
-  const streamed = createMcpHandler(take, { ...options, responseMode: "sse" });
+  const plain = createMcpHandler(build, options);
+  const streamed = createMcpHandler(build, { ...options, responseMode: "sse" });
 
   return {
     /** `checked`: the SDK's classification of the request (`modernRoute`). */

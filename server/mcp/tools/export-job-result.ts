@@ -3,7 +3,7 @@
  * link (a `resource_link` for hosts that show files); the widget asks for the bytes inline.
  */
 import { ExportInput, ExportOutput, FILE_LIMITS, FILE_TOOL, type ExportResult } from "../../../shared/files.js";
-import { exportFile, measureFile, type ExportPart } from "../../files/export/export-file.js";
+import { exportResult, type ExportPart } from "../../files/export/export-file.js";
 import { XLSX_MIME_TYPE } from "../../files/export/xlsx.js";
 import { megabytes } from "../../limits.js";
 import { count } from "../../outcomes.js";
@@ -38,38 +38,18 @@ export const exportJobResultTool = defineTool(({ jobs, fileLinks }: ToolDeps) =>
   output: ExportOutput,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   ui: { calledByWidget: true },
-  async run({ jobId, format, part, inline }, { caller, origin }) {
-    const opened = await jobs.openResult(jobId, caller);
-    if (!opened.ok) return failure(opened.error);
-    const file = exportFile(opened.value, part, format);
-    // the file is built here only to hand its bytes back; a link builds it when it is downloaded
-    const { size, bytes } = inline
-      ? await measureFile(file.body(), FILE_LIMITS.maxInlineExportBytes)
-      : { size: undefined, bytes: undefined };
-    const { url, expiresAt } = await fileLinks.issue(
-      { jobId, subject: caller.subject, format, part },
-      origin,
-      file.fileName,
-    );
-    const out: ExportResult = {
-      jobId,
-      fileName: file.fileName,
-      mimeType: file.mimeType,
-      ...(size === undefined ? {} : { size }),
-      rows: file.rows,
-      partial: opened.value.partial,
-      url,
-      expiresAt,
-      ...(bytes ? { data: bytes.toString("base64") } : {}),
-    };
-    return success(out, describeExport(out, part, inline && !bytes), [
+  async run(args, { caller, origin }) {
+    const exported = await exportResult({ jobs, fileLinks }, args, caller, origin);
+    if (!exported.ok) return failure(exported.error);
+    const out = exported.value;
+    return success(out, describeExport(out, args.part, args.inline && out.data === undefined), [
       {
         type: "resource_link",
-        uri: url,
-        name: file.fileName,
-        title: file.fileName,
-        description: `Download link, valid until ${new Date(expiresAt).toISOString()}.`,
-        mimeType: file.mimeType,
+        uri: out.url,
+        name: out.fileName,
+        title: out.fileName,
+        description: `Download link, valid until ${new Date(out.expiresAt).toISOString()}.`,
+        mimeType: out.mimeType,
       },
     ]);
   },

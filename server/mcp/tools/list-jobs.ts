@@ -1,44 +1,10 @@
 /**
  * `list_jobs`: the caller's gift analyses, newest first, a page at a time, so that "how is my
  * analysis going?" can be answered a day later; from each job's fold, never a name from its staff
- * list. The cursor is the position of the page's last job, encoded.
+ * list. The job service pages it (jobs/reads.ts); this says it to the model.
  */
-import * as z from "zod/mini";
-import { isFinished } from "../../../shared/job-view.js";
 import { ListJobsInput, ListJobsOutput, TOOL, type JobSummary } from "../../../shared/tools.js";
-import type { ListedJob } from "../../jobs/reads.js";
-import type { JobPosition } from "../../jobs/store.js";
 import { defineTool, failure, success, type ToolDeps } from "../tool-registry.js";
-
-const PositionSchema = z.tuple([z.number().check(z.int()), z.string().check(z.minLength(1))]);
-
-/** The cursor of the page after `position`. */
-const cursorOf = ({ createdAt, jobId }: JobPosition): string =>
-  Buffer.from(JSON.stringify([createdAt, jobId])).toString("base64url");
-
-/** The position a cursor names; undefined when it is not one this tool gave. */
-function positionOf(cursor: string): JobPosition | undefined {
-  try {
-    const parsed = PositionSchema.safeParse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
-    return parsed.success ? { createdAt: parsed.data[0], jobId: parsed.data[1] } : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-const summaryOf = ({ view, createdAt }: ListedJob): JobSummary => ({
-  jobId: view.jobId,
-  title: view.title,
-  status: view.status,
-  percentage: view.percentage,
-  stage: view.status === "running" ? view.stageLabel : null,
-  processed: view.processed,
-  total: view.total,
-  resultCount: view.resultCount,
-  ...(view.currency && { currency: view.currency }),
-  createdAt: new Date(createdAt).toISOString(),
-  endedAt: isFinished(view.status) ? view.finishedAt : null,
-});
 
 /** One job as a line of the list: id, title, where it stands, when it started (and ended). */
 function line(job: JobSummary): string {
@@ -83,22 +49,10 @@ export const listJobsTool = defineTool(({ jobs }: ToolDeps) => {
     output: ListJobsOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run({ cursor, limit }, { caller }) {
-      const before = cursor === undefined ? undefined : positionOf(cursor);
-      if (cursor !== undefined && before === undefined) {
-        return failure({
-          code: "invalid_arguments",
-          message: `The cursor "${cursor.slice(0, 40)}" is not one ${TOOL.listJobs} gave.`,
-          hint: `Pass a nextCursor exactly as it came, or leave cursor out for the newest analyses.`,
-        });
-      }
-      const listed = await jobs.list(caller, { before, limit });
+      const listed = await jobs.list(caller, { cursor, limit });
       if (!listed.ok) return failure(listed.error);
-      const summaries = listed.value.jobs.map(summaryOf);
-      const nextCursor = listed.value.next === null ? null : cursorOf(listed.value.next);
-      return success(
-        { jobs: summaries, nextCursor },
-        listText(summaries, nextCursor, cursor !== undefined, retentionHours),
-      );
+      const { jobs: summaries, nextCursor } = listed.value;
+      return success(listed.value, listText(summaries, nextCursor, cursor !== undefined, retentionHours));
     },
   };
 });
