@@ -23,17 +23,14 @@ const MAX_PARSING_BYTES = 96 * 1024 * 1024;
 const PARSER_THREADS = Math.max(1, Math.min(4, availableParallelism() - 1));
 
 /**
- * Whether `value` nests objects or arrays more than `limit` deep; iterative, so any depth is safe.
- * Plain JavaScript once compiled: its source is the worker's too.
+ * Whether `value` nests objects or arrays more than `limit` deep: it recurses at most `limit` calls
+ * deep, so any depth is safe. Plain JavaScript once compiled: its source is the worker's too.
  */
 function nestedDeeper(value: unknown, limit: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const [v, depth] = next;
-    if (typeof v !== "object" || v === null) continue;
-    if (depth >= limit) return true;
-    for (const child of Object.values(v)) stack.push([child, depth + 1]);
-  }
+  if (typeof value !== "object" || value === null) return false;
+  if (limit <= 0) return true;
+  for (const child of Array.isArray(value) ? value : Object.values(value))
+    if (nestedDeeper(child, limit - 1)) return true;
   return false;
 }
 

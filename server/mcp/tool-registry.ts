@@ -70,8 +70,10 @@ export function requestContext(req: Request, meta: Record<string, unknown>, auth
   return {
     caller: { subject: subjectOf(auth) },
     scopes: auth?.scopes,
-    origin: new URL(req.url).origin,
-    // read only by the calls that wait: the request's signal is made when first read (node-body.ts)
+    // read by few calls: the URL parsed and the request's signal made (node-body.ts) only when read
+    get origin() {
+      return new URL(req.url).origin;
+    },
     get signal() {
       return req.signal;
     },
