@@ -37,7 +37,7 @@ let provider: TestProvider;
 let server: TestServer;
 /** How far the server's clock runs ahead of the real one: a day later, without waiting a day. */
 let ahead = 0;
-const tokens = { alice: "", bob: "" };
+const tokens = { alice: "", bob: "", carol: "" };
 type Who = keyof typeof tokens;
 const clients: { close(): Promise<void> }[] = [];
 
@@ -45,6 +45,7 @@ beforeAll(async () => {
   provider = await startTestProvider();
   tokens.alice = await provider.signIn("alice", { resource: `${PUBLIC_URL}/mcp` });
   tokens.bob = await provider.signIn("bob", { resource: `${PUBLIC_URL}/mcp` });
+  tokens.carol = await provider.signIn("carol", { resource: `${PUBLIC_URL}/mcp` });
   const jobs = createJobService({
     store: createMemoryStore(),
     match: matchGifts,
@@ -163,6 +164,20 @@ describe("list_jobs", () => {
     expect(JSON.stringify({ pages, texts })).not.toMatch(/Lovelace|Hopper|Turing|Ada |Grace |Alan /);
     const bob = await legacyAs("bob");
     expect((await listAll(bob, 50)).pages.flat().map((j) => j.jobId)).toEqual([...bobJobs].reverse());
+  });
+
+  it("says how many people each result holds, one person as such", async () => {
+    const carol = await legacyAs("carol");
+    const { jobId } = await startJob(carol, {
+      csv: "name,interests\nJo,golf",
+      occasion: "farewell",
+      budgetPerPerson: 40,
+    });
+    await call(carol, TOOL.waitForJob, { jobId, timeoutMs: 20_000 });
+    expect((await listAll(carol, 10)).texts[0]).toContain(
+      `- ${jobId} "farewell gifts from a list of 1 row": completed, 1 person in the result;`,
+    );
+    expect((await listAll(await legacyAs("alice"), 50)).texts[0]).toContain("completed, 3 people in the result;");
   });
 
   it("lists the same through the 2026-07-28 client", async () => {

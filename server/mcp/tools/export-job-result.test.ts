@@ -157,6 +157,7 @@ describe(`${FILE_TOOL.exportResult}: the files`, () => {
       mimeType: out.mimeType,
     });
     expect(toolText(result)).toContain(out.url);
+    expect(toolText(result)).toMatch(/^Saved 2,503 people as a CSV file, "[^"]+" \((\d+ KB|\d+\.\d MB)\)\./);
     expect(readCsv(bytes)).toEqual(expectedPicks(job.people).map((cells) => cells.map((c) => defused(String(c)))));
     expect(parse(bytes, { bom: true, to: 1 })[0].slice(0, 6)).toEqual([...HEADER, "gift 1"]);
   });
@@ -279,6 +280,21 @@ describe(`${FILE_TOOL.exportResult}: its link`, () => {
       status: 410,
       text: "This download link has expired: links work for 15 minutes. Export the file again for a new link.\n",
     });
+  });
+});
+
+describe(`${FILE_TOOL.exportResult}: what it tells the model`, () => {
+  it("says one person, and a small file's size in KB", async () => {
+    const { jobId } = await startJob(ctx.client, {
+      occasion: "farewell",
+      budgetPerPerson: 40,
+      csv: "name,interests\nJo,golf",
+    });
+    await callTool(ctx.client, TOOL.waitForJob, { jobId, timeoutMs: 60_000 });
+    const result = await callTool(ctx.client, FILE_TOOL.exportResult, { jobId, inline: true });
+    expect(toolText(result)).toMatch(
+      /^Saved 1 person as a CSV file, "farewell gifts from a list of 1 row\.csv" \(1 KB\)\./,
+    );
   });
 });
 

@@ -5,15 +5,15 @@
 import { ExportInput, ExportOutput, FILE_LIMITS, FILE_TOOL, type ExportResult } from "../../../shared/files.js";
 import { exportResult, type ExportPart } from "../../files/export/export-file.js";
 import { XLSX_MIME_TYPE } from "../../files/export/xlsx.js";
-import { megabytes } from "../../limits.js";
+import { megabytes, size } from "../../limits.js";
 import { count } from "../../outcomes.js";
 import { defineTool, failure, success, type ToolDeps } from "../tool-registry.js";
 
 function describeExport(out: ExportResult, part: ExportPart, inlineRefused: boolean): string {
   const what = out.mimeType === XLSX_MIME_TYPE ? "an .xlsx workbook" : "a CSV file";
-  const rows = `${count(out.rows)} ${part === "skipped" ? "skipped row(s)" : "people"}`;
+  const rows = `${count(out.rows)} ${part === "skipped" ? "skipped row(s)" : out.rows === 1 ? "person" : "people"}`;
   const lines = [
-    `Saved ${rows} as ${what}, "${out.fileName}"${out.size === undefined ? "" : ` (${megabytes(out.size)})`}. ` +
+    `Saved ${rows} as ${what}, "${out.fileName}"${out.size === undefined ? "" : ` (${size(out.size)})`}. ` +
       `Download it within 15 minutes: ${out.url}`,
   ];
   if (out.partial)

@@ -14,7 +14,7 @@ function line(job: JobSummary): string {
     job.status === "running"
       ? `running, ${Math.floor(job.percentage)}%${job.stage ? ` (${job.stage}${counts})` : ""}`
       : job.status === "completed"
-        ? `completed, ${job.resultCount ?? 0} people in the result`
+        ? `completed, ${job.resultCount === 1 ? "1 person" : `${job.resultCount ?? 0} people`} in the result`
         : job.status;
   return `- ${job.jobId}${title}: ${where}; started ${job.createdAt}${job.endedAt ? `, ended ${job.endedAt}` : ""}`;
 }
