@@ -143,7 +143,9 @@ const cursorOf = ({ createdAt, jobId }: JobPosition): string =>
 /** The position a cursor names; undefined when it is not one `cursorOf` gave. */
 function positionOf(cursor: string): JobPosition | undefined {
   try {
-    const [createdAt, jobId] = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")) as unknown[];
+    const position: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+    if (!Array.isArray(position) || position.length !== 2) return undefined;
+    const [createdAt, jobId] = position as unknown[];
     if (Number.isInteger(createdAt) && typeof jobId === "string" && jobId !== "")
       return { createdAt: createdAt as number, jobId };
   } catch {

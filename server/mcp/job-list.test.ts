@@ -194,6 +194,11 @@ describe("list_jobs", () => {
     const alice = await legacyAs("alice");
     const refused = await call(alice, TOOL.listJobs, { cursor: "not-a-cursor" });
     expect(toolError(refused)).toMatchObject({ code: "invalid_arguments" });
+    // encoded as a cursor is, but not a position: one more field, another shape, a fraction, no id
+    for (const position of [[1, "job_x", 3], { createdAt: 1, jobId: "job_x" }, [1.5, "job_x"], [1, ""]]) {
+      const cursor = Buffer.from(JSON.stringify(position)).toString("base64url");
+      expect(toolError(await call(alice, TOOL.listJobs, { cursor }))).toMatchObject({ code: "invalid_arguments" });
+    }
   });
 
   it("still lists the jobs a day later, and none once they have expired", async () => {
