@@ -1,9 +1,9 @@
 /**
  * Parses a JSON body, a large one in a worker thread so a million strings do not hold the event
- * loop: the value comes back in slices (json-slices.ts). The worker's code is a string run with `eval: true`,
- * so the same code runs under tsx, vitest and the tsc build. A burst is bounded by its bytes, not
- * its count: past `MAX_PARSING_BYTES` held a body is refused (503). Why ours: the SDK parses every
- * body on the event loop.
+ * loop: the value comes back in slices (json-slices.ts). The worker's code is a string run with
+ * `eval: true`, so the same code runs under tsx, vitest and the tsc build. A burst is bounded by its
+ * bytes, not its count: past `MAX_PARSING_BYTES` held a body is refused (503). Why ours: the SDK
+ * parses every body on the event loop.
  */
 import { availableParallelism } from "node:os";
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from "node:worker_threads";

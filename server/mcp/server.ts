@@ -94,7 +94,10 @@ export function createToolSpecs({
   ].map((tool) => tool(deps));
 }
 
-/** The connection-independent parts, built once per app; the validator too (Ajv: ~20 KB and ~0.2 ms per server), so a server costs a few µs. */
+/**
+ * The connection-independent parts, built once per app; the validator too (Ajv: ~20 KB and ~0.2 ms
+ * per server), so a server costs a few µs.
+ */
 export type McpParts = ReturnType<typeof createMcpParts>;
 
 export function createMcpParts(deps: McpDeps) {

@@ -69,7 +69,11 @@ async function parseBody(req: Request, maxBytes: number, reader?: BodyReader): P
     case "invalid":
       return jsonRpcError(400, ParseError, "Parse error: the body is not valid JSON.", parsed.error);
     case "deeper":
-      return jsonRpcError(400, InvalidRequest, `Invalid Request: the JSON nests more than ${MAX_DEPTH} levels deep.`);
+      return jsonRpcError(
+        400,
+        InvalidRequest,
+        `Invalid Request: the JSON is nested more than ${MAX_DEPTH} levels deep.`,
+      );
     case "parsed":
       return { body: parsed.value };
   }

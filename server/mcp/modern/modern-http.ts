@@ -1,8 +1,8 @@
 /**
  * The 2026-07-28 leg of `/mcp`: requests that carry the per-request `_meta` envelope, served by the
- * SDK's `createMcpHandler`, a fresh server from `buildServer` for each request. A request that asks for
- * progress is answered as SSE from the start, so a keep-alive comment goes out while it waits and
- * proxies that cut silent calls keep it.
+ * SDK's `createMcpHandler`, a fresh server from `buildServer` for each request. A request that asks
+ * for progress is answered as SSE from the start, so a keep-alive comment goes out while it waits
+ * and proxies that cut silent calls keep it.
  *
  * Why ours: the SDK does not know our `subscriptions/listen` (`listen.ts`), and names only its 2026-07-28 revisions.
  */
