@@ -15,15 +15,16 @@ export type StageId = BulkStage;
 /**
  * What each stage after parsing costs, in parse time per row: `row` for every person, `new` for
  * each one whose interests (extract) or whole request (match, compose) was not seen before in the
- * job. Fitted to the time each stage took on lists of 60,000 and 200,000 rows, from every row new
- * (a varied HR export: parse 33 %, extract 7 %, match 37 %, compose 22 % of the time) to a few
- * answers for everyone (a Korean team's workbook with ten interest texts: 79 / 1 / 4 / 16 %).
- * `npm run bench` (eta) reports how far the bar then stands from the time gone by at stage starts.
+ * job. Fitted to the time each stage took on lists of 200,000 rows (fourteen jobs in two processes),
+ * from every row new (a varied HR export, as CSV and as .xlsx: parse 36 %, extract 6 %, match 40 %,
+ * compose 19 % of the time) to a few answers for everyone (a Korean team's workbook with ten interest
+ * texts: 81 / 1 / 4 / 13 %). `npm run bench` (eta) reports how far the bar then stands from the time
+ * gone by at stage starts.
  */
 const COST: Record<Exclude<StageId, "parse">, { row: number; new: number }> = {
   extract: { row: 0.01, new: 0.37 },
   match: { row: 0.05, new: 1.05 },
-  compose: { row: 0.2, new: 0.45 },
+  compose: { row: 0.16, new: 0.37 },
 };
 
 export type Mix = { rows: number; newInterests: number; newRequests: number };
