@@ -92,10 +92,12 @@ export type ProblemFacts = {
   mapping: HeaderMatch | undefined;
   rows: number;
   people: number;
+  /** Budgets written in another currency than the job's, where they outnumber those in the job's. */
+  otherCurrency?: { currency: Currency; count: number; job: Currency };
 };
 
 /** The problems of a reading, in the order a person would settle them. */
-export function problemsOf({ source, headers, mapping, rows, people }: ProblemFacts): string[] {
+export function problemsOf({ source, headers, mapping, rows, people, otherCurrency }: ProblemFacts): string[] {
   const problems: string[] = [];
   if (source.format === "csv" && !source.encodingCertain) {
     problems.push(
@@ -115,6 +117,13 @@ export function problemsOf({ source, headers, mapping, rows, people }: ProblemFa
   for (const key of mapping.twice) {
     const taken = JSON.stringify(headers[mapping.columns[key]]);
     problems.push(`More than one column could hold ${WHAT[key]}; ${taken} was taken. Choose the right one.`);
+  }
+  if (otherCurrency) {
+    // most budgets name a currency the job is not in: read as they are, most people would be dropped
+    const { currency, count: n, job } = otherCurrency;
+    problems.push(
+      `Most of the file's budgets are written in ${currency} (${count(n)} ${n === 1 ? "row" : "rows"}), but the job's budget is in ${job}, so those rows would be skipped. Read the file in ${currency} (reading: { currency: "${currency}" }) and start the job in ${currency}, or write those budgets in ${job}.`,
+    );
   }
   if (rows === 0) problems.push("There are no rows under the header.");
   else if (mapping.missing.length === 0 && people === 0)
@@ -163,6 +172,11 @@ const KOREAN: Rewording = [
   [
     /^More than one column could hold (.+?); (.+) was taken\. Choose the right one\.$/s,
     (what, taken) => `${column(what)} 열이 될 수 있는 열이 여러 개라 ${taken} 열을 골랐습니다. 맞는 열을 골라 주세요.`,
+  ],
+  [
+    /^Most of the file's budgets are written in ([A-Z]{3}) \(([\d,]+) rows?\), but the job's budget is in ([A-Z]{3}), so those rows would be skipped\. .*$/s,
+    (currency, rows, job) =>
+      `파일의 예산 대부분이 ${currency}로 적혀 있지만(${rows}행) 작업 예산은 ${job}라 그 행들을 건너뛰게 됩니다. 파일을 ${currency}로 읽고 작업도 ${currency}로 시작하거나, 그 예산을 ${job}로 적어 주세요.`,
   ],
   [/^There are no rows under the header\.$/, () => "머리글 아래에 행이 없습니다."],
   [

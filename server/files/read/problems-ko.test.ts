@@ -56,6 +56,17 @@ const FACTS: [string, ProblemFacts][] = [
       people: 0,
     },
   ],
+  [
+    "budgets mostly in another currency than the job's",
+    {
+      source: { ...workbook, sheets: [], sheet: null },
+      headers: ["이름", "관심사", "예산"],
+      mapping: { columns: { ...NONE, name: 0, interests: 1, budget: 2 }, missing: [], twice: [] },
+      rows: 3,
+      people: 1,
+      otherCurrency: { currency: "KRW", count: 2, job: "USD" },
+    },
+  ],
 ];
 
 describe("koreanProblem", () => {

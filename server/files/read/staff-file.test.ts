@@ -4,6 +4,8 @@
  * with and without one, semicolons, tabs, quoted line breaks, blank lines, synonyms; the format
  * told by the bytes, not the name; an encoding that cannot be told becomes a question.
  */
+import { readFileSync } from "node:fs";
+import { parse } from "csv-parse/sync";
 import { resolveLimits } from "../../limits.js";
 import { delimited, encodeText, staffXlsx, type TextEncodingName } from "../../../test-kit/staff-files.js";
 import { previewText, readStaffFile } from "./staff-file.js";
@@ -242,6 +244,35 @@ describe("previewText", () => {
     const dollars = await read(bytes, "팀.csv", { currency: "USD" });
     expect(dollars.preview.lowBudgets).toBeUndefined();
     expect(dollars.preview.skippedCount).toBe(1); // 5만원 names won
+  });
+
+  it("asks for the file's own currency when most of its budgets name another than the job's", async () => {
+    // written by openpyxl 3.0.9: won typed five ways, two plain numbers, one blank
+    const bytes = new Uint8Array(
+      readFileSync(new URL("../../../test-kit/workbooks/openpyxl-won.xlsx", import.meta.url)),
+    );
+    const dollars = await read(bytes, "직원.xlsx", { currency: "USD" });
+    expect(dollars.preview).toMatchObject({ people: 3, skippedCount: 5, ready: false, currency: "USD" });
+    const problem =
+      "Most of the file's budgets are written in KRW (5 rows), but the job's budget is in USD, so those rows would be skipped. Read the file in KRW (reading: { currency: \"KRW\" }) and start the job in KRW, or write those budgets in USD.";
+    expect(dollars.preview.problems).toEqual([problem]);
+    expect(previewText(dollars.preview).split("\n").at(-1)).toBe(`To settle before starting: ${problem}`);
+    const won = await read(bytes, "직원.xlsx", { currency: "KRW" });
+    expect(won.preview).toMatchObject({ people: 8, skippedCount: 0, ready: true, problems: [], currency: "KRW" });
+    const budgets = parse<{ budget: string }>(won.csv, { columns: true }).map((r) => r.budget);
+    expect(budgets).toEqual(["₩50,000", "50,000원", "70000", "KRW 40,000", "₩ 35,000", "5만원", "", "45000"]);
+  });
+
+  it("leaves a few budgets in another currency as skipped rows, each saying why", async () => {
+    const rows = [
+      ["이름", "관심사", "예산"],
+      ["김민준", "등산", "50000"],
+      ["이서연", "커피", "$40"],
+      ["박도윤", "독서", "60000"],
+    ];
+    const { preview } = await read(encodeText(delimited(rows), "utf-8"), "팀.csv", { currency: "KRW" });
+    expect(preview).toMatchObject({ people: 2, skippedCount: 1, ready: true, problems: [] });
+    expect(preview.skipped).toEqual([{ row: 3, reason: "its budget $40 is in USD, but the job's budget is in KRW" }]);
   });
 
   it("names the currency the budgets were read in, so the model can say it", async () => {

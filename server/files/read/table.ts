@@ -12,6 +12,7 @@ import {
   type StaffPreview,
 } from "../../../shared/files.js";
 import type { Currency } from "../../../shared/money.js";
+import { readMoney } from "../../../shared/read-money.js";
 import { CHEAPEST } from "../../gifts/catalog.js";
 import { createLedger, type Ledger } from "./people/ledger.js";
 import type { CsvColumns } from "./csv/inspect.js";
@@ -23,7 +24,7 @@ import { csvField } from "../export/result-csv.js";
 import { isBlank, Refused, type GridRow } from "./grid-row.js";
 import { HEADER_CANDIDATES, mappedCount, matchHeaders, type HeaderMatch } from "./headers.js";
 import type { Pace } from "./pace.js";
-import { problemsOf } from "./preview-text.js";
+import { problemsOf, type ProblemFacts } from "./preview-text.js";
 
 /** The preview's fields the table does not decide. */
 export type SourceInfo = Pick<
@@ -85,6 +86,9 @@ class TableReading {
   private people = 0;
   private skippedCount = 0;
   private readonly low = { count: 0, rows: [] as number[] };
+  /** Budgets given in the job's currency, and rows skipped for a budget in another, by currency. */
+  private ownBudgets = 0;
+  private readonly otherBudgets = new Map<Currency, number>();
   private readonly input = [CANONICAL_HEADER];
   private inputBytes = CANONICAL_HEADER.length + 1;
   private readonly inputLimits: InputLimits;
@@ -119,7 +123,7 @@ class TableReading {
     const headers = header?.names ?? [];
     const mapping = header?.mapping;
     const columnMap: ColumnMap = mapping?.columns ?? { name: -1, department: -1, interests: -1, budget: -1, id: -1 };
-    const problems = problemsOf({ source, headers, mapping, rows, people });
+    const problems = problemsOf({ source, headers, mapping, rows, people, otherCurrency: this.otherCurrency() });
     const duplicates = this.ledger.duplicates();
     const preview: StaffPreview = {
       uploadId: null,
@@ -139,6 +143,12 @@ class TableReading {
       ...(this.low.count > 0 && { lowBudgets: { ...this.low, cheapest: CHEAPEST[this.currency] } }),
     };
     return ok({ preview, csv: `${this.input.join("\n")}\n` });
+  }
+
+  /** The currency most skipped budgets are written in, when they outnumber the budgets in the job's. */
+  private otherCurrency(): ProblemFacts["otherCurrency"] {
+    const [currency, count] = [...this.otherBudgets].reduce((a, b) => (b[1] > a[1] ? b : a), ["USD", 0]);
+    return count > this.ownBudgets ? { currency, count, job: this.currency } : undefined;
   }
 
   /**
@@ -192,11 +202,18 @@ class TableReading {
     if (cells === null) return this.ledger.add({ row: r.row, reason: "reason" in r ? r.reason : "" }, null);
     // budgets in the job's currency: one in another is skipped, saying so, before the job starts
     const read = readRecord(cells, r.row, c, 1, this.options.reading.currency);
-    if (!("reason" in read)) {
+    if ("reason" in read) this.countOtherCurrency(cell(cells, c.budget));
+    else {
       const listed = countInterests(read.interestsText);
       if (listed > limits.maxInterestsPerPerson) throw new Refused(overLimit.interests(rowName(r.row), listed, limits));
     }
     this.ledger.add(read, cells);
+  }
+
+  private countOtherCurrency(budget: string): void {
+    const written = budget.trim() === "" ? undefined : readMoney(budget.trim())?.currency;
+    if (written !== undefined && written !== this.currency)
+      this.otherBudgets.set(written, (this.otherBudgets.get(written) ?? 0) + 1);
   }
 
   private checkCells(row: number, cells: string[]): void {
@@ -215,6 +232,7 @@ class TableReading {
       return this.write([fate.row, name, department, "", "", fate.reason, ""]);
     }
     this.people++;
+    if (fate.budgetGiven) this.ownBudgets++;
     if (fate.budgetGiven && fate.budget < CHEAPEST[this.currency] && this.low.count++ < LOW_BUDGET_ROWS)
       this.low.rows.push(fate.row);
     const c = this.header!.columns;
