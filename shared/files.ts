@@ -159,6 +159,8 @@ export const StaffPreviewSchema = z.object({
   currency: z.optional(CurrencySchema),
   /** People whose own budget buys no gift in `currency` (often meant in another); absent when none. */
   lowBudgets: z.optional(z.object({ count: z.number(), rows: z.array(z.number()), cheapest: z.number() })),
+  /** The currency most of the file's budgets are written in, where it is not `currency`: a problem says so. */
+  otherCurrency: z.optional(CurrencySchema),
 });
 export type StaffPreview = z.infer<typeof StaffPreviewSchema>;
 

@@ -145,9 +145,9 @@ describe("a Korean staff list in won", () => {
       expect(toolText(refused)).toContain("The budget per person, ₩50, buys no gift: the cheapest costs ₩6,500.");
       expect(toolText(refused)).toContain("Budgets are in KRW, the currency of the person's language.");
     }
-    // the same number named as dollars starts
+    // the same number named as dollars starts (a list whose budgets name no currency: won would not start in dollars)
     const dollars = await callTool(t.client, TOOL.startBulk, {
-      csv,
+      csv: "이름,부서,관심사\n김민준,개발팀,커피\n",
       occasion: "연말",
       budgetPerPerson: 50,
       locale: "ko-KR",
@@ -184,6 +184,21 @@ describe("a Korean staff list in won", () => {
     expect(pages[0]).toMatchObject({ currency: "KRW", figures: { currency: "KRW", people: rows, withGifts: rows } });
     const sum = people.reduce((s, p) => s + p.gifts[0].price, 0);
     expect(pages[0].summary).toContain(`1순위 선물의 합계는 ₩${sum.toLocaleString("en-US")}입니다`);
+  });
+
+  it("does not start a CSV whose budgets are mostly in another currency than the job's, and starts it in theirs", async () => {
+    const args = { csv: koreanCsv(20), occasion: "holiday", budgetPerPerson: 50, locale: "en-US" };
+    const refused = await callTool(t.client, TOOL.startBulk, args);
+    expect(refused.isError).toBe(true);
+    expect(refused.structuredContent).toMatchObject({ error: { code: "invalid_csv" } });
+    expect(toolText(refused)).toBe(
+      "The CSV cannot start an analysis yet: Most of the file's budgets are written in KRW (18 rows), but the job's budget is in USD, so those rows would be skipped. " +
+        'Read the file in KRW (reading: { currency: "KRW" }) and start the job in KRW, or write those budgets in USD. ' +
+        'Start it again with currency "KRW" and the budget per person in KRW.',
+    );
+    const started = await startJob(t.client, { ...args, budgetPerPerson: 50_000, currency: "KRW" });
+    const { people, skipped } = await finished(t.client, started.jobId);
+    expect([people.length, skipped]).toEqual([20, []]);
   });
 
   it("skips a budget in another currency than the job's, saying which, and exports in Korean with won's format", async () => {

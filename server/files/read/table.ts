@@ -123,7 +123,8 @@ class TableReading {
     const headers = header?.names ?? [];
     const mapping = header?.mapping;
     const columnMap: ColumnMap = mapping?.columns ?? { name: -1, department: -1, interests: -1, budget: -1, id: -1 };
-    const problems = problemsOf({ source, headers, mapping, rows, people, otherCurrency: this.otherCurrency() });
+    const otherCurrency = this.otherCurrency();
+    const problems = problemsOf({ source, headers, mapping, rows, people, otherCurrency });
     const duplicates = this.ledger.duplicates();
     const preview: StaffPreview = {
       uploadId: null,
@@ -141,6 +142,7 @@ class TableReading {
       ready: problems.length === 0,
       currency: this.currency,
       ...(this.low.count > 0 && { lowBudgets: { ...this.low, cheapest: CHEAPEST[this.currency] } }),
+      ...(otherCurrency && { otherCurrency: otherCurrency.currency }),
     };
     return ok({ preview, csv: `${this.input.join("\n")}\n` });
   }

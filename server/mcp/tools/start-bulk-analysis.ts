@@ -76,6 +76,15 @@ async function listOf(
   if (rest.csv !== undefined && Buffer.byteLength(rest.csv) <= jobs.limits.maxCsvBytes) {
     const table = await readStaffFile(Buffer.from(rest.csv, "utf8"), "staff.csv", reading, jobs.limits);
     if (table.ok && table.value.preview.ready) return ok(readAs(table.value));
+    // the job would read every budget but those and skip most people: it does not start
+    if (table.ok && table.value.preview.otherCurrency !== undefined) {
+      const { problems, otherCurrency } = table.value.preview;
+      return fail(
+        "invalid_csv",
+        `The CSV cannot start an analysis yet: ${problems.join(" ")}`,
+        `Start it again with currency "${otherCurrency}" and the budget per person in ${otherCurrency}.`,
+      );
+    }
   }
   return ok({ input: rest, understood: "", read: false });
 }
