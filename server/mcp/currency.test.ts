@@ -192,9 +192,9 @@ describe("a Korean staff list in won", () => {
     expect(refused.isError).toBe(true);
     expect(refused.structuredContent).toMatchObject({ error: { code: "invalid_csv" } });
     expect(toolText(refused)).toBe(
-      "The CSV cannot start an analysis yet: Most of the file's budgets are written in KRW (18 rows), but the job's budget is in USD, so those rows would be skipped. " +
+      "staff.csv cannot start an analysis yet: Most of the file's budgets are written in KRW (18 rows), but the job's budget is in USD, so those rows would be skipped. " +
         'Read the file in KRW (reading: { currency: "KRW" }) and start the job in KRW, or write those budgets in USD. ' +
-        'Start it again with currency "KRW" and the budget per person in KRW.',
+        'Start it again with currency "KRW" and the budget per person in it.',
     );
     const started = await startJob(t.client, { ...args, budgetPerPerson: 50_000, currency: "KRW" });
     const { people, skipped } = await finished(t.client, started.jobId);

@@ -44,18 +44,19 @@ type JobList = { input: StartBulkArgs; understood: string; read: boolean };
  * The staff list as the job reads it. A host's file or an upload is read only for a start the
  * caller's quotas leave room for, and cannot start with problems to settle. CSV text goes through
  * the same reader, so the model reads how its columns were taken; a text the reader cannot start
- * from (or too big to try) is left as given to the job service, whose refusal says why.
+ * from (or too big to try) is left as given to the job service, whose refusal says why, except
+ * one whose budgets are mostly in another currency, which the job would skip with most people.
  */
 async function listOf(
   { file, uploadId, reading = {}, ...rest }: StartBulkArgs,
   { jobs, files }: Pick<ToolDeps, "jobs" | "files">,
   { caller, signal }: Pick<ToolContext, "caller" | "signal">,
 ): Promise<Outcome<JobList>> {
-  const readAs = ({ preview, csv }: StaffTable) => ({
-    input: { ...rest, csv },
-    understood: `\n${previewText(preview)}`,
-    read: true,
-  });
+  // the reading as the job's input, or its problems as the refusal, with what to do
+  const started = ({ preview, csv }: StaffTable, hint: string): Outcome<JobList> =>
+    preview.ready
+      ? ok({ input: { ...rest, csv }, understood: `\n${previewText(preview)}`, read: true })
+      : fail("invalid_csv", `${preview.fileName} cannot start an analysis yet: ${preview.problems.join(" ")}`, hint);
   if (file !== undefined || uploadId !== undefined) {
     const admitted = await jobs.admits(caller);
     if (!admitted.ok) return admitted;
@@ -63,11 +64,8 @@ async function listOf(
       ? await files.fromHost(file, reading, signal, caller)
       : await files.fromUpload(uploadId!, reading, caller);
     if (!table.ok) return table;
-    const { preview } = table.value;
-    if (preview.ready) return ok(readAs(table.value));
-    return fail(
-      "invalid_csv",
-      `${preview.fileName} cannot start an analysis yet: ${preview.problems.join(" ")}`,
+    return started(
+      table.value,
       file
         ? "Tell the person what is wrong, or call again without a staff list so that they can choose and fix the file in the widget."
         : "Settle it in the preview, then start again.",
@@ -75,16 +73,9 @@ async function listOf(
   }
   if (rest.csv !== undefined && Buffer.byteLength(rest.csv) <= jobs.limits.maxCsvBytes) {
     const table = await readStaffFile(Buffer.from(rest.csv, "utf8"), "staff.csv", reading, jobs.limits);
-    if (table.ok && table.value.preview.ready) return ok(readAs(table.value));
-    // the job would read every budget but those and skip most people: it does not start
-    if (table.ok && table.value.preview.otherCurrency !== undefined) {
-      const { problems, otherCurrency } = table.value.preview;
-      return fail(
-        "invalid_csv",
-        `The CSV cannot start an analysis yet: ${problems.join(" ")}`,
-        `Start it again with currency "${otherCurrency}" and the budget per person in ${otherCurrency}.`,
-      );
-    }
+    const { ready, otherCurrency } = table.ok ? table.value.preview : {};
+    if (table.ok && (ready || otherCurrency !== undefined))
+      return started(table.value, `Start it again with currency "${otherCurrency}" and the budget per person in it.`);
   }
   return ok({ input: rest, understood: "", read: false });
 }
