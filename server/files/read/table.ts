@@ -213,7 +213,7 @@ class TableReading {
   }
 
   private countOtherCurrency(budget: string): void {
-    const written = budget.trim() === "" ? undefined : readMoney(budget.trim())?.currency;
+    const written = readMoney(budget.trim())?.currency; // undefined for a blank cell too
     if (written !== undefined && written !== this.currency)
       this.otherBudgets.set(written, (this.otherBudgets.get(written) ?? 0) + 1);
   }
