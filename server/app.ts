@@ -23,20 +23,25 @@ import { StoreUnavailableError } from "./store-errors.js";
 import { jsonRpcError, retryLater } from "./json-rpc-error.js";
 import { createMcpParts, SERVER_INFO } from "./mcp/server.js";
 import type { RunOptionsOf } from "./mcp/tool-registry.js";
-import { createMcpHttpHandler, type McpHttpHandler } from "./mcp/http/streamable-http.js";
+import { createMcpHttpHandler, type McpHttpHandler, type McpHttpOptions } from "./mcp/http/streamable-http.js";
 import { readNodeBody, withCloseSignal } from "./http/node-body.js";
 import { isAllowedHost, isAllowedOrigin } from "./origin.js";
 import { traceMcpRequests } from "./observability/tracing.js";
 import { loadWidget, type Widget } from "./widget.js";
 
 /**
- * The default body limit: room for the largest CSV however a client escapes it in JSON, so it gets
- * the service's answer rather than a bare 413. `\uXXXX` escaping (Python's ensure_ascii) makes
- * UTF-8 at most 3× as long; so 3× the CSV limit, and 1 MB for the rest of the request.
+ * Room for the largest CSV however JSON escapes it (`\uXXXX`, Python's ensure_ascii: at most 3×
+ * as long), plus 1 MB, so it gets the service's answer rather than a bare 413.
  */
 const defaultMaxBodyBytes = (maxCsvBytes: number): number => 3 * maxCsvBytes + 1024 * 1024;
 
-export type AppOptions = {
+/** Passed to the /mcp handler as they are. */
+type McpHttpPassed = Pick<
+  McpHttpOptions,
+  "sessionIdleMs" | "maxSessions" | "sessionMinIdleMs" | "instanceId" | "keepAliveMs"
+>;
+
+export type AppOptions = McpHttpPassed & {
   jobs: JobService;
   matchGifts?: MatchGifts;
   /** Defaults to dist/widget/index.html. */
@@ -46,11 +51,6 @@ export type AppOptions = {
   /** Host names answered besides loopback ones (others get 403, against DNS rebinding); `"any"`: no check. */
   allowedHosts?: readonly string[] | "any";
   maxBodyBytes?: number;
-  /** Idle MCP sessions (no request, no open stream) are closed after this long. */
-  sessionIdleMs?: number;
-  maxSessions?: number;
-  /** At the limit, only sessions idle for longer than this are closed for newcomers. */
-  sessionMinIdleMs?: number;
   /** Default 100 with sign-in, no cap without. */
   maxSessionsPerSubject?: number;
   /** Sign-in (OAuth 2.1 bearer tokens); without it every caller is "anonymous". */
@@ -64,10 +64,6 @@ export type AppOptions = {
   widgetDomain?: string;
   /** The run options of the job a start request starts, read from its `_meta` (development). */
   runOptionsOf?: RunOptionsOf;
-  /** Keep-alive comments on open 2026-07-28 streams, so proxies that cut silent calls keep them (10 s). */
-  keepAliveMs?: number;
-  /** The tag that starts this instance's session ids, which nginx routes by; random by default. */
-  instanceId?: string;
   files?: FilesSetup;
   /** Development only: the harness hands files over at /dev/files, as ChatGPT's file service would. */
   devFiles?: boolean;
@@ -127,16 +123,11 @@ function createMcp(options: AppOptions, bearer: BearerAuth | undefined, onError:
     fileLinks,
   });
   const handler = createMcpHttpHandler({
+    ...options,
     parts,
     maxBodyBytes,
-    sessionIdleMs: options.sessionIdleMs,
-    maxSessions: options.maxSessions,
-    sessionMinIdleMs: options.sessionMinIdleMs,
     maxSessionsPerSubject: options.maxSessionsPerSubject ?? (auth ? 100 : undefined),
     onError,
-    onNotice: options.onNotice,
-    instanceId: options.instanceId,
-    keepAliveMs: options.keepAliveMs,
   });
   return { handler, widget, staffFiles, fileLinks, devFiles };
 }

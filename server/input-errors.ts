@@ -2,21 +2,10 @@
  * Schema issues as sentences a caller can act on (which field, what was expected, what arrived),
  * for tool arguments (an `isError` result) and protocol params (a -32602 error).
  */
+import type * as z from "zod/mini";
 
-/** The parts of a zod issue we read; zod and zod/mini issues both fit. */
-export type SchemaIssue = {
-  code: string;
-  path: PropertyKey[];
-  message: string;
-  expected?: string;
-  origin?: string;
-  minimum?: number | bigint;
-  maximum?: number | bigint;
-  inclusive?: boolean;
-  values?: unknown[];
-  keys?: string[];
-  format?: string;
-};
+/** A zod issue: zod and zod/mini give the same. */
+type Issue = z.core.$ZodIssue;
 
 /** A caller's string as a message may repeat it: a short prefix that says how long it was. */
 export function clip(text: string, max = 100): string {
@@ -56,7 +45,8 @@ const EXPECTED: Record<string, string> = {
   record: "an object",
 };
 
-function bound(issue: SchemaIssue, big: boolean): string {
+function bound(issue: z.core.$ZodIssueTooBig | z.core.$ZodIssueTooSmall): string {
+  const big = issue.code === "too_big";
   const limit = String(big ? issue.maximum : issue.minimum);
   const most = `${big ? "at most" : "at least"} ${limit}`;
   const plural = limit === "1" ? "" : "s";
@@ -66,12 +56,12 @@ function bound(issue: SchemaIssue, big: boolean): string {
 }
 
 /** One sentence fragment per issue, e.g. "`budget` must be a number, got a string". */
-export function describeIssues(issues: readonly SchemaIssue[], input: unknown): string[] {
+export function describeIssues(issues: readonly Issue[], input: unknown): string[] {
   return issues.map((issue) => {
     const field = fieldName(issue.path);
     switch (issue.code) {
       case "invalid_type": {
-        const expected = EXPECTED[issue.expected ?? ""] ?? issue.expected ?? "another type";
+        const expected = EXPECTED[issue.expected] ?? issue.expected;
         const value = valueAt(input, issue.path);
         if (value === undefined && issue.path.length > 0) return `${field} is required (${expected})`;
         return `${field} must be ${expected}, got ${kindOf(value)}`;
@@ -79,15 +69,15 @@ export function describeIssues(issues: readonly SchemaIssue[], input: unknown): 
       case "too_small":
         return issue.origin === "string" && String(issue.minimum) === "1"
           ? `${field} must not be empty`
-          : `${field} must be ${bound(issue, false)}`;
+          : `${field} must be ${bound(issue)}`;
       case "too_big":
-        return `${field} must be ${bound(issue, true)}`;
+        return `${field} must be ${bound(issue)}`;
       case "invalid_value":
-        return `${field} must be one of ${(issue.values ?? []).map((v) => JSON.stringify(v)).join(", ")}`;
+        return `${field} must be one of ${issue.values.map((v) => JSON.stringify(v)).join(", ")}`;
       case "invalid_format":
-        return `${field} must be a valid ${issue.format ?? "value"}`;
+        return `${field} must be a valid ${issue.format}`;
       case "unrecognized_keys":
-        return `${field} has unknown field${(issue.keys ?? []).length === 1 ? "" : "s"} ${(issue.keys ?? []).map((k) => clip(k)).join(", ")}`;
+        return `${field} has unknown field${issue.keys.length === 1 ? "" : "s"} ${issue.keys.map((k) => clip(k)).join(", ")}`;
       case "invalid_union":
         return `${field} does not match any accepted form`;
       default:

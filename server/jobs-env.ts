@@ -32,10 +32,7 @@ function openSqlite(dataDir: string): JobStore {
 
 type JobsExtras = Pick<JobServiceOptions, "beforeSlice">;
 
-export function jobsFromConfig(config: Config, log?: Logger, extras?: JobsExtras): JobService {
-  return serverFromConfig(config, log, extras).jobs;
-}
-
+/** The job service, and the staff files' setup that the server (not the worker) serves. */
 export function serverFromConfig(
   config: Config,
   log: Logger = createLogger({ role: "server" }),

@@ -11,18 +11,19 @@ export function fail<T = never>(code: ErrorCode, message: string, hint?: string)
   return { ok: false, error: hint === undefined ? { code, message } : { code, message, hint } };
 }
 
+/** A failure the same call may get past later. */
+export const retryable = <T>(code: ErrorCode, message: string, hint: string): Outcome<T> => ({
+  ok: false,
+  error: { code, message, hint, retryable: true },
+});
+
 /** The answer to any call while the job store cannot be reached. */
-export function storeUnavailable<T>(): Outcome<T> {
-  return {
-    ok: false,
-    error: {
-      code: "store_unavailable",
-      message: "The job store is unreachable at the moment, so jobs can be neither started nor read.",
-      hint: "Try the same call again in a minute; nothing was changed.",
-      retryable: true,
-    },
-  };
-}
+export const storeUnavailable = <T>(): Outcome<T> =>
+  retryable(
+    "store_unavailable",
+    "The job store is unreachable at the moment, so jobs can be neither started nor read.",
+    "Try the same call again in a minute; nothing was changed.",
+  );
 
 /** The one answer for a job that is missing, expired, or someone else's: they must look the same. */
 export function unknownJob<T>(jobId: string): Outcome<T> {

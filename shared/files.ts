@@ -42,21 +42,16 @@ export const IdSchema = z.string().check(z.minLength(1), z.maxLength(100));
 /** A BCP 47 language tag, as long as any real one. */
 export const LocaleSchema = z.optional(z.string().check(z.maxLength(35)));
 
-const TEXT_ENCODINGS = ["utf-8", "utf-16le", "utf-16be", "euc-kr", "windows-1252"] as const;
-const TextEncodingSchema = z.enum(TEXT_ENCODINGS);
+const TextEncodingSchema = z.enum(["utf-8", "utf-16le", "utf-16be", "euc-kr", "windows-1252"]);
 export type TextEncoding = z.infer<typeof TextEncodingSchema>;
 
 /** Each the index of a header, or -1; `id` is the employee number (사번), a row's identity when it has one. */
 export const COLUMN_KEYS = ["name", "department", "interests", "budget", "id"] as const;
 export type ColumnKey = (typeof COLUMN_KEYS)[number];
 const ColumnIndex = z.number().check(z.int(), z.gte(-1), z.lte(10_000));
-const ColumnMapSchema = z.object({
-  name: ColumnIndex,
-  department: ColumnIndex,
-  interests: ColumnIndex,
-  budget: ColumnIndex,
-  id: ColumnIndex,
-});
+const ColumnMapSchema = z.object(
+  Object.fromEntries(COLUMN_KEYS.map((key) => [key, ColumnIndex])) as Record<ColumnKey, typeof ColumnIndex>,
+);
 export type ColumnMap = z.infer<typeof ColumnMapSchema>;
 
 /** Where the person changed what was detected; everything left out is detected. */

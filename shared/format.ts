@@ -4,16 +4,7 @@
  */
 import { MINOR_DIGITS, type Currency } from "./money.js";
 
-export type Formats = {
-  count: (n: number) => string;
-  index: (n: number) => string;
-  /** `value` from 0 to 100. */
-  percent: (value: number) => string;
-  money: (amount: number, currency: Currency) => string;
-  duration: (seconds: number) => string;
-  size: (bytes: number) => string;
-  time: (ms: number) => string;
-};
+export type Formats = ReturnType<typeof makeFormats>;
 
 /** English when Intl does not know the locale. */
 function intl<T>(make: (locale: string) => T, locale: string): T {
@@ -24,7 +15,7 @@ function intl<T>(make: (locale: string) => T, locale: string): T {
   }
 }
 
-function makeFormats(locale: string): Formats {
+function makeFormats(locale: string) {
   const number = (options: Intl.NumberFormatOptions) => intl((l) => new Intl.NumberFormat(l, options), locale);
   const count = number({ maximumFractionDigits: 0 });
   const whole = number({ maximumFractionDigits: 0, useGrouping: false });
@@ -46,14 +37,15 @@ function makeFormats(locale: string): Formats {
   const units = intl((l) => new Intl.ListFormat(l, { style: "narrow", type: "unit" }), locale);
   const time = intl((l) => new Intl.DateTimeFormat(l, { timeStyle: "short" }), locale);
   return {
-    count: (n) => count.format(n),
-    index: (n) => whole.format(n),
-    percent: (value) => percent.format(value / 100),
-    money(amount, code) {
+    count: (n: number) => count.format(n),
+    index: (n: number) => whole.format(n),
+    /** `value` from 0 to 100. */
+    percent: (value: number) => percent.format(value / 100),
+    money(amount: number, code: Currency) {
       const [whole, minor] = moneyOf(code);
       return (Number.isInteger(Math.round(amount * 100) / 100) ? whole : minor).format(amount);
     },
-    duration(total) {
+    duration(total: number) {
       const s = Math.max(0, Math.round(total));
       if (s < 1) return `<${seconds.format(1)}`;
       // the two largest units, the smaller left out when it is zero
@@ -70,8 +62,8 @@ function makeFormats(locale: string): Formats {
           .map(([f, n]) => f.format(n)),
       );
     },
-    size: (bytes) => megabytes.format(bytes / 1024 / 1024),
-    time: (ms) => time.format(ms),
+    size: (bytes: number) => megabytes.format(bytes / 1024 / 1024),
+    time: (ms: number) => time.format(ms),
   };
 }
 

@@ -24,6 +24,7 @@ export const JobFoldSchema = z.extend(JobViewSchema, {
 export type JobFold = z.infer<typeof JobFoldSchema>;
 type SeenStage = JobFold["seen"][number];
 type TerminalEvent = Extract<JobEvent, { type: "job.completed" | "job.failed" | "job.canceled" }>;
+type ProgressEvent = Extract<JobEvent, { type: "job.progress" }>;
 
 /** True when `seq` is lower than the min-seq field `current` (0: no such event yet; JSON-safe). */
 const lower = (seq: number, current: number): boolean => current === 0 || seq < current;
@@ -66,7 +67,14 @@ export function createJobFold(jobId: string): JobFold {
 export function applyJobEvent(view: JobFold, event: JobEvent): JobFold {
   if (event.jobId !== view.jobId) return view;
   const newer = event.seq > view.lastSeq;
-  if (newer && event.type === "job.progress" && event.payload.stage === view.stage) return advance(view, event);
+  if (newer && event.type === "job.progress" && event.payload.stage === view.stage) {
+    // the common event: a newer progress of the current stage, already in `seen`, so `seen`,
+    // `stages` and `status` cannot change and neither `noteStage` nor `settle` is needed
+    const next = copy(view, event);
+    if (event.payload.percentage > view.percentage) next.percentage = event.payload.percentage;
+    setProgress(next, event);
+    return next;
+  }
   switch (event.type) {
     case "job.created": {
       if (!lower(event.seq, view.createdSeq)) return newer ? settle(view, copy(view, event)) : view;
@@ -94,15 +102,7 @@ export function applyJobEvent(view: JobFold, event: JobEvent): JobFold {
       if (!newer && !latest && !higher && seen === view.seen) return view;
       const next = copy(view, event);
       if (higher) next.percentage = p.percentage;
-      if (latest) {
-        next.progressSeq = event.seq;
-        next.stage = p.stage;
-        next.stageLabel = p.stageLabel ?? null;
-        next.message = p.message ?? null;
-        next.processed = p.processed ?? null;
-        next.total = p.total ?? null;
-        next.etaSeconds = p.etaSeconds ?? null;
-      }
+      if (latest) setProgress(next, event);
       next.seen = seen;
       return settle(view, next);
     }
@@ -188,43 +188,16 @@ function copy(v: JobFold, event: JobEvent): JobFold {
   };
 }
 
-/**
- * The common event: a newer progress of the current stage, already in `seen`, so `seen`, `stages`
- * and `status` cannot change; one literal (`copy`'s field order, one hidden class) is the update.
- */
-function advance(v: JobFold, event: Extract<JobEvent, { type: "job.progress" }>): JobFold {
+/** Sets what the progress event with the highest seq says. */
+function setProgress(next: JobFold, event: ProgressEvent): void {
   const p = event.payload;
-  return {
-    jobId: v.jobId,
-    kind: v.kind,
-    title: v.title,
-    currency: v.currency,
-    status: v.status,
-    percentage: p.percentage > v.percentage ? p.percentage : v.percentage,
-    stage: v.stage,
-    stageLabel: p.stageLabel ?? null,
-    message: p.message ?? null,
-    processed: p.processed ?? null,
-    total: p.total ?? null,
-    etaSeconds: p.etaSeconds ?? null,
-    stages: v.stages,
-    summary: v.summary,
-    resultResourceId: v.resultResourceId,
-    resultCount: v.resultCount,
-    error: v.error,
-    cancelReason: v.cancelReason,
-    createdAt: v.createdAt,
-    startedAt: v.startedAt,
-    finishedAt: v.finishedAt,
-    updatedAt: event.timestamp,
-    lastSeq: event.seq,
-    plan: v.plan,
-    seen: v.seen,
-    createdSeq: v.createdSeq,
-    startedSeq: v.startedSeq,
-    progressSeq: event.seq,
-    terminalSeq: v.terminalSeq,
-  };
+  next.progressSeq = event.seq;
+  next.stage = p.stage;
+  next.stageLabel = p.stageLabel ?? null;
+  next.message = p.message ?? null;
+  next.processed = p.processed ?? null;
+  next.total = p.total ?? null;
+  next.etaSeconds = p.etaSeconds ?? null;
 }
 
 function setTerminal(next: JobFold, event: TerminalEvent): void {

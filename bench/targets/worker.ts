@@ -4,10 +4,10 @@
  * built; ends on SIGTERM.
  */
 import { readConfig } from "../../server/config.js";
-import { jobsFromConfig } from "../../server/jobs-env.js";
+import { serverFromConfig } from "../../server/jobs-env.js";
 import { endWithParent } from "../children.js";
 
-const jobs = jobsFromConfig(readConfig());
+const { jobs } = serverFromConfig(readConfig());
 console.log(JSON.stringify({ port: 0 }));
 
 endWithParent();

@@ -6,8 +6,8 @@
  */
 import { FILE_LIMITS } from "../../shared/files.js";
 import { megabytes } from "../limits.js";
-import { fail, ok, type Outcome } from "../outcomes.js";
-import { downloadFailed, echo, retryable, type Notice } from "./file-words.js";
+import { fail, ok, retryable, type Outcome } from "../outcomes.js";
+import { downloadFailed, echo, type Notice } from "./file-words.js";
 
 export type DownloadOptions = {
   /**

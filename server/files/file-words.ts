@@ -4,9 +4,8 @@
  * flight reads as one sentence whatever its cause, its detail for the operator's log only, with no
  * credentials and no query string (signed links carry their secret there).
  */
-import type { ToolError } from "../../shared/errors.js";
 import { clip } from "../input-errors.js";
-import type { Outcome } from "../outcomes.js";
+import { retryable, type Outcome } from "../outcomes.js";
 
 /** The longest piece of input a message repeats: a DNS name's 253 characters fit whole. */
 const MAX_ECHO_CHARS = 255;
@@ -16,12 +15,6 @@ export type Notice = (line: string, detail: Record<string, unknown>) => void;
 
 /** A caller's text as a message may repeat it: cut to `max` characters, saying how long it was. */
 export const echo = (text: string, max = MAX_ECHO_CHARS): string => clip(text, Math.min(max, MAX_ECHO_CHARS));
-
-/** A failure the same call may get past later. */
-export const retryable = <T>(code: ToolError["code"], message: string, hint: string): Outcome<T> => ({
-  ok: false,
-  error: { code, message, hint, retryable: true },
-});
 
 const withoutCredentials = (text: string): string => text.replace(/\/\/[^/?#\s@]*@/g, "//");
 

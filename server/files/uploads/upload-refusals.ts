@@ -6,9 +6,8 @@
 import { FILE_LIMITS, FILE_TOOL } from "../../../shared/files.js";
 import { TOOL } from "../../../shared/tools.js";
 import { megabytes, sizePair } from "../../limits.js";
-import { count, fail, ok, type Outcome } from "../../outcomes.js";
+import { count, fail, ok, retryable, type Outcome } from "../../outcomes.js";
 import { StorageFullError, StoreUnavailableError } from "../../store-errors.js";
-import { retryable } from "../file-words.js";
 import { ChunkRejectedError, MissingChunksError, UploadCorruptError, type UploadQuotaError } from "./upload-store.js";
 
 /** The one answer for an upload that is missing, abandoned, dropped, or someone else's. */
