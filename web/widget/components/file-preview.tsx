@@ -7,6 +7,7 @@ import { COLUMN_KEYS, type Reading, type StaffPreview, type TextEncoding } from 
 import { useHostGlobal } from "../host-context.js";
 import { formatPrice, useMessages } from "../i18n.js";
 import type { ToolFailure } from "../tool-reply.js";
+import { Button } from "./button.js";
 import { FailureText } from "./failure-text.js";
 import { SkippedRows } from "./skipped-rows.js";
 
@@ -109,13 +110,9 @@ function PossibleDuplicates({ preview: p, reading, onReading }: Omit<ReadingProp
           ))}
         </ul>
       )}
-      <button
-        type="button"
-        className="gg-button gg-secondary"
-        onClick={() => onReading({ ...reading, mergeDuplicates: !merged })}
-      >
+      <Button kind="secondary" onClick={() => onReading({ ...reading, mergeDuplicates: !merged })}>
         {merged ? t.keepApart : t.mergeDuplicates}
-      </button>
+      </Button>
     </div>
   );
 }
@@ -207,13 +204,13 @@ export function FilePreview(props: FilePreviewProps) {
       {error && <FailureText error={error} />}
       <div className="gg-actions">
         {p && (
-          <button type="button" className="gg-button" disabled={busy || !p.ready} onClick={onStart}>
+          <Button disabled={busy || !p.ready} onClick={onStart}>
             {t.start}
-          </button>
+          </Button>
         )}
-        <button type="button" className="gg-button gg-secondary" onClick={onBack}>
+        <Button kind="secondary" onClick={onBack}>
           {t.otherFile}
-        </button>
+        </Button>
       </div>
     </section>
   );

@@ -11,6 +11,7 @@ import type { FollowTuning } from "../follow-job.js";
 import { useHost, useHostGlobal } from "../host-context.js";
 import { formatPrice, useMessages } from "../i18n.js";
 import { BulkJob } from "./bulk-job.js";
+import { Button } from "./button.js";
 import { FailureText } from "./failure-text.js";
 import { FilePreview } from "./file-preview.js";
 import { ProgressBar } from "./progress-bar.js";
@@ -45,14 +46,10 @@ export function StaffFile({ request, tuning }: StaffFileProps) {
           <ProgressBar percentage={flow.chunks > 0 ? (flow.received / flow.chunks) * 100 : 0} label={t.upload} />
           {flow.error && <FailureText error={flow.error} />}
           <div className="gg-actions">
-            {flow.error && (
-              <button type="button" className="gg-button" onClick={() => upload(flow.file)}>
-                {t.tryAgain}
-              </button>
-            )}
-            <button type="button" className="gg-button gg-secondary" onClick={back}>
+            {flow.error && <Button onClick={() => upload(flow.file)}>{t.tryAgain}</Button>}
+            <Button kind="secondary" onClick={back}>
               {t.otherFile}
-            </button>
+            </Button>
           </div>
         </section>
       );

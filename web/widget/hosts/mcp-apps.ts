@@ -7,14 +7,7 @@
 import type { ExportResult } from "../../../shared/files.js";
 import { isDisplayMode } from "../../host-globals.js";
 import { isRecord } from "../../json-values.js";
-import {
-  createGlobals,
-  INITIAL_GLOBALS,
-  type Conversation,
-  type FileDelivery,
-  type Host,
-  type HostGlobals,
-} from "../host.js";
+import { createGlobals, type Conversation, type FileDelivery, type Host, type HostGlobals } from "../host.js";
 import { localFailure, readToolReply } from "../tool-reply.js";
 import { observeSize } from "./size.js";
 
@@ -147,7 +140,7 @@ function sendFile(peer: JsonRpcPeer, delivery: FileDelivery, file: ExportResult)
 }
 
 export function createMcpAppsHost(win: Window, port: Port = parentPort(win)): Host {
-  const globals = createGlobals(INITIAL_GLOBALS);
+  const globals = createGlobals();
   const teardown = new Set<() => void>();
   let stopSize = () => {};
   let delivery: FileDelivery = "none";

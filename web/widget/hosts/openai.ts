@@ -6,7 +6,7 @@
  */
 import { isDisplayMode, LEGACY_SET_GLOBALS_EVENT, SET_GLOBALS_EVENT } from "../../host-globals.js";
 import { isRecord } from "../../json-values.js";
-import { createGlobals, INITIAL_GLOBALS, type Host, type HostGlobals } from "../host.js";
+import { createGlobals, type Host, type HostGlobals } from "../host.js";
 import { localFailure, readToolReply } from "../tool-reply.js";
 import { observeSize } from "./size.js";
 
@@ -36,7 +36,6 @@ export function createOpenAiHost(win: Window): Host {
   const has = (name: string) => typeof openai()[name] === "function";
   const reported: Record<string, unknown> = {};
   const globals = createGlobals({
-    ...INITIAL_GLOBALS,
     connection: "ready",
     displayModes: has("requestDisplayMode") ? ["inline", "fullscreen", "pip"] : ["inline"],
     ...read(openai(), reported),
