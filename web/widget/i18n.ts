@@ -108,6 +108,12 @@ const WORDS = {
     budget: ["Budget", "예산"],
     id: ["Employee ID", "사번"],
   } satisfies Record<ColumnKey, Pair>,
+  /** The widget's own failures (tool-reply.ts `localFailure`), by code. */
+  localErrors: {
+    unreachable: ["The host could not run the tool.", "호스트가 도구를 실행하지 못했습니다."],
+    timeout: ["The host did not answer in time.", "호스트가 제때 응답하지 않았습니다."],
+    bad_reply: ["The host sent a reply the widget could not read.", "호스트의 응답을 읽을 수 없습니다."],
+  } as Record<string, Pair>,
 } satisfies Table;
 
 /** The table's words in one language: 0 English, 1 Korean. */
@@ -129,13 +135,14 @@ const en = (f: Formats) => ({
   stageLine: (label: string, count: string) => `${label}: ${count}`,
   /** What a screen reader hears as a stage begins. */
   stageNews: (n: number, of: number, label: string) => `Stage ${n} of ${of}: ${label}`,
-  // the job's clocks (job-timing.tsx)
   waiting: (seconds: number) => `Waiting ${f.duration(seconds)}`,
   running: (seconds: number) => `Running ${f.duration(seconds)}`,
   ran: (seconds: number) => `Ran for ${f.duration(seconds)}`,
   waited: (seconds: number) => `Waited ${f.duration(seconds)}`,
   eta: (seconds: number) => `About ${f.duration(seconds)} left`,
   percent: (value: number) => f.percent(value),
+  /** A price in its currency (US dollars when none is known), written the locale's way. */
+  price: (amount: number, currency: Currency = "USD") => f.money(amount, currency),
   keptAfterCancel: (n: number) => `Ready before it was canceled: ${f.count(n)} ${n === 1 ? "person" : "people"}`,
   row: (n: number) => `Row ${f.index(n)}`,
   people: (shown: number, total: number) => `${f.count(shown)} of ${f.count(total)} people`,
@@ -180,11 +187,6 @@ const en = (f: Formats) => ({
     `${name}${department ? ` (${department})` : ""}: rows ${rows}`,
   fileReady: (name: string) => `${name} is ready.`,
   linkUntil: (at: number) => `The link works until ${f.time(at)}.`,
-  localErrors: {
-    unreachable: "The host could not run the tool.",
-    timeout: "The host did not answer in time.",
-    bad_reply: "The host sent a reply the widget could not read.",
-  } as Record<string, string>,
   /** A failure's code in words, for a server message in another language: none needed in English. */
   codeErrors: {} as Record<string, string>,
 });
@@ -206,6 +208,7 @@ const ko = (f: Formats): Messages => ({
   waited: (seconds) => `총 대기 시간 ${f.duration(seconds)}`,
   eta: (seconds) => `약 ${f.duration(seconds)} 남음`,
   percent: (value) => f.percent(value),
+  price: (amount, currency = "USD") => f.money(amount, currency),
   keptAfterCancel: (n) => `취소 전에 준비된 결과: ${f.count(n)}명`,
   row: (n) => `${f.index(n)}행`,
   people: (shown, total) => `${f.count(total)}명 중 ${f.count(shown)}명`,
@@ -242,11 +245,6 @@ const ko = (f: Formats): Messages => ({
   duplicateRows: (name, department, rows) => `${name}${department ? ` (${department})` : ""}: ${rows}행`,
   fileReady: (name) => `${name} 파일이 준비되었습니다.`,
   linkUntil: (at) => `링크는 ${f.time(at)}까지 유효합니다.`,
-  localErrors: {
-    unreachable: "호스트가 도구를 실행하지 못했습니다.",
-    timeout: "호스트가 제때 응답하지 않았습니다.",
-    bad_reply: "호스트의 응답을 읽을 수 없습니다.",
-  },
   codeErrors: {
     invalid_arguments: "요청에 빠지거나 잘못된 값이 있습니다.",
     no_gift_fits: "예산 안에 맞는 선물이 카탈로그에 없습니다.",
@@ -265,10 +263,6 @@ const ko = (f: Formats): Messages => ({
     internal: "서버에 문제가 생겼습니다. 다시 시도해 주세요.",
   },
 });
-
-/** A price in its currency (US dollars when none is known), written the locale's way (shared/format.ts). */
-export const formatPrice = (amount: number, locale: string, currency: Currency = "USD"): string =>
-  formatsFor(locale).money(amount, currency);
 
 /** The messages for a BCP 47 locale: Korean words for `ko*`, English otherwise; numbers in the locale's way. */
 export const messagesFor = oncePer((locale: string): Messages =>

@@ -4,8 +4,7 @@
  */
 import { listed } from "../../../shared/format.js";
 import { COLUMN_KEYS, type Reading, type StaffPreview, type TextEncoding } from "../../../shared/files.js";
-import { useHostGlobal } from "../host-context.js";
-import { formatPrice, useMessages } from "../i18n.js";
+import { useMessages } from "../i18n.js";
 import type { ToolFailure } from "../tool-reply.js";
 import { Button } from "./button.js";
 import { FailureText } from "./failure-text.js";
@@ -149,8 +148,6 @@ function SampleRows({ sample, columns }: { sample: StaffPreview["sample"]; colum
 
 function PreviewBody({ preview: p, reading, unsure, onReading }: ReadingProps) {
   const t = useMessages();
-  const locale = useHostGlobal("locale");
-  const currency = p.currency ?? "USD";
   return (
     <>
       <p className="gg-muted">
@@ -168,8 +165,8 @@ function PreviewBody({ preview: p, reading, unsure, onReading }: ReadingProps) {
         <p className="gg-hint">
           {t.lowBudgets(
             p.lowBudgets.count,
-            formatPrice(p.lowBudgets.cheapest, locale, currency),
-            currency,
+            t.price(p.lowBudgets.cheapest, p.currency),
+            p.currency ?? "USD",
             listed(p.lowBudgets.rows, p.lowBudgets.count),
           )}
         </p>

@@ -6,8 +6,8 @@
 import { useEffect } from "react";
 import type { Currency } from "../../../shared/money.js";
 import type { PersonResult } from "../../../shared/tools.js";
-import { useHost, useHostGlobal } from "../host-context.js";
-import { formatPrice, useMessages, type Messages } from "../i18n.js";
+import { useHost } from "../host-context.js";
+import { useMessages, type Messages } from "../i18n.js";
 import {
   followResult,
   loadNextPage,
@@ -123,7 +123,6 @@ function CardsResult({ jobId, summary, running = false, composed = 0, stopped = 
 
 function People({ people, currency }: { people: PersonResult[]; currency?: Currency }) {
   const t = useMessages();
-  const locale = useHostGlobal("locale");
   return (
     <ul className="gg-people">
       {people.map((p) => (
@@ -131,7 +130,7 @@ function People({ people, currency }: { people: PersonResult[]; currency?: Curre
           <h2 className="gg-subtitle">
             {p.name}
             <span className="gg-muted">
-              {[p.department, t.budget(formatPrice(p.budget, locale, currency))].filter(Boolean).join(" · ")}
+              {[p.department, t.budget(t.price(p.budget, currency))].filter(Boolean).join(" · ")}
             </span>
           </h2>
           {p.gifts.length === 0 ? (

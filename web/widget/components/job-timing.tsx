@@ -1,9 +1,7 @@
 /**
- * How long a job has waited or run, and its ETA, on one line. "Waiting" counts from creation while
- * pending, "Running" from start while it runs; once ended, "Ran for" (or "Waited", for a job that
- * never started) is fixed. Clocks read the server's time and never go back: each is clamped to
- * the last value shown. The ETA is the newest estimate, counted down since the event that gave it
- * (a stage's first event carries none), shown while running, past 1 %, with a second or more left.
+ * How long a job has waited or run ("Waiting", "Running", then "Waited" or "Ran for"), on the server's
+ * clock and never going back, and its newest ETA counted down since the event that gave it (a stage's
+ * first event carries none), shown while running, past 1 %, with a second or more left.
  */
 import { useEffect, useRef, useState } from "react";
 import { isFinished, type JobView } from "../../../shared/job-view.js";
@@ -19,9 +17,8 @@ function useTick(ticking: boolean): void {
 }
 
 /**
- * The server's time now, as well as the widget can tell: the local clock minus the smallest
- * (arrival − timestamp) seen of the newest event. That gap includes the delivery's latency, so
- * the estimate is not ahead of the server, and it is never before `latestAt`.
+ * The server's time now: the local clock minus the smallest (arrival − timestamp) seen of the newest
+ * event; that gap includes the latency, so it is not ahead of the server, nor before `latestAt`.
  */
 function useServerNow(latestAt: string | null): () => number {
   const [gap, setGap] = useState<{ seen: string | null; ms: number }>({ seen: null, ms: Infinity });

@@ -9,7 +9,7 @@ import type { Currency } from "../../../shared/money.js";
 import { chooseFile, createFileFlow, personLocale, readFile, removeFile, startFromFile } from "../file-flow.js";
 import type { FollowTuning } from "../follow-job.js";
 import { useHost, useHostGlobal } from "../host-context.js";
-import { formatPrice, useMessages } from "../i18n.js";
+import { useMessages } from "../i18n.js";
 import { BulkJob } from "./bulk-job.js";
 import { Button } from "./button.js";
 import { FailureText } from "./failure-text.js";
@@ -79,7 +79,6 @@ const fileLimit = (request: AwaitingFile) => Math.min(request.maxFileBytes, FILE
 
 function FilePicker({ request, currency, refused, onFile }: FilePickerProps) {
   const t = useMessages();
-  const locale = useHostGlobal("locale");
   const [over, setOver] = useState(false);
   const take = (files: FileList | null) => {
     setOver(false);
@@ -88,7 +87,7 @@ function FilePicker({ request, currency, refused, onFile }: FilePickerProps) {
   return (
     <section className="gg-panel">
       <h1 className="gg-title">{t.jobTitle}</h1>
-      <p>{t.fileAsk(request.occasion, formatPrice(request.budgetPerPerson, locale, currency))}</p>
+      <p>{t.fileAsk(request.occasion, t.price(request.budgetPerPerson, currency))}</p>
       <label
         className="gg-drop"
         data-over={over || undefined}

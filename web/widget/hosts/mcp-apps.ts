@@ -1,8 +1,7 @@
 /**
- * The host adapter for the MCP Apps standard (ext-apps, spec 2026-01-26): JSON-RPC over
- * postMessage with the parent frame, each optional feature used where the host lists it in
- * `hostCapabilities`. Written by hand rather than with the package's `App` class, which brings zod
- * and the SDK's protocol layer into the bundle (about 111 KB gzipped, more than the whole widget).
+ * The host adapter for MCP Apps (ext-apps, spec 2026-01-26): JSON-RPC over postMessage with the parent,
+ * each optional feature used where `hostCapabilities` lists it. By hand: the package's `App` class brings
+ * zod and the SDK's protocol layer (about 111 KB gzipped, more than the whole widget).
  */
 import type { ExportResult } from "../../../shared/files.js";
 import { isDisplayMode } from "../../host-globals.js";

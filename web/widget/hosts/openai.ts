@@ -1,8 +1,7 @@
 /**
- * The host adapter for ChatGPT's `window.openai`: globals from its fields and `openai:set_globals`
- * (or an emulator's `webplus:set_globals`, as an event or a message from the parent), and the
- * extras the standard lacks, each feature-detected. ChatGPT shows the model the widget state, so
- * the model context is written there, naming the job the card follows as the widget state must.
+ * The host adapter for ChatGPT's `window.openai`: globals from its fields and `openai:set_globals` (or an
+ * emulator's `webplus:set_globals`, event or message), the extras each feature-detected. ChatGPT shows the
+ * model the widget state, so the model context is written there, naming the job as the widget state must.
  */
 import { isDisplayMode, LEGACY_SET_GLOBALS_EVENT, SET_GLOBALS_EVENT } from "../../host-globals.js";
 import { isRecord } from "../../json-values.js";
