@@ -74,24 +74,21 @@ const loops = new Map<string, Loop>();
 /** Follows `jobId` or joins its loop; the loop stops once every caller released it, or the job is settled. */
 export function followJob(options: FollowOptions): () => void {
   const { jobId } = options;
-  let loop = loops.get(jobId);
-  if (loop === undefined) {
-    const created: Loop = { refs: 0, controller: new AbortController() };
-    loop = created;
-    loops.set(jobId, created);
-    void run(options, created.controller.signal).finally(() => {
-      if (loops.get(jobId) === created) loops.delete(jobId);
+  const loop: Loop = loops.get(jobId) ?? { refs: 0, controller: new AbortController() };
+  if (!loops.has(jobId)) {
+    loops.set(jobId, loop);
+    void run(options, loop.controller.signal).finally(() => {
+      if (loops.get(jobId) === loop) loops.delete(jobId);
     });
   }
   loop.refs++;
   let released = false;
-  const joined = loop;
   return () => {
     if (released) return;
     released = true;
-    if (--joined.refs > 0) return;
-    joined.controller.abort();
-    if (loops.get(jobId) === joined) loops.delete(jobId);
+    if (--loop.refs > 0) return;
+    loop.controller.abort();
+    if (loops.get(jobId) === loop) loops.delete(jobId);
   };
 }
 

@@ -29,12 +29,7 @@ export function StaffFile({ request, tuning }: StaffFileProps) {
   useEffect(() => () => store.getState().dispatch({ type: "pick" }), [store]);
   const back = () => removeFile(host, store);
   const { currency } = personLocale(request, { locale, localeFromHost });
-  const upload = (file: File) =>
-    void chooseFile(host, store, file, fileLimit(request), {
-      backoff: tuning?.backoff,
-      random: tuning?.random,
-      currency,
-    });
+  const upload = (file: File) => void chooseFile(host, store, file, fileLimit(request), { ...tuning, currency });
 
   switch (flow.step) {
     case "pick":
