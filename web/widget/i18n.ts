@@ -149,16 +149,14 @@ const en = (f: Formats) => ({
   budget: (price: string) => `budget ${price}`,
   /** "2,000 people · 3 with no gift in budget · 12 rows skipped · top picks $98,400 of the $120,000 budget" */
   resultSummary: ({ people, withGifts, skipped, topPicks, budget, unplaced, currency = "USD" }: ResultFigures) =>
-    [
+    dotted(
       `${f.count(people)} ${people === 1 ? "person" : "people"}`,
       people > withGifts && `${f.count(people - withGifts)} with no gift in budget`,
       skipped > 0 && `${f.count(skipped)} ${skipped === 1 ? "row" : "rows"} skipped`,
       `top picks ${f.money(topPicks, currency)} of the ${f.money(budget, currency)} budget`,
       unplaced &&
         `${f.count(unplaced.count)} ${unplaced.count === 1 ? "interest" : "interests"} not understood: ${listed(unplaced.names, unplaced.count)}`,
-    ]
-      .filter(Boolean)
-      .join(" · "),
+    ),
   readyCount: (n: number) => `${f.count(n)} ${n === 1 ? "person is" : "people are"} ready so far.`,
   /** "120 of 50,000 people", "50,000 people so far" */
   peopleShown: (shown: number, of: number, soFar: boolean) =>
@@ -214,15 +212,13 @@ const ko = (f: Formats): Messages => ({
   people: (shown, total) => `${f.count(total)}명 중 ${f.count(shown)}명`,
   budget: (price) => `예산 ${price}`,
   resultSummary: ({ people, withGifts, skipped, topPicks, budget, unplaced, currency = "USD" }) =>
-    [
+    dotted(
       `${f.count(people)}명`,
       people > withGifts && `예산 안 선물 없음 ${f.count(people - withGifts)}명`,
       skipped > 0 && `건너뛴 행 ${f.count(skipped)}개`,
       `1순위 합계 ${f.money(topPicks, currency)} / 예산 ${f.money(budget, currency)}`,
       unplaced && `이해하지 못한 관심사 ${f.count(unplaced.count)}개: ${listed(unplaced.names, unplaced.count)}`,
-    ]
-      .filter(Boolean)
-      .join(" · "),
+    ),
   readyCount: (n) => `지금까지 ${f.count(n)}명이 준비되었습니다.`,
   peopleShown: (shown, of, soFar) =>
     `${soFar ? "지금까지 " : ""}${shown === of ? "" : `${f.count(of)}명 중 `}${f.count(shown)}명`,
@@ -263,6 +259,9 @@ const ko = (f: Formats): Messages => ({
     internal: "서버에 문제가 생겼습니다. 다시 시도해 주세요.",
   },
 });
+
+/** The parts that are there, joined by " · ". */
+export const dotted = (...parts: (string | false | null | undefined)[]): string => parts.filter(Boolean).join(" · ");
 
 /** The messages for a BCP 47 locale: Korean words for `ko*`, English otherwise; numbers in the locale's way. */
 export const messagesFor = oncePer((locale: string): Messages =>

@@ -4,7 +4,7 @@
  */
 import { listed } from "../../../shared/format.js";
 import { COLUMN_KEYS, type Reading, type StaffPreview, type TextEncoding } from "../../../shared/files.js";
-import { useMessages } from "../i18n.js";
+import { dotted, useMessages } from "../i18n.js";
 import type { ToolFailure } from "../tool-reply.js";
 import { Button } from "./button.js";
 import { FailureText } from "./failure-text.js";
@@ -151,14 +151,12 @@ function PreviewBody({ preview: p, reading, unsure, onReading }: ReadingProps) {
   return (
     <>
       <p className="gg-muted">
-        {[
+        {dotted(
           p.format === "xlsx" ? "Excel" : "CSV",
           p.encoding && ENCODINGS[p.encoding],
           p.separator && t.separator(p.separator),
           p.currency && t.budgetsIn(p.currency),
-        ]
-          .filter(Boolean)
-          .join(" · ")}
+        )}
       </p>
       <p>{t.fileCounts(p.rows, p.people, p.skippedCount)}</p>
       {p.lowBudgets && (

@@ -7,7 +7,7 @@ import { useEffect } from "react";
 import type { Currency } from "../../../shared/money.js";
 import type { PersonResult } from "../../../shared/tools.js";
 import { useHost } from "../host-context.js";
-import { useMessages, type Messages } from "../i18n.js";
+import { dotted, useMessages, type Messages } from "../i18n.js";
 import {
   followResult,
   loadNextPage,
@@ -129,9 +129,7 @@ function People({ people, currency }: { people: PersonResult[]; currency?: Curre
         <li key={p.row} className="gg-person">
           <h2 className="gg-subtitle">
             {p.name}
-            <span className="gg-muted">
-              {[p.department, t.budget(t.price(p.budget, currency))].filter(Boolean).join(" · ")}
-            </span>
+            <span className="gg-muted">{dotted(p.department, t.budget(t.price(p.budget, currency)))}</span>
           </h2>
           {p.gifts.length === 0 ? (
             <p className="gg-muted">{t.noGiftsForPerson}</p>

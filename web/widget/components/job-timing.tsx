@@ -5,7 +5,7 @@
  */
 import { useEffect, useRef, useState } from "react";
 import { isFinished, type JobView } from "../../../shared/job-view.js";
-import { useMessages } from "../i18n.js";
+import { dotted, useMessages } from "../i18n.js";
 
 function useTick(ticking: boolean): void {
   const [, setTick] = useState(0);
@@ -91,11 +91,10 @@ export function JobTiming({ view, reconnecting = false }: JobTimingProps) {
     if (clock !== null) shown.current[family(clock.kind)] = seconds;
   });
 
-  const parts: string[] = [];
-  if (clock !== null) parts.push(t[clock.kind](seconds));
-  if (view.status === "running" && view.percentage >= 1 && left !== null && Math.round(left) >= 1)
-    parts.push(t.eta(left));
-  if (reconnecting && !over) parts.push(t.retrying);
-  if (parts.length === 0) return null;
-  return <p className="gg-timing">{parts.join(" · ")}</p>;
+  const line = dotted(
+    clock !== null && t[clock.kind](seconds),
+    view.status === "running" && view.percentage >= 1 && left !== null && Math.round(left) >= 1 && t.eta(left),
+    reconnecting && !over && t.retrying,
+  );
+  return line === "" ? null : <p className="gg-timing">{line}</p>;
 }
