@@ -29,7 +29,9 @@ export function keep(key: string, value: string): void {
   memory.set(key, value);
   try {
     localStorage.setItem(key, value);
-  } catch {}
+  } catch {
+    // kept in memory only
+  }
 }
 
 const TableQuerySchema: z.ZodMiniType<TableQuery> = z.object({
