@@ -94,20 +94,16 @@ const WORDS = {
     failed: ["failed", "실패"],
     stopped: ["stopped", "중단됨"],
   } satisfies Record<StageView["state"], Pair>,
-  tableColumns: {
-    name: ["Name", "이름"],
-    department: ["Department", "부서"],
-    budget: ["Budget", "예산"],
-    pick: ["Top pick", "1순위 선물"],
-    spend: ["Spend", "지출"],
-  },
+  /** A staff file's columns, and the result table's. */
   columns: {
     name: ["Name", "이름"],
     department: ["Department", "부서"],
     interests: ["Interests", "관심사"],
     budget: ["Budget", "예산"],
     id: ["Employee ID", "사번"],
-  } satisfies Record<ColumnKey, Pair>,
+    pick: ["Top pick", "1순위 선물"],
+    spend: ["Spend", "지출"],
+  } satisfies Record<ColumnKey | "pick" | "spend", Pair>,
   /** The widget's own failures (tool-reply.ts `localFailure`), by code. */
   localErrors: {
     unreachable: ["The host could not run the tool.", "호스트가 도구를 실행하지 못했습니다."],

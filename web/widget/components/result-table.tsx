@@ -110,7 +110,7 @@ function TableBar({ query, setQuery, totals, count }: QueryProps & { totals: Dep
         onChange={(e) => setQuery((q) => ({ ...q, search: e.target.value }))}
       />
       <select
-        aria-label={t.tableColumns.department}
+        aria-label={t.columns.department}
         value={query.department ?? ALL}
         onChange={(e) => setQuery((q) => ({ ...q, department: e.target.value === ALL ? null : e.target.value }))}
       >
@@ -151,7 +151,7 @@ function TableHead({ query, setQuery }: QueryProps) {
             aria-sort={sorted ? (query.descending ? "descending" : "ascending") : "none"}
           >
             <button type="button" className="gg-sort" onClick={() => sortBy(column)}>
-              {t.tableColumns[column]}
+              {t.columns[column]}
               <span aria-hidden="true">{sorted ? (query.descending ? " ↓" : " ↑") : ""}</span>
             </button>
           </div>

@@ -48,9 +48,11 @@ export function createOpenAiHost(win: Window): Host {
     const data = asRecord(event.data);
     if (event.source === win.parent && data?.type === LEGACY_SET_GLOBALS_EVENT) take(data.globals);
   };
-  win.addEventListener(SET_GLOBALS_EVENT, onGlobals);
-  win.addEventListener(LEGACY_SET_GLOBALS_EVENT, onGlobals);
-  win.addEventListener("message", onMessage);
+  const listening = new AbortController();
+  const { signal } = listening;
+  win.addEventListener(SET_GLOBALS_EVENT, onGlobals, { signal });
+  win.addEventListener(LEGACY_SET_GLOBALS_EVENT, onGlobals, { signal });
+  win.addEventListener("message", onMessage, { signal });
 
   /** A missing method rejects, like a failed call. */
   const invoke = async (method: string, ...args: unknown[]): Promise<unknown> => {
@@ -93,9 +95,7 @@ export function createOpenAiHost(win: Window): Host {
       // ChatGPT removes the frame without notice; nothing to flush
     },
     dispose() {
-      win.removeEventListener(SET_GLOBALS_EVENT, onGlobals);
-      win.removeEventListener(LEGACY_SET_GLOBALS_EVENT, onGlobals);
-      win.removeEventListener("message", onMessage);
+      listening.abort();
       stopSize();
     },
   };
