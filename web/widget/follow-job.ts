@@ -98,11 +98,16 @@ export function race<T>(
   ms: number,
   signal: AbortSignal,
 ): Promise<ToolOutcome<T> | null> {
-  const settled = new AbortController();
-  const timeout = sleep(ms, AbortSignal.any([signal, settled.signal])).then(() =>
+  const controller = new AbortController();
+  const stop = () => controller.abort();
+  signal.addEventListener("abort", stop);
+  const timeout = sleep(ms, controller.signal).then(() =>
     signal.aborted ? null : { ok: false as const, error: localFailure("timeout") },
   );
-  return Promise.race([call, timeout]).finally(() => settled.abort());
+  return Promise.race([call, timeout]).finally(() => {
+    stop();
+    signal.removeEventListener("abort", stop);
+  });
 }
 
 /** The job is over and no event before its last one is missing. */
