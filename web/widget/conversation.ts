@@ -1,6 +1,7 @@
 /**
  * The card in the conversation: while mounted it keeps the model told what it shows; once the job it
- * watched has ended, the card that wins `claim_job_follow_up` tells the chat once, never a name.
+ * watched has ended, the card that wins `claim_job_follow_up` tells the chat once, in the person's
+ * language and never a name, after the model context.
  */
 import { useEffect } from "react";
 import { formatsFor } from "../../shared/format.js";
