@@ -61,16 +61,14 @@ function Frame({ tuning }: { tuning?: FollowTuning }) {
   );
 }
 
+const SAID = { waiting: "waitingForTool", cancelled: "toolCancelled", nothing: "nothingToShow" } as const;
+
 type Chosen =
   | { kind: "gifts"; result: z.infer<typeof SuggestGiftsOutput> }
   | { kind: "job"; job: FollowedJob }
   | { kind: "file"; request: AwaitingFile }
   | { kind: "error"; error: z.infer<typeof ToolErrorSchema> }
-  | { kind: "waiting" }
-  | { kind: "cancelled" }
-  | { kind: "nothing" };
-
-const SAID = { waiting: "waitingForTool", cancelled: "toolCancelled", nothing: "nothingToShow" } as const;
+  | { kind: keyof typeof SAID };
 
 /** Parses toolOutput and widgetState; a widget state naming a job wins, as it may be a retried job. */
 function choose(toolOutput: unknown, widgetState: unknown, cancelled: boolean): Chosen {

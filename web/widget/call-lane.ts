@@ -1,8 +1,7 @@
 /**
- * The person's calls go first. Some hosts run one tool call at a time (MCPJam answers "Another
- * execution is already in progress"), where the long poll would hold the only slot and Cancel would
- * fail. So background calls start only while none of the person's waits, and a person's call
- * refused while others were in flight is made again once they are back.
+ * The person's calls go first. Some hosts run one tool call at a time (MCPJam: "Another execution is
+ * already in progress"), where the long poll would starve Cancel: background calls wait for the person's,
+ * and a person's call refused while others were in flight is made again once they are back.
  */
 import { TOOL, type ToolName } from "../../shared/tools.js";
 import type { Host } from "./host.js";

@@ -1,7 +1,7 @@
 /**
- * The card in the conversation: while mounted it keeps the model told what it shows, and once the
- * job it watched has ended it tells the chat once, in the person's language, never a name: only the
- * card that wins the server's claim (`claim_job_follow_up`) posts, after the model context.
+ * The card in the conversation: while mounted it keeps the model told what it shows; once the job it
+ * watched has ended, the card that wins `claim_job_follow_up` tells the chat once, in the person's
+ * language and never a name, after the model context.
  */
 import { useEffect } from "react";
 import { formatsFor } from "../../shared/format.js";
@@ -37,10 +37,7 @@ async function tellChat(host: Host, jobId: string, text: string): Promise<void> 
 const headRead = (p: ResultStoreState["pages"][string] | undefined): boolean =>
   p !== undefined && !p.partial && !p.loading && (p.nextOffset !== 0 || p.error !== null);
 
-/**
- * How recent an end still counts as watched when no poll found the job running (a quick job can
- * end before the first poll); not an end learned of a day later.
- */
+/** An end this recent counts as watched though no poll saw the job run (a quick job); not one a day old. */
 const RECENT_END_MS = 10 * 60_000;
 
 export function useConversation(jobId: string): void {
@@ -141,10 +138,7 @@ export function modelContextOf(view: JobView, figures: ResultFigures | null, loc
   };
 }
 
-/**
- * Sends the model context when its key changes, at most once per `intervalMs` (only the latest
- * waits); the context is made only when it is sent.
- */
+/** Sends the model context when its key changes, at most once per `intervalMs` (the latest waits), made only then. */
 export function createContextSender(
   send: (context: ModelContext) => Promise<unknown>,
   { intervalMs = 3_000, now = Date.now }: { intervalMs?: number; now?: () => number } = {},

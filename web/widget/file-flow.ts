@@ -1,8 +1,7 @@
 /**
- * A staff file from the picker to its job: a reducer over the steps (pick → upload → preview → job)
- * and the actions that call the host. Replies for a file or reading no longer current are ignored,
- * so a quick second choice wins. A file the person removes is dropped on the server (it holds room
- * in their quota); one a widget merely leaves is kept.
+ * A staff file from the picker to its job: a reducer over pick → upload → preview → job and the actions
+ * that call the host. Replies for a file or reading no longer current are ignored (a quick second choice
+ * wins); a file the person removes is dropped on the server (it holds quota), one merely left is kept.
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
 import {

@@ -46,16 +46,12 @@ export function sleep(ms: number, signal: AbortSignal): Promise<void> {
 /** What the widget persists with `setWidgetState`: the job it follows (a retry starts another). */
 export const FollowStateSchema = z.object({ jobId: z.string().check(z.minLength(1)) });
 
-/**
- * Short: where hosts run one call at a time, Cancel waits for the poll in flight (call-lane.ts) and
- * should reach the server within two seconds. A running job wakes the poll with each event anyway.
- */
+/** Short: where hosts run one call at a time, Cancel waits for this poll (call-lane.ts); events wake it anyway. */
 const POLL_WAIT_MS = 1_500;
 
 /** A poll unanswered this long after its wait is lost: a server gone mid-reply can leave the host's call hanging. */
 const CALL_GRACE_MS = 5_000;
 
-/** Timing knobs; tests shorten them. */
 export type FollowTuning = {
   waitMs?: number;
   backoff?: BackoffOptions;
@@ -75,30 +71,24 @@ export function startAnalysis(host: Host, input: StartBulkArgs): Promise<ToolOut
 type Loop = { refs: number; controller: AbortController };
 const loops = new Map<string, Loop>();
 
-/**
- * Starts following `jobId`, or joins its loop. Returns `release`: the loop stops once every caller
- * released it, or once the job is over and nothing is missing.
- */
+/** Follows `jobId` or joins its loop; the loop stops once every caller released it, or the job is settled. */
 export function followJob(options: FollowOptions): () => void {
   const { jobId } = options;
-  let loop = loops.get(jobId);
-  if (loop === undefined) {
-    const created: Loop = { refs: 0, controller: new AbortController() };
-    loop = created;
-    loops.set(jobId, created);
-    void run(options, created.controller.signal).finally(() => {
-      if (loops.get(jobId) === created) loops.delete(jobId);
+  const loop: Loop = loops.get(jobId) ?? { refs: 0, controller: new AbortController() };
+  if (!loops.has(jobId)) {
+    loops.set(jobId, loop);
+    void run(options, loop.controller.signal).finally(() => {
+      if (loops.get(jobId) === loop) loops.delete(jobId);
     });
   }
   loop.refs++;
   let released = false;
-  const joined = loop;
   return () => {
     if (released) return;
     released = true;
-    if (--joined.refs > 0) return;
-    joined.controller.abort();
-    if (loops.get(jobId) === joined) loops.delete(jobId);
+    if (--loop.refs > 0) return;
+    loop.controller.abort();
+    if (loops.get(jobId) === loop) loops.delete(jobId);
   };
 }
 

@@ -1,5 +1,6 @@
 /** The host as the widget sees it: one `Host` type, one adapter per kind of host (hosts/). */
 import type * as z from "zod/mini";
+import { createStore } from "zustand/vanilla";
 import type { ExportResult } from "../../shared/files.js";
 import type { ToolName } from "../../shared/tools.js";
 import type { DisplayMode, Theme } from "../host-globals.js";
@@ -64,21 +65,14 @@ export const INITIAL_GLOBALS: HostGlobals = {
   localeFromHost: false,
 };
 
-/** Globals kept as a snapshot; listeners hear only of a value that really changed. */
-export function createGlobals(initial: HostGlobals) {
-  let globals = initial;
-  const listeners = new Set<() => void>();
+/** Globals kept as a snapshot over `INITIAL_GLOBALS`; listeners hear only of a value that really changed. */
+export function createGlobals(initial: Partial<HostGlobals> = {}) {
+  const store = createStore<HostGlobals>()(() => ({ ...INITIAL_GLOBALS, ...initial }));
+  const same = (changes: Partial<HostGlobals>, g: HostGlobals) =>
+    (Object.keys(changes) as (keyof HostGlobals)[]).every((k) => changes[k] === g[k]);
   return {
-    get: () => globals,
-    subscribe(listener: () => void) {
-      listeners.add(listener);
-      return () => void listeners.delete(listener);
-    },
-    update(changes: Partial<HostGlobals>) {
-      const next = { ...globals, ...changes };
-      if ((Object.keys(changes) as (keyof HostGlobals)[]).every((k) => next[k] === globals[k])) return;
-      globals = next;
-      for (const l of listeners) l();
-    },
+    get: store.getState,
+    subscribe: store.subscribe,
+    update: (changes: Partial<HostGlobals>) => store.setState((g) => (same(changes, g) ? g : changes)),
   };
 }

@@ -94,20 +94,22 @@ const WORDS = {
     failed: ["failed", "실패"],
     stopped: ["stopped", "중단됨"],
   } satisfies Record<StageView["state"], Pair>,
-  tableColumns: {
-    name: ["Name", "이름"],
-    department: ["Department", "부서"],
-    budget: ["Budget", "예산"],
-    pick: ["Top pick", "1순위 선물"],
-    spend: ["Spend", "지출"],
-  },
+  /** A staff file's columns, and the result table's. */
   columns: {
     name: ["Name", "이름"],
     department: ["Department", "부서"],
     interests: ["Interests", "관심사"],
     budget: ["Budget", "예산"],
     id: ["Employee ID", "사번"],
-  } satisfies Record<ColumnKey, Pair>,
+    pick: ["Top pick", "1순위 선물"],
+    spend: ["Spend", "지출"],
+  } satisfies Record<ColumnKey | "pick" | "spend", Pair>,
+  /** The widget's own failures (tool-reply.ts `localFailure`), by code. */
+  localErrors: {
+    unreachable: ["The host could not run the tool.", "호스트가 도구를 실행하지 못했습니다."],
+    timeout: ["The host did not answer in time.", "호스트가 제때 응답하지 않았습니다."],
+    bad_reply: ["The host sent a reply the widget could not read.", "호스트의 응답을 읽을 수 없습니다."],
+  } as Record<string, Pair>,
 } satisfies Table;
 
 /** The table's words in one language: 0 English, 1 Korean. */
@@ -129,29 +131,28 @@ const en = (f: Formats) => ({
   stageLine: (label: string, count: string) => `${label}: ${count}`,
   /** What a screen reader hears as a stage begins. */
   stageNews: (n: number, of: number, label: string) => `Stage ${n} of ${of}: ${label}`,
-  // the job's clocks (job-timing.tsx)
   waiting: (seconds: number) => `Waiting ${f.duration(seconds)}`,
   running: (seconds: number) => `Running ${f.duration(seconds)}`,
   ran: (seconds: number) => `Ran for ${f.duration(seconds)}`,
   waited: (seconds: number) => `Waited ${f.duration(seconds)}`,
   eta: (seconds: number) => `About ${f.duration(seconds)} left`,
   percent: (value: number) => f.percent(value),
+  /** A price in its currency (US dollars when none is known), written the locale's way. */
+  price: (amount: number, currency: Currency = "USD") => f.money(amount, currency),
   keptAfterCancel: (n: number) => `Ready before it was canceled: ${f.count(n)} ${n === 1 ? "person" : "people"}`,
   row: (n: number) => `Row ${f.index(n)}`,
   people: (shown: number, total: number) => `${f.count(shown)} of ${f.count(total)} people`,
   budget: (price: string) => `budget ${price}`,
   /** "2,000 people · 3 with no gift in budget · 12 rows skipped · top picks $98,400 of the $120,000 budget" */
   resultSummary: ({ people, withGifts, skipped, topPicks, budget, unplaced, currency = "USD" }: ResultFigures) =>
-    [
+    dotted(
       `${f.count(people)} ${people === 1 ? "person" : "people"}`,
       people > withGifts && `${f.count(people - withGifts)} with no gift in budget`,
       skipped > 0 && `${f.count(skipped)} ${skipped === 1 ? "row" : "rows"} skipped`,
       `top picks ${f.money(topPicks, currency)} of the ${f.money(budget, currency)} budget`,
       unplaced &&
         `${f.count(unplaced.count)} ${unplaced.count === 1 ? "interest" : "interests"} not understood: ${listed(unplaced.names, unplaced.count)}`,
-    ]
-      .filter(Boolean)
-      .join(" · "),
+    ),
   readyCount: (n: number) => `${f.count(n)} ${n === 1 ? "person is" : "people are"} ready so far.`,
   /** "120 of 50,000 people", "50,000 people so far" */
   peopleShown: (shown: number, of: number, soFar: boolean) =>
@@ -180,11 +181,6 @@ const en = (f: Formats) => ({
     `${name}${department ? ` (${department})` : ""}: rows ${rows}`,
   fileReady: (name: string) => `${name} is ready.`,
   linkUntil: (at: number) => `The link works until ${f.time(at)}.`,
-  localErrors: {
-    unreachable: "The host could not run the tool.",
-    timeout: "The host did not answer in time.",
-    bad_reply: "The host sent a reply the widget could not read.",
-  } as Record<string, string>,
   /** A failure's code in words, for a server message in another language: none needed in English. */
   codeErrors: {} as Record<string, string>,
 });
@@ -206,20 +202,19 @@ const ko = (f: Formats): Messages => ({
   waited: (seconds) => `총 대기 시간 ${f.duration(seconds)}`,
   eta: (seconds) => `약 ${f.duration(seconds)} 남음`,
   percent: (value) => f.percent(value),
+  price: (amount, currency = "USD") => f.money(amount, currency),
   keptAfterCancel: (n) => `취소 전에 준비된 결과: ${f.count(n)}명`,
   row: (n) => `${f.index(n)}행`,
   people: (shown, total) => `${f.count(total)}명 중 ${f.count(shown)}명`,
   budget: (price) => `예산 ${price}`,
   resultSummary: ({ people, withGifts, skipped, topPicks, budget, unplaced, currency = "USD" }) =>
-    [
+    dotted(
       `${f.count(people)}명`,
       people > withGifts && `예산 안 선물 없음 ${f.count(people - withGifts)}명`,
       skipped > 0 && `건너뛴 행 ${f.count(skipped)}개`,
       `1순위 합계 ${f.money(topPicks, currency)} / 예산 ${f.money(budget, currency)}`,
       unplaced && `이해하지 못한 관심사 ${f.count(unplaced.count)}개: ${listed(unplaced.names, unplaced.count)}`,
-    ]
-      .filter(Boolean)
-      .join(" · "),
+    ),
   readyCount: (n) => `지금까지 ${f.count(n)}명이 준비되었습니다.`,
   peopleShown: (shown, of, soFar) =>
     `${soFar ? "지금까지 " : ""}${shown === of ? "" : `${f.count(of)}명 중 `}${f.count(shown)}명`,
@@ -242,11 +237,6 @@ const ko = (f: Formats): Messages => ({
   duplicateRows: (name, department, rows) => `${name}${department ? ` (${department})` : ""}: ${rows}행`,
   fileReady: (name) => `${name} 파일이 준비되었습니다.`,
   linkUntil: (at) => `링크는 ${f.time(at)}까지 유효합니다.`,
-  localErrors: {
-    unreachable: "호스트가 도구를 실행하지 못했습니다.",
-    timeout: "호스트가 제때 응답하지 않았습니다.",
-    bad_reply: "호스트의 응답을 읽을 수 없습니다.",
-  },
   codeErrors: {
     invalid_arguments: "요청에 빠지거나 잘못된 값이 있습니다.",
     no_gift_fits: "예산 안에 맞는 선물이 카탈로그에 없습니다.",
@@ -266,9 +256,8 @@ const ko = (f: Formats): Messages => ({
   },
 });
 
-/** A price in its currency (US dollars when none is known), written the locale's way (shared/format.ts). */
-export const formatPrice = (amount: number, locale: string, currency: Currency = "USD"): string =>
-  formatsFor(locale).money(amount, currency);
+/** The parts that are there, joined by " · ". */
+export const dotted = (...parts: (string | false | null | undefined)[]): string => parts.filter(Boolean).join(" · ");
 
 /** The messages for a BCP 47 locale: Korean words for `ko*`, English otherwise; numbers in the locale's way. */
 export const messagesFor = oncePer((locale: string): Messages =>

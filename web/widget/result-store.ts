@@ -1,7 +1,6 @@
 /**
  * A job's result paged in through `get_job_result`: while it runs, the people composed so far, then
- * the finished result, each person once (by row); beside it the table's rows (result-table.ts).
- * Loading is guarded, so a page is fetched once however often a change is observed.
+ * the finished result, each person once (by row), each page fetched once; beside it the table's rows.
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
 import type { SkippedRow } from "../../shared/files.js";

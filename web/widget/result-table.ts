@@ -1,7 +1,6 @@
 /**
- * The result table's rows, through `get_job_table` (5,000 people a call; while the job runs, up to
- * the people composed), and the views asked of them: linear passes (the sort n log n) over at most
- * the 200,000 rows a job takes.
+ * The result table's rows, through `get_job_table` (5,000 people a call), and the views asked of them:
+ * linear passes (the sort n log n) over at most the 200,000 rows a job takes.
  */
 import { GetJobTableOutput, TOOL, type TableRow } from "../../shared/tools.js";
 import type { Host } from "./host.js";
@@ -11,10 +10,7 @@ const tableOf = (store: ResultStore, jobId: string): TableData => store.getState
 const setTable = (store: ResultStore, jobId: string, change: Partial<TableData>) =>
   store.setState((s) => ({ tables: { ...s.tables, [jobId]: { ...tableOf(store, jobId), ...change } } }));
 
-/**
- * Loads the rows not loaded yet: while the job runs, up to the `composed` people; once ended, all
- * (the finished result holds the people composed before, in order). Once at a time.
- */
+/** Loads the rows not loaded yet, once at a time: while the job runs, up to `composed`; once ended, all. */
 export async function fillTable(
   host: Host,
   store: ResultStore,

@@ -1,7 +1,6 @@
 /**
- * Reads what the host's `callTool` resolved to, a full MCP tool result or the older
- * { result: string }, and parses it with a shared schema. The server's `{ error }` is read as one
- * whatever `isError` says: MCPJam hands the widget `isError: false` for every reply.
+ * Reads what the host's `callTool` resolved to (an MCP tool result, or the older { result: string })
+ * with a shared schema; `{ error }` is one whatever `isError` says (MCPJam says false for every reply).
  */
 import * as z from "zod/mini";
 import { ToolErrorSchema } from "../../shared/errors.js";

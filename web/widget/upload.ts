@@ -1,7 +1,6 @@
 /**
  * Sends a staff file through the app-only upload tools: size and SHA-256 first, then each chunk the
- * server lacks (base64), a lost call retried with backoff. Beginning the same file again answers
- * with the chunks received, so a retry or a reload sends only what is missing.
+ * server lacks (base64), a lost call retried with backoff; a retry or a reload sends only what is missing.
  */
 import { FILE_TOOL, UploadStateSchema, type UploadState } from "../../shared/files.js";
 import { backoffDelay, DEFAULT_BACKOFF, race, sleep, type BackoffOptions } from "./follow-job.js";
@@ -32,10 +31,7 @@ function base64(bytes: Uint8Array): string {
   return btoa(binary);
 }
 
-/**
- * Uploads `file`: the server's final state, or the failure that stopped it. Not ChatGPT's
- * `uploadFile`, which takes images only (Apps SDK reference): every host gets the same tools.
- */
+/** The server's final state, or the failure that stopped it; not ChatGPT's `uploadFile` (images only). */
 export async function uploadFile(host: Host, file: File, o: UploadOptions = {}): Promise<ToolOutcome<UploadState>> {
   const signal = o.signal ?? new AbortController().signal;
   const stopped = { ok: false as const, error: localFailure("unreachable") };

@@ -1,7 +1,6 @@
 /**
  * The card's view state (display mode; the table's search, department and sort), kept under the
- * result's `_meta.viewUUID` where the host keeps none (ext-apps "Persisting view state"), so a card
- * rendered again comes back as it was left.
+ * result's `_meta.viewUUID` (ext-apps "Persisting view state"): a card rendered again comes back as left.
  */
 import { useEffect, useState } from "react";
 import * as z from "zod/mini";

@@ -8,6 +8,7 @@ import { ExportOutput, FILE_TOOL, type EXPORT_FORMATS, type ExportResult } from 
 import { useHost } from "../host-context.js";
 import { useMessages } from "../i18n.js";
 import type { ToolOutcome } from "../tool-reply.js";
+import { Button } from "./button.js";
 import { FailureText } from "./failure-text.js";
 
 type ExportFormat = (typeof EXPORT_FORMATS)[number];
@@ -40,15 +41,9 @@ export function Downloads({ jobId, skipped }: DownloadsProps) {
     <div role="group" aria-label={label} className="gg-downloads">
       <span className="gg-muted">{label}</span>
       {FORMATS.map(([format, name]) => (
-        <button
-          key={format}
-          type="button"
-          className="gg-button gg-secondary"
-          disabled={busy}
-          onClick={() => void run(format, part)}
-        >
+        <Button key={format} kind="secondary" disabled={busy} onClick={() => void run(format, part)}>
           {name}
-        </button>
+        </Button>
       ))}
     </div>
   );

@@ -4,9 +4,9 @@
  */
 import { listed } from "../../../shared/format.js";
 import { COLUMN_KEYS, type Reading, type StaffPreview, type TextEncoding } from "../../../shared/files.js";
-import { useHostGlobal } from "../host-context.js";
-import { formatPrice, useMessages } from "../i18n.js";
+import { dotted, useMessages } from "../i18n.js";
 import type { ToolFailure } from "../tool-reply.js";
+import { Button } from "./button.js";
 import { FailureText } from "./failure-text.js";
 import { SkippedRows } from "./skipped-rows.js";
 
@@ -109,13 +109,9 @@ function PossibleDuplicates({ preview: p, reading, onReading }: Omit<ReadingProp
           ))}
         </ul>
       )}
-      <button
-        type="button"
-        className="gg-button gg-secondary"
-        onClick={() => onReading({ ...reading, mergeDuplicates: !merged })}
-      >
+      <Button kind="secondary" onClick={() => onReading({ ...reading, mergeDuplicates: !merged })}>
         {merged ? t.keepApart : t.mergeDuplicates}
-      </button>
+      </Button>
     </div>
   );
 }
@@ -152,27 +148,23 @@ function SampleRows({ sample, columns }: { sample: StaffPreview["sample"]; colum
 
 function PreviewBody({ preview: p, reading, unsure, onReading }: ReadingProps) {
   const t = useMessages();
-  const locale = useHostGlobal("locale");
-  const currency = p.currency ?? "USD";
   return (
     <>
       <p className="gg-muted">
-        {[
+        {dotted(
           p.format === "xlsx" ? "Excel" : "CSV",
           p.encoding && ENCODINGS[p.encoding],
           p.separator && t.separator(p.separator),
           p.currency && t.budgetsIn(p.currency),
-        ]
-          .filter(Boolean)
-          .join(" · ")}
+        )}
       </p>
       <p>{t.fileCounts(p.rows, p.people, p.skippedCount)}</p>
       {p.lowBudgets && (
         <p className="gg-hint">
           {t.lowBudgets(
             p.lowBudgets.count,
-            formatPrice(p.lowBudgets.cheapest, locale, currency),
-            currency,
+            t.price(p.lowBudgets.cheapest, p.currency),
+            p.currency ?? "USD",
             listed(p.lowBudgets.rows, p.lowBudgets.count),
           )}
         </p>
@@ -207,13 +199,13 @@ export function FilePreview(props: FilePreviewProps) {
       {error && <FailureText error={error} />}
       <div className="gg-actions">
         {p && (
-          <button type="button" className="gg-button" disabled={busy || !p.ready} onClick={onStart}>
+          <Button disabled={busy || !p.ready} onClick={onStart}>
             {t.start}
-          </button>
+          </Button>
         )}
-        <button type="button" className="gg-button gg-secondary" onClick={onBack}>
+        <Button kind="secondary" onClick={onBack}>
           {t.otherFile}
-        </button>
+        </Button>
       </div>
     </section>
   );

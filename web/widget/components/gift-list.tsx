@@ -1,20 +1,19 @@
 /** Gift cards (name, category, price, why it fits): a `suggest_gifts` result, or a person's in a bulk one. */
 import type { Currency } from "../../../shared/money.js";
 import type { Gift, SuggestGiftsResult } from "../../../shared/tools.js";
-import { useHostGlobal } from "../host-context.js";
-import { formatPrice, useMessages } from "../i18n.js";
+import { useMessages } from "../i18n.js";
 
 export type GiftListProps = { gifts: Gift[]; currency?: Currency };
 
 export function GiftList({ gifts, currency }: GiftListProps) {
-  const locale = useHostGlobal("locale");
+  const t = useMessages();
   return (
     <ul className="gg-gifts">
       {gifts.map((g) => (
         <li key={g.id} className="gg-gift">
           <div className="gg-gift-head">
             <span className="gg-gift-name">{g.name}</span>
-            <span className="gg-gift-price">{formatPrice(g.price, locale, currency)}</span>
+            <span className="gg-gift-price">{t.price(g.price, currency)}</span>
           </div>
           <span className="gg-gift-category">{g.category}</span>
           <p className="gg-gift-reason">{g.reason}</p>
@@ -26,10 +25,9 @@ export function GiftList({ gifts, currency }: GiftListProps) {
 
 export function GiftCards({ result }: { result: SuggestGiftsResult }) {
   const t = useMessages();
-  const locale = useHostGlobal("locale");
   return (
     <section className="gg-panel">
-      <h1 className="gg-title">{t.giftsFor(result.occasion, formatPrice(result.budget, locale, result.currency))}</h1>
+      <h1 className="gg-title">{t.giftsFor(result.occasion, t.price(result.budget, result.currency))}</h1>
       {result.gifts.length === 0 ? <p>{t.noGifts}</p> : <GiftList gifts={result.gifts} currency={result.currency} />}
     </section>
   );

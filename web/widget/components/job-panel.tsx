@@ -1,7 +1,6 @@
 /**
- * One job as a person sees it, laid out for where it is shown (`layoutOf`): status, bar, what is
- * happening, timing, stages, Cancel (asked twice), the result, the failure with "Try again", or
- * the people kept after a cancel with "Start again"; in fullscreen, Escape asks for the inline card.
+ * One job as a person sees it, laid out for where it is shown: status, bar, stage, timing, stages,
+ * Cancel (asked twice), the result, a failure with "Try again" or a cancel with "Start again".
  */
 import { useEffect, useState } from "react";
 import type { Stage } from "../../../shared/job-events.js";
@@ -15,6 +14,7 @@ import { useHost, useHostGlobal } from "../host-context.js";
 import { useMessages, type Messages } from "../i18n.js";
 import { useJobViews } from "../job-views.js";
 import type { ToolFailure } from "../tool-reply.js";
+import { Button } from "./button.js";
 import { FailureText, failureMessage } from "./failure-text.js";
 import { JobResult, type ResultLayout } from "./job-result.js";
 import { JobTiming } from "./job-timing.js";
@@ -83,11 +83,7 @@ export function JobPanel({ jobId, plannedStages, onRetry }: JobPanelProps) {
         <div className="gg-outcome">
           <p>{status === "failed" ? t.failed : t.canceled}</p>
           {view?.error && <FailureText error={view.error} role="none" />}
-          {again && onRetry && (
-            <button type="button" className="gg-button" onClick={onRetry}>
-              {again}
-            </button>
-          )}
+          {again && onRetry && <Button onClick={onRetry}>{again}</Button>}
         </div>
       )}
       {status === "canceled" && layout !== "pip" && (
@@ -113,20 +109,14 @@ function useEscapeToInline(on: boolean) {
   }, [host, on]);
 }
 
-/**
- * Cards where the host has no fullscreen, a short card inline where it has, the table in
- * fullscreen, the progress alone in picture-in-picture.
- */
+/** Cards without fullscreen, a short card inline where it has one, the table in fullscreen, progress alone in pip. */
 function layoutOf(mode: DisplayMode, modes: readonly DisplayMode[]): ResultLayout | "pip" {
   if (mode === "pip") return "pip";
   if (mode === "fullscreen") return "table";
   return modes.includes("fullscreen") ? "compact" : "cards";
 }
 
-/**
- * The current stage in the widget's language and its own count ("Matching gifts per person: 1,240
- * of 3,000 people"), so a stage change starts again under the new name, never as a bare "0 of".
- */
+/** The current stage and its own count ("Matching gifts per person: 1,240 of 3,000 people"), never a bare "0 of". */
 function stageLine(t: Messages, view: JobView, stages: StageView[]): string | null {
   const id = view.stage;
   if (id === null) return null;
@@ -155,27 +145,24 @@ function CancelButton({ jobId }: { jobId: string }) {
       {asking ? (
         <>
           <span className="gg-question">{t.cancelQuestion}</span>
-          <button type="button" className="gg-button gg-danger" disabled={busy} onClick={() => void cancel()}>
+          <Button kind="danger" disabled={busy} onClick={() => void cancel()}>
             {busy ? t.canceling : t.cancelYes}
-          </button>
-          <button type="button" className="gg-button gg-secondary" disabled={busy} onClick={() => setAsking(false)}>
+          </Button>
+          <Button kind="secondary" disabled={busy} onClick={() => setAsking(false)}>
             {t.keepGoing}
-          </button>
+          </Button>
         </>
       ) : (
-        <button type="button" className="gg-button gg-secondary" onClick={() => setAsking(true)}>
+        <Button kind="secondary" onClick={() => setAsking(true)}>
           {t.cancel}
-        </button>
+        </Button>
       )}
       {error && <FailureText error={error} />}
     </div>
   );
 }
 
-/**
- * What the job's one polite live region says: the end, else a failure to reach the job, else the
- * stage that begins. It never changes with the percentage, so a screen reader is not talked over.
- */
+/** The one polite live region: the end, a failure, or the stage that begins; never the percentage (not talked over). */
 function news(t: Messages, view: JobFold | undefined, stages: StageView[], lastError: ToolFailure | null): string {
   if (view === undefined || view.lastSeq === 0) return "";
   const { status, stage } = view;

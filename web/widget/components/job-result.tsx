@@ -6,8 +6,8 @@
 import { useEffect } from "react";
 import type { Currency } from "../../../shared/money.js";
 import type { PersonResult } from "../../../shared/tools.js";
-import { useHost, useHostGlobal } from "../host-context.js";
-import { formatPrice, useMessages, type Messages } from "../i18n.js";
+import { useHost } from "../host-context.js";
+import { dotted, useMessages, type Messages } from "../i18n.js";
 import {
   followResult,
   loadNextPage,
@@ -16,6 +16,7 @@ import {
   type ResultStoreState,
 } from "../result-store.js";
 import { ResultTable } from "./result-table.js";
+import { Button } from "./button.js";
 import { GiftList } from "./gift-list.js";
 import { Downloads } from "./downloads.js";
 import { FailureText } from "./failure-text.js";
@@ -43,9 +44,8 @@ const summaryOf = (t: Messages, pages: Pages, summary: string | null) =>
   pages?.figures ? t.resultSummary(pages.figures) : pages?.summary || summary;
 
 /**
- * The short inline card (the summary, "Open the full result") or, fullscreen, the summary and
- * downloads over the table (which loads its own rows). The finished result's first page is read
- * once, for its summary and figures.
+ * The short inline card (summary, "Open the full result") or, fullscreen, the summary and downloads
+ * over the table (which loads its own rows); the finished result's first page gives the figures.
  */
 function SummaryResult(props: JobResultProps & { table: boolean }) {
   const { jobId, summary, running = false, composed = 0, stopped = false, currency, table } = props;
@@ -68,13 +68,7 @@ function SummaryResult(props: JobResultProps & { table: boolean }) {
         </p>
       )}
       {!table && (
-        <button
-          type="button"
-          className="gg-button"
-          onClick={() => void host.requestDisplayMode("fullscreen").catch(() => undefined)}
-        >
-          {t.openFull}
-        </button>
+        <Button onClick={() => void host.requestDisplayMode("fullscreen").catch(() => undefined)}>{t.openFull}</Button>
       )}
       {!stopped && (table || !running) && (
         <Downloads jobId={jobId} skipped={table && !running && (pages?.figures?.skipped ?? 0) > 0} />
@@ -96,7 +90,6 @@ function CardsResult({ jobId, summary, running = false, composed = 0, stopped = 
     if (!stopped) followResult(host, store, jobId, running, composed);
   }, [host, store, jobId, running, composed, stopped]);
 
-  const more = () => void loadNextPage(host, store, jobId);
   const loaded = pages?.people.length ?? 0;
   if ((running || stopped) && loaded === 0) return null;
   if (stopped) {
@@ -122,9 +115,7 @@ function CardsResult({ jobId, summary, running = false, composed = 0, stopped = 
         !pages.loading &&
         pages.nextOffset !== null &&
         (pages.total !== null || pages.error !== null) && (
-          <button type="button" className="gg-button" onClick={more}>
-            {pages.error ? t.tryAgain : t.showMore}
-          </button>
+          <Button onClick={() => void loadNextPage(host, store, jobId)}>{pages.error ? t.tryAgain : t.showMore}</Button>
         )}
     </div>
   );
@@ -132,16 +123,13 @@ function CardsResult({ jobId, summary, running = false, composed = 0, stopped = 
 
 function People({ people, currency }: { people: PersonResult[]; currency?: Currency }) {
   const t = useMessages();
-  const locale = useHostGlobal("locale");
   return (
     <ul className="gg-people">
       {people.map((p) => (
         <li key={p.row} className="gg-person">
           <h2 className="gg-subtitle">
             {p.name}
-            <span className="gg-muted">
-              {[p.department, t.budget(formatPrice(p.budget, locale, currency))].filter(Boolean).join(" · ")}
-            </span>
+            <span className="gg-muted">{dotted(p.department, t.budget(t.price(p.budget, currency)))}</span>
           </h2>
           {p.gifts.length === 0 ? (
             <p className="gg-muted">{t.noGiftsForPerson}</p>

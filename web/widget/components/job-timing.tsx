@@ -1,13 +1,11 @@
 /**
- * How long a job has waited or run, and its ETA, on one line. "Waiting" counts from creation while
- * pending, "Running" from start while it runs; once ended, "Ran for" (or "Waited", for a job that
- * never started) is fixed. Clocks read the server's time and never go back: each is clamped to
- * the last value shown. The ETA is the newest estimate, counted down since the event that gave it
- * (a stage's first event carries none), shown while running, past 1 %, with a second or more left.
+ * How long a job has waited or run ("Waiting", "Running", then "Waited" or "Ran for"), on the server's
+ * clock and never going back, and its newest ETA counted down since the event that gave it (a stage's
+ * first event carries none), shown while running, past 1 %, with a second or more left.
  */
 import { useEffect, useRef, useState } from "react";
 import { isFinished, type JobView } from "../../../shared/job-view.js";
-import { useMessages } from "../i18n.js";
+import { dotted, useMessages } from "../i18n.js";
 
 function useTick(ticking: boolean): void {
   const [, setTick] = useState(0);
@@ -19,9 +17,8 @@ function useTick(ticking: boolean): void {
 }
 
 /**
- * The server's time now, as well as the widget can tell: the local clock minus the smallest
- * (arrival − timestamp) seen of the newest event. That gap includes the delivery's latency, so
- * the estimate is not ahead of the server, and it is never before `latestAt`.
+ * The server's time now: the local clock minus the smallest (arrival − timestamp) seen of the newest
+ * event; that gap includes the latency, so it is not ahead of the server, nor before `latestAt`.
  */
 function useServerNow(latestAt: string | null): () => number {
   const [gap, setGap] = useState<{ seen: string | null; ms: number }>({ seen: null, ms: Infinity });
@@ -94,11 +91,10 @@ export function JobTiming({ view, reconnecting = false }: JobTimingProps) {
     if (clock !== null) shown.current[family(clock.kind)] = seconds;
   });
 
-  const parts: string[] = [];
-  if (clock !== null) parts.push(t[clock.kind](seconds));
-  if (view.status === "running" && view.percentage >= 1 && left !== null && Math.round(left) >= 1)
-    parts.push(t.eta(left));
-  if (reconnecting && !over) parts.push(t.retrying);
-  if (parts.length === 0) return null;
-  return <p className="gg-timing">{parts.join(" · ")}</p>;
+  const line = dotted(
+    clock !== null && t[clock.kind](seconds),
+    view.status === "running" && view.percentage >= 1 && left !== null && Math.round(left) >= 1 && t.eta(left),
+    reconnecting && !over && t.retrying,
+  );
+  return line === "" ? null : <p className="gg-timing">{line}</p>;
 }

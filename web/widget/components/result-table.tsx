@@ -1,14 +1,13 @@
 /**
- * The result as a table, for fullscreen: a sticky bar (search by name, one department, the count,
- * headings that sort), a row per person, then each department's spend against its budget. Only the
- * rows in view are in the page and the document scrolls, so 200,000 people are as quick as 20; to
- * assistive technology it is a table whose rows keep their index in the whole.
+ * The result as a table, for fullscreen: a sticky bar (search, department, count, sorting headings),
+ * a row per person, each department's spend. Only the rows in view are in the page, so 200,000 people
+ * are as quick as 20; to assistive technology it is a table whose rows keep their index in the whole.
  */
 import { useEffect, useMemo, useRef, useState, useSyncExternalStore } from "react";
 import type { Dispatch, RefObject, SetStateAction } from "react";
 import type { Currency } from "../../../shared/money.js";
 import { useHost, useHostGlobal } from "../host-context.js";
-import { formatPrice, useMessages } from "../i18n.js";
+import { useMessages } from "../i18n.js";
 import { EMPTY_TABLE, useResultStore, useResultStoreApi } from "../result-store.js";
 import {
   ALL_ROWS,
@@ -111,7 +110,7 @@ function TableBar({ query, setQuery, totals, count }: QueryProps & { totals: Dep
         onChange={(e) => setQuery((q) => ({ ...q, search: e.target.value }))}
       />
       <select
-        aria-label={t.tableColumns.department}
+        aria-label={t.columns.department}
         value={query.department ?? ALL}
         onChange={(e) => setQuery((q) => ({ ...q, department: e.target.value === ALL ? null : e.target.value }))}
       >
@@ -152,7 +151,7 @@ function TableHead({ query, setQuery }: QueryProps) {
             aria-sort={sorted ? (query.descending ? "descending" : "ascending") : "none"}
           >
             <button type="button" className="gg-sort" onClick={() => sortBy(column)}>
-              {t.tableColumns[column]}
+              {t.columns[column]}
               <span aria-hidden="true">{sorted ? (query.descending ? " ↓" : " ↑") : ""}</span>
             </button>
           </div>
@@ -201,7 +200,7 @@ export function ResultTable({ jobId, running, composed, stopped = false, currenc
   const [query, setQuery] = useViewState("table", ALL_ROWS);
   const totals = useMemo(() => departmentTotals(table.rows), [table.rows]);
   const shown = useMemo(() => selectRows(table.rows, query, locale), [table.rows, query, locale]);
-  const money = (amount: number) => formatPrice(amount, locale, currency);
+  const money = (amount: number) => t.price(amount, currency);
   const count = t.peopleShown(shown.length, table.rows.length, !table.complete && !stopped);
 
   return (

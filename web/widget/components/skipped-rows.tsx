@@ -1,6 +1,6 @@
 /** The rows of a staff list that become no person, and why: in a file's preview and in the result. */
 import type { SkippedRow } from "../../../shared/files.js";
-import { useMessages } from "../i18n.js";
+import { dotted, useMessages } from "../i18n.js";
 
 export type SkippedRowsProps = { rows: SkippedRow[]; more?: number };
 
@@ -13,7 +13,7 @@ export function SkippedRows({ rows, more = 0 }: SkippedRowsProps) {
       <ul className="gg-skipped">
         {rows.map((s) => (
           <li key={s.row}>
-            <strong>{[t.row(s.row), s.name, s.department].filter(Boolean).join(" · ")}</strong>: {s.reason}
+            <strong>{dotted(t.row(s.row), s.name, s.department)}</strong>: {s.reason}
           </li>
         ))}
         {more > 0 && <li className="gg-muted">{t.moreSkipped(more)}</li>}

@@ -9,8 +9,9 @@ import type { Currency } from "../../../shared/money.js";
 import { chooseFile, createFileFlow, personLocale, readFile, removeFile, startFromFile } from "../file-flow.js";
 import type { FollowTuning } from "../follow-job.js";
 import { useHost, useHostGlobal } from "../host-context.js";
-import { formatPrice, useMessages } from "../i18n.js";
+import { useMessages } from "../i18n.js";
 import { BulkJob } from "./bulk-job.js";
+import { Button } from "./button.js";
 import { FailureText } from "./failure-text.js";
 import { FilePreview } from "./file-preview.js";
 import { ProgressBar } from "./progress-bar.js";
@@ -28,12 +29,7 @@ export function StaffFile({ request, tuning }: StaffFileProps) {
   useEffect(() => () => store.getState().dispatch({ type: "pick" }), [store]);
   const back = () => removeFile(host, store);
   const { currency } = personLocale(request, { locale, localeFromHost });
-  const upload = (file: File) =>
-    void chooseFile(host, store, file, fileLimit(request), {
-      backoff: tuning?.backoff,
-      random: tuning?.random,
-      currency,
-    });
+  const upload = (file: File) => void chooseFile(host, store, file, fileLimit(request), { ...tuning, currency });
 
   switch (flow.step) {
     case "pick":
@@ -45,14 +41,10 @@ export function StaffFile({ request, tuning }: StaffFileProps) {
           <ProgressBar percentage={flow.chunks > 0 ? (flow.received / flow.chunks) * 100 : 0} label={t.upload} />
           {flow.error && <FailureText error={flow.error} />}
           <div className="gg-actions">
-            {flow.error && (
-              <button type="button" className="gg-button" onClick={() => upload(flow.file)}>
-                {t.tryAgain}
-              </button>
-            )}
-            <button type="button" className="gg-button gg-secondary" onClick={back}>
+            {flow.error && <Button onClick={() => upload(flow.file)}>{t.tryAgain}</Button>}
+            <Button kind="secondary" onClick={back}>
               {t.otherFile}
-            </button>
+            </Button>
           </div>
         </section>
       );
@@ -82,7 +74,6 @@ const fileLimit = (request: AwaitingFile) => Math.min(request.maxFileBytes, FILE
 
 function FilePicker({ request, currency, refused, onFile }: FilePickerProps) {
   const t = useMessages();
-  const locale = useHostGlobal("locale");
   const [over, setOver] = useState(false);
   const take = (files: FileList | null) => {
     setOver(false);
@@ -91,7 +82,7 @@ function FilePicker({ request, currency, refused, onFile }: FilePickerProps) {
   return (
     <section className="gg-panel">
       <h1 className="gg-title">{t.jobTitle}</h1>
-      <p>{t.fileAsk(request.occasion, formatPrice(request.budgetPerPerson, locale, currency))}</p>
+      <p>{t.fileAsk(request.occasion, t.price(request.budgetPerPerson, currency))}</p>
       <label
         className="gg-drop"
         data-over={over || undefined}

@@ -1,20 +1,12 @@
 /**
- * The host adapter for the MCP Apps standard (ext-apps, spec 2026-01-26): JSON-RPC over
- * postMessage with the parent frame, each optional feature used where the host lists it in
- * `hostCapabilities`. Written by hand rather than with the package's `App` class, which brings zod
- * and the SDK's protocol layer into the bundle (about 111 KB gzipped, more than the whole widget).
+ * The host adapter for MCP Apps (ext-apps, spec 2026-01-26): JSON-RPC over postMessage with the parent,
+ * each optional feature used where `hostCapabilities` lists it. By hand: the package's `App` class brings
+ * zod and the SDK's protocol layer (about 111 KB gzipped, more than the whole widget).
  */
 import type { ExportResult } from "../../../shared/files.js";
 import { isDisplayMode } from "../../host-globals.js";
 import { isRecord } from "../../json-values.js";
-import {
-  createGlobals,
-  INITIAL_GLOBALS,
-  type Conversation,
-  type FileDelivery,
-  type Host,
-  type HostGlobals,
-} from "../host.js";
+import { createGlobals, type Conversation, type FileDelivery, type Host, type HostGlobals } from "../host.js";
 import { localFailure, readToolReply } from "../tool-reply.js";
 import { observeSize } from "./size.js";
 
@@ -147,7 +139,7 @@ function sendFile(peer: JsonRpcPeer, delivery: FileDelivery, file: ExportResult)
 }
 
 export function createMcpAppsHost(win: Window, port: Port = parentPort(win)): Host {
-  const globals = createGlobals(INITIAL_GLOBALS);
+  const globals = createGlobals();
   const teardown = new Set<() => void>();
   let stopSize = () => {};
   let delivery: FileDelivery = "none";

@@ -1,12 +1,11 @@
 /**
- * The host adapter for ChatGPT's `window.openai`: globals from its fields and `openai:set_globals`
- * (or an emulator's `webplus:set_globals`, as an event or a message from the parent), and the
- * extras the standard lacks, each feature-detected. ChatGPT shows the model the widget state, so
- * the model context is written there, naming the job the card follows as the widget state must.
+ * The host adapter for ChatGPT's `window.openai`: globals from its fields and `openai:set_globals` (or an
+ * emulator's `webplus:set_globals`, event or message), the extras each feature-detected. ChatGPT shows the
+ * model the widget state, so the model context is written there, naming the job as the widget state must.
  */
 import { isDisplayMode, LEGACY_SET_GLOBALS_EVENT, SET_GLOBALS_EVENT } from "../../host-globals.js";
 import { isRecord } from "../../json-values.js";
-import { createGlobals, INITIAL_GLOBALS, type Host, type HostGlobals } from "../host.js";
+import { createGlobals, type Host, type HostGlobals } from "../host.js";
 import { localFailure, readToolReply } from "../tool-reply.js";
 import { observeSize } from "./size.js";
 
@@ -36,7 +35,6 @@ export function createOpenAiHost(win: Window): Host {
   const has = (name: string) => typeof openai()[name] === "function";
   const reported: Record<string, unknown> = {};
   const globals = createGlobals({
-    ...INITIAL_GLOBALS,
     connection: "ready",
     displayModes: has("requestDisplayMode") ? ["inline", "fullscreen", "pip"] : ["inline"],
     ...read(openai(), reported),
@@ -50,9 +48,11 @@ export function createOpenAiHost(win: Window): Host {
     const data = asRecord(event.data);
     if (event.source === win.parent && data?.type === LEGACY_SET_GLOBALS_EVENT) take(data.globals);
   };
-  win.addEventListener(SET_GLOBALS_EVENT, onGlobals);
-  win.addEventListener(LEGACY_SET_GLOBALS_EVENT, onGlobals);
-  win.addEventListener("message", onMessage);
+  const listening = new AbortController();
+  const { signal } = listening;
+  win.addEventListener(SET_GLOBALS_EVENT, onGlobals, { signal });
+  win.addEventListener(LEGACY_SET_GLOBALS_EVENT, onGlobals, { signal });
+  win.addEventListener("message", onMessage, { signal });
 
   /** A missing method rejects, like a failed call. */
   const invoke = async (method: string, ...args: unknown[]): Promise<unknown> => {
@@ -95,9 +95,7 @@ export function createOpenAiHost(win: Window): Host {
       // ChatGPT removes the frame without notice; nothing to flush
     },
     dispose() {
-      win.removeEventListener(SET_GLOBALS_EVENT, onGlobals);
-      win.removeEventListener(LEGACY_SET_GLOBALS_EVENT, onGlobals);
-      win.removeEventListener("message", onMessage);
+      listening.abort();
       stopSize();
     },
   };
