@@ -45,8 +45,7 @@ export function createStaffFiles({
   read?: typeof readStaffFile;
 }): StaffFiles {
   const gate = createReadGate(READ_LIMITS);
-  /** Reads under way, by subject, upload and reading. */
-  const reading = new Map<string, Promise<Outcome<StaffTable>>>();
+  const reading = new Map<string, Promise<Outcome<StaffTable>>>(); // under way, by subject, upload and reading
   async function readUpload(uploadId: string, choices: Reading, caller: Caller): Promise<Outcome<StaffTable>> {
     const file = await uploads.read(uploadId, caller);
     if (!file.ok) return file;

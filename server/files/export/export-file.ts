@@ -1,8 +1,7 @@
 /**
- * One file out of a job's result: the picks (a row per person, up to three gifts as name, price,
- * category and reason) or the skipped rows, as CSV or .xlsx, the same rows in both, headers and
- * sheet names in the job's language. The bytes are produced as they are read from the store, for
- * the tool (which counts them) and the link (which streams them) alike.
+ * One file out of a job's result: the picks (a row per person, up to three gifts) or the skipped
+ * rows, as CSV or .xlsx, in the job's language. The bytes are made as the store is read, for the
+ * tool (which counts them) and the link (which streams them) alike.
  */
 import { FILE_LIMITS, type ExportInput, type ExportResult, type SkippedRow } from "../../../shared/files.js";
 import type { Currency } from "../../../shared/money.js";

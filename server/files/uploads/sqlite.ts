@@ -101,19 +101,18 @@ function prepareStatements(db: Database.Database) {
 
 /** Methods are arrow-function properties, so a test may spread a store to replace one. */
 class SqliteUploadStore implements UploadStore {
-  readonly #db: Database.Database;
   readonly #q: ReturnType<typeof prepareStatements>;
-  readonly #options: Required<UploadStoreOptions>;
 
-  constructor(db: Database.Database, options: Required<UploadStoreOptions>) {
-    this.#db = db;
+  constructor(
+    private readonly db: Database.Database,
+    private readonly options: Required<UploadStoreOptions>,
+  ) {
     this.#q = prepareStatements(db);
-    this.#options = options;
   }
 
   readonly begin: UploadStore["begin"] = async (owner, { name, size, sha256 }, maxBytes) =>
     this.#transaction(() => {
-      const { now, chunkBytes } = this.#options;
+      const { now, chunkBytes } = this.options;
       const known = this.#q.byFile.get(owner, name, size, sha256);
       if (known !== undefined && known.keptUntil > now()) {
         this.#used(known);
@@ -146,7 +145,7 @@ class SqliteUploadStore implements UploadStore {
       }
       this.#q.putChunk.run(uploadId, index, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
       const keptUntil = this.#keptUntil(receivedBytes === row.size);
-      this.#q.progress.run(this.#options.now(), keptUntil, receivedBytes, uploadId);
+      this.#q.progress.run(this.options.now(), keptUntil, receivedBytes, uploadId);
       return this.#toUpload(this.#q.get.get(uploadId, owner)!);
     });
 
@@ -186,29 +185,29 @@ class SqliteUploadStore implements UploadStore {
   readonly bytesOf: UploadStore["bytesOf"] = async (owner) => this.#bytesOf(owner, "");
 
   readonly sweep: UploadStore["sweep"] = async () => {
-    const swept = this.#transaction(() => this.#q.abandoned.all(this.#options.now()).filter(this.#remove).length);
-    if (swept > 0) this.#db.pragma("incremental_vacuum");
+    const swept = this.#transaction(() => this.#q.abandoned.all(this.options.now()).filter(this.#remove).length);
+    if (swept > 0) this.db.pragma("incremental_vacuum");
     return swept;
   };
 
   readonly close: UploadStore["close"] = async () => {
-    if (this.#db.open) this.#db.close();
+    if (this.db.open) this.db.close();
   };
 
   #keptUntil(whole: boolean): number {
-    const { now, abandonedAfterMs, stalledAfterMs } = this.#options;
+    const { now, abandonedAfterMs, stalledAfterMs } = this.options;
     return now() + (whole ? abandonedAfterMs : stalledAfterMs);
   }
 
   /** Notes a use of `row` (a resume, a read, a job): only a whole upload is kept longer. */
   #used(row: Row): void {
-    const now = this.#options.now();
+    const now = this.options.now();
     const kept = row.receivedBytes === row.size ? Math.max(row.keptUntil, this.#keptUntil(true)) : row.keptUntil;
     this.#q.keep.run(now, kept, row.uploadId);
   }
 
   #bytesOf(owner: string, except: string): number {
-    return this.#q.bytesOf.get(RESERVE_AHEAD_CHUNKS, owner, this.#options.now(), except)!;
+    return this.#q.bytesOf.get(RESERVE_AHEAD_CHUNKS, owner, this.options.now(), except)!;
   }
 
   /** Throws `UploadQuotaError` when `owner`'s uploads but `except`, and `wanted`, pass `maxBytes`. */
@@ -220,7 +219,7 @@ class SqliteUploadStore implements UploadStore {
 
   #live(owner: string, uploadId: string): Row | undefined {
     const row = this.#q.get.get(uploadId, owner);
-    return row !== undefined && row.keptUntil > this.#options.now() ? row : undefined;
+    return row !== undefined && row.keptUntil > this.options.now() ? row : undefined;
   }
 
   #toUpload(r: Row): Upload {
@@ -235,7 +234,7 @@ class SqliteUploadStore implements UploadStore {
   /** Runs `run` as one transaction; a full disk becomes a StorageFullError. */
   #transaction<T>(run: () => T): T {
     try {
-      return this.#db.transaction(run)();
+      return this.db.transaction(run)();
     } catch (error) {
       throw asStorageFull(error);
     }
