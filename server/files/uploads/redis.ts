@@ -12,7 +12,7 @@ import {
   UploadQuotaError,
   checkChunk,
   checkComplete,
-  checkWhole,
+  corruption,
   chunkCountOf,
   newUploadId,
   RESERVE_AHEAD_CHUNKS,
@@ -85,11 +85,10 @@ class RedisUploadStore implements UploadStore {
     if (chunks.some((c) => c === null)) return undefined;
     const bytes = Buffer.concat(chunks as Buffer[]);
     if (!upload.verified) {
-      try {
-        checkWhole(upload, bytes);
-      } catch (error) {
+      const corrupt = corruption(upload, bytes);
+      if (corrupt) {
         await this.drop(owner, uploadId);
-        throw error;
+        throw corrupt;
       }
       await this.#run(VERIFIED, [], uploadId, upload.version);
     }

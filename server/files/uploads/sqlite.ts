@@ -1,7 +1,8 @@
 /**
  * Uploads in a SQLite file of their own (better-sqlite3, WAL), apart from the job database: a row
  * per upload and one per chunk, so a file is never held whole in memory until it is read. Rows
- * past their `kept_until` read as gone at once; `sweep` deletes them and gives the pages back.
+ * past their `kept_until` read as gone at once; `sweep` deletes them and gives the pages back. The
+ * memory store is this one on a database in memory, so the two keep one set of rules.
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
@@ -11,7 +12,7 @@ import {
   UploadQuotaError,
   checkChunk,
   checkComplete,
-  checkWhole,
+  corruption,
   chunkCountOf,
   chunkLength,
   newUploadId,
@@ -158,11 +159,10 @@ class SqliteUploadStore implements UploadStore {
       checkComplete(row.chunks, this.#q.received.all(uploadId));
       const whole = Buffer.concat(this.#q.chunks.all(uploadId));
       if (row.verified === 0) {
-        try {
-          checkWhole(row, whole);
-        } catch (error) {
+        const corrupt = corruption(row, whole);
+        if (corrupt) {
           this.#remove(uploadId);
-          return error as Error;
+          return corrupt;
         }
         this.#q.verified.run(uploadId);
       }
@@ -246,3 +246,7 @@ export function createSqliteUploadStore(path: string, options?: UploadStoreOptio
   const resolved = resolveUploadOptions(options);
   return new SqliteUploadStore(openUploadDatabase(path, resolved), resolved);
 }
+
+/** Uploads in memory (tests, a server without a disk). */
+export const createMemoryUploadStore = (options?: UploadStoreOptions): UploadStore =>
+  createSqliteUploadStore(":memory:", options);

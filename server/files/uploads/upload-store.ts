@@ -156,16 +156,16 @@ export function checkComplete(chunks: number, received: readonly number[]): void
   if (missing.length > 0) throw new MissingChunksError(missing, chunks);
 }
 
-/** Throws `UploadCorruptError` unless `bytes` have the announced size and SHA-256. */
-export function checkWhole(upload: UploadFile, bytes: Uint8Array): void {
+/** An `UploadCorruptError` unless `bytes` have the announced size and SHA-256 (returned, so a store drops first). */
+export function corruption(upload: UploadFile, bytes: Uint8Array): UploadCorruptError | undefined {
   if (bytes.length !== upload.size) {
-    throw new UploadCorruptError(
+    return new UploadCorruptError(
       `The file assembled to ${bytes.length} bytes, not the ${upload.size} announced, so it was dropped.`,
     );
   }
   const digest = createHash("sha256").update(bytes).digest("hex");
   if (digest !== upload.sha256) {
-    throw new UploadCorruptError(
+    return new UploadCorruptError(
       "The file's SHA-256 does not match the one announced when the upload began (a chunk was damaged or " +
         "belongs to another file), so it was dropped.",
     );
