@@ -4,7 +4,7 @@
  * tool (which counts them) and the link (which streams them) alike.
  */
 import { FILE_LIMITS, type ExportInput, type ExportResult, type SkippedRow } from "../../../shared/files.js";
-import type { Currency } from "../../../shared/money.js";
+import { MINOR_DIGITS, type Currency } from "../../../shared/money.js";
 import type { Language } from "../../../shared/stage-words.js";
 import type { PersonResult } from "../../../shared/tools.js";
 import type { z } from "zod/mini";
@@ -65,10 +65,7 @@ export function picksHeader(language: Language, currency: Currency): string[] {
 /** The columns of the picks that hold money (0-based): the budget and each gift's price. */
 const PICKS_MONEY_COLUMNS: readonly number[] = [4, ...Array.from({ length: GIFT_COLUMNS }, (_, i) => 6 + 4 * i)];
 
-const skippedHeader = (language: Language): string[] => {
-  const w = WORDS[language];
-  return [w.row, w.name, w.department, w.why];
-};
+const skippedHeader = ({ row, name, department, why }: typeof EN): string[] => [row, name, department, why];
 
 /** One person's row; missing gifts (none fitted the budget) are empty cells. */
 export function pickCells(p: PersonResult): Cell[] {
@@ -82,14 +79,11 @@ export function pickCells(p: PersonResult): Cell[] {
 
 const skippedCells = (s: SkippedRow): Cell[] => [s.row, s.name ?? "", s.department ?? "", s.reason];
 
-/** Excel's number format for amounts in each currency: "₩50,000", "$40.00". */
-const MONEY_FORMATS: Record<Currency, string> = {
-  KRW: '"₩"#,##0',
-  USD: '"$"#,##0.00',
-  EUR: '"€"#,##0.00',
-  JPY: '"¥"#,##0',
-  GBP: '"£"#,##0.00',
-};
+/** Excel's number format for amounts in `currency`: "₩50,000", "$40.00". */
+function moneyFormat(currency: Currency): string {
+  const parts = new Intl.NumberFormat("en", { style: "currency", currency }).formatToParts(0);
+  return `"${parts.find((p) => p.type === "currency")?.value}"#,##0${MINOR_DIGITS[currency] > 0 ? ".00" : ""}`;
+}
 
 type Format = z.output<typeof ExportInput>["format"];
 export type ExportPart = z.output<typeof ExportInput>["part"];
@@ -125,7 +119,7 @@ async function* ledgerBatches(source: ResultSource): AsyncGenerator<Cell[][]> {
 export function exportFile(source: ResultSource, part: ExportPart, format: Format): ExportFile {
   const picks = part === "picks";
   const { language, currency } = source;
-  const header = picks ? picksHeader(language, currency) : skippedHeader(language);
+  const header = picks ? picksHeader(language, currency) : skippedHeader(WORDS[language]);
   const batches = () => (picks ? pickBatches(source) : ledgerBatches(source));
   const sheets = WORDS[language].sheets;
   return {
@@ -139,7 +133,7 @@ export function exportFile(source: ResultSource, part: ExportPart, format: Forma
             xlsxFile(header, batches(), {
               sheetName: picks ? sheets.picks : sheets.skipped,
               created: new Date(source.createdAt),
-              ...(picks && { money: { columns: PICKS_MONEY_COLUMNS, format: MONEY_FORMATS[currency] } }),
+              ...(picks && { money: { columns: PICKS_MONEY_COLUMNS, format: moneyFormat(currency) } }),
             }),
   };
 }
