@@ -96,26 +96,22 @@ export function createDownload(options: DownloadOptions): Download {
     try {
       for (let hops = 0; ; hops++) {
         const response = await fetch(url, { redirect: "manual", signal: aborted, headers: { accept: "*/*" } });
+        const declared = Number(response.headers.get("content-length") ?? NaN);
+        if (!response.ok || declared > maxBytes) await response.body?.cancel(); // a body not read frees its connection
         if (response.status >= 300 && response.status < 400) {
-          await response.body?.cancel();
           const next = redirectTarget(url, response.headers.get("location"), hops);
           if (typeof next === "string") return fail("invalid_arguments", next, ASK_FOR_PICKER);
           url = next;
           continue;
         }
         if (!response.ok) {
-          await response.body?.cancel();
           return fail(
             "invalid_arguments",
             `The file could not be downloaded: its host answered ${response.status}${response.status === 403 || response.status === 404 || response.status === 410 ? " (the link may have expired)" : ""}.`,
             "Ask the person to attach the file again, or to choose it in the widget's file picker.",
           );
         }
-        const declared = Number(response.headers.get("content-length") ?? NaN);
-        if (declared > maxBytes) {
-          await response.body?.cancel();
-          return tooLarge();
-        }
+        if (declared > maxBytes) return tooLarge();
         const bytes = await readCapped(response, maxBytes);
         if (bytes === undefined) return tooLarge();
         return ok({ bytes, contentType: response.headers.get("content-type") ?? undefined });

@@ -100,7 +100,6 @@ function prepareStatements(db: Database.Database) {
   };
 }
 
-/** Methods are arrow-function properties, so a test may spread a store to replace one. */
 class SqliteUploadStore implements UploadStore {
   readonly #q: ReturnType<typeof prepareStatements>;
 

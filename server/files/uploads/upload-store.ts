@@ -67,6 +67,7 @@ export class UploadQuotaError extends Error {
   }
 }
 
+/** Stores implement methods as arrow-function properties, so a test may spread a store to replace one. */
 export type UploadStore = {
   /**
    * Begins an upload, or resumes the owner's kept one of the same name, size and digest (keeping a whole
