@@ -82,18 +82,6 @@ export function createReadGate({ readsAtOnce, readsPerSubject }: GateLimits): Re
   let running = 0;
   const waiting: (() => void)[] = [];
   const bySubject = new Map<string, number>();
-  const turn = (): Promise<void> => {
-    if (running < readsAtOnce) {
-      running++;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve) => waiting.push(resolve));
-  };
-  const release = () => {
-    const next = waiting.shift();
-    if (next === undefined) running--;
-    else next(); // the slot passes to the next in line
-  };
   return async (subject, read) => {
     const mine = bySubject.get(subject) ?? 0;
     if (mine >= readsPerSubject) {
@@ -105,11 +93,14 @@ export function createReadGate({ readsAtOnce, readsPerSubject }: GateLimits): Re
     }
     bySubject.set(subject, mine + 1);
     try {
-      await turn();
+      if (running < readsAtOnce) running++;
+      else await new Promise<void>((resolve) => waiting.push(resolve));
       try {
         return await read();
       } finally {
-        release();
+        const next = waiting.shift();
+        if (next === undefined) running--;
+        else next(); // the slot passes to the next in line
       }
     } finally {
       const left = (bySubject.get(subject) ?? 1) - 1;

@@ -165,10 +165,7 @@ export async function measureFile(
   return kept ? { size, bytes: Buffer.concat(kept) } : { size };
 }
 
-/**
- * A job's result as a file behind a link on `origin` (a link writes the file when it is followed),
- * and its bytes too when `inline` asks and they fit `maxInlineExportBytes` (the widget saves them).
- */
+/** A job's result as a file behind a link on `origin`, and its bytes when `inline` asks and they fit. */
 export async function exportResult(
   { jobs, fileLinks }: { jobs: Pick<JobService, "openResult">; fileLinks: FileLinks },
   { jobId, format, part, inline }: z.output<typeof ExportInput>,
