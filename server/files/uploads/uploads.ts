@@ -76,6 +76,10 @@ export function createUploads({
   );
   sweeper.unref();
 
+  /** `run`, with the store's refusals and outages as outcomes. */
+  const answer = <T>(uploadId: string, run: () => Promise<Outcome<T>>): Promise<Outcome<T>> =>
+    run().catch((error: unknown) => outcomeOf<T>(error, uploadId));
+
   /** A store write within the room the subject's jobs leave; `id` names the upload in a refusal. */
   async function withinRoom(subject: string, id: string, write: (maxBytes: number) => Promise<Upload | undefined>) {
     let jobsKeep = 0;
@@ -101,24 +105,15 @@ export function createUploads({
       return withinRoom(subject, uploadId, (maxBytes) => store.put(subject, uploadId, index, decoded.value, maxBytes));
     },
 
-    async drop(uploadId, { subject }) {
-      try {
-        return ok(await store.drop(subject, uploadId));
-      } catch (error) {
-        return outcomeOf(error, uploadId);
-      }
-    },
+    drop: (uploadId, { subject }) => answer(uploadId, async () => ok(await store.drop(subject, uploadId))),
 
-    async read(uploadId, { subject }) {
-      try {
+    read: (uploadId, { subject }) =>
+      answer(uploadId, async () => {
         const upload = await store.get(subject, uploadId);
         if (upload === undefined) return unknownUpload(uploadId);
         const bytes = await store.read(subject, uploadId);
         return bytes === undefined ? unknownUpload(uploadId) : ok({ uploadId, name: upload.name, bytes });
-      } catch (error) {
-        return outcomeOf(error, uploadId);
-      }
-    },
+      }),
 
     async usedBy(uploadId, jobId, caller) {
       feeding.set(jobId, { owner: caller.subject, uploadId });
