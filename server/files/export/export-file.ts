@@ -106,13 +106,10 @@ function fileNameOf(source: ResultSource, part: ExportPart, format: Format): str
   return `${title}${suffix}.${format}`;
 }
 
-async function* pickBatches(source: ResultSource): AsyncGenerator<Cell[][]> {
-  for await (const people of source.people()) yield people.map(pickCells);
-}
-
-async function* ledgerBatches(source: ResultSource): AsyncGenerator<Cell[][]> {
-  const BATCH = 1000;
-  for (let i = 0; i < source.skipped.length; i += BATCH) yield source.skipped.slice(i, i + BATCH).map(skippedCells);
+/** The rows of the picks, a stored chunk at a time, or of the skipped rows, a thousand at a time. */
+async function* batches(source: ResultSource, picks: boolean): AsyncGenerator<Cell[][]> {
+  if (picks) for await (const people of source.people()) yield people.map(pickCells);
+  else for (let i = 0; i < source.skipped.length; i += 1000) yield source.skipped.slice(i, i + 1000).map(skippedCells);
 }
 
 /** The file of `part` in `format`. */
@@ -120,7 +117,6 @@ export function exportFile(source: ResultSource, part: ExportPart, format: Forma
   const picks = part === "picks";
   const { language, currency } = source;
   const header = picks ? picksHeader(language, currency) : skippedHeader(WORDS[language]);
-  const batches = () => (picks ? pickBatches(source) : ledgerBatches(source));
   const sheets = WORDS[language].sheets;
   return {
     fileName: fileNameOf(source, part, format),
@@ -128,9 +124,9 @@ export function exportFile(source: ResultSource, part: ExportPart, format: Forma
     rows: picks ? source.total : source.skipped.length,
     body:
       format === "csv"
-        ? () => csvFile(header, batches())
+        ? () => csvFile(header, batches(source, picks))
         : () =>
-            xlsxFile(header, batches(), {
+            xlsxFile(header, batches(source, picks), {
               sheetName: picks ? sheets.picks : sheets.skipped,
               created: new Date(source.createdAt),
               ...(picks && { money: { columns: PICKS_MONEY_COLUMNS, format: moneyFormat(currency) } }),
