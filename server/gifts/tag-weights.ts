@@ -1,4 +1,4 @@
-/** The interest tags one request points at, how strongly and why, in typed arrays reused across requests. */
+/** The interest tags one request points at, how strongly and why, and what they add to each item's score. */
 import type { MatchTables } from "./match-tables.js";
 
 /** Why a tag counts: a stated interest or the free text named it, it is next to one, the department suggests it. */
