@@ -41,10 +41,10 @@ function suffixTails(run: string): Uint8Array {
 }
 
 /**
- * A splitter over the known `words` (Hangul only): a run is read as known words (two syllables or
- * more), suffixes and unknown syllables, covering the most syllables, then fewest unknown, then fewest
- * pieces. A one-syllable word (책, 빵) counts only alone or before suffixes ("책을"), never inside
- * another ("시간"). A run with no known word loses its suffixes ("서핑을" → 서핑). Linear in the run.
+ * A splitter over the known `words` (Hangul only): a known word stays whole, else the run is read as known
+ * words (two syllables or more), suffixes and unknown syllables, covering the most syllables, then fewest
+ * unknown, then fewest pieces. A one-syllable word (책, 빵) counts only alone or before suffixes ("책을"),
+ * never inside another ("시간"). A run with no known word loses its suffixes ("서핑을" → 서핑). Linear.
  */
 export function createHangulSplitter(words: Iterable<string>): (run: string) => string[] {
   // a word of a phrase that is itself an ending ("별 보기") is no word to find

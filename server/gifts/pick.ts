@@ -67,6 +67,7 @@ function topIndexes(scores: Float64Array, n: number, k: number, top: Int32Array)
   for (let i = n - 1; i >= 0; i--) {
     const s = scores[i];
     if (len === k && s <= scores[top[k - 1]]) continue;
+    // shift the worse entries down one place; when full, the last one falls off
     let at = len === k ? k - 1 : len++;
     while (at > 0 && scores[top[at - 1]] < s) {
       top[at] = top[at - 1];
