@@ -1,8 +1,7 @@
 /**
- * Downloads a file a host handed a tool by URL (ChatGPT's `openai/fileParams`), only from what the
- * configuration allows, redirects followed by hand and only within the same origin, within a
- * deadline and a size cap. A URL that breaks a rule is refused before any request is made, so a
- * caller cannot point the server at an address of its choosing.
+ * Downloads a file a host handed a tool by URL (ChatGPT's `openai/fileParams`) from allowed hosts
+ * only, redirects followed by hand within the same origin, under a deadline and a size cap. A URL
+ * that breaks a rule is refused before any request, so a caller cannot aim the server elsewhere.
  */
 import { FILE_LIMITS } from "../../shared/files.js";
 import { megabytes } from "../limits.js";
@@ -11,9 +10,8 @@ import { downloadFailed, echo, type Notice } from "./file-words.js";
 
 export type DownloadOptions = {
   /**
-   * What to download from: host names ("files.example.com"; "*.example.com" for every subdomain of
-   * example.com), each over https on port 443 only, or exact origins ("https://files.example.com:8443",
-   * "http://127.0.0.1:8787"), each exactly as named.
+   * Host names ("files.example.com", "*.example.com" for its subdomains), over https on port 443 only,
+   * or exact origins ("https://files.example.com:8443", "http://127.0.0.1:8787").
    */
   hosts: readonly string[];
   /** Exact origins allowed besides `hosts`, http too (the dev stand-in file service's). */
@@ -98,26 +96,22 @@ export function createDownload(options: DownloadOptions): Download {
     try {
       for (let hops = 0; ; hops++) {
         const response = await fetch(url, { redirect: "manual", signal: aborted, headers: { accept: "*/*" } });
+        const declared = Number(response.headers.get("content-length") ?? NaN);
+        if (!response.ok || declared > maxBytes) await response.body?.cancel(); // a body not read frees its connection
         if (response.status >= 300 && response.status < 400) {
-          await response.body?.cancel();
           const next = redirectTarget(url, response.headers.get("location"), hops);
           if (typeof next === "string") return fail("invalid_arguments", next, ASK_FOR_PICKER);
           url = next;
           continue;
         }
         if (!response.ok) {
-          await response.body?.cancel();
           return fail(
             "invalid_arguments",
             `The file could not be downloaded: its host answered ${response.status}${response.status === 403 || response.status === 404 || response.status === 410 ? " (the link may have expired)" : ""}.`,
             "Ask the person to attach the file again, or to choose it in the widget's file picker.",
           );
         }
-        const declared = Number(response.headers.get("content-length") ?? NaN);
-        if (declared > maxBytes) {
-          await response.body?.cancel();
-          return tooLarge();
-        }
+        if (declared > maxBytes) return tooLarge();
         const bytes = await readCapped(response, maxBytes);
         if (bytes === undefined) return tooLarge();
         return ok({ bytes, contentType: response.headers.get("content-type") ?? undefined });

@@ -1,8 +1,7 @@
 /**
- * What a failed file transfer tells people, and what it tells the operator. A caller's input that a
- * message repeats goes through `echo` (docs/reliability.md's 2,000 echoed characters); a failure in
- * flight reads as one sentence whatever its cause, its detail for the operator's log only, with no
- * credentials and no query string (signed links carry their secret there).
+ * What a failed file transfer tells people and the operator. Echoed input goes through `echo`
+ * (docs/reliability.md); a failure in flight is one sentence, its detail for the operator's log only,
+ * without credentials or query string (signed links carry their secret there).
  */
 import { clip } from "../input-errors.js";
 import { retryable, type Outcome } from "../outcomes.js";

@@ -9,9 +9,8 @@ import type { JobStore } from "../jobs/store.js";
 import { createDownload } from "./download.js";
 import type { Notice } from "./file-words.js";
 import { createStaffFiles, type StaffFiles } from "./staff-files.js";
-import { createMemoryUploadStore } from "./uploads/memory.js";
 import { createRedisUploadStore } from "./uploads/redis.js";
-import { createSqliteUploadStore } from "./uploads/sqlite.js";
+import { createMemoryUploadStore, createSqliteUploadStore } from "./uploads/sqlite.js";
 import type { UploadStore } from "./uploads/upload-store.js";
 import { createUploads } from "./uploads/uploads.js";
 

@@ -14,7 +14,7 @@ import { ok } from "../outcomes.js";
 import { createDownload } from "./download.js";
 import { readStaffFile } from "./read/staff-file.js";
 import { createReadGate, createStaffFiles } from "./staff-files.js";
-import { createMemoryUploadStore } from "./uploads/memory.js";
+import { createMemoryUploadStore } from "./uploads/sqlite.js";
 import { createUploads } from "./uploads/uploads.js";
 
 const caller = { subject: "hr@example.com" };

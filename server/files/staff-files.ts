@@ -12,22 +12,12 @@ import { isZip, readStaffFile, type StaffTable } from "./read/staff-file.js";
 import { READ_LIMITS } from "./read/xlsx/read-limits.js";
 import type { Uploads } from "./uploads/uploads.js";
 
-export type StaffFiles = {
-  uploads: Uploads;
-  preview(uploadId: string, reading: Reading, caller: Caller): Promise<Outcome<StaffPreview>>;
-  fromUpload(uploadId: string, reading: Reading, caller: Caller): Promise<Outcome<StaffTable>>;
-  /** `signal` ends the download. */
-  fromHost(
-    file: z.infer<typeof HostFileSchema>,
-    reading: Reading,
-    signal?: AbortSignal,
-    caller?: Caller,
-  ): Promise<Outcome<StaffTable>>;
-  close(): Promise<void>;
-};
+export type StaffFiles = ReturnType<typeof createStaffFiles>;
+
+type HostFile = z.infer<typeof HostFileSchema>;
 
 /** The name to read a host's file by: its own, or one whose extension its bytes suggest. */
-function hostFileName({ file_name, file_id }: z.infer<typeof HostFileSchema>, bytes: Uint8Array): string {
+function hostFileName({ file_name, file_id }: HostFile, bytes: Uint8Array): string {
   if (file_name) return file_name;
   return `${file_id.replace(/[^\w.-]/g, "_") || "staff"}.${isZip(bytes) ? "xlsx" : "csv"}`;
 }
@@ -43,10 +33,9 @@ export function createStaffFiles({
   limits: JobLimits;
   /** The reader (tests count its calls). */
   read?: typeof readStaffFile;
-}): StaffFiles {
+}) {
   const gate = createReadGate(READ_LIMITS);
-  /** Reads under way, by subject, upload and reading. */
-  const reading = new Map<string, Promise<Outcome<StaffTable>>>();
+  const reading = new Map<string, Promise<Outcome<StaffTable>>>(); // under way, by subject, upload and reading
   async function readUpload(uploadId: string, choices: Reading, caller: Caller): Promise<Outcome<StaffTable>> {
     const file = await uploads.read(uploadId, caller);
     if (!file.ok) return file;
@@ -64,17 +53,23 @@ export function createStaffFiles({
   return {
     uploads,
     fromUpload,
-    async preview(uploadId, reading, caller) {
-      const table = await fromUpload(uploadId, reading, caller);
+    async preview(uploadId: string, choices: Reading, caller: Caller): Promise<Outcome<StaffPreview>> {
+      const table = await fromUpload(uploadId, choices, caller);
       return table.ok ? ok(table.value.preview) : table;
     },
-    async fromHost(file, choices, signal, caller) {
+    /** `signal` ends the download. */
+    async fromHost(
+      file: HostFile,
+      choices: Reading,
+      signal?: AbortSignal,
+      caller?: Caller,
+    ): Promise<Outcome<StaffTable>> {
       const got = await download(file.download_url, signal);
       if (!got.ok) return got;
       const name = hostFileName(file, got.value.bytes);
       return gate(caller?.subject ?? "", () => read(got.value.bytes, name, choices, limits));
     },
-    close: () => uploads.close(),
+    close: (): Promise<void> => uploads.close(),
   };
 }
 
@@ -87,18 +82,6 @@ export function createReadGate({ readsAtOnce, readsPerSubject }: GateLimits): Re
   let running = 0;
   const waiting: (() => void)[] = [];
   const bySubject = new Map<string, number>();
-  const turn = (): Promise<void> => {
-    if (running < readsAtOnce) {
-      running++;
-      return Promise.resolve();
-    }
-    return new Promise<void>((resolve) => waiting.push(resolve));
-  };
-  const release = () => {
-    const next = waiting.shift();
-    if (next === undefined) running--;
-    else next(); // the slot passes to the next in line
-  };
   return async (subject, read) => {
     const mine = bySubject.get(subject) ?? 0;
     if (mine >= readsPerSubject) {
@@ -110,11 +93,14 @@ export function createReadGate({ readsAtOnce, readsPerSubject }: GateLimits): Re
     }
     bySubject.set(subject, mine + 1);
     try {
-      await turn();
+      if (running < readsAtOnce) running++;
+      else await new Promise<void>((resolve) => waiting.push(resolve));
       try {
         return await read();
       } finally {
-        release();
+        const next = waiting.shift();
+        if (next === undefined) running--;
+        else next(); // the slot passes to the next in line
       }
     } finally {
       const left = (bySubject.get(subject) ?? 1) - 1;

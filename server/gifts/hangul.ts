@@ -1,13 +1,9 @@
 /**
- * Korean words out of Hangul runs ("캠핑하기를", "주말등산"): the known words they hold, particles
- * and endings off. Ours: npm's Korean tokenizers need a native MeCab or a model file fetched at run
- * time, and finding a few hundred known words needs neither.
+ * Korean words out of Hangul runs ("캠핑하기를", "주말등산"): the known words they hold, particles and
+ * endings off. Ours: npm's Korean tokenizers need a native MeCab or a model fetched at run time.
  */
 
-/**
- * What follows a noun without changing what it names: particles, the endings of "-하다" verbs,
- * the verbs of a hobby ("타기", "치는"), the words for a fan ("광", "마니아"), a team ("팀").
- */
+/** What follows a noun without changing what it names. */
 const SUFFIXES = [
   // particles
   ...["이", "가", "을", "를", "은", "는", "과", "와", "도", "만", "의", "에"],
@@ -45,12 +41,10 @@ function suffixTails(run: string): Uint8Array {
 }
 
 /**
- * A splitter over the known `words` (Hangul only). A run that is a known word stays whole; else it
- * is read as known words (two syllables or more, anywhere), suffixes after them and unknown
- * syllables, covering as many syllables with known words as it can, then leaving the fewest
- * unknown, then in the fewest pieces. A one-syllable word (책, 차, 빵) counts only as the whole run
- * or before suffixes alone ("책을", "빵굽기"), never inside another word ("개발", "시간"). A run
- * with no known word is kept with its suffixes taken off ("서핑을" → 서핑). Linear in the run.
+ * A splitter over the known `words` (Hangul only): a known word stays whole, else the run is read as known
+ * words (two syllables or more), suffixes and unknown syllables, covering the most syllables, then fewest
+ * unknown, then fewest pieces. A one-syllable word (책, 빵) counts only alone or before suffixes ("책을"),
+ * never inside another ("시간"). A run with no known word loses its suffixes ("서핑을" → 서핑). Linear.
  */
 export function createHangulSplitter(words: Iterable<string>): (run: string) => string[] {
   // a word of a phrase that is itself an ending ("별 보기") is no word to find
@@ -60,8 +54,7 @@ export function createHangulSplitter(words: Iterable<string>): (run: string) => 
     if (known.has(run)) return [run];
     const tail = suffixTails(run);
     if (known.has(run[0]) && tail[1] === 1) return [run[0]];
-    // best reading of run[0, j): syllables covered by known words, unknown syllables, pieces, and
-    // the step that reached it (where it came from; whether that step was a known word)
+    // best reading of run[0, j): syllables covered, unknown syllables, pieces, and the step that reached it
     const n = run.length;
     const cover = new Int32Array(n + 1).fill(-1);
     const unknown = new Int32Array(n + 1);

@@ -1,14 +1,10 @@
 /**
  * A gift's price in each market, fixed when the catalog is built: the US price times the market's
- * price level, rounded to local price points. No exchange rate at run time, so prices hold still
- * (docs/money-and-languages.md).
+ * price level, rounded to local price points; no exchange rate (docs/money-and-languages.md).
  */
 import { CURRENCIES, type Currency } from "../../shared/money.js";
 
-/**
- * What a gift that sells for $1 in the US sells for in each market: a price level (what the same
- * shelf of goods costs there), not the day's exchange rate. Reviewed by hand with the catalog.
- */
+/** What a $1 US gift sells for in each market (what the same shelf costs there); reviewed by hand with the catalog. */
 export const PRICE_LEVEL: Record<Currency, number> = { USD: 1, KRW: 1300, EUR: 0.95, JPY: 150, GBP: 0.8 };
 
 /** Whole units under 50, then to the nearest 5: "$5", "$28", "$45", "$75" (as US shops price). */

@@ -6,9 +6,8 @@ import { createTextIndex } from "./text-index.js";
 import { RELATED_TAGS } from "./vocabulary.js";
 
 /**
- * An item's first tag says what it is, the later ones what else it suits: those count this share.
- * The gap (10 against 6) is wider than the occasion's weight, so a gift *for* the interest that
- * does not suit the occasion still comes before one that only touches it and does.
+ * An item's first tag says what it is, the later ones what else it suits: those count this share. The gap
+ * (10 against 6) passes the occasion's 3: a gift *for* the interest beats one that touches it and suits the occasion.
  */
 const SIDE_TAG = 0.6;
 

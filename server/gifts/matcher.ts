@@ -9,7 +9,6 @@ import type { Language } from "../../shared/stage-words.js";
 import type { Gift } from "../../shared/tools.js";
 import { CATALOG, type CatalogItem } from "./catalog.js";
 import { GiftAnswers } from "./gift-answers.js";
-import { ItemScores } from "./item-scores.js";
 import { createMatchTables } from "./match-tables.js";
 import { createPicker } from "./pick.js";
 import { DEPARTMENT, STATED, TagWeights } from "./tag-weights.js";
@@ -51,10 +50,9 @@ function createCurrencyMatcher(catalog: readonly CatalogItem[], currency: Curren
   const { prices, occasionMasks, text } = tables;
   const picker = createPicker(tables.items);
   const answers = new GiftAnswers(tables);
-  // Per-request scratch, reset before each request returns.
-  const itemScores = new ItemScores(tables);
-  const scores = itemScores.scores;
-  const tags = new TagWeights(tables.related);
+  // per-request scratch, reset before each request returns
+  const scores = new Float64Array(tables.items.length);
+  const tags = new TagWeights(tables);
 
   return function matchGifts(request: MatchRequest): Gift[] {
     const { budget, count } = request;
@@ -71,11 +69,11 @@ function createCurrencyMatcher(catalog: readonly CatalogItem[], currency: Curren
       for (let i = 0; i < cutoff; i++) {
         scores[i] = prices[i] * priceScale + ((occasionMasks[i] & occasionBit) !== 0 ? OCCASION_FIT : 0);
       }
-      itemScores.addTags(tags, cutoff);
+      tags.addTo(scores, cutoff);
       const n = picker.pick(scores, cutoff, count);
       return answers.write(picker.picked, n, request, tags, occasion);
     } finally {
-      // The scratch weights start at zero for the next request, whatever happened here.
+      // the scratch weights start at zero for the next request, whatever happened here
       tags.clear();
     }
   };

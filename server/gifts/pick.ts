@@ -24,7 +24,7 @@ export function createPicker(items: readonly CatalogItem[]): Picker {
   const picker: Picker = {
     picked: new Int32Array(0),
     pick(scores, n, count) {
-      // Candidates: a few more than asked, so the diversity rules have room to choose.
+      // a few more candidates than asked, so the diversity rules have room to choose
       const k = count * 3 + 6;
       if (ranked.length < k) ranked = new Int32Array(k);
       if (picker.picked.length < count) picker.picked = new Int32Array(count);
@@ -67,7 +67,7 @@ function topIndexes(scores: Float64Array, n: number, k: number, top: Int32Array)
   for (let i = n - 1; i >= 0; i--) {
     const s = scores[i];
     if (len === k && s <= scores[top[k - 1]]) continue;
-    // Shift the worse entries down one place; when full, the last one falls off.
+    // shift the worse entries down one place; when full, the last one falls off
     let at = len === k ? k - 1 : len++;
     while (at > 0 && scores[top[at - 1]] < s) {
       top[at] = top[at - 1];

@@ -24,21 +24,17 @@ export const byLanguage = <T>(make: (language: Language) => T): Record<Language,
 const label = (tag: string) => tag.replace(/-/g, " ");
 const interestEn = (tag: string) => `Matches their interest in ${label(tag)}`;
 
+/** Openings by what matched (an interest, two, a related one, the department, nothing), then the clauses. */
 const EN = {
-  /** The opening when a stated interest matched: "Matches their interest in board games". */
   interest: interestEn,
-  /** The opening when two matched: `pairFirst(a) + pairSecond(b)`, "…interest in coffee" + " and yoga". */
+  /** Two interests: `pairFirst(a) + pairSecond(b)`, "…interest in coffee" + " and yoga". */
   pairFirst: interestEn,
   pairSecond: (tag: string) => ` and ${label(tag)}`,
-  /** The opening when the gift goes with a stated interest (a related tag matched): names that interest. */
   related: (tag: string) => `Goes well with their interest in ${label(tag)}`,
-  /** The opening when only the department pointed at the gift. */
   department: (department: string) => `A good fit for someone in ${department.trim()}`,
-  /** The opening when nothing about the person matched the gift; `category` in this language. */
   category: (category: string) => `A well-loved ${category.toLowerCase()} gift`,
-  /** Added when the gift suits the request's occasion: "; suits the holidays". */
   occasion: (occasion: string) => `; suits ${OCCASION_LABELS[occasion] ?? occasion}`,
-  /** Joins the clauses; the amounts come already written by `moneyText` (each is made once). */
+  /** The amounts come already written by `moneyText` (each is made once). */
   sentence: (opening: string, occasion: string, price: string, budget: string) =>
     `${opening}${occasion}; ${price} of the ${budget} budget.`,
 };

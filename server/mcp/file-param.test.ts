@@ -14,7 +14,7 @@ import * as z from "zod/mini";
 import { FILE_LIMITS, HostFileSchema } from "../../shared/files.js";
 import { GetJobResultOutput, StartBulkOutput, TOOL, WaitForJobOutput } from "../../shared/tools.js";
 import { staffXlsx } from "../../test-kit/staff-files.js";
-import { createMemoryUploadStore } from "../files/uploads/memory.js";
+import { createMemoryUploadStore } from "../files/uploads/sqlite.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
 import { matchGifts } from "../gifts/matcher.js";

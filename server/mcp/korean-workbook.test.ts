@@ -20,7 +20,7 @@ import {
 } from "../../shared/files.js";
 import { GetJobResultOutput, StartBulkOutput, TOOL, WaitForJobOutput, type PersonResult } from "../../shared/tools.js";
 import { KOREAN_HEADER, koreanStaff, koreanWorkbook } from "../../test-kit/korean-workbook.js";
-import { createMemoryUploadStore } from "../files/uploads/memory.js";
+import { createMemoryUploadStore } from "../files/uploads/sqlite.js";
 import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";

@@ -13,7 +13,7 @@ import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import { FILE_LIMITS, FILE_TOOL, StaffPreviewSchema, UploadStateSchema, type UploadState } from "../../shared/files.js";
 import { CancelJobOutput, GetJobResultOutput, StartBulkOutput, TOOL, WaitForJobOutput } from "../../shared/tools.js";
 import { PACE_META_KEY, pauseAtPace } from "../dev-pace.js";
-import { createMemoryUploadStore } from "../files/uploads/memory.js";
+import { createMemoryUploadStore } from "../files/uploads/sqlite.js";
 import type { UploadStore } from "../files/uploads/upload-store.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
 import { delimited, encodeText, staffXlsx } from "../../test-kit/staff-files.js";

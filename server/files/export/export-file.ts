@@ -1,11 +1,10 @@
 /**
- * One file out of a job's result: the picks (a row per person, up to three gifts as name, price,
- * category and reason) or the skipped rows, as CSV or .xlsx, the same rows in both, headers and
- * sheet names in the job's language. The bytes are produced as they are read from the store, for
- * the tool (which counts them) and the link (which streams them) alike.
+ * One file out of a job's result: the picks (a row per person, up to three gifts) or the skipped
+ * rows, as CSV or .xlsx, in the job's language. The bytes are made as the store is read, for the
+ * tool (which counts them) and the link (which streams them) alike.
  */
 import { FILE_LIMITS, type ExportInput, type ExportResult, type SkippedRow } from "../../../shared/files.js";
-import type { Currency } from "../../../shared/money.js";
+import { MINOR_DIGITS, type Currency } from "../../../shared/money.js";
 import type { Language } from "../../../shared/stage-words.js";
 import type { PersonResult } from "../../../shared/tools.js";
 import type { z } from "zod/mini";
@@ -66,10 +65,7 @@ export function picksHeader(language: Language, currency: Currency): string[] {
 /** The columns of the picks that hold money (0-based): the budget and each gift's price. */
 const PICKS_MONEY_COLUMNS: readonly number[] = [4, ...Array.from({ length: GIFT_COLUMNS }, (_, i) => 6 + 4 * i)];
 
-const skippedHeader = (language: Language): string[] => {
-  const w = WORDS[language];
-  return [w.row, w.name, w.department, w.why];
-};
+const skippedHeader = ({ row, name, department, why }: typeof EN): string[] => [row, name, department, why];
 
 /** One person's row; missing gifts (none fitted the budget) are empty cells. */
 export function pickCells(p: PersonResult): Cell[] {
@@ -83,14 +79,11 @@ export function pickCells(p: PersonResult): Cell[] {
 
 const skippedCells = (s: SkippedRow): Cell[] => [s.row, s.name ?? "", s.department ?? "", s.reason];
 
-/** Excel's number format for amounts in each currency: "₩50,000", "$40.00". */
-const MONEY_FORMATS: Record<Currency, string> = {
-  KRW: '"₩"#,##0',
-  USD: '"$"#,##0.00',
-  EUR: '"€"#,##0.00',
-  JPY: '"¥"#,##0',
-  GBP: '"£"#,##0.00',
-};
+/** Excel's number format for amounts in `currency`: "₩50,000", "$40.00". */
+function moneyFormat(currency: Currency): string {
+  const parts = new Intl.NumberFormat("en", { style: "currency", currency }).formatToParts(0);
+  return `"${parts.find((p) => p.type === "currency")?.value}"#,##0${MINOR_DIGITS[currency] > 0 ? ".00" : ""}`;
+}
 
 type Format = z.output<typeof ExportInput>["format"];
 export type ExportPart = z.output<typeof ExportInput>["part"];
@@ -113,21 +106,17 @@ function fileNameOf(source: ResultSource, part: ExportPart, format: Format): str
   return `${title}${suffix}.${format}`;
 }
 
-async function* pickBatches(source: ResultSource): AsyncGenerator<Cell[][]> {
-  for await (const people of source.people()) yield people.map(pickCells);
-}
-
-async function* ledgerBatches(source: ResultSource): AsyncGenerator<Cell[][]> {
-  const BATCH = 1000;
-  for (let i = 0; i < source.skipped.length; i += BATCH) yield source.skipped.slice(i, i + BATCH).map(skippedCells);
+/** The rows of the picks, a stored chunk at a time, or of the skipped rows, a thousand at a time. */
+async function* batches(source: ResultSource, picks: boolean): AsyncGenerator<Cell[][]> {
+  if (picks) for await (const people of source.people()) yield people.map(pickCells);
+  else for (let i = 0; i < source.skipped.length; i += 1000) yield source.skipped.slice(i, i + 1000).map(skippedCells);
 }
 
 /** The file of `part` in `format`. */
 export function exportFile(source: ResultSource, part: ExportPart, format: Format): ExportFile {
   const picks = part === "picks";
   const { language, currency } = source;
-  const header = picks ? picksHeader(language, currency) : skippedHeader(language);
-  const batches = () => (picks ? pickBatches(source) : ledgerBatches(source));
+  const header = picks ? picksHeader(language, currency) : skippedHeader(WORDS[language]);
   const sheets = WORDS[language].sheets;
   return {
     fileName: fileNameOf(source, part, format),
@@ -135,12 +124,12 @@ export function exportFile(source: ResultSource, part: ExportPart, format: Forma
     rows: picks ? source.total : source.skipped.length,
     body:
       format === "csv"
-        ? () => csvFile(header, batches())
+        ? () => csvFile(header, batches(source, picks))
         : () =>
-            xlsxFile(header, batches(), {
+            xlsxFile(header, batches(source, picks), {
               sheetName: picks ? sheets.picks : sheets.skipped,
               created: new Date(source.createdAt),
-              ...(picks && { money: { columns: PICKS_MONEY_COLUMNS, format: MONEY_FORMATS[currency] } }),
+              ...(picks && { money: { columns: PICKS_MONEY_COLUMNS, format: moneyFormat(currency) } }),
             }),
   };
 }
@@ -172,10 +161,7 @@ export async function measureFile(
   return kept ? { size, bytes: Buffer.concat(kept) } : { size };
 }
 
-/**
- * A job's result as a file behind a link on `origin` (a link writes the file when it is followed),
- * and its bytes too when `inline` asks and they fit `maxInlineExportBytes` (the widget saves them).
- */
+/** A job's result as a file behind a link on `origin`, and its bytes when `inline` asks and they fit. */
 export async function exportResult(
   { jobs, fileLinks }: { jobs: Pick<JobService, "openResult">; fileLinks: FileLinks },
   { jobId, format, part, inline }: z.output<typeof ExportInput>,

@@ -23,8 +23,8 @@ type Verified = { ok: true; claims: LinkClaims } | { ok: false; why: "expired" |
 
 export type FileLinks = {
   /**
-   * A link on `origin` (PUBLIC_URL wins when set). The file's name ends the path, for hosts that
-   * name a download after its URL; the token alone decides what is served.
+   * A link on `origin` (PUBLIC_URL wins). The file's name ends the path, for hosts that name a download
+   * after its URL; the token alone decides what is served.
    */
   issue(
     claims: Omit<LinkClaims, "exp">,

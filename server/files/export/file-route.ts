@@ -23,10 +23,7 @@ const unavailable = () => text(503, UNAVAILABLE, { "retry-after": "30" });
 const encodeRfc5987 = (value: string): string =>
   encodeURIComponent(value).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
 
-/**
- * RFC 6266: `filename*` carries the real name in UTF-8 (a Korean title); `filename` a plain ASCII
- * one for the rare client that reads nothing else.
- */
+/** RFC 6266: `filename*` carries the real name in UTF-8 (a Korean title), `filename` ASCII for old ones. */
 function contentDisposition(fileName: string): string {
   const plain = /^[\x20-\x7e]+$/.test(fileName) && !/["\\%]/.test(fileName);
   const fallback = plain ? fileName : `gift-picks${fileName.slice(fileName.lastIndexOf("."))}`;

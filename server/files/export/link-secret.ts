@@ -19,10 +19,7 @@ export function fileLinksFromConfig(config: Config): FileLinkOptions {
   return { publicUrl, secret: secretInRedis(config.redis.url, `${config.redis.keyPrefix}file-link-secret`) };
 }
 
-/**
- * The key kept at `key` in the Redis at `url`, written there first if no instance has yet; read
- * once per process (a failed read is tried again at the next link).
- */
+/** The key at `key` in the Redis at `url`, written first if none is; read once per process (retried on failure). */
 export function secretInRedis(url: string, key: string): () => Promise<Uint8Array> {
   let found: Promise<Uint8Array> | undefined;
   return () =>

@@ -1,8 +1,7 @@
 /**
- * A part of a job's result as CSV, for spreadsheets: one line per person, the gifts in one cell.
- * The names, departments and interests come from an uploaded file, so a cell a spreadsheet would
- * run as a formula (one that starts with =, +, -, @, a tab or a carriage return) is written with a
- * leading apostrophe, as OWASP advises against CSV injection.
+ * A part of a job's result as CSV, one line per person, the gifts in one cell. Cells come from an
+ * uploaded file, so one a spreadsheet would run as a formula (starting with =, +, -, @, a tab or a
+ * carriage return) gets a leading apostrophe, as OWASP advises against CSV injection.
  */
 import type { JobResultPage } from "../../../shared/tools.js";
 import { moneyText } from "../../gifts/reason.js";
@@ -22,7 +21,6 @@ export const csvLine = (cells: readonly (string | number)[]): string =>
 /** The header (on the first part only) and one line per person, each ending in CRLF. */
 export function resultCsv(page: JobResultPage): string {
   const currency = page.currency ?? "USD";
-  // the header says the currency of the budgets: "budget (KRW)"
   const header = HEADER.map((h) => (h === "budget" ? `budget (${currency})` : h));
   const lines = page.offset === 0 ? [csvLine(header)] : [];
   for (const p of page.people) {

@@ -1,6 +1,6 @@
 /**
- * A job's result as the source of a file, through the access gate: the people of a finished job,
- * or those a running one composed so far, read one stored chunk at a time as the file is written.
+ * A job's result as the source of a file, through the access gate: the people of a finished job or
+ * those a running one composed so far, read a stored chunk at a time as the file is written.
  */
 import { setImmediate as turn } from "node:timers/promises";
 import type { SkippedRow } from "../../../shared/files.js";

@@ -22,9 +22,8 @@ const at = (value: unknown, key: string): unknown =>
   typeof value === "object" && value !== null ? Reflect.get(value, key) : undefined;
 
 /**
- * Bytes of a sheet's XML handed to the zip and not yet deflated, or undefined. exceljs 4 writes a
- * sheet into the zip with no backpressure, so rows written faster than deflate would pile up in
- * memory; this reads a buffer internal to exceljs 4.4 (pinned), and xlsx.test.ts fails if it moves.
+ * Sheet XML handed to the zip, not yet deflated. exceljs 4 has no backpressure there, so rows would pile
+ * up in memory; this reads a buffer internal to exceljs 4.4 (pinned): xlsx.test.ts fails if it moves.
  */
 export const unzipped = (sheet: object): number | undefined => {
   const length = at(at(at(at(at(sheet, "_stream"), "pipes"), "0"), "_writableState"), "length");

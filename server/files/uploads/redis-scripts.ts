@@ -1,19 +1,13 @@
 /**
- * The Redis upload store's writes, each one Lua script so that its checks and writes are one
- * atomic step, by the caller's clock (ARGV), never Redis's. Per upload: a hash `<p><id>` (owner,
- * name, size, sha256, chunkBytes, chunks, received (bytes), verified, touched, kept (until),
- * version, fileKey) and a hash of chunks `<p><id>:chunks`; per owner a hash `<p>owner:<owner>` of
- * its upload ids; per file a key `<p>file:<hash>` → upload id; and `<p>kept`, upload ids by when
- * they go, for the sweep. The quota and keep rules are upload-store.ts's and sqlite.ts's, again.
+ * The Redis upload store's writes, each one atomic Lua script by the caller's clock (ARGV). Keys:
+ * per upload a hash `<p><id>` and its chunks `<p><id>:chunks`; per owner `<p>owner:<owner>` (its
+ * ids); per file `<p>file:<hash>` → id; `<p>kept`, ids by when they go. upload-store.ts's rules.
  */
 import { script } from "../../redis/scripts.js";
 
 /**
- * Shared by the scripts. Every script's ARGV begins alike (redis.ts's `#run`): the key prefix, now,
- * the keys' ttl, the chunks held ahead and the lives of an unfinished and a whole upload; its own
- * arguments follow from ARGV[7]. `held` is `reservedBytes`; `refresh` sets an upload's life to
- * `kept` and its keys' expiry to the ttl; `use` keeps a whole upload longer; `heldBy` is what an
- * owner's other live uploads hold.
+ * Every script's ARGV begins alike (redis.ts's `#run`): prefix, now, keys' ttl, chunks held ahead,
+ * the lives of an unfinished and a whole upload; its own follow from ARGV[7]. `held` is `reservedBytes`.
  */
 const COMMON = `
 local p, now, ttl, ahead = ARGV[1], tonumber(ARGV[2]), tonumber(ARGV[3]), tonumber(ARGV[4])

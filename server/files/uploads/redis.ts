@@ -12,7 +12,7 @@ import {
   UploadQuotaError,
   checkChunk,
   checkComplete,
-  checkWhole,
+  corruption,
   chunkCountOf,
   newUploadId,
   RESERVE_AHEAD_CHUNKS,
@@ -37,21 +37,17 @@ const SWEEP_BATCH = 1000;
 /** An upload with its fields as stored, the version its chunks are at included. */
 type Loaded = Upload & { version: string };
 
-/** Methods are arrow-function properties, so a test may spread a store to replace one. */
 class RedisUploadStore implements UploadStore {
-  readonly #p: string;
-
   constructor(
     private readonly connection: RedisConnection,
-    keyPrefix: string,
+    /** Every key's prefix: `<REDIS_PREFIX>upload:`. */
+    private readonly p: string,
     private readonly options: Required<UploadStoreOptions>,
-  ) {
-    this.#p = `${keyPrefix}upload:`;
-  }
+  ) {}
 
   readonly begin: UploadStore["begin"] = async (owner, { name, size, sha256 }, maxBytes) => {
     const { chunkBytes } = this.options;
-    const keys = [this.#fileKey(owner, name, size, sha256), `${this.#p}owner:${owner}`];
+    const keys = [this.#fileKey(owner, name, size, sha256), `${this.p}owner:${owner}`];
     const file = [owner, name, size, sha256, chunkBytes, chunkCountOf(size, chunkBytes)];
     const reply = await this.#write(BEGIN, keys, ...file, maxBytes ?? "", newUploadId());
     const upload = await this.get(owner, reply[1]);
@@ -80,16 +76,15 @@ class RedisUploadStore implements UploadStore {
     if (upload === undefined || !(await this.touch(owner, uploadId))) return undefined;
     checkComplete(upload.chunks, upload.received);
     const indices = Array.from({ length: upload.chunks }, (_, i) => String(i));
-    const chunks = await this.#guard((redis) => redis.hmgetBuffer(`${this.#p}${uploadId}:chunks`, ...indices));
+    const chunks = await this.#guard((redis) => redis.hmgetBuffer(`${this.p}${uploadId}:chunks`, ...indices));
     // dropped between the two reads
     if (chunks.some((c) => c === null)) return undefined;
     const bytes = Buffer.concat(chunks as Buffer[]);
     if (!upload.verified) {
-      try {
-        checkWhole(upload, bytes);
-      } catch (error) {
+      const corrupt = corruption(upload, bytes);
+      if (corrupt) {
         await this.drop(owner, uploadId);
-        throw error;
+        throw corrupt;
       }
       await this.#run(VERIFIED, [], uploadId, upload.version);
     }
@@ -117,7 +112,7 @@ class RedisUploadStore implements UploadStore {
 
   async #load(owner: string, uploadId: string): Promise<Loaded | undefined> {
     const [fields, received] = await this.#guard((redis) =>
-      Promise.all([redis.hgetall(this.#p + uploadId), redis.hkeys(`${this.#p}${uploadId}:chunks`)]),
+      Promise.all([redis.hgetall(this.p + uploadId), redis.hkeys(`${this.p}${uploadId}:chunks`)]),
     );
     if (fields.owner !== owner || !(Number(fields.kept) > this.options.now())) return undefined;
     return {
@@ -138,7 +133,7 @@ class RedisUploadStore implements UploadStore {
 
   #fileKey(owner: string, name: string, size: number, sha256: string): string {
     const hash = createHash("sha256").update(JSON.stringify([owner, name, size, sha256]));
-    return `${this.#p}file:${hash.digest("base64url")}`;
+    return `${this.p}file:${hash.digest("base64url")}`;
   }
 
   #guard<T>(call: (redis: Redis) => Promise<T>): Promise<T> {
@@ -149,7 +144,7 @@ class RedisUploadStore implements UploadStore {
   #run(lua: Script, keys: string[], ...args: (string | number | Buffer)[]): Promise<unknown> {
     const { now, stalledAfterMs, abandonedAfterMs } = this.options;
     const ttl = Math.max(abandonedAfterMs, stalledAfterMs) + EXPIRY_MARGIN_MS;
-    const common = [this.#p, now(), ttl, RESERVE_AHEAD_CHUNKS, stalledAfterMs, abandonedAfterMs];
+    const common = [this.p, now(), ttl, RESERVE_AHEAD_CHUNKS, stalledAfterMs, abandonedAfterMs];
     return this.#guard((redis) => run(redis, lua, keys, [...common, ...args]));
   }
 
@@ -163,5 +158,5 @@ class RedisUploadStore implements UploadStore {
 
 export function createRedisUploadStore(options: RedisUploadStoreOptions): UploadStore {
   const connection = watchConnection(openRedis(options.url));
-  return new RedisUploadStore(connection, options.keyPrefix, resolveUploadOptions(options));
+  return new RedisUploadStore(connection, `${options.keyPrefix}upload:`, resolveUploadOptions(options));
 }

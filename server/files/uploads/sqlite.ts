@@ -1,7 +1,8 @@
 /**
  * Uploads in a SQLite file of their own (better-sqlite3, WAL), apart from the job database: a row
  * per upload and one per chunk, so a file is never held whole in memory until it is read. Rows
- * past their `kept_until` read as gone at once; `sweep` deletes them and gives the pages back.
+ * past their `kept_until` read as gone at once; `sweep` deletes them and gives the pages back. The
+ * memory store is this one on a database in memory, so the two keep one set of rules.
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
@@ -11,7 +12,7 @@ import {
   UploadQuotaError,
   checkChunk,
   checkComplete,
-  checkWhole,
+  corruption,
   chunkCountOf,
   chunkLength,
   newUploadId,
@@ -99,21 +100,19 @@ function prepareStatements(db: Database.Database) {
   };
 }
 
-/** Methods are arrow-function properties, so a test may spread a store to replace one. */
 class SqliteUploadStore implements UploadStore {
-  readonly #db: Database.Database;
   readonly #q: ReturnType<typeof prepareStatements>;
-  readonly #options: Required<UploadStoreOptions>;
 
-  constructor(db: Database.Database, options: Required<UploadStoreOptions>) {
-    this.#db = db;
+  constructor(
+    private readonly db: Database.Database,
+    private readonly options: Required<UploadStoreOptions>,
+  ) {
     this.#q = prepareStatements(db);
-    this.#options = options;
   }
 
   readonly begin: UploadStore["begin"] = async (owner, { name, size, sha256 }, maxBytes) =>
     this.#transaction(() => {
-      const { now, chunkBytes } = this.#options;
+      const { now, chunkBytes } = this.options;
       const known = this.#q.byFile.get(owner, name, size, sha256);
       if (known !== undefined && known.keptUntil > now()) {
         this.#used(known);
@@ -146,7 +145,7 @@ class SqliteUploadStore implements UploadStore {
       }
       this.#q.putChunk.run(uploadId, index, Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
       const keptUntil = this.#keptUntil(receivedBytes === row.size);
-      this.#q.progress.run(this.#options.now(), keptUntil, receivedBytes, uploadId);
+      this.#q.progress.run(this.options.now(), keptUntil, receivedBytes, uploadId);
       return this.#toUpload(this.#q.get.get(uploadId, owner)!);
     });
 
@@ -159,11 +158,10 @@ class SqliteUploadStore implements UploadStore {
       checkComplete(row.chunks, this.#q.received.all(uploadId));
       const whole = Buffer.concat(this.#q.chunks.all(uploadId));
       if (row.verified === 0) {
-        try {
-          checkWhole(row, whole);
-        } catch (error) {
+        const corrupt = corruption(row, whole);
+        if (corrupt) {
           this.#remove(uploadId);
-          return error as Error;
+          return corrupt;
         }
         this.#q.verified.run(uploadId);
       }
@@ -186,29 +184,29 @@ class SqliteUploadStore implements UploadStore {
   readonly bytesOf: UploadStore["bytesOf"] = async (owner) => this.#bytesOf(owner, "");
 
   readonly sweep: UploadStore["sweep"] = async () => {
-    const swept = this.#transaction(() => this.#q.abandoned.all(this.#options.now()).filter(this.#remove).length);
-    if (swept > 0) this.#db.pragma("incremental_vacuum");
+    const swept = this.#transaction(() => this.#q.abandoned.all(this.options.now()).filter(this.#remove).length);
+    if (swept > 0) this.db.pragma("incremental_vacuum");
     return swept;
   };
 
   readonly close: UploadStore["close"] = async () => {
-    if (this.#db.open) this.#db.close();
+    if (this.db.open) this.db.close();
   };
 
   #keptUntil(whole: boolean): number {
-    const { now, abandonedAfterMs, stalledAfterMs } = this.#options;
+    const { now, abandonedAfterMs, stalledAfterMs } = this.options;
     return now() + (whole ? abandonedAfterMs : stalledAfterMs);
   }
 
   /** Notes a use of `row` (a resume, a read, a job): only a whole upload is kept longer. */
   #used(row: Row): void {
-    const now = this.#options.now();
+    const now = this.options.now();
     const kept = row.receivedBytes === row.size ? Math.max(row.keptUntil, this.#keptUntil(true)) : row.keptUntil;
     this.#q.keep.run(now, kept, row.uploadId);
   }
 
   #bytesOf(owner: string, except: string): number {
-    return this.#q.bytesOf.get(RESERVE_AHEAD_CHUNKS, owner, this.#options.now(), except)!;
+    return this.#q.bytesOf.get(RESERVE_AHEAD_CHUNKS, owner, this.options.now(), except)!;
   }
 
   /** Throws `UploadQuotaError` when `owner`'s uploads but `except`, and `wanted`, pass `maxBytes`. */
@@ -220,7 +218,7 @@ class SqliteUploadStore implements UploadStore {
 
   #live(owner: string, uploadId: string): Row | undefined {
     const row = this.#q.get.get(uploadId, owner);
-    return row !== undefined && row.keptUntil > this.#options.now() ? row : undefined;
+    return row !== undefined && row.keptUntil > this.options.now() ? row : undefined;
   }
 
   #toUpload(r: Row): Upload {
@@ -235,7 +233,7 @@ class SqliteUploadStore implements UploadStore {
   /** Runs `run` as one transaction; a full disk becomes a StorageFullError. */
   #transaction<T>(run: () => T): T {
     try {
-      return this.#db.transaction(run)();
+      return this.db.transaction(run)();
     } catch (error) {
       throw asStorageFull(error);
     }
@@ -247,3 +245,7 @@ export function createSqliteUploadStore(path: string, options?: UploadStoreOptio
   const resolved = resolveUploadOptions(options);
   return new SqliteUploadStore(openUploadDatabase(path, resolved), resolved);
 }
+
+/** Uploads in memory (tests, a server without a disk). */
+export const createMemoryUploadStore = (options?: UploadStoreOptions): UploadStore =>
+  createSqliteUploadStore(":memory:", options);

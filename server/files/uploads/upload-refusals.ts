@@ -1,7 +1,6 @@
 /**
- * What uploads answer when they cannot do what was asked, each a sentence that says what to do
- * next: an unknown upload, chunks missing, a chunk or file that does not fit, no room in the
- * quota (what holds it and what frees it), a store that is full or unreachable.
+ * What uploads answer when they cannot do what was asked, each saying what to do next: an unknown
+ * upload, chunks missing, a chunk or file that does not fit, no room, a store full or unreachable.
  */
 import { FILE_LIMITS, FILE_TOOL } from "../../../shared/files.js";
 import { TOOL } from "../../../shared/tools.js";
@@ -21,10 +20,9 @@ export const unknownUpload = <T>(uploadId: string): Outcome<T> =>
 
 /** "3, 7 and 9", or the first 20 and how many more. */
 function indices(missing: number[]): string {
-  const shown = missing.slice(0, 20);
-  const more = missing.length - shown.length;
-  if (more > 0) return `${shown.join(", ")} and ${count(more)} more`;
-  return shown.length === 1 ? String(shown[0]) : `${shown.slice(0, -1).join(", ")} and ${shown[shown.length - 1]}`;
+  const shown = missing.slice(0, 20).map(String);
+  if (missing.length > 20) return `${shown.join(", ")} and ${count(missing.length - 20)} more`;
+  return new Intl.ListFormat("en-GB").format(shown);
 }
 
 /** The store's refusals and outages as outcomes; anything else is thrown on. */

@@ -1,9 +1,7 @@
 /**
- * The storage interface behind chunked uploads: a file its owner announced (name, size, SHA-256),
- * sent in fixed-size chunks. SQLite (also in memory) and Redis implement it;
- * `test-kit/upload-store-suite.ts` checks each against the guarantees written on its methods.
- * An upload holds against the quota what it received and room for `RESERVE_AHEAD_CHUNKS` more, so
- * a begun upload that sends nothing holds two chunks, not its declared size.
+ * The storage interface behind chunked uploads (a file announced by name, size and SHA-256, sent in
+ * fixed-size chunks) and the rules its stores share; `test-kit/upload-store-suite.ts` checks each
+ * store (SQLite, also in memory, and Redis) against the guarantees written on its methods.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { FILE_LIMITS } from "../../../shared/files.js";
@@ -23,8 +21,8 @@ export type Upload = UploadFile & {
   /** True once the whole file was assembled and matched its size and digest. */
   verified: boolean;
   /**
-   * Until when the upload is kept (ms): unfinished, `stalledAfterMs` after its begin or latest
-   * chunk (beginning it again does not extend that); whole, `abandonedAfterMs` after its last use.
+   * Kept until (ms): unfinished, `stalledAfterMs` after its begin or latest chunk (a resume does not
+   * extend it); whole, `abandonedAfterMs` after its last use.
    */
   keptUntil: number;
 };
@@ -58,10 +56,7 @@ export class UploadCorruptError extends Error {
   override name = "UploadCorruptError";
 }
 
-/**
- * `begin` or `put` found no room: what the owner's other uploads hold (`keptBytes`) and what this
- * one would hold after the call (`wantedBytes`) pass the bytes allowed. Nothing was written.
- */
+/** No room for `begin` or `put`: the owner's other `keptBytes` and this `wantedBytes` pass it; nothing written. */
 export class UploadQuotaError extends Error {
   override name = "UploadQuotaError";
   constructor(
@@ -72,11 +67,11 @@ export class UploadQuotaError extends Error {
   }
 }
 
+/** Stores implement methods as arrow-function properties, so a test may spread a store to replace one. */
 export type UploadStore = {
   /**
-   * Begins an upload, or resumes the owner's kept upload of the same name, size and digest (a whole
-   * one is kept longer by it). With `maxBytes`, a new upload that with the owner's (`bytesOf`) would
-   * pass it is an `UploadQuotaError`; the check and the write are one step.
+   * Begins an upload, or resumes the owner's kept one of the same name, size and digest (keeping a whole
+   * one longer). With `maxBytes`, one that with the owner's (`bytesOf`) would pass it is an `UploadQuotaError`.
    */
   begin(owner: string, file: UploadFile, maxBytes?: number): Promise<Upload>;
   /** The upload, or undefined when it is missing, abandoned, dropped, or another owner's (all alike). */
@@ -94,9 +89,8 @@ export type UploadStore = {
     maxBytes?: number,
   ): Promise<Upload | undefined>;
   /**
-   * The whole file, touching the upload; undefined when unknown. Chunks still to come are a
-   * `MissingChunksError`; the first whole read checks size and SHA-256 (a mismatch drops the upload:
-   * `UploadCorruptError`).
+   * The whole file, touching the upload; undefined when unknown. Chunks still to come are a `MissingChunksError`;
+   * the first whole read checks size and SHA-256 (a mismatch drops the upload: `UploadCorruptError`).
    */
   read(owner: string, uploadId: string): Promise<Uint8Array | undefined>;
   /** Counts as activity: a job is using the upload. False when unknown. */
@@ -122,6 +116,7 @@ export function resolveUploadOptions(options: UploadStoreOptions = {}): Required
   };
 }
 
+/** An upload holds what it received and room for this many chunks more (a begun empty one holds two, not its size). */
 export const RESERVE_AHEAD_CHUNKS = 2;
 
 /** What an upload holds against its owner's quota. */
@@ -162,16 +157,16 @@ export function checkComplete(chunks: number, received: readonly number[]): void
   if (missing.length > 0) throw new MissingChunksError(missing, chunks);
 }
 
-/** Throws `UploadCorruptError` unless `bytes` have the announced size and SHA-256. */
-export function checkWhole(upload: UploadFile, bytes: Uint8Array): void {
+/** An `UploadCorruptError` unless `bytes` have the announced size and SHA-256 (returned, so a store drops first). */
+export function corruption(upload: UploadFile, bytes: Uint8Array): UploadCorruptError | undefined {
   if (bytes.length !== upload.size) {
-    throw new UploadCorruptError(
+    return new UploadCorruptError(
       `The file assembled to ${bytes.length} bytes, not the ${upload.size} announced, so it was dropped.`,
     );
   }
   const digest = createHash("sha256").update(bytes).digest("hex");
   if (digest !== upload.sha256) {
-    throw new UploadCorruptError(
+    return new UploadCorruptError(
       "The file's SHA-256 does not match the one announced when the upload began (a chunk was damaged or " +
         "belongs to another file), so it was dropped.",
     );

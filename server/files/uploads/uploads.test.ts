@@ -10,7 +10,7 @@ import { matchGifts } from "../../gifts/matcher.js";
 import { createJobService } from "../../jobs/job-service.js";
 import { createMemoryStore } from "../../jobs/stores/memory.js";
 import { FakeClock } from "../../../test-kit/jobs/fake-clock.js";
-import { createMemoryUploadStore } from "./memory.js";
+import { createMemoryUploadStore } from "./sqlite.js";
 import type { UploadStore } from "./upload-store.js";
 import { createUploads } from "./uploads.js";
 

@@ -1,9 +1,7 @@
 /**
- * Chunked uploads as the tools see them: a file's size checked before a byte is sent, what each
- * upload holds counted with the subject's jobs against the stored-bytes quota, chunks handed to the
- * store as they come. An upload is dropped when the person drops it, when a job that used it
- * completes (kept after a failed or canceled one, for "Try again"), or when it expires (a periodic
- * sweep frees it). Refusals are in upload-refusals.ts.
+ * Chunked uploads as the tools see them: the size checked before a byte is sent, uploads counted with
+ * the subject's jobs against the stored-bytes quota. An upload goes when dropped, when a job that used
+ * it completes, or when it expires (a periodic sweep frees it). Refusals are in upload-refusals.ts.
  */
 import type { z } from "zod/mini";
 import { FILE_LIMITS, type BeginUploadInput, type PutChunkInput, type UploadState } from "../../../shared/files.js";
@@ -58,14 +56,13 @@ export function createUploads({
   onError = () => {},
 }: UploadsOptions): Uploads {
   const maxStored = () => jobs.limits.maxStoredBytesPerSubject;
-  // the drop's failure is told, and the upload goes at the sweep once it expires
+  // a failed drop is told; the upload goes at the sweep once it expires
   const drop = (owner: string, uploadId: string) =>
     store.drop(owner, uploadId).then(
       () => {},
       (error: unknown) => onError(error, `dropping upload ${uploadId}`),
     );
-  // uploads feeding jobs that have not ended, by job id: an upload goes once the job it fed
-  // completes, and stays after a failed or canceled one, for "Try again"
+  // uploads feeding jobs not yet ended, by job id; one stays after a failed or canceled job, for "Try again"
   const feeding = new Map<string, { owner: string; uploadId: string }>();
   const unlisten = jobs.onEvent(({ event }) => {
     const used = feeding.get(event.jobId);
@@ -78,6 +75,10 @@ export function createUploads({
     SWEEP_INTERVAL_MS,
   );
   sweeper.unref();
+
+  /** `run`, with the store's refusals and outages as outcomes. */
+  const answer = <T>(uploadId: string, run: () => Promise<Outcome<T>>): Promise<Outcome<T>> =>
+    run().catch((error: unknown) => outcomeOf<T>(error, uploadId));
 
   /** A store write within the room the subject's jobs leave; `id` names the upload in a refusal. */
   async function withinRoom(subject: string, id: string, write: (maxBytes: number) => Promise<Upload | undefined>) {
@@ -104,24 +105,15 @@ export function createUploads({
       return withinRoom(subject, uploadId, (maxBytes) => store.put(subject, uploadId, index, decoded.value, maxBytes));
     },
 
-    async drop(uploadId, { subject }) {
-      try {
-        return ok(await store.drop(subject, uploadId));
-      } catch (error) {
-        return outcomeOf(error, uploadId);
-      }
-    },
+    drop: (uploadId, { subject }) => answer(uploadId, async () => ok(await store.drop(subject, uploadId))),
 
-    async read(uploadId, { subject }) {
-      try {
+    read: (uploadId, { subject }) =>
+      answer(uploadId, async () => {
         const upload = await store.get(subject, uploadId);
         if (upload === undefined) return unknownUpload(uploadId);
         const bytes = await store.read(subject, uploadId);
         return bytes === undefined ? unknownUpload(uploadId) : ok({ uploadId, name: upload.name, bytes });
-      } catch (error) {
-        return outcomeOf(error, uploadId);
-      }
-    },
+      }),
 
     async usedBy(uploadId, jobId, caller) {
       feeding.set(jobId, { owner: caller.subject, uploadId });
