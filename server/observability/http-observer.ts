@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import type { Logger } from "./logger.js";
 import type { Metrics } from "./metrics.js";
-import { withRequest, type RequestFacts, type ToolResultLike } from "./request-context.js";
+import { requestScope, type RequestFacts, type ToolResultLike } from "./request-context.js";
 
 const QUOTA_CODES = new Set(["quota_exceeded", "rate_limited"]);
 const LONG_POLL_TOOLS = new Set(["get_job_events", "wait_for_job"]);
@@ -56,7 +56,7 @@ export class HttpObserver {
     const facts: RequestFacts = { requestId: given && PLAIN_ID.test(given) ? given : randomUUID() };
     const request: Open = { facts, method: c.req.method, route: routeOf(c.req.path) };
     this.open.add(request);
-    await withRequest({ facts, onToolResult: this.toolResult }, next);
+    await requestScope.run({ facts, onToolResult: this.toolResult }, next);
     try {
       c.res.headers.set("x-request-id", facts.requestId);
     } catch {
