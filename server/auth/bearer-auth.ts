@@ -26,10 +26,7 @@ function scopesOf(payload: JWTPayload): string[] {
   return [];
 }
 
-/**
- * A verified token becomes the SDK's `AuthInfo` with its subject in `extra.subject`. `onError` hears
- * unexpected errors, and the authorization server's outages as one-line strings.
- */
+/** `onError` hears unexpected errors, and the authorization server's outages as one-line strings. */
 export function createBearerAuth(options: AuthOptions, onError: (error: unknown) => void = () => {}) {
   const resource = resourceOf(options);
   const provider = createOutageLog({ dependency: `Sign-in provider ${options.issuer}`, print: onError });
@@ -104,19 +101,22 @@ export function createBearerAuth(options: AuthOptions, onError: (error: unknown)
           challenge("insufficient_scope", description),
         );
       }
-      const clientId =
-        typeof payload.client_id === "string" ? payload.client_id : typeof payload.azp === "string" ? payload.azp : "";
-      return {
-        auth: {
-          token,
-          clientId,
-          scopes,
-          expiresAt: payload.exp,
-          resource: new URL(resource),
-          extra: { sub: payload.sub, subject: subjectFor(options.issuer, payload.sub) },
-        },
-      };
+      return { auth: authInfo(token, payload.sub, scopes, payload, options) };
     },
+  };
+}
+
+/** The SDK's `AuthInfo` of a verified token, its subject in `extra.subject`. */
+function authInfo(token: string, sub: string, scopes: string[], payload: JWTPayload, options: AuthOptions): AuthInfo {
+  const clientId =
+    typeof payload.client_id === "string" ? payload.client_id : typeof payload.azp === "string" ? payload.azp : "";
+  return {
+    token,
+    clientId,
+    scopes,
+    expiresAt: payload.exp,
+    resource: new URL(resourceOf(options)),
+    extra: { sub, subject: subjectFor(options.issuer, sub) },
   };
 }
 
