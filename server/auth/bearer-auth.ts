@@ -1,8 +1,7 @@
 /**
- * The sign-in check in front of /mcp (an OAuth 2.1 protected resource, per the MCP authorization
- * spec). Tokens are verified with jose: signature, issuer, audience, expiry, scopes, and a `sub` that
- * names someone. No valid token gets 401 with a `WWW-Authenticate` challenge naming the RFC 9728
- * metadata; missing scopes 403 `insufficient_scope`; an unreachable authorization server 503 `Retry-After`.
+ * The sign-in check in front of /mcp (an OAuth 2.1 protected resource, per the MCP authorization spec):
+ * jose checks signature, issuer, audience and expiry, then scopes and a `sub` that names someone. No valid
+ * token: 401 with a challenge naming the RFC 9728 metadata; missing scopes 403; no provider 503.
  */
 import { ProtocolErrorCode, type AuthInfo } from "@modelcontextprotocol/server";
 import { errors, jwtVerify, type JWTPayload } from "jose";

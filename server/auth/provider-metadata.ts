@@ -1,8 +1,7 @@
 /**
- * The authorization server's metadata (RFC 8414 or OpenID discovery) within a deadline: its
- * `jwks_uri`, and its issuer, which must be the configured one exactly (RFC 8414 §3.3); then its keys
- * (jose's remote JWKS). A failure is a one-line `ProviderFault`, `misconfigured` or the provider out
- * for now, told to the outage log.
+ * The authorization server's metadata (RFC 8414 or OpenID discovery) within a deadline: its `jwks_uri`,
+ * and its issuer, which must be the configured one exactly (RFC 8414 §3.3); then its keys (jose's
+ * remote JWKS). A failure is a one-line `ProviderFault`: `misconfigured`, or the provider out for now.
  */
 import { createRemoteJWKSet, errors, type JWTVerifyGetKey } from "jose";
 import * as z from "zod/mini";

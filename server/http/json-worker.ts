@@ -1,8 +1,7 @@
 /**
- * Parses a JSON body, a large one in a worker thread so a million strings do not hold the event
- * loop (the SDK parses every body on the event loop). The worker's code is a string run with
- * `eval: true`, so the same code runs under tsx, vitest and the tsc build. A burst is bounded by its
- * bytes, not its count: past `MAX_PARSING_BYTES` held a body is refused (503).
+ * Parses a JSON body, a large one in a worker thread so a million strings do not hold the event loop
+ * (the SDK parses every body on it). The worker's code is a string run with `eval: true`, the same
+ * under tsx, vitest and the tsc build. A burst is bounded by bytes: past `MAX_PARSING_BYTES` held, 503.
  */
 import { availableParallelism } from "node:os";
 import { setImmediate as nextTurn } from "node:timers/promises";
@@ -46,9 +45,8 @@ function parseChecked(bytes: Uint8Array, limit: number): ParsedJson {
 
 /**
  * The worker sends the value in slices, the loop turning between them (a million strings in one
- * message hold it ~0.2 s). A slice is a depth-first walk: `shape` holds 0 for a primitive (the next
- * of `values`), 1 and a count for an array, 2 and a count for an object (each member's key the next
- * of `values`).
+ * message hold it ~0.2 s). A slice is a depth-first walk: `shape` holds 0 for a primitive (the next of
+ * `values`), 1 and a count for an array, 2 and a count for an object (each key the next of `values`).
  */
 type Slice = { shape: Int32Array; values: unknown[] };
 type Container = unknown[] | Record<string, unknown>;

@@ -16,10 +16,7 @@ const PLAIN_ID = /^[\w.:-]{1,128}$/;
 /** The route a path belongs to, for labels and lines: never the path itself, which may hold a link's token. */
 function routeOf(path: string): string {
   if (["/mcp", "/healthz", "/livez", "/readyz", "/"].includes(path)) return path;
-  for (const prefix of ["/files/", "/.well-known/"]) {
-    if (path.startsWith(prefix)) return prefix.replace(/\/$/, "");
-  }
-  return "other";
+  return ["/files", "/.well-known"].find((prefix) => path.startsWith(`${prefix}/`)) ?? "other";
 }
 
 type Open = { facts: RequestFacts; method: string; route: string };

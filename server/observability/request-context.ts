@@ -1,8 +1,7 @@
 /**
- * The process's one AsyncLocalStorage, a slot per kind (the request's scope, the trace context, the
- * 2026-07-28 edge's held reports): on Node 20 each AsyncLocalStorage in use costs on every promise.
- * The request's slot holds what is known about it (its id; its MCP method, tool and job once the
- * body is read) for log lines and metric labels, a client's names only when known.
+ * The process's one AsyncLocalStorage (on Node 20 each one in use costs on every promise), a slot per
+ * kind: the trace context, the 2026-07-28 edge's held reports, and the request's facts (its id; its
+ * MCP method, tool and job once read) for log lines and metric labels, a client's names only when known.
  */
 import { AsyncLocalStorage } from "node:async_hooks";
 import { FILE_TOOL } from "../../shared/files.js";
