@@ -11,16 +11,11 @@ import { TOOL } from "../../shared/tools.js";
 type Carried = { readonly request: unknown; readonly trace: unknown; readonly held: unknown };
 const storage = new AsyncLocalStorage<Carried>();
 
-export type ContextSlot<T> = {
-  get(): T | undefined;
-  /** Runs `fn` with the slot set to `value`, the others as they were. */
-  run<R>(value: T, fn: () => R): R;
-};
-
-export function contextSlot<T>(name: keyof Carried): ContextSlot<T> {
+/** One slot: `run` sets it for `fn`, the others as they were. */
+export function contextSlot<T>(name: keyof Carried) {
   return {
     get: () => storage.getStore()?.[name] as T | undefined,
-    run: (value, fn) => {
+    run: <R>(value: T, fn: () => R): R => {
       const now = storage.getStore();
       return storage.run({ request: now?.request, trace: now?.trace, held: now?.held, [name]: value }, fn);
     },
