@@ -108,7 +108,7 @@ async function within<T>(span: Span, parent: Context, work: () => Promise<T>): P
  * A span per /mcp request, a child of the caller's `traceparent`: named by the MCP method and target
  * (`tools/call start_bulk_gift_analysis`), from the 2026-07-28 headers or the body (`describeBody`).
  */
-async function traceRequest(c: HonoContext, next: Next): Promise<void> {
+export async function traceRequest(c: HonoContext, next: Next): Promise<void> {
   const headers = c.req.raw.headers;
   const parent = propagation.extract(context.active(), Object.fromEntries(headers));
   const attributes: Attributes = { [semconv.ATTR_HTTP_REQUEST_METHOD]: c.req.method };
@@ -152,7 +152,7 @@ function describe(span: Span, message: Record<string, unknown>): void {
 }
 
 /** Names the current request's span by the JSON-RPC message its body holds (one; a batch is left as is). */
-function describeBody(body: unknown): void {
+export function describeBody(body: unknown): void {
   const span = trace.getActiveSpan();
   if (span !== undefined && !Array.isArray(body)) describe(span, asRecord(body));
 }
@@ -167,7 +167,7 @@ function operationSpan(operation: "send" | "process", jobId: string, parent: Con
 }
 
 /** Queues a job in a producer span, handing `add` the trace context the worker continues. */
-async function traceEnqueue<T>(jobId: string, add: (carrier: TraceCarrier) => Promise<T>): Promise<T> {
+export async function traceEnqueue<T>(jobId: string, add: (carrier: TraceCarrier) => Promise<T>): Promise<T> {
   const parent = context.active();
   const span = operationSpan("send", jobId, parent);
   const carrier: TraceCarrier = {};
@@ -176,7 +176,7 @@ async function traceEnqueue<T>(jobId: string, add: (carrier: TraceCarrier) => Pr
 }
 
 /** Runs a queued job in a consumer span continuing its trace, after a span for its wait in the queue. */
-function traceQueuedRun<T>({ carrier, jobId, queuedAt }: QueuedJob, run: () => Promise<T>): Promise<T> {
+export function traceQueuedRun<T>({ carrier, jobId, queuedAt }: QueuedJob, run: () => Promise<T>): Promise<T> {
   const parent = propagation.extract(ROOT_CONTEXT, carrier ?? {});
   if (queuedAt !== undefined)
     tracer.startSpan("queue wait", { attributes: queued(jobId), startTime: queuedAt }, parent).end();
@@ -211,11 +211,4 @@ class JobStageSpans implements StageSpans {
   };
 }
 
-export const spanKit = {
-  traceRequest,
-  describeBody,
-  traceEnqueue,
-  traceQueuedRun,
-  stages: (): StageSpans => new JobStageSpans(),
-};
-export type SpanKit = typeof spanKit;
+export const stages = (): StageSpans => new JobStageSpans();
