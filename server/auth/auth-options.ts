@@ -11,6 +11,3 @@ export type AuthOptions = {
 
 /** The resource identifier (RFC 8707) tokens must be issued for: the MCP endpoint. */
 export const resourceOf = (options: AuthOptions): string => `${options.publicUrl}/mcp`;
-
-export const resourceMetadataUrl = (options: AuthOptions): string =>
-  `${options.publicUrl}/.well-known/oauth-protected-resource`;

@@ -1,9 +1,11 @@
 /**
- * The authorization server's metadata (RFC 8414 or OpenID discovery) within a deadline: its
- * `jwks_uri`, and its issuer, which must be the configured one exactly (RFC 8414 §3.3). A failure is
- * a one-line `ProviderFault`, `misconfigured` or the provider out for now.
+ * The authorization server's metadata (RFC 8414 or OpenID discovery) within a deadline: its `jwks_uri`,
+ * and its issuer, which must be the configured one exactly (RFC 8414 §3.3); then its keys (jose's
+ * remote JWKS). A failure is a one-line `ProviderFault`: `misconfigured`, or the provider out for now.
  */
+import { createRemoteJWKSet, errors, type JWTVerifyGetKey } from "jose";
 import * as z from "zod/mini";
+import type { OutagePart } from "../observability/outage-log.js";
 import type { AuthOptions } from "./auth-options.js";
 
 /** All locations together. */
@@ -33,7 +35,7 @@ function metadataUrls(issuer: string): string[] {
 }
 
 /** Why a call to the provider failed, in a few words. */
-export function reasonOf(error: unknown, timeoutMs: number): string {
+function reasonOf(error: unknown, timeoutMs: number): string {
   if (error instanceof Error && (error.name === "TimeoutError" || error.name === "JWKSTimeout")) {
     return `no answer within ${timeoutMs / 1000} s`;
   }
@@ -103,4 +105,58 @@ export async function checkIssuer(
       line: `Sign-in provider ${options.issuer} could not be checked at start (${error.message}); requests with a token get 503 until it answers.`,
     };
   }
+}
+
+/** With the metadata's deadline, a token is answered within 5 s. */
+const JWKS_TIMEOUT_MS = 2000;
+
+const TOKEN_FAULTS = [
+  errors.JWKSNoMatchingKey,
+  errors.JWKSMultipleMatchingKeys,
+  errors.JOSENotSupported,
+  errors.JOSEAlgNotAllowed,
+  errors.JWSInvalid,
+];
+const isTokenFault = (error: unknown) => TOKEN_FAULTS.some((fault) => error instanceof fault);
+
+type KeySet = { jwksUri: URL; getKey: ReturnType<typeof createRemoteJWKSet> };
+
+/** The provider's keys for jose, found through its metadata; its failures are `ProviderFault`s told to `outage`. */
+export function createProviderKeys(issuer: string, outage: OutagePart): JWTVerifyGetKey {
+  let keySet: Promise<KeySet> | undefined;
+  const discover = () => {
+    if (keySet === undefined) {
+      const found = fetchMetadata(issuer).then(({ jwksUri }) => ({
+        jwksUri,
+        getKey: createRemoteJWKSet(jwksUri, { timeoutDuration: JWKS_TIMEOUT_MS }),
+      }));
+      keySet = found;
+      // a failed lookup is tried again by the next request
+      found.catch(() => {
+        if (keySet === found) keySet = undefined;
+      });
+    }
+    return keySet;
+  };
+
+  return async (header, token) => {
+    let set: KeySet | undefined;
+    try {
+      set = await discover();
+      const key = await set.getKey(header, token);
+      outage.back();
+      return key;
+    } catch (error) {
+      if (isTokenFault(error)) {
+        outage.back();
+        throw error;
+      }
+      const fault =
+        error instanceof ProviderFault
+          ? error
+          : new ProviderFault(`its keys at ${set?.jwksUri.href}: ${reasonOf(error, JWKS_TIMEOUT_MS)}`);
+      outage.lost(fault.message);
+      throw fault;
+    }
+  };
 }

@@ -8,7 +8,7 @@ const ANONYMOUS = "anonymous";
 
 export const subjectFor = (issuer: string, sub: string): string => `${issuer}#${sub}`;
 
-/** From the verified token (verify-token.ts sets it), or anonymous without one. */
+/** From the verified token (bearer-auth.ts sets it), or anonymous without one. */
 export function subjectOf(auth: AuthInfo | undefined): string {
   if (auth === undefined) return ANONYMOUS;
   const subject = auth.extra?.subject;

@@ -1,13 +1,11 @@
 /**
- * Parses a JSON body, a large one in a worker thread so a million strings do not hold the event
- * loop: the value comes back in slices (json-slices.ts). The worker's code is a string run with
- * `eval: true`, so the same code runs under tsx, vitest and the tsc build. A burst is bounded by its
- * bytes, not its count: past `MAX_PARSING_BYTES` held a body is refused (503). Why ours: the SDK
- * parses every body on the event loop.
+ * Parses a JSON body, a large one in a worker thread so a million strings do not hold the event loop
+ * (the SDK parses every body on it). The worker's code is a string run with `eval: true`, the same
+ * under tsx, vitest and the tsc build. A burst is bounded by bytes: past `MAX_PARSING_BYTES` held, 503.
  */
 import { availableParallelism } from "node:os";
+import { setImmediate as nextTurn } from "node:timers/promises";
 import { MessageChannel, Worker, receiveMessageOnPort, type MessagePort } from "node:worker_threads";
-import { isSlice, rebuild } from "./json-slices.js";
 
 export type ParsedJson =
   | { kind: "parsed"; value: unknown }
@@ -34,11 +32,70 @@ function nestedDeeper(value: unknown, limit: number): boolean {
   return false;
 }
 
+/** Parses UTF-8 `bytes`, nesting at most `limit`; its source is the worker's too. */
+function parseChecked(bytes: Uint8Array, limit: number): ParsedJson {
+  let value: unknown;
+  try {
+    value = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"));
+  } catch (error) {
+    return { kind: "invalid", error: String(error) };
+  }
+  return nestedDeeper(value, limit) ? { kind: "deeper" } : { kind: "parsed", value };
+}
+
+/**
+ * The worker sends the value in slices, the loop turning between them (a million strings in one
+ * message hold it ~0.2 s). A slice is a depth-first walk: `shape` holds 0 for a primitive (the next of
+ * `values`), 1 and a count for an array, 2 and a count for an object (each key the next of `values`).
+ */
+type Slice = { shape: Int32Array; values: unknown[] };
+type Container = unknown[] | Record<string, unknown>;
+
+/** It crossed a thread: its shape is checked. */
+function isSlice(m: unknown): m is Slice {
+  const { shape, values } = (m ?? {}) as Partial<Slice>;
+  return shape instanceof Int32Array && Array.isArray(values);
+}
+
+function put(into: Container, key: string, node: unknown) {
+  if (Array.isArray(into)) into.push(node);
+  // as JSON.parse does: "__proto__" is a member like any other, not the object's prototype
+  else if (key === "__proto__")
+    Object.defineProperty(into, key, { value: node, enumerable: true, writable: true, configurable: true });
+  else into[key] = node;
+}
+
+/** Takes each of `count` slices with `next`, on a turn of its own. */
+async function rebuild(next: () => Slice, count: number): Promise<unknown> {
+  const root: unknown[] = [];
+  const open: { into: Container; left: number }[] = [{ into: root, left: 1 }];
+  for (let n = 0; n < count; n++) {
+    if (n > 0) await nextTurn();
+    const { shape, values } = next();
+    for (let s = 0, v = 0; s < shape.length;) {
+      const top = open[open.length - 1];
+      const key = Array.isArray(top.into) ? "" : String(values[v++]);
+      const code = shape[s++];
+      if (--top.left === 0) open.pop();
+      if (code === 0) {
+        put(top.into, key, values[v++]);
+        continue;
+      }
+      const node: Container = code === 1 ? [] : {};
+      put(top.into, key, node);
+      const members = shape[s++];
+      if (members > 0) open.push({ into: node, left: members });
+    }
+  }
+  return root[0];
+}
+
 /** CommonJS (what `eval: true` runs); the slicing walk may recurse, the depth being checked first. */
 const SOURCE = `
 const { parentPort, workerData } = require("node:worker_threads");
 const limit = workerData.maxDepth;
 ${nestedDeeper.toString()}
+${parseChecked.toString()}
 function send(value, port) {
   let shape = [], values = [], count = 0;
   const flush = () => {
@@ -65,22 +122,13 @@ function send(value, port) {
   return count;
 }
 parentPort.on("message", ({ id, bytes, port }) => {
-  let value;
-  try {
-    value = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"));
-  } catch (error) {
-    port.close();
-    parentPort.postMessage({ id, kind: "invalid", error: String(error) });
-    return;
-  }
-  if (nestedDeeper(value, limit)) port.close(), parentPort.postMessage({ id, kind: "deeper" });
-  else parentPort.postMessage({ id, kind: "parsed", slices: send(value, port) });
+  const parsed = parseChecked(bytes, limit);
+  if (parsed.kind !== "parsed") port.close(), parentPort.postMessage({ id, ...parsed });
+  else parentPort.postMessage({ id, kind: "parsed", slices: send(parsed.value, port) });
 });
 `;
 
-type Answer = { id: number } & (
-  { kind: "parsed"; slices: number } | { kind: "invalid"; error: string } | { kind: "deeper" }
-);
+type Answer = { kind: "parsed"; slices: number } | { kind: "invalid"; error: string } | { kind: "deeper" };
 type Pending = { port: MessagePort; bytes: number; resolve: (answer: ParsedJson) => void };
 type Parser = { thread: Worker; pending: Map<number, Pending>; bytes: number };
 
@@ -92,7 +140,7 @@ const held = (): number => parsers.reduce((sum, p) => sum + p.bytes, 0);
 async function settle({ port, resolve }: Pending, answer: Answer) {
   if (answer.kind !== "parsed") {
     port.close();
-    return resolve(answer.kind === "invalid" ? { kind: "invalid", error: answer.error } : { kind: "deeper" });
+    return resolve(answer);
   }
   const next = () => {
     const slice: unknown = receiveMessageOnPort(port)?.message;
@@ -118,10 +166,10 @@ function startParser(maxDepth: number): Parser {
     parser.pending.clear();
     parser.bytes = 0;
   };
-  thread.on("message", (answer: Answer) => {
-    const waiting = parser.pending.get(answer.id);
+  thread.on("message", ({ id, ...answer }: Answer & { id: number }) => {
+    const waiting = parser.pending.get(id);
     if (!waiting) return;
-    parser.pending.delete(answer.id);
+    parser.pending.delete(id);
     parser.bytes -= waiting.bytes;
     if (parser.pending.size === 0) thread.unref();
     void settle(waiting, answer);
@@ -175,12 +223,5 @@ const ELSEWHERE_FROM = 256 * 1024;
 
 /** Parses UTF-8 `bytes`, nesting at most `maxDepth`: on this thread when small, else `parseElsewhere`. */
 export async function parseJson(bytes: Uint8Array, maxDepth: number): Promise<ParsedJson> {
-  if (bytes.length >= ELSEWHERE_FROM) return parseElsewhere(bytes, maxDepth);
-  let value: unknown;
-  try {
-    value = JSON.parse(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8"));
-  } catch (error) {
-    return { kind: "invalid", error: String(error) };
-  }
-  return nestedDeeper(value, maxDepth) ? { kind: "deeper" } : { kind: "parsed", value };
+  return bytes.length >= ELSEWHERE_FROM ? parseElsewhere(bytes, maxDepth) : parseChecked(bytes, maxDepth);
 }

@@ -11,8 +11,6 @@ export type BodyReader = (maxBytes: number) => Promise<Uint8Array | undefined>;
 
 /** The web `Request`'s body, as `BodyReader` reads it. */
 export async function readWebBody(req: Request, maxBytes: number): Promise<Uint8Array | undefined> {
-  const declared = req.headers.get("content-length");
-  if (declared !== null) return Number(declared) > maxBytes ? undefined : new Uint8Array(await req.arrayBuffer());
   const body = await readRequestBody(req, maxBytes);
   return body.tooLarge ? undefined : Buffer.from(body.text);
 }

@@ -9,12 +9,10 @@ export function watchBody(response: Response, done: () => void): Response {
     done();
     return response;
   }
-  let finished = false;
-  const finish = () => {
-    if (!finished) {
-      finished = true;
-      done();
-    }
+  // once: a cancel may come while a read is still out
+  let finish = () => {
+    finish = () => {};
+    done();
   };
   const reader = source.getReader();
   const body = new ReadableStream<Uint8Array>({

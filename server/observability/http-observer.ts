@@ -7,7 +7,7 @@ import { randomUUID } from "node:crypto";
 import type { MiddlewareHandler } from "hono";
 import type { Logger } from "./logger.js";
 import type { Metrics } from "./metrics.js";
-import { withRequest, type RequestFacts, type ToolResultLike } from "./request-context.js";
+import { requestScope, type RequestFacts, type ToolResultLike } from "./request-context.js";
 
 const QUOTA_CODES = new Set(["quota_exceeded", "rate_limited"]);
 const LONG_POLL_TOOLS = new Set(["get_job_events", "wait_for_job"]);
@@ -16,10 +16,7 @@ const PLAIN_ID = /^[\w.:-]{1,128}$/;
 /** The route a path belongs to, for labels and lines: never the path itself, which may hold a link's token. */
 function routeOf(path: string): string {
   if (["/mcp", "/healthz", "/livez", "/readyz", "/"].includes(path)) return path;
-  for (const prefix of ["/files/", "/.well-known/"]) {
-    if (path.startsWith(prefix)) return prefix.replace(/\/$/, "");
-  }
-  return "other";
+  return ["/files", "/.well-known"].find((prefix) => path.startsWith(`${prefix}/`)) ?? "other";
 }
 
 type Open = { facts: RequestFacts; method: string; route: string };
@@ -56,7 +53,7 @@ export class HttpObserver {
     const facts: RequestFacts = { requestId: given && PLAIN_ID.test(given) ? given : randomUUID() };
     const request: Open = { facts, method: c.req.method, route: routeOf(c.req.path) };
     this.open.add(request);
-    await withRequest({ facts, onToolResult: this.toolResult }, next);
+    await requestScope.run({ facts, onToolResult: this.toolResult }, next);
     try {
       c.res.headers.set("x-request-id", facts.requestId);
     } catch {

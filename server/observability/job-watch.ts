@@ -15,19 +15,18 @@ export class JobWatch {
   private readonly waiting = new Set<string>();
   private readonly running = new Set<string>();
   private readonly stages = new Map<string, StageClock>();
-  private readonly unsubscribe: () => void;
+  /** Stops hearing the jobs' events. */
+  readonly stop: () => void;
 
   constructor(
     jobs: Pick<JobService, "onEvent">,
     private readonly logger: Logger,
     private readonly metrics?: Metrics,
   ) {
-    this.unsubscribe = jobs.onEvent(this.hear, { appendedHere: true });
+    this.stop = jobs.onEvent(this.hear, { appendedHere: true });
   }
 
   depth = () => ({ waiting: this.waiting.size, active: this.running.size });
-
-  stop = (): void => this.unsubscribe();
 
   private hear = ({ event, owner, fold }: JobEventNotice): void => {
     const fields = { jobId: event.jobId, subject: subjectHash(owner.subject) };

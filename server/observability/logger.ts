@@ -4,7 +4,6 @@
  * above go to stderr, the rest to stdout.
  */
 import { createHash } from "node:crypto";
-import { createRequire } from "node:module";
 import { pino, type Logger } from "pino";
 import { currentRequest } from "./request-context.js";
 
@@ -29,30 +28,25 @@ const splitStreams = () =>
     { dedupe: true },
   );
 
-function prettyInstalled(): boolean {
+/** Named as a string so that production code never imports it; undefined where it is not installed. */
+function prettyTransport() {
+  const options = { singleLine: true, ignore: "pid,hostname", translateTime: "HH:MM:ss.l" };
   try {
-    createRequire(import.meta.url).resolve("pino-pretty");
-    return true;
+    return pino.transport({
+      targets: [
+        { target: "pino-pretty", level: "trace", options: { ...options, destination: 1 } },
+        { target: "pino-pretty", level: "warn", options: { ...options, destination: 2 } },
+      ],
+      dedupe: true,
+    });
   } catch {
-    return false;
+    return undefined; // pino resolves the target here, and throws when it cannot
   }
 }
 
-/** Named as a string so that production code never imports it. */
-function prettyTransport() {
-  const options = { singleLine: true, ignore: "pid,hostname", translateTime: "HH:MM:ss.l" };
-  return pino.transport({
-    targets: [
-      { target: "pino-pretty", level: "trace", options: { ...options, destination: 1 } },
-      { target: "pino-pretty", level: "warn", options: { ...options, destination: 2 } },
-    ],
-    dedupe: true,
-  });
-}
-
 export function createLogger({ role, level = "info", format = "json", destination }: LoggerOptions): Logger {
-  const pretty = format === "pretty" && destination === undefined && prettyInstalled();
-  const stream = destination ? (destination as pino.DestinationStream) : pretty ? prettyTransport() : splitStreams();
+  const pretty = format === "pretty" && destination === undefined ? prettyTransport() : undefined;
+  const stream = destination ? (destination as pino.DestinationStream) : (pretty ?? splitStreams());
   const logger = pino(
     {
       level,

@@ -16,15 +16,14 @@ import { Metrics, serveMetrics, type MetricsServer } from "./metrics.js";
 
 export function observeProcess(config: Config, jobs: JobService, logger: Logger) {
   const metrics = config.metrics ? new Metrics() : undefined;
+  // a full store still answers, reads and the deletes that free room: up (ready), as /healthz says "degraded"
   const probe = async () => {
-    const started = performance.now();
-    const state = await jobs.health();
-    if (metrics) {
-      // a full store still answers (reads and deletes go on): it is up
-      metrics.storeUp.set(state.store === "unreachable" ? 0 : 1);
-      if (state.store !== "unreachable") metrics.storeRoundTrip.observe((performance.now() - started) / 1000);
-    }
-    return state;
+    const timed = metrics?.storeRoundTrip.startTimer();
+    const health = await jobs.health();
+    const up = health.store !== "unreachable";
+    metrics?.storeUp.set(up ? 1 : 0);
+    if (up) timed?.();
+    return { health, up };
   };
   let draining = false;
   const watch = new JobWatch(jobs, logger, metrics);
@@ -48,9 +47,7 @@ export function observeProcess(config: Config, jobs: JobService, logger: Logger)
       root.get("/livez", (c) => c.json({ status: "ok" }));
       root.get("/readyz", async (c: Context) => {
         if (draining) return c.json({ status: "draining" }, 503);
-        const health = await probe();
-        // a full store still serves reads and the deletes that free room: ready, as /healthz says "degraded"
-        const up = health.store !== "unreachable";
+        const { health, up } = await probe();
         const reason = "reason" in health ? { reason: health.reason } : {};
         return c.json({ status: up ? "ready" : "unavailable", store: health.store, ...reason }, up ? 200 : 503);
       });

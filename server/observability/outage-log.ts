@@ -21,8 +21,7 @@ export type OutagePart = {
 };
 
 const everyMs = (ms: number, tick: () => void) => {
-  const timer = setInterval(tick, ms);
-  timer.unref();
+  const timer = setInterval(tick, ms).unref();
   return () => clearInterval(timer);
 };
 

@@ -1,11 +1,26 @@
 /**
- * What is known about the request being served (its id; its MCP method, tool and job once the body
- * is read), in the async context, for log lines and metric labels. Names a client chose are kept
- * only when known, so no label or line holds whatever a client sent.
+ * The process's one AsyncLocalStorage (on Node 20 each one in use costs on every promise), a slot per
+ * kind: the trace context, the 2026-07-28 edge's held reports, and the request's facts (its id; its
+ * MCP method, tool and job once read) for log lines and metric labels, a client's names only when known.
  */
+import { AsyncLocalStorage } from "node:async_hooks";
 import { FILE_TOOL } from "../../shared/files.js";
 import { TOOL } from "../../shared/tools.js";
-import { contextSlot } from "./async-context.js";
+
+/** An object of one shape (the trace context is read many times a request). */
+type Carried = { readonly request: unknown; readonly trace: unknown; readonly held: unknown };
+const storage = new AsyncLocalStorage<Carried>();
+
+/** One slot: `run` sets it for `fn`, the others as they were. */
+export function contextSlot<T>(name: keyof Carried) {
+  return {
+    get: () => storage.getStore()?.[name] as T | undefined,
+    run: <R>(value: T, fn: () => R): R => {
+      const now = storage.getStore();
+      return storage.run({ request: now?.request, trace: now?.trace, held: now?.held, [name]: value }, fn);
+    },
+  };
+}
 
 export type RequestFacts = {
   requestId: string;
@@ -26,12 +41,11 @@ type RequestScope = {
 
 export type ToolResultLike = { isError?: boolean; structuredContent?: Record<string, unknown> };
 
-const scopes = contextSlot<RequestScope>("request");
+/** The request being served; empty outside a request (a job's run, a timer). */
+export const requestScope = contextSlot<RequestScope>("request");
 
-export const withRequest = <T>(scope: RequestScope, serve: () => T): T => scopes.run(scope, serve);
-
-/** The current request's facts; undefined outside a request (a job's run, a timer). */
-export const currentRequest = (): RequestFacts | undefined => scopes.get()?.facts;
+/** The current request's facts; undefined outside a request. */
+export const currentRequest = (): RequestFacts | undefined => requestScope.get()?.facts;
 
 const METHODS = new Set([
   ...["initialize", "ping", "completion/complete", "logging/setLevel", "subscriptions/listen"],
@@ -71,7 +85,7 @@ export function noteJsonRpcBody(body: unknown): void {
 }
 
 export function noteToolResult(tool: string, result: ToolResultLike): void {
-  const scope = scopes.get();
+  const scope = requestScope.get();
   if (scope === undefined) return;
   const outcome = result.isError ? (text(asRecord(result.structuredContent?.error).code) ?? "error") : "ok";
   scope.facts.outcome = outcome;

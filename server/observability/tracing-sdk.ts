@@ -14,7 +14,6 @@ import {
   type Context,
   type ContextManager,
   type Span,
-  type TextMapGetter,
 } from "@opentelemetry/api";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
@@ -28,8 +27,7 @@ import {
 import { ATTR_SERVICE_NAME } from "@opentelemetry/semantic-conventions";
 import * as semconv from "@opentelemetry/semantic-conventions/incubating";
 import type { Context as HonoContext, Next } from "hono";
-import { contextSlot } from "./async-context.js";
-import { asRecord, text } from "./request-context.js";
+import { asRecord, contextSlot, text } from "./request-context.js";
 
 export type TraceCarrier = Record<string, string>;
 
@@ -54,46 +52,29 @@ export type TracingSdkOptions = {
   serviceName: string;
 };
 
-/** The active context in the process's one AsyncLocalStorage (async-context.ts), not a second one of the SDK's. */
-class SlotContextManager implements ContextManager {
-  private readonly slot = contextSlot<Context>("trace");
+const traceSlot = contextSlot<Context>("trace");
 
-  active(): Context {
-    return this.slot.get() ?? ROOT_CONTEXT;
-  }
-
-  with<A extends unknown[], F extends (...args: A) => ReturnType<F>>(
-    context: Context,
-    fn: F,
-    thisArg?: ThisParameterType<F>,
-    ...args: A
-  ): ReturnType<F> {
-    return this.slot.run(context, () => fn.call(thisArg, ...args));
-  }
-
-  /** Functions only: nothing in this server binds an event emitter to a context. */
-  bind<T>(context: Context, target: T): T {
-    if (typeof target !== "function") return target;
-    const fn = target as (this: unknown, ...args: unknown[]) => unknown;
-    const enter = (self: unknown, args: unknown[]): unknown => this.with(context, () => fn.apply(self, args));
-    return function (this: unknown, ...args: unknown[]) {
-      return enter(this, args);
-    } as T;
-  }
-
-  enable(): this {
+/** The active context in the process's one AsyncLocalStorage (request-context.ts), not a second one of the SDK's. */
+const contextManager: ContextManager = {
+  active: () => traceSlot.get() ?? ROOT_CONTEXT,
+  with: (context, fn, thisArg, ...args) => traceSlot.run(context, () => fn.call(thisArg, ...args)),
+  // functions only: nothing in this server binds an event emitter to a context
+  bind: (context, target) =>
+    typeof target !== "function"
+      ? target
+      : (function (this: unknown, ...args: unknown[]) {
+          return traceSlot.run(context, () => (target as (...a: unknown[]) => unknown).apply(this, args));
+        } as typeof target),
+  enable() {
     return this;
-  }
-
-  disable(): this {
+  },
+  disable() {
     return this;
-  }
-}
+  },
+};
 
 /** Registers the provider as the API's global one. */
-export function registerTracing({ endpoint, exporter, serviceName }: TracingSdkOptions): {
-  shutdown(): Promise<void>;
-} {
+export function registerTracing({ endpoint, exporter, serviceName }: TracingSdkOptions): NodeTracerProvider {
   const processor = exporter
     ? new SimpleSpanProcessor(exporter)
     : new BatchSpanProcessor(new OTLPTraceExporter({ url: `${endpoint!.replace(/\/+$/, "")}/v1/traces` }));
@@ -101,19 +82,14 @@ export function registerTracing({ endpoint, exporter, serviceName }: TracingSdkO
     resource: resourceFromAttributes({ [ATTR_SERVICE_NAME]: serviceName }),
     spanProcessors: [processor],
   });
-  provider.register({ contextManager: new SlotContextManager(), propagator: new W3CTraceContextPropagator() });
-  return { shutdown: () => provider.shutdown() };
+  provider.register({ contextManager, propagator: new W3CTraceContextPropagator() });
+  return provider;
 }
 
 const tracer = trace.getTracer("giftgenius");
 /** executor-bullmq.ts's JOB_QUEUE. */
 const QUEUE = { [semconv.ATTR_MESSAGING_SYSTEM]: "bullmq", [semconv.ATTR_MESSAGING_DESTINATION_NAME]: "jobs" };
 const STAGE = "giftgenius.job.stage";
-
-const headerGetter: TextMapGetter<Headers> = {
-  get: (headers, key) => headers.get(key) ?? undefined,
-  keys: (headers) => [...headers.keys()],
-};
 
 /** Runs `work` with `span` active under `parent`, and ends the span after it. */
 async function within<T>(span: Span, parent: Context, work: () => Promise<T>): Promise<T> {
@@ -132,9 +108,9 @@ async function within<T>(span: Span, parent: Context, work: () => Promise<T>): P
  * A span per /mcp request, a child of the caller's `traceparent`: named by the MCP method and target
  * (`tools/call start_bulk_gift_analysis`), from the 2026-07-28 headers or the body (`describeBody`).
  */
-async function traceRequest(c: HonoContext, next: Next): Promise<void> {
+export async function traceRequest(c: HonoContext, next: Next): Promise<void> {
   const headers = c.req.raw.headers;
-  const parent = propagation.extract(context.active(), headers, headerGetter);
+  const parent = propagation.extract(context.active(), Object.fromEntries(headers));
   const attributes: Attributes = { [semconv.ATTR_HTTP_REQUEST_METHOD]: c.req.method };
   const version = headers.get("mcp-protocol-version");
   if (version) attributes[semconv.ATTR_MCP_PROTOCOL_VERSION] = version;
@@ -176,7 +152,7 @@ function describe(span: Span, message: Record<string, unknown>): void {
 }
 
 /** Names the current request's span by the JSON-RPC message its body holds (one; a batch is left as is). */
-function describeBody(body: unknown): void {
+export function describeBody(body: unknown): void {
   const span = trace.getActiveSpan();
   if (span !== undefined && !Array.isArray(body)) describe(span, asRecord(body));
 }
@@ -191,7 +167,7 @@ function operationSpan(operation: "send" | "process", jobId: string, parent: Con
 }
 
 /** Queues a job in a producer span, handing `add` the trace context the worker continues. */
-async function traceEnqueue<T>(jobId: string, add: (carrier: TraceCarrier) => Promise<T>): Promise<T> {
+export async function traceEnqueue<T>(jobId: string, add: (carrier: TraceCarrier) => Promise<T>): Promise<T> {
   const parent = context.active();
   const span = operationSpan("send", jobId, parent);
   const carrier: TraceCarrier = {};
@@ -200,7 +176,7 @@ async function traceEnqueue<T>(jobId: string, add: (carrier: TraceCarrier) => Pr
 }
 
 /** Runs a queued job in a consumer span continuing its trace, after a span for its wait in the queue. */
-function traceQueuedRun<T>({ carrier, jobId, queuedAt }: QueuedJob, run: () => Promise<T>): Promise<T> {
+export function traceQueuedRun<T>({ carrier, jobId, queuedAt }: QueuedJob, run: () => Promise<T>): Promise<T> {
   const parent = propagation.extract(ROOT_CONTEXT, carrier ?? {});
   if (queuedAt !== undefined)
     tracer.startSpan("queue wait", { attributes: queued(jobId), startTime: queuedAt }, parent).end();
@@ -235,11 +211,4 @@ class JobStageSpans implements StageSpans {
   };
 }
 
-export const spanKit = {
-  traceRequest,
-  describeBody,
-  traceEnqueue,
-  traceQueuedRun,
-  stages: (): StageSpans => new JobStageSpans(),
-};
-export type SpanKit = typeof spanKit;
+export const stages = (): StageSpans => new JobStageSpans();

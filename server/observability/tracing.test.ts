@@ -7,7 +7,7 @@
 import { SpanKind, trace } from "@opentelemetry/api";
 import { InMemorySpanExporter, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { Hono } from "hono";
-import { currentRequest, withRequest } from "./request-context.js";
+import { currentRequest, requestScope } from "./request-context.js";
 import {
   startTracing,
   traceEnqueue,
@@ -73,7 +73,7 @@ describe("traces", () => {
         await new Promise((resolve) => setImmediate(resolve));
         return c.json({ requestId: currentRequest()?.requestId, span: trace.getActiveSpan()?.spanContext().traceId });
       });
-      const answer = await withRequest({ facts: { requestId: "request-1" } }, () =>
+      const answer = await requestScope.run({ facts: { requestId: "request-1" } }, () =>
         callStart(app, { traceparent: `00-${CALLER_TRACE}-${CALLER_SPAN}-01` }),
       );
       expect(await answer.json()).toEqual({ requestId: "request-1", span: CALLER_TRACE });

@@ -3,20 +3,22 @@
  * every call here passes straight through: a process without traces loads none of OpenTelemetry.
  */
 import type { MiddlewareHandler } from "hono";
-import type { AppendedDraft, QueuedJob, SpanKit, StageSpans, TraceCarrier, TracingSdkOptions } from "./tracing-sdk.js";
+import type * as sdk from "./tracing-sdk.js";
+import type { AppendedDraft, QueuedJob, StageSpans, TraceCarrier, TracingSdkOptions } from "./tracing-sdk.js";
 
 export type { TraceCarrier } from "./tracing-sdk.js";
 
-let spans: SpanKit | undefined;
+/** The SDK's module once loaded. */
+let spans: typeof sdk | undefined;
 
 export type Tracing = { shutdown(): Promise<void> };
 
 /** Turns traces on when `endpoint` (or, in tests, `exporter`) is given. */
 export async function startTracing(options: TracingSdkOptions): Promise<Tracing> {
   if (options.endpoint === undefined && options.exporter === undefined) return { shutdown: async () => {} };
-  const { registerTracing, spanKit } = await import("./tracing-sdk.js");
-  const provider = registerTracing(options);
-  spans = spanKit;
+  const loaded = await import("./tracing-sdk.js");
+  const provider = loaded.registerTracing(options);
+  spans = loaded;
   return {
     async shutdown() {
       spans = undefined;

@@ -15,21 +15,14 @@ export function script(lua: string): Script {
   return { lua, name: `lua_${createHash("sha1").update(lua).digest("hex")}` };
 }
 
-const defined = new WeakMap<Redis, Set<string>>();
-
 export function run(
   redis: Redis,
   { lua, name }: Script,
   keys: readonly string[],
   args: readonly Arg[],
 ): Promise<unknown> {
-  let names = defined.get(redis);
-  if (names === undefined) defined.set(redis, (names = new Set()));
-  if (!names.has(name)) {
-    redis.defineCommand(name, { lua });
-    names.add(name);
-  }
-  // defineCommand adds the command under its name, which ioredis's types cannot know
-  const command = (redis as unknown as Record<string, ScriptCommand>)[name];
-  return command.call(redis, keys.length, ...keys, ...args);
+  // defineCommand adds the command to this connection under its name, which ioredis's types cannot know
+  const commands = redis as unknown as Record<string, ScriptCommand | undefined>;
+  if (commands[name] === undefined) redis.defineCommand(name, { lua });
+  return commands[name]!.call(redis, keys.length, ...keys, ...args);
 }

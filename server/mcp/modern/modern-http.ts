@@ -17,7 +17,7 @@ import {
 import { subjectOf } from "../../auth/subject.js";
 import type { Notice } from "../../files/file-words.js";
 import { jsonRpcError } from "../../json-rpc-error.js";
-import { contextSlot } from "../../observability/async-context.js";
+import { contextSlot } from "../../observability/request-context.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { createListen } from "./listen.js";
 

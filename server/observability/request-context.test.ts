@@ -3,7 +3,7 @@
  * setting one keeps the others as they were.
  */
 import { setTimeout as sleep } from "node:timers/promises";
-import { contextSlot } from "./async-context.js";
+import { contextSlot } from "./request-context.js";
 
 describe("context slots", () => {
   const a = contextSlot<string>("request");
