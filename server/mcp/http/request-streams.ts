@@ -122,7 +122,6 @@ export function createRequestStreams({ keptEnded = 10_000 } = {}) {
       return response;
     },
 
-    /** Whether the request `requestId` of session `sessionId` is in flight here. */
     holds: (sessionId: string, requestId: RequestId) => flights.has(`${sessionId}\n${idKey(requestId)}`),
 
     /** Closes the stream `streamId` of session `sessionId` if a request in flight here answers on it. */

@@ -3,8 +3,7 @@
  * one exchange, plain JSON unless it asked for progress (the SDK's fallback answers only SSE, and
  * skips request-guard.ts).
  */
-import type { AuthInfo, Server } from "@modelcontextprotocol/server";
-import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { WebStandardStreamableHTTPServerTransport, type AuthInfo, type Server } from "@modelcontextprotocol/server";
 import { connectGuarded } from "./request-guard.js";
 import { watchBody } from "../../http/watch-body.js";
 

@@ -22,13 +22,12 @@ export type McpHttpOptions = {
   maxBodyBytes: number;
   sessionIdleMs?: number;
   maxSessions?: number;
-  /** Sessions used more recently than this are never closed to make room for new ones. */
   sessionMinIdleMs?: number;
   maxSessionsPerSubject?: number;
   onError?: (error: Error) => void;
   /** Hears each refused 2026-07-28 request once, with its code (a warning, not an error). */
   onNotice?: Notice;
-  /** The tag that starts this instance's session ids, which nginx routes by (sessions.ts); random by default. */
+  /** The tag that starts this instance's session ids (sessions.ts). */
   instanceId?: string;
   /** Keep-alive comments on open 2026-07-28 streams this often. */
   keepAliveMs?: number;

@@ -40,7 +40,6 @@ export function createModernHttp({
   build: () => Server;
   keepAliveMs?: number;
   onError?: (error: Error) => void;
-  /** Hears each refused request once, with its status and JSON-RPC code. */
   onNotice?: Notice;
 }) {
   const held = contextSlot<Held>("held");
