@@ -12,11 +12,11 @@ import type { JobService } from "../jobs/job-service.js";
 /** What a session remembers between requests. */
 export type SessionState = {
   sessionId?: string;
-  /** The subject that initialized the session; only its own jobs are told to it. */
+  /** Who initialized the session: only their jobs are told to it. */
   subject?: string;
   /** Resource URIs the client subscribed to, with the subject that subscribed. */
   subscriptions: Map<string, string>;
-  /** Set by `logging/setLevel`; no log notifications before that. */
+  /** Set by `logging/setLevel`; no log lines before that. */
   logLevel?: LoggingLevel;
 };
 
@@ -45,10 +45,7 @@ export function viewLogLine(view: JobView): LogLine | undefined {
   }
 }
 
-/**
- * Subscribes the session to job events from any process (the job service relays them); returns the
- * unsubscribe function. A result's update goes only to a subscriber of the owner's subject.
- */
+/** Subscribes the session to its jobs' events from any process; returns the unsubscribe function. */
 export function forwardJobEvents(server: Server, state: SessionState, jobs: JobService): () => void {
   // A closed or broken stream is not this listener's problem: the events stay in the job log.
   const send = (message: Notification) => void server.notification(message).catch(() => {});
@@ -59,10 +56,8 @@ export function forwardJobEvents(server: Server, state: SessionState, jobs: JobS
     const uri = URI.jobResult(event.jobId);
     if (isTerminalEvent(event) && state.subscriptions.get(uri) === state.subject)
       send({ method: "notifications/resources/updated", params: { uri } });
-    // the job's start and end, in the words of its view once the event is in
     const log =
       mine && (event.type === "job.started" || isTerminalEvent(event)) ? viewLogLine(toJobView(fold)) : undefined;
-    // nothing passes before the client sets a level
     if (log && state.logLevel && SEVERITY.indexOf(log.level) >= SEVERITY.indexOf(state.logLevel))
       send({ method: "notifications/message", params: { level: log.level, logger: "jobs", data: log.text } });
   });

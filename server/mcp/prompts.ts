@@ -23,17 +23,9 @@ export const PROMPTS = {
         title: "Gift congratulation style",
         description: "Writes a short congratulation to go with a gift, in the tone and for the occasion you choose.",
         arguments: [
-          {
-            name: "tone",
-            description: `The tone: ${Object.keys(TONES).join(", ")}, or your own words (default warm).`,
-            required: false,
-          },
-          {
-            name: "occasion",
-            description: "The occasion, e.g. birthday, promotion, farewell (default: a general celebration).",
-            required: false,
-          },
-        ],
+          ["tone", `The tone: ${Object.keys(TONES).join(", ")}, or your own words (default warm).`],
+          ["occasion", "The occasion, e.g. birthday, promotion, farewell (default: a general celebration)."],
+        ].map(([name, description]) => ({ name, description, required: false })),
       },
     ],
   } satisfies ListPromptsResult,

@@ -1,7 +1,6 @@
 /**
- * The resources: the gift catalog, each job's result in bounded parts (`gifts://jobs/{jobId}/result`,
- * `...?offset={offset}`, each part linking the next), the same parts as CSV, and the widget.
- * An unknown URI or job is -32002 with `{ uri }`; an unreachable job store is -32603, never "not found".
+ * The resources: the catalog, each job's result in parts that link the next (JSON or CSV), and the
+ * widget. An unknown URI or job is -32002 with `{ uri }`; an unreachable store -32603, never "not found".
  */
 import {
   ProtocolError,
@@ -23,7 +22,7 @@ import { resultCsv } from "../files/export/result-csv.js";
 const JSON_MIME = "application/json";
 const CSV_MIME = "text/csv";
 const JOB_RESULT = /^gifts:\/\/jobs\/([^/?]+)\/result(\.csv)?(?:\?offset=(0|[1-9]\d{0,14}))?$/;
-/** Where a part's `next` is, in the CSV parts' `_meta`. */
+/** Where a CSV part's `_meta` says which is next. */
 const NEXT_META = "giftgenius/next";
 
 /** A job result URI's job, JSON or CSV, and part (the person it starts at); undefined for any other URI. */
@@ -58,8 +57,6 @@ function unreadable(uri: string, reason: ToolError): ProtocolError {
 type ResourcesOptions = { jobs: JobService; widget: Widget; catalog: readonly CatalogItem[] };
 
 export function createResources({ jobs, widget, catalog }: ResourcesOptions) {
-  // every item, with the categories and occasions they use; each item's `prices` has one per
-  // currency, at that market's price points; `price` is the US one
   const catalogText = JSON.stringify({
     currencies: CURRENCIES,
     count: catalog.length,
@@ -80,7 +77,6 @@ export function createResources({ jobs, widget, catalog }: ResourcesOptions) {
       if (!outcome.ok) throw unreadable(uri, outcome.error);
       const page = outcome.value;
       if (!csv) return { contents: [{ uri, mimeType: JSON_MIME, text: JSON.stringify(page) }] };
-      // the CSV part says where the next one is in its `_meta`
       const next = page.next === null ? null : URI.jobResultCsv(jobId, page.offset + page.people.length);
       return { contents: [{ uri, mimeType: CSV_MIME, text: resultCsv(page), _meta: { [NEXT_META]: next } }] };
     },
@@ -92,7 +88,6 @@ export function createResources({ jobs, widget, catalog }: ResourcesOptions) {
   };
 }
 
-/** The fixed resources: the catalog and the widget. */
 function resourceList(catalog: readonly CatalogItem[], widget: Widget): ListResourcesResult {
   return {
     resources: [

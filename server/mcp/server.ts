@@ -1,10 +1,7 @@
 /**
- * Builds the MCP server for both protocol eras: what does not depend on a connection is made once
- * by `createMcpParts`; `buildServer` registers it on a fresh SDK `Server` per 2025-11-25 session or
- * sessionless request. What differs by era is decided here, from the era the SDK bound the server
- * to: a 2026-07-28 client gets tasks, per-request log lines and cache hints; subscriptions and log
- * levels belong to 2025-11-25 sessions. An unknown resource is -32002 in 2025-11-25 and -32602
- * since: the SDK answers the latter, the 2025 edge the former (request-guard.ts).
+ * The MCP server for both eras: `createMcpParts` builds what no connection changes once;
+ * `buildServer` puts it on a fresh SDK `Server` per session or request. A 2026-07-28 client gets
+ * tasks, per-request log lines and cache hints; subscriptions and log levels are 2025-11-25's.
  */
 import { ProtocolError, ProtocolErrorCode, Server } from "@modelcontextprotocol/server";
 import { AjvJsonSchemaValidator } from "@modelcontextprotocol/server/validators/ajv";
@@ -50,10 +47,7 @@ const INSTRUCTIONS =
   "widget shows live progress; then call wait_for_job, and get_job_result to read the picks. " +
   "For an earlier analysis, list_jobs finds it and show_job shows its card again.";
 
-/**
- * By default: no run options, uploads in memory with no download hosts (`files`), and file links
- * signed with a key of their own.
- */
+/** By default: no run options, uploads in memory (`files`), file links signed with their own key. */
 export type McpDeps = Pick<ToolDeps, "jobs" | "matchGifts" | "widget"> &
   Partial<Pick<ToolDeps, "files" | "fileLinks" | "runOptionsOf">> & {
     catalog?: readonly CatalogItem[];
@@ -94,10 +88,7 @@ export function createToolSpecs({
   ].map((tool) => tool(deps));
 }
 
-/**
- * The connection-independent parts, built once per app; the validator too (Ajv: ~20 KB and ~0.2 ms
- * per server), so a server costs a few µs.
- */
+/** The parts built once per app, the validator too (Ajv: ~0.2 ms a server), so a server costs µs. */
 export type McpParts = ReturnType<typeof createMcpParts>;
 
 export function createMcpParts(deps: McpDeps) {
@@ -123,9 +114,8 @@ function cacheHintFor(uri: string, widgetUri: string) {
 }
 
 /**
- * The SDK's server, except that a `tools/call` answer goes out as the tool built it, unchecked and
- * uncopied (zod's share of a suggest_gifts profile falls from 10 % to 5 %); tools.test.ts checks
- * every tool's results against the wire schema and its advertised output schema.
+ * The SDK's server, but a `tools/call` answer goes out unchecked and uncopied (zod's share of a
+ * suggest_gifts profile: 10 % to 5 %); tools.test.ts checks every tool's results instead.
  */
 class GiftServer extends Server {
   protected override _wrapHandler(method: string, handler: Parameters<Server["_wrapHandler"]>[1]) {
@@ -135,10 +125,7 @@ class GiftServer extends Server {
 
 export type BuiltServer = ReturnType<typeof buildServer>;
 
-/**
- * A fresh SDK server over the connection-independent `parts`, for either era; `stateful` for a
- * 2025-11-25 session's server (else one for a single request, which refuses what needs a session).
- */
+/** A fresh SDK server over `parts`; `stateful` for a 2025-11-25 session (else one request's). */
 export function buildServer(parts: McpParts, { stateful }: { stateful: boolean }) {
   const server = new GiftServer(SERVER_INFO, {
     capabilities: {
@@ -189,8 +176,7 @@ export function buildServer(parts: McpParts, { stateful }: { stateful: boolean }
     const caller = callerOf(ctx);
     const jobId = resultJobOf(uri);
     if (jobId !== undefined) {
-      // someone else's job reads exactly as a missing one, as it does on resources/read; a job
-      // started on another instance (whose session is gone) is followed from here on
+      // someone else's job reads as a missing one; one started on another instance is followed from here
       const access = await parts.jobs.follow(jobId, caller);
       if (!access.ok) throw parts.resources.unreadable(uri, access.error);
     }

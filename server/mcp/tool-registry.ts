@@ -1,7 +1,6 @@
 /**
- * The tools as data: each `ToolSpec` carries its shared zod schemas and its handler. The registry
- * builds the `tools/list` answer once; `call` checks scopes and arguments and turns failures into
- * results. How tool outcomes become `CallToolResult`s, and the context a call hands its tool.
+ * The tools as data: each `ToolSpec` carries its zod schemas and handler. The registry builds the
+ * `tools/list` answer once; `call` checks scopes and arguments and turns failures into results.
  */
 import { randomUUID } from "node:crypto";
 import { ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
@@ -70,7 +69,7 @@ export function requestContext(req: Request, meta: Record<string, unknown>, auth
   return {
     caller: { subject: subjectOf(auth) },
     scopes: auth?.scopes,
-    // read by few calls: the URL parsed and the request's signal made (node-body.ts) only when read
+    // read by few calls: parsed and made (node-body.ts) only when read
     get origin() {
       return new URL(req.url).origin;
     },
@@ -127,7 +126,6 @@ export function answer<T extends Record<string, unknown>>(
   return outcome.ok ? success(outcome.value, say(outcome.value), more?.(outcome.value)) : failure(outcome.error);
 }
 
-/** What a tool is, whichever way it is written. */
 type ToolBase<I extends z.ZodMiniObject> = {
   name: ToolName;
   title: string;
@@ -144,7 +142,7 @@ export type ToolSpec<I extends z.ZodMiniObject = z.ZodMiniObject> = ToolBase<I> 
 /** A tool as its file writes it: how the widget shows it or calls it (`ui`), and any `_meta` of its own. */
 type ToolDefinition<I extends z.ZodMiniObject> = ToolBase<I> & { ui?: ToolUi; meta?: Record<string, unknown> };
 
-/** A tool made from the app's deps, its `_meta` from `ui`; keeps the handler's argument type tied to the input schema. */
+/** A tool made from the app's deps, its `_meta` from `ui`; ties the handler's arguments to `input`. */
 export const defineTool =
   <I extends z.ZodMiniObject>(define: (deps: ToolDeps) => ToolDefinition<I>) =>
   (deps: ToolDeps): ToolSpec<I> => {
@@ -167,10 +165,7 @@ function objectSchema(schema: z.ZodMiniType, io: "input" | "output"): Tool["inpu
   return { ...json, type: "object" } as Tool["inputSchema"];
 }
 
-/**
- * The optional object and array arguments, with their type: some hosts' forms (MCPJam's) send each
- * as `{}` or `[]` when the person filled nothing in, which counts as not given.
- */
+/** The optional object and array arguments: some hosts' forms (MCPJam's) send `{}` or `[]` for "not given". */
 function optionalContainers({ properties = {}, required = [] }: Tool["inputSchema"]): Map<string, unknown> {
   const types = Object.entries(properties).map(([key, p]) => [key, (p as { type?: unknown } | null)?.type] as const);
   return new Map(types.filter(([key, type]) => !required.includes(key) && (type === "object" || type === "array")));
@@ -214,9 +209,8 @@ function signInRequired(security: ToolSecurity, missing: string[]): CallToolResu
 }
 
 /**
- * Builds the registry; `onError` hears about handlers that threw; `security` is set with sign-in.
- * Every result of a tool that renders the widget carries a fresh view id (`_meta.viewUUID`), under
- * which the widget keeps that card's state where the host keeps none.
+ * Builds the registry; `onError` hears of handlers that threw. A rendering tool's result carries a
+ * fresh view id (`_meta.viewUUID`), under which the widget keeps its card's state.
  */
 export function createToolRegistry(
   specs: ToolSpec[],
@@ -259,7 +253,6 @@ export function createToolRegistry(
     }
   }
   return {
-    /** The `tools/list` result, built once. */
     list,
     has: (name: string) => byName.has(name),
     async call(name: string, args: unknown, ctx: ToolContext) {

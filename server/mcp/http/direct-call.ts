@@ -1,10 +1,7 @@
 /**
- * The hot path of both eras: a `tools/call` that wants a plain JSON answer is answered here, from
- * the tool registry, as the SDK's server would answer it. Only a call that is plainly valid comes
- * this way; any other, and every call the SDK would refuse, goes on to the SDK, which answers it.
- *
- * Why ours: the SDK serves a request only through a transport built for it and its protocol layer,
- * which cost as much as the call itself (suggest_gifts: twice the requests per second without them).
+ * The hot path of both eras: a plainly valid `tools/call` that wants plain JSON is answered here
+ * from the registry, as the SDK would answer it; any other goes on to the SDK, whose transport and
+ * protocol layer cost as much as the call (suggest_gifts: twice the requests per second without).
  */
 import {
   isJsonContentType,
@@ -22,10 +19,7 @@ import { checkToolsCall } from "./request-guard.js";
 type Call = { id?: string | number; method?: string; params?: Record<string, unknown> & { _meta?: Meta } };
 type Meta = Record<string, unknown> & { progressToken?: unknown };
 
-/**
- * Whether the SDK would answer this call as it is, as plain JSON: valid, no progress, no task, and
- * the headers its era asks (a 2026-07-28 `route` as the SDK classified it; none for 2025-11-25).
- */
+/** Whether the SDK would answer this call as plain JSON: valid, no progress, no task, its era's headers. */
 function isPlain(req: Request, { id, method, params = {} }: Call, route: Route | undefined, tools: ToolRegistry) {
   const header = (name: string) => req.headers.get(name);
   const name = params.name as string;

@@ -1,12 +1,7 @@
 /**
- * A bounded in-memory `EventStore` per session, so an SSE stream that reconnects with
- * `Last-Event-ID` gets what it missed. Ids are `<streamId>#<seq>`: the stream is read back from the
- * id, which also works for the SDK's `_GET_stream`, whose underscores defeat the `split("_")` of
- * the SDK's example store. Bounded in events and streams per store, and in bytes (the JSON length
- * of what is kept) per session and across all sessions, for at most `ttlMs`: past a limit the
- * oldest events go first, and a message larger than a session's whole budget is sent but not kept.
- *
- * Why ours: the SDK defines `EventStore` and ships only an unbounded example; this is the bounded one it plugs in.
+ * A bounded in-memory `EventStore` per session (the SDK ships only an unbounded example), so a
+ * stream resumed with `Last-Event-ID` gets what it missed. Ids are `<streamId>#<seq>` (the SDK's
+ * `_GET_stream` defeats a `split("_")`). Past a limit of events, streams, bytes or age the oldest go.
  */
 import type { EventStore, JSONRPCMessage } from "@modelcontextprotocol/server";
 
@@ -20,11 +15,9 @@ export type EventBudgetOptions = {
   now?: () => number;
 };
 
-/** A kept event: on its stream, and in its owner's and the pool's sets while kept. */
 type Kept = { seq: number; id: string; json: string; at: number; stream: Stream; owner: Owner };
-/** A stream's kept events, in seq order. */
 type Stream = { events: Kept[] };
-/** One store's share of the budget; a set keeps the order it was filled in, so its first is its oldest. */
+/** One store's share of the budget; a set keeps insertion order, so its first is its oldest. */
 type Owner = { bytes: number; kept: Set<Kept>; pool: { used: number; kept: Set<Kept> } };
 
 type EventBudget = ReturnType<typeof createEventBudget>;
@@ -49,7 +42,6 @@ export function createEventBudget({
   ttlMs = 5 * 60 * 1000,
   now = Date.now,
 }: EventBudgetOptions = {}) {
-  // every kept event of every store, oldest first
   const pool = { used: 0, kept: new Set<Kept>() };
 
   return {
@@ -94,7 +86,7 @@ export function createEventStore({
   return {
     async storeEvent(streamId, message) {
       const stream = streams.get(streamId) ?? { events: [] };
-      // Re-insert so Map order is least recently written first.
+      // re-inserted: Map order is least recently written first
       streams.delete(streamId);
       streams.set(streamId, stream);
       const id = `${streamId}#${++seq}`;
@@ -117,9 +109,8 @@ export function createEventStore({
       const parsed = parseId(lastEventId);
       if (!parsed) return "";
       const events = streams.get(parsed.streamId)?.events ?? [];
-      // Events stored while a send is pending are replayed too: the live stream is not
-      // registered until the replay ends, so they would be lost otherwise. So the next event is
-      // looked up after each send (linearly: a stream keeps at most `maxEventsPerStream`).
+      // the next event is looked up after each send: events stored meanwhile would be lost, the
+      // live stream being registered only once the replay ends
       const after = (seq: number) => events.find((e) => e.seq > seq);
       for (let next = after(parsed.seq); next; next = after(next.seq)) {
         const { id, json } = next;

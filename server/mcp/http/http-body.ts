@@ -1,9 +1,7 @@
 /**
- * Reads a POST /mcp body before the SDK sees it: the size limit (413), unparseable JSON (-32700)
- * told from JSON that is not JSON-RPC (-32600), and what routing needs (`initialize`? progress?).
- * Read and parsed by `../../http/` (large bodies in a worker thread, off the event loop).
- *
- * Why ours: the SDK answers a bad body with -32700 for all, and parses it on the event loop; these answers name the fault.
+ * Reads a POST /mcp body before the SDK: the size limit (413), bad JSON (-32700) told from JSON that
+ * is not JSON-RPC (-32600), and what routing needs. The SDK answers -32700 for all and parses on the
+ * event loop; `../../http/` parses large bodies in a worker.
  */
 import { ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { clip, describeIssues } from "../../input-errors.js";
@@ -20,7 +18,6 @@ const MAX_BATCH_SIZE = 100;
 /** Deepest nesting accepted: the SDK's validators recurse, and JSON some thousands deep overflows the stack. */
 const MAX_DEPTH = 100;
 
-/** A body read and what routing needs of it; a body refused is the `Response` that says why. */
 type Routed = { body: unknown; initialize: boolean; wantsProgress: boolean };
 
 /** Integers past 2^53 are not exact in JSON numbers, and the SDK refuses them. */

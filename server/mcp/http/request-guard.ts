@@ -1,9 +1,7 @@
 /**
- * The 2025-11-25 edge between the transport and the SDK server. Requests whose params break their
- * schema get -32602 and a message naming the expected fields (the SDK answers some of them with a
- * raw validator dump). And an unknown resource keeps that era's -32002: the SDK answers -32602, the
- * 2026-07-28 code, in every era. Sits on `transport.onmessage` and `send`, so batches and SSE work
- * unchanged. The schemas are ours: the SDK exports its own only as neutral types, not wire requests.
+ * The 2025-11-25 edge on `transport.onmessage` and `send` (so batches and SSE work unchanged): bad
+ * params get -32602 naming the expected fields (the SDK dumps its validator's output), and an
+ * unknown resource keeps that era's -32002 (the SDK answers 2026-07-28's -32602 in every era).
  */
 import {
   ProtocolErrorCode,
@@ -101,10 +99,7 @@ function resourceNotFound(message: JSONRPCMessage): JSONRPCMessage {
   return { ...message, error: { ...message.error, code: ProtocolErrorCode.ResourceNotFound } };
 }
 
-/**
- * Connects `server` to `transport` (its errors to `onError`) behind the guard, which answers bad
- * params itself and gives unknown resources their 2025 code, and passes everything else on.
- */
+/** Connects `server` to `transport` (its errors to `onError`) behind the guard. */
 export async function connectGuarded(server: Server, transport: Transport, onError: (error: Error) => void) {
   transport.onerror = onError;
   await server.connect(transport);

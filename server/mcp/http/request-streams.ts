@@ -1,12 +1,7 @@
 /**
- * The SSE answers of sessions' requests in flight, so that `notifications/cancelled` ends the
- * cancelled request's stream at once (the spec sends no response for it, and the transport closes
- * a POST's stream only when every request on it is answered). A client that then resumes that
- * stream from its Last-Event-ID is told it is over (204, SSE's "do not reconnect").
- *
- * Why ours: the SDK's transport keeps a cancelled request's SSE stream open. It closes one when
- * asked (`closeSSEStream`), but does not say which stream carries a request: that is read from
- * the event ids of the answer as it passes.
+ * Sessions' SSE answers in flight, so `notifications/cancelled` ends the request's stream at once
+ * (the SDK's transport keeps it open: no answer ever comes); a resume of it is told it is over (204).
+ * The SDK closes a stream when asked but does not say which carries a request: read from event ids.
  */
 import {
   isJSONRPCErrorResponse,
@@ -20,7 +15,7 @@ import { streamOfEventId } from "./event-store.js";
 /** The transport's side: it closes the stream that carries a request, once what it wrote is read. */
 export type StreamCloser = { closeSSEStream(requestId: RequestId): void };
 
-/** One POST's stream: its requests not yet answered nor cancelled, and, once handed out, how to close it. */
+/** One POST's stream: its requests still open, and, once handed out, how to close it. */
 type Flight = { ids: RequestId[]; open: Set<string>; cancelled: boolean; streamId?: string; close?: () => void };
 
 const messagesOf = (body: unknown): unknown[] => (Array.isArray(body) ? body : [body]);
@@ -44,10 +39,7 @@ const settle = (flight: Flight) => {
   if (flight.cancelled && flight.open.size === 0) flight.close?.();
 };
 
-/**
- * `source` passed on as the transport writes it (it queues without bound anyway), telling `flight`
- * what it carries; `drop` once it is over, `ended` with its id when a cancellation ended it.
- */
+/** `source` passed on, telling `flight` what it carries; `drop` once over, `ended` if a cancellation ended it. */
 function watch(flight: Flight, source: ReadableStream<Uint8Array>, drop: () => void, ended: (id: string) => void) {
   const decoder = new TextDecoder();
   const passing = new TransformStream<Uint8Array, Uint8Array>(
@@ -57,8 +49,7 @@ function watch(flight: Flight, source: ReadableStream<Uint8Array>, drop: () => v
         if (flight.streamId !== undefined && flight.ids.length === 1) return;
         const text = decoder.decode(chunk);
         flight.streamId ??= streamOfEventId(EVENT_ID.exec(text)?.[1] ?? "");
-        // one request's stream is closed by the transport once answered; a batch's waits for every
-        // answer, a cancelled request's never comes: its others' answers are counted here
+        // a batch's stream waits for every answer, and a cancelled one's never comes: count the others
         const id = flight.ids.length > 1 ? answered(text) : undefined;
         if (id === undefined) return;
         flight.open.delete(idKey(id));
@@ -69,8 +60,7 @@ function watch(flight: Flight, source: ReadableStream<Uint8Array>, drop: () => v
       },
     },
     undefined,
-    // read as the transport writes, so a stream's id is known as soon as its first event is
-    // written, whether or not the client is reading yet
+    // read as written (the transport queues without bound anyway): the id is known before the client reads
     { highWaterMark: Infinity },
   );
   // a client that goes away cancels the transport's stream through the pipe
@@ -83,7 +73,7 @@ function watch(flight: Flight, source: ReadableStream<Uint8Array>, drop: () => v
 
 export function createRequestStreams({ keptEnded = 10_000 } = {}) {
   const flights = new Map<string, Flight>();
-  /** Streams a cancellation ended, the oldest forgotten first past `keptEnded`. */
+  /** Streams a cancellation ended, the oldest forgotten past `keptEnded`. */
   const ended = new Set<string>();
 
   const remember = (streamId: string) => {
@@ -132,7 +122,6 @@ export function createRequestStreams({ keptEnded = 10_000 } = {}) {
       return response;
     },
 
-    /** Whether the request `requestId` of session `sessionId` is in flight here. */
     holds: (sessionId: string, requestId: RequestId) => flights.has(`${sessionId}\n${idKey(requestId)}`),
 
     /** Closes the stream `streamId` of session `sessionId` if a request in flight here answers on it. */

@@ -1,12 +1,8 @@
 /**
- * 2025-11-25 sessions: each `initialize` gets its own SDK server and transport, a bounded event
- * store (event-store.ts) and an `Mcp-Session-Id` `<instance tag>.<uuid>` bound to the subject that
- * opened it. A session lives only in its process: nginx routes by the tag (deploy/nginx.conf), and
- * an id this process does not hold answers 404, upon which the client initializes again. Sessions
- * end on DELETE, on close, or idle with no open stream; at a limit only a session idle past a floor
- * makes room, so a flood of `initialize` cannot push out sessions in use.
- *
- * Why ours: the SDK's transport serves one session; holding many, bounded per subject, is left to the application.
+ * 2025-11-25 sessions (the SDK's transport serves one): each `initialize` gets a server, transport,
+ * event store and an `Mcp-Session-Id` `<instance tag>.<uuid>` (nginx routes by the tag) bound to its
+ * subject. At a limit only a session idle past a floor makes room, so an `initialize` flood cannot
+ * push out sessions in use; an unknown id answers 404 and the client initializes again.
  */
 import { randomBytes, randomUUID } from "node:crypto";
 import { WebStandardStreamableHTTPServerTransport, type AuthInfo } from "@modelcontextprotocol/server";
@@ -30,7 +26,7 @@ export type SessionTableOptions = {
   now: () => number;
 };
 
-/** Which limit refused a newcomer, and in how many seconds one of the sessions could make room. */
+/** Which limit refused a newcomer, and in how many seconds a session could make room. */
 type Refusal = { limit: "subject" | "total"; waitSeconds: number };
 
 type Row<T> = { session: T; lastSeen: number; openStreams: number };
@@ -128,7 +124,6 @@ export class SessionTable<T extends { subject: string }> {
         this.forget(id);
         return { id, session: row.session };
       }
-      // least recently used first: the first candidate is the first to pass the floor
       waitMs = minIdleMs - idle;
       break;
     }
@@ -198,8 +193,8 @@ export function createSessions(options: SessionOptions) {
       if (lastEventId !== null) {
         // a stream a cancellation ended: SSE's "do not reconnect"
         if (requests.ended(lastEventId)) return new Response(null, { status: 204 });
-        // A resume takes its stream over: the client gave up the old connection, which may not look
-        // closed here yet (behind a proxy), and the SDK would answer 409 until it does.
+        // a resume takes its stream over: the old connection may not look closed yet behind a
+        // proxy, and the SDK would answer 409 until it does
         const streamId = streamOfEventId(lastEventId);
         if (streamId === STANDALONE_STREAM) session.transport.closeStandaloneSSEStream();
         else if (streamId !== undefined) requests.takeOver(sessionId, streamId);
@@ -208,7 +203,7 @@ export function createSessions(options: SessionOptions) {
         session.transport.handleRequest(req, { ...(body === undefined ? {} : { parsedBody: body }), authInfo: auth }),
       );
       if (req.method !== "GET" || response.status !== 200) return response;
-      // An open GET stream keeps the session alive however long it stays quiet.
+      // an open GET stream keeps the session alive however quiet
       return watchBody(response, table.openStream(sessionId));
     },
     get size() {

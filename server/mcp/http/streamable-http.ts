@@ -1,10 +1,7 @@
 /**
- * MCP Streamable HTTP at one endpoint, both protocol eras: after the body checks of `http-body.ts`,
- * each request goes to its session, to the hot path of plain tool calls (`direct-call.ts`), to the
- * 2026-07-28 leg (`../modern/`) when it carries the per-request envelope, to a new session
- * (`initialize`), or to the 2025-11-25 stateless path.
- *
- * Why ours: the SDK leaves routing 2025-11-25 sessions beside `createMcpHandler` to the application (`isLegacyRequest`).
+ * MCP Streamable HTTP at one endpoint, both eras (the SDK leaves this routing to the application):
+ * after `http-body.ts`, a request goes to its session, the hot path (`direct-call.ts`), the
+ * 2026-07-28 leg (`../modern/`), a new session (`initialize`) or the stateless path.
  */
 import { ProtocolErrorCode, type AuthInfo } from "@modelcontextprotocol/server";
 import { jsonRpcError } from "../../json-rpc-error.js";
@@ -25,13 +22,12 @@ export type McpHttpOptions = {
   maxBodyBytes: number;
   sessionIdleMs?: number;
   maxSessions?: number;
-  /** Sessions used more recently than this are never closed to make room for new ones. */
   sessionMinIdleMs?: number;
   maxSessionsPerSubject?: number;
   onError?: (error: Error) => void;
   /** Hears each refused 2026-07-28 request once, with its code (a warning, not an error). */
   onNotice?: Notice;
-  /** The tag that starts this instance's session ids, which nginx routes by (sessions.ts); random by default. */
+  /** The tag that starts this instance's session ids (sessions.ts). */
   instanceId?: string;
   /** Keep-alive comments on open 2026-07-28 streams this often. */
   keepAliveMs?: number;
@@ -58,10 +54,7 @@ export function createMcpHttpHandler({ parts, maxBodyBytes, onError = () => {}, 
   const modern = createModernHttp({ jobs: parts.jobs, build, keepAliveMs, onError, onNotice });
 
   return {
-    /**
-     * `readBody` reads the POST body faster than `req` can, when the runtime allows; `auth` is the
-     * caller's verified token (none while sign-in is off).
-     */
+    /** `readBody` reads the body faster than `req`, where it can; `auth`, the verified token if any. */
     async handle(req: Request, readBody?: BodyReader, auth?: AuthInfo): Promise<Response> {
       const sessionId = req.headers.get("mcp-session-id");
       if (req.method === "POST") {
@@ -69,8 +62,7 @@ export function createMcpHttpHandler({ parts, maxBodyBytes, onError = () => {}, 
         if (read instanceof Response) return read;
         traceJsonRpcBody(read.body);
         if (sessionId) return sessions.handle(sessionId, req, read.body, auth);
-        // the 2026-07-28 envelope: no session, every request self-describing (an initialize with
-        // it too: that era has no initialize, and it opens no 2025-11-25 session)
+        // the 2026-07-28 envelope, an initialize's too: that era has none, and it opens no session
         const route = modernRoute(req, read.body);
         const direct = await directCall(parts.tools, req, read.body, route, auth);
         if (direct) return direct;

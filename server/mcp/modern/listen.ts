@@ -1,12 +1,7 @@
 /**
- * `subscriptions/listen` for 2026-07-28 clients: one SSE stream per request carrying what it asked
- * for and nothing else. `resourceSubscriptions` for job results (`gifts://jobs/{id}/result`) get
- * `notifications/resources/updated` as the partial result grows and when the job ends; `taskIds`
- * get `notifications/tasks` with the whole task whenever it changes. Only the caller's own jobs
- * are honoured, and the acknowledgement says which. The job service hears appends on every
- * instance, so any instance serves any stream.
- *
- * Why ours: the SDK serves listen streams only for the four standard types and without asking who may hear what.
+ * `subscriptions/listen` (2026-07-28): an SSE stream per request. Job results get
+ * `notifications/resources/updated` as they grow and end; `taskIds` get `notifications/tasks`. Only
+ * the caller's own jobs are honoured (the SDK's listen asks nobody who may hear what); any instance serves any stream.
  */
 import { SERVER_INFO_META_KEY, SUBSCRIPTION_ID_META_KEY } from "@modelcontextprotocol/server";
 import { isTerminalEvent, type JobEvent } from "../../../shared/job-events.js";
@@ -19,11 +14,10 @@ import type { JobService } from "../../jobs/job-service.js";
 import { jsonRpcError } from "../../json-rpc-error.js";
 import { resultJobOf } from "../resources.js";
 import { SERVER_INFO } from "../server.js";
-import { declaresTasks, taskOf, TASKS_EXTENSION } from "./tasks.js";
+import { declaresTasks, taskOf, TASKS_REQUIRED } from "./tasks.js";
 
 type ListenRequest = { id: string | number; params?: { _meta?: unknown; notifications?: unknown } };
 type Filter = { resourceSubscriptions?: unknown; taskIds?: unknown };
-/** What the acknowledgement says is honoured. */
 type Honored = { resourceSubscriptions?: string[]; taskIds?: string[] };
 
 type ListenOptions = {
@@ -41,15 +35,9 @@ export function createListen({ jobs, keepAliveMs, onError, maxStreams = 1024 }: 
 
   return {
     async serve(message: ListenRequest, caller: Caller, signal: AbortSignal): Promise<Response> {
-      if (open.size >= maxStreams)
-        // answered as the SDK's own listen answers it; a refused filter is 400, the spec's status for -32602 and -32021
-        return jsonRpcError(
-          200,
-          -32603,
-          "Subscription limit reached: too many listen streams are open. Try again later.",
-          undefined,
-          message.id,
-        );
+      // 200, as the SDK's own listen answers it; a refused filter is 400, the spec's status for -32602 and -32021
+      const full = "Subscription limit reached: too many listen streams are open. Try again later.";
+      if (open.size >= maxStreams) return jsonRpcError(200, -32603, full, undefined, message.id);
       const honored = await honour(jobs, message, caller);
       if (honored instanceof Response) return honored;
       const stream = new ListenStream({ id: message.id, honored, ttlMs, keepAliveMs, onError, onEnd });
@@ -75,24 +63,20 @@ export function createListen({ jobs, keepAliveMs, onError, maxStreams = 1024 }: 
 const strings = (value: unknown): string[] =>
   Array.isArray(value) ? value.filter((v): v is string => typeof v === "string") : [];
 
-/**
- * What `caller` may hear of what it asked, as the acknowledgement says it (results by the URI the
- * request named each by), or the error that refuses the request.
- */
+/** What `caller` may hear of what it asked, as the acknowledgement says it, or the refusal. */
 async function honour(jobs: JobService, message: ListenRequest, caller: Caller): Promise<Honored | Response> {
   const filter = message.params?.notifications as Filter | undefined;
   if (typeof filter !== "object" || filter === null || Array.isArray(filter)) {
     const text = "Invalid params: 'notifications' is required and must be an object.";
     return jsonRpcError(400, -32602, text, undefined, message.id);
   }
-  if (filter.taskIds !== undefined && !declaresTasks(message.params?._meta)) {
-    const data = { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } };
-    return jsonRpcError(400, -32021, "Missing required client capability", data, message.id);
-  }
+  if (filter.taskIds !== undefined && !declaresTasks(message.params?._meta))
+    return jsonRpcError(400, -32021, "Missing required client capability", TASKS_REQUIRED, message.id);
   const resultUris = new Map(
-    strings(filter.resourceSubscriptions).flatMap((uri) =>
-      resultJobOf(uri) === undefined ? [] : [[resultJobOf(uri)!, uri] as const],
-    ),
+    strings(filter.resourceSubscriptions).flatMap((uri) => {
+      const jobId = resultJobOf(uri);
+      return jobId === undefined ? [] : [[jobId, uri] as const];
+    }),
   );
   const [resultJobIds, taskJobIds] = await Promise.all([
     readable(jobs, [...resultUris.keys()], caller),
@@ -114,7 +98,6 @@ async function readable(jobs: JobService, ids: string[], caller: Caller): Promis
 type ListenStreamOptions = {
   id: string | number;
   honored: Honored;
-  /** How long a task is kept, as its `ttlMs` says. */
   ttlMs: number;
   keepAliveMs: number;
   onError: (error: Error) => void;
@@ -135,9 +118,7 @@ class ListenStream {
   readonly body: ReadableStream<Uint8Array>;
   private controller!: ReadableStreamDefaultController<Uint8Array>;
   private closed = false;
-  /** Stops hearing the job service and the client's abort; set once the stream watches anything. */
   private unlisten = () => {};
-  /** What each task was when last sent. */
   private readonly sent = new Map<string, TaskKey>();
   private readonly heartbeat: ReturnType<typeof setInterval>;
   private readonly stamp: Record<string, string | number>;
@@ -155,7 +136,7 @@ class ListenStream {
     });
   }
 
-  /** Tells what was honoured of `caller`'s jobs until the client aborts, after each task as it is and final results. */
+  /** Tells the honoured jobs' changes until the client aborts, after where each stands now. */
   async watch(jobs: JobService, caller: Caller, signal: AbortSignal): Promise<void> {
     const { taskIds = [], resourceSubscriptions = [] } = this.options.honored;
     const tasks = new Set(taskIds);

@@ -1,10 +1,7 @@
 /**
- * The 2026-07-28 leg of `/mcp`: requests that carry the per-request `_meta` envelope, served by the
- * SDK's `createMcpHandler`, a fresh server from `buildServer` for each request. A request that asks
- * for progress is answered as SSE from the start, so a keep-alive comment goes out while it waits
- * and proxies that cut silent calls keep it.
- *
- * Why ours: the SDK does not know our `subscriptions/listen` (`listen.ts`), and names only its 2026-07-28 revisions.
+ * The 2026-07-28 leg of `/mcp`: the SDK's `createMcpHandler` with a fresh server per request, and
+ * our `subscriptions/listen`. A call asking for progress is SSE from the start, so keep-alives
+ * reach proxies that cut silent calls. The SDK names only 2026-07-28 revisions: 2025-11-25 is added.
  */
 import {
   classifyInboundRequest,
@@ -21,17 +18,14 @@ import { contextSlot } from "../../observability/request-context.js";
 import type { JobService } from "../../jobs/job-service.js";
 import { createListen } from "./listen.js";
 
-/** The revision the 2025-11-25 sessions on this endpoint speak. */
 const LEGACY_VERSION = "2025-11-25";
-/** The revision this leg speaks. */
 export const MODERN_VERSION = "2026-07-28";
 
 type Message = { id?: string | number; method?: string; params?: { _meta?: unknown } };
 
 /**
- * The SDK reports a refusal (a header mismatch, an unsupported version) through the same `onerror`
- * as a failure, so reports are held until the answer: a 4xx is one warning line with its code,
- * anything else reaches `onError`. Reports after the answer go straight through.
+ * The SDK reports refusals through the same `onerror` as failures, so reports wait for the answer:
+ * a 4xx is one warning line with its code, anything else reaches `onError`.
  */
 type Held = { errors: Error[] | undefined };
 
@@ -43,11 +37,9 @@ export function createModernHttp({
   onNotice = () => {},
 }: {
   jobs: JobService;
-  /** A server for one exchange. */
   build: () => Server;
   keepAliveMs?: number;
   onError?: (error: Error) => void;
-  /** Hears each refused request once, with its status and JSON-RPC code. */
   onNotice?: Notice;
 }) {
   const held = contextSlot<Held>("held");
@@ -92,7 +84,6 @@ export function createModernHttp({
     const message = body as Message;
     const { id = null, method } = message;
     if (method === "subscriptions/listen") {
-      // the SDK's checks of version, envelope and standard headers, before ours
       if (checked.kind === "reject")
         return jsonRpcError(checked.httpStatus, checked.code, checked.message, checked.data, id);
       if (id !== null) return listen.serve({ id, params: message.params }, { subject: subjectOf(auth) }, req.signal);
@@ -104,25 +95,18 @@ export function createModernHttp({
 /** How the SDK classifies a request, read from its headers and parsed body. */
 export type Route = ReturnType<typeof classifyInboundRequest>;
 
-function classify(req: Request, body: unknown): Route {
-  return classifyInboundRequest({
+/** The SDK's classification, or undefined for 2025-11-25; a revision in `_meta` makes any but `initialize` this leg's. */
+export function modernRoute(req: Request, body: unknown): Route | undefined {
+  const message = body as Message | null;
+  const meta = message?.params?._meta;
+  const claims = typeof meta === "object" && meta !== null && PROTOCOL_VERSION_META_KEY in meta;
+  const route = classifyInboundRequest({
     httpMethod: req.method,
     protocolVersionHeader: req.headers.get("mcp-protocol-version") ?? undefined,
     mcpMethodHeader: req.headers.get("mcp-method") ?? undefined,
     mcpNameHeader: req.headers.get("mcp-name") ?? undefined,
     body,
   });
-}
-
-/**
- * The SDK's classification of a request for this leg, or undefined for a 2025-11-25 one; one other
- * than `initialize` that names its revision in `_meta` is for this leg, whatever else it says.
- */
-export function modernRoute(req: Request, body: unknown): Route | undefined {
-  const message = body as Message | null;
-  const meta = message?.params?._meta;
-  const claims = typeof meta === "object" && meta !== null && PROTOCOL_VERSION_META_KEY in meta;
-  const route = classify(req, body);
   return (claims && message?.method !== "initialize") || route.kind !== "legacy" ? route : undefined;
 }
 

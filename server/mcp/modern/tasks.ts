@@ -1,13 +1,16 @@
 /**
- * The Tasks extension (`io.modelcontextprotocol/tasks`) over jobs: a bulk analysis started by a
- * client that declares the extension is answered as a task whose id is the job id; `tasks/get`
- * reads the job (through the access gate, so someone else's task reads as an unknown one) and
- * `tasks/cancel` cancels it. A job never asks for input, so `tasks/update` only acknowledges.
- *
- * Why ours: the SDK has no server side for tasks; the handlers sit on its request-handler API.
+ * The Tasks extension over jobs (the SDK has no server side for it): a start from a client that
+ * declares it is answered as a task whose id is the job id; `tasks/get` reads it through the access
+ * gate, `tasks/cancel` cancels it, and `tasks/update` only acknowledges (a job asks for no input).
  */
-import { CLIENT_CAPABILITIES_META_KEY, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
-import type { Server, ServerContext } from "@modelcontextprotocol/server";
+import {
+  CLIENT_CAPABILITIES_META_KEY,
+  MissingRequiredClientCapabilityError,
+  ProtocolError,
+  ProtocolErrorCode,
+  type Server,
+  type ServerContext,
+} from "@modelcontextprotocol/server";
 import * as z from "zod/v4";
 import type { ToolError } from "../../../shared/errors.js";
 import type { JobView } from "../../../shared/job-view.js";
@@ -18,7 +21,8 @@ import { callerOf, failure, type CallToolResult } from "../tool-registry.js";
 import { shownAs } from "../tools/show-job.js";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
-/** How often a client is asked to poll a working task. */
+/** The error data of a Tasks method asked without the extension (-32021). */
+export const TASKS_REQUIRED = { requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } } };
 const POLL_INTERVAL_MS = 1_000;
 
 /** Whether the request's per-request capabilities declare the Tasks extension. */
@@ -43,10 +47,7 @@ function statusMessage(view: JobView): string | undefined {
   }
 }
 
-/**
- * The finished job as the tool result a model can use: the summary and counts, and a link to the
- * paged result (never the people inline). A failed job is a tool result with `isError`.
- */
+/** The ended job as a tool result: summary, counts and a link to the paged result (never people inline). */
 function finalResult(view: JobView): CallToolResult {
   if (view.status === "failed" && view.error) return failure(view.error as ToolError);
   const resultUri = URI.jobResult(view.jobId);
@@ -88,7 +89,6 @@ export function taskOf(view: JobView, ttlMs: number) {
     lastUpdatedAt: view.updatedAt ?? createdAt,
     ttlMs,
     ...(status === "working" && { pollIntervalMs: POLL_INTERVAL_MS }),
-    // the tool result as the request would have had it, a complete 2026-07-28 result
     ...(status === "completed" && { result: { resultType: "complete" as const, ...finalResult(view) } }),
   };
 }
@@ -106,9 +106,7 @@ function taskError(taskId: string, error: ToolError): ProtocolError {
 function requireTasks(ctx: ServerContext, modern: boolean): void {
   if (!modern) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, "Method not found");
   if (!declaresTasks(ctx.mcpReq.envelope))
-    throw new ProtocolError(ProtocolErrorCode.MissingRequiredClientCapability, "Missing required client capability", {
-      requiredCapabilities: { extensions: { [TASKS_EXTENSION]: {} } },
-    });
+    throw new MissingRequiredClientCapabilityError(TASKS_REQUIRED, "Missing required client capability");
 }
 
 const TaskParams = { params: z.looseObject({ taskId: z.string() }), result: z.looseObject({}) };
@@ -144,7 +142,7 @@ export function createTasks(jobs: JobService) {
         if (!canceled.ok) throw taskError(taskId, canceled.error);
         return {};
       });
-      // nothing is ever asked of the client, so there is nothing to take: the task must exist, that is all
+      // nothing is asked of the client: the task must only exist
       handle("tasks/update", (taskId, caller) => get(taskId, caller).then(() => ({})));
     },
   };

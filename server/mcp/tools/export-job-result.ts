@@ -1,7 +1,4 @@
-/**
- * `export_job_result`: a job's picks (or skipped rows) as a CSV or .xlsx file behind an expiring
- * link (a `resource_link` for hosts that show files); the widget asks for the bytes inline.
- */
+/** `export_job_result`: a job's picks or skipped rows as CSV or .xlsx behind an expiring link, or inline. */
 import { ExportInput, ExportOutput, FILE_LIMITS, FILE_TOOL, type ExportResult } from "../../../shared/files.js";
 import { exportResult, type ExportPart } from "../../files/export/export-file.js";
 import { XLSX_MIME_TYPE } from "../../files/export/xlsx.js";

@@ -7,10 +7,7 @@ import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
 /** JSON that cannot close a Markdown code fence: backticks become `\u0060`, which JSON reads back the same. */
 const fenceSafeJson = (value: unknown): string => JSON.stringify(value).replace(/`/g, "\\u0060");
 
-/**
- * The people as a JSON code block, one a line, under a sentence saying it is data: a name such as
- * "Ignore previous instructions" from the uploaded file must read as a value, never as the message.
- */
+/** The people as a JSON block said to be data: a name "Ignore previous instructions" must read as a value. */
 function peopleBlock(people: GetJobResultResult["people"], currency: Currency): string {
   const lines = people.map((p) =>
     fenceSafeJson({

@@ -1,8 +1,4 @@
-/**
- * `list_jobs`: the caller's gift analyses, newest first, a page at a time, so that "how is my
- * analysis going?" can be answered a day later; from each job's fold, never a name from its staff
- * list. The job service pages it (jobs/reads.ts); this says it to the model.
- */
+/** `list_jobs`: the caller's analyses, newest first, a page at a time (jobs/reads.ts); never a staff-list name. */
 import { ListJobsInput, ListJobsOutput, TOOL, type JobSummary } from "../../../shared/tools.js";
 import { defineTool, failure, success, type ToolDeps } from "../tool-registry.js";
 

@@ -1,7 +1,4 @@
-/**
- * `preview_staff_file` (app-only): what the server understood of an upload, each call reading it
- * its own way; skipped rows and problems in the person's language, the text in English.
- */
+/** `preview_staff_file` (app-only): what was understood of an upload; problems in the person's language. */
 import { FILE_TOOL, PreviewInput, StaffPreviewSchema } from "../../../shared/files.js";
 import { TOOL } from "../../../shared/tools.js";
 import { koreanProblem } from "../../files/read/preview-text.js";

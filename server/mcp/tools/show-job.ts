@@ -44,7 +44,6 @@ export const showJobTool = defineTool(({ jobs }: ToolDeps) => ({
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   ui: { renders: { invoking: "Opening the gift analysis…", invoked: "Gift analysis shown" } },
   async run({ jobId }, { caller }) {
-    // the job as it stands now: a wait that does not wait
     const now = await jobs.waitFor({ jobId, timeoutMs: 0 }, caller, () => {});
     return now.ok ? success(shownAs(now.value.view), standing(now.value.view)) : failure(now.error);
   },

@@ -14,7 +14,7 @@ import { moneyText } from "../../gifts/reason.js";
 import { localeOf, localeTag } from "../../jobs/runner/texts.js";
 import { defineTool, failure, success, type ToolContext, type ToolDeps } from "../tool-registry.js";
 
-/** The ways a staff list can come; exactly one per call. */
+/** The ways a staff list can come; one per call. */
 const LISTS = ["csv", "employees", "file", "uploadId"] as const;
 
 /** A budget that buys no gift is most often meant in another currency (50 dollars read as ₩50). */
@@ -41,18 +41,16 @@ function severalLists(given: readonly string[]) {
 type JobList = { input: StartBulkArgs; understood: string; read: boolean };
 
 /**
- * The staff list as the job reads it. A host's file or an upload is read only for a start the
- * caller's quotas leave room for, and cannot start with problems to settle. CSV text goes through
- * the same reader, so the model reads how its columns were taken; a text the reader cannot start
- * from (or too big to try) is left as given to the job service, whose refusal says why, except
- * one whose budgets are mostly in another currency, which the job would skip with most people.
+ * The staff list as the job reads it: a file or upload only within the caller's quotas and with no
+ * problem to settle. CSV text goes through the same reader, so the model reads how its columns were
+ * taken; one it cannot start from is left to the job service's refusal, unless its budgets are
+ * mostly in another currency (the job would skip most people).
  */
 async function listOf(
   { file, uploadId, reading = {}, ...rest }: StartBulkArgs,
   { jobs, files }: Pick<ToolDeps, "jobs" | "files">,
   { caller, signal }: Pick<ToolContext, "caller" | "signal">,
 ): Promise<Outcome<JobList>> {
-  // the reading as the job's input, or its problems as the refusal, with what to do
   const started = ({ preview, csv }: StaffTable, hint: string): Outcome<JobList> =>
     preview.ready
       ? ok({ input: { ...rest, csv }, understood: `\n${previewText(preview)}`, read: true })

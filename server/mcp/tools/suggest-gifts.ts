@@ -1,7 +1,4 @@
-/**
- * `suggest_gifts`: a handful of catalog gifts within budget for one recipient, ranked as a bulk job
- * ranks them, named and reasoned in the caller's language. Rendered by the widget.
- */
+/** `suggest_gifts`: catalog gifts within budget for one recipient, ranked as a bulk job ranks them. */
 import { SuggestGiftsInput, SuggestGiftsOutput, TOOL, type SuggestGiftsResult } from "../../../shared/tools.js";
 import { currencyForLocale, type Currency } from "../../../shared/money.js";
 import { moneyText } from "../../gifts/reason.js";
@@ -28,7 +25,6 @@ export const suggestGiftsTool = defineTool(({ matchGifts, cheapestPrice }: ToolD
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   ui: { renders: { invoking: "Finding gift ideas…", invoked: "Gift ideas ready" }, calledByWidget: true },
   run({ occasion, budget, recipient, count, locale, currency: asked }, { meta }) {
-    // the currency asked for, else the person's locale's (ko-KR: won)
     const currency = asked ?? currencyForLocale(localeTag(locale, meta["openai/locale"]));
     const money = (amount: number) => moneyText(amount, currency);
     const gifts = matchGifts({
@@ -37,7 +33,6 @@ export const suggestGiftsTool = defineTool(({ matchGifts, cheapestPrice }: ToolD
       interests: [],
       text: recipient,
       count: count ?? DEFAULT_GIFT_COUNT,
-      // the model's word first, then the host's hint (ChatGPT sends openai/locale with each call)
       locale: localeOf(locale, meta["openai/locale"]),
       currency,
     });

@@ -34,8 +34,7 @@ export const waitForJobTool = defineTool(({ jobs }: ToolDeps) => ({
       const line = status !== undefined && view.status !== status ? viewLogLine(view) : undefined;
       if (line) log?.(line.level, line.text);
       status = view.status;
-      // Progress must strictly increase and name its stage: a view before the first stage, or a new
-      // stage at the same percentage, waits for the next step.
+      // progress must strictly increase and name its stage
       if (view.percentage <= sent || view.stage === null) return;
       sent = view.percentage;
       progress(view.percentage, 100, view.stageLabel ?? view.stage ?? view.status);
