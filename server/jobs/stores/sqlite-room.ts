@@ -4,7 +4,7 @@
  * when their journal finds no room. Freed pages go back to the disk, in small steps if need be.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, openSync, statSync, statfsSync, unlinkSync, writeSync } from "node:fs";
+import { statSync, statfsSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Database } from "better-sqlite3";
 import { asStorageFull, isStorageFull } from "../../store-errors.js";
@@ -79,18 +79,12 @@ type Reserve = { restore(): boolean; release(): boolean };
 function createReserve(path: string | undefined, bytes: number): Reserve {
   if (path === undefined) return { restore: () => true, release: () => false };
   const file = `${path}-reserve`;
-  const size = () => {
-    try {
-      return statSync(file).size;
-    } catch {
-      return -1;
-    }
-  };
   return {
     restore() {
-      if (size() >= bytes) return true;
+      if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) >= bytes) return true;
       try {
-        writeReserve(file, bytes);
+        // random bytes: a file system that compresses or dedupes would keep zeros in no room at all
+        writeFileSync(file, randomBytes(bytes), { flush: true });
         return true;
       } catch {
         // a part-written reserve holds room nobody counts on: give it back
@@ -98,22 +92,8 @@ function createReserve(path: string | undefined, bytes: number): Reserve {
         return false;
       }
     },
-    release() {
-      return size() >= 0 && unlinkQuietly(file);
-    },
+    release: () => unlinkQuietly(file),
   };
-}
-
-function writeReserve(file: string, bytes: number): void {
-  const fd = openSync(file, "w");
-  try {
-    // random bytes: a file system that compresses or dedupes would keep zeros in no room at all
-    const body = randomBytes(bytes);
-    for (let at = 0; at < bytes;) at += writeSync(fd, body, at, bytes - at);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 function unlinkQuietly(file: string): boolean {
