@@ -180,9 +180,7 @@ class RedisJobStore implements JobStore {
   };
 
   readonly readEvents: JobStore["readEvents"] = async (jobId, afterSeq, limit) => {
-    const from = Math.max(0, afterSeq);
-    if (limit <= 0) return [];
-    const bodies = await this.#guard(() => this.#redis.lrange(this.#k.per.events + jobId, from, from + limit - 1));
+    const bodies = await this.#range(this.#k.per.events + jobId, afterSeq, Math.max(0, afterSeq) + limit);
     return bodies.map((body) => JobEventSchema.parse(JSON.parse(body)));
   };
 
