@@ -93,10 +93,7 @@ class BullmqExecutor implements JobExecutor {
     this.#worker = this.#openWorker(settings, prefix);
     // a job ended by another process stops here at once, between two of its appends
     this.#unwatch = context.store.watch?.(this.#onStoreChange);
-    this.#reconciler = setInterval(
-      () => void this.#reconcile().catch(context.report("ending jobs the queue lost")),
-      Math.max(graceMs, 10_000),
-    );
+    this.#reconciler = setInterval(() => void this.recover(), Math.max(graceMs, 10_000));
     this.#reconciler.unref();
   }
 
@@ -107,14 +104,9 @@ class BullmqExecutor implements JobExecutor {
   async submit({ jobId, runOptions, locale }: JobToRun): Promise<void> {
     // once queued, the job is the workers' business: this process's cached fold would go stale
     this.#context.log.forget(jobId);
+    const options = { jobId, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } };
     await traceEnqueue(jobId, (trace) =>
-      this.#connection.guard(() =>
-        this.#queue.add(
-          "bulk",
-          { runOptions, locale, trace },
-          { jobId, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } },
-        ),
-      ),
+      this.#connection.guard(() => this.#queue.add("bulk", { runOptions, locale, trace }, options)),
     );
   }
 

@@ -94,35 +94,15 @@ const written = (reply: unknown) => {
 
 function createCall(k: JobKeys, job: NewJob, events: JobEvent[], fold: JobFold, quota: CreateQuota | undefined) {
   const { jobId, owner } = job;
+  const { subject } = owner;
   const input = Object.entries(inputFields(job.input)).flatMap(([k, v]) => (v === null ? [] : [k, v]));
-  const keys = [
-    k.per.job + jobId,
-    k.per.input + jobId,
-    k.per.events + jobId,
-    k.unfinished,
-    k.finished,
-    k.usageOf(owner.subject),
-    k.startsOf(owner.subject),
-    k.appended,
-    k.listOf(owner.subject),
-  ];
-  const args = [
-    jobId,
-    JSON.stringify({ subject: owner.subject, sessionId: owner.sessionId }),
-    job.createdAt,
-    JSON.stringify(fold),
-    fold.status,
-    inputBytes(job.input),
-    // a limit too large to reach is sent as one Lua's numbers can read
-    quota === undefined
-      ? ""
-      : [quota.since, quota.maxUnfinished, quota.maxStartsSince, quota.maxBytes]
-          .map((n) => (Number.isFinite(n) ? n : 1e300))
-          .join(" "),
-    input.length,
-    ...input,
-    ...events.map((e) => JSON.stringify(e)),
-  ];
+  const keys = [k.per.job, k.per.input, k.per.events].map((p) => p + jobId);
+  keys.push(k.unfinished, k.finished, k.usageOf(subject), k.startsOf(subject), k.appended, k.listOf(subject));
+  // a limit too large to reach is sent as one Lua's numbers can read
+  const limits = quota && [quota.since, quota.maxUnfinished, quota.maxStartsSince, quota.maxBytes];
+  const args = [jobId, JSON.stringify({ subject, sessionId: owner.sessionId }), job.createdAt, JSON.stringify(fold)];
+  args.push(fold.status, inputBytes(job.input), limits?.map((n) => (Number.isFinite(n) ? n : 1e300)).join(" ") ?? "");
+  args.push(input.length, ...input, ...events.map((e) => JSON.stringify(e)));
   return { keys, args };
 }
 
@@ -238,20 +218,15 @@ class RedisJobStore implements JobStore {
 
   readonly usage: JobStore["usage"] = async (subject, since) => {
     const starts = this.#k.startsOf(subject);
-    const [counts, first, started] = await this.#guard(() =>
+    const [counts, first, startedSince] = await this.#guard(() =>
       Promise.all([
         this.#redis.hmget(this.#k.usageOf(subject), "unfinished", "bytes"),
         this.#redis.zrangebyscore(starts, since, "+inf", "WITHSCORES", "LIMIT", 0, 1),
         this.#redis.zcount(starts, since, "+inf"),
       ]),
     );
-    const [unfinishedJobs, bytes] = counts.map((n) => Math.max(0, Number(n ?? 0)));
-    return {
-      unfinished: unfinishedJobs,
-      bytes,
-      startedSince: started,
-      ...(first.length === 2 ? { firstStartSince: Number(first[1]) } : {}),
-    };
+    const [unfinished, bytes] = counts.map((n) => Math.max(0, Number(n ?? 0)));
+    return { unfinished, bytes, startedSince, ...(first.length === 2 ? { firstStartSince: Number(first[1]) } : {}) };
   };
 
   readonly ping: JobStore["ping"] = async () => {

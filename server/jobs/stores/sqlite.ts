@@ -30,28 +30,21 @@ import { createRoom, type Room } from "./sqlite-room.js";
 export type { SqliteStoreOptions } from "./sqlite-file.js";
 
 const UNFINISHED = "status IN ('pending', 'running')";
-const JOB_COLUMNS = "job_id, subject, session_id, status, created_at, last_seq, fold";
+const JOB_COLUMNS =
+  "job_id AS jobId, subject, session_id AS sessionId, status, created_at AS createdAt, last_seq AS lastSeq, fold";
 /** The tables of what a job owns, its row last. */
 const OWNED = ["events", "result_chunks", "results", "inputs", "jobs"];
 const BYTES = (column: string) => `coalesce(length(CAST(${column} AS BLOB)), 0)`;
 
-type JobRow = {
-  job_id: string;
-  subject: string;
-  session_id: string | null;
-  status: string;
-  created_at: number;
-  last_seq: number;
-  fold: string;
-};
+/** A job's row as `JOB_COLUMNS` reads it. */
+type JobRow = Omit<StoredJob, "owner" | "status" | "fold"> & Record<"subject" | "status" | "fold", string> & Session;
+type Session = { sessionId: string | null };
 
-const toJob = (r: JobRow): StoredJob => ({
-  jobId: r.job_id,
-  owner: r.session_id === null ? { subject: r.subject } : { subject: r.subject, sessionId: r.session_id },
-  createdAt: r.created_at,
-  status: JobStatusSchema.parse(r.status),
-  lastSeq: r.last_seq,
-  fold: readStoredFold(r.fold),
+const toJob = ({ subject, sessionId, status, fold, ...row }: JobRow): StoredJob => ({
+  ...row,
+  owner: sessionId === null ? { subject } : { subject, sessionId },
+  status: JobStatusSchema.parse(status),
+  fold: readStoredFold(fold),
 });
 
 class SqliteJobStore implements JobStore {
@@ -80,12 +73,8 @@ class SqliteJobStore implements JobStore {
         throw new QuotaExceededError(`no room for job ${job.jobId}`);
       }
       const row = [job.jobId, subject, sessionId ?? null, fold.status, job.createdAt, events.length];
-      this.#run(
-        `INSERT INTO jobs (${JOB_COLUMNS}, bytes) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-        ...row,
-        JSON.stringify(fold),
-        bytes,
-      );
+      const insert = "INSERT INTO jobs (job_id, subject, session_id, status, created_at, last_seq, fold, bytes)";
+      this.#run(`${insert} VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, ...row, JSON.stringify(fold), bytes);
       this.#run(
         "INSERT INTO inputs (job_id, occasion, budget_per_person, csv, employees, currency, locale) VALUES (@jobId, @occasion, @budgetPerPerson, @csv, @employees, @currency, @locale)",
         { jobId: job.jobId, ...inputFields(job.input) },
