@@ -1,4 +1,4 @@
-/** The executor of memory and SQLite stores: jobs run in this process, one slice per turn of the event loop. */
+/** The executor of the SQLite store, on disk or in memory: jobs run in this process, one slice per event-loop turn. */
 import { interrupted, LiveJobs, type CreateExecutor } from "./executor.js";
 
 /** At most `limits.maxConcurrentJobs` at once; whatever is unfinished at start-up was cut off by the last process. */

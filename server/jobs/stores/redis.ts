@@ -34,7 +34,7 @@ import {
   type ConnectionListener,
   type RedisConnection,
 } from "../../redis/connection.js";
-import { run } from "../../redis/scripts.js";
+import { run, type Script } from "../../redis/scripts.js";
 import { APPEND, CLAIM_FOLLOW_UP, CREATE, DELETE, EXPIRE, PUT_CHUNK } from "./redis-scripts.js";
 
 export type RedisStoreOptions = {
@@ -127,7 +127,7 @@ class RedisJobStore implements JobStore {
   readonly create: JobStore["create"] = async (job, events, fold, quota) => {
     checkContinues(0, events);
     const { keys, args } = createCall(this.#k, job, events, fold, quota);
-    const reply = await this.#guard(() => run(this.#redis, CREATE, keys, args));
+    const reply = await this.#script(CREATE, keys, args);
     if (reply === "quota") throw new QuotaExceededError(`no room for job ${job.jobId}`);
     written(reply);
   };
@@ -141,7 +141,7 @@ class RedisJobStore implements JobStore {
     this.#puts.run(jobId, async () => {
       const keys = [this.#k.per.job + jobId, this.#k.per.parts + jobId, this.#k.finished];
       const args = [jobId, index, body, Buffer.byteLength(body)];
-      written(await this.#guard(() => run(this.#redis, PUT_CHUNK, keys, args)));
+      written(await this.#script(PUT_CHUNK, keys, args));
     });
 
   readonly append: JobStore["append"] = async (jobId, events, fold, head) => {
@@ -156,7 +156,7 @@ class RedisJobStore implements JobStore {
       ...[head ? chunkCount(head) : 0, Buffer.byteLength(headText)],
       ...events.map((e) => JSON.stringify(e)),
     ];
-    written(await this.#guard(() => run(this.#redis, APPEND, keys, args)));
+    written(await this.#script(APPEND, keys, args));
   };
 
   readonly readEvents: JobStore["readEvents"] = async (jobId, afterSeq, limit) => {
@@ -190,31 +190,24 @@ class RedisJobStore implements JobStore {
   };
 
   readonly claimFollowUp: JobStore["claimFollowUp"] = async (jobId) =>
-    (await this.#guard(() => run(this.#redis, CLAIM_FOLLOW_UP, [this.#k.per.job + jobId], []))) === 1;
+    (await this.#script(CLAIM_FOLLOW_UP, [this.#k.per.job + jobId], [])) === 1;
 
   readonly expire: JobStore["expire"] = async (createdBefore) => {
     const max = Number.isFinite(createdBefore) ? `(${createdBefore}` : createdBefore > 0 ? "+inf" : "-inf";
-    const args = [max, ...Object.values(this.#k.per)];
-    const ids = await this.#guard(() => run(this.#redis, EXPIRE, [this.#k.finished], args));
+    const ids = await this.#script(EXPIRE, [this.#k.finished], [max, ...Object.values(this.#k.per)]);
     return z.array(z.string()).parse(ids);
   };
 
   readonly readInput: JobStore["readInput"] = async (jobId) => {
-    const [status, input] = await this.#guard(() =>
-      Promise.all([
-        this.#redis.hget(this.#k.per.job + jobId, "status"),
-        this.#redis.hgetall(this.#k.per.input + jobId),
-      ]),
-    );
+    const { job, input: inputs } = this.#k.per;
+    const read = () => Promise.all([this.#redis.hget(job + jobId, "status"), this.#redis.hgetall(inputs + jobId)]);
+    const [status, input] = await this.#guard(read);
     if (status === null || isFinished(JobStatusSchema.parse(status)) || input.occasion === undefined) return undefined;
     return readStoredInput(input);
   };
 
-  readonly delete: JobStore["delete"] = async (jobId) => {
-    const keys = [this.#k.unfinished, this.#k.finished];
-    const args = [jobId, ...Object.values(this.#k.per)];
-    return (await this.#guard(() => run(this.#redis, DELETE, keys, args))) === 1;
-  };
+  readonly delete: JobStore["delete"] = async (jobId) =>
+    (await this.#script(DELETE, [this.#k.unfinished, this.#k.finished], [jobId, ...Object.values(this.#k.per)])) === 1;
 
   readonly usage: JobStore["usage"] = async (subject, since) => {
     const starts = this.#k.startsOf(subject);
@@ -259,6 +252,10 @@ class RedisJobStore implements JobStore {
       const job = toJob(id, row as (string | null)[]);
       return job ? [job] : [];
     });
+  }
+
+  #script(script: Script, keys: string[], args: (string | number)[]): Promise<unknown> {
+    return this.#guard(() => run(this.#redis, script, keys, args));
   }
 
   async #range(key: string, from: number, to: number): Promise<string[]> {

@@ -38,10 +38,7 @@ export function createRoom(db: Database, path: string | undefined): Room {
   };
   settle();
   /** Once the WAL is all copied, the next write reuses it rather than growing it. */
-  const copyOut = () => {
-    checkpoint(db);
-    return true;
-  };
+  const copyOut = () => checkpoint(db);
   const tryWith = <T>(run: () => T, remedies: (() => boolean)[]): T => {
     for (let tried = 0; ; tried++) {
       try {
@@ -105,13 +102,14 @@ function unlinkQuietly(file: string): boolean {
   }
 }
 
-/** Copies the WAL into the database without waiting for readers; quietly fails on a full disk. */
-function checkpoint(db: Database): void {
+/** Copies the WAL into the database without waiting for readers; quietly fails on a full disk (true all the same). */
+function checkpoint(db: Database): true {
   try {
     db.pragma("wal_checkpoint(PASSIVE)");
   } catch {
     // what is not copied now is copied by a later checkpoint
   }
+  return true;
 }
 
 const freePages = (db: Database) => db.pragma("freelist_count", { simple: true }) as number;

@@ -1,11 +1,12 @@
 /**
  * The durable job store on SQLite (better-sqlite3, WAL): each call is one transaction, rows read
  * back are parsed with the shared schemas, and each job row counts the bytes its input and result
- * take, for the quotas. Deletion works on a full disk too (sqlite-room.ts).
+ * take, for the quotas. A file of another schema (`user_version`) is made anew: its jobs are a day
+ * old at most; what this schema gained since is added in place. Full disks: sqlite-room.ts.
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
-import type Database from "better-sqlite3";
+import Database from "better-sqlite3";
 import { JobEventSchema, type JobEvent } from "../../../shared/job-events.js";
 import { isFinished, JobStatusSchema } from "../../../shared/job-view.js";
 import { StorageFullError } from "../../store-errors.js";
@@ -24,10 +25,7 @@ import {
   type JobStore,
   type StoredJob,
 } from "../store.js";
-import { openDatabase, type SqliteStoreOptions } from "./sqlite-file.js";
 import { createRoom, type Room } from "./sqlite-room.js";
-
-export type { SqliteStoreOptions } from "./sqlite-file.js";
 
 const UNFINISHED = "status IN ('pending', 'running')";
 const JOB_COLUMNS =
@@ -35,6 +33,8 @@ const JOB_COLUMNS =
 /** The tables of what a job owns, its row last. */
 const OWNED = ["events", "result_chunks", "results", "inputs", "jobs"];
 const BYTES = (column: string) => `coalesce(length(CAST(${column} AS BLOB)), 0)`;
+
+type Usage = Awaited<ReturnType<JobStore["usage"]>>;
 
 /** A job's row as `JOB_COLUMNS` reads it. */
 type JobRow = Omit<StoredJob, "owner" | "status" | "fold"> & Record<"subject" | "status" | "fold", string> & Session;
@@ -84,10 +84,8 @@ class SqliteJobStore implements JobStore {
       this.#run("INSERT INTO starts (subject, created_at) VALUES (?, ?)", subject, job.createdAt);
     });
 
-  readonly getJob: JobStore["getJob"] = async (jobId) => {
-    const row = this.#get<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE job_id = ?`, jobId);
-    return row && toJob(row);
-  };
+  readonly getJob: JobStore["getJob"] = async (jobId) =>
+    this.#all<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE job_id = ?`, jobId).map(toJob).at(0);
 
   readonly putResultChunk: JobStore["putResultChunk"] = async (jobId, index, body) =>
     this.#write(() => {
@@ -153,11 +151,8 @@ class SqliteJobStore implements JobStore {
 
   readonly readInput: JobStore["readInput"] = async (jobId) => {
     // currency is null in rows written before jobs had one (US dollars), locale when none was known
-    const row = this.#get<Record<string, string | number | null>>(
-      `SELECT i.occasion, i.budget_per_person AS budgetPerPerson, i.csv, i.employees, i.currency, i.locale FROM inputs i JOIN jobs j USING (job_id) WHERE job_id = ? AND j.${UNFINISHED}`,
-      jobId,
-    );
-    return row && readStoredInput(row);
+    const sql = `SELECT i.occasion, i.budget_per_person AS budgetPerPerson, i.csv, i.employees, i.currency, i.locale FROM inputs i JOIN jobs j USING (job_id) WHERE job_id = ? AND j.${UNFINISHED}`;
+    return this.#all<Record<string, string | number | null>>(sql, jobId).map(readStoredInput).at(0);
   };
 
   readonly delete: JobStore["delete"] = async (jobId) => this.#room.freeing(() => this.#remove(jobId));
@@ -210,7 +205,6 @@ class SqliteJobStore implements JobStore {
   }
 
   #run = (sql: string, ...params: unknown[]) => this.#prepare(sql).run(...params);
-  #get = <R>(sql: string, ...params: unknown[]) => this.#prepare(sql).get(...params) as R | undefined;
   #all = <R>(sql: string, ...params: unknown[]) => this.#prepare(sql).all(...params) as R[];
   #value = <R>(sql: string, ...params: unknown[]) => this.#prepare(sql, true).get(...params) as R | undefined;
   #values = <R>(sql: string, ...params: unknown[]) => this.#prepare(sql, true).all(...params) as R[];
@@ -235,17 +229,11 @@ class SqliteJobStore implements JobStore {
     }) as boolean;
   }
 
-  #usageOf(subject: string, since: number): Awaited<ReturnType<JobStore["usage"]>> {
-    const { unfinished, bytes } = this.#get<{ unfinished: number; bytes: number }>(
-      `SELECT coalesce(sum(${UNFINISHED}), 0) AS unfinished, coalesce(sum(bytes), 0) AS bytes FROM jobs WHERE subject = ?`,
-      subject,
-    )!;
-    const { n, first } = this.#get<{ n: number; first: number | null }>(
-      "SELECT count(*) AS n, min(created_at) AS first FROM starts WHERE subject = ? AND created_at >= ?",
-      subject,
-      since,
-    )!;
-    return { unfinished, bytes, startedSince: n, ...(first === null ? {} : { firstStartSince: first }) };
+  #usageOf(subject: string, since: number): Usage {
+    const starts = "FROM starts WHERE subject = @subject AND created_at >= @since";
+    const sql = `SELECT coalesce(sum(${UNFINISHED}), 0) AS unfinished, coalesce(sum(bytes), 0) AS bytes, (SELECT count(*) ${starts}) AS startedSince, (SELECT min(created_at) ${starts}) AS first FROM jobs WHERE subject = @subject`;
+    const { first, ...usage } = this.#prepare(sql).get({ subject, since }) as Usage & { first: number | null };
+    return { ...usage, ...(first === null ? {} : { firstStartSince: first }) };
   }
 
   #addBytes(jobId: string, bytes: number): void {
@@ -258,15 +246,106 @@ class SqliteJobStore implements JobStore {
   }
 }
 
+export type SqliteStoreOptions = {
+  /** Caps the file at this many pages, as a full disk would (for tests). */
+  maxPageCount?: number;
+};
+
 /** Opens (and creates, with its directory) the database at `path`; ":memory:" for a private one. */
 export function createSqliteStore(path: string, options: SqliteStoreOptions = {}): JobStore {
   const onDisk = path !== ":memory:" && path !== "" ? path : undefined;
   if (onDisk) mkdirSync(dirname(onDisk), { recursive: true });
-  const db = openDatabase(path, options);
+  const db = new Database(path);
   try {
+    setUp(db, options);
     return new SqliteJobStore(db, createRoom(db, onDisk));
   } catch (error) {
     db.close();
     throw error;
   }
+}
+
+const SCHEMA_VERSION = 1;
+
+const SCHEMA = `
+-- fold: the job's state folded from its events (JobFold), a cache that foldOf rebuilds when it does not parse
+CREATE TABLE jobs (
+  job_id TEXT PRIMARY KEY, subject TEXT NOT NULL, session_id TEXT, status TEXT NOT NULL,
+  created_at INTEGER NOT NULL, last_seq INTEGER NOT NULL, fold TEXT NOT NULL,
+  -- bytes of the job's input and result, kept in step by every write, for the quotas
+  bytes INTEGER NOT NULL,
+  -- 1 once the job's follow-up was claimed (claimFollowUp), null before
+  follow_up INTEGER);
+-- apart from jobs, whose row is rewritten on every append: the input may be megabytes
+CREATE TABLE inputs (
+  job_id TEXT PRIMARY KEY, occasion TEXT NOT NULL, budget_per_person REAL NOT NULL, csv TEXT, employees TEXT,
+  currency TEXT, locale TEXT);
+CREATE INDEX jobs_by_status ON jobs (status, created_at);
+CREATE INDEX jobs_by_owner ON jobs (subject, created_at, job_id);
+-- creations by subject, for the rate of starts: kept a day, whatever becomes of the jobs
+CREATE TABLE starts (subject TEXT NOT NULL, created_at INTEGER NOT NULL);
+CREATE INDEX starts_by_subject ON starts (subject, created_at);
+CREATE TABLE events (
+  job_id TEXT NOT NULL, seq INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (job_id, seq)) WITHOUT ROWID;
+CREATE TABLE results (job_id TEXT PRIMARY KEY, head TEXT NOT NULL);
+CREATE TABLE result_chunks (
+  job_id TEXT NOT NULL, idx INTEGER NOT NULL, body TEXT NOT NULL, PRIMARY KEY (job_id, idx)) WITHOUT ROWID;
+`;
+
+/** The page size of a new file: SQLite's own, so a fresh database takes 56 KB, not 14 pages of 64 KB. */
+const PAGE_SIZE = 4096;
+const CHECKPOINT_BYTES = 4 * 1024 * 1024;
+
+/** Gives the file this store's settings and tables. */
+function setUp(db: Database.Database, { maxPageCount }: SqliteStoreOptions): void {
+  // only takes effect on a new file
+  db.pragma(`page_size = ${PAGE_SIZE}`);
+  if (db.pragma("user_version", { simple: true }) !== SCHEMA_VERSION) makeAnew(db);
+  addSinceVersion(db);
+  db.pragma("journal_mode = WAL");
+  // WAL with synchronous=NORMAL keeps every commit atomic; a power cut may lose the last ones only
+  db.pragma("synchronous = NORMAL");
+  db.pragma("busy_timeout = 5000");
+  // checkpoint every 4 MB of WAL: a checkpoint blocks the commit that runs it, so many small
+  // ones keep each pause short where rare big ones would not
+  const filePageSize = db.pragma("page_size", { simple: true }) as number;
+  db.pragma(`wal_autocheckpoint = ${Math.max(1, Math.round(CHECKPOINT_BYTES / filePageSize))}`);
+  // and the WAL file is cut back to that size after a checkpoint, not left at its largest
+  db.pragma(`journal_size_limit = ${CHECKPOINT_BYTES}`);
+  if (maxPageCount !== undefined) db.pragma(`max_page_count = ${Math.floor(maxPageCount)}`);
+}
+
+/**
+ * Gives an older file of this schema what was added since: the inputs' `currency` and `locale`, the
+ * jobs' `follow_up`, and the index by owner in place of the one by subject.
+ */
+function addSinceVersion(db: Database.Database): void {
+  for (const column of ["currency", "locale"])
+    if (!columnsOf(db, "inputs").includes(column)) db.exec(`ALTER TABLE inputs ADD COLUMN ${column} TEXT`);
+  if (!columnsOf(db, "jobs").includes("follow_up")) db.exec("ALTER TABLE jobs ADD COLUMN follow_up INTEGER");
+  db.exec(
+    "CREATE INDEX IF NOT EXISTS jobs_by_owner ON jobs (subject, created_at, job_id); DROP INDEX IF EXISTS jobs_by_subject",
+  );
+}
+
+const columnsOf = (db: Database.Database, table: string) =>
+  db.prepare<[string], string>("SELECT name FROM pragma_table_info(?)").pluck().all(table);
+
+/** Drops the tables of another schema and makes this one's; the version is written last, so a stop halfway is redone. */
+function makeAnew(db: Database.Database): void {
+  const tables = db
+    .prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
+    .pluck()
+    .all();
+  for (const table of tables) db.exec(`DROP TABLE "${table.replaceAll('"', '""')}"`);
+  // freed pages go back to the disk at each incremental_vacuum; this is set before the first
+  // table, and a file written without it is rebuilt once
+  if (db.pragma("auto_vacuum", { simple: true }) !== 2) {
+    db.pragma("auto_vacuum = INCREMENTAL");
+    if ((db.pragma("page_count", { simple: true }) as number) > 0) db.exec("VACUUM");
+  }
+  db.transaction(() => {
+    db.exec(SCHEMA);
+    db.pragma(`user_version = ${SCHEMA_VERSION}`);
+  })();
 }
