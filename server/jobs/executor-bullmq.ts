@@ -7,7 +7,6 @@
 import { Queue, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
 import { isFinished } from "../../shared/job-view.js";
-import type { Caller } from "./caller.js";
 import {
   interrupted,
   LiveJobs,
@@ -29,7 +28,7 @@ import {
 } from "../redis/connection.js";
 import type { Locale } from "./runner/texts.js";
 import { readInputLimits } from "../limits.js";
-import { planStart, type StartPlan } from "./start-plan.js";
+import { planStart } from "./start-plan.js";
 
 export type BullmqExecutorOptions = {
   /** The Redis that holds the queue (the store's). */
@@ -94,10 +93,7 @@ class BullmqExecutor implements JobExecutor {
     this.#worker = this.#openWorker(settings, prefix);
     // a job ended by another process stops here at once, between two of its appends
     this.#unwatch = context.store.watch?.(this.#onStoreChange);
-    this.#reconciler = setInterval(
-      () => void this.#reconcile().catch(context.report("ending jobs the queue lost")),
-      Math.max(graceMs, 10_000),
-    );
+    this.#reconciler = setInterval(() => void this.recover(), Math.max(graceMs, 10_000));
     this.#reconciler.unref();
   }
 
@@ -108,14 +104,9 @@ class BullmqExecutor implements JobExecutor {
   async submit({ jobId, runOptions, locale }: JobToRun): Promise<void> {
     // once queued, the job is the workers' business: this process's cached fold would go stale
     this.#context.log.forget(jobId);
+    const options = { jobId, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } };
     await traceEnqueue(jobId, (trace) =>
-      this.#connection.guard(() =>
-        this.#queue.add(
-          "bulk",
-          { runOptions, locale, trace },
-          { jobId, removeOnComplete: true, removeOnFail: { age: 24 * 3600 } },
-        ),
-      ),
+      this.#connection.guard(() => this.#queue.add("bulk", { runOptions, locale, trace }, options)),
     );
   }
 
@@ -178,17 +169,13 @@ class BullmqExecutor implements JobExecutor {
       await end(jobId, owner, interrupted("The job's input could not be read back to run it."));
       return;
     }
-    const traced = { carrier: queued.data.trace, jobId, queuedAt: queued.timestamp };
-    await traceQueuedRun(traced, () => this.#run(jobId, owner, plan.value, queued.data));
+    const { trace, runOptions, locale } = queued.data;
+    await traceQueuedRun({ carrier: trace, jobId, queuedAt: queued.timestamp }, () =>
+      this.#live
+        .run({ jobId, owner, plan: plan.value, runOptions, locale })
+        .finally(() => this.#context.log.forget(jobId)),
+    );
   };
-
-  async #run(jobId: string, owner: Caller, plan: StartPlan, { runOptions, locale }: QueuedRun): Promise<void> {
-    try {
-      await this.#live.run({ jobId, owner, plan, runOptions, locale });
-    } finally {
-      this.#context.log.forget(jobId);
-    }
-  }
 
   /** Stops a job running here once the store says it has ended (or is gone). */
   readonly #onStoreChange = (jobId: string): void => {

@@ -1,4 +1,4 @@
-/** The executor of memory and SQLite stores: jobs run in this process, one slice per turn of the event loop. */
+/** The executor of the SQLite store, on disk or in memory: jobs run in this process, one slice per event-loop turn. */
 import { interrupted, LiveJobs, type CreateExecutor } from "./executor.js";
 
 /** At most `limits.maxConcurrentJobs` at once; whatever is unfinished at start-up was cut off by the last process. */
@@ -38,25 +38,21 @@ export const createInProcessExecutor: CreateExecutor = (context) => {
 export function createScheduler(maxConcurrent: number) {
   const queue = new Map<string, () => Promise<void>>(); // a Map keeps insertion order: FIFO
   const active = new Set<Promise<void>>();
-  let reserved = 0; // slots taken by runs that start on the next turn
   let closed = false;
 
   function pump(): void {
-    while (!closed && reserved + active.size < Math.max(1, maxConcurrent) && queue.size > 0) {
+    while (!closed && active.size < Math.max(1, maxConcurrent) && queue.size > 0) {
       const [jobId, run] = queue.entries().next().value as [string, () => Promise<void>];
       queue.delete(jobId);
-      reserved++;
-      setImmediate(() => {
-        reserved--;
-        // a run reports its own failures; this catch only keeps a bug from stopping the queue
-        const p: Promise<void> = run()
-          .catch(() => {})
-          .finally(() => {
-            active.delete(p);
-            pump();
-          });
-        active.add(p);
-      });
+      // a run reports its own failures; this catch only keeps a bug from stopping the queue
+      const p: Promise<void> = new Promise(setImmediate)
+        .then(run)
+        .catch(() => {})
+        .finally(() => {
+          active.delete(p);
+          pump();
+        });
+      active.add(p);
     }
   }
 
@@ -73,8 +69,6 @@ export function createScheduler(maxConcurrent: number) {
       closed = true;
       const dropped = [...queue.keys()];
       queue.clear();
-      // let runs reserved on this turn start, so that they too are awaited
-      await new Promise((r) => setImmediate(r));
       await Promise.all([...active]);
       return dropped;
     },

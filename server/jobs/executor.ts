@@ -112,6 +112,22 @@ const storeLost: Failed["payload"] = {
   retryable: true,
 };
 
+const unexpected: Failed["payload"] = {
+  code: "internal",
+  message: "The analysis stopped on an unexpected error.",
+  hint: `Try again with ${TOOL.startBulk}; if it fails again, check the file for unusual content.`,
+  retryable: true,
+};
+
+/** What a failed run's end says: a job's own failure is not retryable, the server's are. */
+function failureOf(error: unknown): Failed["payload"] {
+  if (error instanceof StoreUnavailableError) return storeLost;
+  if (error instanceof StorageFullError) return storageFull;
+  if (!(error instanceof JobFailure)) return unexpected;
+  const { code, message, hint } = error;
+  return { code, message, ...(hint === undefined ? {} : { hint }), retryable: false };
+}
+
 /**
  * One job's work, wherever it runs, and its end as failed when the work fails. A stop leaves no
  * event of its own: whoever stopped the job records its end. Never rejects for the job's sake.
@@ -151,25 +167,7 @@ async function runJob(
     if (stored === undefined || (stored !== null && isFinished(stored.status))) return;
     // a lost store was told of when the connection dropped
     if (!(error instanceof JobFailure || error instanceof StoreUnavailableError)) report(`running job ${jobId}`)(error);
-    const payload: Failed["payload"] =
-      error instanceof StoreUnavailableError
-        ? storeLost
-        : error instanceof StorageFullError
-          ? storageFull
-          : error instanceof JobFailure
-            ? {
-                code: error.code,
-                message: error.message,
-                ...(error.hint === undefined ? {} : { hint: error.hint }),
-                retryable: false,
-              }
-            : {
-                code: "internal",
-                message: "The analysis stopped on an unexpected error.",
-                hint: `Try again with ${TOOL.startBulk}; if it fails again, check the file for unusual content.`,
-                retryable: true,
-              };
-    await end(jobId, owner, { type: "job.failed", payload });
+    await end(jobId, owner, { type: "job.failed", payload: failureOf(error) });
   } finally {
     stages.end();
   }

@@ -62,18 +62,12 @@ export function decodeChunk(body: string): PersonResult[] {
   let giftLists: Gift[][];
   let chunk: Pick<Chunk, "interests" | "people">;
   if (typeof raw === "object" && raw !== null && "v" in raw) {
-    const current = ChunkSchema.parse(raw);
-    const gifts = current.gifts.map(([id, name, price, category, reason]): Gift => ({
-      id,
-      name,
-      price,
-      category,
-      reason,
-    }));
-    giftLists = current.lists.map((list) =>
+    const v2 = ChunkSchema.parse(raw);
+    const gifts = v2.gifts.map(([id, name, price, category, reason]): Gift => ({ id, name, price, category, reason }));
+    giftLists = v2.lists.map((list) =>
       list.map((g) => gifts[g] ?? fail(`a stored result chunk refers to a missing gift (${g})`)),
     );
-    chunk = current;
+    chunk = v2;
   } else {
     const v1 = ChunkV1Schema.parse(raw);
     giftLists = v1.gifts;

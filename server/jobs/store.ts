@@ -1,6 +1,6 @@
 /**
  * The storage interface behind the job system: jobs with their owner and input, each job's event
- * log (the truth), a cached fold of it, and results. Memory, SQLite and Redis implement it; every
+ * log (the truth), a cached fold of it, and results. SQLite (on disk or in memory) and Redis implement it; every
  * write that belongs together is one atomic call.
  */
 import * as z from "zod/mini";
@@ -93,20 +93,16 @@ export const inputFields = ({ occasion, budgetPerPerson, csv, employees, currenc
 });
 
 /** An input read back from its stored fields. */
-export function readStoredInput({
-  budgetPerPerson,
-  employees,
-  ...rest
-}: Partial<Record<keyof ReturnType<typeof inputFields>, string | number | null>>): StartBulkArgs {
+export function readStoredInput({ budgetPerPerson, employees, ...rest }: StoredInput): StartBulkArgs {
   const fields = {
     ...rest,
     budgetPerPerson: Number(budgetPerPerson),
     employees: employees && (JSON.parse(String(employees)) as unknown),
   };
-  return StartBulkInput.parse(
-    Object.fromEntries(Object.entries(fields).filter(([, v]) => v !== null && v !== undefined)),
-  );
+  const present = Object.entries(fields).filter(([, v]) => v !== null && v !== undefined);
+  return StartBulkInput.parse(Object.fromEntries(present));
 }
+type StoredInput = Partial<Record<keyof ReturnType<typeof inputFields>, string | number | null>>;
 
 /** Thrown by a write that does not continue the job as stored (another writer got there first). */
 export class StoreConflictError extends Error {
@@ -118,21 +114,6 @@ export function checkContinues(lastSeq: number, events: readonly JobEvent[]): vo
   events.forEach((e, i) => {
     if (e.seq !== lastSeq + 1 + i) throw new StoreConflictError(`expected seq ${lastSeq + 1 + i}, got ${e.seq}`);
   });
-}
-
-/** Throws unless chunk `index` may come next for a job with `status` (undefined: none) and `put` chunks. */
-export function checkChunk(jobId: string, status: string | undefined, put: number, index: number): void {
-  if (status === undefined) throw new StoreConflictError(`no job ${jobId}`);
-  if (status !== "pending" && status !== "running") throw new StoreConflictError(`job ${jobId} has ended`);
-  if (index !== put) throw new StoreConflictError(`expected chunk ${put}, got ${index}`);
-}
-
-/** Throws unless `head` may commit the `put` chunks as the job's one result. */
-export function checkHead(jobId: string, head: ResultHead, hasHead: boolean, put: number): void {
-  if (hasHead) throw new StoreConflictError(`job ${jobId} already has a result`);
-  if (put !== chunkCount(head)) {
-    throw new StoreConflictError(`the result needs ${chunkCount(head)} chunks, ${put} were put`);
-  }
 }
 
 /** What every store implements, as bound own properties, so that a test may spread a store to replace one. */

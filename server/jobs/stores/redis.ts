@@ -34,7 +34,7 @@ import {
   type ConnectionListener,
   type RedisConnection,
 } from "../../redis/connection.js";
-import { run } from "../../redis/scripts.js";
+import { run, type Script } from "../../redis/scripts.js";
 import { APPEND, CLAIM_FOLLOW_UP, CREATE, DELETE, EXPIRE, PUT_CHUNK } from "./redis-scripts.js";
 
 export type RedisStoreOptions = {
@@ -94,35 +94,15 @@ const written = (reply: unknown) => {
 
 function createCall(k: JobKeys, job: NewJob, events: JobEvent[], fold: JobFold, quota: CreateQuota | undefined) {
   const { jobId, owner } = job;
+  const { subject } = owner;
   const input = Object.entries(inputFields(job.input)).flatMap(([k, v]) => (v === null ? [] : [k, v]));
-  const keys = [
-    k.per.job + jobId,
-    k.per.input + jobId,
-    k.per.events + jobId,
-    k.unfinished,
-    k.finished,
-    k.usageOf(owner.subject),
-    k.startsOf(owner.subject),
-    k.appended,
-    k.listOf(owner.subject),
-  ];
-  const args = [
-    jobId,
-    JSON.stringify({ subject: owner.subject, sessionId: owner.sessionId }),
-    job.createdAt,
-    JSON.stringify(fold),
-    fold.status,
-    inputBytes(job.input),
-    // a limit too large to reach is sent as one Lua's numbers can read
-    quota === undefined
-      ? ""
-      : [quota.since, quota.maxUnfinished, quota.maxStartsSince, quota.maxBytes]
-          .map((n) => (Number.isFinite(n) ? n : 1e300))
-          .join(" "),
-    input.length,
-    ...input,
-    ...events.map((e) => JSON.stringify(e)),
-  ];
+  const keys = [k.per.job, k.per.input, k.per.events].map((p) => p + jobId);
+  keys.push(k.unfinished, k.finished, k.usageOf(subject), k.startsOf(subject), k.appended, k.listOf(subject));
+  // a limit too large to reach is sent as one Lua's numbers can read
+  const limits = quota && [quota.since, quota.maxUnfinished, quota.maxStartsSince, quota.maxBytes];
+  const args = [jobId, JSON.stringify({ subject, sessionId: owner.sessionId }), job.createdAt, JSON.stringify(fold)];
+  args.push(fold.status, inputBytes(job.input), limits?.map((n) => (Number.isFinite(n) ? n : 1e300)).join(" ") ?? "");
+  args.push(input.length, ...input, ...events.map((e) => JSON.stringify(e)));
   return { keys, args };
 }
 
@@ -147,7 +127,7 @@ class RedisJobStore implements JobStore {
   readonly create: JobStore["create"] = async (job, events, fold, quota) => {
     checkContinues(0, events);
     const { keys, args } = createCall(this.#k, job, events, fold, quota);
-    const reply = await this.#guard(() => run(this.#redis, CREATE, keys, args));
+    const reply = await this.#script(CREATE, keys, args);
     if (reply === "quota") throw new QuotaExceededError(`no room for job ${job.jobId}`);
     written(reply);
   };
@@ -161,7 +141,7 @@ class RedisJobStore implements JobStore {
     this.#puts.run(jobId, async () => {
       const keys = [this.#k.per.job + jobId, this.#k.per.parts + jobId, this.#k.finished];
       const args = [jobId, index, body, Buffer.byteLength(body)];
-      written(await this.#guard(() => run(this.#redis, PUT_CHUNK, keys, args)));
+      written(await this.#script(PUT_CHUNK, keys, args));
     });
 
   readonly append: JobStore["append"] = async (jobId, events, fold, head) => {
@@ -176,13 +156,11 @@ class RedisJobStore implements JobStore {
       ...[head ? chunkCount(head) : 0, Buffer.byteLength(headText)],
       ...events.map((e) => JSON.stringify(e)),
     ];
-    written(await this.#guard(() => run(this.#redis, APPEND, keys, args)));
+    written(await this.#script(APPEND, keys, args));
   };
 
   readonly readEvents: JobStore["readEvents"] = async (jobId, afterSeq, limit) => {
-    const from = Math.max(0, afterSeq);
-    if (limit <= 0) return [];
-    const bodies = await this.#guard(() => this.#redis.lrange(this.#k.per.events + jobId, from, from + limit - 1));
+    const bodies = await this.#range(this.#k.per.events + jobId, afterSeq, Math.max(0, afterSeq) + limit);
     return bodies.map((body) => JobEventSchema.parse(JSON.parse(body)));
   };
 
@@ -212,48 +190,36 @@ class RedisJobStore implements JobStore {
   };
 
   readonly claimFollowUp: JobStore["claimFollowUp"] = async (jobId) =>
-    (await this.#guard(() => run(this.#redis, CLAIM_FOLLOW_UP, [this.#k.per.job + jobId], []))) === 1;
+    (await this.#script(CLAIM_FOLLOW_UP, [this.#k.per.job + jobId], [])) === 1;
 
   readonly expire: JobStore["expire"] = async (createdBefore) => {
     const max = Number.isFinite(createdBefore) ? `(${createdBefore}` : createdBefore > 0 ? "+inf" : "-inf";
-    const args = [max, ...Object.values(this.#k.per)];
-    const ids = await this.#guard(() => run(this.#redis, EXPIRE, [this.#k.finished], args));
+    const ids = await this.#script(EXPIRE, [this.#k.finished], [max, ...Object.values(this.#k.per)]);
     return z.array(z.string()).parse(ids);
   };
 
   readonly readInput: JobStore["readInput"] = async (jobId) => {
-    const [status, input] = await this.#guard(() =>
-      Promise.all([
-        this.#redis.hget(this.#k.per.job + jobId, "status"),
-        this.#redis.hgetall(this.#k.per.input + jobId),
-      ]),
-    );
+    const { job, input: inputs } = this.#k.per;
+    const read = () => Promise.all([this.#redis.hget(job + jobId, "status"), this.#redis.hgetall(inputs + jobId)]);
+    const [status, input] = await this.#guard(read);
     if (status === null || isFinished(JobStatusSchema.parse(status)) || input.occasion === undefined) return undefined;
     return readStoredInput(input);
   };
 
-  readonly delete: JobStore["delete"] = async (jobId) => {
-    const keys = [this.#k.unfinished, this.#k.finished];
-    const args = [jobId, ...Object.values(this.#k.per)];
-    return (await this.#guard(() => run(this.#redis, DELETE, keys, args))) === 1;
-  };
+  readonly delete: JobStore["delete"] = async (jobId) =>
+    (await this.#script(DELETE, [this.#k.unfinished, this.#k.finished], [jobId, ...Object.values(this.#k.per)])) === 1;
 
   readonly usage: JobStore["usage"] = async (subject, since) => {
     const starts = this.#k.startsOf(subject);
-    const [counts, first, started] = await this.#guard(() =>
+    const [counts, first, startedSince] = await this.#guard(() =>
       Promise.all([
         this.#redis.hmget(this.#k.usageOf(subject), "unfinished", "bytes"),
         this.#redis.zrangebyscore(starts, since, "+inf", "WITHSCORES", "LIMIT", 0, 1),
         this.#redis.zcount(starts, since, "+inf"),
       ]),
     );
-    const [unfinishedJobs, bytes] = counts.map((n) => Math.max(0, Number(n ?? 0)));
-    return {
-      unfinished: unfinishedJobs,
-      bytes,
-      startedSince: started,
-      ...(first.length === 2 ? { firstStartSince: Number(first[1]) } : {}),
-    };
+    const [unfinished, bytes] = counts.map((n) => Math.max(0, Number(n ?? 0)));
+    return { unfinished, bytes, startedSince, ...(first.length === 2 ? { firstStartSince: Number(first[1]) } : {}) };
   };
 
   readonly ping: JobStore["ping"] = async () => {
@@ -286,6 +252,10 @@ class RedisJobStore implements JobStore {
       const job = toJob(id, row as (string | null)[]);
       return job ? [job] : [];
     });
+  }
+
+  #script(script: Script, keys: string[], args: (string | number)[]): Promise<unknown> {
+    return this.#guard(() => run(this.#redis, script, keys, args));
   }
 
   async #range(key: string, from: number, to: number): Promise<string[]> {

@@ -4,7 +4,7 @@
  * when their journal finds no room. Freed pages go back to the disk, in small steps if need be.
  */
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, openSync, statSync, statfsSync, unlinkSync, writeSync } from "node:fs";
+import { statSync, statfsSync, unlinkSync, writeFileSync } from "node:fs";
 import { dirname } from "node:path";
 import type { Database } from "better-sqlite3";
 import { asStorageFull, isStorageFull } from "../../store-errors.js";
@@ -38,10 +38,7 @@ export function createRoom(db: Database, path: string | undefined): Room {
   };
   settle();
   /** Once the WAL is all copied, the next write reuses it rather than growing it. */
-  const copyOut = () => {
-    checkpoint(db);
-    return true;
-  };
+  const copyOut = () => checkpoint(db);
   const tryWith = <T>(run: () => T, remedies: (() => boolean)[]): T => {
     for (let tried = 0; ; tried++) {
       try {
@@ -79,18 +76,12 @@ type Reserve = { restore(): boolean; release(): boolean };
 function createReserve(path: string | undefined, bytes: number): Reserve {
   if (path === undefined) return { restore: () => true, release: () => false };
   const file = `${path}-reserve`;
-  const size = () => {
-    try {
-      return statSync(file).size;
-    } catch {
-      return -1;
-    }
-  };
   return {
     restore() {
-      if (size() >= bytes) return true;
+      if ((statSync(file, { throwIfNoEntry: false })?.size ?? 0) >= bytes) return true;
       try {
-        writeReserve(file, bytes);
+        // random bytes: a file system that compresses or dedupes would keep zeros in no room at all
+        writeFileSync(file, randomBytes(bytes), { flush: true });
         return true;
       } catch {
         // a part-written reserve holds room nobody counts on: give it back
@@ -98,22 +89,8 @@ function createReserve(path: string | undefined, bytes: number): Reserve {
         return false;
       }
     },
-    release() {
-      return size() >= 0 && unlinkQuietly(file);
-    },
+    release: () => unlinkQuietly(file),
   };
-}
-
-function writeReserve(file: string, bytes: number): void {
-  const fd = openSync(file, "w");
-  try {
-    // random bytes: a file system that compresses or dedupes would keep zeros in no room at all
-    const body = randomBytes(bytes);
-    for (let at = 0; at < bytes;) at += writeSync(fd, body, at, bytes - at);
-    fsyncSync(fd);
-  } finally {
-    closeSync(fd);
-  }
 }
 
 function unlinkQuietly(file: string): boolean {
@@ -125,13 +102,14 @@ function unlinkQuietly(file: string): boolean {
   }
 }
 
-/** Copies the WAL into the database without waiting for readers; quietly fails on a full disk. */
-function checkpoint(db: Database): void {
+/** Copies the WAL into the database without waiting for readers; quietly fails on a full disk (true all the same). */
+function checkpoint(db: Database): true {
   try {
     db.pragma("wal_checkpoint(PASSIVE)");
   } catch {
     // what is not copied now is copied by a later checkpoint
   }
+  return true;
 }
 
 const freePages = (db: Database) => db.pragma("freelist_count", { simple: true }) as number;
