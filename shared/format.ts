@@ -41,11 +41,11 @@ function makeFormats(locale: string) {
     index: (n: number) => whole.format(n),
     /** `value` from 0 to 100. */
     percent: (value: number) => percent.format(value / 100),
-    money(amount: number, code: Currency) {
+    money: (amount: number, code: Currency) => {
       const [whole, minor] = moneyOf(code);
       return (Number.isInteger(Math.round(amount * 100) / 100) ? whole : minor).format(amount);
     },
-    duration(total: number) {
+    duration: (total: number) => {
       const s = Math.max(0, Math.round(total));
       if (s < 1) return `<${seconds.format(1)}`;
       // the two largest units, the smaller left out when it is zero
