@@ -13,13 +13,10 @@ import type { JobTexts } from "./texts.js";
 export type StageId = BulkStage;
 
 /**
- * What each stage after parsing costs, in parse time per row: `row` for every person, `new` for
- * each one whose interests (extract) or whole request (match, compose) was not seen before in the
- * job. Fitted to the time each stage took on lists of 200,000 rows (fourteen jobs in two processes),
- * from every row new (a varied HR export, as CSV and as .xlsx: parse 36 %, extract 6 %, match 40 %,
- * compose 19 % of the time) to a few answers for everyone (a Korean team's workbook with ten interest
- * texts: 81 / 1 / 4 / 13 %). `npm run bench` (eta) reports how far the bar then stands from the time
- * gone by at stage starts.
+ * Each stage's cost after parsing, in parse time per row: `row` for every person, `new` for each whose
+ * interests (extract) or whole request (match, compose) is new in the job. Fitted on 200,000-row lists
+ * (fourteen jobs), from every row new (parse/extract/match/compose 36/6/40/19 % of the time) to ten
+ * interest texts for everyone (81/1/4/13 %); `npm run bench` (eta) checks the bar against the clock.
  */
 const COST: Record<Exclude<StageId, "parse">, { row: number; new: number }> = {
   extract: { row: 0.01, new: 0.37 },
@@ -46,10 +43,9 @@ export function stageWeights(mix: Mix): Record<StageId, number> {
 }
 
 /**
- * Counts the mix of people as they are parsed: distinct interest texts exactly, and distinct
- * requests (interests, department, budget) estimated as K(1 − e^(−rows/K)) over K pairings of the
- * texts with the department and budget pairs, so that no key is kept per person. `end` fixes the
- * mix once parsing ends and lets go of the texts, which the shares no longer need.
+ * Counts the mix of people as they are parsed: distinct interest texts exactly, distinct requests
+ * estimated as K(1 − e^(−rows/K)) over K pairings of texts with (department, budget) pairs, so no key
+ * is kept per person. `end` fixes the mix and lets go of the texts.
  */
 export function countMix(): { add(person: Person): void; mix(): Mix; end(): void } {
   const texts = new Set<string>();
@@ -120,7 +116,7 @@ export function createProgress(
   let stageStartedAt = 0; // the job's slice ms when its stage began
   let weight = stageWeights(ALL_NEW);
   let start = startsOf(weight);
-  /** Where the bar stood at each ETA, as stage and fraction, so the points follow the weights as they change. */
+  /** Where the bar stood at each ETA, so the points follow the weights as they change. */
   const marks: Mark[] = [];
   const pointsAt = (mark: Mark) => start[mark.stage] + weight[mark.stage] * mark.fraction;
 
@@ -149,11 +145,9 @@ export function createProgress(
   }
 
   /**
-   * The slice time left: later stages at the job's recent rate, the rest of this stage at its own
-   * rate, trusted as far as the stage has got (a stage off its weight skews the end most). The
-   * recent rate is that of the later half of the points so far: the first slices, run before the
-   * code is compiled and the caches are warm, are slower than the rest and would make every
-   * estimate of a short job too long.
+   * The slice time left: later stages at the job's recent rate, the rest of this stage at its own,
+   * trusted as far as the stage has got. The recent rate is that of the later half of the points: the
+   * first slices, run cold, are slower and would make every estimate of a short job too long.
    */
   function workLeftMs(processed: number, ms: number): number {
     const fraction = total > 0 ? Math.min(1, processed / total) : 1;
