@@ -91,14 +91,7 @@ function startsOf(weights: Record<StageId, number>): Record<StageId, number> {
 export const stagePlan = (texts: JobTexts): Stage[] => STAGES.map((id) => ({ id, label: texts.stage[id] }));
 
 type ProgressDraft = Extract<EventDraft, { type: "job.progress" }>;
-export type Progress = {
-  /** Enters `stage` with `total` items; always reported. */
-  enter(stage: StageId, total: number): Promise<void>;
-  /** `processed` items of the current stage are done; reported when the percentage moves a point. */
-  advance(processed: number): Promise<void>;
-  /** The report `advance` would send, returned instead, for the caller to send with what comes next. */
-  close(processed: number): ProgressDraft | undefined;
-};
+export type Progress = ReturnType<typeof createProgress>;
 
 /** The bar's place (a stage and how far into it) at `ms` of the job's slice time. */
 type Mark = { stage: StageId; fraction: number; ms: number };
@@ -109,7 +102,7 @@ export function createProgress(
   share: Pick<Share, "busy" | "eta">,
   texts: JobTexts,
   mix: () => Mix = () => ALL_NEW,
-): Progress {
+) {
   let stage: StageId = "parse";
   let total = 0;
   let reported = -1; // last percentage sent
@@ -168,6 +161,7 @@ export function createProgress(
     return Math.max(reported, Math.floor(start[stage] + weight[stage] * fraction));
   }
 
+  /** The report `advance` would send, returned instead, for the caller to send with what comes next. */
   function close(processed: number): ProgressDraft | undefined {
     const p = percentAt(processed);
     if (p <= reported || p >= 100) return undefined; // 100 belongs to job.completed
@@ -176,7 +170,8 @@ export function createProgress(
   }
 
   return {
-    async enter(next, items) {
+    /** Enters stage `next` with `items` items; always reported. */
+    async enter(next: StageId, items: number): Promise<void> {
       weigh(); // the last shares of parsing, as it ends
       stage = next;
       total = items;
@@ -184,7 +179,8 @@ export function createProgress(
       reported = Math.max(reported, Math.floor(start[next]));
       await emit(draft(0, reported));
     },
-    async advance(processed) {
+    /** `processed` items of the current stage are done; reported when the percentage moves a point. */
+    async advance(processed: number): Promise<void> {
       const report = close(processed);
       if (report !== undefined) await emit(report);
     },
