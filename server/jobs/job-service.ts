@@ -237,7 +237,6 @@ export function createJobService(options: JobServiceOptions) {
   };
 }
 
-/** A reporter of failures for `context`, to `onError`. */
 function reporterOf(onError: (error: unknown, context: string) => void) {
   return (context: string) => (error: unknown) => {
     try {

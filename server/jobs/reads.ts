@@ -40,7 +40,7 @@ function statusAfter(job: StoredJob, events: JobEvent[]): { status: JobStatus; l
   return { status: ENDED_AS[last.type] ?? "running", lastSeq: last.seq };
 }
 
-type Polls = { store: JobStore; seen: SeenJobs; waiters: Waiters };
+type Polls = { store: JobStore; seen: SeenJobs; waiters: Waiters; expiredBefore: () => number };
 
 /**
  * The read calls; `unwritten` is the end of a job this process stopped that the store has not taken
@@ -54,14 +54,14 @@ export function createReads(
   expiredBefore: () => number,
 ) {
   const seen = new SeenJobs(store, gate, unwritten);
-  const polls: Polls = { store, seen, waiters };
+  const polls: Polls = { store, seen, waiters, expiredBefore };
   const results = new ResultReads(store, seen);
   return {
     getEvents: getEvents.bind(null, polls),
     waitFor: waitFor.bind(null, polls),
     getResult: results.getResult,
     readResult: results.readResult,
-    list: listJobs.bind(null, store, seen, expiredBefore),
+    list: listJobs.bind(null, polls),
   };
 }
 
@@ -136,7 +136,6 @@ async function waitFor(
   return ok({ jobId, status: fold.status, done: isFinished(fold.status), view: toJobView(fold) });
 }
 
-/** The cursor of the page after `position`. */
 const cursorOf = ({ createdAt, jobId }: JobPosition): string =>
   Buffer.from(JSON.stringify([createdAt, jobId])).toString("base64url");
 
@@ -173,9 +172,7 @@ const summaryOf = (view: JobView, createdAt: number): JobSummary => ({
  * read one job past its end, so that a next cursor is given only when there is a next page.
  */
 async function listJobs(
-  store: JobStore,
-  seen: SeenJobs,
-  expiredBefore: () => number,
+  { store, seen, expiredBefore }: Polls,
   caller: Caller,
   { cursor, limit }: { cursor?: string; limit: number },
 ): Promise<Outcome<{ jobs: JobSummary[]; nextCursor: string | null }>> {
