@@ -199,10 +199,6 @@ export function createJobService(options: JobServiceOptions) {
       ...createReads(store, gate, waiters, endings.unended, expiredBefore),
       /** A result to write into a file (files/export). */
       openResult: createResultSources(store, gate),
-      async checkAccess(jobId: string, caller: Caller): Promise<Outcome<null>> {
-        const gated = await gate(jobId, caller);
-        return gated.ok ? ok(null) : gated;
-      },
       /** Whether `caller`'s quotas leave room for a start, asked before costly work (reading a file). */
       admits: async (caller: Caller) => checkQuotas(store, caller.subject, 0, limits, now()),
       ...writeCalls(parts, () => closing !== undefined),

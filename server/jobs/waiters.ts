@@ -2,7 +2,7 @@
  * Per-job wake-ups for long polls: a waiter is armed before the store is read, so an event appended
  * in between still wakes it. Every way out removes the waiter and its timer. At most `max` wait at once.
  */
-import { systemTimers, type Timer, type Timers } from "./timers.js";
+import type { Timer, Timers } from "./timers.js";
 
 /**
  * "full": too many were waiting, so this one did not wait. The poll then answers at once with what
@@ -12,18 +12,18 @@ type WakeReason = "event" | "timeout" | "aborted" | "closed" | "full";
 type Waiter = { settled: Promise<WakeReason>; dispose(): void };
 type Finish = (reason: WakeReason) => void;
 
-type WaitersOptions = { max?: number; timers?: Timers };
+type WaitersOptions = { max?: number; timers: Timers };
 
 export class Waiters {
   readonly #byJob = new Map<string, Set<Finish>>();
   #closed = false;
   #waiting = 0;
 
-  constructor(private readonly options: WaitersOptions = {}) {}
+  constructor(private readonly options: WaitersOptions) {}
 
   /** Arms a waiter on `jobId` that lasts at most `ms`. Call `dispose` when no longer waiting. */
   arm(jobId: string, ms: number, signal?: AbortSignal): Waiter {
-    const { max = Infinity, timers = systemTimers } = this.options;
+    const { max = Infinity, timers } = this.options;
     let resolve!: (reason: WakeReason) => void;
     const settled = new Promise<WakeReason>((r) => (resolve = r));
     let timer: Timer | undefined;
