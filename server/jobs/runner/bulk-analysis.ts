@@ -86,9 +86,9 @@ class BulkAnalysis {
   private readonly progress: Progress;
   private readonly people: Person[] = [];
   private readonly skipped: SkippedRow[] = [];
-  /** Each row comes with its fields, so that a skipped row keeps its name and department... */
+  /** Each row comes with its fields, so that a skipped row keeps its name and department. */
   private readonly ledger: Ledger<string[] | undefined>;
-  /** ...found here: the CSV's columns, or 0 and 1 for `employees`. */
+  /** Where the name and department are in those fields: the CSV's columns, or 0 and 1 for `employees`. */
   private who = { name: -1, department: -1, width: 0 };
   private readonly unplaced = new UnplacedTally();
   private readonly mix = countMix();
@@ -211,7 +211,7 @@ class BulkAnalysis {
     }
   }
 
-  /** Reports `processed` rows and waits for the next turn; returns when that slice ends. */
+  /** Reports `processed` rows, waits for the next turn, and says when that slice ends. */
   private async pause(processed: number) {
     await this.progress.advance(processed);
     await this.turn();
