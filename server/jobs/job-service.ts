@@ -78,7 +78,14 @@ function assemble(options: JobServiceOptions) {
     beforeSlice,
   } = options;
   const limits = resolveLimits(options.limits);
-  const report = reporterOf(options.onError ?? (() => {}));
+  const onError = options.onError ?? (() => {});
+  const report = (context: string) => (error: unknown) => {
+    try {
+      onError(error, context);
+    } catch {
+      // the reporter's own failure has nowhere left to go
+    }
+  };
   const waiters = new Waiters({ max: limits.maxWaitingPolls, timers });
   const wake = (jobId: string) => waiters.wake(jobId);
   // where several processes share the store, their appends wake this one's polls, and are read
@@ -233,16 +240,6 @@ export function createJobService(options: JobServiceOptions) {
   };
 }
 
-function reporterOf(onError: (error: unknown, context: string) => void) {
-  return (context: string) => (error: unknown) => {
-    try {
-      onError(error, context);
-    } catch {
-      // the reporter's own failure has nowhere left to go
-    }
-  };
-}
-
 async function ping(store: JobStore, timers: Timers): Promise<JobHealth> {
   let timer: ReturnType<Timers["setTimeout"]> | undefined;
   const late = new Promise<never>((_, reject) => {
@@ -271,23 +268,22 @@ class Calls {
 
   /** The same calls, each answered once `ready` has settled and tracked while in flight. */
   trackAll<C extends Record<string, (...args: never[]) => Promise<Outcome<unknown>>>>(calls: C): C {
-    return Object.fromEntries(Object.entries(calls).map(([name, call]) => [name, this.#track(call)])) as C;
-  }
-
-  #track<A extends unknown[], T>(call: (...args: A) => Promise<Outcome<T>>): (...args: A) => Promise<Outcome<T>> {
-    return async (...args) => {
-      if (this.#shut) return fail("internal", "The job service has shut down.", "Try again once the server is back.");
-      const p = this.ready.then(() => call(...args));
-      this.#inflight.add(p);
-      try {
-        return await p;
-      } catch (error) {
-        if (error instanceof StoreUnavailableError) return storeUnavailable();
-        throw error;
-      } finally {
-        this.#inflight.delete(p);
-      }
-    };
+    const track =
+      (call: C[string]) =>
+      async (...args: never[]) => {
+        if (this.#shut) return fail("internal", "The job service has shut down.", "Try again once the server is back.");
+        const p = this.ready.then(() => call(...args));
+        this.#inflight.add(p);
+        try {
+          return await p;
+        } catch (error) {
+          if (error instanceof StoreUnavailableError) return storeUnavailable();
+          throw error;
+        } finally {
+          this.#inflight.delete(p);
+        }
+      };
+    return Object.fromEntries(Object.entries(calls).map(([name, call]) => [name, track(call as C[string])])) as C;
   }
 
   async settle(): Promise<void> {
