@@ -4,7 +4,7 @@
  */
 import type { JobEvent } from "../../shared/job-events.js";
 import type { JobEventNotice } from "./job-log.js";
-import { createJobLog } from "./job-log.js";
+import { JobLog } from "./job-log.js";
 import { createMemoryStore } from "./stores/memory.js";
 import type { JobStore } from "./store.js";
 
@@ -22,7 +22,7 @@ const progress = (percentage: number) => ({ type: "job.progress", payload: { per
 function setup(store: JobStore = createMemoryStore()) {
   const notices: JobEventNotice[] = [];
   const woken: string[] = [];
-  const log = createJobLog({
+  const log = new JobLog({
     store,
     now: () => Date.parse("2026-02-03T04:05:06.789Z"),
     publish: (n) => notices.push(n),
@@ -31,7 +31,7 @@ function setup(store: JobStore = createMemoryStore()) {
   return { store, log, notices, woken };
 }
 
-describe("createJobLog", () => {
+describe("JobLog", () => {
   it("gives events their envelope and folds them into the view", async () => {
     const { store, log, notices, woken } = setup();
     const view = await log.create(newJob("j"), created);

@@ -24,14 +24,6 @@ const MAX_CONFLICT_TRIES = 5;
 export type JobEventNotice = { event: JobEvent; owner: Caller; fold: JobFold };
 
 type Appended = { ok: true; fold: JobFold } | { ok: false; fold: JobFold; reason: string };
-export type JobLog = {
-  /** Creates the job with its first event; with `quota`, only if its owner has room (see `JobStore.create`). */
-  create(job: NewJob, created: Extract<EventDraft, { type: "job.created" }>, quota?: CreateQuota): Promise<JobFold>;
-  /** Appends drafts (all or none), with the result's head beside `job.completed`; refused when the lifecycle forbids one. */
-  append(jobId: string, owner: Caller, drafts: EventDraft[], head?: ResultHead): Promise<Appended>;
-  /** Drops the cached fold of a job another process runs; its next append here reads the log. */
-  forget(jobId: string): void;
-};
 export type JobLogOptions = {
   store: JobStore;
   now: () => number;
@@ -39,22 +31,19 @@ export type JobLogOptions = {
   wake: (jobId: string) => void;
 };
 
-export function createJobLog(options: JobLogOptions): JobLog {
-  return new EventLog(options);
-}
-
 /** Events with the fold after each, or why the lifecycle refuses one. */
 type Built = { events: JobEvent[]; folds: JobFold[] } | string;
 
-class EventLog implements JobLog {
+export class JobLog {
   readonly #turns = new PerKeyQueue();
   /** Folds of unfinished jobs written here, so appends need not read them back. */
   readonly #folds = new Map<string, JobFold>();
 
   constructor(private readonly options: JobLogOptions) {}
 
-  readonly create: JobLog["create"] = (job, created, quota) =>
-    this.#turns.run(job.jobId, async () => {
+  /** Creates the job with its first event; with `quota`, only if its owner has room (see `JobStore.create`). */
+  create(job: NewJob, created: Extract<EventDraft, { type: "job.created" }>, quota?: CreateQuota): Promise<JobFold> {
+    return this.#turns.run(job.jobId, async () => {
       const built = buildEvents(createJobFold(job.jobId), [created], this.options.now());
       if (typeof built === "string") throw new Error(built);
       const fold = built.folds[0];
@@ -63,9 +52,11 @@ class EventLog implements JobLog {
       this.#announce(job.owner, built.events, built.folds);
       return fold;
     });
+  }
 
-  readonly append: JobLog["append"] = (jobId, owner, drafts, head) =>
-    this.#turns.run(jobId, async () => {
+  /** Appends drafts (all or none), with the result's head beside `job.completed`; refused when the lifecycle forbids one. */
+  append(jobId: string, owner: Caller, drafts: EventDraft[], head?: ResultHead): Promise<Appended> {
+    return this.#turns.run(jobId, async () => {
       // another process appended between this one's read and its write (a cancel on another
       // instance): the drafts are checked again against the log as it now is
       for (let tries = 1; ; tries++) {
@@ -76,10 +67,12 @@ class EventLog implements JobLog {
         }
       }
     });
+  }
 
-  readonly forget = (jobId: string): void => {
+  /** Drops the cached fold of a job another process runs; its next append here reads the log. */
+  forget(jobId: string): void {
     this.#folds.delete(jobId);
-  };
+  }
 
   async #attempt(jobId: string, owner: Caller, drafts: EventDraft[], head?: ResultHead): Promise<Appended> {
     const { store } = this.options;

@@ -8,27 +8,25 @@ import type { z } from "zod";
 import { isFinished } from "../../shared/job-view.js";
 import {
   URI,
-  type CancelJobInput,
   type CancelJobOutput,
   type ClaimFollowUpOutput,
-  type DeleteJobInput,
   type DeleteJobOutput,
   type StartBulkArgs,
   type StartBulkResult,
 } from "../../shared/tools.js";
 import type { MatchGifts } from "../gifts/matcher.js";
 import { createResultSources } from "../files/export/result-source.js";
-import { createGate, SeenJobs } from "./access.js";
+import { createGate } from "./access.js";
 import type { Caller } from "./caller.js";
 import { Endings } from "./endings.js";
 import type { CreateExecutor, RunOptions, SliceHook } from "./executor.js";
 import { createInProcessExecutor } from "./executor-in-process.js";
-import { createJobLog, type JobEventNotice } from "./job-log.js";
+import { JobLog, type JobEventNotice } from "./job-log.js";
 import { readInputLimits, resolveLimits, type JobLimits } from "../limits.js";
 import { fail, ok, storeUnavailable, unknownJob, type Outcome } from "../outcomes.js";
 import { checkQuotas, createQuota } from "./quotas.js";
-import { createJobList, createReads } from "./reads.js";
-import { createRelay, EventListeners } from "./relay.js";
+import { createReads } from "./reads.js";
+import { EventRelay } from "./relay.js";
 import { stagePlan } from "./runner/progress.js";
 import { jobTexts, type JobTexts, type Locale } from "./runner/texts.js";
 import { planStart, type StartPlan } from "./start-plan.js";
@@ -80,25 +78,33 @@ function assemble(options: JobServiceOptions) {
     beforeSlice,
   } = options;
   const limits = resolveLimits(options.limits);
-  const report = reporterOf(options.onError ?? (() => {}));
+  const onError = options.onError ?? (() => {});
+  const report = (context: string) => (error: unknown) => {
+    try {
+      onError(error, context);
+    } catch {
+      // the reporter's own failure has nowhere left to go
+    }
+  };
   const waiters = new Waiters({ max: limits.maxWaitingPolls, timers });
-  const { log, listeners, relay, unwatch } = wireEvents(store, now, waiters, report);
+  const wake = (jobId: string) => waiters.wake(jobId);
+  // where several processes share the store, their appends wake this one's polls, and are read
+  // back for the relay's listeners only when some want other processes' events
+  const relay = new EventRelay(store, report);
+  const unwatch = store.watch?.((jobId) => {
+    wake(jobId);
+    if (relay.wantsRelayed()) relay.wake(jobId);
+  });
+  const log = new JobLog({ store, now, publish: (notice) => relay.offer(notice), wake });
   const expiredBefore = () => now() - limits.retentionMs;
   const gate = createGate(store, expiredBefore);
-  const endings: Endings = new Endings({
-    log,
-    wake: (jobId) => waiters.wake(jobId),
-    report,
-    now,
-    timers,
-    recover: () => executor.recover(),
-  });
+  const endings: Endings = new Endings({ log, wake, report, now, timers, recover: () => executor.recover() });
   const executor = createExecutor({ store, log, limits, match, now, report, end: endings.end, beforeSlice });
   const expire = () => store.expire(expiredBefore()).then(() => {}, report("deleting expired jobs"));
   const ready = endings.recover().then(expire);
   const sweeper = timers.setInterval(() => void endings.writeAgain().then(expire), limits.sweepIntervalMs);
   sweeper.unref();
-  const parts = { store, limits, now, timers, log, listeners, relay, unwatch, waiters, gate, endings, executor, ready };
+  const parts = { store, limits, now, timers, log, relay, unwatch, waiters, gate, endings, executor, ready };
   return { ...parts, expiredBefore, sweeper, calls: new Calls(ready) };
 }
 
@@ -134,68 +140,54 @@ async function create(
 
 /** The calls that change jobs, each for the job's owner only. */
 function writeCalls(parts: Parts, closing: () => boolean) {
-  const { store, limits, log, gate, endings, executor, waiters, relay, listeners, calls } = parts;
+  const { store, limits, log, gate, endings, executor, waiters, relay } = parts;
   return {
-    start: calls.track(
-      async (args: StartBulkArgs, caller: Caller, options: StartOptions = {}): Promise<Outcome<StartBulkResult>> => {
-        if (closing()) return fail("internal", "The server is shutting down.", "Try again in a moment.");
-        const plan = await planStart(args, options.read ? readInputLimits(limits) : limits);
-        if (!plan.ok) return plan;
-        const jobId = newJobId();
-        const { subject, sessionId } = caller;
-        const owner: Caller = sessionId === undefined ? { subject } : { subject, sessionId };
-        const texts = jobTexts(options.locale ?? "en");
-        const created = await create(parts, jobId, owner, plan.value, texts);
-        if (!created.ok) return created;
-        const fold = created.value;
-        if (listeners.wantsRelayed()) relay.follow(owner, fold);
-        const { runOptions, locale } = options;
-        await executor.submit({ jobId, owner, plan: plan.value, runOptions, locale });
-        return ok({ jobId, status: fold.status, stages: stagePlan(texts), resultUri: URI.jobResult(jobId) });
-      },
-    ),
-    cancel: calls.track(
-      async (
-        { jobId }: z.infer<typeof CancelJobInput>,
-        caller: Caller,
-      ): Promise<Outcome<z.infer<typeof CancelJobOutput>>> => {
-        const gated = await gate(jobId, caller);
-        if (!gated.ok) return gated;
-        // stopped here, its end not yet written: readers are told it has ended
-        if (endings.unended(jobId)) return ok({ jobId, status: "failed" as const, changed: false });
-        const appended = await log.append(jobId, gated.value.owner, [
-          { type: "job.canceled", payload: { reason: "Canceled on request." } },
-        ]);
-        if (!appended.ok) return ok({ jobId, status: appended.fold.status, changed: false });
-        executor.stop(jobId);
-        endings.forget(jobId);
-        return ok({ jobId, status: appended.fold.status, changed: true });
-      },
-    ),
-    delete: calls.track(
-      async (
-        { jobId }: z.infer<typeof DeleteJobInput>,
-        caller: Caller,
-      ): Promise<Outcome<z.infer<typeof DeleteJobOutput>>> => {
-        const gated = await gate(jobId, caller);
-        if (!gated.ok) return gated;
-        // no cancel event first: on a full disk the delete is what makes room. The job stops
-        // here, or (run elsewhere) at its next write.
-        const canceled = !isFinished(gated.value.status) && !endings.unended(jobId);
-        executor.stop(jobId);
-        endings.forget(jobId);
-        if (!(await store.delete(jobId))) return unknownJob(jobId);
-        waiters.wake(jobId);
-        return ok({ jobId, canceled });
-      },
-    ),
+    async start(args: StartBulkArgs, caller: Caller, options: StartOptions = {}): Promise<Outcome<StartBulkResult>> {
+      if (closing()) return fail("internal", "The server is shutting down.", "Try again in a moment.");
+      const plan = await planStart(args, options.read ? readInputLimits(limits) : limits);
+      if (!plan.ok) return plan;
+      const jobId = newJobId();
+      const { subject, sessionId } = caller;
+      const owner: Caller = sessionId === undefined ? { subject } : { subject, sessionId };
+      const texts = jobTexts(options.locale ?? "en");
+      const created = await create(parts, jobId, owner, plan.value, texts);
+      if (!created.ok) return created;
+      const fold = created.value;
+      if (relay.wantsRelayed()) relay.follow(owner, fold);
+      const { runOptions, locale } = options;
+      await executor.submit({ jobId, owner, plan: plan.value, runOptions, locale });
+      return ok({ jobId, status: fold.status, stages: stagePlan(texts), resultUri: URI.jobResult(jobId) });
+    },
+    async cancel({ jobId }: { jobId: string }, caller: Caller): Promise<Outcome<z.infer<typeof CancelJobOutput>>> {
+      const gated = await gate(jobId, caller);
+      if (!gated.ok) return gated;
+      // stopped here, its end not yet written: readers are told it has ended
+      if (endings.unended(jobId)) return ok({ jobId, status: "failed" as const, changed: false });
+      const appended = await log.append(jobId, gated.value.owner, [
+        { type: "job.canceled", payload: { reason: "Canceled on request." } },
+      ]);
+      if (!appended.ok) return ok({ jobId, status: appended.fold.status, changed: false });
+      executor.stop(jobId);
+      endings.forget(jobId);
+      return ok({ jobId, status: appended.fold.status, changed: true });
+    },
+    async delete({ jobId }: { jobId: string }, caller: Caller): Promise<Outcome<z.infer<typeof DeleteJobOutput>>> {
+      const gated = await gate(jobId, caller);
+      if (!gated.ok) return gated;
+      // no cancel event first: on a full disk the delete is what makes room. The job stops
+      // here, or (run elsewhere) at its next write.
+      const canceled = !isFinished(gated.value.status) && !endings.unended(jobId);
+      executor.stop(jobId);
+      endings.forget(jobId);
+      if (!(await store.delete(jobId))) return unknownJob(jobId);
+      waiters.wake(jobId);
+      return ok({ jobId, canceled });
+    },
     /** `claimed` is true for one call per job once it has ended, whichever process answers it. */
-    claimFollowUp: calls.track(
-      async (jobId: string, caller: Caller): Promise<Outcome<z.infer<typeof ClaimFollowUpOutput>>> => {
-        const gated = await gate(jobId, caller);
-        return gated.ok ? ok({ jobId, claimed: await store.claimFollowUp(jobId) }) : gated;
-      },
-    ),
+    async claimFollowUp(jobId: string, caller: Caller): Promise<Outcome<z.infer<typeof ClaimFollowUpOutput>>> {
+      const gated = await gate(jobId, caller);
+      return gated.ok ? ok({ jobId, claimed: await store.claimFollowUp(jobId) }) : gated;
+    },
   };
 }
 
@@ -205,37 +197,30 @@ function writeCalls(parts: Parts, closing: () => boolean) {
  */
 export function createJobService(options: JobServiceOptions) {
   const parts = assemble(options);
-  const { store, limits, now, timers, relay, listeners, unwatch, waiters, gate, endings, executor, ready } = parts;
+  const { store, limits, now, timers, relay, unwatch, waiters, gate, endings, executor, ready } = parts;
   const { expiredBefore, sweeper, calls } = parts;
   let closing: Promise<void> | undefined;
-  const reads = createReads(store, gate, waiters, endings.unended);
   return {
     limits,
-    getEvents: calls.track(reads.getEvents),
-    waitFor: calls.track(reads.waitFor),
-    getResult: calls.track(reads.getResult),
-    readResult: calls.track(reads.readResult),
-    /** A result to write into a file (files/export). */
-    openResult: calls.track(createResultSources(store, gate)),
-    checkAccess: calls.track(async (jobId: string, caller: Caller): Promise<Outcome<null>> => {
-      const gated = await gate(jobId, caller);
-      return gated.ok ? ok(null) : gated;
+    ...calls.trackAll({
+      ...createReads(store, gate, waiters, endings.unended, expiredBefore),
+      /** A result to write into a file (files/export). */
+      openResult: createResultSources(store, gate),
+      /** Whether `caller`'s quotas leave room for a start, asked before costly work (reading a file). */
+      admits: async (caller: Caller) => checkQuotas(store, caller.subject, 0, limits, now()),
+      ...writeCalls(parts, () => closing !== undefined),
+      /** The gate's answer; from now on other processes' events of the job reach this one's listeners. */
+      async follow(jobId: string, caller: Caller): Promise<Outcome<null>> {
+        const job = await gate(jobId, caller);
+        if (!job.ok) return job;
+        if (!isFinished(job.value.status)) relay.follow(job.value.owner, await foldOf(store, job.value));
+        return ok(null);
+      },
     }),
-    /** Whether `caller`'s quotas leave room for a start, asked before costly work (reading a file). */
-    admits: calls.track(async (caller: Caller) => checkQuotas(store, caller.subject, 0, limits, now())),
-    list: calls.track(createJobList(store, new SeenJobs(store, gate, endings.unended), expiredBefore)),
-    ...writeCalls(parts, () => closing !== undefined),
     health: (): Promise<JobHealth> => ping(store, timers),
-    /** The gate's answer; from now on other processes' events of the job reach this one's listeners. */
-    follow: calls.track(async (jobId: string, caller: Caller): Promise<Outcome<null>> => {
-      const job = await gate(jobId, caller);
-      if (!job.ok) return job;
-      if (!isFinished(job.value.status)) relay.follow(job.value.owner, await foldOf(store, job.value));
-      return ok(null);
-    }),
     /** Subscribes to every appended event, by any process or (`appendedHere`) this one only. */
     onEvent: (listener: (notice: JobEventNotice) => void, { appendedHere = false } = {}): (() => void) =>
-      listeners.add(listener, { appendedHere }),
+      relay.add(listener, { appendedHere }),
     close(): Promise<void> {
       endings.stop();
       timers.clear(sweeper);
@@ -253,46 +238,6 @@ export function createJobService(options: JobServiceOptions) {
       return closing;
     },
   };
-}
-
-/** A reporter of failures for `context`, to `onError`. */
-function reporterOf(onError: (error: unknown, context: string) => void) {
-  return (context: string) => (error: unknown) => {
-    try {
-      onError(error, context);
-    } catch {
-      // the reporter's own failure has nowhere left to go
-    }
-  };
-}
-
-/**
- * The job log and where its events go: this process's listeners, the relay and the long polls;
- * where several processes share the store, their appends wake this one's polls and listeners too.
- */
-function wireEvents(
-  store: JobStore,
-  now: () => number,
-  waiters: Waiters,
-  report: (context: string) => (error: unknown) => void,
-) {
-  const listeners = new EventListeners(report);
-  const relay = createRelay(store, listeners.tellEverywhere, report("reading back events another process appended"));
-  const unwatch = store.watch?.((jobId) => {
-    waiters.wake(jobId);
-    // read back only for listeners that want other processes' events
-    if (listeners.wantsRelayed()) relay.wake(jobId);
-  });
-  const log = createJobLog({
-    store,
-    now,
-    publish: (notice) => {
-      relay.offer(notice);
-      listeners.tellHere(notice);
-    },
-    wake: (jobId) => waiters.wake(jobId),
-  });
-  return { log, listeners, relay, unwatch };
 }
 
 async function ping(store: JobStore, timers: Timers): Promise<JobHealth> {
@@ -321,20 +266,24 @@ class Calls {
 
   constructor(private readonly ready: Promise<void>) {}
 
-  track<A extends unknown[], T>(call: (...args: A) => Promise<Outcome<T>>): (...args: A) => Promise<Outcome<T>> {
-    return async (...args) => {
-      if (this.#shut) return fail("internal", "The job service has shut down.", "Try again once the server is back.");
-      const p = this.ready.then(() => call(...args));
-      this.#inflight.add(p);
-      try {
-        return await p;
-      } catch (error) {
-        if (error instanceof StoreUnavailableError) return storeUnavailable();
-        throw error;
-      } finally {
-        this.#inflight.delete(p);
-      }
-    };
+  /** The same calls, each answered once `ready` has settled and tracked while in flight. */
+  trackAll<C extends Record<string, (...args: never[]) => Promise<Outcome<unknown>>>>(calls: C): C {
+    const track =
+      (call: C[string]) =>
+      async (...args: never[]) => {
+        if (this.#shut) return fail("internal", "The job service has shut down.", "Try again once the server is back.");
+        const p = this.ready.then(() => call(...args));
+        this.#inflight.add(p);
+        try {
+          return await p;
+        } catch (error) {
+          if (error instanceof StoreUnavailableError) return storeUnavailable();
+          throw error;
+        } finally {
+          this.#inflight.delete(p);
+        }
+      };
+    return Object.fromEntries(Object.entries(calls).map(([name, call]) => [name, track(call as C[string])])) as C;
   }
 
   async settle(): Promise<void> {

@@ -9,13 +9,8 @@ import type { CreateQuota, JobStore } from "./store.js";
 
 const HOUR_MS = 60 * 60 * 1000;
 
-type QuotaLimits = Pick<
-  JobLimits,
-  "maxUnfinishedPerSubject" | "maxStartsPerHour" | "maxStoredBytesPerSubject" | "retentionMs"
->;
-
 /** The room a job created at `now` must find. */
-export function createQuota(limits: QuotaLimits, now: number): CreateQuota {
+export function createQuota(limits: JobLimits, now: number): CreateQuota {
   return {
     // a start exactly an hour ago no longer counts
     since: now - HOUR_MS + 1,
@@ -30,7 +25,7 @@ export async function checkQuotas(
   store: JobStore,
   subject: string,
   bytes: number,
-  limits: QuotaLimits,
+  limits: JobLimits,
   now: number,
 ): Promise<Outcome<void>> {
   const usage = await store.usage(subject, createQuota(limits, now).since);

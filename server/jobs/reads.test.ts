@@ -3,7 +3,7 @@
  * events it answers with, and an append that lands while the first read is under way still wakes it.
  */
 import { createGate } from "./access.js";
-import { createJobLog } from "./job-log.js";
+import { JobLog } from "./job-log.js";
 import { createReads } from "./reads.js";
 import { createMemoryStore } from "./stores/memory.js";
 import type { JobStore } from "./store.js";
@@ -20,13 +20,15 @@ async function setup(wrap: (store: JobStore) => JobStore = (s) => s) {
   // the waiters' timers, to tell that none is left behind
   const clock = new FakeClock();
   const waiters = new Waiters({ timers: clock });
-  const log = createJobLog({ store, now: Date.now, publish: () => {}, wake: (id) => waiters.wake(id) });
+  const log = new JobLog({ store, now: Date.now, publish: () => {}, wake: (id) => waiters.wake(id) });
   await log.create({ jobId: "j", owner, createdAt: Date.now(), input: { occasion: "o", budgetPerPerson: 1 } }, created);
   const wrapped = wrap(store);
   const reads = createReads(
     wrapped,
     createGate(wrapped, () => 0),
     waiters,
+    () => undefined,
+    () => 0,
   );
   return { store, log, reads, clock };
 }

@@ -40,23 +40,28 @@ function statusAfter(job: StoredJob, events: JobEvent[]): { status: JobStatus; l
   return { status: ENDED_AS[last.type] ?? "running", lastSeq: last.seq };
 }
 
-type Polls = { store: JobStore; seen: SeenJobs; waiters: Waiters };
+type Polls = { store: JobStore; seen: SeenJobs; waiters: Waiters; expiredBefore: () => number };
 
-/** The read calls; `unwritten` is the end of a job this process stopped that the store has not taken yet. */
+/**
+ * The read calls; `unwritten` is the end of a job this process stopped that the store has not taken
+ * yet, and jobs created before `expiredBefore()` are gone once finished.
+ */
 export function createReads(
   store: JobStore,
   gate: Gate,
   waiters: Waiters,
-  unwritten: (jobId: string) => Unended | undefined = () => undefined,
+  unwritten: (jobId: string) => Unended | undefined,
+  expiredBefore: () => number,
 ) {
   const seen = new SeenJobs(store, gate, unwritten);
-  const polls: Polls = { store, seen, waiters };
+  const polls: Polls = { store, seen, waiters, expiredBefore };
   const results = new ResultReads(store, seen);
   return {
     getEvents: getEvents.bind(null, polls),
     waitFor: waitFor.bind(null, polls),
     getResult: results.getResult,
     readResult: results.readResult,
+    list: listJobs.bind(null, polls),
   };
 }
 
@@ -131,12 +136,6 @@ async function waitFor(
   return ok({ jobId, status: fold.status, done: isFinished(fold.status), view: toJobView(fold) });
 }
 
-/** A page of a caller's jobs, and the cursor of the page after it. */
-type JobList = { jobs: JobSummary[]; nextCursor: string | null };
-
-export type ListJobs = (caller: Caller, page: { cursor?: string; limit: number }) => Promise<Outcome<JobList>>;
-
-/** The cursor of the page after `position`. */
 const cursorOf = ({ createdAt, jobId }: JobPosition): string =>
   Buffer.from(JSON.stringify([createdAt, jobId])).toString("base64url");
 
@@ -172,26 +171,28 @@ const summaryOf = (view: JobView, createdAt: number): JobSummary => ({
  * A caller's jobs, newest first, a page at a time: only those the gate would let through. A page is
  * read one job past its end, so that a next cursor is given only when there is a next page.
  */
-export function createJobList(store: JobStore, seen: SeenJobs, expiredBefore: () => number): ListJobs {
-  return async (caller, { cursor, limit }) => {
-    const before = cursor === undefined ? undefined : positionOf(cursor);
-    if (cursor !== undefined && before === undefined)
-      return fail(
-        "invalid_arguments",
-        `The cursor "${cursor.slice(0, 40)}" is not one ${TOOL.listJobs} gave.`,
-        "Pass a nextCursor exactly as it came, or leave cursor out for the newest analyses.",
-      );
-    const read = await store.listJobs(caller.subject, { before, limit: limit + 1 });
-    const page = read.slice(0, limit);
-    const last = page.at(-1);
-    const nextCursor = read.length > limit && last ? cursorOf(last) : null;
-    // an expired job not yet swept is left out: the page may come out short
-    const until = expiredBefore();
-    const jobs = await Promise.all(
-      page
-        .filter((job) => mayRead(job, caller, until))
-        .map(async (job) => summaryOf(toJobView(await foldOf(store, await seen.asSeen(job))), job.createdAt)),
+async function listJobs(
+  { store, seen, expiredBefore }: Polls,
+  caller: Caller,
+  { cursor, limit }: { cursor?: string; limit: number },
+): Promise<Outcome<{ jobs: JobSummary[]; nextCursor: string | null }>> {
+  const before = cursor === undefined ? undefined : positionOf(cursor);
+  if (cursor !== undefined && before === undefined)
+    return fail(
+      "invalid_arguments",
+      `The cursor "${cursor.slice(0, 40)}" is not one ${TOOL.listJobs} gave.`,
+      "Pass a nextCursor exactly as it came, or leave cursor out for the newest analyses.",
     );
-    return ok({ jobs, nextCursor });
-  };
+  const read = await store.listJobs(caller.subject, { before, limit: limit + 1 });
+  const page = read.slice(0, limit);
+  const last = page.at(-1);
+  const nextCursor = read.length > limit && last ? cursorOf(last) : null;
+  // an expired job not yet swept is left out: the page may come out short
+  const until = expiredBefore();
+  const jobs = await Promise.all(
+    page
+      .filter((job) => mayRead(job, caller, until))
+      .map(async (job) => summaryOf(toJobView(await foldOf(store, await seen.asSeen(job))), job.createdAt)),
+  );
+  return ok({ jobs, nextCursor });
 }

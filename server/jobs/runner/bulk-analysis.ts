@@ -18,7 +18,7 @@ import type { EventDraft } from "../state-machine.js";
 import type { StartBulkArgs } from "../../../shared/tools.js";
 import { chunkCount, type ResultHead } from "../store.js";
 import { createAnswers } from "./answers.js";
-import { createUnplacedTally, figuresOf } from "./figures.js";
+import { figuresOf, UnplacedTally } from "./figures.js";
 import { countMix, createProgress, type Progress } from "./progress.js";
 import type { Share, SliceTurns } from "./slice-turns.js";
 import type { JobTexts } from "./texts.js";
@@ -27,7 +27,7 @@ const GIFTS_PER_PERSON = 3;
 /** The most synchronous work one slice does, in ms, give or take one step. */
 const SLICE_MS = 8;
 const MEMO_LIMIT = 50_000;
-/** Characters csv-parse reads at a time in the parse stage: a few milliseconds of records. */
+/** Characters csv-parse reads at a time: a few milliseconds of records. */
 const PARSE_SLICE_CHARS = 16 * 1024;
 /** Answers remembered: the people hold them anyway, so the memo costs little more than its map. */
 const ANSWER_LIMIT = 100_000;
@@ -90,7 +90,7 @@ class BulkAnalysis {
   private readonly ledger: Ledger<string[] | undefined>;
   /** Where the name and department are in those fields: the CSV's columns, or 0 and 1 for `employees`. */
   private who = { name: -1, department: -1, width: 0 };
-  private readonly unplaced = createUnplacedTally();
+  private readonly unplaced = new UnplacedTally();
   private readonly mix = countMix();
 
   constructor(
@@ -116,7 +116,6 @@ class BulkAnalysis {
     });
   }
 
-  /** A skipped row with the name and department it holds, when it does. */
   private skippedRow(row: number, reason: string, fields: string[] | undefined): SkippedRow {
     // a record as wide as the header only: in another, no field is surely the name
     const whole = fields?.length === this.who.width ? fields : undefined;

@@ -49,47 +49,40 @@ function departmentsOf(people: Person[]): DepartmentFigures[] {
   const all = [...by.values()].sort(
     (a, b) => b.topPicks - a.topPicks || (a.department < b.department ? -1 : a.department > b.department ? 1 : 0),
   );
-  const sum = (a: DepartmentFigures, d: DepartmentFigures) => ({
-    ...a,
-    people: a.people + d.people,
-    budget: a.budget + d.budget,
-    topPicks: a.topPicks + d.topPicks,
-  });
-  const rest = { department: OTHER_DEPARTMENTS, people: 0, budget: 0, topPicks: 0 };
-  const entries =
-    all.length > MAX_DEPARTMENTS
-      ? [...all.slice(0, MAX_DEPARTMENTS - 1), all.slice(MAX_DEPARTMENTS - 1).reduce(sum, rest)]
-      : all;
-  return entries.map((d) => ({ ...d, budget: cents(d.budget), topPicks: cents(d.topPicks) }));
+  if (all.length > MAX_DEPARTMENTS) {
+    const rest = { department: OTHER_DEPARTMENTS, people: 0, budget: 0, topPicks: 0 };
+    for (const d of all.splice(MAX_DEPARTMENTS - 1)) {
+      rest.people += d.people;
+      rest.budget += d.budget;
+      rest.topPicks += d.topPicks;
+    }
+    all.push(rest);
+  }
+  return all.map((d) => ({ ...d, budget: cents(d.budget), topPicks: cents(d.topPicks) }));
 }
 
 /** How many unplaced interests the summary and the figures name, the most written first. */
 const NAMED = 10;
 
-export type UnplacedTally = {
-  /** Notes one person's unplaced interests (each once). */
-  add(interests: readonly string[]): void;
-  /** Undefined when every interest was placed. */
-  result(): UnplacedInterests | undefined;
-};
+/** The interests the matcher could not place, by lower case: the first spelling met, and how many wrote it. */
+export class UnplacedTally {
+  readonly #tally = new Map<string, { name: string; people: number }>();
 
-export function createUnplacedTally(): UnplacedTally {
-  // by the interest in lower case: the first spelling met, and the people who wrote it
-  const tally = new Map<string, { name: string; people: number }>();
-  return {
-    add(interests) {
-      for (const name of interests) {
-        const key = name.toLowerCase();
-        const seen = tally.get(key);
-        if (seen) seen.people++;
-        else tally.set(key, { name, people: 1 });
-      }
-    },
-    result() {
-      if (tally.size === 0) return undefined;
-      // a stable sort: among equally written ones, the first met comes first
-      const most = [...tally.values()].sort((a, b) => b.people - a.people).slice(0, NAMED);
-      return { count: tally.size, names: most.map((u) => u.name) };
-    },
-  };
+  /** Notes one person's unplaced interests (each once). */
+  add(interests: readonly string[]): void {
+    for (const name of interests) {
+      const key = name.toLowerCase();
+      const seen = this.#tally.get(key);
+      if (seen) seen.people++;
+      else this.#tally.set(key, { name, people: 1 });
+    }
+  }
+
+  /** Undefined when every interest was placed. */
+  result(): UnplacedInterests | undefined {
+    if (this.#tally.size === 0) return undefined;
+    // a stable sort: among equally written ones, the first met comes first
+    const most = [...this.#tally.values()].sort((a, b) => b.people - a.people).slice(0, NAMED);
+    return { count: this.#tally.size, names: most.map((u) => u.name) };
+  }
 }

@@ -13,13 +13,10 @@ import type { JobTexts } from "./texts.js";
 export type StageId = BulkStage;
 
 /**
- * What each stage after parsing costs, in parse time per row: `row` for every person, `new` for
- * each one whose interests (extract) or whole request (match, compose) was not seen before in the
- * job. Fitted to the time each stage took on lists of 200,000 rows (fourteen jobs in two processes),
- * from every row new (a varied HR export, as CSV and as .xlsx: parse 36 %, extract 6 %, match 40 %,
- * compose 19 % of the time) to a few answers for everyone (a Korean team's workbook with ten interest
- * texts: 81 / 1 / 4 / 13 %). `npm run bench` (eta) reports how far the bar then stands from the time
- * gone by at stage starts.
+ * Each stage's cost after parsing, in parse time per row: `row` for every person, `new` for each whose
+ * interests (extract) or whole request (match, compose) is new in the job. Fitted on 200,000-row lists
+ * (fourteen jobs), from every row new (parse/extract/match/compose 36/6/40/19 % of the time) to ten
+ * interest texts for everyone (81/1/4/13 %); `npm run bench` (eta) checks the bar against the clock.
  */
 const COST: Record<Exclude<StageId, "parse">, { row: number; new: number }> = {
   extract: { row: 0.01, new: 0.37 },
@@ -46,10 +43,9 @@ export function stageWeights(mix: Mix): Record<StageId, number> {
 }
 
 /**
- * Counts the mix of people as they are parsed: distinct interest texts exactly, and distinct
- * requests (interests, department, budget) estimated as K(1 − e^(−rows/K)) over K pairings of the
- * texts with the department and budget pairs, so that no key is kept per person. `end` fixes the
- * mix once parsing ends and lets go of the texts, which the shares no longer need.
+ * Counts the mix of people as they are parsed: distinct interest texts exactly, distinct requests
+ * estimated as K(1 − e^(−rows/K)) over K pairings of texts with (department, budget) pairs, so no key
+ * is kept per person. `end` fixes the mix and lets go of the texts.
  */
 export function countMix(): { add(person: Person): void; mix(): Mix; end(): void } {
   const texts = new Set<string>();
@@ -95,14 +91,7 @@ function startsOf(weights: Record<StageId, number>): Record<StageId, number> {
 export const stagePlan = (texts: JobTexts): Stage[] => STAGES.map((id) => ({ id, label: texts.stage[id] }));
 
 type ProgressDraft = Extract<EventDraft, { type: "job.progress" }>;
-export type Progress = {
-  /** Enters `stage` with `total` items; always reported. */
-  enter(stage: StageId, total: number): Promise<void>;
-  /** `processed` items of the current stage are done; reported when the percentage moves a point. */
-  advance(processed: number): Promise<void>;
-  /** The report `advance` would send, returned instead, for the caller to send with what comes next. */
-  close(processed: number): ProgressDraft | undefined;
-};
+export type Progress = ReturnType<typeof createProgress>;
 
 /** The bar's place (a stage and how far into it) at `ms` of the job's slice time. */
 type Mark = { stage: StageId; fraction: number; ms: number };
@@ -113,14 +102,14 @@ export function createProgress(
   share: Pick<Share, "busy" | "eta">,
   texts: JobTexts,
   mix: () => Mix = () => ALL_NEW,
-): Progress {
+) {
   let stage: StageId = "parse";
   let total = 0;
   let reported = -1; // last percentage sent
   let stageStartedAt = 0; // the job's slice ms when its stage began
   let weight = stageWeights(ALL_NEW);
   let start = startsOf(weight);
-  /** Where the bar stood at each ETA, as stage and fraction, so the points follow the weights as they change. */
+  /** Where the bar stood at each ETA, so the points follow the weights as they change. */
   const marks: Mark[] = [];
   const pointsAt = (mark: Mark) => start[mark.stage] + weight[mark.stage] * mark.fraction;
 
@@ -149,11 +138,9 @@ export function createProgress(
   }
 
   /**
-   * The slice time left: later stages at the job's recent rate, the rest of this stage at its own
-   * rate, trusted as far as the stage has got (a stage off its weight skews the end most). The
-   * recent rate is that of the later half of the points so far: the first slices, run before the
-   * code is compiled and the caches are warm, are slower than the rest and would make every
-   * estimate of a short job too long.
+   * The slice time left: later stages at the job's recent rate, the rest of this stage at its own,
+   * trusted as far as the stage has got. The recent rate is that of the later half of the points: the
+   * first slices, run cold, are slower and would make every estimate of a short job too long.
    */
   function workLeftMs(processed: number, ms: number): number {
     const fraction = total > 0 ? Math.min(1, processed / total) : 1;
@@ -174,6 +161,7 @@ export function createProgress(
     return Math.max(reported, Math.floor(start[stage] + weight[stage] * fraction));
   }
 
+  /** The report `advance` would send, returned instead, for the caller to send with what comes next. */
   function close(processed: number): ProgressDraft | undefined {
     const p = percentAt(processed);
     if (p <= reported || p >= 100) return undefined; // 100 belongs to job.completed
@@ -182,7 +170,8 @@ export function createProgress(
   }
 
   return {
-    async enter(next, items) {
+    /** Enters stage `next` with `items` items; always reported. */
+    async enter(next: StageId, items: number): Promise<void> {
       weigh(); // the last shares of parsing, as it ends
       stage = next;
       total = items;
@@ -190,7 +179,8 @@ export function createProgress(
       reported = Math.max(reported, Math.floor(start[next]));
       await emit(draft(0, reported));
     },
-    async advance(processed) {
+    /** `processed` items of the current stage are done; reported when the percentage moves a point. */
+    async advance(processed: number): Promise<void> {
       const report = close(processed);
       if (report !== undefined) await emit(report);
     },

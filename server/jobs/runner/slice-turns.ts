@@ -6,8 +6,6 @@
  * other job as much of theirs (up to that much), at the pace slices have had since it began.
  */
 
-type Waiter = { go: () => void };
-
 export type Share = {
   /** Waits for the job's next turn, after `before` if given (not slice time). */
   next(signal?: AbortSignal, before?: () => Promise<void>): Promise<void>;
@@ -20,7 +18,7 @@ export type Share = {
 /** The turns all running jobs of a service share: one slice per `setImmediate`, first come first served. */
 export class SliceTurns {
   /** A Set keeps insertion order and removes in O(1). */
-  readonly #queue = new Set<Waiter>();
+  readonly #queue = new Set<() => void>();
   #scheduled = false;
   #served = 0;
   /** The slice milliseconds each running job said it still needs. */
@@ -60,17 +58,15 @@ export class SliceTurns {
     new Promise<void>((resolve, reject) => {
       if (signal?.aborted) return reject(signal.reason);
       const onAbort = () => {
-        this.#queue.delete(waiter);
+        this.#queue.delete(go);
         reject(signal?.reason);
       };
-      const waiter: Waiter = {
-        go: () => {
-          signal?.removeEventListener("abort", onAbort);
-          resolve();
-        },
+      const go = () => {
+        signal?.removeEventListener("abort", onAbort);
+        resolve();
       };
       signal?.addEventListener("abort", onAbort, { once: true });
-      this.#queue.add(waiter);
+      this.#queue.add(go);
       this.#schedule();
     });
 
@@ -82,7 +78,7 @@ export class SliceTurns {
     if (first.done) return;
     this.#queue.delete(first.value);
     if (this.#queue.size > 0) this.#schedule();
-    first.value.go();
+    first.value();
   };
 
   #schedule(): void {
