@@ -4,7 +4,7 @@
  */
 import { TOOL } from "../../shared/tools.js";
 import { megabytes, type JobLimits } from "../limits.js";
-import { count, fail, ok, type Outcome } from "../outcomes.js";
+import { count, fail, ok, retryable, type Outcome } from "../outcomes.js";
 import type { CreateQuota, JobStore } from "./store.js";
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -39,15 +39,11 @@ export async function checkQuotas(
   if (usage.startedSince >= limits.maxStartsPerHour) {
     const freeAt = (usage.firstStartSince ?? now) + HOUR_MS;
     const minutes = Math.max(1, Math.ceil((freeAt - now) / 60_000));
-    return {
-      ok: false,
-      error: {
-        code: "rate_limited",
-        message: `You started ${count(usage.startedSince)} analyses in the last hour; the limit is ${count(limits.maxStartsPerHour)} an hour.`,
-        hint: `Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
-        retryable: true,
-      },
-    };
+    return retryable(
+      "rate_limited",
+      `You started ${count(usage.startedSince)} analyses in the last hour; the limit is ${count(limits.maxStartsPerHour)} an hour.`,
+      `Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+    );
   }
   if (usage.bytes + bytes > limits.maxStoredBytesPerSubject) {
     const hours = Math.round(limits.retentionMs / HOUR_MS);
