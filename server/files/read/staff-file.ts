@@ -64,10 +64,8 @@ type FileReading = { bytes: Uint8Array; fileName: string; reading: Reading; limi
 async function readWorkbook({ bytes, fileName, reading, limits, pace }: FileReading): Promise<Outcome<StaffTable>> {
   const zip = await openWorkbook(bytes, READ_LIMITS);
   if (!zip.ok) return zip;
-  const now = () => performance.now();
-  const clock = { now, deadline: now() + READ_LIMITS.deadlineMs, deadlineMs: READ_LIMITS.deadlineMs };
   try {
-    const found = await readSheets(zip.value, reading.sheet, { limits: READ_LIMITS, pace, clock });
+    const found = await readSheets(zip.value, reading.sheet, { limits: READ_LIMITS, pace });
     if (!found.ok) return found;
     const { sheets, sheet, rows } = found.value;
     return await buildTable(

@@ -7,30 +7,23 @@
 import { isBlank, type GridRow } from "../grid-row.js";
 import { HEADER_CANDIDATES, mappedCount, matchHeaders } from "../headers.js";
 import { SheetXml, type Merge, type SheetContext } from "./sheet-xml.js";
-import { parseXmlPart, type Clock } from "./xml-part.js";
-import type { WorkbookZip } from "./unzip.js";
+import { parseXmlPart, type BookReading } from "./xml-part.js";
 
 export type SheetEntry = { name: string; path: string; hidden: boolean };
 
 export type SheetScan = SheetEntry & { rows: number; merges: Merge[]; fits: boolean; columns: number };
 
 /** Reads sheet `entry` once through. */
-export async function scanSheet(
-  zip: WorkbookZip,
-  entry: SheetEntry,
-  context: SheetContext,
-  clock: Clock,
-  pace: () => Promise<void>,
-): Promise<SheetScan> {
+export async function scanSheet(book: BookReading, entry: SheetEntry, context: SheetContext): Promise<SheetScan> {
   const xml = new SheetXml(context);
   const scan = (xml.scan = new TagScan());
   const held: GridRow[] = [];
-  const pieces = parseXmlPart(zip, entry.path, xml, clock);
+  const pieces = parseXmlPart(book, entry.path, xml);
   while (!(await pieces.next()).done) {
     for (const r of xml.rows) if (held.length < HEADER_CANDIDATES && "cells" in r && !isBlank(r.cells)) held.push(r);
     xml.rows = [];
     if (held.length >= HEADER_CANDIDATES) scan.taking = true;
-    await pace();
+    await book.pace();
   }
   const rows = xml.opened + scan.rows;
   for (const ref of new Set(scan.mergeRefs)) xml.addMerge(ref);

@@ -7,15 +7,14 @@ import { fail } from "../../../outcomes.js";
 import { Refused, type GridRow } from "../grid-row.js";
 import { NOT_A_WORKBOOK } from "./unzip.js";
 import { cut } from "./read-limits.js";
-import { parseXmlWhole, type Clock, type XmlHandlers } from "./xml-part.js";
-import type { WorkbookZip } from "./unzip.js";
+import { parseXmlWhole, type BookReading, type XmlHandlers } from "./xml-part.js";
 
 export type NumberKind = "number" | "date" | "time";
 
 /** Excel's built-in formats that are dates (14–17, 22, 27–36, 50–58) and times (18–21, 45–47). */
 const BUILT_IN: Record<number, NumberKind> = {};
-const DATES = [14, 15, 16, 17, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 50, 51, 52, 53, 54, 55, 56, 57, 58];
-for (const id of DATES) BUILT_IN[id] = "date";
+for (const id of [14, 15, 16, 17, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 50, 51, 52, 53, 54, 55, 56, 57, 58])
+  BUILT_IN[id] = "date";
 for (const id of [18, 19, 20, 21, 45, 46, 47]) BUILT_IN[id] = "time";
 
 /** What a custom format code shows: quoted text, escapes, colours and conditions aside. */
@@ -31,35 +30,24 @@ export function formatKind(code: string): NumberKind {
 }
 
 /** The kind each cell style (an index into `cellXfs`) shows numbers as. */
-export async function readStyles(
-  zip: WorkbookZip,
-  path: string | null,
-  clock: Clock,
-  pace: () => Promise<void>,
-): Promise<NumberKind[]> {
+export async function readStyles(book: BookReading, path: string | null): Promise<NumberKind[]> {
   if (path === null) return [];
   const custom = new Map<number, NumberKind>();
   const kinds: NumberKind[] = [];
   let inCellXfs = false;
-  await parseXmlWhole(
-    zip,
-    path,
-    {
-      open(name, a) {
-        if (name === "numFmt") custom.set(Number(a.numFmtId), formatKind(a.formatCode ?? ""));
-        else if (name === "cellXfs") inCellXfs = true;
-        else if (name === "xf" && inCellXfs) {
-          const id = Number(a.numFmtId ?? 0);
-          kinds.push(custom.get(id) ?? BUILT_IN[id] ?? "number");
-        }
-      },
-      close(name) {
-        if (name === "cellXfs") inCellXfs = false;
-      },
+  await parseXmlWhole(book, path, {
+    open(name, a) {
+      if (name === "numFmt") custom.set(Number(a.numFmtId), formatKind(a.formatCode ?? ""));
+      else if (name === "cellXfs") inCellXfs = true;
+      else if (name === "xf" && inCellXfs) {
+        const id = Number(a.numFmtId ?? 0);
+        kinds.push(custom.get(id) ?? BUILT_IN[id] ?? "number");
+      }
     },
-    clock,
-    pace,
-  );
+    close(name) {
+      if (name === "cellXfs") inCellXfs = false;
+    },
+  });
   return kinds;
 }
 

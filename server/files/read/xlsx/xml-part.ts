@@ -5,6 +5,7 @@
 import { SaxesParser, type SaxesTagPlain } from "saxes";
 import { fail } from "../../../outcomes.js";
 import { Refused } from "../grid-row.js";
+import type { Pace } from "../pace.js";
 import { NOT_A_WORKBOOK, type WorkbookZip } from "./unzip.js";
 import { cut, SEND_LESS } from "./read-limits.js";
 
@@ -18,6 +19,9 @@ export type XmlHandlers = {
 };
 
 export type Clock = { now: () => number; deadline: number; deadlineMs: number };
+
+/** One reading of a workbook: its zip, the deadline it keeps, and its pace. */
+export type BookReading = { zip: WorkbookZip; clock: Clock; pace: Pace };
 
 const local = (name: string) => {
   const colon = name.indexOf(":");
@@ -40,10 +44,9 @@ const broken = (part: string, what: string) =>
 
 /** Parses `part` into `handlers`, yielding after each piece. Throws `Refused` on anything wrong. */
 export async function* parseXmlPart(
-  zip: WorkbookZip,
+  { zip, clock }: BookReading,
   part: string,
   handlers: XmlHandlers,
-  clock: Clock,
 ): AsyncGenerator<void> {
   const parser = new SaxesParser<{ xmlns: false; position: false }>({ xmlns: false, position: false });
   parser.on("doctype", () => {
@@ -86,13 +89,7 @@ export async function* parseXmlPart(
 }
 
 /** Parses a whole part (workbook, relations, styles). */
-export async function parseXmlWhole(
-  zip: WorkbookZip,
-  part: string,
-  handlers: XmlHandlers,
-  clock: Clock,
-  pace: () => Promise<void>,
-): Promise<void> {
-  const pieces = parseXmlPart(zip, part, handlers, clock);
-  while (!(await pieces.next()).done) await pace();
+export async function parseXmlWhole(book: BookReading, part: string, handlers: XmlHandlers): Promise<void> {
+  const pieces = parseXmlPart(book, part, handlers);
+  while (!(await pieces.next()).done) await book.pace();
 }
