@@ -1,8 +1,7 @@
 /**
- * An .xlsx read as its writer stored it, within a budget: what the workbook says of itself (its
- * sheets, whatever their parts are called; its date system; its shared strings), every sheet looked
- * at once to choose the staff list's, then that sheet's rows streamed in batches. Nothing is
- * written to disk.
+ * An .xlsx read as its writer stored it, within a budget: its sheets (whatever their parts are
+ * called), date system and shared strings, every sheet looked at once to choose the staff list's,
+ * then that sheet's rows streamed in batches. Nothing is written to disk.
  */
 import { posix } from "node:path";
 import { count, fail, ok, type Outcome } from "../../outcomes.js";
@@ -30,7 +29,6 @@ const partPath = (target: string) => posix.resolve("/xl", target).slice(1);
 async function readWorkbookInfo(book: BookReading) {
   const { zip } = book;
   if (!zip.has(WORKBOOK) || !zip.has(RELS)) return fail("unreadable_file", NO_SHEETS, NOT_A_WORKBOOK);
-  // held to the directory's bounds first
   const declared = zip.check([WORKBOOK, RELS]);
   if (!declared.ok) return declared;
   const listed: { name: string; id: string; hidden: boolean }[] = [];

@@ -3,6 +3,7 @@
  * follow, and the first record past an input limit. Quotes are followed as csv-parse reads them
  * with `relax_quotes`; on malformed quoting the counts are estimates and the parse has the last word.
  */
+import { parse } from "csv-parse/sync";
 import { overLimit, rowName, type InputLimits } from "../../../limits.js";
 import type { Outcome } from "../../../outcomes.js";
 
@@ -218,37 +219,15 @@ function countCells(text: string, from: number, sep: number, before: number): nu
   return cells;
 }
 
-/** The cells of the record `[start, end)`, unquoted as csv-parse reads them (for a header line). */
+/** The cells of the record `[start, end)` as csv-parse reads them (a header line); an unclosed quote ends with it. */
 export function splitRecord(text: string, start: number, end: number, separator: string): string[] {
-  const sep = separator.charCodeAt(0);
-  const cells: string[] = [];
-  let cell = "";
-  let from = start;
-  let quoted = false;
-  let cellStart = true;
-  for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (quoted) {
-      if (c !== QUOTE) continue;
-      cell += text.slice(from, i);
-      if (text.charCodeAt(i + 1) === QUOTE) from = ++i;
-      else {
-        quoted = false;
-        from = i + 1;
-      }
-    } else if (c === sep) {
-      cells.push(cell + text.slice(from, i));
-      cell = "";
-      from = i + 1;
-      cellStart = true;
-    } else if (c === QUOTE && cellStart) {
-      quoted = true;
-      from = i + 1;
-      cellStart = false;
-    } else cellStart = false;
+  const options = { delimiter: separator, relax_quotes: true, relax_column_count: true };
+  const read = (line: string): string[] => (parse(line, options) as string[][])[0] ?? [""];
+  try {
+    return read(text.slice(start, end));
+  } catch {
+    return read(`${text.slice(start, end)}"`);
   }
-  cells.push(cell + text.slice(from, end));
-  return cells;
 }
 
 /** The refusal of a record past a limit; `what` names the input. */
