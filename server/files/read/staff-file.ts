@@ -68,11 +68,7 @@ async function readWorkbook({ bytes, fileName, reading, limits, pace }: FileRead
     const found = await readSheets(zip.value, reading.sheet, { limits: READ_LIMITS, pace });
     if (!found.ok) return found;
     const { sheets, sheet, rows } = found.value;
-    return await buildTable(
-      rows,
-      () => ({ fileName, format: "xlsx", encoding: null, encodingCertain: true, separator: null, sheets, sheet }),
-      { reading, limits, strictWidth: false, pace },
-    );
+    return await buildTable(rows, { fileName, format: "xlsx", sheets, sheet }, { reading, limits, pace });
   } finally {
     zip.value.close();
   }
@@ -89,11 +85,9 @@ async function readText({ bytes, fileName, reading, limits, pace }: FileReading)
   const scanLimits = { ...limits, maxRows: limits.maxRows + 1_000 };
   const scan = header && (await scanRecords(text, header, separator, -1, scanLimits, pace));
   if (scan?.breach) return breachRefusal(scan.breach, "The file", limits);
-  return buildTable(
-    readCsvBatches(text, { separator, from: 0, sliceChars: SLICE_CHARS }),
-    () => ({ fileName, format: "csv", encoding, encodingCertain: certain, separator, sheets: [], sheet: null }),
-    { reading, limits, strictWidth: true, pace },
-  );
+  const rows = readCsvBatches(text, { separator, from: 0, sliceChars: SLICE_CHARS });
+  const source = { fileName, format: "csv", encoding, encodingCertain: certain, separator } as const;
+  return buildTable(rows, source, { reading, limits, pace });
 }
 
 const startsWith = (bytes: Uint8Array, magic: number[]) => magic.every((b, i) => bytes[i] === b);
