@@ -23,25 +23,21 @@ export async function decodeText(
   chosen: TextEncoding | undefined,
   pace: Pace,
 ): Promise<DecodedText> {
-  const bom = byteOrderMark(bytes);
-  /** The text in `encoding` (bytes it lacks marked; the decoder drops that encoding's own mark). */
-  const loose = async (encoding: TextEncoding, certain = true): Promise<DecodedText> => {
-    const text = (await decode(bytes, encoding, false, pace)) ?? "";
-    return { text, encoding, certain };
+  /** The text in `encoding`; when `fatal`, none unless every byte is valid in it. */
+  const read = async (encoding: TextEncoding, fatal: boolean, certain = true) => {
+    const text = await decode(bytes, encoding, fatal, pace);
+    return text === undefined ? undefined : { text, encoding, certain };
   };
-  if (chosen !== undefined) return loose(chosen);
-  if (bom) return loose(bom);
-  const wide = utf16ByNuls(bytes.subarray(0, SNIFF_BYTES));
-  if (wide) {
-    const text = await decode(bytes, wide, true, pace);
-    if (text !== undefined) return { text, encoding: wide, certain: true };
-  }
-  if (isUtf8(bytes)) return loose("utf-8");
-  if (looksKorean(bytes)) {
-    const text = await decode(bytes, "euc-kr", true, pace);
-    if (text !== undefined) return { text, encoding: "euc-kr", certain: true };
-  }
-  return loose("windows-1252", false);
+  // a chosen or marked encoding is read loosely (bytes it lacks marked; its own mark dropped)
+  const given = chosen ?? byteOrderMark(bytes);
+  const wide = given === undefined ? utf16ByNuls(bytes.subarray(0, SNIFF_BYTES)) : undefined;
+  return (
+    (given && (await read(given, false))) ||
+    (wide && (await read(wide, true))) ||
+    (isUtf8(bytes) && (await read("utf-8", false))) ||
+    (looksKorean(bytes) && (await read("euc-kr", true))) ||
+    (await read("windows-1252", false, false))!
+  );
 }
 
 function byteOrderMark(b: Uint8Array): TextEncoding | undefined {

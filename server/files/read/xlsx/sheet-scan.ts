@@ -40,20 +40,15 @@ export async function scanSheet(book: BookReading, entry: SheetEntry, context: S
   return { ...entry, rows, merges: xml.merges, ...best };
 }
 
-/** The sheet to read (see above); the first with rows when none fits at all. */
-export function chooseSheet(scans: SheetScan[]): SheetScan | undefined {
-  const key = (s: SheetScan) => [s.fits ? 1 : 0, s.hidden ? 0 : 1, s.columns, s.rows];
-  let best: SheetScan | undefined;
-  for (const scan of scans) {
-    if (scan.rows === 0) continue;
-    if (best === undefined || greater(key(scan), key(best))) best = scan;
-  }
-  return best;
-}
+/** Above 0 when `a` fits a staff list better than `b` (see above). */
+const compare = (a: SheetScan, b: SheetScan) =>
+  Number(a.fits) - Number(b.fits) || Number(b.hidden) - Number(a.hidden) || a.columns - b.columns || a.rows - b.rows;
 
-function greater(a: number[], b: number[]): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] > b[i];
-  return false;
+/** The sheet to read; the first with rows when none fits at all. */
+export function chooseSheet(scans: SheetScan[]): SheetScan | undefined {
+  let best: SheetScan | undefined;
+  for (const scan of scans) if (scan.rows > 0 && (best === undefined || compare(scan, best) > 0)) best = scan;
+  return best;
 }
 
 const ROW = /<(?:[A-Za-z_][\w.-]*:)?row[\s>/]/g;

@@ -115,28 +115,17 @@ export class SheetXml implements XmlHandlers {
   constructor(private readonly context: SheetContext) {}
 
   open(name: string, a: Record<string, string>): void {
-    switch (name) {
-      case "row":
-        return this.openRow(a.r);
-      case "c":
-        this.column = a.r === undefined ? this.column + 1 : cellRef(a.r)[0];
-        this.type = a.t ?? "n";
-        this.style = a.s === undefined ? 0 : Number(a.s);
-        this.value = [];
-        this.inline = [];
-        return;
-      case "v":
-        this.collecting = 1;
-        return;
-      case "t":
-        if (this.phonetic === 0 && this.type === "inlineStr") this.collecting = 2;
-        return;
-      case "rPh":
-        this.phonetic++;
-        return;
-      case "mergeCell":
-        return this.addMerge(a.ref ?? "");
-    }
+    if (name === "row") this.openRow(a.r);
+    else if (name === "c") {
+      this.column = a.r === undefined ? this.column + 1 : cellRef(a.r)[0];
+      this.type = a.t ?? "n";
+      this.style = a.s === undefined ? 0 : Number(a.s);
+      this.value = [];
+      this.inline = [];
+    } else if (name === "v") this.collecting = 1;
+    else if (name === "t" && this.phonetic === 0 && this.type === "inlineStr") this.collecting = 2;
+    else if (name === "rPh") this.phonetic++;
+    else if (name === "mergeCell") this.addMerge(a.ref ?? "");
   }
 
   close(name: string): void {
