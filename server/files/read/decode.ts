@@ -1,8 +1,7 @@
 /**
- * The text of a delimited file: a byte-order mark says UTF-8 or UTF-16; else UTF-16 shows by its
- * NULs; else valid UTF-8 is UTF-8; else clean CP949 that reads as Korean is that (Korean Excel);
- * else Windows-1252, marked uncertain so the preview asks. A person's choice overrides all of it.
- * No detection library: each of these five is told by a rule that is certain or nearly so, where a
+ * The text of a delimited file: a person's choice; else a byte-order mark; else UTF-16 by its NULs;
+ * else valid UTF-8; else clean CP949 that reads as Korean (Korean Excel); else Windows-1252, marked
+ * uncertain so the preview asks. No detection library: these rules are certain or nearly so, where a
  * statistical detector would still guess on short files.
  */
 import { isUtf8 } from "node:buffer";
@@ -28,7 +27,7 @@ export async function decodeText(
     const text = await decode(bytes, encoding, fatal, pace);
     return text === undefined ? undefined : { text, encoding, certain };
   };
-  // a chosen or marked encoding is read loosely (bytes it lacks marked; its own mark dropped)
+  // a chosen or marked encoding is read loosely: bytes it lacks marked, its own mark dropped
   const given = chosen ?? byteOrderMark(bytes);
   const wide = given === undefined ? utf16ByNuls(bytes.subarray(0, SNIFF_BYTES)) : undefined;
   return (

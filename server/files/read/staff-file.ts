@@ -1,8 +1,7 @@
 /**
- * A staff file read into what a job takes: its format told by its bytes (a zip is an .xlsx,
- * anything else delimited text), its rows made into a preview and a canonical CSV (table.ts), in
- * slices that let the event loop turn. A file that cannot start yet gets a preview whose problems
- * say why.
+ * A staff file read into what a job takes: its format told by its bytes (a zip is an .xlsx, anything
+ * else delimited text), its rows made into a preview and a canonical CSV (table.ts), in slices that
+ * let the event loop turn. A file that cannot start yet gets a preview whose problems say why.
  */
 import { FILE_LIMITS, type Reading } from "../../../shared/files.js";
 import { sizePair, type InputLimits } from "../../limits.js";

@@ -113,13 +113,12 @@ export async function readSheets(
       "Choose one of them.",
     );
   }
-  const rows = chosen === undefined ? none() : sheetRows(book, chosen, context);
-  return ok({ sheets: summaries, sheet: chosen?.name ?? null, rows });
+  return ok({ sheets: summaries, sheet: chosen?.name ?? null, rows: sheetRows(book, chosen, context) });
 }
 
-async function* none(): AsyncGenerator<GridRow[]> {}
-
-async function* sheetRows(book: BookReading, scan: SheetScan, context: SheetContext): AsyncGenerator<GridRow[]> {
+/** The rows of the sheet chosen (none when no sheet has rows), merged cells filled. */
+async function* sheetRows(book: BookReading, scan: SheetScan | undefined, context: SheetContext) {
+  if (scan === undefined) return;
   const xml = new SheetXml(context);
   const fill = new MergeFill(scan.merges);
   let batch: GridRow[] = [];

@@ -12,14 +12,11 @@ const DIGIT = /[0-9]/;
 const LATIN = /[A-Za-z]/;
 
 /**
- * The items of `text`, as written (trimmed, empties dropped, repeats kept). The rule:
- * - A cell with `;`, `|` or a line break anywhere is split on those only: the person chose a list
- *   separator, and commas or slashes inside an item are part of it ("Food, wine and travel; hiking"
- *   is two interests).
- * - Otherwise the cell is split on `,` `/` `·` `、` `，` `／` `ㆍ` `・`, except where the separator is
- *   part of a word: between two digits ("1,000-piece puzzles", "24/7"); a `/` between two short
- *   Latin abbreviations ("AC/DC", "UX/UI"); or where the two parts joined are an interest the
- *   vocabulary knows and neither part alone is.
+ * The items of `text`, as written (trimmed, empties dropped, repeats kept). A cell with `;`, `|` or a
+ * line break is split on those only: the person chose a list separator ("Food, wine and travel;
+ * hiking" is two). Otherwise it is split on `,` `/` `·` `、` `，` `／` `ㆍ` `・`, except inside a word:
+ * between digits ("24/7"), a `/` between short Latin abbreviations ("AC/DC"), or where only the two
+ * parts joined are an interest the vocabulary knows.
  */
 function items(text: string): string[] {
   if (STRONG.test(text))

@@ -1,8 +1,7 @@
 /**
  * A first look at every sheet, to choose the staff list's: its first rows parsed for a header, the
  * rest searched for rows and merged ranges (TagScan). The sheet whose header maps the required
- * columns, then the most columns, wins, then the one with most rows; a visible sheet before a hidden
- * one that fits as well.
+ * columns wins, a visible one before a hidden one, then the most columns, then the most rows.
  */
 import { isBlank, type GridRow } from "../grid-row.js";
 import { HEADER_CANDIDATES, mappedCount, matchHeaders } from "../headers.js";
@@ -40,7 +39,7 @@ export async function scanSheet(book: BookReading, entry: SheetEntry, context: S
   return { ...entry, rows, merges: xml.merges, ...best };
 }
 
-/** Above 0 when `a` fits a staff list better than `b` (see above). */
+/** Above 0 when `a` fits a staff list better than `b`. */
 const compare = (a: SheetScan, b: SheetScan) =>
   Number(a.fits) - Number(b.fits) || Number(b.hidden) - Number(a.hidden) || a.columns - b.columns || a.rows - b.rows;
 

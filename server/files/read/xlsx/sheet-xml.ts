@@ -151,11 +151,8 @@ export class SheetXml implements XmlHandlers {
   }
 
   private closeRow(): void {
-    const cells = this.cells;
-    let width = cells.length;
-    while (width > 0 && (cells[width - 1] === undefined || cells[width - 1] === "")) width--;
-    cells.length = width;
-    for (let i = 0; i < width; i++) if (cells[i] === undefined) cells[i] = "";
+    const cells = Array.from(this.cells, (c) => c ?? "");
+    while (cells.length > 0 && cells[cells.length - 1] === "") cells.pop();
     this.rows.push({ row: this.row, cells });
   }
 

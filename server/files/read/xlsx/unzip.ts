@@ -1,8 +1,7 @@
 /**
- * Opening an .xlsx (a zip) without trusting it: parts that would unpack past a bound, or packed at
- * a ratio no spreadsheet reaches (a zip bomb), are refused before a byte is unpacked; parts are
- * streamed and stopped past their declared size (yauzl) or the bound (here), so a directory that
- * lies cannot fill the memory.
+ * Opening an .xlsx (a zip) without trusting it: parts past a bound, or packed at a ratio no
+ * spreadsheet reaches (a zip bomb), are refused before a byte is unpacked; parts stream and stop past
+ * their declared size (yauzl) or the bound (here), so a directory that lies cannot fill the memory.
  */
 import yauzl, { type Entry } from "yauzl";
 import { fail, ok, type Outcome } from "../../../outcomes.js";
