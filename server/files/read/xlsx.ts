@@ -5,7 +5,7 @@
  */
 import { posix } from "node:path";
 import { count, fail, ok, type Outcome } from "../../outcomes.js";
-import { Refused, type GridRow } from "./grid-row.js";
+import { refuse, type GridRow } from "./grid-row.js";
 import type { Pace } from "./pace.js";
 import { NOT_A_WORKBOOK, type WorkbookZip } from "./xlsx/unzip.js";
 import { cut, type ReadLimits } from "./xlsx/read-limits.js";
@@ -146,12 +146,10 @@ const SMALLER =
   "Keep only the sheet with the staff list (and only its columns) in a new workbook and send that, or send it as CSV.";
 
 const tooMany = (found: string, limit: number, what: string) =>
-  new Refused(
-    fail(
-      "input_too_large",
-      `The workbook holds ${found} ${what} of shared text; a read takes at most ${count(limit)} ${what}.`,
-      SMALLER,
-    ),
+  refuse(
+    "input_too_large",
+    `The workbook holds ${found} ${what} of shared text; a read takes at most ${count(limit)} ${what}.`,
+    SMALLER,
   );
 
 /**

@@ -3,7 +3,7 @@
  * follow, and the first record past an input limit. Quotes are followed as csv-parse reads them
  * with `relax_quotes`; on malformed quoting the counts are estimates and the parse has the last word.
  */
-import { parse } from "csv-parse/sync";
+import { parse, type Options } from "csv-parse/sync";
 import { overLimit, rowName, type InputLimits } from "../../../limits.js";
 import type { Outcome } from "../../../outcomes.js";
 
@@ -211,8 +211,8 @@ function countCells(text: string, from: number, sep: number, before: number): nu
 
 /** The cells of the record `[start, end)` as csv-parse reads them (a header line); an unclosed quote ends with it. */
 export function splitRecord(text: string, start: number, end: number, separator: string): string[] {
-  const options = { delimiter: separator, relax_quotes: true, relax_column_count: true };
-  const read = (line: string): string[] => (parse(line, options) as string[][])[0] ?? [""];
+  const options: Options = { delimiter: separator, relax_quotes: true, relax_column_count: true };
+  const read = (line: string): string[] => parse(line, options)[0] ?? [""];
   try {
     return read(text.slice(start, end));
   } catch {

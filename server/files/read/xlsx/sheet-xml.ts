@@ -3,8 +3,7 @@
  * rows without a reference taken as the next ones, and the merged ranges. Numbers as Excel shows
  * them (15 significant digits), under a date format as an ISO date, in either date system.
  */
-import { fail } from "../../../outcomes.js";
-import { Refused, type GridRow } from "../grid-row.js";
+import { refuse, type GridRow } from "../grid-row.js";
 import { NOT_A_WORKBOOK } from "./unzip.js";
 import { cut } from "./read-limits.js";
 import { parseXmlWhole, type BookReading, type XmlHandlers } from "./xml-part.js";
@@ -80,7 +79,7 @@ const MAX_ROW = 1_048_576;
 const MAX_COLUMN = 16_384; // XFD
 
 const badCell = (what: string) =>
-  new Refused(fail("unreadable_file", `The workbook has ${what}, which no spreadsheet has.`, NOT_A_WORKBOOK));
+  refuse("unreadable_file", `The workbook has ${what}, which no spreadsheet has.`, NOT_A_WORKBOOK);
 
 /** "C12" → [3, 12]; throws `Refused` for a reference no sheet has ("XFE2", "A0", "A-1"). */
 function cellRef(ref: string): [column: number, row: number] {

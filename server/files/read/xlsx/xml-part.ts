@@ -3,8 +3,7 @@
  * byte is a refusal, never U+FFFD) into saxes. A DOCTYPE is refused, so no entity can be declared.
  */
 import { SaxesParser, type SaxesTagPlain } from "saxes";
-import { fail } from "../../../outcomes.js";
-import { Refused } from "../grid-row.js";
+import { refuse } from "../grid-row.js";
 import type { Pace } from "../pace.js";
 import { NOT_A_WORKBOOK, type WorkbookZip } from "./unzip.js";
 import { cut, SEND_LESS } from "./read-limits.js";
@@ -31,16 +30,14 @@ const local = (name: string) => {
 const PIECE_BYTES = 64 * 1024;
 
 const pastDeadline = (clock: Clock) =>
-  new Refused(
-    fail(
-      "input_too_large",
-      `Reading the workbook took longer than ${Math.round(clock.deadlineMs / 1000)} s, so it was stopped.`,
-      SEND_LESS,
-    ),
+  refuse(
+    "input_too_large",
+    `Reading the workbook took longer than ${Math.round(clock.deadlineMs / 1000)} s, so it was stopped.`,
+    SEND_LESS,
   );
 
 const broken = (part: string, what: string) =>
-  new Refused(fail("unreadable_file", `The workbook's part ${cut(part)} ${what}.`, NOT_A_WORKBOOK));
+  refuse("unreadable_file", `The workbook's part ${cut(part)} ${what}.`, NOT_A_WORKBOOK);
 
 /** Parses `part` into `handlers`, yielding after each piece. Throws `Refused` on anything wrong. */
 export async function* parseXmlPart(
