@@ -76,9 +76,7 @@ const hasText = (piece: string) => /[^\s"]/.test(piece);
 const clean = (piece: string) => piece.trim();
 
 /** How many interests a cell lists, repeats counted. */
-export function countInterests(text: string): number {
-  return items(text).length;
-}
+export const countInterests = (text: string): number => items(text).length;
 
 /** "등산, 커피 / 등산" → ["등산", "커피"]: repeats dropped whatever their case (the first spelling wins). */
 export function splitInterests(text: string): string[] {

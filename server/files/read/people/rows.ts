@@ -32,17 +32,15 @@ export function newPerson(
   budget: number,
   { budgetGiven = true, id = "" }: { budgetGiven?: boolean; id?: string } = {},
 ): Person {
-  const d = department.trim();
-  const i = id.trim();
   return {
     row,
     name,
-    department: d === "" ? null : d,
+    department: department.trim() || null,
     interestsText,
     interests: NONE,
     budget,
     budgetGiven,
-    id: i === "" ? null : i,
+    id: id.trim() || null,
     gifts: NONE,
   };
 }
