@@ -40,10 +40,7 @@ export type Ledger<T> = {
   duplicates(): { groups: DuplicateGroup[]; count: number };
 };
 
-/**
- * A ledger that hands each row's fate to `settle`, in order. With `mergeDuplicates`, rows without
- * an ID that share a name and department are one person.
- */
+/** A ledger handing each row's fate to `settle`, in order; `mergeDuplicates` makes namesakes without an ID one. */
 export function createLedger<T>(
   settle: (fate: Person | SkippedRow, extra: T) => void,
   { mergeDuplicates = false }: { mergeDuplicates?: boolean } = {},

@@ -101,9 +101,8 @@ export class TagScan {
 const FILL_COLUMNS = 256;
 
 /**
- * Fills rows, in ascending order, with merged cells as a person sees them: a range's first cell's
- * text in every cell it covers (a department merged down a block of rows is read in each). A sheet
- * lists its merges after its rows, so they come from the first look.
+ * Fills rows, in ascending order, with merged cells as a person sees them: a range's first cell's text
+ * in every cell it covers. A sheet lists its merges after its rows, so they come from the first look.
  */
 export class MergeFill {
   private readonly pending: Merge[];
