@@ -19,11 +19,7 @@ const LATIN = /[A-Za-z]/;
  * parts joined are an interest the vocabulary knows.
  */
 function items(text: string): string[] {
-  if (STRONG.test(text))
-    return text
-      .split(/[;|；｜\r\n]/)
-      .filter(hasText)
-      .map(clean);
+  if (STRONG.test(text)) return text.split(STRONG).filter(hasText).map(clean);
   if (!WEAK.test(text)) return hasText(text) ? [clean(text)] : NONE;
   const out: string[] = [];
   let piece = "";

@@ -22,10 +22,7 @@ export type Clock = { now: () => number; deadline: number; deadlineMs: number };
 /** One reading of a workbook: its zip, the deadline it keeps, and its pace. */
 export type BookReading = { zip: WorkbookZip; clock: Clock; pace: Pace };
 
-const local = (name: string) => {
-  const colon = name.indexOf(":");
-  return colon === -1 ? name : name.slice(colon + 1);
-};
+const local = (name: string) => name.slice(name.indexOf(":") + 1);
 
 const PIECE_BYTES = 64 * 1024;
 
