@@ -60,6 +60,7 @@ const LONGEST_CARRY = 64 * 1024;
  * parsed (three times faster). A tag opens with "<", which text and attribute values cannot hold.
  */
 export class TagScan {
+  /** Rows found by the search (the parser counts those before). */
   rows = 0;
   readonly mergeRefs: string[] = [];
   taking = false;
