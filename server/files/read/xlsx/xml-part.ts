@@ -17,7 +17,7 @@ export type XmlHandlers = {
   scan?: { taking: boolean; take(text: string): void; end(): void };
 };
 
-export type Clock = { now: () => number; deadline: number; deadlineMs: number };
+type Clock = { now: () => number; deadline: number; deadlineMs: number };
 
 /** One reading of a workbook: its zip, the deadline it keeps, and its pace. */
 export type BookReading = { zip: WorkbookZip; clock: Clock; pace: Pace };
