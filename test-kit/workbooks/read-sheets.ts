@@ -19,13 +19,8 @@ export async function readGrid(
 ): Promise<{ grid: Grid; sheets: SheetSummary[]; sheet: string | null }> {
   const zip = await openWorkbook(bytes, limits);
   if (!zip.ok) throw new Error(zip.error.message);
-  const clock = {
-    now: () => performance.now(),
-    deadline: performance.now() + limits.deadlineMs,
-    deadlineMs: limits.deadlineMs,
-  };
   try {
-    const found = await readSheets(zip.value, sheet, { limits, pace: createPace(), clock });
+    const found = await readSheets(zip.value, sheet, { limits, pace: createPace() });
     if (!found.ok) throw new Error(found.error.message);
     const grid: Grid = [];
     for await (const batch of found.value.rows)

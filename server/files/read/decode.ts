@@ -1,8 +1,7 @@
 /**
- * The text of a delimited file: a byte-order mark says UTF-8 or UTF-16; else UTF-16 shows by its
- * NULs; else valid UTF-8 is UTF-8; else clean CP949 that reads as Korean is that (Korean Excel);
- * else Windows-1252, marked uncertain so the preview asks. A person's choice overrides all of it.
- * No detection library: each of these five is told by a rule that is certain or nearly so, where a
+ * The text of a delimited file: a person's choice; else a byte-order mark; else UTF-16 by its NULs;
+ * else valid UTF-8; else clean CP949 that reads as Korean (Korean Excel); else Windows-1252, marked
+ * uncertain so the preview asks. No detection library: these rules are certain or nearly so, where a
  * statistical detector would still guess on short files.
  */
 import { isUtf8 } from "node:buffer";
@@ -23,25 +22,21 @@ export async function decodeText(
   chosen: TextEncoding | undefined,
   pace: Pace,
 ): Promise<DecodedText> {
-  const bom = byteOrderMark(bytes);
-  /** The text in `encoding` (bytes it lacks marked; the decoder drops that encoding's own mark). */
-  const loose = async (encoding: TextEncoding, certain = true): Promise<DecodedText> => {
-    const text = (await decode(bytes, encoding, false, pace)) ?? "";
-    return { text, encoding, certain };
+  /** The text in `encoding`; when `fatal`, none unless every byte is valid in it. */
+  const read = async (encoding: TextEncoding, fatal: boolean, certain = true) => {
+    const text = await decode(bytes, encoding, fatal, pace);
+    return text === undefined ? undefined : { text, encoding, certain };
   };
-  if (chosen !== undefined) return loose(chosen);
-  if (bom) return loose(bom);
-  const wide = utf16ByNuls(bytes.subarray(0, SNIFF_BYTES));
-  if (wide) {
-    const text = await decode(bytes, wide, true, pace);
-    if (text !== undefined) return { text, encoding: wide, certain: true };
-  }
-  if (isUtf8(bytes)) return loose("utf-8");
-  if (looksKorean(bytes)) {
-    const text = await decode(bytes, "euc-kr", true, pace);
-    if (text !== undefined) return { text, encoding: "euc-kr", certain: true };
-  }
-  return loose("windows-1252", false);
+  // a chosen or marked encoding is read loosely: bytes it lacks marked, its own mark dropped
+  const given = chosen ?? byteOrderMark(bytes);
+  const wide = given === undefined ? utf16ByNuls(bytes.subarray(0, SNIFF_BYTES)) : undefined;
+  return (
+    (given && (await read(given, false))) ||
+    (wide && (await read(wide, true))) ||
+    (isUtf8(bytes) && (await read("utf-8", false))) ||
+    (looksKorean(bytes) && (await read("euc-kr", true))) ||
+    (await read("windows-1252", false, false))!
+  );
 }
 
 function byteOrderMark(b: Uint8Array): TextEncoding | undefined {

@@ -2,7 +2,7 @@
  * What a reader hands the table: a row with the number the file shows, or why it could not be read;
  * or, thrown from deep inside the reading, a refusal that `readStaffFile` returns.
  */
-import type { Outcome } from "../../outcomes.js";
+import { fail, type Outcome } from "../../outcomes.js";
 
 export type GridRow = { row: number; cells: string[] } | { row: number; reason: string };
 
@@ -14,3 +14,6 @@ export class Refused extends Error {
     super("refused");
   }
 }
+
+/** The refusal `fail(code, message, hint)` says, to throw. */
+export const refuse = (...failure: Parameters<typeof fail>) => new Refused(fail(...failure));

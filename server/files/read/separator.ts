@@ -50,16 +50,8 @@ export function detectSeparator(text: string): Separator {
 /** The most frequent of `counts` (the larger on a tie), 0 for none. */
 function mostCommon(counts: number[]): number {
   const seen = new Map<number, number>();
-  let best = 0;
-  let times = 0;
-  for (const n of counts) {
-    const t = (seen.get(n) ?? 0) + 1;
-    seen.set(n, t);
-    if (t > times || (t === times && n > best)) {
-      best = n;
-      times = t;
-    }
-  }
+  for (const n of counts) seen.set(n, (seen.get(n) ?? 0) + 1);
+  const [best] = [...seen].reduce((a, b) => (b[1] > a[1] || (b[1] === a[1] && b[0] > a[0]) ? b : a), [0, 0]);
   return best;
 }
 

@@ -1,8 +1,7 @@
 /**
- * A staff file read into what a job takes: its format told by its bytes (a zip is an .xlsx,
- * anything else delimited text), its rows made into a preview and a canonical CSV (table.ts), in
- * slices that let the event loop turn. A file that cannot start yet gets a preview whose problems
- * say why.
+ * A staff file read into what a job takes: its format told by its bytes (a zip is an .xlsx, anything
+ * else delimited text), its rows made into a preview and a canonical CSV (table.ts), in slices that
+ * let the event loop turn. A file that cannot start yet gets a preview whose problems say why.
  */
 import { FILE_LIMITS, type Reading } from "../../../shared/files.js";
 import { sizePair, type InputLimits } from "../../limits.js";
@@ -64,17 +63,11 @@ type FileReading = { bytes: Uint8Array; fileName: string; reading: Reading; limi
 async function readWorkbook({ bytes, fileName, reading, limits, pace }: FileReading): Promise<Outcome<StaffTable>> {
   const zip = await openWorkbook(bytes, READ_LIMITS);
   if (!zip.ok) return zip;
-  const now = () => performance.now();
-  const clock = { now, deadline: now() + READ_LIMITS.deadlineMs, deadlineMs: READ_LIMITS.deadlineMs };
   try {
-    const found = await readSheets(zip.value, reading.sheet, { limits: READ_LIMITS, pace, clock });
+    const found = await readSheets(zip.value, reading.sheet, { limits: READ_LIMITS, pace });
     if (!found.ok) return found;
     const { sheets, sheet, rows } = found.value;
-    return await buildTable(
-      rows,
-      () => ({ fileName, format: "xlsx", encoding: null, encodingCertain: true, separator: null, sheets, sheet }),
-      { reading, limits, strictWidth: false, pace },
-    );
+    return await buildTable(rows, { fileName, format: "xlsx", sheets, sheet }, { reading, limits, pace });
   } finally {
     zip.value.close();
   }
@@ -91,11 +84,9 @@ async function readText({ bytes, fileName, reading, limits, pace }: FileReading)
   const scanLimits = { ...limits, maxRows: limits.maxRows + 1_000 };
   const scan = header && (await scanRecords(text, header, separator, -1, scanLimits, pace));
   if (scan?.breach) return breachRefusal(scan.breach, "The file", limits);
-  return buildTable(
-    readCsvBatches(text, { separator, from: 0, sliceChars: SLICE_CHARS }),
-    () => ({ fileName, format: "csv", encoding, encodingCertain: certain, separator, sheets: [], sheet: null }),
-    { reading, limits, strictWidth: true, pace },
-  );
+  const rows = readCsvBatches(text, { separator, from: 0, sliceChars: SLICE_CHARS });
+  const source = { fileName, format: "csv", encoding, encodingCertain: certain, separator } as const;
+  return buildTable(rows, source, { reading, limits, pace });
 }
 
 const startsWith = (bytes: Uint8Array, magic: number[]) => magic.every((b, i) => bytes[i] === b);

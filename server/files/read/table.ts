@@ -1,8 +1,7 @@
 /**
- * A staff list's rows, however they were read, made into the preview and the job input: the header
- * found (title rows above it passed over), every row after it a person or a skipped row (through
- * the job's own ledger), and one canonical CSV holding every row with the row number the file
- * showed, so the job skips the rows the preview said it would.
+ * A staff list's rows, however read, made into the preview and the job input: the header found
+ * (title rows above it passed over), every row after it a person or a skipped row (through the job's
+ * own ledger), and one canonical CSV with the file's row numbers, so the job skips what the preview said.
  */
 import {
   COLUMN_KEYS,
@@ -26,11 +25,9 @@ import { HEADER_CANDIDATES, mappedCount, matchHeaders, type HeaderMatch } from "
 import type { Pace } from "./pace.js";
 import { problemsOf, type ProblemFacts } from "./preview-text.js";
 
-/** The preview's fields the table does not decide. */
-export type SourceInfo = Pick<
-  StaffPreview,
-  "fileName" | "format" | "encoding" | "encodingCertain" | "separator" | "sheets" | "sheet"
->;
+/** The preview's fields the table does not decide; those of the other format are left out. */
+export type SourceInfo = Pick<StaffPreview, "fileName" | "format"> &
+  Partial<Pick<StaffPreview, "encoding" | "encodingCertain" | "separator" | "sheets" | "sheet">>;
 
 /** The preview (its `uploadId` left null for the caller to set) and the job's CSV input. */
 export type StaffTable = { preview: StaffPreview; csv: string };
@@ -46,21 +43,16 @@ const CANONICAL_HEADER = "row,name,department,interests,budget,skip,id";
 export type TableOptions = {
   reading: Reading;
   limits: InputLimits;
-  /** CSV: a record of another width than the header's is skipped. A sheet's rows are fitted. */
-  strictWidth: boolean;
   pace: Pace;
 };
 
-/**
- * Reads `batches` into a table; `info` is asked for after the last (a workbook's sheet list is known
- * only then). A limit passed throws `Refused`.
- */
+/** Reads `batches` into a table; a limit passed throws `Refused`. */
 export async function buildTable(
   batches: AsyncIterable<GridRow[]>,
-  info: () => SourceInfo,
+  source: SourceInfo,
   options: TableOptions,
 ): Promise<Outcome<StaffTable>> {
-  const table = new TableReading(options);
+  const table = new TableReading(source.format, options);
   for await (const batch of batches) {
     for (const row of batch) {
       table.take(row);
@@ -68,7 +60,7 @@ export async function buildTable(
     }
   }
   table.finish();
-  return table.result(info());
+  return table.result(source);
 }
 
 type CellRow = { row: number; cells: string[] };
@@ -98,7 +90,10 @@ class TableReading {
     return this.options.reading.currency ?? "USD";
   }
 
-  constructor(private readonly options: TableOptions) {
+  constructor(
+    private readonly format: SourceInfo["format"],
+    private readonly options: TableOptions,
+  ) {
     this.inputLimits = readInputLimits(options.limits);
     this.ledger = createLedger(this.settle, { mergeDuplicates: options.reading.mergeDuplicates });
   }
@@ -116,7 +111,10 @@ class TableReading {
     this.ledger.end();
   }
 
-  result(source: SourceInfo): Outcome<StaffTable> {
+  result(info: SourceInfo): Outcome<StaffTable> {
+    const { fileName, format, ...given } = info;
+    const none = { encoding: null, encodingCertain: true, separator: null, sheets: [], sheet: null };
+    const source = { fileName, format, ...none, ...given };
     const { header, people, sample, skipped, skippedCount } = this;
     const headerRow = header?.row ?? 0;
     const rows = this.lastWithText - headerRow;
@@ -153,10 +151,7 @@ class TableReading {
     return count > this.ownBudgets ? { currency, count, job: this.currency } : undefined;
   }
 
-  /**
-   * The header among the rows held: the first candidate that names every column, else the first
-   * that names the most; the rows after it are then read. None while no row has text.
-   */
+  /** The first held row that names every required column, else the first naming the most; none without text. */
   private decideHeader(): void {
     const candidates = this.held.filter((r): r is CellRow => "cells" in r && !isBlank(r.cells));
     if (candidates.length === 0) return;
@@ -179,10 +174,11 @@ class TableReading {
   }
 
   private readRow(header: Header, r: GridRow): void {
-    const { limits, strictWidth } = this.options;
+    const { limits } = this.options;
     const c = header.columns;
     if ("cells" in r) this.checkCells(r.row, r.cells);
-    const cells = "cells" in r ? (strictWidth ? r.cells : fit(r.cells, c.width)) : null;
+    // a CSV record of another width than the header's is skipped; a sheet's rows are fitted
+    const cells = "cells" in r ? (this.format === "csv" ? r.cells : fit(r.cells, c.width)) : null;
     const blank = cells !== null && isBlank(cells);
     const beyond = r.row - header.row > limits.maxRows;
     if (blank && beyond) return; // trailing, unless a row with text follows, which is refused

@@ -1,17 +1,17 @@
 /**
- * An .xlsx read as its writer stored it, within a budget: what the workbook says of itself (its
- * sheets, whatever their parts are called; its date system; its shared strings), every sheet looked
- * at once to choose the staff list's, then that sheet's rows streamed in batches. Nothing is
- * written to disk.
+ * An .xlsx read as its writer stored it, within a budget: its sheets (whatever their parts are
+ * called), date system and shared strings, every sheet looked at once to choose the staff list's,
+ * then that sheet's rows streamed in batches. Nothing is written to disk.
  */
+import { posix } from "node:path";
 import { count, fail, ok, type Outcome } from "../../outcomes.js";
-import { Refused, type GridRow } from "./grid-row.js";
+import { refuse, type GridRow } from "./grid-row.js";
 import type { Pace } from "./pace.js";
 import { NOT_A_WORKBOOK, type WorkbookZip } from "./xlsx/unzip.js";
 import { cut, type ReadLimits } from "./xlsx/read-limits.js";
 import { chooseSheet, MergeFill, scanSheet, type SheetScan } from "./xlsx/sheet-scan.js";
 import { readStyles, SheetXml, type SheetContext } from "./xlsx/sheet-xml.js";
-import { parseXmlPart, parseXmlWhole, type Clock } from "./xlsx/xml-part.js";
+import { parseXmlPart, parseXmlWhole, type BookReading } from "./xlsx/xml-part.js";
 
 export type SheetSummary = { name: string; rows: number; hidden: boolean };
 
@@ -22,73 +22,45 @@ const WORKBOOK = "xl/workbook.xml";
 const RELS = "xl/_rels/workbook.xml.rels";
 const NO_SHEETS = "The file is a zip but not an Excel workbook: it has no sheets.";
 
-/** An attribute by its local name, whatever prefix the writer gave it (`r:id`, `ns1:id`). */
-const attribute = (attributes: Record<string, string>, name: string, prefixed: boolean): string | undefined => {
-  for (const [key, value] of Object.entries(attributes)) {
-    const colon = key.indexOf(":");
-    if ((colon === -1 ? !prefixed : prefixed) && key.slice(colon + 1) === name) return value;
-  }
-  return undefined;
-};
-
 /** A relation's target as a path in the zip: relative to `xl/`, or absolute from the root. */
-function partPath(target: string): string {
-  const parts = (target.startsWith("/") ? target.slice(1) : `xl/${target}`).split("/");
-  const out: string[] = [];
-  for (const p of parts) {
-    if (p === "..") out.pop();
-    else if (p !== "." && p !== "") out.push(p);
-  }
-  return out.join("/");
-}
+const partPath = (target: string) => posix.resolve("/xl", target).slice(1);
 
 /** The workbook's sheets, date system and parts. */
-async function readWorkbookInfo(zip: WorkbookZip, clock: Clock, pace: () => Promise<void>) {
+async function readWorkbookInfo(book: BookReading) {
+  const { zip } = book;
   if (!zip.has(WORKBOOK) || !zip.has(RELS)) return fail("unreadable_file", NO_SHEETS, NOT_A_WORKBOOK);
-  // held to the directory's bounds first
   const declared = zip.check([WORKBOOK, RELS]);
   if (!declared.ok) return declared;
   const listed: { name: string; id: string; hidden: boolean }[] = [];
   let date1904 = false; // old Mac Excel
-  await parseXmlWhole(
-    zip,
-    WORKBOOK,
-    {
-      open(name, a) {
-        if (name === "workbookPr") date1904 = a.date1904 === "1" || a.date1904 === "true";
-        if (name === "sheet")
-          listed.push({
-            // Excel's names have at most 31 characters: a longer one is cut to what a refusal may echo
-            name: cut(a.name ?? ""),
-            id: attribute(a, "id", true) ?? "",
-            hidden: (a.state ?? "visible") !== "visible",
-          });
-      },
+  await parseXmlWhole(book, WORKBOOK, {
+    open(name, a) {
+      if (name === "workbookPr") date1904 = a.date1904 === "1" || a.date1904 === "true";
+      if (name === "sheet")
+        listed.push({
+          // Excel's names have at most 31 characters: a longer one is cut to what a refusal may echo
+          name: cut(a.name ?? ""),
+          // the relation's id, whatever prefix the writer gave it (`r:id`, `ns1:id`)
+          id: Object.entries(a).find(([key]) => /^[^:]*:id$/.test(key))?.[1] ?? "",
+          hidden: (a.state ?? "visible") !== "visible",
+        });
     },
-    clock,
-    pace,
-  );
+  });
   const targets = new Map<string, string>();
   const byType = new Map<string, string>();
-  await parseXmlWhole(
-    zip,
-    RELS,
-    {
-      open(name, a) {
-        if (name !== "Relationship" || a.TargetMode === "External" || !a.Id || !a.Target) return;
-        targets.set(a.Id, partPath(a.Target));
-        byType.set(a.Type?.split("/").pop() ?? "", partPath(a.Target));
-      },
+  await parseXmlWhole(book, RELS, {
+    open(name, a) {
+      if (name !== "Relationship" || a.TargetMode === "External" || !a.Id || !a.Target) return;
+      targets.set(a.Id, partPath(a.Target));
+      byType.set(a.Type?.split("/").pop() ?? "", partPath(a.Target));
     },
-    clock,
-    pace,
-  );
+  });
+  const present = (path: string | undefined) => (path !== undefined && zip.has(path) ? path : null);
   const sheets = listed.flatMap(({ name, id, hidden }) => {
-    const path = targets.get(id);
-    return path !== undefined && zip.has(path) ? [{ name, path, hidden }] : [];
+    const path = present(targets.get(id));
+    return path === null ? [] : [{ name, path, hidden }];
   });
   if (sheets.length === 0) return fail("unreadable_file", NO_SHEETS, NOT_A_WORKBOOK);
-  const present = (path: string | undefined) => (path !== undefined && zip.has(path) ? path : null);
   return ok({
     sheets,
     date1904,
@@ -108,26 +80,30 @@ export const sheetList = (sheets: SheetSummary[]): string =>
     )
     .join(", ");
 
+export type ReadSheetsOptions = { limits: ReadLimits; pace: Pace; now?: () => number };
+
 /** Looks at the sheets and picks `wanted`, or the best fit for a staff list. Throws `Refused` past a bound. */
 export async function readSheets(
   zip: WorkbookZip,
   wanted: string | undefined,
-  { limits, pace, clock }: { limits: ReadLimits; pace: Pace; clock: Clock },
+  { limits, pace, now = () => performance.now() }: ReadSheetsOptions,
 ): Promise<Outcome<WorkbookSheets>> {
-  const info = await readWorkbookInfo(zip, clock, pace);
+  const clock = { now, deadline: now() + limits.deadlineMs, deadlineMs: limits.deadlineMs };
+  const book: BookReading = { zip, clock, pace };
+  const info = await readWorkbookInfo(book);
   if (!info.ok) return info;
   const { sheets, date1904, sharedStrings, styles } = info.value;
   const parts = [sharedStrings, styles, ...sheets.map((s) => s.path)].filter((p): p is string => p !== null);
   const declared = zip.check(parts);
   if (!declared.ok) return declared;
   const context: SheetContext = {
-    styles: await readStyles(zip, styles, clock, pace),
-    strings: await readSharedStrings(zip, sharedStrings, limits, clock, pace),
+    styles: await readStyles(book, styles),
+    strings: await readSharedStrings(book, sharedStrings, limits),
     date1904,
     maxMerges: limits.maxMerges,
   };
   const scans: SheetScan[] = [];
-  for (const entry of sheets) scans.push(await scanSheet(zip, entry, context, clock, pace));
+  for (const entry of sheets) scans.push(await scanSheet(book, entry, context));
   const summaries = scans.map(({ name, rows, hidden }) => ({ name, rows, hidden }));
   const chosen = wanted === undefined ? chooseSheet(scans) : scans.find((s) => s.name === wanted);
   if (wanted !== undefined && chosen === undefined) {
@@ -137,22 +113,16 @@ export async function readSheets(
       "Choose one of them.",
     );
   }
-  const rows = chosen === undefined ? none() : sheetRows(zip, chosen, context, clock);
-  return ok({ sheets: summaries, sheet: chosen?.name ?? null, rows });
+  return ok({ sheets: summaries, sheet: chosen?.name ?? null, rows: sheetRows(book, chosen, context) });
 }
 
-async function* none(): AsyncGenerator<GridRow[]> {}
-
-async function* sheetRows(
-  zip: WorkbookZip,
-  scan: SheetScan,
-  context: SheetContext,
-  clock: Clock,
-): AsyncGenerator<GridRow[]> {
+/** The rows of the sheet chosen (none when no sheet has rows), merged cells filled. */
+async function* sheetRows(book: BookReading, scan: SheetScan | undefined, context: SheetContext) {
+  if (scan === undefined) return;
   const xml = new SheetXml(context);
   const fill = new MergeFill(scan.merges);
   let batch: GridRow[] = [];
-  const pieces = parseXmlPart(zip, scan.path, xml, clock);
+  const pieces = parseXmlPart(book, scan.path, xml);
   try {
     while (!(await pieces.next()).done) {
       for (const r of xml.rows) {
@@ -176,25 +146,17 @@ const SMALLER =
   "Keep only the sheet with the staff list (and only its columns) in a new workbook and send that, or send it as CSV.";
 
 const tooMany = (found: string, limit: number, what: string) =>
-  new Refused(
-    fail(
-      "input_too_large",
-      `The workbook holds ${found} ${what} of shared text; a read takes at most ${count(limit)} ${what}.`,
-      SMALLER,
-    ),
+  refuse(
+    "input_too_large",
+    `The workbook holds ${found} ${what} of shared text; a read takes at most ${count(limit)} ${what}.`,
+    SMALLER,
   );
 
 /**
  * A workbook's shared strings, bounded by count and characters (past them, `Refused`): rich text
  * is all its runs joined, phonetic guides (`<rPh>`) left out.
  */
-async function readSharedStrings(
-  zip: WorkbookZip,
-  path: string | null,
-  limits: ReadLimits,
-  clock: Clock,
-  pace: () => Promise<void>,
-): Promise<string[]> {
+async function readSharedStrings(book: BookReading, path: string | null, limits: ReadLimits): Promise<string[]> {
   if (path === null) return [];
   const strings: string[] = [];
   let chars = 0;
@@ -227,6 +189,6 @@ async function readSharedStrings(
       current.push(text);
     },
   };
-  await parseXmlWhole(zip, path, handlers, clock, pace);
+  await parseXmlWhole(book, path, handlers);
   return strings;
 }

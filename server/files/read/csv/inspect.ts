@@ -7,8 +7,7 @@ import { columnNames, matchHeaders, normalizeHeader } from "../headers.js";
 import { detectSeparator } from "../separator.js";
 import { createPace, type Pace } from "../pace.js";
 import { overLimit, type InputLimits } from "../../../limits.js";
-import type { Outcome } from "../../../outcomes.js";
-import { fail, ok } from "../../../outcomes.js";
+import { fail, ok, type Outcome } from "../../../outcomes.js";
 import { breachRefusal, findHeader, scanRecords, splitRecord } from "./scan.js";
 
 /**

@@ -3,6 +3,7 @@
  * follow, and the first record past an input limit. Quotes are followed as csv-parse reads them
  * with `relax_quotes`; on malformed quoting the counts are estimates and the parse has the last word.
  */
+import { parse, type Options } from "csv-parse/sync";
 import { overLimit, rowName, type InputLimits } from "../../../limits.js";
 import type { Outcome } from "../../../outcomes.js";
 
@@ -47,14 +48,19 @@ const SLICE_CHARS = 128 * 1024;
 
 type ScanLimits = Pick<InputLimits, "maxRows" | "maxCellsPerRow" | "maxCellChars" | "maxInterestsPerPerson">;
 
-/** Where a scan stands between slices: in a record at a cell's start, or at a record's start. */
+/** A scan and where it stands between slices: in a record at a cell's start, or at a record's start. */
 type ScanState = {
+  text: string;
+  sep: number;
+  interests: number;
+  limits: ScanLimits;
+  headerRow: number;
   pos: number;
   headerEnd: number;
   row: number;
   last: number;
   isHeader: boolean;
-  /** Within the record: its cells so far, the interests counted, whether it has text. */
+  /** Within the record (0 at its start): its cells so far, the interests counted, whether it has text. */
   cells: number;
   items: number;
   blank: boolean;
@@ -76,6 +82,11 @@ export async function scanRecords(
   { onlyHeader = false }: { onlyHeader?: boolean } = {},
 ): Promise<{ rows: number; headerEnd: number; breach?: ScanBreach }> {
   const state: ScanState = {
+    text,
+    sep: separator.charCodeAt(0),
+    interests,
+    limits,
+    headerRow: header.row,
     pos: header.start,
     headerEnd: -1,
     row: header.row,
@@ -86,7 +97,7 @@ export async function scanRecords(
     blank: true,
   };
   while (state.pos < text.length && state.breach === undefined && !(onlyHeader && state.headerEnd !== -1)) {
-    scanSlice(text, state, separator.charCodeAt(0), interests, limits, header.row);
+    scanSlice(state);
     await pace();
   }
   const headerEnd = state.headerEnd === -1 ? text.length : state.headerEnd;
@@ -94,47 +105,27 @@ export async function scanRecords(
 }
 
 /** Scans about SLICE_CHARS from `state.pos` (to a cell's start), or to a breach; no closures, for speed. */
-function scanSlice(
-  text: string,
-  state: ScanState,
-  sep: number,
-  interests: number,
-  limits: ScanLimits,
-  headerRow: number,
-) {
-  const len = text.length;
+function scanSlice(state: ScanState) {
   const until = state.pos + SLICE_CHARS;
-  let resumed = state.cells > 0;
-  while (state.pos < len) {
-    if (!resumed) startRecord(state);
-    resumed = false;
-    const end = scanCells(text, state, sep, interests, limits, until);
+  while (state.pos < state.text.length && state.breach === undefined) {
+    if (state.cells === 0) Object.assign(state, { cells: 1, items: 0, blank: true });
+    const end = scanCells(state, until);
     if (end === PAUSED) return;
-    if (end !== BREACHED) endRecord(text, state, end, limits.maxRows, headerRow);
-    if (state.breach !== undefined) {
-      state.pos = len;
-      break;
-    }
-    if (state.pos >= until) break;
+    if (end !== BREACHED) endRecord(state, end);
+    state.cells = 0;
+    if (state.pos >= until) return;
   }
-  startRecord(state);
-  state.cells = 0;
 }
 
 /** scanCells stopped at a cell's start, the slice used up, or found a breach (`state.breach`). */
 const PAUSED = -1;
 const BREACHED = -2;
 
-function startRecord(state: ScanState) {
-  state.cells = 1;
-  state.items = 0;
-  state.blank = true;
-}
-
 /** Scans the record at `state.pos` from a cell's start; returns where it ends, PAUSED or BREACHED. */
-function scanCells(text: string, state: ScanState, sep: number, interests: number, limits: ScanLimits, until: number) {
+function scanCells(state: ScanState, until: number) {
+  const { text, sep, interests } = state;
   const len = text.length;
-  const { maxCellChars, maxCellsPerRow, maxInterestsPerPerson } = limits;
+  const { maxCellChars, maxCellsPerRow, maxInterestsPerPerson } = state.limits;
   // the header's cells are names, not interests to count against the limit
   const limited = !state.isHeader;
   let { cells, items, blank } = state;
@@ -193,9 +184,9 @@ function breach(state: ScanState, found: ScanBreach) {
   return BREACHED;
 }
 
-function endRecord(text: string, state: ScanState, end: number, maxRows: number, headerRow: number) {
+function endRecord(state: ScanState, end: number) {
   if (!state.blank) state.last = state.row;
-  if (state.last - headerRow > maxRows) {
+  if (state.last - state.headerRow > state.limits.maxRows) {
     breach(state, { row: state.row, limit: "rows" });
     return;
   }
@@ -204,7 +195,7 @@ function endRecord(text: string, state: ScanState, end: number, maxRows: number,
     state.isHeader = false;
   }
   state.row++;
-  state.pos = nextRecord(text, end);
+  state.pos = nextRecord(state.text, end);
 }
 
 /** The cells of a record too wide to measure as it goes: counted to its end, quotes aside. */
@@ -218,37 +209,15 @@ function countCells(text: string, from: number, sep: number, before: number): nu
   return cells;
 }
 
-/** The cells of the record `[start, end)`, unquoted as csv-parse reads them (for a header line). */
+/** The cells of the record `[start, end)` as csv-parse reads them (a header line); an unclosed quote ends with it. */
 export function splitRecord(text: string, start: number, end: number, separator: string): string[] {
-  const sep = separator.charCodeAt(0);
-  const cells: string[] = [];
-  let cell = "";
-  let from = start;
-  let quoted = false;
-  let cellStart = true;
-  for (let i = start; i < end; i++) {
-    const c = text.charCodeAt(i);
-    if (quoted) {
-      if (c !== QUOTE) continue;
-      cell += text.slice(from, i);
-      if (text.charCodeAt(i + 1) === QUOTE) from = ++i;
-      else {
-        quoted = false;
-        from = i + 1;
-      }
-    } else if (c === sep) {
-      cells.push(cell + text.slice(from, i));
-      cell = "";
-      from = i + 1;
-      cellStart = true;
-    } else if (c === QUOTE && cellStart) {
-      quoted = true;
-      from = i + 1;
-      cellStart = false;
-    } else cellStart = false;
+  const options: Options = { delimiter: separator, relax_quotes: true, relax_column_count: true };
+  const read = (line: string): string[] => parse(line, options)[0] ?? [""];
+  try {
+    return read(text.slice(start, end));
+  } catch {
+    return read(`${text.slice(start, end)}"`);
   }
-  cells.push(cell + text.slice(from, end));
-  return cells;
 }
 
 /** The refusal of a record past a limit; `what` names the input. */

@@ -12,21 +12,14 @@ const DIGIT = /[0-9]/;
 const LATIN = /[A-Za-z]/;
 
 /**
- * The items of `text`, as written (trimmed, empties dropped, repeats kept). The rule:
- * - A cell with `;`, `|` or a line break anywhere is split on those only: the person chose a list
- *   separator, and commas or slashes inside an item are part of it ("Food, wine and travel; hiking"
- *   is two interests).
- * - Otherwise the cell is split on `,` `/` `·` `、` `，` `／` `ㆍ` `・`, except where the separator is
- *   part of a word: between two digits ("1,000-piece puzzles", "24/7"); a `/` between two short
- *   Latin abbreviations ("AC/DC", "UX/UI"); or where the two parts joined are an interest the
- *   vocabulary knows and neither part alone is.
+ * The items of `text`, as written (trimmed, empties dropped, repeats kept). A cell with `;`, `|` or a
+ * line break is split on those only: the person chose a list separator ("Food, wine and travel;
+ * hiking" is two). Otherwise it is split on `,` `/` `·` `、` `，` `／` `ㆍ` `・`, except inside a word:
+ * between digits ("24/7"), a `/` between short Latin abbreviations ("AC/DC"), or where only the two
+ * parts joined are an interest the vocabulary knows.
  */
 function items(text: string): string[] {
-  if (STRONG.test(text))
-    return text
-      .split(/[;|；｜\r\n]/)
-      .filter(hasText)
-      .map(clean);
+  if (STRONG.test(text)) return text.split(STRONG).filter(hasText).map(clean);
   if (!WEAK.test(text)) return hasText(text) ? [clean(text)] : NONE;
   const out: string[] = [];
   let piece = "";
@@ -79,9 +72,7 @@ const hasText = (piece: string) => /[^\s"]/.test(piece);
 const clean = (piece: string) => piece.trim();
 
 /** How many interests a cell lists, repeats counted. */
-export function countInterests(text: string): number {
-  return items(text).length;
-}
+export const countInterests = (text: string): number => items(text).length;
 
 /** "등산, 커피 / 등산" → ["등산", "커피"]: repeats dropped whatever their case (the first spelling wins). */
 export function splitInterests(text: string): string[] {

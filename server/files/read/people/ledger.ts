@@ -1,13 +1,10 @@
 /**
- * Every row's fate, in row order: a person, or a row skipped with why. The job's parse stage and a
- * staff file's preview both read through one, so a preview's skips are the job's. Empty rows wait
- * until a row with text follows (blank lines at the end are no rows).
- *
- * Who is who: a row with an ID (사번) is that person, a later row with the same ID a repeat. A row
- * without one is a repeat when it agrees with an earlier one in every field; one that shares only
- * the name and department is another person (two 김민준 in 개발팀 are common), flagged as a possible
- * duplicate the person may merge. A row with an ID is never the repeat of one without, nor the other
- * way round. One map lookup for most rows, so linear in the rows.
+ * Every row's fate, in row order: a person, or a row skipped with why, for the job and the preview
+ * alike. Empty rows wait until a row with text follows (blank lines at the end are no rows).
+ * A row with an ID (사번) is that person, a later one with that ID a repeat; a row without is a repeat
+ * when every field agrees with an earlier one, and another person flagged as a possible duplicate
+ * when only the name and department do (two 김민준 in 개발팀 are common). A row with an ID is never
+ * the repeat of one without, nor the other way round. One map lookup for most rows: linear.
  */
 import type { DuplicateGroup, SkippedRow } from "../../../../shared/files.js";
 import { EMPTY_ROW, type Person } from "./rows.js";
@@ -44,10 +41,7 @@ export type Ledger<T> = {
   duplicates(): { groups: DuplicateGroup[]; count: number };
 };
 
-/**
- * A ledger that hands each row's fate to `settle`, in order. With `mergeDuplicates`, rows without
- * an ID that share a name and department are one person.
- */
+/** A ledger handing each row's fate to `settle`, in order; `mergeDuplicates` makes namesakes without an ID one. */
 export function createLedger<T>(
   settle: (fate: Person | SkippedRow, extra: T) => void,
   { mergeDuplicates = false }: { mergeDuplicates?: boolean } = {},

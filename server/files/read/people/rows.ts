@@ -32,17 +32,15 @@ export function newPerson(
   budget: number,
   { budgetGiven = true, id = "" }: { budgetGiven?: boolean; id?: string } = {},
 ): Person {
-  const d = department.trim();
-  const i = id.trim();
   return {
     row,
     name,
-    department: d === "" ? null : d,
+    department: department.trim() || null,
     interestsText,
     interests: NONE,
     budget,
     budgetGiven,
-    id: i === "" ? null : i,
+    id: id.trim() || null,
     gifts: NONE,
   };
 }
@@ -83,10 +81,7 @@ function rowNumber(text: string | undefined): number | undefined {
   return text !== undefined && /^\s*\d+\s*$/.test(text) && n >= 1 && Number.isSafeInteger(n) ? n : undefined;
 }
 
-/**
- * A budget cell as people write money ("50,000원", "5만원", "$1,250"): the positive amount in the
- * job's `currency`, or why the row is skipped (another currency is never read as the job's).
- */
+/** A budget cell ("5만원", "$1,250"): the positive amount in the job's `currency`, or why the row is skipped. */
 export function parseBudget(raw: string, currency: Currency): number | string {
   const text = raw.trim();
   const read = readMoney(text);

@@ -1,36 +1,28 @@
 /**
  * A first look at every sheet, to choose the staff list's: its first rows parsed for a header, the
  * rest searched for rows and merged ranges (TagScan). The sheet whose header maps the required
- * columns, then the most columns, wins, then the one with most rows; a visible sheet before a hidden
- * one that fits as well.
+ * columns wins, a visible one before a hidden one, then the most columns, then the most rows.
  */
 import { isBlank, type GridRow } from "../grid-row.js";
 import { HEADER_CANDIDATES, mappedCount, matchHeaders } from "../headers.js";
 import { SheetXml, type Merge, type SheetContext } from "./sheet-xml.js";
-import { parseXmlPart, type Clock } from "./xml-part.js";
-import type { WorkbookZip } from "./unzip.js";
+import { parseXmlPart, type BookReading } from "./xml-part.js";
 
 export type SheetEntry = { name: string; path: string; hidden: boolean };
 
 export type SheetScan = SheetEntry & { rows: number; merges: Merge[]; fits: boolean; columns: number };
 
 /** Reads sheet `entry` once through. */
-export async function scanSheet(
-  zip: WorkbookZip,
-  entry: SheetEntry,
-  context: SheetContext,
-  clock: Clock,
-  pace: () => Promise<void>,
-): Promise<SheetScan> {
+export async function scanSheet(book: BookReading, entry: SheetEntry, context: SheetContext): Promise<SheetScan> {
   const xml = new SheetXml(context);
   const scan = (xml.scan = new TagScan());
   const held: GridRow[] = [];
-  const pieces = parseXmlPart(zip, entry.path, xml, clock);
+  const pieces = parseXmlPart(book, entry.path, xml);
   while (!(await pieces.next()).done) {
     for (const r of xml.rows) if (held.length < HEADER_CANDIDATES && "cells" in r && !isBlank(r.cells)) held.push(r);
     xml.rows = [];
     if (held.length >= HEADER_CANDIDATES) scan.taking = true;
-    await pace();
+    await book.pace();
   }
   const rows = xml.opened + scan.rows;
   for (const ref of new Set(scan.mergeRefs)) xml.addMerge(ref);
@@ -47,20 +39,15 @@ export async function scanSheet(
   return { ...entry, rows, merges: xml.merges, ...best };
 }
 
-/** The sheet to read (see above); the first with rows when none fits at all. */
-export function chooseSheet(scans: SheetScan[]): SheetScan | undefined {
-  const key = (s: SheetScan) => [s.fits ? 1 : 0, s.hidden ? 0 : 1, s.columns, s.rows];
-  let best: SheetScan | undefined;
-  for (const scan of scans) {
-    if (scan.rows === 0) continue;
-    if (best === undefined || greater(key(scan), key(best))) best = scan;
-  }
-  return best;
-}
+/** Above 0 when `a` fits a staff list better than `b`. */
+const compare = (a: SheetScan, b: SheetScan) =>
+  Number(a.fits) - Number(b.fits) || Number(b.hidden) - Number(a.hidden) || a.columns - b.columns || a.rows - b.rows;
 
-function greater(a: number[], b: number[]): boolean {
-  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return a[i] > b[i];
-  return false;
+/** The sheet to read; the first with rows when none fits at all. */
+export function chooseSheet(scans: SheetScan[]): SheetScan | undefined {
+  let best: SheetScan | undefined;
+  for (const scan of scans) if (scan.rows > 0 && (best === undefined || compare(scan, best) > 0)) best = scan;
+  return best;
 }
 
 const ROW = /<(?:[A-Za-z_][\w.-]*:)?row[\s>/]/g;
@@ -115,9 +102,8 @@ export class TagScan {
 const FILL_COLUMNS = 256;
 
 /**
- * Fills rows, in ascending order, with merged cells as a person sees them: a range's first cell's
- * text in every cell it covers (a department merged down a block of rows is read in each). A sheet
- * lists its merges after its rows, so they come from the first look.
+ * Fills rows, in ascending order, with merged cells as a person sees them: a range's first cell's text
+ * in every cell it covers. A sheet lists its merges after its rows, so they come from the first look.
  */
 export class MergeFill {
   private readonly pending: Merge[];

@@ -3,19 +3,17 @@
  * rows without a reference taken as the next ones, and the merged ranges. Numbers as Excel shows
  * them (15 significant digits), under a date format as an ISO date, in either date system.
  */
-import { fail } from "../../../outcomes.js";
-import { Refused, type GridRow } from "../grid-row.js";
+import { refuse, type GridRow } from "../grid-row.js";
 import { NOT_A_WORKBOOK } from "./unzip.js";
 import { cut } from "./read-limits.js";
-import { parseXmlWhole, type Clock, type XmlHandlers } from "./xml-part.js";
-import type { WorkbookZip } from "./unzip.js";
+import { parseXmlWhole, type BookReading, type XmlHandlers } from "./xml-part.js";
 
 export type NumberKind = "number" | "date" | "time";
 
 /** Excel's built-in formats that are dates (14–17, 22, 27–36, 50–58) and times (18–21, 45–47). */
 const BUILT_IN: Record<number, NumberKind> = {};
-const DATES = [14, 15, 16, 17, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 50, 51, 52, 53, 54, 55, 56, 57, 58];
-for (const id of DATES) BUILT_IN[id] = "date";
+for (const id of [14, 15, 16, 17, 22, 27, 28, 29, 30, 31, 32, 33, 34, 35, 36, 50, 51, 52, 53, 54, 55, 56, 57, 58])
+  BUILT_IN[id] = "date";
 for (const id of [18, 19, 20, 21, 45, 46, 47]) BUILT_IN[id] = "time";
 
 /** What a custom format code shows: quoted text, escapes, colours and conditions aside. */
@@ -31,35 +29,24 @@ export function formatKind(code: string): NumberKind {
 }
 
 /** The kind each cell style (an index into `cellXfs`) shows numbers as. */
-export async function readStyles(
-  zip: WorkbookZip,
-  path: string | null,
-  clock: Clock,
-  pace: () => Promise<void>,
-): Promise<NumberKind[]> {
+export async function readStyles(book: BookReading, path: string | null): Promise<NumberKind[]> {
   if (path === null) return [];
   const custom = new Map<number, NumberKind>();
   const kinds: NumberKind[] = [];
   let inCellXfs = false;
-  await parseXmlWhole(
-    zip,
-    path,
-    {
-      open(name, a) {
-        if (name === "numFmt") custom.set(Number(a.numFmtId), formatKind(a.formatCode ?? ""));
-        else if (name === "cellXfs") inCellXfs = true;
-        else if (name === "xf" && inCellXfs) {
-          const id = Number(a.numFmtId ?? 0);
-          kinds.push(custom.get(id) ?? BUILT_IN[id] ?? "number");
-        }
-      },
-      close(name) {
-        if (name === "cellXfs") inCellXfs = false;
-      },
+  await parseXmlWhole(book, path, {
+    open(name, a) {
+      if (name === "numFmt") custom.set(Number(a.numFmtId), formatKind(a.formatCode ?? ""));
+      else if (name === "cellXfs") inCellXfs = true;
+      else if (name === "xf" && inCellXfs) {
+        const id = Number(a.numFmtId ?? 0);
+        kinds.push(custom.get(id) ?? BUILT_IN[id] ?? "number");
+      }
     },
-    clock,
-    pace,
-  );
+    close(name) {
+      if (name === "cellXfs") inCellXfs = false;
+    },
+  });
   return kinds;
 }
 
@@ -92,7 +79,7 @@ const MAX_ROW = 1_048_576;
 const MAX_COLUMN = 16_384; // XFD
 
 const badCell = (what: string) =>
-  new Refused(fail("unreadable_file", `The workbook has ${what}, which no spreadsheet has.`, NOT_A_WORKBOOK));
+  refuse("unreadable_file", `The workbook has ${what}, which no spreadsheet has.`, NOT_A_WORKBOOK);
 
 /** "C12" → [3, 12]; throws `Refused` for a reference no sheet has ("XFE2", "A0", "A-1"). */
 function cellRef(ref: string): [column: number, row: number] {
@@ -127,28 +114,17 @@ export class SheetXml implements XmlHandlers {
   constructor(private readonly context: SheetContext) {}
 
   open(name: string, a: Record<string, string>): void {
-    switch (name) {
-      case "row":
-        return this.openRow(a.r);
-      case "c":
-        this.column = a.r === undefined ? this.column + 1 : cellRef(a.r)[0];
-        this.type = a.t ?? "n";
-        this.style = a.s === undefined ? 0 : Number(a.s);
-        this.value = [];
-        this.inline = [];
-        return;
-      case "v":
-        this.collecting = 1;
-        return;
-      case "t":
-        if (this.phonetic === 0 && this.type === "inlineStr") this.collecting = 2;
-        return;
-      case "rPh":
-        this.phonetic++;
-        return;
-      case "mergeCell":
-        return this.addMerge(a.ref ?? "");
-    }
+    if (name === "row") this.openRow(a.r);
+    else if (name === "c") {
+      this.column = a.r === undefined ? this.column + 1 : cellRef(a.r)[0];
+      this.type = a.t ?? "n";
+      this.style = a.s === undefined ? 0 : Number(a.s);
+      this.value = [];
+      this.inline = [];
+    } else if (name === "v") this.collecting = 1;
+    else if (name === "t" && this.phonetic === 0 && this.type === "inlineStr") this.collecting = 2;
+    else if (name === "rPh") this.phonetic++;
+    else if (name === "mergeCell") this.addMerge(a.ref ?? "");
   }
 
   close(name: string): void {
@@ -174,11 +150,8 @@ export class SheetXml implements XmlHandlers {
   }
 
   private closeRow(): void {
-    const cells = this.cells;
-    let width = cells.length;
-    while (width > 0 && (cells[width - 1] === undefined || cells[width - 1] === "")) width--;
-    cells.length = width;
-    for (let i = 0; i < width; i++) if (cells[i] === undefined) cells[i] = "";
+    const cells = Array.from(this.cells, (c) => c ?? "");
+    while (cells.length > 0 && cells[cells.length - 1] === "") cells.pop();
     this.rows.push({ row: this.row, cells });
   }
 

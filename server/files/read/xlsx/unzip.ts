@@ -1,13 +1,12 @@
 /**
- * Opening an .xlsx (a zip) without trusting it: parts that would unpack past a bound, or packed at
- * a ratio no spreadsheet reaches (a zip bomb), are refused before a byte is unpacked; parts are
- * streamed and stopped past their declared size (yauzl) or the bound (here), so a directory that
- * lies cannot fill the memory.
+ * Opening an .xlsx (a zip) without trusting it: parts past a bound, or packed at a ratio no
+ * spreadsheet reaches (a zip bomb), are refused before a byte is unpacked; parts stream and stop past
+ * their declared size (yauzl) or the bound (here), so a directory that lies cannot fill the memory.
  */
 import yauzl, { type Entry } from "yauzl";
 import { fail, ok, type Outcome } from "../../../outcomes.js";
 import { size, sizePair } from "../../../limits.js";
-import { Refused } from "../grid-row.js";
+import { refuse, Refused } from "../grid-row.js";
 import { cut, READ_LIMITS, SEND_LESS, type ReadLimits } from "./read-limits.js";
 
 export type WorkbookZip = {
@@ -88,22 +87,19 @@ function checkDeclared(entries: Entry[], limits: ReadLimits): Outcome<null> {
 }
 
 async function* unpack(zip: yauzl.ZipFile, entry: Entry | undefined, limits: ReadLimits): AsyncGenerator<Buffer> {
-  if (entry === undefined)
-    throw new Refused(fail("unreadable_file", "The workbook lacks a part it names.", NOT_A_WORKBOOK));
+  if (entry === undefined) throw refuse("unreadable_file", "The workbook lacks a part it names.", NOT_A_WORKBOOK);
   const name = cut(entry.fileName);
   const lying = (detail: string) =>
-    new Refused(
-      fail(
-        "input_too_large",
-        `The workbook's part ${name} unpacks larger than the workbook says (${detail}), so it was not read further.`,
-        NOT_A_WORKBOOK,
-      ),
+    refuse(
+      "input_too_large",
+      `The workbook's part ${name} unpacks larger than the workbook says (${detail}), so it was not read further.`,
+      NOT_A_WORKBOOK,
     );
   let stream;
   try {
     stream = await zip.openReadStreamPromise(entry);
   } catch {
-    throw new Refused(fail("unreadable_file", `The workbook's part ${name} cannot be unpacked.`, NOT_A_WORKBOOK));
+    throw refuse("unreadable_file", `The workbook's part ${name} cannot be unpacked.`, NOT_A_WORKBOOK);
   }
   let length = 0;
   try {
@@ -117,7 +113,7 @@ async function* unpack(zip: yauzl.ZipFile, entry: Entry | undefined, limits: Rea
     // yauzl stops a part that unpacks past the size its directory entry states
     if (/too many bytes/i.test((error as Error).message))
       throw lying(`more than the ${size(entry.uncompressedSize)} it declares`);
-    throw new Refused(fail("unreadable_file", `The workbook's part ${name} is damaged.`, NOT_A_WORKBOOK));
+    throw refuse("unreadable_file", `The workbook's part ${name} is damaged.`, NOT_A_WORKBOOK);
   } finally {
     stream.destroy();
   }

@@ -3,8 +3,8 @@
  * byte is a refusal, never U+FFFD) into saxes. A DOCTYPE is refused, so no entity can be declared.
  */
 import { SaxesParser, type SaxesTagPlain } from "saxes";
-import { fail } from "../../../outcomes.js";
-import { Refused } from "../grid-row.js";
+import { refuse } from "../grid-row.js";
+import type { Pace } from "../pace.js";
 import { NOT_A_WORKBOOK, type WorkbookZip } from "./unzip.js";
 import { cut, SEND_LESS } from "./read-limits.js";
 
@@ -17,33 +17,30 @@ export type XmlHandlers = {
   scan?: { taking: boolean; take(text: string): void; end(): void };
 };
 
-export type Clock = { now: () => number; deadline: number; deadlineMs: number };
+type Clock = { now: () => number; deadline: number; deadlineMs: number };
 
-const local = (name: string) => {
-  const colon = name.indexOf(":");
-  return colon === -1 ? name : name.slice(colon + 1);
-};
+/** One reading of a workbook: its zip, the deadline it keeps, and its pace. */
+export type BookReading = { zip: WorkbookZip; clock: Clock; pace: Pace };
+
+const local = (name: string) => name.slice(name.indexOf(":") + 1);
 
 const PIECE_BYTES = 64 * 1024;
 
 const pastDeadline = (clock: Clock) =>
-  new Refused(
-    fail(
-      "input_too_large",
-      `Reading the workbook took longer than ${Math.round(clock.deadlineMs / 1000)} s, so it was stopped.`,
-      SEND_LESS,
-    ),
+  refuse(
+    "input_too_large",
+    `Reading the workbook took longer than ${Math.round(clock.deadlineMs / 1000)} s, so it was stopped.`,
+    SEND_LESS,
   );
 
 const broken = (part: string, what: string) =>
-  new Refused(fail("unreadable_file", `The workbook's part ${cut(part)} ${what}.`, NOT_A_WORKBOOK));
+  refuse("unreadable_file", `The workbook's part ${cut(part)} ${what}.`, NOT_A_WORKBOOK);
 
 /** Parses `part` into `handlers`, yielding after each piece. Throws `Refused` on anything wrong. */
 export async function* parseXmlPart(
-  zip: WorkbookZip,
+  { zip, clock }: BookReading,
   part: string,
   handlers: XmlHandlers,
-  clock: Clock,
 ): AsyncGenerator<void> {
   const parser = new SaxesParser<{ xmlns: false; position: false }>({ xmlns: false, position: false });
   parser.on("doctype", () => {
@@ -86,13 +83,7 @@ export async function* parseXmlPart(
 }
 
 /** Parses a whole part (workbook, relations, styles). */
-export async function parseXmlWhole(
-  zip: WorkbookZip,
-  part: string,
-  handlers: XmlHandlers,
-  clock: Clock,
-  pace: () => Promise<void>,
-): Promise<void> {
-  const pieces = parseXmlPart(zip, part, handlers, clock);
-  while (!(await pieces.next()).done) await pace();
+export async function parseXmlWhole(book: BookReading, part: string, handlers: XmlHandlers): Promise<void> {
+  const pieces = parseXmlPart(book, part, handlers);
+  while (!(await pieces.next()).done) await book.pace();
 }
