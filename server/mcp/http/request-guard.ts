@@ -1,7 +1,7 @@
 /**
- * The 2025-11-25 edge on `transport.onmessage` and `send` (so batches and SSE work unchanged): bad
- * params get -32602 naming the expected fields (the SDK dumps its validator's output), and an
- * unknown resource keeps that era's -32002 (the SDK answers 2026-07-28's -32602 in every era).
+ * The edge of both eras: bad params get -32602 naming the expected fields (the SDK answers -32603
+ * with its validator's output); 2025-11-25's on `transport.onmessage` and `send` (so batches and SSE
+ * work unchanged), where an unknown resource keeps that era's -32002 (the SDK answers 2026-07-28's -32602).
  */
 import {
   ProtocolErrorCode,
@@ -76,7 +76,7 @@ const CHECKS: Record<string, [Checker, string?]> = {
 };
 
 /** The -32602 response for a request whose params break its schema, or undefined. */
-function paramsError(message: JSONRPCMessage): JSONRPCErrorResponse | undefined {
+export function paramsError(message: JSONRPCMessage): JSONRPCErrorResponse | undefined {
   if (!("method" in message) || !("id" in message)) return undefined;
   const [check, expected] = Object.hasOwn(CHECKS, message.method) ? CHECKS[message.method] : [];
   const problems = check?.(message);

@@ -9,6 +9,7 @@ import {
   PROTOCOL_VERSION_META_KEY,
   ProtocolErrorCode,
   type AuthInfo,
+  type JSONRPCMessage,
   type Server,
 } from "@modelcontextprotocol/server";
 import { subjectOf } from "../../auth/subject.js";
@@ -16,6 +17,7 @@ import type { Notice } from "../../files/file-words.js";
 import { jsonRpcError } from "../../json-rpc-error.js";
 import { contextSlot } from "../../observability/request-context.js";
 import type { JobService } from "../../jobs/job-service.js";
+import { paramsError } from "../http/request-guard.js";
 import { createListen } from "./listen.js";
 
 const LEGACY_VERSION = "2025-11-25";
@@ -83,6 +85,8 @@ export function createModernHttp({
   async function route(req: Request, body: unknown, checked: Route, wantsProgress: boolean, auth?: AuthInfo) {
     const message = body as Message;
     const { id = null, method } = message;
+    const invalid = checked.kind === "modern" ? paramsError(body as JSONRPCMessage) : undefined;
+    if (invalid) return Response.json(invalid);
     if (method === "subscriptions/listen") {
       if (checked.kind === "reject")
         return jsonRpcError(checked.httpStatus, checked.code, checked.message, checked.data, id);

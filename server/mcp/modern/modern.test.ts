@@ -114,6 +114,21 @@ describe("discovery and the envelope", () => {
     });
     expect((await replyOf(response)).error?.code).toBe(-32602);
   });
+
+  it.each([
+    ["resources/read", { uri: 5 }, "params.uri"],
+    ["prompts/get", { name: 5 }, "params.name"],
+    ["tools/call", { name: TOOL.suggestGifts, arguments: [1] }, "params.arguments"],
+  ])(
+    "answers %s whose params have the wrong type with -32602 naming the field, as 2025-11-25 does",
+    async (method, params, field) => {
+      const reply = await requestModern(server.mcpUrl, method, params);
+      expect(reply.status).toBe(200);
+      expect(reply.error?.code).toBe(-32602);
+      expect(reply.error?.message).toContain(`Invalid params for ${method}: `);
+      expect(reply.error?.message).toContain(field);
+    },
+  );
 });
 
 describe("through the official v2 client", () => {
