@@ -416,7 +416,18 @@ describe("motion and room", () => {
         expect(await running.evaluate(room), `${what}: running`).toEqual([]);
         await running.getByRole("button", { name: "Cancel" }).click();
         expect(await running.evaluate(room), `${what}: asking to cancel`).toEqual([]);
-        await running.getByRole("button", { name: "Yes, cancel" }).click();
+        const confirm = running.getByRole("button", { name: "Yes, cancel" });
+        // the one step that loses work is painted in the danger colour, not the accent of every button
+        const paint = await confirm.evaluate((button) => {
+          const probe = button.ownerDocument.createElement("span");
+          probe.style.color = "var(--bad)";
+          button.parentElement!.append(probe);
+          const bad = getComputedStyle(probe).color;
+          probe.remove();
+          return { background: getComputedStyle(button).backgroundColor, bad };
+        });
+        expect(paint.background, `${what}: "Yes, cancel"`).toBe(paint.bad);
+        await confirm.click();
         await running.getByRole("button", { name: "Start again" }).waitFor({ timeout: JOB_TIMEOUT });
         expect(await running.evaluate(room), `${what}: canceled`).toEqual([]);
 
