@@ -173,7 +173,7 @@ const en = (f: Formats) => ({
   moreSkipped: (n: number) => `and ${f.count(n)} more`,
   /** People whose budget buys no gift: most often budgets written in another currency. */
   lowBudgets: (people: number, cheapest: string, currency: Currency, rows: string) =>
-    `The cheapest gift costs ${cheapest}. Are the budgets in ${currency}? ${f.count(people)} get none: rows ${rows}.`,
+    `The cheapest gift costs ${cheapest}. Are the budgets in ${currency}? ${people === 1 ? "1 person gets none: row" : `${f.count(people)} get none: rows`} ${rows}.`,
   /** Namesakes without an ID, kept as different people: how many groups, and the choice to merge them. */
   possibleDuplicates: (groups: number) =>
     `${f.count(groups)} ${groups === 1 ? "name appears" : "names appear"} more than once in the same department with different details, kept as different people: merge them if they are one person.`,

@@ -382,6 +382,17 @@ describe("the preview", () => {
     ).toBeTruthy();
   });
 
+  it("speaks of one person in the singular", async () => {
+    const one = (reading: Reading, name: string): StaffPreview => ({
+      ...lowBudgets(reading, name),
+      lowBudgets: { count: 1, rows: [5], cheapest: 6_500 },
+    });
+    await preview({ files: { preview: one } });
+    expect(
+      screen.getByText("The cheapest gift costs ₩6,500. Are the budgets in KRW? 1 person gets none: row 5."),
+    ).toBeTruthy();
+  });
+
   it("says so in Korean", async () => {
     await preview({ locale: "ko-KR", files: { preview: lowBudgets } });
     expect(
