@@ -116,6 +116,20 @@ export function checkContinues(lastSeq: number, events: readonly JobEvent[]): vo
   });
 }
 
+/** Throws unless chunk `index` may be put now: the job exists, has not ended, and `put` chunks came before. */
+export function checkChunk(jobId: string, status: string | undefined, put: number, index: number): void {
+  if (status === undefined) throw new StoreConflictError(`no job ${jobId}`);
+  if (status !== "pending" && status !== "running") throw new StoreConflictError(`job ${jobId} has ended`);
+  if (index !== put) throw new StoreConflictError(`expected chunk ${put}, got ${index}`);
+}
+
+/** Throws unless `head` may commit the `put` chunks as the job's one result. */
+export function checkHead(jobId: string, head: ResultHead, hasHead: boolean, put: number): void {
+  if (hasHead) throw new StoreConflictError(`job ${jobId} already has a result`);
+  if (put !== chunkCount(head))
+    throw new StoreConflictError(`the result needs ${chunkCount(head)} chunks, ${put} were put`);
+}
+
 /** What every store implements, as bound own properties, so that a test may spread a store to replace one. */
 export type JobStore = {
   /**

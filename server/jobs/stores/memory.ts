@@ -11,9 +11,10 @@ import {
   QuotaExceededError,
   STARTS_KEPT_MS,
   StoreConflictError,
-  chunkCount,
+  checkChunk,
   hasRoom,
   checkContinues,
+  checkHead,
   inputBytes,
   type JobPosition,
   type JobStore,
@@ -21,20 +22,6 @@ import {
   type ResultHead,
   type StoredJob,
 } from "../store.js";
-
-/** Throws unless chunk `index` may be put now: the job exists, has not ended, and `put` chunks came before. */
-function checkChunk(jobId: string, status: string | undefined, put: number, index: number): void {
-  if (status === undefined) throw new StoreConflictError(`no job ${jobId}`);
-  if (status !== "pending" && status !== "running") throw new StoreConflictError(`job ${jobId} has ended`);
-  if (index !== put) throw new StoreConflictError(`expected chunk ${put}, got ${index}`);
-}
-
-/** Throws unless `head` may commit the `put` chunks as the job's one result. */
-function checkHead(jobId: string, head: ResultHead, hasHead: boolean, put: number): void {
-  if (hasHead) throw new StoreConflictError(`job ${jobId} already has a result`);
-  if (put !== chunkCount(head))
-    throw new StoreConflictError(`the result needs ${chunkCount(head)} chunks, ${put} were put`);
-}
 
 /** `chunks` are the result's once `head` is set; `bytes` counts the input, chunks and head. */
 type Entry = {

@@ -15,8 +15,9 @@ import {
   ResultHeadSchema,
   STARTS_KEPT_MS,
   StoreConflictError,
+  checkChunk,
   checkContinues,
-  chunkCount,
+  checkHead,
   hasRoom,
   inputBytes,
   inputFields,
@@ -89,11 +90,8 @@ class SqliteJobStore implements JobStore {
 
   readonly putResultChunk: JobStore["putResultChunk"] = async (jobId, index, body) =>
     this.#write(() => {
-      const running = this.#value<number>(`SELECT ${UNFINISHED} FROM jobs WHERE job_id = ?`, jobId);
-      if (running === undefined) throw new StoreConflictError(`no job ${jobId}`);
-      if (!running) throw new StoreConflictError(`job ${jobId} has ended`);
-      const put = this.#chunksPut(jobId);
-      if (index !== put) throw new StoreConflictError(`expected chunk ${put}, got ${index}`);
+      const status = this.#value<string>("SELECT status FROM jobs WHERE job_id = ?", jobId);
+      checkChunk(jobId, status, this.#chunksPut(jobId), index);
       this.#run("INSERT INTO result_chunks (job_id, idx, body) VALUES (?, ?, ?)", jobId, index, body);
       this.#addBytes(jobId, Buffer.byteLength(body));
     });
@@ -105,11 +103,7 @@ class SqliteJobStore implements JobStore {
       checkContinues(last, events);
       const ends = isFinished(fold.status);
       const hasHead = (ends || head !== undefined) && this.#value("SELECT 1 FROM results WHERE job_id = ?", jobId);
-      if (head && hasHead) throw new StoreConflictError(`job ${jobId} already has a result`);
-      const put = head && this.#chunksPut(jobId);
-      if (head && put !== chunkCount(head)) {
-        throw new StoreConflictError(`the result needs ${chunkCount(head)} chunks, ${put} were put`);
-      }
+      if (head) checkHead(jobId, head, Boolean(hasHead), this.#chunksPut(jobId));
       this.#insertEvents(jobId, events);
       const update = "UPDATE jobs SET status = ?, last_seq = ?, fold = ? WHERE job_id = ?";
       this.#run(update, fold.status, fold.lastSeq, JSON.stringify(fold), jobId);
