@@ -184,18 +184,22 @@ const pageInput = (max: number, byDefault: number) =>
     limit: z._default(z.number().check(z.int(), z.gte(1), z.lte(max)), byDefault),
   });
 export const GetJobResultInput = /* @__PURE__ */ pageInput(500, 50);
-export const GetJobResultOutput = z.object({
-  jobId: z.string(),
+/** A page of a job's people from `offset`; `partial` while the job still runs: the people composed so far. */
+const pageOutput = <T extends z.core.$ZodLooseShape>(shape: T) =>
+  z.object({
+    jobId: z.string(),
+    total: z.number().check(z.int()),
+    offset: z.number().check(z.int()),
+    nextOffset: z.nullable(z.number().check(z.int())),
+    partial: z.boolean(),
+    ...shape,
+  });
+export const GetJobResultOutput = /* @__PURE__ */ pageOutput({
   currency: z.optional(CurrencySchema),
   summary: z.string(),
-  total: z.number().check(z.int()),
-  offset: z.number().check(z.int()),
-  nextOffset: z.nullable(z.number().check(z.int())),
   people: z.array(PersonResultSchema),
   skipped: z.array(SkippedRowSchema),
   resultUri: z.string(),
-  /** True while the job still runs: `people` are those composed so far. */
-  partial: z.boolean(),
   /** Absent while it runs. */
   figures: z.optional(ResultFiguresSchema),
 });
@@ -220,20 +224,12 @@ export const tableRowOf = (p: PersonResult): TableRow => [
   p.gifts[0]?.name ?? null,
   p.gifts[0]?.price ?? null,
 ];
-export const GetJobTableOutput = z.object({
-  jobId: z.string(),
-  total: z.number().check(z.int()),
-  offset: z.number().check(z.int()),
-  nextOffset: z.nullable(z.number().check(z.int())),
-  rows: z.array(TableRowSchema),
-  /** True while the job still runs: the rows are the people composed so far. */
-  partial: z.boolean(),
-});
+export const GetJobTableOutput = /* @__PURE__ */ pageOutput({ rows: z.array(TableRowSchema) });
 
-export const CancelJobInput = z.object({ jobId: IdSchema });
+/** The input of the tools that take only a job: cancel, delete, show and claim its follow-up. */
+export const JobIdInput = z.object({ jobId: IdSchema });
 export const CancelJobOutput = z.object({ jobId: z.string(), status: JobStatusSchema, changed: z.boolean() });
 
-export const DeleteJobInput = z.object({ jobId: IdSchema });
 export const DeleteJobOutput = z.object({
   jobId: z.string(),
   /** The job was still running, so it was canceled before it was deleted. */
@@ -293,10 +289,8 @@ export const ListJobsOutput = z.object({
 });
 
 // show_job: the job's card again, the same shape as the start's (the widget follows it from its events)
-export const ShowJobInput = z.object({ jobId: IdSchema });
 /** The start's shape, with `summary` and `resultCount` once the job has ended. */
 export const ShowJobOutput = /* @__PURE__ */ StartBulkOutput.clone();
 
 // claim_job_follow_up (the widget's): true for exactly one caller per job, the card that tells the chat it ended
-export const ClaimFollowUpInput = z.object({ jobId: IdSchema });
 export const ClaimFollowUpOutput = z.object({ jobId: z.string(), claimed: z.boolean() });

@@ -12,10 +12,10 @@ import { isFinished } from "../../shared/job-view.js";
 import { seededRandom } from "../../shared/seeded-random.js";
 import type { Currency } from "../../shared/money.js";
 import {
-  ClaimFollowUpInput,
   GetJobEventsInput,
   GetJobResultInput,
   GetJobTableInput,
+  JobIdInput,
   StartBulkInput,
   TOOL,
   URI,
@@ -417,7 +417,7 @@ export function installFakeHost(options: FakeHostOptions = {}) {
   const claimed = new Set(options.claimed);
   /** Claims a job's follow-up: true for the first caller once the job has ended, as the server answers. */
   function claim(raw: Record<string, unknown>) {
-    const { jobId } = ClaimFollowUpInput.parse(raw);
+    const { jobId } = JobIdInput.parse(raw);
     const job = jobs.get(jobId);
     if (job === undefined) return failure("unknown_job", "No such job.");
     const first = isFinished(foldOf(job).status) && !claimed.has(jobId);

@@ -1,12 +1,12 @@
 /** `cancel_job`: the widget's cancel button (hidden from the model); an ended job stays as it is, and says so. */
-import { CancelJobInput, CancelJobOutput, TOOL } from "../../../shared/tools.js";
+import { CancelJobOutput, JobIdInput, TOOL } from "../../../shared/tools.js";
 import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
 
 export const cancelJobTool = defineTool(({ jobs }: ToolDeps) => ({
   name: TOOL.cancelJob,
   title: "Cancel job",
   description: "Cancels a running gift-analysis job. Does nothing to a job that has already ended.",
-  input: CancelJobInput,
+  input: JobIdInput,
   output: CancelJobOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   ui: { calledByWidget: true, hiddenFromModel: true },

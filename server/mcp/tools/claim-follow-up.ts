@@ -1,5 +1,5 @@
 /** `claim_job_follow_up` (the widget's): `claimed` once per ended job, however many cards on whichever instance. */
-import { ClaimFollowUpInput, ClaimFollowUpOutput, TOOL } from "../../../shared/tools.js";
+import { ClaimFollowUpOutput, JobIdInput, TOOL } from "../../../shared/tools.js";
 import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
 
 export const claimFollowUpTool = defineTool(({ jobs }: ToolDeps) => ({
@@ -8,7 +8,7 @@ export const claimFollowUpTool = defineTool(({ jobs }: ToolDeps) => ({
   description:
     "Used by the widget: claims the one message that tells the chat a gift-analysis job ended. `claimed` is " +
     "true for exactly one call per job, once it has ended; false for every other call and while it runs.",
-  input: ClaimFollowUpInput,
+  input: JobIdInput,
   output: ClaimFollowUpOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   ui: { calledByWidget: true, hiddenFromModel: true },

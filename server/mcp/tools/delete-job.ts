@@ -1,5 +1,5 @@
 /** `delete_job`: one of the caller's jobs and all its data deleted now (a running one canceled first). */
-import { DeleteJobInput, DeleteJobOutput, TOOL } from "../../../shared/tools.js";
+import { DeleteJobOutput, JobIdInput, TOOL } from "../../../shared/tools.js";
 import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
 
 export const deleteJobTool = defineTool(({ jobs }: ToolDeps) => ({
@@ -8,7 +8,7 @@ export const deleteJobTool = defineTool(({ jobs }: ToolDeps) => ({
   description:
     "Deletes a gift-analysis job and all its data now: its events, its result and the employee list it was " +
     "given. A running job is canceled first. This cannot be undone.",
-  input: DeleteJobInput,
+  input: JobIdInput,
   output: DeleteJobOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   ui: { calledByWidget: true },

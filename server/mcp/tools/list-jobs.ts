@@ -1,6 +1,6 @@
 /** `list_jobs`: the caller's analyses, newest first, a page at a time (jobs/reads.ts); never a staff-list name. */
 import { ListJobsInput, ListJobsOutput, TOOL, type JobSummary } from "../../../shared/tools.js";
-import { defineTool, failure, success, type ToolDeps } from "../tool-registry.js";
+import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
 
 /** One job as a line of the list: id, title, where it stands, when it started (and ended). */
 function line(job: JobSummary): string {
@@ -45,10 +45,9 @@ export const listJobsTool = defineTool(({ jobs }: ToolDeps) => {
     output: ListJobsOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
     async run({ cursor, limit }, { caller }) {
-      const listed = await jobs.list(caller, { cursor, limit });
-      if (!listed.ok) return failure(listed.error);
-      const { jobs: summaries, nextCursor } = listed.value;
-      return success(listed.value, listText(summaries, nextCursor, cursor !== undefined, retentionHours));
+      return answer(await jobs.list(caller, { cursor, limit }), (page) =>
+        listText(page.jobs, page.nextCursor, cursor !== undefined, retentionHours),
+      );
     },
   };
 });

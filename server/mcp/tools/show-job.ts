@@ -1,6 +1,6 @@
 /** `show_job`: one of the caller's analyses shown again in the widget, in the start's shape. */
 import { isFinished, type JobView } from "../../../shared/job-view.js";
-import { ShowJobInput, ShowJobOutput, TOOL, URI, type StartBulkResult } from "../../../shared/tools.js";
+import { JobIdInput, ShowJobOutput, TOOL, URI, type StartBulkResult } from "../../../shared/tools.js";
 import { defineTool, failure, success, type ToolDeps } from "../tool-registry.js";
 
 /** A job as its start answered it, with the summary once it has ended (also a finished task's result). */
@@ -39,7 +39,7 @@ export const showJobTool = defineTool(({ jobs }: ToolDeps) => ({
   description:
     "Shows one of the user's gift analyses again in the widget: its live progress while it runs, its result " +
     `once finished. Use it when the user wants to see an earlier analysis; find its jobId with ${TOOL.listJobs}.`,
-  input: ShowJobInput,
+  input: JobIdInput,
   output: ShowJobOutput,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   ui: { renders: { invoking: "Opening the gift analysis…", invoked: "Gift analysis shown" } },
