@@ -118,7 +118,7 @@ export function failure(error: ToolError): CallToolResult {
 }
 
 /** A job-service outcome: its value as `success` with the text `say` makes of it, its error as `failure`. */
-export function answer<T extends Record<string, unknown>>(
+function answer<T extends Record<string, unknown>>(
   outcome: Outcome<T>,
   say: (value: T) => string,
   more?: (value: T) => ContentBlock[],
@@ -126,7 +126,7 @@ export function answer<T extends Record<string, unknown>>(
   return outcome.ok ? success(outcome.value, say(outcome.value), more?.(outcome.value)) : failure(outcome.error);
 }
 
-type ToolBase<I extends z.ZodMiniObject> = {
+type ToolBase<I extends z.ZodMiniObject, R = CallToolResult> = {
   name: ToolName;
   title: string;
   description: string;
@@ -134,20 +134,32 @@ type ToolBase<I extends z.ZodMiniObject> = {
   /** An object schema, or a union of them (one result shape or another). */
   output: z.ZodMiniType;
   annotations: ToolAnnotations;
-  run(args: z.output<I>, ctx: ToolContext): Promise<CallToolResult> | CallToolResult;
+  run(args: z.output<I>, ctx: ToolContext): Promise<R> | R;
 };
 
 export type ToolSpec<I extends z.ZodMiniObject = z.ZodMiniObject> = ToolBase<I> & { meta: Record<string, unknown> };
 
-/** A tool as its file writes it: how the widget shows it or calls it (`ui`), and any `_meta` of its own. */
-type ToolDefinition<I extends z.ZodMiniObject> = ToolBase<I> & { ui?: ToolUi; meta?: Record<string, unknown> };
+/**
+ * A tool as its file writes it: how the widget shows it or calls it (`ui`), and any `_meta` of its
+ * own. A handler with `say` returns the job service's outcome, which `answer` words.
+ */
+type ToolDefinition<I extends z.ZodMiniObject, O extends Record<string, unknown>> = {
+  ui?: ToolUi;
+  meta?: Record<string, unknown>;
+} & (
+  | ToolBase<I>
+  | (ToolBase<I, Outcome<O>> & { say: (value: O, args: z.output<I>) => string; links?: (value: O) => ContentBlock[] })
+);
 
 /** A tool made from the app's deps, its `_meta` from `ui`; ties the handler's arguments to `input`. */
 export const defineTool =
-  <I extends z.ZodMiniObject>(define: (deps: ToolDeps) => ToolDefinition<I>) =>
+  <I extends z.ZodMiniObject, O extends Record<string, unknown>>(define: (deps: ToolDeps) => ToolDefinition<I, O>) =>
   (deps: ToolDeps): ToolSpec<I> => {
-    const { ui = {}, meta, ...spec } = define(deps);
-    return { ...spec, meta: { ...toolMeta(deps.widget, ui), ...meta } };
+    const { ui = {}, meta, ...tool } = define(deps);
+    const spec = { ...tool, meta: { ...toolMeta(deps.widget, ui), ...meta } };
+    if (!("say" in spec)) return spec;
+    const { say, links, ...rest } = spec;
+    return { ...rest, run: async (args, ctx) => answer(await spec.run(args, ctx), (value) => say(value, args), links) };
   };
 
 /** With sign-in: the scopes every tool needs, and the `WWW-Authenticate` challenge asking for them. */

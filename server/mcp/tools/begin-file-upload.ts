@@ -1,7 +1,7 @@
 /** `begin_file_upload` (app-only): a staff file's upload handle; the same file again resumes with the chunks held. */
 import { BeginUploadInput, FILE_LIMITS, FILE_TOOL, UploadStateSchema } from "../../../shared/files.js";
 import { megabytes } from "../../limits.js";
-import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
+import { defineTool, type ToolDeps } from "../tool-registry.js";
 
 export const beginFileUploadTool = defineTool(({ files: { uploads } }: ToolDeps) => ({
   name: FILE_TOOL.beginUpload,
@@ -13,10 +13,6 @@ export const beginFileUploadTool = defineTool(({ files: { uploads } }: ToolDeps)
   output: UploadStateSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   ui: { calledByWidget: true, hiddenFromModel: true },
-  async run(args, { caller }) {
-    return answer(
-      await uploads.begin(args, caller),
-      (s) => `Upload ${s.uploadId}: ${s.received.length} of ${s.chunks} chunk(s) of ${s.chunkBytes} bytes held.`,
-    );
-  },
+  run: (args, { caller }) => uploads.begin(args, caller),
+  say: (s) => `Upload ${s.uploadId}: ${s.received.length} of ${s.chunks} chunk(s) of ${s.chunkBytes} bytes held.`,
 }));

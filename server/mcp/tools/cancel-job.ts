@@ -1,6 +1,6 @@
 /** `cancel_job`: the widget's cancel button (hidden from the model); an ended job stays as it is, and says so. */
 import { CancelJobOutput, JobIdInput, TOOL } from "../../../shared/tools.js";
-import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
+import { defineTool, type ToolDeps } from "../tool-registry.js";
 
 export const cancelJobTool = defineTool(({ jobs }: ToolDeps) => ({
   name: TOOL.cancelJob,
@@ -10,9 +10,6 @@ export const cancelJobTool = defineTool(({ jobs }: ToolDeps) => ({
   output: CancelJobOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   ui: { calledByWidget: true, hiddenFromModel: true },
-  async run(args, { caller }) {
-    return answer(await jobs.cancel(args, caller), (r) =>
-      r.changed ? `Canceled job ${r.jobId}.` : `Job ${r.jobId} is already ${r.status}; nothing was canceled.`,
-    );
-  },
+  run: (args, { caller }) => jobs.cancel(args, caller),
+  say: (r) => (r.changed ? `Canceled job ${r.jobId}.` : `Job ${r.jobId} is already ${r.status}; nothing was canceled.`),
 }));

@@ -1,6 +1,6 @@
 /** `claim_job_follow_up` (the widget's): `claimed` once per ended job, however many cards on whichever instance. */
 import { ClaimFollowUpOutput, JobIdInput, TOOL } from "../../../shared/tools.js";
-import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
+import { defineTool, type ToolDeps } from "../tool-registry.js";
 
 export const claimFollowUpTool = defineTool(({ jobs }: ToolDeps) => ({
   name: TOOL.claimFollowUp,
@@ -12,11 +12,9 @@ export const claimFollowUpTool = defineTool(({ jobs }: ToolDeps) => ({
   output: ClaimFollowUpOutput,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: false, openWorldHint: false },
   ui: { calledByWidget: true, hiddenFromModel: true },
-  async run({ jobId }, { caller }) {
-    return answer(await jobs.claimFollowUp(jobId, caller), (r) =>
-      r.claimed
-        ? `This card tells the chat that job ${r.jobId} ended.`
-        : `Job ${r.jobId} has not ended, or its end was told already: send nothing.`,
-    );
-  },
+  run: ({ jobId }, { caller }) => jobs.claimFollowUp(jobId, caller),
+  say: (r) =>
+    r.claimed
+      ? `This card tells the chat that job ${r.jobId} ended.`
+      : `Job ${r.jobId} has not ended, or its end was told already: send nothing.`,
 }));

@@ -1,6 +1,6 @@
 /** `delete_job`: one of the caller's jobs and all its data deleted now (a running one canceled first). */
 import { DeleteJobOutput, JobIdInput, TOOL } from "../../../shared/tools.js";
-import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
+import { defineTool, type ToolDeps } from "../tool-registry.js";
 
 export const deleteJobTool = defineTool(({ jobs }: ToolDeps) => ({
   name: TOOL.deleteJob,
@@ -12,10 +12,6 @@ export const deleteJobTool = defineTool(({ jobs }: ToolDeps) => ({
   output: DeleteJobOutput,
   annotations: { readOnlyHint: false, destructiveHint: true, idempotentHint: true, openWorldHint: false },
   ui: { calledByWidget: true },
-  async run(args, { caller }) {
-    return answer(
-      await jobs.delete(args, caller),
-      (r) => `Deleted job ${r.jobId}${r.canceled ? ", which was canceled first" : ""}, with all its data.`,
-    );
-  },
+  run: (args, { caller }) => jobs.delete(args, caller),
+  say: (r) => `Deleted job ${r.jobId}${r.canceled ? ", which was canceled first" : ""}, with all its data.`,
 }));

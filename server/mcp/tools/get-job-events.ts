@@ -1,6 +1,6 @@
 /** `get_job_events`: the widget's follow loop; a job's events after a sequence number, long-polling up to `waitMs`. */
 import { GetJobEventsInput, GetJobEventsOutput, TOOL } from "../../../shared/tools.js";
-import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
+import { defineTool, type ToolDeps } from "../tool-registry.js";
 
 export const getJobEventsTool = defineTool(({ jobs }: ToolDeps) => ({
   name: TOOL.getJobEvents,
@@ -12,12 +12,8 @@ export const getJobEventsTool = defineTool(({ jobs }: ToolDeps) => ({
   output: GetJobEventsOutput,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   ui: { calledByWidget: true, hiddenFromModel: true },
-  async run(args, { caller, signal }) {
-    return answer(
-      await jobs.getEvents(args, caller, signal),
-      (page) =>
-        `${page.events.length} new event(s) for job ${page.jobId}; it is ${page.status}. ` +
-        (page.done ? "The job has ended." : `Call again with afterSeq ${page.nextSeq} for what comes next.`),
-    );
-  },
+  run: (args, { caller, signal }) => jobs.getEvents(args, caller, signal),
+  say: (page) =>
+    `${page.events.length} new event(s) for job ${page.jobId}; it is ${page.status}. ` +
+    (page.done ? "The job has ended." : `Call again with afterSeq ${page.nextSeq} for what comes next.`),
 }));

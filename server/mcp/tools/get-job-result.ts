@@ -2,7 +2,7 @@
 import { GetJobResultInput, GetJobResultOutput, TOOL, type GetJobResultResult } from "../../../shared/tools.js";
 import type { Currency } from "../../../shared/money.js";
 import { moneyText } from "../../gifts/reason.js";
-import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
+import { defineTool, type ToolDeps } from "../tool-registry.js";
 
 /** JSON that cannot close a Markdown code fence: backticks become `\u0060`, which JSON reads back the same. */
 const fenceSafeJson = (value: unknown): string => JSON.stringify(value).replace(/`/g, "\\u0060");
@@ -52,22 +52,21 @@ export const getJobResultTool = defineTool(({ jobs }: ToolDeps) => ({
   output: GetJobResultOutput,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   ui: { calledByWidget: true },
-  async run(args, { caller }) {
-    return answer(await jobs.getResult(args, caller), describePage, (page) =>
-      page.partial
-        ? []
-        : [
-            {
-              type: "resource_link",
-              uri: page.resultUri,
-              name: `gift-analysis-${page.jobId}`,
-              title: "Gift analysis result (paged)",
-              description:
-                `All ${page.total} people with their gifts, as JSON in parts of about 1 MB: ` +
-                "each part has `next`, the URI of the part after it (null on the last).",
-              mimeType: "application/json",
-            },
-          ],
-    );
-  },
+  run: (args, { caller }) => jobs.getResult(args, caller),
+  say: describePage,
+  links: (page) =>
+    page.partial
+      ? []
+      : [
+          {
+            type: "resource_link",
+            uri: page.resultUri,
+            name: `gift-analysis-${page.jobId}`,
+            title: "Gift analysis result (paged)",
+            description:
+              `All ${page.total} people with their gifts, as JSON in parts of about 1 MB: ` +
+              "each part has `next`, the URI of the part after it (null on the last).",
+            mimeType: "application/json",
+          },
+        ],
 }));

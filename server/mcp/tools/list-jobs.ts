@@ -1,6 +1,6 @@
 /** `list_jobs`: the caller's analyses, newest first, a page at a time (jobs/reads.ts); never a staff-list name. */
 import { ListJobsInput, ListJobsOutput, TOOL, type JobSummary } from "../../../shared/tools.js";
-import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
+import { defineTool, type ToolDeps } from "../tool-registry.js";
 
 /** One job as a line of the list: id, title, where it stands, when it started (and ended). */
 function line(job: JobSummary): string {
@@ -44,10 +44,7 @@ export const listJobsTool = defineTool(({ jobs }: ToolDeps) => {
     input: ListJobsInput,
     output: ListJobsOutput,
     annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-    async run({ cursor, limit }, { caller }) {
-      return answer(await jobs.list(caller, { cursor, limit }), (page) =>
-        listText(page.jobs, page.nextCursor, cursor !== undefined, retentionHours),
-      );
-    },
+    run: ({ cursor, limit }, { caller }) => jobs.list(caller, { cursor, limit }),
+    say: (page, { cursor }) => listText(page.jobs, page.nextCursor, cursor !== undefined, retentionHours),
   };
 });

@@ -1,6 +1,6 @@
 /** `put_file_chunk`: one chunk (base64) of an upload, stored as it comes; answers the chunks held. App-only. */
 import { FILE_TOOL, PutChunkInput, UploadStateSchema } from "../../../shared/files.js";
-import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
+import { defineTool, type ToolDeps } from "../tool-registry.js";
 
 export const putFileChunkTool = defineTool(({ files: { uploads } }: ToolDeps) => ({
   name: FILE_TOOL.putChunk,
@@ -12,10 +12,6 @@ export const putFileChunkTool = defineTool(({ files: { uploads } }: ToolDeps) =>
   output: UploadStateSchema,
   annotations: { readOnlyHint: false, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   ui: { calledByWidget: true, hiddenFromModel: true },
-  async run(args, { caller }) {
-    return answer(
-      await uploads.putChunk(args, caller),
-      (s) => `Upload ${s.uploadId}: ${s.received.length} of ${s.chunks} chunk(s) held.`,
-    );
-  },
+  run: (args, { caller }) => uploads.putChunk(args, caller),
+  say: (s) => `Upload ${s.uploadId}: ${s.received.length} of ${s.chunks} chunk(s) held.`,
 }));

@@ -2,7 +2,7 @@
 import { TOOL, WaitForJobInput, WaitForJobOutput } from "../../../shared/tools.js";
 import type { JobView } from "../../../shared/job-view.js";
 import { viewLogLine } from "../notifications.js";
-import { answer, defineTool, type ToolDeps } from "../tool-registry.js";
+import { defineTool, type ToolDeps } from "../tool-registry.js";
 
 function ending(view: JobView): string {
   switch (view.status) {
@@ -26,7 +26,7 @@ export const waitForJobTool = defineTool(({ jobs }: ToolDeps) => ({
   input: WaitForJobInput,
   output: WaitForJobOutput,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
-  async run(args, { caller, signal, progress, log }) {
+  run(args, { caller, signal, progress, log }) {
     let sent = -1;
     let status: JobView["status"] | undefined;
     const onView = (view: JobView) => {
@@ -39,6 +39,7 @@ export const waitForJobTool = defineTool(({ jobs }: ToolDeps) => ({
       sent = view.percentage;
       progress(view.percentage, 100, view.stageLabel ?? view.stage ?? view.status);
     };
-    return answer(await jobs.waitFor(args, caller, onView, signal), (r) => `Job ${r.jobId} ${ending(r.view)}`);
+    return jobs.waitFor(args, caller, onView, signal);
   },
+  say: (r) => `Job ${r.jobId} ${ending(r.view)}`,
 }));
