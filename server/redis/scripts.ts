@@ -20,9 +20,11 @@ export function run(
   { lua, name }: Script,
   keys: readonly string[],
   args: readonly Arg[],
+  /** Bulk replies as Buffers (ioredis's `<name>Buffer` command), not strings. */
+  buffers = false,
 ): Promise<unknown> {
   // defineCommand adds the command to this connection under its name, which ioredis's types cannot know
   const commands = redis as unknown as Record<string, ScriptCommand | undefined>;
   if (commands[name] === undefined) redis.defineCommand(name, { lua });
-  return commands[name]!.call(redis, keys.length, ...keys, ...args);
+  return commands[buffers ? `${name}Buffer` : name]!.call(redis, keys.length, ...keys, ...args);
 }

@@ -1,7 +1,7 @@
 /**
- * The storage interface behind chunked uploads (a file announced by name, size and SHA-256, sent in
- * fixed-size chunks) and the rules its stores share; `test-kit/upload-store-suite.ts` checks each
- * store (SQLite, also in memory, and Redis) against the guarantees written on its methods.
+ * Chunked uploads (a file announced by name, size and SHA-256, sent in fixed-size chunks): the store
+ * interface, and its rules written once (`createUploadStore`) over a storage that makes each step's
+ * changes atomically (sqlite.ts, redis.ts). `test-kit/upload-store-suite.ts` checks every store.
  */
 import { createHash, randomBytes } from "node:crypto";
 import { FILE_LIMITS } from "../../../shared/files.js";
@@ -104,45 +104,48 @@ export type UploadStore = {
   close(): Promise<void>;
 };
 
-/** ≥128 random bits: an upload id cannot be guessed. */
-export const newUploadId = (): string => `upl_${randomBytes(16).toString("base64url")}`;
+/** A step's changes, made in order: an upload's fields written (not its chunks), a chunk written, an upload dropped with its chunks. */
+export type UploadChange = { save: Upload } | { uploadId: string; index: number; chunk: Buffer } | { remove: string };
 
-export function resolveUploadOptions(options: UploadStoreOptions = {}): Required<UploadStoreOptions> {
-  return {
-    now: options.now ?? Date.now,
-    abandonedAfterMs: options.abandonedAfterMs ?? FILE_LIMITS.abandonedAfterMs,
-    stalledAfterMs: options.stalledAfterMs ?? FILE_LIMITS.stalledAfterMs,
-    chunkBytes: options.chunkBytes ?? FILE_LIMITS.chunkBytes,
-  };
-}
+/** What a step decided: its answer, then the changes to make (none for a read). */
+type Decision<T> = [value: T, ...changes: UploadChange[]];
+
+/** Where uploads are kept; what to keep is `createUploadStore`'s to decide. */
+export type UploadStorage = {
+  /**
+   * Runs `decide` on `owner`'s uploads as kept (lapsed ones too), with the chunks of the owner's upload
+   * `chunksOf` in index order, and makes the changes it returns, all in one atomic step: none when it
+   * throws. It may run again, on the uploads as they are then, when another instance changed them first.
+   */
+  transact<T>(
+    owner: string,
+    decide: (uploads: Upload[], chunks: Buffer[]) => Decision<T>,
+    chunksOf?: string,
+  ): Promise<T>;
+  /** Drops the uploads kept until `now` or before, with their chunks; returns how many. */
+  sweep(now: number): Promise<number>;
+  close(): Promise<void>;
+};
+
+/** ≥128 random bits: an upload id cannot be guessed. */
+const newUploadId = (): string => `upl_${randomBytes(16).toString("base64url")}`;
 
 /** An upload holds what it received and room for this many chunks more (a begun empty one holds two, not its size). */
-export const RESERVE_AHEAD_CHUNKS = 2;
+const RESERVE_AHEAD_CHUNKS = 2;
 
 /** What an upload holds against its owner's quota. */
-export function reservedBytes(u: Pick<Upload, "size" | "receivedBytes" | "chunkBytes">): number {
-  return u.receivedBytes + Math.min(u.size - u.receivedBytes, RESERVE_AHEAD_CHUNKS * u.chunkBytes);
-}
-
-/** The length chunk `index` of an upload has (every chunk but the last: `chunkBytes`). */
-export const chunkLength = (u: Pick<Upload, "size" | "chunks" | "chunkBytes">, index: number): number =>
-  index === u.chunks - 1 ? u.size - u.chunkBytes * (u.chunks - 1) : u.chunkBytes;
-
-export const chunkCountOf = (size: number, chunkBytes: number): number => Math.max(1, Math.ceil(size / chunkBytes));
+const reservedBytes = (u: Upload): number =>
+  u.receivedBytes + Math.min(u.size - u.receivedBytes, RESERVE_AHEAD_CHUNKS * u.chunkBytes);
 
 /** Throws `ChunkRejectedError` unless chunk `index` of length `length` fits `upload`. */
-export function checkChunk(
-  upload: Pick<Upload, "size" | "chunks" | "chunkBytes">,
-  index: number,
-  length: number,
-): void {
-  const { chunks, chunkBytes } = upload;
+function checkChunk({ size, chunks, chunkBytes }: Upload, index: number, length: number): void {
   if (!Number.isInteger(index) || index < 0 || index >= chunks) {
     throw new ChunkRejectedError(
       `Chunk ${index} is out of range: this upload has ${chunks === 1 ? "one chunk, 0" : `chunks 0 to ${chunks - 1}`}.`,
     );
   }
-  const expected = chunkLength(upload, index);
+  // every chunk but the last: `chunkBytes`
+  const expected = index === chunks - 1 ? size - chunkBytes * (chunks - 1) : chunkBytes;
   if (length !== expected) {
     throw new ChunkRejectedError(
       `Chunk ${index} has ${length} bytes; it must have ${expected} (every chunk but the last has ${chunkBytes}, the last the rest of the file).`,
@@ -150,15 +153,8 @@ export function checkChunk(
   }
 }
 
-/** Throws `MissingChunksError` unless `received` holds every index 0..chunks-1. */
-export function checkComplete(chunks: number, received: readonly number[]): void {
-  const held = new Set(received);
-  const missing = Array.from({ length: chunks }, (_, i) => i).filter((i) => !held.has(i));
-  if (missing.length > 0) throw new MissingChunksError(missing, chunks);
-}
-
-/** An `UploadCorruptError` unless `bytes` have the announced size and SHA-256 (returned, so a store drops first). */
-export function corruption(upload: UploadFile, bytes: Uint8Array): UploadCorruptError | undefined {
+/** An `UploadCorruptError` unless `bytes` have the announced size and SHA-256. */
+function corruption(upload: UploadFile, bytes: Uint8Array): UploadCorruptError | undefined {
   if (bytes.length !== upload.size) {
     return new UploadCorruptError(
       `The file assembled to ${bytes.length} bytes, not the ${upload.size} announced, so it was dropped.`,
@@ -171,4 +167,105 @@ export function corruption(upload: UploadFile, bytes: Uint8Array): UploadCorrupt
         "belongs to another file), so it was dropped.",
     );
   }
+}
+
+/** Resolved: Date.now and FILE_LIMITS by default. */
+export function resolveUploadOptions(options: UploadStoreOptions = {}): Required<UploadStoreOptions> {
+  return {
+    now: options.now ?? Date.now,
+    abandonedAfterMs: options.abandonedAfterMs ?? FILE_LIMITS.abandonedAfterMs,
+    stalledAfterMs: options.stalledAfterMs ?? FILE_LIMITS.stalledAfterMs,
+    chunkBytes: options.chunkBytes ?? FILE_LIMITS.chunkBytes,
+  };
+}
+
+/** The upload store on `storage`: every rule of the contract, decided here for every kind of storage. */
+export function createUploadStore(storage: UploadStorage, options: UploadStoreOptions = {}): UploadStore {
+  const { now, abandonedAfterMs, stalledAfterMs, chunkBytes } = resolveUploadOptions(options);
+  const isKept = (u: Upload) => u.keptUntil > now();
+  /** The owner's upload `uploadId`, if kept. */
+  const keptOf = (uploads: Upload[], uploadId: string) => uploads.find((u) => u.uploadId === uploadId && isKept(u));
+  /** `u` used (a resume, a read, a job): only a whole upload is kept longer. */
+  const used = (u: Upload): Upload =>
+    u.receivedBytes < u.size ? u : { ...u, keptUntil: Math.max(u.keptUntil, now() + abandonedAfterMs) };
+  /** What the kept uploads but `except` hold. */
+  const heldBy = (uploads: Upload[], except = "") =>
+    uploads.filter((u) => u.uploadId !== except && isKept(u)).reduce((sum, u) => sum + reservedBytes(u), 0);
+  /** Throws `UploadQuotaError` when the uploads but `except`, and `wanted`, pass `maxBytes`. */
+  function checkRoom(uploads: Upload[], except: string, wanted: number, maxBytes: number | undefined): void {
+    const kept = heldBy(uploads, except);
+    if (maxBytes !== undefined && kept + wanted > maxBytes) throw new UploadQuotaError(kept, wanted);
+  }
+  const saved = (upload: Upload): Decision<Upload> => [upload, { save: upload }];
+
+  return {
+    begin: (owner, { name, size, sha256 }, maxBytes) =>
+      storage.transact(owner, (uploads): Decision<Upload> => {
+        const known = uploads.find((u) => u.name === name && u.size === size && u.sha256 === sha256);
+        if (known && isKept(known)) return saved(used(known));
+        const chunks = Math.max(1, Math.ceil(size / chunkBytes));
+        const fresh = {
+          uploadId: newUploadId(),
+          owner,
+          name,
+          size,
+          sha256,
+          chunkBytes,
+          received: [],
+          receivedBytes: 0,
+        };
+        const upload: Upload = { ...fresh, chunks, verified: false, keptUntil: now() + stalledAfterMs };
+        checkRoom(uploads, "", reservedBytes(upload), maxBytes);
+        // a lapsed one, not yet swept, holds the file's place
+        return [upload, ...(known ? [{ remove: known.uploadId }] : []), { save: upload }];
+      }),
+
+    get: (owner, uploadId) => storage.transact(owner, (uploads) => [keptOf(uploads, uploadId)]),
+
+    put: (owner, uploadId, index, bytes, maxBytes) =>
+      storage.transact(owner, (uploads): Decision<Upload | undefined> => {
+        const upload = keptOf(uploads, uploadId);
+        if (upload === undefined) return [undefined];
+        checkChunk(upload, index, bytes.length);
+        const isNew = !upload.received.includes(index);
+        const receivedBytes = upload.receivedBytes + (isNew ? bytes.length : 0);
+        const received = isNew ? [...upload.received, index].sort((a, b) => a - b) : upload.received;
+        const keptUntil = now() + (receivedBytes === upload.size ? abandonedAfterMs : stalledAfterMs);
+        const next: Upload = { ...upload, received, receivedBytes, verified: false, keptUntil };
+        // a chunk sent again takes no more room: it is never refused for room
+        if (reservedBytes(next) > reservedBytes(upload)) checkRoom(uploads, uploadId, reservedBytes(next), maxBytes);
+        const chunk = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        return [next, { uploadId, index, chunk }, { save: next }];
+      }),
+
+    read: async (owner, uploadId) => {
+      const assemble = (uploads: Upload[], chunks: Buffer[]): Decision<Buffer | Error | undefined> => {
+        const upload = keptOf(uploads, uploadId);
+        if (upload === undefined) return [undefined];
+        const missing = Array.from({ length: upload.chunks }, (_, i) => i).filter((i) => !upload.received.includes(i));
+        if (missing.length > 0) throw new MissingChunksError(missing, upload.chunks);
+        const whole = Buffer.concat(chunks);
+        const corrupt = upload.verified ? undefined : corruption(upload, whole);
+        // returned, not thrown, so that the drop is made
+        if (corrupt) return [corrupt, { remove: uploadId }];
+        return [whole, { save: { ...used(upload), verified: true } }];
+      };
+      const bytes = await storage.transact(owner, assemble, uploadId);
+      if (bytes instanceof Error) throw bytes;
+      return bytes;
+    },
+
+    touch: (owner, uploadId) =>
+      storage.transact(owner, (uploads): Decision<boolean> => {
+        const upload = keptOf(uploads, uploadId);
+        return upload ? [true, { save: used(upload) }] : [false];
+      }),
+
+    drop: (owner, uploadId) =>
+      storage.transact(owner, (uploads) => (keptOf(uploads, uploadId) ? [true, { remove: uploadId }] : [false])),
+
+    bytesOf: (owner) => storage.transact(owner, (uploads) => [heldBy(uploads)]),
+    sweep: () => storage.sweep(now()),
+    close: () => storage.close(),
+  };
 }
