@@ -27,6 +27,8 @@ CREATE TABLE IF NOT EXISTS upload_chunks (
   upload_id TEXT NOT NULL, idx INTEGER NOT NULL, bytes BLOB NOT NULL, PRIMARY KEY (upload_id, idx));
 `;
 type Row = Omit<Upload, "received" | "verified"> & { received: string; verified: number };
+/** A row as an `Upload` (`received` comes as a JSON array). */
+const toUpload = (r: Row): Upload => ({ ...r, received: JSON.parse(r.received) as number[], verified: !!r.verified });
 
 /** Gives a file made before `received_bytes` and `kept_until` (the first version) the columns. */
 function addKeepColumns(db: Database.Database, abandonedAfterMs: number, stalledAfterMs: number): void {
@@ -92,11 +94,7 @@ function sqliteStorage(db: Database.Database, now: () => number): UploadStorage 
     transact: async (owner, decide, chunksOf) =>
       transaction(() => {
         const rows = q.owned.all(owner);
-        const uploads = rows.map((r) => ({
-          ...r,
-          received: JSON.parse(r.received) as number[],
-          verified: !!r.verified,
-        }));
+        const uploads = rows.map(toUpload);
         const chunks = rows.some((r) => r.uploadId === chunksOf) ? q.chunks.all(chunksOf!) : [];
         const [value, ...changes] = decide(uploads, chunks);
         for (const change of changes) {

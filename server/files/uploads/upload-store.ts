@@ -104,11 +104,13 @@ export type UploadStore = {
   close(): Promise<void>;
 };
 
-/** A step's changes, made in order: an upload's fields written (not its chunks), a chunk written, an upload dropped with its chunks. */
+/** A step's changes, in order: an upload's fields written, a chunk written, an upload dropped with its chunks. */
 export type UploadChange = { save: Upload } | { uploadId: string; index: number; chunk: Buffer } | { remove: string };
 
 /** What a step decided: its answer, then the changes to make (none for a read). */
 type Decision<T> = [value: T, ...changes: UploadChange[]];
+/** A step, deciding on the owner's uploads and the chunks asked for. */
+type Step<T> = (uploads: Upload[], chunks: Buffer[]) => Decision<T>;
 
 /** Where uploads are kept; what to keep is `createUploadStore`'s to decide. */
 export type UploadStorage = {
@@ -117,11 +119,7 @@ export type UploadStorage = {
    * `chunksOf` in index order, and makes the changes it returns, all in one atomic step: none when it
    * throws. It may run again, on the uploads as they are then, when another instance changed them first.
    */
-  transact<T>(
-    owner: string,
-    decide: (uploads: Upload[], chunks: Buffer[]) => Decision<T>,
-    chunksOf?: string,
-  ): Promise<T>;
+  transact<T>(owner: string, decide: Step<T>, chunksOf?: string): Promise<T>;
   /** Drops the uploads kept until `now` or before, with their chunks; returns how many. */
   sweep(now: number): Promise<number>;
   close(): Promise<void>;
@@ -203,18 +201,19 @@ export function createUploadStore(storage: UploadStorage, options: UploadStoreOp
       storage.transact(owner, (uploads): Decision<Upload> => {
         const known = uploads.find((u) => u.name === name && u.size === size && u.sha256 === sha256);
         if (known && isKept(known)) return saved(used(known));
-        const chunks = Math.max(1, Math.ceil(size / chunkBytes));
-        const fresh = {
+        const upload: Upload = {
           uploadId: newUploadId(),
           owner,
           name,
           size,
           sha256,
           chunkBytes,
+          chunks: Math.max(1, Math.ceil(size / chunkBytes)),
           received: [],
           receivedBytes: 0,
+          verified: false,
+          keptUntil: now() + stalledAfterMs,
         };
-        const upload: Upload = { ...fresh, chunks, verified: false, keptUntil: now() + stalledAfterMs };
         checkRoom(uploads, "", reservedBytes(upload), maxBytes);
         // a lapsed one, not yet swept, holds the file's place
         return [upload, ...(known ? [{ remove: known.uploadId }] : []), { save: upload }];
@@ -239,7 +238,7 @@ export function createUploadStore(storage: UploadStorage, options: UploadStoreOp
       }),
 
     read: async (owner, uploadId) => {
-      const assemble = (uploads: Upload[], chunks: Buffer[]): Decision<Buffer | Error | undefined> => {
+      const assemble: Step<Buffer | Error | undefined> = (uploads, chunks) => {
         const upload = keptOf(uploads, uploadId);
         if (upload === undefined) return [undefined];
         const missing = Array.from({ length: upload.chunks }, (_, i) => i).filter((i) => !upload.received.includes(i));
