@@ -173,9 +173,7 @@ function redisStorage(connection: RedisConnection, p: string, ttl: number): Uplo
         if (n < SWEEP_BATCH) return swept;
       }
     },
-    close: async () => {
-      connection.redis.disconnect();
-    },
+    close: async () => connection.redis.disconnect(),
   };
 }
 
