@@ -16,7 +16,6 @@ import { createFileRoute } from "./files/export/file-route.js";
 import type { AuthOptions } from "./auth/auth-options.js";
 import { createDevFiles, socketOrigin, type DevFiles } from "./dev-files.js";
 import { openStaffFiles, type FilesSetup } from "./files/files-env.js";
-import type { Notice } from "./files/file-words.js";
 import { matchGifts as defaultMatcher, type MatchGifts } from "./gifts/matcher.js";
 import type { JobService } from "./jobs/job-service.js";
 import { StoreUnavailableError } from "./store-errors.js";
@@ -35,13 +34,8 @@ import { loadWidget, type Widget } from "./widget.js";
  */
 const defaultMaxBodyBytes = (maxCsvBytes: number): number => 3 * maxCsvBytes + 1024 * 1024;
 
-/** Passed to the /mcp handler as they are. */
-type McpHttpPassed = Pick<
-  McpHttpOptions,
-  "sessionIdleMs" | "maxSessions" | "sessionMinIdleMs" | "instanceId" | "keepAliveMs"
->;
-
-export type AppOptions = McpHttpPassed & {
+/** The /mcp handler's options, passed as they are, besides those given here. */
+export type AppOptions = Omit<McpHttpOptions, "parts" | "maxBodyBytes" | "onError"> & {
   jobs: JobService;
   matchGifts?: MatchGifts;
   /** Defaults to dist/widget/index.html. */
@@ -51,15 +45,11 @@ export type AppOptions = McpHttpPassed & {
   /** Host names answered besides loopback ones (others get 403, against DNS rebinding); `"any"`: no check. */
   allowedHosts?: readonly string[] | "any";
   maxBodyBytes?: number;
-  /** Default 100 with sign-in, no cap without. */
-  maxSessionsPerSubject?: number;
   /** Sign-in (OAuth 2.1 bearer tokens); without it every caller is "anonymous". */
   auth?: AuthOptions;
   /** Served at / when set (the built harness, in development); unset, / answers a landing page. */
   staticDir?: string;
   onError?: (error: unknown) => void;
-  /** Hears what the operator should know but no caller is told in full (a download's cause). */
-  onNotice?: Notice;
   /** The widget's own origin in hosts that give each app one (`ui.domain`, `openai/widgetDomain`). */
   widgetDomain?: string;
   /** The run options of the job a start request starts, read from its `_meta` (development). */
@@ -79,30 +69,8 @@ export type App = {
 };
 
 export function createApp(options: AppOptions): App {
-  const { jobs, auth, onError = () => {} } = options;
+  const { jobs, auth, onError = () => {}, maxBodyBytes = defaultMaxBodyBytes(jobs.limits.maxCsvBytes) } = options;
   const bearer = auth ? createBearerAuth(auth, onError) : undefined;
-  const mcp = createMcp(options, bearer, onError);
-  const app = new Hono<Env>();
-  app.use("*", hostCheck(options.allowedHosts));
-  app.use("*", except("/mcp", securityHeaders));
-  app.use("/mcp", traceMcpRequests, unbufferedEventStreams);
-  app.get("/healthz", healthz(jobs, mcp.handler, mcp.widget));
-  routeMcp(app, mcp.handler, bearer, new Set(options.allowedOrigins ?? []));
-  routeFiles(app, { jobs, links: mcp.fileLinks, devFiles: mcp.devFiles, onError });
-  routePages(app, options.staticDir);
-  app.onError(answerError(onError));
-  return {
-    app,
-    sessions: () => mcp.handler.sessionCount,
-    async close() {
-      await mcp.handler.close();
-      await mcp.staffFiles.close();
-    },
-  };
-}
-
-function createMcp(options: AppOptions, bearer: BearerAuth | undefined, onError: (error: unknown) => void) {
-  const { jobs, auth, maxBodyBytes = defaultMaxBodyBytes(jobs.limits.maxCsvBytes) } = options;
   const devFiles = options.devFiles ? createDevFiles() : undefined;
   const staffFiles = openStaffFiles(jobs, options.files, {
     // files handed over at /dev/files come from this server's own origin
@@ -110,7 +78,7 @@ function createMcp(options: AppOptions, bearer: BearerAuth | undefined, onError:
     onError,
     onNotice: options.onNotice,
   });
-  const fileLinks = createFileLinks(options.fileLinks);
+  const links = createFileLinks(options.fileLinks);
   const widget = loadWidget(options.widgetHtmlPath ?? "dist/widget/index.html", options.widgetDomain);
   const parts = createMcpParts({
     jobs,
@@ -120,16 +88,28 @@ function createMcp(options: AppOptions, bearer: BearerAuth | undefined, onError:
     runOptionsOf: options.runOptionsOf,
     files: staffFiles,
     security: auth && bearer ? { scopes: auth.scopes, challenge: bearer.challenge } : undefined,
-    fileLinks,
+    fileLinks: links,
   });
-  const handler = createMcpHttpHandler({
-    ...options,
-    parts,
-    maxBodyBytes,
-    maxSessionsPerSubject: options.maxSessionsPerSubject ?? (auth ? 100 : undefined),
-    onError,
-  });
-  return { handler, widget, staffFiles, fileLinks, devFiles };
+  // sessions per subject: 100 with sign-in, no cap without
+  const maxSessionsPerSubject = options.maxSessionsPerSubject ?? (auth ? 100 : undefined);
+  const mcp = createMcpHttpHandler({ ...options, parts, maxBodyBytes, maxSessionsPerSubject, onError });
+  const app = new Hono<Env>();
+  app.use("*", hostCheck(options.allowedHosts));
+  app.use("*", except("/mcp", securityHeaders));
+  app.use("/mcp", traceMcpRequests, unbufferedEventStreams);
+  app.get("/healthz", healthz(jobs, mcp, widget));
+  routeMcp(app, mcp, bearer, new Set(options.allowedOrigins ?? []));
+  routeFiles(app, { jobs, links, devFiles, onError });
+  routePages(app, options.staticDir);
+  app.onError(answerError(onError));
+  return {
+    app,
+    sessions: () => mcp.sessionCount,
+    async close() {
+      await mcp.close();
+      await staffFiles.close();
+    },
+  };
 }
 
 /** A page on a rebinding name reaches nothing here: not /mcp, not the harness. */

@@ -19,7 +19,7 @@ if (config.store !== "redis") {
 // before any job is taken, so that each run continues the trace its queue entry carries
 const tracing = await startTracing({ endpoint: config.otlpEndpoint, serviceName: "giftgenius-worker" });
 // development only: a job started with a pace (dev-pace.ts) pauses before each slice here too
-const { jobs } = serverFromConfig(config, undefined, config.development ? { beforeSlice: pauseAtPace } : {});
+const { jobs } = serverFromConfig(config, logger, config.development ? { beforeSlice: pauseAtPace } : {});
 const observed = observeProcess(config, jobs, logger);
 logger.info(`GiftGenius worker: running jobs from Redis at ${redisHost(config.redis.url)}`);
 void observed.listen();

@@ -100,22 +100,11 @@ export function createBearerAuth(options: AuthOptions, onError: (error: unknown)
           challenge("insufficient_scope", description),
         );
       }
-      return { auth: authInfo(token, payload.sub, scopes, payload, options) };
+      const clientId = [payload.client_id, payload.azp].find((id): id is string => typeof id === "string") ?? "";
+      // the SDK's `AuthInfo`, with the subject (subject.ts) in `extra.subject`
+      const extra = { sub: payload.sub, subject: subjectFor(options.issuer, payload.sub) };
+      return { auth: { token, clientId, scopes, expiresAt: payload.exp, resource: new URL(resource), extra } };
     },
-  };
-}
-
-/** The SDK's `AuthInfo` of a verified token, its subject in `extra.subject`. */
-function authInfo(token: string, sub: string, scopes: string[], payload: JWTPayload, options: AuthOptions): AuthInfo {
-  const clientId =
-    typeof payload.client_id === "string" ? payload.client_id : typeof payload.azp === "string" ? payload.azp : "";
-  return {
-    token,
-    clientId,
-    scopes,
-    expiresAt: payload.exp,
-    resource: new URL(resourceOf(options)),
-    extra: { sub, subject: subjectFor(options.issuer, sub) },
   };
 }
 

@@ -91,8 +91,8 @@ const tracer = trace.getTracer("giftgenius");
 const QUEUE = { [semconv.ATTR_MESSAGING_SYSTEM]: "bullmq", [semconv.ATTR_MESSAGING_DESTINATION_NAME]: "jobs" };
 const STAGE = "giftgenius.job.stage";
 
-/** Runs `work` with `span` active under `parent`, and ends the span after it. */
-async function within<T>(span: Span, parent: Context, work: () => Promise<T>): Promise<T> {
+/** Runs `work` with `span` active under `parent`, then ends the span, `finish` having its last word. */
+async function within<T>(span: Span, parent: Context, work: () => Promise<T>, finish?: () => void): Promise<T> {
   try {
     return await context.with(trace.setSpan(parent, span), work);
   } catch (error) {
@@ -100,6 +100,7 @@ async function within<T>(span: Span, parent: Context, work: () => Promise<T>): P
     span.setStatus({ code: SpanStatusCode.ERROR });
     throw error;
   } finally {
+    finish?.();
     span.end();
   }
 }
@@ -108,7 +109,7 @@ async function within<T>(span: Span, parent: Context, work: () => Promise<T>): P
  * A span per /mcp request, a child of the caller's `traceparent`: named by the MCP method and target
  * (`tools/call start_bulk_gift_analysis`), from the 2026-07-28 headers or the body (`describeBody`).
  */
-export async function traceRequest(c: HonoContext, next: Next): Promise<void> {
+export function traceRequest(c: HonoContext, next: Next): Promise<void> {
   const headers = c.req.raw.headers;
   const parent = propagation.extract(context.active(), Object.fromEntries(headers));
   const attributes: Attributes = { [semconv.ATTR_HTTP_REQUEST_METHOD]: c.req.method };
@@ -117,9 +118,8 @@ export async function traceRequest(c: HonoContext, next: Next): Promise<void> {
   const span = tracer.startSpan(`${c.req.method} /mcp`, { kind: SpanKind.SERVER, attributes }, parent);
   const method = headers.get("mcp-method");
   if (method) describe(span, { method, params: { name: headers.get("mcp-name") ?? undefined } });
-  try {
-    await context.with(trace.setSpan(parent, span), next);
-  } finally {
+  // ended once the answer starts: what a stream sends after that is not part of the request
+  return within(span, parent, next, () => {
     // a session's id comes with its request, or with the answer to initialize
     const sessionId = headers.get("mcp-session-id") ?? c.res.headers.get("mcp-session-id");
     if (sessionId) span.setAttribute(semconv.ATTR_MCP_SESSION_ID, sessionId);
@@ -128,8 +128,7 @@ export async function traceRequest(c: HonoContext, next: Next): Promise<void> {
       span.setAttribute(semconv.ATTR_ERROR_TYPE, String(c.res.status));
       span.setStatus({ code: SpanStatusCode.ERROR });
     }
-    span.end(); // once the answer starts: what a stream sends after that is not part of the request
-  }
+  });
 }
 
 function describe(span: Span, message: Record<string, unknown>): void {
@@ -187,28 +186,27 @@ export function traceQueuedRun<T>({ carrier, jobId, queuedAt }: QueuedJob, run: 
  * The stage spans of one run: a `job.progress` naming a new stage ends the last one's span and opens
  * the next; the append that carries `job.completed` is the delivery, in a span of its own.
  */
-class JobStageSpans implements StageSpans {
-  private readonly parent = context.active();
-  private stage?: { id: string; span: Span };
-
-  appending = async <T>(drafts: readonly AppendedDraft[], append: () => Promise<T>): Promise<T> => {
-    let completes = false;
-    for (const draft of drafts) {
-      if (draft.type === "job.completed") completes = true;
-      const id = draft.type === "job.progress" && "stage" in draft.payload ? text(draft.payload.stage) : undefined;
-      if (id === undefined || id === this.stage?.id) continue;
-      this.end();
-      this.stage = { id, span: tracer.startSpan(`stage ${id}`, { attributes: { [STAGE]: id } }, this.parent) };
-    }
-    if (!completes) return append();
-    this.end();
-    return within(tracer.startSpan("deliver result", {}, this.parent), this.parent, append);
+export function stages(): StageSpans {
+  const parent = context.active();
+  let stage: { id: string; span: Span } | undefined;
+  const end = (): void => {
+    stage?.span.end();
+    stage = undefined;
   };
-
-  end = (): void => {
-    this.stage?.span.end();
-    this.stage = undefined;
+  return {
+    end,
+    async appending(drafts, append) {
+      let completes = false;
+      for (const draft of drafts) {
+        if (draft.type === "job.completed") completes = true;
+        const id = draft.type === "job.progress" && "stage" in draft.payload ? text(draft.payload.stage) : undefined;
+        if (id === undefined || id === stage?.id) continue;
+        end();
+        stage = { id, span: tracer.startSpan(`stage ${id}`, { attributes: { [STAGE]: id } }, parent) };
+      }
+      if (!completes) return append();
+      end();
+      return within(tracer.startSpan("deliver result", {}, parent), parent, append);
+    },
   };
 }
-
-export const stages = (): StageSpans => new JobStageSpans();
