@@ -16,6 +16,7 @@ import { createFileRoute } from "./files/export/file-route.js";
 import type { AuthOptions } from "./auth/auth-options.js";
 import { createDevFiles, socketOrigin, type DevFiles } from "./dev-files.js";
 import { openStaffFiles, type FilesSetup } from "./files/files-env.js";
+import type { Notice } from "./files/file-words.js";
 import { matchGifts as defaultMatcher, type MatchGifts } from "./gifts/matcher.js";
 import type { JobService } from "./jobs/job-service.js";
 import { StoreUnavailableError } from "./store-errors.js";
@@ -50,6 +51,8 @@ export type AppOptions = Omit<McpHttpOptions, "parts" | "maxBodyBytes" | "onErro
   /** Served at / when set (the built harness, in development); unset, / answers a landing page. */
   staticDir?: string;
   onError?: (error: unknown) => void;
+  /** Hears what the operator should know but no caller is told in full (a download's cause). */
+  onNotice?: Notice;
   /** The widget's own origin in hosts that give each app one (`ui.domain`, `openai/widgetDomain`). */
   widgetDomain?: string;
   /** The run options of the job a start request starts, read from its `_meta` (development). */

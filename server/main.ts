@@ -24,11 +24,8 @@ const logger = createLogger({ role: "server", ...config.log });
 // the issuer as its metadata names it (RFC 8414): a mismatch ends the start in one line, an outage warns
 const issuerCheck = auth && (await checkIssuer(auth));
 if (issuerCheck) {
-  if (issuerCheck.fatal) {
-    logger.fatal(issuerCheck.line);
-    process.exit(1);
-  }
-  logger.warn(issuerCheck.line);
+  logger[issuerCheck.fatal ? "fatal" : "warn"](issuerCheck.line);
+  if (issuerCheck.fatal) process.exit(1);
 }
 // before the first request and the first job, so that each has its span when traces are on
 const tracing = await startTracing({ endpoint: config.otlpEndpoint, serviceName: "giftgenius" });

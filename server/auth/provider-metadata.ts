@@ -124,20 +124,14 @@ type KeySet = { jwksUri: URL; getKey: ReturnType<typeof createRemoteJWKSet> };
 /** The provider's keys for jose, found through its metadata; its failures are `ProviderFault`s told to `outage`. */
 export function createProviderKeys(issuer: string, outage: OutagePart): JWTVerifyGetKey {
   let keySet: Promise<KeySet> | undefined;
-  const discover = () => {
-    if (keySet === undefined) {
-      const found = fetchMetadata(issuer).then(({ jwksUri }) => ({
-        jwksUri,
-        getKey: createRemoteJWKSet(jwksUri, { timeoutDuration: JWKS_TIMEOUT_MS }),
-      }));
-      keySet = found;
-      // a failed lookup is tried again by the next request
-      found.catch(() => {
-        if (keySet === found) keySet = undefined;
-      });
-    }
-    return keySet;
-  };
+  const discover = () =>
+    (keySet ??= fetchMetadata(issuer).then(
+      ({ jwksUri }) => ({ jwksUri, getKey: createRemoteJWKSet(jwksUri, { timeoutDuration: JWKS_TIMEOUT_MS }) }),
+      (error: unknown) => {
+        keySet = undefined; // a failed lookup is tried again by the next request
+        throw error;
+      },
+    ));
 
   return async (header, token) => {
     let set: KeySet | undefined;

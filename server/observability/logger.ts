@@ -19,12 +19,15 @@ export type LoggerOptions = {
   destination?: NodeJS.WritableStream;
 };
 
+/** Below warn to stdout, warn and above to stderr. */
+const byLevel = <T>(to: (fd: 1 | 2) => T) => [
+  { level: "trace", ...to(1) },
+  { level: "warn", ...to(2) },
+];
+
 const splitStreams = () =>
   pino.multistream(
-    [
-      { level: "trace", stream: pino.destination({ dest: 1, sync: true }) },
-      { level: "warn", stream: pino.destination({ dest: 2, sync: true }) },
-    ],
+    byLevel((fd) => ({ stream: pino.destination({ dest: fd, sync: true }) })),
     { dedupe: true },
   );
 
@@ -32,13 +35,8 @@ const splitStreams = () =>
 function prettyTransport() {
   const options = { singleLine: true, ignore: "pid,hostname", translateTime: "HH:MM:ss.l" };
   try {
-    return pino.transport({
-      targets: [
-        { target: "pino-pretty", level: "trace", options: { ...options, destination: 1 } },
-        { target: "pino-pretty", level: "warn", options: { ...options, destination: 2 } },
-      ],
-      dedupe: true,
-    });
+    const targets = byLevel((fd) => ({ target: "pino-pretty", options: { ...options, destination: fd } }));
+    return pino.transport({ targets, dedupe: true });
   } catch {
     return undefined; // pino resolves the target here, and throws when it cannot
   }

@@ -42,32 +42,26 @@ export function openWorkerRedis(url: string): Redis {
 export function watchConnection(redis: Redis, onChange: ConnectionListener = () => {}) {
   let up: boolean | undefined = redis.status === "ready" ? true : undefined;
   let lastError: unknown;
-  const tell = (now: boolean, error?: unknown) => {
+  /** A loss is told once, and a return only after a loss. */
+  const become = (now: boolean, error?: unknown) => {
+    const told = (up === false) === now;
+    up = now;
     try {
-      onChange(now, error);
+      if (told) onChange(now, error);
     } catch {
       // a failing listener must not break the connection's own handling
     }
   };
-  const lose = (error: unknown) => {
-    if (up === false) return;
-    up = false;
-    tell(false, error);
-  };
-  const regain = () => {
-    if (up === false) tell(true);
-    up = true;
-  };
   // with a listener, ioredis no longer prints every failed reconnection itself
   redis.on("error", (error: unknown) => {
     lastError = error;
-    lose(error);
+    become(false, error);
   });
   // a drop, and not a close asked for: ioredis is about to try again
-  redis.on("reconnecting", () => lose(lastError));
+  redis.on("reconnecting", () => become(false, lastError));
   redis.on("ready", () => {
     lastError = undefined;
-    regain();
+    become(true);
   });
 
   const unavailable = (cause?: unknown) =>
@@ -102,13 +96,13 @@ export function watchConnection(redis: Redis, onChange: ConnectionListener = () 
       });
       try {
         const value = await Promise.race([pending, late]);
-        if (redis.status === "ready") regain(); // a stalled Redis answers again
+        if (redis.status === "ready") become(true); // a stalled Redis answers again
         return value;
       } catch (error) {
         forgetArguments(error);
         if (noAnswer(error)) {
           pending.catch(() => {}); // answered (or failed) after the deadline: nobody waits for it now
-          lose(error);
+          become(false, error);
           throw unavailable(error);
         }
         // a reply error (a script's refusal, a bad command) comes over a live connection
