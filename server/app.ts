@@ -65,13 +65,8 @@ export type AppOptions = Omit<McpHttpOptions, "parts" | "maxBodyBytes" | "onErro
 
 type Env = { Bindings: Partial<HttpBindings> };
 
-export type App = {
-  app: Hono<Env>;
-  sessions: () => number;
-  close: () => Promise<void>;
-};
-
-export function createApp(options: AppOptions): App {
+/** The app, a count of its open MCP sessions, and `close` for what it opened (the job service stays open). */
+export function createApp(options: AppOptions) {
   const { jobs, auth, onError = () => {}, maxBodyBytes = defaultMaxBodyBytes(jobs.limits.maxCsvBytes) } = options;
   const bearer = auth ? createBearerAuth(auth, onError) : undefined;
   const devFiles = options.devFiles ? createDevFiles() : undefined;

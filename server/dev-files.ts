@@ -31,7 +31,8 @@ const MAX_FILE_BYTES = 2 * FILE_LIMITS.maxFileBytes;
 
 type Kept = { bytes: Buffer; name: string; mimeType: string; keptAt: number };
 
-const json = (body: unknown, status = 200) => Response.json(body, { status });
+const json = (body: unknown, status = 200) =>
+  new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 
 function nameOf(header: string | null): string {
   try {

@@ -10,7 +10,10 @@ export function jsonRpcError(
   id: string | number | null = null,
 ): Response {
   const error = data === undefined ? { code, message } : { code, message, data };
-  return Response.json({ jsonrpc: "2.0", error, id }, { status });
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error, id }), {
+    status,
+    headers: { "content-type": "application/json" },
+  });
 }
 
 /** A refusal worth retrying: a JSON-RPC internal error with `Retry-After` in seconds. */

@@ -11,15 +11,9 @@ export function isAllowedOrigin(
   host: string | null | undefined,
   allowed: ReadonlySet<string>,
 ): boolean {
-  if (!origin) return true;
-  if (allowed.has(origin)) return true;
-  let url: URL;
-  try {
-    url = new URL(origin);
-  } catch {
-    return false;
-  }
-  return url.host === host && LOOPBACK.has(url.hostname);
+  if (!origin || allowed.has(origin)) return true;
+  const url = URL.parse(origin);
+  return url !== null && url.host === host && LOOPBACK.has(url.hostname);
 }
 
 /** Parses `ALLOWED_ORIGINS` ("https://a.example, http://localhost:5173") into origins. */
@@ -31,13 +25,7 @@ export function parseOrigins(list: string | undefined): string[] {
 }
 
 /** The host name of a `Host` header or an ALLOWED_HOSTS entry, port dropped, lower case; "" if none. */
-function hostName(host: string): string {
-  try {
-    return new URL(`http://${host.trim()}`).hostname;
-  } catch {
-    return "";
-  }
-}
+const hostName = (host: string): string => URL.parse(`http://${host.trim()}`)?.hostname ?? "";
 
 /** True for a loopback `Host` or one of `allowed` (ALLOWED_HOSTS and PUBLIC_URL's); `"any"`: no check. */
 export function isAllowedHost(host: string | null | undefined, allowed: ReadonlySet<string> | "any"): boolean {

@@ -166,11 +166,8 @@ export const outageListener =
 
 /** Where `url` points, host and port only: the URL may carry a password. */
 export function redisHost(url: string): string {
-  try {
-    return new URL(url).host || url;
-  } catch {
-    return "(an unreadable REDIS_URL)";
-  }
+  const parsed = URL.parse(url);
+  return parsed ? parsed.host || url : "(an unreadable REDIS_URL)";
 }
 
 /** Waits for the replies in flight only when connected. */
