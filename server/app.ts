@@ -65,6 +65,8 @@ export type AppOptions = Omit<McpHttpOptions, "parts" | "maxBodyBytes" | "onErro
 
 type Env = { Bindings: Partial<HttpBindings> };
 
+export type App = ReturnType<typeof createApp>;
+
 /** The app, a count of its open MCP sessions, and `close` for what it opened (the job service stays open). */
 export function createApp(options: AppOptions) {
   const { jobs, auth, onError = () => {}, maxBodyBytes = defaultMaxBodyBytes(jobs.limits.maxCsvBytes) } = options;
