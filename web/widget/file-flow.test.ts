@@ -1,24 +1,33 @@
 /**
- * The staff-file flow's reducer: each step follows from the one before, and a reply that comes
+ * The staff-file flow's store: each step follows from the one before, and a reply that comes
  * back for a file or a reading no longer current (the person chose again meanwhile) changes nothing.
  */
 import type { Reading } from "../../shared/files.js";
 import { samplePreview } from "../../test-kit/widget/fake-host.js";
-import { reduceFileFlow, type FileFlowState } from "./file-flow.js";
+import { createFileFlow, type FileFlowState } from "./file-flow.js";
 
 const file = (name: string) => ({ name }) as File;
 const failure = { code: "unreachable", message: "lost", transient: true };
 const PICK: FileFlowState = { step: "pick", refused: null, error: null };
 
-describe("reduceFileFlow", () => {
+describe("the file flow", () => {
   it("goes from the picker through the upload to a preview, and back to the picker", () => {
+    const store = createFileFlow();
+    const flow = store.getState();
     const a = file("a.csv");
-    let s = reduceFileFlow(PICK, { type: "upload", file: a });
-    s = reduceFileFlow(s, { type: "begun", file: a, uploadId: "up-1" });
-    s = reduceFileFlow(s, { type: "progress", file: a, received: 1, chunks: 4 });
-    expect(s).toEqual({ step: "upload", file: a, uploadId: "up-1", received: 1, chunks: 4, error: null });
-    s = reduceFileFlow(s, { type: "uploaded", file: a, uploadId: "up-1" });
-    expect(s).toEqual({
+    flow.upload(a);
+    flow.uploading(a, { uploadId: "up-1" });
+    flow.uploading(a, { received: 1, chunks: 4, error: null });
+    expect(store.getState().flow).toEqual({
+      step: "upload",
+      file: a,
+      uploadId: "up-1",
+      received: 1,
+      chunks: 4,
+      error: null,
+    });
+    flow.uploaded(a, "up-1");
+    expect(store.getState().flow).toEqual({
       step: "preview",
       uploadId: "up-1",
       fileName: "a.csv",
@@ -27,33 +36,51 @@ describe("reduceFileFlow", () => {
       busy: true,
       error: null,
     });
-    expect(reduceFileFlow(s, { type: "pick" })).toEqual(PICK);
+    flow.pick();
+    expect(store.getState().flow).toEqual(PICK);
   });
 
   it("ignores what comes back for a file no longer being sent", () => {
+    const store = createFileFlow();
+    const flow = store.getState();
     const [a, b] = [file("a.csv"), file("b.csv")];
-    const sending = reduceFileFlow(reduceFileFlow(PICK, { type: "upload", file: a }), { type: "upload", file: b });
-    expect(reduceFileFlow(sending, { type: "progress", file: a, received: 3, chunks: 4 })).toBe(sending);
-    expect(reduceFileFlow(sending, { type: "begun", file: a, uploadId: "up-a" })).toBe(sending);
-    expect(reduceFileFlow(sending, { type: "uploadFailed", file: a, error: failure })).toBe(sending);
-    expect(reduceFileFlow(sending, { type: "uploaded", file: a, uploadId: "up-a" })).toBe(sending);
-    expect(reduceFileFlow(PICK, { type: "uploaded", file: a, uploadId: "up-a" })).toBe(PICK);
+    const picking = store.getState().flow;
+    flow.uploaded(a, "up-a");
+    expect(store.getState().flow).toBe(picking);
+    flow.upload(a);
+    flow.upload(b);
+    const sending = store.getState().flow;
+    flow.uploading(a, { received: 3, chunks: 4, error: null });
+    expect(store.getState().flow).toBe(sending);
+    flow.uploading(a, { uploadId: "up-a" });
+    expect(store.getState().flow).toBe(sending);
+    flow.uploading(a, { error: failure });
+    expect(store.getState().flow).toBe(sending);
+    flow.uploaded(a, "up-a");
+    expect(store.getState().flow).toBe(sending);
   });
 
   it("shows the preview of the latest reading only, whatever order the replies come in", () => {
+    const store = createFileFlow();
+    const flow = store.getState();
     const a = file("a.csv");
-    let s = reduceFileFlow(reduceFileFlow(PICK, { type: "upload", file: a }), {
-      type: "uploaded",
-      file: a,
-      uploadId: "u",
-    });
+    flow.upload(a);
+    flow.uploaded(a, "u");
     const first: Reading = { encoding: "utf-8" };
     const second: Reading = { encoding: "euc-kr" };
-    s = reduceFileFlow(reduceFileFlow(s, { type: "read", reading: first }), { type: "read", reading: second });
-    const late = reduceFileFlow(s, { type: "previewed", reading: first, preview: samplePreview(first, "a.csv") });
-    expect(late).toBe(s);
-    expect(reduceFileFlow(s, { type: "failed", reading: first, error: failure })).toBe(s);
-    const shown = reduceFileFlow(s, { type: "previewed", reading: second, preview: samplePreview(second, "a.csv") });
-    expect(shown).toMatchObject({ step: "preview", reading: second, busy: false, preview: { encoding: "euc-kr" } });
+    flow.read(first);
+    flow.read(second);
+    const asked = store.getState().flow;
+    flow.previewed(first, { preview: samplePreview(first, "a.csv") });
+    expect(store.getState().flow).toBe(asked);
+    flow.previewed(first, { error: failure });
+    expect(store.getState().flow).toBe(asked);
+    flow.previewed(second, { preview: samplePreview(second, "a.csv") });
+    expect(store.getState().flow).toMatchObject({
+      step: "preview",
+      reading: second,
+      busy: false,
+      preview: { encoding: "euc-kr" },
+    });
   });
 });

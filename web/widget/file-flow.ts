@@ -1,5 +1,5 @@
 /**
- * A staff file from the picker to its job: a reducer over pick → upload → preview → job and the actions
+ * A staff file from the picker to its job: a store of pick → upload → preview → job and the actions
  * that call the host. Replies for a file or reading no longer current are ignored (a quick second choice
  * wins); a file the person removes is dropped on the server (it holds quota), one merely left is kept.
  */
@@ -21,7 +21,7 @@ import { localFailure, type ToolFailure } from "./tool-reply.js";
 import { uploadFile, type UploadOptions } from "./upload.js";
 
 export type FileFlowState =
-  | { step: "pick"; refused: { name: string; size: number } | null; error: ToolFailure | null }
+  | { step: "pick"; refused: Refused | null; error: ToolFailure | null }
   | {
       step: "upload";
       file: File;
@@ -42,69 +42,51 @@ export type FileFlowState =
     }
   | { step: "job"; job: FollowedJob; input: StartBulkArgs };
 
-type FileAction =
-  | { type: "pick"; refused?: { name: string; size: number } }
-  | { type: "upload"; file: File }
-  | { type: "begun"; file: File; uploadId: string }
-  | { type: "progress"; file: File; received: number; chunks: number }
-  | { type: "uploadFailed"; file: File; error: ToolFailure }
-  | { type: "uploaded"; file: File; uploadId: string }
-  | { type: "read"; reading: Reading }
-  | { type: "previewed"; reading: Reading; preview: StaffPreview }
-  | { type: "failed"; reading: Reading; error: ToolFailure }
-  | { type: "starting" }
-  | { type: "started"; job: FollowedJob; input: StartBulkArgs };
+type Step<K extends FileFlowState["step"]> = Extract<FileFlowState, { step: K }>;
+type Refused = { name: string; size: number };
 
-export function reduceFileFlow(s: FileFlowState, a: FileAction): FileFlowState {
-  const uploading = s.step === "upload" && "file" in a && s.file === a.file ? s : null;
-  const previewing = s.step === "preview" ? s : null;
-  switch (a.type) {
-    case "pick":
-      return { step: "pick", refused: a.refused ?? null, error: null };
-    case "upload":
-      return { step: "upload", file: a.file, uploadId: null, received: 0, chunks: 0, error: null };
-    case "begun":
-      return uploading ? { ...uploading, uploadId: a.uploadId } : s;
-    case "progress":
-      return uploading ? { ...uploading, received: a.received, chunks: a.chunks, error: null } : s;
-    case "uploadFailed":
-      return uploading ? { ...uploading, error: a.error } : s;
-    case "uploaded":
-      return uploading
-        ? {
-            step: "preview",
-            uploadId: a.uploadId,
-            fileName: a.file.name,
-            reading: {},
-            preview: null,
-            busy: true,
-            error: null,
-          }
-        : s;
-    case "read":
-      return previewing ? { ...previewing, reading: a.reading, busy: true, error: null } : s;
-    case "previewed":
-      return previewing?.reading === a.reading ? { ...previewing, preview: a.preview, busy: false } : s;
-    case "failed":
-      return previewing?.reading === a.reading ? { ...previewing, busy: false, error: a.error } : s;
-    case "starting":
-      return previewing ? { ...previewing, busy: true, error: null } : s;
-    case "started":
-      return { step: "job", job: a.job, input: a.input };
-    default: {
-      const never: never = a;
-      return never;
-    }
-  }
-}
-
-export type FileFlow = StoreApi<{ flow: FileFlowState; dispatch(action: FileAction): void }>;
+/** The flow and its moves; a move for a file or reading no longer current (`file`, `reading`) changes nothing. */
+export type FileFlowStore = {
+  flow: FileFlowState;
+  pick(refused?: Refused): void;
+  upload(file: File): void;
+  uploading(file: File, change: Partial<Pick<Step<"upload">, "uploadId" | "received" | "chunks" | "error">>): void;
+  uploaded(file: File, uploadId: string): void;
+  /** Asks for a preview of `reading` (the current one again when starting). */
+  read(reading: Reading): void;
+  previewed(reading: Reading, outcome: { preview: StaffPreview } | { error: ToolFailure }): void;
+  started(job: FollowedJob, input: StartBulkArgs): void;
+};
+export type FileFlow = StoreApi<FileFlowStore>;
 
 export const createFileFlow = (): FileFlow =>
-  createStore<{ flow: FileFlowState; dispatch(action: FileAction): void }>()((set) => ({
-    flow: { step: "pick", refused: null, error: null },
-    dispatch: (action) => set((s) => ({ flow: reduceFileFlow(s.flow, action) })),
-  }));
+  createStore<FileFlowStore>()((set) => {
+    const sending = (file: File, next: (flow: Step<"upload">) => FileFlowState) =>
+      set((s) => (s.flow.step === "upload" && s.flow.file === file ? { flow: next(s.flow) } : s));
+    const previewing = (reading: Reading | null, next: (flow: Step<"preview">) => FileFlowState) =>
+      set((s) =>
+        s.flow.step === "preview" && (reading ?? s.flow.reading) === s.flow.reading ? { flow: next(s.flow) } : s,
+      );
+    return {
+      flow: { step: "pick", refused: null, error: null },
+      pick: (refused) => set({ flow: { step: "pick", refused: refused ?? null, error: null } }),
+      upload: (file) => set({ flow: { step: "upload", file, uploadId: null, received: 0, chunks: 0, error: null } }),
+      uploading: (file, change) => sending(file, (flow) => ({ ...flow, ...change })),
+      uploaded: (file, uploadId) =>
+        sending(file, () => ({
+          step: "preview",
+          uploadId,
+          fileName: file.name,
+          reading: {},
+          preview: null,
+          busy: true,
+          error: null,
+        })),
+      read: (reading) => previewing(null, (flow) => ({ ...flow, reading, busy: true, error: null })),
+      previewed: (reading, outcome) => previewing(reading, (flow) => ({ ...flow, ...outcome, busy: false })),
+      started: (job, input) => set({ flow: { step: "job", job, input } }),
+    };
+  });
 
 /** Refuses a file over `maxBytes` (or empty) before a byte is sent, else uploads it and asks for its preview. */
 export async function chooseFile(
@@ -114,9 +96,9 @@ export async function chooseFile(
   maxBytes: number,
   options: UploadOptions & { currency?: Currency } = {},
 ): Promise<void> {
-  const { dispatch } = store.getState();
-  if (file.size > maxBytes || file.size === 0) return dispatch({ type: "pick", refused: file });
-  dispatch({ type: "upload", file });
+  const { pick, upload, uploading, uploaded } = store.getState();
+  if (file.size > maxBytes || file.size === 0) return pick(file);
+  upload(file);
   const controller = new AbortController();
   const stop = store.subscribe(({ flow }) => {
     if (flow.step !== "upload" || flow.file !== file) controller.abort();
@@ -125,14 +107,13 @@ export async function chooseFile(
     ...options,
     signal: controller.signal,
     // left before the server's answer came: nothing in the flow knows the id, so it is dropped here
-    onBegun: (uploadId) =>
-      controller.signal.aborted ? dropUpload(host, uploadId) : dispatch({ type: "begun", file, uploadId }),
-    onProgress: (received, chunks) => dispatch({ type: "progress", file, received, chunks }),
+    onBegun: (uploadId) => (controller.signal.aborted ? dropUpload(host, uploadId) : uploading(file, { uploadId })),
+    onProgress: (received, chunks) => uploading(file, { received, chunks, error: null }),
   })
     .catch((e: unknown) => ({ ok: false as const, error: localFailure("unreachable", String(e)) }))
     .finally(stop);
-  if (!reply.ok) return dispatch({ type: "uploadFailed", file, error: reply.error });
-  dispatch({ type: "uploaded", file, uploadId: reply.value.uploadId });
+  if (!reply.ok) return uploading(file, { error: reply.error });
+  uploaded(file, reply.value.uploadId);
   // the budgets read in the job's currency from the first preview on
   await readFile(host, store, options.currency ? { currency: options.currency } : {});
 }
@@ -144,25 +125,23 @@ function dropUpload(host: Host, uploadId: string): void {
 
 /** Back to the picker, and the server drops the file (an upload a job started from is not the flow's any more). */
 export function removeFile(host: Host, store: FileFlow): void {
-  const { flow, dispatch } = store.getState();
+  const { flow, pick } = store.getState();
   const uploadId = flow.step === "upload" || flow.step === "preview" ? flow.uploadId : null;
-  dispatch({ type: "pick" });
+  pick();
   if (uploadId !== null) dropUpload(host, uploadId);
 }
 
 export async function readFile(host: Host, store: FileFlow, reading: Reading): Promise<void> {
-  const { flow, dispatch } = store.getState();
+  const { flow, read, previewed } = store.getState();
   if (flow.step !== "preview") return;
-  dispatch({ type: "read", reading });
+  read(reading);
   const { locale } = host.getGlobals();
   const reply = await host.callTool(
     FILE_TOOL.preview,
     { uploadId: flow.uploadId, reading, locale },
     StaffPreviewSchema,
   );
-  dispatch(
-    reply.ok ? { type: "previewed", reading, preview: reply.value } : { type: "failed", reading, error: reply.error },
-  );
+  previewed(reading, reply.ok ? { preview: reply.value } : { error: reply.error });
 }
 
 /**
@@ -175,9 +154,9 @@ export function personLocale(request: AwaitingFile, globals: Pick<HostGlobals, "
 }
 
 export async function startFromFile(host: Host, store: FileFlow, request: AwaitingFile) {
-  const { flow, dispatch } = store.getState();
+  const { flow, read, previewed, started } = store.getState();
   if (flow.step !== "preview" || flow.busy) return;
-  dispatch({ type: "starting" });
+  read(flow.reading);
   const input: StartBulkArgs = {
     uploadId: flow.uploadId,
     reading: flow.reading,
@@ -186,9 +165,6 @@ export async function startFromFile(host: Host, store: FileFlow, request: Awaiti
     ...personLocale(request, host.getGlobals()),
   };
   const reply = await startAnalysis(host, input);
-  dispatch(
-    reply.ok
-      ? { type: "started", job: { jobId: reply.value.jobId, stages: reply.value.stages }, input }
-      : { type: "failed", reading: flow.reading, error: reply.error },
-  );
+  if (reply.ok) started({ jobId: reply.value.jobId, stages: reply.value.stages }, input);
+  else previewed(flow.reading, { error: reply.error });
 }

@@ -26,7 +26,7 @@ export function StaffFile({ request, tuning }: StaffFileProps) {
   const [store] = useState(createFileFlow);
   const flow = useStore(store, (s) => s.flow);
   // going away stops an upload in flight and keeps it, for a resume
-  useEffect(() => () => store.getState().dispatch({ type: "pick" }), [store]);
+  useEffect(() => () => store.getState().pick(), [store]);
   const back = () => removeFile(host, store);
   const { currency } = personLocale(request, { locale, localeFromHost });
   const upload = (file: File) => void chooseFile(host, store, file, fileLimit(request), { ...tuning, currency });
