@@ -104,13 +104,8 @@ export function createStoreContext<S>(name: string) {
     if (store === null) throw new Error(`${name} needs a <${name}Context.Provider>`);
     return store;
   }
-  function useSelect<U>(selector: (s: S) => U): U {
-    return useStore(useApi(), selector);
-  }
-  return { Context, useApi, useSelect };
+  const useSelect = <U>(selector: (s: S) => U): U => useStore(useApi(), selector);
+  return [Context, useSelect, useApi] as const;
 }
 
-const jobViewsContext = createStoreContext<JobViewsState>("JobViews");
-export const JobViewsContext = jobViewsContext.Context;
-export const useJobViews = jobViewsContext.useSelect;
-export const useJobViewsApi = jobViewsContext.useApi;
+export const [JobViewsContext, useJobViews, useJobViewsApi] = createStoreContext<JobViewsState>("JobViews");

@@ -98,7 +98,5 @@ export function followResult(host: Host, store: ResultStore, jobId: string, runn
   void loadNextPage(host, store, jobId);
 }
 
-const resultStoreContext = createStoreContext<ResultStoreState>("ResultStore");
-export const ResultStoreContext = resultStoreContext.Context;
-export const useResultStore = resultStoreContext.useSelect;
-export const useResultStoreApi = resultStoreContext.useApi;
+export const [ResultStoreContext, useResultStore, useResultStoreApi] =
+  createStoreContext<ResultStoreState>("ResultStore");

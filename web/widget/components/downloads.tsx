@@ -4,12 +4,11 @@
  * host took no file, its link is shown with the time it stops working.
  */
 import { useState } from "react";
-import { ExportOutput, FILE_TOOL, type EXPORT_FORMATS, type ExportResult } from "../../../shared/files.js";
+import { ExportOutput, FILE_TOOL, type EXPORT_FORMATS } from "../../../shared/files.js";
 import { useHost } from "../host-context.js";
 import { useMessages } from "../i18n.js";
-import type { ToolOutcome } from "../tool-reply.js";
 import { Button } from "./button.js";
-import { FailureText } from "./failure-text.js";
+import { FailureText, useCall } from "./failure-text.js";
 
 type ExportFormat = (typeof EXPORT_FORMATS)[number];
 type ExportPart = "picks" | "skipped";
@@ -23,20 +22,15 @@ const FORMATS: [ExportFormat, string][] = [
 export function Downloads({ jobId, skipped }: DownloadsProps) {
   const t = useMessages();
   const host = useHost();
-  const [busy, setBusy] = useState(false);
-  const [outcome, setOutcome] = useState<ToolOutcome<ExportResult> | null>(null);
   // when the host did not take the file, its link is shown
   const [delivered, setDelivered] = useState(false);
-  const run = async (format: ExportFormat, part: ExportPart) => {
-    setBusy(true);
-    setOutcome(null);
+  const { busy, outcome, error, run } = useCall(async (format: ExportFormat, part: ExportPart) => {
     const how = host.fileDelivery();
     const inline = how === "embedded";
     const reply = await host.callTool(FILE_TOOL.exportResult, { jobId, format, part, inline }, ExportOutput);
     setDelivered(reply.ok && how !== "none" && (await host.deliverFile(reply.value)));
-    setOutcome(reply);
-    setBusy(false);
-  };
+    return reply;
+  });
   const group = (label: string, part: ExportPart) => (
     <div role="group" aria-label={label} className="gg-downloads">
       <span className="gg-muted">{label}</span>
@@ -66,7 +60,7 @@ export function Downloads({ jobId, skipped }: DownloadsProps) {
           )}
         </p>
       )}
-      {outcome && !outcome.ok && <FailureText error={outcome.error} />}
+      {error && <FailureText error={error} />}
     </>
   );
 }

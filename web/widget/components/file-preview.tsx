@@ -5,7 +5,7 @@
 import { listed } from "../../../shared/format.js";
 import { COLUMN_KEYS, type Reading, type StaffPreview, type TextEncoding } from "../../../shared/files.js";
 import { dotted, useMessages } from "../i18n.js";
-import type { ToolFailure } from "../tool-reply.js";
+import type { FileFlowState } from "../file-flow.js";
 import { Button } from "./button.js";
 import { FailureText } from "./failure-text.js";
 import { SkippedRows } from "./skipped-rows.js";
@@ -21,12 +21,8 @@ const ENCODINGS: Record<TextEncoding, string> = {
 /** First rows shown: enough to check the columns, few enough that Start stays in an inline frame. */
 const SAMPLE_ROWS = 5;
 
-export type FilePreviewProps = {
-  preview: StaffPreview | null;
-  fileName: string;
-  reading: Reading;
-  busy: boolean;
-  error: ToolFailure | null;
+/** The flow's preview step as it stands, and what the person does next. */
+export type FilePreviewProps = Omit<Extract<FileFlowState, { step: "preview" }>, "step" | "uploadId"> & {
   onReading(reading: Reading): void;
   onStart(): void;
   onBack(): void;

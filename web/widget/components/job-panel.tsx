@@ -15,7 +15,7 @@ import { useMessages, type Messages } from "../i18n.js";
 import { useJobViews } from "../job-views.js";
 import type { ToolFailure } from "../tool-reply.js";
 import { Button } from "./button.js";
-import { FailureText, failureMessage } from "./failure-text.js";
+import { FailureText, failureMessage, useCall } from "./failure-text.js";
 import { JobResult, type ResultLayout } from "./job-result.js";
 import { JobTiming } from "./job-timing.js";
 import { ProgressBar } from "./progress-bar.js";
@@ -129,23 +129,18 @@ function CancelButton({ jobId }: { jobId: string }) {
   const t = useMessages();
   const host = useHost();
   const [asking, setAsking] = useState(false);
-  const [busy, setBusy] = useState(false);
-  const [error, setError] = useState<ToolFailure | null>(null);
-  const cancel = async () => {
-    setBusy(true);
-    setError(null);
-    // the loop then sees `job.canceled` arrive like any other event
+  // the loop then sees `job.canceled` arrive like any other event
+  const { busy, error, run } = useCall(async () => {
     const reply = await host.callTool(TOOL.cancelJob, { jobId }, CancelJobOutput);
-    setBusy(false);
     setAsking(false);
-    if (!reply.ok) setError(reply.error);
-  };
+    return reply;
+  });
   return (
     <div className="gg-actions" role="group" aria-label={asking ? t.cancelQuestion : undefined}>
       {asking ? (
         <>
           <span className="gg-question">{t.cancelQuestion}</span>
-          <Button kind="danger" disabled={busy} onClick={() => void cancel()}>
+          <Button kind="danger" disabled={busy} onClick={() => void run()}>
             {busy ? t.canceling : t.cancelYes}
           </Button>
           <Button kind="secondary" disabled={busy} onClick={() => setAsking(false)}>

@@ -15,22 +15,14 @@ import {
   useResultStoreApi,
   type ResultStoreState,
 } from "../result-store.js";
-import { ResultTable } from "./result-table.js";
+import { ResultTable, type ResultTableProps } from "./result-table.js";
 import { Button } from "./button.js";
 import { GiftList } from "./gift-list.js";
 import { Downloads } from "./downloads.js";
 import { FailureText } from "./failure-text.js";
 import { SkippedRows } from "./skipped-rows.js";
 
-export type JobResultProps = {
-  jobId: string;
-  summary: string | null;
-  running?: boolean;
-  composed?: number;
-  /** The job was canceled: what was loaded stays, and nothing more is asked for. */
-  stopped?: boolean;
-  currency?: Currency;
-};
+export type JobResultProps = ResultTableProps & { summary: string | null };
 
 /** Cards paged in (no fullscreen), the short inline card, or the table (fullscreen). */
 export type ResultLayout = "cards" | "compact" | "table";

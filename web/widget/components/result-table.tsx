@@ -72,9 +72,10 @@ function useWindowRange(ref: RefObject<HTMLElement | null>, count: number, rowHe
 
 export type ResultTableProps = {
   jobId: string;
-  running: boolean;
-  composed: number;
-  /** The job was canceled: the rows loaded stay, and nothing more is asked for. */
+  running?: boolean;
+  /** How many people the running job has composed. */
+  composed?: number;
+  /** The job was canceled: what was loaded stays, and nothing more is asked for. */
   stopped?: boolean;
   currency?: Currency;
 };
@@ -187,7 +188,7 @@ function TableRows({ shown, money }: { shown: ReturnType<typeof selectRows>; mon
   );
 }
 
-export function ResultTable({ jobId, running, composed, stopped = false, currency }: ResultTableProps) {
+export function ResultTable({ jobId, running = false, composed = 0, stopped = false, currency }: ResultTableProps) {
   const t = useMessages();
   const host = useHost();
   const store = useResultStoreApi();
