@@ -11,10 +11,12 @@ import type { JobStatus, StageView } from "../../shared/job-view.js";
 import type { ResultFigures } from "../../shared/tools.js";
 import { useHostGlobal } from "./host-context.js";
 
-/** An English word and its Korean, side by side, so that neither language lacks one. */
-type Pair = readonly [en: string, ko: string];
-type Table = { readonly [key: string]: Pair | Table };
-type Words<T> = { [K in keyof T]: T[K] extends Pair ? string : Words<T[K]> };
+/** An English word (or sentence maker) and its Korean, side by side, so that neither language lacks one. */
+type Pair<T = string> = readonly [en: T, ko: T];
+type Said = (...args: never[]) => string;
+/** Pairs, tables of them, and sentence makers that are the same in both languages. */
+type Table = { readonly [key: string]: Pair<unknown> | Said | Table };
+type Words<T> = { [K in keyof T]: T[K] extends Pair<infer W> ? W : T[K] extends Said ? T[K] : Words<T[K]> };
 
 /** The widget's words that hold no number, in both languages. */
 const WORDS = {
@@ -112,37 +114,52 @@ const WORDS = {
   } as Record<string, Pair>,
 } satisfies Table;
 
+/** Sentences short enough to sit side by side, and those the same in both languages. */
+const sentences = (f: Formats) =>
+  ({
+    stageLine: (label: string, count: string) => `${label}: ${count}`,
+    waiting: [(s: number) => `Waiting ${f.duration(s)}`, (s: number) => `대기 ${f.duration(s)}`],
+    running: [(s: number) => `Running ${f.duration(s)}`, (s: number) => `실행 ${f.duration(s)}`],
+    ran: [(s: number) => `Ran for ${f.duration(s)}`, (s: number) => `총 실행 시간 ${f.duration(s)}`],
+    waited: [(s: number) => `Waited ${f.duration(s)}`, (s: number) => `총 대기 시간 ${f.duration(s)}`],
+    eta: [(s: number) => `About ${f.duration(s)} left`, (s: number) => `약 ${f.duration(s)} 남음`],
+    percent: (value: number) => f.percent(value),
+    /** A price in its currency (US dollars when none is known), written the locale's way. */
+    price: (amount: number, currency: Currency = "USD") => f.money(amount, currency),
+    row: [(n: number) => `Row ${f.index(n)}`, (n: number) => `${f.index(n)}행`],
+    budget: [(price: string) => `budget ${price}`, (price: string) => `예산 ${price}`],
+    emptyFile: [(name: string) => `${name} is empty.`, (name: string) => `${name} 파일이 비어 있습니다.`],
+    sending: [(name: string) => `Sending ${name}…`, (name: string) => `${name} 보내는 중…`],
+    budgetsIn: [(currency: string) => `budgets in ${currency}`, (currency: string) => `예산 통화 ${currency}`],
+    moreSkipped: [(n: number) => `and ${f.count(n)} more`, (n: number) => `외 ${f.count(n)}행`],
+    fileReady: [(name: string) => `${name} is ready.`, (name: string) => `${name} 파일이 준비되었습니다.`],
+    linkUntil: [
+      (at: number) => `The link works until ${f.time(at)}.`,
+      (at: number) => `링크는 ${f.time(at)}까지 유효합니다.`,
+    ],
+  }) satisfies Table;
+
 /** The table's words in one language: 0 English, 1 Korean. */
 function wordsIn<T extends Table>(table: T, language: 0 | 1): Words<T> {
   const words: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(table))
-    words[key] = isPair(value) ? value[language] : wordsIn(value, language);
+    words[key] = isPair(value) ? value[language] : typeof value === "function" ? value : wordsIn(value, language);
   return words as Words<T>;
 }
-const isPair = (value: Pair | Table): value is Pair => Array.isArray(value);
+const isPair = (value: Table[string]): value is Pair<unknown> => Array.isArray(value);
 
 const en = (f: Formats) => ({
   ...wordsIn(WORDS, 0),
+  ...wordsIn(sentences(f), 0),
   language: "en" as "en" | "ko",
   /** A stage's label in this language; a stage the widget does not know keeps the server's. */
   stageLabel: (id: string, fallback: string) => (isBulkStage(id) ? STAGE_LABELS.en[id] : fallback),
   stageCount: (unit: "rows" | "people" | null, done: number, total: number) =>
     `${f.count(done)} of ${f.count(total)}${unit === null ? "" : ` ${unit}`}`,
-  stageLine: (label: string, count: string) => `${label}: ${count}`,
   /** What a screen reader hears as a stage begins. */
   stageNews: (n: number, of: number, label: string) => `Stage ${n} of ${of}: ${label}`,
-  waiting: (seconds: number) => `Waiting ${f.duration(seconds)}`,
-  running: (seconds: number) => `Running ${f.duration(seconds)}`,
-  ran: (seconds: number) => `Ran for ${f.duration(seconds)}`,
-  waited: (seconds: number) => `Waited ${f.duration(seconds)}`,
-  eta: (seconds: number) => `About ${f.duration(seconds)} left`,
-  percent: (value: number) => f.percent(value),
-  /** A price in its currency (US dollars when none is known), written the locale's way. */
-  price: (amount: number, currency: Currency = "USD") => f.money(amount, currency),
   keptAfterCancel: (n: number) => `Ready before it was canceled: ${f.count(n)} ${n === 1 ? "person" : "people"}`,
-  row: (n: number) => `Row ${f.index(n)}`,
   people: (shown: number, total: number) => `${f.count(shown)} of ${f.count(total)} people`,
-  budget: (price: string) => `budget ${price}`,
   /** "2,000 people · 3 with no gift in budget · 12 rows skipped · top picks $98,400 of the $120,000 budget" */
   resultSummary: ({ people, withGifts, skipped, topPicks, budget, unplaced, currency = "USD" }: ResultFigures) =>
     dotted(
@@ -164,13 +181,9 @@ const en = (f: Formats) => ({
   fileKinds: (limit: number) => `Excel (.xlsx), CSV or TSV, up to ${f.size(limit)}`,
   tooLarge: (name: string, size: number, limit: number) =>
     `${name} is ${f.size(size)}; the largest file GiftGenius reads is ${f.size(limit)}. Save it as .xlsx (smaller) or remove columns it does not need.`,
-  emptyFile: (name: string) => `${name} is empty.`,
-  sending: (name: string) => `Sending ${name}…`,
   fileCounts: (rows: number, people: number, skipped: number) =>
     `${f.count(rows)} rows: ${f.count(people)} people, ${f.count(skipped)} skipped`,
   separator: (sep: string) => (sep === "\t" ? "tab-separated" : `separated by “${sep}”`),
-  budgetsIn: (currency: string) => `budgets in ${currency}`,
-  moreSkipped: (n: number) => `and ${f.count(n)} more`,
   /** People whose budget buys no gift: most often budgets written in another currency. */
   lowBudgets: (people: number, cheapest: string, currency: Currency, rows: string) =>
     `The cheapest gift costs ${cheapest}. Are the budgets in ${currency}? ${people === 1 ? "1 person gets none: row" : `${f.count(people)} get none: rows`} ${rows}.`,
@@ -179,8 +192,6 @@ const en = (f: Formats) => ({
     `${f.count(groups)} ${groups === 1 ? "name appears" : "names appear"} more than once in the same department with different details, kept as different people: merge them if they are one person.`,
   duplicateRows: (name: string, department: string, rows: string) =>
     `${name}${department ? ` (${department})` : ""}: rows ${rows}`,
-  fileReady: (name: string) => `${name} is ready.`,
-  linkUntil: (at: number) => `The link works until ${f.time(at)}.`,
   /** A failure's code in words, for a server message in another language: none needed in English. */
   codeErrors: {} as Record<string, string>,
 });
@@ -188,25 +199,16 @@ export type Messages = ReturnType<typeof en>;
 
 const ko = (f: Formats): Messages => ({
   ...wordsIn(WORDS, 1),
+  ...wordsIn(sentences(f), 1),
   language: "ko",
   stageLabel: (id, fallback) => (isBulkStage(id) ? STAGE_LABELS.ko[id] : fallback),
   stageCount: (unit, done, total) => {
     const word = unit === "rows" ? "행" : unit === "people" ? "명" : "개";
     return `${f.count(total)}${word} 중 ${f.count(done)}${word}`;
   },
-  stageLine: (label, count) => `${label}: ${count}`,
   stageNews: (n, of, label) => `${of}단계 중 ${n}단계: ${label}`,
-  waiting: (seconds) => `대기 ${f.duration(seconds)}`,
-  running: (seconds) => `실행 ${f.duration(seconds)}`,
-  ran: (seconds) => `총 실행 시간 ${f.duration(seconds)}`,
-  waited: (seconds) => `총 대기 시간 ${f.duration(seconds)}`,
-  eta: (seconds) => `약 ${f.duration(seconds)} 남음`,
-  percent: (value) => f.percent(value),
-  price: (amount, currency = "USD") => f.money(amount, currency),
   keptAfterCancel: (n) => `취소 전에 준비된 결과: ${f.count(n)}명`,
-  row: (n) => `${f.index(n)}행`,
   people: (shown, total) => `${f.count(total)}명 중 ${f.count(shown)}명`,
-  budget: (price) => `예산 ${price}`,
   resultSummary: ({ people, withGifts, skipped, topPicks, budget, unplaced, currency = "USD" }) =>
     dotted(
       `${f.count(people)}명`,
@@ -224,19 +226,13 @@ const ko = (f: Formats): Messages => ({
   fileKinds: (limit) => `Excel(.xlsx), CSV, TSV, 최대 ${f.size(limit)}`,
   tooLarge: (name, size, limit) =>
     `${name} 파일은 ${f.size(size)}입니다. GiftGenius가 읽는 파일은 최대 ${f.size(limit)}입니다. .xlsx로 저장하거나 필요 없는 열을 지워 주세요.`,
-  emptyFile: (name) => `${name} 파일이 비어 있습니다.`,
-  sending: (name) => `${name} 보내는 중…`,
   fileCounts: (rows, people, skipped) => `${f.count(rows)}행: ${f.count(people)}명, 건너뜀 ${f.count(skipped)}행`,
   separator: (sep) => (sep === "\t" ? "탭 구분" : `“${sep}” 구분`),
-  budgetsIn: (currency) => `예산 통화 ${currency}`,
-  moreSkipped: (n) => `외 ${f.count(n)}행`,
   lowBudgets: (people, cheapest, currency, rows) =>
     `가장 싼 선물이 ${cheapest}입니다. 예산이 ${currency} 금액인가요? ${f.count(people)}명은 받지 못합니다: ${rows}행.`,
   possibleDuplicates: (groups) =>
     `같은 부서에 같은 이름이 다른 내용으로 여러 번 나오는 경우가 ${f.count(groups)}건 있습니다. 다른 사람으로 두었으니 같은 사람이면 합쳐 주세요.`,
   duplicateRows: (name, department, rows) => `${name}${department ? ` (${department})` : ""}: ${rows}행`,
-  fileReady: (name) => `${name} 파일이 준비되었습니다.`,
-  linkUntil: (at) => `링크는 ${f.time(at)}까지 유효합니다.`,
   codeErrors: {
     invalid_arguments: "요청에 빠지거나 잘못된 값이 있습니다.",
     no_gift_fits: "예산 안에 맞는 선물이 카탈로그에 없습니다.",
