@@ -1,12 +1,15 @@
 /** Gift cards (name, category, price, why it fits): a `suggest_gifts` result, or a person's in a bulk one. */
+import type { ReactNode } from "react";
 import type { Currency } from "../../../shared/money.js";
 import type { Gift, SuggestGiftsResult } from "../../../shared/tools.js";
 import { useMessages } from "../i18n.js";
 
-export type GiftListProps = { gifts: Gift[]; currency?: Currency };
+/** `empty`: what is shown instead when there is no gift. */
+export type GiftListProps = { gifts: Gift[]; currency?: Currency; empty: ReactNode };
 
-export function GiftList({ gifts, currency }: GiftListProps) {
+export function GiftList({ gifts, currency, empty }: GiftListProps) {
   const t = useMessages();
+  if (gifts.length === 0) return empty;
   return (
     <ul className="gg-gifts">
       {gifts.map((g) => (
@@ -28,7 +31,7 @@ export function GiftCards({ result }: { result: SuggestGiftsResult }) {
   return (
     <section className="gg-panel">
       <h1 className="gg-title">{t.giftsFor(result.occasion, t.price(result.budget, result.currency))}</h1>
-      {result.gifts.length === 0 ? <p>{t.noGifts}</p> : <GiftList gifts={result.gifts} currency={result.currency} />}
+      <GiftList gifts={result.gifts} currency={result.currency} empty={<p>{t.noGifts}</p>} />
     </section>
   );
 }

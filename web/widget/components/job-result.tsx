@@ -123,11 +123,7 @@ function People({ people, currency }: { people: PersonResult[]; currency?: Curre
             {p.name}
             <span className="gg-muted">{dotted(p.department, t.budget(t.price(p.budget, currency)))}</span>
           </h2>
-          {p.gifts.length === 0 ? (
-            <p className="gg-muted">{t.noGiftsForPerson}</p>
-          ) : (
-            <GiftList gifts={p.gifts} currency={currency} />
-          )}
+          <GiftList gifts={p.gifts} currency={currency} empty={<p className="gg-muted">{t.noGiftsForPerson}</p>} />
         </li>
       ))}
     </ul>
