@@ -5,37 +5,45 @@
 import { script } from "../../redis/scripts.js";
 import { STARTS_KEPT_MS } from "../store.js";
 
-/** A job's member in its owner's list (scores all 0, so in member order): creation time as 15 digits, then id. */
-const LISTED = `
+// Every script is given the store's key prefix first and builds its keys from it, as redis.ts
+// names them: so these scripts need a single Redis node, not a cluster (fine for the deployments
+// this store is for). A job's member in its owner's list (scores all 0, so in member order) is its
+// creation time as 15 digits, then its id.
+const KEYS_OF = `
+local P = table.remove(ARGV, 1)
+local function key(...) return P .. table.concat({...}, ':') end
 local function listed(createdAt, id) return string.format('%015d', tonumber(createdAt)) .. ':' .. id end`;
 
-export const CREATE = script(`
-${LISTED}
--- KEYS: job, input, events, unfinished, finished, usage, starts, the channel of appends, the owner's list.
--- ARGV: id, owner, createdAt, fold, status, input bytes, quota ('' for none, else 'since maxUnfinished
+/** A script whose keys come from the prefix its caller sends before its own arguments. */
+const keyed = (lua: string) => script(KEYS_OF + lua);
+
+export const CREATE = keyed(`
+-- ARGV: id, subject, owner, createdAt, fold, status, input bytes, quota ('' for none, else 'since maxUnfinished
 -- maxStarts maxBytes'), input pairs (count, ...), events...
-if redis.call('EXISTS', KEYS[1]) == 1 then return 'job ' .. ARGV[1] .. ' already exists' end
-if ARGV[7] ~= '' then
-  local since, maxUnfinished, maxStarts, maxBytes = string.match(ARGV[7], '(%S+) (%S+) (%S+) (%S+)')
-  local unfinished = math.max(0, tonumber(redis.call('HGET', KEYS[6], 'unfinished') or '0'))
-  local bytes = math.max(0, tonumber(redis.call('HGET', KEYS[6], 'bytes') or '0'))
-  if unfinished >= tonumber(maxUnfinished) or redis.call('ZCOUNT', KEYS[7], since, '+inf') >= tonumber(maxStarts)
-    or bytes + tonumber(ARGV[6]) > tonumber(maxBytes) then return 'quota' end
+local id, job, usage, starts = ARGV[1], key('job', ARGV[1]), key('usage', ARGV[2]), key('starts', ARGV[2])
+if redis.call('EXISTS', job) == 1 then return 'job ' .. id .. ' already exists' end
+if ARGV[8] ~= '' then
+  local since, maxUnfinished, maxStarts, maxBytes = string.match(ARGV[8], '(%S+) (%S+) (%S+) (%S+)')
+  local unfinished = math.max(0, tonumber(redis.call('HGET', usage, 'unfinished') or '0'))
+  local bytes = math.max(0, tonumber(redis.call('HGET', usage, 'bytes') or '0'))
+  if unfinished >= tonumber(maxUnfinished) or redis.call('ZCOUNT', starts, since, '+inf') >= tonumber(maxStarts)
+    or bytes + tonumber(ARGV[7]) > tonumber(maxBytes) then return 'quota' end
 end
-local n = tonumber(ARGV[8])
-redis.call('HSET', KEYS[1], 'owner', ARGV[2], 'createdAt', ARGV[3], 'lastSeq', #ARGV - 8 - n, 'fold', ARGV[4],
-  'status', ARGV[5], 'usage', KEYS[6], 'bytes', ARGV[6], 'inputBytes', ARGV[6], 'partsBytes', 0, 'list', KEYS[9])
-for i = 9, 8 + n, 2 do redis.call('HSET', KEYS[2], ARGV[i], ARGV[i + 1]) end
-for i = 9 + n, #ARGV do redis.call('RPUSH', KEYS[3], ARGV[i]) end
-local unfinished = ARGV[5] == 'pending' or ARGV[5] == 'running'
-redis.call('ZADD', unfinished and KEYS[4] or KEYS[5], ARGV[3], ARGV[1])
-redis.call('HINCRBY', KEYS[6], 'bytes', ARGV[6])
-if unfinished then redis.call('HINCRBY', KEYS[6], 'unfinished', 1) end
-redis.call('ZREMRANGEBYSCORE', KEYS[7], '-inf', '(' .. (tonumber(ARGV[3]) - ${STARTS_KEPT_MS}))
-redis.call('ZADD', KEYS[7], ARGV[3], ARGV[1])
-redis.call('PEXPIRE', KEYS[7], ${STARTS_KEPT_MS})
-redis.call('ZADD', KEYS[9], 0, listed(ARGV[3], ARGV[1]))
-redis.call('PUBLISH', KEYS[8], ARGV[1])
+local n = tonumber(ARGV[9])
+redis.call('HSET', job, 'owner', ARGV[3], 'createdAt', ARGV[4], 'lastSeq', #ARGV - 9 - n, 'fold', ARGV[5],
+  'status', ARGV[6], 'usage', usage, 'bytes', ARGV[7], 'inputBytes', ARGV[7], 'partsBytes', 0,
+  'list', key('list', ARGV[2]))
+for i = 10, 9 + n, 2 do redis.call('HSET', key('input', id), ARGV[i], ARGV[i + 1]) end
+for i = 10 + n, #ARGV do redis.call('RPUSH', key('events', id), ARGV[i]) end
+local unfinished = ARGV[6] == 'pending' or ARGV[6] == 'running'
+redis.call('ZADD', key('jobs', unfinished and 'unfinished' or 'finished'), ARGV[4], id)
+redis.call('HINCRBY', usage, 'bytes', ARGV[7])
+if unfinished then redis.call('HINCRBY', usage, 'unfinished', 1) end
+redis.call('ZREMRANGEBYSCORE', starts, '-inf', '(' .. (tonumber(ARGV[4]) - ${STARTS_KEPT_MS}))
+redis.call('ZADD', starts, ARGV[4], id)
+redis.call('PEXPIRE', starts, ${STARTS_KEPT_MS})
+redis.call('ZADD', key('list', ARGV[2]), 0, listed(ARGV[4], id))
+redis.call('PUBLISH', key('appended'), id)
 return 1`);
 
 const ADD_BYTES = `
@@ -46,67 +54,68 @@ local function addBytes(job, n)
   redis.call('HINCRBY', redis.call('HGET', job, 'usage'), 'bytes', n)
 end`;
 
-export const PUT_CHUNK = script(`
+export const PUT_CHUNK = keyed(`
 ${ADD_BYTES}
--- KEYS: job, parts, finished. ARGV: id, index, body, its bytes
-if redis.call('EXISTS', KEYS[1]) == 0 then return 'no job ' .. ARGV[1] end
-if redis.call('ZSCORE', KEYS[3], ARGV[1]) then return 'job ' .. ARGV[1] .. ' has ended' end
-local count = redis.call('LLEN', KEYS[2])
+-- ARGV: id, index, body, its bytes
+local job, parts = key('job', ARGV[1]), key('parts', ARGV[1])
+if redis.call('EXISTS', job) == 0 then return 'no job ' .. ARGV[1] end
+if redis.call('ZSCORE', key('jobs', 'finished'), ARGV[1]) then return 'job ' .. ARGV[1] .. ' has ended' end
+local count = redis.call('LLEN', parts)
 if tonumber(ARGV[2]) ~= count then return 'expected chunk ' .. count .. ', got ' .. ARGV[2] end
-redis.call('RPUSH', KEYS[2], ARGV[3])
-addBytes(KEYS[1], ARGV[4])
-redis.call('HINCRBY', KEYS[1], 'partsBytes', ARGV[4])
+redis.call('RPUSH', parts, ARGV[3])
+addBytes(job, ARGV[4])
+redis.call('HINCRBY', job, 'partsBytes', ARGV[4])
 return 1`);
 
-export const APPEND = script(`
+export const APPEND = keyed(`
 ${ADD_BYTES}
--- KEYS: job, events, head, chunks, parts, unfinished, finished, input, the channel of appends.
 -- ARGV: id, seq before the events (-1: none), fold, status, head ('': none), chunk count, head bytes, events...
-local last = redis.call('HGET', KEYS[1], 'lastSeq')
-if not last then return 'no job ' .. ARGV[1] end
+local id = ARGV[1]
+local job, head, parts = key('job', id), key('result', id), key('parts', id)
+local last = redis.call('HGET', job, 'lastSeq')
+if not last then return 'no job ' .. id end
 last = tonumber(last)
 local base = tonumber(ARGV[2])
 if base ~= -1 and base ~= last then return 'expected seq ' .. (last + 1) .. ', got ' .. (base + 1) end
-local hasHead = redis.call('EXISTS', KEYS[3]) == 1
+local hasHead = redis.call('EXISTS', head) == 1
 local ends = ARGV[4] ~= 'pending' and ARGV[4] ~= 'running'
 if ARGV[5] ~= '' then
-  if hasHead then return 'job ' .. ARGV[1] .. ' already has a result' end
-  local put = redis.call('LLEN', KEYS[5])
+  if hasHead then return 'job ' .. id .. ' already has a result' end
+  local put = redis.call('LLEN', parts)
   if put ~= tonumber(ARGV[6]) then return 'the result needs ' .. ARGV[6] .. ' chunks, ' .. put .. ' were put' end
 end
-local before = redis.call('HGET', KEYS[1], 'status')
+local before = redis.call('HGET', job, 'status')
 local was = before == 'pending' or before == 'running'
-for i = 8, #ARGV do redis.call('RPUSH', KEYS[2], ARGV[i]) end
-redis.call('HSET', KEYS[1], 'lastSeq', last + #ARGV - 7, 'fold', ARGV[3], 'status', ARGV[4])
+for i = 8, #ARGV do redis.call('RPUSH', key('events', id), ARGV[i]) end
+redis.call('HSET', job, 'lastSeq', last + #ARGV - 7, 'fold', ARGV[3], 'status', ARGV[4])
 if ARGV[5] ~= '' then
-  redis.call('SET', KEYS[3], ARGV[5])
-  addBytes(KEYS[1], ARGV[7])
-  if redis.call('EXISTS', KEYS[5]) == 1 then redis.call('RENAME', KEYS[5], KEYS[4]) end
+  redis.call('SET', head, ARGV[5])
+  addBytes(job, ARGV[7])
+  if redis.call('EXISTS', parts) == 1 then redis.call('RENAME', parts, key('chunks', id)) end
 elseif ends and not hasHead then
-  redis.call('UNLINK', KEYS[5])
-  addBytes(KEYS[1], -tonumber(redis.call('HGET', KEYS[1], 'partsBytes')))
+  redis.call('UNLINK', parts)
+  addBytes(job, -tonumber(redis.call('HGET', job, 'partsBytes')))
 end
 if ends then
   -- nothing reads a job's input once it has ended
-  redis.call('UNLINK', KEYS[8])
-  addBytes(KEYS[1], -tonumber(redis.call('HGET', KEYS[1], 'inputBytes')))
-  redis.call('HSET', KEYS[1], 'inputBytes', 0, 'partsBytes', 0)
-  if was then redis.call('HINCRBY', redis.call('HGET', KEYS[1], 'usage'), 'unfinished', -1) end
+  redis.call('UNLINK', key('input', id))
+  addBytes(job, -tonumber(redis.call('HGET', job, 'inputBytes')))
+  redis.call('HSET', job, 'inputBytes', 0, 'partsBytes', 0)
+  if was then redis.call('HINCRBY', redis.call('HGET', job, 'usage'), 'unfinished', -1) end
 end
 -- the job is indexed by the status just written, whichever way it went
-local from, to = 7, 6
-if ends then from, to = 6, 7 end
-redis.call('ZREM', KEYS[from], ARGV[1])
-redis.call('ZADD', KEYS[to], redis.call('HGET', KEYS[1], 'createdAt'), ARGV[1])
-redis.call('PUBLISH', KEYS[9], ARGV[1])
+local from, to = 'finished', 'unfinished'
+if ends then from, to = to, from end
+redis.call('ZREM', key('jobs', from), id)
+redis.call('ZADD', key('jobs', to), redis.call('HGET', job, 'createdAt'), id)
+redis.call('PUBLISH', key('appended'), id)
 return 1`);
 
-// Takes a job off its subject's counts (which go once empty) and list (older jobs are on none), and
-// deletes its keys, whose prefixes are ARGV[2] on.
+// Takes a job off its subject's counts (which go once empty), its list (older jobs are on none)
+// and the sets of jobs, and deletes its keys.
 const FORGET = `
-${LISTED}
 local function forget(id)
-  local job = ARGV[2] .. id
+  local job = key('job', id)
   local usage, bytes, status, list, createdAt =
     unpack(redis.call('HMGET', job, 'usage', 'bytes', 'status', 'list', 'createdAt'))
   if list then redis.call('ZREM', list, listed(createdAt, id)) end
@@ -114,32 +123,30 @@ local function forget(id)
   if status == 'pending' or status == 'running' then redis.call('HINCRBY', usage, 'unfinished', -1) end
   local left, running = unpack(redis.call('HMGET', usage, 'bytes', 'unfinished'))
   if tonumber(left or 0) <= 0 and tonumber(running or 0) <= 0 then redis.call('UNLINK', usage) end
-  for i = 2, #ARGV do redis.call('UNLINK', ARGV[i] .. id) end
+  for _, of in ipairs({ 'job', 'input', 'events', 'result', 'chunks', 'parts' }) do
+    redis.call('UNLINK', key(of, id))
+  end
+  redis.call('ZREM', key('jobs', 'unfinished'), id)
+  redis.call('ZREM', key('jobs', 'finished'), id)
 end`;
 
-// The per-job keys are built here from their prefixes (ARGV), so these scripts need a single
-// Redis node, not a cluster: fine for the deployments this store is for.
-export const EXPIRE = script(`
+export const EXPIRE = keyed(`
 ${FORGET}
--- KEYS: finished. ARGV: max score, then the prefix of each per-job key, the job hash's first
-local ids = redis.call('ZRANGEBYSCORE', KEYS[1], '-inf', ARGV[1])
-for _, id in ipairs(ids) do
-  forget(id)
-  redis.call('ZREM', KEYS[1], id)
-end
+-- ARGV: max score
+local ids = redis.call('ZRANGEBYSCORE', key('jobs', 'finished'), '-inf', ARGV[1])
+for _, id in ipairs(ids) do forget(id) end
 return ids`);
 
-export const DELETE = script(`
+export const DELETE = keyed(`
 ${FORGET}
--- KEYS: unfinished, finished. ARGV: id, then the prefix of each per-job key, the job hash's first
-if redis.call('EXISTS', ARGV[2] .. ARGV[1]) == 0 then return 0 end
+-- ARGV: id
+if redis.call('EXISTS', key('job', ARGV[1])) == 0 then return 0 end
 forget(ARGV[1])
-redis.call('ZREM', KEYS[1], ARGV[1])
-redis.call('ZREM', KEYS[2], ARGV[1])
 return 1`);
 
-export const CLAIM_FOLLOW_UP = script(`
--- KEYS: job
-local status = redis.call('HGET', KEYS[1], 'status')
+export const CLAIM_FOLLOW_UP = keyed(`
+-- ARGV: id
+local job = key('job', ARGV[1])
+local status = redis.call('HGET', job, 'status')
 if not status or status == 'pending' or status == 'running' then return 0 end
-return redis.call('HSETNX', KEYS[1], 'followUp', 1)`);
+return redis.call('HSETNX', job, 'followUp', 1)`);

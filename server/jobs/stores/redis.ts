@@ -48,28 +48,6 @@ export type RedisStoreOptions = {
 
 const OwnerSchema = z.object({ subject: z.string(), sessionId: z.optional(z.string()) });
 
-function jobKeys(prefix: string) {
-  return {
-    /** The prefix of each per-job key, the job hash's first (the scripts that delete rely on it). */
-    per: {
-      job: `${prefix}job:`,
-      input: `${prefix}input:`,
-      events: `${prefix}events:`,
-      head: `${prefix}result:`,
-      chunks: `${prefix}chunks:`,
-      parts: `${prefix}parts:`,
-    },
-    usageOf: (subject: string) => `${prefix}usage:${subject}`,
-    startsOf: (subject: string) => `${prefix}starts:${subject}`,
-    listOf: (subject: string) => `${prefix}list:${subject}`,
-    unfinished: `${prefix}jobs:unfinished`,
-    finished: `${prefix}jobs:finished`,
-    /** Where the scripts announce every write of events, for `watch`: a writer cannot die in between. */
-    appended: `${prefix}appended`,
-  };
-}
-type JobKeys = ReturnType<typeof jobKeys>;
-
 const FIELDS = ["owner", "createdAt", "status", "lastSeq", "fold"] as const;
 
 /** A job's member in its owner's list, as the scripts' `listed` writes it. */
@@ -92,25 +70,24 @@ const written = (reply: unknown) => {
   if (reply !== 1) throw new StoreConflictError(String(reply));
 };
 
-function createCall(k: JobKeys, job: NewJob, events: JobEvent[], fold: JobFold, quota: CreateQuota | undefined) {
+/** CREATE's arguments. */
+function createArgs(job: NewJob, events: JobEvent[], fold: JobFold, quota: CreateQuota | undefined) {
   const { jobId, owner } = job;
   const { subject } = owner;
   const input = Object.entries(inputFields(job.input)).flatMap(([k, v]) => (v === null ? [] : [k, v]));
-  const keys = [k.per.job, k.per.input, k.per.events].map((p) => p + jobId);
-  keys.push(k.unfinished, k.finished, k.usageOf(subject), k.startsOf(subject), k.appended, k.listOf(subject));
   // a limit too large to reach is sent as one Lua's numbers can read
   const limits = quota && [quota.since, quota.maxUnfinished, quota.maxStartsSince, quota.maxBytes];
-  const args = [jobId, JSON.stringify({ subject, sessionId: owner.sessionId }), job.createdAt, JSON.stringify(fold)];
-  args.push(fold.status, inputBytes(job.input), limits?.map((n) => (Number.isFinite(n) ? n : 1e300)).join(" ") ?? "");
-  args.push(input.length, ...input, ...events.map((e) => JSON.stringify(e)));
-  return { keys, args };
+  const args = [jobId, subject, JSON.stringify({ subject, sessionId: owner.sessionId }), job.createdAt];
+  args.push(JSON.stringify(fold), fold.status, inputBytes(job.input));
+  args.push(limits?.map((n) => (Number.isFinite(n) ? n : 1e300)).join(" ") ?? "");
+  return [...args, input.length, ...input, ...events.map((e) => JSON.stringify(e))];
 }
 
 class RedisJobStore implements JobStore {
   readonly connection: RedisConnection;
   readonly #redis: Redis;
   readonly #guard: RedisConnection["guard"];
-  readonly #k: JobKeys;
+  readonly #prefix: string;
   readonly #ownsConnection: boolean;
   readonly #watchers = new Set<(jobId: string) => void>();
   #subscriber: Redis | undefined;
@@ -120,63 +97,53 @@ class RedisJobStore implements JobStore {
     this.connection = connection;
     this.#redis = connection.redis;
     this.#guard = (call) => connection.guard(call);
-    this.#k = jobKeys(keyPrefix);
+    this.#prefix = keyPrefix;
     this.#ownsConnection = ownsConnection;
   }
 
   readonly create: JobStore["create"] = async (job, events, fold, quota) => {
     checkContinues(0, events);
-    const { keys, args } = createCall(this.#k, job, events, fold, quota);
-    const reply = await this.#script(CREATE, keys, args);
+    const reply = await this.#script(CREATE, ...createArgs(job, events, fold, quota));
     if (reply === "quota") throw new QuotaExceededError(`no room for job ${job.jobId}`);
     written(reply);
   };
 
   readonly getJob: JobStore["getJob"] = async (jobId) =>
-    toJob(jobId, await this.#guard(() => this.#redis.hmget(this.#k.per.job + jobId, ...FIELDS)));
+    toJob(jobId, await this.#guard(() => this.#redis.hmget(this.#key("job", jobId), ...FIELDS)));
 
   // one connection keeps commands in order, but a script resent after NOSCRIPT could overtake
   // the next put: each put of a job goes out once the one before it is answered
   readonly putResultChunk: JobStore["putResultChunk"] = (jobId, index, body) =>
     this.#puts.run(jobId, async () => {
-      const keys = [this.#k.per.job + jobId, this.#k.per.parts + jobId, this.#k.finished];
-      const args = [jobId, index, body, Buffer.byteLength(body)];
-      written(await this.#script(PUT_CHUNK, keys, args));
+      written(await this.#script(PUT_CHUNK, jobId, index, body, Buffer.byteLength(body)));
     });
 
   readonly append: JobStore["append"] = async (jobId, events, fold, head) => {
     const base = events.length === 0 ? -1 : events[0].seq - 1;
     checkContinues(Math.max(base, 0), events);
-    const { per, unfinished, finished, appended } = this.#k;
-    const keys = [per.job, per.events, per.head, per.chunks, per.parts].map((p) => p + jobId);
-    keys.push(unfinished, finished, per.input + jobId, appended);
     const headText = head ? JSON.stringify(head) : "";
-    const args = [
-      ...[jobId, base, JSON.stringify(fold), fold.status, headText],
-      ...[head ? chunkCount(head) : 0, Buffer.byteLength(headText)],
-      ...events.map((e) => JSON.stringify(e)),
-    ];
-    written(await this.#script(APPEND, keys, args));
+    const args = [jobId, base, JSON.stringify(fold), fold.status, headText, head ? chunkCount(head) : 0];
+    written(await this.#script(APPEND, ...args, Buffer.byteLength(headText), ...events.map((e) => JSON.stringify(e))));
   };
 
   readonly readEvents: JobStore["readEvents"] = async (jobId, afterSeq, limit) => {
-    const bodies = await this.#range(this.#k.per.events + jobId, afterSeq, Math.max(0, afterSeq) + limit);
+    const bodies = await this.#range(this.#key("events", jobId), afterSeq, Math.max(0, afterSeq) + limit);
     return bodies.map((body) => JobEventSchema.parse(JSON.parse(body)));
   };
 
   readonly readResultHead: JobStore["readResultHead"] = async (jobId) => {
-    const head = await this.#guard(() => this.#redis.get(this.#k.per.head + jobId));
+    const head = await this.#guard(() => this.#redis.get(this.#key("result", jobId)));
     return head === null ? undefined : ResultHeadSchema.parse(JSON.parse(head));
   };
 
   readonly readResultChunks: JobStore["readResultChunks"] = async (jobId, from, to) =>
-    this.#range(this.#k.per.chunks + jobId, from, to);
+    this.#range(this.#key("chunks", jobId), from, to);
 
   readonly readComposedChunks: JobStore["readComposedChunks"] = async (jobId, from, to) =>
-    this.#range(this.#k.per.parts + jobId, from, to);
+    this.#range(this.#key("parts", jobId), from, to);
 
   readonly listUnfinished: JobStore["listUnfinished"] = async () => {
-    const ids = await this.#guard(() => this.#redis.zrange(this.#k.unfinished, 0, -1));
+    const ids = await this.#guard(() => this.#redis.zrange(this.#key("jobs", "unfinished"), 0, -1));
     // ended between the two reads: its status is the truth
     return (await this.#jobs(ids)).filter((job) => !isFinished(job.status));
   };
@@ -184,36 +151,35 @@ class RedisJobStore implements JobStore {
   readonly listJobs: JobStore["listJobs"] = async (subject, { before, limit }) => {
     const from = before === undefined ? "+" : `(${listedAs(before)}`;
     const members = await this.#guard(() =>
-      this.#redis.zrevrangebylex(this.#k.listOf(subject), from, "-", "LIMIT", 0, limit),
+      this.#redis.zrevrangebylex(this.#key("list", subject), from, "-", "LIMIT", 0, limit),
     );
     return this.#jobs(members.map((m) => m.slice(m.indexOf(":") + 1)));
   };
 
   readonly claimFollowUp: JobStore["claimFollowUp"] = async (jobId) =>
-    (await this.#script(CLAIM_FOLLOW_UP, [this.#k.per.job + jobId], [])) === 1;
+    (await this.#script(CLAIM_FOLLOW_UP, jobId)) === 1;
 
   readonly expire: JobStore["expire"] = async (createdBefore) => {
     const max = Number.isFinite(createdBefore) ? `(${createdBefore}` : createdBefore > 0 ? "+inf" : "-inf";
-    const ids = await this.#script(EXPIRE, [this.#k.finished], [max, ...Object.values(this.#k.per)]);
+    const ids = await this.#script(EXPIRE, max);
     return z.array(z.string()).parse(ids);
   };
 
   readonly readInput: JobStore["readInput"] = async (jobId) => {
-    const { job, input: inputs } = this.#k.per;
-    const read = () => Promise.all([this.#redis.hget(job + jobId, "status"), this.#redis.hgetall(inputs + jobId)]);
+    const [job, inputs] = [this.#key("job", jobId), this.#key("input", jobId)];
+    const read = () => Promise.all([this.#redis.hget(job, "status"), this.#redis.hgetall(inputs)]);
     const [status, input] = await this.#guard(read);
     if (status === null || isFinished(JobStatusSchema.parse(status)) || input.occasion === undefined) return undefined;
     return readStoredInput(input);
   };
 
-  readonly delete: JobStore["delete"] = async (jobId) =>
-    (await this.#script(DELETE, [this.#k.unfinished, this.#k.finished], [jobId, ...Object.values(this.#k.per)])) === 1;
+  readonly delete: JobStore["delete"] = async (jobId) => (await this.#script(DELETE, jobId)) === 1;
 
   readonly usage: JobStore["usage"] = async (subject, since) => {
-    const starts = this.#k.startsOf(subject);
+    const starts = this.#key("starts", subject);
     const [counts, first, startedSince] = await this.#guard(() =>
       Promise.all([
-        this.#redis.hmget(this.#k.usageOf(subject), "unfinished", "bytes"),
+        this.#redis.hmget(this.#key("usage", subject), "unfinished", "bytes"),
         this.#redis.zrangebyscore(starts, since, "+inf", "WITHSCORES", "LIMIT", 0, 1),
         this.#redis.zcount(starts, since, "+inf"),
       ]),
@@ -229,7 +195,7 @@ class RedisJobStore implements JobStore {
   readonly watch: NonNullable<JobStore["watch"]> = (listener) => {
     this.#watchers.add(listener);
     // a missed wake-up ends at the poll's timeout
-    this.#subscriber ??= subscribe(this.#redis, this.#k.appended, (jobId) => {
+    this.#subscriber ??= subscribe(this.#redis, this.#key("appended"), (jobId) => {
       for (const w of [...this.#watchers]) w(jobId);
     });
     return () => void this.#watchers.delete(listener);
@@ -244,7 +210,7 @@ class RedisJobStore implements JobStore {
   /** The jobs `ids` in that order, in one round trip; those deleted meanwhile left out. */
   async #jobs(ids: string[]): Promise<StoredJob[]> {
     const pipeline = this.#redis.pipeline();
-    for (const id of ids) pipeline.hmget(this.#k.per.job + id, ...FIELDS);
+    for (const id of ids) pipeline.hmget(this.#key("job", id), ...FIELDS);
     const rows = (await this.#guard(() => pipeline.exec())) ?? [];
     return ids.flatMap((id, i) => {
       const [error, row] = rows[i] ?? [];
@@ -254,8 +220,14 @@ class RedisJobStore implements JobStore {
     });
   }
 
-  #script(script: Script, keys: string[], args: (string | number)[]): Promise<unknown> {
-    return this.#guard(() => run(this.#redis, script, keys, args));
+  /** A key as the scripts build it too: `${prefix}job:${jobId}`, `${prefix}jobs:finished`... */
+  #key(...parts: string[]): string {
+    return this.#prefix + parts.join(":");
+  }
+
+  /** Runs `script` with the key prefix before `args`. */
+  #script(script: Script, ...args: (string | number)[]): Promise<unknown> {
+    return this.#guard(() => run(this.#redis, script, [], [this.#prefix, ...args]));
   }
 
   async #range(key: string, from: number, to: number): Promise<string[]> {
