@@ -60,10 +60,12 @@ export class QuotaExceededError extends Error {
   override name = "QuotaExceededError";
 }
 
-export const hasRoom = (usage: OwnerUsage, bytes: number, quota: CreateQuota): boolean =>
-  usage.unfinished < quota.maxUnfinished &&
-  usage.startedSince < quota.maxStartsSince &&
-  usage.bytes + bytes <= quota.maxBytes;
+/** Throws `QuotaExceededError` unless `usage`, the owner's, leaves room for `job` under `quota`. */
+export function checkRoom(job: NewJob, usage: OwnerUsage, quota: CreateQuota): void {
+  const bytes = usage.bytes + inputBytes(job.input);
+  if (usage.unfinished >= quota.maxUnfinished || usage.startedSince >= quota.maxStartsSince || bytes > quota.maxBytes)
+    throw new QuotaExceededError(`no room for job ${job.jobId}`);
+}
 
 /** What one subject keeps in a store, for the quotas. */
 type OwnerUsage = {

@@ -8,11 +8,10 @@ import type { JobFold } from "../../../shared/job-reducer.js";
 import { isFinished } from "../../../shared/job-view.js";
 import type { StartBulkArgs } from "../../../shared/tools.js";
 import {
-  QuotaExceededError,
   STARTS_KEPT_MS,
   StoreConflictError,
   checkChunk,
-  hasRoom,
+  checkRoom,
   checkContinues,
   checkHead,
   inputBytes,
@@ -56,9 +55,7 @@ class MemoryJobStore implements JobStore {
   readonly create: JobStore["create"] = async (job, events, fold, quota) => {
     if (this.#jobs.has(job.jobId)) throw new StoreConflictError(`job ${job.jobId} already exists`);
     checkContinues(0, events);
-    if (quota && !hasRoom(this.#usageOf(job.owner.subject, quota.since), inputBytes(job.input), quota)) {
-      throw new QuotaExceededError(`no room for job ${job.jobId}`);
-    }
+    if (quota) checkRoom(job, this.#usageOf(job.owner.subject, quota.since), quota);
     const { input, ...rest } = job;
     this.#jobs.set(job.jobId, { job: rest, input, fold, events: [...events], chunks: [], bytes: inputBytes(input) });
     const kept = (this.#starts.get(job.owner.subject) ?? []).filter((t) => t >= job.createdAt - STARTS_KEPT_MS);
@@ -104,11 +101,10 @@ class MemoryJobStore implements JobStore {
 
   readonly listJobs: JobStore["listJobs"] = async (subject, { before, limit }) =>
     [...this.#jobs.values()]
-      .map((e) => e.job)
-      .filter((j) => j.owner.subject === subject && (before === undefined || newer(before, j)))
-      .sort((a, b) => (newer(a, b) ? -1 : 1))
+      .filter(({ job }) => job.owner.subject === subject && (before === undefined || newer(before, job)))
+      .sort((a, b) => (newer(a.job, b.job) ? -1 : 1))
       .slice(0, limit)
-      .map((j) => stored(this.#jobs.get(j.jobId)!));
+      .map(stored);
 
   readonly claimFollowUp: JobStore["claimFollowUp"] = async (jobId) => {
     const e = this.#jobs.get(jobId);
@@ -144,10 +140,9 @@ class MemoryJobStore implements JobStore {
       .map(stored);
 
   readonly expire: JobStore["expire"] = async (createdBefore) => {
-    const gone: string[] = [];
-    for (const [id, e] of this.#jobs) {
-      if (e.job.createdAt < createdBefore && isFinished(e.fold.status)) gone.push(id);
-    }
+    const gone = [...this.#jobs.values()]
+      .filter((e) => e.job.createdAt < createdBefore && isFinished(e.fold.status))
+      .map((e) => e.job.jobId);
     for (const id of gone) this.#jobs.delete(id);
     return gone;
   };

@@ -11,14 +11,13 @@ import { JobEventSchema, type JobEvent } from "../../../shared/job-events.js";
 import { isFinished, JobStatusSchema } from "../../../shared/job-view.js";
 import { StorageFullError } from "../../store-errors.js";
 import {
-  QuotaExceededError,
   ResultHeadSchema,
   STARTS_KEPT_MS,
   StoreConflictError,
   checkChunk,
   checkContinues,
   checkHead,
-  hasRoom,
+  checkRoom,
   inputBytes,
   inputFields,
   readStoredFold,
@@ -34,6 +33,11 @@ const JOB_COLUMNS =
 /** The tables of what a job owns, its row last. */
 const OWNED = ["events", "result_chunks", "results", "inputs", "jobs"];
 const BYTES = (column: string) => `coalesce(length(CAST(${column} AS BLOB)), 0)`;
+
+/** What a write checks a job against; chunks are contiguous from 0 (see putResultChunk), so the next index is their count. */
+const STATE = `SELECT status, last_seq AS lastSeq, EXISTS (SELECT 1 FROM results WHERE job_id = @jobId) AS hasHead,
+  (SELECT coalesce(max(idx) + 1, 0) FROM result_chunks WHERE job_id = @jobId) AS chunksPut FROM jobs WHERE job_id = @jobId`;
+type JobState = { status: string; lastSeq: number; hasHead: 0 | 1; chunksPut: number };
 
 type Usage = Awaited<ReturnType<JobStore["usage"]>>;
 
@@ -67,15 +71,12 @@ class SqliteJobStore implements JobStore {
   readonly create: JobStore["create"] = async (job, events, fold, quota) =>
     this.#write(() => {
       checkContinues(0, events);
-      if (this.#lastSeq(job.jobId) !== undefined) throw new StoreConflictError(`job ${job.jobId} already exists`);
+      if (this.#state(job.jobId)) throw new StoreConflictError(`job ${job.jobId} already exists`);
       const { subject, sessionId } = job.owner;
-      const bytes = inputBytes(job.input);
-      if (quota && !hasRoom(this.#usageOf(subject, quota.since), bytes, quota)) {
-        throw new QuotaExceededError(`no room for job ${job.jobId}`);
-      }
+      if (quota) checkRoom(job, this.#usageOf(subject, quota.since), quota);
       const row = [job.jobId, subject, sessionId ?? null, fold.status, job.createdAt, events.length];
       const insert = "INSERT INTO jobs (job_id, subject, session_id, status, created_at, last_seq, fold, bytes)";
-      this.#run(`${insert} VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, ...row, JSON.stringify(fold), bytes);
+      this.#run(`${insert} VALUES (?, ?, ?, ?, ?, ?, ?, ?)`, ...row, JSON.stringify(fold), inputBytes(job.input));
       this.#run(
         "INSERT INTO inputs (job_id, occasion, budget_per_person, csv, employees, currency, locale) VALUES (@jobId, @occasion, @budgetPerPerson, @csv, @employees, @currency, @locale)",
         { jobId: job.jobId, ...inputFields(job.input) },
@@ -90,20 +91,19 @@ class SqliteJobStore implements JobStore {
 
   readonly putResultChunk: JobStore["putResultChunk"] = async (jobId, index, body) =>
     this.#write(() => {
-      const status = this.#value<string>("SELECT status FROM jobs WHERE job_id = ?", jobId);
-      checkChunk(jobId, status, this.#chunksPut(jobId), index);
+      const job = this.#state(jobId);
+      checkChunk(jobId, job?.status, job?.chunksPut ?? 0, index);
       this.#run("INSERT INTO result_chunks (job_id, idx, body) VALUES (?, ?, ?)", jobId, index, body);
       this.#addBytes(jobId, Buffer.byteLength(body));
     });
 
   readonly append: JobStore["append"] = async (jobId, events, fold, head) =>
     this.#write(() => {
-      const last = this.#lastSeq(jobId);
-      if (last === undefined) throw new StoreConflictError(`no job ${jobId}`);
-      checkContinues(last, events);
+      const job = this.#state(jobId);
+      if (!job) throw new StoreConflictError(`no job ${jobId}`);
+      checkContinues(job.lastSeq, events);
+      if (head) checkHead(jobId, head, job.hasHead === 1, job.chunksPut);
       const ends = isFinished(fold.status);
-      const hasHead = (ends || head !== undefined) && this.#value("SELECT 1 FROM results WHERE job_id = ?", jobId);
-      if (head) checkHead(jobId, head, Boolean(hasHead), this.#chunksPut(jobId));
       this.#insertEvents(jobId, events);
       const update = "UPDATE jobs SET status = ?, last_seq = ?, fold = ? WHERE job_id = ?";
       this.#run(update, fold.status, fold.lastSeq, JSON.stringify(fold), jobId);
@@ -111,7 +111,7 @@ class SqliteJobStore implements JobStore {
         const text = JSON.stringify(head);
         this.#run("INSERT INTO results (job_id, head) VALUES (?, ?)", jobId, text);
         this.#addBytes(jobId, Buffer.byteLength(text));
-      } else if (ends && !hasHead) {
+      } else if (ends && !job.hasHead) {
         const chunkBytes = `SELECT coalesce(sum(${BYTES("body")}), 0) FROM result_chunks WHERE job_id = ?`;
         this.#addBytes(jobId, -this.#value<number>(chunkBytes, jobId)!);
         this.#run("DELETE FROM result_chunks WHERE job_id = ?", jobId);
@@ -203,11 +203,7 @@ class SqliteJobStore implements JobStore {
   #value = <R>(sql: string, ...params: unknown[]) => this.#prepare(sql, true).get(...params) as R | undefined;
   #values = <R>(sql: string, ...params: unknown[]) => this.#prepare(sql, true).all(...params) as R[];
 
-  #lastSeq = (jobId: string) => this.#value<number>("SELECT last_seq FROM jobs WHERE job_id = ?", jobId);
-
-  // chunks are contiguous from 0 (see putResultChunk), so the next index is also how many there are
-  #chunksPut = (jobId: string) =>
-    this.#value<number>("SELECT coalesce(max(idx) + 1, 0) FROM result_chunks WHERE job_id = ?", jobId)!;
+  #state = (jobId: string) => this.#prepare(STATE).get({ jobId }) as JobState | undefined;
 
   /** Chunks `from` to `to` of a job whose result is committed (`exists` ""), or not yet ("NOT"). */
   #chunks(exists: "" | "NOT", jobId: string, from: number, to: number): string[] {
@@ -215,12 +211,10 @@ class SqliteJobStore implements JobStore {
     return this.#values<string>(sql, jobId, from, to, jobId);
   }
 
+  /** Deletes what the job owns, its row last: true when there was one. */
   #remove(jobId: string): boolean {
-    return this.#transaction(() => {
-      if (this.#lastSeq(jobId) === undefined) return false;
-      for (const table of OWNED) this.#run(`DELETE FROM ${table} WHERE job_id = ?`, jobId);
-      return true;
-    }) as boolean;
+    const removed = () => OWNED.map((table) => this.#run(`DELETE FROM ${table} WHERE job_id = ?`, jobId).changes);
+    return (this.#transaction(removed) as number[]).at(-1) === 1;
   }
 
   #usageOf(subject: string, since: number): Usage {
