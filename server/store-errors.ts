@@ -51,11 +51,7 @@ export function storageProblem(error: unknown): string | undefined {
 }
 
 /** Whether `error` says the storage had no room: SQLite's full disk or file cap, or the disk's own ENOSPC. */
-export function isStorageFull(error: unknown): boolean {
-  if (error instanceof StorageFullError) return true;
-  const code = codeOf(error);
-  return code === "SQLITE_FULL" || code === "ENOSPC";
-}
+export const isStorageFull = (error: unknown): boolean => storageProblem(error) === PROBLEMS.ENOSPC;
 
 export function asStorageFull(error: unknown): unknown {
   return isStorageFull(error) && !(error instanceof StorageFullError) ? new StorageFullError({ cause: error }) : error;

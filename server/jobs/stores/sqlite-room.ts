@@ -115,33 +115,28 @@ function checkpoint(db: Database): true {
 const freePages = (db: Database) => db.pragma("freelist_count", { simple: true }) as number;
 
 /**
- * Gives free pages back to the disk (incremental vacuum, then a checkpoint): in one step, or in
- * small ones each checkpointed before the next, so the WAL never needs more than one step's room.
+ * Gives free pages back to the disk (incremental vacuum, then a checkpoint): in one step, or when
+ * that finds no room, in small ones each checkpointed before the next, so the WAL never needs more
+ * than one step's room; until a step finds no room or frees nothing.
  */
 function giveBack(db: Database): void {
-  try {
-    if (freePages(db) > 0) db.pragma("incremental_vacuum");
-  } catch (error) {
-    if (!isStorageFull(error)) throw error;
-    inSteps(db);
-  }
-  checkpoint(db);
-}
-
-function inSteps(db: Database): void {
-  checkpoint(db);
+  let step = "";
   for (let free = freePages(db); free > 0;) {
     try {
-      db.pragma(`incremental_vacuum(${STEP_PAGES})`);
+      db.pragma(`incremental_vacuum${step}`);
     } catch (error) {
-      if (isStorageFull(error)) return;
-      throw error;
+      if (!isStorageFull(error)) throw error;
+      if (step !== "") break;
+      step = `(${STEP_PAGES})`;
+      checkpoint(db);
+      continue;
     }
     checkpoint(db);
     const left = freePages(db);
-    if (left >= free) return;
+    if (left >= free) break;
     free = left;
   }
+  checkpoint(db);
 }
 
 /** Bytes a write could still use: the volume's free space, and what is left below `max_page_count`. */

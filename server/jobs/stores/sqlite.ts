@@ -32,7 +32,6 @@ const JOB_COLUMNS =
   "job_id AS jobId, subject, session_id AS sessionId, status, created_at AS createdAt, last_seq AS lastSeq, fold";
 /** The tables of what a job owns, its row last. */
 const OWNED = ["events", "result_chunks", "results", "inputs", "jobs"];
-const BYTES = (column: string) => `coalesce(length(CAST(${column} AS BLOB)), 0)`;
 
 /** What a write checks a job against; chunks are contiguous from 0 (see putResultChunk), so the next index is their count. */
 const STATE = `SELECT status, last_seq AS lastSeq, EXISTS (SELECT 1 FROM results WHERE job_id = @jobId) AS hasHead,
@@ -111,17 +110,9 @@ class SqliteJobStore implements JobStore {
         const text = JSON.stringify(head);
         this.#run("INSERT INTO results (job_id, head) VALUES (?, ?)", jobId, text);
         this.#addBytes(jobId, Buffer.byteLength(text));
-      } else if (ends && !job.hasHead) {
-        const chunkBytes = `SELECT coalesce(sum(${BYTES("body")}), 0) FROM result_chunks WHERE job_id = ?`;
-        this.#addBytes(jobId, -this.#value<number>(chunkBytes, jobId)!);
-        this.#run("DELETE FROM result_chunks WHERE job_id = ?", jobId);
-      }
-      if (ends) {
-        // nothing reads a job's input once it has ended
-        const inputBytes = `SELECT ${BYTES("csv")} + ${BYTES("employees")} FROM inputs WHERE job_id = ?`;
-        this.#addBytes(jobId, -(this.#value<number>(inputBytes, jobId) ?? 0));
-        this.#run("DELETE FROM inputs WHERE job_id = ?", jobId);
-      }
+      } else if (ends && !job.hasHead) this.#drop(jobId, "result_chunks", "body");
+      // nothing reads a job's input once it has ended
+      if (ends) this.#drop(jobId, "inputs", "csv", "employees");
     });
 
   readonly readEvents: JobStore["readEvents"] = async (jobId, afterSeq, limit) => {
@@ -222,6 +213,13 @@ class SqliteJobStore implements JobStore {
     const sql = `SELECT coalesce(sum(${UNFINISHED}), 0) AS unfinished, coalesce(sum(bytes), 0) AS bytes, (SELECT count(*) ${starts}) AS startedSince, (SELECT min(created_at) ${starts}) AS first FROM jobs WHERE subject = @subject`;
     const { first, ...usage } = this.#prepare(sql).get({ subject, since }) as Usage & { first: number | null };
     return { ...usage, ...(first === null ? {} : { firstStartSince: first }) };
+  }
+
+  /** Deletes the job's rows in `table`, taking the bytes of their `columns` off the job's count. */
+  #drop(jobId: string, table: string, ...columns: string[]): void {
+    const bytes = columns.map((c) => `coalesce(length(CAST(${c} AS BLOB)), 0)`).join(" + ");
+    const dropped = this.#values<number>(`DELETE FROM ${table} WHERE job_id = ? RETURNING ${bytes}`, jobId);
+    this.#addBytes(jobId, -dropped.reduce((sum, n) => sum + n, 0));
   }
 
   #addBytes(jobId: string, bytes: number): void {
