@@ -143,10 +143,6 @@ export class ResultReads {
 
   /** People of chunks `from` to `to`, of the committed result or (`composed`) the one being composed. */
   async #readPeople(jobId: string, from: number, to: number, composed = false): Promise<PersonResult[]> {
-    const { store } = this;
-    const chunks = await (composed
-      ? store.readComposedChunks(jobId, from, to)
-      : store.readResultChunks(jobId, from, to));
-    return chunks.flatMap(decodeChunk);
+    return (await this.store.readChunks(jobId, from, to, composed)).flatMap(decodeChunk);
   }
 }

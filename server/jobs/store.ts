@@ -154,10 +154,11 @@ export type JobStore = {
   /** Up to `limit` events with seq > `afterSeq`, in seq order. */
   readEvents(jobId: string, afterSeq: number, limit: number): Promise<JobEvent[]>;
   readResultHead(jobId: string): Promise<ResultHead | undefined>;
-  /** Chunks `from` (inclusive) to `to` (exclusive) of a committed result. */
-  readResultChunks(jobId: string, from: number, to: number): Promise<string[]>;
-  /** The chunks put so far for a result not yet committed; none once the job has ended. */
-  readComposedChunks(jobId: string, from: number, to: number): Promise<string[]>;
+  /**
+   * Chunks `from` (inclusive) to `to` (exclusive) of a committed result; or (`composed`) of those put
+   * so far for a result not yet committed, none once the job has ended.
+   */
+  readChunks(jobId: string, from: number, to: number, composed?: boolean): Promise<string[]>;
   /** Where processes share the store: `listener` hears the job id of every write of events, by any of them. */
   watch?(listener: (jobId: string) => void): () => void;
   /** The input of a job that has not ended. */

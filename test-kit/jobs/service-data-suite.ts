@@ -55,7 +55,7 @@ export function describeServiceData(name: string, makeStore: () => JobStore): vo
       expect(await service.delete({ jobId }, ALICE)).toEqual({ ok: true, value: { jobId, canceled: false } });
       expect(await store.getJob(jobId)).toBeUndefined();
       expect(await store.readEvents(jobId, 0, 10)).toEqual([]);
-      expect(await store.readResultChunks(jobId, 0, 10)).toEqual([]);
+      expect(await store.readChunks(jobId, 0, 10)).toEqual([]);
       expect(await service.getResult({ jobId, offset: 0, limit: 10 }, ALICE)).toMatchObject({
         ok: false,
         error: { code: "unknown_job" },

@@ -539,7 +539,7 @@ export function describeJobService(
       // and nothing else of it is left
       expect(await store.readEvents(jobId, 0, 10)).toEqual([]);
       expect(await store.readResultHead(jobId)).toBeUndefined();
-      expect(await store.readResultChunks(jobId, 0, 10)).toEqual([]);
+      expect(await store.readChunks(jobId, 0, 10)).toEqual([]);
       expect(await store.readInput(jobId)).toBeUndefined();
     });
 

@@ -19,8 +19,8 @@ export function describeStoreData(name: string, makeStore: () => JobStore, chunk
       job: await store.getJob(jobId),
       events: await store.readEvents(jobId, 0, 100),
       head: await store.readResultHead(jobId),
-      chunks: await store.readResultChunks(jobId, 0, 100),
-      composed: await store.readComposedChunks(jobId, 0, 100),
+      chunks: await store.readChunks(jobId, 0, 100),
+      composed: await store.readChunks(jobId, 0, 100, true),
       input: await store.readInput(jobId),
       kept: chunksKept ? await chunksKept(store, jobId) : 0,
     });

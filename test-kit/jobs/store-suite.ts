@@ -91,14 +91,14 @@ function describeResults(name: string, makeStore: () => JobStore, chunksKept?: C
       await store.putResultChunk("j1", 0, "chunk-0");
       await store.putResultChunk("j1", 1, "chunk-1");
       expect(await store.readResultHead("j1")).toBeUndefined();
-      expect(await store.readResultChunks("j1", 0, 2)).toEqual([]);
+      expect(await store.readChunks("j1", 0, 2)).toEqual([]);
       await extend(store, "j1", ["job.completed"], head(3, 2));
       expect(await store.readResultHead("j1")).toEqual(head(3, 2));
-      expect(await store.readResultChunks("j1", 0, 2)).toEqual(["chunk-0", "chunk-1"]);
-      expect(await store.readResultChunks("j1", 1, 5)).toEqual(["chunk-1"]);
-      expect(await store.readResultChunks("j1", 2, 5)).toEqual([]);
+      expect(await store.readChunks("j1", 0, 2)).toEqual(["chunk-0", "chunk-1"]);
+      expect(await store.readChunks("j1", 1, 5)).toEqual(["chunk-1"]);
+      expect(await store.readChunks("j1", 2, 5)).toEqual([]);
       expect(await store.readResultHead("nope")).toBeUndefined();
-      expect(await store.readResultChunks("nope", 0, 1)).toEqual([]);
+      expect(await store.readChunks("nope", 0, 1)).toEqual([]);
     });
 
     it("takes chunks in order only, and only for a job that is still going", async () => {
@@ -110,7 +110,7 @@ function describeResults(name: string, makeStore: () => JobStore, chunksKept?: C
       await expect(store.putResultChunk("nope", 0, "x")).rejects.toBeInstanceOf(StoreConflictError);
       await extend(store, "j1", ["job.completed"], head(1, 1));
       await expect(store.putResultChunk("j1", 1, "late")).rejects.toBeInstanceOf(StoreConflictError);
-      expect(await store.readResultChunks("j1", 0, 5)).toEqual(["chunk-0"]);
+      expect(await store.readChunks("j1", 0, 5)).toEqual(["chunk-0"]);
       await seed(store, "j2", ["job.started", "job.canceled"]);
       await expect(store.putResultChunk("j2", 0, "after the end")).rejects.toBeInstanceOf(StoreConflictError);
     });
@@ -133,7 +133,7 @@ function describeResults(name: string, makeStore: () => JobStore, chunksKept?: C
       // an empty result has no chunks at all
       await seed(store, "empty", ["job.started", "job.completed"], undefined, { head: head(0, 5), chunks: [] });
       expect(await store.readResultHead("empty")).toEqual(head(0, 5));
-      expect(await store.readResultChunks("empty", 0, 1)).toEqual([]);
+      expect(await store.readChunks("empty", 0, 1)).toEqual([]);
     });
 
     it.each(["job.canceled", "job.failed"] as const)(
@@ -146,7 +146,7 @@ function describeResults(name: string, makeStore: () => JobStore, chunksKept?: C
         if (chunksKept) expect(await chunksKept(store, "j1")).toBe(2);
         await extend(store, "j1", [end]);
         expect(await store.readResultHead("j1")).toBeUndefined();
-        expect(await store.readResultChunks("j1", 0, 5)).toEqual([]);
+        expect(await store.readChunks("j1", 0, 5)).toEqual([]);
         if (chunksKept) expect(await chunksKept(store, "j1")).toBe(0);
         // a later end cannot touch a committed result
         await seed(store, "done", ["job.started", "job.completed"], undefined, {
@@ -154,7 +154,7 @@ function describeResults(name: string, makeStore: () => JobStore, chunksKept?: C
           chunks: ["a", "b"],
         });
         await extend(store, "done", [end]);
-        expect(await store.readResultChunks("done", 0, 5)).toEqual(["a", "b"]);
+        expect(await store.readChunks("done", 0, 5)).toEqual(["a", "b"]);
       },
     );
   });
@@ -186,7 +186,7 @@ function describeLifetimes(name: string, makeStore: () => JobStore, chunksKept?:
       expect(await store.getJob("old")).toBeUndefined();
       expect(await store.readEvents("old", 0, 10)).toEqual([]);
       expect(await store.readResultHead("old")).toBeUndefined();
-      expect(await store.readResultChunks("old", 0, 5)).toEqual([]);
+      expect(await store.readChunks("old", 0, 5)).toEqual([]);
       if (chunksKept) expect(await chunksKept(store, "old")).toBe(0);
       expect(await store.getJob("old-running")).toBeDefined();
       expect(await store.getJob("new")).toBeDefined();

@@ -61,9 +61,9 @@ export function createResultSources(store: JobStore, gate: Gate): OpenResult {
   async function* chunks(jobId: string, total: number, chunkSize: number, composing: boolean) {
     let left = total;
     for (let index = 0; left > 0; index++) {
-      let [body] = composing ? await store.readComposedChunks(jobId, index, index + 1) : [];
+      let [body] = composing ? await store.readChunks(jobId, index, index + 1, true) : [];
       // a running job that ended meanwhile has made the chunks it composed its result, unchanged
-      body ??= (await store.readResultChunks(jobId, index, index + 1))[0];
+      body ??= (await store.readChunks(jobId, index, index + 1))[0];
       if (body === undefined)
         throw new Error(`job ${jobId} was canceled or deleted while its file was written; export it again`);
       const people = decodeChunk(body).slice(0, left);

@@ -34,14 +34,7 @@ type Entry = {
   followUp?: true;
 };
 
-const stored = (e: Entry): StoredJob => ({
-  jobId: e.job.jobId,
-  owner: e.job.owner,
-  createdAt: e.job.createdAt,
-  status: e.fold.status,
-  lastSeq: e.fold.lastSeq,
-  fold: e.fold,
-});
+const stored = ({ job, fold }: Entry): StoredJob => ({ ...job, status: fold.status, lastSeq: fold.lastSeq, fold });
 
 /** Whether `a` comes before `b`, newest first. */
 const newer = (a: JobPosition, b: JobPosition) =>
@@ -123,14 +116,9 @@ class MemoryJobStore implements JobStore {
 
   readonly readResultHead: JobStore["readResultHead"] = async (jobId) => this.#jobs.get(jobId)?.head;
 
-  readonly readResultChunks: JobStore["readResultChunks"] = async (jobId, from, to) => {
+  readonly readChunks: JobStore["readChunks"] = async (jobId, from, to, composed = false) => {
     const e = this.#jobs.get(jobId);
-    return e?.head ? e.chunks.slice(from, to) : [];
-  };
-
-  readonly readComposedChunks: JobStore["readComposedChunks"] = async (jobId, from, to) => {
-    const e = this.#jobs.get(jobId);
-    return e && !e.head && !isFinished(e.fold.status) ? e.chunks.slice(from, to) : [];
+    return e && (composed ? !e.head && !isFinished(e.fold.status) : e.head) ? e.chunks.slice(from, to) : [];
   };
 
   readonly listUnfinished: JobStore["listUnfinished"] = async () =>

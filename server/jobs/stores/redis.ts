@@ -136,11 +136,8 @@ class RedisJobStore implements JobStore {
     return head === null ? undefined : ResultHeadSchema.parse(JSON.parse(head));
   };
 
-  readonly readResultChunks: JobStore["readResultChunks"] = async (jobId, from, to) =>
-    this.#range(this.#key("chunks", jobId), from, to);
-
-  readonly readComposedChunks: JobStore["readComposedChunks"] = async (jobId, from, to) =>
-    this.#range(this.#key("parts", jobId), from, to);
+  readonly readChunks: JobStore["readChunks"] = async (jobId, from, to, composed = false) =>
+    this.#range(this.#key(composed ? "parts" : "chunks", jobId), from, to);
 
   readonly listUnfinished: JobStore["listUnfinished"] = async () => {
     const ids = await this.#guard(() => this.#redis.zrange(this.#key("jobs", "unfinished"), 0, -1));

@@ -125,11 +125,11 @@ class SqliteJobStore implements JobStore {
     return head === undefined ? undefined : ResultHeadSchema.parse(JSON.parse(head));
   };
 
-  readonly readResultChunks: JobStore["readResultChunks"] = async (jobId, from, to) =>
-    this.#chunks("", jobId, from, to);
-
-  readonly readComposedChunks: JobStore["readComposedChunks"] = async (jobId, from, to) =>
-    this.#chunks("NOT", jobId, from, to);
+  readonly readChunks: JobStore["readChunks"] = async (jobId, from, to, composed = false) => {
+    const committed = `${composed ? "NOT" : ""} EXISTS (SELECT 1 FROM results WHERE job_id = ?)`;
+    const sql = `SELECT body FROM result_chunks WHERE job_id = ? AND idx >= ? AND idx < ? AND ${committed} ORDER BY idx`;
+    return this.#values<string>(sql, jobId, from, to, jobId);
+  };
 
   readonly listUnfinished: JobStore["listUnfinished"] = async () =>
     this.#all<JobRow>(`SELECT ${JOB_COLUMNS} FROM jobs WHERE ${UNFINISHED} ORDER BY created_at`).map(toJob);
@@ -195,12 +195,6 @@ class SqliteJobStore implements JobStore {
   #values = <R>(sql: string, ...params: unknown[]) => this.#prepare(sql, true).all(...params) as R[];
 
   #state = (jobId: string) => this.#prepare(STATE).get({ jobId }) as JobState | undefined;
-
-  /** Chunks `from` to `to` of a job whose result is committed (`exists` ""), or not yet ("NOT"). */
-  #chunks(exists: "" | "NOT", jobId: string, from: number, to: number): string[] {
-    const sql = `SELECT body FROM result_chunks WHERE job_id = ? AND idx >= ? AND idx < ? AND ${exists} EXISTS (SELECT 1 FROM results WHERE job_id = ?) ORDER BY idx`;
-    return this.#values<string>(sql, jobId, from, to, jobId);
-  }
 
   /** Deletes what the job owns, its row last: true when there was one. */
   #remove(jobId: string): boolean {
