@@ -35,16 +35,11 @@ const PROBLEMS: Record<string, string> = {
   SQLITE_PERM: "this user may not write there",
 };
 
-const codeOf = (error: unknown): string | undefined =>
-  typeof error === "object" && error !== null && "code" in error && typeof error.code === "string"
-    ? error.code
-    : undefined;
-
 /** Why the storage failed, when `error` is a storage failure (an errno or a SQLite result code). */
 export function storageProblem(error: unknown): string | undefined {
   if (error instanceof StorageFullError) return PROBLEMS.SQLITE_FULL;
-  const code = codeOf(error);
-  if (code === undefined) return undefined;
+  const code = typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
+  if (typeof code !== "string") return undefined;
   // extended result codes name their family first: SQLITE_IOERR_WRITE, SQLITE_READONLY_DBMOVED...
   const family = Object.keys(PROBLEMS).find((known) => code === known || code.startsWith(`${known}_`));
   return family && PROBLEMS[family];
