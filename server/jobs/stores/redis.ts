@@ -6,8 +6,7 @@
  */
 import type { Redis } from "ioredis";
 import * as z from "zod/mini";
-import { JobEventSchema, type JobEvent } from "../../../shared/job-events.js";
-import type { JobFold } from "../../../shared/job-reducer.js";
+import { JobEventSchema } from "../../../shared/job-events.js";
 import { JobStatusSchema, isFinished } from "../../../shared/job-view.js";
 import {
   PerKeyQueue,
@@ -20,10 +19,8 @@ import {
   inputFields,
   readStoredFold,
   readStoredInput,
-  type CreateQuota,
   type JobPosition,
   type JobStore,
-  type NewJob,
   type StoredJob,
 } from "../store.js";
 import {
@@ -70,19 +67,6 @@ const written = (reply: unknown) => {
   if (reply !== 1) throw new StoreConflictError(String(reply));
 };
 
-/** CREATE's arguments. */
-function createArgs(job: NewJob, events: JobEvent[], fold: JobFold, quota: CreateQuota | undefined) {
-  const { jobId, owner } = job;
-  const { subject } = owner;
-  const input = Object.entries(inputFields(job.input)).flatMap(([k, v]) => (v === null ? [] : [k, v]));
-  // a limit too large to reach is sent as one Lua's numbers can read
-  const limits = quota && [quota.since, quota.maxUnfinished, quota.maxStartsSince, quota.maxBytes];
-  const args = [jobId, subject, JSON.stringify({ subject, sessionId: owner.sessionId }), job.createdAt];
-  args.push(JSON.stringify(fold), fold.status, inputBytes(job.input));
-  args.push(limits?.map((n) => (Number.isFinite(n) ? n : 1e300)).join(" ") ?? "");
-  return [...args, input.length, ...input, ...events.map((e) => JSON.stringify(e))];
-}
-
 class RedisJobStore implements JobStore {
   readonly connection: RedisConnection;
   readonly #redis: Redis;
@@ -103,7 +87,13 @@ class RedisJobStore implements JobStore {
 
   readonly create: JobStore["create"] = async (job, events, fold, quota) => {
     checkContinues(0, events);
-    const reply = await this.#script(CREATE, ...createArgs(job, events, fold, quota));
+    const { subject, sessionId } = job.owner;
+    const input = Object.entries(inputFields(job.input)).flatMap(([k, v]) => (v === null ? [] : [k, v]));
+    // a limit too large to reach is sent as one Lua's numbers can read
+    const limits = quota && [quota.since, quota.maxUnfinished, quota.maxStartsSince, quota.maxBytes];
+    const args = [job.jobId, subject, JSON.stringify({ subject, sessionId }), job.createdAt, JSON.stringify(fold)];
+    args.push(fold.status, inputBytes(job.input), limits?.map((n) => (Number.isFinite(n) ? n : 1e300)).join(" ") ?? "");
+    const reply = await this.#script(CREATE, ...args, input.length, ...input, ...events.map((e) => JSON.stringify(e)));
     if (reply === "quota") throw new QuotaExceededError(`no room for job ${job.jobId}`);
     written(reply);
   };
