@@ -1,18 +1,18 @@
 /**
  * The gift matcher: ranks catalog items by fit to interests, free text, department and occasion,
  * never over budget, in English or Korean. What does not depend on the request is computed once
- * (match-tables.ts); the per-request work runs on reused typed arrays, so a bulk job's 100,000
- * matches allocate little beyond the answers.
+ * (`createMatchTables`); the per-request work runs on reused typed arrays, so a bulk job's 100,000
+ * matches allocate little beyond the answers, whose reasons' clauses are chosen by the tags matched.
  */
 import type { Currency } from "../../shared/money.js";
 import type { Language } from "../../shared/stage-words.js";
 import type { Gift } from "../../shared/tools.js";
 import { CATALOG, type CatalogItem } from "./catalog.js";
-import { GiftAnswers } from "./gift-answers.js";
-import { createMatchTables } from "./match-tables.js";
 import { createPicker } from "./pick.js";
-import { DEPARTMENT, STATED, TagWeights } from "./tag-weights.js";
-import { memoize } from "./text-index.js";
+import { wordingOf, type Wording } from "./reason.js";
+import { DEPARTMENT, NEAR, STATED, TagWeights } from "./tag-weights.js";
+import { createTextIndex, memoize } from "./text-index.js";
+import { RELATED_TAGS } from "./vocabulary.js";
 
 export type MatchRequest = {
   occasion: string;
@@ -39,6 +39,47 @@ const OCCASION_FIT = 3;
 /** Multiplied by price / budget: among equal fits, the gift that uses the budget wins. */
 const PRICE_FIT = 4;
 
+/**
+ * An item's first tag says what it is, the later ones what else it suits: those count this share. The gap
+ * (10 against 6) passes the occasion's 3: a gift *for* the interest beats one that touches it and suits the occasion.
+ */
+const SIDE_TAG = 0.6;
+
+/** The catalog indexed for matching in one currency; items are referred to by their index in `items`. */
+type MatchTables = ReturnType<typeof createMatchTables>;
+
+function createMatchTables(catalog: readonly CatalogItem[], currency: Currency) {
+  const items = [...catalog].sort((a, b) => a.prices[currency] - b.prices[currency] || (a.id < b.id ? -1 : 1));
+  const tagNames = [...new Set(items.flatMap((i) => i.tags))].sort();
+  const occasionNames = [...new Set(items.flatMap((i) => i.occasions))].sort();
+  if (occasionNames.length > 31) throw new Error("The matcher keeps occasions in a 31-bit mask");
+  const tagIds = items.map((item) => item.tags.map((t) => tagNames.indexOf(t)));
+  const wording = (language: Language) => wordingOf(language, items, currency, tagNames, occasionNames);
+  const byTag: [item: number, share: number][][] = tagNames.map(() => []);
+  tagIds.forEach((ids, i) => ids.forEach((t, position) => byTag[t].push([i, position === 0 ? 1 : SIDE_TAG])));
+  return {
+    /** Cheapest first in `currency` (ties by id), so the items within a budget are a prefix. */
+    items,
+    prices: Float64Array.from(items, (i) => i.prices[currency]),
+    text: createTextIndex(tagNames, occasionNames),
+    /** Per item: its tag ids, in the item's order. */
+    tagIds,
+    /** Per item: a bit per occasion it suits. */
+    occasionMasks: Int32Array.from(items, (item) =>
+      item.occasions.reduce((m, o) => m | (1 << occasionNames.indexOf(o)), 0),
+    ),
+    /** Per tag: the items that carry it, ascending, i.e. cheapest first (a scan stops at the budget). */
+    tagItems: byTag.map((list) => Int32Array.from(list, ([i]) => i)),
+    /** Beside `tagItems`: how much the tag counts for that item (its first tag in full, the others less). */
+    tagShares: byTag.map((list) => Float64Array.from(list, ([, share]) => share)),
+    /** Per tag: the tags next to it (yoga → fitness). */
+    related: tagNames.map((t) =>
+      (RELATED_TAGS[t] ?? []).filter((r) => tagNames.includes(r)).map((r) => tagNames.indexOf(r)),
+    ),
+    wordings: { en: wording("en"), ko: wording("ko") },
+  };
+}
+
 /** Pure: the same request always gets the same gifts. Each currency's tables are made when first asked. */
 export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
   const byCurrency = memoize((currency: Currency) => createCurrencyMatcher(catalog, currency));
@@ -49,7 +90,6 @@ function createCurrencyMatcher(catalog: readonly CatalogItem[], currency: Curren
   const tables = createMatchTables(catalog, currency);
   const { prices, occasionMasks, text } = tables;
   const picker = createPicker(tables.items);
-  const answers = new GiftAnswers(tables);
   // per-request scratch, reset before each request returns
   const scores = new Float64Array(tables.items.length);
   const tags = new TagWeights(tables);
@@ -71,12 +111,58 @@ function createCurrencyMatcher(catalog: readonly CatalogItem[], currency: Curren
       }
       tags.addTo(scores, cutoff);
       const n = picker.pick(scores, cutoff, count);
-      return answers.write(picker.picked, n, request, tags, occasion);
+      return writeGifts(tables, picker.picked, n, request, tags, occasion);
     } finally {
       // the scratch weights start at zero for the next request, whatever happened here
       tags.clear();
     }
   };
+}
+
+/** What of the request the answer's words depend on. */
+type AnswerRequest = { budget: number; department?: string; locale?: Language };
+
+/** The gifts for the first `n` of `picked`; `occasion` is the request's occasion id, -1 for none. */
+function writeGifts(
+  tables: MatchTables,
+  picked: Int32Array,
+  n: number,
+  request: AnswerRequest,
+  tags: TagWeights,
+  occasion: number,
+): Gift[] {
+  const { items, prices, occasionMasks } = tables;
+  const wording = tables.wordings[request.locale ?? "en"];
+  const budgetText = wording.budget(request.budget);
+  const occasionBit = occasion < 0 ? 0 : 1 << occasion;
+  const out = new Array<Gift>(n);
+  for (let k = 0; k < n; k++) {
+    const i = picked[k];
+    const suits = (occasionMasks[i] & occasionBit) !== 0 ? wording.occasions[occasion] : "";
+    const opening = openingOf(tables.tagIds[i], request.department, tags, wording) ?? wording.categoryOpenings[i];
+    const reason = wording.words.sentence(opening, suits, wording.prices[i], budgetText);
+    out[k] = { id: items[i].id, name: wording.names[i], price: prices[i], category: wording.categories[i], reason };
+  }
+  return out;
+}
+
+/** The two strongest stated interests matched, else a related one, else the department (else none: the category). */
+function openingOf(ids: number[], department: string | undefined, tags: TagWeights, wording: Wording) {
+  const { weights, kinds, sources } = tags;
+  let [first, second, near] = [-1, -1, -1];
+  let viaDepartment = false;
+  for (const t of ids) {
+    const w = weights[t];
+    if (w === 0) continue;
+    if (kinds[t] === DEPARTMENT) viaDepartment = true;
+    else if (kinds[t] === NEAR) near = near === -1 || w > weights[near] ? t : near;
+    else if (first === -1 || w > weights[first]) [second, first] = [first, t];
+    else if (second === -1 || w > weights[second]) second = t;
+  }
+  if (first >= 0)
+    return second >= 0 ? wording.pairFirsts[first] + wording.pairSeconds[second] : wording.interests[first];
+  if (near >= 0) return wording.related[sources[near]];
+  return viaDepartment && department ? wording.words.department(department) : undefined;
 }
 
 /** Number of prices ≤ budget (prices ascending). */

@@ -7,6 +7,7 @@ import type { Currency } from "../../shared/money.js";
 import type { Language } from "../../shared/stage-words.js";
 import type { CatalogItem } from "./catalog.js";
 import { endsInConsonant } from "./hangul.js";
+import { memoize } from "./text-index.js";
 import { OCCASION_LABELS } from "./vocabulary.js";
 import { OCCASION_FITS_KO, TAG_LABELS_KO } from "./vocabulary-ko.js";
 
@@ -14,12 +15,6 @@ import { OCCASION_FITS_KO, TAG_LABELS_KO } from "./vocabulary-ko.js";
 export function moneyText(amount: number, currency: Currency, language: Language = "en"): string {
   return formatsFor(language === "ko" ? "ko-KR" : "en-US").money(amount, currency);
 }
-
-/** One of a thing for each language, made by `make`. */
-export const byLanguage = <T>(make: (language: Language) => T): Record<Language, T> => ({
-  en: make("en"),
-  ko: make("ko"),
-});
 
 const label = (tag: string) => tag.replace(/-/g, " ");
 const interestEn = (tag: string) => `Matches their interest in ${label(tag)}`;
@@ -60,22 +55,25 @@ const KO: ReasonWords = {
 
 const REASON_WORDS: Record<Language, ReasonWords> = { en: EN, ko: KO };
 
-/** An answer's words in one language, made once: names, categories and reason clauses by index. */
+/** An answer's words in one language, made once: names, categories, prices and reason clauses by index. */
 export type Wording = ReturnType<typeof wordingOf>;
 
 export function wordingOf(
   language: Language,
   items: readonly CatalogItem[],
+  currency: Currency,
   tagNames: readonly string[],
   occasionNames: readonly string[],
 ) {
   const words = REASON_WORDS[language];
-  const names = items.map((i) => (language === "ko" ? i.ko.name : i.name));
   const categories = items.map((i) => (language === "ko" ? i.ko.category : i.category));
   return {
     words,
-    names,
+    names: items.map((i) => (language === "ko" ? i.ko.name : i.name)),
     categories,
+    prices: items.map((i) => moneyText(i.prices[currency], currency, language)),
+    /** A job has a handful of budgets, and Intl is slow per call: each budget's text, made once. */
+    budget: memoize((budget: number) => moneyText(budget, currency, language), 10_000),
     categoryOpenings: categories.map(words.category),
     interests: tagNames.map(words.interest),
     pairFirsts: tagNames.map(words.pairFirst),

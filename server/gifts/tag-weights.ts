@@ -1,5 +1,4 @@
 /** The interest tags one request points at, how strongly and why, and what they add to each item's score. */
-import type { MatchTables } from "./match-tables.js";
 
 /** Why a tag counts: a stated interest or the free text named it, it is next to one, the department suggests it. */
 export const STATED = 1;
@@ -18,7 +17,14 @@ export class TagWeights {
   private readonly loose: Float64Array;
   private readonly loosened: Int32Array;
 
-  constructor(private readonly tables: Pick<MatchTables, "items" | "related" | "tagItems" | "tagShares">) {
+  constructor(
+    private readonly tables: {
+      items: readonly unknown[];
+      related: number[][];
+      tagItems: Int32Array[];
+      tagShares: Float64Array[];
+    },
+  ) {
     const tags = tables.related.length;
     this.weights = new Float64Array(tags);
     this.kinds = new Uint8Array(tags);
