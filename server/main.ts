@@ -10,7 +10,7 @@ import { paceFromMeta, pauseAtPace } from "./dev-pace.js";
 import { resourceOf } from "./auth/auth-options.js";
 import { checkIssuer } from "./auth/provider-metadata.js";
 import { orExit, readConfig } from "./config.js";
-import { fileLinksFromConfig } from "./files/export/link-secret.js";
+import { fileLinksFromConfig } from "./files/export/file-links.js";
 import { serverFromConfig } from "./jobs-env.js";
 import { createLogger, errorFields } from "./observability/logger.js";
 import { observeProcess } from "./observability/observe.js";

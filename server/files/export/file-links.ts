@@ -1,10 +1,15 @@
 /**
  * Expiring download links: `/files/<token>`, the token base64url(JSON claims) "." base64url(their
- * HMAC-SHA256). The file is written when the link is followed, through the access gate.
+ * HMAC-SHA256). The file is written when the link is followed, through the access gate. The key is
+ * FILE_LINK_SECRET when set; otherwise, with STORE=redis, a random key the first instance writes into
+ * that Redis and every other reads (they already share all a link unlocks, the results, so it exposes
+ * nothing new); with one process, its own.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import * as z from "zod/mini";
 import { EXPORT_FORMATS } from "../../../shared/files.js";
+import type { Config } from "../../config.js";
+import { openRedis, watchConnection } from "../../redis/connection.js";
 
 export const LINK_TTL_MS = 15 * 60 * 1000;
 /** Longer tokens are not ours; they are refused before any work. */
@@ -35,7 +40,7 @@ export type FileLinks = {
 };
 
 export type FileLinkOptions = {
-  /** The HMAC key, the same on every instance (link-secret.ts); by default random, this process's own. */
+  /** The HMAC key, the same on every instance (`fileLinksFromConfig`); by default random, this process's own. */
   secret?: () => Promise<Uint8Array>;
   /** PUBLIC_URL: links point there rather than at the request's origin. */
   publicUrl?: string;
@@ -76,4 +81,40 @@ export function createFileLinks({ secret, publicUrl, now = Date.now }: FileLinkO
       return claims.data.exp > now() ? { ok: true, claims: claims.data } : { ok: false, why: "expired" };
     },
   };
+}
+
+export function fileLinksFromConfig(config: Config): FileLinkOptions {
+  const { publicUrl, fileLinkSecret } = config;
+  if (fileLinkSecret) {
+    const key = Buffer.from(fileLinkSecret, "utf8");
+    return { publicUrl, secret: async () => key };
+  }
+  if (config.store !== "redis") return { publicUrl };
+  // the Redis that jobs-env.ts opens for the job store
+  return { publicUrl, secret: secretInRedis(config.redis.url, `${config.redis.keyPrefix}file-link-secret`) };
+}
+
+/** The key at `key` in the Redis at `url`, written first if none is; read once per process (retried on failure). */
+export function secretInRedis(url: string, key: string): () => Promise<Uint8Array> {
+  let found: Promise<Uint8Array> | undefined;
+  return () =>
+    (found ??= readOrCreate(url, key).catch((error: unknown) => {
+      found = undefined;
+      throw error;
+    }));
+}
+
+async function readOrCreate(url: string, key: string): Promise<Uint8Array> {
+  const redis = openRedis(url);
+  try {
+    return await watchConnection(redis).guard(async () => {
+      // of instances starting at once, the first write wins and all read the winner
+      await redis.set(key, randomBytes(32).toString("base64"), "NX");
+      const value = await redis.get(key);
+      if (value === null) throw new Error(`the download-link key ${key} vanished from Redis as it was written`);
+      return Buffer.from(value, "base64");
+    });
+  } finally {
+    redis.disconnect();
+  }
 }

@@ -5,9 +5,8 @@
 import { randomUUID } from "node:crypto";
 import { Redis } from "ioredis";
 import { deleteKeysUnder, redisUnreachable, redisUrl } from "../../../test-kit/redis.js";
-import { createFileLinks } from "./file-links.js";
+import { createFileLinks, fileLinksFromConfig, secretInRedis } from "./file-links.js";
 import { readConfig } from "../../config.js";
-import { fileLinksFromConfig, secretInRedis } from "./link-secret.js";
 
 const unreachable = await redisUnreachable("the download-link key kept in Redis");
 const fileLinksFromEnv = (env: Record<string, string>) => fileLinksFromConfig(readConfig(env));

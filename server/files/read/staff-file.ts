@@ -11,7 +11,7 @@ import { createPace, type Pace } from "./pace.js";
 import { detectSeparator } from "./separator.js";
 import { buildTable, type StaffTable } from "./table.js";
 import { readCsvBatches } from "./csv/reader.js";
-import { breachRefusal, findHeader, scanRecords } from "./csv/scan.js";
+import { breachRefusal, findHeader, scanRecords } from "./csv/inspect.js";
 import { Refused } from "./grid-row.js";
 import { openWorkbook } from "./xlsx/unzip.js";
 import { readSheets } from "./xlsx.js";

@@ -1,14 +1,17 @@
 /**
  * The look at a model's CSV text before any job exists: size, separator, header, rows and every
- * input limit, so a bad text is refused at once with a sentence that says how to fix it.
+ * input limit, so a bad text is refused at once with a sentence that says how to fix it. It is one
+ * linear pass (the staff-file reader's too, before csv-parse splits a file): where the header is, how
+ * many records follow, and the first record past an input limit. Quotes are followed as csv-parse
+ * reads them with `relax_quotes`; on malformed quoting the counts are estimates and the parse has the last word.
  */
+import { parse, type Options } from "csv-parse/sync";
 import type { ColumnMap } from "../../../../shared/files.js";
 import { columnNames, matchHeaders, normalizeHeader } from "../headers.js";
 import { detectSeparator } from "../separator.js";
 import { createPace, type Pace } from "../pace.js";
-import { overLimit, type InputLimits } from "../../../limits.js";
+import { overLimit, rowName, type InputLimits } from "../../../limits.js";
 import { fail, ok, type Outcome } from "../../../outcomes.js";
-import { breachRefusal, findHeader, scanRecords, splitRecord } from "./scan.js";
 
 /**
  * Where each column is in a record (-1 for none). `row` and `skip` are a staff file's job input's
@@ -76,4 +79,226 @@ function readHeader(names: string[], separator: string, headerRow: number): Outc
     separator,
     headerRow,
   });
+}
+
+export type HeaderStart = { start: number; row: number };
+
+/** A record past a limit: its row, which limit, and the figure where it was counted. */
+export type ScanBreach = { row: number } & (
+  | { limit: "cells"; cells: number }
+  | { limit: "cellChars" }
+  | { limit: "interests"; interests: number }
+  | { limit: "rows" }
+);
+
+const QUOTE = 34;
+const CR = 13;
+const LF = 10;
+const SEMICOLON = 59;
+const PIPE = 124;
+const SPACE = 32;
+const TAB = 9;
+
+/** Where the first line that holds more than blanks (or a BOM) starts. */
+export function findHeader(text: string): HeaderStart | undefined {
+  let row = 1;
+  let lineStart = 0;
+  for (let i = 0; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === SPACE || c === TAB || c === 0xfeff) continue;
+    if (c !== CR && c !== LF) return { start: lineStart, row };
+    if (c === CR && text.charCodeAt(i + 1) === LF) i++;
+    row++;
+    lineStart = i + 1;
+  }
+  return undefined;
+}
+
+const nextRecord = (text: string, end: number) =>
+  text.charCodeAt(end) === CR && text.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
+
+/** Characters scanned between two turns of the event loop, give or take a cell (at most maxCellChars). */
+const SLICE_CHARS = 128 * 1024;
+
+type ScanLimits = Pick<InputLimits, "maxRows" | "maxCellsPerRow" | "maxCellChars" | "maxInterestsPerPerson">;
+
+/** A scan and where it stands between slices: in a record at a cell's start, or at a record's start. */
+type ScanState = {
+  text: string;
+  sep: number;
+  interests: number;
+  limits: ScanLimits;
+  headerRow: number;
+  pos: number;
+  headerEnd: number;
+  row: number;
+  last: number;
+  isHeader: boolean;
+  /** Within the record (0 at its start): its cells so far, the interests counted, whether it has text. */
+  cells: number;
+  items: number;
+  blank: boolean;
+  breach?: ScanBreach;
+};
+
+/**
+ * Counts the rows after the header up to the last with text, and stops at the first record past a
+ * limit, so a text past one costs no more than the limit. `interests` is the column whose lists are
+ * counted (-1 for none). Every character is looked at once, in slices with `pace` between them.
+ */
+export async function scanRecords(
+  text: string,
+  header: HeaderStart,
+  separator: string,
+  interests: number,
+  limits: ScanLimits,
+  pace: () => Promise<void>,
+  { onlyHeader = false }: { onlyHeader?: boolean } = {},
+): Promise<{ rows: number; headerEnd: number; breach?: ScanBreach }> {
+  const state: ScanState = {
+    text,
+    sep: separator.charCodeAt(0),
+    interests,
+    limits,
+    headerRow: header.row,
+    pos: header.start,
+    headerEnd: -1,
+    row: header.row,
+    last: header.row,
+    isHeader: true,
+    cells: 0,
+    items: 0,
+    blank: true,
+  };
+  while (state.pos < text.length && state.breach === undefined && !(onlyHeader && state.headerEnd !== -1)) {
+    scanSlice(state);
+    await pace();
+  }
+  const headerEnd = state.headerEnd === -1 ? text.length : state.headerEnd;
+  return { rows: state.last - header.row, headerEnd, breach: state.breach };
+}
+
+/** Scans about SLICE_CHARS from `state.pos` (to a cell's start), or to a breach; no closures, for speed. */
+function scanSlice(state: ScanState) {
+  const until = state.pos + SLICE_CHARS;
+  while (state.pos < state.text.length && state.breach === undefined) {
+    if (state.cells === 0) Object.assign(state, { cells: 1, items: 0, blank: true });
+    const end = scanCells(state, until);
+    if (end === PAUSED) return;
+    if (end !== BREACHED) endRecord(state, end);
+    state.cells = 0;
+    if (state.pos >= until) return;
+  }
+}
+
+/** scanCells stopped at a cell's start, the slice used up, or found a breach (`state.breach`). */
+const PAUSED = -1;
+const BREACHED = -2;
+
+/** Scans the record at `state.pos` from a cell's start; returns where it ends, PAUSED or BREACHED. */
+function scanCells(state: ScanState, until: number) {
+  const { text, sep, interests } = state;
+  const len = text.length;
+  const { maxCellChars, maxCellsPerRow, maxInterestsPerPerson } = state.limits;
+  // the header's cells are names, not interests to count against the limit
+  const limited = !state.isHeader;
+  let { cells, items, blank } = state;
+  let cellFrom = state.pos;
+  let quoted = false;
+  let cellStart = true;
+  let itemHasText = false;
+  let i = state.pos;
+  for (; i < len; i++) {
+    if (i - cellFrom > maxCellChars) return breach(state, { row: state.row, limit: "cellChars" });
+    const c = text.charCodeAt(i);
+    if (quoted) {
+      if (c === QUOTE) {
+        if (text.charCodeAt(i + 1) === QUOTE) i++;
+        else quoted = false;
+        continue;
+      }
+    } else if (c === LF || c === CR) break;
+    else if (c === sep) {
+      if (itemHasText) items++;
+      if (limited && cells - 1 === interests && items > maxInterestsPerPerson)
+        return breach(state, { row: state.row, limit: "interests", interests: items });
+      if (++cells > maxCellsPerRow)
+        return breach(state, { row: state.row, limit: "cells", cells: countCells(text, i, sep, cells) });
+      cellFrom = i + 1;
+      cellStart = true;
+      items = 0;
+      itemHasText = false;
+      if (i >= until) {
+        Object.assign(state, { pos: i + 1, cells, items, blank });
+        return PAUSED;
+      }
+      continue;
+    } else if (c === QUOTE && cellStart) {
+      quoted = true;
+      cellStart = false;
+      continue;
+    }
+    cellStart = false;
+    if (blank && c !== SPACE && c !== TAB && c !== QUOTE) blank = false;
+    if (cells - 1 !== interests) continue;
+    if (c === SEMICOLON || c === PIPE) {
+      if (itemHasText) items++;
+      itemHasText = false;
+    } else if (c !== SPACE && c !== TAB && c !== QUOTE) itemHasText = true;
+  }
+  if (itemHasText) items++;
+  if (limited && cells - 1 === interests && items > maxInterestsPerPerson)
+    return breach(state, { row: state.row, limit: "interests", interests: items });
+  state.blank = blank;
+  return i;
+}
+
+function breach(state: ScanState, found: ScanBreach) {
+  state.breach = found;
+  return BREACHED;
+}
+
+function endRecord(state: ScanState, end: number) {
+  if (!state.blank) state.last = state.row;
+  if (state.last - state.headerRow > state.limits.maxRows) {
+    breach(state, { row: state.row, limit: "rows" });
+    return;
+  }
+  if (state.isHeader) {
+    state.headerEnd = end;
+    state.isHeader = false;
+  }
+  state.row++;
+  state.pos = nextRecord(state.text, end);
+}
+
+/** The cells of a record too wide to measure as it goes: counted to its end, quotes aside. */
+function countCells(text: string, from: number, sep: number, before: number): number {
+  let cells = before;
+  for (let i = from + 1; i < text.length; i++) {
+    const c = text.charCodeAt(i);
+    if (c === LF || c === CR) break;
+    if (c === sep) cells++;
+  }
+  return cells;
+}
+
+/** The cells of the record `[start, end)` as csv-parse reads them (a header line); an unclosed quote ends with it. */
+export function splitRecord(text: string, start: number, end: number, separator: string): string[] {
+  const options: Options = { delimiter: separator, relax_quotes: true, relax_column_count: true };
+  const read = (line: string): string[] => parse(line, options)[0] ?? [""];
+  try {
+    return read(text.slice(start, end));
+  } catch {
+    return read(`${text.slice(start, end)}"`);
+  }
+}
+
+/** The refusal of a record past a limit; `what` names the input. */
+export function breachRefusal<T>(breach: ScanBreach, what: string, limits: InputLimits): Outcome<T> {
+  const where = rowName(breach.row);
+  if (breach.limit === "cells") return overLimit.cells(where, breach.cells, limits);
+  if (breach.limit === "cellChars") return overLimit.cellChars(where, undefined, limits);
+  if (breach.limit === "rows") return overLimit.rows(what, undefined, limits);
+  return overLimit.interests(where, breach.interests, limits);
 }

@@ -23,7 +23,7 @@ export async function* readCsvBatches(
   const options: Options & { readableHighWaterMark: number } = {
     bom: true,
     delimiter: separator,
-    // every line end, as the quick scan (scan.ts) counts them, however a file mixes them
+    // every line end, as the quick scan (inspect.ts) counts them, however a file mixes them
     record_delimiter: ["\r\n", "\n", "\r"],
     relax_quotes: true,
     relax_column_count: true,

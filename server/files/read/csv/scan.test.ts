@@ -4,7 +4,7 @@
  */
 import { parse } from "csv-parse/sync";
 import { createPace } from "../pace.js";
-import { findHeader, scanRecords, splitRecord } from "./scan.js";
+import { findHeader, scanRecords, splitRecord } from "./inspect.js";
 
 const limits = { maxRows: 1_000, maxCellsPerRow: 1_000, maxCellChars: 1_000, maxInterestsPerPerson: 1_000 };
 const pace = createPace();
