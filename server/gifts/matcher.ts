@@ -1,16 +1,15 @@
 /**
  * The gift matcher: ranks catalog items by fit to interests, free text, department and occasion,
  * never over budget, in English or Korean. What does not depend on the request is computed once
- * (`createMatchTables`); the per-request work runs on reused typed arrays, so a bulk job's 100,000
- * matches allocate little beyond the answers, whose reasons' clauses are chosen by the tags matched.
+ * (`createMatchTables`); each request weighs the tags it points at, scores the items within budget,
+ * picks a diverse few and words them. The per-request work runs on reused typed arrays, so a bulk
+ * job's 100,000 matches allocate little beyond the answers.
  */
 import type { Currency } from "../../shared/money.js";
 import type { Language } from "../../shared/stage-words.js";
 import type { Gift } from "../../shared/tools.js";
 import { CATALOG, type CatalogItem } from "./catalog.js";
-import { createPicker } from "./pick.js";
 import { wordingOf, type Wording } from "./reason.js";
-import { DEPARTMENT, NEAR, STATED, TagWeights } from "./tag-weights.js";
 import { createTextIndex, memoize } from "./text-index.js";
 import { RELATED_TAGS } from "./vocabulary.js";
 
@@ -80,6 +79,170 @@ function createMatchTables(catalog: readonly CatalogItem[], currency: Currency) 
   };
 }
 
+/** Why a tag counts: a stated interest or the free text named it, it is next to one, the department suggests it. */
+const STATED = 1;
+const NEAR = 2;
+const DEPARTMENT = 3;
+
+/** The interest tags one request points at, how strongly and why, and what they add to each item's score. */
+class TagWeights {
+  /** Per tag: its weight (0 when the request does not point at it), why, and for NEAR the stated tag. */
+  readonly weights: Float64Array;
+  readonly kinds: Uint8Array;
+  readonly sources: Int32Array;
+  /** The tags with a weight, `count` of them, in the order they were first noted. */
+  readonly touched: Int32Array;
+  count = 0;
+  /** Per item: its strongest related or department tag's weight while `addTo` runs, else 0; and those items. */
+  private readonly loose: Float64Array;
+  private readonly loosened: Int32Array;
+
+  constructor(private readonly tables: MatchTables) {
+    const tags = tables.related.length;
+    this.weights = new Float64Array(tags);
+    this.kinds = new Uint8Array(tags);
+    this.sources = new Int32Array(tags);
+    this.touched = new Int32Array(tags);
+    this.loose = new Float64Array(tables.items.length);
+    this.loosened = new Int32Array(tables.items.length);
+  }
+
+  /** Raises each tag in `ids` to weight `w` for `kind`; a tag keeps its strongest reason. */
+  note(ids: readonly number[], w: number, kind: number, source = -1): void {
+    for (let k = 0; k < ids.length; k++) {
+      const t = ids[k];
+      if (this.weights[t] === 0) this.touched[this.count++] = t;
+      if (w > this.weights[t]) {
+        this.weights[t] = w;
+        this.kinds[t] = kind;
+        this.sources[t] = source;
+      }
+    }
+  }
+
+  /** Notes the tags next to each tag noted so far, at `share` of its weight. */
+  noteRelated(share: number): void {
+    const stated = this.count;
+    for (let k = 0; k < stated; k++) {
+      const t = this.touched[k];
+      this.note(this.tables.related[t], this.weights[t] * share, NEAR, t);
+    }
+  }
+
+  /**
+   * Adds the weights to the `scores` of items below `cutoff`. Stated interests add up over an item's tags
+   * (a gift for two beats a gift for one); related and department tags do not stack, so a gift loosely
+   * tagged with many cannot pass a stated interest.
+   */
+  addTo(scores: Float64Array, cutoff: number): void {
+    const { weights, kinds, touched, loose, loosened } = this;
+    const { tagItems, tagShares } = this.tables;
+    let n = 0;
+    for (let k = 0; k < this.count; k++) {
+      const t = touched[k];
+      const list = tagItems[t];
+      const shares = tagShares[t];
+      const w = weights[t];
+      if (kinds[t] === STATED) {
+        for (let j = 0; j < list.length && list[j] < cutoff; j++) scores[list[j]] += w * shares[j];
+        continue;
+      }
+      for (let j = 0; j < list.length && list[j] < cutoff; j++) {
+        const i = list[j];
+        if (loose[i] === 0) loosened[n++] = i;
+        if (w * shares[j] > loose[i]) loose[i] = w * shares[j];
+      }
+    }
+    for (let k = 0; k < n; k++) {
+      const i = loosened[k];
+      scores[i] += loose[i];
+      loose[i] = 0;
+    }
+  }
+
+  /** Back to no weights, ready for the next request. */
+  clear(): void {
+    for (let k = 0; k < this.count; k++) this.weights[this.touched[k]] = 0;
+    this.count = 0;
+  }
+}
+
+/** What each earlier pick from the same category takes off a candidate's score. */
+const CATEGORY_REPEAT = 1;
+
+/**
+ * Chooses the gifts from the scored items: the best few candidates, then greedy picks of one edition
+ * per product, spread over categories. The picker writes up to `count` of the first `n` items by
+ * `scores` into `picked`, best first, and returns how many. Buffers are reused: this runs once per
+ * person in bulk jobs.
+ */
+function createPicker(items: readonly CatalogItem[]) {
+  const baseOf = ids(items.map((item) => item.name.replace(/ \([^)]*\)$/, "")));
+  const categoryOf = ids(items.map((item) => item.category));
+  const baseUsed = new Uint8Array(items.length);
+  const perCategory = new Int32Array(items.length);
+  let ranked = new Int32Array(0);
+
+  return (scores: Float64Array, n: number, count: number, picked: Int32Array): number => {
+    // a few more candidates than asked, so the diversity rules have room to choose
+    const k = count * 3 + 6;
+    if (ranked.length < k) ranked = new Int32Array(k);
+    const m = topIndexes(scores, n, k, ranked);
+    let p = 0;
+    while (p < count) {
+      let best = -1;
+      let bestScore = -Infinity;
+      for (let r = 0; r < m; r++) {
+        const i = ranked[r];
+        if (baseUsed[baseOf[i]] !== 0) continue;
+        const s = scores[i] - CATEGORY_REPEAT * perCategory[categoryOf[i]];
+        if (s > bestScore) {
+          best = i;
+          bestScore = s;
+        }
+      }
+      if (best === -1) break;
+      picked[p++] = best;
+      baseUsed[baseOf[best]] = 1;
+      perCategory[categoryOf[best]]++;
+    }
+    for (let q = 0; q < p; q++) {
+      baseUsed[baseOf[picked[q]]] = 0;
+      perCategory[categoryOf[picked[q]]] = 0;
+    }
+    return p;
+  };
+}
+
+/**
+ * Writes the indexes of the `k` best scores among the first `n` into `top`, best first, and
+ * returns how many; ties go to the pricier item (the higher index), as the scan runs downwards.
+ */
+function topIndexes(scores: Float64Array, n: number, k: number, top: Int32Array): number {
+  let len = 0;
+  for (let i = n - 1; i >= 0; i--) {
+    const s = scores[i];
+    if (len === k && s <= scores[top[k - 1]]) continue;
+    // shift the worse entries down one place; when full, the last one falls off
+    let at = len === k ? k - 1 : len++;
+    while (at > 0 && scores[top[at - 1]] < s) {
+      top[at] = top[at - 1];
+      at--;
+    }
+    top[at] = i;
+  }
+  return len;
+}
+
+/** Numbers each distinct value in order of first appearance. */
+function ids(values: string[]): Int32Array {
+  const seen = new Map<string, number>();
+  return Int32Array.from(values, (v) => {
+    if (!seen.has(v)) seen.set(v, seen.size);
+    return seen.get(v) ?? 0;
+  });
+}
+
 /** Pure: the same request always gets the same gifts. Each currency's tables are made when first asked. */
 export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
   const byCurrency = memoize((currency: Currency) => createCurrencyMatcher(catalog, currency));
@@ -89,7 +252,8 @@ export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
 function createCurrencyMatcher(catalog: readonly CatalogItem[], currency: Currency): MatchGifts {
   const tables = createMatchTables(catalog, currency);
   const { prices, occasionMasks, text } = tables;
-  const picker = createPicker(tables.items);
+  const pick = createPicker(tables.items);
+  let picked = new Int32Array(0);
   // per-request scratch, reset before each request returns
   const scores = new Float64Array(tables.items.length);
   const tags = new TagWeights(tables);
@@ -110,8 +274,9 @@ function createCurrencyMatcher(catalog: readonly CatalogItem[], currency: Curren
         scores[i] = prices[i] * priceScale + ((occasionMasks[i] & occasionBit) !== 0 ? OCCASION_FIT : 0);
       }
       tags.addTo(scores, cutoff);
-      const n = picker.pick(scores, cutoff, count);
-      return writeGifts(tables, picker.picked, n, request, tags, occasion);
+      if (picked.length < count) picked = new Int32Array(count);
+      const n = pick(scores, cutoff, count, picked);
+      return writeGifts(tables, picked, n, request, tags, occasion);
     } finally {
       // the scratch weights start at zero for the next request, whatever happened here
       tags.clear();
