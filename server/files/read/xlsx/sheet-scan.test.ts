@@ -2,7 +2,7 @@
  * The search for rows and merged ranges in the rest of a sheet: the same count and ranges whatever
  * the pieces, with or without a namespace prefix, a tag the parser already took never counted twice.
  */
-import { TagScan } from "./sheet-scan.js";
+import { TagScan } from "../xlsx.js";
 
 const XML =
   '<x:row r="1"><x:c r="A1"><x:v>1</x:v></x:c></x:row><row r="2"/><row>' +

@@ -98,7 +98,7 @@ export class SheetXml implements XmlHandlers {
   readonly merges: Merge[] = [];
   /** Rows opened so far (those the parser saw, closed or not). */
   opened = 0;
-  /** Takes over from the parser when taking (sheet-scan.ts). */
+  /** Takes over from the parser when taking (xlsx.ts). */
   scan?: XmlHandlers["scan"];
   private row = 0;
   private cells: string[] = [];

@@ -36,12 +36,12 @@ const pastDeadline = (clock: Clock) =>
 const broken = (part: string, what: string) =>
   refuse("unreadable_file", `The workbook's part ${cut(part)} ${what}.`, NOT_A_WORKBOOK);
 
-/** Parses `part` into `handlers`, yielding after each piece. Throws `Refused` on anything wrong. */
-export async function* parseXmlPart(
+/** Parses `part` into `handlers`, yielding them after each piece. Throws `Refused` on anything wrong. */
+export async function* parseXmlPart<H extends XmlHandlers>(
   { zip, clock }: BookReading,
   part: string,
-  handlers: XmlHandlers,
-): AsyncGenerator<void> {
+  handlers: H,
+): AsyncGenerator<H> {
   const parser = new SaxesParser<{ xmlns: false; position: false }>({ xmlns: false, position: false });
   parser.on("doctype", () => {
     throw broken(part, "declares a DOCTYPE, which no spreadsheet writes (it could define entities)");
@@ -69,7 +69,7 @@ export async function* parseXmlPart(
       const scan = handlers.scan;
       if (scan?.taking !== true) parser.write(text);
       scan?.take(text);
-      yield;
+      yield handlers;
     }
   }
   const rest = decode();
