@@ -19,16 +19,10 @@ import { XLSX_MIME_TYPE, xlsxFile, type Cell } from "./xlsx.js";
 /** Gifts per person the picks have columns for: what the analysis picks for each person. */
 const GIFT_COLUMNS = 3;
 
+/** The picks' first columns (the budget's with its currency), a gift's columns (its name, then price, category, reason). */
 const EN = {
-  row: "row",
-  name: "name",
-  department: "department",
-  interests: "interests",
-  budget: (c: Currency) => `budget (${c})`,
-  gift: (n: number) => `gift ${n}`,
-  price: (n: number, c: Currency) => `gift ${n} price (${c})`,
-  category: (n: number) => `gift ${n} category`,
-  reason: (n: number) => `gift ${n} reason`,
+  columns: ["row", "name", "department", "interests", "budget"],
+  gift: ["gift", "price", "category", "reason"],
   why: "reason",
   sheets: { picks: "Picks", skipped: "Skipped rows" },
 };
@@ -36,15 +30,8 @@ const EN = {
 const WORDS: Record<Language, typeof EN> = {
   en: EN,
   ko: {
-    row: "행",
-    name: "이름",
-    department: "부서",
-    interests: "관심사",
-    budget: (c) => `예산 (${c})`,
-    gift: (n) => `선물 ${n}`,
-    price: (n, c) => `선물 ${n} 가격 (${c})`,
-    category: (n) => `선물 ${n} 분류`,
-    reason: (n) => `선물 ${n} 추천 이유`,
+    columns: ["행", "이름", "부서", "관심사", "예산"],
+    gift: ["선물", "가격", "분류", "추천 이유"],
     why: "건너뛴 이유",
     sheets: { picks: "선물 추천", skipped: "건너뛴 행" },
   },
@@ -52,20 +39,19 @@ const WORDS: Record<Language, typeof EN> = {
 
 /** The picks' header: row, name, department, interests, budget, then name, price, category, reason per gift. */
 export function picksHeader(language: Language, currency: Currency): string[] {
-  const w = WORDS[language];
-  const gifts = Array.from({ length: GIFT_COLUMNS }, (_, i) => [
-    w.gift(i + 1),
-    w.price(i + 1, currency),
-    w.category(i + 1),
-    w.reason(i + 1),
-  ]);
-  return [w.row, w.name, w.department, w.interests, w.budget(currency), ...gifts.flat()];
+  const { columns, gift } = WORDS[language];
+  const gifts = Array.from({ length: GIFT_COLUMNS }, (_, i) =>
+    gift.map((part, k) =>
+      k === 0 ? `${part} ${i + 1}` : `${gift[0]} ${i + 1} ${part}${k === 1 ? ` (${currency})` : ""}`,
+    ),
+  );
+  return [...columns.slice(0, 4), `${columns[4]} (${currency})`, ...gifts.flat()];
 }
 
 /** The columns of the picks that hold money (0-based): the budget and each gift's price. */
 const PICKS_MONEY_COLUMNS: readonly number[] = [4, ...Array.from({ length: GIFT_COLUMNS }, (_, i) => 6 + 4 * i)];
 
-const skippedHeader = ({ row, name, department, why }: typeof EN): string[] => [row, name, department, why];
+const skippedHeader = ({ columns: [row, name, department], why }: typeof EN): string[] => [row, name, department, why];
 
 /** One person's row; missing gifts (none fitted the budget) are empty cells. */
 export function pickCells(p: PersonResult): Cell[] {

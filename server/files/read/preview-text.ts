@@ -78,12 +78,13 @@ function duplicatesLine(p: StaffPreview): string {
 
 const quote = (s: string) => JSON.stringify(s);
 
-const WHAT: Record<ColumnKey, string> = {
-  name: "each person's name",
-  department: "the department",
-  interests: "the interests",
-  budget: "the budget",
-  id: "each person's ID (employee number)",
+/** What each column holds, and the column's name in Korean. */
+const WHAT: Record<ColumnKey, [english: string, korean: string]> = {
+  name: ["each person's name", "이름"],
+  department: ["the department", "부서"],
+  interests: ["the interests", "관심사"],
+  budget: ["the budget", "예산"],
+  id: ["each person's ID (employee number)", "사번"],
 };
 
 export type ProblemFacts = {
@@ -111,12 +112,12 @@ export function problemsOf({ source, headers, mapping, rows, people, otherCurren
   const seen = headers.map((h) => JSON.stringify(h)).join(", ");
   for (const key of mapping.missing) {
     problems.push(
-      `No column holds ${WHAT[key]}: the header has ${seen}. Choose the column with ${WHAT[key]} (a header such as ${columnNames(key)} is found by itself).`,
+      `No column holds ${WHAT[key][0]}: the header has ${seen}. Choose the column with ${WHAT[key][0]} (a header such as ${columnNames(key)} is found by itself).`,
     );
   }
   for (const key of mapping.twice) {
     const taken = JSON.stringify(headers[mapping.columns[key]]);
-    problems.push(`More than one column could hold ${WHAT[key]}; ${taken} was taken. Choose the right one.`);
+    problems.push(`More than one column could hold ${WHAT[key][0]}; ${taken} was taken. Choose the right one.`);
   }
   if (otherCurrency) {
     // most budgets name a currency the job is not in: read as they are, most people would be dropped
@@ -141,14 +142,7 @@ function withSheets(problems: string[], { format, sheets, sheet }: ProblemFacts[
   ];
 }
 
-const COLUMN: Record<string, string> = {
-  "each person's name": "이름",
-  "the department": "부서",
-  "the interests": "관심사",
-  "the budget": "예산",
-  "each person's ID (employee number)": "사번",
-};
-const column = (what: string) => COLUMN[what] ?? what;
+const column = (what: string) => Object.values(WHAT).find(([english]) => english === what)?.[1] ?? what;
 
 /** '"안내" (1 row), "직원" (31 rows, hidden)' → '"안내"(1행), "직원"(31행, 숨김)'. */
 const sheetsKo = (list: string) =>

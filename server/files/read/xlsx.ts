@@ -10,7 +10,7 @@ import { isBlank, refuse, type GridRow } from "./grid-row.js";
 import { HEADER_CANDIDATES, mappedCount, matchHeaders } from "./headers.js";
 import type { Pace } from "./pace.js";
 import { NOT_A_WORKBOOK, type WorkbookZip } from "./xlsx/unzip.js";
-import { cut, type ReadLimits } from "./xlsx/read-limits.js";
+import { cut, SEND_LESS, type ReadLimits } from "./xlsx/read-limits.js";
 import { readStyles, SheetXml, type Merge, type SheetContext } from "./xlsx/sheet-xml.js";
 import { parseXmlPart, parseXmlWhole, type BookReading } from "./xlsx/xml-part.js";
 
@@ -262,14 +262,11 @@ class MergeFill {
   }
 }
 
-const SMALLER =
-  "Keep only the sheet with the staff list (and only its columns) in a new workbook and send that, or send it as CSV.";
-
 const tooMany = (found: string, limit: number, what: string) =>
   refuse(
     "input_too_large",
     `The workbook holds ${found} ${what} of shared text; a read takes at most ${count(limit)} ${what}.`,
-    SMALLER,
+    SEND_LESS,
   );
 
 /**
