@@ -87,7 +87,17 @@ async function decode(
   fatal: boolean,
   pace: Pace,
 ): Promise<string | undefined> {
-  const decodePiece = decoderOf(encoding, fatal);
+  // iconv-lite for CP949: Node's "euc-kr" knows only KS X 1001, not the 8,822 syllables CP949 adds (똠, 햏).
+  // CP949 cannot encode U+FFFD: where iconv-lite writes one, the bytes were no CP949
+  const cp949 = encoding === "euc-kr" ? iconv.getDecoder("cp949") : undefined;
+  const decoder = new TextDecoder(cp949 ? "utf-8" : encoding, { fatal });
+  /** Each piece's text, then (called with none) the rest. */
+  const decodePiece = (piece?: Uint8Array): string => {
+    if (!cp949) return piece ? decoder.decode(piece, { stream: true }) : decoder.decode();
+    const text = piece ? cp949.write(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength)) : cp949.end();
+    if (fatal && text?.includes("\uFFFD")) throw new TypeError("The bytes are not valid CP949");
+    return text ?? "";
+  };
   const parts: string[] = [];
   try {
     for (let at = 0; at < bytes.length; at += SLICE_BYTES) {
@@ -99,20 +109,4 @@ async function decode(
     return undefined;
   }
   return parts.join("");
-}
-
-/** A streaming decoder: each piece's text, then (called with none) the rest. */
-function decoderOf(encoding: TextEncoding, fatal: boolean): (piece?: Uint8Array) => string {
-  if (encoding !== "euc-kr") {
-    const decoder = new TextDecoder(encoding, { fatal });
-    return (piece) => (piece ? decoder.decode(piece, { stream: true }) : decoder.decode());
-  }
-  // iconv-lite: Node's "euc-kr" knows only KS X 1001, not the 8,822 syllables CP949 adds (똠, 햏).
-  // CP949 cannot encode U+FFFD: where iconv-lite writes one, the bytes were no CP949
-  const decoder = iconv.getDecoder("cp949");
-  return (piece) => {
-    const text = piece ? decoder.write(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength)) : decoder.end();
-    if (fatal && text?.includes("\uFFFD")) throw new TypeError("The bytes are not valid CP949");
-    return text ?? "";
-  };
 }

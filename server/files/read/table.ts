@@ -116,8 +116,7 @@ class TableReading {
     const none = { encoding: null, encodingCertain: true, separator: null, sheets: [], sheet: null };
     const source = { fileName, format, ...none, ...given };
     const { header, people, sample, skipped, skippedCount } = this;
-    const headerRow = header?.row ?? 0;
-    const rows = this.lastWithText - headerRow;
+    const rows = this.lastWithText - (header?.row ?? 0);
     const headers = header?.names ?? [];
     const mapping = header?.mapping;
     const columnMap: ColumnMap = mapping?.columns ?? { name: -1, department: -1, interests: -1, budget: -1, id: -1 };

@@ -50,19 +50,15 @@ export async function openWorkbook(bytes: Uint8Array, limits: ReadLimits = READ_
   }
   return ok({
     has: (name) => entries.has(name),
-    check: (names) =>
-      checkDeclared(
-        names.flatMap((n) => entries.get(n) ?? []),
-        limits,
-      ),
+    check: (names) => checkDeclared(names, entries, limits),
     stream: (name) => unpack(zip, entries.get(name), limits),
     close: () => zip.close(),
   });
 }
 
-function checkDeclared(entries: Entry[], limits: ReadLimits): Outcome<null> {
+function checkDeclared(names: string[], entries: Map<string, Entry>, limits: ReadLimits): Outcome<null> {
   let total = 0;
-  for (const entry of entries) {
+  for (const entry of names.flatMap((n) => entries.get(n) ?? [])) {
     if (entry.isEncrypted())
       return fail(
         "unreadable_file",
