@@ -123,23 +123,28 @@ const SLICE_CHARS = 128 * 1024;
 type ScanLimits = Pick<InputLimits, "maxRows" | "maxCellsPerRow" | "maxCellChars" | "maxInterestsPerPerson">;
 
 /** A scan and where it stands between slices: in a record at a cell's start, or at a record's start. */
-type ScanState = {
-  text: string;
-  sep: number;
-  interests: number;
-  limits: ScanLimits;
-  headerRow: number;
-  pos: number;
-  headerEnd: number;
+class ScanState {
+  headerEnd = -1;
   row: number;
   last: number;
-  isHeader: boolean;
+  isHeader = true;
   /** Within the record (0 at its start): its cells so far, the interests counted, whether it has text. */
-  cells: number;
-  items: number;
-  blank: boolean;
+  cells = 0;
+  items = 0;
+  blank = true;
   breach?: ScanBreach;
-};
+
+  constructor(
+    readonly text: string,
+    readonly sep: number,
+    readonly interests: number,
+    readonly limits: ScanLimits,
+    readonly headerRow: number,
+    public pos: number,
+  ) {
+    this.row = this.last = headerRow;
+  }
+}
 
 /**
  * Counts the rows after the header up to the last with text, and stops at the first record past a
@@ -155,21 +160,7 @@ export async function scanRecords(
   pace: () => Promise<void>,
   { onlyHeader = false }: { onlyHeader?: boolean } = {},
 ): Promise<{ rows: number; headerEnd: number; breach?: ScanBreach }> {
-  const state: ScanState = {
-    text,
-    sep: separator.charCodeAt(0),
-    interests,
-    limits,
-    headerRow: header.row,
-    pos: header.start,
-    headerEnd: -1,
-    row: header.row,
-    last: header.row,
-    isHeader: true,
-    cells: 0,
-    items: 0,
-    blank: true,
-  };
+  const state = new ScanState(text, separator.charCodeAt(0), interests, limits, header.row, header.start);
   while (state.pos < text.length && state.breach === undefined && !(onlyHeader && state.headerEnd !== -1)) {
     scanSlice(state);
     await pace();
