@@ -6,8 +6,6 @@
 import type { JobResultPage } from "../../../shared/tools.js";
 import { moneyText } from "../../gifts/reason.js";
 
-const HEADER = ["row", "name", "department", "interests", "budget", "gifts"];
-
 /** One CSV field, quoted where CSV needs it (the job's input writes its fields so). */
 export const csvField = (value: string): string => (/[",\r\n]/.test(value) ? `"${value.replace(/"/g, '""')}"` : value);
 
@@ -21,7 +19,7 @@ export const csvLine = (cells: readonly (string | number)[]): string =>
 /** The header (on the first part only) and one line per person, each ending in CRLF. */
 export function resultCsv(page: JobResultPage): string {
   const currency = page.currency ?? "USD";
-  const header = HEADER.map((h) => (h === "budget" ? `budget (${currency})` : h));
+  const header = ["row", "name", "department", "interests", `budget (${currency})`, "gifts"];
   const lines = page.offset === 0 ? [csvLine(header)] : [];
   for (const p of page.people) {
     const gifts = p.gifts.map((g) => `${g.name} (${moneyText(g.price, currency)})`).join("; ");
