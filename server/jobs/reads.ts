@@ -1,26 +1,32 @@
 /**
  * The read side of the job service: events after a seq (with a long poll), waiting for the end,
- * results (result-reads.ts) and a caller's jobs, each past the access gate. A job whose end this
- * process could not yet write (a full disk) reads as ended at once.
+ * results and a caller's jobs, each past the access gate. A job whose end this process could not
+ * yet write (a full disk) reads as ended at once.
  */
 import type { z } from "zod";
-import { toJobView, type JobFold } from "../../shared/job-reducer.js";
-import type { JobEvent } from "../../shared/job-events.js";
+import { applyJobEvent, toJobView, type JobFold } from "../../shared/job-reducer.js";
+import { JobEventSchema, type JobEvent } from "../../shared/job-events.js";
+import type { SkippedRow } from "../../shared/files.js";
 import { isFinished, type JobStatus, type JobView } from "../../shared/job-view.js";
 import {
   type GetJobEventsInput,
   type GetJobEventsResult,
+  type GetJobResultInput,
+  type GetJobResultResult,
+  type JobResultPage,
   type JobSummary,
+  type PersonResult,
   TOOL,
+  URI,
   type WaitForJobInput,
   type WaitForJobOutput,
 } from "../../shared/tools.js";
-import { mayRead, SeenJobs, type Gate } from "./access.js";
+import { mayRead, type Gate } from "./access.js";
 import type { Caller } from "./caller.js";
 import type { Unended } from "./endings.js";
-import { fail, ok, unknownJob, type Outcome } from "../outcomes.js";
-import { ResultReads } from "./result-reads.js";
-import { foldOf, type JobPosition, type JobStore, type StoredJob } from "./store.js";
+import { fail, notFinished, ok, unknownJob, type Outcome } from "../outcomes.js";
+import { CHUNK_SIZE, decodeChunk } from "./result-codec.js";
+import { foldOf, type JobPosition, type JobStore, type ResultHead, type StoredJob } from "./store.js";
 import type { Waiters } from "./waiters.js";
 
 /** The status each terminal event ends a job with. */
@@ -40,6 +46,38 @@ function statusAfter(job: StoredJob, events: JobEvent[]): { status: JobStatus; l
   return { status: ENDED_AS[last.type] ?? "running", lastSeq: last.seq };
 }
 
+/** A job as its readers see it: with the end this process has not written yet (a full disk) folded in. */
+class SeenJobs {
+  constructor(
+    private readonly store: JobStore,
+    private readonly gate: Gate,
+    readonly unwritten: (jobId: string) => Unended | undefined,
+  ) {}
+
+  async admit(jobId: string, caller: Caller): Promise<Outcome<StoredJob>> {
+    const gated = await this.gate(jobId, caller);
+    return gated.ok ? ok(await this.asSeen(gated.value)) : gated;
+  }
+
+  /** The job as it reads now; undefined once it has been deleted. */
+  async latest(jobId: string): Promise<StoredJob | undefined> {
+    const stored = await this.store.getJob(jobId);
+    return stored && this.asSeen(stored);
+  }
+
+  /** With the unwritten end folded in as the event it will be written as (the next seq). */
+  async asSeen(job: StoredJob): Promise<StoredJob> {
+    const end = isFinished(job.status) ? undefined : this.unwritten(job.jobId);
+    if (end === undefined) return job;
+    const { jobId } = job;
+    const seq = job.lastSeq + 1;
+    const timestamp = new Date(end.at).toISOString();
+    const event = JobEventSchema.parse({ ...end.failed, jobId, seq, eventId: `${jobId}:${seq}`, timestamp });
+    const fold = applyJobEvent(await foldOf(this.store, job), event);
+    return { ...job, status: fold.status, lastSeq: fold.lastSeq, fold };
+  }
+}
+
 type Polls = { store: JobStore; seen: SeenJobs; waiters: Waiters; expiredBefore: () => number };
 
 /**
@@ -53,14 +91,12 @@ export function createReads(
   unwritten: (jobId: string) => Unended | undefined,
   expiredBefore: () => number,
 ) {
-  const seen = new SeenJobs(store, gate, unwritten);
-  const polls: Polls = { store, seen, waiters, expiredBefore };
-  const results = new ResultReads(store, seen);
+  const polls: Polls = { store, seen: new SeenJobs(store, gate, unwritten), waiters, expiredBefore };
   return {
     getEvents: getEvents.bind(null, polls),
     waitFor: waitFor.bind(null, polls),
-    getResult: results.getResult,
-    readResult: results.readResult,
+    getResult: getResult.bind(null, polls),
+    readResult: readResult.bind(null, polls),
     list: listJobs.bind(null, polls),
   };
 }
@@ -134,6 +170,130 @@ async function waitFor(
     } else if ((await waiter.settled) !== "event") break;
   }
   return ok({ jobId, status: fold.status, done: isFinished(fold.status), view: toJobView(fold) });
+}
+
+/**
+ * A part of the result resource holds at most this many people and, past the first person, this
+ * much JSON: about 1 MB, so a 200,000-person result is read in parts of ~1,300 typical people.
+ */
+const RESULT_PAGE_PEOPLE = 2_000;
+const RESULT_PAGE_BYTES = 1024 * 1024;
+
+/** What a page of `get_job_result` takes from its result's head. */
+type PageHead = Pick<ResultHead, "total" | "chunkSize" | "skipped" | "summary" | "currency" | "figures">;
+
+/** A page of a completed job's people with the rows skipped between them, or of the people a running job has composed so far. */
+async function getResult(
+  { store, seen }: Polls,
+  { jobId, offset, limit }: z.output<typeof GetJobResultInput>,
+  caller: Caller,
+): Promise<Outcome<GetJobResultResult>> {
+  const gated = await seen.admit(jobId, caller);
+  if (!gated.ok) return gated;
+  const partial = gated.value.status === "running";
+  const head: Outcome<PageHead> = partial ? await soFar(store, gated.value) : await finished(store, gated.value);
+  if (!head.ok) return head;
+  const { total, chunkSize, skipped, summary, figures, currency = "USD" } = head.value;
+  const to = Math.min(total, offset + limit);
+  const { people, after } = await readPeople(store, jobId, offset, to, chunkSize, partial);
+  // a running job's page may come out short: it ended, and its chunks became the result, meanwhile
+  const end = partial ? offset + people.length : to;
+  return ok({
+    jobId,
+    currency,
+    summary,
+    total,
+    offset,
+    nextOffset: end < total ? end : null,
+    people,
+    skipped: skippedOn(skipped, offset, total, after, people),
+    resultUri: URI.jobResult(jobId),
+    partial,
+    ...(figures === undefined ? {} : { figures }),
+  });
+}
+
+/** A part of the result resource, from `offset`: within the part's bounds, and at least one person. */
+async function readResult(
+  { store, seen }: Polls,
+  jobId: string,
+  caller: Caller,
+  offset = 0,
+): Promise<Outcome<JobResultPage>> {
+  const gated = await seen.admit(jobId, caller);
+  if (!gated.ok) return gated;
+  const head = await finished(store, gated.value);
+  if (!head.ok) return head;
+  const { occasion, budgetPerPerson, summary, skipped, total, chunkSize, currency = "USD" } = head.value;
+  const read = await readPeople(store, jobId, offset, Math.min(total, offset + RESULT_PAGE_PEOPLE), chunkSize);
+  let bytes = 0;
+  const over = read.people.findIndex(
+    (p, i) => (bytes += Buffer.byteLength(JSON.stringify(p))) > RESULT_PAGE_BYTES && i > 0,
+  );
+  const people = over === -1 ? read.people : read.people.slice(0, over);
+  const end = offset + people.length;
+  return ok({
+    jobId,
+    occasion,
+    budgetPerPerson,
+    currency,
+    summary,
+    total,
+    offset,
+    people,
+    skipped: skippedOn(skipped, offset, total, read.after, people),
+    next: end < total && people.length > 0 ? URI.jobResultPage(jobId, end) : null,
+  });
+}
+
+/** The head of a completed job's result, or the error that says why there is none. */
+async function finished(store: JobStore, job: StoredJob): Promise<Outcome<ResultHead>> {
+  const { jobId, status } = job;
+  if (status !== "completed") {
+    const { percentage } = await foldOf(store, job);
+    return notFinished<ResultHead>(jobId, status, percentage);
+  }
+  const head = await store.readResultHead(jobId);
+  return head
+    ? ok(head)
+    : fail<ResultHead>("internal", `The result of job ${jobId} is missing.`, "Run the analysis again.");
+}
+
+/** What a running job's result holds so far: the people composed (none before that stage), nothing else yet. */
+async function soFar(store: JobStore, job: StoredJob): Promise<Outcome<PageHead>> {
+  const fold = await foldOf(store, job);
+  const total = fold.stage === "compose" && fold.processed !== null ? fold.processed : 0;
+  return ok({ total, chunkSize: CHUNK_SIZE, skipped: [], summary: "", currency: fold.currency ?? "USD" });
+}
+
+/**
+ * People `offset` up to `to` of the committed result or (`composed`) the one being composed, and
+ * the row of the person before them: a page carries the skipped rows since the previous one.
+ */
+async function readPeople(
+  store: JobStore,
+  jobId: string,
+  offset: number,
+  to: number,
+  chunkSize: number,
+  composed = false,
+) {
+  if (to <= offset) return { people: [], after: -Infinity };
+  const first = Math.floor(Math.max(0, offset - 1) / chunkSize);
+  const last = Math.ceil(to / chunkSize);
+  const read = (await store.readChunks(jobId, first, last, composed)).flatMap(decodeChunk);
+  const base = first * chunkSize;
+  return { people: read.slice(offset - base, to - base), after: read[offset - 1 - base]?.row ?? -Infinity };
+}
+
+/**
+ * The skipped rows a page from `offset` carries: those after the row of the person before it
+ * (`after`) up to its last person, or to the end on the last page; all of them on an empty result.
+ */
+function skippedOn(skipped: SkippedRow[], offset: number, total: number, after: number, people: PersonResult[]) {
+  if (offset >= total) return offset === 0 ? skipped : [];
+  const upTo = offset + people.length >= total ? Infinity : (people.at(-1)?.row ?? Infinity);
+  return skipped.filter((s) => s.row > after && s.row <= upTo);
 }
 
 const cursorOf = ({ createdAt, jobId }: JobPosition): string =>
