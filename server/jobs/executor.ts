@@ -2,6 +2,7 @@
  * Where a created job's work runs: in this process (executor-in-process.ts) or in BullMQ workers
  * (executor-bullmq.ts). What both are given and share: the jobs a process runs, and one job's run.
  */
+import type { ErrorCode } from "../../shared/errors.js";
 import { isFinished } from "../../shared/job-view.js";
 import { TOOL } from "../../shared/tools.js";
 import type { MatchGifts } from "../gifts/matcher.js";
@@ -18,10 +19,14 @@ import type { EventDraft } from "./state-machine.js";
 import type { JobStore } from "./store.js";
 
 export type Failed = Extract<EventDraft, { type: "job.failed" }>;
-/** The end of a job that was cut off: retryable, with the way to run it again. */
+/** A failure of the server's, not the job's: retryable, by default with the way to run it again. */
+function serverFailure(code: ErrorCode, message: string, hint = `Run the analysis again with ${TOOL.startBulk}.`) {
+  return { code, message, hint, retryable: true };
+}
+/** The end of a job that was cut off. */
 export const interrupted = (message: string): Failed => ({
   type: "job.failed",
-  payload: { code: "interrupted", message, hint: `Run the analysis again with ${TOOL.startBulk}.`, retryable: true },
+  payload: serverFailure("interrupted", message),
 });
 
 export type ExecutorContext = {
@@ -98,26 +103,20 @@ export class LiveJobs extends Map<string, LiveJob> {
   }
 }
 
-const storageFull: Failed["payload"] = {
-  code: "internal",
-  message: "The analysis stopped because the server's job storage is full.",
-  hint: `Try again with ${TOOL.startBulk} once old jobs have expired or space has been freed.`,
-  retryable: true,
-};
-
-const storeLost: Failed["payload"] = {
-  code: "store_unavailable",
-  message: "The job store became unreachable while this job ran, so it stopped before finishing.",
-  hint: `Run the analysis again with ${TOOL.startBulk}.`,
-  retryable: true,
-};
-
-const unexpected: Failed["payload"] = {
-  code: "internal",
-  message: "The analysis stopped on an unexpected error.",
-  hint: `Try again with ${TOOL.startBulk}; if it fails again, check the file for unusual content.`,
-  retryable: true,
-};
+const storageFull = serverFailure(
+  "internal",
+  "The analysis stopped because the server's job storage is full.",
+  `Try again with ${TOOL.startBulk} once old jobs have expired or space has been freed.`,
+);
+const storeLost = serverFailure(
+  "store_unavailable",
+  "The job store became unreachable while this job ran, so it stopped before finishing.",
+);
+const unexpected = serverFailure(
+  "internal",
+  "The analysis stopped on an unexpected error.",
+  `Try again with ${TOOL.startBulk}; if it fails again, check the file for unusual content.`,
+);
 
 /** What a failed run's end says: a job's own failure is not retryable, the server's are. */
 function failureOf(error: unknown): Failed["payload"] {

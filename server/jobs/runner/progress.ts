@@ -77,15 +77,9 @@ export function countMix(): { add(person: Person): void; mix(): Mix; end(): void
   };
 }
 
-function startsOf(weights: Record<StageId, number>): Record<StageId, number> {
-  const starts = {} as Record<StageId, number>;
-  let at = 0;
-  for (const id of STAGES) {
-    starts[id] = at;
-    at += weights[id];
-  }
-  return starts;
-}
+/** Where each stage begins on the bar: the weights of the stages before it. */
+const startsOf = (weights: Record<StageId, number>) =>
+  Object.fromEntries(STAGES.map((id, i) => [id, STAGES.slice(0, i).reduce((at, before) => at + weights[before], 0)]));
 
 /** The plan as a fresh array, for the wire. */
 export const stagePlan = (texts: JobTexts): Stage[] => STAGES.map((id) => ({ id, label: texts.stage[id] }));
