@@ -31,9 +31,6 @@ export type JobLogOptions = {
   wake: (jobId: string) => void;
 };
 
-/** Events with the fold after each, or why the lifecycle refuses one. */
-type Built = { events: JobEvent[]; folds: JobFold[] } | string;
-
 export class JobLog {
   readonly #turns = new PerKeyQueue();
   /** Folds of unfinished jobs written here, so appends need not read them back. */
@@ -44,13 +41,12 @@ export class JobLog {
   /** Creates the job with its first event; with `quota`, only if its owner has room (see `JobStore.create`). */
   create(job: NewJob, created: Extract<EventDraft, { type: "job.created" }>, quota?: CreateQuota): Promise<JobFold> {
     return this.#turns.run(job.jobId, async () => {
-      const built = buildEvents(createJobFold(job.jobId), [created], this.options.now());
-      if (typeof built === "string") throw new Error(built);
-      const fold = built.folds[0];
-      await this.options.store.create(job, built.events, fold, quota);
-      this.#folds.set(job.jobId, fold);
-      this.#announce(job.owner, built.events, built.folds);
-      return fold;
+      const { store } = this.options;
+      const written = await this.#write(job.owner, createJobFold(job.jobId), [created], (events, fold) =>
+        store.create(job, events, fold, quota),
+      );
+      if (!written.ok) throw new Error(written.reason);
+      return written.fold;
     });
   }
 
@@ -80,45 +76,45 @@ export class JobLog {
     const current = this.#folds.get(jobId) ?? (stored && (await foldOf(store, stored)));
     if (!current) return { ok: false, fold: createJobFold(jobId), reason: `no job ${jobId}` };
     if (drafts.length === 0) return { ok: true, fold: current };
-    const built = buildEvents(current, drafts, this.options.now());
-    if (typeof built === "string") return { ok: false, fold: current, reason: built };
-    const fold = built.folds[built.folds.length - 1];
+    return this.#write(owner, current, drafts, (events, fold) => store.append(jobId, events, fold, head));
+  }
+
+  /** Gives the drafts their envelopes after `fold`, has `save` store them, then publishes and wakes. */
+  async #write(
+    owner: Caller,
+    fold: JobFold,
+    drafts: EventDraft[],
+    save: (events: JobEvent[], fold: JobFold) => Promise<void>,
+  ): Promise<Appended> {
+    const { jobId } = fold;
+    const timestamp = new Date(this.options.now()).toISOString();
+    const notices: JobEventNotice[] = [];
+    let after = fold;
+    for (const draft of drafts) {
+      const refused = checkTransition(after, draft);
+      if (refused !== null) return { ok: false, fold, reason: refused };
+      const seq = after.lastSeq + 1;
+      const event = { ...draft, eventId: `${jobId}:${seq}`, jobId, seq, timestamp };
+      after = applyJobEvent(after, event);
+      notices.push({ event, owner, fold: after });
+    }
+    const events = notices.map(({ event }) => event);
     try {
-      await store.append(jobId, built.events, fold, head);
+      await save(events, after);
     } catch (error) {
       this.#folds.delete(jobId); // read it afresh next time
       throw error;
     }
-    if (isFinished(fold.status)) this.#folds.delete(jobId);
-    else this.#folds.set(jobId, fold);
-    this.#announce(owner, built.events, built.folds);
-    return { ok: true, fold };
-  }
-
-  #announce(owner: Caller, events: JobEvent[], after: JobFold[]): void {
-    events.forEach((event, i) => {
+    if (isFinished(after.status)) this.#folds.delete(jobId);
+    else this.#folds.set(jobId, after);
+    for (const notice of notices) {
       try {
-        this.options.publish({ event, owner, fold: after[i] });
+        this.options.publish(notice);
       } catch {
         // a listener's failure is its own; the job goes on
       }
-    });
-    this.options.wake(events[0].jobId);
+    }
+    this.options.wake(jobId);
+    return { ok: true, fold: after };
   }
-}
-
-function buildEvents(fold: JobFold, drafts: EventDraft[], now: number): Built {
-  const timestamp = new Date(now).toISOString();
-  const events: JobEvent[] = [];
-  const after: JobFold[] = [];
-  for (const draft of drafts) {
-    const refused = checkTransition(fold, draft);
-    if (refused !== null) return refused;
-    const seq = fold.lastSeq + 1;
-    const event = { ...draft, eventId: `${fold.jobId}:${seq}`, jobId: fold.jobId, seq, timestamp };
-    fold = applyJobEvent(fold, event);
-    events.push(event);
-    after.push(fold);
-  }
-  return { events, folds: after };
 }
