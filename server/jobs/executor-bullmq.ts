@@ -6,6 +6,7 @@
  */
 import { Queue, Worker, type Job } from "bullmq";
 import type { Redis } from "ioredis";
+import { setTimeout as wait } from "node:timers/promises";
 import { isFinished } from "../../shared/job-view.js";
 import {
   interrupted,
@@ -213,7 +214,8 @@ class BullmqExecutor implements JobExecutor {
     const worker = this.#worker;
     // BullMQ's close waits for Redis however long it takes: without Redis it is forced (the jobs
     // here are stopped already, and ended by `close`), and it is waited for a while at most
-    if (worker) await within(worker.worker.close(worker.redis.status !== "ready"), CLOSE_WAIT_MS);
+    const closed = worker?.worker.close(worker.redis.status !== "ready").catch(() => {});
+    if (closed) await Promise.race([closed, wait(CLOSE_WAIT_MS, undefined, { ref: false })]);
     await this.#queue.close();
     // BullMQ leaves the connections it was given open
     await Promise.all([worker?.redis, this.#ownRedis].filter((r) => r !== undefined).map(closeRedis));
@@ -231,10 +233,4 @@ export function openQueue(redis: Redis, prefix: string, onError: (error: unknown
   });
   queue.on("error", onError);
   return queue;
-}
-
-async function within(promise: Promise<unknown>, ms: number): Promise<void> {
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  await Promise.race([promise.catch(() => {}), new Promise((resolve) => (timer = setTimeout(resolve, ms)))]);
-  clearTimeout(timer);
 }

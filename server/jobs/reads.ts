@@ -3,7 +3,7 @@
  * results and a caller's jobs, each past the access gate. A job whose end this process could not
  * yet write (a full disk) reads as ended at once.
  */
-import type { z } from "zod";
+import { z } from "zod";
 import { applyJobEvent, toJobView, type JobFold } from "../../shared/job-reducer.js";
 import { JobEventSchema, type JobEvent } from "../../shared/job-events.js";
 import type { SkippedRow } from "../../shared/files.js";
@@ -299,18 +299,17 @@ function skippedOn(skipped: SkippedRow[], offset: number, total: number, after: 
 const cursorOf = ({ createdAt, jobId }: JobPosition): string =>
   Buffer.from(JSON.stringify([createdAt, jobId])).toString("base64url");
 
+/** A cursor's position: the creation time and the id, as `cursorOf` gave them. */
+const Position = z.tuple([z.number().int(), z.string().min(1)]);
+
 /** The position a cursor names; undefined when it is not one `cursorOf` gave. */
 function positionOf(cursor: string): JobPosition | undefined {
   try {
-    const position: unknown = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (!Array.isArray(position) || position.length !== 2) return undefined;
-    const [createdAt, jobId] = position as unknown[];
-    if (Number.isInteger(createdAt) && typeof jobId === "string" && jobId !== "")
-      return { createdAt: createdAt as number, jobId };
+    const parsed = Position.safeParse(JSON.parse(Buffer.from(cursor, "base64url").toString("utf8")));
+    return parsed.success ? { createdAt: parsed.data[0], jobId: parsed.data[1] } : undefined;
   } catch {
-    // not base64url JSON: not a cursor
+    return undefined; // not base64url JSON: not a cursor
   }
-  return undefined;
 }
 
 const summaryOf = (view: JobView, createdAt: number): JobSummary => ({
