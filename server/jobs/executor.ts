@@ -9,13 +9,12 @@ import type { MatchGifts } from "../gifts/matcher.js";
 import { traceStages } from "../observability/tracing.js";
 import { StorageFullError, StoreUnavailableError } from "../store-errors.js";
 import type { Caller } from "./caller.js";
-import type { JobLog } from "./job-log.js";
+import type { EventDraft, JobLog } from "./job-log.js";
 import type { JobLimits } from "../limits.js";
 import { JobFailure, JobStopped, runBulkAnalysis } from "./runner/bulk-analysis.js";
 import { SliceTurns } from "./runner/slice-turns.js";
 import { jobTexts, type Locale } from "./runner/texts.js";
 import type { StartPlan } from "./start-plan.js";
-import type { EventDraft } from "./state-machine.js";
 import type { JobStore } from "./store.js";
 
 export type Failed = Extract<EventDraft, { type: "job.failed" }>;

@@ -1,12 +1,14 @@
 /**
- * The job system: creates a bulk analysis within its subject's quotas, hands it to an executor
- * (this process, or BullMQ workers) and answers reads through one access gate. Its own failures go
- * to `onError`; a store that cannot be reached makes every call answer `store_unavailable`.
+ * The job system: creates a bulk analysis within its subject's quotas (jobs unfinished at once,
+ * starts in a rolling hour, bytes kept), hands it to an executor (this process, or BullMQ workers)
+ * and answers reads through one access gate. Its own failures go to `onError`; a store that cannot
+ * be reached makes every call answer `store_unavailable`.
  */
 import { randomBytes } from "node:crypto";
 import type { z } from "zod";
 import { isFinished } from "../../shared/job-view.js";
 import {
+  TOOL,
   URI,
   type CancelJobOutput,
   type ClaimFollowUpOutput,
@@ -22,16 +24,15 @@ import { Endings } from "./endings.js";
 import type { CreateExecutor, RunOptions, SliceHook } from "./executor.js";
 import { createInProcessExecutor } from "./executor-in-process.js";
 import { JobLog, type JobEventNotice } from "./job-log.js";
-import { readInputLimits, resolveLimits, type JobLimits } from "../limits.js";
-import { fail, ok, storeUnavailable, unknownJob, type Outcome } from "../outcomes.js";
-import { checkQuotas, createQuota } from "./quotas.js";
+import { megabytes, readInputLimits, resolveLimits, type JobLimits } from "../limits.js";
+import { count, fail, ok, retryable, storeUnavailable, unknownJob, type Outcome } from "../outcomes.js";
 import { createReads } from "./reads.js";
 import { EventRelay } from "./relay.js";
 import { stagePlan } from "./runner/progress.js";
 import { jobTexts, type JobTexts, type Locale } from "./runner/texts.js";
 import { planStart, type StartPlan } from "./start-plan.js";
 import { StorageFullError, StoreUnavailableError } from "../store-errors.js";
-import { foldOf, inputBytes, QuotaExceededError, type JobStore } from "./store.js";
+import { foldOf, inputBytes, QuotaExceededError, type CreateQuota, type JobStore } from "./store.js";
 import { systemTimers, type Timers } from "./timers.js";
 import { Waiters } from "./waiters.js";
 
@@ -109,6 +110,55 @@ function assemble(options: JobServiceOptions) {
 }
 
 type Parts = ReturnType<typeof assemble>;
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/** The room a job created at `now` must find; the store checks it as it creates the job. */
+function createQuota(limits: JobLimits, now: number): CreateQuota {
+  return {
+    // a start exactly an hour ago no longer counts
+    since: now - HOUR_MS + 1,
+    maxUnfinished: limits.maxUnfinishedPerSubject,
+    maxStartsSince: limits.maxStartsPerHour,
+    maxBytes: limits.maxStoredBytesPerSubject,
+  };
+}
+
+/** Which quota, if any, keeps `subject` from starting a job whose input takes `bytes`: what the store refused, told. */
+async function checkQuotas(
+  store: JobStore,
+  subject: string,
+  bytes: number,
+  limits: JobLimits,
+  now: number,
+): Promise<Outcome<void>> {
+  const usage = await store.usage(subject, createQuota(limits, now).since);
+  if (usage.unfinished >= limits.maxUnfinishedPerSubject) {
+    return fail(
+      "quota_exceeded",
+      `You already have ${count(usage.unfinished)} analyses waiting or running; the limit is ${count(limits.maxUnfinishedPerSubject)} at a time.`,
+      `Wait for one to end (${TOOL.waitForJob}) or cancel one (${TOOL.cancelJob}), then start this one again.`,
+    );
+  }
+  if (usage.startedSince >= limits.maxStartsPerHour) {
+    const freeAt = (usage.firstStartSince ?? now) + HOUR_MS;
+    const minutes = Math.max(1, Math.ceil((freeAt - now) / 60_000));
+    return retryable(
+      "rate_limited",
+      `You started ${count(usage.startedSince)} analyses in the last hour; the limit is ${count(limits.maxStartsPerHour)} an hour.`,
+      `Try again in ${minutes} minute${minutes === 1 ? "" : "s"}.`,
+    );
+  }
+  if (usage.bytes + bytes > limits.maxStoredBytesPerSubject) {
+    const hours = Math.round(limits.retentionMs / HOUR_MS);
+    return fail(
+      "quota_exceeded",
+      `Your jobs keep ${megabytes(usage.bytes)} of employee lists and results, and this list adds ${megabytes(bytes)}; the limit is ${megabytes(limits.maxStoredBytesPerSubject)}.`,
+      `Delete finished jobs you no longer need with ${TOOL.deleteJob}, or wait: jobs are deleted ${hours} hour${hours === 1 ? "" : "s"} after they were started.`,
+    );
+  }
+  return ok(undefined);
+}
 
 /** Writes the job and its first event if the subject's quotas leave room. */
 async function create(
