@@ -21,12 +21,11 @@ import { createResultSources } from "../files/export/result-source.js";
 import { createGate } from "./access.js";
 import type { Caller } from "./caller.js";
 import { Endings } from "./endings.js";
-import type { CreateExecutor, RunOptions, SliceHook } from "./executor.js";
-import { createInProcessExecutor } from "./executor-in-process.js";
+import { createInProcessExecutor, type CreateExecutor, type RunOptions, type SliceHook } from "./executor.js";
 import { JobLog, type JobEventNotice } from "./job-log.js";
 import { megabytes, readInputLimits, resolveLimits, type JobLimits } from "../limits.js";
 import { count, fail, ok, retryable, storeUnavailable, unknownJob, type Outcome } from "../outcomes.js";
-import { createReads } from "./reads.js";
+import { createReads, Waiters } from "./reads.js";
 import { EventRelay } from "./relay.js";
 import { stagePlan } from "./runner/progress.js";
 import { jobTexts, type JobTexts, type Locale } from "./runner/texts.js";
@@ -34,7 +33,6 @@ import { planStart, type StartPlan } from "./start-plan.js";
 import { StorageFullError, StoreUnavailableError } from "../store-errors.js";
 import { foldOf, inputBytes, QuotaExceededError, type CreateQuota, type JobStore } from "./store.js";
 import { systemTimers, type Timers } from "./timers.js";
-import { Waiters } from "./waiters.js";
 
 export type StartOptions = {
   /** Handed to the service's `beforeSlice` hook wherever the job runs. */

@@ -4,11 +4,10 @@
  */
 import { createGate } from "./access.js";
 import { JobLog } from "./job-log.js";
-import { createReads } from "./reads.js";
+import { createReads, Waiters } from "./reads.js";
 import { createMemoryStore } from "./stores/memory.js";
 import type { JobStore } from "./store.js";
 import { FakeClock } from "../../test-kit/jobs/fake-clock.js";
-import { Waiters } from "./waiters.js";
 
 const owner = { subject: "alice" };
 const created = { type: "job.created" as const, payload: { kind: "k", title: "t", stages: [] } };

@@ -1,7 +1,7 @@
 /**
  * The concurrency limit: runs start after the caller has moved on, at most N at once, in order.
  */
-import { createScheduler } from "./executor-in-process.js";
+import { createScheduler } from "./executor.js";
 
 /** A run that ends when the test says so. */
 function controlled() {
