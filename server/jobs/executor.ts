@@ -82,12 +82,47 @@ export class LiveJobs extends Map<string, LiveJob> {
     this.get(jobId)?.controller.abort();
   }
 
-  /** Runs `job` here, stopped by `signal` (the job's once added); forgets it once the run lets go. */
-  async run(job: JobToRun, signal = this.add(job.jobId, job.owner)): Promise<void> {
+  /**
+   * Runs `job` here, stopped by `signal` (the job's once added), and ends it as failed when the work
+   * fails; forgets it once the run lets go. A stop leaves no event of its own: whoever stopped the
+   * job records its end. Never rejects for the job's sake.
+   */
+  async run({ jobId, owner, plan, runOptions = {}, locale }: JobToRun, signal = this.add(jobId, owner)): Promise<void> {
+    const { store, log, limits, match, report, end, beforeSlice } = this.context;
+    const texts = jobTexts(locale ?? "en");
+    const stages = traceStages();
     try {
-      await runJob(this.context, this.#turns, job, signal);
+      if (signal.aborted) return;
+      await runBulkAnalysis({
+        ...plan,
+        jobId,
+        maxRows: limits.maxRows,
+        match,
+        texts,
+        turns: this.#turns,
+        signal,
+        beforeSlice: beforeSlice && ((aborted) => beforeSlice(runOptions, aborted)),
+        // a chunk refused because the job has just ended fails the run; its end is already recorded
+        putChunk: (index, body) => store.putResultChunk(jobId, index, body),
+        emit: async (drafts, head) => {
+          const appended = await stages.appending(drafts, () => log.append(jobId, owner, drafts, head));
+          if (!appended.ok) throw new JobStopped(appended.reason);
+        },
+      });
+    } catch (error) {
+      // stopped means canceled (already recorded) or closing (close records it)
+      if (error instanceof JobStopped || signal.aborted) return;
+      // ended meanwhile by another process (a cancel on another instance): its end is recorded
+      // there; deleted meanwhile (delete_job writes no end first): there is nothing to record
+      const stored = await store.getJob(jobId).catch(() => null);
+      if (stored === undefined || (stored !== null && isFinished(stored.status))) return;
+      // a lost store was told of when the connection dropped
+      if (!(error instanceof JobFailure || error instanceof StoreUnavailableError))
+        report(`running job ${jobId}`)(error);
+      await end(jobId, owner, { type: "job.failed", payload: failureOf(error) });
     } finally {
-      this.delete(job.jobId);
+      stages.end();
+      this.delete(jobId);
     }
   }
 
@@ -199,49 +234,4 @@ function failureOf(error: unknown): Failed["payload"] {
   if (!(error instanceof JobFailure)) return unexpected;
   const { code, message, hint } = error;
   return { code, message, ...(hint === undefined ? {} : { hint }), retryable: false };
-}
-
-/**
- * One job's work, wherever it runs, and its end as failed when the work fails. A stop leaves no
- * event of its own: whoever stopped the job records its end. Never rejects for the job's sake.
- */
-async function runJob(
-  { store, log, limits, match, report, end, beforeSlice }: ExecutorContext,
-  turns: SliceTurns,
-  { jobId, owner, plan, runOptions = {}, locale }: JobToRun,
-  signal: AbortSignal,
-): Promise<void> {
-  const texts = jobTexts(locale ?? "en");
-  const stages = traceStages();
-  try {
-    if (signal.aborted) return;
-    await runBulkAnalysis({
-      ...plan,
-      jobId,
-      maxRows: limits.maxRows,
-      match,
-      texts,
-      turns,
-      signal,
-      beforeSlice: beforeSlice && ((aborted) => beforeSlice(runOptions, aborted)),
-      // a chunk refused because the job has just ended fails the run; its end is already recorded
-      putChunk: (index, body) => store.putResultChunk(jobId, index, body),
-      emit: async (drafts, head) => {
-        const appended = await stages.appending(drafts, () => log.append(jobId, owner, drafts, head));
-        if (!appended.ok) throw new JobStopped(appended.reason);
-      },
-    });
-  } catch (error) {
-    // stopped means canceled (already recorded) or closing (close records it)
-    if (error instanceof JobStopped || signal.aborted) return;
-    // ended meanwhile by another process (a cancel on another instance): its end is recorded
-    // there; deleted meanwhile (delete_job writes no end first): there is nothing to record
-    const stored = await store.getJob(jobId).catch(() => null);
-    if (stored === undefined || (stored !== null && isFinished(stored.status))) return;
-    // a lost store was told of when the connection dropped
-    if (!(error instanceof JobFailure || error instanceof StoreUnavailableError)) report(`running job ${jobId}`)(error);
-    await end(jobId, owner, { type: "job.failed", payload: failureOf(error) });
-  } finally {
-    stages.end();
-  }
 }
