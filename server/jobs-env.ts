@@ -30,13 +30,11 @@ function openSqlite(dataDir: string): JobStore {
   }
 }
 
-type JobsExtras = Pick<JobServiceOptions, "beforeSlice">;
-
 /** The job service, and the staff files' setup that the server (not the worker) serves. */
 export function serverFromConfig(
   config: Config,
   log: Logger = createLogger({ role: "server" }),
-  extras: JobsExtras = {},
+  extras: Pick<JobServiceOptions, "beforeSlice"> = {},
 ): { jobs: JobService; files: FilesSetup } {
   // a lost Redis is told by its outage log, once: its faults need no line each, nor a stack
   const onError = (error: unknown, context: string) =>
