@@ -8,6 +8,7 @@ import type { JobEvent } from "../../shared/job-events.js";
 import { applyJobEvent, createJobFold, type JobFold } from "../../shared/job-reducer.js";
 import { isFinished } from "../../shared/job-view.js";
 import type { Caller } from "./caller.js";
+import { checkTransition, type EventDraft } from "./state-machine.js";
 import {
   foldOf,
   PerKeyQueue,
@@ -20,40 +21,6 @@ import {
 
 /** Tries of an append that keeps meeting other processes' appends. */
 const MAX_CONFLICT_TRIES = 5;
-
-type Envelope = "eventId" | "jobId" | "seq" | "timestamp";
-/** An event before the log gives it its envelope (id, job, seq, time). */
-export type EventDraft = JobEvent extends infer E ? (E extends JobEvent ? Omit<E, Envelope> : never) : never;
-
-/**
- * Null when `draft` may follow the events behind `fold`, else why not: no event follows a terminal
- * one, and the percentage never goes back.
- */
-export function checkTransition(fold: JobFold, draft: EventDraft): string | null {
-  if (fold.lastSeq === 0) return draft.type === "job.created" ? null : `${draft.type} before job.created`;
-  if (draft.type === "job.created") return "job.created twice";
-  const status = fold.status;
-  if (isFinished(status)) return `${draft.type} after the job was ${status}`;
-  switch (draft.type) {
-    case "job.started":
-      return status === "pending" ? null : "job.started twice";
-    case "job.progress": {
-      if (status !== "running") return "job.progress before job.started";
-      const p = draft.payload.percentage;
-      if (!(p >= fold.percentage && p <= 100)) return `percentage ${p} after ${fold.percentage}`;
-      return null;
-    }
-    case "job.completed":
-      return status === "running" ? null : "job.completed before job.started";
-    case "job.failed":
-    case "job.canceled":
-      return null;
-    default: {
-      const never: never = draft;
-      return never;
-    }
-  }
-}
 
 export type JobEventNotice = { event: JobEvent; owner: Caller; fold: JobFold };
 

@@ -25,7 +25,8 @@ import { createInProcessExecutor, type CreateExecutor, type RunOptions, type Sli
 import { JobLog, type JobEventNotice } from "./job-log.js";
 import { megabytes, readInputLimits, resolveLimits, type JobLimits } from "../limits.js";
 import { count, fail, ok, retryable, storeUnavailable, unknownJob, type Outcome } from "../outcomes.js";
-import { createReads, Waiters } from "./reads.js";
+import { createReads } from "./reads.js";
+import { Waiters } from "./waiters.js";
 import { EventRelay } from "./relay.js";
 import { stagePlan } from "./runner/progress.js";
 import { jobTexts, type JobTexts, type Locale } from "./runner/texts.js";

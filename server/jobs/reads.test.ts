@@ -4,7 +4,8 @@
  */
 import { createGate } from "./access.js";
 import { JobLog } from "./job-log.js";
-import { createReads, Waiters } from "./reads.js";
+import { createReads } from "./reads.js";
+import { Waiters } from "./waiters.js";
 import { createMemoryStore } from "./stores/memory.js";
 import type { JobStore } from "./store.js";
 import { FakeClock } from "../../test-kit/jobs/fake-clock.js";

@@ -4,7 +4,7 @@
  */
 import { applyJobEvent, createJobFold, type JobFold } from "../../shared/job-reducer.js";
 import { envelope } from "../../test-kit/job-events.js";
-import { checkTransition, type EventDraft } from "./job-log.js";
+import { checkTransition, type EventDraft } from "./state-machine.js";
 
 const created: EventDraft = { type: "job.created", payload: { kind: "k", title: "t", stages: [] } };
 const started: EventDraft = { type: "job.started", payload: {} };

@@ -8,7 +8,7 @@ import { createJobService } from "./job-service.js";
 import { createMemoryStore } from "./stores/memory.js";
 import { ALICE, testMatch } from "../../test-kit/jobs/fixtures.js";
 import { FakeClock } from "../../test-kit/jobs/fake-clock.js";
-import { Waiters } from "./reads.js";
+import { Waiters } from "./waiters.js";
 
 /** Waiters on a fake clock, whose pending timers tell whether a waiter is left behind. */
 function waitersOn(max?: number) {

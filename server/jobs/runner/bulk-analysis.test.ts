@@ -8,7 +8,7 @@
 import type { PersonResult } from "../../../shared/tools.js";
 import { matchGifts, type MatchGifts } from "../../gifts/matcher.js";
 import { decodeChunk } from "../result-codec.js";
-import type { EventDraft } from "../job-log.js";
+import type { EventDraft } from "../state-machine.js";
 import type { ResultHead } from "../store.js";
 import { testMatch } from "../../../test-kit/jobs/fixtures.js";
 import { runBulkAnalysis } from "./bulk-analysis.js";

@@ -14,7 +14,7 @@ import type { CsvColumns } from "../../files/read/csv/inspect.js";
 import type { MatchGifts } from "../../gifts/matcher.js";
 import { interestPlaced } from "../../gifts/text-index.js";
 import { CHUNK_SIZE, encodeChunk } from "../result-codec.js";
-import type { EventDraft } from "../job-log.js";
+import type { EventDraft } from "../state-machine.js";
 import type { StartBulkArgs } from "../../../shared/tools.js";
 import { chunkCount, type ResultHead } from "../store.js";
 import { createAnswers } from "./answers.js";

@@ -1,7 +1,7 @@
 /**
  * Coalesced progress: every stage change, then one report per whole percent at most, never back.
  */
-import type { EventDraft } from "../job-log.js";
+import type { EventDraft } from "../state-machine.js";
 import { countMix, createProgress, stagePlan, stageWeights, type StageId } from "./progress.js";
 import { newPerson } from "../../files/read/people/rows.js";
 import { jobTexts, localeOf } from "./texts.js";

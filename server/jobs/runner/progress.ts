@@ -5,7 +5,7 @@
  */
 import type { Stage } from "../../../shared/job-events.js";
 import { BULK_STAGES as STAGES, type BulkStage } from "../../../shared/stage-words.js";
-import type { EventDraft } from "../job-log.js";
+import type { EventDraft } from "../state-machine.js";
 import type { Person } from "../../files/read/people/rows.js";
 import type { Share } from "./slice-turns.js";
 import type { JobTexts } from "./texts.js";
