@@ -105,7 +105,7 @@ export function createApp(options: AppOptions) {
   return {
     app,
     sessions: () => mcp.sessionCount,
-    async close() {
+    close: async () => {
       await mcp.close();
       await staffFiles.close();
     },
