@@ -9,7 +9,8 @@ import { useConversation } from "../conversation.js";
 import { followJob, startAnalysis, type FollowTuning } from "../follow-job.js";
 import { useHost, useHostGlobal } from "../host-context.js";
 import { useJobViewsApi } from "../job-views.js";
-import { FailureText, useCall } from "./failure-text.js";
+import { FailureText } from "./failure-text.js";
+import { useCall } from "./use-call.js";
 import { JobPanel } from "./job-panel.js";
 
 export type FollowedJob = { jobId: string; stages: Stage[] };

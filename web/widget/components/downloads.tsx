@@ -8,7 +8,8 @@ import { ExportOutput, FILE_TOOL, type EXPORT_FORMATS } from "../../../shared/fi
 import { useHost } from "../host-context.js";
 import { useMessages } from "../i18n.js";
 import { Button } from "./button.js";
-import { FailureText, useCall } from "./failure-text.js";
+import { FailureText } from "./failure-text.js";
+import { useCall } from "./use-call.js";
 
 type ExportFormat = (typeof EXPORT_FORMATS)[number];
 type ExportPart = "picks" | "skipped";

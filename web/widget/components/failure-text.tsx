@@ -3,11 +3,9 @@
  * for failures it made itself and for a code whose message is in another language. A hint naming a
  * tool is for the model (the widget offers that action as a button), so it is not shown.
  */
-import { useState } from "react";
 import { FILE_TOOL } from "../../../shared/files.js";
 import { TOOL } from "../../../shared/tools.js";
 import { useMessages, type Messages } from "../i18n.js";
-import type { ToolOutcome } from "../tool-reply.js";
 
 type Failure = { code: string; message: string; hint?: string };
 /** `role` "none" for a failure the job's live region already tells. */
@@ -34,15 +32,4 @@ export function FailureText({ error, role = "alert" }: FailureTextProps) {
       {hint && !(own && foreign(t, hint)) && <p className="gg-hint">{hint}</p>}
     </div>
   );
-}
-
-/** A call the person makes: `busy` until it answers, then its outcome and `error` (none while busy). */
-export function useCall<A extends unknown[], T>(call: (...args: A) => Promise<ToolOutcome<T>>) {
-  const [state, setState] = useState<{ busy: boolean; outcome: ToolOutcome<T> | null }>({ busy: false, outcome: null });
-  const run = async (...args: A) => {
-    setState({ busy: true, outcome: null });
-    setState({ busy: false, outcome: await call(...args) });
-  };
-  const { outcome } = state;
-  return { ...state, run, error: outcome?.ok === false ? outcome.error : null };
 }
