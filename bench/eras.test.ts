@@ -18,6 +18,8 @@ it("eras: all three framings answer gifts, seven well-formed rows", async () => 
   ]);
   for (const r of rows) expect(Number.isFinite(r.value)).toBe(true);
   expect(rows.slice(2, 6).every((r) => r.baseline !== null && Number.isFinite(r.ratio))).toBe(true);
+  expect(rows[4]).toMatchObject({ metric: "suggest_gifts req/s, 2026-07-28", target: "≥ 1× legacy stateless" });
+  expect(typeof rows[4].met).toBe("boolean");
   expect(rows[6]).toMatchObject({ metric: "bad answers, all three", value: 0, met: true });
   expect(new Set(rows.map((r) => r.metric)).size).toBe(7);
 });

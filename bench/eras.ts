@@ -14,6 +14,7 @@ import { SUGGEST_ARGS } from "./requests.js";
 import { median, row, type BenchOptions, type BenchRow } from "./table.js";
 
 const CALL = { name: TOOL.suggestGifts, arguments: SUGGEST_ARGS };
+const MODERN = "2026-07-28";
 const check = (body: string) => body.includes('"gifts":[{"id":');
 
 /** One request framed as `framed` really answers gifts within the budget. */
@@ -68,7 +69,7 @@ export async function benchEras(options: BenchOptions): Promise<BenchRow[]> {
     const modes: Mode[] = [
       { name: "legacy stateless", framed: legacyRequest("tools/call", CALL) },
       { name: "legacy session", framed: session.frame("tools/call", CALL) },
-      { name: "2026-07-28", framed: modernRequest("tools/call", CALL) },
+      { name: MODERN, framed: modernRequest("tools/call", CALL) },
     ];
     const measured = await measure(t, modes, options).finally(() => session.close());
     return eraRows(modes.map((m, i) => [m.name, measured[i]]));
@@ -84,6 +85,8 @@ function eraRows(measured: [string, Load][]): BenchRow[] {
   const rows: BenchRow[] = [];
   for (const [name, l] of measured) {
     const isBase = l === base;
+    // the 2026-07-28 path is to serve as fast as the stateless legacy one
+    const held = name === MODERN ? l.rps >= base.rps : null;
     rows.push(
       row({
         section,
@@ -92,8 +95,8 @@ function eraRows(measured: [string, Load][]): BenchRow[] {
         unit: "req/s",
         baseline: isBase ? null : base.rps,
         baselineName: isBase ? "" : baselineName,
-        target: "for reference",
-        met: null,
+        target: held === null ? "for reference" : "≥ 1× legacy stateless",
+        met: held,
       }),
       row({
         section,

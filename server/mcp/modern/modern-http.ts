@@ -10,6 +10,7 @@ import {
   ProtocolErrorCode,
   type AuthInfo,
   type JSONRPCMessage,
+  type JSONRPCRequest,
   type Server,
 } from "@modelcontextprotocol/server";
 import { subjectOf } from "../../auth/subject.js";
@@ -104,6 +105,10 @@ export function modernRoute(req: Request, body: unknown): Route | undefined {
   const message = body as Message | null;
   const meta = message?.params?._meta;
   const claims = typeof meta === "object" && meta !== null && PROTOCOL_VERSION_META_KEY in meta;
+  const key = claims ? judgedKey(req, message!) : undefined;
+  const known = key === undefined ? undefined : judged.get(key);
+  if (known)
+    return { kind: "modern", messageKind: "request", message: message as JSONRPCRequest, classification: known };
   const route = classifyInboundRequest({
     httpMethod: req.method,
     protocolVersionHeader: req.headers.get("mcp-protocol-version") ?? undefined,
@@ -111,7 +116,36 @@ export function modernRoute(req: Request, body: unknown): Route | undefined {
     mcpNameHeader: req.headers.get("mcp-name") ?? undefined,
     body,
   });
+  if (key !== undefined && route.kind === "modern") remember(key, route.classification);
   return (claims && message?.method !== "initialize") || route.kind !== "legacy" ? route : undefined;
+}
+
+/**
+ * The SDK's verdicts on 2026-07-28 requests, by method and envelope. The SDK classifies a body with
+ * zod parses that cost about 40 % of a plain call; a client sends one envelope with every request,
+ * and once `http-body.ts` has checked the JSON-RPC shape the verdict depends on nothing else
+ * (`modern-route.test.ts` holds it to the SDK's). A progress token is fresh on each call: such calls
+ * stream, and are classified each time.
+ */
+type Classification = Extract<Route, { kind: "modern" }>["classification"];
+const judged = new Map<string, Classification>();
+const MAX_JUDGED = 1_000;
+const MAX_KEY_CHARS = 2_048;
+
+/** The key of a request whose headers repeat its envelope's revision and its method exactly, or undefined. */
+function judgedKey(req: Request, { id, method, params }: Message): string | undefined {
+  const meta = params!._meta as Record<string, unknown>;
+  const revision = meta[PROTOCOL_VERSION_META_KEY];
+  const plain = id !== undefined && method !== undefined && method !== "initialize" && revision === MODERN_VERSION;
+  if (!plain || req.method !== "POST" || req.headers.get("mcp-protocol-version") !== revision) return undefined;
+  if (req.headers.get("mcp-method") !== method || meta.progressToken !== undefined) return undefined;
+  const key = `${method}\n${JSON.stringify(meta)}`;
+  return key.length <= MAX_KEY_CHARS ? key : undefined;
+}
+
+function remember(key: string, classification: Classification) {
+  if (judged.size >= MAX_JUDGED) judged.clear();
+  judged.set(key, classification);
 }
 
 type Answer = {
