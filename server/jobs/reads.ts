@@ -248,7 +248,7 @@ async function readResult(
 }
 
 /** The head of a completed job's result, or the error that says why there is none. */
-async function finished(store: JobStore, job: StoredJob): Promise<Outcome<ResultHead>> {
+export async function finished(store: JobStore, job: StoredJob): Promise<Outcome<ResultHead>> {
   const { jobId, status } = job;
   if (status !== "completed") {
     const { percentage } = await foldOf(store, job);
@@ -261,7 +261,7 @@ async function finished(store: JobStore, job: StoredJob): Promise<Outcome<Result
 }
 
 /** What a running job's result holds so far: the people composed (none before that stage), nothing else yet. */
-async function soFar(store: JobStore, job: StoredJob): Promise<Outcome<PageHead>> {
+export async function soFar(store: JobStore, job: StoredJob): Promise<Outcome<PageHead>> {
   const fold = await foldOf(store, job);
   const total = fold.stage === "compose" && fold.processed !== null ? fold.processed : 0;
   return ok({ total, chunkSize: CHUNK_SIZE, skipped: [], summary: "", currency: fold.currency ?? "USD" });

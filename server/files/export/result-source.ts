@@ -9,10 +9,11 @@ import type { Language } from "../../../shared/stage-words.js";
 import type { PersonResult } from "../../../shared/tools.js";
 import type { Gate } from "../../jobs/access.js";
 import type { Caller } from "../../jobs/caller.js";
-import { fail, notFinished, ok, type Outcome } from "../../outcomes.js";
-import { CHUNK_SIZE, decodeChunk } from "../../jobs/result-codec.js";
+import { ok, type Outcome } from "../../outcomes.js";
+import { decodeChunk } from "../../jobs/result-codec.js";
+import { finished, soFar } from "../../jobs/reads.js";
 import { localeOf } from "../../jobs/runner/texts.js";
-import { foldOf, type JobStore } from "../../jobs/store.js";
+import { foldOf, type JobStore, type ResultHead } from "../../jobs/store.js";
 
 export type ResultSource = {
   jobId: string;
@@ -39,23 +40,16 @@ export function createResultSources(store: JobStore, gate: Gate): OpenResult {
     const gated = await gate(jobId, caller);
     if (!gated.ok) return gated;
     const job = gated.value;
-    const fold = await foldOf(store, job);
-    const base = { jobId, title: fold.title ?? jobId, createdAt: job.createdAt };
-    if (job.status === "running") {
-      // the people whose chunks the compose stage has stored and reported (none before it)
-      const total = fold.stage === "compose" && fold.processed !== null ? fold.processed : 0;
-      // a running job still has its input, which says its language and currency
-      const input = await store.readInput(jobId);
-      const kept = { language: localeOf(input?.locale), currency: input?.currency ?? "USD" };
-      const people = () => chunks(jobId, total, CHUNK_SIZE, true);
-      return ok({ ...base, ...kept, partial: true, total, skipped: [], people });
-    }
-    if (job.status !== "completed") return notFinished(jobId, job.status, fold.percentage);
-    const head = await store.readResultHead(jobId);
-    if (!head) return fail("internal", `The result of job ${jobId} is missing.`, "Run the analysis again.");
-    const { total, chunkSize, skipped, locale = "en", currency = "USD" } = head;
-    const people = () => chunks(jobId, total, chunkSize, false);
-    return ok({ ...base, language: locale, currency, partial: false, total, skipped, people });
+    const partial = job.status === "running";
+    const head = partial ? await soFar(store, job) : await finished(store, job);
+    if (!head.ok) return head;
+    const { total, chunkSize, skipped, currency = "USD" } = head.value;
+    // a running job still has its input, which says its language
+    const locale = partial ? (await store.readInput(jobId))?.locale : (head.value as ResultHead).locale;
+    const title = (await foldOf(store, job)).title ?? jobId;
+    const people = () => chunks(jobId, total, chunkSize, partial);
+    const language = localeOf(locale);
+    return ok({ jobId, title, createdAt: job.createdAt, language, currency, partial, total, skipped, people });
   };
 
   async function* chunks(jobId: string, total: number, chunkSize: number, composing: boolean) {
