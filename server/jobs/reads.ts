@@ -226,12 +226,7 @@ async function readResult(
   const head = await finished(store, gated.value);
   if (!head.ok) return head;
   const { occasion, budgetPerPerson, summary, skipped, total, chunkSize, currency = "USD" } = head.value;
-  const read = await readPeople(store, jobId, offset, Math.min(total, offset + RESULT_PAGE_PEOPLE), chunkSize);
-  let bytes = 0;
-  const over = read.people.findIndex(
-    (p, i) => (bytes += Buffer.byteLength(JSON.stringify(p))) > RESULT_PAGE_BYTES && i > 0,
-  );
-  const people = over === -1 ? read.people : read.people.slice(0, over);
+  const { people, after } = await readPart(store, jobId, offset, total, chunkSize);
   const end = offset + people.length;
   return ok({
     jobId,
@@ -242,7 +237,7 @@ async function readResult(
     total,
     offset,
     people,
-    skipped: skippedOn(skipped, offset, total, read.after, people),
+    skipped: skippedOn(skipped, offset, total, after, people),
     next: end < total && people.length > 0 ? URI.jobResultPage(jobId, end) : null,
   });
 }
@@ -285,6 +280,32 @@ async function readPeople(
   const read = (await store.readChunks(jobId, first, last, composed)).flatMap(decodeChunk);
   const base = first * chunkSize;
   return { people: read.slice(offset - base, to - base), after: read[offset - 1 - base]?.row ?? -Infinity };
+}
+
+/**
+ * People of a result part from `offset`, a chunk at a time until the part's bounds (at least one
+ * person), and the row of the person before them: no chunk past the bounds is read.
+ */
+async function readPart(store: JobStore, jobId: string, offset: number, total: number, chunkSize: number) {
+  const last = Math.min(total, offset + RESULT_PAGE_PEOPLE);
+  let to = Math.min(last, (Math.floor(offset / chunkSize) + 1) * chunkSize);
+  const first = await readPeople(store, jobId, offset, to, chunkSize);
+  const people: PersonResult[] = [];
+  let bytes = 0;
+  for (let batch = first.people; batch.length > 0;) {
+    for (const person of batch) {
+      bytes += Buffer.byteLength(JSON.stringify(person));
+      if (bytes > RESULT_PAGE_BYTES && people.length > 0) return { people, after: first.after };
+      people.push(person);
+    }
+    if (to >= last) break;
+    const next = Math.min(last, to + chunkSize);
+    batch = (await store.readChunks(jobId, to / chunkSize, to / chunkSize + 1))
+      .flatMap(decodeChunk)
+      .slice(0, next - to);
+    to = next;
+  }
+  return { people, after: first.after };
 }
 
 /**
