@@ -35,18 +35,25 @@ const PROBLEMS: Record<string, string> = {
   SQLITE_PERM: "this user may not write there",
 };
 
+/** The errno or SQLite result code `error` carries, if any. */
+function codeOf(error: unknown): string | undefined {
+  const code = typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
+  return typeof code === "string" ? code : undefined;
+}
+
 /** Why the storage failed, when `error` is a storage failure (an errno or a SQLite result code). */
 export function storageProblem(error: unknown): string | undefined {
   if (error instanceof StorageFullError) return PROBLEMS.SQLITE_FULL;
-  const code = typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
-  if (typeof code !== "string") return undefined;
+  const code = codeOf(error);
+  if (code === undefined) return undefined;
   // extended result codes name their family first: SQLITE_IOERR_WRITE, SQLITE_READONLY_DBMOVED...
   const family = Object.keys(PROBLEMS).find((known) => code === known || code.startsWith(`${known}_`));
   return family && PROBLEMS[family];
 }
 
 /** Whether `error` says the storage had no room: SQLite's full disk or file cap, or the disk's own ENOSPC. */
-export const isStorageFull = (error: unknown): boolean => storageProblem(error) === PROBLEMS.ENOSPC;
+export const isStorageFull = (error: unknown): boolean =>
+  error instanceof StorageFullError || codeOf(error) === "SQLITE_FULL" || codeOf(error) === "ENOSPC";
 
 export function asStorageFull(error: unknown): unknown {
   return isStorageFull(error) && !(error instanceof StorageFullError) ? new StorageFullError({ cause: error }) : error;
