@@ -40,11 +40,11 @@ const WORDS: Record<Language, typeof EN> = {
 /** The picks' header: row, name, department, interests, budget, then name, price, category, reason per gift. */
 export function picksHeader(language: Language, currency: Currency): string[] {
   const { columns, gift } = WORDS[language];
-  const gifts = Array.from({ length: GIFT_COLUMNS }, (_, i) =>
-    gift.map((part, k) =>
-      k === 0 ? `${part} ${i + 1}` : `${gift[0]} ${i + 1} ${part}${k === 1 ? ` (${currency})` : ""}`,
-    ),
-  );
+  const [giftWord, price, category, reason] = gift;
+  const gifts = Array.from({ length: GIFT_COLUMNS }, (_, i) => {
+    const nth = `${giftWord} ${i + 1}`;
+    return [nth, `${nth} ${price} (${currency})`, `${nth} ${category}`, `${nth} ${reason}`];
+  });
   return [...columns.slice(0, 4), `${columns[4]} (${currency})`, ...gifts.flat()];
 }
 
