@@ -15,7 +15,7 @@ export const DEFAULT_LIMITS = Object.freeze({
   maxInterestsPerPerson: 200,
   /** Jobs running at once; later ones wait as `pending`, first come first served. */
   maxConcurrentJobs: 4,
-  /** Long polls waiting at once, over all jobs; past it a poll answers at once (jobs/reads.ts). */
+  /** Long polls waiting at once, over all jobs; past it a poll answers at once (jobs/waiters.ts). */
   maxWaitingPolls: 10_000,
   /** How long a finished job (events and result) is kept after it was created. */
   retentionMs: 24 * 60 * 60 * 1000,
