@@ -145,8 +145,7 @@ const NETWORK_CODES = new Set([
 export function isConnectionFault(error: unknown): boolean {
   if (error instanceof StoreUnavailableError || lostConnection(error) || noAnswer(error)) return true;
   if (error instanceof AggregateError) return error.errors.length > 0 && error.errors.every(isConnectionFault);
-  if (!(error instanceof Error)) return false;
-  return NETWORK_CODES.has(codeOf(error) ?? "") || error.name === "ConnectionClosedError";
+  return error instanceof Error && (NETWORK_CODES.has(codeOf(error) ?? "") || error.name === "ConnectionClosedError");
 }
 
 function describeFault(error: unknown): string {
