@@ -35,8 +35,8 @@ const PROBLEMS: Record<string, string> = {
   SQLITE_PERM: "this user may not write there",
 };
 
-/** The errno or SQLite result code `error` carries, if any. */
-function codeOf(error: unknown): string | undefined {
+/** The errno, SQLite result code or network code `error` carries, if any. */
+export function codeOf(error: unknown): string | undefined {
   const code = typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
   return typeof code === "string" ? code : undefined;
 }

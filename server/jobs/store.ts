@@ -68,7 +68,7 @@ export function checkRoom(job: NewJob, usage: OwnerUsage, quota: CreateQuota): v
 }
 
 /** What one subject keeps in a store, for the quotas. */
-type OwnerUsage = {
+export type OwnerUsage = {
   unfinished: number;
   /** Its jobs created at or after `since`, deleted ones included, and the earliest of those. */
   startedSince: number;

@@ -5,7 +5,7 @@
  */
 import { Redis } from "ioredis";
 import type { OutagePart } from "../observability/outage-log.js";
-import { StoreUnavailableError } from "../store-errors.js";
+import { codeOf, StoreUnavailableError } from "../store-errors.js";
 
 export type ConnectionListener = (up: boolean, error?: unknown) => void;
 
@@ -145,9 +145,7 @@ const NETWORK_CODES = new Set([
 export function isConnectionFault(error: unknown): boolean {
   if (error instanceof StoreUnavailableError || lostConnection(error) || noAnswer(error)) return true;
   if (error instanceof AggregateError) return error.errors.length > 0 && error.errors.every(isConnectionFault);
-  if (!(error instanceof Error)) return false;
-  const { code } = error as { code?: unknown };
-  return (typeof code === "string" && NETWORK_CODES.has(code)) || error.name === "ConnectionClosedError";
+  return error instanceof Error && (NETWORK_CODES.has(codeOf(error) ?? "") || error.name === "ConnectionClosedError");
 }
 
 function describeFault(error: unknown): string {
@@ -155,8 +153,7 @@ function describeFault(error: unknown): string {
     return describeFault(error.errors[0]);
   if (!(error instanceof Error)) return "the connection closed";
   if (error.message === "Command timed out") return `no answer within ${COMMAND_TIMEOUT_MS} ms`;
-  const { code } = error as { code?: unknown };
-  return error.message || (typeof code === "string" ? code : error.name);
+  return error.message || (codeOf(error) ?? error.name);
 }
 
 export const outageListener =

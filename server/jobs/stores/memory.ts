@@ -135,9 +135,7 @@ class MemoryJobStore implements JobStore {
     return gone;
   };
 
-  readonly close: JobStore["close"] = async () => {
-    this.#jobs.clear();
-  };
+  readonly close: JobStore["close"] = async () => this.#jobs.clear();
 
   #usageOf(subject: string, since: number) {
     const mine = [...this.#jobs.values()].filter((e) => e.job.owner.subject === subject);

@@ -8,14 +8,15 @@ import { STARTS_KEPT_MS } from "../store.js";
 // Every script is given the store's key prefix first and builds its keys from it, as redis.ts
 // names them: so these scripts need a single Redis node, not a cluster (fine for the deployments
 // this store is for). A job's member in its owner's list (scores all 0, so in member order) is its
-// creation time as 15 digits, then its id.
-const KEYS_OF = `
+// creation time as 15 digits, then its id. A job is unfinished while pending or running.
+const PRELUDE = `
 local P = table.remove(ARGV, 1)
 local function key(...) return P .. table.concat({...}, ':') end
-local function listed(createdAt, id) return string.format('%015d', tonumber(createdAt)) .. ':' .. id end`;
+local function listed(createdAt, id) return string.format('%015d', tonumber(createdAt)) .. ':' .. id end
+local function isUnfinished(status) return status == 'pending' or status == 'running' end`;
 
 /** A script whose keys come from the prefix its caller sends before its own arguments. */
-const keyed = (lua: string) => script(KEYS_OF + lua);
+const keyed = (lua: string) => script(PRELUDE + lua);
 
 export const CREATE = keyed(`
 -- ARGV: id, subject, owner, createdAt, fold, status, input bytes, quota ('' for none, else 'since maxUnfinished
@@ -35,7 +36,7 @@ redis.call('HSET', job, 'owner', ARGV[3], 'createdAt', ARGV[4], 'lastSeq', #ARGV
   'list', key('list', ARGV[2]))
 for i = 10, 9 + n, 2 do redis.call('HSET', key('input', id), ARGV[i], ARGV[i + 1]) end
 for i = 10 + n, #ARGV do redis.call('RPUSH', key('events', id), ARGV[i]) end
-local unfinished = ARGV[6] == 'pending' or ARGV[6] == 'running'
+local unfinished = isUnfinished(ARGV[6])
 redis.call('ZADD', key('jobs', unfinished and 'unfinished' or 'finished'), ARGV[4], id)
 redis.call('HINCRBY', usage, 'bytes', ARGV[7])
 if unfinished then redis.call('HINCRBY', usage, 'unfinished', 1) end
@@ -78,14 +79,13 @@ last = tonumber(last)
 local base = tonumber(ARGV[2])
 if base ~= -1 and base ~= last then return 'expected seq ' .. (last + 1) .. ', got ' .. (base + 1) end
 local hasHead = redis.call('EXISTS', head) == 1
-local ends = ARGV[4] ~= 'pending' and ARGV[4] ~= 'running'
+local ends = not isUnfinished(ARGV[4])
 if ARGV[5] ~= '' then
   if hasHead then return 'job ' .. id .. ' already has a result' end
   local put = redis.call('LLEN', parts)
   if put ~= tonumber(ARGV[6]) then return 'the result needs ' .. ARGV[6] .. ' chunks, ' .. put .. ' were put' end
 end
-local before = redis.call('HGET', job, 'status')
-local was = before == 'pending' or before == 'running'
+local was = isUnfinished(redis.call('HGET', job, 'status'))
 for i = 8, #ARGV do redis.call('RPUSH', key('events', id), ARGV[i]) end
 redis.call('HSET', job, 'lastSeq', last + #ARGV - 7, 'fold', ARGV[3], 'status', ARGV[4])
 if ARGV[5] ~= '' then
@@ -104,10 +104,8 @@ if ends then
   if was then redis.call('HINCRBY', redis.call('HGET', job, 'usage'), 'unfinished', -1) end
 end
 -- the job is indexed by the status just written, whichever way it went
-local from, to = 'finished', 'unfinished'
-if ends then from, to = to, from end
-redis.call('ZREM', key('jobs', from), id)
-redis.call('ZADD', key('jobs', to), redis.call('HGET', job, 'createdAt'), id)
+redis.call('ZREM', key('jobs', ends and 'unfinished' or 'finished'), id)
+redis.call('ZADD', key('jobs', ends and 'finished' or 'unfinished'), redis.call('HGET', job, 'createdAt'), id)
 redis.call('PUBLISH', key('appended'), id)
 return 1`);
 
@@ -120,7 +118,7 @@ local function forget(id)
     unpack(redis.call('HMGET', job, 'usage', 'bytes', 'status', 'list', 'createdAt'))
   if list then redis.call('ZREM', list, listed(createdAt, id)) end
   redis.call('HINCRBY', usage, 'bytes', 0 - tonumber(bytes))
-  if status == 'pending' or status == 'running' then redis.call('HINCRBY', usage, 'unfinished', -1) end
+  if isUnfinished(status) then redis.call('HINCRBY', usage, 'unfinished', -1) end
   local left, running = unpack(redis.call('HMGET', usage, 'bytes', 'unfinished'))
   if tonumber(left or 0) <= 0 and tonumber(running or 0) <= 0 then redis.call('UNLINK', usage) end
   for _, of in ipairs({ 'job', 'input', 'events', 'result', 'chunks', 'parts' }) do
@@ -148,5 +146,5 @@ export const CLAIM_FOLLOW_UP = keyed(`
 -- ARGV: id
 local job = key('job', ARGV[1])
 local status = redis.call('HGET', job, 'status')
-if not status or status == 'pending' or status == 'running' then return 0 end
+if not status or isUnfinished(status) then return 0 end
 return redis.call('HSETNX', job, 'followUp', 1)`);

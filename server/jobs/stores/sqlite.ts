@@ -23,6 +23,7 @@ import {
   readStoredFold,
   readStoredInput,
   type JobStore,
+  type OwnerUsage,
   type StoredJob,
 } from "../store.js";
 import { createRoom, type Room } from "./sqlite-room.js";
@@ -37,8 +38,6 @@ const OWNED = ["events", "result_chunks", "results", "inputs", "jobs"];
 const STATE = `SELECT status, last_seq AS lastSeq, EXISTS (SELECT 1 FROM results WHERE job_id = @jobId) AS hasHead,
   (SELECT coalesce(max(idx) + 1, 0) FROM result_chunks WHERE job_id = @jobId) AS chunksPut FROM jobs WHERE job_id = @jobId`;
 type JobState = { status: string; lastSeq: number; hasHead: 0 | 1; chunksPut: number };
-
-type Usage = Awaited<ReturnType<JobStore["usage"]>>;
 
 /** A job's row as `JOB_COLUMNS` reads it. */
 type JobRow = Omit<StoredJob, "owner" | "status" | "fold"> & Record<"subject" | "status" | "fold", string> & Session;
@@ -202,10 +201,10 @@ class SqliteJobStore implements JobStore {
     return (this.#transaction(removed) as number[]).at(-1) === 1;
   }
 
-  #usageOf(subject: string, since: number): Usage {
+  #usageOf(subject: string, since: number): OwnerUsage {
     const starts = "FROM starts WHERE subject = @subject AND created_at >= @since";
     const sql = `SELECT coalesce(sum(${UNFINISHED}), 0) AS unfinished, coalesce(sum(bytes), 0) AS bytes, (SELECT count(*) ${starts}) AS startedSince, (SELECT min(created_at) ${starts}) AS first FROM jobs WHERE subject = @subject`;
-    const { first, ...usage } = this.#prepare(sql).get({ subject, since }) as Usage & { first: number | null };
+    const { first, ...usage } = this.#prepare(sql).get({ subject, since }) as OwnerUsage & { first: number | null };
     return { ...usage, ...(first === null ? {} : { firstStartSince: first }) };
   }
 
