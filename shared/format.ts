@@ -71,13 +71,17 @@ function makeFormats(locale: string) {
 export const listed = (items: readonly (string | number)[], count: number): string =>
   `${items.join(", ")}${count > items.length ? ", …" : ""}`;
 
-/** `make`, called once per key: what it made the first time is kept and given again. */
-export function oncePer<K, V>(make: (key: K) => V): (key: K) => V {
+/** `make`, called once per key: its answer (`undefined` too) is kept, and all forgotten once `limit` are. */
+export function oncePer<K, V>(make: (key: K) => V, limit = Infinity): (key: K) => V {
   const made = new Map<K, V>();
   return (key) => {
-    const kept = made.get(key) ?? make(key);
-    made.set(key, kept);
-    return kept;
+    let kept = made.get(key);
+    if (kept === undefined && !made.has(key)) {
+      if (made.size >= limit) made.clear();
+      kept = make(key);
+      made.set(key, kept);
+    }
+    return kept as V;
   };
 }
 

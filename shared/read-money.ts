@@ -1,4 +1,5 @@
 /** An amount as people write it ("50,000원", "5만 원", "1.234,50 €"); apart from money.ts, for the widget's size. */
+import { oncePer } from "./format.js";
 import { CURRENCIES, roundMoney, type Currency } from "./money.js";
 
 /** Lower case, no spaces, after NFKC ("￦" → "₩"). "CA$" or "A$" are no currency here: refused, never misread. */
@@ -40,18 +41,16 @@ export function readMoney(text: string): Readonly<ReadMoney> | undefined {
   // most cells are plain numbers ("50", "49.99"): read at once, as a job reads 200,000 of them
   const plain = PLAIN.exec(text);
   if (plain !== null) return { amount: Number(plain[1]), currency: undefined };
-  // and a list has a handful of budgets written some other way, each read once
-  if (READ.has(text)) return READ.get(text);
-  if (READ.size >= READ_KEPT) READ.clear();
-  const read = readWritten(text);
-  READ.set(text, read && Object.freeze(read));
-  return read;
+  return readWritten(text);
 }
 
-const READ = new Map<string, ReadMoney | undefined>();
-const READ_KEPT = 1000;
+/** A list has a handful of budgets written some other way: each read once, the last thousand kept. */
+const readWritten = oncePer((text: string) => {
+  const read = readAmount(text);
+  return read && Object.freeze(read);
+}, 1000);
 
-function readWritten(text: string): ReadMoney | undefined {
+function readAmount(text: string): ReadMoney | undefined {
   const ascii = /^[\x20-\x7e]*$/.test(text);
   const s = (ascii ? text : text.normalize("NFKC")).replace(/\s+/g, " ").trim();
   const m = AMOUNT.exec(s);

@@ -5,13 +5,14 @@
  * picks a diverse few and words them. The per-request work runs on reused typed arrays, so a bulk
  * job's 100,000 matches allocate little beyond the answers.
  */
+import { oncePer } from "../../shared/format.js";
 import type { Currency } from "../../shared/money.js";
 import type { Language } from "../../shared/stage-words.js";
 import type { Gift } from "../../shared/tools.js";
 import { CATALOG, type CatalogItem } from "./catalog.js";
 import { wordingOf, type Wording } from "./reason.js";
 import { DEPARTMENT, NEAR, STATED, TagWeights } from "./tag-weights.js";
-import { createTextIndex, memoize } from "./text-index.js";
+import { createTextIndex } from "./text-index.js";
 import { RELATED_TAGS } from "./vocabulary.js";
 
 export type MatchRequest = {
@@ -158,7 +159,7 @@ function ids(values: string[]): Int32Array {
 
 /** Pure: the same request always gets the same gifts. Each currency's tables are made when first asked. */
 export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
-  const byCurrency = memoize((currency: Currency) => createCurrencyMatcher(catalog, currency));
+  const byCurrency = oncePer((currency: Currency) => createCurrencyMatcher(catalog, currency));
   return (request) => byCurrency(request.currency ?? "USD")(request);
 }
 
