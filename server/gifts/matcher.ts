@@ -198,15 +198,12 @@ function createCurrencyMatcher(catalog: readonly CatalogItem[], currency: Curren
   };
 }
 
-/** What of the request the answer's words depend on. */
-type AnswerRequest = { budget: number; department?: string; locale?: Language };
-
 /** The gifts for the first `n` of `picked`; `occasion` is the request's occasion id, -1 for none. */
 function writeGifts(
   tables: MatchTables,
   picked: Int32Array,
   n: number,
-  request: AnswerRequest,
+  request: MatchRequest,
   tags: TagWeights,
   occasion: number,
 ): Gift[] {
