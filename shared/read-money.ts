@@ -3,27 +3,14 @@ import { oncePer } from "./format.js";
 import { CURRENCIES, roundMoney, type Currency } from "./money.js";
 
 /** Lower case, no spaces, after NFKC ("￦" → "₩"). "CA$" or "A$" are no currency here: refused, never misread. */
-const NAMES: Record<Currency, string[]> = {
-  KRW: ["₩", "원", "krw", "won", "southkoreanwon", "koreanwon", "대한민국원", "한국원", "韓国ウォン", "ウォン", "韩元"],
-  USD: ["$", "us$", "$us", "usd", "dollar", "dollars", "usdollar", "usdollars", "달러", "미국달러", "米ドル", "美元"],
-  EUR: ["€", "eur", "euro", "euros", "유로", "ユーロ", "欧元"],
-  JPY: ["¥", "jp¥", "jpy", "yen", "japaneseyen", "엔", "엔화", "일본엔화", "円", "日元"],
-  GBP: [
-    "£",
-    "£gb",
-    "gbp",
-    "pound",
-    "pounds",
-    "britishpound",
-    "britishpounds",
-    "poundsterling",
-    "영국파운드",
-    "英国ポンド",
-  ],
+const NAMES: Record<Currency, string> = {
+  KRW: "₩ 원 krw won southkoreanwon koreanwon 대한민국원 한국원 韓国ウォン ウォン 韩元",
+  USD: "$ us$ $us usd dollar dollars usdollar usdollars 달러 미국달러 米ドル 美元",
+  EUR: "€ eur euro euros 유로 ユーロ 欧元",
+  JPY: "¥ jp¥ jpy yen japaneseyen 엔 엔화 일본엔화 円 日元",
+  GBP: "£ £gb gbp pound pounds britishpound britishpounds poundsterling 영국파운드 英国ポンド",
 };
-const CURRENCY_OF = new Map<string, Currency>(
-  CURRENCIES.flatMap((c) => NAMES[c].map((name) => [name, c] as [string, Currency])),
-);
+const CURRENCY_OF = new Map(CURRENCIES.flatMap((c) => NAMES[c].split(" ").map((name) => [name, c] as const)));
 
 const PLAIN = /^\s*(\d+(?:\.\d{1,2})?)\s*$/;
 
