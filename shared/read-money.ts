@@ -105,17 +105,13 @@ const GROUPED: Record<string, RegExp> = Object.fromEntries(
 function readNumber(text: string): number | undefined {
   const s = text.replace(/’/g, "'").replace(/(\d)\.$/, "$1"); // "12." is 12
   if (/^\d+$/.test(s)) return Number(s);
-  const decimal = /^(.*?)([.,])(\d{1,2})$/.exec(s);
-  const whole = decimal ? decimal[1] : s;
-  const fraction = decimal ? decimal[3] : "";
-  if (whole === "" && decimal) return Number(`0.${fraction}`);
-  let digits: string;
-  if (/^\d+$/.test(whole)) digits = whole;
-  else {
+  const [, whole = s, mark, fraction = ""] = /^(.*?)([.,])(\d{1,2})$/.exec(s) ?? [];
+  if (whole === "" && mark) return Number(`0.${fraction}`);
+  if (!/^\d+$/.test(whole)) {
     const group = /^\d{1,3}([.,' ])\d/.exec(whole)?.[1];
-    if (group === undefined || group === decimal?.[2] || whole.startsWith("0")) return undefined;
-    if (!GROUPED[group].test(whole)) return undefined;
-    digits = whole.split(group).join("");
+    if (group === undefined || group === mark || whole.startsWith("0") || !GROUPED[group].test(whole)) return undefined;
   }
+  // what GROUPED let through holds digits and its one separator only
+  const digits = whole.replace(/[.,' ]/g, "");
   return Number(fraction === "" ? digits : `${digits}.${fraction}`);
 }
