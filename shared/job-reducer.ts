@@ -3,7 +3,7 @@
  * (duplicates and any reordering end in the same view). Server and widget run this very code.
  */
 import * as z from "zod/mini";
-import { StageSchema, type JobEvent } from "./job-events.js";
+import { StageSchema, type JobEvent, type JobEventOf } from "./job-events.js";
 import { isFinished, JobViewSchema, type JobView, type StageView } from "./job-view.js";
 
 /**
@@ -23,8 +23,6 @@ export const JobFoldSchema = z.extend(JobViewSchema, {
 });
 export type JobFold = z.infer<typeof JobFoldSchema>;
 type SeenStage = JobFold["seen"][number];
-type TerminalEvent = Extract<JobEvent, { type: "job.completed" | "job.failed" | "job.canceled" }>;
-type ProgressEvent = Extract<JobEvent, { type: "job.progress" }>;
 
 /** True when `seq` is lower than the min-seq field `current` (0: no such event yet; JSON-safe). */
 const lower = (seq: number, current: number): boolean => current === 0 || seq < current;
@@ -189,7 +187,7 @@ function copy(v: JobFold, event: JobEvent): JobFold {
 }
 
 /** Sets what the progress event with the highest seq says. */
-function setProgress(next: JobFold, event: ProgressEvent): void {
+function setProgress(next: JobFold, event: JobEventOf<"job.progress">): void {
   const p = event.payload;
   next.progressSeq = event.seq;
   next.stage = p.stage;
@@ -200,7 +198,7 @@ function setProgress(next: JobFold, event: ProgressEvent): void {
   next.etaSeconds = p.etaSeconds ?? null;
 }
 
-function setTerminal(next: JobFold, event: TerminalEvent): void {
+function setTerminal(next: JobFold, event: JobEventOf<"job.completed" | "job.failed" | "job.canceled">): void {
   next.terminalSeq = event.seq;
   next.finishedAt = event.timestamp;
   next.summary = null;
