@@ -150,11 +150,8 @@ function topIndexes(scores: Float64Array, n: number, k: number, top: Int32Array)
 
 /** Numbers each distinct value in order of first appearance. */
 function ids(values: string[]): Int32Array {
-  const seen = new Map<string, number>();
-  return Int32Array.from(values, (v) => {
-    if (!seen.has(v)) seen.set(v, seen.size);
-    return seen.get(v) ?? 0;
-  });
+  const order = new Map([...new Set(values)].map((v, i) => [v, i]));
+  return Int32Array.from(values, (v) => order.get(v) ?? 0);
 }
 
 /** Pure: the same request always gets the same gifts. Each currency's tables are made when first asked. */
