@@ -73,9 +73,7 @@ export function notificationMethodFor(type: JobEventType): JobNotificationMethod
 }
 
 export function eventTypeForMethod(method: string): JobEventType | undefined {
-  if (!method.startsWith("notifications/job/")) return undefined;
-  const type = `job.${method.slice(18)}`;
-  return (JOB_EVENT_TYPES as readonly string[]).includes(type) ? (type as JobEventType) : undefined;
+  return JOB_EVENT_TYPES.find((type) => notificationMethodFor(type) === method);
 }
 
 export function toNotification(event: JobEvent): { method: JobNotificationMethod; params: JobEvent } {
