@@ -226,10 +226,9 @@ function setTerminal(next: JobFold, event: JobEventOf<"job.completed" | "job.fai
 
 /** Notes `id` named at `seq`, sorted by seq so the array is the same whatever the order of arrival. */
 function noteStage(seen: SeenStage[], id: string, seq: number, label: string): SeenStage[] {
-  let i = 0;
-  while (i < seen.length && seen[i].id !== id) i++;
-  if (i < seen.length && seq >= seen[i].seq) return seen;
-  const next = i < seen.length ? seen.filter((_, k) => k !== i) : seen.slice();
+  const i = seen.findIndex((s) => s.id === id);
+  if (i >= 0 && seq >= seen[i].seq) return seen;
+  const next = seen.filter((s) => s.id !== id);
   let at = next.length;
   while (at > 0 && next[at - 1].seq > seq) at--;
   next.splice(at, 0, { id, seq, label });
