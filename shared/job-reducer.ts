@@ -198,30 +198,18 @@ function setProgress(next: JobFold, event: JobEventOf<"job.progress">): void {
   next.etaSeconds = p.etaSeconds ?? null;
 }
 
+const TERMINAL_STATUS = { "job.completed": "completed", "job.failed": "failed", "job.canceled": "canceled" } as const;
+
 function setTerminal(next: JobFold, event: JobEventOf<"job.completed" | "job.failed" | "job.canceled">): void {
+  const completed = event.type === "job.completed" ? event.payload : undefined;
   next.terminalSeq = event.seq;
   next.finishedAt = event.timestamp;
-  next.summary = null;
-  next.resultResourceId = null;
-  next.resultCount = null;
-  next.error = null;
-  next.cancelReason = null;
-  switch (event.type) {
-    case "job.completed":
-      next.status = "completed";
-      next.summary = event.payload.summary;
-      next.resultResourceId = event.payload.resultResourceId;
-      next.resultCount = event.payload.resultCount ?? null;
-      break;
-    case "job.failed":
-      next.status = "failed";
-      next.error = { ...event.payload };
-      break;
-    case "job.canceled":
-      next.status = "canceled";
-      next.cancelReason = event.payload.reason ?? null;
-      break;
-  }
+  next.status = TERMINAL_STATUS[event.type];
+  next.summary = completed?.summary ?? null;
+  next.resultResourceId = completed?.resultResourceId ?? null;
+  next.resultCount = completed?.resultCount ?? null;
+  next.error = event.type === "job.failed" ? { ...event.payload } : null;
+  next.cancelReason = event.type === "job.canceled" ? (event.payload.reason ?? null) : null;
 }
 
 /** Notes `id` named at `seq`, sorted by seq so the array is the same whatever the order of arrival. */
