@@ -55,12 +55,8 @@ function makeFormats(locale: string) {
         [seconds, s % 60],
       ] as const;
       const first = parts.findIndex(([, n]) => n > 0);
-      return units.format(
-        parts
-          .slice(first, first + 2)
-          .filter(([, n], i) => i === 0 || n > 0)
-          .map(([f, n]) => f.format(n)),
-      );
+      const shown = parts.slice(first, first + 2).filter(([, n]) => n > 0);
+      return units.format(shown.map(([f, n]) => f.format(n)));
     },
     size: (bytes: number) => megabytes.format(bytes / 1024 / 1024),
     time: (ms: number) => time.format(ms),
