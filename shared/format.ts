@@ -55,12 +55,8 @@ function makeFormats(locale: string) {
         [seconds, s % 60],
       ] as const;
       const first = parts.findIndex(([, n]) => n > 0);
-      return units.format(
-        parts
-          .slice(first, first + 2)
-          .filter(([, n], i) => i === 0 || n > 0)
-          .map(([f, n]) => f.format(n)),
-      );
+      const shown = parts.slice(first, first + 2).filter(([, n]) => n > 0);
+      return units.format(shown.map(([f, n]) => f.format(n)));
     },
     size: (bytes: number) => megabytes.format(bytes / 1024 / 1024),
     time: (ms: number) => time.format(ms),
@@ -71,13 +67,17 @@ function makeFormats(locale: string) {
 export const listed = (items: readonly (string | number)[], count: number): string =>
   `${items.join(", ")}${count > items.length ? ", …" : ""}`;
 
-/** `make`, called once per key: what it made the first time is kept and given again. */
-export function oncePer<K, V>(make: (key: K) => V): (key: K) => V {
+/** `make`, called once per key: its answer (`undefined` too) is kept, and all forgotten once `limit` are. */
+export function oncePer<K, V>(make: (key: K) => V, limit = Infinity): (key: K) => V {
   const made = new Map<K, V>();
   return (key) => {
-    const kept = made.get(key) ?? make(key);
-    made.set(key, kept);
-    return kept;
+    let kept = made.get(key);
+    if (kept === undefined && !made.has(key)) {
+      if (made.size >= limit) made.clear();
+      kept = make(key);
+      made.set(key, kept);
+    }
+    return kept as V;
   };
 }
 

@@ -58,14 +58,10 @@ export type JobEvent = z.infer<typeof JobEventSchema>;
 export type JobEventType = JobEvent["type"];
 export type JobEventOf<T extends JobEventType> = Extract<JobEvent, { type: T }>;
 
-export const JOB_EVENT_TYPES = [
-  "job.created",
-  "job.started",
-  "job.progress",
-  "job.completed",
-  "job.failed",
-  "job.canceled",
-] as const satisfies readonly JobEventType[];
+/** Read from the schema's members, so no list of types is written twice. */
+export const JOB_EVENT_TYPES: readonly JobEventType[] = /* @__PURE__ */ JobEventSchema.def.options.map(
+  (o) => o.shape.type.def.values[0],
+);
 export const isTerminalEvent = (e: JobEvent): boolean =>
   e.type === "job.completed" || e.type === "job.failed" || e.type === "job.canceled";
 
@@ -77,9 +73,7 @@ export function notificationMethodFor(type: JobEventType): JobNotificationMethod
 }
 
 export function eventTypeForMethod(method: string): JobEventType | undefined {
-  if (!method.startsWith("notifications/job/")) return undefined;
-  const type = `job.${method.slice(18)}`;
-  return (JOB_EVENT_TYPES as readonly string[]).includes(type) ? (type as JobEventType) : undefined;
+  return JOB_EVENT_TYPES.find((type) => notificationMethodFor(type) === method);
 }
 
 export function toNotification(event: JobEvent): { method: JobNotificationMethod; params: JobEvent } {

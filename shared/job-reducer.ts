@@ -3,7 +3,7 @@
  * (duplicates and any reordering end in the same view). Server and widget run this very code.
  */
 import * as z from "zod/mini";
-import { StageSchema, type JobEvent } from "./job-events.js";
+import { StageSchema, type JobEvent, type JobEventOf } from "./job-events.js";
 import { isFinished, JobViewSchema, type JobView, type StageView } from "./job-view.js";
 
 /**
@@ -23,8 +23,6 @@ export const JobFoldSchema = z.extend(JobViewSchema, {
 });
 export type JobFold = z.infer<typeof JobFoldSchema>;
 type SeenStage = JobFold["seen"][number];
-type TerminalEvent = Extract<JobEvent, { type: "job.completed" | "job.failed" | "job.canceled" }>;
-type ProgressEvent = Extract<JobEvent, { type: "job.progress" }>;
 
 /** True when `seq` is lower than the min-seq field `current` (0: no such event yet; JSON-safe). */
 const lower = (seq: number, current: number): boolean => current === 0 || seq < current;
@@ -189,7 +187,7 @@ function copy(v: JobFold, event: JobEvent): JobFold {
 }
 
 /** Sets what the progress event with the highest seq says. */
-function setProgress(next: JobFold, event: ProgressEvent): void {
+function setProgress(next: JobFold, event: JobEventOf<"job.progress">): void {
   const p = event.payload;
   next.progressSeq = event.seq;
   next.stage = p.stage;
@@ -200,38 +198,25 @@ function setProgress(next: JobFold, event: ProgressEvent): void {
   next.etaSeconds = p.etaSeconds ?? null;
 }
 
-function setTerminal(next: JobFold, event: TerminalEvent): void {
+const TERMINAL_STATUS = { "job.completed": "completed", "job.failed": "failed", "job.canceled": "canceled" } as const;
+
+function setTerminal(next: JobFold, event: JobEventOf<"job.completed" | "job.failed" | "job.canceled">): void {
+  const completed = event.type === "job.completed" ? event.payload : undefined;
   next.terminalSeq = event.seq;
   next.finishedAt = event.timestamp;
-  next.summary = null;
-  next.resultResourceId = null;
-  next.resultCount = null;
-  next.error = null;
-  next.cancelReason = null;
-  switch (event.type) {
-    case "job.completed":
-      next.status = "completed";
-      next.summary = event.payload.summary;
-      next.resultResourceId = event.payload.resultResourceId;
-      next.resultCount = event.payload.resultCount ?? null;
-      break;
-    case "job.failed":
-      next.status = "failed";
-      next.error = { ...event.payload };
-      break;
-    case "job.canceled":
-      next.status = "canceled";
-      next.cancelReason = event.payload.reason ?? null;
-      break;
-  }
+  next.status = TERMINAL_STATUS[event.type];
+  next.summary = completed?.summary ?? null;
+  next.resultResourceId = completed?.resultResourceId ?? null;
+  next.resultCount = completed?.resultCount ?? null;
+  next.error = event.type === "job.failed" ? { ...event.payload } : null;
+  next.cancelReason = event.type === "job.canceled" ? (event.payload.reason ?? null) : null;
 }
 
 /** Notes `id` named at `seq`, sorted by seq so the array is the same whatever the order of arrival. */
 function noteStage(seen: SeenStage[], id: string, seq: number, label: string): SeenStage[] {
-  let i = 0;
-  while (i < seen.length && seen[i].id !== id) i++;
-  if (i < seen.length && seq >= seen[i].seq) return seen;
-  const next = i < seen.length ? seen.filter((_, k) => k !== i) : seen.slice();
+  const i = seen.findIndex((s) => s.id === id);
+  if (i >= 0 && seq >= seen[i].seq) return seen;
+  const next = seen.filter((s) => s.id !== id);
   let at = next.length;
   while (at > 0 && next[at - 1].seq > seq) at--;
   next.splice(at, 0, { id, seq, label });

@@ -14,8 +14,7 @@ export function roundMoney(amount: number, currency: Currency): number {
   return Math.round(amount * scale) / scale;
 }
 
-const EURO_REGIONS = new Set(["AT", "BE", "CY", "DE", "EE", "ES", "FI", "FR", "GR", "HR", "IE", "IT", "LT", "LU"]);
-["LV", "MT", "NL", "PT", "SI", "SK"].forEach((r) => EURO_REGIONS.add(r));
+const EURO_REGIONS = new Set("AT BE CY DE EE ES FI FR GR HR IE IT LT LU LV MT NL PT SI SK".split(" "));
 const BY_REGION: Record<string, Currency> = { KR: "KRW", JP: "JPY", GB: "GBP", US: "USD" };
 const BY_LANGUAGE: Record<string, Currency> = { ko: "KRW", ja: "JPY", de: "EUR", fr: "EUR", it: "EUR", nl: "EUR" };
 

@@ -1,28 +1,16 @@
 /** An amount as people write it ("50,000원", "5만 원", "1.234,50 €"); apart from money.ts, for the widget's size. */
+import { oncePer } from "./format.js";
 import { CURRENCIES, roundMoney, type Currency } from "./money.js";
 
 /** Lower case, no spaces, after NFKC ("￦" → "₩"). "CA$" or "A$" are no currency here: refused, never misread. */
-const NAMES: Record<Currency, string[]> = {
-  KRW: ["₩", "원", "krw", "won", "southkoreanwon", "koreanwon", "대한민국원", "한국원", "韓国ウォン", "ウォン", "韩元"],
-  USD: ["$", "us$", "$us", "usd", "dollar", "dollars", "usdollar", "usdollars", "달러", "미국달러", "米ドル", "美元"],
-  EUR: ["€", "eur", "euro", "euros", "유로", "ユーロ", "欧元"],
-  JPY: ["¥", "jp¥", "jpy", "yen", "japaneseyen", "엔", "엔화", "일본엔화", "円", "日元"],
-  GBP: [
-    "£",
-    "£gb",
-    "gbp",
-    "pound",
-    "pounds",
-    "britishpound",
-    "britishpounds",
-    "poundsterling",
-    "영국파운드",
-    "英国ポンド",
-  ],
+const NAMES: Record<Currency, string> = {
+  KRW: "₩ 원 krw won southkoreanwon koreanwon 대한민국원 한국원 韓国ウォン ウォン 韩元",
+  USD: "$ us$ $us usd dollar dollars usdollar usdollars 달러 미국달러 米ドル 美元",
+  EUR: "€ eur euro euros 유로 ユーロ 欧元",
+  JPY: "¥ jp¥ jpy yen japaneseyen 엔 엔화 일본엔화 円 日元",
+  GBP: "£ £gb gbp pound pounds britishpound britishpounds poundsterling 영국파운드 英国ポンド",
 };
-const CURRENCY_OF = new Map<string, Currency>(
-  CURRENCIES.flatMap((c) => NAMES[c].map((name) => [name, c] as [string, Currency])),
-);
+const CURRENCY_OF = new Map(CURRENCIES.flatMap((c) => NAMES[c].split(" ").map((name) => [name, c] as const)));
 
 const PLAIN = /^\s*(\d+(?:\.\d{1,2})?)\s*$/;
 
@@ -40,18 +28,16 @@ export function readMoney(text: string): Readonly<ReadMoney> | undefined {
   // most cells are plain numbers ("50", "49.99"): read at once, as a job reads 200,000 of them
   const plain = PLAIN.exec(text);
   if (plain !== null) return { amount: Number(plain[1]), currency: undefined };
-  // and a list has a handful of budgets written some other way, each read once
-  if (READ.has(text)) return READ.get(text);
-  if (READ.size >= READ_KEPT) READ.clear();
-  const read = readWritten(text);
-  READ.set(text, read && Object.freeze(read));
-  return read;
+  return readWritten(text);
 }
 
-const READ = new Map<string, ReadMoney | undefined>();
-const READ_KEPT = 1000;
+/** A list has a handful of budgets written some other way: each read once, the last thousand kept. */
+const readWritten = oncePer((text: string) => {
+  const read = readAmount(text);
+  return read && Object.freeze(read);
+}, 1000);
 
-function readWritten(text: string): ReadMoney | undefined {
+function readAmount(text: string): ReadMoney | undefined {
   const ascii = /^[\x20-\x7e]*$/.test(text);
   const s = (ascii ? text : text.normalize("NFKC")).replace(/\s+/g, " ").trim();
   const m = AMOUNT.exec(s);
@@ -119,17 +105,13 @@ const GROUPED: Record<string, RegExp> = Object.fromEntries(
 function readNumber(text: string): number | undefined {
   const s = text.replace(/’/g, "'").replace(/(\d)\.$/, "$1"); // "12." is 12
   if (/^\d+$/.test(s)) return Number(s);
-  const decimal = /^(.*?)([.,])(\d{1,2})$/.exec(s);
-  const whole = decimal ? decimal[1] : s;
-  const fraction = decimal ? decimal[3] : "";
-  if (whole === "" && decimal) return Number(`0.${fraction}`);
-  let digits: string;
-  if (/^\d+$/.test(whole)) digits = whole;
-  else {
+  const [, whole = s, mark, fraction = ""] = /^(.*?)([.,])(\d{1,2})$/.exec(s) ?? [];
+  if (whole === "" && mark) return Number(`0.${fraction}`);
+  if (!/^\d+$/.test(whole)) {
     const group = /^\d{1,3}([.,' ])\d/.exec(whole)?.[1];
-    if (group === undefined || group === decimal?.[2] || whole.startsWith("0")) return undefined;
-    if (!GROUPED[group].test(whole)) return undefined;
-    digits = whole.split(group).join("");
+    if (group === undefined || group === mark || whole.startsWith("0") || !GROUPED[group].test(whole)) return undefined;
   }
+  // what GROUPED let through holds digits and its one separator only
+  const digits = whole.replace(/[.,' ]/g, "");
   return Number(fraction === "" ? digits : `${digits}.${fraction}`);
 }

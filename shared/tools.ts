@@ -288,8 +288,7 @@ export const ListJobsOutput = z.object({
   nextCursor: z.nullable(z.string()),
 });
 
-// show_job: the job's card again, the same shape as the start's (the widget follows it from its events)
-/** The start's shape, with `summary` and `resultCount` once the job has ended. */
+/** show_job: the card again, as the start's (the widget follows its events); `summary` and `resultCount` once ended. */
 export const ShowJobOutput = /* @__PURE__ */ StartBulkOutput.clone();
 
 // claim_job_follow_up (the widget's): true for exactly one caller per job, the card that tells the chat it ended

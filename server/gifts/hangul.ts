@@ -82,9 +82,8 @@ export function createHangulSplitter(words: Iterable<string>): (run: string) => 
     for (let j = n; j > 0; j = from[j]) if (isWord[j] === 1) words.push(run.slice(from[j], j));
     if (words.length > 0) return words.reverse();
     if (tail[0] === 1) return [];
-    let k = 1;
-    while (tail[k] === 0) k++;
-    return [run.slice(0, k)];
+    // up to the first place from which only suffixes follow (the run's end at the latest)
+    return [run.slice(0, tail.indexOf(1, 1))];
   };
 }
 

@@ -5,13 +5,14 @@
  * picks a diverse few and words them. The per-request work runs on reused typed arrays, so a bulk
  * job's 100,000 matches allocate little beyond the answers.
  */
+import { oncePer } from "../../shared/format.js";
 import type { Currency } from "../../shared/money.js";
 import type { Language } from "../../shared/stage-words.js";
 import type { Gift } from "../../shared/tools.js";
 import { CATALOG, type CatalogItem } from "./catalog.js";
 import { wordingOf, type Wording } from "./reason.js";
 import { DEPARTMENT, NEAR, STATED, TagWeights } from "./tag-weights.js";
-import { createTextIndex, memoize } from "./text-index.js";
+import { createTextIndex } from "./text-index.js";
 import { RELATED_TAGS } from "./vocabulary.js";
 
 export type MatchRequest = {
@@ -149,16 +150,13 @@ function topIndexes(scores: Float64Array, n: number, k: number, top: Int32Array)
 
 /** Numbers each distinct value in order of first appearance. */
 function ids(values: string[]): Int32Array {
-  const seen = new Map<string, number>();
-  return Int32Array.from(values, (v) => {
-    if (!seen.has(v)) seen.set(v, seen.size);
-    return seen.get(v) ?? 0;
-  });
+  const order = new Map([...new Set(values)].map((v, i) => [v, i]));
+  return Int32Array.from(values, (v) => order.get(v) ?? 0);
 }
 
 /** Pure: the same request always gets the same gifts. Each currency's tables are made when first asked. */
 export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
-  const byCurrency = memoize((currency: Currency) => createCurrencyMatcher(catalog, currency));
+  const byCurrency = oncePer((currency: Currency) => createCurrencyMatcher(catalog, currency));
   return (request) => byCurrency(request.currency ?? "USD")(request);
 }
 
@@ -197,15 +195,12 @@ function createCurrencyMatcher(catalog: readonly CatalogItem[], currency: Curren
   };
 }
 
-/** What of the request the answer's words depend on. */
-type AnswerRequest = { budget: number; department?: string; locale?: Language };
-
 /** The gifts for the first `n` of `picked`; `occasion` is the request's occasion id, -1 for none. */
 function writeGifts(
   tables: MatchTables,
   picked: Int32Array,
   n: number,
-  request: AnswerRequest,
+  request: MatchRequest,
   tags: TagWeights,
   occasion: number,
 ): Gift[] {

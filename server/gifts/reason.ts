@@ -2,12 +2,11 @@
  * The one-sentence `reason` of each gift, in English or Korean: the interests it meets, the occasion,
  * the budget. Split into clauses so the matcher makes the fixed ones once, at load (`wordingOf`).
  */
-import { formatsFor } from "../../shared/format.js";
+import { formatsFor, oncePer } from "../../shared/format.js";
 import type { Currency } from "../../shared/money.js";
 import type { Language } from "../../shared/stage-words.js";
 import type { CatalogItem } from "./catalog.js";
 import { endsInConsonant } from "./hangul.js";
-import { memoize } from "./text-index.js";
 import { OCCASION_LABELS } from "./vocabulary.js";
 import { OCCASION_FITS_KO, TAG_LABELS_KO } from "./vocabulary-ko.js";
 
@@ -73,7 +72,7 @@ export function wordingOf(
     categories,
     prices: items.map((i) => moneyText(i.prices[currency], currency, language)),
     /** A job has a handful of budgets, and Intl is slow per call: each budget's text, made once. */
-    budget: memoize((budget: number) => moneyText(budget, currency, language), 10_000),
+    budget: oncePer((budget: number) => moneyText(budget, currency, language), 10_000),
     categoryOpenings: categories.map(words.category),
     interests: tagNames.map(words.interest),
     pairFirsts: tagNames.map(words.pairFirst),

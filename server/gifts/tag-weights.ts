@@ -15,7 +15,6 @@ export const STATED = 1;
 export const NEAR = 2;
 export const DEPARTMENT = 3;
 
-/** The interest tags one request points at, how strongly and why, and what they add to each item's score. */
 export class TagWeights {
   /** Per tag: its weight (0 when the request does not point at it), why, and for NEAR the stated tag. */
   readonly weights: Float64Array;

@@ -2,6 +2,7 @@
  * Free text (English, Korean or both) as interest tag and occasion ids: two-word phrases first, then
  * words; memoized per string, as bulk jobs repeat the same interests thousands of times.
  */
+import { oncePer } from "../../shared/format.js";
 import { DEPARTMENT_TAGS, OCCASION_WORDS, TAG_WORDS, words } from "./vocabulary.js";
 import { DEPARTMENT_WORDS_KO, OCCASION_WORDS_KO, TAG_WORDS_KO } from "./vocabulary-ko.js";
 
@@ -32,19 +33,8 @@ function lookup(map: Map<string, number[]>, ws: string[]): number[] {
   return found;
 }
 
-/** `fn` remembering its last `limit` or fewer answers (all are forgotten when full). */
-export function memoize<K, T>(fn: (key: K) => T, limit = 50_000): (key: K) => T {
-  const memo = new Map<K, T>();
-  return (key) => {
-    let value = memo.get(key);
-    if (value === undefined) {
-      if (memo.size >= limit) memo.clear();
-      value = fn(key);
-      memo.set(key, value);
-    }
-    return value;
-  };
-}
+/** Answers kept per lookup (all are forgotten when full). */
+const KEPT = 50_000;
 
 export function createTextIndex(tagNames: string[], occasionNames: string[]) {
   const tagId = new Map(tagNames.map((t, i) => [t, i]));
@@ -57,15 +47,15 @@ export function createTextIndex(tagNames: string[], occasionNames: string[]) {
     // a Korean department's words, as words() gives them ("개발팀" → 개발)
     for (const name of DEPARTMENT_WORDS_KO[d] ?? []) departments.set(words(name).join(" "), ids);
   }
-  const tagsOf = memoize((text: string) => lookup(tagPhrases, words(text)));
+  const tagsOf = oncePer((text: string) => lookup(tagPhrases, words(text)), KEPT);
   return {
     tagsOf,
-    occasionOf: memoize((text: string) => lookup(occasionPhrases, words(text))[0] ?? -1),
-    departmentTagsOf: memoize((department: string) => {
+    occasionOf: oncePer((text: string) => lookup(occasionPhrases, words(text))[0] ?? -1, KEPT),
+    departmentTagsOf: oncePer((department: string) => {
       const key = department.trim().toLowerCase();
       const direct = departments.get(key) ?? words(key).flatMap((w) => departments.get(w) ?? []);
       return [...new Set([...direct, ...tagsOf(department)])];
-    }),
+    }, KEPT),
   };
 }
 
