@@ -111,8 +111,7 @@ export function createDownload(options: DownloadOptions): Download {
             "Ask the person to attach the file again, or to choose it in the widget's file picker.",
           );
         }
-        if (declared > maxBytes) return tooLarge();
-        const bytes = await readCapped(response, maxBytes);
+        const bytes = declared > maxBytes ? undefined : await readCapped(response, maxBytes);
         if (bytes === undefined) return tooLarge();
         return ok({ bytes, contentType: response.headers.get("content-type") ?? undefined });
       }
@@ -131,19 +130,16 @@ export function createDownload(options: DownloadOptions): Download {
 }
 
 /** A body (a response's or a request's), or undefined as soon as it passes `maxBytes` (the rest is never read). */
-export async function readCapped(response: Pick<Response, "body">, maxBytes: number): Promise<Buffer | undefined> {
-  if (response.body === null) return Buffer.alloc(0);
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+export async function readCapped(
+  response: { body: AsyncIterable<Uint8Array> | null },
+  maxBytes: number,
+): Promise<Buffer | undefined> {
   const parts: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return Buffer.concat(parts, total);
+  for await (const value of response.body ?? []) {
     total += value.length;
-    if (total > maxBytes) {
-      await reader.cancel();
-      return undefined;
-    }
+    if (total > maxBytes) return undefined; // leaving the loop cancels the rest of the body
     parts.push(value);
   }
+  return Buffer.concat(parts, total);
 }
