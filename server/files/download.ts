@@ -83,12 +83,8 @@ export function createDownload(options: DownloadOptions): Download {
     );
 
   return async (href, signal) => {
-    let url: URL;
-    try {
-      url = new URL(href);
-    } catch {
-      return fail("invalid_arguments", "The file's download_url is not a URL.", ASK_FOR_PICKER);
-    }
+    let url = URL.parse(href);
+    if (url === null) return fail("invalid_arguments", "The file's download_url is not a URL.", ASK_FOR_PICKER);
     const refused = refusal(url, options);
     if (refused) return fail("invalid_arguments", refused, ASK_FOR_PICKER);
     const deadline = AbortSignal.timeout(timeoutMs);
