@@ -61,13 +61,13 @@ export function createStaffFiles({
     async fromHost(
       file: HostFile,
       choices: Reading,
-      signal?: AbortSignal,
-      caller?: Caller,
+      signal: AbortSignal,
+      caller: Caller,
     ): Promise<Outcome<StaffTable>> {
       const got = await download(file.download_url, signal);
       if (!got.ok) return got;
       const name = hostFileName(file, got.value.bytes);
-      return gate(caller?.subject ?? "", () => read(got.value.bytes, name, choices, limits));
+      return gate(caller.subject, () => read(got.value.bytes, name, choices, limits));
     },
     close: (): Promise<void> => uploads.close(),
   };
