@@ -96,7 +96,6 @@ async function* batches(source: ResultSource, picks: boolean): AsyncGenerator<Ce
   else for (let i = 0; i < source.skipped.length; i += 1000) yield source.skipped.slice(i, i + 1000).map(skippedCells);
 }
 
-/** The file of `part` in `format`. */
 export function exportFile(source: ResultSource, part: ExportPart, format: Format): ExportFile {
   const picks = part === "picks";
   const { language, currency } = source;
