@@ -75,12 +75,6 @@ export function createDownload(options: DownloadOptions): Download {
   const maxBytes = options.maxBytes ?? FILE_LIMITS.maxFileBytes;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const notice = options.onNotice ?? (() => {});
-  const tooLarge = () =>
-    fail<Downloaded>(
-      "input_too_large",
-      `The file is larger than ${megabytes(maxBytes)}, the largest staff file this server takes.`,
-      "Ask the person for a smaller file: split the staff list, or save it as .csv, which is smaller than .xlsx.",
-    );
 
   return async (href, signal) => {
     let url = URL.parse(href);
@@ -108,7 +102,13 @@ export function createDownload(options: DownloadOptions): Download {
           );
         }
         const bytes = declared > maxBytes ? undefined : await readCapped(response, maxBytes);
-        if (bytes === undefined) return tooLarge();
+        if (bytes === undefined) {
+          return fail(
+            "input_too_large",
+            `The file is larger than ${megabytes(maxBytes)}, the largest staff file this server takes.`,
+            "Ask the person for a smaller file: split the staff list, or save it as .csv, which is smaller than .xlsx.",
+          );
+        }
         return ok({ bytes, contentType: response.headers.get("content-type") ?? undefined });
       }
     } catch (error) {
