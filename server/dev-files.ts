@@ -11,7 +11,6 @@ import { echo } from "./files/file-words.js";
 
 export type DevFilesOptions = {
   now?: () => number;
-  keepMs?: number;
   /** The oldest goes first. */
   maxFiles?: number;
   maxTotalBytes?: number;
@@ -28,6 +27,7 @@ export function socketOrigin(socket: { localAddress?: string; localPort?: number
 
 /** Twice the largest staff file, so the harness can hand over one too large, as a person might. */
 const MAX_FILE_BYTES = 2 * FILE_LIMITS.maxFileBytes;
+const KEEP_MS = 60 * 60 * 1000;
 
 type Kept = { bytes: Buffer; name: string; mimeType: string; keptAt: number };
 
@@ -44,14 +44,13 @@ function nameOf(header: string | null): string {
 
 export function createDevFiles({
   now = Date.now,
-  keepMs = 60 * 60 * 1000,
   maxFiles = 20,
   maxTotalBytes = 64 * 1024 * 1024,
 }: DevFilesOptions = {}) {
   const files = new Map<string, Kept>(); // in insertion order: oldest first
   const origins = new Set<string>();
   const evict = (room: number) => {
-    for (const [id, kept] of files) if (kept.keptAt + keepMs <= now()) files.delete(id);
+    for (const [id, kept] of files) if (kept.keptAt + KEEP_MS <= now()) files.delete(id);
     let total = [...files.values()].reduce((sum, f) => sum + f.bytes.length, 0);
     for (const [id, kept] of files) {
       if (files.size < maxFiles && total + room <= maxTotalBytes) break;
@@ -76,7 +75,7 @@ export function createDevFiles({
 
   function get(id: string): Response {
     const kept = files.get(id);
-    if (kept === undefined || kept.keptAt + keepMs <= now()) {
+    if (kept === undefined || kept.keptAt + KEEP_MS <= now()) {
       return json({ error: "not_found", message: `No file ${echo(id, 100)}: files are kept an hour.` }, 404);
     }
     return new Response(kept.bytes, {

@@ -75,20 +75,10 @@ export function createDownload(options: DownloadOptions): Download {
   const maxBytes = options.maxBytes ?? FILE_LIMITS.maxFileBytes;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const notice = options.onNotice ?? (() => {});
-  const tooLarge = () =>
-    fail<Downloaded>(
-      "input_too_large",
-      `The file is larger than ${megabytes(maxBytes)}, the largest staff file this server takes.`,
-      "Ask the person for a smaller file: split the staff list, or save it as .csv, which is smaller than .xlsx.",
-    );
 
   return async (href, signal) => {
-    let url: URL;
-    try {
-      url = new URL(href);
-    } catch {
-      return fail("invalid_arguments", "The file's download_url is not a URL.", ASK_FOR_PICKER);
-    }
+    let url = URL.parse(href);
+    if (url === null) return fail("invalid_arguments", "The file's download_url is not a URL.", ASK_FOR_PICKER);
     const refused = refusal(url, options);
     if (refused) return fail("invalid_arguments", refused, ASK_FOR_PICKER);
     const deadline = AbortSignal.timeout(timeoutMs);
@@ -111,9 +101,14 @@ export function createDownload(options: DownloadOptions): Download {
             "Ask the person to attach the file again, or to choose it in the widget's file picker.",
           );
         }
-        if (declared > maxBytes) return tooLarge();
-        const bytes = await readCapped(response, maxBytes);
-        if (bytes === undefined) return tooLarge();
+        const bytes = declared > maxBytes ? undefined : await readCapped(response, maxBytes);
+        if (bytes === undefined) {
+          return fail(
+            "input_too_large",
+            `The file is larger than ${megabytes(maxBytes)}, the largest staff file this server takes.`,
+            "Ask the person for a smaller file: split the staff list, or save it as .csv, which is smaller than .xlsx.",
+          );
+        }
         return ok({ bytes, contentType: response.headers.get("content-type") ?? undefined });
       }
     } catch (error) {
@@ -131,19 +126,16 @@ export function createDownload(options: DownloadOptions): Download {
 }
 
 /** A body (a response's or a request's), or undefined as soon as it passes `maxBytes` (the rest is never read). */
-export async function readCapped(response: Pick<Response, "body">, maxBytes: number): Promise<Buffer | undefined> {
-  if (response.body === null) return Buffer.alloc(0);
-  const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+export async function readCapped(
+  response: { body: AsyncIterable<Uint8Array> | null },
+  maxBytes: number,
+): Promise<Buffer | undefined> {
   const parts: Uint8Array[] = [];
   let total = 0;
-  for (;;) {
-    const { done, value } = await reader.read();
-    if (done) return Buffer.concat(parts, total);
+  for await (const value of response.body ?? []) {
     total += value.length;
-    if (total > maxBytes) {
-      await reader.cancel();
-      return undefined;
-    }
+    if (total > maxBytes) return undefined; // leaving the loop cancels the rest of the body
     parts.push(value);
   }
+  return Buffer.concat(parts, total);
 }

@@ -61,13 +61,13 @@ export function createStaffFiles({
     async fromHost(
       file: HostFile,
       choices: Reading,
-      signal?: AbortSignal,
-      caller?: Caller,
+      signal: AbortSignal,
+      caller: Caller,
     ): Promise<Outcome<StaffTable>> {
       const got = await download(file.download_url, signal);
       if (!got.ok) return got;
       const name = hostFileName(file, got.value.bytes);
-      return gate(caller?.subject ?? "", () => read(got.value.bytes, name, choices, limits));
+      return gate(caller.subject, () => read(got.value.bytes, name, choices, limits));
     },
     close: (): Promise<void> => uploads.close(),
   };
@@ -92,17 +92,15 @@ export function createReadGate({ readsAtOnce, readsPerSubject }: GateLimits): Re
       );
     }
     bySubject.set(subject, mine + 1);
+    // a wait in line never fails, so the slot and the subject's count are given back in one place
+    if (running < readsAtOnce) running++;
+    else await new Promise<void>((resolve) => waiting.push(resolve));
     try {
-      if (running < readsAtOnce) running++;
-      else await new Promise<void>((resolve) => waiting.push(resolve));
-      try {
-        return await read();
-      } finally {
-        const next = waiting.shift();
-        if (next === undefined) running--;
-        else next(); // the slot passes to the next in line
-      }
+      return await read();
     } finally {
+      const next = waiting.shift();
+      if (next === undefined) running--;
+      else next(); // the slot passes to the next in line
       const left = (bySubject.get(subject) ?? 1) - 1;
       if (left === 0) bySubject.delete(subject);
       else bySubject.set(subject, left);

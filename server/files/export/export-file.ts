@@ -51,8 +51,6 @@ export function picksHeader(language: Language, currency: Currency): string[] {
 /** The columns of the picks that hold money (0-based): the budget and each gift's price. */
 const PICKS_MONEY_COLUMNS: readonly number[] = [4, ...Array.from({ length: GIFT_COLUMNS }, (_, i) => 6 + 4 * i)];
 
-const skippedHeader = ({ columns: [row, name, department], why }: typeof EN): string[] => [row, name, department, why];
-
 /** One person's row; missing gifts (none fitted the budget) are empty cells. */
 export function pickCells(p: PersonResult): Cell[] {
   const cells: Cell[] = [p.row, p.name, p.department ?? "", p.interests.join("; "), p.budget];
@@ -98,12 +96,12 @@ async function* batches(source: ResultSource, picks: boolean): AsyncGenerator<Ce
   else for (let i = 0; i < source.skipped.length; i += 1000) yield source.skipped.slice(i, i + 1000).map(skippedCells);
 }
 
-/** The file of `part` in `format`. */
 export function exportFile(source: ResultSource, part: ExportPart, format: Format): ExportFile {
   const picks = part === "picks";
   const { language, currency } = source;
-  const header = picks ? picksHeader(language, currency) : skippedHeader(WORDS[language]);
-  const sheets = WORDS[language].sheets;
+  const words = WORDS[language];
+  // the skipped rows: row, name, department, and why
+  const header = picks ? picksHeader(language, currency) : [...words.columns.slice(0, 3), words.why];
   return {
     fileName: fileNameOf(source, part, format),
     mimeType: format === "csv" ? CSV_MIME_TYPE : XLSX_MIME_TYPE,
@@ -113,7 +111,7 @@ export function exportFile(source: ResultSource, part: ExportPart, format: Forma
         ? () => csvFile(header, batches(source, picks))
         : () =>
             xlsxFile(header, batches(source, picks), {
-              sheetName: picks ? sheets.picks : sheets.skipped,
+              sheetName: picks ? words.sheets.picks : words.sheets.skipped,
               created: new Date(source.createdAt),
               ...(picks && { money: { columns: PICKS_MONEY_COLUMNS, format: moneyFormat(currency) } }),
             }),

@@ -48,13 +48,10 @@ export type FileRouteOptions = {
 
 export function createFileRoute({ jobs, links, onError = () => {} }: FileRouteOptions) {
   return async (token: string): Promise<Response> => {
-    let verified: Awaited<ReturnType<FileLinks["verify"]>>;
-    try {
-      verified = await links.verify(token);
-    } catch (error) {
+    const verified = await links.verify(token).catch((error: unknown) => {
       onError(error); // the key kept in Redis could not be read
-      return unavailable();
-    }
+    });
+    if (verified === undefined) return unavailable();
     if (!verified.ok) return verified.why === "expired" ? text(410, GONE) : text(404, NOT_FOUND);
     const { jobId, subject, format, part } = verified.claims;
     const opened = await jobs.openResult(jobId, { subject });

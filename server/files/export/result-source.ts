@@ -32,7 +32,6 @@ export type ResultSource = {
   people(): AsyncGenerator<PersonResult[]>;
 };
 
-/** Opens the result of `jobId` for `caller`. */
 export type OpenResult = (jobId: string, caller: Caller) => Promise<Outcome<ResultSource>>;
 
 export function createResultSources(store: JobStore, gate: Gate): OpenResult {

@@ -93,9 +93,8 @@ function sqliteStorage(db: Database.Database, now: () => number): UploadStorage 
   return {
     transact: async (owner, decide, chunksOf) =>
       transaction(() => {
-        const rows = q.owned.all(owner);
-        const uploads = rows.map(toUpload);
-        const chunks = rows.some((r) => r.uploadId === chunksOf) ? q.chunks.all(chunksOf!) : [];
+        const uploads = q.owned.all(owner).map(toUpload);
+        const chunks = uploads.some((u) => u.uploadId === chunksOf) ? q.chunks.all(chunksOf!) : [];
         const [value, ...changes] = decide(uploads, chunks);
         for (const change of changes) {
           if ("remove" in change) remove(change.remove);

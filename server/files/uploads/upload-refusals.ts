@@ -71,25 +71,22 @@ function minutes(ms: number): string {
 /** The refusal of a begin or a chunk the quota leaves no room for: what holds it, and what frees it. */
 export function noRoom<T>(error: UploadQuotaError, jobsKeep: number, maxStored: number): Outcome<T> {
   const held = [
-    ...(error.keptBytes > 0 ? [`your uploads hold ${sizeOf(error.keptBytes)}`] : []),
-    ...(jobsKeep > 0 ? [`your analyses keep ${sizeOf(jobsKeep)}`] : []),
-  ];
+    error.keptBytes > 0 ? `your uploads hold ${sizeOf(error.keptBytes)}` : "",
+    jobsKeep > 0 ? `your analyses keep ${sizeOf(jobsKeep)}` : "",
+  ].filter(Boolean);
   const needs = `this upload needs ${sizeOf(error.wantedBytes)}; the limit is ${megabytes(maxStored)}.`;
   const helps = [
-    ...(error.keptBytes > 0
-      ? [
-          `Drop uploads you no longer need with ${FILE_TOOL.dropUpload} (removing a file in the widget does so), or ` +
-            `wait: an unfinished upload is dropped ${minutes(FILE_LIMITS.stalledAfterMs)} after its latest chunk.`,
-        ]
-      : []),
-    ...(jobsKeep > 0 ? [`Finished analyses you no longer need can be deleted with ${TOOL.deleteJob}.`] : []),
-  ];
+    error.keptBytes > 0
+      ? `Drop uploads you no longer need with ${FILE_TOOL.dropUpload} (removing a file in the widget does so), or ` +
+        `wait: an unfinished upload is dropped ${minutes(FILE_LIMITS.stalledAfterMs)} after its latest chunk.`
+      : "",
+    jobsKeep > 0 ? `Finished analyses you no longer need can be deleted with ${TOOL.deleteJob}.` : "",
+  ].filter(Boolean);
   return fail(
     "quota_exceeded",
-    held.length > 0 ? `${held.join(" and ").replace(/^y/, "Y")}, and ${needs}` : `${needs.replace(/^t/, "T")}`,
-    helps.length > 0
-      ? helps.join(" ")
-      : "The limit is smaller than one upload needs: ask the server's operator to raise QUOTA_STORED_MB.",
+    held.length > 0 ? `${held.join(" and ").replace(/^y/, "Y")}, and ${needs}` : needs.replace(/^t/, "T"),
+    helps.join(" ") ||
+      "The limit is smaller than one upload needs: ask the server's operator to raise QUOTA_STORED_MB.",
   );
 }
 

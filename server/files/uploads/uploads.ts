@@ -58,10 +58,7 @@ export function createUploads({
   const maxStored = () => jobs.limits.maxStoredBytesPerSubject;
   // a failed drop is told; the upload goes at the sweep once it expires
   const drop = (owner: string, uploadId: string) =>
-    store.drop(owner, uploadId).then(
-      () => {},
-      (error: unknown) => onError(error, `dropping upload ${uploadId}`),
-    );
+    store.drop(owner, uploadId).catch((error: unknown) => onError(error, `dropping upload ${uploadId}`));
   // uploads feeding jobs not yet ended, by job id; one stays after a failed or canceled job, for "Try again"
   const feeding = new Map<string, { owner: string; uploadId: string }>();
   const unlisten = jobs.onEvent(({ event }) => {
