@@ -58,7 +58,6 @@ export type HeaderMatch = { columns: ColumnMap; missing: ColumnKey[]; twice: Col
 /** Rows with text looked at for the header (a title and a note or two may sit above it). */
 export const HEADER_CANDIDATES = 10;
 
-/** How many columns a match found. */
 export const mappedCount = (m: HeaderMatch): number => Object.values(m.columns).filter((i) => i !== -1).length;
 
 /** Maps `headers` to the job's columns; `chosen` overrides by key (out of range: none). */

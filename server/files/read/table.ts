@@ -99,8 +99,8 @@ class TableReading {
   }
 
   take(r: GridRow): void {
-    if (this.header !== undefined) return this.readRow(this.header, r);
     if ("cells" in r) this.checkCells(r.row, r.cells);
+    if (this.header !== undefined) return this.readRow(this.header, r);
     this.held.push(r);
     if ("cells" in r && !isBlank(r.cells)) this.heldWithText++;
     if (this.heldWithText >= HEADER_CANDIDATES || this.held.length >= HELD_ROWS) this.decideHeader();
@@ -158,8 +158,7 @@ class TableReading {
     let pick = scored.findIndex((m) => m.missing.length === 0);
     if (pick === -1) {
       const found = scored.map(mappedCount);
-      const most = Math.max(...found);
-      pick = most > 0 ? found.indexOf(most) : 0;
+      pick = found.indexOf(Math.max(...found));
     }
     const row = candidates[pick].row;
     const names = candidates[pick].cells.map((h) => h.trim());
@@ -175,7 +174,6 @@ class TableReading {
   private readRow(header: Header, r: GridRow): void {
     const { limits } = this.options;
     const c = header.columns;
-    if ("cells" in r) this.checkCells(r.row, r.cells);
     // a CSV record of another width than the header's is skipped; a sheet's rows are fitted
     const cells = "cells" in r ? (this.format === "csv" ? r.cells : fit(r.cells, c.width)) : null;
     const blank = cells !== null && isBlank(cells);

@@ -145,7 +145,7 @@ type SheetScan = SheetEntry & { rows: number; merges: Merge[]; fits: boolean; co
 async function scanSheet(book: BookReading, entry: SheetEntry, context: SheetContext): Promise<SheetScan> {
   const xml = new SheetXml(context);
   const scan = (xml.scan = new TagScan());
-  const held: GridRow[] = [];
+  const held: { row: number; cells: string[] }[] = [];
   for await (const { rows } of parseXmlPart(book, entry.path, xml)) {
     for (const r of rows) if (held.length < HEADER_CANDIDATES && "cells" in r && !isBlank(r.cells)) held.push(r);
     xml.rows = [];
@@ -158,7 +158,6 @@ async function scanSheet(book: BookReading, entry: SheetEntry, context: SheetCon
   let best = { fits: false, columns: 0 };
   for (const r of held) {
     fill.fill(r);
-    if (!("cells" in r)) continue;
     const match = matchHeaders(r.cells.map((c) => c.trim()));
     const fits = match.missing.length === 0;
     const columns = mappedCount(match);
