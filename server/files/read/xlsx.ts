@@ -261,7 +261,7 @@ class MergeFill {
   }
 }
 
-const tooMany = (found: string, limit: number, what: string) =>
+const tooMany = (limit: number, what: string, found = `more than ${count(limit)}`) =>
   refuse(
     "input_too_large",
     `The workbook holds ${found} ${what} of shared text; a read takes at most ${count(limit)} ${what}.`,
@@ -285,14 +285,13 @@ async function readSharedStrings(book: BookReading, path: string | null, limits:
       else if (name === "t") inText = phonetic === 0 && current !== null;
       else if (name === "rPh") phonetic++;
       else if (name === "sst" && Number(a.uniqueCount) > limits.maxSharedStrings)
-        throw tooMany(count(Number(a.uniqueCount)), limits.maxSharedStrings, "strings");
+        throw tooMany(limits.maxSharedStrings, "strings", count(Number(a.uniqueCount)));
     },
     close(name: string) {
       if (name === "t") inText = false;
       else if (name === "rPh") phonetic--;
       else if (name === "si" && current !== null) {
-        if (strings.length >= limits.maxSharedStrings)
-          throw tooMany(`more than ${count(limits.maxSharedStrings)}`, limits.maxSharedStrings, "strings");
+        if (strings.length >= limits.maxSharedStrings) throw tooMany(limits.maxSharedStrings, "strings");
         strings.push(current.length === 1 ? current[0] : current.join(""));
         current = null;
       }
@@ -300,8 +299,7 @@ async function readSharedStrings(book: BookReading, path: string | null, limits:
     text(text: string) {
       if (!inText || current === null) return;
       chars += text.length;
-      if (chars > limits.maxSharedChars)
-        throw tooMany(`more than ${count(limits.maxSharedChars)}`, limits.maxSharedChars, "characters");
+      if (chars > limits.maxSharedChars) throw tooMany(limits.maxSharedChars, "characters");
       current.push(text);
     },
   };
