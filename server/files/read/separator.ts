@@ -14,8 +14,7 @@ const HEADER_LINES = 5;
 
 /** The separator that splits one of the first lines into two column names or more, whatever the rows use. */
 function headerSeparator(text: string): Separator | undefined {
-  const lines = text.slice(0, SAMPLE_CHARS).split(/\r?\n|\r/, HEADER_LINES + 1);
-  for (const line of lines.slice(0, HEADER_LINES))
+  for (const line of text.slice(0, SAMPLE_CHARS).split(/\r?\n|\r/, HEADER_LINES))
     for (const separator of SEPARATORS) {
       const named = line.split(separator).filter((cell) => isColumnName(cell.replace(/^\s*"|"\s*$/g, "")));
       if (named.length >= 2) return separator;
