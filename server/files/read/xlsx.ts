@@ -279,15 +279,15 @@ async function readSharedStrings(book: BookReading, path: string | null, limits:
   let current: string[] | null = null;
   let inText = false;
   let phonetic = 0;
-  const handlers = {
-    open(name: string, a: Record<string, string>) {
+  await parseXmlWhole(book, path, {
+    open(name, a) {
       if (name === "si") current = [];
       else if (name === "t") inText = phonetic === 0 && current !== null;
       else if (name === "rPh") phonetic++;
       else if (name === "sst" && Number(a.uniqueCount) > limits.maxSharedStrings)
         throw tooMany(limits.maxSharedStrings, "strings", count(Number(a.uniqueCount)));
     },
-    close(name: string) {
+    close(name) {
       if (name === "t") inText = false;
       else if (name === "rPh") phonetic--;
       else if (name === "si" && current !== null) {
@@ -296,13 +296,12 @@ async function readSharedStrings(book: BookReading, path: string | null, limits:
         current = null;
       }
     },
-    text(text: string) {
+    text(text) {
       if (!inText || current === null) return;
       chars += text.length;
       if (chars > limits.maxSharedChars) throw tooMany(limits.maxSharedChars, "characters");
       current.push(text);
     },
-  };
-  await parseXmlWhole(book, path, handlers);
+  });
   return strings;
 }
