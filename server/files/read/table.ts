@@ -14,7 +14,7 @@ import { EMPTY_ROW, readRecord, type Person } from "./people/rows.js";
 import { overLimit, readInputLimits, rowName, type InputLimits } from "../../limits.js";
 import { ok, type Outcome } from "../../outcomes.js";
 import { csvField } from "../export/result-csv.js";
-import { isBlank, Refused, type GridRow } from "./grid-row.js";
+import { isBlank, Refused, type CellRow, type GridRow } from "./grid-row.js";
 import { HEADER_CANDIDATES, mappedCount, matchHeaders, type HeaderMatch } from "./headers.js";
 import type { Pace } from "./pace.js";
 import { problemsOf, type ProblemFacts } from "./preview-text.js";
@@ -53,7 +53,6 @@ export async function buildTable(
   return table.result(source);
 }
 
-type CellRow = { row: number; cells: string[] };
 type Header = { names: string[]; row: number; mapping: HeaderMatch; columns: CsvColumns };
 
 /** One reading of a source into a table, refused past the bounds of `readInputLimits`. */

@@ -6,7 +6,7 @@
  */
 import { posix } from "node:path";
 import { count, fail, ok, type Outcome } from "../../outcomes.js";
-import { isBlank, refuse, type GridRow } from "./grid-row.js";
+import { isBlank, refuse, type CellRow, type GridRow } from "./grid-row.js";
 import { HEADER_CANDIDATES, mappedCount, matchHeaders } from "./headers.js";
 import type { Pace } from "./pace.js";
 import { NOT_A_WORKBOOK, type WorkbookZip } from "./xlsx/unzip.js";
@@ -145,7 +145,7 @@ type SheetScan = SheetEntry & { rows: number; merges: Merge[]; fits: boolean; co
 async function scanSheet(book: BookReading, entry: SheetEntry, context: SheetContext): Promise<SheetScan> {
   const xml = new SheetXml(context);
   const scan = (xml.scan = new TagScan());
-  const held: { row: number; cells: string[] }[] = [];
+  const held: CellRow[] = [];
   for await (const { rows } of parseXmlPart(book, entry.path, xml)) {
     for (const r of rows) if (held.length < HEADER_CANDIDATES && "cells" in r && !isBlank(r.cells)) held.push(r);
     xml.rows = [];
