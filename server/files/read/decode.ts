@@ -81,12 +81,7 @@ function looksKorean(bytes: Uint8Array): boolean {
 }
 
 /** The text, or undefined when `fatal` and the bytes are not valid. */
-async function decode(
-  bytes: Uint8Array,
-  encoding: TextEncoding,
-  fatal: boolean,
-  pace: Pace,
-): Promise<string | undefined> {
+async function decode(bytes: Uint8Array, encoding: TextEncoding, fatal: boolean, pace: Pace) {
   // iconv-lite for CP949: Node's "euc-kr" knows only KS X 1001, not the 8,822 syllables CP949 adds (똠, 햏).
   // CP949 cannot encode U+FFFD: where iconv-lite writes one, the bytes were no CP949
   const cp949 = encoding === "euc-kr" ? iconv.getDecoder("cp949") : undefined;

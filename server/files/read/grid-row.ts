@@ -4,7 +4,8 @@
  */
 import { fail, type Outcome } from "../../outcomes.js";
 
-export type GridRow = { row: number; cells: string[] } | { row: number; reason: string };
+export type CellRow = { row: number; cells: string[] };
+export type GridRow = CellRow | { row: number; reason: string };
 
 /** A row of cells is blank when no cell has more than spaces. */
 export const isBlank = (cells: string[]) => cells.every((c) => c.trim() === "");

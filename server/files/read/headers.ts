@@ -58,7 +58,6 @@ export type HeaderMatch = { columns: ColumnMap; missing: ColumnKey[]; twice: Col
 /** Rows with text looked at for the header (a title and a note or two may sit above it). */
 export const HEADER_CANDIDATES = 10;
 
-/** How many columns a match found. */
 export const mappedCount = (m: HeaderMatch): number => Object.values(m.columns).filter((i) => i !== -1).length;
 
 /** Maps `headers` to the job's columns; `chosen` overrides by key (out of range: none). */
@@ -79,11 +78,8 @@ export function matchHeaders(headers: readonly string[], chosen: Partial<ColumnM
     if (held === undefined || found.rank < held.rank) best.set(found.key, { index, rank: found.rank, tie: false });
     else if (found.rank === held.rank) held.tie = true;
   });
-  const twice: ColumnKey[] = [];
-  for (const [key, { index, tie }] of best) {
-    columns[key] = index;
-    if (tie) twice.push(key);
-  }
+  for (const [key, { index }] of best) columns[key] = index;
+  const twice = [...best].filter(([, held]) => held.tie).map(([key]) => key);
   const missing = REQUIRED_COLUMNS.filter((key) => columns[key] === -1);
   return { columns, missing, twice };
 }

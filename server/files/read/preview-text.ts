@@ -52,8 +52,7 @@ export function previewText(p: StaffPreview): string {
   );
   if (p.lowBudgets) lines.push(lowBudgetsLine(p.lowBudgets, p.currency ?? "USD"));
   if (p.possibleDuplicateCount > 0) lines.push(duplicatesLine(p));
-  if (p.problems.length > 0) lines.push(`To settle before starting: ${p.problems.join(" ")}`);
-  else lines.push("Ready to start.");
+  lines.push(p.problems.length > 0 ? `To settle before starting: ${p.problems.join(" ")}` : "Ready to start.");
   return lines.join("\n");
 }
 

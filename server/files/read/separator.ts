@@ -14,8 +14,7 @@ const HEADER_LINES = 5;
 
 /** The separator that splits one of the first lines into two column names or more, whatever the rows use. */
 function headerSeparator(text: string): Separator | undefined {
-  const lines = text.slice(0, SAMPLE_CHARS).split(/\r?\n|\r/, HEADER_LINES + 1);
-  for (const line of lines.slice(0, HEADER_LINES))
+  for (const line of text.slice(0, SAMPLE_CHARS).split(/\r?\n|\r/, HEADER_LINES))
     for (const separator of SEPARATORS) {
       const named = line.split(separator).filter((cell) => isColumnName(cell.replace(/^\s*"|"\s*$/g, "")));
       if (named.length >= 2) return separator;
@@ -31,20 +30,15 @@ export function detectSeparator(text: string): Separator {
   const named = headerSeparator(text);
   if (named !== undefined) return named;
   const lines = sampleLines(text);
-  let best: Separator = ",";
-  let bestScore = 0;
+  let best: { separator: Separator; score: number } = { separator: ",", score: 0 };
   for (const separator of SEPARATORS) {
     const counts = lines.map((line) => line[separator]);
     const mode = mostCommon(counts.filter((n) => n > 0));
-    if (mode === 0) continue;
     const agreeing = counts.filter((n) => n === mode).length;
     const score = agreeing * 1_000_000 + Math.min(mode, 999_999);
-    if (score > bestScore) {
-      best = separator;
-      bestScore = score;
-    }
+    if (mode > 0 && score > best.score) best = { separator, score };
   }
-  return best;
+  return best.separator;
 }
 
 /** The most frequent of `counts` (the larger on a tie), 0 for none. */

@@ -3,13 +3,7 @@
  * (title rows above it passed over), every row after it a person or a skipped row (through the job's
  * own ledger), and one canonical CSV with the file's row numbers, so the job skips what the preview said.
  */
-import {
-  COLUMN_KEYS,
-  type ColumnMap,
-  type Reading,
-  type SkippedRow,
-  type StaffPreview,
-} from "../../../shared/files.js";
+import { COLUMN_KEYS, type Reading, type SkippedRow, type StaffPreview } from "../../../shared/files.js";
 import type { Currency } from "../../../shared/money.js";
 import { readMoney } from "../../../shared/read-money.js";
 import { CHEAPEST } from "../../gifts/catalog.js";
@@ -20,7 +14,7 @@ import { EMPTY_ROW, readRecord, type Person } from "./people/rows.js";
 import { overLimit, readInputLimits, rowName, type InputLimits } from "../../limits.js";
 import { ok, type Outcome } from "../../outcomes.js";
 import { csvField } from "../export/result-csv.js";
-import { isBlank, Refused, type GridRow } from "./grid-row.js";
+import { isBlank, Refused, type CellRow, type GridRow } from "./grid-row.js";
 import { HEADER_CANDIDATES, mappedCount, matchHeaders, type HeaderMatch } from "./headers.js";
 import type { Pace } from "./pace.js";
 import { problemsOf, type ProblemFacts } from "./preview-text.js";
@@ -40,11 +34,7 @@ const HELD_ROWS = 1_000;
 /** The job input's columns; the ID last, so that the job knows people by it as the preview did. */
 const CANONICAL_HEADER = "row,name,department,interests,budget,skip,id";
 
-export type TableOptions = {
-  reading: Reading;
-  limits: InputLimits;
-  pace: Pace;
-};
+export type TableOptions = { reading: Reading; limits: InputLimits; pace: Pace };
 
 /** Reads `batches` into a table; a limit passed throws `Refused`. */
 export async function buildTable(
@@ -63,7 +53,6 @@ export async function buildTable(
   return table.result(source);
 }
 
-type CellRow = { row: number; cells: string[] };
 type Header = { names: string[]; row: number; mapping: HeaderMatch; columns: CsvColumns };
 
 /** One reading of a source into a table, refused past the bounds of `readInputLimits`. */
@@ -99,8 +88,8 @@ class TableReading {
   }
 
   take(r: GridRow): void {
-    if (this.header !== undefined) return this.readRow(this.header, r);
     if ("cells" in r) this.checkCells(r.row, r.cells);
+    if (this.header !== undefined) return this.readRow(this.header, r);
     this.held.push(r);
     if ("cells" in r && !isBlank(r.cells)) this.heldWithText++;
     if (this.heldWithText >= HEADER_CANDIDATES || this.held.length >= HELD_ROWS) this.decideHeader();
@@ -119,7 +108,6 @@ class TableReading {
     const rows = this.lastWithText - (header?.row ?? 0);
     const headers = header?.names ?? [];
     const mapping = header?.mapping;
-    const columnMap: ColumnMap = mapping?.columns ?? { name: -1, department: -1, interests: -1, budget: -1, id: -1 };
     const otherCurrency = this.otherCurrency();
     const problems = problemsOf({ source, headers, mapping, rows, people, otherCurrency });
     const duplicates = this.ledger.duplicates();
@@ -127,7 +115,7 @@ class TableReading {
       uploadId: null,
       ...source,
       headers,
-      columns: columnMap,
+      columns: mapping?.columns ?? { name: -1, department: -1, interests: -1, budget: -1, id: -1 },
       rows,
       people,
       sample,
@@ -158,8 +146,7 @@ class TableReading {
     let pick = scored.findIndex((m) => m.missing.length === 0);
     if (pick === -1) {
       const found = scored.map(mappedCount);
-      const most = Math.max(...found);
-      pick = most > 0 ? found.indexOf(most) : 0;
+      pick = found.indexOf(Math.max(...found));
     }
     const row = candidates[pick].row;
     const names = candidates[pick].cells.map((h) => h.trim());
@@ -175,7 +162,6 @@ class TableReading {
   private readRow(header: Header, r: GridRow): void {
     const { limits } = this.options;
     const c = header.columns;
-    if ("cells" in r) this.checkCells(r.row, r.cells);
     // a CSV record of another width than the header's is skipped; a sheet's rows are fitted
     const cells = "cells" in r ? (this.format === "csv" ? r.cells : fit(r.cells, c.width)) : null;
     const blank = cells !== null && isBlank(cells);
@@ -220,19 +206,18 @@ class TableReading {
       if (text.length > limits.maxCellChars) throw new Refused(overLimit.cellChars(rowName(row), text.length, limits));
   }
 
+  /** A row's fate from the ledger, which only rows after the header reach. */
   private readonly settle = (fate: Person | SkippedRow, cells: string[] | null): void => {
+    const c = this.header!.columns;
     if ("reason" in fate) {
       this.skippedCount++;
       if (this.skipped.length < SKIPPED_SHOWN) this.skipped.push(fate);
-      const c = this.header?.columns;
-      const [name, department] = c ? [cell(cells, c.name), cell(cells, c.department)] : ["", ""];
-      return this.write([fate.row, name, department, "", "", fate.reason, ""]);
+      return this.write([fate.row, cell(cells, c.name), cell(cells, c.department), "", "", fate.reason, ""]);
     }
     this.people++;
     if (fate.budgetGiven) this.ownBudgets++;
     if (fate.budgetGiven && fate.budget < CHEAPEST[this.currency] && this.low.count++ < LOW_BUDGET_ROWS)
       this.low.rows.push(fate.row);
-    const c = this.header!.columns;
     const [interests, budget] = [cell(cells, c.interests), cell(cells, c.budget)];
     if (this.sample.length < SAMPLE_ROWS) {
       const id = fate.id === null ? {} : { id: fate.id };

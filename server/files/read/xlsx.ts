@@ -6,7 +6,7 @@
  */
 import { posix } from "node:path";
 import { count, fail, ok, type Outcome } from "../../outcomes.js";
-import { isBlank, refuse, type GridRow } from "./grid-row.js";
+import { isBlank, refuse, type CellRow, type GridRow } from "./grid-row.js";
 import { HEADER_CANDIDATES, mappedCount, matchHeaders } from "./headers.js";
 import type { Pace } from "./pace.js";
 import { NOT_A_WORKBOOK, type WorkbookZip } from "./xlsx/unzip.js";
@@ -145,7 +145,7 @@ type SheetScan = SheetEntry & { rows: number; merges: Merge[]; fits: boolean; co
 async function scanSheet(book: BookReading, entry: SheetEntry, context: SheetContext): Promise<SheetScan> {
   const xml = new SheetXml(context);
   const scan = (xml.scan = new TagScan());
-  const held: GridRow[] = [];
+  const held: CellRow[] = [];
   for await (const { rows } of parseXmlPart(book, entry.path, xml)) {
     for (const r of rows) if (held.length < HEADER_CANDIDATES && "cells" in r && !isBlank(r.cells)) held.push(r);
     xml.rows = [];
@@ -158,7 +158,6 @@ async function scanSheet(book: BookReading, entry: SheetEntry, context: SheetCon
   let best = { fits: false, columns: 0 };
   for (const r of held) {
     fill.fill(r);
-    if (!("cells" in r)) continue;
     const match = matchHeaders(r.cells.map((c) => c.trim()));
     const fits = match.missing.length === 0;
     const columns = mappedCount(match);
@@ -262,7 +261,7 @@ class MergeFill {
   }
 }
 
-const tooMany = (found: string, limit: number, what: string) =>
+const tooMany = (limit: number, what: string, found = `more than ${count(limit)}`) =>
   refuse(
     "input_too_large",
     `The workbook holds ${found} ${what} of shared text; a read takes at most ${count(limit)} ${what}.`,
@@ -280,32 +279,29 @@ async function readSharedStrings(book: BookReading, path: string | null, limits:
   let current: string[] | null = null;
   let inText = false;
   let phonetic = 0;
-  const handlers = {
-    open(name: string, a: Record<string, string>) {
+  await parseXmlWhole(book, path, {
+    open(name, a) {
       if (name === "si") current = [];
       else if (name === "t") inText = phonetic === 0 && current !== null;
       else if (name === "rPh") phonetic++;
       else if (name === "sst" && Number(a.uniqueCount) > limits.maxSharedStrings)
-        throw tooMany(count(Number(a.uniqueCount)), limits.maxSharedStrings, "strings");
+        throw tooMany(limits.maxSharedStrings, "strings", count(Number(a.uniqueCount)));
     },
-    close(name: string) {
+    close(name) {
       if (name === "t") inText = false;
       else if (name === "rPh") phonetic--;
       else if (name === "si" && current !== null) {
-        if (strings.length >= limits.maxSharedStrings)
-          throw tooMany(`more than ${count(limits.maxSharedStrings)}`, limits.maxSharedStrings, "strings");
+        if (strings.length >= limits.maxSharedStrings) throw tooMany(limits.maxSharedStrings, "strings");
         strings.push(current.length === 1 ? current[0] : current.join(""));
         current = null;
       }
     },
-    text(text: string) {
+    text(text) {
       if (!inText || current === null) return;
       chars += text.length;
-      if (chars > limits.maxSharedChars)
-        throw tooMany(`more than ${count(limits.maxSharedChars)}`, limits.maxSharedChars, "characters");
+      if (chars > limits.maxSharedChars) throw tooMany(limits.maxSharedChars, "characters");
       current.push(text);
     },
-  };
-  await parseXmlWhole(book, path, handlers);
+  });
   return strings;
 }

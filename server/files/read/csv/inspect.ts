@@ -124,10 +124,9 @@ type ScanLimits = Pick<InputLimits, "maxRows" | "maxCellsPerRow" | "maxCellChars
 
 /** A scan and where it stands between slices: in a record at a cell's start, or at a record's start. */
 class ScanState {
-  headerEnd = -1;
+  headerEnd = -1; // until the header record is scanned
   row: number;
   last: number;
-  isHeader = true;
   /** Within the record (0 at its start): its cells so far, the interests counted, whether it has text. */
   cells = 0;
   items = 0;
@@ -192,7 +191,7 @@ function scanCells(state: ScanState, until: number) {
   const len = text.length;
   const { maxCellChars, maxCellsPerRow, maxInterestsPerPerson } = state.limits;
   // the header's cells are names, not interests to count against the limit
-  const limited = !state.isHeader;
+  const limited = state.headerEnd !== -1;
   let { cells, items, blank } = state;
   let cellFrom = state.pos;
   let quoted = false;
@@ -255,10 +254,7 @@ function endRecord(state: ScanState, end: number) {
     breach(state, { row: state.row, limit: "rows" });
     return;
   }
-  if (state.isHeader) {
-    state.headerEnd = end;
-    state.isHeader = false;
-  }
+  if (state.headerEnd === -1) state.headerEnd = end;
   state.row++;
   state.pos = nextRecord(state.text, end);
 }

@@ -25,12 +25,10 @@ function items(text: string): string[] {
   let piece = "";
   for (let i = 0; i < text.length; i++) {
     const c = text[i];
-    if (!WEAK.test(c) || inWord(text, i)) {
-      piece += c;
-      continue;
-    }
-    out.push(piece, c); // the separator kept for now: a phrase across it may be rejoined
-    piece = "";
+    if (WEAK.test(c) && !inWord(text, i)) {
+      out.push(piece, c); // the separator kept for now: a phrase across it may be rejoined
+      piece = "";
+    } else piece += c;
   }
   out.push(piece);
   return rejoin(out);
@@ -53,12 +51,11 @@ function rejoin(parts: string[]): string[] {
   for (let k = 1; k < parts.length; k += 2) {
     const next = parts[k + 1];
     const whole = current + parts[k] + next;
-    if (hasText(current) && hasText(next) && joinedOnly(current, next, whole)) {
-      current = whole;
-      continue;
+    if (hasText(current) && hasText(next) && joinedOnly(current, next, whole)) current = whole;
+    else {
+      if (hasText(current)) out.push(clean(current));
+      current = next;
     }
-    if (hasText(current)) out.push(clean(current));
-    current = next;
   }
   if (hasText(current)) out.push(clean(current));
   return out;

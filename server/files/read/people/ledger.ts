@@ -88,22 +88,20 @@ export function createLedger<T>(
     return undefined;
   };
 
-  let waiting: [SkippedRow, T][] = [];
+  const waiting: [SkippedRow, T][] = [];
   return {
     add(read, extra) {
       if ("reason" in read && read.reason === EMPTY_ROW) {
         waiting.push([read, extra]);
         return;
       }
-      if (waiting.length > 0) {
-        for (const [row, held] of waiting) settle(row, held);
-        waiting = [];
-      }
+      for (const [row, held] of waiting) settle(row, held);
+      waiting.length = 0;
       const repeat = "reason" in read ? undefined : check(read);
       settle(repeat === undefined ? read : { row: read.row, reason: repeat }, extra);
     },
     end() {
-      waiting = [];
+      waiting.length = 0;
     },
     duplicates: () => ({ groups, count }),
   };

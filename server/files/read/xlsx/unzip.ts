@@ -26,15 +26,10 @@ const brokenZip = <T>(): Outcome<T> =>
 
 /** The workbook in `bytes`, its directory read and bounded; nothing unpacked yet. */
 export async function openWorkbook(bytes: Uint8Array, limits: ReadLimits = READ_LIMITS): Promise<Outcome<WorkbookZip>> {
-  let zip: yauzl.ZipFile;
-  try {
-    zip = await yauzl.fromBufferPromise(Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), {
-      lazyEntries: true,
-      validateEntrySizes: true,
-    });
-  } catch {
-    return brokenZip();
-  }
+  const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+  const options = { lazyEntries: true, validateEntrySizes: true };
+  const zip = await yauzl.fromBufferPromise(buffer, options).catch(() => undefined);
+  if (zip === undefined) return brokenZip();
   const entries = new Map<string, Entry>();
   try {
     if (zip.entryCount > limits.maxEntries)
@@ -91,12 +86,9 @@ async function* unpack(zip: yauzl.ZipFile, entry: Entry | undefined, limits: Rea
       `The workbook's part ${name} unpacks larger than the workbook says (${detail}), so it was not read further.`,
       NOT_A_WORKBOOK,
     );
-  let stream;
-  try {
-    stream = await zip.openReadStreamPromise(entry);
-  } catch {
+  const stream = await zip.openReadStreamPromise(entry).catch(() => {
     throw refuse("unreadable_file", `The workbook's part ${name} cannot be unpacked.`, NOT_A_WORKBOOK);
-  }
+  });
   let length = 0;
   try {
     for await (const chunk of stream as AsyncIterable<Buffer>) {

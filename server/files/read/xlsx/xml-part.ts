@@ -76,10 +76,7 @@ export async function* parseXmlPart<H extends XmlHandlers>(
   if (handlers.scan?.taking === true) {
     handlers.scan.take(rest);
     handlers.scan.end();
-    return;
-  }
-  parser.write(rest);
-  parser.close();
+  } else parser.write(rest).close();
 }
 
 /** Parses a whole part (workbook, relations, styles). */
