@@ -13,7 +13,7 @@ import { useHost } from "./host-context.js";
 import { messagesFor, type Messages } from "./i18n.js";
 import { useJobViewsApi } from "./job-views.js";
 import { keep, readKept } from "./view-state.js";
-import { followResult, useResultStoreApi, type ResultStoreState } from "./result-store.js";
+import { followResult, useResultStoreApi, type ResultPages } from "./result-store.js";
 
 const SWITCH = "gg-follow-up";
 
@@ -34,7 +34,7 @@ async function tellChat(host: Host, jobId: string, text: string): Promise<void> 
 }
 
 /** The finished result's first page has come (or could not): its figures are known, or never will be. */
-const headRead = (p: ResultStoreState["pages"][string] | undefined): boolean =>
+const headRead = (p: ResultPages | undefined): boolean =>
   p !== undefined && !p.partial && !p.loading && (p.nextOffset !== 0 || p.error !== null);
 
 /** An end this recent counts as watched though no poll saw the job run (a quick job); not one a day old. */

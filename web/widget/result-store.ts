@@ -9,7 +9,7 @@ import type { Host } from "./host.js";
 import { createStoreContext } from "./job-views.js";
 import type { ToolFailure } from "./tool-reply.js";
 
-type ResultPages = {
+export type ResultPages = {
   summary: string | null;
   /** Null before, or from an older server. */
   figures: ResultFigures | null;

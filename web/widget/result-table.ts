@@ -11,13 +11,7 @@ const setTable = (store: ResultStore, jobId: string, change: Partial<TableData>)
   store.setState((s) => ({ tables: { ...s.tables, [jobId]: { ...tableOf(store, jobId), ...change } } }));
 
 /** Loads the rows not loaded yet, once at a time: while the job runs, up to `composed`; once ended, all. */
-export async function fillTable(
-  host: Host,
-  store: ResultStore,
-  jobId: string,
-  running: boolean,
-  composed: number,
-): Promise<void> {
+export async function fillTable(host: Host, store: ResultStore, jobId: string, running: boolean, composed: number) {
   const start = tableOf(store, jobId);
   if (start.loading || start.complete || (running && start.rows.length >= composed)) return;
   setTable(store, jobId, { loading: true, error: null });

@@ -8,13 +8,7 @@ import type { Currency } from "../../../shared/money.js";
 import type { PersonResult } from "../../../shared/tools.js";
 import { useHost } from "../host-context.js";
 import { dotted, useMessages, type Messages } from "../i18n.js";
-import {
-  followResult,
-  loadNextPage,
-  useResultStore,
-  useResultStoreApi,
-  type ResultStoreState,
-} from "../result-store.js";
+import { followResult, loadNextPage, useResultStore, useResultStoreApi, type ResultPages } from "../result-store.js";
 import { ResultTable, type ResultTableProps } from "./result-table.js";
 import { Button } from "./button.js";
 import { GiftList } from "./gift-list.js";
@@ -31,8 +25,7 @@ export function JobResult({ layout = "cards", ...props }: JobResultProps & { lay
   return layout === "cards" ? <CardsResult {...props} /> : <SummaryResult {...props} table={layout === "table"} />;
 }
 
-type Pages = ResultStoreState["pages"][string] | undefined;
-const summaryOf = (t: Messages, pages: Pages, summary: string | null) =>
+const summaryOf = (t: Messages, pages: ResultPages | undefined, summary: string | null) =>
   pages?.figures ? t.resultSummary(pages.figures) : pages?.summary || summary;
 
 /**
@@ -48,7 +41,7 @@ function SummaryResult(props: JobResultProps & { table: boolean }) {
   useEffect(() => {
     if (finished) followResult(host, store, jobId, false, 0);
   }, [host, store, jobId, finished]);
-  const pages: Pages = useResultStore((s) => s.pages[jobId]);
+  const pages: ResultPages | undefined = useResultStore((s) => s.pages[jobId]);
   const rows = useResultStore((s) => s.tables[jobId]?.rows.length ?? 0);
   const kept = table ? rows : Math.max(rows, pages?.people.length ?? 0);
   if (stopped && kept === 0) return null;
