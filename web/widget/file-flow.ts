@@ -22,14 +22,7 @@ import { uploadFile, type UploadOptions } from "./upload.js";
 
 export type FileFlowState =
   | { step: "pick"; refused: Refused | null; error: ToolFailure | null }
-  | {
-      step: "upload";
-      file: File;
-      uploadId: string | null;
-      received: number;
-      chunks: number;
-      error: ToolFailure | null;
-    }
+  | { step: "upload"; file: File; uploadId: string | null; received: number; chunks: number; error: ToolFailure | null }
   | {
       step: "preview";
       uploadId: string;
@@ -43,7 +36,7 @@ export type FileFlowState =
   | { step: "job"; job: FollowedJob; input: StartBulkArgs };
 
 type Step<K extends FileFlowState["step"]> = Extract<FileFlowState, { step: K }>;
-type Refused = { name: string; size: number };
+export type Refused = { name: string; size: number };
 
 /** The flow and its moves; a move for a file or reading no longer current (`file`, `reading`) changes nothing. */
 export type FileFlowStore = {
