@@ -91,9 +91,8 @@ export function createOpenAiHost(win: Window): Host {
     conversation: () => ({ modelContext: has("setWidgetState"), followUp: has("sendFollowUpMessage") }),
     updateModelContext: ({ structured }) => tried("setWidgetState", structured),
     sendFollowUp: (prompt) => tried("sendFollowUpMessage", { prompt }),
-    onTeardown() {
-      // ChatGPT removes the frame without notice; nothing to flush
-    },
+    // ChatGPT removes the frame without notice; nothing to flush
+    onTeardown: () => {},
     dispose() {
       listening.abort();
       stopSize();
