@@ -128,12 +128,8 @@ export async function readFile(host: Host, store: FileFlow, reading: Reading): P
   const { flow, read, previewed } = store.getState();
   if (flow.step !== "preview") return;
   read(reading);
-  const { locale } = host.getGlobals();
-  const reply = await host.callTool(
-    FILE_TOOL.preview,
-    { uploadId: flow.uploadId, reading, locale },
-    StaffPreviewSchema,
-  );
+  const args = { uploadId: flow.uploadId, reading, locale: host.getGlobals().locale };
+  const reply = await host.callTool(FILE_TOOL.preview, args, StaffPreviewSchema);
   previewed(reading, reply.ok ? { preview: reply.value } : { error: reply.error });
 }
 

@@ -117,11 +117,8 @@ async function run(o: FollowOptions, signal: AbortSignal): Promise<void> {
     const afterSeq = selectAfterSeq(store.getState(), jobId);
     if (isSettled(store, jobId)) return;
     // nothing shown yet (a first render, or a widget that came back): ask without waiting
-    const call = host.callTool(
-      TOOL.getJobEvents,
-      { jobId, afterSeq, waitMs: afterSeq === 0 ? 0 : waitMs },
-      GetJobEventsOutput,
-    );
+    const args = { jobId, afterSeq, waitMs: afterSeq === 0 ? 0 : waitMs };
+    const call = host.callTool(TOOL.getJobEvents, args, GetJobEventsOutput);
     const reply = await race(call, o.callTimeoutMs ?? waitMs + CALL_GRACE_MS, signal);
     if (reply === null || signal.aborted) return;
     if (!reply.ok) {

@@ -60,11 +60,8 @@ export async function loadNextPage(host: Host, store: ResultStore, jobId: string
   const current = store.getState().pages[jobId] ?? EMPTY_PAGES;
   if (current.loading || current.nextOffset === null) return;
   update(store, jobId, { loading: true, error: null });
-  const reply = await host.callTool(
-    TOOL.getJobResult,
-    { jobId, offset: current.nextOffset, limit: PAGE_SIZE },
-    GetJobResultOutput,
-  );
+  const args = { jobId, offset: current.nextOffset, limit: PAGE_SIZE };
+  const reply = await host.callTool(TOOL.getJobResult, args, GetJobResultOutput);
   if (!reply.ok) return update(store, jobId, { loading: false, error: reply.error });
   const page = reply.value;
   const latest = store.getState().pages[jobId] ?? EMPTY_PAGES;
