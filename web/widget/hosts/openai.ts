@@ -62,10 +62,9 @@ export function createOpenAiHost(win: Window): Host {
     return await Reflect.apply(fn, target, args);
   };
   const tried = (method: string, ...args: unknown[]) =>
-    invoke(method, ...args).then(
-      () => true,
-      () => false,
-    );
+    invoke(method, ...args)
+      .then(() => true)
+      .catch(() => false);
   const stopSize = observeSize(win, ({ height }) => {
     if (has("notifyIntrinsicHeight")) void invoke("notifyIntrinsicHeight", height);
   });
