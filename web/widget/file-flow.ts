@@ -4,14 +4,8 @@
  * wins); a file the person removes is dropped on the server (it holds quota), one merely left is kept.
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
-import {
-  DropUploadOutput,
-  FILE_TOOL,
-  StaffPreviewSchema,
-  type AwaitingFile,
-  type Reading,
-  type StaffPreview,
-} from "../../shared/files.js";
+import { DropUploadOutput, FILE_TOOL, StaffPreviewSchema } from "../../shared/files.js";
+import type { AwaitingFile, Reading, StaffPreview } from "../../shared/files.js";
 import { currencyForLocale, type Currency } from "../../shared/money.js";
 import type { StartBulkArgs } from "../../shared/tools.js";
 import type { FollowedJob } from "./components/bulk-job.js";

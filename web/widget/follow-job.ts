@@ -5,13 +5,8 @@
  */
 import * as z from "zod/mini";
 import { isFinished } from "../../shared/job-view.js";
-import {
-  GetJobEventsOutput,
-  StartBulkOutput,
-  TOOL,
-  type StartBulkArgs,
-  type StartBulkResult,
-} from "../../shared/tools.js";
+import { GetJobEventsOutput, StartBulkOutput, TOOL } from "../../shared/tools.js";
+import type { StartBulkArgs, StartBulkResult } from "../../shared/tools.js";
 import type { Host } from "./host.js";
 import { selectAfterSeq, type JobViews } from "./job-views.js";
 import { localFailure, type ToolOutcome } from "./tool-reply.js";
