@@ -13,7 +13,7 @@ import { useHost } from "./host-context.js";
 import { messagesFor, type Messages } from "./i18n.js";
 import { useJobViewsApi } from "./job-views.js";
 import { keep, readKept } from "./view-state.js";
-import { followResult, useResultStoreApi, type ResultStoreState } from "./result-store.js";
+import { EMPTY_PAGES, followResult, useResultStoreApi, type ResultPages } from "./result-store.js";
 
 const SWITCH = "gg-follow-up";
 
@@ -34,8 +34,7 @@ async function tellChat(host: Host, jobId: string, text: string): Promise<void> 
 }
 
 /** The finished result's first page has come (or could not): its figures are known, or never will be. */
-const headRead = (p: ResultStoreState["pages"][string] | undefined): boolean =>
-  p !== undefined && !p.partial && !p.loading && (p.nextOffset !== 0 || p.error !== null);
+const headRead = (p: ResultPages): boolean => !p.partial && !p.loading && (p.nextOffset !== 0 || p.error !== null);
 
 /** An end this recent counts as watched though no poll saw the job run (a quick job); not one a day old. */
 const RECENT_END_MS = 10 * 60_000;
@@ -53,8 +52,8 @@ export function useConversation(jobId: string): void {
       const { jobs: views, diagnostics } = jobs.getState();
       const view = views[jobId];
       if (view === undefined || view.lastSeq === 0) return;
-      const pages = results.getState().pages[jobId];
-      const figures = pages?.figures ?? null;
+      const pages = results.getState().pages[jobId] ?? EMPTY_PAGES;
+      const { figures } = pages;
       const { locale } = host.getGlobals();
       if (offered.modelContext) sender.offer(contextKey(view, figures), () => modelContextOf(view, figures, locale));
       if (!isFinished(view.status)) return;

@@ -4,14 +4,8 @@
  * wins); a file the person removes is dropped on the server (it holds quota), one merely left is kept.
  */
 import { createStore, type StoreApi } from "zustand/vanilla";
-import {
-  DropUploadOutput,
-  FILE_TOOL,
-  StaffPreviewSchema,
-  type AwaitingFile,
-  type Reading,
-  type StaffPreview,
-} from "../../shared/files.js";
+import { DropUploadOutput, FILE_TOOL, StaffPreviewSchema } from "../../shared/files.js";
+import type { AwaitingFile, Reading, StaffPreview } from "../../shared/files.js";
 import { currencyForLocale, type Currency } from "../../shared/money.js";
 import type { StartBulkArgs } from "../../shared/tools.js";
 import type { FollowedJob } from "./components/bulk-job.js";
@@ -22,14 +16,7 @@ import { uploadFile, type UploadOptions } from "./upload.js";
 
 export type FileFlowState =
   | { step: "pick"; refused: Refused | null; error: ToolFailure | null }
-  | {
-      step: "upload";
-      file: File;
-      uploadId: string | null;
-      received: number;
-      chunks: number;
-      error: ToolFailure | null;
-    }
+  | { step: "upload"; file: File; uploadId: string | null; received: number; chunks: number; error: ToolFailure | null }
   | {
       step: "preview";
       uploadId: string;
@@ -43,7 +30,7 @@ export type FileFlowState =
   | { step: "job"; job: FollowedJob; input: StartBulkArgs };
 
 type Step<K extends FileFlowState["step"]> = Extract<FileFlowState, { step: K }>;
-type Refused = { name: string; size: number };
+export type Refused = { name: string; size: number };
 
 /** The flow and its moves; a move for a file or reading no longer current (`file`, `reading`) changes nothing. */
 export type FileFlowStore = {
@@ -135,12 +122,8 @@ export async function readFile(host: Host, store: FileFlow, reading: Reading): P
   const { flow, read, previewed } = store.getState();
   if (flow.step !== "preview") return;
   read(reading);
-  const { locale } = host.getGlobals();
-  const reply = await host.callTool(
-    FILE_TOOL.preview,
-    { uploadId: flow.uploadId, reading, locale },
-    StaffPreviewSchema,
-  );
+  const args = { uploadId: flow.uploadId, reading, locale: host.getGlobals().locale };
+  const reply = await host.callTool(FILE_TOOL.preview, args, StaffPreviewSchema);
   previewed(reading, reply.ok ? { preview: reply.value } : { error: reply.error });
 }
 

@@ -5,27 +5,18 @@
  */
 import * as z from "zod/mini";
 import { isFinished } from "../../shared/job-view.js";
-import {
-  GetJobEventsOutput,
-  StartBulkOutput,
-  TOOL,
-  type StartBulkArgs,
-  type StartBulkResult,
-} from "../../shared/tools.js";
+import { GetJobEventsOutput, StartBulkOutput, TOOL } from "../../shared/tools.js";
+import type { StartBulkArgs, StartBulkResult } from "../../shared/tools.js";
 import type { Host } from "./host.js";
 import { selectAfterSeq, type JobViews } from "./job-views.js";
 import { localFailure, type ToolOutcome } from "./tool-reply.js";
 
 export type BackoffOptions = { baseMs: number; maxMs: number };
-export const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 250, maxMs: 10_000 };
+const DEFAULT_BACKOFF: BackoffOptions = { baseMs: 250, maxMs: 10_000 };
 
 /** base·2^attempt capped at max, jittered into its upper half so widgets failing together do not retry in step. */
-export function backoffDelay(
-  attempt: number,
-  options: BackoffOptions = DEFAULT_BACKOFF,
-  random: () => number = Math.random,
-): number {
-  const ceiling = Math.min(options.maxMs, options.baseMs * 2 ** Math.min(attempt, 30));
+export function backoffDelay(attempt: number, { baseMs, maxMs } = DEFAULT_BACKOFF, random = Math.random): number {
+  const ceiling = Math.min(maxMs, baseMs * 2 ** Math.min(attempt, 30));
   return Math.round(ceiling / 2 + (ceiling / 2) * random());
 }
 
@@ -93,16 +84,12 @@ export function followJob(options: FollowOptions): () => void {
 }
 
 /** Resolves with the call's outcome, a timeout failure, or null once aborted. */
-export function race<T>(
-  call: Promise<ToolOutcome<T>>,
-  ms: number,
-  signal: AbortSignal,
-): Promise<ToolOutcome<T> | null> {
+export function race<T>(call: Promise<ToolOutcome<T>>, ms: number, signal: AbortSignal) {
   const controller = new AbortController();
   const stop = () => controller.abort();
   signal.addEventListener("abort", stop);
-  const timeout = sleep(ms, controller.signal).then(() =>
-    signal.aborted ? null : { ok: false as const, error: localFailure("timeout") },
+  const timeout = sleep(ms, controller.signal).then((): ToolOutcome<T> | null =>
+    signal.aborted ? null : { ok: false, error: localFailure("timeout") },
   );
   return Promise.race([call, timeout]).finally(() => {
     stop();
@@ -118,25 +105,21 @@ function isSettled(store: JobViews, jobId: string): boolean {
 }
 
 async function run(o: FollowOptions, signal: AbortSignal): Promise<void> {
-  const { host, store, jobId } = o;
-  const waitMs = o.waitMs ?? POLL_WAIT_MS;
+  const { host, store, jobId, waitMs = POLL_WAIT_MS } = o;
   let attempt = 0;
   host.setWidgetState({ jobId } satisfies z.infer<typeof FollowStateSchema>).catch(() => undefined);
   while (!signal.aborted) {
     const afterSeq = selectAfterSeq(store.getState(), jobId);
     if (isSettled(store, jobId)) return;
     // nothing shown yet (a first render, or a widget that came back): ask without waiting
-    const call = host.callTool(
-      TOOL.getJobEvents,
-      { jobId, afterSeq, waitMs: afterSeq === 0 ? 0 : waitMs },
-      GetJobEventsOutput,
-    );
+    const args = { jobId, afterSeq, waitMs: afterSeq === 0 ? 0 : waitMs };
+    const call = host.callTool(TOOL.getJobEvents, args, GetJobEventsOutput);
     const reply = await race(call, o.callTimeoutMs ?? waitMs + CALL_GRACE_MS, signal);
     if (reply === null || signal.aborted) return;
     if (!reply.ok) {
       store.getState().noteFailure(jobId, reply.error);
       if (!reply.error.transient) return;
-      await sleep(backoffDelay(attempt++, o.backoff ?? DEFAULT_BACKOFF, o.random), signal);
+      await sleep(backoffDelay(attempt++, o.backoff, o.random), signal);
       continue;
     }
     attempt = 0;

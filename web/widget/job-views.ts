@@ -65,8 +65,7 @@ export function createJobViews(): JobViews {
     dispatch: (jobId, events, status) =>
       set((s) => {
         const mine = events.filter((e) => e.jobId === jobId);
-        const prev = s.jobs[jobId] ?? createJobFold(jobId);
-        const view = applyJobEvents(prev, mine);
+        const view = applyJobEvents(s.jobs[jobId] ?? createJobFold(jobId), mine);
         const { cursor, duplicates } = advance(s.cursors[jobId] ?? START, mine);
         const d = s.diagnostics[jobId] ?? NO_DIAGNOSTICS;
         return {

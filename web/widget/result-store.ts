@@ -9,7 +9,7 @@ import type { Host } from "./host.js";
 import { createStoreContext } from "./job-views.js";
 import type { ToolFailure } from "./tool-reply.js";
 
-type ResultPages = {
+export type ResultPages = {
   summary: string | null;
   /** Null before, or from an older server. */
   figures: ResultFigures | null;
@@ -36,7 +36,8 @@ export const EMPTY_TABLE: TableData = { rows: [], complete: false, loading: fals
 export type ResultStoreState = { pages: Record<string, ResultPages>; tables: Record<string, TableData> };
 export type ResultStore = StoreApi<ResultStoreState>;
 
-const EMPTY: ResultPages = {
+/** A job's pages before the first is asked for. */
+export const EMPTY_PAGES: ResultPages = {
   summary: null,
   figures: null,
   people: [],
@@ -52,21 +53,18 @@ const PAGE_SIZE = 20;
 export const createResultStore = (): ResultStore => createStore<ResultStoreState>()(() => ({ pages: {}, tables: {} }));
 
 const update = (store: ResultStore, jobId: string, change: Partial<ResultPages>) =>
-  store.setState((s) => ({ pages: { ...s.pages, [jobId]: { ...(s.pages[jobId] ?? EMPTY), ...change } } }));
+  store.setState((s) => ({ pages: { ...s.pages, [jobId]: { ...(s.pages[jobId] ?? EMPTY_PAGES), ...change } } }));
 
 /** Does nothing while a page is loading or when all are in. */
 export async function loadNextPage(host: Host, store: ResultStore, jobId: string): Promise<void> {
-  const current = store.getState().pages[jobId] ?? EMPTY;
+  const current = store.getState().pages[jobId] ?? EMPTY_PAGES;
   if (current.loading || current.nextOffset === null) return;
   update(store, jobId, { loading: true, error: null });
-  const reply = await host.callTool(
-    TOOL.getJobResult,
-    { jobId, offset: current.nextOffset, limit: PAGE_SIZE },
-    GetJobResultOutput,
-  );
+  const args = { jobId, offset: current.nextOffset, limit: PAGE_SIZE };
+  const reply = await host.callTool(TOOL.getJobResult, args, GetJobResultOutput);
   if (!reply.ok) return update(store, jobId, { loading: false, error: reply.error });
   const page = reply.value;
-  const latest = store.getState().pages[jobId] ?? EMPTY;
+  const latest = store.getState().pages[jobId] ?? EMPTY_PAGES;
   const rows = new Set(latest.people.map((p) => p.row));
   const skippedRows = new Set(latest.skipped.map((s) => s.row));
   update(store, jobId, {

@@ -2,6 +2,7 @@
  * The result table's rows, through `get_job_table` (5,000 people a call), and the views asked of them:
  * linear passes (the sort n log n) over at most the 200,000 rows a job takes.
  */
+import * as z from "zod/mini";
 import { GetJobTableOutput, TOOL, type TableRow } from "../../shared/tools.js";
 import type { Host } from "./host.js";
 import { EMPTY_TABLE, type ResultStore, type TableData } from "./result-store.js";
@@ -11,13 +12,7 @@ const setTable = (store: ResultStore, jobId: string, change: Partial<TableData>)
   store.setState((s) => ({ tables: { ...s.tables, [jobId]: { ...tableOf(store, jobId), ...change } } }));
 
 /** Loads the rows not loaded yet, once at a time: while the job runs, up to `composed`; once ended, all. */
-export async function fillTable(
-  host: Host,
-  store: ResultStore,
-  jobId: string,
-  running: boolean,
-  composed: number,
-): Promise<void> {
+export async function fillTable(host: Host, store: ResultStore, jobId: string, running: boolean, composed: number) {
   const start = tableOf(store, jobId);
   if (start.loading || start.complete || (running && start.rows.length >= composed)) return;
   setTable(store, jobId, { loading: true, error: null });
@@ -38,12 +33,17 @@ export async function fillTable(
 
 /** In the order of a `TableRow`'s cells. */
 export const TABLE_COLUMNS = ["row", "name", "department", "budget", "pick", "spend"] as const;
-type TableColumn = (typeof TABLE_COLUMNS)[number];
-export type TableQuery = { search: string; department: string | null; sort: TableColumn; descending: boolean };
+export const TableQuerySchema = z.object({
+  search: z.string(),
+  department: z.nullable(z.string()),
+  sort: z.enum(TABLE_COLUMNS),
+  descending: z.boolean(),
+});
+export type TableQuery = z.infer<typeof TableQuerySchema>;
 export const ALL_ROWS: TableQuery = { search: "", department: null, sort: "row", descending: false };
 
 /** An empty cell (no department, nothing within budget) sorts last either way. */
-function comparer(column: TableColumn, descending: boolean, collator: Intl.Collator) {
+function comparer(column: TableQuery["sort"], descending: boolean, collator: Intl.Collator) {
   const i = TABLE_COLUMNS.indexOf(column);
   const sign = descending ? -1 : 1;
   return (a: TableRow, b: TableRow): number => {

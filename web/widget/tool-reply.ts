@@ -40,11 +40,9 @@ function normalize(raw: unknown): Normalized {
 }
 
 /** A failure of the widget's own, worded from `code`. */
-export const localFailure = (code: "unreachable" | "timeout" | "bad_reply", message = ""): ToolFailure => ({
-  code,
-  message,
-  transient: true,
-});
+export function localFailure(code: "unreachable" | "timeout" | "bad_reply", message = ""): ToolFailure {
+  return { code, message, transient: true };
+}
 
 /** Turns a raw `callTool` reply into a parsed value or a failure; never throws. */
 export function readToolReply<T>(raw: unknown, schema: z.ZodMiniType<T>): ToolOutcome<T> {

@@ -3,7 +3,7 @@
  * server lacks (base64), a lost call retried with backoff; a retry or a reload sends only what is missing.
  */
 import { FILE_TOOL, UploadStateSchema, type UploadState } from "../../shared/files.js";
-import { backoffDelay, DEFAULT_BACKOFF, race, sleep, type BackoffOptions } from "./follow-job.js";
+import { backoffDelay, race, sleep, type BackoffOptions } from "./follow-job.js";
 import type { Host } from "./host.js";
 import type { ToolName } from "../../shared/tools.js";
 import { localFailure, type ToolOutcome } from "./tool-reply.js";
@@ -49,7 +49,7 @@ export async function uploadFile(host: Host, file: File, o: UploadOptions = {}):
       }
       if (reply === null) return stopped;
       if (reply.ok || !reply.error.transient || attempt + 1 >= ATTEMPTS) return reply;
-      await sleep(backoffDelay(attempt, o.backoff ?? DEFAULT_BACKOFF, o.random), signal);
+      await sleep(backoffDelay(attempt, o.backoff, o.random), signal);
     }
   };
 

@@ -8,7 +8,7 @@ import { VIEW_ID_META_KEY } from "../../shared/tools.js";
 import { DISPLAY_MODES } from "../host-globals.js";
 import { isRecord, parseJson } from "../json-values.js";
 import { useHost, useHostGlobal } from "./host-context.js";
-import { TABLE_COLUMNS, type TableQuery } from "./result-table.js";
+import { TableQuerySchema } from "./result-table.js";
 
 // What the card keeps on this device: `localStorage`, or, where it throws (a sandboxed frame, a full
 // quota), memory for the page's life. The person's choices live here, never a result.
@@ -34,12 +34,6 @@ export function keep(key: string, value: string): void {
   }
 }
 
-const TableQuerySchema: z.ZodMiniType<TableQuery> = z.object({
-  search: z.string(),
-  department: z.nullable(z.string()),
-  sort: z.enum(TABLE_COLUMNS),
-  descending: z.boolean(),
-});
 const ViewStateSchema = z.object({
   displayMode: z.optional(z.enum(DISPLAY_MODES)),
   table: z.optional(TableQuerySchema),

@@ -4,7 +4,7 @@
  * host took no file, its link is shown with the time it stops working.
  */
 import { useState } from "react";
-import { ExportOutput, FILE_TOOL, type EXPORT_FORMATS } from "../../../shared/files.js";
+import { EXPORT_FORMATS, ExportOutput, FILE_TOOL } from "../../../shared/files.js";
 import { useHost } from "../host-context.js";
 import { useMessages } from "../i18n.js";
 import { Button } from "./button.js";
@@ -15,10 +15,7 @@ type ExportFormat = (typeof EXPORT_FORMATS)[number];
 type ExportPart = "picks" | "skipped";
 export type DownloadsProps = { jobId: string; skipped: boolean };
 
-const FORMATS: [ExportFormat, string][] = [
-  ["csv", "CSV"],
-  ["xlsx", "Excel (.xlsx)"],
-];
+const FORMAT_NAMES: Record<ExportFormat, string> = { csv: "CSV", xlsx: "Excel (.xlsx)" };
 
 export function Downloads({ jobId, skipped }: DownloadsProps) {
   const t = useMessages();
@@ -35,9 +32,9 @@ export function Downloads({ jobId, skipped }: DownloadsProps) {
   const group = (label: string, part: ExportPart) => (
     <div role="group" aria-label={label} className="gg-downloads">
       <span className="gg-muted">{label}</span>
-      {FORMATS.map(([format, name]) => (
+      {EXPORT_FORMATS.map((format) => (
         <Button key={format} kind="secondary" disabled={busy} onClick={() => void run(format, part)}>
-          {name}
+          {FORMAT_NAMES[format]}
         </Button>
       ))}
     </div>

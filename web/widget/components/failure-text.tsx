@@ -9,7 +9,7 @@ import { useMessages, type Messages } from "../i18n.js";
 
 type Failure = { code: string; message: string; hint?: string };
 /** `role` "none" for a failure the job's live region already tells. */
-export type FailureTextProps = { error: Failure; role?: "alert" | "status" | "none" };
+export type FailureTextProps = { error: Failure; role?: "alert" | "none" };
 
 const TOOL_NAMES: string[] = [...Object.values(TOOL), ...Object.values(FILE_TOOL)];
 const HANGUL = /[\uac00-\ud7a3]/;
@@ -24,11 +24,10 @@ export const failureMessage = (t: Messages, error: Failure): string =>
 export function FailureText({ error, role = "alert" }: FailureTextProps) {
   const t = useMessages();
   const own = ownWords(t, error);
-  const message = failureMessage(t, error);
   const hint = error.hint !== undefined && !TOOL_NAMES.some((name) => error.hint?.includes(name)) ? error.hint : null;
   return (
     <div className="gg-error" role={role}>
-      <p>{message}</p>
+      <p>{failureMessage(t, error)}</p>
       {hint && !(own && foreign(t, hint)) && <p className="gg-hint">{hint}</p>}
     </div>
   );

@@ -8,13 +8,8 @@ import type { Currency } from "../../../shared/money.js";
 import type { PersonResult } from "../../../shared/tools.js";
 import { useHost } from "../host-context.js";
 import { dotted, useMessages, type Messages } from "../i18n.js";
-import {
-  followResult,
-  loadNextPage,
-  useResultStore,
-  useResultStoreApi,
-  type ResultStoreState,
-} from "../result-store.js";
+import { EMPTY_PAGES, followResult, loadNextPage, useResultStore, useResultStoreApi } from "../result-store.js";
+import type { ResultPages } from "../result-store.js";
 import { ResultTable, type ResultTableProps } from "./result-table.js";
 import { Button } from "./button.js";
 import { GiftList } from "./gift-list.js";
@@ -31,9 +26,8 @@ export function JobResult({ layout = "cards", ...props }: JobResultProps & { lay
   return layout === "cards" ? <CardsResult {...props} /> : <SummaryResult {...props} table={layout === "table"} />;
 }
 
-type Pages = ResultStoreState["pages"][string] | undefined;
-const summaryOf = (t: Messages, pages: Pages, summary: string | null) =>
-  pages?.figures ? t.resultSummary(pages.figures) : pages?.summary || summary;
+const summaryOf = (t: Messages, pages: ResultPages, summary: string | null) =>
+  pages.figures ? t.resultSummary(pages.figures) : pages.summary || summary;
 
 /**
  * The short inline card (summary, "Open the full result") or, fullscreen, the summary and downloads
@@ -48,9 +42,9 @@ function SummaryResult(props: JobResultProps & { table: boolean }) {
   useEffect(() => {
     if (finished) followResult(host, store, jobId, false, 0);
   }, [host, store, jobId, finished]);
-  const pages: Pages = useResultStore((s) => s.pages[jobId]);
+  const pages = useResultStore((s) => s.pages[jobId]) ?? EMPTY_PAGES;
   const rows = useResultStore((s) => s.tables[jobId]?.rows.length ?? 0);
-  const kept = table ? rows : Math.max(rows, pages?.people.length ?? 0);
+  const kept = table ? rows : Math.max(rows, pages.people.length);
   if (stopped && kept === 0) return null;
   return (
     <div className="gg-result">
@@ -63,7 +57,7 @@ function SummaryResult(props: JobResultProps & { table: boolean }) {
         <Button onClick={() => void host.requestDisplayMode("fullscreen").catch(() => undefined)}>{t.openFull}</Button>
       )}
       {!stopped && (table || !running) && (
-        <Downloads jobId={jobId} skipped={table && !running && (pages?.figures?.skipped ?? 0) > 0} />
+        <Downloads jobId={jobId} skipped={table && !running && (pages.figures?.skipped ?? 0) > 0} />
       )}
       {table && (
         <ResultTable jobId={jobId} running={running} composed={composed} stopped={stopped} currency={currency} />
@@ -77,38 +71,33 @@ function CardsResult({ jobId, summary, running = false, composed = 0, stopped = 
   const t = useMessages();
   const host = useHost();
   const store = useResultStoreApi();
-  const pages = useResultStore((s) => s.pages[jobId]);
+  const pages = useResultStore((s) => s.pages[jobId]) ?? EMPTY_PAGES;
   useEffect(() => {
     if (!stopped) followResult(host, store, jobId, running, composed);
   }, [host, store, jobId, running, composed, stopped]);
 
-  const loaded = pages?.people.length ?? 0;
+  const loaded = pages.people.length;
   if ((running || stopped) && loaded === 0) return null;
   if (stopped) {
     return (
       <div className="gg-result">
         <p className="gg-summary">{t.keptAfterCancel(loaded)}</p>
-        <People people={pages?.people ?? []} currency={currency} />
+        <People people={pages.people} currency={currency} />
       </div>
     );
   }
   return (
     <div className="gg-result">
       <p className="gg-summary">{running ? t.readySoFar : summaryOf(t, pages, summary)}</p>
-      <Downloads jobId={jobId} skipped={(pages?.skipped.length ?? 0) > 0} />
-      <SkippedRows rows={pages?.skipped ?? []} />
-      {pages !== undefined && pages.total !== null && (
-        <p className="gg-muted">{t.people(pages.people.length, pages.total)}</p>
+      <Downloads jobId={jobId} skipped={pages.skipped.length > 0} />
+      <SkippedRows rows={pages.skipped} />
+      {pages.total !== null && <p className="gg-muted">{t.people(loaded, pages.total)}</p>}
+      <People people={pages.people} currency={currency} />
+      {pages.error && <FailureText error={pages.error} />}
+      {pages.loading && <p className="gg-muted">{t.loading}</p>}
+      {!pages.loading && pages.nextOffset !== null && (pages.total !== null || pages.error !== null) && (
+        <Button onClick={() => void loadNextPage(host, store, jobId)}>{pages.error ? t.tryAgain : t.showMore}</Button>
       )}
-      <People people={pages?.people ?? []} currency={currency} />
-      {pages?.error && <FailureText error={pages.error} />}
-      {pages?.loading && <p className="gg-muted">{t.loading}</p>}
-      {pages !== undefined &&
-        !pages.loading &&
-        pages.nextOffset !== null &&
-        (pages.total !== null || pages.error !== null) && (
-          <Button onClick={() => void loadNextPage(host, store, jobId)}>{pages.error ? t.tryAgain : t.showMore}</Button>
-        )}
     </div>
   );
 }

@@ -9,15 +9,8 @@ import type { Currency } from "../../../shared/money.js";
 import { useHost, useHostGlobal } from "../host-context.js";
 import { useMessages } from "../i18n.js";
 import { EMPTY_TABLE, useResultStore, useResultStoreApi } from "../result-store.js";
-import {
-  ALL_ROWS,
-  departmentTotals,
-  fillTable,
-  selectRows,
-  TABLE_COLUMNS,
-  type DepartmentTotal,
-  type TableQuery,
-} from "../result-table.js";
+import { ALL_ROWS, departmentTotals, fillTable, selectRows, TABLE_COLUMNS } from "../result-table.js";
+import type { DepartmentTotal, TableQuery } from "../result-table.js";
 import { useViewState } from "../view-state.js";
 import { FailureText } from "./failure-text.js";
 

@@ -7,6 +7,7 @@ import { useStore } from "zustand";
 import { FILE_LIMITS, STAFF_FILE_ACCEPT, type AwaitingFile } from "../../../shared/files.js";
 import type { Currency } from "../../../shared/money.js";
 import { chooseFile, createFileFlow, personLocale, readFile, removeFile, startFromFile } from "../file-flow.js";
+import type { Refused } from "../file-flow.js";
 import type { FollowTuning } from "../follow-job.js";
 import { useHost, useHostGlobal } from "../host-context.js";
 import { useMessages } from "../i18n.js";
@@ -65,7 +66,7 @@ export function StaffFile({ request, tuning }: StaffFileProps) {
 type FilePickerProps = {
   request: AwaitingFile;
   currency: Currency;
-  refused: { name: string; size: number } | null;
+  refused: Refused | null;
   onFile(file: File): void;
 };
 

@@ -1,11 +1,8 @@
-/**
- * The state of a call the person starts from the card (Cancel, Try again, a download): busy while it
- * runs, then its outcome, so a component shows a disabled button and the failure in words.
- */
+/** The state of a call the person starts from the card (Cancel, Try again, a download). */
 import { useState } from "react";
 import type { ToolOutcome } from "../tool-reply.js";
 
-/** A call the person makes: `busy` until it answers, then its outcome and `error` (none while busy). */
+/** `busy` until the call answers (a disabled button), then its outcome and `error` to show in words (none while busy). */
 export function useCall<A extends unknown[], T>(call: (...args: A) => Promise<ToolOutcome<T>>) {
   const [state, setState] = useState<{ busy: boolean; outcome: ToolOutcome<T> | null }>({ busy: false, outcome: null });
   const run = async (...args: A) => {

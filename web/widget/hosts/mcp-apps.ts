@@ -193,9 +193,8 @@ export function createMcpAppsHost(win: Window, port: Port = parentPort(win)): Ho
       if (delivery === "none" || !(await connected)) return false;
       return done(await sendFile(peer, delivery, file));
     },
-    async setWidgetState() {
-      // the standard keeps no widget state: a widget shown again reads its job from the events
-    },
+    // the standard keeps no widget state: a widget shown again reads its job from the events
+    setWidgetState: async () => {},
     async requestDisplayMode(mode) {
       if (!(await connected) || !globals.get().displayModes.includes(mode)) return;
       const reply = await peer.request("ui/request-display-mode", { mode });
@@ -206,9 +205,7 @@ export function createMcpAppsHost(win: Window, port: Port = parentPort(win)): Ho
     updateModelContext: ({ text: t, structured }) =>
       ask("modelContext", "ui/update-model-context", { content: text(t), structuredContent: structured }),
     sendFollowUp: (message) => ask("followUp", "ui/message", { role: "user", content: text(message) }),
-    onTeardown(listener) {
-      teardown.add(listener);
-    },
+    onTeardown: (listener) => void teardown.add(listener),
     dispose() {
       peer.close();
       stopSize();

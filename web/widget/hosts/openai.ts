@@ -62,10 +62,9 @@ export function createOpenAiHost(win: Window): Host {
     return await Reflect.apply(fn, target, args);
   };
   const tried = (method: string, ...args: unknown[]) =>
-    invoke(method, ...args).then(
-      () => true,
-      () => false,
-    );
+    invoke(method, ...args)
+      .then(() => true)
+      .catch(() => false);
   const stopSize = observeSize(win, ({ height }) => {
     if (has("notifyIntrinsicHeight")) void invoke("notifyIntrinsicHeight", height);
   });
@@ -91,9 +90,8 @@ export function createOpenAiHost(win: Window): Host {
     conversation: () => ({ modelContext: has("setWidgetState"), followUp: has("sendFollowUpMessage") }),
     updateModelContext: ({ structured }) => tried("setWidgetState", structured),
     sendFollowUp: (prompt) => tried("sendFollowUpMessage", { prompt }),
-    onTeardown() {
-      // ChatGPT removes the frame without notice; nothing to flush
-    },
+    // ChatGPT removes the frame without notice; nothing to flush
+    onTeardown: () => {},
     dispose() {
       listening.abort();
       stopSize();
