@@ -253,12 +253,11 @@ class BulkAnalysis {
   }
 
   async match() {
-    const { people } = this;
-    const { occasion } = this.run.input;
-    const locale = this.run.texts.locale;
-    const currency = this.run.input.currency ?? "USD";
+    const { people, run } = this;
+    const { occasion, currency = "USD" } = run.input;
+    const locale = run.texts.locale;
     await this.progress.enter("match", people.length);
-    const answers = createAnswers(this.run.match, ANSWER_LIMIT);
+    const answers = createAnswers(run.match, ANSWER_LIMIT);
     await this.sliced(people.length, (i) => {
       const p = people[i];
       p.gifts = answers({
