@@ -158,18 +158,12 @@ class BullmqExecutor implements JobExecutor {
     const stored = await store.getJob(jobId);
     if (stored === undefined || isFinished(stored.status)) return; // canceled while waiting, or expired
     const { owner } = stored;
-    if (stored.status === "running") {
-      // handed on after its worker died: what it wrote stays, and the job ends here
-      await end(jobId, owner, interrupted(CUT_OFF));
-      return;
-    }
+    // handed on after its worker died: what it wrote stays, and the job ends here
+    if (stored.status === "running") return end(jobId, owner, interrupted(CUT_OFF));
     const input = await store.readInput(jobId);
     // a stored input passed its bound when the job was made, the reader's larger one where it read a file
     const plan = input && (await planStart(input, readInputLimits(limits)));
-    if (!plan?.ok) {
-      await end(jobId, owner, interrupted("The job's input could not be read back to run it."));
-      return;
-    }
+    if (!plan?.ok) return end(jobId, owner, interrupted("The job's input could not be read back to run it."));
     const { trace, runOptions, locale } = queued.data;
     await traceQueuedRun({ carrier: trace, jobId, queuedAt: queued.timestamp }, () =>
       this.#live
@@ -197,8 +191,7 @@ class BullmqExecutor implements JobExecutor {
 
   /** Ends unfinished jobs the queue does not hold (lost between create and enqueue, or given up). */
   async #reconcile(): Promise<void> {
-    const unfinished = await this.#context.store.listUnfinished();
-    for (const job of unfinished) {
+    for (const job of await this.#context.store.listUnfinished()) {
       if (this.#context.now() - job.createdAt < this.#graceMs) continue;
       const state = await this.#connection.guard(() => this.#queue.getJobState(job.jobId));
       if (OWNED.has(state)) continue;

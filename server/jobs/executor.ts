@@ -179,8 +179,8 @@ export function createScheduler(maxConcurrent: number) {
   let closed = false;
 
   function pump(): void {
-    while (!closed && active.size < Math.max(1, maxConcurrent) && queue.size > 0) {
-      const [jobId, run] = queue.entries().next().value as [string, () => Promise<void>];
+    for (const [jobId, run] of queue) {
+      if (closed || active.size >= Math.max(1, maxConcurrent)) return;
       queue.delete(jobId);
       // a run reports its own failures; this catch only keeps a bug from stopping the queue
       const p: Promise<void> = new Promise(setImmediate)

@@ -201,11 +201,9 @@ function writeCalls(parts: Parts, closing: () => boolean) {
       const texts = jobTexts(options.locale ?? "en");
       const created = await create(parts, jobId, owner, plan.value, texts);
       if (!created.ok) return created;
-      const fold = created.value;
-      if (relay.wantsRelayed()) relay.follow(owner, fold);
-      const { runOptions, locale } = options;
-      await executor.submit({ jobId, owner, plan: plan.value, runOptions, locale });
-      return ok({ jobId, status: fold.status, stages: stagePlan(texts), resultUri: URI.jobResult(jobId) });
+      if (relay.wantsRelayed()) relay.follow(owner, created.value);
+      await executor.submit({ jobId, owner, plan: plan.value, runOptions: options.runOptions, locale: options.locale });
+      return ok({ jobId, status: created.value.status, stages: stagePlan(texts), resultUri: URI.jobResult(jobId) });
     },
     async cancel({ jobId }: { jobId: string }, caller: Caller): Promise<Outcome<z.infer<typeof CancelJobOutput>>> {
       const gated = await gate(jobId, caller);

@@ -59,26 +59,23 @@ function indexOf<T>(seen: Map<T, number>, value: T, push: () => number): number 
 /** The people in a stored chunk; throws if the chunk is not one `encodeChunk` wrote. */
 export function decodeChunk(body: string): PersonResult[] {
   const raw: unknown = JSON.parse(body);
-  let giftLists: Gift[][];
-  let chunk: Pick<Chunk, "interests" | "people">;
-  if (typeof raw === "object" && raw !== null && "v" in raw) {
-    const v2 = ChunkSchema.parse(raw);
-    const gifts = v2.gifts.map(([id, name, price, category, reason]): Gift => ({ id, name, price, category, reason }));
-    giftLists = v2.lists.map((list) =>
-      list.map((g) => gifts[g] ?? fail(`a stored result chunk refers to a missing gift (${g})`)),
-    );
-    chunk = v2;
-  } else {
-    const v1 = ChunkV1Schema.parse(raw);
-    giftLists = v1.gifts;
-    chunk = v1;
-  }
+  const v2 = typeof raw === "object" && raw !== null && "v" in raw;
+  const chunk = v2 ? ChunkSchema.parse(raw) : ChunkV1Schema.parse(raw);
+  const giftLists = "lists" in chunk ? giftListsOf(chunk) : chunk.gifts;
   return chunk.people.map(([row, name, department, i, budget, g]) => {
     const interests = chunk.interests[i];
     const gifts = giftLists[g];
     if (!interests || !gifts) fail(`a stored result chunk refers to a missing list (${i}, ${g})`);
     return { row, name, department, interests, budget, gifts };
   });
+}
+
+/** A chunk's gift lists, each gift written out again from its one tuple. */
+function giftListsOf({ gifts, lists }: Chunk): Gift[][] {
+  const byIndex = gifts.map(([id, name, price, category, reason]): Gift => ({ id, name, price, category, reason }));
+  return lists.map((list) =>
+    list.map((g) => byIndex[g] ?? fail(`a stored result chunk refers to a missing gift (${g})`)),
+  );
 }
 
 function fail(message: string): never {

@@ -37,12 +37,9 @@ export async function planStart(args: StartBulkArgs, limits: InputLimits): Promi
   }
   if (csv !== undefined) {
     const plan = await inspectCsv(csv, limits);
-    if (!plan.ok) return plan;
-    return ok({
-      input: { ...kept, csv },
-      columns: plan.value.columns,
-      estimatedRows: plan.value.rows,
-    });
+    return plan.ok
+      ? ok({ input: { ...kept, csv }, columns: plan.value.columns, estimatedRows: plan.value.rows })
+      : plan;
   }
   const list = employees ?? [];
   if (list.length === 0) return fail("invalid_arguments", "The employees list is empty.", "Add at least one employee.");
@@ -54,8 +51,7 @@ export async function planStart(args: StartBulkArgs, limits: InputLimits): Promi
     );
   }
   const measured = await measureEmployees(list, limits);
-  if (!measured.ok) return measured;
-  return ok({ input: { ...kept, employees: list }, estimatedRows: list.length });
+  return measured.ok ? ok({ input: { ...kept, employees: list }, estimatedRows: list.length }) : measured;
 }
 
 /** The limits a CSV meets, applied to a list and the CSV it would be; linear in its characters. */

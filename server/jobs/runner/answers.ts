@@ -7,8 +7,7 @@ import type { MatchGifts, MatchRequest } from "../../gifts/matcher.js";
 
 /** The interests as the matcher is asked about them: lower-cased, trimmed, each once, sorted. */
 export function canonicalInterests(interests: readonly string[]): string[] {
-  const out = [...new Set(interests.map((i) => i.trim().toLowerCase()))].filter((i) => i !== "");
-  return out.sort();
+  return [...new Set(interests.map((i) => i.trim().toLowerCase()))].filter((i) => i !== "").sort();
 }
 
 /** Ids stay below this, so that two of them make one exact number (below 2^42) as a key. */

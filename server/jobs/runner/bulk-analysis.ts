@@ -5,7 +5,7 @@
  */
 import type { ErrorCode } from "../../../shared/errors.js";
 import type { SkippedRow } from "../../../shared/files.js";
-import { URI } from "../../../shared/tools.js";
+import { URI, type StartBulkArgs } from "../../../shared/tools.js";
 import { readCsvBatches } from "../../files/read/csv/reader.js";
 import { createLedger, type Ledger } from "../../files/read/people/ledger.js";
 import { splitInterests } from "../../files/read/people/interests.js";
@@ -15,7 +15,7 @@ import type { MatchGifts } from "../../gifts/matcher.js";
 import { interestPlaced } from "../../gifts/text-index.js";
 import { CHUNK_SIZE, encodeChunk } from "../result-codec.js";
 import type { EventDraft } from "../state-machine.js";
-import type { StartBulkArgs } from "../../../shared/tools.js";
+import type { StartPlan } from "../start-plan.js";
 import { chunkCount, type ResultHead } from "../store.js";
 import { createAnswers } from "./answers.js";
 import { figuresOf, UnplacedTally } from "./figures.js";
@@ -48,11 +48,8 @@ export class JobFailure extends Error {
   }
 }
 
-export type BulkRun = {
+export type BulkRun = StartPlan & {
   jobId: string;
-  input: StartBulkArgs;
-  columns?: CsvColumns;
-  estimatedRows: number;
   maxRows: number;
   match: MatchGifts;
   turns: SliceTurns;
@@ -256,12 +253,11 @@ class BulkAnalysis {
   }
 
   async match() {
-    const { people } = this;
-    const { occasion } = this.run.input;
-    const locale = this.run.texts.locale;
-    const currency = this.run.input.currency ?? "USD";
+    const { people, run } = this;
+    const { occasion, currency = "USD" } = run.input;
+    const locale = run.texts.locale;
     await this.progress.enter("match", people.length);
-    const answers = createAnswers(this.run.match, ANSWER_LIMIT);
+    const answers = createAnswers(run.match, ANSWER_LIMIT);
     await this.sliced(people.length, (i) => {
       const p = people[i];
       p.gifts = answers({

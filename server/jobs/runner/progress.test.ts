@@ -2,12 +2,13 @@
  * Coalesced progress: every stage change, then one report per whole percent at most, never back.
  */
 import type { EventDraft } from "../state-machine.js";
-import { countMix, createProgress, stagePlan, stageWeights, type StageId } from "./progress.js";
+import type { BulkStage } from "../../../shared/stage-words.js";
+import { countMix, createProgress, stagePlan, stageWeights } from "./progress.js";
 import { newPerson } from "../../files/read/people/rows.js";
 import { jobTexts, localeOf } from "./texts.js";
 
 const EN = jobTexts("en");
-const STAGES = stagePlan(EN) as { id: StageId; label: string }[];
+const STAGES = stagePlan(EN) as { id: BulkStage; label: string }[];
 /** The shares of a job before its people are known, or of one whose every person asks something new. */
 const WEIGHT = stageWeights({ rows: 1, newInterests: 1, newRequests: 1 });
 const STAGE_START = {
@@ -65,7 +66,7 @@ describe("createProgress", () => {
   });
 
   /** Runs 1,000 items per stage, each stage taking its weight in seconds times `slower[stage]`. */
-  async function timed(slower: Partial<Record<StageId, number>> = {}) {
+  async function timed(slower: Partial<Record<BulkStage, number>> = {}) {
     const sent: { at: number; payload: Payload }[] = [];
     let now = 0;
     const progress = createProgress(

@@ -10,15 +10,13 @@ import type { Person } from "../../files/read/people/rows.js";
 import type { Share } from "./slice-turns.js";
 import type { JobTexts } from "./texts.js";
 
-export type StageId = BulkStage;
-
 /**
  * Each stage's cost after parsing, in parse time per row: `row` for every person, `new` for each whose
  * interests (extract) or whole request (match, compose) is new in the job. Fitted on 200,000-row lists
  * (fourteen jobs), from every row new (parse/extract/match/compose 36/6/40/19 % of the time) to ten
  * interest texts for everyone (81/1/4/13 %); `npm run bench` (eta) checks the bar against the clock.
  */
-const COST: Record<Exclude<StageId, "parse">, { row: number; new: number }> = {
+const COST: Record<Exclude<BulkStage, "parse">, { row: number; new: number }> = {
   extract: { row: 0.01, new: 0.37 },
   match: { row: 0.05, new: 1.05 },
   compose: { row: 0.16, new: 0.37 },
@@ -29,7 +27,7 @@ export type Mix = { rows: number; newInterests: number; newRequests: number };
 const ALL_NEW: Mix = { rows: 1, newInterests: 1, newRequests: 1 };
 
 /** Percent of the whole job each stage takes for people of `mix`; they add up to 100. */
-export function stageWeights(mix: Mix): Record<StageId, number> {
+export function stageWeights(mix: Mix): Record<BulkStage, number> {
   const rows = Math.max(1, mix.rows);
   const cost = (id: keyof typeof COST, seen: number) => COST[id].row + (COST[id].new * seen) / rows;
   const parts = {
@@ -39,7 +37,7 @@ export function stageWeights(mix: Mix): Record<StageId, number> {
     compose: cost("compose", mix.newRequests),
   };
   const sum = parts.parse + parts.extract + parts.match + parts.compose;
-  return Object.fromEntries(STAGES.map((id) => [id, (100 * parts[id]) / sum])) as Record<StageId, number>;
+  return Object.fromEntries(STAGES.map((id) => [id, (100 * parts[id]) / sum])) as Record<BulkStage, number>;
 }
 
 /**
@@ -78,7 +76,7 @@ export function countMix(): { add(person: Person): void; mix(): Mix; end(): void
 }
 
 /** Where each stage begins on the bar: the weights of the stages before it. */
-const startsOf = (weights: Record<StageId, number>) =>
+const startsOf = (weights: Record<BulkStage, number>) =>
   Object.fromEntries(STAGES.map((id, i) => [id, STAGES.slice(0, i).reduce((at, before) => at + weights[before], 0)]));
 
 /** The plan as a fresh array, for the wire. */
@@ -88,7 +86,7 @@ type ProgressDraft = Extract<EventDraft, { type: "job.progress" }>;
 export type Progress = ReturnType<typeof createProgress>;
 
 /** The bar's place (a stage and how far into it) at `ms` of the job's slice time. */
-type Mark = { stage: StageId; fraction: number; ms: number };
+type Mark = { stage: BulkStage; fraction: number; ms: number };
 
 /** `share` tells the job's slice time and makes ETAs; `mix` tells the people parsed so far. */
 export function createProgress(
@@ -97,7 +95,7 @@ export function createProgress(
   texts: JobTexts,
   mix: () => Mix = () => ALL_NEW,
 ) {
-  let stage: StageId = "parse";
+  let stage: BulkStage = "parse";
   let total = 0;
   let reported = -1; // last percentage sent
   let stageStartedAt = 0; // the job's slice ms when its stage began
@@ -106,6 +104,7 @@ export function createProgress(
   /** Where the bar stood at each ETA, so the points follow the weights as they change. */
   const marks: Mark[] = [];
   const pointsAt = (mark: Mark) => start[mark.stage] + weight[mark.stage] * mark.fraction;
+  const fractionOf = (processed: number) => (total > 0 ? Math.min(1, processed / total) : 1);
 
   function weigh() {
     if (stage !== "parse") return;
@@ -125,9 +124,8 @@ export function createProgress(
       total,
     };
     // no ETA on entering a stage: the rate so far says little about the stage just begun
-    if (processed > 0 && percentage >= 1 && ms > 0) {
+    if (processed > 0 && percentage >= 1 && ms > 0)
       payload.etaSeconds = Math.round(share.eta(workLeftMs(processed, ms)) / 100) / 10;
-    }
     return { type: "job.progress", payload };
   }
 
@@ -137,7 +135,7 @@ export function createProgress(
    * first slices, run cold, are slower and would make every estimate of a short job too long.
    */
   function workLeftMs(processed: number, ms: number): number {
-    const fraction = total > 0 ? Math.min(1, processed / total) : 1;
+    const fraction = fractionOf(processed);
     const points = pointsAt({ stage, fraction, ms });
     const from = marks.findLast((mark) => pointsAt(mark) <= points / 2);
     const span = from === undefined ? 0 : points - pointsAt(from);
@@ -149,15 +147,10 @@ export function createProgress(
     return later + fraction * byStage + (1 - fraction) * byWeight;
   }
 
-  function percentAt(processed: number): number {
-    weigh();
-    const fraction = total > 0 ? Math.min(1, processed / total) : 1;
-    return Math.max(reported, Math.floor(start[stage] + weight[stage] * fraction));
-  }
-
   /** The report `advance` would send, returned instead, for the caller to send with what comes next. */
   function close(processed: number): ProgressDraft | undefined {
-    const p = percentAt(processed);
+    weigh();
+    const p = Math.floor(start[stage] + weight[stage] * fractionOf(processed));
     if (p <= reported || p >= 100) return undefined; // 100 belongs to job.completed
     reported = p;
     return draft(processed, p);
@@ -165,7 +158,7 @@ export function createProgress(
 
   return {
     /** Enters stage `next` with `items` items; always reported. */
-    async enter(next: StageId, items: number): Promise<void> {
+    async enter(next: BulkStage, items: number): Promise<void> {
       weigh(); // the last shares of parsing, as it ends
       stage = next;
       total = items;
