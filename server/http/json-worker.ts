@@ -135,8 +135,6 @@ type Parser = { thread: Worker; pending: Map<number, Pending>; bytes: number };
 const parsers: Parser[] = [];
 let nextId = 0;
 
-const held = (): number => parsers.reduce((sum, p) => sum + p.bytes, 0);
-
 async function settle({ port, resolve }: Pending, answer: Answer) {
   if (answer.kind !== "parsed") {
     port.close();
@@ -164,7 +162,6 @@ function startParser(maxDepth: number): Parser {
       waiting.resolve({ kind: "failed" });
     }
     parser.pending.clear();
-    parser.bytes = 0;
   };
   thread.on("message", ({ id, ...answer }: Answer & { id: number }) => {
     const waiting = parser.pending.get(id);
@@ -198,7 +195,7 @@ export function parseElsewhere(
   maxBytes: number = MAX_PARSING_BYTES,
 ): Promise<ParsedJson> {
   const size = bytes.byteLength;
-  const waiting = held();
+  const waiting = parsers.reduce((sum, p) => sum + p.bytes, 0);
   if (waiting > 0 && waiting + size > maxBytes) return Promise.resolve({ kind: "busy" });
   const parser = leastBusy(maxDepth);
   const id = nextId++;
