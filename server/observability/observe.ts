@@ -80,7 +80,7 @@ function bullmqDepth(url: string, keyPrefix: string) {
   redis.on("error", () => {});
   const queue = openQueue(redis, `${keyPrefix}queue`, () => {});
   return {
-    async depth(): Promise<{ waiting: number; active: number } | undefined> {
+    async depth() {
       try {
         const counts = await queue.getJobCounts("waiting", "prioritized", "delayed", "active");
         return { waiting: counts.waiting + counts.prioritized + counts.delayed, active: counts.active };

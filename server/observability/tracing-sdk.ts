@@ -65,12 +65,8 @@ const contextManager: ContextManager = {
       : (function (this: unknown, ...args: unknown[]) {
           return traceSlot.run(context, () => (target as (...a: unknown[]) => unknown).apply(this, args));
         } as typeof target),
-  enable() {
-    return this;
-  },
-  disable() {
-    return this;
-  },
+  enable: () => contextManager,
+  disable: () => contextManager,
 };
 
 /** Registers the provider as the API's global one. */
