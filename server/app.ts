@@ -149,12 +149,8 @@ function healthz(jobs: JobService, mcp: McpHttpHandler, widget: Widget): Handler
 function routeMcp(app: Hono<Env>, mcp: McpHttpHandler, bearer: BearerAuth | undefined, allowed: Set<string>): void {
   if (bearer) {
     // RFC 9728, at the root and with the resource's path; any page may read it
-    for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]) {
-      app.get(path, (c) => {
-        c.header("access-control-allow-origin", "*");
-        return c.json(bearer.metadata);
-      });
-    }
+    const paths = ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"];
+    app.on("GET", paths, (c) => c.json(bearer.metadata, 200, { "access-control-allow-origin": "*" }));
   }
   const corsForAllowed = cors({
     origin: (origin, c) => (isAllowedOrigin(origin, c.req.header("host"), allowed) ? origin : null),
