@@ -229,9 +229,8 @@ export const unbufferedEventStreams: MiddlewareHandler = async (c, next) => {
   try {
     c.res.headers.set("x-accel-buffering", "no");
   } catch {
-    // a response with immutable headers (one passed on from fetch) is copied to say it
-    c.res = new Response(c.res.body, c.res);
-    c.res.headers.set("x-accel-buffering", "no");
+    // a response with immutable headers (one passed on from fetch): Hono's `c.header` copies it to say it
+    c.header("x-accel-buffering", "no");
   }
 };
 
@@ -255,15 +254,12 @@ const LANDING_PAGE = `<!doctype html>
 function routePages(app: Hono<Env>, staticDir: string | undefined): void {
   if (staticDir) app.on(["GET", "HEAD"], "/*", serveStatic({ root: staticDir }));
   else app.on(["GET", "HEAD"], "/", (c) => c.html(LANDING_PAGE));
+  const notFound = { error: "not_found", message: "Nothing here: the MCP endpoint is /mcp." };
+  app.on(["GET", "HEAD"], "*", (c) => c.json(notFound, 404));
   // pages are read, never posted to
   app.all("*", (c) => {
-    if (c.req.method === "GET" || c.req.method === "HEAD")
-      return c.json({ error: "not_found", message: "Nothing here: the MCP endpoint is /mcp." }, 404);
-    c.header("allow", "GET, HEAD");
-    return c.json(
-      { error: "method_not_allowed", message: `${c.req.method} is not allowed here: only GET and HEAD.` },
-      405,
-    );
+    const message = `${c.req.method} is not allowed here: only GET and HEAD.`;
+    return c.json({ error: "method_not_allowed", message }, 405, { allow: "GET, HEAD" });
   });
 }
 
