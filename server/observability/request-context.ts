@@ -44,7 +44,6 @@ export type ToolResultLike = { isError?: boolean; structuredContent?: Record<str
 /** The request being served; empty outside a request (a job's run, a timer). */
 export const requestScope = contextSlot<RequestScope>("request");
 
-/** The current request's facts; undefined outside a request. */
 export const currentRequest = (): RequestFacts | undefined => requestScope.get()?.facts;
 
 const METHODS = new Set([
