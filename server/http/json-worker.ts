@@ -189,11 +189,7 @@ function leastBusy(maxDepth: number): Parser {
  * `busy` when the bytes waiting would pass `maxBytes`; a body alone is always taken. A whole buffer
  * is transferred (detached here after), part of one copied.
  */
-export function parseElsewhere(
-  bytes: Uint8Array,
-  maxDepth: number,
-  maxBytes: number = MAX_PARSING_BYTES,
-): Promise<ParsedJson> {
+export function parseElsewhere(bytes: Uint8Array, maxDepth: number, maxBytes = MAX_PARSING_BYTES): Promise<ParsedJson> {
   const size = bytes.byteLength;
   const waiting = parsers.reduce((sum, p) => sum + p.bytes, 0);
   if (waiting > 0 && waiting + size > maxBytes) return Promise.resolve({ kind: "busy" });
