@@ -192,15 +192,13 @@ export function stages(): StageSpans {
   return {
     end,
     async appending(drafts, append) {
-      let completes = false;
       for (const draft of drafts) {
-        if (draft.type === "job.completed") completes = true;
         const id = draft.type === "job.progress" && "stage" in draft.payload ? text(draft.payload.stage) : undefined;
         if (id === undefined || id === stage?.id) continue;
         end();
         stage = { id, span: tracer.startSpan(`stage ${id}`, { attributes: { [STAGE]: id } }, parent) };
       }
-      if (!completes) return append();
+      if (!drafts.some((draft) => draft.type === "job.completed")) return append();
       end();
       return within(tracer.startSpan("deliver result", {}, parent), parent, append);
     },
