@@ -11,8 +11,8 @@ import { except } from "hono/combine";
 import { cors } from "hono/cors";
 import { secureHeaders } from "hono/secure-headers";
 import { createBearerAuth, type BearerAuth } from "./auth/bearer-auth.js";
-import { createFileLinks, type FileLinkOptions, type FileLinks } from "./files/export/file-links.js";
-import { createFileRoute } from "./files/export/file-route.js";
+import { createFileLinks, type FileLinkOptions } from "./files/export/file-links.js";
+import { createFileRoute, type FileRouteOptions } from "./files/export/file-route.js";
 import type { AuthOptions } from "./auth/auth-options.js";
 import { createDevFiles, socketOrigin, type DevFiles } from "./dev-files.js";
 import { openStaffFiles, type FilesSetup } from "./files/files-env.js";
@@ -99,7 +99,7 @@ export function createApp(options: AppOptions) {
   app.use("/mcp", traceMcpRequests, unbufferedEventStreams);
   app.get("/healthz", healthz(jobs, mcp, widget));
   routeMcp(app, mcp, bearer, new Set(options.allowedOrigins ?? []));
-  routeFiles(app, { jobs, links, devFiles, onError });
+  routeFiles(app, { jobs, links, onError }, devFiles);
   routePages(app, options.staticDir);
   app.onError(answerError(onError));
   return {
@@ -182,11 +182,9 @@ function routeMcp(app: Hono<Env>, mcp: McpHttpHandler, bearer: BearerAuth | unde
   });
 }
 
-type FileRoutes = { jobs: JobService; links: FileLinks; devFiles?: DevFiles; onError: (error: unknown) => void };
-
-function routeFiles(app: Hono<Env>, { jobs, links, devFiles, onError }: FileRoutes): void {
+function routeFiles(app: Hono<Env>, options: FileRouteOptions, devFiles: DevFiles | undefined): void {
   // a file out, by the expiring link export_job_result gave; the link is the credential
-  const files = createFileRoute({ jobs, links, onError });
+  const files = createFileRoute(options);
   // the name after the token is the file's, for hosts that name a download after its URL
   app.get("/files/:token/:name?", (c) => files(c.req.param("token")));
   // the origin is the socket's, never the Host header's: a caller cannot widen where downloads go
