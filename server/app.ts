@@ -162,10 +162,8 @@ function routeMcp(app: Hono<Env>, mcp: McpHttpHandler, bearer: BearerAuth | unde
     exposeHeaders: ["mcp-session-id", "www-authenticate"],
   });
   // only browsers send Origin
-  app.use(
-    "/mcp",
-    except((c) => !c.req.header("origin"), corsForAllowed),
-  );
+  const forBrowsers: MiddlewareHandler<Env> = (c, next) => (c.req.header("origin") ? corsForAllowed(c, next) : next());
+  app.use("/mcp", forBrowsers);
   app.all("/mcp", async (c) => {
     if (!isAllowedOrigin(c.req.header("origin"), c.req.header("host"), allowed)) {
       return jsonRpcError(
