@@ -165,12 +165,10 @@ function routeMcp(app: Hono<Env>, mcp: McpHttpHandler, bearer: BearerAuth | unde
   const forBrowsers: MiddlewareHandler<Env> = (c, next) => (c.req.header("origin") ? corsForAllowed(c, next) : next());
   app.use("/mcp", forBrowsers);
   app.all("/mcp", async (c) => {
-    if (!isAllowedOrigin(c.req.header("origin"), c.req.header("host"), allowed)) {
-      return jsonRpcError(
-        403,
-        ProtocolErrorCode.InvalidRequest,
-        `Forbidden: origin ${c.req.header("origin")} may not call this server. Add it to ALLOWED_ORIGINS to allow it.`,
-      );
+    const origin = c.req.header("origin");
+    if (!isAllowedOrigin(origin, c.req.header("host"), allowed)) {
+      const message = `Forbidden: origin ${origin} may not call this server. Add it to ALLOWED_ORIGINS to allow it.`;
+      return jsonRpcError(403, ProtocolErrorCode.InvalidRequest, message);
     }
     const checked = bearer ? await bearer.check(c.req.header("authorization")) : undefined;
     if (checked && "refusal" in checked) return checked.refusal;
