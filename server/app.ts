@@ -11,8 +11,8 @@ import { except } from "hono/combine";
 import { cors } from "hono/cors";
 import { secureHeaders } from "hono/secure-headers";
 import { createBearerAuth, type BearerAuth } from "./auth/bearer-auth.js";
-import { createFileLinks, type FileLinkOptions, type FileLinks } from "./files/export/file-links.js";
-import { createFileRoute } from "./files/export/file-route.js";
+import { createFileLinks, type FileLinkOptions } from "./files/export/file-links.js";
+import { createFileRoute, type FileRouteOptions } from "./files/export/file-route.js";
 import type { AuthOptions } from "./auth/auth-options.js";
 import { createDevFiles, socketOrigin, type DevFiles } from "./dev-files.js";
 import { openStaffFiles, type FilesSetup } from "./files/files-env.js";
@@ -99,7 +99,7 @@ export function createApp(options: AppOptions) {
   app.use("/mcp", traceMcpRequests, unbufferedEventStreams);
   app.get("/healthz", healthz(jobs, mcp, widget));
   routeMcp(app, mcp, bearer, new Set(options.allowedOrigins ?? []));
-  routeFiles(app, { jobs, links, devFiles, onError });
+  routeFiles(app, { jobs, links, onError }, devFiles);
   routePages(app, options.staticDir);
   app.onError(answerError(onError));
   return {
@@ -149,12 +149,8 @@ function healthz(jobs: JobService, mcp: McpHttpHandler, widget: Widget): Handler
 function routeMcp(app: Hono<Env>, mcp: McpHttpHandler, bearer: BearerAuth | undefined, allowed: Set<string>): void {
   if (bearer) {
     // RFC 9728, at the root and with the resource's path; any page may read it
-    for (const path of ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"]) {
-      app.get(path, (c) => {
-        c.header("access-control-allow-origin", "*");
-        return c.json(bearer.metadata);
-      });
-    }
+    const paths = ["/.well-known/oauth-protected-resource", "/.well-known/oauth-protected-resource/mcp"];
+    app.on("GET", paths, (c) => c.json(bearer.metadata, 200, { "access-control-allow-origin": "*" }));
   }
   const corsForAllowed = cors({
     origin: (origin, c) => (isAllowedOrigin(origin, c.req.header("host"), allowed) ? origin : null),
@@ -166,17 +162,13 @@ function routeMcp(app: Hono<Env>, mcp: McpHttpHandler, bearer: BearerAuth | unde
     exposeHeaders: ["mcp-session-id", "www-authenticate"],
   });
   // only browsers send Origin
-  app.use(
-    "/mcp",
-    except((c) => !c.req.header("origin"), corsForAllowed),
-  );
+  const forBrowsers: MiddlewareHandler<Env> = (c, next) => (c.req.header("origin") ? corsForAllowed(c, next) : next());
+  app.use("/mcp", forBrowsers);
   app.all("/mcp", async (c) => {
-    if (!isAllowedOrigin(c.req.header("origin"), c.req.header("host"), allowed)) {
-      return jsonRpcError(
-        403,
-        ProtocolErrorCode.InvalidRequest,
-        `Forbidden: origin ${c.req.header("origin")} may not call this server. Add it to ALLOWED_ORIGINS to allow it.`,
-      );
+    const origin = c.req.header("origin");
+    if (!isAllowedOrigin(origin, c.req.header("host"), allowed)) {
+      const message = `Forbidden: origin ${origin} may not call this server. Add it to ALLOWED_ORIGINS to allow it.`;
+      return jsonRpcError(403, ProtocolErrorCode.InvalidRequest, message);
     }
     const checked = bearer ? await bearer.check(c.req.header("authorization")) : undefined;
     if (checked && "refusal" in checked) return checked.refusal;
@@ -186,11 +178,9 @@ function routeMcp(app: Hono<Env>, mcp: McpHttpHandler, bearer: BearerAuth | unde
   });
 }
 
-type FileRoutes = { jobs: JobService; links: FileLinks; devFiles?: DevFiles; onError: (error: unknown) => void };
-
-function routeFiles(app: Hono<Env>, { jobs, links, devFiles, onError }: FileRoutes): void {
+function routeFiles(app: Hono<Env>, options: FileRouteOptions, devFiles: DevFiles | undefined): void {
   // a file out, by the expiring link export_job_result gave; the link is the credential
-  const files = createFileRoute({ jobs, links, onError });
+  const files = createFileRoute(options);
   // the name after the token is the file's, for hosts that name a download after its URL
   app.get("/files/:token/:name?", (c) => files(c.req.param("token")));
   // the origin is the socket's, never the Host header's: a caller cannot widen where downloads go
@@ -233,9 +223,8 @@ export const unbufferedEventStreams: MiddlewareHandler = async (c, next) => {
   try {
     c.res.headers.set("x-accel-buffering", "no");
   } catch {
-    // a response with immutable headers (one passed on from fetch) is copied to say it
-    c.res = new Response(c.res.body, c.res);
-    c.res.headers.set("x-accel-buffering", "no");
+    // a response with immutable headers (one passed on from fetch): Hono's `c.header` copies it to say it
+    c.header("x-accel-buffering", "no");
   }
 };
 
@@ -259,15 +248,12 @@ const LANDING_PAGE = `<!doctype html>
 function routePages(app: Hono<Env>, staticDir: string | undefined): void {
   if (staticDir) app.on(["GET", "HEAD"], "/*", serveStatic({ root: staticDir }));
   else app.on(["GET", "HEAD"], "/", (c) => c.html(LANDING_PAGE));
+  const notFound = { error: "not_found", message: "Nothing here: the MCP endpoint is /mcp." };
+  app.on(["GET", "HEAD"], "*", (c) => c.json(notFound, 404));
   // pages are read, never posted to
   app.all("*", (c) => {
-    if (c.req.method === "GET" || c.req.method === "HEAD")
-      return c.json({ error: "not_found", message: "Nothing here: the MCP endpoint is /mcp." }, 404);
-    c.header("allow", "GET, HEAD");
-    return c.json(
-      { error: "method_not_allowed", message: `${c.req.method} is not allowed here: only GET and HEAD.` },
-      405,
-    );
+    const message = `${c.req.method} is not allowed here: only GET and HEAD.`;
+    return c.json({ error: "method_not_allowed", message }, 405, { allow: "GET, HEAD" });
   });
 }
 

@@ -19,14 +19,11 @@ function fieldName(path: PropertyKey[]): string {
   return `\`${parts.map((p, i) => (/^\d+$/.test(p) ? `[${p}]` : i === 0 ? p : `.${p}`)).join("")}\``;
 }
 
-function valueAt(input: unknown, path: PropertyKey[]): unknown {
-  let v: unknown = input;
-  for (const key of path) {
-    if (v === null || typeof v !== "object") return undefined;
-    v = (v as Record<PropertyKey, unknown>)[key];
-  }
-  return v;
-}
+const valueAt = (input: unknown, path: PropertyKey[]): unknown =>
+  path.reduce<unknown>(
+    (v, key) => (typeof v === "object" && v !== null ? (v as Record<PropertyKey, unknown>)[key] : undefined),
+    input,
+  );
 
 function kindOf(value: unknown): string {
   if (value === null) return "null";

@@ -9,8 +9,7 @@ export function jsonRpcError(
   data?: unknown,
   id: string | number | null = null,
 ): Response {
-  const error = data === undefined ? { code, message } : { code, message, data };
-  return new Response(JSON.stringify({ jsonrpc: "2.0", error, id }), {
+  return new Response(JSON.stringify({ jsonrpc: "2.0", error: { code, message, data }, id }), {
     status,
     headers: { "content-type": "application/json" },
   });

@@ -100,11 +100,7 @@ export const size = (bytes: number) =>
   bytes >= 1024 * 1024 ? `${(bytes / (1024 * 1024)).toFixed(1)} MB` : `${Math.ceil(bytes / 1024)} KB`;
 
 /** A size and its limit ("8.4 MB", "8.0 MB"), to the byte when rounding would show the same figure twice. */
-export function sizePair(
-  bytes: number,
-  limit: number,
-  format: (bytes: number) => string = size,
-): [found: string, limit: string] {
+export function sizePair(bytes: number, limit: number, format = size): [found: string, limit: string] {
   const [found, most] = [format(bytes), format(limit)];
   if (found !== most || bytes === limit) return [found, most];
   return [`${count(bytes)} bytes`, `${count(limit)} bytes`];

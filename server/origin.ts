@@ -16,13 +16,15 @@ export function isAllowedOrigin(
   return url !== null && url.host === host && LOOPBACK.has(url.hostname);
 }
 
-/** Parses `ALLOWED_ORIGINS` ("https://a.example, http://localhost:5173") into origins. */
-export function parseOrigins(list: string | undefined): string[] {
-  return (list ?? "")
+/** A comma-separated list's entries, each trimmed and then `read`; empty ones dropped. */
+const entries = (list: string | undefined, read = (entry: string) => entry): string[] =>
+  (list ?? "")
     .split(",")
-    .map((s) => s.trim().replace(/\/+$/, ""))
+    .map((entry) => read(entry.trim()))
     .filter(Boolean);
-}
+
+/** Parses `ALLOWED_ORIGINS` ("https://a.example, http://localhost:5173") into origins. */
+export const parseOrigins = (list: string | undefined): string[] => entries(list, (o) => o.replace(/\/+$/, ""));
 
 /** The host name of a `Host` header or an ALLOWED_HOSTS entry, port dropped, lower case; "" if none. */
 const hostName = (host: string): string => URL.parse(`http://${host.trim()}`)?.hostname ?? "";
@@ -35,9 +37,7 @@ export function isAllowedHost(host: string | null | undefined, allowed: Readonly
 }
 
 /** Parses `ALLOWED_HOSTS` ("gifts.example.com, tunnel.example:8443") into host names. */
-export function parseHosts(list: string | undefined): string[] {
-  return (list ?? "").split(",").map(hostName).filter(Boolean);
-}
+export const parseHosts = (list: string | undefined): string[] => entries(list, hostName);
 
 /** True for the loopback names this server may be bound to (HOST). */
 export const isLoopback = (host: string): boolean => LOOPBACK.has(hostName(host)) || host === "::1";
@@ -56,10 +56,6 @@ function parseEntry(entry: string): string | undefined {
 
 /** Parses FILE_DOWNLOAD_HOSTS ("files.example.com, *.cdn.example.com, https://f.example.com:8443"); undefined if an entry is bad. */
 export function parseDownloadHosts(list: string): string[] | undefined {
-  const entries = list
-    .split(",")
-    .map((h) => h.trim())
-    .filter(Boolean)
-    .map(parseEntry);
-  return entries.every((e) => e !== undefined) ? entries : undefined;
+  const parsed = entries(list).map(parseEntry);
+  return parsed.every((e) => e !== undefined) ? parsed : undefined;
 }

@@ -25,7 +25,7 @@ const optionsFor = (issuer: string) => ({ issuer, publicUrl: PUBLIC_URL, scopes:
 describe("checkIssuer", () => {
   it("passes the issuer exactly as the metadata names it", async () => {
     expect(await checkIssuer(optionsFor(provider.issuer))).toBeUndefined();
-    expect((await fetchMetadata(provider.issuer)).jwksUri.href).toBe(`${provider.issuer}/jwks`);
+    expect((await fetchMetadata(provider.issuer)).href).toBe(`${provider.issuer}/jwks`);
   });
 
   it("refuses a trailing slash the metadata does not have, naming both", async () => {

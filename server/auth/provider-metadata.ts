@@ -45,10 +45,8 @@ function reasonOf(error: unknown, timeoutMs: number): string {
   return detail ? `${message} (${detail})` : message;
 }
 
-export async function fetchMetadata(
-  issuer: string,
-  timeoutMs = METADATA_TIMEOUT_MS,
-): Promise<{ issuer: string; jwksUri: URL }> {
+/** The provider's `jwks_uri`, from metadata that names `issuer` exactly. */
+export async function fetchMetadata(issuer: string, timeoutMs = METADATA_TIMEOUT_MS): Promise<URL> {
   const signal = AbortSignal.timeout(timeoutMs);
   const statuses: string[] = [];
   for (const url of metadataUrls(issuer)) {
@@ -79,7 +77,7 @@ export async function fetchMetadata(
         true,
       );
     }
-    return { issuer: parsed.data.issuer, jwksUri: new URL(parsed.data.jwks_uri) };
+    return new URL(parsed.data.jwks_uri);
   }
   // every location answered, none with metadata: a wrong URL unless the provider itself is failing
   const listed = statuses.join("; ");
@@ -126,7 +124,7 @@ export function createProviderKeys(issuer: string, outage: OutagePart): JWTVerif
   let keySet: Promise<KeySet> | undefined;
   const discover = () =>
     (keySet ??= fetchMetadata(issuer).then(
-      ({ jwksUri }) => ({ jwksUri, getKey: createRemoteJWKSet(jwksUri, { timeoutDuration: JWKS_TIMEOUT_MS }) }),
+      (jwksUri) => ({ jwksUri, getKey: createRemoteJWKSet(jwksUri, { timeoutDuration: JWKS_TIMEOUT_MS }) }),
       (error: unknown) => {
         keySet = undefined; // a failed lookup is tried again by the next request
         throw error;

@@ -4,13 +4,11 @@
  */
 import type { AuthInfo } from "@modelcontextprotocol/server";
 
-const ANONYMOUS = "anonymous";
-
 export const subjectFor = (issuer: string, sub: string): string => `${issuer}#${sub}`;
 
 /** From the verified token (bearer-auth.ts sets it), or anonymous without one. */
 export function subjectOf(auth: AuthInfo | undefined): string {
-  if (auth === undefined) return ANONYMOUS;
+  if (auth === undefined) return "anonymous";
   const subject = auth.extra?.subject;
   // never "anonymous" for a token: a token the gate let through always carries its subject
   if (typeof subject !== "string") throw new Error("A verified token reached the server without its subject.");

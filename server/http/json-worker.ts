@@ -135,8 +135,6 @@ type Parser = { thread: Worker; pending: Map<number, Pending>; bytes: number };
 const parsers: Parser[] = [];
 let nextId = 0;
 
-const held = (): number => parsers.reduce((sum, p) => sum + p.bytes, 0);
-
 async function settle({ port, resolve }: Pending, answer: Answer) {
   if (answer.kind !== "parsed") {
     port.close();
@@ -164,7 +162,6 @@ function startParser(maxDepth: number): Parser {
       waiting.resolve({ kind: "failed" });
     }
     parser.pending.clear();
-    parser.bytes = 0;
   };
   thread.on("message", ({ id, ...answer }: Answer & { id: number }) => {
     const waiting = parser.pending.get(id);
@@ -192,13 +189,9 @@ function leastBusy(maxDepth: number): Parser {
  * `busy` when the bytes waiting would pass `maxBytes`; a body alone is always taken. A whole buffer
  * is transferred (detached here after), part of one copied.
  */
-export function parseElsewhere(
-  bytes: Uint8Array,
-  maxDepth: number,
-  maxBytes: number = MAX_PARSING_BYTES,
-): Promise<ParsedJson> {
+export function parseElsewhere(bytes: Uint8Array, maxDepth: number, maxBytes = MAX_PARSING_BYTES): Promise<ParsedJson> {
   const size = bytes.byteLength;
-  const waiting = held();
+  const waiting = parsers.reduce((sum, p) => sum + p.bytes, 0);
   if (waiting > 0 && waiting + size > maxBytes) return Promise.resolve({ kind: "busy" });
   const parser = leastBusy(maxDepth);
   const id = nextId++;

@@ -80,14 +80,11 @@ function bullmqDepth(url: string, keyPrefix: string) {
   redis.on("error", () => {});
   const queue = openQueue(redis, `${keyPrefix}queue`, () => {});
   return {
-    async depth(): Promise<{ waiting: number; active: number } | undefined> {
-      try {
-        const counts = await queue.getJobCounts("waiting", "prioritized", "delayed", "active");
-        return { waiting: counts.waiting + counts.prioritized + counts.delayed, active: counts.active };
-      } catch {
-        return undefined;
-      }
-    },
+    depth: () =>
+      queue.getJobCounts("waiting", "prioritized", "delayed", "active").then(
+        (counts) => ({ waiting: counts.waiting + counts.prioritized + counts.delayed, active: counts.active }),
+        () => undefined,
+      ),
     async close() {
       await queue.close();
       redis.disconnect();

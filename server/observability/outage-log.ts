@@ -29,7 +29,6 @@ const span = (ms: number) => (ms < 120_000 ? `${Math.round(ms / 1000)} s` : `${M
 
 const oneLine = (text: string) => text.replace(/\s+/g, " ").trim();
 
-/** How often an outage is told again while it lasts. */
 const REMIND_MS = 60_000;
 
 export function createOutageLog({ dependency, print, now = Date.now, every = everyMs }: OutageLogOptions) {

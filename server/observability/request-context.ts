@@ -44,7 +44,6 @@ export type ToolResultLike = { isError?: boolean; structuredContent?: Record<str
 /** The request being served; empty outside a request (a job's run, a timer). */
 export const requestScope = contextSlot<RequestScope>("request");
 
-/** The current request's facts; undefined outside a request. */
 export const currentRequest = (): RequestFacts | undefined => requestScope.get()?.facts;
 
 const METHODS = new Set([
@@ -55,6 +54,8 @@ const METHODS = new Set([
 ]);
 const JOB_ID = /^job_[\w-]{1,64}$/;
 const TOOLS = new Set<string>([...Object.values(TOOL), ...Object.values(FILE_TOOL)]);
+/** A tool's name as lines and labels carry it: `other` for one this server does not have. */
+const toolLabel = (name: string | undefined): string => (name !== undefined && TOOLS.has(name) ? name : "other");
 
 export const text = (value: unknown): string | undefined =>
   typeof value === "string" && value !== "" ? value : undefined;
@@ -76,10 +77,7 @@ export function noteJsonRpcBody(body: unknown): void {
   if (methods.length === 0) return; // replies to the server's own requests
   facts.mcpMethod = methods.length > 1 ? "batch" : methodName(methods[0]);
   const params = asRecord(messages[0].params);
-  if (facts.mcpMethod === "tools/call") {
-    const tool = text(params.name) ?? "other";
-    facts.tool = TOOLS.has(tool) ? tool : "other";
-  }
+  if (facts.mcpMethod === "tools/call") facts.tool = toolLabel(text(params.name));
   const jobId = text(asRecord(params.arguments).jobId) ?? text(params.taskId);
   if (jobId !== undefined && JOB_ID.test(jobId)) facts.jobId = jobId;
 }
@@ -92,5 +90,5 @@ export function noteToolResult(tool: string, result: ToolResultLike): void {
   // a start's reply names the job it created: its request's line then does too
   const created = text(result.structuredContent?.jobId);
   if (scope.facts.jobId === undefined && created !== undefined && JOB_ID.test(created)) scope.facts.jobId = created;
-  scope.onToolResult?.(TOOLS.has(tool) ? tool : "other", outcome, result);
+  scope.onToolResult?.(toolLabel(tool), outcome, result);
 }

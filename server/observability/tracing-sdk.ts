@@ -65,12 +65,8 @@ const contextManager: ContextManager = {
       : (function (this: unknown, ...args: unknown[]) {
           return traceSlot.run(context, () => (target as (...a: unknown[]) => unknown).apply(this, args));
         } as typeof target),
-  enable() {
-    return this;
-  },
-  disable() {
-    return this;
-  },
+  enable: () => contextManager,
+  disable: () => contextManager,
 };
 
 /** Registers the provider as the API's global one. */
@@ -196,15 +192,13 @@ export function stages(): StageSpans {
   return {
     end,
     async appending(drafts, append) {
-      let completes = false;
       for (const draft of drafts) {
-        if (draft.type === "job.completed") completes = true;
         const id = draft.type === "job.progress" && "stage" in draft.payload ? text(draft.payload.stage) : undefined;
         if (id === undefined || id === stage?.id) continue;
         end();
         stage = { id, span: tracer.startSpan(`stage ${id}`, { attributes: { [STAGE]: id } }, parent) };
       }
-      if (!completes) return append();
+      if (!drafts.some((draft) => draft.type === "job.completed")) return append();
       end();
       return within(tracer.startSpan("deliver result", {}, parent), parent, append);
     },
