@@ -151,4 +151,10 @@ describe("currencyForLocale", () => {
   ])("%s → %s", (locale, currency) => {
     expect(currencyForLocale(locale)).toBe(currency);
   });
+
+  it("answers one of its currencies for any tag a caller may send, words an object already has among them", () => {
+    for (const locale of ["constructor", "__proto__", "toString-KR", "hasOwnProperty", "valueOf-us"])
+      expect(CURRENCIES).toContain(currencyForLocale(locale));
+    fc.assert(fc.property(fc.string({ maxLength: 35 }), (locale) => CURRENCIES.includes(currencyForLocale(locale))));
+  });
 });

@@ -15,8 +15,11 @@ export function roundMoney(amount: number, currency: Currency): number {
 }
 
 const EURO_REGIONS = new Set("AT BE CY DE EE ES FI FR GR HR IE IT LT LU LV MT NL PT SI SK".split(" "));
-const BY_REGION: Record<string, Currency> = { KR: "KRW", JP: "JPY", GB: "GBP", US: "USD" };
-const BY_LANGUAGE: Record<string, Currency> = { ko: "KRW", ja: "JPY", de: "EUR", fr: "EUR", it: "EUR", nl: "EUR" };
+// Maps, not objects: a tag is what a caller sent, and "constructor" is a key of every object
+const BY_REGION = new Map(Object.entries({ KR: "KRW", JP: "JPY", GB: "GBP", US: "USD" } as const));
+const BY_LANGUAGE = new Map(
+  Object.entries({ ko: "KRW", ja: "JPY", de: "EUR", fr: "EUR", it: "EUR", nl: "EUR" } as const),
+);
 
 /** The region's currency (en-GB → GBP), else the language's (ko → KRW), else US dollars. */
 export function currencyForLocale(locale: string | undefined): Currency {
@@ -27,8 +30,9 @@ export function currencyForLocale(locale: string | undefined): Currency {
     .find((p) => /^[A-Za-z]{2}$/.test(p))
     ?.toUpperCase();
   if (region !== undefined) {
-    if (region in BY_REGION) return BY_REGION[region];
+    const byRegion = BY_REGION.get(region);
+    if (byRegion) return byRegion;
     if (EURO_REGIONS.has(region)) return "EUR";
   }
-  return BY_LANGUAGE[language] ?? "USD";
+  return BY_LANGUAGE.get(language) ?? "USD";
 }
