@@ -199,6 +199,5 @@ export function buildServer(parts: McpParts, { stateful }: { stateful: boolean }
   });
   parts.tasks.register(server, modern);
 
-  const unsubscribe = stateful ? forwardJobEvents(server, state, parts.jobs) : () => {};
-  return { server, state, dispose: unsubscribe };
+  return { server, state, dispose: stateful ? forwardJobEvents(server, state, parts.jobs) : () => {} };
 }

@@ -117,15 +117,6 @@ export function failure(error: ToolError): CallToolResult {
   return { content: [{ type: "text", text }], structuredContent: { error }, isError: true };
 }
 
-/** A job-service outcome: its value as `success` with the text `say` makes of it, its error as `failure`. */
-function answer<T extends Record<string, unknown>>(
-  outcome: Outcome<T>,
-  say: (value: T) => string,
-  more?: (value: T) => ContentBlock[],
-): CallToolResult {
-  return outcome.ok ? success(outcome.value, say(outcome.value), more?.(outcome.value)) : failure(outcome.error);
-}
-
 type ToolBase<I extends z.ZodMiniObject, R = CallToolResult> = {
   name: ToolName;
   title: string;
@@ -141,7 +132,8 @@ export type ToolSpec<I extends z.ZodMiniObject = z.ZodMiniObject> = ToolBase<I> 
 
 /**
  * A tool as its file writes it: how the widget shows it or calls it (`ui`), and any `_meta` of its
- * own. A handler with `say` returns the job service's outcome, which `answer` words.
+ * own. A handler with `say` returns the job service's outcome: its value a `success` in the words
+ * `say` makes of it, its error a `failure`.
  */
 type ToolDefinition<I extends z.ZodMiniObject, O extends Record<string, unknown>> = {
   ui?: ToolUi;
@@ -159,7 +151,13 @@ export const defineTool =
     const spec = { ...tool, meta: { ...toolMeta(deps.widget, ui), ...meta } };
     if (!("say" in spec)) return spec;
     const { say, links, ...rest } = spec;
-    return { ...rest, run: async (args, ctx) => answer(await spec.run(args, ctx), (value) => say(value, args), links) };
+    const run = async (args: z.output<I>, ctx: ToolContext) => {
+      const outcome = await spec.run(args, ctx);
+      return outcome.ok
+        ? success(outcome.value, say(outcome.value, args), links?.(outcome.value))
+        : failure(outcome.error);
+    };
+    return { ...rest, run };
   };
 
 /** With sign-in: the scopes every tool needs, and the `WWW-Authenticate` challenge asking for them. */

@@ -31,7 +31,7 @@ function forget(event: Kept | undefined): void {
   owner.pool.kept.delete(event);
   owner.bytes -= event.json.length;
   owner.pool.used -= event.json.length;
-  const at = stream.events[0] === event ? 0 : stream.events.indexOf(event);
+  const at = stream.events.indexOf(event);
   if (at !== -1) stream.events.splice(at, 1);
 }
 

@@ -36,11 +36,8 @@ export class SessionTable<T extends { subject: string }> {
   // Map order is least recently used first: every use moves a row to the end.
   readonly #rows = new Map<string, Row<T>>();
   readonly #perSubject = new Map<string, number>();
-  readonly #options: SessionTableOptions;
 
-  constructor(options: SessionTableOptions) {
-    this.#options = options;
-  }
+  constructor(private readonly options: SessionTableOptions) {}
 
   get size(): number {
     return this.#rows.size;
@@ -55,7 +52,7 @@ export class SessionTable<T extends { subject: string }> {
   }
 
   add(id: string, session: T): void {
-    this.#rows.set(id, { session, lastSeen: this.#options.now(), openStreams: 0 });
+    this.#rows.set(id, { session, lastSeen: this.options.now(), openStreams: 0 });
     this.#perSubject.set(session.subject, (this.#perSubject.get(session.subject) ?? 0) + 1);
   }
 
@@ -75,7 +72,7 @@ export class SessionTable<T extends { subject: string }> {
     if (!row) return;
     this.#rows.delete(id);
     this.#rows.set(id, row);
-    row.lastSeen = this.#options.now();
+    row.lastSeen = this.options.now();
   }
 
   /** Notes a stream opened on `id`, never idle while open; returns what to call when it ends. */
@@ -85,21 +82,21 @@ export class SessionTable<T extends { subject: string }> {
     row.openStreams++;
     return () => {
       row.openStreams--;
-      row.lastSeen = this.#options.now();
+      row.lastSeen = this.options.now();
     };
   }
 
   /** Sessions with no open stream and no request for over the idle time: the ones to close. */
   idle(): T[] {
-    const now = this.#options.now();
+    const now = this.options.now();
     const rows = [...this.#rows.values()];
-    return rows.filter((r) => r.openStreams === 0 && now - r.lastSeen > this.#options.idleMs).map((r) => r.session);
+    return rows.filter((r) => r.openStreams === 0 && now - r.lastSeen > this.options.idleMs).map((r) => r.session);
   }
 
   /** Room for one more of `subject`: past its cap one of its own goes, past the total anyone's (handed back to close). */
   makeRoom(subject: string): { evicted: { id: string; session: T }[]; refused?: Refusal } {
     const evicted: { id: string; session: T }[] = [];
-    const { maxSessions, maxSessionsPerSubject } = this.#options;
+    const { maxSessions, maxSessionsPerSubject } = this.options;
     if ((this.#perSubject.get(subject) ?? 0) >= maxSessionsPerSubject) {
       const taken = this.#evict(subject);
       if (typeof taken === "number") return { evicted, refused: { limit: "subject", waitSeconds: taken } };
@@ -115,7 +112,7 @@ export class SessionTable<T extends { subject: string }> {
 
   /** Takes out the least recently used idle session (of `subject`), or says in how many seconds one could go. */
   #evict(subject?: string): { id: string; session: T } | number {
-    const { minIdleMs, now } = this.#options;
+    const { minIdleMs, now } = this.options;
     let waitMs = minIdleMs;
     for (const [id, row] of this.#rows) {
       if (row.openStreams > 0 || (subject !== undefined && row.session.subject !== subject)) continue;

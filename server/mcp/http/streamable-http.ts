@@ -75,12 +75,13 @@ export function createMcpHttpHandler({ parts, maxBodyBytes, onError = () => {}, 
       // stateless clients have no stream to open or session to end
       if (req.method === "DELETE")
         return jsonRpcError(400, InvalidRequest, "DELETE /mcp ends a session: send its Mcp-Session-Id.");
-      if (req.method === "GET") {
-        const text = "GET /mcp opens a session's notification stream: send the Mcp-Session-Id from initialize.";
-        return withAllow(jsonRpcError(405, InvalidRequest, text), "POST");
-      }
-      const text = `Method ${req.method} is not allowed on /mcp.`;
-      return withAllow(jsonRpcError(405, InvalidRequest, text), "GET, POST, DELETE");
+      const [text, allow] =
+        req.method === "GET"
+          ? ["GET /mcp opens a session's notification stream: send the Mcp-Session-Id from initialize.", "POST"]
+          : [`Method ${req.method} is not allowed on /mcp.`, "GET, POST, DELETE"];
+      const refused = jsonRpcError(405, InvalidRequest, text);
+      refused.headers.set("allow", allow);
+      return refused;
     },
     get sessionCount() {
       return sessions.size;
@@ -89,9 +90,4 @@ export function createMcpHttpHandler({ parts, maxBodyBytes, onError = () => {}, 
       await Promise.all([sessions.close(), modern.close()]);
     },
   };
-}
-
-function withAllow(response: Response, allow: string): Response {
-  response.headers.set("allow", allow);
-  return response;
 }

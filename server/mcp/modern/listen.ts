@@ -82,10 +82,10 @@ async function honour(jobs: JobService, message: ListenRequest, caller: Caller):
     readable(jobs, [...resultUris.keys()], caller),
     readable(jobs, strings(filter.taskIds), caller),
   ]);
-  const honored: Honored = {};
-  if (resultJobIds.length > 0) honored.resourceSubscriptions = resultJobIds.map((id) => resultUris.get(id)!);
-  if (taskJobIds.length > 0) honored.taskIds = taskJobIds;
-  return honored;
+  return {
+    ...(resultJobIds.length > 0 && { resourceSubscriptions: resultJobIds.map((id) => resultUris.get(id)!) }),
+    ...(taskJobIds.length > 0 && { taskIds: taskJobIds }),
+  };
 }
 
 /** The job ids among `ids` that `caller` may see (a store error honours none), followed from here on. */

@@ -1,6 +1,7 @@
 /** `drop_file_upload` (app-only): an upload the person removed stops holding room in their quota. */
 import { DropUploadInput, DropUploadOutput, FILE_TOOL } from "../../../shared/files.js";
-import { defineTool, failure, success, type ToolDeps } from "../tool-registry.js";
+import { ok } from "../../outcomes.js";
+import { defineTool, type ToolDeps } from "../tool-registry.js";
 
 export const dropFileUploadTool = defineTool(({ files: { uploads } }: ToolDeps) => ({
   name: FILE_TOOL.dropUpload,
@@ -14,10 +15,7 @@ export const dropFileUploadTool = defineTool(({ files: { uploads } }: ToolDeps) 
   ui: { calledByWidget: true, hiddenFromModel: true },
   async run({ uploadId }, { caller }) {
     const dropped = await uploads.drop(uploadId, caller);
-    if (!dropped.ok) return failure(dropped.error);
-    return success(
-      { uploadId, dropped: dropped.value },
-      dropped.value ? `Upload ${uploadId} was dropped.` : `No upload ${uploadId} was kept; nothing to drop.`,
-    );
+    return dropped.ok ? ok({ uploadId, dropped: dropped.value }) : dropped;
   },
+  say: (r) => (r.dropped ? `Upload ${r.uploadId} was dropped.` : `No upload ${r.uploadId} was kept; nothing to drop.`),
 }));

@@ -4,7 +4,7 @@ import { exportResult, type ExportPart } from "../../files/export/export-file.js
 import { XLSX_MIME_TYPE } from "../../files/export/xlsx.js";
 import { megabytes, size } from "../../limits.js";
 import { count } from "../../outcomes.js";
-import { defineTool, failure, success, type ToolDeps } from "../tool-registry.js";
+import { defineTool, type ToolDeps } from "../tool-registry.js";
 
 function describeExport(out: ExportResult, part: ExportPart, inlineRefused: boolean): string {
   const what = out.mimeType === XLSX_MIME_TYPE ? "an .xlsx workbook" : "a CSV file";
@@ -35,19 +35,16 @@ export const exportJobResultTool = defineTool(({ jobs, fileLinks }: ToolDeps) =>
   output: ExportOutput,
   annotations: { readOnlyHint: true, destructiveHint: false, idempotentHint: true, openWorldHint: false },
   ui: { calledByWidget: true },
-  async run(args, { caller, origin }) {
-    const exported = await exportResult({ jobs, fileLinks }, args, caller, origin);
-    if (!exported.ok) return failure(exported.error);
-    const out = exported.value;
-    return success(out, describeExport(out, args.part, args.inline && out.data === undefined), [
-      {
-        type: "resource_link",
-        uri: out.url,
-        name: out.fileName,
-        title: out.fileName,
-        description: `Download link, valid until ${new Date(out.expiresAt).toISOString()}.`,
-        mimeType: out.mimeType,
-      },
-    ]);
-  },
+  run: (args, { caller, origin }) => exportResult({ jobs, fileLinks }, args, caller, origin),
+  say: (out, args) => describeExport(out, args.part, args.inline && out.data === undefined),
+  links: (out) => [
+    {
+      type: "resource_link",
+      uri: out.url,
+      name: out.fileName,
+      title: out.fileName,
+      description: `Download link, valid until ${new Date(out.expiresAt).toISOString()}.`,
+      mimeType: out.mimeType,
+    },
+  ],
 }));

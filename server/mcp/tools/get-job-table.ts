@@ -1,6 +1,7 @@
 /** `get_job_table` (the widget's): table rows, 5,000 people a call, a sixth of `get_job_result`'s size. */
 import { GetJobTableInput, GetJobTableOutput, tableRowOf, TOOL } from "../../../shared/tools.js";
-import { defineTool, failure, success, type ToolDeps } from "../tool-registry.js";
+import { ok } from "../../outcomes.js";
+import { defineTool, type ToolDeps } from "../tool-registry.js";
 
 export const getJobTableTool = defineTool(({ jobs }: ToolDeps) => ({
   name: TOOL.getJobTable,
@@ -14,13 +15,11 @@ export const getJobTableTool = defineTool(({ jobs }: ToolDeps) => ({
   ui: { calledByWidget: true, hiddenFromModel: true },
   async run({ jobId, offset, limit }, { caller }) {
     const page = await jobs.getResult({ jobId, offset, limit }, caller);
-    if (!page.ok) return failure(page.error);
-    const rows = page.value.people.map(tableRowOf);
-    const { total, nextOffset, partial } = page.value;
-    return success(
-      { jobId, total, offset, nextOffset, rows, partial },
-      `${rows.length} of ${total} people of job ${jobId} from ${offset}` +
-        (nextOffset === null ? "." : `; call again with offset ${nextOffset} for the next.`),
-    );
+    if (!page.ok) return page;
+    const { total, nextOffset, partial, people } = page.value;
+    return ok({ jobId, total, offset, nextOffset, rows: people.map(tableRowOf), partial });
   },
+  say: (t) =>
+    `${t.rows.length} of ${t.total} people of job ${t.jobId} from ${t.offset}` +
+    (t.nextOffset === null ? "." : `; call again with offset ${t.nextOffset} for the next.`),
 }));
