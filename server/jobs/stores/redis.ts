@@ -214,7 +214,7 @@ class RedisJobStore implements JobStore {
 
   /** Runs `script` with the key prefix before `args`. */
   #script(script: Script, ...args: (string | number)[]): Promise<unknown> {
-    return this.#guard(() => run(this.#redis, script, [], [this.#prefix, ...args]));
+    return this.#guard(() => run(this.#redis, script, [this.#prefix, ...args]));
   }
 
   async #range(key: string, from: number, to: number): Promise<string[]> {
