@@ -8,6 +8,7 @@ import type { Redis } from "ioredis";
 import * as z from "zod/mini";
 import { JobEventSchema } from "../../../shared/job-events.js";
 import { JobStatusSchema, isFinished } from "../../../shared/job-view.js";
+import { CallerSchema } from "../caller.js";
 import {
   PerKeyQueue,
   QuotaExceededError,
@@ -43,8 +44,6 @@ export type RedisStoreOptions = {
   onConnectionChange?: ConnectionListener;
 };
 
-const OwnerSchema = z.object({ subject: z.string(), sessionId: z.optional(z.string()) });
-
 const FIELDS = ["owner", "createdAt", "status", "lastSeq", "fold"] as const;
 
 /** A job's member in its owner's list, as the scripts' `listed` writes it. */
@@ -55,7 +54,7 @@ const toJob = (jobId: string, [owner, createdAt, status, lastSeq, fold]: (string
     ? undefined
     : {
         jobId,
-        owner: OwnerSchema.parse(JSON.parse(owner)),
+        owner: CallerSchema.parse(JSON.parse(owner)),
         createdAt: Number(createdAt),
         status: JobStatusSchema.parse(status),
         lastSeq: Number(lastSeq),
