@@ -241,10 +241,13 @@ async function readResult(
   });
 }
 
-/** A job's result head: of the people a running one has composed so far (`partial`), else the finished one's. */
+/** A job's result head; while it runs (`partial`), only the people composed so far (none before that stage). */
 export async function headOf(store: JobStore, job: StoredJob): Promise<{ partial: boolean; head: Outcome<PageHead> }> {
-  const partial = job.status === "running";
-  return { partial, head: partial ? await soFar(store, job) : await finished(store, job) };
+  if (job.status !== "running") return { partial: false, head: await finished(store, job) };
+  const fold = await foldOf(store, job);
+  const total = fold.stage === "compose" && fold.processed !== null ? fold.processed : 0;
+  const currency = fold.currency ?? "USD";
+  return { partial: true, head: ok({ total, chunkSize: CHUNK_SIZE, skipped: [], summary: "", currency }) };
 }
 
 /** The head of a completed job's result, or the error that says why there is none. */
@@ -258,13 +261,6 @@ async function finished(store: JobStore, job: StoredJob): Promise<Outcome<Result
   return head
     ? ok(head)
     : fail<ResultHead>("internal", `The result of job ${jobId} is missing.`, "Run the analysis again.");
-}
-
-/** What a running job's result holds so far: the people composed (none before that stage), nothing else yet. */
-async function soFar(store: JobStore, job: StoredJob): Promise<Outcome<PageHead>> {
-  const fold = await foldOf(store, job);
-  const total = fold.stage === "compose" && fold.processed !== null ? fold.processed : 0;
-  return ok({ total, chunkSize: CHUNK_SIZE, skipped: [], summary: "", currency: fold.currency ?? "USD" });
 }
 
 /**
