@@ -8,7 +8,8 @@ import type { Caller } from "../jobs/caller.js";
 import type { JobLimits } from "../limits.js";
 import { fail, ok, type Outcome } from "../outcomes.js";
 import type { Download } from "./download.js";
-import { isZip, readStaffFile, type StaffTable } from "./read/staff-file.js";
+import { isZip, readStaffFile } from "./read/staff-file.js";
+import type { StaffTable } from "./read/table.js";
 import { READ_LIMITS } from "./read/xlsx/read-limits.js";
 import type { Uploads } from "./uploads/uploads.js";
 

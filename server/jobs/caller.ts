@@ -1,2 +1,5 @@
+import * as z from "zod/mini";
+
 /** Who is calling: the authenticated subject ("anonymous" while auth is off) and the MCP session. */
-export type Caller = { subject: string; sessionId?: string };
+export const CallerSchema = z.object({ subject: z.string(), sessionId: z.optional(z.string()) });
+export type Caller = z.infer<typeof CallerSchema>;

@@ -180,8 +180,8 @@ async function waitFor(
 const RESULT_PAGE_PEOPLE = 2_000;
 const RESULT_PAGE_BYTES = 1024 * 1024;
 
-/** What a page of `get_job_result` takes from its result's head. */
-type PageHead = Pick<ResultHead, "total" | "chunkSize" | "skipped" | "summary" | "currency" | "figures">;
+/** What a page of `get_job_result` or a file takes from its result's head. */
+type PageHead = Pick<ResultHead, "total" | "chunkSize" | "skipped" | "summary" | "currency" | "figures" | "locale">;
 
 /** A page of a completed job's people with the rows skipped between them, or of the people a running job has composed so far. */
 async function getResult(
@@ -191,8 +191,7 @@ async function getResult(
 ): Promise<Outcome<GetJobResultResult>> {
   const gated = await seen.admit(jobId, caller);
   if (!gated.ok) return gated;
-  const partial = gated.value.status === "running";
-  const head: Outcome<PageHead> = partial ? await soFar(store, gated.value) : await finished(store, gated.value);
+  const { partial, head } = await headOf(store, gated.value);
   if (!head.ok) return head;
   const { total, chunkSize, skipped, summary, figures, currency = "USD" } = head.value;
   const to = Math.min(total, offset + limit);
@@ -242,8 +241,17 @@ async function readResult(
   });
 }
 
+/** A job's result head; while it runs (`partial`), only the people composed so far (none before that stage). */
+export async function headOf(store: JobStore, job: StoredJob): Promise<{ partial: boolean; head: Outcome<PageHead> }> {
+  if (job.status !== "running") return { partial: false, head: await finished(store, job) };
+  const fold = await foldOf(store, job);
+  const total = fold.stage === "compose" && fold.processed !== null ? fold.processed : 0;
+  const currency = fold.currency ?? "USD";
+  return { partial: true, head: ok({ total, chunkSize: CHUNK_SIZE, skipped: [], summary: "", currency }) };
+}
+
 /** The head of a completed job's result, or the error that says why there is none. */
-export async function finished(store: JobStore, job: StoredJob): Promise<Outcome<ResultHead>> {
+async function finished(store: JobStore, job: StoredJob): Promise<Outcome<ResultHead>> {
   const { jobId, status } = job;
   if (status !== "completed") {
     const { percentage } = await foldOf(store, job);
@@ -253,13 +261,6 @@ export async function finished(store: JobStore, job: StoredJob): Promise<Outcome
   return head
     ? ok(head)
     : fail<ResultHead>("internal", `The result of job ${jobId} is missing.`, "Run the analysis again.");
-}
-
-/** What a running job's result holds so far: the people composed (none before that stage), nothing else yet. */
-export async function soFar(store: JobStore, job: StoredJob): Promise<Outcome<PageHead>> {
-  const fold = await foldOf(store, job);
-  const total = fold.stage === "compose" && fold.processed !== null ? fold.processed : 0;
-  return ok({ total, chunkSize: CHUNK_SIZE, skipped: [], summary: "", currency: fold.currency ?? "USD" });
 }
 
 /**

@@ -9,7 +9,7 @@ import type { Redis } from "ioredis";
 export type Script = { lua: string; name: string };
 
 type Arg = string | number | Buffer;
-type ScriptCommand = (keyCount: number, ...keysAndArgs: Arg[]) => Promise<unknown>;
+type ScriptCommand = (keyCount: number, ...args: Arg[]) => Promise<unknown>;
 
 export function script(lua: string): Script {
   return { lua, name: `lua_${createHash("sha1").update(lua).digest("hex")}` };
@@ -18,7 +18,6 @@ export function script(lua: string): Script {
 export function run(
   redis: Redis,
   { lua, name }: Script,
-  keys: readonly string[],
   args: readonly Arg[],
   /** Bulk replies as Buffers (ioredis's `<name>Buffer` command), not strings. */
   buffers = false,
@@ -26,5 +25,5 @@ export function run(
   // defineCommand adds the command to this connection under its name, which ioredis's types cannot know
   const commands = redis as unknown as Record<string, ScriptCommand | undefined>;
   if (commands[name] === undefined) redis.defineCommand(name, { lua });
-  return commands[buffers ? `${name}Buffer` : name]!.call(redis, keys.length, ...keys, ...args);
+  return commands[buffers ? `${name}Buffer` : name]!.call(redis, 0, ...args);
 }

@@ -11,9 +11,9 @@ import type { Gate } from "../../jobs/access.js";
 import type { Caller } from "../../jobs/caller.js";
 import { ok, type Outcome } from "../../outcomes.js";
 import { decodeChunk } from "../../jobs/result-codec.js";
-import { finished, soFar } from "../../jobs/reads.js";
+import { headOf } from "../../jobs/reads.js";
 import { localeOf } from "../../jobs/runner/texts.js";
-import { foldOf, type JobStore, type ResultHead } from "../../jobs/store.js";
+import { foldOf, type JobStore } from "../../jobs/store.js";
 
 export type ResultSource = {
   jobId: string;
@@ -39,12 +39,11 @@ export function createResultSources(store: JobStore, gate: Gate): OpenResult {
     const gated = await gate(jobId, caller);
     if (!gated.ok) return gated;
     const job = gated.value;
-    const partial = job.status === "running";
-    const head = partial ? await soFar(store, job) : await finished(store, job);
+    const { partial, head } = await headOf(store, job);
     if (!head.ok) return head;
     const { total, chunkSize, skipped, currency = "USD" } = head.value;
     // a running job still has its input, which says its language
-    const locale = partial ? (await store.readInput(jobId))?.locale : (head.value as ResultHead).locale;
+    const locale = partial ? (await store.readInput(jobId))?.locale : head.value.locale;
     const title = (await foldOf(store, job)).title ?? jobId;
     const people = () => chunks(jobId, total, chunkSize, partial);
     const language = localeOf(locale);

@@ -8,7 +8,8 @@ import { readFileSync } from "node:fs";
 import { parse } from "csv-parse/sync";
 import { resolveLimits } from "../../limits.js";
 import { delimited, encodeText, staffXlsx, type TextEncodingName } from "../../../test-kit/staff-files.js";
-import { previewText, readStaffFile } from "./staff-file.js";
+import { previewText } from "./preview-text.js";
+import { readStaffFile } from "./staff-file.js";
 
 const limits = resolveLimits();
 

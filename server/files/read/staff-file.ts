@@ -17,9 +17,6 @@ import { openWorkbook } from "./xlsx/unzip.js";
 import { readSheets } from "./xlsx.js";
 import { READ_LIMITS } from "./xlsx/read-limits.js";
 
-export type { StaffTable } from "./table.js";
-export { previewText } from "./preview-text.js";
-
 /** Characters csv-parse reads at a time: a few milliseconds. */
 const SLICE_CHARS = 16 * 1024;
 

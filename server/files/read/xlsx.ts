@@ -5,6 +5,7 @@
  * sheet's rows streamed in batches, merged cells filled. Nothing is written to disk.
  */
 import { posix } from "node:path";
+import type { StaffPreview } from "../../../shared/files.js";
 import { count, fail, ok, type Outcome } from "../../outcomes.js";
 import { isBlank, refuse, type CellRow, type GridRow } from "./grid-row.js";
 import { HEADER_CANDIDATES, mappedCount, matchHeaders } from "./headers.js";
@@ -14,7 +15,7 @@ import { cut, SEND_LESS, type ReadLimits } from "./xlsx/read-limits.js";
 import { readStyles, SheetXml, type Merge, type SheetContext } from "./xlsx/sheet-xml.js";
 import { parseXmlPart, parseXmlWhole, type BookReading } from "./xlsx/xml-part.js";
 
-export type SheetSummary = { name: string; rows: number; hidden: boolean };
+export type SheetSummary = StaffPreview["sheets"][number];
 
 /** A workbook's sheets looked at, and the one chosen (null when no sheet has rows), its rows to stream. */
 export type WorkbookSheets = { sheets: SheetSummary[]; sheet: string | null; rows: AsyncIterable<GridRow[]> };

@@ -154,7 +154,7 @@ function argsOf(p: string, change: UploadChange): (string | number | Buffer)[] {
 function redisStorage(connection: RedisConnection, p: string, ttl: number): UploadStorage {
   /** Runs `lua` with the key prefix, then `args`; its reply in Buffers when `buffers`. */
   const call = (lua: Script, args: (string | number | Buffer)[], buffers = false): Promise<unknown> =>
-    connection.guard(() => run(connection.redis, lua, [], [p, ...args], buffers));
+    connection.guard(() => run(connection.redis, lua, [p, ...args], buffers));
   return {
     transact: async (owner, decide, chunksOf = "") => {
       for (;;) {

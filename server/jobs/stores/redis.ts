@@ -8,6 +8,7 @@ import type { Redis } from "ioredis";
 import * as z from "zod/mini";
 import { JobEventSchema } from "../../../shared/job-events.js";
 import { JobStatusSchema, isFinished } from "../../../shared/job-view.js";
+import { CallerSchema } from "../caller.js";
 import {
   PerKeyQueue,
   QuotaExceededError,
@@ -43,8 +44,6 @@ export type RedisStoreOptions = {
   onConnectionChange?: ConnectionListener;
 };
 
-const OwnerSchema = z.object({ subject: z.string(), sessionId: z.optional(z.string()) });
-
 const FIELDS = ["owner", "createdAt", "status", "lastSeq", "fold"] as const;
 
 /** A job's member in its owner's list, as the scripts' `listed` writes it. */
@@ -55,7 +54,7 @@ const toJob = (jobId: string, [owner, createdAt, status, lastSeq, fold]: (string
     ? undefined
     : {
         jobId,
-        owner: OwnerSchema.parse(JSON.parse(owner)),
+        owner: CallerSchema.parse(JSON.parse(owner)),
         createdAt: Number(createdAt),
         status: JobStatusSchema.parse(status),
         lastSeq: Number(lastSeq),
@@ -70,7 +69,6 @@ const written = (reply: unknown) => {
 class RedisJobStore implements JobStore {
   readonly connection: RedisConnection;
   readonly #redis: Redis;
-  readonly #guard: RedisConnection["guard"];
   readonly #prefix: string;
   readonly #ownsConnection: boolean;
   readonly #watchers = new Set<(jobId: string) => void>();
@@ -80,7 +78,6 @@ class RedisJobStore implements JobStore {
   constructor(connection: RedisConnection, keyPrefix: string, ownsConnection: boolean) {
     this.connection = connection;
     this.#redis = connection.redis;
-    this.#guard = (call) => connection.guard(call);
     this.#prefix = keyPrefix;
     this.#ownsConnection = ownsConnection;
   }
@@ -99,7 +96,7 @@ class RedisJobStore implements JobStore {
   };
 
   readonly getJob: JobStore["getJob"] = async (jobId) =>
-    toJob(jobId, await this.#guard(() => this.#redis.hmget(this.#key("job", jobId), ...FIELDS)));
+    toJob(jobId, await this.connection.guard(() => this.#redis.hmget(this.#key("job", jobId), ...FIELDS)));
 
   // one connection keeps commands in order, but a script resent after NOSCRIPT could overtake
   // the next put: each put of a job goes out once the one before it is answered
@@ -122,7 +119,7 @@ class RedisJobStore implements JobStore {
   };
 
   readonly readResultHead: JobStore["readResultHead"] = async (jobId) => {
-    const head = await this.#guard(() => this.#redis.get(this.#key("result", jobId)));
+    const head = await this.connection.guard(() => this.#redis.get(this.#key("result", jobId)));
     return head === null ? undefined : ResultHeadSchema.parse(JSON.parse(head));
   };
 
@@ -130,14 +127,14 @@ class RedisJobStore implements JobStore {
     this.#range(this.#key(composed ? "parts" : "chunks", jobId), from, to);
 
   readonly listUnfinished: JobStore["listUnfinished"] = async () => {
-    const ids = await this.#guard(() => this.#redis.zrange(this.#key("jobs", "unfinished"), 0, -1));
+    const ids = await this.connection.guard(() => this.#redis.zrange(this.#key("jobs", "unfinished"), 0, -1));
     // ended between the two reads: its status is the truth
     return (await this.#jobs(ids)).filter((job) => !isFinished(job.status));
   };
 
   readonly listJobs: JobStore["listJobs"] = async (subject, { before, limit }) => {
     const from = before === undefined ? "+" : `(${listedAs(before)}`;
-    const members = await this.#guard(() =>
+    const members = await this.connection.guard(() =>
       this.#redis.zrevrangebylex(this.#key("list", subject), from, "-", "LIMIT", 0, limit),
     );
     return this.#jobs(members.map((m) => m.slice(m.indexOf(":") + 1)));
@@ -155,7 +152,7 @@ class RedisJobStore implements JobStore {
   readonly readInput: JobStore["readInput"] = async (jobId) => {
     const [job, inputs] = [this.#key("job", jobId), this.#key("input", jobId)];
     const read = () => Promise.all([this.#redis.hget(job, "status"), this.#redis.hgetall(inputs)]);
-    const [status, input] = await this.#guard(read);
+    const [status, input] = await this.connection.guard(read);
     if (status === null || isFinished(JobStatusSchema.parse(status)) || input.occasion === undefined) return undefined;
     return readStoredInput(input);
   };
@@ -164,7 +161,7 @@ class RedisJobStore implements JobStore {
 
   readonly usage: JobStore["usage"] = async (subject, since) => {
     const starts = this.#key("starts", subject);
-    const [counts, first, startedSince] = await this.#guard(() =>
+    const [counts, first, startedSince] = await this.connection.guard(() =>
       Promise.all([
         this.#redis.hmget(this.#key("usage", subject), "unfinished", "bytes"),
         this.#redis.zrangebyscore(starts, since, "+inf", "WITHSCORES", "LIMIT", 0, 1),
@@ -176,7 +173,7 @@ class RedisJobStore implements JobStore {
   };
 
   readonly ping: JobStore["ping"] = async () => {
-    await this.#guard(() => this.#redis.ping());
+    await this.connection.guard(() => this.#redis.ping());
   };
 
   readonly watch: NonNullable<JobStore["watch"]> = (listener) => {
@@ -198,7 +195,7 @@ class RedisJobStore implements JobStore {
   async #jobs(ids: string[]): Promise<StoredJob[]> {
     const pipeline = this.#redis.pipeline();
     for (const id of ids) pipeline.hmget(this.#key("job", id), ...FIELDS);
-    const rows = (await this.#guard(() => pipeline.exec())) ?? [];
+    const rows = (await this.connection.guard(() => pipeline.exec())) ?? [];
     return ids.flatMap((id, i) => {
       const [error, row] = rows[i] ?? [];
       if (error) throw error;
@@ -214,12 +211,12 @@ class RedisJobStore implements JobStore {
 
   /** Runs `script` with the key prefix before `args`. */
   #script(script: Script, ...args: (string | number)[]): Promise<unknown> {
-    return this.#guard(() => run(this.#redis, script, [], [this.#prefix, ...args]));
+    return this.connection.guard(() => run(this.#redis, script, [this.#prefix, ...args]));
   }
 
   async #range(key: string, from: number, to: number): Promise<string[]> {
     const start = Math.max(0, from);
-    return to <= start ? [] : this.#guard(() => this.#redis.lrange(key, start, to - 1));
+    return to <= start ? [] : this.connection.guard(() => this.#redis.lrange(key, start, to - 1));
   }
 }
 

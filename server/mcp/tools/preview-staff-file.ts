@@ -2,7 +2,7 @@
 import { FILE_TOOL, PreviewInput, StaffPreviewSchema } from "../../../shared/files.js";
 import { TOOL } from "../../../shared/tools.js";
 import { koreanProblem } from "../../files/read/preview-text.js";
-import { previewText } from "../../files/read/staff-file.js";
+import { previewText } from "../../files/read/preview-text.js";
 import { currencyForLocale } from "../../../shared/money.js";
 import { jobTexts, localeOf, localeTag } from "../../jobs/runner/texts.js";
 import { defineTool, failure, success, type ToolDeps } from "../tool-registry.js";

@@ -6,7 +6,9 @@
 import * as z from "zod/mini";
 import { AwaitingFileSchema, FILE_LIMITS, type AwaitingFile } from "../../../shared/files.js";
 import { StartBulkInput, StartBulkOutput, TOOL, type StartBulkArgs } from "../../../shared/tools.js";
-import { previewText, readStaffFile, type StaffTable } from "../../files/read/staff-file.js";
+import { previewText } from "../../files/read/preview-text.js";
+import { readStaffFile } from "../../files/read/staff-file.js";
+import type { StaffTable } from "../../files/read/table.js";
 import { megabytes } from "../../limits.js";
 import { fail, ok, type Outcome } from "../../outcomes.js";
 import { CURRENCIES, currencyForLocale, type Currency } from "../../../shared/money.js";
