@@ -335,8 +335,33 @@ async function tabThrough(page: Page, widget: Frame): Promise<string[]> {
         ),
     );
     expect(reached).toEqual(controls);
+    for (const hint of await widget.evaluate(placeholders))
+      expect(hint.contrast, `${theme}: the placeholder of ${hint.what}`).toBeGreaterThanOrEqual(4.5);
   }
   return reached;
+}
+
+/** In the page: each field's placeholder text and its contrast against the field (WCAG 1.4.3: 4.5:1). */
+function placeholders(): { what: string; contrast: number }[] {
+  const luminance = (css: string) => {
+    const channels = (css.match(/[\d.]+/g) ?? ["0", "0", "0"]).slice(0, 3).map((c) => Number(c) / 255);
+    const [r, g, b] = channels.map((c) => (c <= 0.03928 ? c / 12.92 : ((c + 0.055) / 1.055) ** 2.4));
+    return 0.2126 * r + 0.7152 * g + 0.0722 * b;
+  };
+  const behind = (el: HTMLElement) => {
+    for (let e: HTMLElement | null = el; e; e = e.parentElement) {
+      const bg = getComputedStyle(e).backgroundColor;
+      if (bg !== "rgba(0, 0, 0, 0)" && bg !== "transparent") return bg;
+    }
+    return "rgb(255, 255, 255)";
+  };
+  return [...document.querySelectorAll<HTMLInputElement>("input[placeholder]")].map((el) => {
+    const style = getComputedStyle(el, "::placeholder");
+    // a placeholder drawn at part opacity is that much closer to its background; the widget draws it whole
+    const [a, b] = [luminance(style.color), luminance(behind(el))].sort((x, y) => y - x);
+    const contrast = Number(style.opacity) < 1 ? 0 : (a + 0.05) / (b + 0.05);
+    return { what: el.getAttribute("aria-label") ?? el.placeholder, contrast };
+  });
 }
 
 /**
