@@ -3,14 +3,13 @@ import { defineConfig } from "vitest/config";
 /** Tests that drive Chromium and measure what a person sees (long tasks, layout). */
 const browser = ["web/harness/**/*e2e.test.ts"];
 /**
- * Tests that measure the server under load (the load test, the worst inputs' event-loop delays, the ETA against the real end, a
- * connection flood): they run one at a time with the machine to themselves, since another file's
+ * Tests that measure the server under load (the load test, the worst inputs' event-loop delays, a
+ * connection flood, a burst): they run one at a time with the machine to themselves, since another file's
  * work on the same two cores would read as the server's own delay.
  */
 const load = [
   "server/load.test.ts",
   "server/jobs/worst-input.test.ts",
-  "server/jobs/eta.test.ts",
   "server/accept-flood.test.ts",
   "server/burst.test.ts",
 ];
