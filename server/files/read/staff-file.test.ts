@@ -264,6 +264,24 @@ describe("previewText", () => {
     expect(budgets).toEqual(["₩50,000", "50,000원", "70000", "KRW 40,000", "₩ 35,000", "5만원", "", "45000"]);
   });
 
+  it("keeps the currency of a budget column formatted as money, as Excel, LibreOffice and Google Sheets write it", async () => {
+    // written by openpyxl 3.0.9: numbers under the format codes each program writes for won, one plain
+    const bytes = new Uint8Array(
+      readFileSync(new URL("../../../test-kit/workbooks/openpyxl-won-formats.xlsx", import.meta.url)),
+    );
+    // 50000 under "₩#,##0" is fifty thousand won, never fifty thousand dollars
+    const dollars = await read(bytes, "직원.xlsx", {});
+    expect(dollars.preview).toMatchObject({ people: 1, skippedCount: 5, ready: false, otherCurrency: "KRW" });
+    expect(dollars.preview.skipped[0]).toEqual({
+      row: 2,
+      reason: "its budget ₩50000 is in KRW, but the job's budget is in USD",
+    });
+    const won = await read(bytes, "직원.xlsx", { currency: "KRW" });
+    expect(won.preview).toMatchObject({ people: 6, skippedCount: 0, ready: true, problems: [], currency: "KRW" });
+    const budgets = parse<{ budget: string }>(won.csv, { columns: true }).map((r) => r.budget);
+    expect(budgets).toEqual(["₩50000", "₩30000", "₩70000", "₩45000", "60000원", "55000"]);
+  });
+
   it("leaves a few budgets in another currency as skipped rows, each saying why", async () => {
     const rows = [
       ["이름", "관심사", "예산"],

@@ -1,9 +1,9 @@
 /**
  * Number formats as Excel applies them: which codes show a date, a time of day or a number (quoted
- * text, escapes, colours and locales aside), and date serials in both of Excel's date systems,
- * Excel's phantom 1900-02-29 included.
+ * text, escapes, colours and locales aside), which show a currency and where, and date serials in
+ * both of Excel's date systems, Excel's phantom 1900-02-29 included.
  */
-import { dateText, formatKind, numberText } from "./sheet-xml.js";
+import { dateText, formatKind, formatMoney, numberText } from "./sheet-xml.js";
 
 describe("formatKind", () => {
   it.each([
@@ -24,6 +24,39 @@ describe("formatKind", () => {
     ["@", "number"],
   ])("%s shows a %s", (code, kind) => {
     expect(formatKind(code)).toBe(kind);
+  });
+});
+
+describe("formatMoney", () => {
+  it.each([
+    ['"₩"#,##0', "₩", false], // Excel, Korean: currency
+    ['_-"₩"* #,##0_-;-"₩"* #,##0_-;_-"₩"* "-"_-;_-@_-', "₩", false], // Excel, Korean: accounting
+    ["[$₩-412]#,##0;[RED]\\-[$₩-412]#,##0", "₩", false], // LibreOffice, ko-KR
+    ["[$₩]#,##0", "₩", false], // Google Sheets
+    ['#,##0"원"', "원", true],
+    ["\\₩#,##0", "₩", false],
+    ["[$$-409]#,##0.00", "$", false],
+    ["$#,##0.00_);($#,##0.00)", "$", false],
+    ["[$€-x-euro2] #,##0.00", "€", false],
+    ["#,##0.00 [$€-407]", "€", true],
+    ["£#,##0.00", "£", false],
+    ["[$¥-411]#,##0", "¥", false],
+    ["[$USD] #,##0.00", "USD", false],
+  ])("%s shows %s (after the number: %s)", (code, mark, after) => {
+    expect(formatMoney(code)).toEqual({ mark, after });
+  });
+
+  it.each([
+    "#,##0",
+    "General",
+    '0 "days"',
+    "[$-412]yyyy-mm-dd;@",
+    "[$$-1009]#,##0.00", // a Canadian dollar, which the catalog does not price
+    "[$$-C09]#,##0.00", // an Australian one
+    '"CA$"#,##0.00',
+    "[Red]#,##0;[Blue]-#,##0",
+  ])("%s shows no currency", (code) => {
+    expect(formatMoney(code)).toBeUndefined();
   });
 });
 

@@ -1,14 +1,18 @@
 /**
  * A worksheet's XML read into rows of text as the sheet shows them: every kind of cell, cells and
  * rows without a reference taken as the next ones, and the merged ranges. Numbers as Excel shows
- * them (15 significant digits), under a date format as an ISO date, in either date system.
+ * them (15 significant digits), under a date format as an ISO date, in either date system, and
+ * under a currency format with its currency ("₩50000"), so a budget keeps the money it was written in.
  */
+import { readMoney } from "../../../../shared/read-money.js";
 import { refuse, type GridRow } from "../grid-row.js";
 import { NOT_A_WORKBOOK } from "./unzip.js";
 import { cut } from "./read-limits.js";
 import { parseXmlWhole, type BookReading, type XmlHandlers } from "./xml-part.js";
 
 export type NumberKind = "number" | "date" | "time";
+/** A currency format: its mark ("₩", "원", "USD"), shown before or after the number. */
+type Money = { mark: string; after: boolean };
 
 /** Excel's built-in formats that are dates (14–17, 22, 27–36, 50–58) and times (18–21, 45–47). */
 const BUILT_IN: Record<number, NumberKind> = {};
@@ -28,15 +32,33 @@ export function formatKind(code: string): NumberKind {
   return /m/.test(bare) ? "date" : "number"; // "mmm": a month alone
 }
 
-/** The kind each cell style (an index into `cellXfs`) shows numbers as. */
-export async function readStyles(book: BookReading, path: string | null): Promise<NumberKind[]> {
+/**
+ * The currency a custom format code shows beside its numbers ("[$₩-412]#,##0", '"₩"#,##0',
+ * '#,##0"원"'), where it names one surely: a dollar of another locale than en-US's is none, and
+ * Excel's built-in currency formats take the reader's locale, so they are plain numbers here.
+ */
+export function formatMoney(code: string): Money | undefined {
+  const section = code.split(";")[0].replace(/_.|\*./g, "");
+  const digit = section.search(/[0#?]/);
+  for (const m of section.matchAll(/\[\$([^\]-]*)(?:-([^\]]*))?\]|"([^"]*)"|\\(.)|([$€£¥₩￦])/g)) {
+    const [, bracket, locale, quoted, escaped, bare] = m;
+    const mark = (bracket ?? quoted ?? escaped ?? bare).trim();
+    if (mark === "$" && locale !== undefined && locale.toLowerCase() !== "409") return undefined;
+    if (mark !== "" && readMoney(`1${mark}`)?.currency !== undefined) return { mark, after: m.index > digit };
+  }
+  return undefined;
+}
+
+/** What each cell style (an index into `cellXfs`) shows numbers as. */
+export async function readStyles(book: BookReading, path: string | null): Promise<(NumberKind | Money)[]> {
   if (path === null) return [];
-  const custom = new Map<number, NumberKind>();
-  const kinds: NumberKind[] = [];
+  const custom = new Map<number, NumberKind | Money>();
+  const kinds: (NumberKind | Money)[] = [];
   let inCellXfs = false;
   await parseXmlWhole(book, path, {
     open(name, a) {
-      if (name === "numFmt") custom.set(Number(a.numFmtId), formatKind(a.formatCode ?? ""));
+      if (name === "numFmt")
+        custom.set(Number(a.numFmtId), formatMoney(a.formatCode ?? "") ?? formatKind(a.formatCode ?? ""));
       else if (name === "cellXfs") inCellXfs = true;
       else if (name === "xf" && inCellXfs) {
         const id = Number(a.numFmtId ?? 0);
@@ -70,7 +92,12 @@ export function dateText(serial: number, kind: "date" | "time", date1904: boolea
   return ms % DAY_MS === 0 ? iso.slice(0, 10) : iso.slice(0, 19);
 }
 
-export type SheetContext = { strings: string[]; styles: NumberKind[]; date1904: boolean; maxMerges: number };
+export type SheetContext = {
+  strings: string[];
+  styles: (NumberKind | Money)[];
+  date1904: boolean;
+  maxMerges: number;
+};
 
 /** A merged range, 1-based and inclusive. */
 export type Merge = { top: number; left: number; bottom: number; right: number };
@@ -182,6 +209,7 @@ export class SheetXml implements XmlHandlers {
     const n = Number(v);
     if (Number.isNaN(n)) return v;
     const kind = this.context.styles[this.style] ?? "number";
+    if (typeof kind === "object") return kind.after ? numberText(n) + kind.mark : kind.mark + numberText(n);
     return kind === "number" ? numberText(n) : dateText(n, kind, this.context.date1904);
   }
 
