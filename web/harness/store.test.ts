@@ -72,6 +72,22 @@ describe("harness store across a reload", () => {
     input: null,
   } as const;
 
+  it("starts the budget in the host locale's currency until one is typed or a currency is chosen", () => {
+    const store = createHarnessStore(() => 42);
+    const budget = () => store.getState().form.budget;
+    expect(budget()).toBe("60");
+    store.getState().setLocale("ko-KR");
+    expect(budget()).toBe("80000"); // ₩60 would buy no gift
+    store.getState().setLocale("en-GB");
+    expect(budget()).toBe("50");
+    store.getState().setForm({ budget: "70" });
+    store.getState().setLocale("ko-KR");
+    expect(budget()).toBe("70"); // typed: the person's own
+    store.getState().setForm({ budget: "80000", currency: "KRW" });
+    store.getState().setLocale("en-US");
+    expect(budget()).toBe("80000"); // in the currency chosen
+  });
+
   it("remembers the settings, the form, the recent jobs and the call on screen with its widgetState", () => {
     const backing = pageMemory();
     const before = createHarnessStore(() => 42, backing).getState();

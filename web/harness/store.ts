@@ -16,6 +16,7 @@ import {
   type Peer,
   type RpcLog,
 } from "./log/rpc-log.js";
+import { currencyForLocale, type Currency } from "../../shared/money.js";
 import { PROTOCOLS, type Protocol } from "./mcp/connection.js";
 import type { RequestId } from "./mcp/wire-headers.js";
 import { NO_FAULTS, type FaultConfig } from "./faults/faults.js";
@@ -125,7 +126,15 @@ export function frameHeight(s: Pick<HarnessState, "displayMode" | "intrinsicHeig
   return Math.max(MIN_FRAME_HEIGHT, Math.min(max, s.intrinsicHeight ?? max));
 }
 
+/** The form's budget until one is typed: about sixty dollars in the host locale's currency, since ₩60 buys nothing. */
+const STARTING_BUDGET: Record<Currency, string> = { USD: "60", KRW: "80000", EUR: "55", JPY: "9000", GBP: "50" };
 const INITIAL_FORM: BulkForm = { occasion: "Year-end thank you", budget: "60", paceMs: 0, typed: "", file: null };
+
+/** The form for a host of `locale` after one of `was`: a budget still the starting one follows the currency. */
+function formFor(form: BulkForm, was: string, locale: string): BulkForm {
+  const untouched = !form.currency && form.budget === STARTING_BUDGET[currencyForLocale(was)];
+  return untouched ? { ...form, budget: STARTING_BUDGET[currencyForLocale(locale)] } : form;
+}
 
 /** What of the state is remembered: the parts themselves, so an unchanged part is seen as unchanged. */
 const remembered = (s: HarnessState): Remembered => ({
@@ -183,7 +192,7 @@ export function createHarnessStore(now: () => number = Date.now, backing: Memory
       })),
     setTheme: (theme) => set({ theme }),
     setDisplayMode: (displayMode) => set({ displayMode }),
-    setLocale: (locale) => set({ locale }),
+    setLocale: (locale) => set((s) => ({ locale, form: formFor(s.form, s.locale, locale) })),
     setFaults: (patch) => set((s) => ({ faults: { ...s.faults, ...patch } })),
     setWidgetState: (widgetState) => set({ widgetState }),
     mountWidget: (m) =>
