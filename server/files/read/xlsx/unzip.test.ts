@@ -32,6 +32,19 @@ async function open(bytes: Uint8Array, limits = READ_LIMITS) {
 }
 
 describe("openWorkbook", () => {
+  it("refuses a workbook of more parts than a spreadsheet has, from its directory", async () => {
+    const bytes = await staffXlsx([["name"], ["Ann"]]);
+    const r = await openWorkbook(bytes, { ...READ_LIMITS, maxEntries: 3 });
+    expect(r).toMatchObject({
+      ok: false,
+      error: {
+        code: "unreadable_file",
+        message: expect.stringMatching(/^The workbook holds \d+ parts; a spreadsheet has tens\./),
+      },
+    });
+    expect((await openWorkbook(bytes)).ok).toBe(true);
+  });
+
   it("refuses a sheet that unpacks to 400 MB from its directory, before unpacking a byte", async () => {
     const bomb = zipBombXlsx(400);
     expect(bomb.length).toBeLessThan(1 * MB);

@@ -30,14 +30,16 @@ export async function openWorkbook(bytes: Uint8Array, limits: ReadLimits = READ_
   const options = { lazyEntries: true, validateEntrySizes: true };
   const zip = await yauzl.fromBufferPromise(buffer, options).catch(() => undefined);
   if (zip === undefined) return brokenZip();
+  if (zip.entryCount > limits.maxEntries) {
+    zip.close();
+    return fail(
+      "unreadable_file",
+      `The workbook holds ${zip.entryCount} parts; a spreadsheet has tens.`,
+      NOT_A_WORKBOOK,
+    );
+  }
   const entries = new Map<string, Entry>();
   try {
-    if (zip.entryCount > limits.maxEntries)
-      return fail(
-        "unreadable_file",
-        `The workbook holds ${zip.entryCount} parts; a spreadsheet has tens.`,
-        NOT_A_WORKBOOK,
-      );
     for await (const entry of zip.eachEntry()) entries.set(entry.fileName, entry);
   } catch {
     zip.close();
