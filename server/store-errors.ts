@@ -35,10 +35,10 @@ const PROBLEMS: Record<string, string> = {
   SQLITE_PERM: "this user may not write there",
 };
 
-/** The errno, SQLite result code or network code `error` carries, if any. */
+/** The errno, SQLite result code, network or HTTP code `error` carries, if any, as text. */
 export function codeOf(error: unknown): string | undefined {
   const code = typeof error === "object" && error !== null && "code" in error ? error.code : undefined;
-  return typeof code === "string" ? code : undefined;
+  return typeof code === "string" || typeof code === "number" ? String(code) : undefined;
 }
 
 /** Why the storage failed, when `error` is a storage failure (an errno or a SQLite result code). */

@@ -6,6 +6,7 @@
 import { createHash } from "node:crypto";
 import { pino, type Logger } from "pino";
 import { currentRequest } from "./request-context.js";
+import { codeOf } from "../store-errors.js";
 
 export type { Logger } from "pino";
 
@@ -72,16 +73,16 @@ function errorSummary(error: unknown): unknown {
   return {
     type: error.name,
     message: error.message,
-    ...codeOf(error),
+    ...codeField(error),
     stack: error.stack,
     ...(error.cause === undefined ? {} : { cause: errorSummary(error.cause) }),
   };
 }
 
 /** An error's fields for a log line: pino's `err`, and its code where it has one. */
-export const errorFields = (error: unknown): { err: unknown; code?: string } => ({ err: error, ...codeOf(error) });
+export const errorFields = (error: unknown): { err: unknown; code?: string } => ({ err: error, ...codeField(error) });
 
-function codeOf(error: unknown): { code?: string } {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === "string" || typeof code === "number" ? { code: String(code) } : {};
-}
+const codeField = (error: unknown) => {
+  const code = codeOf(error);
+  return code === undefined ? {} : { code };
+};
