@@ -3,7 +3,7 @@
  * the table; with downloads. While it runs, the people composed so far; once canceled, those shown
  * before stay (the server keeps nothing of them).
  */
-import { useEffect } from "react";
+import { useEffect, useRef } from "react";
 import type { Currency } from "../../../shared/money.js";
 import type { PersonResult } from "../../../shared/tools.js";
 import { useHost } from "../host-context.js";
@@ -42,6 +42,13 @@ function SummaryResult(props: JobResultProps & { table: boolean }) {
   useEffect(() => {
     if (finished) followResult(host, store, jobId, false, 0);
   }, [host, store, jobId, finished]);
+  // back from fullscreen, the focus the table's controls had goes to the button that opens it again
+  const openFull = useRef<HTMLButtonElement>(null);
+  const wasTable = useRef(table);
+  useEffect(() => {
+    if (wasTable.current && !table && document.activeElement === document.body) openFull.current?.focus();
+    wasTable.current = table;
+  }, [table]);
   const pages = useResultStore((s) => s.pages[jobId]) ?? EMPTY_PAGES;
   const rows = useResultStore((s) => s.tables[jobId]?.rows.length ?? 0);
   const kept = table ? rows : Math.max(rows, pages.people.length);
@@ -54,7 +61,9 @@ function SummaryResult(props: JobResultProps & { table: boolean }) {
         </p>
       )}
       {!table && (
-        <Button onClick={() => void host.requestDisplayMode("fullscreen").catch(() => undefined)}>{t.openFull}</Button>
+        <Button ref={openFull} onClick={() => void host.requestDisplayMode("fullscreen").catch(() => undefined)}>
+          {t.openFull}
+        </Button>
       )}
       {!stopped && (table || !running) && (
         <Downloads jobId={jobId} skipped={table && !running && (pages.figures?.skipped ?? 0) > 0} />
