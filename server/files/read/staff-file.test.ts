@@ -282,6 +282,19 @@ describe("previewText", () => {
     expect(budgets).toEqual(["₩50000", "₩30000", "₩70000", "₩45000", "60000원", "55000"]);
   });
 
+  it("keeps the won of a LibreOffice workbook's ko-KR currency cells", async () => {
+    // saved by LibreOffice 7.4 from a sheet of ko-KR currency cells ("[$₩-412]#,##0"), one "#,##0\원", one plain
+    const bytes = new Uint8Array(
+      readFileSync(new URL("../../../test-kit/workbooks/libreoffice-won-formats.xlsx", import.meta.url)),
+    );
+    const dollars = await read(bytes, "직원.xlsx", {});
+    expect(dollars.preview).toMatchObject({ people: 1, skippedCount: 3, ready: false, otherCurrency: "KRW" });
+    const won = await read(bytes, "직원.xlsx", { currency: "KRW" });
+    expect(won.preview).toMatchObject({ people: 4, skippedCount: 0, ready: true, currency: "KRW" });
+    const budgets = parse<{ budget: string }>(won.csv, { columns: true }).map((r) => r.budget);
+    expect(budgets).toEqual(["₩50000", "₩30000", "70000원", "45000"]);
+  });
+
   it("leaves a few budgets in another currency as skipped rows, each saying why", async () => {
     const rows = [
       ["이름", "관심사", "예산"],

@@ -48,7 +48,9 @@ describe("a hand-written workbook", () => {
   it("reads dates in the 1904 system and by custom formats, times of day too", async () => {
     const styles = `<styleSheet xmlns="http://schemas.openxmlformats.org/spreadsheetml/2006/main"><numFmts count="2"><numFmt numFmtId="164" formatCode="yyyy&quot;년&quot; m&quot;월&quot; d&quot;일&quot;"/><numFmt numFmtId="165" formatCode="[$-412]#,##0&quot;원&quot;"/></numFmts><cellXfs count="4"><xf numFmtId="0"/><xf numFmtId="164"/><xf numFmtId="165"/><xf numFmtId="20"/></cellXfs></styleSheet>`;
     const xml = worksheetXml(`<row><c s="1"><v>0</v></c><c s="2"><v>50000</v></c><c s="3"><v>0.5625</v></c></row>`);
-    expect((await readGrid(one(xml, { styles, date1904: true }))).grid).toEqual([["1904-01-01", "50000원", "13:30:00"]]);
+    expect((await readGrid(one(xml, { styles, date1904: true }))).grid).toEqual([
+      ["1904-01-01", "50000원", "13:30:00"],
+    ]);
     expect((await readGrid(one(xml, { styles }))).grid).toEqual([["1899-12-31", "50000원", "13:30:00"]]);
   });
 

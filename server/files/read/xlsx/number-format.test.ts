@@ -34,6 +34,7 @@ describe("formatMoney", () => {
     ["[$₩-412]#,##0;[RED]\\-[$₩-412]#,##0", "₩", false], // LibreOffice, ko-KR
     ["[$₩]#,##0", "₩", false], // Google Sheets
     ['#,##0"원"', "원", true],
+    ["#,##0\\원", "원", true], // LibreOffice, ko-KR
     ["\\₩#,##0", "₩", false],
     ["[$$-409]#,##0.00", "$", false],
     ["$#,##0.00_);($#,##0.00)", "$", false],
