@@ -32,6 +32,17 @@ describe("decodeText", () => {
     expect(decoded.text === text).toBe(true);
   });
 
+  it("reads the byte Korean Windows shows as the won sign as ₩ before an amount, and as a backslash elsewhere", async () => {
+    // Korean Excel saves a ₩50,000 cell to a CP949 CSV as \50,000: 0x5C is the won sign on its screen
+    const bytes = iconv.encode('이름,관심사,예산\n김민준,AC\\DC,"\\50,000"\n이서연,커피,\\ 30000\n', "cp949");
+    expect(bytes.filter((b) => b === 0x5c)).toHaveLength(3);
+    expect((await decode(bytes)).text).toBe('이름,관심사,예산\n김민준,AC\\DC,"₩50,000"\n이서연,커피,₩ 30000\n');
+    // in a Western file it stays a backslash
+    expect((await decode(iconv.encode("name,budget\nAnn,\\50\n", "windows-1252"))).text).toBe(
+      "name,budget\nAnn,\\50\n",
+    );
+  });
+
   it("decodes as chosen, without the mark of that encoding, and certain", async () => {
     const bytes = new Uint8Array([0xef, 0xbb, 0xbf, ...Buffer.from("a,b")]);
     expect(await decode(bytes, "utf-8")).toEqual({ text: "a,b", encoding: "utf-8", certain: true });

@@ -1,8 +1,9 @@
 /**
  * The text of a delimited file: a person's choice; else a byte-order mark; else UTF-16 by its NULs;
- * else valid UTF-8; else clean CP949 that reads as Korean (Korean Excel); else Windows-1252, marked
- * uncertain so the preview asks. No detection library: these rules are certain or nearly so, where a
- * statistical detector would still guess on short files.
+ * else valid UTF-8; else clean CP949 that reads as Korean (Korean Excel; its 0x5C before an amount
+ * read as the won sign it shows there); else Windows-1252, marked uncertain so the preview asks. No
+ * detection library: these rules are certain or nearly so, where a statistical detector would still
+ * guess on short files.
  */
 import { isUtf8 } from "node:buffer";
 import iconv from "iconv-lite";
@@ -80,6 +81,9 @@ function looksKorean(bytes: Uint8Array): boolean {
   return hangul > 0 && hangul * 2 >= pairs;
 }
 
+/** Korean Windows shows byte 0x5C as the won sign, so what a CP949 file writes as \50,000 its writer saw as ₩50,000. */
+const WON_SIGN = /\\(?=\s*\d)/g;
+
 /** The text, or undefined when `fatal` and the bytes are not valid. */
 async function decode(bytes: Uint8Array, encoding: TextEncoding, fatal: boolean, pace: Pace) {
   // iconv-lite for CP949: Node's "euc-kr" knows only KS X 1001, not the 8,822 syllables CP949 adds (똠, 햏).
@@ -91,7 +95,7 @@ async function decode(bytes: Uint8Array, encoding: TextEncoding, fatal: boolean,
     if (!cp949) return piece ? decoder.decode(piece, { stream: true }) : decoder.decode();
     const text = piece ? cp949.write(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength)) : cp949.end();
     if (fatal && text?.includes("\uFFFD")) throw new TypeError("The bytes are not valid CP949");
-    return text ?? "";
+    return text?.replace(WON_SIGN, "₩") ?? "";
   };
   const parts: string[] = [];
   try {

@@ -295,6 +295,17 @@ describe("previewText", () => {
     expect(budgets).toEqual(["₩50000", "₩30000", "70000원", "45000"]);
   });
 
+  it("reads won from a CP949 CSV as Korean Excel saves one, its won sign the byte of a backslash", async () => {
+    const csv = '사번,이름,부서,관심사,예산\nE1,김민준,개발팀,등산,"\\50,000"\nE2,이서연,영업팀,커피,"\\30,000"\n';
+    const bytes = encodeText(csv, "cp949");
+    const dollars = await read(bytes, "직원.csv", {});
+    expect(dollars.preview).toMatchObject({ encoding: "euc-kr", people: 0, ready: false, otherCurrency: "KRW" });
+    const won = await read(bytes, "직원.csv", { currency: "KRW" });
+    expect(won.preview).toMatchObject({ people: 2, skippedCount: 0, ready: true, currency: "KRW" });
+    const budgets = parse<{ budget: string }>(won.csv, { columns: true }).map((r) => r.budget);
+    expect(budgets).toEqual(["₩50,000", "₩30,000"]);
+  });
+
   it("leaves a few budgets in another currency as skipped rows, each saying why", async () => {
     const rows = [
       ["이름", "관심사", "예산"],
