@@ -37,7 +37,14 @@ describe("parseBudget", () => {
     ["5만 원", 50000],
     ["3만5천원", 35000],
     ["KRW 50,000", 50000],
+    ["\\50,000", 50000], // the ₩ key of a Korean keyboard on Windows
+    ["\\ 50000", 50000],
   ])("reads %j in won as %d", (raw, value) => expect(parseBudget(raw, "KRW")).toBe(value));
+
+  it("reads a backslash as the sign of a job in won or yen only, the two whose keyboards type it for theirs", () => {
+    expect(parseBudget("\\5,000", "JPY")).toBe(5000);
+    expect(parseBudget("\\50", "USD")).toBe('its budget "\\\\50" is not a positive number');
+  });
 
   it.each(["", "0", "-5", "abc", "1e3", "0x10", "Infinity", "5 5", "$"])("refuses %j", (raw) => {
     expect(parseBudget(raw, "USD")).toBe(`its budget ${JSON.stringify(raw.trim())} is not a positive number`);

@@ -81,10 +81,14 @@ function rowNumber(text: string | undefined): number | undefined {
   return text !== undefined && /^\s*\d+\s*$/.test(text) && n >= 1 && Number.isSafeInteger(n) ? n : undefined;
 }
 
-/** A budget cell ("5만원", "$1,250"): the positive amount in the job's `currency`, or why the row is skipped. */
+/** On Windows a Korean or Japanese keyboard's ₩ or ¥ key types a backslash, and shows it as that sign. */
+const BACKSLASH_SIGN: Partial<Record<Currency, string>> = { KRW: "₩", JPY: "¥" };
+
+/** A budget cell ("5만원", "$1,250", \50,000 in won): the positive amount in the job's `currency`, or why the row is skipped. */
 export function parseBudget(raw: string, currency: Currency): number | string {
   const text = raw.trim();
-  const read = readMoney(text);
+  const sign = BACKSLASH_SIGN[currency];
+  const read = readMoney(sign && text.startsWith("\\") ? sign + text.slice(1) : text);
   if (read === undefined || !(read.amount > 0)) return `its budget ${JSON.stringify(text)} is not a positive number`;
   if (read.currency !== undefined && read.currency !== currency)
     return `its budget ${text} is in ${read.currency}, but the job's budget is in ${currency}`;
