@@ -37,6 +37,11 @@ describe("decodeText", () => {
     const bytes = iconv.encode('이름,관심사,예산\n김민준,AC\\DC,"\\50,000"\n이서연,커피,\\ 30000\n', "cp949");
     expect(bytes.filter((b) => b === 0x5c)).toHaveLength(3);
     expect((await decode(bytes)).text).toBe('이름,관심사,예산\n김민준,AC\\DC,"₩50,000"\n이서연,커피,₩ 30000\n');
+    // a backslash that ends one slice of the file (64 KB), and the amount that starts the next
+    const head = iconv.encode(`이름,예산\n${"가".repeat(1_000)}`, "cp949");
+    const across = Buffer.concat([head, Buffer.from(`${"x".repeat(64 * 1024 - head.length - 2)},\\70000\n`)]);
+    expect(across.indexOf(0x5c)).toBe(64 * 1024 - 1);
+    expect((await decode(across)).text.slice(-8)).toBe(",₩70000\n");
     // in a Western file it stays a backslash
     expect((await decode(iconv.encode("name,budget\nAnn,\\50\n", "windows-1252"))).text).toBe(
       "name,budget\nAnn,\\50\n",

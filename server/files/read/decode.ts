@@ -83,6 +83,7 @@ function looksKorean(bytes: Uint8Array): boolean {
 
 /** Korean Windows shows byte 0x5C as the won sign, so what a CP949 file writes as \50,000 its writer saw as ₩50,000. */
 const WON_SIGN = /\\(?=\s*\d)/g;
+const TRAILING_BACKSLASH = /\\\s*$/;
 
 /** The text, or undefined when `fatal` and the bytes are not valid. */
 async function decode(bytes: Uint8Array, encoding: TextEncoding, fatal: boolean, pace: Pace) {
@@ -90,12 +91,17 @@ async function decode(bytes: Uint8Array, encoding: TextEncoding, fatal: boolean,
   // CP949 cannot encode U+FFFD: where iconv-lite writes one, the bytes were no CP949
   const cp949 = encoding === "euc-kr" ? iconv.getDecoder("cp949") : undefined;
   const decoder = new TextDecoder(cp949 ? "utf-8" : encoding, { fatal });
+  /** A backslash (and spaces) ending the last piece, held until the next says whether an amount follows. */
+  let held = "";
   /** Each piece's text, then (called with none) the rest. */
   const decodePiece = (piece?: Uint8Array): string => {
     if (!cp949) return piece ? decoder.decode(piece, { stream: true }) : decoder.decode();
     const text = piece ? cp949.write(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength)) : cp949.end();
     if (fatal && text?.includes("\uFFFD")) throw new TypeError("The bytes are not valid CP949");
-    return text?.replace(WON_SIGN, "₩") ?? "";
+    const whole = held + (text ?? "");
+    const cut = piece ? whole.search(TRAILING_BACKSLASH) : -1;
+    held = cut === -1 ? "" : whole.slice(cut);
+    return (cut === -1 ? whole : whole.slice(0, cut)).replace(WON_SIGN, "₩");
   };
   const parts: string[] = [];
   try {
