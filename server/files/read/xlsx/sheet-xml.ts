@@ -13,6 +13,8 @@ import { parseXmlWhole, type BookReading, type XmlHandlers } from "./xml-part.js
 export type NumberKind = "number" | "date" | "time";
 /** A currency format: its mark ("₩", "원", "USD"), shown before or after the number. */
 type Money = { mark: string; after: boolean };
+/** How a cell style shows a number. */
+type Shown = NumberKind | Money;
 
 /** Excel's built-in formats that are dates (14–17, 22, 27–36, 50–58) and times (18–21, 45–47). */
 const BUILT_IN: Record<number, NumberKind> = {};
@@ -50,10 +52,10 @@ export function formatMoney(code: string): Money | undefined {
 }
 
 /** What each cell style (an index into `cellXfs`) shows numbers as. */
-export async function readStyles(book: BookReading, path: string | null): Promise<(NumberKind | Money)[]> {
+export async function readStyles(book: BookReading, path: string | null): Promise<Shown[]> {
   if (path === null) return [];
-  const custom = new Map<number, NumberKind | Money>();
-  const kinds: (NumberKind | Money)[] = [];
+  const custom = new Map<number, Shown>();
+  const kinds: Shown[] = [];
   let inCellXfs = false;
   await parseXmlWhole(book, path, {
     open(name, a) {
@@ -94,7 +96,7 @@ export function dateText(serial: number, kind: "date" | "time", date1904: boolea
 
 export type SheetContext = {
   strings: string[];
-  styles: (NumberKind | Money)[];
+  styles: Shown[];
   date1904: boolean;
   maxMerges: number;
 };
