@@ -1,11 +1,5 @@
-import {
-  JobEventSchema,
-  eventTypeForMethod,
-  notificationMethodFor,
-  parseJobEvents,
-  JOB_EVENT_TYPES,
-  toNotification,
-} from "./job-events.js";
+import { eventTypeForMethod, JOB_EVENT_TYPES, parseJobEvents } from "../test-kit/job-events.js";
+import { JobEventSchema, notificationMethodFor, toNotification } from "./job-events.js";
 
 const base = { eventId: "e1", jobId: "j1", seq: 1, timestamp: "2026-01-01T00:00:00.000Z" };
 

@@ -58,10 +58,6 @@ export type JobEvent = z.infer<typeof JobEventSchema>;
 export type JobEventType = JobEvent["type"];
 export type JobEventOf<T extends JobEventType> = Extract<JobEvent, { type: T }>;
 
-/** Read from the schema's members, so no list of types is written twice. */
-export const JOB_EVENT_TYPES: readonly JobEventType[] = /* @__PURE__ */ JobEventSchema.def.options.map(
-  (o) => o.shape.type.def.values[0],
-);
 export const isTerminalEvent = (e: JobEvent): boolean =>
   e.type === "job.completed" || e.type === "job.failed" || e.type === "job.canceled";
 
@@ -72,23 +68,6 @@ export function notificationMethodFor(type: JobEventType): JobNotificationMethod
   return `notifications/job/${type.slice(4)}` as JobNotificationMethod;
 }
 
-export function eventTypeForMethod(method: string): JobEventType | undefined {
-  return JOB_EVENT_TYPES.find((type) => notificationMethodFor(type) === method);
-}
-
 export function toNotification(event: JobEvent): { method: JobNotificationMethod; params: JobEvent } {
   return { method: notificationMethodFor(event.type), params: event };
-}
-
-/** Parses a batch that came over a boundary: malformed events are `rejected` with their issues. */
-export function parseJobEvents(input: unknown): { events: JobEvent[]; rejected: { index: number; error: string }[] } {
-  const events: JobEvent[] = [];
-  const rejected: { index: number; error: string }[] = [];
-  if (!Array.isArray(input)) return { events, rejected: [{ index: -1, error: "expected an array of events" }] };
-  input.forEach((raw, index) => {
-    const r = JobEventSchema.safeParse(raw);
-    if (r.success) events.push(r.data);
-    else rejected.push({ index, error: z.prettifyError(r.error) });
-  });
-  return { events, rejected };
 }

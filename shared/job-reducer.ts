@@ -132,19 +132,10 @@ export function applyJobEvents(view: JobFold, events: Iterable<JobEvent>): JobFo
 export const foldJobEvents = (jobId: string, events: Iterable<JobEvent>): JobFold =>
   applyJobEvents(createJobFold(jobId), events);
 
-/** Read when first needed, so a bundle without `toJobView` keeps no schema. */
-let viewKeys: (keyof JobView)[] | undefined;
-
 /** Without the bookkeeping; a finished view has no progress words or ETA (its summary says how it ended). */
 export function toJobView(fold: JobFold): JobView {
-  const view: Record<string, unknown> = {};
-  viewKeys ??= Object.keys(JobViewSchema.shape) as (keyof JobView)[];
-  for (const key of viewKeys) view[key] = fold[key];
-  if (isFinished(fold.status)) {
-    view.message = null;
-    view.etaSeconds = null;
-  }
-  return view as JobView;
+  const { lastSeq, plan, seen, createdSeq, startedSeq, progressSeq, terminalSeq, ...view } = fold;
+  return isFinished(fold.status) ? { ...view, message: null, etaSeconds: null } : view;
 }
 
 /**
@@ -214,13 +205,8 @@ function setTerminal(next: JobFold, event: JobEventOf<"job.completed" | "job.fai
 
 /** Notes `id` named at `seq`, sorted by seq so the array is the same whatever the order of arrival. */
 function noteStage(seen: SeenStage[], id: string, seq: number, label: string): SeenStage[] {
-  const i = seen.findIndex((s) => s.id === id);
-  if (i >= 0 && seq >= seen[i].seq) return seen;
-  const next = seen.filter((s) => s.id !== id);
-  let at = next.length;
-  while (at > 0 && next[at - 1].seq > seq) at--;
-  next.splice(at, 0, { id, seq, label });
-  return next;
+  if (seen.some((s) => s.id === id && s.seq <= seq)) return seen;
+  return [...seen.filter((s) => s.id !== id), { id, seq, label }].sort((a, b) => a.seq - b.seq);
 }
 
 /** The current stage's state, by status. */
@@ -251,13 +237,11 @@ function deriveStages(v: JobFold): StageView[] {
   const plan = v.plan ?? [];
   const extra = v.seen.filter((s) => !plan.some((p) => p.id === s.id));
   const all: { id: string; label: string }[] = [...plan, ...extra];
-  const ended = v.status === "failed" || v.status === "canceled";
-  const current = v.stage === null ? (ended ? 0 : -1) : all.findIndex((s) => s.id === v.stage);
-  const completed = v.status === "completed";
+  const current = v.stage === null ? (isFinished(v.status) ? 0 : -1) : all.findIndex((s) => s.id === v.stage);
   const here = CURRENT_STATE[v.status];
   return all.map((s, i): StageView => ({
     id: s.id,
     label: s.label,
-    state: completed || i < current ? "done" : i === current ? here : "pending",
+    state: v.status === "completed" || i < current ? "done" : i === current ? here : "pending",
   }));
 }

@@ -14,25 +14,18 @@ export function roundMoney(amount: number, currency: Currency): number {
   return Math.round(amount * scale) / scale;
 }
 
-const EURO_REGIONS = new Set("AT BE CY DE EE ES FI FR GR HR IE IT LT LU LV MT NL PT SI SK".split(" "));
 // Maps, not objects: a tag is what a caller sent, and "constructor" is a key of every object
-const BY_REGION = new Map(Object.entries({ KR: "KRW", JP: "JPY", GB: "GBP", US: "USD" } as const));
+const BY_REGION = new Map<string, Currency>([
+  ...Object.entries({ KR: "KRW", JP: "JPY", GB: "GBP", US: "USD" } as const),
+  ..."AT BE CY DE EE ES FI FR GR HR IE IT LT LU LV MT NL PT SI SK".split(" ").map((r) => [r, "EUR"] as const),
+]);
 const BY_LANGUAGE = new Map(
   Object.entries({ ko: "KRW", ja: "JPY", de: "EUR", fr: "EUR", it: "EUR", nl: "EUR" } as const),
 );
 
 /** The region's currency (en-GB → GBP), else the language's (ko → KRW), else US dollars. */
 export function currencyForLocale(locale: string | undefined): Currency {
-  const parts = (locale ?? "").split(/[-_]/);
-  const language = parts[0].toLowerCase();
-  const region = parts
-    .slice(1)
-    .find((p) => /^[A-Za-z]{2}$/.test(p))
-    ?.toUpperCase();
-  if (region !== undefined) {
-    const byRegion = BY_REGION.get(region);
-    if (byRegion) return byRegion;
-    if (EURO_REGIONS.has(region)) return "EUR";
-  }
-  return BY_LANGUAGE.get(language) ?? "USD";
+  const [language, ...rest] = (locale ?? "").split(/[-_]/);
+  const region = rest.find((p) => /^[A-Za-z]{2}$/.test(p))?.toUpperCase();
+  return BY_REGION.get(region ?? "") ?? BY_LANGUAGE.get(language.toLowerCase()) ?? "USD";
 }

@@ -27,32 +27,22 @@ const AMOUNT = new RegExp(
 export function readMoney(text: string): Readonly<ReadMoney> | undefined {
   // most cells are plain numbers ("50", "49.99"): read at once, as a job reads 200,000 of them
   const plain = PLAIN.exec(text);
-  if (plain !== null) return { amount: Number(plain[1]), currency: undefined };
-  return readWritten(text);
+  return plain === null ? readWritten(text) : { amount: Number(plain[1]), currency: undefined };
 }
 
 /** A list has a handful of budgets written some other way: each read once, the last thousand kept. */
-const readWritten = oncePer((text: string) => {
-  const read = readAmount(text);
-  return read && Object.freeze(read);
-}, 1000);
+const readWritten = oncePer(readAmount, 1000);
 
-function readAmount(text: string): ReadMoney | undefined {
-  const ascii = /^[\x20-\x7e]*$/.test(text);
-  const s = (ascii ? text : text.normalize("NFKC")).replace(/\s+/g, " ").trim();
-  const m = AMOUNT.exec(s);
-  if (m === null) return undefined;
-  const [, before, digits, after] = m;
+function readAmount(text: string): Readonly<ReadMoney> | undefined {
+  const s = (/^[\x20-\x7e]*$/.test(text) ? text : text.normalize("NFKC")).replace(/\s+/g, " ").trim();
+  const [, before, digits, after] = AMOUNT.exec(s) ?? [];
+  if (digits === undefined) return undefined;
   const named = [before, after].map((t) => t.replace(/\s/g, "").toLowerCase()).filter((t) => t !== "");
-  if (named.length > 1) return undefined;
-  let currency: Currency | undefined;
-  if (named.length === 1) {
-    currency = CURRENCY_OF.get(named[0]);
-    if (currency === undefined) return undefined;
-  }
+  const currency = named.length === 1 ? CURRENCY_OF.get(named[0]) : undefined;
+  if (named.length > 1 || (named.length === 1 && currency === undefined)) return undefined;
   const amount = /[만천억백万千億]/.test(digits) ? readUnits(digits) : readNumber(digits.trim());
   if (amount === undefined || !Number.isFinite(amount)) return undefined;
-  return { amount: currency === undefined ? amount : roundMoney(amount, currency), currency };
+  return Object.freeze({ amount: currency === undefined ? amount : roundMoney(amount, currency), currency });
 }
 
 /** "3만5천" → 35,000, "1억 2천만" → 120,000,000, "만" → 10,000: 억 and 만 groups, each of 천 and 백 and digits. */
@@ -70,7 +60,6 @@ function readUnits(text: string): number | undefined {
     total += n * size;
     rest = rest.slice(at + 1);
   }
-  if (rest === "") return total;
   const n = readGroup(rest);
   return n === undefined ? undefined : total + n;
 }
@@ -95,10 +84,7 @@ function readGroup(text: string): number | undefined {
 
 /** Digits grouped by each separator: 1 to 3 digits, groups of 2 or 3 (India's lakh), 3 last. */
 const GROUPED: Record<string, RegExp> = Object.fromEntries(
-  [",", ".", "'", " "].map((g) => {
-    const e = g === "." ? "\\." : g;
-    return [g, new RegExp(`^\\d{1,3}(?:${e}\\d{2,3})*${e}\\d{3}$`)];
-  }),
+  [",", ".", "'", " "].map((g) => [g, new RegExp(String.raw`^\d{1,3}(?:[${g}]\d{2,3})*[${g}]\d{3}$`)]),
 );
 
 /** "1.234,50", "12,34,567", "40,50": one or two digits at the end are decimals; one other separator groups. */

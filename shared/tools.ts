@@ -6,10 +6,13 @@ import { JobStatusSchema, JobViewSchema } from "./job-view.js";
 import { CurrencySchema } from "./money.js";
 
 /** Enough for any real one, never a megabyte echoed back. */
-const MAX_OCCASION = 120;
+const OccasionSchema = z.string().check(z.minLength(1), z.maxLength(120));
 const MAX_RECIPIENT = 2_000;
 const CURRENCY_WORDS =
   "The currency of the budgets and prices (ISO 4217: KRW, USD, EUR, JPY, GBP); the user's locale decides when left out (ko-KR: KRW, en-US: USD)";
+
+const localeFor = (what: string) =>
+  LocaleSchema.check(z.describe(`The user's language as a BCP 47 tag, e.g. ko-KR: ${what} use it`));
 
 export const TOOL = {
   suggestGifts: "suggest_gifts",
@@ -36,10 +39,7 @@ export const GiftSchema = z.object({
 export type Gift = z.infer<typeof GiftSchema>;
 
 export const SuggestGiftsInput = z.object({
-  occasion: z
-    .string()
-    .check(z.minLength(1), z.maxLength(MAX_OCCASION))
-    .check(z.describe("The occasion, e.g. birthday, farewell, wedding, promotion")),
+  occasion: OccasionSchema.check(z.describe("The occasion, e.g. birthday, farewell, wedding, promotion")),
   budget: z.number().check(z.positive()).check(z.describe("Budget per gift, in `currency`")),
   recipient: z
     .optional(z.string().check(z.maxLength(MAX_RECIPIENT)))
@@ -47,9 +47,7 @@ export const SuggestGiftsInput = z.object({
   count: z
     .optional(z.number().check(z.int(), z.gte(1), z.lte(20)))
     .check(z.describe("How many gifts to suggest (default 5)")),
-  locale: LocaleSchema.check(
-    z.describe("The user's language as a BCP 47 tag, e.g. ko-KR: the gifts' names and reasons use it"),
-  ),
+  locale: localeFor("the gifts' names and reasons"),
   currency: z.optional(CurrencySchema).check(z.describe(CURRENCY_WORDS)),
 });
 export const SuggestGiftsOutput = z.object({
@@ -89,11 +87,9 @@ export const StartBulkInput = z.object({
         "How to read the file where the preview was changed: encoding, sheet, columns; mergeDuplicates to read namesakes the preview flagged as one person",
       ),
     ),
-  occasion: z.string().check(z.minLength(1), z.maxLength(MAX_OCCASION)),
+  occasion: OccasionSchema,
   budgetPerPerson: z.number().check(z.positive()).check(z.describe("Default budget per person, in `currency`")),
-  locale: LocaleSchema.check(
-    z.describe("The user's language as a BCP 47 tag, e.g. ko-KR: the job's labels and summary use it"),
-  ),
+  locale: localeFor("the job's labels and summary"),
   currency: z.optional(CurrencySchema).check(z.describe(CURRENCY_WORDS)),
 });
 export type StartBulkArgs = z.infer<typeof StartBulkInput>;
@@ -216,14 +212,9 @@ const TableRowSchema = z.tuple([
   z.nullable(z.number()),
 ]);
 export type TableRow = z.infer<typeof TableRowSchema>;
-export const tableRowOf = (p: PersonResult): TableRow => [
-  p.row,
-  p.name,
-  p.department,
-  p.budget,
-  p.gifts[0]?.name ?? null,
-  p.gifts[0]?.price ?? null,
-];
+export function tableRowOf({ row, name, department, budget, gifts: [top] }: PersonResult): TableRow {
+  return [row, name, department, budget, top?.name ?? null, top?.price ?? null];
+}
 export const GetJobTableOutput = /* @__PURE__ */ pageOutput({ rows: z.array(TableRowSchema) });
 
 /** The input of the tools that take only a job: cancel, delete, show and claim its follow-up. */

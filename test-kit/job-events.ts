@@ -3,7 +3,15 @@
  * `jobId:seq`, one second per seq), one event of any type with a realistic payload, and whole
  * histories from job.created to their ending with progress spread over the stages.
  */
-import type { JobEvent, JobEventOf, JobEventType, Stage } from "../shared/job-events.js";
+import * as z from "zod/mini";
+import {
+  JobEventSchema,
+  notificationMethodFor,
+  type JobEvent,
+  type JobEventOf,
+  type JobEventType,
+  type Stage,
+} from "../shared/job-events.js";
 import { URI } from "../shared/tools.js";
 
 /** The time of seq 0: event `seq` of any history is `seq` seconds later. */
@@ -19,6 +27,29 @@ export const DEFAULT_STAGES: Stage[] = [
 export type Envelope = Pick<JobEvent, "eventId" | "jobId" | "seq" | "timestamp">;
 /** The payload of events of type `T`. */
 export type PayloadOf<T extends JobEventType> = JobEventOf<T>["payload"];
+
+/** Every event type, read from the schema's members, so no list of types is written twice. */
+export const JOB_EVENT_TYPES: readonly JobEventType[] = JobEventSchema.def.options.map(
+  (o) => o.shape.type.def.values[0],
+);
+
+/** The event type a job notification method carries (`notifications/job/progress` → `job.progress`). */
+export function eventTypeForMethod(method: string): JobEventType | undefined {
+  return JOB_EVENT_TYPES.find((type) => notificationMethodFor(type) === method);
+}
+
+/** Parses a batch that came over a boundary: malformed events are `rejected` with their issues. */
+export function parseJobEvents(input: unknown): { events: JobEvent[]; rejected: { index: number; error: string }[] } {
+  const events: JobEvent[] = [];
+  const rejected: { index: number; error: string }[] = [];
+  if (!Array.isArray(input)) return { events, rejected: [{ index: -1, error: "expected an array of events" }] };
+  input.forEach((raw, index) => {
+    const r = JobEventSchema.safeParse(raw);
+    if (r.success) events.push(r.data);
+    else rejected.push({ index, error: z.prettifyError(r.error) });
+  });
+  return { events, rejected };
+}
 
 /** The envelope of event `seq` of `jobId`, as the server's job log writes it. */
 export function envelope(jobId: string, seq: number): Envelope {

@@ -12,12 +12,13 @@ import {
 } from "@modelcontextprotocol/sdk/types.js";
 import * as z4 from "zod/v4";
 import * as z from "zod/mini";
-import { JOB_EVENT_TYPES, JobEventSchema, notificationMethodFor, type JobEvent } from "../../shared/job-events.js";
+import { JobEventSchema, notificationMethodFor, type JobEvent } from "../../shared/job-events.js";
 import { CancelJobOutput, StartBulkOutput, TOOL } from "../../shared/tools.js";
 import { matchGifts } from "../gifts/matcher.js";
 import { createJobService } from "../jobs/job-service.js";
 import { createMemoryStore } from "../jobs/stores/memory.js";
 import { employeeCsv } from "../../test-kit/employee-csv.js";
+import { JOB_EVENT_TYPES } from "../../test-kit/job-events.js";
 import {
   callTool,
   connectStreamingClient,

@@ -1,6 +1,7 @@
 import { readFileSync } from "node:fs";
 import { applyJobEvents, createJobFold } from "../../shared/job-reducer.js";
-import { parseJobEvents, type JobEvent } from "../../shared/job-events.js";
+import type { JobEvent } from "../../shared/job-events.js";
+import { parseJobEvents } from "../../test-kit/job-events.js";
 import { GetJobEventsOutput, StartBulkOutput, SuggestGiftsOutput, TOOL } from "../../shared/tools.js";
 import { PACE_META_KEY } from "./session.js";
 import { startTestServer, type TestServer } from "../../test-kit/servers/test-server.js";

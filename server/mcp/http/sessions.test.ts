@@ -1,14 +1,10 @@
 import type { Client } from "@modelcontextprotocol/sdk/client/index.js";
 import type { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
-import {
-  JobEventSchema,
-  eventTypeForMethod,
-  notificationMethodFor,
-  type JobEvent,
-} from "../../../shared/job-events.js";
+import { JobEventSchema, notificationMethodFor, type JobEvent } from "../../../shared/job-events.js";
 import { FILE_TOOL } from "../../../shared/files.js";
 import { StartBulkOutput, TOOL } from "../../../shared/tools.js";
 import { PACE_META_KEY } from "../../dev-pace.js";
+import { eventTypeForMethod } from "../../../test-kit/job-events.js";
 import {
   connectClient,
   openRawSession,

@@ -1,10 +1,9 @@
 import { applyJobEvents, createJobFold } from "../../../shared/job-reducer.js";
-import { parseJobEvents } from "../../../shared/job-events.js";
 import { FILE_TOOL } from "../../../shared/files.js";
 import { TOOL } from "../../../shared/tools.js";
 import { NO_FAULTS, seededRandom, type FaultConfig } from "./faults.js";
 import { BusyHostError, createFaultyCaller, DroppedReplyError, type CallTool } from "./faulty-call.js";
-import { jobHistory } from "../../../test-kit/job-events.js";
+import { jobHistory, parseJobEvents } from "../../../test-kit/job-events.js";
 
 const JOB = "job-f";
 const ALL = jobHistory(JOB, { progress: 12 });
