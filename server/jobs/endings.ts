@@ -78,10 +78,7 @@ export class Endings {
     if (this.#retry !== undefined || this.#stopped) return;
     this.#retry = this.options.timers.setTimeout(() => {
       this.#retry = undefined;
-      void (async () => {
-        await this.recover();
-        await this.writeAgain();
-      })();
+      void this.recover().then(() => this.writeAgain());
     }, RETRY_MS);
     this.#retry.unref();
   }

@@ -90,7 +90,6 @@ export class LiveJobs extends Map<string, LiveJob> {
    */
   async run({ jobId, owner, plan, runOptions = {}, locale }: JobToRun, signal = this.add(jobId, owner)): Promise<void> {
     const { store, log, limits, match, report, end, beforeSlice } = this.context;
-    const texts = jobTexts(locale ?? "en");
     const stages = traceStages();
     try {
       if (signal.aborted) return;
@@ -99,7 +98,7 @@ export class LiveJobs extends Map<string, LiveJob> {
         jobId,
         maxRows: limits.maxRows,
         match,
-        texts,
+        texts: jobTexts(locale ?? "en"),
         turns: this.#turns,
         signal,
         beforeSlice: beforeSlice && ((aborted) => beforeSlice(runOptions, aborted)),

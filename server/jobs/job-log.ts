@@ -42,9 +42,8 @@ export class JobLog {
   /** Creates the job with its first event; with `quota`, only if its owner has room (see `JobStore.create`). */
   create(job: NewJob, created: Extract<EventDraft, { type: "job.created" }>, quota?: CreateQuota): Promise<JobFold> {
     return this.#turns.run(job.jobId, async () => {
-      const { store } = this.options;
       const written = await this.#write(job.owner, createJobFold(job.jobId), [created], (events, fold) =>
-        store.create(job, events, fold, quota),
+        this.options.store.create(job, events, fold, quota),
       );
       if (!written.ok) throw new Error(written.reason);
       return written.fold;

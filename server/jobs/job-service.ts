@@ -124,13 +124,8 @@ function createQuota(limits: JobLimits, now: number): CreateQuota {
 }
 
 /** Which quota, if any, keeps `subject` from starting a job whose input takes `bytes`: what the store refused, told. */
-async function checkQuotas(
-  store: JobStore,
-  subject: string,
-  bytes: number,
-  limits: JobLimits,
-  now: number,
-): Promise<Outcome<void>> {
+async function checkQuotas(parts: Parts, subject: string, bytes: number, now: number): Promise<Outcome<void>> {
+  const { store, limits } = parts;
   const usage = await store.usage(subject, createQuota(limits, now).since);
   if (usage.unfinished >= limits.maxUnfinishedPerSubject) {
     return fail(
@@ -160,13 +155,9 @@ async function checkQuotas(
 }
 
 /** Writes the job and its first event if the subject's quotas leave room. */
-async function create(
-  { store, limits, now, log }: Parts,
-  jobId: string,
-  owner: Caller,
-  { input, estimatedRows }: StartPlan,
-  texts: JobTexts,
-) {
+async function create(parts: Parts, jobId: string, owner: Caller, plan: StartPlan, texts: JobTexts) {
+  const { limits, now, log } = parts;
+  const { input, estimatedRows } = plan;
   const startedAt = now();
   try {
     const title = texts.title(input.occasion, texts.count(estimatedRows));
@@ -180,7 +171,7 @@ async function create(
   } catch (error) {
     if (!(error instanceof QuotaExceededError)) throw error;
     // say which limit it was; a job that ended since the write made room again
-    const refusal = await checkQuotas(store, owner.subject, inputBytes(input), limits, startedAt);
+    const refusal = await checkQuotas(parts, owner.subject, inputBytes(input), startedAt);
     return refusal.ok
       ? fail("quota_exceeded", "Too many analyses were started at the same moment.", "Start this one again.")
       : refusal;
@@ -254,7 +245,7 @@ export function createJobService(options: JobServiceOptions) {
       /** A result to write into a file (files/export). */
       openResult: createResultSources(store, gate),
       /** Whether `caller`'s quotas leave room for a start, asked before costly work (reading a file). */
-      admits: async (caller: Caller) => checkQuotas(store, caller.subject, 0, limits, now()),
+      admits: async (caller: Caller) => checkQuotas(parts, caller.subject, 0, now()),
       ...writeCalls(parts, () => closing !== undefined),
       /** The gate's answer; from now on other processes' events of the job reach this one's listeners. */
       async follow(jobId: string, caller: Caller): Promise<Outcome<null>> {

@@ -1,8 +1,7 @@
 /**
  * The read side of the job service: events after a seq (with a long poll), waiting for the end,
  * results and a caller's jobs, each past the access gate. A job whose end this process could not
- * yet write (a full disk) reads as ended at once. A poll's waiter is armed before the store is
- * read, so an event appended in between still wakes it.
+ * yet write (a full disk) reads as ended at once; a poll's waiter is armed before the store is read.
  */
 import { z } from "zod";
 import { applyJobEvent, toJobView, type JobFold } from "../../shared/job-reducer.js";
@@ -253,10 +252,7 @@ export async function headOf(store: JobStore, job: StoredJob): Promise<{ partial
 /** The head of a completed job's result, or the error that says why there is none. */
 async function finished(store: JobStore, job: StoredJob): Promise<Outcome<ResultHead>> {
   const { jobId, status } = job;
-  if (status !== "completed") {
-    const { percentage } = await foldOf(store, job);
-    return notFinished<ResultHead>(jobId, status, percentage);
-  }
+  if (status !== "completed") return notFinished<ResultHead>(jobId, status, (await foldOf(store, job)).percentage);
   const head = await store.readResultHead(jobId);
   return head
     ? ok(head)

@@ -14,7 +14,6 @@ const Index = z.number().check(z.int(), z.gte(0));
 
 // [id, name, price, category, reason]
 const GiftTuple = z.tuple([z.string(), z.string(), z.number(), z.string(), z.string()]);
-type GiftTuple = z.infer<typeof GiftTuple>;
 
 /** Each gift written once, and gift lists as indexes into `gifts`. */
 const ChunkSchema = z.object({

@@ -22,8 +22,7 @@ export function checkTransition(fold: JobFold, draft: EventDraft): string | null
     case "job.progress": {
       if (status !== "running") return "job.progress before job.started";
       const p = draft.payload.percentage;
-      if (!(p >= fold.percentage && p <= 100)) return `percentage ${p} after ${fold.percentage}`;
-      return null;
+      return p >= fold.percentage && p <= 100 ? null : `percentage ${p} after ${fold.percentage}`;
     }
     case "job.completed":
       return status === "running" ? null : "job.completed before job.started";

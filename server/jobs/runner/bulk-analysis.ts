@@ -98,12 +98,7 @@ class BulkAnalysis {
       type: "job.started",
       payload: { summary: run.texts.started(run.input.occasion, run.texts.count(run.estimatedRows)) },
     });
-    this.progress = createProgress(
-      (draft) => this.emit([draft]),
-      share,
-      run.texts,
-      () => this.mix.mix(),
-    );
+    this.progress = createProgress((draft) => this.emit([draft]), share, run.texts, this.mix.mix);
     this.ledger = createLedger<string[] | undefined>((fate, fields) => {
       if ("reason" in fate) this.skipped.push(this.skippedRow(fate.row, run.texts.skipped(fate.reason), fields));
       else {
@@ -255,20 +250,12 @@ class BulkAnalysis {
   async match() {
     const { people, run } = this;
     const { occasion, currency = "USD" } = run.input;
-    const locale = run.texts.locale;
+    const asked = { occasion, count: GIFTS_PER_PERSON, locale: run.texts.locale, currency };
     await this.progress.enter("match", people.length);
     const answers = createAnswers(run.match, ANSWER_LIMIT);
     await this.sliced(people.length, (i) => {
-      const p = people[i];
-      p.gifts = answers({
-        occasion,
-        budget: p.budget,
-        interests: p.interests,
-        department: p.department ?? undefined,
-        count: GIFTS_PER_PERSON,
-        locale,
-        currency,
-      });
+      const { budget, interests, department } = people[i];
+      people[i].gifts = answers({ ...asked, budget, interests, department: department ?? undefined });
     });
   }
 

@@ -45,7 +45,7 @@ export function stageWeights(mix: Mix): Record<BulkStage, number> {
  * estimated as K(1 − e^(−rows/K)) over K pairings of texts with (department, budget) pairs, so no key
  * is kept per person. `end` fixes the mix and lets go of the texts.
  */
-export function countMix(): { add(person: Person): void; mix(): Mix; end(): void } {
+export function countMix(): { add(person: Person): void; mix: () => Mix; end(): void } {
   const texts = new Set<string>();
   const budgets = new Map<string | null, Set<number>>(); // by department
   let pairs = 0;

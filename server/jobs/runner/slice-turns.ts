@@ -1,9 +1,8 @@
 /**
- * Turns for the running jobs' slices of work: at most one slice per turn of the event loop, handed
- * out round-robin, so that the server accepts connections between any two slices.
- *
- * A job's ETA is that of processor sharing: it ends once it has had its own work left, and every
- * other job as much of theirs (up to that much), at the pace slices have had since it began.
+ * Turns for the running jobs' slices of work: at most one slice per turn of the event loop, handed out round-robin,
+ * so that the server accepts connections between any two slices. A job's ETA is that of processor sharing: it ends
+ * once it has had its own work left, and every other job as much of theirs (up to that much), at the pace slices
+ * have had since it began.
  */
 
 export type Share = {

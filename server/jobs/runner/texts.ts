@@ -82,6 +82,7 @@ export function jobTexts(locale: Locale): JobTexts {
     count,
     summary({ occasion, people, withGifts, topPicks, skipped, unplaced, currency = "USD" }) {
       const none = people - withGifts;
+      const plural = (n: number, one: string, many: string) => `${count(n)} ${n === 1 ? one : many}`;
       // the names as written, then "…" when there are more than the figures name
       const named = unplaced && listed(unplaced.names, unplaced.count);
       if (locale === "ko") {
@@ -95,13 +96,8 @@ export function jobTexts(locale: Locale): JobTexts {
       const parts = [`Found ${bare(occasion)} gift ideas for ${count(withGifts)} of ${count(people)} people`];
       if (withGifts > 0) parts.push(`the top picks add up to ${money(topPicks, currency)}`);
       if (none > 0) parts.push(`${count(none)} had nothing within their budget`);
-      if (skipped > 0)
-        parts.push(`${count(skipped)} ${skipped === 1 ? "row was" : "rows were"} skipped (see skipped for why)`);
-      if (unplaced) {
-        parts.push(
-          `${count(unplaced.count)} ${unplaced.count === 1 ? "interest" : "interests"} we could not place: ${named}`,
-        );
-      }
+      if (skipped > 0) parts.push(`${plural(skipped, "row was", "rows were")} skipped (see skipped for why)`);
+      if (unplaced) parts.push(`${plural(unplaced.count, "interest", "interests")} we could not place: ${named}`);
       return `${parts.join("; ")}.`;
     },
   };

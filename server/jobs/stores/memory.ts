@@ -149,6 +149,4 @@ class MemoryJobStore implements JobStore {
   }
 }
 
-export function createMemoryStore(): JobStore {
-  return new MemoryJobStore();
-}
+export const createMemoryStore = (): JobStore => new MemoryJobStore();

@@ -13,7 +13,29 @@ const PRELUDE = `
 local P = table.remove(ARGV, 1)
 local function key(...) return P .. table.concat({...}, ':') end
 local function listed(createdAt, id) return string.format('%015d', tonumber(createdAt)) .. ':' .. id end
-local function isUnfinished(status) return status == 'pending' or status == 'running' end`;
+local function isUnfinished(status) return status == 'pending' or status == 'running' end
+local function addBytes(job, n)
+  n = tonumber(n)
+  if n == 0 then return end
+  redis.call('HINCRBY', job, 'bytes', n)
+  redis.call('HINCRBY', redis.call('HGET', job, 'usage'), 'bytes', n)
+end
+-- takes a job off its subject's counts (which go once empty), its list (older jobs are on none)
+-- and the sets of jobs, and deletes its keys
+local function forget(id)
+  local job = key('job', id)
+  local usage, bytes, status, list, createdAt =
+    unpack(redis.call('HMGET', job, 'usage', 'bytes', 'status', 'list', 'createdAt'))
+  if list then redis.call('ZREM', list, listed(createdAt, id)) end
+  redis.call('HINCRBY', usage, 'bytes', 0 - tonumber(bytes))
+  if isUnfinished(status) then redis.call('HINCRBY', usage, 'unfinished', -1) end
+  local left, running = unpack(redis.call('HMGET', usage, 'bytes', 'unfinished'))
+  if tonumber(left or 0) <= 0 and tonumber(running or 0) <= 0 then redis.call('UNLINK', usage) end
+  for _, of in ipairs({ 'job', 'input', 'events', 'result', 'chunks', 'parts' }) do
+    redis.call('UNLINK', key(of, id))
+  end
+  for _, set in ipairs({ 'unfinished', 'finished' }) do redis.call('ZREM', key('jobs', set), id) end
+end`;
 
 /** A script whose keys come from the prefix its caller sends before its own arguments. */
 const keyed = (lua: string) => script(PRELUDE + lua);
@@ -47,16 +69,7 @@ redis.call('ZADD', key('list', ARGV[2]), 0, listed(ARGV[4], id))
 redis.call('PUBLISH', key('appended'), id)
 return 1`);
 
-const ADD_BYTES = `
-local function addBytes(job, n)
-  n = tonumber(n)
-  if n == 0 then return end
-  redis.call('HINCRBY', job, 'bytes', n)
-  redis.call('HINCRBY', redis.call('HGET', job, 'usage'), 'bytes', n)
-end`;
-
 export const PUT_CHUNK = keyed(`
-${ADD_BYTES}
 -- ARGV: id, index, body, its bytes
 local job, parts = key('job', ARGV[1]), key('parts', ARGV[1])
 if redis.call('EXISTS', job) == 0 then return 'no job ' .. ARGV[1] end
@@ -69,7 +82,6 @@ redis.call('HINCRBY', job, 'partsBytes', ARGV[4])
 return 1`);
 
 export const APPEND = keyed(`
-${ADD_BYTES}
 -- ARGV: id, seq before the events (-1: none), fold, status, head ('': none), chunk count, head bytes, events...
 local id = ARGV[1]
 local job, head, parts = key('job', id), key('result', id), key('parts', id)
@@ -109,34 +121,13 @@ redis.call('ZADD', key('jobs', ends and 'finished' or 'unfinished'), redis.call(
 redis.call('PUBLISH', key('appended'), id)
 return 1`);
 
-// Takes a job off its subject's counts (which go once empty), its list (older jobs are on none)
-// and the sets of jobs, and deletes its keys.
-const FORGET = `
-local function forget(id)
-  local job = key('job', id)
-  local usage, bytes, status, list, createdAt =
-    unpack(redis.call('HMGET', job, 'usage', 'bytes', 'status', 'list', 'createdAt'))
-  if list then redis.call('ZREM', list, listed(createdAt, id)) end
-  redis.call('HINCRBY', usage, 'bytes', 0 - tonumber(bytes))
-  if isUnfinished(status) then redis.call('HINCRBY', usage, 'unfinished', -1) end
-  local left, running = unpack(redis.call('HMGET', usage, 'bytes', 'unfinished'))
-  if tonumber(left or 0) <= 0 and tonumber(running or 0) <= 0 then redis.call('UNLINK', usage) end
-  for _, of in ipairs({ 'job', 'input', 'events', 'result', 'chunks', 'parts' }) do
-    redis.call('UNLINK', key(of, id))
-  end
-  redis.call('ZREM', key('jobs', 'unfinished'), id)
-  redis.call('ZREM', key('jobs', 'finished'), id)
-end`;
-
 export const EXPIRE = keyed(`
-${FORGET}
 -- ARGV: max score
 local ids = redis.call('ZRANGEBYSCORE', key('jobs', 'finished'), '-inf', ARGV[1])
 for _, id in ipairs(ids) do forget(id) end
 return ids`);
 
 export const DELETE = keyed(`
-${FORGET}
 -- ARGV: id
 if redis.call('EXISTS', key('job', ARGV[1])) == 0 then return 0 end
 forget(ARGV[1])

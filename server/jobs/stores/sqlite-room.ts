@@ -14,22 +14,12 @@ const RESERVE_PAGES = 64;
 /** Pages given back per step when one step's journal finds no room. */
 const STEP_PAGES = 16;
 
-export type Room = {
-  /** Runs a write, again once the WAL is copied out when it finds no room (a grown WAL may be what filled the disk). */
-  write<T>(run: () => T): T;
-  /**
-   * Runs a delete, which must work on a full disk too: when it finds no room, again once the WAL is
-   * copied out, then once the reserve is given up; then the pages go back and the reserve is laid down.
-   */
-  freeing<T>(run: () => T): T;
-  settle(): void;
-  /** Whether a write found no room and there is not yet room again. */
-  isFull(): boolean;
-};
+/** A pragma's value, for those that are a number. */
+export const readPragma = (db: Database, name: string) => db.pragma(name, { simple: true }) as number;
 
 /** The room of database `db` at file `path` (undefined for one in memory: no reserve, no volume). */
-export function createRoom(db: Database, path: string | undefined): Room {
-  const reserveBytes = RESERVE_PAGES * (db.pragma("page_size", { simple: true }) as number);
+export function createRoom(db: Database, path: string | undefined) {
+  const reserveBytes = RESERVE_PAGES * readPragma(db, "page_size");
   const reserve = createReserve(path, reserveBytes);
   let full = false;
   const settle = () => {
@@ -51,29 +41,33 @@ export function createRoom(db: Database, path: string | undefined): Room {
     }
   };
   return {
-    write(run) {
+    /** Runs a write, again once the WAL is copied out when it finds no room (a grown WAL may have filled the disk). */
+    write<T>(run: () => T): T {
       const done = tryWith(run, [copyOut]);
       full = false;
       return done;
     },
-    freeing(run) {
+    /**
+     * Runs a delete, which must work on a full disk too: when it finds no room, again once the WAL is
+     * copied out, then once the reserve is given up; then the pages go back and the reserve is laid down.
+     */
+    freeing<T>(run: () => T): T {
       const done = tryWith(run, [copyOut, () => reserve.release()]);
       settle();
       return done;
     },
     settle,
+    /** Whether a write found no room and there is not yet room again. */
     isFull() {
       if (full && reserve.restore() && roomLeft(db, path) >= reserveBytes) full = false;
       return full;
     },
   };
 }
+export type Room = ReturnType<typeof createRoom>;
 
-/** `restore` lays the reserve down if missing, `release` gives it up; false when they cannot. */
-type Reserve = { restore(): boolean; release(): boolean };
-
-/** The reserve of `bytes` at `${path}-reserve`; none for a database in memory. */
-function createReserve(path: string | undefined, bytes: number): Reserve {
+/** The reserve (none in memory): `restore` lays it down if missing, `release` gives it up; false when they cannot. */
+function createReserve(path: string | undefined, bytes: number) {
   if (path === undefined) return { restore: () => true, release: () => false };
   const file = `${path}-reserve`;
   return {
@@ -85,17 +79,18 @@ function createReserve(path: string | undefined, bytes: number): Reserve {
         return true;
       } catch {
         // a part-written reserve holds room nobody counts on: give it back
-        unlinkQuietly(file);
+        quietly(() => unlinkSync(file));
         return false;
       }
     },
-    release: () => unlinkQuietly(file),
+    release: () => quietly(() => unlinkSync(file)),
   };
 }
 
-function unlinkQuietly(file: string): boolean {
+/** Whether `run` ran without throwing. */
+function quietly(run: () => unknown): boolean {
   try {
-    unlinkSync(file);
+    run();
     return true;
   } catch {
     return false;
@@ -104,15 +99,10 @@ function unlinkQuietly(file: string): boolean {
 
 /** Copies the WAL into the database without waiting for readers; quietly fails on a full disk (true all the same). */
 function checkpoint(db: Database): true {
-  try {
-    db.pragma("wal_checkpoint(PASSIVE)");
-  } catch {
-    // what is not copied now is copied by a later checkpoint
-  }
+  // what is not copied now is copied by a later checkpoint
+  quietly(() => db.pragma("wal_checkpoint(PASSIVE)"));
   return true;
 }
-
-const freePages = (db: Database) => db.pragma("freelist_count", { simple: true }) as number;
 
 /**
  * Gives free pages back to the disk (incremental vacuum, then a checkpoint): in one step, or when
@@ -121,7 +111,7 @@ const freePages = (db: Database) => db.pragma("freelist_count", { simple: true }
  */
 function giveBack(db: Database): void {
   let step = "";
-  for (let free = freePages(db); free > 0;) {
+  for (let free = readPragma(db, "freelist_count"); free > 0;) {
     try {
       db.pragma(`incremental_vacuum${step}`);
     } catch (error) {
@@ -132,7 +122,7 @@ function giveBack(db: Database): void {
       continue;
     }
     checkpoint(db);
-    const left = freePages(db);
+    const left = readPragma(db, "freelist_count");
     if (left >= free) break;
     free = left;
   }
@@ -141,10 +131,8 @@ function giveBack(db: Database): void {
 
 /** Bytes a write could still use: the volume's free space, and what is left below `max_page_count`. */
 function roomLeft(db: Database, path: string | undefined): number {
-  const pageSize = db.pragma("page_size", { simple: true }) as number;
-  const inUse = (db.pragma("page_count", { simple: true }) as number) - freePages(db);
-  const cap = db.pragma("max_page_count", { simple: true }) as number;
-  const underCap = (cap - inUse) * pageSize;
+  const inUse = readPragma(db, "page_count") - readPragma(db, "freelist_count");
+  const underCap = (readPragma(db, "max_page_count") - inUse) * readPragma(db, "page_size");
   if (path === undefined) return underCap;
   const volume = statfsSync(dirname(path));
   return Math.min(underCap, volume.bavail * volume.bsize);

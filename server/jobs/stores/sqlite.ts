@@ -1,8 +1,8 @@
 /**
- * The durable job store on SQLite (better-sqlite3, WAL): each call is one transaction, rows read
- * back are parsed with the shared schemas, and each job row counts the bytes its input and result
- * take, for the quotas. A file of another schema (`user_version`) is made anew: its jobs are a day
- * old at most; what this schema gained since is added in place. Full disks: sqlite-room.ts.
+ * The durable job store on SQLite (better-sqlite3, WAL): each call is one transaction, rows read back are parsed
+ * with the shared schemas, and each job row counts the bytes its input and result take, for the quotas. A file of
+ * another schema (`user_version`) is made anew: its jobs are a day old at most; what this schema gained since is
+ * added in place. Full disks: sqlite-room.ts.
  */
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
@@ -26,7 +26,7 @@ import {
   type OwnerUsage,
   type StoredJob,
 } from "../store.js";
-import { createRoom, type Room } from "./sqlite-room.js";
+import { createRoom, readPragma, type Room } from "./sqlite-room.js";
 
 const UNFINISHED = "status IN ('pending', 'running')";
 const JOB_COLUMNS =
@@ -120,7 +120,7 @@ class SqliteJobStore implements JobStore {
   };
 
   readonly readResultHead: JobStore["readResultHead"] = async (jobId) => {
-    const head = this.#value<string>("SELECT head FROM results WHERE job_id = ?", jobId);
+    const head = this.#values<string>("SELECT head FROM results WHERE job_id = ?", jobId).at(0);
     return head === undefined ? undefined : ResultHeadSchema.parse(JSON.parse(head));
   };
 
@@ -148,12 +148,10 @@ class SqliteJobStore implements JobStore {
     return this.#all<JobRow>(sql, subject, createdAt, jobId, limit).map(toJob);
   };
 
-  readonly claimFollowUp: JobStore["claimFollowUp"] = async (jobId) =>
-    this.#room.write(
-      () =>
-        this.#run(`UPDATE jobs SET follow_up = 1 WHERE job_id = ? AND follow_up IS NULL AND NOT ${UNFINISHED}`, jobId)
-          .changes === 1,
-    );
+  readonly claimFollowUp: JobStore["claimFollowUp"] = async (jobId) => {
+    const sql = `UPDATE jobs SET follow_up = 1 WHERE job_id = ? AND follow_up IS NULL AND NOT ${UNFINISHED}`;
+    return this.#room.write(() => this.#run(sql, jobId).changes === 1);
+  };
 
   readonly usage: JobStore["usage"] = async (subject, since) => this.#usageOf(subject, since);
 
@@ -190,7 +188,6 @@ class SqliteJobStore implements JobStore {
 
   #run = (sql: string, ...params: unknown[]) => this.#prepare(sql).run(...params);
   #all = <R>(sql: string, ...params: unknown[]) => this.#prepare(sql).all(...params) as R[];
-  #value = <R>(sql: string, ...params: unknown[]) => this.#prepare(sql, true).get(...params) as R | undefined;
   #values = <R>(sql: string, ...params: unknown[]) => this.#prepare(sql, true).all(...params) as R[];
 
   #state = (jobId: string) => this.#prepare(STATE).get({ jobId }) as JobState | undefined;
@@ -279,7 +276,7 @@ const CHECKPOINT_BYTES = 4 * 1024 * 1024;
 function setUp(db: Database.Database, { maxPageCount }: SqliteStoreOptions): void {
   // only takes effect on a new file
   db.pragma(`page_size = ${PAGE_SIZE}`);
-  if (db.pragma("user_version", { simple: true }) !== SCHEMA_VERSION) makeAnew(db);
+  if (readPragma(db, "user_version") !== SCHEMA_VERSION) makeAnew(db);
   addSinceVersion(db);
   db.pragma("journal_mode = WAL");
   // WAL with synchronous=NORMAL keeps every commit atomic; a power cut may lose the last ones only
@@ -287,8 +284,7 @@ function setUp(db: Database.Database, { maxPageCount }: SqliteStoreOptions): voi
   db.pragma("busy_timeout = 5000");
   // checkpoint every 4 MB of WAL: a checkpoint blocks the commit that runs it, so many small
   // ones keep each pause short where rare big ones would not
-  const filePageSize = db.pragma("page_size", { simple: true }) as number;
-  db.pragma(`wal_autocheckpoint = ${Math.max(1, Math.round(CHECKPOINT_BYTES / filePageSize))}`);
+  db.pragma(`wal_autocheckpoint = ${Math.max(1, Math.round(CHECKPOINT_BYTES / readPragma(db, "page_size")))}`);
   // and the WAL file is cut back to that size after a checkpoint, not left at its largest
   db.pragma(`journal_size_limit = ${CHECKPOINT_BYTES}`);
   if (maxPageCount !== undefined) db.pragma(`max_page_count = ${Math.floor(maxPageCount)}`);
@@ -312,16 +308,14 @@ const columnsOf = (db: Database.Database, table: string) =>
 
 /** Drops the tables of another schema and makes this one's; the version is written last, so a stop halfway is redone. */
 function makeAnew(db: Database.Database): void {
-  const tables = db
-    .prepare<[], string>("SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'")
-    .pluck()
-    .all();
-  for (const table of tables) db.exec(`DROP TABLE "${table.replaceAll('"', '""')}"`);
+  const tables = "SELECT name FROM sqlite_master WHERE type = 'table' AND name NOT LIKE 'sqlite_%'";
+  for (const table of db.prepare<[], string>(tables).pluck().all())
+    db.exec(`DROP TABLE "${table.replaceAll('"', '""')}"`);
   // freed pages go back to the disk at each incremental_vacuum; this is set before the first
   // table, and a file written without it is rebuilt once
-  if (db.pragma("auto_vacuum", { simple: true }) !== 2) {
+  if (readPragma(db, "auto_vacuum") !== 2) {
     db.pragma("auto_vacuum = INCREMENTAL");
-    if ((db.pragma("page_count", { simple: true }) as number) > 0) db.exec("VACUUM");
+    if (readPragma(db, "page_count") > 0) db.exec("VACUUM");
   }
   db.transaction(() => {
     db.exec(SCHEMA);
