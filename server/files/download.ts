@@ -24,9 +24,8 @@ export type DownloadOptions = {
   onNotice?: Notice;
 };
 
-type Downloaded = { bytes: Buffer; contentType?: string };
 /** Downloads `url`; `signal` aborts it (the tool call was canceled). */
-export type Download = (url: string, signal?: AbortSignal) => Promise<Outcome<Downloaded>>;
+export type Download = (url: string, signal?: AbortSignal) => Promise<Outcome<{ bytes: Buffer; contentType?: string }>>;
 
 const MAX_REDIRECTS = 3;
 const ASK_FOR_PICKER =
@@ -74,7 +73,6 @@ function redirectTarget(url: URL, location: string | null, hops: number): URL | 
 export function createDownload(options: DownloadOptions): Download {
   const maxBytes = options.maxBytes ?? FILE_LIMITS.maxFileBytes;
   const timeoutMs = options.timeoutMs ?? 30_000;
-  const notice = options.onNotice ?? (() => {});
 
   return async (href, signal) => {
     let url = URL.parse(href);
@@ -97,7 +95,7 @@ export function createDownload(options: DownloadOptions): Download {
         if (!response.ok) {
           return fail(
             "invalid_arguments",
-            `The file could not be downloaded: its host answered ${response.status}${response.status === 403 || response.status === 404 || response.status === 410 ? " (the link may have expired)" : ""}.`,
+            `The file could not be downloaded: its host answered ${response.status}${[403, 404, 410].includes(response.status) ? " (the link may have expired)" : ""}.`,
             "Ask the person to attach the file again, or to choose it in the widget's file picker.",
           );
         }
@@ -120,16 +118,13 @@ export function createDownload(options: DownloadOptions): Download {
         );
       }
       if (signal?.aborted) return fail("internal", "The download was canceled.");
-      return downloadFailed(url, error, notice);
+      return downloadFailed(url, error, options.onNotice);
     }
   };
 }
 
 /** A body (a response's or a request's), or undefined as soon as it passes `maxBytes` (the rest is never read). */
-export async function readCapped(
-  response: { body: AsyncIterable<Uint8Array> | null },
-  maxBytes: number,
-): Promise<Buffer | undefined> {
+export async function readCapped(response: { body: AsyncIterable<Uint8Array> | null }, maxBytes: number) {
   const parts: Uint8Array[] = [];
   let total = 0;
   for await (const value of response.body ?? []) {

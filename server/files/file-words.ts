@@ -32,8 +32,8 @@ function detailOf(error: unknown): string[] {
 }
 
 /** The one answer for a download that failed in flight; the cause goes to `notice`. */
-export function downloadFailed<T>(url: URL, error: unknown, notice: Notice): Outcome<T> {
-  notice("A file could not be downloaded", {
+export function downloadFailed<T>(url: URL, error: unknown, notice?: Notice): Outcome<T> {
+  notice?.("A file could not be downloaded", {
     url: `${url.protocol}//${url.host}${url.pathname.slice(0, 500)}`,
     error: detailOf(error),
   });

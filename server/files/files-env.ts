@@ -6,19 +6,18 @@ import { resolve } from "node:path";
 import type { Config } from "../config.js";
 import type { JobService } from "../jobs/job-service.js";
 import type { JobStore } from "../jobs/store.js";
-import { createDownload } from "./download.js";
-import type { Notice } from "./file-words.js";
+import { createDownload, type DownloadOptions } from "./download.js";
 import { createStaffFiles, type StaffFiles } from "./staff-files.js";
 import { createRedisUploadStore } from "./uploads/redis.js";
 import { createMemoryUploadStore, createSqliteUploadStore } from "./uploads/sqlite.js";
 import type { UploadStore } from "./uploads/upload-store.js";
-import { createUploads } from "./uploads/uploads.js";
+import { createUploads, type UploadsOptions } from "./uploads/uploads.js";
 
 export type FilesSetup = {
   /** The app that opens the store closes it. */
   openStore(): UploadStore;
   /** Bytes a subject's jobs keep, counted with its uploads against the quota. */
-  jobBytes?: (subject: string) => Promise<number>;
+  jobBytes?: UploadsOptions["jobBytes"];
   downloadHosts: readonly string[];
 };
 
@@ -33,11 +32,7 @@ export function filesFromConfig(config: Config, jobStore: JobStore): FilesSetup 
   return { openStore, jobBytes, downloadHosts: config.fileDownloadHosts };
 }
 
-export type StaffFilesOptions = {
-  extraOrigins?: () => ReadonlySet<string>;
-  onError?: (error: unknown, context: string) => void;
-  onNotice?: Notice;
-};
+export type StaffFilesOptions = Pick<DownloadOptions, "extraOrigins" | "onNotice"> & Pick<UploadsOptions, "onError">;
 
 /** The staff files of `jobs` (by default: uploads in memory, no download hosts). */
 export function openStaffFiles(

@@ -59,12 +59,7 @@ export function createStaffFiles({
       return table.ok ? ok(table.value.preview) : table;
     },
     /** `signal` ends the download. */
-    async fromHost(
-      file: HostFile,
-      choices: Reading,
-      signal: AbortSignal,
-      caller: Caller,
-    ): Promise<Outcome<StaffTable>> {
+    async fromHost(file: HostFile, choices: Reading, signal: AbortSignal, caller: Caller) {
       const got = await download(file.download_url, signal);
       if (!got.ok) return got;
       const name = hostFileName(file, got.value.bytes);
@@ -75,15 +70,11 @@ export function createStaffFiles({
 }
 
 /** Reading a workbook takes memory and CPU: a few reads at a time, a few per subject, running or waiting. */
-type GateLimits = { readsAtOnce: number; readsPerSubject: number };
-
-type ReadGate = <T>(subject: string, read: () => Promise<Outcome<T>>) => Promise<Outcome<T>>;
-
-export function createReadGate({ readsAtOnce, readsPerSubject }: GateLimits): ReadGate {
+export function createReadGate({ readsAtOnce, readsPerSubject }: { readsAtOnce: number; readsPerSubject: number }) {
   let running = 0;
   const waiting: (() => void)[] = [];
   const bySubject = new Map<string, number>();
-  return async (subject, read) => {
+  return async <T>(subject: string, read: () => Promise<Outcome<T>>): Promise<Outcome<T>> => {
     const mine = bySubject.get(subject) ?? 0;
     if (mine >= readsPerSubject) {
       return fail(

@@ -53,12 +53,9 @@ const PICKS_MONEY_COLUMNS: readonly number[] = [4, ...Array.from({ length: GIFT_
 
 /** One person's row; missing gifts (none fitted the budget) are empty cells. */
 export function pickCells(p: PersonResult): Cell[] {
-  const cells: Cell[] = [p.row, p.name, p.department ?? "", p.interests.join("; "), p.budget];
-  for (let i = 0; i < GIFT_COLUMNS; i++) {
-    const g = p.gifts[i];
-    cells.push(...(g ? [g.name, g.price, g.category, g.reason] : ["", "", "", ""]));
-  }
-  return cells;
+  const gifts = Array.from({ length: GIFT_COLUMNS }, (_, i) => p.gifts[i]);
+  const giftCells = gifts.flatMap((g) => (g ? [g.name, g.price, g.category, g.reason] : ["", "", "", ""]));
+  return [p.row, p.name, p.department ?? "", p.interests.join("; "), p.budget, ...giftCells];
 }
 
 const skippedCells = (s: SkippedRow): Cell[] => [s.row, s.name ?? "", s.department ?? "", s.reason];
@@ -71,14 +68,6 @@ function moneyFormat(currency: Currency): string {
 
 type Format = z.output<typeof ExportInput>["format"];
 export type ExportPart = z.output<typeof ExportInput>["part"];
-
-export type ExportFile = {
-  fileName: string;
-  mimeType: string;
-  /** Rows under the header. */
-  rows: number;
-  body(): AsyncGenerator<Uint8Array>;
-};
 
 /** Characters no file system or `Content-Disposition` should get from a job title. */
 const UNSAFE_IN_NAME = /[\\/:*?"<>|\p{Cc}\p{Cf}]+/gu;
@@ -96,7 +85,7 @@ async function* batches(source: ResultSource, picks: boolean): AsyncGenerator<Ce
   else for (let i = 0; i < source.skipped.length; i += 1000) yield source.skipped.slice(i, i + 1000).map(skippedCells);
 }
 
-export function exportFile(source: ResultSource, part: ExportPart, format: Format): ExportFile {
+export function exportFile(source: ResultSource, part: ExportPart, format: Format) {
   const picks = part === "picks";
   const { language, currency } = source;
   const words = WORDS[language];
@@ -104,8 +93,8 @@ export function exportFile(source: ResultSource, part: ExportPart, format: Forma
   const header = picks ? picksHeader(language, currency) : [...words.columns.slice(0, 3), words.why];
   return {
     fileName: fileNameOf(source, part, format),
-    mimeType: format === "csv" ? CSV_MIME_TYPE : XLSX_MIME_TYPE,
-    rows: picks ? source.total : source.skipped.length,
+    mimeType: format === "csv" ? "text/csv; charset=utf-8" : XLSX_MIME_TYPE,
+    rows: picks ? source.total : source.skipped.length, // under the header
     body:
       format === "csv"
         ? () => csvFile(header, batches(source, picks))
@@ -118,8 +107,6 @@ export function exportFile(source: ResultSource, part: ExportPart, format: Forma
   };
 }
 
-const CSV_MIME_TYPE = "text/csv; charset=utf-8";
-
 /** Excel opens a CSV without one in the system's code page (CP949, Windows-1252): 김민준 as mojibake. */
 const BOM = "\uFEFF";
 
@@ -131,10 +118,7 @@ async function* csvFile(header: readonly string[], batches: AsyncIterable<Cell[]
 }
 
 /** A file's bytes read through once: their count, and the bytes themselves when they fit in `keepUpTo`. */
-export async function measureFile(
-  body: AsyncGenerator<Uint8Array>,
-  keepUpTo: number,
-): Promise<{ size: number; bytes?: Buffer }> {
+export async function measureFile(body: AsyncGenerator<Uint8Array>, keepUpTo: number) {
   let size = 0;
   let kept: Uint8Array[] | undefined = keepUpTo > 0 ? [] : undefined;
   for await (const chunk of body) {

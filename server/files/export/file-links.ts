@@ -1,9 +1,8 @@
 /**
- * Expiring download links: `/files/<token>`, the token base64url(JSON claims) "." base64url(their
- * HMAC-SHA256). The file is written when the link is followed, through the access gate. The key is
- * FILE_LINK_SECRET when set; otherwise, with STORE=redis, a random key the first instance writes into
- * that Redis and every other reads (they already share all a link unlocks, the results, so it exposes
- * nothing new); with one process, its own.
+ * Expiring download links: `/files/<token>`, the token base64url(JSON claims) "." base64url(their HMAC-SHA256).
+ * The file is written when the link is followed, through the access gate. The key is FILE_LINK_SECRET when set;
+ * otherwise, with STORE=redis, a random key the first instance writes into that Redis and every other reads (they
+ * already share all a link unlocks, the results, so it exposes nothing new); with one process, its own.
  */
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import * as z from "zod/mini";
@@ -70,25 +69,19 @@ export function createFileLinks({ secret, publicUrl, now = Date.now }: FileLinkO
       const expected = sign(await key(), body);
       const given = Buffer.from(signature, "base64url");
       if (given.length !== expected.length || !timingSafeEqual(given, expected)) return invalid;
-      let parsed: unknown;
       try {
-        parsed = JSON.parse(Buffer.from(body, "base64url").toString("utf8"));
+        const claims = ClaimsSchema.parse(JSON.parse(Buffer.from(body, "base64url").toString("utf8")));
+        return claims.exp > now() ? { ok: true, claims } : { ok: false, why: "expired" };
       } catch {
         return invalid; // signed by us, so never; but a key shared with something else might
       }
-      const claims = ClaimsSchema.safeParse(parsed);
-      if (!claims.success) return invalid;
-      return claims.data.exp > now() ? { ok: true, claims: claims.data } : { ok: false, why: "expired" };
     },
   };
 }
 
 export function fileLinksFromConfig(config: Config): FileLinkOptions {
   const { publicUrl, fileLinkSecret } = config;
-  if (fileLinkSecret) {
-    const key = Buffer.from(fileLinkSecret, "utf8");
-    return { publicUrl, secret: async () => key };
-  }
+  if (fileLinkSecret) return { publicUrl, secret: async () => Buffer.from(fileLinkSecret, "utf8") };
   if (config.store !== "redis") return { publicUrl };
   // the Redis that jobs-env.ts opens for the job store
   return { publicUrl, secret: secretInRedis(config.redis.url, `${config.redis.keyPrefix}file-link-secret`) };

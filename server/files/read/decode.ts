@@ -1,16 +1,13 @@
 /**
- * The text of a delimited file: a person's choice; else a byte-order mark; else UTF-16 by its NULs;
- * else valid UTF-8; else clean CP949 that reads as Korean (Korean Excel; its 0x5C before an amount
- * read as the won sign it shows there); else Windows-1252, marked uncertain so the preview asks. No
- * detection library: these rules are certain or nearly so, where a statistical detector would still
- * guess on short files.
+ * The text of a delimited file: a person's choice; else a byte-order mark; else UTF-16 by its NULs; else valid
+ * UTF-8; else clean CP949 that reads as Korean (Korean Excel; its 0x5C before an amount read as the won sign it
+ * shows there); else Windows-1252, marked uncertain so the preview asks. No detection library: these rules are
+ * certain or nearly so, where a statistical detector would still guess on short files.
  */
 import { isUtf8 } from "node:buffer";
 import iconv from "iconv-lite";
 import type { TextEncoding } from "../../../shared/files.js";
 import type { Pace } from "./pace.js";
-
-export type DecodedText = { text: string; encoding: TextEncoding; certain: boolean };
 
 const SLICE_BYTES = 64 * 1024;
 const SNIFF_BYTES = 64 * 1024;
@@ -18,11 +15,7 @@ const SNIFF_BYTES = 64 * 1024;
 const SNIFF_KOREAN_BYTES = 1024 * 1024;
 
 /** Decodes `bytes` in the encoding chosen, or the one detected. */
-export async function decodeText(
-  bytes: Uint8Array,
-  chosen: TextEncoding | undefined,
-  pace: Pace,
-): Promise<DecodedText> {
+export async function decodeText(bytes: Uint8Array, chosen: TextEncoding | undefined, pace: Pace) {
   /** The text in `encoding`; when `fatal`, none unless every byte is valid in it. */
   const read = async (encoding: TextEncoding, fatal: boolean, certain = true) => {
     const text = await decode(bytes, encoding, fatal, pace);

@@ -45,8 +45,7 @@ export function detectSeparator(text: string): Separator {
 function mostCommon(counts: number[]): number {
   const seen = new Map<number, number>();
   for (const n of counts) seen.set(n, (seen.get(n) ?? 0) + 1);
-  const [best] = [...seen].reduce((a, b) => (b[1] > a[1] || (b[1] === a[1] && b[0] > a[0]) ? b : a), [0, 0]);
-  return best;
+  return [...seen].reduce((a, b) => (b[1] > a[1] || (b[1] === a[1] && b[0] > a[0]) ? b : a), [0, 0])[0];
 }
 
 /** Counts of each candidate outside quotes, per non-blank line. */

@@ -21,6 +21,7 @@ import { READ_LIMITS } from "./xlsx/read-limits.js";
 const SLICE_CHARS = 16 * 1024;
 
 const SAVE_AS = "Save it as .xlsx or as CSV (from Excel: File › Save As) and send it again.";
+const unreadable = (message: string) => fail("unreadable_file", message, SAVE_AS);
 
 /** Reads a staff file; `reading` overrides what is detected (encoding, sheet, columns). */
 export async function readStaffFile(
@@ -39,13 +40,8 @@ export async function readStaffFile(
     );
   }
   if (startsWith(bytes, [0xd0, 0xcf, 0x11, 0xe0]))
-    return fail(
-      "unreadable_file",
-      "The file is an old-style .xls workbook, or one protected with a password.",
-      SAVE_AS,
-    );
-  if (startsWith(bytes, [0x25, 0x50, 0x44, 0x46]))
-    return fail("unreadable_file", "The file is a PDF, not a staff list.", SAVE_AS);
+    return unreadable("The file is an old-style .xls workbook, or one protected with a password.");
+  if (startsWith(bytes, [0x25, 0x50, 0x44, 0x46])) return unreadable("The file is a PDF, not a staff list.");
   const file: FileReading = { bytes, fileName, reading, limits, pace: createPace() };
   try {
     return await (isZip(bytes) ? readWorkbook(file) : readText(file));
@@ -72,8 +68,7 @@ async function readWorkbook({ bytes, fileName, reading, limits, pace }: FileRead
 
 async function readText({ bytes, fileName, reading, limits, pace }: FileReading): Promise<Outcome<StaffTable>> {
   const { text, encoding, certain } = await decodeText(bytes, reading.encoding, pace);
-  if (looksBinary(text))
-    return fail("unreadable_file", "The file is neither a spreadsheet nor a CSV or text file.", SAVE_AS);
+  if (looksBinary(text)) return unreadable("The file is neither a spreadsheet nor a CSV or text file.");
   const separator = detectSeparator(text);
   // a text of one huge line or endless cells is refused before csv-parse splits it; the first line
   // with text stands for the header, so rows above the real one are allowed for

@@ -43,14 +43,12 @@ export async function buildTable(
   options: TableOptions,
 ): Promise<Outcome<StaffTable>> {
   const table = new TableReading(source.format, options);
-  for await (const batch of batches) {
+  for await (const batch of batches)
     for (const row of batch) {
       table.take(row);
       await options.pace();
     }
-  }
-  table.finish();
-  return table.result(source);
+  return table.finish(source);
 }
 
 type Header = { names: string[]; row: number; mapping: HeaderMatch; columns: CsvColumns };
@@ -74,16 +72,14 @@ class TableReading {
   private inputBytes = CANONICAL_HEADER.length + 1;
   private readonly inputLimits: InputLimits;
   private readonly ledger: Ledger<string[] | null>;
-
-  private get currency(): Currency {
-    return this.options.reading.currency ?? "USD";
-  }
+  private readonly currency: Currency;
 
   constructor(
     private readonly format: SourceInfo["format"],
     private readonly options: TableOptions,
   ) {
     this.inputLimits = readInputLimits(options.limits);
+    this.currency = options.reading.currency ?? "USD";
     this.ledger = createLedger(this.settle, { mergeDuplicates: options.reading.mergeDuplicates });
   }
 
@@ -95,12 +91,10 @@ class TableReading {
     if (this.heldWithText >= HEADER_CANDIDATES || this.held.length >= HELD_ROWS) this.decideHeader();
   }
 
-  finish(): void {
+  /** No more rows: the header decided if it is not yet, and the table made. */
+  finish(info: SourceInfo): Outcome<StaffTable> {
     if (this.header === undefined) this.decideHeader();
     this.ledger.end();
-  }
-
-  result(info: SourceInfo): Outcome<StaffTable> {
     const { fileName, format, ...given } = info;
     const none = { encoding: null, encodingCertain: true, separator: null, sheets: [], sheet: null };
     const source = { fileName, format, ...none, ...given };
@@ -143,11 +137,9 @@ class TableReading {
     const candidates = this.held.filter((r): r is CellRow => "cells" in r && !isBlank(r.cells));
     if (candidates.length === 0) return;
     const scored = candidates.slice(0, HEADER_CANDIDATES).map((r) => matchHeaders(r.cells));
-    let pick = scored.findIndex((m) => m.missing.length === 0);
-    if (pick === -1) {
-      const found = scored.map(mappedCount);
-      pick = found.indexOf(Math.max(...found));
-    }
+    const fits = scored.findIndex((m) => m.missing.length === 0);
+    const found = scored.map(mappedCount);
+    const pick = fits === -1 ? found.indexOf(Math.max(...found)) : fits;
     const row = candidates[pick].row;
     const names = candidates[pick].cells.map((h) => h.trim());
     const mapping = matchHeaders(names, this.options.reading.columns);
@@ -185,18 +177,15 @@ class TableReading {
     if (cells === null) return this.ledger.add({ row: r.row, reason: "reason" in r ? r.reason : "" }, null);
     // budgets in the job's currency: one in another is skipped, saying so, before the job starts
     const read = readRecord(cells, r.row, c, 1, this.options.reading.currency);
-    if ("reason" in read) this.countOtherCurrency(cell(cells, c.budget));
-    else {
+    if ("reason" in read) {
+      const written = readMoney(cell(cells, c.budget).trim())?.currency; // undefined for a blank cell too
+      if (written !== undefined && written !== this.currency)
+        this.otherBudgets.set(written, (this.otherBudgets.get(written) ?? 0) + 1);
+    } else {
       const listed = countInterests(read.interestsText);
       if (listed > limits.maxInterestsPerPerson) throw new Refused(overLimit.interests(rowName(r.row), listed, limits));
     }
     this.ledger.add(read, cells);
-  }
-
-  private countOtherCurrency(budget: string): void {
-    const written = readMoney(budget.trim())?.currency; // undefined for a blank cell too
-    if (written !== undefined && written !== this.currency)
-      this.otherBudgets.set(written, (this.otherBudgets.get(written) ?? 0) + 1);
   }
 
   private checkCells(row: number, cells: string[]): void {
@@ -208,22 +197,21 @@ class TableReading {
 
   /** A row's fate from the ledger, which only rows after the header reach. */
   private readonly settle = (fate: Person | SkippedRow, cells: string[] | null): void => {
-    const c = this.header!.columns;
+    const [name, department, interests, budget] = COLUMN_KEYS.map((k) => cell(cells, this.header!.columns[k]));
     if ("reason" in fate) {
       this.skippedCount++;
       if (this.skipped.length < SKIPPED_SHOWN) this.skipped.push(fate);
-      return this.write([fate.row, cell(cells, c.name), cell(cells, c.department), "", "", fate.reason, ""]);
+      return this.write([fate.row, name, department, "", "", fate.reason, ""]);
     }
     this.people++;
     if (fate.budgetGiven) this.ownBudgets++;
     if (fate.budgetGiven && fate.budget < CHEAPEST[this.currency] && this.low.count++ < LOW_BUDGET_ROWS)
       this.low.rows.push(fate.row);
-    const [interests, budget] = [cell(cells, c.interests), cell(cells, c.budget)];
     if (this.sample.length < SAMPLE_ROWS) {
       const id = fate.id === null ? {} : { id: fate.id };
       this.sample.push({ row: fate.row, name: fate.name, department: fate.department ?? "", interests, budget, ...id });
     }
-    this.write([fate.row, cell(cells, c.name), cell(cells, c.department), interests, budget, "", fate.id ?? ""]);
+    this.write([fate.row, name, department, interests, budget, "", fate.id ?? ""]);
   };
 
   private write(fields: (string | number)[]): void {

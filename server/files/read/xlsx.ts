@@ -7,11 +7,11 @@
 import { posix } from "node:path";
 import type { StaffPreview } from "../../../shared/files.js";
 import { count, fail, ok, type Outcome } from "../../outcomes.js";
-import { isBlank, refuse, type CellRow, type GridRow } from "./grid-row.js";
+import { isBlank, type CellRow, type GridRow } from "./grid-row.js";
 import { HEADER_CANDIDATES, mappedCount, matchHeaders } from "./headers.js";
 import type { Pace } from "./pace.js";
-import { NOT_A_WORKBOOK, type WorkbookZip } from "./xlsx/unzip.js";
-import { cut, SEND_LESS, type ReadLimits } from "./xlsx/read-limits.js";
+import { notWorkbook, type WorkbookZip } from "./xlsx/unzip.js";
+import { cut, tooLarge, type ReadLimits } from "./xlsx/read-limits.js";
 import { readStyles, SheetXml, type Merge, type SheetContext } from "./xlsx/sheet-xml.js";
 import { parseXmlPart, parseXmlWhole, type BookReading } from "./xlsx/xml-part.js";
 
@@ -29,9 +29,8 @@ const partPath = (target: string) => posix.resolve("/xl", target).slice(1);
 
 /** The workbook's sheets, date system and parts. */
 async function readWorkbookInfo(book: BookReading) {
-  const { zip } = book;
-  if (!zip.has(WORKBOOK) || !zip.has(RELS)) return fail("unreadable_file", NO_SHEETS, NOT_A_WORKBOOK);
-  const declared = zip.check([WORKBOOK, RELS]);
+  if (!book.zip.has(WORKBOOK) || !book.zip.has(RELS)) return notWorkbook(NO_SHEETS);
+  const declared = book.zip.check([WORKBOOK, RELS]);
   if (!declared.ok) return declared;
   const listed: { name: string; id: string; hidden: boolean }[] = [];
   let date1904 = false; // old Mac Excel
@@ -57,12 +56,12 @@ async function readWorkbookInfo(book: BookReading) {
       byType.set(a.Type?.split("/").pop() ?? "", partPath(a.Target));
     },
   });
-  const present = (path: string | undefined) => (path !== undefined && zip.has(path) ? path : null);
+  const present = (path: string | undefined) => (path !== undefined && book.zip.has(path) ? path : null);
   const sheets = listed.flatMap(({ name, id, hidden }) => {
     const path = present(targets.get(id));
     return path === null ? [] : [{ name, path, hidden }];
   });
-  if (sheets.length === 0) return fail("unreadable_file", NO_SHEETS, NOT_A_WORKBOOK);
+  if (sheets.length === 0) return notWorkbook(NO_SHEETS);
   return ok({
     sheets,
     date1904,
@@ -73,22 +72,16 @@ async function readWorkbookInfo(book: BookReading) {
 
 const BATCH_ROWS = 256;
 
+const sheetText = ({ name, rows, hidden }: SheetSummary) =>
+  `${JSON.stringify(cut(name, 100))} (${rows} ${rows === 1 ? "row" : "rows"}${hidden ? ", hidden" : ""})`;
 /** `"안내" (3 rows), "직원" (120 rows, hidden)`: the sheets, for a sentence. */
-export const sheetList = (sheets: SheetSummary[]): string =>
-  sheets
-    .map(
-      (s) =>
-        `${JSON.stringify(cut(s.name, 100))} (${s.rows} ${s.rows === 1 ? "row" : "rows"}${s.hidden ? ", hidden" : ""})`,
-    )
-    .join(", ");
-
-export type ReadSheetsOptions = { limits: ReadLimits; pace: Pace; now?: () => number };
+export const sheetList = (sheets: SheetSummary[]): string => sheets.map(sheetText).join(", ");
 
 /** Looks at the sheets and picks `wanted`, or the best fit for a staff list. Throws `Refused` past a bound. */
 export async function readSheets(
   zip: WorkbookZip,
   wanted: string | undefined,
-  { limits, pace, now = () => performance.now() }: ReadSheetsOptions,
+  { limits, pace, now = () => performance.now() }: { limits: ReadLimits; pace: Pace; now?: () => number },
 ): Promise<Outcome<WorkbookSheets>> {
   const clock = { now, deadline: now() + limits.deadlineMs, deadlineMs: limits.deadlineMs };
   const book: BookReading = { zip, clock, pace };
@@ -125,10 +118,8 @@ async function* sheetRows(book: BookReading, scan: SheetScan | undefined, contex
   let batch: GridRow[] = [];
   // a reading stopped early (a limit passed) leaves the loop, which stops the unpacking too
   for await (const xml of parseXmlPart(book, scan.path, new SheetXml(context))) {
-    for (const r of xml.rows) {
-      fill.fill(r);
-      batch.push(r);
-    }
+    for (const r of xml.rows) fill.fill(r);
+    batch.push(...xml.rows);
     xml.rows = [];
     if (batch.length >= BATCH_ROWS) {
       yield batch;
@@ -221,11 +212,9 @@ export class TagScan {
   }
 
   private search(text: string): void {
-    ROW.lastIndex = 0;
-    while (ROW.exec(text) !== null) this.rows++;
+    this.rows += text.match(ROW)?.length ?? 0;
     if (!text.includes("mergeCell")) return;
-    MERGE.lastIndex = 0;
-    for (let m = MERGE.exec(text); m !== null; m = MERGE.exec(text)) this.mergeRefs.push(m[1]);
+    for (const m of text.matchAll(MERGE)) this.mergeRefs.push(m[1]);
   }
 }
 
@@ -263,11 +252,7 @@ class MergeFill {
 }
 
 const tooMany = (limit: number, what: string, found = `more than ${count(limit)}`) =>
-  refuse(
-    "input_too_large",
-    `The workbook holds ${found} ${what} of shared text; a read takes at most ${count(limit)} ${what}.`,
-    SEND_LESS,
-  );
+  tooLarge(`The workbook holds ${found} ${what} of shared text; a read takes at most ${count(limit)} ${what}.`);
 
 /**
  * A workbook's shared strings, bounded by count and characters (past them, `Refused`): rich text

@@ -50,9 +50,7 @@ function openUploadDatabase(path: string, options: Required<UploadStoreOptions>)
   // chunk spans its pages without harm (only takes effect on a new file)
   db.pragma("page_size = 4096");
   if (db.pragma("auto_vacuum", { simple: true }) !== 2) db.pragma("auto_vacuum = INCREMENTAL");
-  db.pragma("journal_mode = WAL");
-  db.pragma("synchronous = NORMAL");
-  db.pragma("busy_timeout = 5000");
+  for (const pragma of ["journal_mode = WAL", "synchronous = NORMAL", "busy_timeout = 5000"]) db.pragma(pragma);
   db.exec(SCHEMA);
   db.transaction(() => addKeepColumns(db, options.abandonedAfterMs, options.stalledAfterMs))();
   db.exec("CREATE INDEX IF NOT EXISTS uploads_by_keep ON uploads (kept_until)");

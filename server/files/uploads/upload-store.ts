@@ -125,9 +125,6 @@ export type UploadStorage = {
   close(): Promise<void>;
 };
 
-/** ≥128 random bits: an upload id cannot be guessed. */
-const newUploadId = (): string => `upl_${randomBytes(16).toString("base64url")}`;
-
 /** An upload holds what it received and room for this many chunks more (a begun empty one holds two, not its size). */
 const RESERVE_AHEAD_CHUNKS = 2;
 
@@ -168,20 +165,19 @@ function corruption(upload: UploadFile, bytes: Uint8Array): UploadCorruptError |
 }
 
 /** Resolved: Date.now and FILE_LIMITS by default. */
-export function resolveUploadOptions(options: UploadStoreOptions = {}): Required<UploadStoreOptions> {
-  return {
-    now: options.now ?? Date.now,
-    abandonedAfterMs: options.abandonedAfterMs ?? FILE_LIMITS.abandonedAfterMs,
-    stalledAfterMs: options.stalledAfterMs ?? FILE_LIMITS.stalledAfterMs,
-    chunkBytes: options.chunkBytes ?? FILE_LIMITS.chunkBytes,
-  };
+export function resolveUploadOptions({
+  now = Date.now,
+  abandonedAfterMs = FILE_LIMITS.abandonedAfterMs,
+  stalledAfterMs = FILE_LIMITS.stalledAfterMs,
+  chunkBytes = FILE_LIMITS.chunkBytes,
+}: UploadStoreOptions = {}): Required<UploadStoreOptions> {
+  return { now, abandonedAfterMs, stalledAfterMs, chunkBytes };
 }
 
 /** The upload store on `storage`: every rule of the contract, decided here for every kind of storage. */
 export function createUploadStore(storage: UploadStorage, options: UploadStoreOptions = {}): UploadStore {
   const { now, abandonedAfterMs, stalledAfterMs, chunkBytes } = resolveUploadOptions(options);
   const isKept = (u: Upload) => u.keptUntil > now();
-  /** The owner's upload `uploadId`, if kept. */
   const keptOf = (uploads: Upload[], uploadId: string) => uploads.find((u) => u.uploadId === uploadId && isKept(u));
   /** `u` used (a resume, a read, a job): only a whole upload is kept longer. */
   const used = (u: Upload): Upload =>
@@ -202,7 +198,7 @@ export function createUploadStore(storage: UploadStorage, options: UploadStoreOp
         const known = uploads.find((u) => u.name === name && u.size === size && u.sha256 === sha256);
         if (known && isKept(known)) return saved(used(known));
         const upload: Upload = {
-          uploadId: newUploadId(),
+          uploadId: `upl_${randomBytes(16).toString("base64url")}`, // ≥128 random bits: it cannot be guessed
           owner,
           name,
           size,

@@ -23,13 +23,11 @@ export type UploadsOptions = {
   onError?: (error: unknown, context: string) => void;
 };
 
-type UploadedFile = { uploadId: string; name: string; bytes: Uint8Array };
-
 export type Uploads = {
   begin(args: z.infer<typeof BeginUploadInput>, caller: Caller): Promise<Outcome<UploadState>>;
   putChunk(args: z.infer<typeof PutChunkInput>, caller: Caller): Promise<Outcome<UploadState>>;
   /** The whole file, checked. */
-  read(uploadId: string, caller: Caller): Promise<Outcome<UploadedFile>>;
+  read(uploadId: string, caller: Caller): Promise<Outcome<{ uploadId: string; name: string; bytes: Uint8Array }>>;
   /** False when the upload was unknown (or someone else's: alike). */
   drop(uploadId: string, caller: Caller): Promise<Outcome<boolean>>;
   /** The upload feeds job `jobId`: it goes when that job completes. */
@@ -56,9 +54,10 @@ export function createUploads({
   onError = () => {},
 }: UploadsOptions): Uploads {
   const maxStored = () => jobs.limits.maxStoredBytesPerSubject;
+  /** `work`, its failure told to `onError` rather than thrown. */
+  const told = (work: Promise<unknown>, context: string) => work.catch((error: unknown) => onError(error, context));
   // a failed drop is told; the upload goes at the sweep once it expires
-  const drop = (owner: string, uploadId: string) =>
-    store.drop(owner, uploadId).catch((error: unknown) => onError(error, `dropping upload ${uploadId}`));
+  const drop = (owner: string, uploadId: string) => told(store.drop(owner, uploadId), `dropping upload ${uploadId}`);
   // uploads feeding jobs not yet ended, by job id; one stays after a failed or canceled job, for "Try again"
   const feeding = new Map<string, { owner: string; uploadId: string }>();
   const unlisten = jobs.onEvent(({ event }) => {
@@ -67,10 +66,7 @@ export function createUploads({
     feeding.delete(event.jobId);
     if (event.type === "job.completed") void drop(used.owner, used.uploadId);
   });
-  const sweeper = timers.setInterval(
-    () => void store.sweep().catch((error: unknown) => onError(error, "deleting abandoned uploads")),
-    SWEEP_INTERVAL_MS,
-  );
+  const sweeper = timers.setInterval(() => void told(store.sweep(), "deleting abandoned uploads"), SWEEP_INTERVAL_MS);
   sweeper.unref();
 
   /** `run`, with the store's refusals and outages as outcomes. */
@@ -114,9 +110,7 @@ export function createUploads({
 
     async usedBy(uploadId, jobId, caller) {
       feeding.set(jobId, { owner: caller.subject, uploadId });
-      await store
-        .touch(caller.subject, uploadId)
-        .catch((error: unknown) => onError(error, `touching upload ${uploadId}`));
+      await told(store.touch(caller.subject, uploadId), `touching upload ${uploadId}`);
       // a job quick enough to complete before it was noted here: its completion went unheard
       const job = await jobs.getEvents({ jobId, afterSeq: 0, waitMs: 0, limit: 1 }, caller);
       if (job.ok && job.value.status === "completed" && feeding.delete(jobId)) await drop(caller.subject, uploadId);

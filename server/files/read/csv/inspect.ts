@@ -1,17 +1,17 @@
 /**
- * The look at a model's CSV text before any job exists: size, separator, header, rows and every
- * input limit, so a bad text is refused at once with a sentence that says how to fix it. It is one
- * linear pass (the staff-file reader's too, before csv-parse splits a file): where the header is, how
- * many records follow, and the first record past an input limit. Quotes are followed as csv-parse
- * reads them with `relax_quotes`; on malformed quoting the counts are estimates and the parse has the last word.
+ * The look at a model's CSV text before any job exists: size, separator, header, rows and every input limit, so
+ * a bad text is refused at once with a sentence that says how to fix it. One linear pass (the staff-file reader's
+ * too, before csv-parse splits a file) finds the header, the records and the first past a limit, quotes read as
+ * csv-parse's `relax_quotes` reads them; on malformed quoting counts are estimates and the parse has the last word.
  */
-import { parse, type Options } from "csv-parse/sync";
+import { parse } from "csv-parse/sync";
 import type { ColumnMap } from "../../../../shared/files.js";
 import { columnNames, matchHeaders, normalizeHeader } from "../headers.js";
 import { detectSeparator } from "../separator.js";
 import { createPace, type Pace } from "../pace.js";
 import { overLimit, rowName, type InputLimits } from "../../../limits.js";
 import { fail, ok, type Outcome } from "../../../outcomes.js";
+import { isBlank } from "../grid-row.js";
 
 /**
  * Where each column is in a record (-1 for none). `row` and `skip` are a staff file's job input's
@@ -21,24 +21,17 @@ export type CsvColumns = ColumnMap & { row: number; skip: number; width: number;
 export type CsvPlan = { columns: CsvColumns; rows: number };
 
 const EXPECTED = `${columnNames("name")} and ${columnNames("interests")} (items separated by ; | , or /), optionally department, budget and an employee ID (사번)`;
+const invalid = (message: string, hint: string) => fail("invalid_csv", message, hint);
 
 /** The plan for a good text, or the error that says what is wrong. */
-export async function inspectCsv(
-  csv: string,
-  limits: InputLimits,
-  pace: Pace = createPace(),
-): Promise<Outcome<CsvPlan>> {
+export async function inspectCsv(csv: string, limits: InputLimits): Promise<Outcome<CsvPlan>> {
+  const pace = createPace();
   const bytes = Buffer.byteLength(csv, "utf8");
   if (bytes > limits.maxCsvBytes) return overLimit.bytes("The CSV", bytes, limits);
   const separator = detectSeparator(csv);
   const header = findHeader(csv);
-  if (header === undefined) {
-    return fail(
-      "invalid_csv",
-      "The CSV is empty.",
-      `Send a header line with the columns ${EXPECTED}, then one line per employee.`,
-    );
-  }
+  if (header === undefined)
+    return invalid("The CSV is empty.", `Send a header line with the columns ${EXPECTED}, then one line per employee.`);
   // the header alone first: a text of one huge line is refused before it is split
   const first = await scanRecords(csv, header, separator, -1, limits, pace, { onlyHeader: true });
   if (first.breach) return breachRefusal(first.breach, "The CSV", limits);
@@ -46,30 +39,22 @@ export async function inspectCsv(
   if (!columns.ok) return columns;
   const { rows, breach } = await scanRecords(csv, header, separator, columns.value.interests, limits, pace);
   if (breach) return breachRefusal(breach, "The CSV", limits);
-  if (rows === 0) {
-    return fail(
-      "invalid_csv",
-      "The CSV has a header but no employee rows.",
-      "Add one line per employee under the header.",
-    );
-  }
+  if (rows === 0)
+    return invalid("The CSV has a header but no employee rows.", "Add one line per employee under the header.");
   return ok({ columns: columns.value, rows });
 }
 
 function readHeader(names: string[], separator: string, headerRow: number): Outcome<CsvColumns> {
   const { columns, missing, twice } = matchHeaders(names);
   if (missing.length > 0) {
-    const seen = names.every((n) => n.trim() === "")
-      ? "is empty"
-      : `has ${names.map((n) => JSON.stringify(n.trim())).join(", ")}`;
-    return fail(
-      "invalid_csv",
+    const seen = isBlank(names) ? "is empty" : `has ${names.map((n) => JSON.stringify(n.trim())).join(", ")}`;
+    return invalid(
       `The CSV has no ${missing.map((m) => `"${m}"`).join(" or ")} column: its header ${seen}.`,
       `The header must name the columns ${EXPECTED}.`,
     );
   }
   if (twice.length > 0)
-    return fail("invalid_csv", `The CSV has two "${twice[0]}" columns.`, "Keep one of them and send the file again.");
+    return invalid(`The CSV has two "${twice[0]}" columns.`, "Keep one of them and send the file again.");
   const normalized = names.map(normalizeHeader);
   return ok({
     ...columns,
@@ -114,9 +99,6 @@ export function findHeader(text: string): HeaderStart | undefined {
   return undefined;
 }
 
-const nextRecord = (text: string, end: number) =>
-  text.charCodeAt(end) === CR && text.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
-
 /** Characters scanned between two turns of the event loop, give or take a cell (at most maxCellChars). */
 const SLICE_CHARS = 128 * 1024;
 
@@ -156,7 +138,7 @@ export async function scanRecords(
   separator: string,
   interests: number,
   limits: ScanLimits,
-  pace: () => Promise<void>,
+  pace: Pace,
   { onlyHeader = false }: { onlyHeader?: boolean } = {},
 ): Promise<{ rows: number; headerEnd: number; breach?: ScanBreach }> {
   const state = new ScanState(text, separator.charCodeAt(0), interests, limits, header.row, header.start);
@@ -250,13 +232,10 @@ function breach(state: ScanState, found: ScanBreach) {
 
 function endRecord(state: ScanState, end: number) {
   if (!state.blank) state.last = state.row;
-  if (state.last - state.headerRow > state.limits.maxRows) {
-    breach(state, { row: state.row, limit: "rows" });
-    return;
-  }
+  if (state.last - state.headerRow > state.limits.maxRows) return breach(state, { row: state.row, limit: "rows" });
   if (state.headerEnd === -1) state.headerEnd = end;
   state.row++;
-  state.pos = nextRecord(state.text, end);
+  state.pos = state.text.charCodeAt(end) === CR && state.text.charCodeAt(end + 1) === LF ? end + 2 : end + 1;
 }
 
 /** The cells of a record too wide to measure as it goes: counted to its end, quotes aside. */
@@ -272,8 +251,8 @@ function countCells(text: string, from: number, sep: number, before: number): nu
 
 /** The cells of the record `[start, end)` as csv-parse reads them (a header line); an unclosed quote ends with it. */
 export function splitRecord(text: string, start: number, end: number, separator: string): string[] {
-  const options: Options = { delimiter: separator, relax_quotes: true, relax_column_count: true };
-  const read = (line: string): string[] => parse(line, options)[0] ?? [""];
+  const read = (line: string): string[] =>
+    parse(line, { delimiter: separator, relax_quotes: true, relax_column_count: true })[0] ?? [""];
   try {
     return read(text.slice(start, end));
   } catch {

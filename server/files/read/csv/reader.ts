@@ -76,8 +76,7 @@ export async function* readCsvBatches(
 const isHighSurrogate = (code: number) => code >= 0xd800 && code <= 0xdbff;
 
 function describe(error: CsvError): string {
-  if (error.code === "CSV_QUOTE_NOT_CLOSED") {
+  if (error.code === "CSV_QUOTE_NOT_CLOSED")
     return "a quoted value that starts in this row is never closed, so the rest of the file was read as part of it; check for a stray double quote";
-  }
   return `it could not be read as CSV (${error.message})`;
 }

@@ -1,10 +1,9 @@
 /**
- * Every row's fate, in row order: a person, or a row skipped with why, for the job and the preview
- * alike. Empty rows wait until a row with text follows (blank lines at the end are no rows).
- * A row with an ID (사번) is that person, a later one with that ID a repeat; a row without is a repeat
- * when every field agrees with an earlier one, and another person flagged as a possible duplicate
- * when only the name and department do (two 김민준 in 개발팀 are common). A row with an ID is never
- * the repeat of one without, nor the other way round. One map lookup for most rows: linear.
+ * Every row's fate, in row order: a person, or a row skipped with why, for the job and the preview alike. Empty rows
+ * wait until a row with text follows (blank lines at the end are no rows). A row with an ID (사번) is that person, a
+ * later one with that ID a repeat; a row without is a repeat when every field agrees with an earlier one, and another
+ * person flagged as a possible duplicate when only the name and department do (two 김민준 in 개발팀 are common). A row with
+ * an ID is never the repeat of one without, nor the other way round. One map lookup for most rows: linear.
  */
 import type { DuplicateGroup, SkippedRow } from "../../../../shared/files.js";
 import { EMPTY_ROW, type Person } from "./rows.js";
@@ -21,12 +20,7 @@ const norm = (text: string) =>
   (STABLE.test(text) ? text : text.normalize("NFKC")).trim().replace(/\s+/g, " ").toLowerCase();
 
 /** The first row of a name and department; the other rows of that name by their other fields. */
-type Known = {
-  first: number;
-  person: Person;
-  others: Map<string, number> | undefined;
-  group: DuplicateGroup | undefined;
-};
+type Known = { first: number; person: Person; others?: Map<string, number>; group?: DuplicateGroup };
 
 /** Everything but the name and department that tells two rows apart, normalized ("등산; 커피" = "등산;커피"). */
 const rest = (p: Person) =>
@@ -84,7 +78,7 @@ export function createLedger<T>(
     const who = `${norm(p.name)}\u0000${norm(p.department ?? "")}`;
     const known = names.get(who);
     if (known !== undefined) return again(known, p);
-    names.set(who, { first: p.row, person: p, others: undefined, group: undefined });
+    names.set(who, { first: p.row, person: p });
     return undefined;
   };
 

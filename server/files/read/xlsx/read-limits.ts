@@ -1,4 +1,5 @@
 /** Every bound on one reading of an .xlsx, in one place (docs/reliability.md lists them). */
+import { refuse } from "../grid-row.js";
 
 export const READ_LIMITS = {
   /** The parts read (workbook, styles, shared strings, sheets) unpack to at most this many bytes each, counted as they stream. */
@@ -28,6 +29,9 @@ export type ReadLimits = typeof READ_LIMITS;
 /** What to send instead of a workbook too large to read. */
 export const SEND_LESS =
   "Keep only the sheet with the staff list (and only its columns) and send it again, or send it as CSV.";
+
+/** The refusal, to throw, of a workbook past a bound. */
+export const tooLarge = (message: string) => refuse("input_too_large", message, SEND_LESS);
 
 /** `text` cut to `max` characters, an ellipsis saying it was. */
 export const cut = (text: string, max: number = READ_LIMITS.maxEchoChars): string =>

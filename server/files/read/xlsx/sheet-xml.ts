@@ -5,8 +5,8 @@
  * under a currency format with its currency ("₩50000"), so a budget keeps the money it was written in.
  */
 import { readMoney } from "../../../../shared/read-money.js";
-import { refuse, type GridRow } from "../grid-row.js";
-import { NOT_A_WORKBOOK } from "./unzip.js";
+import { Refused, type GridRow } from "../grid-row.js";
+import { notWorkbook } from "./unzip.js";
 import { cut } from "./read-limits.js";
 import { parseXmlWhole, type BookReading, type XmlHandlers } from "./xml-part.js";
 
@@ -107,8 +107,7 @@ export type Merge = { top: number; left: number; bottom: number; right: number }
 const MAX_ROW = 1_048_576;
 const MAX_COLUMN = 16_384; // XFD
 
-const badCell = (what: string) =>
-  refuse("unreadable_file", `The workbook has ${what}, which no spreadsheet has.`, NOT_A_WORKBOOK);
+const badCell = (what: string) => new Refused(notWorkbook(`The workbook has ${what}, which no spreadsheet has.`));
 
 /** "C12" → [3, 12]; throws `Refused` for a reference no sheet has ("XFE2", "A0", "A-1"). */
 function cellRef(ref: string): [column: number, row: number] {
@@ -186,24 +185,17 @@ export class SheetXml implements XmlHandlers {
 
   private cellText(): string {
     const v = this.value.length === 1 ? this.value[0] : this.value.join("");
-    switch (this.type) {
-      case "s": {
-        const text = this.context.strings[Number(v)];
-        if (text === undefined) throw badCell(`a cell that names shared text #${cut(v, 20)} it does not hold`);
-        return text;
-      }
-      case "inlineStr":
-        return this.inline.length > 0 ? this.inline.join("") : v;
-      case "b":
-        return v === "" ? "" : v === "1" || v === "true" ? "TRUE" : "FALSE";
-      case "str":
-      case "e":
-        return v;
-      case "d":
-        return v.replace(/T00:00:00(\.0+)?Z?$/, "").replace(/(\.\d+)?Z$/, "");
-      default:
-        return this.numberCell(v);
+    const { type } = this;
+    if (type === "s") {
+      const text = this.context.strings[Number(v)];
+      if (text === undefined) throw badCell(`a cell that names shared text #${cut(v, 20)} it does not hold`);
+      return text;
     }
+    if (type === "inlineStr") return this.inline.length > 0 ? this.inline.join("") : v;
+    if (type === "b") return v === "" ? "" : v === "1" || v === "true" ? "TRUE" : "FALSE";
+    if (type === "str" || type === "e") return v;
+    if (type === "d") return v.replace(/T00:00:00(\.0+)?Z?$/, "").replace(/(\.\d+)?Z$/, "");
+    return this.numberCell(v);
   }
 
   private numberCell(v: string): string {

@@ -18,11 +18,13 @@ export type WorkbookZip = {
   close(): void;
 };
 
-export const NOT_A_WORKBOOK =
+const NOT_A_WORKBOOK =
   "Save it from Excel (or Google Sheets, Numbers, LibreOffice) as .xlsx or as CSV and send it again.";
 
-const brokenZip = <T>(): Outcome<T> =>
-  fail("unreadable_file", "The file starts as a zip but is not a readable .xlsx workbook.", NOT_A_WORKBOOK);
+/** The refusal of a file that is no workbook a spreadsheet wrote. */
+export const notWorkbook = (message: string) => fail("unreadable_file", message, NOT_A_WORKBOOK);
+
+const brokenZip = () => notWorkbook("The file starts as a zip but is not a readable .xlsx workbook.");
 
 /** The workbook in `bytes`, its directory read and bounded; nothing unpacked yet. */
 export async function openWorkbook(bytes: Uint8Array, limits: ReadLimits = READ_LIMITS): Promise<Outcome<WorkbookZip>> {
@@ -32,11 +34,7 @@ export async function openWorkbook(bytes: Uint8Array, limits: ReadLimits = READ_
   if (zip === undefined) return brokenZip();
   if (zip.entryCount > limits.maxEntries) {
     zip.close();
-    return fail(
-      "unreadable_file",
-      `The workbook holds ${zip.entryCount} parts; a spreadsheet has tens.`,
-      NOT_A_WORKBOOK,
-    );
+    return notWorkbook(`The workbook holds ${zip.entryCount} parts; a spreadsheet has tens.`);
   }
   const entries = new Map<string, Entry>();
   try {
@@ -80,7 +78,7 @@ function checkDeclared(names: string[], entries: Map<string, Entry>, limits: Rea
 }
 
 async function* unpack(zip: yauzl.ZipFile, entry: Entry | undefined, limits: ReadLimits): AsyncGenerator<Buffer> {
-  if (entry === undefined) throw refuse("unreadable_file", "The workbook lacks a part it names.", NOT_A_WORKBOOK);
+  if (entry === undefined) throw new Refused(notWorkbook("The workbook lacks a part it names."));
   const name = cut(entry.fileName);
   const lying = (detail: string) =>
     refuse(
@@ -89,7 +87,7 @@ async function* unpack(zip: yauzl.ZipFile, entry: Entry | undefined, limits: Rea
       NOT_A_WORKBOOK,
     );
   const stream = await zip.openReadStreamPromise(entry).catch(() => {
-    throw refuse("unreadable_file", `The workbook's part ${name} cannot be unpacked.`, NOT_A_WORKBOOK);
+    throw new Refused(notWorkbook(`The workbook's part ${name} cannot be unpacked.`));
   });
   let length = 0;
   try {
@@ -103,7 +101,7 @@ async function* unpack(zip: yauzl.ZipFile, entry: Entry | undefined, limits: Rea
     // yauzl stops a part that unpacks past the size its directory entry states
     if (/too many bytes/i.test((error as Error).message))
       throw lying(`more than the ${size(entry.uncompressedSize)} it declares`);
-    throw refuse("unreadable_file", `The workbook's part ${name} is damaged.`, NOT_A_WORKBOOK);
+    throw new Refused(notWorkbook(`The workbook's part ${name} is damaged.`));
   } finally {
     stream.destroy();
   }

@@ -3,10 +3,10 @@
  * byte is a refusal, never U+FFFD) into saxes. A DOCTYPE is refused, so no entity can be declared.
  */
 import { SaxesParser, type SaxesTagPlain } from "saxes";
-import { refuse } from "../grid-row.js";
+import { Refused } from "../grid-row.js";
 import type { Pace } from "../pace.js";
-import { NOT_A_WORKBOOK, type WorkbookZip } from "./unzip.js";
-import { cut, SEND_LESS } from "./read-limits.js";
+import { notWorkbook, type WorkbookZip } from "./unzip.js";
+import { cut, tooLarge } from "./read-limits.js";
 
 /** What a part's reader does with its elements; names come without their namespace prefix. */
 export type XmlHandlers = {
@@ -27,14 +27,9 @@ const local = (name: string) => name.slice(name.indexOf(":") + 1);
 const PIECE_BYTES = 64 * 1024;
 
 const pastDeadline = (clock: Clock) =>
-  refuse(
-    "input_too_large",
-    `Reading the workbook took longer than ${Math.round(clock.deadlineMs / 1000)} s, so it was stopped.`,
-    SEND_LESS,
-  );
+  tooLarge(`Reading the workbook took longer than ${Math.round(clock.deadlineMs / 1000)} s, so it was stopped.`);
 
-const broken = (part: string, what: string) =>
-  refuse("unreadable_file", `The workbook's part ${cut(part)} ${what}.`, NOT_A_WORKBOOK);
+const broken = (part: string, what: string) => new Refused(notWorkbook(`The workbook's part ${cut(part)} ${what}.`));
 
 /** Parses `part` into `handlers`, yielding them after each piece. Throws `Refused` on anything wrong. */
 export async function* parseXmlPart<H extends XmlHandlers>(
