@@ -128,7 +128,7 @@ parentPort.on("message", ({ id, bytes, port }) => {
 });
 `;
 
-type Answer = { kind: "parsed"; slices: number } | { kind: "invalid"; error: string } | { kind: "deeper" };
+type Answer = Exclude<ParsedJson, { kind: "parsed" | "busy" }> | { kind: "parsed"; slices: number };
 type Pending = { port: MessagePort; bytes: number; resolve: (answer: ParsedJson) => void };
 type Parser = { thread: Worker; pending: Map<number, Pending>; bytes: number };
 
@@ -157,10 +157,7 @@ function startParser(maxDepth: number): Parser {
     // a crash (out of memory, say) fails what was queued on it; the next body starts a new worker
     const at = parsers.indexOf(parser);
     if (at !== -1) parsers.splice(at, 1);
-    for (const waiting of parser.pending.values()) {
-      waiting.port.close();
-      waiting.resolve({ kind: "failed" });
-    }
+    for (const waiting of parser.pending.values()) void settle(waiting, { kind: "failed" });
     parser.pending.clear();
   };
   thread.on("message", ({ id, ...answer }: Answer & { id: number }) => {

@@ -46,11 +46,7 @@ export function readNodeBody(
       if (size > maxBytes) return resolve(undefined);
       // a body that says its length truly is held whole; one that says wrong is read as it came
       if (whole && size === whole.length && chunks.length === 0) return resolve(whole);
-      resolve(
-        whole
-          ? Buffer.concat([whole.subarray(0, Math.min(size, whole.length)), ...chunks])
-          : Buffer.concat(chunks, size),
-      );
+      resolve(Buffer.concat(whole ? [whole.subarray(0, Math.min(size, whole.length)), ...chunks] : chunks));
     });
     incoming.once("error", reject);
     // A client that goes away mid-body. Every request closes once answered: the error (and its

@@ -27,22 +27,13 @@ type LogLine = { level: LoggingLevel; text: string };
 
 /** The log line for a job that reached its view's status: the same words everywhere. */
 export function viewLogLine(view: JobView): LogLine | undefined {
-  const { jobId } = view;
-  switch (view.status) {
-    case "running":
-      return { level: "info", text: `Gift analysis ${jobId} started.` };
-    case "completed":
-      return { level: "info", text: `Gift analysis ${jobId} completed: ${view.summary}` };
-    case "failed":
-      return { level: "error", text: `Gift analysis ${jobId} failed: ${view.error?.message}` };
-    case "canceled":
-      return {
-        level: "notice",
-        text: `Gift analysis ${jobId} was canceled${view.cancelReason ? `: ${view.cancelReason}` : "."}`,
-      };
-    default:
-      return undefined;
-  }
+  const { jobId, status } = view;
+  if (status === "running") return { level: "info", text: `Gift analysis ${jobId} started.` };
+  if (status === "completed") return { level: "info", text: `Gift analysis ${jobId} completed: ${view.summary}` };
+  if (status === "failed") return { level: "error", text: `Gift analysis ${jobId} failed: ${view.error?.message}` };
+  if (status !== "canceled") return undefined;
+  const reason = view.cancelReason ? `: ${view.cancelReason}` : ".";
+  return { level: "notice", text: `Gift analysis ${jobId} was canceled${reason}` };
 }
 
 /** Subscribes the session to its jobs' events from any process; returns the unsubscribe function. */

@@ -30,13 +30,12 @@ export const PROMPTS = {
     ],
   } satisfies ListPromptsResult,
   get(name: string, args: Record<string, string> | undefined): GetPromptResult {
-    if (name !== CONGRATS_PROMPT) {
+    if (name !== CONGRATS_PROMPT)
       throw new ProtocolError(
         ProtocolErrorCode.InvalidParams,
         `Unknown prompt "${name}". Available prompts: ${CONGRATS_PROMPT}.`,
         { prompt: name },
       );
-    }
     const toneKey = args?.tone?.trim().toLowerCase() || "warm";
     const tone = TONES[toneKey] ?? toneKey;
     const occasion = args?.occasion?.trim() || "a celebration";

@@ -92,14 +92,11 @@ export function toolContext(ctx: ServerContext, modern: boolean): ToolContext {
     signal: ctx.mcpReq.signal,
     meta,
     log: modern ? (level, text) => void ctx.mcpReq.log(level, text, "jobs").catch(() => {}) : undefined,
-    progress:
-      token === undefined
-        ? () => {}
-        : (progress, total, message) => {
-            ctx.mcpReq
-              .notify({ method: "notifications/progress", params: { progressToken: token, progress, total, message } })
-              .catch(() => {});
-          },
+    progress: (progress, total, message) => {
+      if (token === undefined) return;
+      const params = { progressToken: token, progress, total, message };
+      ctx.mcpReq.notify({ method: "notifications/progress", params }).catch(() => {});
+    },
   };
 }
 
@@ -268,14 +265,9 @@ export function createToolRegistry(
     async call(name: string, args: unknown, ctx: ToolContext) {
       const called = await run(name, args, ctx);
       noteToolResult(name, called); // for the request's log line and the metrics
-      return rendering.has(name) ? withViewId(called) : called;
+      return rendering.has(name) ? { ...called, _meta: { ...called._meta, [VIEW_ID_META_KEY]: randomUUID() } } : called;
     },
   };
 }
 
 export type ToolRegistry = ReturnType<typeof createToolRegistry>;
-
-const withViewId = (result: CallToolResult): CallToolResult => ({
-  ...result,
-  _meta: { ...result._meta, [VIEW_ID_META_KEY]: randomUUID() },
-});

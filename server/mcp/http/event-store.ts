@@ -113,10 +113,9 @@ export function createEventStore({
       // live stream being registered only once the replay ends
       const after = (seq: number) => events.find((e) => e.seq > seq);
       for (let next = after(parsed.seq); next; next = after(next.seq)) {
-        const { id, json } = next;
-        const message = JSON.parse(json) as JSONRPCMessage;
+        const message = JSON.parse(next.json) as JSONRPCMessage;
         // priming events are kept as `{}` so their id exists; they carry nothing to replay
-        if ("jsonrpc" in message) await send(id, message);
+        if ("jsonrpc" in message) await send(next.id, message);
       }
       return parsed.streamId;
     },

@@ -59,37 +59,23 @@ async function parseBody(req: Request, maxBytes: number, reader?: BodyReader): P
     return jsonRpcError(413, InvalidRequest, `Request body too large: the limit is ${limit}.`);
   }
   const parsed = await parseJson(bytes, MAX_DEPTH);
-  switch (parsed.kind) {
-    case "busy":
-    case "failed":
-      return retryLater(503, "The server is reading other large requests: retry in a second.", 1);
-    case "invalid":
-      return jsonRpcError(400, ParseError, "Parse error: the body is not valid JSON.", parsed.error);
-    case "deeper":
-      return jsonRpcError(
-        400,
-        InvalidRequest,
-        `Invalid Request: the JSON is nested more than ${MAX_DEPTH} levels deep.`,
-      );
-    case "parsed":
-      return { body: parsed.value };
-  }
+  if (parsed.kind === "parsed") return { body: parsed.value };
+  if (parsed.kind === "invalid")
+    return jsonRpcError(400, ParseError, "Parse error: the body is not valid JSON.", parsed.error);
+  if (parsed.kind === "deeper")
+    return jsonRpcError(400, InvalidRequest, `Invalid Request: the JSON is nested more than ${MAX_DEPTH} levels deep.`);
+  return retryLater(503, "The server is reading other large requests: retry in a second.", 1);
 }
 
 /** The refusal of a body that is no batch of JSON-RPC messages the SDK accepts, or undefined. */
 function messagesProblem(body: unknown, messages: unknown[]): Response | undefined {
-  if (messages.length === 0 || messages.length > MAX_BATCH_SIZE) {
-    const message = `Invalid Request: a batch must hold 1 to ${MAX_BATCH_SIZE} messages.`;
-    return jsonRpcError(400, InvalidRequest, message);
-  }
-  for (const [index, message] of messages.entries()) {
-    const problem = jsonRpcProblem(message);
-    if (problem) {
-      const where = Array.isArray(body) ? ` (message ${index})` : "";
-      return jsonRpcError(400, InvalidRequest, `Invalid Request${where}: ${problem}.`);
-    }
-  }
-  return undefined;
+  if (messages.length === 0 || messages.length > MAX_BATCH_SIZE)
+    return jsonRpcError(400, InvalidRequest, `Invalid Request: a batch must hold 1 to ${MAX_BATCH_SIZE} messages.`);
+  const problems = messages.map(jsonRpcProblem);
+  const index = problems.findIndex((problem) => problem !== undefined);
+  if (index === -1) return undefined;
+  const where = Array.isArray(body) ? ` (message ${index})` : "";
+  return jsonRpcError(400, InvalidRequest, `Invalid Request${where}: ${problems[index]}.`);
 }
 
 /** The refusal of an `initialize` whose params the SDK would refuse, or undefined. */

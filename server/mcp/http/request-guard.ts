@@ -81,14 +81,8 @@ export function paramsError(message: JSONRPCMessage): JSONRPCErrorResponse | und
   const [check, expected] = Object.hasOwn(CHECKS, message.method) ? CHECKS[message.method] : [];
   const problems = check?.(message);
   if (!problems) return undefined;
-  return {
-    jsonrpc: "2.0",
-    id: message.id,
-    error: {
-      code: ProtocolErrorCode.InvalidParams,
-      message: `Invalid params for ${message.method}: ${problems.join("; ")}${expected ? ` (${expected})` : ""}.`,
-    },
-  };
+  const text = `Invalid params for ${message.method}: ${problems.join("; ")}${expected ? ` (${expected})` : ""}.`;
+  return { jsonrpc: "2.0", id: message.id, error: { code: INVALID_PARAMS, message: text } };
 }
 
 /** An unknown resource's error, as the SDK sends it (-32602 with the `uri`), in 2025-11-25's words (-32002). */

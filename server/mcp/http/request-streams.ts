@@ -104,13 +104,10 @@ export function createRequestStreams({ keptEnded = 10_000 } = {}) {
       const drop = () => {
         for (const key of keys) if (flights.get(key) === flight) flights.delete(key);
       };
-      let response: Response;
-      try {
-        response = await handle();
-      } catch (error) {
+      let response = await handle().catch((error: unknown) => {
         drop();
         throw error;
-      }
+      });
       const source = response.body;
       if (ids.length > 0 && source && response.headers.get("content-type")?.startsWith("text/event-stream")) {
         response = new Response(watch(flight, source, drop, remember), response);

@@ -16,9 +16,8 @@ export function createStateless({ build, onError }: { build: () => Server; onErr
     const release = () => setImmediate(() => void transport.close().catch(onError));
     try {
       const response = await transport.handleRequest(req, { parsedBody: body, authInfo: auth });
-      if (stream && response.body !== null && response.headers.get("content-type")?.startsWith("text/event-stream")) {
+      if (stream && response.headers.get("content-type")?.startsWith("text/event-stream"))
         return watchBody(response, release);
-      }
       release();
       return response;
     } catch (error) {

@@ -72,18 +72,14 @@ async function honour(jobs: JobService, message: ListenRequest, caller: Caller):
   }
   if (filter.taskIds !== undefined && !declaresTasks(message.params?._meta))
     return jsonRpcError(400, -32021, "Missing required client capability", TASKS_REQUIRED, message.id);
-  const resultUris = new Map(
-    strings(filter.resourceSubscriptions).flatMap((uri) => {
-      const jobId = resultJobOf(uri);
-      return jobId === undefined ? [] : [[jobId, uri] as const];
-    }),
-  );
+  // a job's result URI is the one `resultJobOf` reads its id from
+  const resultJobs = strings(filter.resourceSubscriptions).flatMap((uri) => resultJobOf(uri) ?? []);
   const [resultJobIds, taskJobIds] = await Promise.all([
-    readable(jobs, [...resultUris.keys()], caller),
+    readable(jobs, resultJobs, caller),
     readable(jobs, strings(filter.taskIds), caller),
   ]);
   return {
-    ...(resultJobIds.length > 0 && { resourceSubscriptions: resultJobIds.map((id) => resultUris.get(id)!) }),
+    ...(resultJobIds.length > 0 && { resourceSubscriptions: resultJobIds.map(URI.jobResult) }),
     ...(taskJobIds.length > 0 && { taskIds: taskJobIds }),
   };
 }

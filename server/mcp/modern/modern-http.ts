@@ -66,13 +66,10 @@ export function createModernHttp({
       slot.errors = undefined;
       const refused = response.status >= 400 && response.status < 500;
       const answer = refused || method === "server/discover" ? await jsonOf(response) : undefined;
-      if (refused) {
-        const why = errors[0]?.message ?? answer?.error?.message;
-        onNotice(`Refused a 2026-07-28 ${method ?? "request"}: ${why}`, {
-          status: response.status,
-          code: answer?.error?.code,
-        });
-      } else for (const error of errors) onError(error);
+      const why = errors[0]?.message ?? answer?.error?.message;
+      const notice = { status: response.status, code: answer?.error?.code };
+      if (refused) onNotice(`Refused a 2026-07-28 ${method ?? "request"}: ${why}`, notice);
+      else for (const error of errors) onError(error);
       return answer && (method === "server/discover" || response.status === 400)
         ? withLegacyVersions(response, answer)
         : response;
@@ -116,7 +113,10 @@ export function modernRoute(req: Request, body: unknown): Route | undefined {
     mcpNameHeader: req.headers.get("mcp-name") ?? undefined,
     body,
   });
-  if (key !== undefined && route.kind === "modern") remember(key, route.classification);
+  if (key !== undefined && route.kind === "modern") {
+    if (judged.size >= MAX_JUDGED) judged.clear();
+    judged.set(key, route.classification);
+  }
   return (claims && message?.method !== "initialize") || route.kind !== "legacy" ? route : undefined;
 }
 
@@ -141,11 +141,6 @@ function judgedKey(req: Request, { id, method, params }: Message): string | unde
   if (req.headers.get("mcp-method") !== method || meta.progressToken !== undefined) return undefined;
   const key = `${method}\n${JSON.stringify(meta)}`;
   return key.length <= MAX_KEY_CHARS ? key : undefined;
-}
-
-function remember(key: string, classification: Classification) {
-  if (judged.size >= MAX_JUDGED) judged.clear();
-  judged.set(key, classification);
 }
 
 type Answer = {

@@ -9,7 +9,6 @@ import {
   ProtocolError,
   ProtocolErrorCode,
   type Server,
-  type ServerContext,
 } from "@modelcontextprotocol/server";
 import * as z from "zod/v4";
 import type { ToolError } from "../../../shared/errors.js";
@@ -17,7 +16,7 @@ import type { JobView } from "../../../shared/job-view.js";
 import { URI } from "../../../shared/tools.js";
 import type { Caller } from "../../jobs/caller.js";
 import type { JobService } from "../../jobs/job-service.js";
-import { callerOf, failure, type CallToolResult } from "../tool-registry.js";
+import { callerOf, failure, success, type CallToolResult } from "../tool-registry.js";
 import { shownAs } from "../tools/show-job.js";
 
 export const TASKS_EXTENSION = "io.modelcontextprotocol/tasks";
@@ -34,17 +33,11 @@ export function declaresTasks(envelope: unknown): boolean {
 
 /** What a person reads on the host's status line: the stage and how far it got, in the job's language. */
 function statusMessage(view: JobView): string | undefined {
-  switch (view.status) {
-    case "completed":
-      return view.summary ?? undefined;
-    case "failed":
-      return view.error?.message;
-    case "canceled":
-      return view.cancelReason ?? undefined;
-    default:
-      if (view.stageLabel === null) return view.title ?? undefined;
-      return view.message ? `${view.stageLabel}: ${view.message}` : view.stageLabel;
-  }
+  if (view.status === "completed") return view.summary ?? undefined;
+  if (view.status === "failed") return view.error?.message;
+  if (view.status === "canceled") return view.cancelReason ?? undefined;
+  if (view.stageLabel === null) return view.title ?? undefined;
+  return view.message ? `${view.stageLabel}: ${view.message}` : view.stageLabel;
 }
 
 /** The ended job as a tool result: summary, counts and a link to the paged result (never people inline). */
@@ -54,19 +47,15 @@ function finalResult(view: JobView): CallToolResult {
   const text =
     `Job ${view.jobId} completed: ${view.summary ?? "done"} ` +
     `Read the picks with get_job_result (jobId "${view.jobId}") or the resource ${resultUri}.`;
-  return {
-    content: [
-      { type: "text", text },
-      {
-        type: "resource_link",
-        uri: resultUri,
-        name: "job_result",
-        title: view.title ?? "Gift analysis result",
-        mimeType: "application/json",
-      },
-    ],
-    structuredContent: shownAs(view),
-  };
+  return success(shownAs(view), text, [
+    {
+      type: "resource_link",
+      uri: resultUri,
+      name: "job_result",
+      title: view.title ?? "Gift analysis result",
+      mimeType: "application/json",
+    },
+  ]);
 }
 
 const STATUS = {
@@ -103,12 +92,6 @@ function taskError(taskId: string, error: ToolError): ProtocolError {
   return new ProtocolError(ProtocolErrorCode.InvalidParams, "Failed to retrieve task: Task not found", { taskId });
 }
 
-function requireTasks(ctx: ServerContext, modern: boolean): void {
-  if (!modern) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, "Method not found");
-  if (!declaresTasks(ctx.mcpReq.envelope))
-    throw new MissingRequiredClientCapabilityError(TASKS_REQUIRED, "Missing required client capability");
-}
-
 const TaskParams = { params: z.looseObject({ taskId: z.string() }), result: z.looseObject({}) };
 
 export function createTasks(jobs: JobService) {
@@ -133,7 +116,9 @@ export function createTasks(jobs: JobService) {
         answer: (taskId: string, caller: Caller) => Promise<Record<string, unknown>>,
       ) =>
         server.setRequestHandler(method, TaskParams, async ({ taskId }, ctx) => {
-          requireTasks(ctx, modern());
+          if (!modern()) throw new ProtocolError(ProtocolErrorCode.MethodNotFound, "Method not found");
+          if (!declaresTasks(ctx.mcpReq.envelope))
+            throw new MissingRequiredClientCapabilityError(TASKS_REQUIRED, "Missing required client capability");
           return answer(taskId, callerOf(ctx));
         });
       handle("tasks/get", get);

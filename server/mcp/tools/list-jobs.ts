@@ -16,12 +16,11 @@ function line(job: JobSummary): string {
 }
 
 function listText(jobs: JobSummary[], nextCursor: string | null, older: boolean, retentionHours: number): string {
-  if (jobs.length === 0 && nextCursor === null) {
+  if (jobs.length === 0 && nextCursor === null)
     return (
       `No ${older ? "older " : ""}gift analyses: an analysis is kept ${retentionHours} hours after it starts. ` +
       `Start one with ${TOOL.startBulk}.`
     );
-  }
   const head = older ? "Older gift analyses, newest first:" : "The user's gift analyses, newest first:";
   const more = nextCursor === null ? "" : ` Older ones: call ${TOOL.listJobs} with cursor "${nextCursor}".`;
   return (

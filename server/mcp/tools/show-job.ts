@@ -16,21 +16,16 @@ export const shownAs = (view: JobView): StartBulkResult => ({
 /** Where the job stands, in a sentence for the model. */
 function standing(view: JobView): string {
   const job = `Job ${view.jobId}${view.title ? ` ("${view.title}")` : ""}`;
-  switch (view.status) {
-    case "completed":
-      return `${job} completed: ${view.summary ?? "done"} The widget shows its result; ${TOOL.getJobResult} reads the picks.`;
-    case "failed":
-      return `${job} failed: ${view.error?.message ?? "unknown error"} The widget shows why and offers to run it again.`;
-    case "canceled":
-      return `${job} was canceled. The widget shows how far it got.`;
-    default: {
-      const stage = view.stageLabel ? ` (${view.stageLabel})` : "";
-      return (
-        `${job} is ${view.status}, ${Math.floor(view.percentage)}% done${stage}. The widget follows it live; ` +
-        `call ${TOOL.waitForJob} to wait for the end.`
-      );
-    }
-  }
+  if (view.status === "completed")
+    return `${job} completed: ${view.summary ?? "done"} The widget shows its result; ${TOOL.getJobResult} reads the picks.`;
+  if (view.status === "failed")
+    return `${job} failed: ${view.error?.message ?? "unknown error"} The widget shows why and offers to run it again.`;
+  if (view.status === "canceled") return `${job} was canceled. The widget shows how far it got.`;
+  const stage = view.stageLabel ? ` (${view.stageLabel})` : "";
+  return (
+    `${job} is ${view.status}, ${Math.floor(view.percentage)}% done${stage}. The widget follows it live; ` +
+    `call ${TOOL.waitForJob} to wait for the end.`
+  );
 }
 
 export const showJobTool = defineTool(({ jobs }: ToolDeps) => ({

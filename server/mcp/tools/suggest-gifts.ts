@@ -36,13 +36,12 @@ export const suggestGiftsTool = defineTool(({ matchGifts, cheapestPrice }: ToolD
       locale: localeOf(locale, meta["openai/locale"]),
       currency,
     });
-    if (gifts.length === 0) {
+    if (gifts.length === 0)
       return failure({
         code: "no_gift_fits",
         message: `No gift in the catalog costs ${money(budget)} or less.`,
         hint: `The cheapest gift costs ${money(cheapestPrice[currency])}: ask for a budget of at least ${money(cheapestPrice[currency])}.`,
       });
-    }
     const result: SuggestGiftsResult = { occasion, budget, currency, gifts };
     return success(result, summary(result, currency));
   },

@@ -5,16 +5,11 @@ import { viewLogLine } from "../notifications.js";
 import { defineTool, type ToolDeps } from "../tool-registry.js";
 
 function ending(view: JobView): string {
-  switch (view.status) {
-    case "completed":
-      return `completed: ${view.summary ?? "done"} Call get_job_result for the picks.`;
-    case "failed":
-      return `failed: ${view.error?.message ?? "unknown error"}${view.error?.hint ? ` ${view.error.hint}` : ""}`;
-    case "canceled":
-      return `was canceled${view.cancelReason ? `: ${view.cancelReason}` : "."}`;
-    default:
-      return `is still ${view.status} at ${view.percentage}%${view.stageLabel ? ` (${view.stageLabel})` : ""}; call wait_for_job again to keep waiting.`;
-  }
+  const { status, error } = view;
+  if (status === "completed") return `completed: ${view.summary ?? "done"} Call get_job_result for the picks.`;
+  if (status === "failed") return `failed: ${error?.message ?? "unknown error"}${error?.hint ? ` ${error.hint}` : ""}`;
+  if (status === "canceled") return `was canceled${view.cancelReason ? `: ${view.cancelReason}` : "."}`;
+  return `is still ${status} at ${view.percentage}%${view.stageLabel ? ` (${view.stageLabel})` : ""}; call wait_for_job again to keep waiting.`;
 }
 
 export const waitForJobTool = defineTool(({ jobs }: ToolDeps) => ({
