@@ -4,7 +4,6 @@
  * cannot work is refused in one line naming the variable and what it takes.
  */
 import * as z from "zod/mini";
-import type { AuthOptions } from "./auth/auth-options.js";
 import { BULLMQ_DEFAULTS } from "./jobs/executor-bullmq.js";
 import { DEFAULT_LIMITS, SESSION_DEFAULTS } from "./limits.js";
 import { isLoopback, parseDownloadHosts, parseHosts, parseOrigins } from "./origin.js";
@@ -121,6 +120,9 @@ export function readConfig(env: Env = process.env) {
   const parsed = EnvSchema.safeParse(input);
   if (!parsed.success) throw new Error(refusal(parsed.error.issues[0], env));
   const v = parsed.data;
+  if (v.AUTH_ISSUER !== undefined && v.PUBLIC_URL === undefined) {
+    throw new Error("AUTH_ISSUER is set but PUBLIC_URL is not: set PUBLIC_URL to this server's public base URL.");
+  }
   const named = [...v.ALLOWED_HOSTS, ...(v.PUBLIC_URL ? [new URL(v.PUBLIC_URL).hostname] : [])];
   return deepFreeze({
     port: v.PORT,
@@ -140,7 +142,10 @@ export function readConfig(env: Env = process.env) {
       maxStartsPerHour: v.QUOTA_JOBS_PER_HOUR,
       maxStoredBytesPerSubject: v.QUOTA_STORED_MB * MB,
     },
-    auth: authOf(v.AUTH_ISSUER, v.PUBLIC_URL, v.AUTH_SCOPES),
+    auth:
+      v.AUTH_ISSUER && v.PUBLIC_URL
+        ? { issuer: v.AUTH_ISSUER, publicUrl: v.PUBLIC_URL, scopes: v.AUTH_SCOPES }
+        : undefined,
     publicUrl: v.PUBLIC_URL,
     allowedOrigins: v.ALLOWED_ORIGINS,
     // host names answered besides loopback ones; "any" when bound wide with none
@@ -174,14 +179,6 @@ export function orExit<T>(read: () => T, log: { fatal(message: string): void }):
     log.fatal(error instanceof Error ? error.message : String(error));
     process.exit(1);
   }
-}
-
-function authOf(issuer: string | undefined, publicUrl: string | undefined, scopes: string[]): AuthOptions | undefined {
-  if (issuer === undefined) return undefined;
-  if (publicUrl === undefined) {
-    throw new Error("AUTH_ISSUER is set but PUBLIC_URL is not: set PUBLIC_URL to this server's public base URL.");
-  }
-  return { issuer, publicUrl, scopes };
 }
 
 /** "WORKERS=-1 is not a whole number of 0 or more.": the variable, its value (a secret's length), what it takes. */

@@ -6,11 +6,10 @@
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-export function isAllowedOrigin(
-  origin: string | null | undefined,
-  host: string | null | undefined,
-  allowed: ReadonlySet<string>,
-): boolean {
+/** A request header's value, absent or not. */
+type Header = string | null | undefined;
+
+export function isAllowedOrigin(origin: Header, host: Header, allowed: ReadonlySet<string>): boolean {
   if (!origin || allowed.has(origin)) return true;
   const url = URL.parse(origin);
   return url !== null && url.host === host && LOOPBACK.has(url.hostname);
@@ -18,10 +17,7 @@ export function isAllowedOrigin(
 
 /** A comma-separated list's entries, each trimmed and then `read`; empty ones dropped. */
 const entries = (list: string | undefined, read = (entry: string) => entry): string[] =>
-  (list ?? "")
-    .split(",")
-    .map((entry) => read(entry.trim()))
-    .filter(Boolean);
+  (list ?? "").split(",").flatMap((entry) => read(entry.trim()) || []);
 
 /** Parses `ALLOWED_ORIGINS` ("https://a.example, http://localhost:5173") into origins. */
 export const parseOrigins = (list: string | undefined): string[] => entries(list, (o) => o.replace(/\/+$/, ""));
@@ -30,7 +26,7 @@ export const parseOrigins = (list: string | undefined): string[] => entries(list
 const hostName = (host: string): string => URL.parse(`http://${host.trim()}`)?.hostname ?? "";
 
 /** True for a loopback `Host` or one of `allowed` (ALLOWED_HOSTS and PUBLIC_URL's); `"any"`: no check. */
-export function isAllowedHost(host: string | null | undefined, allowed: ReadonlySet<string> | "any"): boolean {
+export function isAllowedHost(host: Header, allowed: ReadonlySet<string> | "any"): boolean {
   if (allowed === "any") return true;
   const name = hostName(host ?? "");
   return LOOPBACK.has(name) || allowed.has(name);

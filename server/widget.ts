@@ -57,20 +57,17 @@ export type ToolUi = {
 };
 
 /** A tool's `_meta` in both forms: MCP Apps (`ui`) and ChatGPT (`openai/*`). */
-export function toolMeta(
-  widget: Widget,
-  { renders, calledByWidget, hiddenFromModel }: ToolUi,
-): Record<string, unknown> {
+export function toolMeta(widget: Widget, tool: ToolUi): Record<string, unknown> {
   const ui: Record<string, unknown> = {};
   const meta: Record<string, unknown> = {};
-  if (renders) {
+  if (tool.renders) {
     ui.resourceUri = widget.uri;
     meta["openai/outputTemplate"] = widget.uri;
-    meta["openai/toolInvocation/invoking"] = renders.invoking;
-    meta["openai/toolInvocation/invoked"] = renders.invoked;
+    meta["openai/toolInvocation/invoking"] = tool.renders.invoking;
+    meta["openai/toolInvocation/invoked"] = tool.renders.invoked;
   }
-  if (calledByWidget || hiddenFromModel) meta["openai/widgetAccessible"] = true;
-  if (hiddenFromModel) {
+  if (tool.calledByWidget || tool.hiddenFromModel) meta["openai/widgetAccessible"] = true;
+  if (tool.hiddenFromModel) {
     ui.visibility = ["app"];
     meta["openai/visibility"] = "private";
   }

@@ -39,17 +39,13 @@ export function createBearerAuth(options: AuthOptions, onError: (error: unknown)
     ].filter(Boolean);
     return `Bearer ${params.join(", ")}`;
   };
-  const refuse = (status: number, message: string, header?: string): Checked => {
+  const refuse = (status: number, message: string, error?: string, description?: string): Checked => {
     const response = jsonRpcError(status, ProtocolErrorCode.InvalidRequest, message);
-    if (header) response.headers.set("www-authenticate", header);
+    response.headers.set("www-authenticate", challenge(error, description));
     return { refusal: response };
   };
   const invalid = (description: string) =>
-    refuse(
-      401,
-      `Unauthorized: ${description} Sign in again to get a new token.`,
-      challenge("invalid_token", description),
-    );
+    refuse(401, `Unauthorized: ${description} Sign in again to get a new token.`, "invalid_token", description);
 
   return {
     challenge,
@@ -68,7 +64,6 @@ export function createBearerAuth(options: AuthOptions, onError: (error: unknown)
           401,
           "Unauthorized: sign in first. Send an OAuth access token as `Authorization: Bearer <token>`; " +
             "the WWW-Authenticate header says where to get one.",
-          challenge(),
         );
       }
       const token = match[1];
@@ -97,7 +92,8 @@ export function createBearerAuth(options: AuthOptions, onError: (error: unknown)
         return refuse(
           403,
           `Forbidden: ${description} Sign in again granting the scope(s) ${options.scopes.join(" ")}.`,
-          challenge("insufficient_scope", description),
+          "insufficient_scope",
+          description,
         );
       }
       const clientId = [payload.client_id, payload.azp].find((id): id is string => typeof id === "string") ?? "";

@@ -88,10 +88,7 @@ export async function fetchMetadata(issuer: string, timeoutMs = METADATA_TIMEOUT
 }
 
 /** The start-up check: undefined when the metadata fits; else the line to print, `fatal` for a bad setting. */
-export async function checkIssuer(
-  options: AuthOptions,
-  timeoutMs = METADATA_TIMEOUT_MS,
-): Promise<{ line: string; fatal: boolean } | undefined> {
+export async function checkIssuer(options: AuthOptions, timeoutMs = METADATA_TIMEOUT_MS) {
   try {
     await fetchMetadata(options.issuer, timeoutMs);
     return undefined;

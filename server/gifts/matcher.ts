@@ -1,16 +1,15 @@
 /**
- * The gift matcher: ranks catalog items by fit to interests, free text, department and occasion,
- * never over budget, in English or Korean. What does not depend on the request is computed once
- * (`createMatchTables`); each request weighs the tags it points at, scores the items within budget,
- * picks a diverse few and words them. The per-request work runs on reused typed arrays, so a bulk
- * job's 100,000 matches allocate little beyond the answers.
+ * The gift matcher: ranks catalog items by fit to interests, free text, department and occasion, never over
+ * budget, in English or Korean. What does not depend on the request is computed once (`createMatchTables`);
+ * each request weighs the tags it points at, scores the items within budget, picks a diverse few and words them,
+ * on reused typed arrays, so a bulk job's 100,000 matches allocate little beyond the answers.
  */
 import { oncePer } from "../../shared/format.js";
 import type { Currency } from "../../shared/money.js";
 import type { Language } from "../../shared/stage-words.js";
 import type { Gift } from "../../shared/tools.js";
 import { CATALOG, type CatalogItem } from "./catalog.js";
-import { wordingOf, type Wording } from "./reason.js";
+import { wordingsOf, type Wording } from "./reason.js";
 import { DEPARTMENT, NEAR, STATED, TagWeights } from "./tag-weights.js";
 import { createTextIndex } from "./text-index.js";
 import { RELATED_TAGS } from "./vocabulary.js";
@@ -47,15 +46,12 @@ const PRICE_FIT = 4;
 const SIDE_TAG = 0.6;
 
 /** The catalog indexed for matching in one currency; items are referred to by their index in `items`. */
-type MatchTables = ReturnType<typeof createMatchTables>;
-
 function createMatchTables(catalog: readonly CatalogItem[], currency: Currency) {
   const items = [...catalog].sort((a, b) => a.prices[currency] - b.prices[currency] || (a.id < b.id ? -1 : 1));
   const tagNames = [...new Set(items.flatMap((i) => i.tags))].sort();
   const occasionNames = [...new Set(items.flatMap((i) => i.occasions))].sort();
   if (occasionNames.length > 31) throw new Error("The matcher keeps occasions in a 31-bit mask");
   const tagIds = items.map((item) => item.tags.map((t) => tagNames.indexOf(t)));
-  const wording = (language: Language) => wordingOf(language, items, currency, tagNames, occasionNames);
   const byTag: [item: number, share: number][][] = tagNames.map(() => []);
   tagIds.forEach((ids, i) => ids.forEach((t, position) => byTag[t].push([i, position === 0 ? 1 : SIDE_TAG])));
   return {
@@ -77,7 +73,7 @@ function createMatchTables(catalog: readonly CatalogItem[], currency: Currency) 
     related: tagNames.map((t) =>
       (RELATED_TAGS[t] ?? []).filter((r) => tagNames.includes(r)).map((r) => tagNames.indexOf(r)),
     ),
-    wordings: { en: wording("en"), ko: wording("ko") },
+    wordings: wordingsOf(items, currency, tagNames, occasionNames),
   };
 }
 
@@ -162,12 +158,27 @@ export function createMatcher(catalog: readonly CatalogItem[]): MatchGifts {
 
 function createCurrencyMatcher(catalog: readonly CatalogItem[], currency: Currency): MatchGifts {
   const tables = createMatchTables(catalog, currency);
-  const { prices, occasionMasks, text } = tables;
-  const pick = createPicker(tables.items);
+  const { items, prices, occasionMasks, text } = tables;
+  const pick = createPicker(items);
   let picked = new Int32Array(0);
   // per-request scratch, reset before each request returns
-  const scores = new Float64Array(tables.items.length);
+  const scores = new Float64Array(items.length);
   const tags = new TagWeights(tables);
+
+  /** The gifts for the first `n` of `picked`; `occasion` is the request's occasion id, -1 for none. */
+  function writeGifts(n: number, request: MatchRequest, occasion: number, occasionBit: number): Gift[] {
+    const wording = tables.wordings[request.locale ?? "en"];
+    const budgetText = wording.budget(request.budget);
+    const out = new Array<Gift>(n);
+    for (let k = 0; k < n; k++) {
+      const i = picked[k];
+      const suits = (occasionMasks[i] & occasionBit) !== 0 ? wording.occasions[occasion] : "";
+      const opening = openingOf(tables.tagIds[i], request.department, tags, wording) ?? wording.categoryOpenings[i];
+      const reason = wording.words.sentence(opening, suits, wording.prices[i], budgetText);
+      out[k] = { id: items[i].id, name: wording.names[i], price: prices[i], category: wording.categories[i], reason };
+    }
+    return out;
+  }
 
   return function matchGifts(request: MatchRequest): Gift[] {
     const { budget, count } = request;
@@ -187,36 +198,12 @@ function createCurrencyMatcher(catalog: readonly CatalogItem[], currency: Curren
       tags.addTo(scores, cutoff);
       if (picked.length < count) picked = new Int32Array(count);
       const n = pick(scores, cutoff, count, picked);
-      return writeGifts(tables, picked, n, request, tags, occasion);
+      return writeGifts(n, request, occasion, occasionBit);
     } finally {
       // the scratch weights start at zero for the next request, whatever happened here
       tags.clear();
     }
   };
-}
-
-/** The gifts for the first `n` of `picked`; `occasion` is the request's occasion id, -1 for none. */
-function writeGifts(
-  tables: MatchTables,
-  picked: Int32Array,
-  n: number,
-  request: MatchRequest,
-  tags: TagWeights,
-  occasion: number,
-): Gift[] {
-  const { items, prices, occasionMasks } = tables;
-  const wording = tables.wordings[request.locale ?? "en"];
-  const budgetText = wording.budget(request.budget);
-  const occasionBit = occasion < 0 ? 0 : 1 << occasion;
-  const out = new Array<Gift>(n);
-  for (let k = 0; k < n; k++) {
-    const i = picked[k];
-    const suits = (occasionMasks[i] & occasionBit) !== 0 ? wording.occasions[occasion] : "";
-    const opening = openingOf(tables.tagIds[i], request.department, tags, wording) ?? wording.categoryOpenings[i];
-    const reason = wording.words.sentence(opening, suits, wording.prices[i], budgetText);
-    out[k] = { id: items[i].id, name: wording.names[i], price: prices[i], category: wording.categories[i], reason };
-  }
-  return out;
 }
 
 /** The two strongest stated interests matched, else a related one, else the department (else none: the category). */

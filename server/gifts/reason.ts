@@ -52,32 +52,26 @@ const KO: ReasonWords = {
     `${opening}${occasion || "입니다"}. 예산 ${budget} 중 ${price}입니다.`,
 };
 
-const REASON_WORDS: Record<Language, ReasonWords> = { en: EN, ko: KO };
-
 /** An answer's words in one language, made once: names, categories, prices and reason clauses by index. */
-export type Wording = ReturnType<typeof wordingOf>;
+export type Wording = ReturnType<typeof wordingsOf>[Language];
 
-export function wordingOf(
-  language: Language,
-  items: readonly CatalogItem[],
-  currency: Currency,
-  tagNames: readonly string[],
-  occasionNames: readonly string[],
-) {
-  const words = REASON_WORDS[language];
-  const categories = items.map((i) => (language === "ko" ? i.ko.category : i.category));
-  return {
-    words,
-    names: items.map((i) => (language === "ko" ? i.ko.name : i.name)),
-    categories,
-    prices: items.map((i) => moneyText(i.prices[currency], currency, language)),
-    /** A job has a handful of budgets, and Intl is slow per call: each budget's text, made once. */
-    budget: oncePer((budget: number) => moneyText(budget, currency, language), 10_000),
-    categoryOpenings: categories.map(words.category),
-    interests: tagNames.map(words.interest),
-    pairFirsts: tagNames.map(words.pairFirst),
-    pairSeconds: tagNames.map(words.pairSecond),
-    related: tagNames.map(words.related),
-    occasions: occasionNames.map(words.occasion),
+export function wordingsOf(items: readonly CatalogItem[], currency: Currency, tags: string[], occasions: string[]) {
+  const wording = (language: Language, words: ReasonWords) => {
+    const categories = items.map((i) => (language === "ko" ? i.ko.category : i.category));
+    return {
+      words,
+      names: items.map((i) => (language === "ko" ? i.ko.name : i.name)),
+      categories,
+      prices: items.map((i) => moneyText(i.prices[currency], currency, language)),
+      /** A job has a handful of budgets, and Intl is slow per call: each budget's text, made once. */
+      budget: oncePer((budget: number) => moneyText(budget, currency, language), 10_000),
+      categoryOpenings: categories.map(words.category),
+      interests: tags.map(words.interest),
+      pairFirsts: tags.map(words.pairFirst),
+      pairSeconds: tags.map(words.pairSecond),
+      related: tags.map(words.related),
+      occasions: occasions.map(words.occasion),
+    };
   };
+  return { en: wording("en", EN), ko: wording("ko", KO) };
 }

@@ -73,16 +73,11 @@ function errorSummary(error: unknown): unknown {
   return {
     type: error.name,
     message: error.message,
-    ...codeField(error),
+    code: codeOf(error),
     stack: error.stack,
-    ...(error.cause === undefined ? {} : { cause: errorSummary(error.cause) }),
+    cause: error.cause === undefined ? undefined : errorSummary(error.cause),
   };
 }
 
-/** An error's fields for a log line: pino's `err`, and its code where it has one. */
-export const errorFields = (error: unknown): { err: unknown; code?: string } => ({ err: error, ...codeField(error) });
-
-const codeField = (error: unknown) => {
-  const code = codeOf(error);
-  return code === undefined ? {} : { code };
-};
+/** An error's fields for a log line: pino's `err`, and its code where it has one (pino drops an undefined one). */
+export const errorFields = (error: unknown): { err: unknown; code?: string } => ({ err: error, code: codeOf(error) });

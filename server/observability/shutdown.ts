@@ -33,7 +33,7 @@ export function createShutdown(options: ShutdownOptions): () => void {
     sleep = (ms) => new Promise<void>((resolve) => setTimeout(resolve, ms)),
     setTimer = (run, ms) => setTimeout(run, ms).unref(),
   } = options;
-  let started = false;
+  let running: Promise<void> | undefined;
   const run = async () => {
     options.drain();
     logger.info({ drainMs: options.drainMs }, "shutdown: draining, /readyz answers 503");
@@ -53,9 +53,7 @@ export function createShutdown(options: ShutdownOptions): () => void {
     options.exit(0);
   };
   return () => {
-    if (started) return;
-    started = true;
-    run().catch((error: unknown) => {
+    running ??= run().catch((error: unknown) => {
       logger.error({ err: error }, "shutdown failed");
       options.exit(1);
     });

@@ -18,7 +18,7 @@ const CALL_DEADLINE_MS = 1900;
 /** How long one command may go unanswered on a command connection (BullMQ's own calls too). */
 const COMMAND_TIMEOUT_MS = 1500;
 /** Reconnect at once, then every second at most. */
-const retryStrategy = (times: number) => Math.min(times * 100, 1000);
+const RECONNECT = { connectTimeout: 2000, retryStrategy: (times: number) => Math.min(times * 100, 1000) };
 
 export function openRedis(url: string): Redis {
   return new Redis(url, {
@@ -28,14 +28,13 @@ export function openRedis(url: string): Redis {
     maxRetriesPerRequest: 0,
     // a Redis that is connected but does not answer (paused, swapping, stuck in a script)
     commandTimeout: COMMAND_TIMEOUT_MS,
-    connectTimeout: 2000,
-    retryStrategy,
+    ...RECONNECT,
   });
 }
 
 /** BullMQ's worker connection: no deadline (a blocking read must outlive one; BullMQ bounds its waits). */
 export function openWorkerRedis(url: string): Redis {
-  return new Redis(url, { maxRetriesPerRequest: null, connectTimeout: 2000, retryStrategy });
+  return new Redis(url, { maxRetriesPerRequest: null, ...RECONNECT });
 }
 
 /** Watches `redis` and guards calls on it: lost when it drops, fails or does not answer in time. */
@@ -156,10 +155,9 @@ function describeFault(error: unknown): string {
   return error.message || (codeOf(error) ?? error.name);
 }
 
-export const outageListener =
-  (part: OutagePart): ConnectionListener =>
-  (up, error) =>
-    up ? part.back() : part.lost(describeFault(error));
+export function outageListener(part: OutagePart): ConnectionListener {
+  return (up, error) => (up ? part.back() : part.lost(describeFault(error)));
+}
 
 /** Where `url` points, host and port only: the URL may carry a password. */
 export function redisHost(url: string): string {
