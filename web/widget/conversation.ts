@@ -8,7 +8,7 @@ import { formatsFor } from "../../shared/format.js";
 import { isFinished, type JobView } from "../../shared/job-view.js";
 import { isBulkStage, STAGE_LABELS } from "../../shared/stage-words.js";
 import { ClaimFollowUpOutput, TOOL, type ResultFigures } from "../../shared/tools.js";
-import type { Host, ModelContext } from "./host.js";
+import type { ModelContext } from "./host.js";
 import { useHost } from "./host-context.js";
 import { messagesFor, type Messages } from "./i18n.js";
 import { useJobViewsApi } from "./job-views.js";
@@ -26,11 +26,6 @@ function followUpText(t: Messages, view: JobView, figures: ResultFigures | null)
   if (view.status === "failed") return `${t.failed} (${view.error?.code ?? "internal"})`;
   if (view.status === "canceled") return t.canceled;
   return figures ? `${t.completed} ${t.resultSummary({ ...figures, unplaced: undefined })}.` : t.completed;
-}
-
-async function tellChat(host: Host, jobId: string, text: string): Promise<void> {
-  const claim = await host.callTool(TOOL.claimFollowUp, { jobId }, ClaimFollowUpOutput);
-  if (claim.ok && claim.value.claimed) await host.sendFollowUp(text);
 }
 
 /** The finished result's first page has come (or could not): its figures are known, or never will be. */
@@ -67,7 +62,10 @@ export function useConversation(jobId: string): void {
       ) {
         told = true;
         const text = followUpText(messagesFor(locale), view, figures);
-        void sender.flush().then(() => tellChat(host, jobId, text));
+        void sender.flush().then(async () => {
+          const claim = await host.callTool(TOOL.claimFollowUp, { jobId }, ClaimFollowUpOutput);
+          if (claim.ok && claim.value.claimed) await host.sendFollowUp(text);
+        });
       }
       // last, as the store it changes calls this again
       if (completed) followResult(host, results, jobId, false, 0);

@@ -5,8 +5,7 @@
  */
 import * as z from "zod/mini";
 import { isFinished } from "../../shared/job-view.js";
-import { GetJobEventsOutput, StartBulkOutput, TOOL } from "../../shared/tools.js";
-import type { StartBulkArgs, StartBulkResult } from "../../shared/tools.js";
+import { GetJobEventsOutput, StartBulkOutput, TOOL, type StartBulkArgs } from "../../shared/tools.js";
 import type { Host } from "./host.js";
 import { selectAfterSeq, type JobViews } from "./job-views.js";
 import { localFailure, type ToolOutcome } from "./tool-reply.js";
@@ -54,7 +53,7 @@ export type FollowTuning = {
 type FollowOptions = FollowTuning & { host: Host; store: JobViews; jobId: string };
 
 /** Starts an analysis, in the person's language where their host says it (over the model's word). */
-export function startAnalysis(host: Host, input: StartBulkArgs): Promise<ToolOutcome<StartBulkResult>> {
+export function startAnalysis(host: Host, input: StartBulkArgs) {
   const { locale, localeFromHost } = host.getGlobals();
   return host.callTool(TOOL.startBulk, localeFromHost ? { ...input, locale } : input, StartBulkOutput);
 }

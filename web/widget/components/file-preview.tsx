@@ -142,45 +142,6 @@ function SampleRows({ sample, columns }: { sample: StaffPreview["sample"]; colum
   );
 }
 
-function PreviewBody({ preview: p, reading, unsure, onReading }: ReadingProps) {
-  const t = useMessages();
-  return (
-    <>
-      <p className="gg-muted">
-        {dotted(
-          p.format === "xlsx" ? "Excel" : "CSV",
-          p.encoding && ENCODINGS[p.encoding],
-          p.separator && t.separator(p.separator),
-          p.currency && t.budgetsIn(p.currency),
-        )}
-      </p>
-      <p>{t.fileCounts(p.rows, p.people, p.skippedCount)}</p>
-      {p.lowBudgets && (
-        <p className="gg-hint">
-          {t.lowBudgets(
-            p.lowBudgets.count,
-            t.price(p.lowBudgets.cheapest, p.currency),
-            p.currency ?? "USD",
-            listed(p.lowBudgets.rows, p.lowBudgets.count),
-          )}
-        </p>
-      )}
-      <ReadingChoices preview={p} reading={reading} unsure={unsure} onReading={onReading} />
-      {unsure && <p className="gg-hint">{t.encodingUnsure}</p>}
-      <SampleRows sample={p.sample} columns={p.columns} />
-      <PossibleDuplicates preview={p} reading={reading} onReading={onReading} />
-      <SkippedRows rows={p.skipped} more={p.skippedCount - p.skipped.length} />
-      {p.problems.length > 0 && (
-        <ul className="gg-error" role="alert">
-          {p.problems.map((problem) => (
-            <li key={problem}>{problem}</li>
-          ))}
-        </ul>
-      )}
-    </>
-  );
-}
-
 export function FilePreview(props: FilePreviewProps) {
   const { preview: p, fileName, reading, busy, error, onReading, onStart, onBack } = props;
   const t = useMessages();
@@ -190,7 +151,41 @@ export function FilePreview(props: FilePreviewProps) {
     <section className="gg-panel" aria-busy={busy}>
       {/* a file that could not be read is named, not still "being read" */}
       <h1 className="gg-title">{p?.fileName ?? (busy ? t.readingFile : fileName)}</h1>
-      {p && <PreviewBody preview={p} reading={reading} unsure={unsure} onReading={onReading} />}
+      {p && (
+        <>
+          <p className="gg-muted">
+            {dotted(
+              p.format === "xlsx" ? "Excel" : "CSV",
+              p.encoding && ENCODINGS[p.encoding],
+              p.separator && t.separator(p.separator),
+              p.currency && t.budgetsIn(p.currency),
+            )}
+          </p>
+          <p>{t.fileCounts(p.rows, p.people, p.skippedCount)}</p>
+          {p.lowBudgets && (
+            <p className="gg-hint">
+              {t.lowBudgets(
+                p.lowBudgets.count,
+                t.price(p.lowBudgets.cheapest, p.currency),
+                p.currency ?? "USD",
+                listed(p.lowBudgets.rows, p.lowBudgets.count),
+              )}
+            </p>
+          )}
+          <ReadingChoices preview={p} reading={reading} unsure={unsure} onReading={onReading} />
+          {unsure && <p className="gg-hint">{t.encodingUnsure}</p>}
+          <SampleRows sample={p.sample} columns={p.columns} />
+          <PossibleDuplicates preview={p} reading={reading} onReading={onReading} />
+          <SkippedRows rows={p.skipped} more={p.skippedCount - p.skipped.length} />
+          {p.problems.length > 0 && (
+            <ul className="gg-error" role="alert">
+              {p.problems.map((problem) => (
+                <li key={problem}>{problem}</li>
+              ))}
+            </ul>
+          )}
+        </>
+      )}
       {busy && <p className="gg-muted">{t.loading}</p>}
       {error && <FailureText error={error} />}
       <div className="gg-actions">

@@ -3,7 +3,6 @@
  * each optional feature used where `hostCapabilities` lists it. By hand: the package's `App` class brings
  * zod and the SDK's protocol layer (about 111 KB gzipped, more than the whole widget).
  */
-import type { ExportResult } from "../../../shared/files.js";
 import { isDisplayMode } from "../../host-globals.js";
 import { isRecord } from "../../json-values.js";
 import { createGlobals, type Conversation, type FileDelivery, type Host, type HostGlobals } from "../host.js";
@@ -90,20 +89,16 @@ function fromContext(context: unknown): Partial<HostGlobals> {
   return out;
 }
 
-function changesOf(method: string, params: unknown): Partial<HostGlobals> {
-  const p = isRecord(params) ? params : {};
-  switch (method) {
-    case "ui/notifications/tool-input":
-      return { toolInput: p.arguments ?? null };
-    case "ui/notifications/tool-result":
-      return { toolOutput: p.structuredContent ?? null, toolResponseMetadata: p._meta ?? null };
-    case "ui/notifications/tool-cancelled":
-      return { toolCancelled: true };
-    case "ui/notifications/host-context-changed":
-      return fromContext(p);
-  }
-  return {};
-}
+/** What each notification from the host changes (a `Map`: a method named like `toString` changes nothing). */
+const CHANGES = new Map<string, (p: Record<string, unknown>) => Partial<HostGlobals>>([
+  ["ui/notifications/tool-input", (p) => ({ toolInput: p.arguments ?? null })],
+  [
+    "ui/notifications/tool-result",
+    (p) => ({ toolOutput: p.structuredContent ?? null, toolResponseMetadata: p._meta ?? null }),
+  ],
+  ["ui/notifications/tool-cancelled", () => ({ toolCancelled: true })],
+  ["ui/notifications/host-context-changed", fromContext],
+]);
 
 /** The host's `ui/initialize` result, or null when there is no host or it did not answer in time. */
 async function initialize(win: Window, peer: JsonRpcPeer): Promise<Record<string, unknown> | null> {
@@ -126,18 +121,6 @@ const done = (reply: Reply): boolean =>
 
 const text = (t: string) => [{ type: "text", text: t }];
 
-/** A link to open, or a download (its bytes, or a link to fetch). */
-function sendFile(peer: JsonRpcPeer, delivery: FileDelivery, file: ExportResult): Promise<Reply> {
-  if (delivery === "link") return peer.request("ui/open-link", { url: file.url });
-  return peer.request("ui/download-file", {
-    contents: [
-      file.data === undefined
-        ? { type: "resource_link", uri: file.url, name: file.fileName, mimeType: file.mimeType }
-        : { type: "resource", resource: { uri: file.url, mimeType: file.mimeType, blob: file.data } },
-    ],
-  });
-}
-
 export function createMcpAppsHost(win: Window, port: Port = parentPort(win)): Host {
   const globals = createGlobals();
   const teardown = new Set<() => void>();
@@ -155,7 +138,7 @@ export function createMcpAppsHost(win: Window, port: Port = parentPort(win)): Ho
       if (method === "ui/resource-teardown" || method === "ping") return peer.reply(id, { result: {} });
       peer.reply(id, { error: { code: -32601, message: `Method not found: ${method}` } });
     },
-    (method, params) => globals.update(changesOf(method, params)),
+    (method, params) => globals.update(CHANGES.get(method)?.(isRecord(params) ? params : {}) ?? {}),
   );
 
   // the handshake: nothing else is sent to the host before it has answered
@@ -191,7 +174,17 @@ export function createMcpAppsHost(win: Window, port: Port = parentPort(win)): Ho
     fileDelivery: () => delivery,
     async deliverFile(file) {
       if (delivery === "none" || !(await connected)) return false;
-      return done(await sendFile(peer, delivery, file));
+      if (delivery === "link") return done(await peer.request("ui/open-link", { url: file.url }));
+      // a download: its bytes, or a link to fetch
+      return done(
+        await peer.request("ui/download-file", {
+          contents: [
+            file.data === undefined
+              ? { type: "resource_link", uri: file.url, name: file.fileName, mimeType: file.mimeType }
+              : { type: "resource", resource: { uri: file.url, mimeType: file.mimeType, blob: file.data } },
+          ],
+        }),
+      );
     },
     // the standard keeps no widget state: a widget shown again reads its job from the events
     setWidgetState: async () => {},

@@ -81,12 +81,8 @@ export function createOpenAiHost(win: Window): Host {
     },
     fileDelivery: () => (has("openExternal") ? "link" : "none"),
     deliverFile: (file) => tried("openExternal", { href: file.url }),
-    async setWidgetState(state) {
-      await invoke("setWidgetState", state);
-    },
-    async requestDisplayMode(mode) {
-      await invoke("requestDisplayMode", { mode });
-    },
+    setWidgetState: (state) => invoke("setWidgetState", state).then(() => {}),
+    requestDisplayMode: (mode) => invoke("requestDisplayMode", { mode }).then(() => {}),
     conversation: () => ({ modelContext: has("setWidgetState"), followUp: has("sendFollowUpMessage") }),
     updateModelContext: ({ structured }) => tried("setWidgetState", structured),
     sendFollowUp: (prompt) => tried("sendFollowUpMessage", { prompt }),
