@@ -53,9 +53,12 @@ const PICKS_MONEY_COLUMNS: readonly number[] = [4, ...Array.from({ length: GIFT_
 
 /** One person's row; missing gifts (none fitted the budget) are empty cells. */
 export function pickCells(p: PersonResult): Cell[] {
-  const gifts = Array.from({ length: GIFT_COLUMNS }, (_, i) => p.gifts[i]);
-  const giftCells = gifts.flatMap((g) => (g ? [g.name, g.price, g.category, g.reason] : ["", "", "", ""]));
-  return [p.row, p.name, p.department ?? "", p.interests.join("; "), p.budget, ...giftCells];
+  const cells: Cell[] = [p.row, p.name, p.department ?? "", p.interests.join("; "), p.budget];
+  for (let i = 0; i < GIFT_COLUMNS; i++) {
+    const g = p.gifts[i];
+    cells.push(...(g ? [g.name, g.price, g.category, g.reason] : ["", "", "", ""]));
+  }
+  return cells;
 }
 
 const skippedCells = (s: SkippedRow): Cell[] => [s.row, s.name ?? "", s.department ?? "", s.reason];

@@ -76,7 +76,6 @@ function looksKorean(bytes: Uint8Array): boolean {
 
 /** Korean Windows shows byte 0x5C as the won sign, so what a CP949 file writes as \50,000 its writer saw as ₩50,000. */
 const WON_SIGN = /\\(?=\s*\d)/g;
-const TRAILING_BACKSLASH = /\\\s*$/;
 
 /** The text, or undefined when `fatal` and the bytes are not valid. */
 async function decode(bytes: Uint8Array, encoding: TextEncoding, fatal: boolean, pace: Pace) {
@@ -92,7 +91,8 @@ async function decode(bytes: Uint8Array, encoding: TextEncoding, fatal: boolean,
     const text = piece ? cp949.write(Buffer.from(piece.buffer, piece.byteOffset, piece.byteLength)) : cp949.end();
     if (fatal && text?.includes("\uFFFD")) throw new TypeError("The bytes are not valid CP949");
     const whole = held + (text ?? "");
-    const cut = piece ? whole.search(TRAILING_BACKSLASH) : -1;
+    const tail = piece ? whole.trimEnd() : ""; // what trimEnd takes off is what `\s*` in WON_SIGN looks past
+    const cut = tail.endsWith("\\") ? tail.length - 1 : -1;
     held = cut === -1 ? "" : whole.slice(cut);
     return (cut === -1 ? whole : whole.slice(0, cut)).replace(WON_SIGN, "₩");
   };

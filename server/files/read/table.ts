@@ -43,11 +43,12 @@ export async function buildTable(
   options: TableOptions,
 ): Promise<Outcome<StaffTable>> {
   const table = new TableReading(source.format, options);
-  for await (const batch of batches)
+  for await (const batch of batches) {
     for (const row of batch) {
       table.take(row);
       await options.pace();
     }
+  }
   return table.finish(source);
 }
 
@@ -197,21 +198,22 @@ class TableReading {
 
   /** A row's fate from the ledger, which only rows after the header reach. */
   private readonly settle = (fate: Person | SkippedRow, cells: string[] | null): void => {
-    const [name, department, interests, budget] = COLUMN_KEYS.map((k) => cell(cells, this.header!.columns[k]));
+    const c = this.header!.columns;
     if ("reason" in fate) {
       this.skippedCount++;
       if (this.skipped.length < SKIPPED_SHOWN) this.skipped.push(fate);
-      return this.write([fate.row, name, department, "", "", fate.reason, ""]);
+      return this.write([fate.row, cell(cells, c.name), cell(cells, c.department), "", "", fate.reason, ""]);
     }
     this.people++;
     if (fate.budgetGiven) this.ownBudgets++;
     if (fate.budgetGiven && fate.budget < CHEAPEST[this.currency] && this.low.count++ < LOW_BUDGET_ROWS)
       this.low.rows.push(fate.row);
+    const [interests, budget] = [cell(cells, c.interests), cell(cells, c.budget)];
     if (this.sample.length < SAMPLE_ROWS) {
       const id = fate.id === null ? {} : { id: fate.id };
       this.sample.push({ row: fate.row, name: fate.name, department: fate.department ?? "", interests, budget, ...id });
     }
-    this.write([fate.row, name, department, interests, budget, "", fate.id ?? ""]);
+    this.write([fate.row, cell(cells, c.name), cell(cells, c.department), interests, budget, "", fate.id ?? ""]);
   };
 
   private write(fields: (string | number)[]): void {

@@ -250,12 +250,20 @@ class BulkAnalysis {
   async match() {
     const { people, run } = this;
     const { occasion, currency = "USD" } = run.input;
-    const asked = { occasion, count: GIFTS_PER_PERSON, locale: run.texts.locale, currency };
+    const locale = run.texts.locale;
     await this.progress.enter("match", people.length);
     const answers = createAnswers(run.match, ANSWER_LIMIT);
     await this.sliced(people.length, (i) => {
-      const { budget, interests, department } = people[i];
-      people[i].gifts = answers({ ...asked, budget, interests, department: department ?? undefined });
+      const p = people[i];
+      p.gifts = answers({
+        occasion,
+        budget: p.budget,
+        interests: p.interests,
+        department: p.department ?? undefined,
+        count: GIFTS_PER_PERSON,
+        locale,
+        currency,
+      });
     });
   }
 
